@@ -1,0 +1,7 @@
+"""Certification harness for algorithm scaffolds."""
+
+from __future__ import annotations
+
+__all__ = ["__version__"]
+
+__version__ = "0.1.0"

@@ -1,0 +1,132 @@
+"""Views of the catalog: which scaffolds exist, their validators, their generators.
+
+Everything here is derived from the ``ScaffoldSpec`` declarations in
+:mod:`verification.catalog`; nothing is a table kept by hand. Importing this module loads no
+model SDK, numpy or networkx: references and validators import those when they run.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from functools import cache
+
+from verification.catalog import load_specs
+from verification.errors import ConfigurationError, UnknownScaffoldError
+from verification.generators.base import TIERS, TestCase, TestCaseGenerator, Tier, generate_case
+from verification.spec import ScaffoldSpec
+from verification.validators.base import Validator
+
+__all__ = [
+    "DEFAULT_SEED",
+    "SCAFFOLD_REGISTRY",
+    "SPECS",
+    "VALIDATOR_REGISTRY",
+    "UniversalGenerator",
+    "get_all_generators",
+    "get_scaffolds_by_category",
+    "get_spec",
+    "get_validator_for_scaffold",
+    "plan_tier_counts",
+    "resolve_scaffold_names",
+]
+
+DEFAULT_SEED = 20261122
+TIER_WEIGHTS: dict[Tier, int] = {"simple": 3, "standard": 5, "edge": 2}
+
+SPECS: dict[str, ScaffoldSpec] = load_specs()
+"""Every scaffold's spec, by name."""
+
+SCAFFOLD_REGISTRY: dict[str, list[str]] = {}
+"""Category -> scaffold names, in catalog order."""
+for _spec in SPECS.values():
+    SCAFFOLD_REGISTRY.setdefault(_spec.category, []).append(_spec.name)
+
+VALIDATOR_REGISTRY: dict[str, str] = {name: s.validator.kind for name, s in SPECS.items()}
+"""Scaffold -> the kind of validator that judges it."""
+
+
+def get_spec(name: str) -> ScaffoldSpec:
+    """The spec of ``name``; an unknown name is an error that lists close matches."""
+    try:
+        return SPECS[name]
+    except KeyError:
+        close = difflib.get_close_matches(name, list(SPECS), n=3, cutoff=0.5)
+        raise UnknownScaffoldError(name, close_matches=close, known=sorted(SPECS)) from None
+
+
+def get_validator_for_scaffold(name: str) -> Validator:
+    """The validator instance that judges ``name``."""
+    return get_spec(name).validator
+
+
+def get_scaffolds_by_category(category: str) -> list[str]:
+    """The scaffolds of ``category``; an unknown category lists the known ones."""
+    try:
+        return list(SCAFFOLD_REGISTRY[category])
+    except KeyError:
+        known = ", ".join(sorted(SCAFFOLD_REGISTRY))
+        raise ConfigurationError(f"unknown category {category!r}; known: {known}") from None
+
+
+def resolve_scaffold_names(
+    names: Sequence[str] = (), *, category: str | None = None, everything: bool = False
+) -> list[str]:
+    """The scaffolds a command names, checked, without duplicates, in the order given."""
+    chosen: list[str] = []
+    if everything:
+        chosen.extend(SPECS)
+    if category is not None:
+        chosen.extend(get_scaffolds_by_category(category))
+    for name in names:
+        get_spec(name)
+        chosen.append(name)
+    if not chosen:
+        raise ConfigurationError("name at least one scaffold, or use --category or --all")
+    return list(dict.fromkeys(chosen))
+
+
+def plan_tier_counts(cases: int, tiers: Sequence[Tier] = TIERS) -> dict[Tier, int]:
+    """Split ``cases`` over ``tiers`` by fixed weights (largest remainder first)."""
+    if cases < 1:
+        raise ConfigurationError(f"the number of cases must be at least 1, got {cases}")
+    weights = {tier: TIER_WEIGHTS[tier] for tier in tiers}
+    total = sum(weights.values())
+    counts = {tier: cases * w // total for tier, w in weights.items()}
+    by_remainder = sorted(tiers, key=lambda t: (-(cases * weights[t] % total), TIERS.index(t)))
+    for tier in by_remainder[: cases - sum(counts.values())]:
+        counts[tier] += 1
+    return counts
+
+
+class UniversalGenerator(TestCaseGenerator):
+    """Generates any scaffold's tiers from its spec: generator for inputs, reference for
+    ground truth."""
+
+    def __init__(
+        self, scaffold_name: str, *, seed: int = DEFAULT_SEED, cases: int = 30
+    ) -> None:
+        self.spec = get_spec(scaffold_name)
+        self.scaffold = scaffold_name
+        self.seed = seed
+        self.counts = plan_tier_counts(cases)
+
+    def generate_tier(self, tier: Tier, count: int | None = None) -> list[TestCase]:
+        """Cases ``0 .. count-1`` of ``tier``."""
+        n = self.counts[tier] if count is None else count
+        return [generate_case(self.spec, tier, k, seed=self.seed) for k in range(n)]
+
+    def generate_simple(self) -> list[TestCase]:
+        return self.generate_tier("simple")
+
+    def generate_standard(self) -> list[TestCase]:
+        return self.generate_tier("standard")
+
+    def generate_edge_cases(self) -> list[TestCase]:
+        return self.generate_tier("edge")
+
+
+@cache
+def get_all_generators() -> dict[str, TestCaseGenerator]:
+    """A default-seeded generator for every scaffold, by name."""
+    return {name: UniversalGenerator(name) for name in SPECS}

@@ -1,0 +1,102 @@
+"""``ScaffoldSpec``: the one place that declares a scaffold.
+
+Every table the API reference shows (``SCAFFOLD_REGISTRY``, ``VALIDATOR_REGISTRY``, the
+generators) is derived from these specs in :mod:`verification.registry`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from verification.generators.base import Tier
+from verification.validators.base import Validator
+
+__all__ = [
+    "DEFAULT_SIZES",
+    "AnswerSchema",
+    "InputGenerator",
+    "ScaffoldSpec",
+    "format_input_as_json",
+    "render_answer_as_json",
+]
+
+InputGenerator = Callable[[random.Random, Tier, int], dict[str, Any]]
+"""``generate(rng, tier, size) -> input``: a pure function of its arguments."""
+
+DEFAULT_SIZES: Mapping[Tier, int] = {"simple": 4, "standard": 8, "edge": 4}
+
+
+class AnswerSchema(BaseModel):
+    """Base of every answer schema: strict types (``"3"`` is not an int), no extra keys."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+def format_input_as_json(test_input: Mapping[str, Any]) -> str:
+    """The input as an indented JSON block, the default way prompts show it."""
+    return "```json\n" + json.dumps(test_input, indent=2, allow_nan=False) + "\n```"
+
+
+def render_answer_as_json(answer: Mapping[str, Any]) -> str:
+    """An answer written the way every Output Format asks: one final fenced JSON block."""
+    return "```json\n" + json.dumps(answer, allow_nan=False) + "\n```"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScaffoldSpec:
+    """Everything the harness knows about one scaffold."""
+
+    name: str
+    """Governs the scaffold file, CLI, case ids and tests (``kmp``)."""
+    category: str
+    """One of the catalog's categories (``graph``, ``string``, ...)."""
+    title: str
+    """What the algorithm is called in prose (``Knuth-Morris-Pratt search``)."""
+    reference: Callable[..., dict[str, Any]]
+    """Ground truth: ``reference(**case.input)``; keeps its API name (``kmp_search``)."""
+    generator: InputGenerator
+    """Draws one input for a tier from a seeded ``random.Random`` and a size."""
+    answer_schema: type[BaseModel]
+    """The contract (level 2): validated in strict mode; extra keys are refused."""
+    validator: Validator
+    """The behaviour check (level 3)."""
+    format_input: Callable[[Mapping[str, Any]], str] = format_input_as_json
+    """Writes the input into the user prompt."""
+    render_answer: Callable[[Mapping[str, Any]], str] = render_answer_as_json
+    """Writes a right answer as the Output Format asks (the dry-run provider's reply)."""
+    sizes: Mapping[Tier, int] = field(default_factory=lambda: dict(DEFAULT_SIZES))
+    """The size handed to the generator per tier (vertices, items, text length, ...)."""
+    max_output_tokens: int = 4096
+    """The output budget of one answer; hitting it is a ``truncated`` outcome."""
+    description: str = ""
+    """One line for ``list``."""
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier() or self.name != self.name.lower():
+            raise ValueError(f"scaffold name {self.name!r} must be a lower-case identifier")
+        if not self.category.isidentifier():
+            raise ValueError(f"category {self.category!r} of {self.name!r} is not a name")
+        missing = {"simple", "standard", "edge"} - set(self.sizes)
+        if missing:
+            raise ValueError(f"spec {self.name!r} has no size for tiers {sorted(missing)}")
+
+    @property
+    def scaffold_file(self) -> str:
+        """Where the scaffold lives, relative to the scaffolds directory."""
+        return f"{self.category}/{self.name}.md"
+
+    @property
+    def reference_name(self) -> str:
+        """The reference function's API name (``kmp_search`` for ``kmp``)."""
+        return getattr(self.reference, "__name__", self.name)
+
+    @property
+    def tolerances(self) -> Mapping[str, float]:
+        """The numeric tolerances the validator applies."""
+        return self.validator.tolerances

@@ -1,0 +1,89 @@
+"""The validator contract: compare an answer with the ground truth, never raise.
+
+A validator is a small object named for what it compares. ``validate`` returns a
+:class:`ValidationResult`; a wrong answer is a value, never an exception. The runner always
+passes ``case``; property validators read ``case.input`` and fall back to what ``expected``
+alone can show when it is missing.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from verification.generators.base import TestCase
+
+__all__ = ["CompositeValidator", "ValidationResult", "Validator", "pick"]
+
+
+@dataclass(frozen=True)
+class ValidationResult:
+    """A verdict: passed or not, why, and what was compared."""
+
+    is_valid: bool
+    message: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        """Alias of ``is_valid``."""
+        return self.is_valid
+
+
+class Validator(ABC):
+    """Compares an actual answer with the expected one."""
+
+    kind: ClassVar[str]
+    """The name ``VALIDATOR_REGISTRY`` shows for this validator."""
+
+    @abstractmethod
+    def validate(
+        self, actual: Any, expected: Any, *, case: TestCase | None = None
+    ) -> ValidationResult:
+        """Judge ``actual``; never raise on a wrong answer."""
+
+    @property
+    def tolerances(self) -> Mapping[str, float]:
+        """Numeric tolerances this validator applies, by what they apply to."""
+        return {}
+
+
+def pick(value: Any, field_name: str | None) -> Any:
+    """``value[field_name]`` when a field is named and present, else ``value``."""
+    if field_name is None:
+        return value
+    if isinstance(value, Mapping):
+        return value.get(field_name)
+    return None
+
+
+class CompositeValidator(Validator):
+    """Passes when every one of its validators passes; reports the first failure."""
+
+    kind = "composite"
+
+    def __init__(self, validators: Sequence[Validator]) -> None:
+        if not validators:
+            raise ValueError("CompositeValidator needs at least one validator")
+        self.validators = tuple(validators)
+
+    def validate(
+        self, actual: Any, expected: Any, *, case: TestCase | None = None
+    ) -> ValidationResult:
+        verdicts = [v.validate(actual, expected, case=case) for v in self.validators]
+        for verdict in verdicts:
+            if not verdict.is_valid:
+                return verdict
+        return ValidationResult(
+            True, "; ".join(v.message for v in verdicts), {"checks": len(verdicts)}
+        )
+
+    @property
+    def tolerances(self) -> Mapping[str, float]:
+        merged: dict[str, float] = {}
+        for validator in self.validators:
+            merged.update(validator.tolerances)
+        return merged

@@ -1,0 +1,128 @@
+"""Validators that demand exact equality of JSON values.
+
+Equality is JSON equality: ``true`` is not ``1``, a list is not a dict, and numbers compare
+by value (``3 == 3.0``; the answer schema decides whether a float is allowed at all).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from verification.validators.base import ValidationResult, Validator, pick
+
+if TYPE_CHECKING:
+    from verification.generators.base import TestCase
+
+__all__ = [
+    "DictMatchValidator",
+    "ExactMatchValidator",
+    "PathMatchValidator",
+    "json_differences",
+]
+
+_MAX_REPORTED = 5
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, Sequence):
+        return "array"
+    return type(value).__name__
+
+
+def json_differences(
+    actual: Any, expected: Any, path: str = "$", *, limit: int = _MAX_REPORTED
+) -> list[str]:
+    """Where ``actual`` differs from ``expected``, as ``path: expected X, got Y`` lines."""
+    found: list[str] = []
+    _diff(actual, expected, path, found, limit)
+    return found
+
+
+def _diff(actual: Any, expected: Any, path: str, found: list[str], limit: int) -> None:
+    if len(found) >= limit:
+        return
+    kind_a, kind_e = _kind(actual), _kind(expected)
+    if kind_a != kind_e:
+        found.append(f"{path}: expected {kind_e} {expected!r:.80}, got {kind_a} {actual!r:.80}")
+    elif kind_e == "object":
+        actual_by_key = {str(k): v for k, v in actual.items()}
+        expected_by_key = {str(k): v for k, v in expected.items()}
+        for key in sorted(expected_by_key.keys() - actual_by_key.keys()):
+            found.append(f"{path}.{key}: missing")
+        for key in sorted(actual_by_key.keys() - expected_by_key.keys()):
+            found.append(f"{path}.{key}: unexpected key")
+        for key in sorted(expected_by_key.keys() & actual_by_key.keys()):
+            _diff(actual_by_key[key], expected_by_key[key], f"{path}.{key}", found, limit)
+    elif kind_e == "array":
+        if len(actual) != len(expected):
+            found.append(f"{path}: expected {len(expected)} items, got {len(actual)}")
+        for index, (a, e) in enumerate(zip(actual, expected, strict=False)):
+            _diff(a, e, f"{path}[{index}]", found, limit)
+    elif actual != expected:
+        found.append(f"{path}: expected {expected!r:.80}, got {actual!r:.80}")
+    del found[limit:]
+
+
+class ExactMatchValidator(Validator):
+    """Passes when the answer (or one field of it) equals the expected value exactly."""
+
+    kind = "exact"
+
+    def __init__(self, field: str | None = None) -> None:
+        self.field = field
+
+    def validate(
+        self, actual: Any, expected: Any, *, case: TestCase | None = None
+    ) -> ValidationResult:
+        where = "$" if self.field is None else f"$.{self.field}"
+        diffs = json_differences(pick(actual, self.field), pick(expected, self.field), where)
+        if diffs:
+            return ValidationResult(False, diffs[0], {"differences": diffs})
+        return ValidationResult(True, f"{where} matches exactly")
+
+
+class DictMatchValidator(ExactMatchValidator):
+    """Compares mappings key by key (keys compared as strings) and names each mismatch."""
+
+    kind = "dict_match"
+
+
+class PathMatchValidator(Validator):
+    """Compares sequences in order: a path or a visiting order."""
+
+    kind = "path"
+
+    def __init__(self, field: str | None = None) -> None:
+        self.field = field
+
+    def validate(
+        self, actual: Any, expected: Any, *, case: TestCase | None = None
+    ) -> ValidationResult:
+        got, want = pick(actual, self.field), pick(expected, self.field)
+        where = "$" if self.field is None else f"$.{self.field}"
+        if isinstance(got, str | bytes) or not isinstance(got, Sequence):
+            return ValidationResult(False, f"{where}: expected a sequence, got {_kind(got)}")
+        got, want = list(got), list(want)
+        for index, (a, e) in enumerate(zip(got, want, strict=False)):
+            if json_differences(a, e):
+                return ValidationResult(
+                    False,
+                    f"{where}[{index}]: expected {e!r:.80}, got {a!r:.80}",
+                    {"first_difference": index},
+                )
+        if len(got) != len(want):
+            return ValidationResult(
+                False, f"{where}: expected {len(want)} items, got {len(got)}", {}
+            )
+        return ValidationResult(True, f"{where} matches in order ({len(want)} items)")
