@@ -39,8 +39,17 @@ class AnswerSchema(BaseModel):
 
 
 def format_input_as_json(test_input: Mapping[str, Any]) -> str:
-    """The input as an indented JSON block, the default way prompts show it."""
-    return "```json\n" + json.dumps(test_input, indent=2, allow_nan=False) + "\n```"
+    """The input as a JSON block: a key per line, and a list of lists (edges) an item per
+    line, so prompts stay short and readable."""
+    lines = []
+    for key, value in test_input.items():
+        if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
+            items = ",\n".join(f"    {json.dumps(v, allow_nan=False)}" for v in value)
+            text = f"[\n{items}\n  ]"
+        else:
+            text = json.dumps(value, allow_nan=False)
+        lines.append(f"  {json.dumps(key)}: {text}")
+    return "```json\n{\n" + ",\n".join(lines) + "\n}\n```"
 
 
 def render_answer_as_json(answer: Mapping[str, Any]) -> str:
@@ -63,7 +72,8 @@ class ScaffoldSpec:
     generator: InputGenerator
     """Draws one input for a tier from a seeded ``random.Random`` and a size."""
     answer_schema: type[BaseModel]
-    """The contract (level 2): validated in strict mode; extra keys are refused."""
+    """The contract (level 2): validated strictly in JSON mode (arrays may fill tuples, but
+    ``"3"`` is no int); extra keys are refused."""
     validator: Validator
     """The behaviour check (level 3)."""
     format_input: Callable[[Mapping[str, Any]], str] = format_input_as_json

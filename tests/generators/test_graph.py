@@ -1,0 +1,190 @@
+"""The graph generators: deterministic, JSON-only, and true to each tier's promise."""
+
+from __future__ import annotations
+
+import inspect
+import random
+import string
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import networkx as nx
+import pytest
+
+from verification.generators.base import TIERS, Tier, to_json_data
+from verification.generators.graph import generate_bfs, generate_dijkstra
+from verification.reference.graph import bfs, dijkstra
+
+SIZES: dict[Tier, int] = {"simple": 5, "standard": 8, "edge": 5}
+SEEDS = range(150)
+Generator = Callable[[random.Random, Tier, int], dict[str, Any]]
+PAIRS: list[tuple[Generator, Callable[..., dict[str, Any]]]] = [
+    (generate_dijkstra, dijkstra),
+    (generate_bfs, bfs),
+]
+
+
+def _draw(generator: Generator, tier: Tier, seed: int, size: int | None = None) -> dict[str, Any]:
+    return generator(random.Random(f"gen:{tier}:{seed}"), tier, size or SIZES[tier])
+
+
+def _graph(inp: dict[str, Any]) -> nx.Graph:
+    graph: nx.Graph = nx.DiGraph() if inp["directed"] else nx.Graph()
+    graph.add_nodes_from(inp["vertices"])
+    for edge in inp["edges"]:
+        graph.add_edge(edge[0], edge[1], weight=edge[2] if len(edge) == 3 else 1)
+    return graph
+
+
+def _hops(inp: dict[str, Any]) -> dict[str, int]:
+    hops: dict[str, int] = nx.single_source_shortest_path_length(_graph(inp), inp["source"])
+    return hops
+
+
+@pytest.mark.parametrize(("generator", "reference"), PAIRS)
+@pytest.mark.parametrize("tier", TIERS)
+def test_deterministic_json_with_the_reference_parameters(
+    generator: Generator, reference: Callable[..., dict[str, Any]], tier: Tier
+) -> None:
+    names = set(inspect.signature(reference).parameters)
+    drawn = [_draw(generator, tier, seed) for seed in range(40)]
+    for seed, inp in enumerate(drawn):
+        assert inp == _draw(generator, tier, seed)
+        assert to_json_data(inp) == inp
+        assert set(inp) == names
+    assert len({repr(inp) for inp in drawn}) > 30
+
+
+@pytest.mark.parametrize(("generator", "reference"), PAIRS)
+@pytest.mark.parametrize("tier", TIERS)
+def test_well_formed_graphs(
+    generator: Generator, reference: Callable[..., dict[str, Any]], tier: Tier
+) -> None:
+    arity = 3 if generator is generate_dijkstra else 2
+    for seed in SEEDS:
+        inp = _draw(generator, tier, seed)
+        vertices = inp["vertices"]
+        assert vertices == sorted(vertices)
+        assert set(vertices) <= set(string.ascii_uppercase)
+        assert len(vertices) in (1, SIZES[tier])
+        assert isinstance(inp["directed"], bool)
+        assert inp["source"] in vertices
+        joined = [frozenset(edge[:2]) for edge in inp["edges"]]
+        assert all(len(pair) == 2 for pair in joined), "self loop"
+        assert len(set(joined)) == len(joined), "parallel edges"
+        assert all(len(edge) == arity for edge in inp["edges"])
+        reference(**inp)  # accepted as valid input
+
+
+@pytest.mark.parametrize("generator", [generate_dijkstra, generate_bfs])
+def test_simple_is_small_connected_undirected_from_a(generator: Generator) -> None:
+    for seed in SEEDS:
+        inp = _draw(generator, "simple", seed)
+        assert inp["source"] == "A" and not inp["directed"]
+        assert len(_hops(inp)) == len(inp["vertices"])
+        if generator is generate_dijkstra:
+            assert all(1 <= w <= 10 for *_, w in inp["edges"])
+
+
+@pytest.mark.parametrize("generator", [generate_dijkstra, generate_bfs])
+def test_standard_is_reachable_and_deep(generator: Generator) -> None:
+    directed = Counter[bool]()
+    for seed in SEEDS:
+        inp = _draw(generator, "standard", seed)
+        hops = _hops(inp)
+        assert len(hops) == len(inp["vertices"]) == 8
+        assert sum(1 for h in hops.values() if h >= 3) >= 2
+        directed[inp["directed"]] += 1
+    assert directed[True] and directed[False]
+
+
+def test_standard_dijkstra_has_a_misleading_direct_edge() -> None:
+    for seed in SEEDS:
+        inp = _draw(generate_dijkstra, "standard", seed)
+        assert all(1 <= w <= 20 for *_, w in inp["edges"])
+        graph = _graph(inp)
+        source = inp["source"]
+        lengths = nx.single_source_dijkstra_path_length(graph, source)
+        assert any(graph[source][v]["weight"] > lengths[v] for v in graph.neighbors(source)), inp
+
+
+def test_standard_bfs_order_depends_on_the_tie_break() -> None:
+    for seed in SEEDS:
+        inp = _draw(generate_bfs, "standard", seed)
+        graph, source = _graph(inp), inp["source"]
+        ascending = list(nx.bfs_edges(graph, source, sort_neighbors=sorted))
+        descending = list(
+            nx.bfs_edges(graph, source, sort_neighbors=lambda it: sorted(it, reverse=True))
+        )
+        assert [v for _, v in ascending] != [v for _, v in descending], inp
+
+
+def _dijkstra_edge_kinds(inp: dict[str, Any]) -> set[str]:
+    graph, source = _graph(inp), inp["source"]
+    lengths = nx.single_source_dijkstra_path_length(graph, source)
+    kinds = set()
+    if len(inp["vertices"]) == 1 and not inp["edges"]:
+        kinds.add("single")
+    if len(lengths) < len(inp["vertices"]):
+        kinds.add("unreachable")
+    if any(w == 0 for *_, w in inp["edges"]):
+        kinds.add("zero_weight")
+    if any(
+        len(list(nx.all_shortest_paths(graph, source, v, weight="weight"))) > 1 for v in lengths
+    ):
+        kinds.add("ties")
+    if inp["directed"] and graph.in_degree(source) > 0 and graph.out_degree(source) == 0:
+        kinds.add("source_in_edges_only")
+    return kinds
+
+
+def test_dijkstra_edge_cases_are_degenerate_and_cover_every_kind() -> None:
+    seen = Counter[str]()
+    for seed in SEEDS:
+        inp = _draw(generate_dijkstra, "edge", seed)
+        kinds = _dijkstra_edge_kinds(inp)
+        assert kinds, inp
+        seen.update(kinds)
+    assert set(seen) == {"single", "unreachable", "zero_weight", "ties", "source_in_edges_only"}
+
+
+def test_bfs_edge_cases_are_degenerate_and_cover_every_kind() -> None:
+    seen = Counter[str]()
+    for seed in SEEDS:
+        inp = _draw(generate_bfs, "edge", seed)
+        graph, source = _graph(inp), inp["source"]
+        if len(inp["vertices"]) == 1:
+            seen["single"] += 1
+            continue
+        assert len(_hops(inp)) < len(inp["vertices"]), inp
+        seen["unreachable"] += 1
+        if graph.degree(source) == 0 and graph.number_of_edges():
+            seen["isolated_source"] += 1
+        if inp["directed"] and graph.in_degree(source) and not graph.out_degree(source):
+            seen["source_in_edges_only"] += 1
+    assert set(seen) == {"single", "unreachable", "isolated_source", "source_in_edges_only"}
+
+
+def test_standard_vertices_are_not_all_reached_in_label_order() -> None:
+    orders = [bfs(**_draw(generate_bfs, "standard", seed))["order"] for seed in SEEDS]
+    assert sum(order == sorted(order) for order in orders) < len(orders) // 10
+
+
+@pytest.mark.parametrize("generator", [generate_dijkstra, generate_bfs])
+@pytest.mark.parametrize("size", [6, 7, 12, 26])
+def test_standard_keeps_its_promise_at_every_size(generator: Generator, size: int) -> None:
+    for seed in range(25):
+        inp = _draw(generator, "standard", seed, size)
+        hops = _hops(inp)
+        assert len(hops) == len(inp["vertices"]) == size
+        assert sum(1 for h in hops.values() if h >= 3) >= 2
+
+
+@pytest.mark.parametrize("generator", [generate_dijkstra, generate_bfs])
+@pytest.mark.parametrize(
+    ("tier", "size"), [("simple", 2), ("standard", 5), ("edge", 3), ("edge", 27)]
+)
+def test_sizes_out_of_range_are_refused(generator: Generator, tier: Tier, size: int) -> None:
+    with pytest.raises(ValueError, match="size"):
+        generator(random.Random(0), tier, size)

@@ -1,0 +1,195 @@
+"""Generators of ``kruskal`` and ``knapsack_01``: pure, JSON-only, tier promises kept."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import networkx as nx
+import pytest
+
+from verification.generators.base import TIERS, Tier, to_json_data
+from verification.generators.dynamic_programming import (
+    KNAPSACK_EDGE_KINDS,
+    generate_knapsack_01,
+    optimal_item_sets,
+)
+from verification.generators.greedy import KRUSKAL_EDGE_KINDS, generate_kruskal
+from verification.registry import get_spec
+from verification.spec import InputGenerator
+
+SEEDS = range(150)
+GENERATORS: dict[str, InputGenerator] = {
+    "kruskal": generate_kruskal,
+    "knapsack_01": generate_knapsack_01,
+}
+
+
+def draw(name: str, tier: Tier, seed: int) -> dict[str, Any]:
+    return GENERATORS[name](random.Random(seed), tier, get_spec(name).sizes[tier])
+
+
+@pytest.mark.parametrize("name", GENERATORS)
+@pytest.mark.parametrize("tier", TIERS)
+def test_deterministic_json_only_and_accepted_by_the_reference(name: str, tier: Tier) -> None:
+    reference = get_spec(name).reference
+    for seed in range(40):
+        first = draw(name, tier, seed)
+        assert first == draw(name, tier, seed)
+        assert to_json_data(first) == first
+        assert type(to_json_data(first)) is dict
+        reference(**first)
+
+
+def test_spec_sizes() -> None:
+    assert dict(get_spec("kruskal").sizes) == {"simple": 4, "standard": 7, "edge": 5}
+    assert dict(get_spec("knapsack_01").sizes) == {"simple": 4, "standard": 7, "edge": 5}
+
+
+# kruskal
+
+
+def as_graph(graph: dict[str, Any]) -> nx.Graph:
+    g = nx.Graph()
+    g.add_nodes_from(graph["vertices"])
+    g.add_weighted_edges_from(graph["edges"])
+    return g
+
+
+def assert_simple_graph(graph: dict[str, Any]) -> None:
+    assert graph["directed"] is False
+    labels = graph["vertices"]
+    assert len(set(labels)) == len(labels)
+    assert all(len(label) == 1 and "A" <= label <= "Z" for label in labels)
+    pairs = [frozenset(edge[:2]) for edge in graph["edges"]]
+    assert len(set(pairs)) == len(pairs)
+    for u, v, w in graph["edges"]:
+        assert u != v and u in labels and v in labels
+        assert isinstance(w, int) and not isinstance(w, bool)
+
+
+def kruskal_kind(graph: dict[str, Any]) -> str | None:
+    """Which degenerate kind an edge-tier graph is, or None if it is none of them."""
+    g = as_graph(graph)
+    weights = [w for _, _, w in graph["edges"]]
+    if len(graph["vertices"]) == 1:
+        return "single_vertex"
+    if not nx.is_connected(g):
+        return "disconnected"
+    if any(w < 0 for w in weights):
+        return "negative_weights"
+    if nx.is_tree(g):
+        return "already_tree"
+    if len(set(weights)) == 1:
+        return "equal_weights"
+    return None
+
+
+def test_kruskal_simple_is_small_connected_with_edges_to_reject() -> None:
+    for seed in SEEDS:
+        graph = draw("kruskal", "simple", seed)
+        assert_simple_graph(graph)
+        assert len(graph["vertices"]) == 4
+        assert nx.is_connected(as_graph(graph))
+        assert len(graph["edges"]) > 3
+
+
+def test_kruskal_standard_is_connected_with_ties_and_many_rejections() -> None:
+    for seed in SEEDS:
+        graph = draw("kruskal", "standard", seed)
+        assert_simple_graph(graph)
+        n = len(graph["vertices"])
+        assert n == 7
+        assert nx.is_connected(as_graph(graph))
+        assert len(graph["edges"]) - (n - 1) >= n - 2
+        weights = [w for _, _, w in graph["edges"]]
+        assert all(1 <= w <= 20 for w in weights)
+        assert len(set(weights)) < len(weights)
+
+
+def test_kruskal_edge_tier_is_degenerate_and_covers_every_kind() -> None:
+    kinds: Counter[str | None] = Counter()
+    for seed in SEEDS:
+        graph = draw("kruskal", "edge", seed)
+        assert_simple_graph(graph)
+        assert 1 <= len(graph["vertices"]) <= 5
+        kinds[kruskal_kind(graph)] += 1
+    assert None not in kinds
+    assert set(kinds) == set(KRUSKAL_EDGE_KINDS)
+
+
+def test_kruskal_rejects_impossible_sizes() -> None:
+    for size in (0, 27):
+        with pytest.raises(ValueError, match="vertices"):
+            generate_kruskal(random.Random(0), "standard", size)
+
+
+# knapsack_01
+
+
+def greedy_by_ratio(case: dict[str, Any]) -> int:
+    order = sorted(
+        range(len(case["weights"])), key=lambda i: -case["values"][i] / case["weights"][i]
+    )
+    room, value = case["capacity"], 0
+    for i in order:
+        if case["weights"][i] <= room:
+            room -= case["weights"][i]
+            value += case["values"][i]
+    return value
+
+
+def assert_items(case: dict[str, Any]) -> None:
+    assert len(case["weights"]) == len(case["values"])
+    for number in [*case["weights"], *case["values"], case["capacity"]]:
+        assert isinstance(number, int) and not isinstance(number, bool) and number >= 0
+
+
+def knapsack_kind(case: dict[str, Any]) -> str | None:
+    weights, capacity = case["weights"], case["capacity"]
+    if not weights:
+        return "no_items"
+    if capacity == 0:
+        return "zero_capacity"
+    if all(w > capacity for w in weights):
+        return "all_too_heavy"
+    if capacity in weights:
+        return "weight_equals_capacity"
+    if len(optimal_item_sets(**case)[1]) > 1:
+        return "tied_optima"
+    return None
+
+
+@pytest.mark.parametrize("tier", ["simple", "standard"])
+def test_knapsack_capacity_is_about_half_the_total_weight(tier: Tier) -> None:
+    size = get_spec("knapsack_01").sizes[tier]
+    greedy_misses = 0
+    for seed in SEEDS:
+        case = draw("knapsack_01", tier, seed)
+        assert_items(case)
+        assert len(case["weights"]) == size
+        assert all(w >= 1 for w in case["weights"])
+        total = sum(case["weights"])
+        assert 0.4 * total - 0.5 <= case["capacity"] <= 0.6 * total + 0.5
+        optimum, _ = optimal_item_sets(**case)
+        greedy_misses += greedy_by_ratio(case) < optimum
+    if tier == "standard":
+        assert 0.1 * len(SEEDS) <= greedy_misses <= 0.9 * len(SEEDS)
+
+
+def test_knapsack_edge_tier_is_degenerate_and_covers_every_kind() -> None:
+    kinds: Counter[str | None] = Counter()
+    for seed in SEEDS:
+        case = draw("knapsack_01", "edge", seed)
+        assert_items(case)
+        assert len(case["weights"]) <= 5
+        kinds[knapsack_kind(case)] += 1
+    assert None not in kinds
+    assert set(kinds) == set(KNAPSACK_EDGE_KINDS)
+
+
+def test_knapsack_edge_tier_of_size_one_stays_within_one_item() -> None:
+    for seed in range(60):
+        case = generate_knapsack_01(random.Random(seed), "edge", 1)
+        assert len(case["weights"]) <= 1

@@ -1,0 +1,267 @@
+"""The command line end to end, offline: dry runs, replays, resume, reports, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+from verification.cli import main
+from verification.journal import read_journal
+from verification.registry import DEFAULT_SEED, get_spec
+from verification.runner import plan_cases
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _only_run(output: Path) -> Path:
+    (run_dir,) = (output / "runs").iterdir()
+    return run_dir
+
+
+def _write_replay(path: Path, lines: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def _wrong_answer(name: str) -> str:
+    """A schema-valid answer that no validator accepts: every value nudged."""
+    return '```json\n{"distances": {"A": 99}}\n```' if name == "dijkstra" else "{}"
+
+
+def test_dry_run_certifies_the_harness_and_says_dry_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _run(capsys, "verify", "dijkstra", "--provider", "reference",
+                        "--output", str(tmp_path))
+    assert code == 0
+    assert "DRY RUN" in out
+    report = (tmp_path / "reports" / "dijkstra.md").read_text()
+    first_line = report.splitlines()[0]
+    assert "DRY RUN" in first_line and "CERTIFIED" in first_line
+    assert "100.0% (30/30)" in report
+    summary = (tmp_path / "reports" / "summary.md").read_text()
+    assert "DRY RUN" in summary.splitlines()[0]
+    data = json.loads((tmp_path / "reports" / "summary.json").read_text())
+    assert data["dry_run"] is True
+    assert data["scaffolds"]["dijkstra"]["status"] == "CERTIFIED"
+    manifest = json.loads((_only_run(tmp_path) / "manifest.json").read_text())
+    assert manifest["dry_run"] and manifest["run_label"] == "DRY RUN"
+    assert len(manifest["scaffolds"]["dijkstra"]["sha256"]) == 64
+    records = read_journal(_only_run(tmp_path) / "results.jsonl")
+    assert len(records) == 30 and all(r.outcome == "passed" for r in records)
+
+
+def test_every_scaffold_passes_its_own_dry_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _run(capsys, "verify", "--all", "--provider", "reference", "--cases", "10",
+                        "--output", str(tmp_path))
+    assert code == 0, out
+    data = json.loads((tmp_path / "reports" / "summary.json").read_text())
+    assert {s["status"] for s in data["scaffolds"].values()} == {"CERTIFIED"}
+
+
+@pytest.mark.parametrize(
+    ("right", "status", "exit_code"), [(7, "PARTIAL", 1), (3, "FAILED", 1), (10, "CERTIFIED", 0)]
+)
+def test_replay_grades_by_integer_thresholds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], right: int, status: str, exit_code: int
+) -> None:
+    cases = plan_cases(["dijkstra"], seed=DEFAULT_SEED, cases=10)["dijkstra"]
+    spec = get_spec("dijkstra")
+    lines = [
+        {"case_id": case.id,
+         "raw_response": spec.render_answer(case.expected) if k < right else _wrong_answer("dijkstra")}
+        for k, case in enumerate(cases)
+    ]
+    replay = _write_replay(tmp_path / "replay.jsonl", lines)
+    code, out, _ = _run(capsys, "verify", "dijkstra", "--provider", "replay", "--replay-file",
+                        str(replay), "--cases", "10", "--output", str(tmp_path / "out"))
+    assert code == exit_code
+    report = (tmp_path / "out" / "reports" / "dijkstra.md").read_text()
+    assert report.splitlines()[0].startswith(f"# dijkstra: {status}")
+    assert "REPLAY" in report.splitlines()[0]
+    assert f"({right}/10)" in report
+
+
+def test_missing_answers_make_a_scaffold_incomplete_and_resume_finishes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VERIFY_MAX_RETRIES", "1")
+    monkeypatch.setenv("VERIFY_RETRY_INITIAL_WAIT", "0")
+    cases = plan_cases(["kmp"], seed=DEFAULT_SEED, cases=10)["kmp"]
+    spec = get_spec("kmp")
+    answers = [{"case_id": c.id, "raw_response": spec.render_answer(c.expected)} for c in cases]
+    flaky = [{"case_id": c.id, "error": "transient", "retry_after": 0} for c in cases[:3]]
+    replay = _write_replay(tmp_path / "first.jsonl", answers[3:] + flaky)
+    out_dir = tmp_path / "out"
+    code, _, _ = _run(capsys, "verify", "kmp", "--provider", "replay", "--replay-file",
+                      str(replay), "--cases", "10", "--output", str(out_dir))
+    assert code == 3
+    report = (out_dir / "reports" / "kmp.md").read_text()
+    assert report.splitlines()[0].startswith("# kmp: INCOMPLETE")
+    run_id = _only_run(out_dir).name
+    first = read_journal(out_dir / "runs" / run_id / "results.jsonl")
+    assert sum(r.outcome == "infra_error" for r in first) == 3
+
+    full = _write_replay(tmp_path / "second.jsonl", answers)
+    code, _, _ = _run(capsys, "verify", "kmp", "--provider", "replay", "--replay-file",
+                      str(full), "--cases", "10", "--output", str(out_dir), "--resume", run_id)
+    assert code == 0
+    records = read_journal(out_dir / "runs" / run_id / "results.jsonl")
+    asked_again = [r.case_id for r in records[len(first):]]
+    assert sorted(asked_again) == sorted(c.id for c in cases[:3]), "only infra errors retried"
+    assert (out_dir / "reports" / "kmp.md").read_text().splitlines()[0].startswith(
+        "# kmp: CERTIFIED")
+
+
+def test_report_re_renders_a_run_from_its_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _run(capsys, "verify", "bfs", "kmp", "--provider", "reference", "--cases", "6",
+         "--output", str(tmp_path))
+    run_dir = _only_run(tmp_path)
+    before = {p.name: p.read_bytes() for p in (run_dir / "reports").iterdir()}
+    for path in (run_dir / "reports").iterdir():
+        path.unlink()
+    code, _, _ = _run(capsys, "report", run_dir.name, "--output", str(tmp_path))
+    assert code == 0
+    after = {p.name: p.read_bytes() for p in (run_dir / "reports").iterdir()}
+    assert after == before
+
+
+def test_hostile_responses_cannot_break_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = plan_cases(["kmp"], seed=DEFAULT_SEED, cases=3)["kmp"]
+    hostile = (
+        "# I am a heading\n| a | table |\n</details><script>x</script>\n"
+        "````\n```\n## Injected section\n```json\n{\"positions\": [\"`|`\"]}\n```"
+    )
+    lines = [{"case_id": c.id, "raw_response": hostile} for c in cases]
+    replay = _write_replay(tmp_path / "replay.jsonl", lines)
+    code, _, _ = _run(capsys, "verify", "kmp", "--provider", "replay", "--replay-file",
+                      str(replay), "--cases", "3", "--output", str(tmp_path / "out"))
+    assert code == 1
+    report = (tmp_path / "out" / "reports" / "kmp.md").read_text()
+    tokens = MarkdownIt("commonmark").parse(report)
+    headings = [
+        tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"
+    ]
+    assert not any("I am a heading" in h or "Injected" in h for h in headings)
+    inline_text = " ".join(t.content for t in tokens if t.type == "inline")
+    assert "<script>" not in inline_text and "Injected section" not in inline_text
+    fences = [t.content for t in tokens if t.type == "fence"]
+    assert sum(hostile in f for f in fences) == 3
+
+
+def test_no_key_exits_2_and_names_the_key_and_the_offline_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = _run(capsys, "verify", "dijkstra", "--output", str(tmp_path))
+    assert code == 2
+    assert "ANTHROPIC_API_KEY" in err and "--provider reference" in err
+    assert not (tmp_path / "runs").exists(), "nothing is asked or written without a key"
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["verify", "dijkstar", "--provider", "reference"], "did you mean: dijkstra"),
+        (["verify", "--category", "nope", "--provider", "reference"], "unknown category"),
+        (["verify", "--provider", "reference"], "name at least one scaffold"),
+        (["verify", "kmp", "--cases", "0", "--provider", "reference"], "--cases"),
+        (["verify", "kmp", "--case", "kmp-x-1", "--provider", "reference"], "bad case id"),
+        (["verify", "kmp", "--provider", "replay"], "--replay-file"),
+        (["report", "no-such-run"], "no run 'no-such-run'"),
+    ],
+)
+def test_usage_and_configuration_errors_exit_2_with_a_clear_message(
+    capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+) -> None:
+    code, _, err = _run(capsys, *argv)
+    assert code == 2
+    assert needle.lower() in err.lower()
+
+
+def test_bad_environment_setting_names_the_variable(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VERIFY_CONCURRENCY", "many")
+    code, _, err = _run(capsys, "verify", "kmp", "--provider", "reference")
+    assert code == 2 and "VERIFY_CONCURRENCY" in err
+
+
+def test_a_broken_draft_scaffold_stops_before_any_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    draft = tmp_path / "draft.md"
+    draft.write_text("# Draft\n\n## When to Use\nAlways.\n", encoding="utf-8")
+    code, _, err = _run(capsys, "verify", "kmp", "--scaffold-file", str(draft), "--provider",
+                        "reference", "--output", str(tmp_path / "out"))
+    assert code == 2
+    assert "## Scaffold Instructions" in err and "## Output Format" in err
+    assert not (tmp_path / "out" / "runs").exists()
+
+
+def test_a_draft_scaffold_file_is_what_the_model_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from verification.config import packaged_scaffolds_dir
+
+    original = (packaged_scaffolds_dir() / get_spec("kmp").scaffold_file).read_text()
+    draft = tmp_path / "kmp-draft.md"
+    draft.write_text(original + "\nDRAFT MARKER\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "show-prompt", "kmp", "--case", "kmp-simple-000",
+                        "--scaffold-file", str(draft), "--part", "system")
+    assert code == 0 and "DRAFT MARKER" in out
+    code, out, _ = _run(capsys, "verify", "kmp", "--scaffold-file", str(draft), "--provider",
+                        "reference", "--cases", "3", "--output", str(tmp_path / "out"))
+    assert code == 0
+    manifest = json.loads((_only_run(tmp_path / "out") / "manifest.json").read_text())
+    assert manifest["scaffolds"]["kmp"]["file"] == str(draft)
+
+
+def test_show_prompt_prints_scaffold_and_case_input(capsys: pytest.CaptureFixture[str]) -> None:
+    (case,) = plan_cases(["bfs"], seed=DEFAULT_SEED, cases=1, case_ids=["bfs-edge-002"])["bfs"]
+    code, out, _ = _run(capsys, "show-prompt", "bfs", "--case", "bfs-edge-002")
+    assert code == 0
+    assert "## Scaffold Instructions" in out
+    assert get_spec("bfs").format_input(case.input) in out
+    assert "exactly one fenced ```json block" in out
+
+
+def test_single_case_and_tier_selection(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = _run(capsys, "verify", "--case", "dijkstra-standard-004", "--provider",
+                      "reference", "--output", str(tmp_path))
+    assert code == 0
+    (record,) = read_journal(_only_run(tmp_path) / "results.jsonl")
+    assert record.case_id == "dijkstra-standard-004"
+    code, _, _ = _run(capsys, "verify", "kmp", "--tier", "simple", "--cases", "4", "--provider",
+                      "reference", "--output", str(tmp_path / "t"))
+    records = read_journal(_only_run(tmp_path / "t") / "results.jsonl")
+    assert {r.tier for r in records} == {"simple"} and len(records) == 4
+
+
+def test_list_shows_every_scaffold(capsys: pytest.CaptureFixture[str]) -> None:
+    from verification.registry import SPECS
+
+    code, out, _ = _run(capsys, "list")
+    assert code == 0
+    assert all(name in out for name in SPECS)
+
+
+def test_help_documents_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["verify", "--help"])
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    for code in ("0", "1", "2", "3", "130"):
+        assert f"  {code} " in out

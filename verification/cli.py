@@ -1,0 +1,293 @@
+"""The command line: parse, build settings, call the library, map errors to exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from verification.config import VerificationSettings, load_settings
+from verification.errors import FatalLLMError, VerificationError
+
+__all__ = ["EXIT_CODES", "VerificationCLI", "build_parser", "main"]
+
+EXIT_CODES = {
+    0: "every scaffold CERTIFIED",
+    1: "some scaffold PARTIAL or FAILED",
+    2: "usage or configuration error (bad option, setting, scaffold name or file; no key)",
+    3: "some scaffold INCOMPLETE (infrastructure errors or nothing counted)",
+    130: "interrupted (resume with --resume RUN_ID)",
+}
+_EPILOG = "exit codes:\n" + "\n".join(f"  {code:<4} {text}" for code, text in EXIT_CODES.items())
+logger = logging.getLogger("verification")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # usage errors exit 2, as configuration does
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _run_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("run options (each overrides its VERIFY_* variable)")
+    group.add_argument(
+        "--provider", choices=["anthropic", "openai", "reference", "replay"],
+        help="who answers: anthropic (needs ANTHROPIC_API_KEY), openai (an OpenAI-compatible "
+        "server at VERIFY_OPENAI_BASE_URL), reference (offline dry run with the reference "
+        "answers; certifies no model), replay (answers from --replay-file). Default: anthropic",
+    )
+    group.add_argument("--model", help="model id; default: the mode's model")
+    group.add_argument("--mode", choices=["dev", "cert"], dest="current_mode",
+                       help="dev uses VERIFY_DEV_MODEL, cert uses VERIFY_CERT_MODEL")
+    group.add_argument("--cases", type=int, help="cases per scaffold, split over tiers (30)")
+    group.add_argument("--samples", type=int, help="answers asked per case (1)")
+    group.add_argument("--concurrency", type=int, help="requests in flight at once (4)")
+    group.add_argument("--seed", type=int, help="suite seed: same seed, same cases")
+    group.add_argument("--temperature", type=float, help="sampling temperature (unset: not sent)")
+    group.add_argument("--repair-attempts", type=int,
+                       help="attempts per answer when it fails to parse, 1 to 3 (1: no repair)")
+    group.add_argument("--output", type=Path, dest="results_dir",
+                       help="results directory (verification_results)")
+    group.add_argument("--scaffolds-dir", type=Path, help="where <category>/<name>.md live")
+    group.add_argument("--replay-file", type=Path, help="JSONL responses for --provider replay")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (also documents every command in --help)."""
+    parser = _Parser(
+        prog="python -m verification",
+        description="Certify algorithm scaffolds: prompt a model with each scaffold, check its "
+        "answers against reference implementations, and write Markdown reports.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log retries and progress")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                     parser_class=_Parser)
+
+    listing = commands.add_parser("list", help="list the scaffolds the catalog declares")
+    listing.add_argument("--category", help="only this category")
+
+    verify = commands.add_parser(
+        "verify", help="certify scaffolds", epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Generate cases, ask the model, validate, and write reports to "
+        "<output>/runs/<run-id>/reports (copied to <output>/reports).",
+    )
+    verify.add_argument("names", nargs="*", metavar="NAME", help="scaffold names")
+    verify.add_argument("--category", help="every scaffold of a category")
+    verify.add_argument("--all", action="store_true", dest="everything", help="every scaffold")
+    verify.add_argument("--scaffold-file", type=Path,
+                        help="certify this draft file against NAME's spec (one NAME)")
+    verify.add_argument("--tier", action="append", choices=["simple", "standard", "edge"],
+                        help="only these tiers (repeatable); --tier simple is a quick check")
+    verify.add_argument("--case", action="append", dest="case_ids", metavar="ID",
+                        help="only this case, e.g. dijkstra-standard-004 (repeatable)")
+    verify.add_argument("--resume", metavar="RUN_ID",
+                        help="finish an interrupted run: skip answered cases, retry infra errors")
+    _run_options(verify)
+
+    show = commands.add_parser("show-prompt", help="print the prompt of one case")
+    show.add_argument("name", metavar="NAME")
+    show.add_argument("--case", required=True, dest="case_id", metavar="ID",
+                      help="case id, e.g. dijkstra-simple-000")
+    show.add_argument("--part", choices=["both", "system", "user"], default="both")
+    show.add_argument("--scaffold-file", type=Path, help="use this draft scaffold file")
+    show.add_argument("--seed", type=int)
+    show.add_argument("--scaffolds-dir", type=Path)
+
+    report = commands.add_parser("report", help="re-render a run's reports from its journal",
+                                 epilog=_EPILOG,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    report.add_argument("run_id", metavar="RUN_ID")
+    report.add_argument("--output", type=Path, dest="results_dir")
+    return parser
+
+
+_SETTING_OPTIONS = (
+    "provider", "model", "current_mode", "cases", "samples", "concurrency", "seed",
+    "temperature", "repair_attempts", "results_dir", "scaffolds_dir", "replay_file",
+)
+
+
+def _settings(args: argparse.Namespace) -> VerificationSettings:
+    given = {name: getattr(args, name, None) for name in _SETTING_OPTIONS}
+    return load_settings(**given)
+
+
+def _exit_code(statuses: Sequence[str]) -> int:
+    if "INCOMPLETE" in statuses:
+        return 3
+    return 0 if all(status == "CERTIFIED" for status in statuses) else 1
+
+
+class VerificationCLI:
+    """The commands, callable from Python too."""
+
+    def __init__(self, settings: VerificationSettings | None = None) -> None:
+        self._settings = settings
+
+    @property
+    def settings(self) -> VerificationSettings:
+        if self._settings is None:
+            self._settings = load_settings()
+        return self._settings
+
+    def list_scaffolds(self, category: str | None = None) -> int:
+        from verification.registry import SPECS, get_scaffolds_by_category
+
+        names = get_scaffolds_by_category(category) if category else list(SPECS)
+        width = max((len(name) for name in names), default=4)
+        print(f"{'NAME':<{width}}  {'CATEGORY':<20}  {'VALIDATOR':<10}  DESCRIPTION")
+        for name in names:
+            spec = SPECS[name]
+            print(f"{name:<{width}}  {spec.category:<20}  {spec.validator.kind:<10}  "
+                  f"{spec.description or spec.title}")
+        return 0
+
+    def verify(
+        self,
+        names: Sequence[str] = (),
+        *,
+        category: str | None = None,
+        everything: bool = False,
+        scaffold_file: Path | None = None,
+        tiers: Sequence[str] | None = None,
+        case_ids: Sequence[str] = (),
+        resume: str | None = None,
+    ) -> int:
+        from verification.errors import ConfigurationError
+        from verification.registry import resolve_scaffold_names
+        from verification.reports.generator import write_run_reports
+        from verification.runner import VerificationRunner
+
+        chosen = list(names)
+        if case_ids and not (chosen or category or everything):
+            chosen = list(dict.fromkeys(case_id.split("-")[0] for case_id in case_ids))
+        scaffolds = resolve_scaffold_names(chosen, category=category, everything=everything)
+        overrides: dict[str, Path] = {}
+        if scaffold_file is not None:
+            if len(scaffolds) != 1:
+                raise ConfigurationError("--scaffold-file certifies one draft: name one scaffold")
+            overrides[scaffolds[0]] = scaffold_file
+        bar = _ProgressBar.on_terminal()
+        runner = VerificationRunner(
+            self.settings, scaffold_overrides=overrides, progress=bar.advance if bar else None
+        )
+        chosen_tiers = tuple(dict.fromkeys(tiers)) if tiers else ("simple", "standard", "edge")
+        try:
+            outcome = asyncio.run(
+                runner.run(scaffolds, tiers=chosen_tiers, case_ids=case_ids,  # type: ignore[arg-type]
+                           resume=resume)
+            )
+        except (FatalLLMError, KeyboardInterrupt):
+            if runner.run_id:
+                print(f"run {runner.run_id}: finished answers are kept in its journal; after "
+                      f"fixing the cause, continue with --resume {runner.run_id}",
+                      file=sys.stderr)
+            raise
+        finally:
+            if bar is not None:
+                bar.close()
+        summary = write_run_reports(outcome.paths, outcome.manifest, outcome.results)
+        _print_summary(outcome.results.values(), outcome.manifest.run_label, summary)
+        return _exit_code([r.status for r in outcome.results.values()])
+
+    def verify_category(self, category: str) -> int:
+        return self.verify(category=category)
+
+    def show_prompt(
+        self, name: str, case_id: str, *, part: str = "both", scaffold_file: Path | None = None
+    ) -> int:
+        from verification.llm.prompt_builder import PromptBuilder
+        from verification.runner import plan_cases
+
+        case = plan_cases([name], seed=self.settings.seed, cases=1, case_ids=[case_id])[name][0]
+        overrides = {name: scaffold_file} if scaffold_file else {}
+        prompt = PromptBuilder(self.settings.scaffolds_dir, overrides=overrides).build(
+            name, case.input
+        )
+        text = {"system": prompt.system, "user": prompt.user, "both": prompt.joined()}[part]
+        print(text)
+        return 0
+
+    def generate_reports(self, run_id: str) -> int:
+        from verification.journal import RunPaths, read_journal
+        from verification.reports.generator import write_run_reports
+        from verification.runner import results_from_journal
+
+        paths = RunPaths(self.settings.results_dir, run_id)
+        manifest = paths.read_manifest()
+        results = results_from_journal(manifest, read_journal(paths.journal))
+        summary = write_run_reports(paths, manifest, results)
+        _print_summary(results.values(), manifest.run_label, summary)
+        return _exit_code([r.status for r in results.values()])
+
+
+class _ProgressBar:
+    """A progress bar on a terminal (none when output is piped, so CI logs stay clean)."""
+
+    def __init__(self) -> None:
+        from rich.progress import Progress
+
+        self._progress = Progress(transient=True)
+        self._progress.start()
+        self._task = self._progress.add_task("answers", total=None)
+
+    @classmethod
+    def on_terminal(cls) -> _ProgressBar | None:
+        return cls() if sys.stderr.isatty() else None
+
+    def advance(self, record: Any) -> None:
+        self._progress.update(
+            self._task, advance=1, description=f"{record.scaffold} {record.outcome}"
+        )
+
+    def close(self) -> None:
+        self._progress.stop()
+
+
+def _print_summary(results: Any, label: str | None, summary: Path) -> None:
+    if label:
+        print(f"{label}: no model was asked; this run certifies no model.")
+    for r in results:
+        low, high = r.interval
+        print(f"{r.scaffold:<24} {r.status:<11} {100 * r.pass_rate:5.1f}% "
+              f"(n={r.n}, 95% CI {100 * low:.1f}-{100 * high:.1f}%, infra errors {r.infra_errors})")
+    print(f"report: {summary}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``python -m verification`` and ``verify-scaffolds``."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        cli = VerificationCLI(_settings(args))
+        if args.command == "list":
+            return cli.list_scaffolds(args.category)
+        if args.command == "verify":
+            return cli.verify(
+                args.names, category=args.category, everything=args.everything,
+                scaffold_file=args.scaffold_file, tiers=args.tier,
+                case_ids=args.case_ids or (), resume=args.resume,
+            )
+        if args.command == "show-prompt":
+            return cli.show_prompt(args.name, args.case_id, part=args.part,
+                                   scaffold_file=args.scaffold_file)
+        return cli.generate_reports(args.run_id)
+    except FatalLLMError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except VerificationError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

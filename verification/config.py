@@ -1,0 +1,127 @@
+"""Settings, read from ``VERIFY_*`` environment variables (and CLI options on top).
+
+The API key is read from ``VERIFY_ANTHROPIC_API_KEY`` or ``ANTHROPIC_API_KEY`` and kept as a
+``SecretStr``: it is unwrapped only where a provider is built, and never written anywhere.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import AliasChoices, Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from verification.errors import ConfigurationError
+
+__all__ = ["ProviderName", "VerificationSettings", "load_settings", "packaged_scaffolds_dir"]
+
+ProviderName = Literal["anthropic", "openai", "reference", "replay"]
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def packaged_scaffolds_dir() -> Path:
+    """The scaffolds an installed package ships, or the checkout's top-level ``scaffolds/``."""
+    shipped = _PACKAGE_DIR / "_scaffolds"
+    return shipped if shipped.is_dir() else _PACKAGE_DIR.parent / "scaffolds"
+
+
+class VerificationSettings(BaseSettings):
+    """Everything a run can be told; each field is also a ``VERIFY_<NAME>`` variable."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="VERIFY_", extra="ignore", validate_default=True, populate_by_name=True
+    )
+
+    anthropic_api_key: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("VERIFY_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY"),
+    )
+    """Claude API key."""
+    anthropic_base_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("VERIFY_ANTHROPIC_BASE_URL", "ANTHROPIC_BASE_URL"),
+    )
+    """Messages API base URL; the SDK's default when unset."""
+    openai_base_url: str = "http://127.0.0.1:8000/v1"
+    """OpenAI-compatible server (vLLM, Ollama, llama.cpp) for ``--provider openai``."""
+    openai_api_key: SecretStr | None = None
+    """Key for the OpenAI-compatible server, if it wants one."""
+    provider: ProviderName = "anthropic"
+    """Who answers: a model (``anthropic``, ``openai``) or a dry run (``reference``,
+    ``replay``)."""
+    replay_file: Path | None = None
+    """Recorded or scripted responses for ``--provider replay``."""
+    dev_model: str = "claude-haiku-4-5"
+    """Model asked in dev mode."""
+    cert_model: str = "claude-sonnet-4-5"
+    """Model asked in cert mode."""
+    model: str | None = None
+    """Overrides the mode's model."""
+    current_mode: Literal["dev", "cert"] = "dev"
+    """``dev`` (quick iteration) or ``cert`` (the model of record)."""
+    results_dir: Path = Path("verification_results")
+    """Where runs, reports and journals go."""
+    scaffolds_dir: Path = Field(default_factory=packaged_scaffolds_dir)
+    """Where scaffold Markdown files are read from."""
+    concurrency: int = Field(default=4, ge=1, le=256)
+    """Requests in flight at once."""
+    seed: int = 20261122
+    """Suite seed: the same seed gives the same cases on every machine."""
+    cases: int = Field(default=30, ge=1, le=10_000)
+    """Cases per scaffold, split over the tiers."""
+    samples: int = Field(default=1, ge=1, le=20)
+    """Answers asked per case (epochs); each is graded."""
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    """Sampling temperature; unset means not sent (some models reject it)."""
+    max_retries: int = Field(default=4, ge=0, le=20)
+    """Retries of a transient failure, after the first try."""
+    retry_initial_wait: float = Field(default=1.0, ge=0.0, le=60.0)
+    """First backoff in seconds when the server does not say how long to wait."""
+    retry_max_wait: float = Field(default=60.0, ge=0.0, le=600.0)
+    """Longest single wait between tries, ``retry-after`` included."""
+    request_timeout: float = Field(default=300.0, gt=0.0, le=3600.0)
+    """Seconds one model call may take."""
+    repair_attempts: int = Field(default=1, ge=1, le=3)
+    """Attempts per answer when it fails to parse (1 = no repair; at most 3)."""
+
+    @property
+    def model_name(self) -> str:
+        """The model this run asks: ``model`` if set, else the current mode's."""
+        if self.model:
+            return self.model
+        return self.cert_model if self.current_mode == "cert" else self.dev_model
+
+    def public_dump(self) -> dict[str, Any]:
+        """The settings as JSON data, without secrets (for manifests)."""
+        data = self.model_dump(mode="json", exclude={"anthropic_api_key", "openai_api_key"})
+        data["anthropic_api_key_set"] = self.anthropic_api_key is not None
+        data["model_name"] = self.model_name
+        return data
+
+
+def load_settings(**overrides: Any) -> VerificationSettings:
+    """Read the environment, apply ``overrides`` (from CLI options), and turn a bad value
+    into a :class:`ConfigurationError` that names the variable."""
+    given = {key: value for key, value in overrides.items() if value is not None}
+    try:
+        return VerificationSettings(**given)
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            field = str(error["loc"][0]) if error["loc"] else "?"
+            source = f"--{field.replace('_', '-')}" if field in given else _env_name(field)
+            shown = "<hidden>" if field.endswith("api_key") else _shown(error.get("input"))
+            problems.append(f"{source}: {error['msg']} (got {shown})")
+        raise ConfigurationError("bad setting: " + "; ".join(problems)) from None
+
+
+def _env_name(field: str) -> str:
+    if field == "anthropic_api_key":
+        return "ANTHROPIC_API_KEY"
+    return f"VERIFY_{field.upper()}"
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

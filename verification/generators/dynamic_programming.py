@@ -1,0 +1,104 @@
+"""Input generators of the dynamic-programming scaffolds."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from verification.generators.base import Tier
+
+__all__ = ["KNAPSACK_EDGE_KINDS", "generate_knapsack_01", "optimal_item_sets"]
+
+KNAPSACK_EDGE_KINDS = (
+    "zero_capacity",
+    "all_too_heavy",
+    "no_items",
+    "tied_optima",
+    "weight_equals_capacity",
+)
+"""The degenerate instances the edge tier draws from."""
+
+_TIE_ATTEMPTS = 50
+
+
+def generate_knapsack_01(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+    """Items with positive integer weights and values, and a capacity.
+
+    ``simple``: ``size`` items, weights 1..6, capacity 40-60% of the total weight.
+    ``standard``: ``size`` items, weights 1..9, values 1..20, capacity 40-60% of the total
+    weight (so some items are always left out and the table stays small). ``edge``: at most
+    ``size`` items, one of :data:`KNAPSACK_EDGE_KINDS`.
+    """
+    if size < 1:
+        raise ValueError(f"knapsack_01 needs at least one item, got size {size}")
+    if tier == "simple":
+        return _fraction_of_total(rng, size, max_weight=6, max_value=12)
+    if tier == "standard":
+        return _fraction_of_total(rng, size, max_weight=9, max_value=20)
+    return _edge(rng, size)
+
+
+def optimal_item_sets(
+    weights: list[int], values: list[int], capacity: int
+) -> tuple[int, list[list[int]]]:
+    """The optimum and every optimal index set, by brute force (for small instances)."""
+    n = len(weights)
+    sets: list[list[int]]
+    best, sets = 0, [[]]  # the empty set is always feasible
+    for mask in range(1, 1 << n):
+        chosen = [i for i in range(n) if mask >> i & 1]
+        if sum(weights[i] for i in chosen) > capacity:
+            continue
+        value = sum(values[i] for i in chosen)
+        if value > best:
+            best, sets = value, [chosen]
+        elif value == best:
+            sets.append(chosen)
+    return best, sets
+
+
+def _items(weights: list[int], values: list[int], capacity: int) -> dict[str, Any]:
+    return {"weights": weights, "values": values, "capacity": capacity}
+
+
+def _fraction_of_total(
+    rng: random.Random, n: int, *, max_weight: int, max_value: int
+) -> dict[str, Any]:
+    weights = [rng.randint(1, max_weight) for _ in range(n)]
+    values = [rng.randint(1, max_value) for _ in range(n)]
+    capacity = max(1, round(sum(weights) * rng.uniform(0.4, 0.6)))
+    return _items(weights, values, capacity)
+
+
+def _edge(rng: random.Random, size: int) -> dict[str, Any]:
+    kinds = [k for k in KNAPSACK_EDGE_KINDS if size >= 2 or k != "tied_optima"]
+    kind = rng.choice(kinds)
+    n = rng.randint(1, size)
+    if kind == "no_items":
+        return _items([], [], rng.randint(0, 10))
+    if kind == "zero_capacity":
+        weights = [rng.randint(1, 6) for _ in range(n)]
+        return _items(weights, [rng.randint(1, 12) for _ in range(n)], 0)
+    if kind == "all_too_heavy":
+        capacity = rng.randint(1, 6)
+        weights = [rng.randint(capacity + 1, capacity + 6) for _ in range(n)]
+        return _items(weights, [rng.randint(1, 12) for _ in range(n)], capacity)
+    if kind == "weight_equals_capacity":
+        capacity = rng.randint(3, 8)
+        weights = [rng.randint(1, capacity) for _ in range(n)]
+        weights[rng.randrange(n)] = capacity
+        return _items(weights, [rng.randint(1, 12) for _ in range(n)], capacity)
+    return _tied(rng, max(2, n))
+
+
+def _tied(rng: random.Random, n: int) -> dict[str, Any]:
+    """At least two optimal item sets: drawn until brute force finds them."""
+    for _ in range(_TIE_ATTEMPTS):
+        # Few distinct values make equal sums likely.
+        weights = [rng.randint(1, 5) for _ in range(n)]
+        values = [rng.randint(1, 4) for _ in range(n)]
+        capacity = rng.randint(1, sum(weights))
+        if len(optimal_item_sets(weights, values, capacity)[1]) > 1:
+            return _items(weights, values, capacity)
+    weight, value = rng.randint(1, 5), rng.randint(1, 9)
+    return _items([weight, weight], [value, value], weight)

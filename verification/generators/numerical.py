@@ -1,0 +1,152 @@
+"""Input generators for the numerical scaffolds.
+
+``size`` bounds the magnitude of a polynomial's integer coefficients.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from verification.generators.base import Tier
+from verification.reference.numerical import NewtonStep, newton_trace
+
+__all__ = [
+    "EDGE_KINDS_NEWTON_RAPHSON",
+    "MAX_ABS_ITERATE",
+    "MAX_ITERATIONS",
+    "MIN_DERIVATIVE",
+    "STEP_MARGIN",
+    "TOLERANCE",
+    "generate_newton_raphson",
+    "is_unambiguous",
+]
+
+EDGE_KINDS_NEWTON_RAPHSON = ("zero_derivative", "start_at_root", "no_real_root")
+"""The degenerate Newton-Raphson instances the edge tier draws from."""
+
+TOLERANCE = 1e-6
+MAX_ITERATIONS = 20
+MIN_DERIVATIVE = 0.5
+"""Every iterate's ``|f'(x)|`` stays at least this, so no step divides by a near-zero."""
+STEP_MARGIN = 100.0
+"""No step lies within this factor of the tolerance, so the stopping iteration is clear."""
+MAX_ABS_ITERATE = 100.0
+"""Iterates stay small enough to work with by hand."""
+
+_MAX_TRIES = 10_000
+
+
+def is_unambiguous(steps: list[NewtonStep], tolerance: float) -> bool:
+    """Whether a run's outcome survives hand arithmetic: every derivative at least
+    :data:`MIN_DERIVATIVE`, every iterate within :data:`MAX_ABS_ITERATE`, and no step
+    within a factor :data:`STEP_MARGIN` of ``tolerance`` on either side."""
+    for step in steps:
+        if step.x_new is None or abs(step.dfx) < MIN_DERIVATIVE:
+            return False
+        if max(abs(step.x), abs(step.x_new)) > MAX_ABS_ITERATE:
+            return False
+        if tolerance / STEP_MARGIN <= abs(step.x_new - step.x) <= tolerance * STEP_MARGIN:
+            return False
+    return True
+
+
+def _nonzero(rng: random.Random, bound: int) -> int:
+    return rng.choice([v for v in range(-bound, bound + 1) if v != 0])
+
+
+def _case(coefficients: list[int], x0: float, max_iterations: int) -> dict[str, Any]:
+    return {
+        "coefficients": coefficients,
+        "x0": x0,
+        "tolerance": TOLERANCE,
+        "max_iterations": max_iterations,
+    }
+
+
+def _converging(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+    """Integer coefficients and a start that converge in 3 to 8 unambiguous iterations."""
+    for _ in range(_MAX_TRIES):
+        if tier == "simple":
+            coefficients = [1, rng.randint(-size, size), rng.randint(-size, size)]
+            x0 = float(rng.randint(-5, 5))
+        else:
+            degree = rng.choice((2, 3, 3))
+            coefficients = [_nonzero(rng, 3)]
+            coefficients += [rng.randint(-size, size) for _ in range(degree)]
+            x0 = rng.randint(-50, 50) / 10
+        candidate = _case(coefficients, x0, MAX_ITERATIONS)
+        steps = newton_trace(**candidate)
+        last = steps[-1]
+        if (
+            3 <= len(steps) <= 8
+            and last.x_new is not None
+            and abs(last.x_new - last.x) < TOLERANCE
+            and is_unambiguous(steps, TOLERANCE)
+        ):
+            return candidate
+    raise RuntimeError(f"could not draw a {tier} Newton-Raphson instance")
+
+
+def _edge(rng: random.Random, size: int) -> dict[str, Any]:
+    kind = rng.choice(EDGE_KINDS_NEWTON_RAPHSON)
+    for _ in range(_MAX_TRIES):
+        a = _nonzero(rng, 3)
+        h = rng.randint(-3, 3)
+        if kind == "zero_derivative":
+            # f'(h) = 0 exactly: a quadratic with its vertex at h, or a cubic whose linear
+            # coefficient cancels the rest of f'(h).
+            if rng.random() < 0.5:
+                c = _nonzero(rng, size)
+                coefficients = [a, -2 * a * h, a * h * h + c]
+            else:
+                b = rng.randint(-size, size)
+                coefficients = [a, b, -(3 * a * h * h + 2 * b * h), rng.randint(-size, size)]
+            if _value(coefficients, h) != 0:
+                return _case(coefficients, float(h), MAX_ITERATIONS)
+        elif kind == "start_at_root":
+            # (x - h) times a factor that is non-zero at h, so f'(h) != 0.
+            factor = [a] + [rng.randint(-size, size) for _ in range(rng.randint(1, 2))]
+            if _value(factor, h) != 0:
+                return _case(_times_linear(factor, h), float(h), MAX_ITERATIONS)
+        else:
+            b, c = rng.randint(-size, size), rng.randint(1, size)
+            a = abs(a)
+            candidate = _case([a, b, c], rng.randint(-30, 30) / 10, rng.randint(4, 6))
+            if b * b - 4 * a * c < 0 and is_unambiguous(newton_trace(**candidate), TOLERANCE):
+                return candidate
+    raise RuntimeError(f"could not draw a {kind} Newton-Raphson instance")
+
+
+def _value(coefficients: list[int], x: int) -> int:
+    total = 0
+    for c in coefficients:
+        total = total * x + c
+    return total
+
+
+def _times_linear(coefficients: list[int], root: int) -> list[int]:
+    """The coefficients of ``(x - root) * p(x)``."""
+    shifted = [*coefficients, 0]
+    scaled = [0, *(-root * c for c in coefficients)]
+    return [s + t for s, t in zip(shifted, scaled, strict=True)]
+
+
+def generate_newton_raphson(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+    """A Newton-Raphson input: ``coefficients`` (integers, highest degree first), ``x0``,
+    ``tolerance`` (1e-6) and ``max_iterations``.
+
+    ``simple``: a monic quadratic and an integer start. ``standard``: a quadratic or (more
+    often) a cubic with leading coefficient up to 3 in magnitude and a start with one
+    decimal. Both converge in 3 to 8 iterations that :func:`is_unambiguous` accepts, and
+    coefficients are at most ``size`` in magnitude. ``edge``: one of
+    :data:`EDGE_KINDS_NEWTON_RAPHSON` (a zero derivative at ``x0``, ``x0`` already a root,
+    or no real root with ``max_iterations`` 4 to 6).
+    """
+    if size < 2:
+        raise ValueError(f"newton_raphson needs a coefficient bound of at least 2, got {size}")
+    if tier in ("simple", "standard"):
+        return _converging(rng, tier, size)
+    if tier == "edge":
+        return _edge(rng, size)
+    raise ValueError(f"unknown tier {tier!r}")

@@ -1,0 +1,224 @@
+"""Runs on disk: the manifest and the journal of attempts.
+
+::
+
+    <results_dir>/runs/<run-id>/manifest.json   what was asked, of whom, with which files
+    <results_dir>/runs/<run-id>/results.jsonl   one line per attempt, appended and flushed
+    <results_dir>/runs/<run-id>/reports/        rendered from the two files above
+    <results_dir>/reports/                      a copy of the latest run's reports
+
+The journal is the run's truth: results and reports are a pure function of it, so a run
+killed at any moment loses no finished attempt, and ``--resume`` repays no call. Lines are
+written with ``allow_nan=False``: no ``NaN`` or ``Infinity`` ever reaches disk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from verification.errors import JournalError
+
+__all__ = [
+    "JOURNAL_SCHEMA",
+    "MAX_RAW_RESPONSE_CHARS",
+    "AttemptRecord",
+    "JournalWriter",
+    "Outcome",
+    "RunManifest",
+    "RunPaths",
+    "cap_response",
+    "new_run_id",
+    "read_journal",
+]
+
+JOURNAL_SCHEMA = 1
+MAX_RAW_RESPONSE_CHARS = 1024 * 1024
+Outcome = Literal["passed", "failed", "truncated", "infra_error"]
+logger = logging.getLogger(__name__)
+
+
+class AttemptRecord(BaseModel):
+    """One line of ``results.jsonl``: one attempt at one case."""
+
+    model_config = ConfigDict(frozen=True)
+
+    schema_version: int = JOURNAL_SCHEMA
+    scaffold: str
+    case_id: str
+    index: int
+    epoch: int
+    """Which sample of the case (0-based)."""
+    attempt: int
+    """1 for the first answer; 2 and 3 are repair attempts."""
+    tier: str
+    input: dict[str, Any]
+    expected: dict[str, Any]
+    outcome: Outcome
+    level: int | None
+    """The level an unsuccessful attempt failed at: 1, 2 or 3."""
+    reason: str
+    leniency: list[str]
+    answer: Any
+    raw_response: str | None
+    raw_response_chars: int
+    raw_response_sha256: str | None
+    stop_reason: str | None
+    usage: dict[str, int]
+    latency_s: float
+    model: str | None
+    finished_at: str
+
+    def to_line(self) -> str:
+        """The record as one JSON line (``schema`` is the field's name on disk)."""
+        data = self.model_dump(mode="json")
+        data = {"schema": data.pop("schema_version"), **data}
+        return json.dumps(data, allow_nan=False, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_line(cls, line: str) -> AttemptRecord:
+        """Read a line written by :meth:`to_line`."""
+        data = json.loads(line)
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        data["schema_version"] = data.pop("schema", JOURNAL_SCHEMA)
+        return cls.model_validate(data)
+
+
+def cap_response(text: str | None) -> tuple[str | None, int, str | None]:
+    """The response as journalled (first MiB), its full length, and its sha256."""
+    if text is None:
+        return None, 0, None
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return text[:MAX_RAW_RESPONSE_CHARS], len(text), digest
+
+
+def new_run_id(now: datetime | None = None) -> str:
+    """A sortable, unique run id: ``20261122T031500Z-3f9a1c``."""
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
+    return f"{stamp}-{secrets.token_hex(3)}"
+
+
+class RunManifest(BaseModel):
+    """What a run asked, of whom, with which files: enough to reproduce and compare."""
+
+    run_id: str
+    created_at: str
+    provider: dict[str, Any]
+    dry_run: bool
+    run_label: str | None
+    """``DRY RUN`` or ``REPLAY`` for providers that certify no model."""
+    model_requested: str
+    models_returned: list[str] = []
+    settings: dict[str, Any]
+    seed: int
+    cases: int
+    samples: int
+    tiers: list[str]
+    case_filter: list[str] | None = None
+    scaffolds: dict[str, dict[str, Any]]
+    """Per scaffold: file path, sha256, planned case ids."""
+    template_version: str
+    code_version: str
+    finished_at: str | None = None
+    interrupted: bool = False
+
+
+@dataclass(frozen=True)
+class RunPaths:
+    """Where one run's files live."""
+
+    results_dir: Path
+    run_id: str
+
+    @property
+    def run_dir(self) -> Path:
+        return self.results_dir / "runs" / self.run_id
+
+    @property
+    def manifest(self) -> Path:
+        return self.run_dir / "manifest.json"
+
+    @property
+    def journal(self) -> Path:
+        return self.run_dir / "results.jsonl"
+
+    @property
+    def reports(self) -> Path:
+        return self.run_dir / "reports"
+
+    @property
+    def latest_reports(self) -> Path:
+        return self.results_dir / "reports"
+
+    def write_manifest(self, manifest: RunManifest) -> None:
+        """Write the manifest atomically (a reader never sees half of it)."""
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        temporary = self.manifest.with_suffix(".json.tmp")
+        temporary.write_text(
+            json.dumps(manifest.model_dump(mode="json"), indent=2, allow_nan=False) + "\n",
+            encoding="utf-8",
+        )
+        os.replace(temporary, self.manifest)
+
+    def read_manifest(self) -> RunManifest:
+        """The run's manifest, or :class:`JournalError` naming the run."""
+        try:
+            return RunManifest.model_validate_json(self.manifest.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise JournalError(
+                f"no run {self.run_id!r} in {self.results_dir / 'runs'}"
+            ) from None
+        except (ValidationError, OSError) as exc:
+            raise JournalError(f"{self.manifest}: unreadable manifest ({exc})") from None
+
+
+class JournalWriter:
+    """Appends attempt records, one flushed line each."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._file: IO[str] = path.open("a", encoding="utf-8")
+
+    def append(self, record: AttemptRecord) -> None:
+        self._file.write(record.to_line())
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> JournalWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def read_journal(path: Path) -> list[AttemptRecord]:
+    """Every record of a journal, in order. A torn last line (a run killed mid-write) is
+    skipped with a warning; a bad line elsewhere is a :class:`JournalError`."""
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    records: list[AttemptRecord] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(AttemptRecord.from_line(line))
+        except (ValueError, ValidationError) as exc:
+            if number == len(lines):
+                logger.warning("%s:%d: skipping a torn last line", path, number)
+                continue
+            raise JournalError(f"{path}:{number}: not a journal record ({exc})") from None
+    return records

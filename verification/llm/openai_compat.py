@@ -1,0 +1,123 @@
+"""Any OpenAI-compatible chat server (vLLM, Ollama, llama.cpp) through the ``openai`` SDK."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from verification.errors import (
+    AuthenticationError,
+    ConfigurationError,
+    InvalidRequestError,
+    LLMError,
+    RateLimitError,
+    TransientLLMError,
+)
+from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
+from verification.llm.claude import parse_retry_after
+from verification.llm.retry import RetryPolicy
+
+if TYPE_CHECKING:
+    import openai
+
+__all__ = ["OpenAICompatibleProvider", "translate_openai_error"]
+
+# OpenAI's finish reasons, in the Messages API's words the rest of the harness uses.
+_STOP_REASONS = {"length": "max_tokens", "stop": "end_turn", "content_filter": "refusal"}
+
+
+def translate_openai_error(exc: Exception, base_url: str) -> LLMError:
+    """Map an ``openai`` exception to the harness's tree."""
+    import openai
+
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        text = f"server at {base_url} returned HTTP {status}"
+        if status == 429:
+            headers = exc.response.headers if exc.response is not None else None
+            return RateLimitError(text, status_code=status, retry_after=parse_retry_after(headers))
+        if status >= 500 or status == 408:
+            return TransientLLMError(text, status_code=status)
+        if status in (401, 403):
+            return AuthenticationError(
+                f"{text}: set VERIFY_OPENAI_API_KEY if the server wants a key",
+                status_code=status,
+            )
+        return InvalidRequestError(text, status_code=status)
+    if isinstance(exc, openai.APITimeoutError):
+        return TransientLLMError(f"call to {base_url} timed out")
+    if isinstance(exc, openai.APIConnectionError):
+        return TransientLLMError(
+            f"cannot reach {base_url}: is the server running? (VERIFY_OPENAI_BASE_URL)"
+        )
+    return LLMError(f"OpenAI SDK error: {type(exc).__name__}")
+
+
+class OpenAICompatibleProvider(LLMProvider):
+    """Chat completions on an OpenAI-compatible server."""
+
+    name = "openai"
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        api_key: str | None = None,
+        timeout: float = 300.0,
+        retry_policy: RetryPolicy | None = None,
+    ) -> None:
+        super().__init__(retry_policy=retry_policy)
+        import openai
+
+        self.base_url = base_url
+        # Local servers ignore the key, but the SDK insists on one.
+        self._client: openai.AsyncOpenAI = openai.AsyncOpenAI(
+            base_url=base_url, api_key=api_key or "not-needed", max_retries=0, timeout=timeout
+        )
+
+    async def generate(self, request: LLMRequest) -> LLMResponse:
+        import openai
+
+        messages: list[dict[str, str]] = []
+        if request.system:
+            messages.append({"role": "system", "content": request.system})
+        messages.append({"role": "user", "content": request.prompt})
+        arguments: dict[str, Any] = {
+            "model": request.model,
+            "messages": messages,
+            "max_tokens": request.max_tokens,
+        }
+        if request.temperature is not None:
+            arguments["temperature"] = request.temperature
+        try:
+            completion = await self._client.chat.completions.create(**arguments)
+        except openai.OpenAIError as exc:
+            raise translate_openai_error(exc, self.base_url) from exc
+        if not completion.choices:
+            raise TransientLLMError(f"server at {self.base_url} returned no choices")
+        choice = completion.choices[0]
+        usage = completion.usage.model_dump() if completion.usage else {}
+        return LLMResponse(
+            content=choice.message.content or "",
+            model=completion.model or request.model,
+            usage={k: v for k, v in usage.items() if isinstance(v, int)},
+            stop_reason=_STOP_REASONS.get(choice.finish_reason or "", choice.finish_reason),
+        )
+
+    async def preflight(self) -> None:
+        import openai
+
+        try:
+            await self._client.models.list()
+        except openai.APIConnectionError:
+            raise ConfigurationError(
+                f"cannot reach an OpenAI-compatible server at {self.base_url}: start it, or "
+                "set VERIFY_OPENAI_BASE_URL, or run offline with --provider reference"
+            ) from None
+        except openai.APIStatusError:
+            pass  # some servers serve chat but not /models; the first request will tell
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "base_url": self.base_url}

@@ -1,0 +1,184 @@
+"""Prompts: the scaffold verbatim as the system prompt, a versioned user template with the
+case's input.
+
+The system prompt is the same for every case of a scaffold, so a provider can cache it. A
+scaffold file is checked when first read: it must be UTF-8 Markdown with the five sections of
+:data:`REQUIRED_SECTIONS`, else :class:`~verification.errors.ScaffoldFileError` says what is
+wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from verification.errors import ScaffoldFileError
+from verification.registry import get_spec
+
+__all__ = [
+    "REQUIRED_SECTIONS",
+    "USER_TEMPLATE_VERSION",
+    "Prompt",
+    "PromptBuilder",
+    "ScaffoldParser",
+]
+
+USER_TEMPLATE_VERSION = "v1"
+"""Recorded in every manifest; bump it (and add a template) when the user prompt changes."""
+
+REQUIRED_SECTIONS = (
+    "when_to_use",
+    "scaffold_instructions",
+    "worked_example",
+    "output_format",
+    "edge_cases",
+)
+MAX_SCAFFOLD_BYTES = 256 * 1024
+_HEADING = re.compile(r"^##[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
+_FENCE = re.compile(r"^(`{3,}|~{3,})[ \t]*([^\n`]*)\n(.*?)^\1[ \t]*$", re.MULTILINE | re.DOTALL)
+
+
+@cache
+def _templates() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("verification.llm", "templates"),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=False,
+        autoescape=False,  # Markdown for a model, not HTML
+    )
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A case's prompt in two parts."""
+
+    system: str
+    """The scaffold file, verbatim."""
+    user: str
+    """The versioned user template with the case's input."""
+
+    def joined(self) -> str:
+        """Both parts as one text, for display."""
+        return f"{self.system.rstrip()}\n\n---\n\n{self.user}"
+
+
+class ScaffoldParser:
+    """Splits a scaffold's Markdown into its ``##`` sections."""
+
+    @staticmethod
+    def section_key(heading: str) -> str:
+        """``"When to Use"`` -> ``"when_to_use"``."""
+        return re.sub(r"[^a-z0-9]+", "_", heading.lower()).strip("_")
+
+    def parse(self, markdown: str) -> dict[str, str]:
+        """Section key -> the section's text (``title`` holds the ``#`` heading, if any).
+
+        Headings inside fenced code blocks are not sections.
+        """
+        fenced = [m.span() for m in _FENCE.finditer(markdown)]
+        headings = [
+            m for m in _HEADING.finditer(markdown)
+            if not any(start <= m.start() < end for start, end in fenced)
+        ]
+        sections: dict[str, str] = {}
+        title = re.search(r"^#[ \t]+(.+?)[ \t]*$", markdown, re.MULTILINE)
+        if title:
+            sections["title"] = title.group(1)
+        for index, match in enumerate(headings):
+            end = headings[index + 1].start() if index + 1 < len(headings) else len(markdown)
+            sections[self.section_key(match.group(1))] = markdown[match.end() : end].strip()
+        return sections
+
+    @staticmethod
+    def tagged_blocks(markdown: str, tag: str) -> list[str]:
+        """The bodies of fenced blocks whose info string holds ``tag`` (e.g.
+        ``json worked-example-input``)."""
+        return [m.group(3) for m in _FENCE.finditer(markdown) if tag in m.group(2).split()]
+
+    def check(self, markdown: str, *, source: str) -> dict[str, str]:
+        """Parse and insist on the required sections."""
+        sections = self.parse(markdown)
+        missing = [key for key in REQUIRED_SECTIONS if not sections.get(key)]
+        if missing:
+            wanted = ", ".join("## " + key.replace("_", " ").title() for key in missing)
+            raise ScaffoldFileError(f"{source}: missing or empty sections: {wanted}")
+        return sections
+
+
+class PromptBuilder:
+    """Builds prompts from scaffold files and test inputs."""
+
+    def __init__(
+        self,
+        scaffolds_dir: str | Path = "scaffolds",
+        *,
+        overrides: Mapping[str, Path] | None = None,
+    ) -> None:
+        self.scaffolds_dir = Path(scaffolds_dir)
+        self.overrides = dict(overrides or {})
+        self._content: dict[str, str] = {}
+        self.parser = ScaffoldParser()
+
+    def scaffold_path(self, scaffold_name: str) -> Path:
+        """The file this builder reads for ``scaffold_name`` (an override wins)."""
+        if scaffold_name in self.overrides:
+            return self.overrides[scaffold_name]
+        return self.scaffolds_dir / get_spec(scaffold_name).scaffold_file
+
+    def get_scaffold_content(self, scaffold_name: str) -> str:
+        """The scaffold's Markdown, verbatim, checked once."""
+        if scaffold_name not in self._content:
+            path = self.scaffold_path(scaffold_name)
+            try:
+                if path.stat().st_size > MAX_SCAFFOLD_BYTES:
+                    raise ScaffoldFileError(
+                        f"{path}: larger than {MAX_SCAFFOLD_BYTES // 1024} KiB"
+                    )
+                text = path.read_text(encoding="utf-8")
+            except FileNotFoundError:
+                raise ScaffoldFileError(
+                    f"scaffold file not found: {path} (set --scaffolds-dir or "
+                    "VERIFY_SCAFFOLDS_DIR to the folder that holds <category>/<name>.md)"
+                ) from None
+            except UnicodeDecodeError as exc:
+                raise ScaffoldFileError(f"{path}: not UTF-8 text ({exc.reason})") from None
+            except OSError as exc:
+                raise ScaffoldFileError(f"{path}: cannot be read ({exc.strerror})") from None
+            self.parser.check(text, source=str(path))
+            self._content[scaffold_name] = text
+        return self._content[scaffold_name]
+
+    def scaffold_sha256(self, scaffold_name: str) -> str:
+        """The hash the manifest records for the scaffold's text."""
+        return hashlib.sha256(self.get_scaffold_content(scaffold_name).encode()).hexdigest()
+
+    def format_input(self, scaffold_name: str, test_input: Mapping[str, Any]) -> str:
+        """The input as the spec writes it into prompts."""
+        return get_spec(scaffold_name).format_input(test_input)
+
+    def build(self, scaffold_name: str, test_input: Mapping[str, Any]) -> Prompt:
+        """The system and user parts of the prompt for one input."""
+        user = _templates().get_template(f"user_{USER_TEMPLATE_VERSION}.md.j2").render(
+            title=get_spec(scaffold_name).title,
+            formatted_input=self.format_input(scaffold_name, test_input),
+        )
+        return Prompt(system=self.get_scaffold_content(scaffold_name), user=user)
+
+    def build_prompt(self, scaffold_name: str, test_input: Mapping[str, Any]) -> str:
+        """Both parts joined, as one text."""
+        return self.build(scaffold_name, test_input).joined()
+
+    @staticmethod
+    def repair(prompt: Prompt, reason: str) -> Prompt:
+        """The prompt again, with why the last reply could not be read."""
+        user = _templates().get_template(f"repair_{USER_TEMPLATE_VERSION}.md.j2").render(
+            user=prompt.user, reason=reason[:500]
+        )
+        return Prompt(system=prompt.system, user=user)

@@ -1,0 +1,279 @@
+"""Taking a structured answer out of a model's reply, in two of the three levels.
+
+Level 1, syntactic: the reply's final JSON answer is found and decodes to an object.
+Level 2, contract: the object passes the scaffold's answer schema in strict mode.
+(Level 3, behavioural, is the validator's, in the runner.)
+
+The final answer is the last fenced block tagged ``json`` (or untagged) whose body starts
+with ``{``; with no such block, the last JSON object in the reply's final
+:data:`UNFENCED_WINDOW` characters. Model text is data: it is never evaluated, and nothing in
+it can make :meth:`ResponseParser.extract` raise. The accepted deviations are a closed list,
+:data:`LENIENCIES`, and each one used is recorded with the answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from verification.errors import ParseError
+from verification.registry import get_spec
+
+__all__ = [
+    "LENIENCIES",
+    "MAX_ANSWER_CHARS",
+    "MAX_DEPTH",
+    "MAX_INT_DIGITS",
+    "UNFENCED_WINDOW",
+    "ParsedAnswer",
+    "ResponseParser",
+]
+
+LENIENCIES: dict[str, str] = {
+    "untagged_fence": "the answer's code fence has no `json` tag",
+    "no_fence": "the answer is a bare JSON object in the text, not in a code fence",
+    "trailing_comma": "commas before a closing `}` or `]` were dropped",
+}
+"""Every deviation from the Output Format the parser forgives, and nothing else."""
+
+MAX_ANSWER_CHARS = 1024 * 1024
+MAX_DEPTH = 64
+MAX_INT_DIGITS = 100
+UNFENCED_WINDOW = 128 * 1024
+_JSON_TAGS = {"", "json", "jsonc", "json5"}
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\s]*)")
+_TOKENS = re.compile(r'\\.|["{}\[\]]', re.DOTALL)
+
+
+class _Rejected(ValueError):
+    """A JSON value the parser refuses (too long, not finite)."""
+
+
+@dataclass(frozen=True)
+class ParsedAnswer:
+    """What was taken from a reply: the answer, or the level it failed at and why."""
+
+    answer: dict[str, Any] | None
+    """The decoded object (kept even when it fails the contract, for the journal)."""
+    failed_level: int | None
+    """1 (syntactic), 2 (contract), or None when the answer is usable."""
+    reason: str
+    leniency: tuple[str, ...] = field(default=())
+    """Which of :data:`LENIENCIES` were needed."""
+
+    @property
+    def ok(self) -> bool:
+        """True when the answer passed levels 1 and 2."""
+        return self.failed_level is None
+
+
+@dataclass(frozen=True)
+class _Block:
+    tag: str
+    body: str
+
+
+def _fenced_blocks(text: str) -> tuple[list[_Block], _Block | None]:
+    """Closed fenced blocks in order, and the block left open at the end, if any."""
+    blocks: list[_Block] = []
+    marker = ""
+    tag = ""
+    body: list[str] = []
+    for line in text.splitlines():
+        if not marker:
+            opened = _FENCE_OPEN.match(line)
+            if opened:
+                marker, tag, body = opened.group(1), opened.group(2).lower(), []
+            continue
+        stripped = line.strip()
+        if stripped.startswith(marker) and set(stripped) == {marker[0]}:
+            blocks.append(_Block(tag, "\n".join(body)))
+            marker = ""
+        else:
+            body.append(line)
+    return blocks, (_Block(tag, "\n".join(body)) if marker else None)
+
+
+def _max_depth(text: str, limit: int) -> int:
+    depth = deepest = 0
+    in_string = False
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token[0] == "\\":
+            continue
+        if token == '"':
+            in_string = not in_string
+        elif not in_string:
+            if token in "{[":
+                depth += 1
+                deepest = max(deepest, depth)
+                if deepest > limit:
+                    break
+            else:
+                depth -= 1
+    return deepest
+
+
+def _top_level_objects(text: str) -> list[str]:
+    """Balanced ``{...}`` spans at top level; quotes count only inside an object."""
+    spans: list[str] = []
+    depth = 0
+    start = 0
+    in_string = False
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if depth == 0:
+            if token == "{":
+                depth, start, in_string = 1, match.start(), False
+            continue
+        if token[0] == "\\":
+            continue
+        if token == '"':
+            in_string = not in_string
+        elif not in_string:
+            if token in "{[":
+                depth += 1
+            else:
+                depth -= 1
+                if depth == 0:
+                    spans.append(text[start : match.end()])
+    return spans
+
+
+def _strip_trailing_commas(text: str) -> str:
+    out: list[str] = []
+    in_string = False
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if in_string:
+            out.append(char)
+            if char == "\\":
+                out.append(text[index + 1 : index + 2])
+                index += 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+            out.append(char)
+        elif char == ",":
+            rest = text[index + 1 :].lstrip()
+            if not rest.startswith(("}", "]")):
+                out.append(char)
+        else:
+            out.append(char)
+        index += 1
+    return "".join(out)
+
+
+def _parse_int(literal: str) -> int:
+    if len(literal.lstrip("-")) > MAX_INT_DIGITS:
+        raise _Rejected(f"an integer with {len(literal.lstrip('-'))} digits")
+    return int(literal)
+
+
+def _parse_float(literal: str) -> float:
+    value = float(literal)
+    if value in (float("inf"), float("-inf")):
+        raise _Rejected(f"a number out of range ({literal[:20]})")
+    return value
+
+
+def _parse_constant(literal: str) -> Any:
+    raise _Rejected(f"{literal} is not JSON (use null)")
+
+
+def _decode(body: str) -> tuple[Any, tuple[str, ...], str | None]:
+    """Decode a candidate: (value, leniencies, None) or (None, (), why not)."""
+    if len(body) > MAX_ANSWER_CHARS:
+        return None, (), f"the answer block is larger than {MAX_ANSWER_CHARS // 1024} KiB"
+    if _max_depth(body, MAX_DEPTH) > MAX_DEPTH:
+        return None, (), f"the answer is nested deeper than {MAX_DEPTH} levels"
+    attempts: list[tuple[str, tuple[str, ...]]] = [(body, ())]
+    relaxed = _strip_trailing_commas(body)
+    if relaxed != body:
+        attempts.append((relaxed, ("trailing_comma",)))
+    first_error = ""
+    for candidate, leniency in attempts:
+        try:
+            value = json.loads(
+                candidate,
+                parse_int=_parse_int,
+                parse_float=_parse_float,
+                parse_constant=_parse_constant,
+            )
+        except _Rejected as exc:
+            return None, (), f"the answer holds {exc}"
+        except json.JSONDecodeError as exc:
+            first_error = first_error or f"invalid JSON: {exc.msg} at line {exc.lineno}"
+            continue
+        except (RecursionError, ValueError) as exc:
+            return None, (), f"the answer cannot be decoded ({type(exc).__name__})"
+        return value, leniency, None
+    return None, (), first_error
+
+
+class ResponseParser:
+    """Finds, decodes and checks the final JSON answer of a reply."""
+
+    def extract(self, scaffold_name: str, text: str | None) -> ParsedAnswer:
+        """Levels 1 and 2 for ``text``; never raises on model text."""
+        if text is None or not text.strip():
+            return ParsedAnswer(None, 1, "the reply is empty")
+        value, leniency, problem = self._syntactic(text)
+        if problem is not None:
+            return ParsedAnswer(None, 1, problem, leniency)
+        if not isinstance(value, dict):
+            kind = "an array" if isinstance(value, list) else type(value).__name__
+            return ParsedAnswer(None, 1, f"the answer is {kind}, not a JSON object", leniency)
+        schema = get_spec(scaffold_name).answer_schema
+        try:
+            # JSON mode: the answer is JSON, so arrays may fill tuples; "3" is still no int.
+            schema.model_validate_json(json.dumps(value), strict=True)
+        except ValidationError as exc:
+            return ParsedAnswer(value, 2, _summarise(exc), leniency)
+        return ParsedAnswer(value, None, "answer found and matches the schema", leniency)
+
+    def parse(self, scaffold_name: str, response: str | None) -> dict[str, Any]:
+        """The answer of ``response``, or :class:`ParseError` with the level it failed at."""
+        parsed = self.extract(scaffold_name, response)
+        if parsed.failed_level is not None or parsed.answer is None:
+            raise ParseError(parsed.reason, level=parsed.failed_level or 1)
+        return parsed.answer
+
+    @staticmethod
+    def _syntactic(text: str) -> tuple[Any, tuple[str, ...], str | None]:
+        blocks, left_open = _fenced_blocks(text)
+        if left_open is not None and left_open.tag in _JSON_TAGS:
+            return None, (), "the reply ends inside an unclosed code fence"
+        answers = [b for b in blocks if b.tag in _JSON_TAGS and b.body.lstrip().startswith("{")]
+        if answers:
+            final = answers[-1]
+            value, leniency, problem = _decode(final.body)
+            if final.tag == "":
+                leniency = ("untagged_fence", *leniency)
+            return value, leniency, problem
+        tail = text[-UNFENCED_WINDOW:]
+        spans = _top_level_objects(tail)
+        if not spans:
+            return None, (), "no JSON object found in the reply"
+        problem = "no JSON object found in the reply"
+        for span in reversed(spans):
+            value, leniency, problem_here = _decode(span)
+            if problem_here is None:
+                return value, ("no_fence", *leniency), None
+            problem = problem_here
+        return None, (), problem
+
+
+def _summarise(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors()[:3]:
+        where = ".".join(str(p) for p in error["loc"]) or "$"
+        parts.append(f"{where}: {error['msg']}")
+    more = exc.error_count() - len(parts)
+    return "schema: " + "; ".join(parts) + (f" (+{more} more)" if more > 0 else "")

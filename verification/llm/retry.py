@@ -1,0 +1,80 @@
+"""The one retry policy of the harness, built with tenacity.
+
+Providers only classify their errors (:class:`~verification.errors.RateLimitError`,
+:class:`~verification.errors.TransientLLMError`, or a final error); this module decides how
+often and how long to wait. A server's ``retry-after`` wins over the backoff, capped at
+``max_wait``. Nothing else in the package decorates with ``@retry``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception_type,
+    stop_after_attempt,
+    wait_exponential_jitter,
+)
+
+from verification.errors import RetryableLLMError
+
+__all__ = ["RetryPolicy"]
+
+T = TypeVar("T")
+A = TypeVar("A")
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often and how long to retry a retryable model error."""
+
+    max_retries: int = 4
+    """Tries after the first."""
+    initial_wait: float = 1.0
+    """First backoff (seconds) when the server gives no ``retry-after``."""
+    max_wait: float = 60.0
+    """Longest single wait."""
+
+    def with_max_retries(self, max_retries: int) -> RetryPolicy:
+        """The same policy with another retry count."""
+        return replace(self, max_retries=max_retries)
+
+    def _wait(self, state: RetryCallState) -> float:
+        error = state.outcome.exception() if state.outcome else None
+        if isinstance(error, RetryableLLMError) and error.retry_after is not None:
+            return min(max(error.retry_after, 0.0), self.max_wait)
+        backoff = wait_exponential_jitter(
+            initial=self.initial_wait, max=self.max_wait, jitter=self.initial_wait
+        )
+        return float(backoff(state))
+
+    @staticmethod
+    def _log(state: RetryCallState) -> None:
+        error = state.outcome.exception() if state.outcome else None
+        sleep = state.next_action.sleep if state.next_action else 0.0
+        logger.warning(
+            "model call failed (%s); try %d again in %.1fs",
+            type(error).__name__,
+            state.attempt_number + 1,
+            sleep,
+        )
+
+    async def call(self, fn: Callable[[A], Awaitable[T]], argument: A) -> T:
+        """``await fn(argument)``, retried; the last error is raised when tries run out."""
+        retrying = AsyncRetrying(
+            retry=retry_if_exception_type(RetryableLLMError),
+            stop=stop_after_attempt(self.max_retries + 1),
+            wait=self._wait,
+            before_sleep=self._log,
+            reraise=True,
+        )
+        async for attempt in retrying:
+            with attempt:
+                return await fn(argument)
+        raise AssertionError("unreachable: tenacity re-raises the last error")

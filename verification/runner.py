@@ -1,0 +1,407 @@
+"""Orchestration: cases -> prompts -> model -> parse -> validate -> journal -> results.
+
+Data moves one way. The runner plans the cases, checks every prerequisite before the first
+request (scaffold files, provider), then answers cases concurrently (bounded by
+``concurrency``), appending one flushed journal line per attempt. Results are folded from the
+journal afterwards, exactly as ``report RUN_ID`` folds them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from verification import __version__
+from verification.config import VerificationSettings, load_settings
+from verification.errors import ConfigurationError, FatalLLMError, LLMError
+from verification.generators.base import TIERS, TestCase, TestSuite, Tier, generate_case
+from verification.journal import (
+    AttemptRecord,
+    JournalWriter,
+    Outcome,
+    RunManifest,
+    RunPaths,
+    cap_response,
+    new_run_id,
+    read_journal,
+)
+from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
+from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, Prompt, PromptBuilder
+from verification.llm.providers import build_provider
+from verification.llm.response_parser import ResponseParser
+from verification.registry import get_spec, plan_tier_counts
+from verification.results import ScaffoldResults, TestResult
+from verification.validators.base import ValidationResult, Validator
+
+__all__ = [
+    "RunResult",
+    "ScaffoldResults",
+    "TestResult",
+    "VerificationRunner",
+    "plan_cases",
+    "run_verification",
+]
+
+logger = logging.getLogger(__name__)
+_CASE_ID = re.compile(r"^(?P<scaffold>[a-z0-9_]+)-(?P<tier>simple|standard|edge)-(?P<index>\d+)$")
+ProgressCallback = Callable[[AttemptRecord], None]
+
+
+def plan_cases(
+    scaffold_names: Sequence[str],
+    *,
+    seed: int,
+    cases: int,
+    tiers: Sequence[Tier] = TIERS,
+    case_ids: Sequence[str] = (),
+) -> dict[str, list[TestCase]]:
+    """The cases of each scaffold: ``cases`` split over ``tiers``, or exactly ``case_ids``."""
+    planned: dict[str, list[TestCase]] = {}
+    if case_ids:
+        for identifier in case_ids:
+            match = _CASE_ID.match(identifier)
+            if not match:
+                raise ConfigurationError(
+                    f"bad case id {identifier!r}: expected <scaffold>-<tier>-<NNN>, "
+                    "e.g. dijkstra-standard-004"
+                )
+            spec = get_spec(match["scaffold"])
+            if scaffold_names and spec.name not in scaffold_names:
+                raise ConfigurationError(f"case {identifier} is not of {list(scaffold_names)}")
+            case = generate_case(spec, match["tier"], int(match["index"]), seed=seed)  # type: ignore[arg-type]
+            planned.setdefault(spec.name, []).append(case)
+        return planned
+    counts = plan_tier_counts(cases, tiers)
+    for name in scaffold_names:
+        spec = get_spec(name)
+        planned[name] = [
+            generate_case(spec, tier, index, seed=seed)
+            for tier in tiers
+            for index in range(counts[tier])
+        ]
+    return planned
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What a finished (or interrupted) run leaves."""
+
+    run_id: str
+    paths: RunPaths
+    manifest: RunManifest
+    results: dict[str, ScaffoldResults]
+
+
+def _code_version() -> str:
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    return f"{__version__}+{commit}" if commit else __version__
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class VerificationRunner:
+    """Runs cases against a provider and journals every attempt."""
+
+    def __init__(
+        self,
+        settings: VerificationSettings | None = None,
+        provider: LLMProvider | None = None,
+        *,
+        prompt_builder: PromptBuilder | None = None,
+        scaffold_overrides: dict[str, Path] | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> None:
+        self.settings = settings or load_settings()
+        self.provider = provider
+        self.prompt_builder = prompt_builder or PromptBuilder(
+            self.settings.scaffolds_dir, overrides=scaffold_overrides
+        )
+        self.parser = ResponseParser()
+        self.progress = progress
+        self._journal: JournalWriter | None = None
+        self.run_id: str | None = None
+        """The id of the run under way (set once its directory exists)."""
+
+    # -- one case ----------------------------------------------------------------------
+
+    async def _attempt(
+        self, case: TestCase, prompt: Prompt, validator: Validator, *, epoch: int, attempt: int
+    ) -> AttemptRecord:
+        spec = get_spec(case.scaffold)
+        assert self.provider is not None
+        request = LLMRequest(
+            system=prompt.system,
+            prompt=prompt.user,
+            model=self.settings.model_name,
+            max_tokens=spec.max_output_tokens,
+            temperature=self.settings.temperature,
+            case_id=case.id,
+        )
+        started = time.perf_counter()
+        response: LLMResponse | None = None
+        try:
+            response = await self.provider.generate_with_retry(
+                request, max_retries=self.settings.max_retries
+            )
+        except FatalLLMError:
+            raise
+        except LLMError as exc:
+            outcome: Outcome = "infra_error"
+            level: int | None = None
+            reason = str(exc)
+            answer: Any = None
+            leniency: tuple[str, ...] = ()
+        else:
+            parsed = self.parser.extract(case.scaffold, response.content)
+            answer, leniency = parsed.answer, parsed.leniency
+            if response.stop_reason == "max_tokens":
+                outcome, level = "truncated", 1
+                reason = f"the reply hit the {spec.max_output_tokens}-token limit"
+            elif not parsed.ok:
+                outcome, level, reason = "failed", parsed.failed_level, parsed.reason
+            else:
+                verdict = _judge(validator, parsed.answer, case)
+                outcome = "passed" if verdict.is_valid else "failed"
+                level = None if verdict.is_valid else 3
+                reason = verdict.message
+        raw, raw_chars, raw_sha = cap_response(response.content if response else None)
+        record = AttemptRecord(
+            scaffold=case.scaffold,
+            case_id=case.id,
+            index=case.index,
+            epoch=epoch,
+            attempt=attempt,
+            tier=case.tier,
+            input=case.input,
+            expected=case.expected,
+            outcome=outcome,
+            level=level,
+            reason=reason,
+            leniency=list(leniency),
+            answer=answer,
+            raw_response=raw,
+            raw_response_chars=raw_chars,
+            raw_response_sha256=raw_sha,
+            stop_reason=response.stop_reason if response else None,
+            usage=dict(response.usage) if response else {},
+            latency_s=round(time.perf_counter() - started, 6),
+            model=response.model if response else None,
+            finished_at=_now(),
+        )
+        if self._journal is not None:
+            self._journal.append(record)
+        if self.progress is not None:
+            self.progress(record)
+        return record
+
+    async def _answer_case(
+        self, case: TestCase, validator: Validator, *, epoch: int
+    ) -> list[AttemptRecord]:
+        """The first attempt and, when it cannot be read, repair attempts."""
+        prompt = self.prompt_builder.build(case.scaffold, case.input)
+        records = [await self._attempt(case, prompt, validator, epoch=epoch, attempt=1)]
+        while (
+            records[-1].outcome == "failed"
+            and records[-1].level in (1, 2)
+            and len(records) < self.settings.repair_attempts
+        ):
+            prompt = PromptBuilder.repair(prompt, records[-1].reason)
+            records.append(
+                await self._attempt(case, prompt, validator, epoch=epoch, attempt=len(records) + 1)
+            )
+        return records
+
+    async def run_single_test(
+        self, test_case: TestCase, validator: Validator | None = None, *, epoch: int = 0
+    ) -> TestResult:
+        """Answer one case (with repair if configured) and judge it."""
+        await self._ensure_provider({test_case.scaffold: [test_case]})
+        chosen = validator or get_spec(test_case.scaffold).validator
+        records = await self._answer_case(test_case, chosen, epoch=epoch)
+        return TestResult.from_records(records[0], records[-1])
+
+    async def run_test_suite(
+        self, scaffold_name: str, test_suite: TestSuite, validator: Validator | None = None
+    ) -> ScaffoldResults:
+        """Answer every case of a suite (no run directory) and certify the scaffold."""
+        await self._ensure_provider({scaffold_name: list(test_suite.test_cases)})
+        chosen = validator or get_spec(scaffold_name).validator
+        records = await self._gather(
+            [(case, chosen, 0) for case in test_suite.test_cases], done=set()
+        )
+        return ScaffoldResults.from_records(
+            scaffold_name, records, planned=len(test_suite.test_cases)
+        )
+
+    # -- a whole run ---------------------------------------------------------------------
+
+    async def _ensure_provider(self, cases: dict[str, list[TestCase]]) -> None:
+        if self.provider is None:
+            answers = {
+                case.id: get_spec(case.scaffold).render_answer(case.expected)
+                for scaffold_cases in cases.values()
+                for case in scaffold_cases
+            }
+            self.provider = build_provider(self.settings, reference_answers=answers)
+            await self.provider.preflight()
+
+    async def _gather(
+        self,
+        jobs: list[tuple[TestCase, Validator, int]],
+        *,
+        done: set[tuple[str, int]],
+    ) -> list[AttemptRecord]:
+        semaphore = asyncio.Semaphore(self.settings.concurrency)
+
+        async def bounded(case: TestCase, validator: Validator, epoch: int) -> list[AttemptRecord]:
+            async with semaphore:
+                return await self._answer_case(case, validator, epoch=epoch)
+
+        tasks = [
+            asyncio.create_task(bounded(case, validator, epoch))
+            for case, validator, epoch in jobs
+            if (case.id, epoch) not in done
+        ]
+        try:
+            finished = await asyncio.gather(*tasks)
+        except BaseException:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+        return [record for records in finished for record in records]
+
+    async def run(
+        self,
+        scaffold_names: Sequence[str],
+        *,
+        tiers: Sequence[Tier] = TIERS,
+        case_ids: Sequence[str] = (),
+        resume: str | None = None,
+    ) -> RunResult:
+        """Plan, answer, journal and certify; reports are the caller's (see ``reports``)."""
+        settings = self.settings
+        planned = plan_cases(
+            scaffold_names, seed=settings.seed, cases=settings.cases, tiers=tiers,
+            case_ids=case_ids,
+        )
+        for name in planned:  # a broken scaffold file stops the run before any request
+            self.prompt_builder.get_scaffold_content(name)
+        await self._ensure_provider(planned)
+        assert self.provider is not None
+        run_id = resume or new_run_id()
+        paths = RunPaths(settings.results_dir, run_id)
+        done: set[tuple[str, int]] = set()
+        if resume:
+            manifest = paths.read_manifest()
+            for record in read_journal(paths.journal):
+                if record.attempt == 1 and record.outcome != "infra_error":
+                    done.add((record.case_id, record.epoch))
+                elif record.attempt == 1:
+                    done.discard((record.case_id, record.epoch))
+            manifest = manifest.model_copy(update={"interrupted": False, "finished_at": None})
+        else:
+            manifest = RunManifest(
+                run_id=run_id,
+                created_at=_now(),
+                provider=self.provider.describe(),
+                dry_run=self.provider.dry_run,
+                run_label=self.provider.label,
+                model_requested=settings.model_name,
+                settings=settings.public_dump(),
+                seed=settings.seed,
+                cases=settings.cases,
+                samples=settings.samples,
+                tiers=list(tiers),
+                case_filter=list(case_ids) or None,
+                scaffolds={
+                    name: {
+                        "file": str(self.prompt_builder.scaffold_path(name)),
+                        "sha256": self.prompt_builder.scaffold_sha256(name),
+                        "case_ids": [case.id for case in cases],
+                    }
+                    for name, cases in planned.items()
+                },
+                template_version=USER_TEMPLATE_VERSION,
+                code_version=_code_version(),
+            )
+        paths.write_manifest(manifest)
+        self.run_id = run_id
+        jobs = [
+            (case, get_spec(name).validator, epoch)
+            for name, cases in planned.items()
+            for case in cases
+            for epoch in range(settings.samples)
+        ]
+        self._journal = JournalWriter(paths.journal)
+        interrupted = False
+        try:
+            await self._gather(jobs, done=done)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            interrupted = True
+            raise
+        finally:
+            self._journal.close()
+            self._journal = None
+            await self.provider.aclose()
+            records = read_journal(paths.journal)
+            manifest = manifest.model_copy(
+                update={
+                    "finished_at": _now(),
+                    "interrupted": interrupted,
+                    "models_returned": sorted({r.model for r in records if r.model}),
+                }
+            )
+            paths.write_manifest(manifest)
+        return RunResult(run_id, paths, manifest, results_from_journal(manifest, records))
+
+
+def results_from_journal(
+    manifest: RunManifest, records: Sequence[AttemptRecord]
+) -> dict[str, ScaffoldResults]:
+    """Each scaffold's certification, folded from the journal (what ``report`` does too)."""
+    return {
+        name: ScaffoldResults.from_records(
+            name, records, planned=len(info["case_ids"]) * manifest.samples
+        )
+        for name, info in manifest.scaffolds.items()
+    }
+
+
+def _judge(validator: Validator, answer: Any, case: TestCase) -> ValidationResult:
+    """The validator's verdict; a validator that raises fails the answer, never the run."""
+    try:
+        return validator.validate(answer, case.expected, case=case)
+    except Exception as exc:  # a harness bug must not pass an answer, nor stop the run
+        logger.exception("validator for %s raised on case %s", case.scaffold, case.id)
+        return ValidationResult(False, f"validator error: {type(exc).__name__}: {exc}"[:300])
+
+
+def run_verification(
+    scaffold_names: Sequence[str], mode: str = "dev", **overrides: Any
+) -> dict[str, ScaffoldResults]:
+    """Synchronous wrapper: run the named scaffolds with settings from the environment and
+    ``overrides``, and return their results (reports are not written)."""
+    settings = load_settings(current_mode=mode, **overrides)
+    result = asyncio.run(VerificationRunner(settings).run(scaffold_names))
+    return result.results
