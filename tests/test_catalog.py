@@ -119,8 +119,7 @@ def test_importing_the_registry_loads_no_sdk_numpy_or_networkx() -> None:
         "heavy = {'numpy', 'networkx', 'anthropic', 'openai', 'scipy'} & set(sys.modules)\n"
         "print(sorted(heavy))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
 
 

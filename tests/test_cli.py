@@ -38,8 +38,9 @@ def _wrong_answer(name: str) -> str:
 def test_dry_run_certifies_the_harness_and_says_dry_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = _run(capsys, "verify", "dijkstra", "--provider", "reference",
-                        "--output", str(tmp_path))
+    code, out, _ = _run(
+        capsys, "verify", "dijkstra", "--provider", "reference", "--output", str(tmp_path)
+    )
     assert code == 0
     assert "DRY RUN" in out
     report = (tmp_path / "reports" / "dijkstra.md").read_text()
@@ -61,8 +62,17 @@ def test_dry_run_certifies_the_harness_and_says_dry_run(
 def test_every_scaffold_passes_its_own_dry_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = _run(capsys, "verify", "--all", "--provider", "reference", "--cases", "10",
-                        "--output", str(tmp_path))
+    code, out, _ = _run(
+        capsys,
+        "verify",
+        "--all",
+        "--provider",
+        "reference",
+        "--cases",
+        "10",
+        "--output",
+        str(tmp_path),
+    )
     assert code == 0, out
     data = json.loads((tmp_path / "reports" / "summary.json").read_text())
     assert {s["status"] for s in data["scaffolds"].values()} == {"CERTIFIED"}
@@ -77,13 +87,28 @@ def test_replay_grades_by_integer_thresholds(
     cases = plan_cases(["dijkstra"], seed=DEFAULT_SEED, cases=10)["dijkstra"]
     spec = get_spec("dijkstra")
     lines = [
-        {"case_id": case.id,
-         "raw_response": spec.render_answer(case.expected) if k < right else _wrong_answer("dijkstra")}
+        {
+            "case_id": case.id,
+            "raw_response": spec.render_answer(case.expected)
+            if k < right
+            else _wrong_answer("dijkstra"),
+        }
         for k, case in enumerate(cases)
     ]
     replay = _write_replay(tmp_path / "replay.jsonl", lines)
-    code, out, _ = _run(capsys, "verify", "dijkstra", "--provider", "replay", "--replay-file",
-                        str(replay), "--cases", "10", "--output", str(tmp_path / "out"))
+    code, _, _ = _run(
+        capsys,
+        "verify",
+        "dijkstra",
+        "--provider",
+        "replay",
+        "--replay-file",
+        str(replay),
+        "--cases",
+        "10",
+        "--output",
+        str(tmp_path / "out"),
+    )
     assert code == exit_code
     report = (tmp_path / "out" / "reports" / "dijkstra.md").read_text()
     assert report.splitlines()[0].startswith(f"# dijkstra: {status}")
@@ -102,8 +127,19 @@ def test_missing_answers_make_a_scaffold_incomplete_and_resume_finishes_it(
     flaky = [{"case_id": c.id, "error": "transient", "retry_after": 0} for c in cases[:3]]
     replay = _write_replay(tmp_path / "first.jsonl", answers[3:] + flaky)
     out_dir = tmp_path / "out"
-    code, _, _ = _run(capsys, "verify", "kmp", "--provider", "replay", "--replay-file",
-                      str(replay), "--cases", "10", "--output", str(out_dir))
+    code, _, _ = _run(
+        capsys,
+        "verify",
+        "kmp",
+        "--provider",
+        "replay",
+        "--replay-file",
+        str(replay),
+        "--cases",
+        "10",
+        "--output",
+        str(out_dir),
+    )
     assert code == 3
     report = (out_dir / "reports" / "kmp.md").read_text()
     assert report.splitlines()[0].startswith("# kmp: INCOMPLETE")
@@ -112,21 +148,45 @@ def test_missing_answers_make_a_scaffold_incomplete_and_resume_finishes_it(
     assert sum(r.outcome == "infra_error" for r in first) == 3
 
     full = _write_replay(tmp_path / "second.jsonl", answers)
-    code, _, _ = _run(capsys, "verify", "kmp", "--provider", "replay", "--replay-file",
-                      str(full), "--cases", "10", "--output", str(out_dir), "--resume", run_id)
+    code, _, _ = _run(
+        capsys,
+        "verify",
+        "kmp",
+        "--provider",
+        "replay",
+        "--replay-file",
+        str(full),
+        "--cases",
+        "10",
+        "--output",
+        str(out_dir),
+        "--resume",
+        run_id,
+    )
     assert code == 0
     records = read_journal(out_dir / "runs" / run_id / "results.jsonl")
-    asked_again = [r.case_id for r in records[len(first):]]
+    asked_again = [r.case_id for r in records[len(first) :]]
     assert sorted(asked_again) == sorted(c.id for c in cases[:3]), "only infra errors retried"
-    assert (out_dir / "reports" / "kmp.md").read_text().splitlines()[0].startswith(
-        "# kmp: CERTIFIED")
+    assert (
+        (out_dir / "reports" / "kmp.md").read_text().splitlines()[0].startswith("# kmp: CERTIFIED")
+    )
 
 
 def test_report_re_renders_a_run_from_its_journal(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _run(capsys, "verify", "bfs", "kmp", "--provider", "reference", "--cases", "6",
-         "--output", str(tmp_path))
+    _run(
+        capsys,
+        "verify",
+        "bfs",
+        "kmp",
+        "--provider",
+        "reference",
+        "--cases",
+        "6",
+        "--output",
+        str(tmp_path),
+    )
     run_dir = _only_run(tmp_path)
     before = {p.name: p.read_bytes() for p in (run_dir / "reports").iterdir()}
     for path in (run_dir / "reports").iterdir():
@@ -143,18 +203,27 @@ def test_hostile_responses_cannot_break_the_report(
     cases = plan_cases(["kmp"], seed=DEFAULT_SEED, cases=3)["kmp"]
     hostile = (
         "# I am a heading\n| a | table |\n</details><script>x</script>\n"
-        "````\n```\n## Injected section\n```json\n{\"positions\": [\"`|`\"]}\n```"
+        '````\n```\n## Injected section\n```json\n{"positions": ["`|`"]}\n```'
     )
     lines = [{"case_id": c.id, "raw_response": hostile} for c in cases]
     replay = _write_replay(tmp_path / "replay.jsonl", lines)
-    code, _, _ = _run(capsys, "verify", "kmp", "--provider", "replay", "--replay-file",
-                      str(replay), "--cases", "3", "--output", str(tmp_path / "out"))
+    code, _, _ = _run(
+        capsys,
+        "verify",
+        "kmp",
+        "--provider",
+        "replay",
+        "--replay-file",
+        str(replay),
+        "--cases",
+        "3",
+        "--output",
+        str(tmp_path / "out"),
+    )
     assert code == 1
     report = (tmp_path / "out" / "reports" / "kmp.md").read_text()
     tokens = MarkdownIt("commonmark").parse(report)
-    headings = [
-        tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"
-    ]
+    headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
     assert not any("I am a heading" in h or "Injected" in h for h in headings)
     inline_text = " ".join(t.content for t in tokens if t.type == "inline")
     assert "<script>" not in inline_text and "Injected section" not in inline_text
@@ -204,8 +273,17 @@ def test_a_broken_draft_scaffold_stops_before_any_request(
 ) -> None:
     draft = tmp_path / "draft.md"
     draft.write_text("# Draft\n\n## When to Use\nAlways.\n", encoding="utf-8")
-    code, _, err = _run(capsys, "verify", "kmp", "--scaffold-file", str(draft), "--provider",
-                        "reference", "--output", str(tmp_path / "out"))
+    code, _, err = _run(
+        capsys,
+        "verify",
+        "kmp",
+        "--scaffold-file",
+        str(draft),
+        "--provider",
+        "reference",
+        "--output",
+        str(tmp_path / "out"),
+    )
     assert code == 2
     assert "## Scaffold Instructions" in err and "## Output Format" in err
     assert not (tmp_path / "out" / "runs").exists()
@@ -219,11 +297,31 @@ def test_a_draft_scaffold_file_is_what_the_model_reads(
     original = (packaged_scaffolds_dir() / get_spec("kmp").scaffold_file).read_text()
     draft = tmp_path / "kmp-draft.md"
     draft.write_text(original + "\nDRAFT MARKER\n", encoding="utf-8")
-    code, out, _ = _run(capsys, "show-prompt", "kmp", "--case", "kmp-simple-000",
-                        "--scaffold-file", str(draft), "--part", "system")
+    code, out, _ = _run(
+        capsys,
+        "show-prompt",
+        "kmp",
+        "--case",
+        "kmp-simple-000",
+        "--scaffold-file",
+        str(draft),
+        "--part",
+        "system",
+    )
     assert code == 0 and "DRAFT MARKER" in out
-    code, out, _ = _run(capsys, "verify", "kmp", "--scaffold-file", str(draft), "--provider",
-                        "reference", "--cases", "3", "--output", str(tmp_path / "out"))
+    code, out, _ = _run(
+        capsys,
+        "verify",
+        "kmp",
+        "--scaffold-file",
+        str(draft),
+        "--provider",
+        "reference",
+        "--cases",
+        "3",
+        "--output",
+        str(tmp_path / "out"),
+    )
     assert code == 0
     manifest = json.loads((_only_run(tmp_path / "out") / "manifest.json").read_text())
     assert manifest["scaffolds"]["kmp"]["file"] == str(draft)
@@ -239,13 +337,32 @@ def test_show_prompt_prints_scaffold_and_case_input(capsys: pytest.CaptureFixtur
 
 
 def test_single_case_and_tier_selection(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, _ = _run(capsys, "verify", "--case", "dijkstra-standard-004", "--provider",
-                      "reference", "--output", str(tmp_path))
+    code, _, _ = _run(
+        capsys,
+        "verify",
+        "--case",
+        "dijkstra-standard-004",
+        "--provider",
+        "reference",
+        "--output",
+        str(tmp_path),
+    )
     assert code == 0
     (record,) = read_journal(_only_run(tmp_path) / "results.jsonl")
     assert record.case_id == "dijkstra-standard-004"
-    code, _, _ = _run(capsys, "verify", "kmp", "--tier", "simple", "--cases", "4", "--provider",
-                      "reference", "--output", str(tmp_path / "t"))
+    code, _, _ = _run(
+        capsys,
+        "verify",
+        "kmp",
+        "--tier",
+        "simple",
+        "--cases",
+        "4",
+        "--provider",
+        "reference",
+        "--output",
+        str(tmp_path / "t"),
+    )
     records = read_journal(_only_run(tmp_path / "t") / "results.jsonl")
     assert {r.tier for r in records} == {"simple"} and len(records) == 4
 
@@ -265,3 +382,26 @@ def test_help_documents_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> No
     out = capsys.readouterr().out
     for code in ("0", "1", "2", "3", "130"):
         assert f"  {code} " in out
+
+
+def test_resume_needs_no_names_and_refuses_a_changed_scaffold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from verification.config import packaged_scaffolds_dir
+
+    draft = tmp_path / "kmp.md"
+    draft.write_text((packaged_scaffolds_dir() / get_spec("kmp").scaffold_file).read_text())
+    out_dir = str(tmp_path / "out")
+    base = ["--provider", "reference", "--output", out_dir, "--scaffold-file", str(draft)]
+    code, _, _ = _run(capsys, "verify", "kmp", "--cases", "3", *base)
+    assert code == 0
+    run_id = _only_run(tmp_path / "out").name
+    code, _, _ = _run(capsys, "verify", "kmp", "--resume", run_id, *base)
+    assert code == 0, "nothing left to ask: the run is finished"
+    code, _, _ = _run(
+        capsys, "verify", "--resume", run_id, "--provider", "reference", "--output", out_dir
+    )
+    assert code == 0, "no names needed: the manifest says which scaffolds (same text here)"
+    draft.write_text(draft.read_text() + "\nedited\n")
+    code, _, err = _run(capsys, "verify", "kmp", "--resume", run_id, *base)
+    assert code == 2 and "changed since" in err

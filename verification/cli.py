@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 
 from verification.config import VerificationSettings, load_settings
 from verification.errors import FatalLLMError, VerificationError
+from verification.generators.base import TIERS
 
 __all__ = ["EXIT_CODES", "VerificationCLI", "build_parser", "main"]
 
@@ -35,23 +36,32 @@ class _Parser(argparse.ArgumentParser):
 def _run_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("run options (each overrides its VERIFY_* variable)")
     group.add_argument(
-        "--provider", choices=["anthropic", "openai", "reference", "replay"],
+        "--provider",
+        choices=["anthropic", "openai", "reference", "replay"],
         help="who answers: anthropic (needs ANTHROPIC_API_KEY), openai (an OpenAI-compatible "
         "server at VERIFY_OPENAI_BASE_URL), reference (offline dry run with the reference "
         "answers; certifies no model), replay (answers from --replay-file). Default: anthropic",
     )
     group.add_argument("--model", help="model id; default: the mode's model")
-    group.add_argument("--mode", choices=["dev", "cert"], dest="current_mode",
-                       help="dev uses VERIFY_DEV_MODEL, cert uses VERIFY_CERT_MODEL")
+    group.add_argument(
+        "--mode",
+        choices=["dev", "cert"],
+        dest="current_mode",
+        help="dev uses VERIFY_DEV_MODEL, cert uses VERIFY_CERT_MODEL",
+    )
     group.add_argument("--cases", type=int, help="cases per scaffold, split over tiers (30)")
     group.add_argument("--samples", type=int, help="answers asked per case (1)")
     group.add_argument("--concurrency", type=int, help="requests in flight at once (4)")
     group.add_argument("--seed", type=int, help="suite seed: same seed, same cases")
     group.add_argument("--temperature", type=float, help="sampling temperature (unset: not sent)")
-    group.add_argument("--repair-attempts", type=int,
-                       help="attempts per answer when it fails to parse, 1 to 3 (1: no repair)")
-    group.add_argument("--output", type=Path, dest="results_dir",
-                       help="results directory (verification_results)")
+    group.add_argument(
+        "--repair-attempts",
+        type=int,
+        help="attempts per answer when it fails to parse, 1 to 3 (1: no repair)",
+    )
+    group.add_argument(
+        "--output", type=Path, dest="results_dir", help="results directory (verification_results)"
+    )
     group.add_argument("--scaffolds-dir", type=Path, help="where <category>/<name>.md live")
     group.add_argument("--replay-file", type=Path, help="JSONL responses for --provider replay")
 
@@ -66,14 +76,17 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log retries and progress")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                                     parser_class=_Parser)
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
+    )
 
     listing = commands.add_parser("list", help="list the scaffolds the catalog declares")
     listing.add_argument("--category", help="only this category")
 
     verify = commands.add_parser(
-        "verify", help="certify scaffolds", epilog=_EPILOG,
+        "verify",
+        help="certify scaffolds",
+        epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Generate cases, ask the model, validate, and write reports to "
         "<output>/runs/<run-id>/reports (copied to <output>/reports).",
@@ -81,36 +94,67 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("names", nargs="*", metavar="NAME", help="scaffold names")
     verify.add_argument("--category", help="every scaffold of a category")
     verify.add_argument("--all", action="store_true", dest="everything", help="every scaffold")
-    verify.add_argument("--scaffold-file", type=Path,
-                        help="certify this draft file against NAME's spec (one NAME)")
-    verify.add_argument("--tier", action="append", choices=["simple", "standard", "edge"],
-                        help="only these tiers (repeatable); --tier simple is a quick check")
-    verify.add_argument("--case", action="append", dest="case_ids", metavar="ID",
-                        help="only this case, e.g. dijkstra-standard-004 (repeatable)")
-    verify.add_argument("--resume", metavar="RUN_ID",
-                        help="finish an interrupted run: skip answered cases, retry infra errors")
+    verify.add_argument(
+        "--scaffold-file", type=Path, help="certify this draft file against NAME's spec (one NAME)"
+    )
+    verify.add_argument(
+        "--tier",
+        action="append",
+        choices=["simple", "standard", "edge"],
+        help="only these tiers (repeatable); --tier simple is a quick check",
+    )
+    verify.add_argument(
+        "--case",
+        action="append",
+        dest="case_ids",
+        metavar="ID",
+        help="only this case, e.g. dijkstra-standard-004 (repeatable)",
+    )
+    verify.add_argument(
+        "--resume",
+        metavar="RUN_ID",
+        help="finish an interrupted run: skip answered cases, retry infra errors",
+    )
     _run_options(verify)
 
     show = commands.add_parser("show-prompt", help="print the prompt of one case")
     show.add_argument("name", metavar="NAME")
-    show.add_argument("--case", required=True, dest="case_id", metavar="ID",
-                      help="case id, e.g. dijkstra-simple-000")
+    show.add_argument(
+        "--case",
+        required=True,
+        dest="case_id",
+        metavar="ID",
+        help="case id, e.g. dijkstra-simple-000",
+    )
     show.add_argument("--part", choices=["both", "system", "user"], default="both")
     show.add_argument("--scaffold-file", type=Path, help="use this draft scaffold file")
     show.add_argument("--seed", type=int)
     show.add_argument("--scaffolds-dir", type=Path)
 
-    report = commands.add_parser("report", help="re-render a run's reports from its journal",
-                                 epilog=_EPILOG,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    report = commands.add_parser(
+        "report",
+        help="re-render a run's reports from its journal",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     report.add_argument("run_id", metavar="RUN_ID")
     report.add_argument("--output", type=Path, dest="results_dir")
     return parser
 
 
 _SETTING_OPTIONS = (
-    "provider", "model", "current_mode", "cases", "samples", "concurrency", "seed",
-    "temperature", "repair_attempts", "results_dir", "scaffolds_dir", "replay_file",
+    "provider",
+    "model",
+    "current_mode",
+    "cases",
+    "samples",
+    "concurrency",
+    "seed",
+    "temperature",
+    "repair_attempts",
+    "results_dir",
+    "scaffolds_dir",
+    "replay_file",
 )
 
 
@@ -145,8 +189,10 @@ class VerificationCLI:
         print(f"{'NAME':<{width}}  {'CATEGORY':<20}  {'VALIDATOR':<10}  DESCRIPTION")
         for name in names:
             spec = SPECS[name]
-            print(f"{name:<{width}}  {spec.category:<20}  {spec.validator.kind:<10}  "
-                  f"{spec.description or spec.title}")
+            print(
+                f"{name:<{width}}  {spec.category:<20}  {spec.validator.kind:<10}  "
+                f"{spec.description or spec.title}"
+            )
         return 0
 
     def verify(
@@ -168,7 +214,10 @@ class VerificationCLI:
         chosen = list(names)
         if case_ids and not (chosen or category or everything):
             chosen = list(dict.fromkeys(case_id.split("-")[0] for case_id in case_ids))
-        scaffolds = resolve_scaffold_names(chosen, category=category, everything=everything)
+        if resume and not (chosen or category or everything):
+            scaffolds: list[str] = []  # the run's manifest says which
+        else:
+            scaffolds = resolve_scaffold_names(chosen, category=category, everything=everything)
         overrides: dict[str, Path] = {}
         if scaffold_file is not None:
             if len(scaffolds) != 1:
@@ -178,17 +227,23 @@ class VerificationCLI:
         runner = VerificationRunner(
             self.settings, scaffold_overrides=overrides, progress=bar.advance if bar else None
         )
-        chosen_tiers = tuple(dict.fromkeys(tiers)) if tiers else ("simple", "standard", "edge")
+        chosen_tiers = [t for t in TIERS if t in tiers] if tiers else list(TIERS)
         try:
             outcome = asyncio.run(
-                runner.run(scaffolds, tiers=chosen_tiers, case_ids=case_ids,  # type: ignore[arg-type]
-                           resume=resume)
+                runner.run(
+                    scaffolds,
+                    tiers=chosen_tiers,
+                    case_ids=case_ids,
+                    resume=resume,
+                )
             )
         except (FatalLLMError, KeyboardInterrupt):
             if runner.run_id:
-                print(f"run {runner.run_id}: finished answers are kept in its journal; after "
-                      f"fixing the cause, continue with --resume {runner.run_id}",
-                      file=sys.stderr)
+                print(
+                    f"run {runner.run_id}: finished answers are kept in its journal; after "
+                    f"fixing the cause, continue with --resume {runner.run_id}",
+                    file=sys.stderr,
+                )
             raise
         finally:
             if bar is not None:
@@ -256,8 +311,10 @@ def _print_summary(results: Any, label: str | None, summary: Path) -> None:
         print(f"{label}: no model was asked; this run certifies no model.")
     for r in results:
         low, high = r.interval
-        print(f"{r.scaffold:<24} {r.status:<11} {100 * r.pass_rate:5.1f}% "
-              f"(n={r.n}, 95% CI {100 * low:.1f}-{100 * high:.1f}%, infra errors {r.infra_errors})")
+        print(
+            f"{r.scaffold:<24} {r.status:<11} {100 * r.pass_rate:5.1f}% "
+            f"(n={r.n}, 95% CI {100 * low:.1f}-{100 * high:.1f}%, infra errors {r.infra_errors})"
+        )
     print(f"report: {summary}")
 
 
@@ -274,13 +331,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cli.list_scaffolds(args.category)
         if args.command == "verify":
             return cli.verify(
-                args.names, category=args.category, everything=args.everything,
-                scaffold_file=args.scaffold_file, tiers=args.tier,
-                case_ids=args.case_ids or (), resume=args.resume,
+                args.names,
+                category=args.category,
+                everything=args.everything,
+                scaffold_file=args.scaffold_file,
+                tiers=args.tier,
+                case_ids=args.case_ids or (),
+                resume=args.resume,
             )
         if args.command == "show-prompt":
-            return cli.show_prompt(args.name, args.case_id, part=args.part,
-                                   scaffold_file=args.scaffold_file)
+            return cli.show_prompt(
+                args.name, args.case_id, part=args.part, scaffold_file=args.scaffold_file
+            )
         return cli.generate_reports(args.run_id)
     except FatalLLMError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -175,9 +175,7 @@ class RunPaths:
         try:
             return RunManifest.model_validate_json(self.manifest.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise JournalError(
-                f"no run {self.run_id!r} in {self.results_dir / 'runs'}"
-            ) from None
+            raise JournalError(f"no run {self.run_id!r} in {self.results_dir / 'runs'}") from None
         except (ValidationError, OSError) as exc:
             raise JournalError(f"{self.manifest}: unreadable manifest ({exc})") from None
 

@@ -103,9 +103,7 @@ class UniversalGenerator(TestCaseGenerator):
     """Generates any scaffold's tiers from its spec: generator for inputs, reference for
     ground truth."""
 
-    def __init__(
-        self, scaffold_name: str, *, seed: int = DEFAULT_SEED, cases: int = 30
-    ) -> None:
+    def __init__(self, scaffold_name: str, *, seed: int = DEFAULT_SEED, cases: int = 30) -> None:
         self.spec = get_spec(scaffold_name)
         self.scaffold = scaffold_name
         self.seed = seed

@@ -166,10 +166,10 @@ class ScaffoldResults:
     ) -> ScaffoldResults:
         """Fold a journal's records for ``scaffold``. Later lines for the same case,
         sample and attempt supersede earlier ones (a resumed run retries infra errors)."""
+        mine = [record for record in records if record.scaffold == scaffold]
         latest: dict[tuple[str, int, int], AttemptRecord] = {}
-        for record in records:
-            if record.scaffold == scaffold:
-                latest[(record.case_id, record.epoch, record.attempt)] = record
+        for record in mine:
+            latest[(record.case_id, record.epoch, record.attempt)] = record
         chains: dict[tuple[str, int], dict[int, AttemptRecord]] = {}
         for (case_id, epoch, attempt), record in latest.items():
             chains.setdefault((case_id, epoch), {})[attempt] = record
@@ -194,7 +194,7 @@ class ScaffoldResults:
                 per_tier[tier] = (sum(r.passed for r in in_tier), len(in_tier))
         failures = Counter(r.level for r in counted if not r.passed and r.level is not None)
         usage: Counter[str] = Counter()
-        for record in latest.values():
+        for record in mine:  # every call costs, superseded ones included
             usage.update(record.usage)
         models = sorted({r.model for r in latest.values() if r.model})
         missing = max(planned - n - len(infra), 0)

@@ -301,25 +301,36 @@ class VerificationRunner:
     ) -> RunResult:
         """Plan, answer, journal and certify; reports are the caller's (see ``reports``)."""
         settings = self.settings
-        planned = plan_cases(
-            scaffold_names, seed=settings.seed, cases=settings.cases, tiers=tiers,
-            case_ids=case_ids,
-        )
+        run_id = resume or new_run_id()
+        paths = RunPaths(settings.results_dir, run_id)
+        previous = paths.read_manifest() if resume else None
+        if previous is not None:  # a resumed run answers exactly the cases it planned
+            scaffold_names = list(previous.scaffolds)
+            case_ids = [i for info in previous.scaffolds.values() for i in info["case_ids"]]
+            planned = plan_cases(scaffold_names, seed=previous.seed, cases=1, case_ids=case_ids)
+        else:
+            planned = plan_cases(
+                scaffold_names,
+                seed=settings.seed,
+                cases=settings.cases,
+                tiers=tiers,
+                case_ids=case_ids,
+            )
         for name in planned:  # a broken scaffold file stops the run before any request
             self.prompt_builder.get_scaffold_content(name)
         await self._ensure_provider(planned)
         assert self.provider is not None
-        run_id = resume or new_run_id()
-        paths = RunPaths(settings.results_dir, run_id)
         done: set[tuple[str, int]] = set()
-        if resume:
-            manifest = paths.read_manifest()
+        samples = settings.samples
+        if previous is not None:
+            _check_resumable(previous, self.provider, settings, self.prompt_builder)
+            samples = previous.samples
             for record in read_journal(paths.journal):
                 if record.attempt == 1 and record.outcome != "infra_error":
                     done.add((record.case_id, record.epoch))
                 elif record.attempt == 1:
                     done.discard((record.case_id, record.epoch))
-            manifest = manifest.model_copy(update={"interrupted": False, "finished_at": None})
+            manifest = previous.model_copy(update={"interrupted": False, "finished_at": None})
         else:
             manifest = RunManifest(
                 run_id=run_id,
@@ -351,7 +362,7 @@ class VerificationRunner:
             (case, get_spec(name).validator, epoch)
             for name, cases in planned.items()
             for case in cases
-            for epoch in range(settings.samples)
+            for epoch in range(samples)
         ]
         self._journal = JournalWriter(paths.journal)
         interrupted = False
@@ -374,6 +385,29 @@ class VerificationRunner:
             )
             paths.write_manifest(manifest)
         return RunResult(run_id, paths, manifest, results_from_journal(manifest, records))
+
+
+def _check_resumable(
+    manifest: RunManifest,
+    provider: LLMProvider,
+    settings: VerificationSettings,
+    prompt_builder: PromptBuilder,
+) -> None:
+    """Refuse to mix answers of another provider, model or scaffold text into a run."""
+    problems = []
+    if manifest.provider.get("provider") != provider.name:
+        problems.append(f"provider {manifest.provider.get('provider')!r}, now {provider.name!r}")
+    if manifest.model_requested != settings.model_name:
+        problems.append(f"model {manifest.model_requested!r}, now {settings.model_name!r}")
+    for name, info in manifest.scaffolds.items():
+        if info["sha256"] != prompt_builder.scaffold_sha256(name):
+            problems.append(f"scaffold {name} changed since (sha256 differs)")
+    if problems:
+        raise ConfigurationError(
+            f"cannot resume run {manifest.run_id}: it was started with "
+            + "; ".join(problems)
+            + ". Start a new run instead."
+        )
 
 
 def results_from_journal(

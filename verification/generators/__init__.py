@@ -1,0 +1,5 @@
+"""generators of the certification harness."""
+
+from __future__ import annotations
+
+__all__: list[str] = []

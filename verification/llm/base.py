@@ -100,9 +100,11 @@ class LLMProvider(ABC):
     async def preflight(self) -> None:
         """Check, before the first request, that the provider can run at all; raise
         :class:`~verification.errors.ConfigurationError` naming the fix. Default: nothing."""
+        return None
 
     async def aclose(self) -> None:
         """Release connections; the default has none."""
+        return None
 
     def describe(self) -> dict[str, Any]:
         """What the manifest records about this provider (no secrets)."""

@@ -84,7 +84,8 @@ class ScaffoldParser:
         """
         fenced = [m.span() for m in _FENCE.finditer(markdown)]
         headings = [
-            m for m in _HEADING.finditer(markdown)
+            m
+            for m in _HEADING.finditer(markdown)
             if not any(start <= m.start() < end for start, end in fenced)
         ]
         sections: dict[str, str] = {}
@@ -138,9 +139,7 @@ class PromptBuilder:
             path = self.scaffold_path(scaffold_name)
             try:
                 if path.stat().st_size > MAX_SCAFFOLD_BYTES:
-                    raise ScaffoldFileError(
-                        f"{path}: larger than {MAX_SCAFFOLD_BYTES // 1024} KiB"
-                    )
+                    raise ScaffoldFileError(f"{path}: larger than {MAX_SCAFFOLD_BYTES // 1024} KiB")
                 text = path.read_text(encoding="utf-8")
             except FileNotFoundError:
                 raise ScaffoldFileError(
@@ -165,9 +164,13 @@ class PromptBuilder:
 
     def build(self, scaffold_name: str, test_input: Mapping[str, Any]) -> Prompt:
         """The system and user parts of the prompt for one input."""
-        user = _templates().get_template(f"user_{USER_TEMPLATE_VERSION}.md.j2").render(
-            title=get_spec(scaffold_name).title,
-            formatted_input=self.format_input(scaffold_name, test_input),
+        user = (
+            _templates()
+            .get_template(f"user_{USER_TEMPLATE_VERSION}.md.j2")
+            .render(
+                title=get_spec(scaffold_name).title,
+                formatted_input=self.format_input(scaffold_name, test_input),
+            )
         )
         return Prompt(system=self.get_scaffold_content(scaffold_name), user=user)
 
@@ -178,7 +181,9 @@ class PromptBuilder:
     @staticmethod
     def repair(prompt: Prompt, reason: str) -> Prompt:
         """The prompt again, with why the last reply could not be read."""
-        user = _templates().get_template(f"repair_{USER_TEMPLATE_VERSION}.md.j2").render(
-            user=prompt.user, reason=reason[:500]
+        user = (
+            _templates()
+            .get_template(f"repair_{USER_TEMPLATE_VERSION}.md.j2")
+            .render(user=prompt.user, reason=reason[:500])
         )
         return Prompt(system=prompt.system, user=user)

@@ -50,7 +50,7 @@ class RetryPolicy:
         if isinstance(error, RetryableLLMError) and error.retry_after is not None:
             return min(max(error.retry_after, 0.0), self.max_wait)
         backoff = wait_exponential_jitter(
-            initial=self.initial_wait, max=self.max_wait, jitter=self.initial_wait
+            multiplier=self.initial_wait, max=self.max_wait, jitter=self.initial_wait
         )
         return float(backoff(state))
 

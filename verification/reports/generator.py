@@ -111,9 +111,19 @@ class ReportGenerator:
             return self.manifest
         # Reports built outside a run (the API reference's usage): describe what we know.
         return RunManifest(
-            run_id="ad-hoc", created_at="", provider={"provider": "unknown"}, dry_run=False,
-            run_label=None, model_requested="unknown", settings={}, seed=0, cases=0,
-            samples=1, tiers=[], template_version="", code_version="",
+            run_id="ad-hoc",
+            created_at="",
+            provider={"provider": "unknown"},
+            dry_run=False,
+            run_label=None,
+            model_requested="unknown",
+            settings={},
+            seed=0,
+            cases=0,
+            samples=1,
+            tiers=[],
+            template_version="",
+            code_version="",
             scaffolds={r.scaffold: {"sha256": "unknown", "case_ids": []} for r in results},
         )
 
@@ -143,13 +153,18 @@ class ReportGenerator:
                 if before and before != now["status"]:
                     changes.append((name, before, now["status"]))
             data["previous_run_id"] = previous.get("run_id")
-            data["status_changes"] = [
-                {"scaffold": n, "before": b, "now": a} for n, b, a in changes
-            ]
+            data["status_changes"] = [{"scaffold": n, "before": b, "now": a} for n, b, a in changes]
         totals = Counter(r.status for r in all_results)
-        markdown = _environment().get_template("summary.md.j2").render(
-            m=manifest, results=all_results, totals=dict(totals), previous=previous,
-            changes=changes,
+        markdown = (
+            _environment()
+            .get_template("summary.md.j2")
+            .render(
+                m=manifest,
+                results=all_results,
+                totals=dict(totals),
+                previous=previous,
+                changes=changes,
+            )
         )
         (self.output_dir / "summary.json").write_text(
             json.dumps(data, indent=2, allow_nan=False) + "\n", encoding="utf-8"

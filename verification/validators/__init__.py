@@ -1,0 +1,5 @@
+"""validators of the certification harness."""
+
+from __future__ import annotations
+
+__all__: list[str] = []

@@ -113,6 +113,8 @@ class PathMatchValidator(Validator):
         where = "$" if self.field is None else f"$.{self.field}"
         if isinstance(got, str | bytes) or not isinstance(got, Sequence):
             return ValidationResult(False, f"{where}: expected a sequence, got {_kind(got)}")
+        if isinstance(want, str | bytes) or not isinstance(want, Sequence):
+            return ValidationResult(False, f"{where}: the expected value is {_kind(want)}")
         got, want = list(got), list(want)
         for index, (a, e) in enumerate(zip(got, want, strict=False)):
             if json_differences(a, e):

@@ -40,8 +40,11 @@ class SetEquivalenceValidator(Validator):
         self, actual: Any, expected: Any, *, case: TestCase | None = None
     ) -> ValidationResult:
         got, want = pick(actual, self.field), pick(expected, self.field)
-        if not isinstance(got, Iterable) or isinstance(got, str | bytes | dict):
-            return ValidationResult(False, f"expected a collection, got {type(got).__name__}")
+        for value, role in ((got, "answer"), (want, "expected value")):
+            if not isinstance(value, Iterable) or isinstance(value, str | bytes | dict):
+                return ValidationResult(
+                    False, f"the {role} is not a collection ({type(value).__name__})"
+                )
         got_counts = Counter(canonical(item) for item in got)
         want_counts = Counter(canonical(item) for item in want)
         if got_counts == want_counts:

@@ -1,0 +1,119 @@
+"""The harness's own time per case, stage by stage, with the reference (dry-run) answers.
+
+Run: ``python benchmarks/harness_overhead.py [--cases 30] [--repeat 5]``. Prints, per
+scaffold, the median microseconds per case spent generating the case (generator and
+reference), building its prompt, parsing the answer, validating it and journalling the
+attempt; then the wall time of ``python -m verification list`` and of a whole dry run. These
+are the figures to compare with a model's latency (seconds per answer).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from verification.config import load_settings
+from verification.generators.base import TIERS, generate_case
+from verification.journal import AttemptRecord, JournalWriter, cap_response
+from verification.llm.prompt_builder import PromptBuilder
+from verification.llm.response_parser import ResponseParser
+from verification.registry import SPECS, plan_tier_counts
+from verification.runner import VerificationRunner
+
+STAGES = ("generate", "prompt", "parse", "validate", "journal")
+
+
+def _timed(fn: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    fn()
+    return time.perf_counter() - started
+
+
+def per_case_stage_times(cases: int, seed: int) -> dict[str, dict[str, float]]:
+    """Median seconds per case for each stage, per scaffold."""
+    builder = PromptBuilder(load_settings().scaffolds_dir)
+    parser = ResponseParser()
+    figures: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        journal = JournalWriter(Path(folder) / "results.jsonl")
+        for name, spec in SPECS.items():
+            builder.get_scaffold_content(name)  # read once per run, as the runner does
+            samples: dict[str, list[float]] = {stage: [] for stage in STAGES}
+            counts = plan_tier_counts(cases)
+            for tier in TIERS:
+                for index in range(counts[tier]):
+                    holder: dict[str, object] = {}
+                    samples["generate"].append(_timed(
+                        lambda t=tier, i=index: holder.update(
+                            case=generate_case(spec, t, i, seed=seed))))
+                    case = holder["case"]
+                    samples["prompt"].append(_timed(lambda: builder.build(name, case.input)))
+                    reply = "Work shown here.\n\n" + spec.render_answer(case.expected)
+                    samples["parse"].append(_timed(
+                        lambda: holder.update(parsed=parser.extract(name, reply))))
+                    parsed = holder["parsed"]
+                    samples["validate"].append(_timed(
+                        lambda: spec.validator.validate(parsed.answer, case.expected, case=case)))
+                    raw, chars, digest = cap_response(reply)
+                    record = AttemptRecord(
+                        scaffold=name, case_id=case.id, index=index, epoch=0, attempt=1,
+                        tier=tier, input=case.input, expected=case.expected, outcome="passed",
+                        level=None, reason="", leniency=[], answer=parsed.answer,
+                        raw_response=raw, raw_response_chars=chars, raw_response_sha256=digest,
+                        stop_reason="end_turn", usage={}, latency_s=0.0, model="reference",
+                        finished_at="",
+                    )
+                    samples["journal"].append(_timed(lambda: journal.append(record)))
+            figures[name] = {stage: statistics.median(v) for stage, v in samples.items()}
+        journal.close()
+    return figures
+
+
+def command_seconds(argv: list[str], repeat: int) -> float:
+    """Median wall time of a command, in seconds."""
+    return statistics.median(
+        _timed(lambda: subprocess.run(argv, check=True, capture_output=True))
+        for _ in range(repeat)
+    )
+
+
+def dry_run_seconds(cases: int) -> tuple[float, int]:
+    """Wall time of a whole in-process dry run over every scaffold, and its answer count."""
+    with tempfile.TemporaryDirectory() as folder:
+        settings = load_settings(provider="reference", cases=cases, results_dir=Path(folder))
+        started = time.perf_counter()
+        result = asyncio.run(VerificationRunner(settings).run(list(SPECS)))
+        elapsed = time.perf_counter() - started
+    return elapsed, sum(r.n for r in result.results.values())
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--cases", type=int, default=30)
+    options.add_argument("--repeat", type=int, default=5)
+    options.add_argument("--seed", type=int, default=20261122)
+    args = options.parse_args()
+
+    figures = per_case_stage_times(args.cases, args.seed)
+    print(f"harness time per case, median microseconds ({args.cases} cases per scaffold)")
+    print(f"{'scaffold':<16}" + "".join(f"{s:>10}" for s in STAGES) + f"{'total':>10}")
+    for name, stages in figures.items():
+        total = sum(stages.values())
+        print(f"{name:<16}" + "".join(f"{1e6 * stages[s]:>10.0f}" for s in STAGES)
+              + f"{1e6 * total:>10.0f}")
+    listing = command_seconds([sys.executable, "-m", "verification", "list"], args.repeat)
+    print(f"\npython -m verification list: {1000 * listing:.0f} ms (median of {args.repeat})")
+    elapsed, answers = dry_run_seconds(args.cases)
+    print(f"dry run of every scaffold in process: {elapsed:.2f} s for {answers} answers "
+          f"({1000 * elapsed / max(answers, 1):.2f} ms per answer, reports excluded)")
+
+
+if __name__ == "__main__":
+    main()

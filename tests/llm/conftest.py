@@ -1,0 +1,349 @@
+"""A scripted fake model server for the provider tests (stdlib only).
+
+:class:`FakeModelServer` listens on ``127.0.0.1`` on a port the OS picks, in a daemon thread,
+and answers the Anthropic Messages API (``POST /v1/messages``) and the OpenAI chat API
+(``POST /v1/chat/completions``, ``GET /v1/models``) from a *script*: a list of steps, one
+consumed per request whatever its path. A step is
+
+- a :class:`Reply` (status, JSON body, headers): a success, or a 429 with ``retry-after``,
+  a 529 ``overloaded_error``, a 500, a 401 ``authentication_error``, ...;
+- :data:`DROP`: read the request, then close the socket without a response;
+- a callable taking the :class:`RecordedRequest` and returning one of the two above.
+
+Every request is recorded (method, path, lower-cased headers, raw and decoded JSON body).
+A request beyond the script gets a non-retryable 418 and counts as an *overrun*; the
+``fake_server`` fixture stops the server when the test ends and fails the test on overruns.
+
+The server lives here, in a ``conftest.py``, because the suite runs with
+``--import-mode=importlib``, under which a test module cannot import a sibling helper
+module. Tests reach it through the ``fake_server`` fixture, whose step builders are
+attributes (``fake_server.message(...)``, ``fake_server.anthropic_error(...)``,
+``fake_server.DROP``), and import its name only for type checkers.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from itertools import count
+from types import TracebackType
+from typing import Any, Final, Literal, TypeAlias
+
+import pytest
+
+__all__ = [
+    "DROP",
+    "FakeModelServer",
+    "RecordedRequest",
+    "Reply",
+    "Step",
+    "anthropic_error",
+    "chat_completion",
+    "fake_server",
+    "message",
+    "message_body",
+    "models",
+    "openai_error",
+]
+
+DROP: Final = "drop"
+"""A step that closes the connection without sending any response."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One scripted HTTP response."""
+
+    status: int = 200
+    """HTTP status code."""
+    body: Any = None
+    """JSON data sent as the body (``None``: an empty body)."""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    """Extra response headers, e.g. ``{"retry-after": "1"}``."""
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request as the server received it."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    """Header names lower-cased."""
+    raw: bytes
+    """The body as sent."""
+
+    @property
+    def json(self) -> Any:
+        """The body decoded as JSON (``None`` when empty)."""
+        return json.loads(self.raw) if self.raw else None
+
+
+Step: TypeAlias = Reply | Literal["drop"] | Callable[[RecordedRequest], Reply | Literal["drop"]]
+_ids = count(1)
+
+
+# -- step builders -------------------------------------------------------------------------
+
+
+def message_body(
+    text: str | list[str] = "ok",
+    *,
+    model: str = "claude-test-model",
+    stop_reason: str = "end_turn",
+    input_tokens: int = 11,
+    output_tokens: int = 7,
+    cache_read_input_tokens: int = 0,
+    cache_creation_input_tokens: int = 0,
+) -> dict[str, Any]:
+    """A valid Messages API success body (one text block per string in ``text``)."""
+    texts = [text] if isinstance(text, str) else text
+    return {
+        "id": f"msg_fake{next(_ids):06d}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [{"type": "text", "text": part} for part in texts],
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": input_tokens,
+            "output_tokens": output_tokens,
+            "cache_read_input_tokens": cache_read_input_tokens,
+            "cache_creation_input_tokens": cache_creation_input_tokens,
+        },
+    }
+
+
+def message(text: str | list[str] = "ok", **fields: Any) -> Reply:
+    """A 200 reply with a Messages API body (see :func:`message_body`)."""
+    return Reply(200, message_body(text, **fields))
+
+
+def anthropic_error(
+    status: int,
+    error_type: str,
+    text: str = "fake error",
+    *,
+    headers: Mapping[str, str] | None = None,
+) -> Reply:
+    """An Anthropic error reply, e.g. ``anthropic_error(529, "overloaded_error", "Overloaded")``."""
+    body = {"type": "error", "error": {"type": error_type, "message": text}}
+    return Reply(status, body, dict(headers or {}))
+
+
+def chat_completion(
+    text: str = "ok",
+    *,
+    model: str = "local-test-model",
+    finish_reason: str = "stop",
+    prompt_tokens: int = 13,
+    completion_tokens: int = 5,
+) -> Reply:
+    """A 200 reply with an OpenAI chat completion body."""
+    body = {
+        "id": f"chatcmpl-fake{next(_ids):06d}",
+        "object": "chat.completion",
+        "created": 1_700_000_000,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": finish_reason,
+                "logprobs": None,
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
+    return Reply(200, body)
+
+
+def openai_error(status: int, error_type: str, text: str = "fake error") -> Reply:
+    """An OpenAI-style error reply."""
+    return Reply(status, {"error": {"message": text, "type": error_type, "code": None}})
+
+
+def models(*names: str) -> Reply:
+    """A 200 reply to ``GET /v1/models``."""
+    data = [
+        {"id": name, "object": "model", "created": 0, "owned_by": "fake"}
+        for name in names or ("local-test-model",)
+    ]
+    return Reply(200, {"object": "list", "data": data})
+
+
+# -- the server ----------------------------------------------------------------------------
+
+_OVERRUN = Reply(
+    418,
+    {
+        "type": "error",
+        "error": {"type": "invalid_request_error", "message": "fake server: script exhausted"},
+    },
+)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    # HTTP/1.0: one request per connection, so a DROP never hits a pooled connection.
+    protocol_version = "HTTP/1.0"
+    server: _HTTPServer
+
+    def do_GET(self) -> None:
+        self._serve()
+
+    def do_POST(self) -> None:
+        self._serve()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Silent: tests assert on what reaches stderr."""
+
+    def _serve(self) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        request = RecordedRequest(
+            method=self.command,
+            path=self.path,
+            headers={name.lower(): value for name, value in self.headers.items()},
+            raw=self.rfile.read(length) if length else b"",
+        )
+        step = self.server.owner._take(request)
+        outcome = step(request) if callable(step) else step
+        if outcome == DROP:
+            self.close_connection = True
+            return  # nothing written: the client sees the connection close
+        assert isinstance(outcome, Reply), f"bad scripted step {outcome!r}"
+        data = b"" if outcome.body is None else json.dumps(outcome.body).encode()
+        self.send_response(outcome.status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        for name, value in outcome.headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    owner: FakeModelServer
+
+
+class FakeModelServer:
+    """A scripted Anthropic/OpenAI look-alike on ``127.0.0.1``; use as a context manager."""
+
+    DROP: Final = DROP
+    Reply = Reply
+    message = staticmethod(message)
+    message_body = staticmethod(message_body)
+    anthropic_error = staticmethod(anthropic_error)
+    chat_completion = staticmethod(chat_completion)
+    openai_error = staticmethod(openai_error)
+    models = staticmethod(models)
+
+    def __init__(self, *, max_requests: int = 64) -> None:
+        self.max_requests = max_requests
+        """Requests served from the script at most; later ones are overruns."""
+        self.overruns = 0
+        """Requests that found the script exhausted (or the cap reached)."""
+        self._steps: deque[Step] = deque()
+        self._requests: list[RecordedRequest] = []
+        self._lock = threading.Lock()
+        self._httpd: _HTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- life cycle
+
+    def start(self) -> FakeModelServer:
+        httpd = _HTTPServer(("127.0.0.1", 0), _Handler)
+        httpd.owner = self
+        self._httpd = httpd
+        self._thread = threading.Thread(
+            target=httpd.serve_forever,
+            kwargs={"poll_interval": 0.02},
+            daemon=True,
+            name=f"fake-model-server-{self.port}",
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._httpd = self._thread = None
+
+    def __enter__(self) -> FakeModelServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    # -- addresses
+
+    @property
+    def port(self) -> int:
+        assert self._httpd is not None, "the server is not running"
+        return int(self._httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        """Root URL: the Anthropic SDK's ``base_url`` (it appends ``/v1/messages``)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def openai_base_url(self) -> str:
+        """The OpenAI SDK's ``base_url`` (it appends ``/chat/completions``)."""
+        return f"{self.base_url}/v1"
+
+    # -- script and record
+
+    def script(self, steps: Iterable[Step]) -> None:
+        """Queue ``steps`` (after any still pending), one consumed per request."""
+        with self._lock:
+            self._steps.extend(steps)
+
+    @property
+    def remaining(self) -> int:
+        """Steps not consumed yet."""
+        with self._lock:
+            return len(self._steps)
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        """Every request received so far, in arrival order."""
+        with self._lock:
+            return list(self._requests)
+
+    def _take(self, request: RecordedRequest) -> Step:
+        with self._lock:
+            self._requests.append(request)
+            if not self._steps or len(self._requests) > self.max_requests:
+                self.overruns += 1
+                return _OVERRUN
+            return self._steps.popleft()
+
+
+@pytest.fixture
+def fake_server() -> Iterator[FakeModelServer]:
+    """A running :class:`FakeModelServer`, stopped when the test ends; fails the test if a
+    request found the script exhausted."""
+    with FakeModelServer() as server:
+        yield server
+    assert server.overruns == 0, (
+        f"{server.overruns} request(s) beyond the script: "
+        f"{[(r.method, r.path) for r in server.requests]}"
+    )

@@ -1,0 +1,177 @@
+"""``OpenAICompatibleProvider`` through the real ``openai`` SDK against a scripted fake server
+(``tests/llm/conftest.py``), as a local vLLM, Ollama or llama.cpp server would answer."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from verification.errors import (
+    AuthenticationError,
+    ConfigurationError,
+    InvalidRequestError,
+    TransientLLMError,
+)
+from verification.llm.base import LLMRequest, LLMResponse
+from verification.llm.openai_compat import OpenAICompatibleProvider
+from verification.llm.retry import RetryPolicy
+
+if TYPE_CHECKING:
+    from tests.llm.conftest import FakeModelServer
+
+FAST = RetryPolicy(max_retries=2, initial_wait=0.01, max_wait=1.0)
+REQUEST = LLMRequest(
+    system="SCAFFOLD: follow these steps.",
+    prompt="Solve this instance.",
+    model="local-test-model",
+    max_tokens=256,
+    case_id="knapsack_01-edge-003",
+)
+
+
+def _provider(base_url: str, **options: Any) -> OpenAICompatibleProvider:
+    return OpenAICompatibleProvider(base_url=base_url, retry_policy=FAST, **options)
+
+
+def _call(server: FakeModelServer, request: LLMRequest = REQUEST, **options: Any) -> LLMResponse:
+    async def go() -> LLMResponse:
+        provider = _provider(server.openai_base_url, **options)
+        try:
+            return await provider.generate_with_retry(request)
+        finally:
+            await provider.aclose()
+
+    return asyncio.run(go())
+
+
+def _preflight(base_url: str) -> None:
+    async def go() -> None:
+        provider = _provider(base_url)
+        try:
+            await provider.preflight()
+        finally:
+            await provider.aclose()
+
+    asyncio.run(go())
+
+
+def _unused_port() -> int:
+    """A port nothing listens on: bound by us, then released."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_success_maps_length_to_max_tokens(fake_server: FakeModelServer) -> None:
+    fake_server.script(
+        [
+            fake_server.chat_completion(
+                "cut off mid-",
+                model="served-model",
+                finish_reason="length",
+                prompt_tokens=40,
+                completion_tokens=256,
+            )
+        ]
+    )
+    response = _call(fake_server)
+    assert response.content == "cut off mid-"
+    assert response.stop_reason == "max_tokens"
+    assert response.model == "served-model"
+    assert response.usage["prompt_tokens"] == 40
+    assert response.usage["completion_tokens"] == 256
+    assert response.usage["total_tokens"] == 296
+
+
+def test_success_request_shape(fake_server: FakeModelServer) -> None:
+    fake_server.script([fake_server.chat_completion("fine", finish_reason="stop")])
+    assert _call(fake_server).stop_reason == "end_turn"
+    (sent,) = fake_server.requests
+    assert (sent.method, sent.path) == ("POST", "/v1/chat/completions")
+    body = sent.json
+    assert body["model"] == "local-test-model"
+    assert body["max_tokens"] == 256
+    assert body["messages"] == [
+        {"role": "system", "content": "SCAFFOLD: follow these steps."},
+        {"role": "user", "content": "Solve this instance."},
+    ]
+    assert "temperature" not in body
+    assert b"knapsack_01-edge-003" not in sent.raw
+    assert sent.headers["authorization"] == "Bearer not-needed"
+
+
+def test_temperature_and_key_are_sent_when_set(fake_server: FakeModelServer) -> None:
+    fake_server.script([fake_server.chat_completion()])
+    _call(fake_server, REQUEST.model_copy(update={"temperature": 0.0}), api_key="local-key")
+    (sent,) = fake_server.requests
+    assert sent.json["temperature"] == 0.0
+    assert sent.headers["authorization"] == "Bearer local-key"
+
+
+def test_server_error_then_success_is_retried(fake_server: FakeModelServer) -> None:
+    fake_server.script(
+        [
+            fake_server.openai_error(500, "server_error", "boom"),
+            fake_server.chat_completion("recovered"),
+        ]
+    )
+    assert _call(fake_server).content == "recovered"
+    assert len(fake_server.requests) == 2
+
+
+def test_dropped_connection_then_success_is_retried(fake_server: FakeModelServer) -> None:
+    fake_server.script([fake_server.DROP, fake_server.chat_completion("recovered")])
+    assert _call(fake_server).content == "recovered"
+    assert len(fake_server.requests) == 2
+
+
+def test_server_errors_exhausted_raise_transient_error(fake_server: FakeModelServer) -> None:
+    fake_server.script([fake_server.openai_error(503, "server_error")] * 3)
+    with pytest.raises(TransientLLMError) as caught:
+        _call(fake_server)
+    assert caught.value.status_code == 503
+    assert len(fake_server.requests) == 3
+
+
+def test_401_is_an_authentication_error_at_once(fake_server: FakeModelServer) -> None:
+    fake_server.script([fake_server.openai_error(401, "invalid_api_key", "bad key")])
+    with pytest.raises(AuthenticationError) as caught:
+        _call(fake_server, api_key="local-key")
+    assert caught.value.status_code == 401
+    assert "VERIFY_OPENAI_API_KEY" in str(caught.value)
+    assert "local-key" not in str(caught.value)
+    assert len(fake_server.requests) == 1
+
+
+def test_400_is_an_invalid_request_at_once(fake_server: FakeModelServer) -> None:
+    fake_server.script([fake_server.openai_error(400, "invalid_request_error", "bad model")])
+    with pytest.raises(InvalidRequestError):
+        _call(fake_server)
+    assert len(fake_server.requests) == 1
+
+
+def test_preflight_lists_models(fake_server: FakeModelServer) -> None:
+    fake_server.script([fake_server.models("local-test-model")])
+    _preflight(fake_server.openai_base_url)
+    (sent,) = fake_server.requests
+    assert (sent.method, sent.path) == ("GET", "/v1/models")
+
+
+def test_preflight_tolerates_a_server_without_models_endpoint(
+    fake_server: FakeModelServer,
+) -> None:
+    fake_server.script([fake_server.openai_error(404, "not_found", "no /models here")])
+    _preflight(fake_server.openai_base_url)
+    assert len(fake_server.requests) == 1
+
+
+def test_preflight_without_a_server_names_the_setting() -> None:
+    base_url = f"http://127.0.0.1:{_unused_port()}/v1"
+    with pytest.raises(ConfigurationError) as caught:
+        _preflight(base_url)
+    message = str(caught.value)
+    assert "VERIFY_OPENAI_BASE_URL" in message
+    assert base_url in message

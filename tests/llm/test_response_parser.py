@@ -1,0 +1,663 @@
+"""The response parser on a corpus of realistic replies: where the answer is found, which
+leniencies it records, and how hostile or broken output fails at level 1 or 2 without ever
+raising.
+
+Expected answers come from the reference (``plan_cases`` gives ``case.expected``); only the
+tiny JSON snippets that are themselves the subject of a parsing test are written out here.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from verification.config import load_settings
+from verification.errors import ParseError
+from verification.generators.base import TestCase
+from verification.llm.response_parser import (
+    LENIENCIES,
+    MAX_ANSWER_CHARS,
+    MAX_DEPTH,
+    MAX_INT_DIGITS,
+    UNFENCED_WINDOW,
+    ParsedAnswer,
+    ResponseParser,
+)
+from verification.registry import get_spec
+from verification.runner import plan_cases
+
+SCAFFOLDS = ("dijkstra", "bfs", "kruskal", "knapsack_01", "kmp", "newton_raphson")
+HELPER_ANSWERS = Path(__file__).parent / "fixtures" / "helper_answers"
+HELPER_ANSWERS_PASSING_THE_VALIDATOR = frozenset(SCAFFOLDS)
+"""Helper answers that are also right (level 3); any other is a parse-only fixture."""
+PARSER = ResponseParser()
+FIVE_MB = 5 * 1024 * 1024
+
+WORK = """\
+Following the scaffold step by step.
+
+Step 1: the neighbour lists are A: B (4), C (1); B: A (4). Components: {A, C} {B}.
+Step 2: `d(A) = 0`, so `max(3, R1[2]+4=7) = 7` and i=5 'A': j 3→1→0.
+
+| k | x | f(x) |
+|---|---|---|
+| 1 | 2.5 | 3.625 |
+
+The check passes. The answer:
+"""
+
+
+@cache
+def reference_cases() -> dict[str, list[TestCase]]:
+    """Six cases per scaffold (every tier) with the suite seed; called inside tests only,
+    after the autouse fixture has cleared any ``VERIFY_*`` variable."""
+    return plan_cases(SCAFFOLDS, seed=load_settings().seed, cases=6)
+
+
+def case_of(name: str, index: int = 0) -> TestCase:
+    return reference_cases()[name][index]
+
+
+def expected(name: str, index: int = 0) -> dict[str, Any]:
+    return copy.deepcopy(case_of(name, index).expected)
+
+
+def another_expected(name: str) -> dict[str, Any]:
+    """A reference answer of the same scaffold that differs from ``expected(name)``."""
+    first = expected(name)
+    return next(
+        copy.deepcopy(case.expected) for case in reference_cases()[name] if case.expected != first
+    )
+
+
+def fenced(answer: Any, tag: str = "json", *, indent: int | None = None) -> str:
+    return f"```{tag}\n{json.dumps(answer, indent=indent)}\n```"
+
+
+def extract(name: str, text: str | None) -> ParsedAnswer:
+    parsed = PARSER.extract(name, text)
+    assert isinstance(parsed, ParsedAnswer)
+    assert set(parsed.leniency) <= set(LENIENCIES)
+    assert parsed.ok == (parsed.failed_level is None)
+    return parsed
+
+
+def assert_level_1(parsed: ParsedAnswer, *words: str) -> None:
+    assert parsed.failed_level == 1, parsed
+    assert parsed.answer is None
+    assert not parsed.ok
+    for word in words:
+        assert word in parsed.reason, parsed.reason
+
+
+def test_the_leniencies_are_a_closed_list() -> None:
+    assert set(LENIENCIES) == {"untagged_fence", "no_fence", "trailing_comma"}
+
+
+# --- where the answer is -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", SCAFFOLDS)
+def test_every_reference_answer_in_the_output_format_is_usable(name: str) -> None:
+    spec = get_spec(name)
+    for case in reference_cases()[name]:
+        parsed = extract(name, WORK + spec.render_answer(case.expected))
+        assert parsed.failed_level is None, parsed.reason
+        assert parsed.answer == case.expected
+        assert parsed.leniency == ()
+
+
+@pytest.mark.parametrize("name", SCAFFOLDS)
+@pytest.mark.parametrize(
+    "after",
+    ["", "\n", "\n\nI hope this helps! Let me know if {anything} is unclear.\n", "\n---\n"],
+)
+def test_prose_before_and_after_the_block(name: str, after: str) -> None:
+    answer = expected(name)
+    parsed = extract(name, WORK + "\n" + fenced(answer, indent=2) + after)
+    assert parsed.failed_level is None
+    assert parsed.answer == answer
+    assert parsed.leniency == ()
+
+
+@pytest.mark.parametrize("name", SCAFFOLDS)
+def test_the_last_json_block_wins_and_an_intermediate_state_is_not_taken(name: str) -> None:
+    intermediate, final = another_expected(name), expected(name)
+    text = (
+        "State after the first phase:\n\n"
+        + fenced(intermediate)
+        + "\n\nContinuing the scan, the state changes again:\n\n"
+        + fenced(intermediate, indent=2)
+        + "\n\nFinal answer:\n\n"
+        + fenced(final)
+        + "\n"
+    )
+    parsed = extract(name, text)
+    assert parsed.failed_level is None
+    assert parsed.answer == final
+
+
+def test_the_position_decides_not_the_content() -> None:
+    first, second = expected("kmp"), another_expected("kmp")
+    assert extract("kmp", fenced(first) + "\n" + fenced(second)).answer == second
+    assert extract("kmp", fenced(second) + "\n" + fenced(first)).answer == first
+
+
+def test_an_untagged_fence_is_forgiven_and_recorded() -> None:
+    answer = expected("kmp")
+    parsed = extract("kmp", WORK + fenced(answer, tag=""))
+    assert parsed.failed_level is None
+    assert parsed.answer == answer
+    assert parsed.leniency == ("untagged_fence",)
+
+
+def test_the_tag_is_case_insensitive_and_tilde_fences_count() -> None:
+    answer = expected("bfs")
+    for text in (fenced(answer, tag="JSON"), "~~~json\n" + json.dumps(answer) + "\n~~~"):
+        parsed = extract("bfs", WORK + text)
+        assert (parsed.answer, parsed.leniency) == (answer, ())
+
+
+def test_a_later_tagged_block_wins_over_an_earlier_untagged_one() -> None:
+    earlier, final = another_expected("dijkstra"), expected("dijkstra")
+    parsed = extract("dijkstra", fenced(earlier, tag="") + "\n" + fenced(final))
+    assert (parsed.answer, parsed.leniency) == (final, ())
+
+
+@pytest.mark.parametrize("indent", [None, 2])
+def test_no_fence_at_all_is_forgiven_and_recorded(indent: int | None) -> None:
+    answer = expected("kruskal")
+    text = WORK + "\nFinal answer: " + json.dumps(answer, indent=indent) + "\n"
+    parsed = extract("kruskal", text)
+    assert parsed.failed_level is None
+    assert parsed.answer == answer
+    assert parsed.leniency == ("no_fence",)
+
+
+def test_a_bare_answer_after_sets_written_in_braces_is_found() -> None:
+    answer = expected("kruskal")
+    text = "Components: {A, C} {B} {D, E}.\nMerged: {A, B, C, D, E}.\n" + json.dumps(answer)
+    assert extract("kruskal", text).answer == answer
+
+
+def test_a_bare_answer_far_from_the_end_is_not_taken() -> None:
+    text = json.dumps(expected("kmp")) + "\n" + "and so on, " * (UNFENCED_WINDOW // 10)
+    assert_level_1(extract("kmp", text))
+
+
+def test_a_fence_in_another_language_is_not_the_answer() -> None:
+    answer = expected("knapsack_01")
+    code = "```python\nbest = max(row)\nprint(best)\n```"
+    dict_code = "```python\nanswer = " + json.dumps(another_expected("knapsack_01")) + "\n```"
+    for text in (
+        WORK + fenced(answer) + "\n\nTo double-check:\n\n" + code,
+        WORK + dict_code + "\n\n" + fenced(answer),
+        WORK + fenced(answer) + "\n\n" + '```text\n{"max_value": 0}\n```',
+    ):
+        parsed = extract("knapsack_01", text)
+        assert (parsed.answer, parsed.leniency) == (answer, ())
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="parser bug: with no JSON fence, the unfenced fallback scans the text inside a "
+    "```python block too, and takes a dict literal there as a no_fence answer",
+)
+def test_a_dict_inside_a_python_fence_alone_is_no_answer() -> None:
+    text = WORK + "```python\nanswer = " + json.dumps(expected("kmp")) + "\nprint(answer)\n```\n"
+    assert_level_1(extract("kmp", text))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="parser bug: a one-line ```json {...}``` is taken for an opening fence that "
+    "never closes (level 1 'unclosed'); CommonMark says it is no fence at all",
+)
+def test_a_one_line_fence_is_not_an_unclosed_fence() -> None:
+    answer = expected("kmp")
+    parsed = extract("kmp", WORK + "```json " + json.dumps(answer) + " ```\n")
+    assert parsed.answer == answer
+
+
+# --- trailing commas and syntax errors -------------------------------------------------------
+
+
+def test_trailing_commas_are_forgiven_and_recorded() -> None:
+    parsed = extract("kmp", '```json\n{"positions": [20, 22,],}\n```')
+    assert (parsed.answer, parsed.failed_level) == ({"positions": [20, 22]}, None)
+    assert parsed.leniency == ("trailing_comma",)
+
+
+def test_a_trailing_comma_in_a_multiline_reference_answer() -> None:
+    answer = expected("dijkstra")
+    body = json.dumps(answer, indent=2).replace("\n  }", ",\n  }")
+    assert body.count(",\n  }") == 1
+    parsed = extract("dijkstra", "```json\n" + body + "\n```")
+    assert (parsed.answer, parsed.leniency) == (answer, ("trailing_comma",))
+
+
+def test_leniencies_combine_in_a_fixed_order() -> None:
+    untagged = extract("kmp", '```\n{"positions": [1,]}\n```')
+    assert untagged.leniency == ("untagged_fence", "trailing_comma")
+    bare = extract("kmp", 'So: {"positions": [1,]}')
+    assert bare.leniency == ("no_fence", "trailing_comma")
+
+
+def test_a_comma_inside_a_string_is_left_alone() -> None:
+    parsed = extract("bfs", '```json\n{"order": ["A, ]"], "distances": {"A, ]": 0},}\n```')
+    assert parsed.failed_level is None
+    assert parsed.answer == {"order": ["A, ]"], "distances": {"A, ]": 0}}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"positions": [20 22]}',
+        '{"positions": [20,, 22]}',
+        '{"positions": [20, 22],,}',
+        "{'positions': [20, 22]}",
+        "{positions: [20, 22]}",
+        '{"positions": [20, 22]} // the answer',
+        '{"positions": [20, 22]',
+        '{"positions": [0x14]}',
+        '{"positions": [020]}',
+        '{"positions": [20, 22]}}',
+    ],
+)
+def test_a_real_syntax_error_is_level_1(body: str) -> None:
+    assert_level_1(extract("kmp", f"Answer:\n```json\n{body}\n```\n"))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="parser bug: with no fence, a final object that fails to decode is skipped and an "
+    "earlier, decodable intermediate object is returned as the answer",
+)
+def test_a_broken_bare_answer_does_not_fall_back_to_an_intermediate_one() -> None:
+    text = 'After step 3: {"positions": [20]}\n\nFinal answer: {"positions": [20, 22}\n'
+    assert_level_1(extract("kmp", text))
+
+
+# --- truncation and empty replies ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tag", ["json", ""])
+def test_a_reply_cut_inside_the_final_fence_is_level_1(tag: str) -> None:
+    answer = expected("dijkstra")
+    complete = fenced(another_expected("dijkstra"))
+    cut = f"```{tag}\n" + json.dumps(answer)[:-7]
+    parsed = extract("dijkstra", WORK + complete + "\n\nCorrected answer:\n\n" + cut)
+    assert_level_1(parsed, "unclosed")
+
+
+def test_a_reply_cut_right_after_the_opening_fence_is_level_1() -> None:
+    assert_level_1(extract("kmp", WORK + fenced({"positions": [1]}) + "\n```json\n"), "unclosed")
+
+
+def test_a_bare_answer_cut_short_is_level_1() -> None:
+    assert_level_1(extract("kmp", 'Final: {"positions": [20, 2'))
+
+
+@pytest.mark.parametrize("text", [None, "", " ", "\n\n", " \t\r\n \u3000\n"])
+def test_an_empty_reply_is_level_1(text: str | None) -> None:
+    assert_level_1(extract("bfs", text), "empty")
+    with pytest.raises(ParseError) as caught:
+        PARSER.parse("bfs", text)
+    assert caught.value.level == 1
+
+
+def test_prose_without_any_answer_is_level_1() -> None:
+    assert_level_1(extract("kmp", WORK.replace("{", "").replace("}", "")), "no JSON object")
+
+
+# --- hostile output --------------------------------------------------------------------------
+
+
+def test_five_megabytes_of_prose_then_the_answer() -> None:
+    answer = expected("bfs")
+    sentence = "The queue is [D, E] and the set {A, B} is visited. "
+    prose = sentence * (FIVE_MB // len(sentence) + 1)
+    assert len(prose) >= FIVE_MB
+    for tail in (fenced(answer), json.dumps(answer)):
+        parsed = extract("bfs", prose + "\n" + tail + "\n")
+        assert parsed.failed_level is None
+        assert parsed.answer == answer
+
+
+def test_five_megabytes_of_garbage_with_no_answer() -> None:
+    rng = random.Random(5)
+    no_braces = "".join(rng.choices("abc 123,:[]\"'\\\n`~#", k=FIVE_MB))
+    assert_level_1(extract("kmp", no_braces))
+    jsonish = "".join(rng.choices('{}[]":,0123 \n`\\tnule', k=FIVE_MB))
+    assert not extract("kmp", jsonish).ok
+    assert not extract("kmp", "```json\n" + "{" * FIVE_MB).ok
+    assert not extract("kmp", "{" * FIVE_MB).ok
+    assert not extract("kmp", '{"' * (FIVE_MB // 2)).ok
+
+
+def test_an_answer_block_over_the_size_limit_is_level_1() -> None:
+    padded = '{"positions": [' + " " * MAX_ANSWER_CHARS + "1]}"
+    assert_level_1(extract("kmp", "```json\n" + padded + "\n```"), "larger than")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"a": ' * 10_000 + "1" + "}" * 10_000,
+        '{"positions": ' + "[" * 10_000 + "]" * 10_000 + "}",
+        "[" * 10_000 + "]" * 10_000,
+        '{"positions": ' + "[" * 10_000,
+    ],
+    ids=["objects", "arrays-in-object", "arrays", "unclosed"],
+)
+@pytest.mark.parametrize("fence", [True, False])
+def test_json_nested_ten_thousand_deep_is_level_1(body: str, fence: bool) -> None:
+    assert_level_1(extract("kmp", f"```json\n{body}\n```" if fence else body))
+
+
+def test_nesting_just_past_the_limit_is_refused() -> None:
+    deep = '{"positions": ' + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "}"
+    assert_level_1(extract("kmp", fenced_text(deep)), "nested deeper")
+
+
+def fenced_text(body: str) -> str:
+    return f"```json\n{body}\n```"
+
+
+@pytest.mark.parametrize(
+    "number",
+    [
+        "7" * 5000,
+        "-" + "7" * 5000,
+        "7" * 5000 + ".5",
+        "1e" + "9" * 5000,
+        "7" * (MAX_INT_DIGITS + 1),
+    ],
+    ids=["int", "negative", "float", "exponent", "just-over"],
+)
+def test_a_huge_number_is_level_1(number: str) -> None:
+    assert_level_1(extract("kmp", fenced_text(f'{{"positions": [{number}]}}')))
+    assert_level_1(extract("kmp", f'Final: {{"positions": [{number}]}}'))
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e999", "-1e999"])
+def test_nan_and_infinity_are_refused(literal: str) -> None:
+    body = f'{{"root": {literal}, "iterations": 20, "converged": false}}'
+    assert_level_1(extract("newton_raphson", fenced_text(body)))
+    assert_level_1(extract("newton_raphson", "Result: " + body))
+
+
+@pytest.mark.parametrize("body", ["[20, 22]", "[]", '"positions"', "20", "null", "true"])
+def test_a_value_that_is_not_an_object_is_level_1(body: str) -> None:
+    assert_level_1(extract("kmp", fenced_text(body)))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="parser bug: a ```json block holding an array is skipped, and the unfenced "
+    "fallback then takes the object inside the array as a no_fence answer",
+)
+def test_an_array_holding_the_answer_is_level_1() -> None:
+    assert_level_1(extract("kmp", fenced([expected("kmp")])))
+
+
+def test_model_text_is_never_evaluated() -> None:
+    body = '{"positions": [__import__("os").getpid()]}'
+    assert_level_1(extract("kmp", fenced_text(body)))
+
+
+# --- level 2: the contract -------------------------------------------------------------------
+
+
+Mutation = Callable[[dict[str, Any]], None]
+
+
+def _set(path: tuple[Any, ...], value: Any) -> Mutation:
+    def mutate(answer: dict[str, Any]) -> None:
+        target: Any = answer
+        for step in path[:-1]:
+            target = target[step]
+        target[path[-1]] = value
+
+    return mutate
+
+
+def _first_key(name: str) -> str:
+    return sorted(expected(name)["distances"])[0]
+
+
+def _pop(key: str) -> Mutation:
+    def mutate(answer: dict[str, Any]) -> None:
+        del answer[key]
+
+    return mutate
+
+
+def _to_float(key: str) -> Mutation:
+    return lambda answer: answer.update({key: float(answer[key])})
+
+
+def _to_str(key: str) -> Mutation:
+    return lambda answer: answer.update({key: str(answer[key])})
+
+
+def _first_distance(value: Any) -> Callable[[], Mutation]:
+    return lambda: _set(("distances", _first_key("dijkstra")), value)
+
+
+CONTRACT_BREAKS: list[tuple[str, str, Callable[[], Mutation]]] = [
+    ("kmp", "string-for-int", lambda: _set(("positions",), ["3"])),
+    ("knapsack_01", "string-for-int", lambda: _to_str("max_value")),
+    ("dijkstra", "string-for-int", _first_distance("3")),
+    ("kmp", "fraction-for-int", lambda: _set(("positions",), [3.5])),
+    ("knapsack_01", "fraction-for-int", lambda: _set(("max_value",), 3.5)),
+    ("knapsack_01", "float-for-int", lambda: _to_float("max_value")),
+    ("newton_raphson", "float-for-int", lambda: _to_float("iterations")),
+    ("kmp", "bool-for-int", lambda: _set(("positions",), [True])),
+    ("newton_raphson", "string-for-bool", lambda: _set(("converged",), "true")),
+    ("bfs", "int-for-string", lambda: _set(("order",), [0])),
+    ("dijkstra", "negative-distance", _first_distance(-1)),
+    ("kmp", "negative-position", lambda: _set(("positions",), [-1])),
+    ("kruskal", "edge-of-two", lambda: _set(("edges",), [["A", "B"]])),
+    ("kruskal", "weight-as-string", lambda: _set(("edges",), [["A", "B", "4"]])),
+    ("knapsack_01", "null", lambda: _set(("max_value",), None)),
+    ("kmp", "null", lambda: _set(("positions",), None)),
+    ("bfs", "null", lambda: _set(("order",), None)),
+    ("kruskal", "null", lambda: _set(("total_weight",), None)),
+    ("newton_raphson", "null", lambda: _set(("converged",), None)),
+    ("knapsack_01", "missing-key", lambda: _pop("selected_items")),
+    ("newton_raphson", "missing-key", lambda: _pop("converged")),
+    ("bfs", "missing-key", lambda: _pop("order")),
+    ("kmp", "extra-key", lambda: _set(("explanation",), "overlaps included")),
+    ("kruskal", "extra-key", lambda: _set(("mst",), True)),
+    ("dijkstra", "renamed-key", lambda: lambda answer: answer.update(dist=answer.pop("distances"))),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "mutation"),
+    [(name, make) for name, _, make in CONTRACT_BREAKS],
+    ids=[f"{name}-{label}" for name, label, _ in CONTRACT_BREAKS],
+)
+def test_a_contract_failure_is_level_2_and_keeps_the_answer(
+    name: str, mutation: Callable[[], Mutation]
+) -> None:
+    answer = expected(name)
+    mutation()(answer)
+    parsed = extract(name, WORK + fenced(answer))
+    assert parsed.failed_level == 2, parsed
+    assert parsed.answer == answer
+    assert parsed.reason.startswith("schema:")
+    with pytest.raises(ParseError) as caught:
+        PARSER.parse(name, WORK + fenced(answer))
+    assert caught.value.level == 2
+
+
+def test_null_is_allowed_where_the_schema_allows_it() -> None:
+    answer = expected("dijkstra")
+    answer["distances"][_first_key("dijkstra")] = None
+    assert extract("dijkstra", fenced(answer)).failed_level is None
+    newton = expected("newton_raphson") | {"root": None}
+    assert extract("newton_raphson", fenced(newton)).failed_level is None
+
+
+@pytest.mark.parametrize("name", SCAFFOLDS)
+def test_parse_returns_the_answer_or_raises_with_the_level(name: str) -> None:
+    answer = expected(name)
+    assert PARSER.parse(name, WORK + fenced(answer)) == answer
+    with pytest.raises(ParseError) as caught:
+        PARSER.parse(name, WORK + fenced(answer)[:-3])
+    assert caught.value.level == 1
+
+
+# --- properties ------------------------------------------------------------------------------
+
+
+@given(st.text(), st.sampled_from(SCAFFOLDS))
+def test_extract_never_raises_on_any_text(text: str, name: str) -> None:
+    parsed = extract(name, text)
+    assert parsed.failed_level in (None, 1, 2)
+    if parsed.failed_level is None:
+        assert isinstance(parsed.answer, dict)
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+TOKENS = [
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    ",",
+    ":",
+    " ",
+    "\n",
+    "\\",
+    "\\u",
+    "\\ud800",
+    "NaN",
+    "-Infinity",
+    "1e999",
+    "99999999999999999999",
+    "null",
+    "true",
+    "```json\n",
+    "```\n",
+    "\n```",
+    "```",
+    "~~~",
+    "```python\n",
+    '"positions"',
+    '"distances"',
+    "[0, 1]",
+    "-",
+    "0.5",
+    "e",
+    "//",
+]
+JSONISH = st.lists(
+    st.sampled_from(TOKENS)
+    | JSON_VALUES.map(json.dumps)
+    | st.text(alphabet='{}[]",:0123456789 \n`\\', max_size=12),
+    max_size=40,
+).map("".join)
+
+
+@given(JSONISH, st.sampled_from(SCAFFOLDS))
+def test_extract_never_raises_on_json_ish_text(text: str, name: str) -> None:
+    parsed = extract(name, text)
+    assert parsed.failed_level in (None, 1, 2)
+
+
+@given(JSON_VALUES, st.sampled_from(["```json\n{}\n```", "```\n{}\n```", "Answer: {}"]))
+def test_any_decodable_object_reaches_the_contract_check(value: Any, template: str) -> None:
+    """Whatever object decodes is handed to the schema: level 2 or usable, never level 1."""
+    answer = {"positions": value}
+    parsed = extract("kmp", template.replace("{}", json.dumps(answer)))
+    assert parsed.failed_level in (None, 2)
+    assert parsed.answer == answer
+
+
+PROSE = st.text(
+    alphabet=st.characters(
+        codec="utf-8",
+        categories=["L", "N", "P", "Zs", "S"],
+        exclude_characters="`~",
+    )
+    | st.sampled_from(["\n", "{", "}", '"', "'"]),
+    max_size=200,
+)
+FORMS = {
+    "tagged": lambda a: fenced(a),
+    "tagged-indented": lambda a: fenced(a, indent=2),
+    "untagged": lambda a: fenced(a, tag=""),
+    "bare": lambda a: json.dumps(a),
+}
+FORM_LENIENCY = {
+    "tagged": (),
+    "tagged-indented": (),
+    "untagged": ("untagged_fence",),
+    "bare": ("no_fence",),
+}
+
+
+@given(
+    st.sampled_from(SCAFFOLDS),
+    st.integers(min_value=0, max_value=5),
+    st.sampled_from(sorted(FORMS)),
+    PROSE,
+    PROSE,
+)
+def test_a_reference_answer_in_random_prose_is_extracted_exactly(
+    name: str, index: int, form: str, before: str, after: str
+) -> None:
+    answer = expected(name, index)
+    if form == "bare":
+        # A bare answer is "the last object in the text": braces and quotes around it are
+        # other candidates by design, so this form gets plain prose.
+        before, after = _plain(before), _plain(after)
+    text = before + "\n" + FORMS[form](answer) + "\n" + after
+    parsed = extract(name, text)
+    assert parsed.failed_level is None, parsed.reason
+    assert parsed.answer == answer
+    assert parsed.leniency == FORM_LENIENCY[form]
+
+
+def _plain(prose: str) -> str:
+    return "".join(char for char in prose if char not in '{}"')
+
+
+# --- the helper answers (hand-written replies to real prompts) -------------------------------
+
+
+@pytest.mark.parametrize("name", SCAFFOLDS)
+def test_helper_answers_parse(name: str) -> None:
+    case_id = f"{name}-standard-000"
+    text = (HELPER_ANSWERS / f"{case_id}.txt").read_text(encoding="utf-8")
+    parsed = extract(name, text)
+    assert parsed.failed_level is None, parsed.reason
+    assert parsed.leniency == ()
+    assert PARSER.parse(name, text) == parsed.answer
+    if name in HELPER_ANSWERS_PASSING_THE_VALIDATOR:
+        (case,) = plan_cases([name], seed=load_settings().seed, cases=1, case_ids=[case_id])[name]
+        verdict = get_spec(name).validator.validate(parsed.answer, case.expected, case=case)
+        assert verdict.is_valid, verdict.message

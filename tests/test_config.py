@@ -1,0 +1,70 @@
+"""Settings from the environment, with clear errors and no leaked secrets."""
+
+from __future__ import annotations
+
+import pytest
+
+from verification.config import load_settings
+from verification.errors import ConfigurationError
+
+
+def test_defaults_are_sensible() -> None:
+    settings = load_settings()
+    assert settings.cases >= 30
+    assert settings.temperature is None
+    assert settings.provider == "anthropic"
+    assert settings.model_name == settings.dev_model
+
+
+@pytest.mark.parametrize("variable", ["ANTHROPIC_API_KEY", "VERIFY_ANTHROPIC_API_KEY"])
+def test_key_from_either_variable_is_a_secret(
+    monkeypatch: pytest.MonkeyPatch, variable: str
+) -> None:
+    monkeypatch.setenv(variable, "sk-ant-test-secret")
+    settings = load_settings()
+    assert settings.anthropic_api_key is not None
+    assert settings.anthropic_api_key.get_secret_value() == "sk-ant-test-secret"
+    assert "sk-ant-test-secret" not in repr(settings)
+    assert "sk-ant-test-secret" not in str(settings.public_dump())
+
+
+def test_prefixed_key_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "plain")
+    monkeypatch.setenv("VERIFY_ANTHROPIC_API_KEY", "prefixed")
+    key = load_settings().anthropic_api_key
+    assert key is not None and key.get_secret_value() == "prefixed"
+
+
+def test_mode_chooses_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFY_CURRENT_MODE", "cert")
+    monkeypatch.setenv("VERIFY_CERT_MODEL", "model-of-record")
+    assert load_settings().model_name == "model-of-record"
+    assert load_settings(model="explicit").model_name == "explicit"
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("VERIFY_CASES", "0"),
+        ("VERIFY_TEMPERATURE", "hot"),
+        ("VERIFY_CURRENT_MODE", "prod"),
+        ("VERIFY_PROVIDER", "gpt"),
+        ("VERIFY_CONCURRENCY", "-1"),
+    ],
+)
+def test_a_bad_value_names_its_variable(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ConfigurationError, match=variable):
+        load_settings()
+
+
+def test_a_bad_option_names_the_option() -> None:
+    with pytest.raises(ConfigurationError, match="--cases"):
+        load_settings(cases=0)
+
+
+def test_temperature_may_be_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFY_TEMPERATURE", "0.0")
+    assert load_settings().temperature == 0.0

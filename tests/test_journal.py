@@ -1,0 +1,102 @@
+"""The journal: one flushed line per attempt, no NaN, torn last lines survived."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from verification.errors import JournalError
+from verification.journal import (
+    MAX_RAW_RESPONSE_CHARS,
+    AttemptRecord,
+    JournalWriter,
+    cap_response,
+    read_journal,
+)
+
+REQUIRED_FIELDS = {
+    "schema",
+    "case_id",
+    "epoch",
+    "attempt",
+    "tier",
+    "input",
+    "expected",
+    "outcome",
+    "level",
+    "reason",
+    "leniency",
+    "answer",
+    "raw_response",
+    "stop_reason",
+    "usage",
+    "latency_s",
+    "model",
+}
+
+
+def _record(answer: object = None, raw: str | None = "reply") -> AttemptRecord:
+    text, chars, digest = cap_response(raw)
+    return AttemptRecord(
+        scaffold="kmp",
+        case_id="kmp-simple-000",
+        index=0,
+        epoch=0,
+        attempt=1,
+        tier="simple",
+        input={"text": "AB", "pattern": "A"},
+        expected={"positions": [0]},
+        outcome="passed",
+        level=None,
+        reason="ok",
+        leniency=[],
+        answer=answer,
+        raw_response=text,
+        raw_response_chars=chars,
+        raw_response_sha256=digest,
+        stop_reason="end_turn",
+        usage={},
+        latency_s=0.01,
+        model="m",
+        finished_at="t",
+    )
+
+
+def test_each_append_is_one_flushed_line_with_every_field(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    writer = JournalWriter(path)
+    writer.append(_record())
+    lines = path.read_text().splitlines()  # readable before close: flushed
+    assert len(lines) == 1
+    assert set(json.loads(lines[0])) >= REQUIRED_FIELDS
+    writer.close()
+    assert read_journal(path) == [_record()]
+
+
+def _refuse(literal: str) -> None:
+    raise ValueError(literal)
+
+
+def test_nan_never_reaches_disk() -> None:
+    line = _record(answer={"root": float("nan"), "x": float("inf")}).to_line()
+    data = json.loads(line, parse_constant=_refuse)  # strict JSON: no NaN or Infinity
+    assert data["answer"] == {"root": None, "x": None}
+
+
+def test_raw_response_is_capped_with_its_length_and_hash() -> None:
+    huge = "x" * (MAX_RAW_RESPONSE_CHARS + 10)
+    text, chars, digest = cap_response(huge)
+    assert text is not None and len(text) == MAX_RAW_RESPONSE_CHARS
+    assert chars == len(huge) and digest is not None and len(digest) == 64
+
+
+def test_a_torn_last_line_is_skipped_but_a_torn_middle_line_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    good = _record().to_line()
+    path.write_text(good + good[: len(good) // 2])
+    assert len(read_journal(path)) == 1
+    path.write_text(good + "garbage\n" + good)
+    with pytest.raises(JournalError, match=":2:"):
+        read_journal(path)

@@ -1,0 +1,110 @@
+"""The public surface the API reference promises, and __all__ in every module."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import pytest
+
+import verification
+
+MODULES = sorted(
+    m.name
+    for m in pkgutil.walk_packages(verification.__path__, prefix="verification.")
+    if not m.name.endswith("__main__")
+)
+
+PROMISED = {
+    "verification.generators.base": ["TestCase", "TestSuite", "TestCaseGenerator"],
+    "verification.runner": [
+        "TestResult",
+        "ScaffoldResults",
+        "VerificationRunner",
+        "run_verification",
+    ],
+    "verification.llm.base": [
+        "LLMProvider",
+        "LLMRequest",
+        "LLMResponse",
+        "LLMError",
+        "RateLimitError",
+        "AuthenticationError",
+    ],
+    "verification.llm.claude": ["ClaudeProvider"],
+    "verification.llm.prompt_builder": ["PromptBuilder", "ScaffoldParser"],
+    "verification.llm.response_parser": ["ResponseParser"],
+    "verification.reference.graph": ["bfs", "dijkstra"],
+    "verification.reference.greedy": ["kruskal_mst"],
+    "verification.reference.dynamic_programming": ["knapsack_01"],
+    "verification.reference.string_algo": ["kmp_search"],
+    "verification.reference.numerical": ["newton_raphson"],
+    "verification.validators.base": ["Validator", "ValidationResult", "CompositeValidator"],
+    "verification.validators.exact_match": [
+        "ExactMatchValidator",
+        "DictMatchValidator",
+        "PathMatchValidator",
+    ],
+    "verification.validators.numeric_tolerance": ["NumericToleranceValidator"],
+    "verification.validators.set_equivalence": ["SetEquivalenceValidator", "MSTValidator"],
+    "verification.registry": [
+        "SCAFFOLD_REGISTRY",
+        "VALIDATOR_REGISTRY",
+        "UniversalGenerator",
+        "get_all_generators",
+        "get_validator_for_scaffold",
+        "get_scaffolds_by_category",
+    ],
+    "verification.config": ["VerificationSettings"],
+    "verification.reports.generator": ["ReportGenerator"],
+    "verification.cli": ["VerificationCLI", "main"],
+}
+
+
+@pytest.mark.parametrize("module_name", MODULES)
+def test_every_module_declares_all_and_exports_what_it_names(module_name: str) -> None:
+    module = importlib.import_module(module_name)
+    assert hasattr(module, "__all__"), f"{module_name} has no __all__"
+    for name in module.__all__:
+        assert hasattr(module, name), f"{module_name}.__all__ names missing {name}"
+
+
+@pytest.mark.parametrize(("module_name", "names"), sorted(PROMISED.items()))
+def test_the_api_reference_names_hold(module_name: str, names: list[str]) -> None:
+    module = importlib.import_module(module_name)
+    for name in names:
+        assert name in module.__all__, f"{module_name} does not export {name}"
+
+
+def test_registry_views_derive_from_the_specs() -> None:
+    from verification.registry import (
+        SCAFFOLD_REGISTRY,
+        SPECS,
+        VALIDATOR_REGISTRY,
+        get_all_generators,
+        get_scaffolds_by_category,
+        get_validator_for_scaffold,
+    )
+
+    assert sorted(n for names in SCAFFOLD_REGISTRY.values() for n in names) == sorted(SPECS)
+    assert set(VALIDATOR_REGISTRY) == set(SPECS) == set(get_all_generators())
+    for name, spec in SPECS.items():
+        assert get_validator_for_scaffold(name) is spec.validator
+        assert name in get_scaffolds_by_category(spec.category)
+
+
+def test_unknown_scaffold_lists_close_matches() -> None:
+    from verification.errors import UnknownScaffoldError
+    from verification.registry import get_spec
+
+    with pytest.raises(UnknownScaffoldError, match=r"(?i)did you mean: kmp") as raised:
+        get_spec("kpm")
+    assert raised.value.close_matches == ["kmp"]
+
+
+def test_universal_generator_suite_has_every_tier() -> None:
+    from verification.registry import UniversalGenerator
+
+    suite = UniversalGenerator("dijkstra", cases=10).generate_suite()
+    assert [c.tier for c in suite.test_cases] == ["simple"] * 3 + ["standard"] * 5 + ["edge"] * 2
+    assert suite.test_cases[0].id == "dijkstra-simple-000"
