@@ -18,6 +18,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from verification.config import load_settings
 from verification.generators.base import TIERS, generate_case
@@ -27,13 +28,15 @@ from verification.llm.response_parser import ResponseParser
 from verification.registry import SPECS, plan_tier_counts
 from verification.runner import VerificationRunner
 
+T = TypeVar("T")
 STAGES = ("generate", "prompt", "parse", "validate", "journal")
 
 
-def _timed(fn: Callable[[], object]) -> float:
+def _timed(fn: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, float]:
+    """``fn(*args, **kwargs)`` and the seconds it took."""
     started = time.perf_counter()
-    fn()
-    return time.perf_counter() - started
+    result = fn(*args, **kwargs)
+    return result, time.perf_counter() - started
 
 
 def per_case_stage_times(cases: int, seed: int) -> dict[str, dict[str, float]]:
@@ -49,28 +52,42 @@ def per_case_stage_times(cases: int, seed: int) -> dict[str, dict[str, float]]:
             counts = plan_tier_counts(cases)
             for tier in TIERS:
                 for index in range(counts[tier]):
-                    holder: dict[str, object] = {}
-                    samples["generate"].append(_timed(
-                        lambda t=tier, i=index: holder.update(
-                            case=generate_case(spec, t, i, seed=seed))))
-                    case = holder["case"]
-                    samples["prompt"].append(_timed(lambda: builder.build(name, case.input)))
+                    case, seconds = _timed(generate_case, spec, tier, index, seed=seed)
+                    samples["generate"].append(seconds)
+                    samples["prompt"].append(_timed(builder.build, name, case.input)[1])
                     reply = "Work shown here.\n\n" + spec.render_answer(case.expected)
-                    samples["parse"].append(_timed(
-                        lambda: holder.update(parsed=parser.extract(name, reply))))
-                    parsed = holder["parsed"]
-                    samples["validate"].append(_timed(
-                        lambda: spec.validator.validate(parsed.answer, case.expected, case=case)))
+                    parsed, seconds = _timed(parser.extract, name, reply)
+                    samples["parse"].append(seconds)
+                    verdict, seconds = _timed(
+                        spec.validator.validate, parsed.answer, case.expected, case=case
+                    )
+                    assert verdict.is_valid, (case.id, verdict.message)
+                    samples["validate"].append(seconds)
                     raw, chars, digest = cap_response(reply)
                     record = AttemptRecord(
-                        scaffold=name, case_id=case.id, index=index, epoch=0, attempt=1,
-                        tier=tier, input=case.input, expected=case.expected, outcome="passed",
-                        level=None, reason="", leniency=[], answer=parsed.answer,
-                        raw_response=raw, raw_response_chars=chars, raw_response_sha256=digest,
-                        stop_reason="end_turn", usage={}, latency_s=0.0, model="reference",
+                        scaffold=name,
+                        case_id=case.id,
+                        index=index,
+                        epoch=0,
+                        attempt=1,
+                        tier=tier,
+                        input=case.input,
+                        expected=case.expected,
+                        outcome="passed",
+                        level=None,
+                        reason="",
+                        leniency=[],
+                        answer=parsed.answer,
+                        raw_response=raw,
+                        raw_response_chars=chars,
+                        raw_response_sha256=digest,
+                        stop_reason="end_turn",
+                        usage={},
+                        latency_s=0.0,
+                        model="reference",
                         finished_at="",
                     )
-                    samples["journal"].append(_timed(lambda: journal.append(record)))
+                    samples["journal"].append(_timed(journal.append, record)[1])
             figures[name] = {stage: statistics.median(v) for stage, v in samples.items()}
         journal.close()
     return figures
@@ -79,8 +96,7 @@ def per_case_stage_times(cases: int, seed: int) -> dict[str, dict[str, float]]:
 def command_seconds(argv: list[str], repeat: int) -> float:
     """Median wall time of a command, in seconds."""
     return statistics.median(
-        _timed(lambda: subprocess.run(argv, check=True, capture_output=True))
-        for _ in range(repeat)
+        _timed(subprocess.run, argv, check=True, capture_output=True)[1] for _ in range(repeat)
     )
 
 
@@ -106,13 +122,18 @@ def main() -> None:
     print(f"{'scaffold':<16}" + "".join(f"{s:>10}" for s in STAGES) + f"{'total':>10}")
     for name, stages in figures.items():
         total = sum(stages.values())
-        print(f"{name:<16}" + "".join(f"{1e6 * stages[s]:>10.0f}" for s in STAGES)
-              + f"{1e6 * total:>10.0f}")
+        print(
+            f"{name:<16}"
+            + "".join(f"{1e6 * stages[s]:>10.0f}" for s in STAGES)
+            + f"{1e6 * total:>10.0f}"
+        )
     listing = command_seconds([sys.executable, "-m", "verification", "list"], args.repeat)
     print(f"\npython -m verification list: {1000 * listing:.0f} ms (median of {args.repeat})")
     elapsed, answers = dry_run_seconds(args.cases)
-    print(f"dry run of every scaffold in process: {elapsed:.2f} s for {answers} answers "
-          f"({1000 * elapsed / max(answers, 1):.2f} ms per answer, reports excluded)")
+    print(
+        f"dry run of every scaffold in process: {elapsed:.2f} s for {answers} answers "
+        f"({1000 * elapsed / max(answers, 1):.2f} ms per answer, reports excluded)"
+    )
 
 
 if __name__ == "__main__":

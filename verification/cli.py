@@ -311,8 +311,9 @@ def _print_summary(results: Any, label: str | None, summary: Path) -> None:
         print(f"{label}: no model was asked; this run certifies no model.")
     for r in results:
         low, high = r.interval
+        mark = " (borderline)" if r.borderline else ""
         print(
-            f"{r.scaffold:<24} {r.status:<11} {100 * r.pass_rate:5.1f}% "
+            f"{r.scaffold:<24} {r.status + mark:<24} {100 * r.pass_rate:5.1f}% "
             f"(n={r.n}, 95% CI {100 * low:.1f}-{100 * high:.1f}%, infra errors {r.infra_errors})"
         )
     print(f"report: {summary}")

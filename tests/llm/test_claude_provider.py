@@ -147,12 +147,6 @@ def test_case_id_is_never_sent(fake_server: FakeModelServer) -> None:
         assert all(text not in f"{name}: {value}" for name, value in sent.headers.items())
 
 
-@pytest.mark.xfail(
-    raises=TypeError,
-    strict=True,
-    reason="BUG: anthropic>=1 removed `temperature` from messages.create(); ClaudeProvider "
-    "passes it as a keyword, so the SDK raises an untranslated TypeError before any request",
-)
 @pytest.mark.parametrize("temperature", [0.0, 0.7])
 def test_temperature_is_sent_when_set(fake_server: FakeModelServer, temperature: float) -> None:
     fake_server.script([fake_server.message()])

@@ -134,7 +134,8 @@ class ClaudeProvider(LLMProvider):
                 block["cache_control"] = {"type": "ephemeral"}
             arguments["system"] = [block]
         if request.temperature is not None:
-            arguments["temperature"] = request.temperature
+            # Newer SDKs dropped the keyword (current models refuse it); older models take it.
+            arguments["extra_body"] = {"temperature": request.temperature}
         return arguments
 
     async def generate(self, request: LLMRequest) -> LLMResponse:

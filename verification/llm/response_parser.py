@@ -5,8 +5,8 @@ Level 2, contract: the object passes the scaffold's answer schema in strict mode
 (Level 3, behavioural, is the validator's, in the runner.)
 
 The final answer is the last fenced block tagged ``json`` (or untagged) whose body starts
-with ``{``; with no such block, the last JSON object in the reply's final
-:data:`UNFENCED_WINDOW` characters. Model text is data: it is never evaluated, and nothing in
+with ``{`` or ``[`` (an array is then a level 1 failure); with no such block, the last
+``{...}`` outside every fence in the reply's final :data:`UNFENCED_WINDOW` characters. Model text is data: it is never evaluated, and nothing in
 it can make :meth:`ResponseParser.extract` raise. The accepted deviations are a closed list,
 :data:`LENIENCIES`, and each one used is recorded with the answer.
 """
@@ -77,17 +77,23 @@ class _Block:
     body: str
 
 
-def _fenced_blocks(text: str) -> tuple[list[_Block], _Block | None]:
-    """Closed fenced blocks in order, and the block left open at the end, if any."""
+def _fenced_blocks(text: str) -> tuple[list[_Block], _Block | None, str]:
+    """Closed fenced blocks in order, the block left open at the end (if any), and the text
+    outside every fence."""
     blocks: list[_Block] = []
+    outside: list[str] = []
     marker = ""
     tag = ""
     body: list[str] = []
     for line in text.splitlines():
         if not marker:
             opened = _FENCE_OPEN.match(line)
-            if opened:
+            # CommonMark: a backtick fence's info string holds no backtick (```json {..}```
+            # on one line is inline code, not a fence).
+            if opened and not (opened.group(1)[0] == "`" and "`" in line[opened.end(1) :]):
                 marker, tag, body = opened.group(1), opened.group(2).lower(), []
+            else:
+                outside.append(line)
             continue
         stripped = line.strip()
         if stripped.startswith(marker) and set(stripped) == {marker[0]}:
@@ -95,7 +101,8 @@ def _fenced_blocks(text: str) -> tuple[list[_Block], _Block | None]:
             marker = ""
         else:
             body.append(line)
-    return blocks, (_Block(tag, "\n".join(body)) if marker else None)
+    left_open = _Block(tag, "\n".join(body)) if marker else None
+    return blocks, left_open, "\n".join(outside)
 
 
 def _max_depth(text: str, limit: int) -> int:
@@ -118,8 +125,9 @@ def _max_depth(text: str, limit: int) -> int:
     return deepest
 
 
-def _top_level_objects(text: str) -> list[str]:
-    """Balanced ``{...}`` spans at top level; quotes count only inside an object."""
+def _top_level_objects(text: str) -> tuple[list[str], bool]:
+    """Balanced ``{...}`` spans at top level (quotes count only inside an object), and
+    whether an object opened after the last span is never closed."""
     spans: list[str] = []
     depth = 0
     start = 0
@@ -141,7 +149,7 @@ def _top_level_objects(text: str) -> list[str]:
                 depth -= 1
                 if depth == 0:
                     spans.append(text[start : match.end()])
-    return spans
+    return spans, depth > 0
 
 
 def _strip_trailing_commas(text: str) -> str:
@@ -247,27 +255,31 @@ class ResponseParser:
 
     @staticmethod
     def _syntactic(text: str) -> tuple[Any, tuple[str, ...], str | None]:
-        blocks, left_open = _fenced_blocks(text)
+        blocks, left_open, outside = _fenced_blocks(text)
         if left_open is not None and left_open.tag in _JSON_TAGS:
             return None, (), "the reply ends inside an unclosed code fence"
-        answers = [b for b in blocks if b.tag in _JSON_TAGS and b.body.lstrip().startswith("{")]
+        answers = [
+            block
+            for block in blocks
+            if block.tag in _JSON_TAGS and block.body.lstrip().startswith(("{", "["))
+        ]
         if answers:
             final = answers[-1]
             value, leniency, problem = _decode(final.body)
             if final.tag == "":
                 leniency = ("untagged_fence", *leniency)
             return value, leniency, problem
-        tail = text[-UNFENCED_WINDOW:]
-        spans = _top_level_objects(tail)
+        # No answer block: the last object written outside every fence is the answer, and
+        # if it does not decode the reply fails (never fall back to an earlier object).
+        spans, left_open = _top_level_objects(outside[-UNFENCED_WINDOW:])
+        if left_open:
+            return None, (), "the reply's last {...} is never closed (cut off, or unbalanced)"
         if not spans:
             return None, (), "no JSON object found in the reply"
-        problem = "no JSON object found in the reply"
-        for span in reversed(spans):
-            value, leniency, problem_here = _decode(span)
-            if problem_here is None:
-                return value, ("no_fence", *leniency), None
-            problem = problem_here
-        return None, (), problem
+        value, leniency, problem = _decode(spans[-1])
+        if problem is not None:
+            return None, (), problem + " (in the last {...} of the reply, which has no fence)"
+        return value, ("no_fence", *leniency), None
 
 
 def _summarise(exc: ValidationError) -> str:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:
     from verification.generators.base import TestCase
 
-__all__ = ["CompositeValidator", "ValidationResult", "Validator", "pick"]
+__all__ = ["CompositeValidator", "FieldValidator", "ValidationResult", "Validator", "pick"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,22 @@ def pick(value: Any, field_name: str | None) -> Any:
     if isinstance(value, Mapping):
         return value.get(field_name)
     return None
+
+
+class FieldValidator(Validator):
+    """A validator that judges the whole answer, or one named field of it."""
+
+    def __init__(self, field: str | None = None) -> None:
+        self.field = field
+
+    @property
+    def where(self) -> str:
+        """A JSON path for messages: ``$`` or ``$.field``."""
+        return "$" if self.field is None else f"$.{self.field}"
+
+    def picked(self, actual: Any, expected: Any) -> tuple[Any, Any]:
+        """The compared values: the field of each, or each whole."""
+        return pick(actual, self.field), pick(expected, self.field)
 
 
 class CompositeValidator(Validator):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from verification.validators.base import ValidationResult, Validator, pick
+from verification.validators.base import FieldValidator, ValidationResult
 
 if TYPE_CHECKING:
     from verification.generators.base import TestCase
@@ -74,19 +74,16 @@ def _diff(actual: Any, expected: Any, path: str, found: list[str], limit: int) -
     del found[limit:]
 
 
-class ExactMatchValidator(Validator):
+class ExactMatchValidator(FieldValidator):
     """Passes when the answer (or one field of it) equals the expected value exactly."""
 
     kind = "exact"
 
-    def __init__(self, field: str | None = None) -> None:
-        self.field = field
-
     def validate(
         self, actual: Any, expected: Any, *, case: TestCase | None = None
     ) -> ValidationResult:
-        where = "$" if self.field is None else f"$.{self.field}"
-        diffs = json_differences(pick(actual, self.field), pick(expected, self.field), where)
+        where = self.where
+        diffs = json_differences(*self.picked(actual, expected), where)
         if diffs:
             return ValidationResult(False, diffs[0], {"differences": diffs})
         return ValidationResult(True, f"{where} matches exactly")
@@ -98,19 +95,16 @@ class DictMatchValidator(ExactMatchValidator):
     kind = "dict_match"
 
 
-class PathMatchValidator(Validator):
+class PathMatchValidator(FieldValidator):
     """Compares sequences in order: a path or a visiting order."""
 
     kind = "path"
 
-    def __init__(self, field: str | None = None) -> None:
-        self.field = field
-
     def validate(
         self, actual: Any, expected: Any, *, case: TestCase | None = None
     ) -> ValidationResult:
-        got, want = pick(actual, self.field), pick(expected, self.field)
-        where = "$" if self.field is None else f"$.{self.field}"
+        got, want = self.picked(actual, expected)
+        where = self.where
         if isinstance(got, str | bytes) or not isinstance(got, Sequence):
             return ValidationResult(False, f"{where}: expected a sequence, got {_kind(got)}")
         if isinstance(want, str | bytes) or not isinstance(want, Sequence):

@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from verification.validators.base import ValidationResult, Validator, pick
+from verification.validators.base import FieldValidator, ValidationResult
 from verification.validators.exact_match import json_differences
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-class NumericToleranceValidator(Validator):
+class NumericToleranceValidator(FieldValidator):
     """Numbers (or objects and arrays of them) equal within ``tolerance``; ``null`` only
     matches ``null``; anything else must match exactly."""
 
@@ -28,8 +28,8 @@ class NumericToleranceValidator(Validator):
     def __init__(self, tolerance: float = 1e-6, field: str | None = None) -> None:
         if not tolerance >= 0 or math.isinf(tolerance):
             raise ValueError(f"tolerance must be a finite number >= 0, got {tolerance!r}")
+        super().__init__(field)
         self.tolerance = tolerance
-        self.field = field
 
     @property
     def tolerances(self) -> Mapping[str, float]:
@@ -38,8 +38,8 @@ class NumericToleranceValidator(Validator):
     def validate(
         self, actual: Any, expected: Any, *, case: TestCase | None = None
     ) -> ValidationResult:
-        where = "$" if self.field is None else f"$.{self.field}"
-        problem = self._compare(pick(actual, self.field), pick(expected, self.field), where)
+        where = self.where
+        problem = self._compare(*self.picked(actual, expected), where)
         if problem:
             return ValidationResult(False, problem, {"tolerance": self.tolerance})
         return ValidationResult(True, f"{where} within {self.tolerance:g}")

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from verification.validators.base import ValidationResult, Validator, pick
+from verification.validators.base import FieldValidator, ValidationResult, Validator, pick
 
 if TYPE_CHECKING:
     from verification.generators.base import TestCase
@@ -28,18 +28,15 @@ def _default(value: Any) -> Any:
     raise TypeError(f"not JSON data: {type(value).__name__}")
 
 
-class SetEquivalenceValidator(Validator):
+class SetEquivalenceValidator(FieldValidator):
     """Same elements in any order; a repeated element counts as a difference."""
 
     kind = "set"
 
-    def __init__(self, field: str | None = None) -> None:
-        self.field = field
-
     def validate(
         self, actual: Any, expected: Any, *, case: TestCase | None = None
     ) -> ValidationResult:
-        got, want = pick(actual, self.field), pick(expected, self.field)
+        got, want = self.picked(actual, expected)
         for value, role in ((got, "answer"), (want, "expected value")):
             if not isinstance(value, Iterable) or isinstance(value, str | bytes | dict):
                 return ValidationResult(
