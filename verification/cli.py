@@ -263,10 +263,17 @@ class VerificationCLI:
 
         case = plan_cases([name], seed=self.settings.seed, cases=1, case_ids=[case_id])[name][0]
         overrides = {name: scaffold_file} if scaffold_file else {}
-        prompt = PromptBuilder(self.settings.scaffolds_dir, overrides=overrides).build(
-            name, case.input
+        builder = PromptBuilder(self.settings.scaffolds_dir, overrides=overrides)
+        prompt = builder.build(name, case.input)
+        from verification.llm.prompt_builder import USER_TEMPLATE_VERSION
+
+        both = (
+            f"===== system prompt: {builder.scaffold_path(name)} verbatim =====\n"
+            f"{prompt.system.rstrip()}\n\n"
+            f"===== user prompt: template {USER_TEMPLATE_VERSION}, case {case.id} =====\n"
+            f"{prompt.user}"
         )
-        text = {"system": prompt.system, "user": prompt.user, "both": prompt.joined()}[part]
+        text = {"system": prompt.system, "user": prompt.user, "both": both}[part]
         print(text)
         return 0
 

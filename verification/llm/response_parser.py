@@ -6,8 +6,9 @@ Level 2, contract: the object passes the scaffold's answer schema in strict mode
 
 The final answer is the last fenced block tagged ``json`` (or untagged) whose body starts
 with ``{`` or ``[`` (an array is then a level 1 failure); with no such block, the last
-``{...}`` outside every fence in the reply's final :data:`UNFENCED_WINDOW` characters. Model text is data: it is never evaluated, and nothing in
-it can make :meth:`ResponseParser.extract` raise. The accepted deviations are a closed list,
+``{...}`` outside every fence in the reply's final :data:`UNFENCED_WINDOW` characters.
+Model text is data: it is never evaluated, and nothing in it can make
+:meth:`ResponseParser.extract` raise. The accepted deviations are a closed list,
 :data:`LENIENCIES`, and each one used is recorded with the answer.
 """
 
@@ -44,8 +45,9 @@ MAX_ANSWER_CHARS = 1024 * 1024
 MAX_DEPTH = 64
 MAX_INT_DIGITS = 100
 UNFENCED_WINDOW = 128 * 1024
-_JSON_TAGS = {"", "json", "jsonc", "json5"}
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\s]*)")
+_JSON_TAGS = {"", "json"}
+# Any indent: models indent fences inside list items, where CommonMark allows it too.
+_FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([^`\s]*)")
 _TOKENS = re.compile(r'\\.|["{}\[\]]', re.DOTALL)
 
 
@@ -152,30 +154,12 @@ def _top_level_objects(text: str) -> tuple[list[str], bool]:
     return spans, depth > 0
 
 
+_STRING_OR_DANGLING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(?=\s*[}\]])', re.DOTALL)
+
+
 def _strip_trailing_commas(text: str) -> str:
-    out: list[str] = []
-    in_string = False
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if in_string:
-            out.append(char)
-            if char == "\\":
-                out.append(text[index + 1 : index + 2])
-                index += 1
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-            out.append(char)
-        elif char == ",":
-            rest = text[index + 1 :].lstrip()
-            if not rest.startswith(("}", "]")):
-                out.append(char)
-        else:
-            out.append(char)
-        index += 1
-    return "".join(out)
+    """Drop each comma that stands right before ``}`` or ``]``, outside strings (linear)."""
+    return _STRING_OR_DANGLING_COMMA.sub(lambda m: "" if m.group() == "," else m.group(), text)
 
 
 def _parse_int(literal: str) -> int:
@@ -201,12 +185,14 @@ def _decode(body: str) -> tuple[Any, tuple[str, ...], str | None]:
         return None, (), f"the answer block is larger than {MAX_ANSWER_CHARS // 1024} KiB"
     if _max_depth(body, MAX_DEPTH) > MAX_DEPTH:
         return None, (), f"the answer is nested deeper than {MAX_DEPTH} levels"
-    attempts: list[tuple[str, tuple[str, ...]]] = [(body, ())]
-    relaxed = _strip_trailing_commas(body)
-    if relaxed != body:
-        attempts.append((relaxed, ("trailing_comma",)))
     first_error = ""
-    for candidate, leniency in attempts:
+    for relax in (False, True):
+        candidate = body
+        leniency: tuple[str, ...] = ()
+        if relax:  # only once the text as written fails
+            candidate, leniency = _strip_trailing_commas(body), ("trailing_comma",)
+            if candidate == body:
+                break
         try:
             value = json.loads(
                 candidate,
@@ -271,8 +257,8 @@ class ResponseParser:
             return value, leniency, problem
         # No answer block: the last object written outside every fence is the answer, and
         # if it does not decode the reply fails (never fall back to an earlier object).
-        spans, left_open = _top_level_objects(outside[-UNFENCED_WINDOW:])
-        if left_open:
+        spans, object_left_open = _top_level_objects(outside[-UNFENCED_WINDOW:])
+        if object_left_open:
             return None, (), "the reply's last {...} is never closed (cut off, or unbalanced)"
         if not spans:
             return None, (), "no JSON object found in the reply"
