@@ -68,3 +68,9 @@ def test_a_bad_option_names_the_option() -> None:
 def test_temperature_may_be_set(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VERIFY_TEMPERATURE", "0.0")
     assert load_settings().temperature == 0.0
+
+
+def test_a_misspelt_variable_is_named_with_a_suggestion(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFY_CASE", "5")
+    with pytest.raises(ConfigurationError, match="VERIFY_CASE; did you mean VERIFY_CASES"):
+        load_settings()

@@ -6,6 +6,8 @@ The API key is read from ``VERIFY_ANTHROPIC_API_KEY`` or ``ANTHROPIC_API_KEY`` a
 
 from __future__ import annotations
 
+import difflib
+import os
 from pathlib import Path
 from typing import Any, Literal
 
@@ -104,6 +106,7 @@ def load_settings(**overrides: Any) -> VerificationSettings:
     """Read the environment, apply ``overrides`` (from CLI options), and turn a bad value
     into a :class:`ConfigurationError` that names the variable."""
     given = {key: value for key, value in overrides.items() if value is not None}
+    _refuse_unknown_variables()
     try:
         return VerificationSettings(**given)
     except ValidationError as exc:
@@ -114,6 +117,16 @@ def load_settings(**overrides: Any) -> VerificationSettings:
             shown = "<hidden>" if field.endswith("api_key") else _shown(error.get("input"))
             problems.append(f"{source}: {error['msg']} (got {shown})")
         raise ConfigurationError("bad setting: " + "; ".join(problems)) from None
+
+
+def _refuse_unknown_variables() -> None:
+    """A misspelt ``VERIFY_*`` variable would be ignored silently; name it instead."""
+    known = {f"VERIFY_{name.upper()}" for name in VerificationSettings.model_fields}
+    for variable in sorted(os.environ):
+        if variable.startswith("VERIFY_") and variable not in known:
+            close = difflib.get_close_matches(variable, sorted(known), n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            raise ConfigurationError(f"unknown setting {variable}{hint}")
 
 
 def _env_name(field: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +46,7 @@ class KnapsackValidator(Validator):
             if not _is_int(item):
                 return ValidationResult(False, f"selected_items: {item!r:.40} is not an index")
         if len(set(items)) != len(items):
-            repeated = sorted({i for i in items if items.count(i) > 1})
+            repeated = sorted(i for i, n in Counter(items).items() if n > 1)
             return ValidationResult(False, f"selected_items repeats {repeated[:5]}")
         if case is None:
             return self._compare(stated, set(items), optimum, pick(expected, "selected_items"))

@@ -1,0 +1,71 @@
+"""Huge and hostile answers that pass the schema still get a verdict, and never raise.
+
+No timing is asserted (speed lives in benchmarks/), but a quadratic step over these sizes
+would keep this module from finishing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from verification.generators.base import generate_case
+from verification.llm.response_parser import ResponseParser
+from verification.registry import DEFAULT_SEED, SPECS
+
+BLOW_UP = 50_000
+
+
+def _blown_up(value: Any) -> Any:
+    """Every answer list repeated to ``BLOW_UP`` items (their items as they are); every
+    object of numbers given ``BLOW_UP`` extra keys."""
+    if isinstance(value, list) and value:
+        return (value * (BLOW_UP // len(value) + 1))[:BLOW_UP]
+    if isinstance(value, list):
+        return [0] * BLOW_UP
+    if isinstance(value, dict):
+        grown = {k: _blown_up(v) for k, v in value.items()}
+        sample = next(iter(value.values()), None)
+        if all(isinstance(v, int | None) and not isinstance(v, bool) for v in value.values()):
+            grown.update({f"Z{k}": sample for k in range(BLOW_UP)})
+        return grown
+    return value
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_a_huge_answer_gets_a_verdict(name: str) -> None:
+    spec = SPECS[name]
+    case = generate_case(spec, "standard", 0, seed=DEFAULT_SEED)
+    answer = _blown_up(case.expected)
+    if answer == case.expected:
+        pytest.skip("the answer holds no list or object of numbers to blow up")
+    text = "Here it is:\n```json\n" + json.dumps(answer) + "\n```"
+    parsed = ResponseParser().extract(name, text)
+    if parsed.ok:
+        verdict = spec.validator.validate(parsed.answer, case.expected, case=case)
+        assert not verdict.is_valid, "a blown-up answer is never right"
+    else:
+        assert parsed.failed_level in (1, 2) and parsed.reason
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+@pytest.mark.parametrize(
+    "junk",
+    [
+        '{"__proto__": {"polluted": true}}',
+        '{"a": "\\u0000\\u202e</details><script>"}',
+        '{"' + "k" * 10_000 + '": 1}',
+        "[" * 100 + "]" * 100,
+        '{"x": 1e999}',
+        '{"x": -0.0, "y": 1E-400}',
+    ],
+)
+def test_junk_never_raises(name: str, junk: str) -> None:
+    spec = SPECS[name]
+    case = generate_case(spec, "edge", 0, seed=DEFAULT_SEED)
+    parsed = ResponseParser().extract(name, f"```json\n{junk}\n```")
+    assert not parsed.ok
+    if parsed.answer is not None:
+        spec.validator.validate(parsed.answer, case.expected, case=case)
