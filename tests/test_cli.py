@@ -30,6 +30,20 @@ def _write_replay(path: Path, lines: list[dict[str, object]]) -> Path:
     return path
 
 
+def _verify_replay(
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    replay: Path,
+    cases: int,
+    output: Path | str,
+    *more: str,
+) -> int:
+    """``verify NAME`` answered from a replay file; the exit code."""
+    argv = ["verify", name, "--provider", "replay", "--replay-file", str(replay)]
+    argv += ["--cases", str(cases), "--output", str(output), *more]
+    return _run(capsys, *argv)[0]
+
+
 def _wrong_answer(name: str) -> str:
     """A schema-valid answer that no validator accepts: every value nudged."""
     return '```json\n{"distances": {"A": 99}}\n```' if name == "dijkstra" else "{}"
@@ -96,19 +110,7 @@ def test_replay_grades_by_integer_thresholds(
         for k, case in enumerate(cases)
     ]
     replay = _write_replay(tmp_path / "replay.jsonl", lines)
-    code, _, _ = _run(
-        capsys,
-        "verify",
-        "dijkstra",
-        "--provider",
-        "replay",
-        "--replay-file",
-        str(replay),
-        "--cases",
-        "10",
-        "--output",
-        str(tmp_path / "out"),
-    )
+    code = _verify_replay(capsys, "dijkstra", replay, 10, str(tmp_path / "out"))
     assert code == exit_code
     report = (tmp_path / "out" / "reports" / "dijkstra.md").read_text()
     assert report.splitlines()[0].startswith(f"# dijkstra: {status}")
@@ -127,19 +129,7 @@ def test_missing_answers_make_a_scaffold_incomplete_and_resume_finishes_it(
     flaky = [{"case_id": c.id, "error": "transient", "retry_after": 0} for c in cases[:3]]
     replay = _write_replay(tmp_path / "first.jsonl", answers[3:] + flaky)
     out_dir = tmp_path / "out"
-    code, _, _ = _run(
-        capsys,
-        "verify",
-        "kmp",
-        "--provider",
-        "replay",
-        "--replay-file",
-        str(replay),
-        "--cases",
-        "10",
-        "--output",
-        str(out_dir),
-    )
+    code = _verify_replay(capsys, "kmp", replay, 10, str(out_dir))
     assert code == 3
     report = (out_dir / "reports" / "kmp.md").read_text()
     assert report.splitlines()[0].startswith("# kmp: INCOMPLETE")
@@ -148,21 +138,7 @@ def test_missing_answers_make_a_scaffold_incomplete_and_resume_finishes_it(
     assert sum(r.outcome == "infra_error" for r in first) == 3
 
     full = _write_replay(tmp_path / "second.jsonl", answers)
-    code, _, _ = _run(
-        capsys,
-        "verify",
-        "kmp",
-        "--provider",
-        "replay",
-        "--replay-file",
-        str(full),
-        "--cases",
-        "10",
-        "--output",
-        str(out_dir),
-        "--resume",
-        run_id,
-    )
+    code = _verify_replay(capsys, "kmp", full, 10, str(out_dir), "--resume", run_id)
     assert code == 0
     records = read_journal(out_dir / "runs" / run_id / "results.jsonl")
     asked_again = [r.case_id for r in records[len(first) :]]
@@ -207,19 +183,7 @@ def test_hostile_responses_cannot_break_the_report(
     )
     lines = [{"case_id": c.id, "raw_response": hostile} for c in cases]
     replay = _write_replay(tmp_path / "replay.jsonl", lines)
-    code, _, _ = _run(
-        capsys,
-        "verify",
-        "kmp",
-        "--provider",
-        "replay",
-        "--replay-file",
-        str(replay),
-        "--cases",
-        "3",
-        "--output",
-        str(tmp_path / "out"),
-    )
+    code = _verify_replay(capsys, "kmp", replay, 3, str(tmp_path / "out"))
     assert code == 1
     report = (tmp_path / "out" / "reports" / "kmp.md").read_text()
     tokens = MarkdownIt("commonmark").parse(report)
