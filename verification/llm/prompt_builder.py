@@ -101,7 +101,11 @@ class ScaffoldParser:
     def tagged_blocks(markdown: str, tag: str) -> list[str]:
         """The bodies of fenced blocks whose info string holds ``tag`` (e.g.
         ``json worked-example-input``)."""
-        return [m.group(3) for m in _FENCE.finditer(markdown) if tag in m.group(2).split()]
+        return [
+            m.group(3).removesuffix("\n")
+            for m in _FENCE.finditer(markdown)
+            if tag in m.group(2).split()
+        ]
 
     def check(self, markdown: str, *, source: str) -> dict[str, str]:
         """Parse and insist on the required sections."""

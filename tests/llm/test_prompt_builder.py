@@ -1,0 +1,75 @@
+"""Prompts: the scaffold verbatim as system prompt, the input in a versioned template."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from verification.config import packaged_scaffolds_dir
+from verification.errors import ScaffoldFileError
+from verification.llm.prompt_builder import PromptBuilder, ScaffoldParser
+from verification.registry import DEFAULT_SEED, SPECS
+from verification.runner import plan_cases
+from verification.spec import format_input_as_json
+
+
+def test_system_is_the_file_verbatim_and_user_holds_the_input() -> None:
+    builder = PromptBuilder(packaged_scaffolds_dir())
+    (case,) = plan_cases(["kruskal"], seed=DEFAULT_SEED, cases=1)["kruskal"]
+    prompt = builder.build("kruskal", case.input)
+    path = packaged_scaffolds_dir() / SPECS["kruskal"].scaffold_file
+    assert prompt.system == path.read_text(encoding="utf-8")
+    assert format_input_as_json(case.input) in prompt.user
+    assert builder.build_prompt("kruskal", case.input) == prompt.joined()
+    assert prompt.system in prompt.joined() and prompt.user in prompt.joined()
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_the_formatted_input_is_the_input(name: str) -> None:
+    for case in plan_cases([name], seed=DEFAULT_SEED, cases=20)[name]:
+        block = format_input_as_json(case.input)
+        assert block.startswith("```json\n") and block.endswith("\n```")
+        assert json.loads(block[len("```json\n") : -len("\n```")]) == case.input
+
+
+def test_sections_ignore_headings_inside_code_fences() -> None:
+    text = "# T\n\n## When to Use\nA\n```md\n## Not a section\n```\n## Edge Cases\nB\n"
+    sections = ScaffoldParser().parse(text)
+    assert sections["title"] == "T"
+    assert set(sections) == {"title", "when_to_use", "edge_cases"}
+    assert "## Not a section" in sections["when_to_use"]
+
+
+def test_tagged_blocks_are_found_by_tag() -> None:
+    text = '```json worked-example-input\n{"a": 1}\n```\n```json\n{"b": 2}\n```\n'
+    assert ScaffoldParser.tagged_blocks(text, "worked-example-input") == ['{"a": 1}']
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "not found"),
+        (b"\xff\xfe broken", "not UTF-8"),
+        (b"# T\n\n## When to Use\nx\n", "missing or empty sections"),
+        (b"x" * (300 * 1024), "larger than"),
+    ],
+)
+def test_a_broken_scaffold_file_is_a_clear_error(
+    tmp_path: Path, content: bytes | None, message: str
+) -> None:
+    path = tmp_path / "draft.md"
+    if content is not None:
+        path.write_bytes(content)
+    builder = PromptBuilder(tmp_path, overrides={"kmp": path})
+    with pytest.raises(ScaffoldFileError, match=message):
+        builder.build("kmp", {"text": "AB", "pattern": "A"})
+
+
+def test_repair_prompt_keeps_the_question_and_says_why() -> None:
+    builder = PromptBuilder(packaged_scaffolds_dir())
+    prompt = builder.build("kmp", {"text": "ABAB", "pattern": "AB"})
+    repaired = PromptBuilder.repair(prompt, "no JSON object found in the reply")
+    assert repaired.system == prompt.system
+    assert prompt.user in repaired.user and "no JSON object found" in repaired.user
