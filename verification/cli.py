@@ -42,28 +42,42 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
         "server at VERIFY_OPENAI_BASE_URL), reference (offline dry run with the reference "
         "answers; certifies no model), replay (answers from --replay-file). Default: anthropic",
     )
-    group.add_argument("--model", help="model id; default: the mode's model")
+    group.add_argument("--model", metavar="MODEL", help="model id; default: the mode's model")
     group.add_argument(
         "--mode",
         choices=["dev", "cert"],
         dest="current_mode",
         help="dev uses VERIFY_DEV_MODEL, cert uses VERIFY_CERT_MODEL",
     )
-    group.add_argument("--cases", type=int, help="cases per scaffold, split over tiers (30)")
-    group.add_argument("--samples", type=int, help="answers asked per case (1)")
-    group.add_argument("--concurrency", type=int, help="requests in flight at once (4)")
-    group.add_argument("--seed", type=int, help="suite seed: same seed, same cases")
-    group.add_argument("--temperature", type=float, help="sampling temperature (unset: not sent)")
+    group.add_argument(
+        "--cases", type=int, metavar="N", help="cases per scaffold, split over tiers (30)"
+    )
+    group.add_argument("--samples", type=int, metavar="N", help="answers asked per case (1)")
+    group.add_argument(
+        "--concurrency", type=int, metavar="N", help="requests in flight at once (4)"
+    )
+    group.add_argument("--seed", type=int, metavar="N", help="suite seed: same seed, same cases")
+    group.add_argument(
+        "--temperature", type=float, metavar="T", help="sampling temperature (unset: not sent)"
+    )
     group.add_argument(
         "--repair-attempts",
         type=int,
         help="attempts per answer when it fails to parse, 1 to 3 (1: no repair)",
     )
     group.add_argument(
-        "--output", type=Path, dest="results_dir", help="results directory (verification_results)"
+        "--output",
+        type=Path,
+        dest="results_dir",
+        metavar="DIR",
+        help="results directory (verification_results)",
     )
-    group.add_argument("--scaffolds-dir", type=Path, help="where <category>/<name>.md live")
-    group.add_argument("--replay-file", type=Path, help="JSONL responses for --provider replay")
+    group.add_argument(
+        "--scaffolds-dir", type=Path, metavar="DIR", help="where <category>/<name>.md live"
+    )
+    group.add_argument(
+        "--replay-file", type=Path, metavar="FILE", help="JSONL responses for --provider replay"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     listing = commands.add_parser("list", help="list the scaffolds the catalog declares")
-    listing.add_argument("--category", help="only this category")
+    listing.add_argument("--category", metavar="CATEGORY", help="only this category")
 
     verify = commands.add_parser(
         "verify",
@@ -92,10 +106,13 @@ def build_parser() -> argparse.ArgumentParser:
         "<output>/runs/<run-id>/reports (copied to <output>/reports).",
     )
     verify.add_argument("names", nargs="*", metavar="NAME", help="scaffold names")
-    verify.add_argument("--category", help="every scaffold of a category")
+    verify.add_argument("--category", metavar="CATEGORY", help="every scaffold of a category")
     verify.add_argument("--all", action="store_true", dest="everything", help="every scaffold")
     verify.add_argument(
-        "--scaffold-file", type=Path, help="certify this draft file against NAME's spec (one NAME)"
+        "--scaffold-file",
+        type=Path,
+        metavar="FILE",
+        help="certify this draft file against NAME's spec (one NAME)",
     )
     verify.add_argument(
         "--tier",
@@ -127,7 +144,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="case id, e.g. dijkstra-simple-000",
     )
     show.add_argument("--part", choices=["both", "system", "user"], default="both")
-    show.add_argument("--scaffold-file", type=Path, help="use this draft scaffold file")
+    show.add_argument(
+        "--scaffold-file", type=Path, metavar="FILE", help="use this draft scaffold file"
+    )
     show.add_argument("--seed", type=int)
     show.add_argument("--scaffolds-dir", type=Path)
 
@@ -138,7 +157,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     report.add_argument("run_id", metavar="RUN_ID")
-    report.add_argument("--output", type=Path, dest="results_dir")
+    report.add_argument(
+        "--output", type=Path, dest="results_dir", metavar="DIR", help="results directory"
+    )
     return parser
 
 
