@@ -63,6 +63,7 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--repair-attempts",
         type=int,
+        metavar="N",
         help="attempts per answer when it fails to parse, 1 to 3 (1: no repair)",
     )
     group.add_argument(
