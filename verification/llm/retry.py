@@ -54,15 +54,15 @@ class RetryPolicy:
         )
         return float(backoff(state))
 
-    @staticmethod
-    def _log(state: RetryCallState) -> None:
+    def _log(self, state: RetryCallState) -> None:
         error = state.outcome.exception() if state.outcome else None
         sleep = state.next_action.sleep if state.next_action else 0.0
         logger.warning(
-            "model call failed (%s); try %d again in %.1fs",
-            type(error).__name__,
-            state.attempt_number + 1,
+            "model call failed (%s); retrying in %.1f s (try %d of %d)",
+            error,
             sleep,
+            state.attempt_number + 1,
+            self.max_retries + 1,
         )
 
     async def call(self, fn: Callable[[A], Awaitable[T]], argument: A) -> T:
