@@ -369,3 +369,18 @@ def test_resume_needs_no_names_and_refuses_a_changed_scaffold(
     draft.write_text(draft.read_text() + "\nedited\n")
     code, _, err = _run(capsys, "verify", "kmp", "--resume", run_id, *base)
     assert code == 2 and "changed since" in err
+
+
+def test_the_summary_lists_status_changes_since_the_previous_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = plan_cases(["kmp"], seed=DEFAULT_SEED, cases=4)["kmp"]
+    spec = get_spec("kmp")
+    right = [{"case_id": c.id, "raw_response": spec.render_answer(c.expected)} for c in cases]
+    wrong = [{"case_id": c.id, "raw_response": '{"positions": [-1]}'} for c in cases]
+    out_dir = tmp_path / "out"
+    assert _verify_replay(capsys, "kmp", _write_replay(tmp_path / "a", right), 4, out_dir) == 0
+    assert _verify_replay(capsys, "kmp", _write_replay(tmp_path / "b", wrong), 4, out_dir) == 1
+    data = json.loads((out_dir / "reports" / "summary.json").read_text())
+    assert data["status_changes"] == [{"scaffold": "kmp", "before": "CERTIFIED", "now": "FAILED"}]
+    assert "| kmp | CERTIFIED | FAILED |" in (out_dir / "reports" / "summary.md").read_text()

@@ -334,7 +334,7 @@ class VerificationRunner:
         else:
             manifest = RunManifest(
                 run_id=run_id,
-                created_at=_now(),
+                created_at=datetime.now(UTC).isoformat(timespec="microseconds"),
                 provider=self.provider.describe(),
                 dry_run=self.provider.dry_run,
                 run_label=self.provider.label,

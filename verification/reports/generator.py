@@ -175,20 +175,22 @@ class ReportGenerator:
 
 
 def _previous_summary(paths: RunPaths, manifest: RunManifest) -> dict[str, Any] | None:
-    """The summary of the latest earlier run of the same provider and model."""
+    """The summary of the latest run of the same provider and model created before this one."""
+    candidates: list[tuple[str, dict[str, Any]]] = []
     runs = paths.results_dir / "runs"
-    for run_dir in sorted(runs.iterdir(), reverse=True) if runs.is_dir() else []:
-        if run_dir.name >= manifest.run_id:
-            continue
-        summary = run_dir / "reports" / "summary.json"
+    for run_dir in runs.iterdir() if runs.is_dir() else []:
         try:
-            data = json.loads(summary.read_text(encoding="utf-8"))
+            other = RunManifest.model_validate_json((run_dir / "manifest.json").read_text())
+            summary = json.loads((run_dir / "reports" / "summary.json").read_text())
         except (OSError, ValueError):
             continue
-        same_model = data.get("model_requested") == manifest.model_requested
-        if same_model and data.get("provider") == manifest.provider.get("provider"):
-            return dict(data)
-    return None
+        same = (other.provider.get("provider"), other.model_requested) == (
+            manifest.provider.get("provider"),
+            manifest.model_requested,
+        )
+        if same and other.created_at < manifest.created_at and isinstance(summary, dict):
+            candidates.append((other.created_at, summary))
+    return max(candidates, key=lambda pair: pair[0])[1] if candidates else None
 
 
 def write_run_reports(
