@@ -384,3 +384,124 @@ def test_the_summary_lists_status_changes_since_the_previous_run(
     data = json.loads((out_dir / "reports" / "summary.json").read_text())
     assert data["status_changes"] == [{"scaffold": "kmp", "before": "CERTIFIED", "now": "FAILED"}]
     assert "| kmp | CERTIFIED | FAILED |" in (out_dir / "reports" / "summary.md").read_text()
+
+
+def test_a_lone_surrogate_in_a_reply_is_a_failed_answer_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (case,) = plan_cases(["kmp"], seed=DEFAULT_SEED, cases=1)["kmp"]
+    reply = '```json\n{"positions": [0], "note": "\\ud800"}\n```\nstray \ud800 text'
+    replay = _write_replay(tmp_path / "r.jsonl", [{"case_id": case.id, "raw_response": reply}])
+    assert _verify_replay(capsys, "kmp", replay, 1, tmp_path / "out") == 1
+    report = (tmp_path / "out" / "reports" / "kmp.md").read_text(encoding="utf-8")
+    assert "failed at level 1" in report and "\\ud800" in report
+
+
+@pytest.mark.parametrize(
+    ("line", "needle"),
+    [
+        ('{"case_id": "kmp-simple-000", "text": "x", "usage": [1, 2]}', "usage"),
+        ('{"case_id": "kmp-simple-000", "text": "x", "stop_reason": 5}', "stop_reason"),
+        (
+            '{"case_id": "kmp-simple-000", "error": "transient", "retry_after": "soon"}',
+            "retry_after",
+        ),
+        ('{"case_id": "kmp-simple-000", "error": ["x"]}', "error"),
+        ('{"case_id": 7, "text": "x"}', "case_id"),
+        ("[1, 2]", ":1:"),
+        ("not json", "not a JSON object"),
+    ],
+)
+def test_a_bad_replay_line_is_a_configuration_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, needle: str
+) -> None:
+    replay = tmp_path / "r.jsonl"
+    replay.write_text(line + "\n", encoding="utf-8")
+    code, _, err = _run(
+        capsys,
+        "verify",
+        "kmp",
+        "--provider",
+        "replay",
+        "--replay-file",
+        str(replay),
+        "--cases",
+        "1",
+        "--output",
+        str(tmp_path / "o"),
+    )
+    assert code == 2 and needle in err and f"{replay}:1:" in err
+
+
+def test_a_replay_file_that_is_not_utf8_is_a_configuration_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    replay = tmp_path / "r.jsonl"
+    replay.write_bytes(b"\xff\xfe\x00")
+    code, _, err = _run(
+        capsys,
+        "verify",
+        "kmp",
+        "--provider",
+        "replay",
+        "--replay-file",
+        str(replay),
+        "--output",
+        str(tmp_path / "o"),
+    )
+    assert code == 2 and "not UTF-8" in err
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "needle"),
+    [
+        ("ANTHROPIC_BASE_URL", "http://[::1", "ANTHROPIC_BASE_URL"),
+        ("ANTHROPIC_BASE_URL", "ftp://example", "ANTHROPIC_BASE_URL"),
+        ("VERIFY_OPENAI_BASE_URL", ":::", "VERIFY_OPENAI_BASE_URL"),
+        ("ANTHROPIC_API_KEY", "sk-ant-with-newline\n", "spaces, line breaks"),
+    ],
+)
+def test_a_bad_url_or_key_stops_before_any_request(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    variable: str,
+    value: str,
+    needle: str,
+) -> None:
+    monkeypatch.setenv(variable, value)
+    if variable != "ANTHROPIC_API_KEY":
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    code, _, err = _run(capsys, "verify", "kmp", "--output", str(tmp_path))
+    assert code == 2 and needle in err
+    assert "sk-ant" not in err
+
+
+def test_a_results_path_that_is_a_file_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code, _, err = _run(
+        capsys, "verify", "kmp", "--provider", "reference", "--output", str(blocker)
+    )
+    assert code == 2 and "error:" in err
+
+
+def test_credentials_in_a_base_url_are_not_recorded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://user:gw-token-123@127.0.0.1:9/")
+    _run(
+        capsys,
+        "verify",
+        "kmp",
+        "--provider",
+        "reference",
+        "--cases",
+        "1",
+        "--output",
+        str(tmp_path),
+    )
+    manifest = (_only_run(tmp_path) / "manifest.json").read_text()
+    assert "gw-token-123" not in manifest and "127.0.0.1:9" in manifest

@@ -100,3 +100,21 @@ def test_a_torn_last_line_is_skipped_but_a_torn_middle_line_is_an_error(tmp_path
     path.write_text(good + "garbage\n" + good)
     with pytest.raises(JournalError, match=":2:"):
         read_journal(path)
+
+
+def test_appending_after_a_torn_line_starts_a_fresh_line(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    good = _record().to_line()
+    path.write_text(good + good[:40])
+    with JournalWriter(path) as writer:
+        writer.append(_record())
+    assert read_journal(path) == [_record(), _record()]
+
+
+def test_a_lone_surrogate_in_model_text_round_trips(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    record = _record(raw="odd \ud800 text")
+    with JournalWriter(path) as writer:
+        writer.append(record)
+    assert path.read_bytes().isascii()
+    assert read_journal(path) == [record]

@@ -157,3 +157,26 @@ def test_run_single_test_returns_a_test_result() -> None:
     (case,) = _cases("newton_raphson", 1)
     result = asyncio.run(VerificationRunner(settings).run_single_test(case))
     assert result.passed and result.actual == case.expected and result.error is None
+
+
+def test_one_runner_serves_several_suites_and_reports_say_dry_run(tmp_path: Path) -> None:
+    runner = VerificationRunner(load_settings(provider="reference"))
+    generators = get_all_generators()
+    results = [
+        asyncio.run(runner.run_test_suite(name, generators[name].generate_suite()))
+        for name in ("knapsack_01", "bfs")
+    ]
+    assert [r.status for r in results] == ["CERTIFIED", "CERTIFIED"]
+    reports = ReportGenerator(output_dir=tmp_path)
+    for result in results:
+        first_line = reports.generate_scaffold_report(result).read_text().splitlines()[0]
+        assert "DRY RUN" in first_line
+    reports.generate_summary_report(results)
+    assert json.loads((tmp_path / "summary.json").read_text())["dry_run"] is True
+
+
+def test_equivalent_case_ids_are_one_case() -> None:
+    cases = plan_cases(
+        [], seed=DEFAULT_SEED, cases=1, case_ids=["kmp-simple-001", "kmp-simple-1", "kmp-simple-01"]
+    )
+    assert [c.id for c in cases["kmp"]] == ["kmp-simple-001"]

@@ -21,6 +21,7 @@ EXIT_CODES = {
     1: "some scaffold PARTIAL or FAILED",
     2: "usage or configuration error (bad option, setting, scaffold name or file; no key)",
     3: "some scaffold INCOMPLETE (infrastructure errors or nothing counted)",
+    4: "internal error: a bug in the harness (please report it with the traceback)",
     130: "interrupted (resume with --resume RUN_ID)",
 }
 _EPILOG = "exit codes:\n" + "\n".join(f"  {code:<4} {text}" for code, text in EXIT_CODES.items())
@@ -383,3 +384,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except OSError as exc:  # a results or scaffolds folder that cannot be used
+        print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+        return 2
+    except Exception:  # never exit 1 on a crash: CI would read it as a grade
+        logger.exception("internal error")
+        return 4

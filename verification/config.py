@@ -10,13 +10,20 @@ import difflib
 import os
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from verification.errors import ConfigurationError
 
-__all__ = ["ProviderName", "VerificationSettings", "load_settings", "packaged_scaffolds_dir"]
+__all__ = [
+    "ProviderName",
+    "VerificationSettings",
+    "load_settings",
+    "packaged_scaffolds_dir",
+    "without_credentials",
+]
 
 ProviderName = Literal["anthropic", "openai", "reference", "replay"]
 _PACKAGE_DIR = Path(__file__).resolve().parent
@@ -87,6 +94,20 @@ class VerificationSettings(BaseSettings):
     repair_attempts: int = Field(default=1, ge=1, le=3)
     """Attempts per answer when it fails to parse (1 = no repair; at most 3)."""
 
+    @field_validator("anthropic_base_url", "openai_base_url")
+    @classmethod
+    def _an_http_url(cls, value: str | None) -> str | None:
+        if value is None or value == "":
+            return None if value == "" else value
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018 - raises on a bad port
+        except ValueError as exc:
+            raise ValueError(f"not a URL ({exc})") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("must be an http:// or https:// URL with a host")
+        return value
+
     @property
     def model_name(self) -> str:
         """The model this run asks: ``model`` if set, else the current mode's."""
@@ -97,9 +118,23 @@ class VerificationSettings(BaseSettings):
     def public_dump(self) -> dict[str, Any]:
         """The settings as JSON data, without secrets (for manifests)."""
         data = self.model_dump(mode="json", exclude={"anthropic_api_key", "openai_api_key"})
+        for key in ("anthropic_base_url", "openai_base_url"):
+            data[key] = without_credentials(data[key])
         data["anthropic_api_key_set"] = self.anthropic_api_key is not None
         data["model_name"] = self.model_name
         return data
+
+
+def without_credentials(url: str | None) -> str | None:
+    """``url`` with any ``user:password@`` removed, for manifests and reports."""
+    if not url:
+        return url
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def load_settings(**overrides: Any) -> VerificationSettings:
@@ -107,6 +142,9 @@ def load_settings(**overrides: Any) -> VerificationSettings:
     into a :class:`ConfigurationError` that names the variable."""
     given = {key: value for key, value in overrides.items() if value is not None}
     _refuse_unknown_variables()
+    if os.environ.get("VERIFY_ANTHROPIC_API_KEY") == "" and os.environ.get("ANTHROPIC_API_KEY"):
+        # An empty prefixed variable would otherwise hide the plain one.
+        given.setdefault("anthropic_api_key", os.environ["ANTHROPIC_API_KEY"])
     try:
         return VerificationSettings(**given)
     except ValidationError as exc:
@@ -114,7 +152,8 @@ def load_settings(**overrides: Any) -> VerificationSettings:
         for error in exc.errors():
             field = str(error["loc"][0]) if error["loc"] else "?"
             source = f"--{field.replace('_', '-')}" if field in given else _env_name(field)
-            shown = "<hidden>" if field.endswith("api_key") else _shown(error.get("input"))
+            secretive = field.endswith(("api_key", "base_url"))  # URLs may carry tokens
+            shown = "<hidden>" if secretive else _shown(error.get("input"))
             problems.append(f"{source}: {error['msg']} (got {shown})")
         raise ConfigurationError("bad setting: " + "; ".join(problems)) from None
 

@@ -36,6 +36,7 @@ __all__ = [
     "Outcome",
     "RunManifest",
     "RunPaths",
+    "ScaffoldEntry",
     "cap_response",
     "new_run_id",
     "read_journal",
@@ -82,7 +83,8 @@ class AttemptRecord(BaseModel):
         """The record as one JSON line (``schema`` is the field's name on disk)."""
         data = self.model_dump(mode="json")
         data = {"schema": data.pop("schema_version"), **data}
-        return json.dumps(data, allow_nan=False, ensure_ascii=False) + "\n"
+        # ASCII escapes: any model text, lone surrogates included, survives the round trip.
+        return json.dumps(data, allow_nan=False, ensure_ascii=True) + "\n"
 
     @classmethod
     def from_line(cls, line: str) -> AttemptRecord:
@@ -108,6 +110,14 @@ def new_run_id(now: datetime | None = None) -> str:
     return f"{stamp}-{secrets.token_hex(3)}"
 
 
+class ScaffoldEntry(BaseModel):
+    """What a run read for one scaffold, and which cases it planned."""
+
+    file: str
+    sha256: str
+    case_ids: list[str]
+
+
 class RunManifest(BaseModel):
     """What a run asked, of whom, with which files: enough to reproduce and compare."""
 
@@ -125,7 +135,7 @@ class RunManifest(BaseModel):
     samples: int
     tiers: list[str]
     case_filter: list[str] | None = None
-    scaffolds: dict[str, dict[str, Any]]
+    scaffolds: dict[str, ScaffoldEntry]
     """Per scaffold: file path, sha256, planned case ids."""
     template_version: str
     code_version: str
@@ -186,6 +196,7 @@ class JournalWriter:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
+        _drop_torn_tail(path)
         self._file: IO[str] = path.open("a", encoding="utf-8")
 
     def append(self, record: AttemptRecord) -> None:
@@ -200,6 +211,19 @@ class JournalWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _drop_torn_tail(path: Path) -> None:
+    """Cut a last line left unfinished by a killed run, so appends start on a fresh line.
+    (Its attempt was never finished: resume asks that case again.)"""
+    if not path.exists():
+        return
+    with path.open("rb+") as journal:
+        data = journal.read()
+        if data and not data.endswith(b"\n"):
+            cut = data.rfind(b"\n") + 1
+            logger.warning("%s: dropping a torn last line (%d bytes)", path, len(data) - cut)
+            journal.truncate(cut)
 
 
 def read_journal(path: Path) -> list[AttemptRecord]:

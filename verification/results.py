@@ -141,6 +141,8 @@ class ScaffoldResults:
     models: list[str]
     status: Status
     interval: tuple[float, float] = field(default=(0.0, 1.0))
+    run_label: str | None = None
+    """``DRY RUN`` or ``REPLAY`` when no model answered: such results certify no model."""
 
     @property
     def pass_rate(self) -> float:
@@ -162,7 +164,12 @@ class ScaffoldResults:
 
     @classmethod
     def from_records(
-        cls, scaffold: str, records: Iterable[AttemptRecord], *, planned: int
+        cls,
+        scaffold: str,
+        records: Iterable[AttemptRecord],
+        *,
+        planned: int,
+        run_label: str | None = None,
     ) -> ScaffoldResults:
         """Fold a journal's records for ``scaffold``. Later lines for the same case,
         sample and attempt supersede earlier ones (a resumed run retries infra errors)."""
@@ -215,4 +222,5 @@ class ScaffoldResults:
             models=models,
             status=certify(passed, n, planned=planned, unfinished=len(infra) + missing),
             interval=wilson_interval(passed, n),
+            run_label=run_label,
         )

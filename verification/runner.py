@@ -29,11 +29,13 @@ from verification.journal import (
     Outcome,
     RunManifest,
     RunPaths,
+    ScaffoldEntry,
     cap_response,
     new_run_id,
     read_journal,
 )
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
+from verification.llm.dry_run import ReferenceProvider
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, Prompt, PromptBuilder
 from verification.llm.providers import build_provider
 from verification.llm.response_parser import ResponseParser
@@ -77,7 +79,9 @@ def plan_cases(
             if scaffold_names and spec.name not in scaffold_names:
                 raise ConfigurationError(f"case {identifier} is not of {list(scaffold_names)}")
             case = generate_case(spec, match["tier"], int(match["index"]), seed=seed)  # type: ignore[arg-type]
-            planned.setdefault(spec.name, []).append(case)
+            chosen = planned.setdefault(spec.name, [])
+            if case not in chosen:  # "kmp-simple-1" and "kmp-simple-001" are one case
+                chosen.append(case)
         return planned
     counts = plan_tier_counts(cases, tiers)
     for name in scaffold_names:
@@ -250,20 +254,25 @@ class VerificationRunner:
             [(case, chosen, 0) for case in test_suite.test_cases], done=set()
         )
         return ScaffoldResults.from_records(
-            scaffold_name, records, planned=len(test_suite.test_cases)
+            scaffold_name,
+            records,
+            planned=len(test_suite.test_cases),
+            run_label=self.provider.label if self.provider else None,
         )
 
     # -- a whole run ---------------------------------------------------------------------
 
     async def _ensure_provider(self, cases: dict[str, list[TestCase]]) -> None:
+        answers = {
+            case.id: get_spec(case.scaffold).render_answer(case.expected)
+            for scaffold_cases in cases.values()
+            for case in scaffold_cases
+        }
         if self.provider is None:
-            answers = {
-                case.id: get_spec(case.scaffold).render_answer(case.expected)
-                for scaffold_cases in cases.values()
-                for case in scaffold_cases
-            }
             self.provider = build_provider(self.settings, reference_answers=answers)
             await self.provider.preflight()
+        elif isinstance(self.provider, ReferenceProvider):
+            self.provider.add_answers(answers)  # a runner reused for another suite
 
     async def _gather(
         self,
@@ -306,7 +315,7 @@ class VerificationRunner:
         previous = paths.read_manifest() if resume else None
         if previous is not None:  # a resumed run answers exactly the cases it planned
             scaffold_names = list(previous.scaffolds)
-            case_ids = [i for info in previous.scaffolds.values() for i in info["case_ids"]]
+            case_ids = [i for info in previous.scaffolds.values() for i in info.case_ids]
             planned = plan_cases(scaffold_names, seed=previous.seed, cases=1, case_ids=case_ids)
         else:
             planned = plan_cases(
@@ -346,11 +355,11 @@ class VerificationRunner:
                 tiers=list(tiers),
                 case_filter=list(case_ids) or None,
                 scaffolds={
-                    name: {
-                        "file": str(self.prompt_builder.scaffold_path(name)),
-                        "sha256": self.prompt_builder.scaffold_sha256(name),
-                        "case_ids": [case.id for case in cases],
-                    }
+                    name: ScaffoldEntry(
+                        file=str(self.prompt_builder.scaffold_path(name)),
+                        sha256=self.prompt_builder.scaffold_sha256(name),
+                        case_ids=[case.id for case in cases],
+                    )
                     for name, cases in planned.items()
                 },
                 template_version=USER_TEMPLATE_VERSION,
@@ -400,7 +409,7 @@ def _check_resumable(
     if manifest.model_requested != settings.model_name:
         problems.append(f"model {manifest.model_requested!r}, now {settings.model_name!r}")
     for name, info in manifest.scaffolds.items():
-        if info["sha256"] != prompt_builder.scaffold_sha256(name):
+        if info.sha256 != prompt_builder.scaffold_sha256(name):
             problems.append(f"scaffold {name} changed since (sha256 differs)")
     if problems:
         raise ConfigurationError(
@@ -416,7 +425,10 @@ def results_from_journal(
     """Each scaffold's certification, folded from the journal (what ``report`` does too)."""
     return {
         name: ScaffoldResults.from_records(
-            name, records, planned=len(info["case_ids"]) * manifest.samples
+            name,
+            records,
+            planned=len(info.case_ids) * manifest.samples,
+            run_label=manifest.run_label,
         )
         for name, info in manifest.scaffolds.items()
     }

@@ -201,10 +201,37 @@ def test_a_fence_in_another_language_is_not_the_answer() -> None:
     for text in (
         WORK + fenced(answer) + "\n\nTo double-check:\n\n" + code,
         WORK + dict_code + "\n\n" + fenced(answer),
-        WORK + fenced(answer) + "\n\n" + '```text\n{"max_value": 0}\n```',
     ):
         parsed = extract("knapsack_01", text)
         assert (parsed.answer, parsed.leniency) == (answer, ())
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        '```text\n{"max_value": 0}\n```',
+        '```javascript\n{"max_value": 0, "selected_items": []}\n```',
+        'Wait, correction: {"max_value": 0, "selected_items": []}',
+        '```json5\n{"max_value": 0,',
+    ],
+)
+def test_json_after_the_final_answer_makes_it_ambiguous(after: str) -> None:
+    text = WORK + fenced(expected("knapsack_01")) + "\n\n" + after
+    assert_level_1(extract("knapsack_01", text))
+
+
+def test_prose_braces_after_the_final_answer_are_harmless() -> None:
+    answer = expected("knapsack_01")
+    parsed = extract("knapsack_01", WORK + fenced(answer) + "\n\nSo the set {1, 2} is optimal.")
+    assert parsed.answer == answer and parsed.ok
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['{"positions": [0, 1, 2], "positions": [3, 4]}', '{"positions": [0], "x": "\\ud800"}'],
+)
+def test_repeated_keys_and_lone_surrogates_are_level_1(body: str) -> None:
+    assert_level_1(extract("kmp", "```json\n" + body + "\n```"))
 
 
 def test_a_dict_inside_a_python_fence_alone_is_no_answer() -> None:

@@ -13,6 +13,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from verification.config import without_credentials
 from verification.errors import (
     AuthenticationError,
     InvalidRequestError,
@@ -164,4 +165,4 @@ class ClaudeProvider(LLMProvider):
         await self._client.close()
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "base_url": self.base_url}
+        return {**super().describe(), "base_url": without_credentials(self.base_url)}

@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from verification.errors import (
     AuthenticationError,
@@ -22,7 +24,7 @@ from verification.errors import (
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.retry import RetryPolicy
 
-__all__ = ["REPLAY_ERRORS", "ReferenceProvider", "ReplayProvider"]
+__all__ = ["REPLAY_ERRORS", "ReferenceProvider", "ReplayEntry", "ReplayProvider"]
 
 
 class ReferenceProvider(LLMProvider):
@@ -38,6 +40,10 @@ class ReferenceProvider(LLMProvider):
     def __init__(self, answers: Mapping[str, str], *, retry_policy: RetryPolicy | None = None):
         super().__init__(retry_policy=retry_policy)
         self._answers = dict(answers)
+
+    def add_answers(self, answers: Mapping[str, str]) -> None:
+        """Answers for more cases (a runner reused for another suite)."""
+        self._answers.update(answers)
 
     async def generate(self, request: LLMRequest) -> LLMResponse:
         if request.case_id not in self._answers:
@@ -83,53 +89,70 @@ class ReplayProvider(LLMProvider):
         served = self._served.get(request.case_id or "", 0)
         self._served[request.case_id or ""] = served + 1
         entry = script[min(served, len(script) - 1)]
-        if "error" in entry:
-            error_class = REPLAY_ERRORS[entry["error"]]
-            message = f"scripted {entry['error']} for case {request.case_id}"
+        if entry.error is not None:
+            error_class = REPLAY_ERRORS[entry.error]
+            message = f"scripted {entry.error} for case {request.case_id}"
             if issubclass(error_class, RateLimitError | TransientLLMError):
-                raise error_class(message, retry_after=entry.get("retry_after"))
+                raise error_class(message, retry_after=entry.retry_after)
             raise error_class(message)
         return LLMResponse(
-            content=entry["text"],
-            model=str(entry.get("model") or "replay"),
-            usage={k: v for k, v in (entry.get("usage") or {}).items() if isinstance(v, int)},
-            stop_reason=entry.get("stop_reason") or "end_turn",
+            content=entry.reply or "",
+            model=entry.model or "replay",
+            usage=dict(entry.usage),
+            stop_reason=entry.stop_reason or "end_turn",
         )
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "replay_file": str(self.path)}
 
 
-def _read_replay_file(path: Path) -> dict[str, list[dict[str, Any]]]:
+class ReplayEntry(BaseModel):
+    """One line of a replay file (a run's ``results.jsonl`` line is one too)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    case_id: str
+    text: str | None = None
+    raw_response: str | None = None
+    error: Literal["rate_limit", "transient", "auth", "invalid_request", "error"] | None = None
+    retry_after: float | None = Field(default=None, ge=0, le=3600)
+    stop_reason: str | None = None
+    model: str | None = None
+    usage: dict[str, int] = Field(default_factory=dict)
+    outcome: str | None = None
+
+    @property
+    def reply(self) -> str | None:
+        return self.text if self.text is not None else self.raw_response
+
+
+def _read_replay_file(path: Path) -> dict[str, list[ReplayEntry]]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         raise ConfigurationError(
-            f"cannot read the replay file {path}: {exc.strerror}. "
+            f"cannot read the replay file {path}: {why}. "
             "Set --replay-file (or VERIFY_REPLAY_FILE) to a JSONL file of responses."
         ) from None
-    scripts: dict[str, list[dict[str, Any]]] = {}
+    scripts: dict[str, list[ReplayEntry]] = {}
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            entry = json.loads(line)
-        except (json.JSONDecodeError, RecursionError, ValueError) as exc:
-            raise ConfigurationError(f"{path}:{number}: not a JSON object ({exc})") from None
-        if not isinstance(entry, dict) or not isinstance(entry.get("case_id"), str):
-            raise ConfigurationError(f"{path}:{number}: each line needs a string 'case_id'")
-        text = entry.get("text", entry.get("raw_response"))
-        if "error" in entry:
-            if entry["error"] not in REPLAY_ERRORS:
-                known = ", ".join(REPLAY_ERRORS)
-                raise ConfigurationError(f"{path}:{number}: 'error' must be one of {known}")
-        elif isinstance(text, str):
-            entry["text"] = text
-        elif entry.get("outcome") == "infra_error":
-            continue
-        else:
+            # json, not pydantic's parser: recorded replies may hold lone surrogate escapes.
+            entry = ReplayEntry.model_validate(json.loads(line))
+        except (ValueError, RecursionError) as exc:
+            if not isinstance(exc, ValidationError):
+                raise ConfigurationError(f"{path}:{number}: not a JSON object ({exc})") from None
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "line"
+            raise ConfigurationError(f"{path}:{number}: {where}: {first['msg']}") from None
+        if entry.error is None and entry.reply is None:
+            if entry.outcome == "infra_error":
+                continue  # a journal line with no response: nothing to replay
             raise ConfigurationError(
                 f"{path}:{number}: give 'raw_response' (or 'text') as a string, or 'error'"
             )
-        scripts.setdefault(entry["case_id"], []).append(entry)
+        scripts.setdefault(entry.case_id, []).append(entry)
     return scripts

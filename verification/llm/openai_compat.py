@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from verification.config import without_credentials
 from verification.errors import (
     AuthenticationError,
     ConfigurationError,
@@ -120,4 +121,4 @@ class OpenAICompatibleProvider(LLMProvider):
         await self._client.close()
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "base_url": self.base_url}
+        return {**super().describe(), "base_url": without_credentials(self.base_url)}

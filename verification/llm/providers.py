@@ -61,6 +61,12 @@ def build_provider(
         )
     if settings.anthropic_api_key is None or not settings.anthropic_api_key.get_secret_value():
         raise ConfigurationError(NO_KEY_MESSAGE)
+    key = settings.anthropic_api_key.get_secret_value()
+    if key != key.strip() or any(c.isspace() or not c.isprintable() for c in key):
+        raise ConfigurationError(
+            "the Anthropic API key holds spaces, line breaks or control characters: "
+            "check ANTHROPIC_API_KEY (or VERIFY_ANTHROPIC_API_KEY)"
+        )
     from verification.llm.claude import ClaudeProvider
 
     return ClaudeProvider(

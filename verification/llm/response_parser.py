@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,10 +78,12 @@ class ParsedAnswer:
 class _Block:
     tag: str
     body: str
+    outside_before: int = 0
+    """How many lines outside fences came before the block closed."""
 
 
-def _fenced_blocks(text: str) -> tuple[list[_Block], _Block | None, str]:
-    """Closed fenced blocks in order, the block left open at the end (if any), and the text
+def _fenced_blocks(text: str) -> tuple[list[_Block], _Block | None, list[str]]:
+    """Closed fenced blocks in order, the block left open at the end (if any), and the lines
     outside every fence."""
     blocks: list[_Block] = []
     outside: list[str] = []
@@ -99,12 +102,12 @@ def _fenced_blocks(text: str) -> tuple[list[_Block], _Block | None, str]:
             continue
         stripped = line.strip()
         if stripped.startswith(marker) and set(stripped) == {marker[0]}:
-            blocks.append(_Block(tag, "\n".join(body)))
+            blocks.append(_Block(tag, "\n".join(body), len(outside)))
             marker = ""
         else:
             body.append(line)
     left_open = _Block(tag, "\n".join(body)) if marker else None
-    return blocks, left_open, "\n".join(outside)
+    return blocks, left_open, outside
 
 
 def _max_depth(text: str, limit: int) -> int:
@@ -175,8 +178,36 @@ def _parse_float(literal: str) -> float:
     return value
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        repeated = sorted(k for k, n in Counter(keys).items() if n > 1)
+        raise _Rejected(f"a repeated key {repeated[0]!r:.40} (which value is meant?)")
+    for key in keys:
+        _no_lone_surrogate(key)
+    return dict(pairs)
+
+
+def _no_lone_surrogate(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _Rejected("a lone surrogate escape (not Unicode text)") from None
+
+
 def _parse_constant(literal: str) -> Any:
     raise _Rejected(f"{literal} is not JSON (use null)")
+
+
+def _check_strings(value: Any) -> None:
+    if isinstance(value, str):
+        _no_lone_surrogate(value)
+    elif isinstance(value, list):
+        for item in value:
+            _check_strings(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _check_strings(item)
 
 
 def _decode(body: str) -> tuple[Any, tuple[str, ...], str | None]:
@@ -199,7 +230,9 @@ def _decode(body: str) -> tuple[Any, tuple[str, ...], str | None]:
                 parse_int=_parse_int,
                 parse_float=_parse_float,
                 parse_constant=_parse_constant,
+                object_pairs_hook=_unique_keys,
             )
+            _check_strings(value)
         except _Rejected as exc:
             return None, (), f"the answer holds {exc}"
         except json.JSONDecodeError as exc:
@@ -251,13 +284,16 @@ class ResponseParser:
         ]
         if answers:
             final = answers[-1]
+            later = _something_after(final, blocks, left_open, outside)
+            if later:
+                return None, (), f"{later} follows the final answer block (which answer is meant?)"
             value, leniency, problem = _decode(final.body)
             if final.tag == "":
                 leniency = ("untagged_fence", *leniency)
             return value, leniency, problem
         # No answer block: the last object written outside every fence is the answer, and
         # if it does not decode the reply fails (never fall back to an earlier object).
-        spans, object_left_open = _top_level_objects(outside[-UNFENCED_WINDOW:])
+        spans, object_left_open = _top_level_objects("\n".join(outside)[-UNFENCED_WINDOW:])
         if object_left_open:
             return None, (), "the reply's last {...} is never closed (cut off, or unbalanced)"
         if not spans:
@@ -266,6 +302,23 @@ class ResponseParser:
         if problem is not None:
             return None, (), problem + " (in the last {...} of the reply, which has no fence)"
         return value, ("no_fence", *leniency), None
+
+
+def _something_after(
+    final: _Block, blocks: list[_Block], left_open: _Block | None, outside: list[str]
+) -> str | None:
+    """What JSON-like content comes after the final answer block, if any: a later answer
+    must not be silently ignored, whatever fence (or none) it is in."""
+    later_blocks = blocks[blocks.index(final) + 1 :] + ([left_open] if left_open else [])
+    if any(block.body.lstrip().startswith(("{", "[")) for block in later_blocks):
+        return "another code block holding JSON"
+    after = "\n".join(outside[final.outside_before :])[-UNFENCED_WINDOW:]
+    spans, _ = _top_level_objects(after)
+    for span in spans:
+        value, _, problem = _decode(span)
+        if problem is None and isinstance(value, dict):
+            return "a JSON object outside any fence"
+    return None
 
 
 def _summarise(exc: ValidationError) -> str:

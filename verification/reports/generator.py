@@ -18,7 +18,7 @@ from typing import Any
 
 import jinja2
 
-from verification.journal import RunManifest, RunPaths
+from verification.journal import RunManifest, RunPaths, ScaffoldEntry
 from verification.results import ScaffoldResults
 
 __all__ = ["ReportGenerator", "md_cell", "md_fence", "write_run_reports"]
@@ -27,9 +27,14 @@ SHOWN_RESPONSE_CHARS = 20_000
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
+def _printable(text: str) -> str:
+    """Control characters dropped; lone surrogates (not Unicode) written as escapes."""
+    return _CONTROL.sub("", text.encode("utf-8", "backslashreplace").decode("utf-8"))
+
+
 def md_cell(value: object, limit: int = 300) -> str:
     """A value made safe for one Markdown table cell or line."""
-    text = _CONTROL.sub("", str(value)).replace("\r", " ").replace("\n", " ")
+    text = _printable(str(value)).replace("\r", " ").replace("\n", " ")
     text = text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
     text = text.replace("`", "'")
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -37,7 +42,7 @@ def md_cell(value: object, limit: int = 300) -> str:
 
 def md_fence(text: str, info: str = "") -> str:
     """``text`` in a fence no line of it can close (longer than its longest backtick run)."""
-    body = _CONTROL.sub("", text)
+    body = _printable(text)
     longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
     marker = "`" * max(3, longest + 1)
     return f"{marker}{info}\n{body}\n{marker}"
@@ -110,12 +115,13 @@ class ReportGenerator:
         if self.manifest is not None:
             return self.manifest
         # Reports built outside a run (the API reference's usage): describe what we know.
+        label = next((r.run_label for r in results if r.run_label), None)
         return RunManifest(
             run_id="ad-hoc",
             created_at="",
-            provider={"provider": "unknown"},
-            dry_run=False,
-            run_label=None,
+            provider={"provider": "unknown" if label is None else label.lower()},
+            dry_run=label is not None,
+            run_label=label,
             model_requested="unknown",
             settings={},
             seed=0,
@@ -124,7 +130,10 @@ class ReportGenerator:
             tiers=[],
             template_version="",
             code_version="",
-            scaffolds={r.scaffold: {"sha256": "unknown", "case_ids": []} for r in results},
+            scaffolds={
+                r.scaffold: ScaffoldEntry(file="unknown", sha256="unknown", case_ids=[])
+                for r in results
+            },
         )
 
     def render_scaffold_report(self, results: ScaffoldResults) -> str:
