@@ -180,3 +180,32 @@ def test_equivalent_case_ids_are_one_case() -> None:
         [], seed=DEFAULT_SEED, cases=1, case_ids=["kmp-simple-001", "kmp-simple-1", "kmp-simple-01"]
     )
     assert [c.id for c in cases["kmp"]] == ["kmp-simple-001"]
+
+
+def test_a_validator_without_case_is_refused_clearly() -> None:
+    from verification.errors import ConfigurationError
+
+    class OldStyle(Validator):
+        kind = "old"
+
+        def validate(self, actual: Any, expected: Any) -> ValidationResult:  # type: ignore[override]
+            return ValidationResult(True, "ok")
+
+    settings = load_settings(provider="reference")
+    suite = get_all_generators()["kmp"].generate_suite()
+    with pytest.raises(ConfigurationError, match="case=None"):
+        asyncio.run(VerificationRunner(settings).run_test_suite("kmp", suite, OldStyle()))
+
+
+def test_a_test_case_written_as_in_the_api_reference_works() -> None:
+    from verification.reference.graph import dijkstra
+
+    graph = {"vertices": ["A", "B"], "edges": [["A", "B", 1]], "source": "A"}
+    case = TestCase(
+        id="dijkstra_simple_01",
+        scaffold="dijkstra",
+        tier="simple",
+        input=graph,
+        expected=dijkstra(**graph),
+    )
+    assert case.index == 1

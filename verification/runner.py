@@ -9,6 +9,7 @@ journal afterwards, exactly as ``report RUN_ID`` folds them.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import re
 import subprocess
@@ -240,7 +241,7 @@ class VerificationRunner:
     ) -> TestResult:
         """Answer one case (with repair if configured) and judge it."""
         await self._ensure_provider({test_case.scaffold: [test_case]})
-        chosen = validator or get_spec(test_case.scaffold).validator
+        chosen = _check_validator(validator or get_spec(test_case.scaffold).validator)
         records = await self._answer_case(test_case, chosen, epoch=epoch)
         return TestResult.from_records(records[0], records[-1])
 
@@ -249,7 +250,7 @@ class VerificationRunner:
     ) -> ScaffoldResults:
         """Answer every case of a suite (no run directory) and certify the scaffold."""
         await self._ensure_provider({scaffold_name: list(test_suite.test_cases)})
-        chosen = validator or get_spec(scaffold_name).validator
+        chosen = _check_validator(validator or get_spec(scaffold_name).validator)
         records = await self._gather(
             [(case, chosen, 0) for case in test_suite.test_cases], done=set()
         )
@@ -408,6 +409,12 @@ def _check_resumable(
         problems.append(f"provider {manifest.provider.get('provider')!r}, now {provider.name!r}")
     if manifest.model_requested != settings.model_name:
         problems.append(f"model {manifest.model_requested!r}, now {settings.model_name!r}")
+    # The replay file may change on resume (it scripts answers); a server may not.
+    then_url, now_url = manifest.provider.get("base_url"), provider.describe().get("base_url")
+    if then_url != now_url:
+        problems.append(f"base URL {then_url!r}, now {now_url!r}")
+    if manifest.template_version != USER_TEMPLATE_VERSION:
+        problems.append(f"prompt template {manifest.template_version}, now {USER_TEMPLATE_VERSION}")
     for name, info in manifest.scaffolds.items():
         if info.sha256 != prompt_builder.scaffold_sha256(name):
             problems.append(f"scaffold {name} changed since (sha256 differs)")
@@ -432,6 +439,18 @@ def results_from_journal(
         )
         for name, info in manifest.scaffolds.items()
     }
+
+
+def _check_validator(validator: Validator) -> Validator:
+    """A custom validator must take ``case``: the runner always passes it. Checked once, so
+    a wrong signature is a clear error rather than a FAILED scaffold."""
+    parameters = inspect.signature(validator.validate).parameters.values()
+    if not any(p.name == "case" or p.kind is p.VAR_KEYWORD for p in parameters):
+        raise ConfigurationError(
+            f"{type(validator).__name__}.validate must accept the test case: define it as "
+            "validate(self, actual, expected, *, case=None)"
+        )
+    return validator
 
 
 def _judge(validator: Validator, answer: Any, case: TestCase) -> ValidationResult:

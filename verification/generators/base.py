@@ -12,7 +12,7 @@ import random
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 if TYPE_CHECKING:
     from verification.spec import ScaffoldSpec
@@ -44,10 +44,19 @@ class TestCase(BaseModel):
     scaffold: str
     tier: Tier
     index: int
+    """``k``; taken from the id's last part when not given."""
     input: dict[str, Any]
     """Plain JSON data; ``reference(**input)`` computes ``expected``."""
     expected: dict[str, Any]
     """The reference's answer: one right answer among possibly several."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _index_from_id(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "index" not in data and isinstance(data.get("id"), str):
+            last = data["id"].replace("_", "-").rsplit("-", 1)[-1]
+            data = {**data, "index": int(last) if last.isdigit() else 0}
+        return data
 
 
 class TestSuite(BaseModel):

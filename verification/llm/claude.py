@@ -50,7 +50,7 @@ def parse_retry_after(headers: Mapping[str, str] | None) -> float | None:
         return max(when.timestamp() - time.time(), 0.0) if when else None
 
 
-def translate_anthropic_error(exc: Exception) -> LLMError:
+def translate_anthropic_error(exc: Exception, base_url: str | None = None) -> LLMError:
     """Map an ``anthropic`` exception to the harness's tree (rate limit, transient, final).
 
     Messages carry the status and the API's error type, never request headers, so the key
@@ -80,7 +80,11 @@ def translate_anthropic_error(exc: Exception) -> LLMError:
     if isinstance(exc, anthropic.APITimeoutError):
         return TransientLLMError("Anthropic API call timed out")
     if isinstance(exc, anthropic.APIConnectionError):
-        return TransientLLMError("connection to the Anthropic API failed or was dropped")
+        where = f" at {without_credentials(base_url)}" if base_url else ""
+        return TransientLLMError(
+            f"connection to the Anthropic API{where} failed or was dropped "
+            "(check ANTHROPIC_BASE_URL and the network)"
+        )
     return LLMError(f"Anthropic SDK error: {type(exc).__name__}")
 
 
@@ -145,7 +149,7 @@ class ClaudeProvider(LLMProvider):
         try:
             message = await self._client.messages.create(**self._arguments(request))
         except anthropic.AnthropicError as exc:
-            raise translate_anthropic_error(exc) from exc
+            raise translate_anthropic_error(exc, self.base_url) from exc
         text = "".join(
             block.text for block in message.content if getattr(block, "type", "") == "text"
         )

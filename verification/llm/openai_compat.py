@@ -99,7 +99,7 @@ class OpenAICompatibleProvider(LLMProvider):
         usage = completion.usage.model_dump() if completion.usage else {}
         return LLMResponse(
             content=choice.message.content or "",
-            model=completion.model or request.model,
+            model=completion.model or "unknown (the server named none)",
             usage={k: v for k, v in usage.items() if isinstance(v, int)},
             stop_reason=_STOP_REASONS.get(choice.finish_reason or "", choice.finish_reason),
         )

@@ -8,6 +8,7 @@ can break a report's layout.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import shutil
 from collections import Counter
@@ -24,6 +25,9 @@ from verification.results import ScaffoldResults
 __all__ = ["ReportGenerator", "md_cell", "md_fence", "write_run_reports"]
 
 SHOWN_RESPONSE_CHARS = 20_000
+_MARKER = ".verification-reports"
+"""Marks a folder the harness wrote, so that only such a folder is ever replaced."""
+logger = logging.getLogger(__name__)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -212,7 +216,15 @@ def write_run_reports(
     summary = generator.generate_summary_report(
         list(results.values()), previous=_previous_summary(paths, manifest)
     )
-    if paths.latest_reports.exists():
-        shutil.rmtree(paths.latest_reports)
-    shutil.copytree(paths.reports, paths.latest_reports)
+    (paths.reports / _MARKER).write_text("written by the scaffold certification harness\n")
+    latest = paths.latest_reports
+    if latest.exists() and not (latest / _MARKER).exists():
+        logger.warning(
+            "%s was not written by the harness: left alone, latest reports not copied there",
+            latest,
+        )
+        return summary
+    if latest.exists():
+        shutil.rmtree(latest)
+    shutil.copytree(paths.reports, latest)
     return summary
