@@ -505,3 +505,44 @@ def test_credentials_in_a_base_url_are_not_recorded(
     )
     manifest = (_only_run(tmp_path) / "manifest.json").read_text()
     assert "gw-token-123" not in manifest and "127.0.0.1:9" in manifest
+
+
+def test_report_without_a_run_id_re_renders_the_latest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = _run(capsys, "report", "--output", str(tmp_path))
+    assert code == 2 and "no runs" in err
+    _run(
+        capsys,
+        "verify",
+        "kmp",
+        "--provider",
+        "reference",
+        "--cases",
+        "2",
+        "--output",
+        str(tmp_path),
+    )
+    code, out, _ = _run(capsys, "report", "--output", str(tmp_path))
+    assert code == 0 and _only_run(tmp_path).name in out
+
+
+def test_a_reports_folder_the_harness_did_not_write_is_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mine = tmp_path / "reports" / "q3-financials.md"
+    mine.parent.mkdir()
+    mine.write_text("precious")
+    code, _, _ = _run(
+        capsys,
+        "verify",
+        "kmp",
+        "--provider",
+        "reference",
+        "--cases",
+        "2",
+        "--output",
+        str(tmp_path),
+    )
+    assert code == 0 and mine.read_text() == "precious"
+    assert (_only_run(tmp_path) / "reports" / "kmp.md").exists()

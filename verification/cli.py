@@ -158,7 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    report.add_argument("run_id", metavar="RUN_ID")
+    report.add_argument(
+        "run_id", metavar="RUN_ID", nargs="?", help="a run under <output>/runs (default: latest)"
+    )
     report.add_argument(
         "--output", type=Path, dest="results_dir", metavar="DIR", help="results directory"
     )
@@ -300,11 +302,12 @@ class VerificationCLI:
         print(text)
         return 0
 
-    def generate_reports(self, run_id: str) -> int:
-        from verification.journal import RunPaths, read_journal
+    def generate_reports(self, run_id: str | None = None) -> int:
+        from verification.journal import RunPaths, latest_run_id, read_journal
         from verification.reports.generator import write_run_reports
         from verification.runner import results_from_journal
 
+        run_id = run_id or latest_run_id(self.settings.results_dir)
         paths = RunPaths(self.settings.results_dir, run_id)
         manifest = paths.read_manifest()
         results = results_from_journal(manifest, read_journal(paths.journal))

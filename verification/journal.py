@@ -38,6 +38,7 @@ __all__ = [
     "RunPaths",
     "ScaffoldEntry",
     "cap_response",
+    "latest_run_id",
     "new_run_id",
     "read_journal",
 ]
@@ -211,6 +212,21 @@ class JournalWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def latest_run_id(results_dir: Path) -> str:
+    """The id of the most recently created run in ``results_dir``."""
+    created: list[tuple[str, str]] = []
+    runs = results_dir / "runs"
+    for run_dir in runs.iterdir() if runs.is_dir() else []:
+        try:
+            manifest = RunManifest.model_validate_json((run_dir / "manifest.json").read_text())
+        except (OSError, ValueError):
+            continue
+        created.append((manifest.created_at, manifest.run_id))
+    if not created:
+        raise JournalError(f"no runs in {runs}")
+    return max(created)[1]
 
 
 def _drop_torn_tail(path: Path) -> None:
