@@ -4,22 +4,34 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import islice
+from math import prod
 from typing import Any
 
 import networkx as nx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from verification.generators import dynamic_programming, greedy
 from verification.generators.base import TIERS, Tier, to_json_data
 from verification.generators.dynamic_programming import (
     KNAPSACK_EDGE_KINDS,
+    count_optimal_sets,
     generate_knapsack_01,
     optimal_item_sets,
 )
-from verification.generators.greedy import KRUSKAL_EDGE_KINDS, generate_kruskal
+from verification.generators.greedy import (
+    KRUSKAL_EDGE_KINDS,
+    generate_kruskal,
+    has_unique_minimum_spanning_forest,
+)
 from verification.registry import get_spec
 from verification.spec import InputGenerator
 
 SEEDS = range(150)
+MANY_SEEDS = range(500)
+UNIQUE_TIERS: tuple[Tier, ...] = ("simple", "standard")
 GENERATORS: dict[str, InputGenerator] = {
     "kruskal": generate_kruskal,
     "knapsack_01": generate_knapsack_01,
@@ -105,7 +117,56 @@ def test_kruskal_standard_is_connected_with_ties_and_many_rejections() -> None:
         assert len(graph["edges"]) - (n - 1) >= n - 2
         weights = [w for _, _, w in graph["edges"]]
         assert all(1 <= w <= 20 for w in weights)
-        assert len(set(weights)) < len(weights)
+        assert len(set(weights)) < len(weights)  # a tie, but one that cannot change the tree
+
+
+def minimum_spanning_forests(graph: dict[str, Any]) -> int:
+    """How many minimum spanning forests the graph has, counted up to 2 (networkx)."""
+    g = as_graph(graph)
+    counts = []
+    for component in nx.connected_components(g):
+        sub = g.subgraph(component)
+        if sub.number_of_edges() == 0:
+            continue
+        trees = list(islice(nx.SpanningTreeIterator(sub, minimum=True), 2))
+        weights = [tree.size(weight="weight") for tree in trees]
+        counts.append(2 if len(weights) == 2 and weights[0] == weights[1] else 1)
+    return min(2, prod(counts))
+
+
+@pytest.mark.parametrize("tier", UNIQUE_TIERS)
+def test_kruskal_simple_and_standard_have_exactly_one_minimum_spanning_tree(tier: Tier) -> None:
+    for seed in MANY_SEEDS:
+        graph = draw("kruskal", tier, seed)
+        assert minimum_spanning_forests(graph) == 1, (seed, graph)
+
+
+def test_kruskal_edge_tier_still_has_tied_minimum_spanning_trees() -> None:
+    tied = 0
+    for seed in SEEDS:
+        graph = draw("kruskal", "edge", seed)
+        several = minimum_spanning_forests(graph) > 1
+        if kruskal_kind(graph) == "equal_weights":
+            assert several, (seed, graph)
+        tied += several
+    assert tied >= 0.1 * len(SEEDS)
+
+
+@st.composite
+def weighted_graphs(draw: st.DrawFn) -> dict[str, Any]:
+    n = draw(st.integers(1, 6))
+    vertices = [chr(ord("A") + i) for i in range(n)]
+    pairs = [(u, v) for i, u in enumerate(vertices) for v in vertices[i + 1 :]]
+    chosen = draw(st.lists(st.sampled_from(pairs), unique=True)) if pairs else []
+    edges = [[u, v, draw(st.integers(-3, 4))] for u, v in chosen]
+    return {"vertices": vertices, "edges": edges, "directed": False}
+
+
+@settings(max_examples=300, deadline=None)
+@given(weighted_graphs())
+def test_kruskal_uniqueness_check_agrees_with_networkx(graph: dict[str, Any]) -> None:
+    unique = minimum_spanning_forests(graph) == 1
+    assert has_unique_minimum_spanning_forest(graph["edges"]) == unique
 
 
 def test_kruskal_edge_tier_is_degenerate_and_covers_every_kind() -> None:
@@ -178,6 +239,31 @@ def test_knapsack_capacity_is_about_half_the_total_weight(tier: Tier) -> None:
         assert 0.1 * len(SEEDS) <= greedy_misses <= 0.9 * len(SEEDS)
 
 
+@pytest.mark.parametrize("tier", UNIQUE_TIERS)
+def test_knapsack_simple_and_standard_have_exactly_one_optimal_set(tier: Tier) -> None:
+    for seed in MANY_SEEDS:
+        case = draw("knapsack_01", tier, seed)
+        assert len(optimal_item_sets(**case)[1]) == 1, (seed, case)
+
+
+def test_knapsack_edge_tier_still_has_tied_optima() -> None:
+    tied = sum(len(optimal_item_sets(**draw("knapsack_01", "edge", seed))[1]) > 1 for seed in SEEDS)
+    assert tied >= 0.1 * len(SEEDS)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 6), st.integers(0, 5)), max_size=8),
+    st.integers(0, 20),
+)
+def test_knapsack_optimum_count_agrees_with_brute_force(
+    items: list[tuple[int, int]], capacity: int
+) -> None:
+    weights, values = [w for w, _ in items], [v for _, v in items]
+    sets = optimal_item_sets(weights, values, capacity)[1]
+    assert count_optimal_sets(weights, values, capacity) == min(2, len(sets))
+
+
 def test_knapsack_edge_tier_is_degenerate_and_covers_every_kind() -> None:
     kinds: Counter[str | None] = Counter()
     for seed in SEEDS:
@@ -193,3 +279,23 @@ def test_knapsack_edge_tier_of_size_one_stays_within_one_item() -> None:
     for seed in range(60):
         case = generate_knapsack_01(random.Random(seed), "edge", 1)
         assert len(case["weights"]) <= 1
+
+
+# the fallbacks once the draws run out (not reached in practice)
+
+
+def test_fallbacks_keep_the_promises(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(greedy, "_UNIQUE_ATTEMPTS", 0)
+    monkeypatch.setattr(dynamic_programming, "_UNIQUE_ATTEMPTS", 0)
+    for seed in range(60):
+        graph = draw("kruskal", "standard", seed)
+        weights = [w for _, _, w in graph["edges"]]
+        assert len(set(weights)) < len(weights)
+        assert all(1 <= w <= 20 for w in weights)
+        assert minimum_spanning_forests(graph) == 1
+        for tier in UNIQUE_TIERS:
+            case = draw("knapsack_01", tier, seed)
+            assert_items(case)
+            total = sum(case["weights"])
+            assert 0.4 * total - 0.5 <= case["capacity"] <= 0.6 * total + 0.5
+            assert len(optimal_item_sets(**case)[1]) == 1

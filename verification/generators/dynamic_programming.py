@@ -7,7 +7,12 @@ from typing import Any
 
 from verification.generators.base import Tier
 
-__all__ = ["KNAPSACK_EDGE_KINDS", "generate_knapsack_01", "optimal_item_sets"]
+__all__ = [
+    "KNAPSACK_EDGE_KINDS",
+    "count_optimal_sets",
+    "generate_knapsack_01",
+    "optimal_item_sets",
+]
 
 KNAPSACK_EDGE_KINDS = (
     "zero_capacity",
@@ -19,15 +24,17 @@ KNAPSACK_EDGE_KINDS = (
 """The degenerate instances the edge tier draws from."""
 
 _TIE_ATTEMPTS = 50
+_UNIQUE_ATTEMPTS = 100
 
 
 def generate_knapsack_01(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
     """Items with positive integer weights and values, and a capacity.
 
-    ``simple``: ``size`` items, weights 1..6, capacity 40-60% of the total weight.
-    ``standard``: ``size`` items, weights 1..9, values 1..20, capacity 40-60% of the total
-    weight (so some items are always left out and the table stays small). ``edge``: at most
-    ``size`` items, one of :data:`KNAPSACK_EDGE_KINDS`.
+    ``simple``: ``size`` items, weights 1..6, values 1..12, capacity 40-60% of the total
+    weight. ``standard``: ``size`` items, weights 1..9, values 1..20, capacity 40-60% of the
+    total weight (so some items are always left out and the table stays small). Both have
+    exactly one optimal item set (redrawn until they do). ``edge``: at most ``size`` items,
+    one of :data:`KNAPSACK_EDGE_KINDS` (``tied_optima`` has several optimal sets).
     """
     if size < 1:
         raise ValueError(f"knapsack_01 needs at least one item, got size {size}")
@@ -61,13 +68,41 @@ def _items(weights: list[int], values: list[int], capacity: int) -> dict[str, An
     return {"weights": weights, "values": values, "capacity": capacity}
 
 
+def count_optimal_sets(weights: list[int], values: list[int], capacity: int, cap: int = 2) -> int:
+    """How many item sets reach the optimum, counted up to ``cap`` (a DP, any size).
+
+    ``best[c]`` and ``count[c]`` are the best value within capacity ``c`` and how many sets
+    of the items seen so far reach it; taking and leaving an item are disjoint families.
+
+    >>> count_optimal_sets([2, 3, 4, 5], [3, 4, 5, 6], 7)
+    2
+    >>> count_optimal_sets([2, 3, 4, 5], [3, 4, 5, 7], 7)
+    1
+    """
+    best = [0] * (capacity + 1)
+    count = [1] * (capacity + 1)  # the empty set
+    for weight, value in zip(weights, values, strict=True):
+        for c in range(capacity, weight - 1, -1):
+            taken = best[c - weight] + value
+            if taken > best[c]:
+                best[c], count[c] = taken, count[c - weight]
+            elif taken == best[c]:
+                count[c] = min(cap, count[c] + count[c - weight])
+    return count[capacity]
+
+
 def _fraction_of_total(
     rng: random.Random, n: int, *, max_weight: int, max_value: int
 ) -> dict[str, Any]:
-    weights = [rng.randint(1, max_weight) for _ in range(n)]
-    values = [rng.randint(1, max_value) for _ in range(n)]
-    capacity = max(1, round(sum(weights) * rng.uniform(0.4, 0.6)))
-    return _items(weights, values, capacity)
+    for _ in range(_UNIQUE_ATTEMPTS):
+        weights = [rng.randint(1, max_weight) for _ in range(n)]
+        values = [rng.randint(1, max_value) for _ in range(n)]
+        capacity = max(1, round(sum(weights) * rng.uniform(0.4, 0.6)))
+        if count_optimal_sets(weights, values, capacity) == 1:
+            return _items(weights, values, capacity)
+    # Unit weights and distinct values: the unique optimum is the ``capacity`` best items.
+    values = rng.sample(range(1, max(max_value, n) + 1), n)
+    return _items([1] * n, values, max(1, round(n * rng.uniform(0.4, 0.6))))
 
 
 def _edge(rng: random.Random, size: int) -> dict[str, Any]:

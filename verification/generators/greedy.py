@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
 from verification.generators.base import Tier
 
-__all__ = ["KRUSKAL_EDGE_KINDS", "generate_kruskal"]
+__all__ = ["KRUSKAL_EDGE_KINDS", "generate_kruskal", "has_unique_minimum_spanning_forest"]
 
 KRUSKAL_EDGE_KINDS = (
     "disconnected",
@@ -20,15 +21,19 @@ KRUSKAL_EDGE_KINDS = (
 """The degenerate instances the edge tier draws from."""
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_UNIQUE_ATTEMPTS = 50
 
 
 def generate_kruskal(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
     """An undirected weighted graph with integer weights and no parallel edges.
 
-    ``simple``: ``size`` vertices, connected, distinct weights 1..9, one or two edges to
-    reject. ``standard``: ``size`` vertices, connected, weights 1..20 with at least one tie,
-    about twice as many edges as the tree keeps, shuffled, endpoints in either order.
-    ``edge``: at most ``size`` vertices, one of :data:`KRUSKAL_EDGE_KINDS`.
+    ``simple``: ``size`` vertices, connected, distinct weights 1..9 (1..number of edges on
+    bigger graphs), one or two edges to reject. ``standard``: ``size`` vertices, connected,
+    weights 1..20 (1..number of edges on bigger graphs) with at least one tie, about twice as
+    many edges as the tree keeps, shuffled, endpoints in either order. Both have exactly one
+    minimum spanning tree: standard graphs are redrawn until no tie could change it.
+    ``edge``: at most ``size`` vertices, one of :data:`KRUSKAL_EDGE_KINDS`
+    (``equal_weights`` has several minimum spanning trees).
     """
     if not 1 <= size <= len(_LETTERS):
         raise ValueError(f"kruskal needs 1..{len(_LETTERS)} vertices, got {size}")
@@ -67,23 +72,77 @@ def _connected_pairs(rng: random.Random, vertices: list[str], count: int) -> lis
 def _simple(rng: random.Random, n: int) -> dict[str, Any]:
     vertices = list(_LETTERS[:n])
     pairs = _connected_pairs(rng, vertices, n - 1 + rng.randint(1, 2))
-    weights = rng.sample(range(1, 10), len(pairs)) if len(pairs) <= 9 else None
-    if weights is None:
-        weights = [rng.randint(1, 9) for _ in pairs]
+    # Distinct weights: exactly one minimum spanning tree.
+    weights = rng.sample(range(1, max(9, len(pairs)) + 1), len(pairs))
     return _graph(vertices, [[u, v, w] for (u, v), w in zip(pairs, weights, strict=True)])
 
 
 def _standard(rng: random.Random, n: int) -> dict[str, Any]:
     vertices = list(_LETTERS[:n])
     pairs = _connected_pairs(rng, vertices, 2 * (n - 1))
-    weights = [rng.randint(1, 20) for _ in pairs]
-    if len(set(weights)) == len(weights):
-        # Ties are where a scaffold's ordering convention is tested; make sure there is one.
-        first, second = rng.sample(range(len(weights)), 2)
-        weights[second] = weights[first]
+    top = max(20, len(pairs))
+    for _ in range(_UNIQUE_ATTEMPTS):
+        weights = [rng.randint(1, top) for _ in pairs]
+        if len(set(weights)) == len(weights):
+            # Ties are where a scaffold's ordering convention is tested; make sure there is one.
+            first, second = rng.sample(range(len(weights)), 2)
+            weights[second] = weights[first]
+        # ... but only ties that cannot change which tree is minimal.
+        if has_unique_minimum_spanning_forest(_weighted(pairs, weights)):
+            break
+    else:
+        # Distinct weights, then the lightest two (both always in the tree) made equal.
+        weights = rng.sample(range(1, top + 1), len(pairs))
+        lightest, second = sorted(range(len(weights)), key=weights.__getitem__)[:2]
+        weights[second] = weights[lightest]
     edges = [[*_either_order(rng, u, v), w] for (u, v), w in zip(pairs, weights, strict=True)]
     rng.shuffle(edges)
     return _graph(vertices, edges)
+
+
+def _weighted(pairs: list[tuple[str, str]], weights: list[int]) -> list[tuple[str, str, int]]:
+    return [(u, v, w) for (u, v), w in zip(pairs, weights, strict=True)]
+
+
+def has_unique_minimum_spanning_forest(edges: Iterable[Sequence[Any]]) -> bool:
+    """Whether an undirected graph's ``[u, v, weight]`` edges have one minimum spanning forest.
+
+    Kruskal by weight class: the forest is unique exactly when, within every class, each edge
+    that joins two components as the class begins is still joining two when its turn comes
+    (else an equal edge of the class could take its place).
+
+    >>> has_unique_minimum_spanning_forest([["A", "B", 1], ["B", "C", 2], ["A", "C", 2]])
+    False
+    >>> has_unique_minimum_spanning_forest([["A", "B", 2], ["B", "C", 2], ["A", "C", 3]])
+    True
+    """
+    parent: dict[Any, Any] = {}
+
+    def find(x: Any) -> Any:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    ordered = sorted((edge[2], edge[0], edge[1]) for edge in edges)
+    start = 0
+    while start < len(ordered):
+        end = start
+        while end < len(ordered) and ordered[end][0] == ordered[start][0]:
+            end += 1
+        group = ordered[start:end]
+        candidates = sum(find(u) != find(v) for _, u, v in group)
+        joined = 0
+        for _, u, v in group:
+            root_u, root_v = find(u), find(v)
+            if root_u != root_v:
+                parent[root_u] = root_v
+                joined += 1
+        if joined != candidates:
+            return False
+        start = end
+    return True
 
 
 def _either_order(rng: random.Random, u: str, v: str) -> list[str]:
