@@ -32,7 +32,7 @@ from verification.llm.response_parser import (
     ParsedAnswer,
     ResponseParser,
 )
-from verification.registry import get_spec
+from verification.registry import DEFAULT_SEED, SPECS, get_spec
 from verification.runner import plan_cases
 
 SCAFFOLDS = ("dijkstra", "bfs", "kruskal", "knapsack_01", "kmp", "newton_raphson")
@@ -678,3 +678,49 @@ def test_helper_answers_parse(name: str) -> None:
         (case,) = plan_cases([name], seed=load_settings().seed, cases=1, case_ids=[case_id])[name]
         verdict = get_spec(name).validator.validate(parsed.answer, case.expected, case=case)
         assert verdict.is_valid, verdict.message
+
+
+# --- a right draft followed by a wrong final answer must never pass ---------------------------
+
+
+def _nudged(name: str, answer: dict[str, Any]) -> dict[str, Any]:
+    """The reference answer made wrong in one value (validators reject it)."""
+    wrong = json.loads(json.dumps(answer))
+    if name in ("dijkstra", "bfs"):
+        key = next(k for k, v in wrong["distances"].items() if v)
+        wrong["distances"][key] += 1
+    elif name == "kruskal":
+        wrong["total_weight"] += 1
+    elif name == "knapsack_01":
+        wrong["max_value"] += 1
+    elif name == "kmp":
+        wrong["positions"] = wrong["positions"][:-1]
+    else:
+        wrong["iterations"] += 1
+    return wrong
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+@pytest.mark.parametrize("shape", ["js_tag", "list_fence", "comment", "quote", "html_comment"])
+def test_a_wrong_final_answer_after_a_right_draft_never_passes(name: str, shape: str) -> None:
+    case = plan_cases([name], seed=DEFAULT_SEED, cases=30)[name][9]
+    right, wrong = json.dumps(case.expected), json.dumps(_nudged(name, case.expected))
+    quoted = json.dumps(_nudged(name, case.expected), indent=1).replace("\n", "\n> ")
+    text = {
+        "js_tag": f"Running result: {right}\n\nFinal answer:\n```javascript\n{wrong}\n```\n",
+        "list_fence": f"Draft:\n- ```json\n  {right}\n  ```\n\nFinal:\n```json\n{wrong}\n```\n",
+        "comment": f"```json\n{right}\n```\nWait, corrected:\n```json\n// fixed\n{wrong}\n```\n",
+        "quote": f"```json\n{right}\n```\n> Correction:\n> ```json\n> {quoted}\n> ```\n",
+        "html_comment": f"```json\n{right}\n```\n<!-- final: {wrong} -->\n",
+    }[shape]
+    parsed = extract(name, text)
+    if parsed.ok:
+        verdict = SPECS[name].validator.validate(parsed.answer, case.expected, case=case)
+        assert not verdict.is_valid, (shape, parsed.answer)
+
+
+def test_a_fence_inside_a_list_item_is_a_fence() -> None:
+    answer = expected("kmp")
+    text = "Steps:\n\n1. The answer:\n\n   ```json\n   " + json.dumps(answer) + "\n   ```\n"
+    parsed = extract("kmp", text)
+    assert parsed.ok and parsed.answer == answer

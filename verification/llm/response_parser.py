@@ -18,8 +18,10 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
+from markdown_it import MarkdownIt
 from pydantic import ValidationError
 
 from verification.errors import ParseError
@@ -47,8 +49,9 @@ MAX_DEPTH = 64
 MAX_INT_DIGITS = 100
 UNFENCED_WINDOW = 128 * 1024
 _JSON_TAGS = {"", "json"}
-# Any indent: models indent fences inside list items, where CommonMark allows it too.
-_FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([^`\s]*)")
+_JSONISH = re.compile("\\{[\\s>\u200b-\u200d\u2060\ufeff]*[\"']")
+"""The start of an object with a quoted key: JSON (or a dict) somewhere it must not be."""
+MAX_REPLY_CHARS = 8 * 1024 * 1024
 _TOKENS = re.compile(r'\\.|["{}\[\]]', re.DOTALL)
 
 
@@ -78,36 +81,33 @@ class ParsedAnswer:
 class _Block:
     tag: str
     body: str
-    outside_before: int = 0
-    """How many lines outside fences came before the block closed."""
+    first_line: int
+    end_line: int
+    """One past the block's last line (its closing fence, if it has one)."""
+    closed: bool
 
 
-def _fenced_blocks(text: str) -> tuple[list[_Block], _Block | None, list[str]]:
-    """Closed fenced blocks in order, the block left open at the end (if any), and the lines
-    outside every fence."""
-    blocks: list[_Block] = []
-    outside: list[str] = []
-    marker = ""
-    tag = ""
-    body: list[str] = []
-    for line in text.splitlines():
-        if not marker:
-            opened = _FENCE_OPEN.match(line)
-            # CommonMark: a backtick fence's info string holds no backtick (```json {..}```
-            # on one line is inline code, not a fence).
-            if opened and not (opened.group(1)[0] == "`" and "`" in line[opened.end(1) :]):
-                marker, tag, body = opened.group(1), opened.group(2).lower(), []
-            else:
-                outside.append(line)
+@cache
+def _markdown() -> MarkdownIt:
+    # Block structure only (fences inside list items and blockquotes included); no inline
+    # rules, which we do not need and which are the slow part on long replies.
+    return MarkdownIt("zero").enable(["fence", "code", "blockquote", "list", "html_block"])
+
+
+def _code_blocks(text: str, lines: list[str]) -> list[_Block]:
+    """Every code block of the reply, as a CommonMark reader would see it."""
+    blocks = []
+    for token in _markdown().parse(text):
+        if token.type not in ("fence", "code_block") or token.map is None:
             continue
-        stripped = line.strip()
-        if stripped.startswith(marker) and set(stripped) == {marker[0]}:
-            blocks.append(_Block(tag, "\n".join(body), len(outside)))
-            marker = ""
-        else:
-            body.append(line)
-    left_open = _Block(tag, "\n".join(body)) if marker else None
-    return blocks, left_open, outside
+        first, end = token.map
+        closed = token.type == "code_block"
+        if token.type == "fence" and end - first >= 2 and end <= len(lines):
+            closer = lines[end - 1].strip().lstrip(">").strip()
+            closed = closer.startswith(token.markup) and set(closer) == {token.markup[0]}
+        tag = token.info.strip().split(maxsplit=1)[0].lower() if token.info.strip() else ""
+        blocks.append(_Block(tag, token.content, first, end, closed))
+    return blocks
 
 
 def _max_depth(text: str, limit: int) -> int:
@@ -274,26 +274,35 @@ class ResponseParser:
 
     @staticmethod
     def _syntactic(text: str) -> tuple[Any, tuple[str, ...], str | None]:
-        blocks, left_open, outside = _fenced_blocks(text)
-        if left_open is not None and left_open.tag in _JSON_TAGS:
+        if len(text) > MAX_REPLY_CHARS:
+            return None, (), f"the reply is longer than {MAX_REPLY_CHARS // 1024 // 1024} MiB"
+        text = text.removeprefix("\ufeff")
+        lines = text.splitlines()
+        blocks = _code_blocks(text, lines)
+        if blocks and not blocks[-1].closed:
             return None, (), "the reply ends inside an unclosed code fence"
+        in_code = {i for b in blocks for i in range(b.first_line, b.end_line)}
+
+        def outside(start: int = 0) -> str:
+            return "\n".join(lines[i] for i in range(start, len(lines)) if i not in in_code)
+
         answers = [
-            block
-            for block in blocks
-            if block.tag in _JSON_TAGS and block.body.lstrip().startswith(("{", "["))
+            b for b in blocks if b.tag in _JSON_TAGS and b.body.lstrip().startswith(("{", "["))
         ]
         if answers:
             final = answers[-1]
-            later = _something_after(final, blocks, left_open, outside)
-            if later:
-                return None, (), f"{later} follows the final answer block (which answer is meant?)"
+            later = [b.body for b in blocks if b.first_line >= final.end_line]
+            if _JSONISH.search("\n".join([outside(final.end_line), *later])):
+                return None, (), "more JSON follows the final answer block (which is meant?)"
             value, leniency, problem = _decode(final.body)
             if final.tag == "":
                 leniency = ("untagged_fence", *leniency)
             return value, leniency, problem
+        if any(_JSONISH.search(b.body) for b in blocks):
+            return None, (), "JSON stands only in a code block not tagged json"
         # No answer block: the last object written outside every fence is the answer, and
         # if it does not decode the reply fails (never fall back to an earlier object).
-        spans, object_left_open = _top_level_objects("\n".join(outside)[-UNFENCED_WINDOW:])
+        spans, object_left_open = _top_level_objects(outside()[-UNFENCED_WINDOW:])
         if object_left_open:
             return None, (), "the reply's last {...} is never closed (cut off, or unbalanced)"
         if not spans:
@@ -302,23 +311,6 @@ class ResponseParser:
         if problem is not None:
             return None, (), problem + " (in the last {...} of the reply, which has no fence)"
         return value, ("no_fence", *leniency), None
-
-
-def _something_after(
-    final: _Block, blocks: list[_Block], left_open: _Block | None, outside: list[str]
-) -> str | None:
-    """What JSON-like content comes after the final answer block, if any: a later answer
-    must not be silently ignored, whatever fence (or none) it is in."""
-    later_blocks = blocks[blocks.index(final) + 1 :] + ([left_open] if left_open else [])
-    if any(block.body.lstrip().startswith(("{", "[")) for block in later_blocks):
-        return "another code block holding JSON"
-    after = "\n".join(outside[final.outside_before :])[-UNFENCED_WINDOW:]
-    spans, _ = _top_level_objects(after)
-    for span in spans:
-        value, _, problem = _decode(span)
-        if problem is None and isinstance(value, dict):
-            return "a JSON object outside any fence"
-    return None
 
 
 def _summarise(exc: ValidationError) -> str:
