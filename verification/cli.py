@@ -359,6 +359,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    for noisy in ("httpx", "httpx2", "httpcore", "anthropic", "openai"):
+        # Their request logs print full URLs, which may carry credentials.
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     try:
         cli = VerificationCLI(_settings(args))
         if args.command == "list":

@@ -106,6 +106,8 @@ class VerificationSettings(BaseSettings):
             raise ValueError(f"not a URL ({exc})") from None
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError("must be an http:// or https:// URL with a host")
+        if parts.query or parts.fragment:
+            raise ValueError("must have no ?query or #fragment (the client appends paths)")
         return value
 
     @property
@@ -126,15 +128,18 @@ class VerificationSettings(BaseSettings):
 
 
 def without_credentials(url: str | None) -> str | None:
-    """``url`` with any ``user:password@`` removed, for manifests and reports."""
+    """``url`` with any ``user:password@``, query and fragment removed: what manifests,
+    reports and messages may show."""
     if not url:
         return url
-    parts = urlsplit(url)
-    if parts.username is None and parts.password is None:
-        return url
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return "<unparsable URL>"
     host = parts.hostname or ""
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit(parts._replace(netloc=netloc))
+    netloc = f"{host}:{port}" if port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 def load_settings(**overrides: Any) -> VerificationSettings:

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -175,3 +177,43 @@ def test_preflight_without_a_server_names_the_setting() -> None:
     message = str(caught.value)
     assert "VERIFY_OPENAI_BASE_URL" in message
     assert base_url in message
+
+
+def test_credentials_in_the_server_url_never_reach_files_output_or_errors(
+    fake_server: FakeModelServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from verification.cli import main
+
+    secret = "S3CRETPASS-canary"
+    url = fake_server.openai_base_url.replace("http://", f"http://alice:{secret}@")
+    monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", url)
+    monkeypatch.setenv("VERIFY_MAX_RETRIES", "0")
+    fake_server.script(
+        [fake_server.models("m")] + [fake_server.openai_error(500, "server_error")] * 3
+    )
+    caplog.set_level(logging.DEBUG)
+    code = main(
+        [
+            "-v",
+            "verify",
+            "kmp",
+            "--provider",
+            "openai",
+            "--model",
+            "m",
+            "--cases",
+            "3",
+            "--output",
+            str(tmp_path),
+        ]
+    )
+    assert code == 3
+    out, err = capsys.readouterr()
+    assert secret not in out + err + caplog.text
+    for path in tmp_path.rglob("*"):
+        if path.is_file():
+            assert secret.encode() not in path.read_bytes(), path

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from verification.catalog.numerical import ROOT_TOLERANCE
 from verification.catalog.numerical import SPECS as NUMERICAL_SPECS
 from verification.catalog.string_algo import SPECS as STRING_SPECS
 from verification.generators.base import TIERS, TestCase, generate_case
@@ -41,7 +42,8 @@ def verdict(spec: Any, answer: Any, case: TestCase) -> ValidationResult:
 def test_kinds_and_tolerances() -> None:
     assert KMP.validator.kind == "exact"
     assert NEWTON.validator.kind == "composite"
-    assert NEWTON.validator.tolerances == {"root": 1e-6}
+    assert NEWTON.validator.tolerances == {"root": ROOT_TOLERANCE}
+    assert ROOT_TOLERANCE >= 0.5e-8, "no tighter than the 8-decimal rounding asked for"
 
 
 @pytest.mark.parametrize("spec", [KMP, NEWTON], ids=lambda s: s.name)
@@ -94,8 +96,9 @@ def newton_mutants(case: TestCase) -> list[dict[str, Any]]:
     ]
     if converged:
         mutants += [
-            {**expected, "root": root + 2e-6},
-            {**expected, "root": root - 2e-6},
+            {**expected, "root": root + 2 * ROOT_TOLERANCE},
+            {**expected, "root": root - 2 * ROOT_TOLERANCE},
+            {**expected, "root": root + 1e-7},
             {**expected, "root": root + 1.0},
             {**expected, "root": None},
             {**expected, "root": None, "converged": False},
@@ -126,7 +129,8 @@ def test_newton_accepts_every_rounding_the_output_format_allows() -> None:
         root = case.expected["root"]
         if root is None:
             continue
-        for alternative in (round(root, 8), root + 9e-7, root - 9e-7, round(root, 7)):
+        near = 0.9 * ROOT_TOLERANCE
+        for alternative in (round(root, 8), root + near, root - near):
             answer = {**case.expected, "root": alternative}
             NEWTON.answer_schema.model_validate(answer)
             assert verdict(NEWTON, answer, case).is_valid, (case.expected, alternative)
@@ -200,7 +204,7 @@ def test_newton_verdict_on_schema_valid_answers(
         and (
             root is None
             if expected["root"] is None
-            else root is not None and abs(root - expected["root"]) <= 1e-6
+            else root is not None and abs(root - expected["root"]) <= ROOT_TOLERANCE
         )
     )
     assert verdict(NEWTON, answer, case).is_valid == should_pass

@@ -11,7 +11,7 @@ from verification.validators.base import CompositeValidator
 from verification.validators.exact_match import ExactMatchValidator
 from verification.validators.numeric_tolerance import NumericToleranceValidator
 
-__all__ = ["SPECS", "NewtonRaphsonAnswer"]
+__all__ = ["ROOT_TOLERANCE", "SPECS", "NewtonRaphsonAnswer"]
 
 
 class NewtonRaphsonAnswer(AnswerSchema):
@@ -21,6 +21,8 @@ class NewtonRaphsonAnswer(AnswerSchema):
     iterations: NonNegativeInt
     converged: bool
 
+
+ROOT_TOLERANCE = 5e-8
 
 SPECS = (
     ScaffoldSpec(
@@ -37,7 +39,9 @@ SPECS = (
             [
                 ExactMatchValidator(field="converged"),
                 ExactMatchValidator(field="iterations"),
-                NumericToleranceValidator(tolerance=1e-6, field="root"),
+                # Ten times the rounding the Output Format asks for (8 decimals): tight
+                # enough that a root wrong in the 7th decimal fails.
+                NumericToleranceValidator(tolerance=ROOT_TOLERANCE, field="root"),
             ]
         ),
         sizes={"simple": 6, "standard": 9, "edge": 4},

@@ -32,7 +32,7 @@ def translate_openai_error(exc: Exception, base_url: str) -> LLMError:
 
     if isinstance(exc, openai.APIStatusError):
         status = exc.status_code
-        text = f"server at {base_url} returned HTTP {status}"
+        text = f"server at {without_credentials(base_url)} returned HTTP {status}"
         if status == 429:
             headers = exc.response.headers if exc.response is not None else None
             return RateLimitError(text, status_code=status, retry_after=parse_retry_after(headers))
@@ -45,10 +45,11 @@ def translate_openai_error(exc: Exception, base_url: str) -> LLMError:
             )
         return InvalidRequestError(text, status_code=status)
     if isinstance(exc, openai.APITimeoutError):
-        return TransientLLMError(f"call to {base_url} timed out")
+        return TransientLLMError(f"call to {without_credentials(base_url)} timed out")
     if isinstance(exc, openai.APIConnectionError):
         return TransientLLMError(
-            f"cannot reach {base_url}: is the server running? (VERIFY_OPENAI_BASE_URL)"
+            f"cannot reach {without_credentials(base_url)}: is the server running? "
+            "(VERIFY_OPENAI_BASE_URL)"
         )
     return LLMError(f"OpenAI SDK error: {type(exc).__name__}")
 
@@ -94,7 +95,9 @@ class OpenAICompatibleProvider(LLMProvider):
         except openai.OpenAIError as exc:
             raise translate_openai_error(exc, self.base_url) from exc
         if not completion.choices:
-            raise TransientLLMError(f"server at {self.base_url} returned no choices")
+            raise TransientLLMError(
+                f"server at {without_credentials(self.base_url)} returned no choices"
+            )
         choice = completion.choices[0]
         usage = completion.usage.model_dump() if completion.usage else {}
         return LLMResponse(
@@ -111,7 +114,8 @@ class OpenAICompatibleProvider(LLMProvider):
             await self._client.models.list()
         except openai.APIConnectionError:
             raise ConfigurationError(
-                f"cannot reach an OpenAI-compatible server at {self.base_url}: start it, or "
+                "cannot reach an OpenAI-compatible server at "
+                f"{without_credentials(self.base_url)}: start it, or "
                 "set VERIFY_OPENAI_BASE_URL, or run offline with --provider reference"
             ) from None
         except openai.APIStatusError:
