@@ -546,3 +546,95 @@ def test_a_reports_folder_the_harness_did_not_write_is_left_alone(
     )
     assert code == 0 and mine.read_text() == "precious"
     assert (_only_run(tmp_path) / "reports" / "kmp.md").exists()
+
+
+def test_markdown_in_model_text_cannot_make_links_or_images(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (case,) = plan_cases(["dijkstra"], seed=DEFAULT_SEED, cases=1)["dijkstra"]
+    answer = dict(case.expected["distances"], **{"![x](http://evil.example/p.png)": 1})
+    reply = "```json\n" + json.dumps({"distances": answer}) + "\n```"
+    replay = _write_replay(
+        tmp_path / "r.jsonl",
+        [{"case_id": case.id, "raw_response": reply, "model": "[m](http://evil.example)"}],
+    )
+    assert _verify_replay(capsys, "dijkstra", replay, 1, tmp_path / "out") == 1
+    tokens = MarkdownIt("commonmark").parse((tmp_path / "out/reports/dijkstra.md").read_text())
+    children = [c for t in tokens if t.children for c in t.children]
+    assert not [c for c in children if c.type in ("image", "link_open")]
+
+
+def test_a_dry_run_summary_json_certifies_no_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _run(
+        capsys,
+        "verify",
+        "kmp",
+        "--provider",
+        "reference",
+        "--cases",
+        "2",
+        "--output",
+        str(tmp_path),
+    )
+    data = json.loads((tmp_path / "reports" / "summary.json").read_text())
+    assert data["model_requested"] is None
+    assert data["scaffolds"]["kmp"]["run_label"] == "DRY RUN"
+
+
+def test_odd_text_in_a_manifest_keeps_the_run_readable(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _run(
+        capsys,
+        "verify",
+        "kmp",
+        "--provider",
+        "reference",
+        "--cases",
+        "2",
+        "--model",
+        "bad\udcff",
+        "--output",
+        str(tmp_path),
+    )
+    code, _, _ = _run(capsys, "report", "--output", str(tmp_path))
+    assert code == 0
+
+
+def test_a_filtered_run_says_it_is_no_certification(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = _run(
+        capsys,
+        "verify",
+        "--case",
+        "kmp-simple-000",
+        "--tier",
+        "edge",
+        "--provider",
+        "reference",
+        "--output",
+        str(tmp_path),
+    )
+    assert code == 2 and "--tier" in err
+    _run(
+        capsys,
+        "verify",
+        "--case",
+        "kmp-simple-000",
+        "--provider",
+        "reference",
+        "--output",
+        str(tmp_path),
+    )
+    assert "Partial suite" in (tmp_path / "reports" / "kmp.md").read_text()
+    assert "Partial suite" in (tmp_path / "reports" / "summary.md").read_text()
+
+
+@pytest.mark.parametrize("argv", [["--output", ""], ["--scaffolds-dir", " "]])
+def test_an_empty_path_is_refused(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as exited:  # argparse's usage error
+        main(["verify", "kmp", "--provider", "reference", *argv])
+    assert exited.value.code == 2 and "must not be empty" in capsys.readouterr().err

@@ -28,6 +28,13 @@ _EPILOG = "exit codes:\n" + "\n".join(f"  {code:<4} {text}" for code, text in EX
 logger = logging.getLogger("verification")
 
 
+def _path(text: str) -> Path:
+    """A path option; an empty one would silently mean the current folder."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return Path(text)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # usage errors exit 2, as configuration does
         self.print_usage(sys.stderr)
@@ -69,16 +76,16 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--output",
-        type=Path,
+        type=_path,
         dest="results_dir",
         metavar="DIR",
         help="results directory (verification_results)",
     )
     group.add_argument(
-        "--scaffolds-dir", type=Path, metavar="DIR", help="where <category>/<name>.md live"
+        "--scaffolds-dir", type=_path, metavar="DIR", help="where <category>/<name>.md live"
     )
     group.add_argument(
-        "--replay-file", type=Path, metavar="FILE", help="JSONL responses for --provider replay"
+        "--replay-file", type=_path, metavar="FILE", help="JSONL responses for --provider replay"
     )
 
 
@@ -112,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--all", action="store_true", dest="everything", help="every scaffold")
     verify.add_argument(
         "--scaffold-file",
-        type=Path,
+        type=_path,
         metavar="FILE",
         help="certify this draft file against NAME's spec (one NAME)",
     )
@@ -147,10 +154,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     show.add_argument("--part", choices=["both", "system", "user"], default="both")
     show.add_argument(
-        "--scaffold-file", type=Path, metavar="FILE", help="use this draft scaffold file"
+        "--scaffold-file", type=_path, metavar="FILE", help="use this draft scaffold file"
     )
     show.add_argument("--seed", type=int)
-    show.add_argument("--scaffolds-dir", type=Path)
+    show.add_argument("--scaffolds-dir", type=_path)
 
     report = commands.add_parser(
         "report",
@@ -162,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
         "run_id", metavar="RUN_ID", nargs="?", help="a run under <output>/runs (default: latest)"
     )
     report.add_argument(
-        "--output", type=Path, dest="results_dir", metavar="DIR", help="results directory"
+        "--output", type=_path, dest="results_dir", metavar="DIR", help="results directory"
     )
     return parser
 
@@ -237,6 +244,8 @@ class VerificationCLI:
         from verification.runner import VerificationRunner
 
         chosen = list(names)
+        if case_ids and tiers:
+            raise ConfigurationError("--case names exact cases: leave out --tier")
         if case_ids and not (chosen or category or everything):
             chosen = list(dict.fromkeys(case_id.split("-")[0] for case_id in case_ids))
         if resume and not (chosen or category or everything):

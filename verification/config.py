@@ -94,6 +94,13 @@ class VerificationSettings(BaseSettings):
     repair_attempts: int = Field(default=1, ge=1, le=3)
     """Attempts per answer when it fails to parse (1 = no repair; at most 3)."""
 
+    @field_validator("results_dir", "scaffolds_dir", mode="before")
+    @classmethod
+    def _a_path(cls, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("must not be empty (an empty path would mean this folder)")
+        return value
+
     @field_validator("anthropic_base_url", "openai_base_url")
     @classmethod
     def _an_http_url(cls, value: str | None) -> str | None:
@@ -157,7 +164,7 @@ def load_settings(**overrides: Any) -> VerificationSettings:
         for error in exc.errors():
             field = str(error["loc"][0]) if error["loc"] else "?"
             source = f"--{field.replace('_', '-')}" if field in given else _env_name(field)
-            secretive = field.endswith(("api_key", "base_url"))  # URLs may carry tokens
+            secretive = field.lower().endswith(("api_key", "base_url"))  # URLs may hold tokens
             shown = "<hidden>" if secretive else _shown(error.get("input"))
             problems.append(f"{source}: {error['msg']} (got {shown})")
         raise ConfigurationError("bad setting: " + "; ".join(problems)) from None
@@ -174,8 +181,12 @@ def _refuse_unknown_variables() -> None:
 
 
 def _env_name(field: str) -> str:
-    if field == "anthropic_api_key":
-        return "ANTHROPIC_API_KEY"
+    # pydantic may name the alias it read (a variable name) rather than the field.
+    field = field.lower().removeprefix("verify_")
+    if field.startswith("anthropic_") and field not in VerificationSettings.model_fields:
+        field = "anthropic_" + field.removeprefix("anthropic_")
+    if field in ("anthropic_api_key", "anthropic_base_url"):
+        return f"ANTHROPIC_{field.removeprefix('anthropic_').upper()} (or VERIFY_{field.upper()})"
     return f"VERIFY_{field.upper()}"
 
 

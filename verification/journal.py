@@ -41,6 +41,7 @@ __all__ = [
     "latest_run_id",
     "new_run_id",
     "read_journal",
+    "read_manifest_file",
 ]
 
 JOURNAL_SCHEMA = 1
@@ -144,6 +145,12 @@ class RunManifest(BaseModel):
     interrupted: bool = False
 
 
+def read_manifest_file(path: Path) -> RunManifest:
+    """A manifest from disk (``json`` first: text may hold lone surrogate escapes, which
+    pydantic's own JSON parser refuses)."""
+    return RunManifest.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
 @dataclass(frozen=True)
 class RunPaths:
     """Where one run's files live."""
@@ -184,10 +191,10 @@ class RunPaths:
     def read_manifest(self) -> RunManifest:
         """The run's manifest, or :class:`JournalError` naming the run."""
         try:
-            return RunManifest.model_validate_json(self.manifest.read_text(encoding="utf-8"))
+            return read_manifest_file(self.manifest)
         except FileNotFoundError:
             raise JournalError(f"no run {self.run_id!r} in {self.results_dir / 'runs'}") from None
-        except (ValidationError, OSError) as exc:
+        except (ValueError, OSError) as exc:
             raise JournalError(f"{self.manifest}: unreadable manifest ({exc})") from None
 
 
@@ -220,7 +227,7 @@ def latest_run_id(results_dir: Path) -> str:
     runs = results_dir / "runs"
     for run_dir in runs.iterdir() if runs.is_dir() else []:
         try:
-            manifest = RunManifest.model_validate_json((run_dir / "manifest.json").read_text())
+            manifest = read_manifest_file(run_dir / "manifest.json")
         except (OSError, ValueError):
             continue
         created.append((manifest.created_at, manifest.run_id))
@@ -247,7 +254,10 @@ def read_journal(path: Path) -> list[AttemptRecord]:
     skipped with a warning; a bad line elsewhere is a :class:`JournalError`."""
     if not path.exists():
         return []
-    lines = path.read_text(encoding="utf-8").splitlines()
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise JournalError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     records: list[AttemptRecord] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():

@@ -19,15 +19,16 @@ from typing import Any
 
 import jinja2
 
-from verification.journal import RunManifest, RunPaths, ScaffoldEntry
+from verification.journal import RunManifest, RunPaths, ScaffoldEntry, read_manifest_file
 from verification.results import ScaffoldResults
 
-__all__ = ["ReportGenerator", "md_cell", "md_fence", "write_run_reports"]
+__all__ = ["ReportGenerator", "md_cell", "md_code", "md_fence", "write_run_reports"]
 
 SHOWN_RESPONSE_CHARS = 20_000
 _MARKER = ".verification-reports"
 """Marks a folder the harness wrote, so that only such a folder is ever replaced."""
 logger = logging.getLogger(__name__)
+_MARKDOWN_PUNCTUATION = re.compile(r"[\\\[\]()!*_~#|>]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -39,9 +40,17 @@ def _printable(text: str) -> str:
 def md_cell(value: object, limit: int = 300) -> str:
     """A value made safe for one Markdown table cell or line."""
     text = _printable(str(value)).replace("\r", " ").replace("\n", " ")
-    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
-    text = text.replace("`", "'")
+    text = text.replace("`", "'").replace("<", "&lt;")
+    # Backslash-escape what Markdown could turn into links, images, emphasis or columns.
+    text = _MARKDOWN_PUNCTUATION.sub(r"\\\g<0>", text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def md_code(value: object, limit: int = 300) -> str:
+    """A value as an inline code span (safe in a table cell: ``|`` escaped)."""
+    text = _printable(str(value)).replace("\r", " ").replace("\n", " ").replace("`", "'")
+    text = text if len(text) <= limit else text[: limit - 3] + "..."
+    return "`" + text.replace("|", "\\|") + "`"
 
 
 def md_fence(text: str, info: str = "") -> str:
@@ -65,8 +74,11 @@ def _environment() -> jinja2.Environment:
         trim_blocks=False,
         keep_trailing_newline=True,
     )
-    env.globals.update(pct=_pct, cell=md_cell, fence=md_fence, shown_chars=SHOWN_RESPONSE_CHARS)
+    env.globals.update(
+        pct=_pct, cell=md_cell, code=md_code, fence=md_fence, shown_chars=SHOWN_RESPONSE_CHARS
+    )
     env.filters["cell"] = md_cell
+    env.filters["code"] = md_code
     env.policies["json.dumps_kwargs"] = {"sort_keys": False, "ensure_ascii": False}
     return env
 
@@ -78,12 +90,13 @@ def summary_data(manifest: RunManifest, results: Sequence[ScaffoldResults]) -> d
         "dry_run": manifest.dry_run,
         "run_label": manifest.run_label,
         "provider": manifest.provider.get("provider"),
-        "model_requested": manifest.model_requested,
+        "model_requested": None if manifest.dry_run else manifest.model_requested,
         "models_returned": manifest.models_returned,
         "seed": manifest.seed,
         "scaffolds": {
             r.scaffold: {
                 "status": r.status,
+                "run_label": manifest.run_label,
                 "pass_rate": r.pass_rate,
                 "passed": r.passed,
                 "n": r.n,
@@ -193,7 +206,7 @@ def _previous_summary(paths: RunPaths, manifest: RunManifest) -> dict[str, Any] 
     runs = paths.results_dir / "runs"
     for run_dir in runs.iterdir() if runs.is_dir() else []:
         try:
-            other = RunManifest.model_validate_json((run_dir / "manifest.json").read_text())
+            other = read_manifest_file(run_dir / "manifest.json")
             summary = json.loads((run_dir / "reports" / "summary.json").read_text())
         except (OSError, ValueError):
             continue
