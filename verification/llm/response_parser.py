@@ -4,9 +4,11 @@ Level 1, syntactic: the reply's final JSON answer is found and decodes to an obj
 Level 2, contract: the object passes the scaffold's answer schema in strict mode.
 (Level 3, behavioural, is the validator's, in the runner.)
 
-The final answer is the last fenced block tagged ``json`` (or untagged) whose body starts
-with ``{`` or ``[`` (an array is then a level 1 failure); with no such block, the last
-``{...}`` outside every fence in the reply's final :data:`UNFENCED_WINDOW` characters.
+The reply is read as CommonMark blocks (fences in list items and blockquotes count). The
+final answer is the last code block tagged ``json`` (or untagged) whose body starts with ``{``
+or ``[`` (an array is then a level 1 failure); with no such block, the last ``{...}`` outside
+every code block in the reply's final :data:`UNFENCED_WINDOW` characters. More JSON after the
+final answer makes the reply ambiguous: level 1, never a guess in the model's favour.
 Model text is data: it is never evaluated, and nothing in it can make
 :meth:`ResponseParser.extract` raise. The accepted deviations are a closed list,
 :data:`LENIENCIES`, and each one used is recorded with the answer.
