@@ -30,6 +30,14 @@ def _write_replay(path: Path, lines: list[dict[str, object]]) -> Path:
     return path
 
 
+def _dry_run(
+    capsys: pytest.CaptureFixture[str], name: str, cases: int, output: Path | str, *more: str
+) -> tuple[int, str, str]:
+    """``verify NAME --provider reference``: exit code, stdout, stderr."""
+    argv = ["verify", name, "--provider", "reference", "--cases", str(cases)]
+    return _run(capsys, *argv, "--output", str(output), *more)
+
+
 def _verify_replay(
     capsys: pytest.CaptureFixture[str],
     name: str,
@@ -492,17 +500,7 @@ def test_credentials_in_a_base_url_are_not_recorded(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://user:gw-token-123@127.0.0.1:9/")
-    _run(
-        capsys,
-        "verify",
-        "kmp",
-        "--provider",
-        "reference",
-        "--cases",
-        "1",
-        "--output",
-        str(tmp_path),
-    )
+    _dry_run(capsys, "kmp", 1, str(tmp_path))
     manifest = (_only_run(tmp_path) / "manifest.json").read_text()
     assert "gw-token-123" not in manifest and "127.0.0.1:9" in manifest
 
@@ -512,17 +510,7 @@ def test_report_without_a_run_id_re_renders_the_latest(
 ) -> None:
     code, _, err = _run(capsys, "report", "--output", str(tmp_path))
     assert code == 2 and "no runs" in err
-    _run(
-        capsys,
-        "verify",
-        "kmp",
-        "--provider",
-        "reference",
-        "--cases",
-        "2",
-        "--output",
-        str(tmp_path),
-    )
+    _dry_run(capsys, "kmp", 2, str(tmp_path))
     code, out, _ = _run(capsys, "report", "--output", str(tmp_path))
     assert code == 0 and _only_run(tmp_path).name in out
 
@@ -533,17 +521,7 @@ def test_a_reports_folder_the_harness_did_not_write_is_left_alone(
     mine = tmp_path / "reports" / "q3-financials.md"
     mine.parent.mkdir()
     mine.write_text("precious")
-    code, _, _ = _run(
-        capsys,
-        "verify",
-        "kmp",
-        "--provider",
-        "reference",
-        "--cases",
-        "2",
-        "--output",
-        str(tmp_path),
-    )
+    code, _, _ = _dry_run(capsys, "kmp", 2, str(tmp_path))
     assert code == 0 and mine.read_text() == "precious"
     assert (_only_run(tmp_path) / "reports" / "kmp.md").exists()
 
@@ -567,17 +545,7 @@ def test_markdown_in_model_text_cannot_make_links_or_images(
 def test_a_dry_run_summary_json_certifies_no_model(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _run(
-        capsys,
-        "verify",
-        "kmp",
-        "--provider",
-        "reference",
-        "--cases",
-        "2",
-        "--output",
-        str(tmp_path),
-    )
+    _dry_run(capsys, "kmp", 2, str(tmp_path))
     data = json.loads((tmp_path / "reports" / "summary.json").read_text())
     assert data["model_requested"] is None
     assert data["scaffolds"]["kmp"]["run_label"] == "DRY RUN"
