@@ -666,9 +666,9 @@ def _plain(prose: str) -> str:
 # --- the helper answers (hand-written replies to real prompts) -------------------------------
 
 
-@pytest.mark.parametrize("name", SCAFFOLDS)
-def test_helper_answers_parse(name: str) -> None:
-    case_id = f"{name}-standard-000"
+@pytest.mark.parametrize("case_id", sorted(p.stem for p in HELPER_ANSWERS.glob("*.txt")))
+def test_helper_answers_parse(case_id: str) -> None:
+    name = case_id.rsplit("-", 2)[0]
     text = (HELPER_ANSWERS / f"{case_id}.txt").read_text(encoding="utf-8")
     parsed = extract(name, text)
     assert parsed.failed_level is None, parsed.reason
