@@ -38,6 +38,12 @@ def _dry_run(
     return _run(capsys, *argv, "--output", str(output), *more)
 
 
+def _replay_argv(name: str, replay: Path, cases: int, output: Path | str, *more: str) -> list[str]:
+    """``verify NAME`` answered from a replay file, as arguments."""
+    argv = ["verify", name, "--provider", "replay", "--replay-file", str(replay)]
+    return [*argv, "--cases", str(cases), "--output", str(output), *more]
+
+
 def _verify_replay(
     capsys: pytest.CaptureFixture[str],
     name: str,
@@ -47,9 +53,7 @@ def _verify_replay(
     *more: str,
 ) -> int:
     """``verify NAME`` answered from a replay file; the exit code."""
-    argv = ["verify", name, "--provider", "replay", "--replay-file", str(replay)]
-    argv += ["--cases", str(cases), "--output", str(output), *more]
-    return _run(capsys, *argv)[0]
+    return _run(capsys, *_replay_argv(name, replay, cases, output, *more))[0]
 
 
 def _wrong_answer(name: str) -> str:
@@ -425,19 +429,7 @@ def test_a_bad_replay_line_is_a_configuration_error(
 ) -> None:
     replay = tmp_path / "r.jsonl"
     replay.write_text(line + "\n", encoding="utf-8")
-    code, _, err = _run(
-        capsys,
-        "verify",
-        "kmp",
-        "--provider",
-        "replay",
-        "--replay-file",
-        str(replay),
-        "--cases",
-        "1",
-        "--output",
-        str(tmp_path / "o"),
-    )
+    code, _, err = _run(capsys, *_replay_argv("kmp", replay, 1, tmp_path / "o"))
     assert code == 2 and needle in err and f"{replay}:1:" in err
 
 
@@ -446,17 +438,7 @@ def test_a_replay_file_that_is_not_utf8_is_a_configuration_error(
 ) -> None:
     replay = tmp_path / "r.jsonl"
     replay.write_bytes(b"\xff\xfe\x00")
-    code, _, err = _run(
-        capsys,
-        "verify",
-        "kmp",
-        "--provider",
-        "replay",
-        "--replay-file",
-        str(replay),
-        "--output",
-        str(tmp_path / "o"),
-    )
+    code, _, err = _run(capsys, *_replay_argv("kmp", replay, 1, tmp_path / "o"))
     assert code == 2 and "not UTF-8" in err
 
 
