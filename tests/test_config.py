@@ -48,7 +48,7 @@ def test_mode_chooses_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
         ("VERIFY_CASES", "0"),
         ("VERIFY_TEMPERATURE", "hot"),
         ("VERIFY_CURRENT_MODE", "prod"),
-        ("VERIFY_PROVIDER", "gpt"),
+        ("VERIFY_PROVIDER", "not a name"),
         ("VERIFY_CONCURRENCY", "-1"),
     ],
 )
@@ -74,3 +74,12 @@ def test_a_misspelt_variable_is_named_with_a_suggestion(monkeypatch: pytest.Monk
     monkeypatch.setenv("VERIFY_CASE", "5")
     with pytest.raises(ConfigurationError, match="VERIFY_CASE; did you mean VERIFY_CASES"):
         load_settings()
+
+
+def test_an_unknown_provider_is_refused_before_any_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    from verification.llm.providers import PROVIDERS, build_provider
+
+    monkeypatch.setenv("VERIFY_PROVIDER", "gpt")
+    with pytest.raises(ConfigurationError, match="VERIFY_PROVIDER") as caught:
+        build_provider(load_settings())
+    assert all(name in str(caught.value) for name in PROVIDERS)

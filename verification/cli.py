@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from verification.cases import TIERS
 from verification.config import VerificationSettings, load_settings
 from verification.errors import FatalLLMError, VerificationError
-from verification.generators.base import TIERS
 
 __all__ = ["EXIT_CODES", "VerificationCLI", "build_parser", "main"]
 
@@ -41,14 +41,37 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+def _positive(text: str) -> int:
+    """A whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _size_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--size",
+        type=_positive,
+        metavar="N",
+        help="generate every case at size N (vertices, items, text length, ...: `list` shows "
+        "each scaffold's unit and range); default: each tier's own size",
+    )
+
+
 def _run_options(parser: argparse.ArgumentParser) -> None:
+    from verification.llm.providers import PROVIDERS
+
     group = parser.add_argument_group("run options (each overrides its VERIFY_* variable)")
     group.add_argument(
         "--provider",
-        choices=["anthropic", "openai", "reference", "replay"],
-        help="who answers: anthropic (needs ANTHROPIC_API_KEY), openai (an OpenAI-compatible "
-        "server at VERIFY_OPENAI_BASE_URL), reference (offline dry run with the reference "
-        "answers; certifies no model), replay (answers from --replay-file). Default: anthropic",
+        choices=list(PROVIDERS),
+        help="who answers: "
+        + "; ".join(f"{entry.name}: {entry.help}" for entry in PROVIDERS.values())
+        + ". Default: anthropic",
     )
     group.add_argument("--model", metavar="MODEL", help="model id; default: the mode's model")
     group.add_argument(
@@ -106,6 +129,24 @@ def build_parser() -> argparse.ArgumentParser:
     listing = commands.add_parser("list", help="list the scaffolds the catalog declares")
     listing.add_argument("--category", metavar="CATEGORY", help="only this category")
 
+    check = commands.add_parser(
+        "check",
+        help="run the generic checks on scaffolds (plugins included), no model asked",
+        description="For each scaffold: its file and sections, the worked example against the "
+        "reference, the Output Format example, every tier's cases against the schema and the "
+        "validator, the calibration hooks (every mutant rejected, every alternative accepted), "
+        "the size axis, the dry-run answer parsing back, and suites identical under two hash "
+        "seeds. Exits 0 when every check passes, 1 otherwise.",
+    )
+    check.add_argument("names", nargs="*", metavar="NAME", help="scaffold names")
+    check.add_argument("--all", action="store_true", dest="everything", help="every scaffold")
+    check.add_argument(
+        "--cases", type=_positive, metavar="N", help="calibration cases per tier (50)"
+    )
+    check.add_argument(
+        "--scaffolds-dir", type=_path, metavar="DIR", help="where <category>/<name>.md live"
+    )
+
     verify = commands.add_parser(
         "verify",
         help="certify scaffolds",
@@ -141,6 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="RUN_ID",
         help="finish an interrupted run: skip answered cases, retry infra errors",
     )
+    _size_option(verify)
     _run_options(verify)
 
     show = commands.add_parser("show-prompt", help="print the prompt of one case")
@@ -150,8 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         dest="case_id",
         metavar="ID",
-        help="case id, e.g. dijkstra-simple-000",
+        help="case id, e.g. dijkstra-simple-000 (or dijkstra-simple-s12-000 at size 12)",
     )
+    _size_option(show)
     show.add_argument("--part", choices=["both", "system", "user"], default="both")
     show.add_argument(
         "--scaffold-file", type=_path, metavar="FILE", help="use this draft scaffold file"
@@ -214,18 +257,42 @@ class VerificationCLI:
         return self._settings
 
     def list_scaffolds(self, category: str | None = None) -> int:
-        from verification.registry import SPECS, get_scaffolds_by_category
+        from verification.catalog import default_catalog
 
-        names = get_scaffolds_by_category(category) if category else list(SPECS)
+        catalog = default_catalog()
+        names = catalog.by_category(category) if category else list(catalog)
         width = max((len(name) for name in names), default=4)
-        print(f"{'NAME':<{width}}  {'CATEGORY':<20}  {'VALIDATOR':<10}  DESCRIPTION")
+        print(f"{'NAME':<{width}}  {'CATEGORY':<20}  {'VALIDATOR':<10}  {'SIZE':<24}  DESCRIPTION")
         for name in names:
-            spec = SPECS[name]
+            spec = catalog[name]
+            low, high = spec.size.ranges["standard"]
+            size = f"{spec.size.unit} {low}-{high}"
             print(
                 f"{name:<{width}}  {spec.category:<20}  {spec.validator.kind:<10}  "
-                f"{spec.description or spec.title}"
+                f"{size:<24}  {spec.description or spec.title}"
             )
+        for skipped in catalog.skipped.values():
+            print(f"skipped plugin {skipped.name} ({skipped.distribution}): {skipped.reason}")
         return 0
+
+    def check(
+        self, names: Sequence[str] = (), *, everything: bool = False, cases: int | None = None
+    ) -> int:
+        from verification.checks import CASES_PER_TIER, check_scaffold
+        from verification.registry import resolve_scaffold_names
+
+        failed = 0
+        for name in resolve_scaffold_names(names, everything=everything):
+            for result in check_scaffold(
+                name,
+                scaffolds_dir=self.settings.scaffolds_dir,
+                cases_per_tier=cases or CASES_PER_TIER,
+            ):
+                mark = "ok  " if result.ok else "FAIL"
+                failed += not result.ok
+                print(f"{mark} {name}: {result.check}: {result.detail}")
+        print("all checks passed" if not failed else f"{failed} check(s) failed")
+        return 0 if not failed else 1
 
     def verify(
         self,
@@ -237,6 +304,7 @@ class VerificationCLI:
         tiers: Sequence[str] | None = None,
         case_ids: Sequence[str] = (),
         resume: str | None = None,
+        size: int | None = None,
     ) -> int:
         from verification.errors import ConfigurationError
         from verification.registry import resolve_scaffold_names
@@ -246,6 +314,8 @@ class VerificationCLI:
         chosen = list(names)
         if case_ids and tiers:
             raise ConfigurationError("--case names exact cases: leave out --tier")
+        if resume and size is not None:
+            raise ConfigurationError("--resume answers the run's own cases: leave out --size")
         if case_ids and not (chosen or category or everything):
             chosen = list(dict.fromkeys(case_id.split("-")[0] for case_id in case_ids))
         if resume and not (chosen or category or everything):
@@ -269,6 +339,7 @@ class VerificationCLI:
                     tiers=chosen_tiers,
                     case_ids=case_ids,
                     resume=resume,
+                    size=size,
                 )
             )
         except (FatalLLMError, KeyboardInterrupt):
@@ -290,11 +361,25 @@ class VerificationCLI:
         return self.verify(category=category)
 
     def show_prompt(
-        self, name: str, case_id: str, *, part: str = "both", scaffold_file: Path | None = None
+        self,
+        name: str,
+        case_id: str,
+        *,
+        part: str = "both",
+        scaffold_file: Path | None = None,
+        size: int | None = None,
     ) -> int:
+        from verification.cases import case_id as make_case_id
+        from verification.cases import parse_case_id
+        from verification.errors import ConfigurationError
         from verification.llm.prompt_builder import PromptBuilder
         from verification.runner import plan_cases
 
+        key = parse_case_id(case_id)
+        if size is not None and key is not None:
+            if key.size not in (None, size):
+                raise ConfigurationError(f"case {case_id} names size {key.size}, not {size}")
+            case_id = make_case_id(key.scaffold, key.tier, key.index, size)
         case = plan_cases([name], seed=self.settings.seed, cases=1, case_ids=[case_id])[name][0]
         overrides = {name: scaffold_file} if scaffold_file else {}
         builder = PromptBuilder(self.settings.scaffolds_dir, overrides=overrides)
@@ -375,6 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         cli = VerificationCLI(_settings(args))
         if args.command == "list":
             return cli.list_scaffolds(args.category)
+        if args.command == "check":
+            return cli.check(args.names, everything=args.everything, cases=args.cases)
         if args.command == "verify":
             return cli.verify(
                 args.names,
@@ -384,10 +471,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 tiers=args.tier,
                 case_ids=args.case_ids or (),
                 resume=args.resume,
+                size=args.size,
             )
         if args.command == "show-prompt":
             return cli.show_prompt(
-                args.name, args.case_id, part=args.part, scaffold_file=args.scaffold_file
+                args.name,
+                args.case_id,
+                part=args.part,
+                scaffold_file=args.scaffold_file,
+                size=args.size,
             )
         return cli.generate_reports(args.run_id)
     except FatalLLMError as exc:

@@ -15,17 +15,16 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from verification.cases import DEFAULT_SEED
 from verification.errors import ConfigurationError
 
 __all__ = [
-    "ProviderName",
     "VerificationSettings",
     "load_settings",
     "packaged_scaffolds_dir",
     "without_credentials",
 ]
 
-ProviderName = Literal["anthropic", "openai", "reference", "replay"]
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
@@ -56,9 +55,10 @@ class VerificationSettings(BaseSettings):
     """OpenAI-compatible server (vLLM, Ollama, llama.cpp) for ``--provider openai``."""
     openai_api_key: SecretStr | None = None
     """Key for the OpenAI-compatible server, if it wants one."""
-    provider: ProviderName = "anthropic"
-    """Who answers: a model (``anthropic``, ``openai``) or a dry run (``reference``,
-    ``replay``)."""
+    provider: str = Field(default="anthropic", pattern=r"^[a-z][a-z0-9_]*$")
+    """Who answers: a name of :data:`verification.llm.providers.PROVIDERS`, a model
+    (``anthropic``, ``openai``) or a dry run (``reference``, ``replay``); an unknown name is
+    refused when the provider is built, before any request."""
     replay_file: Path | None = None
     """Recorded or scripted responses for ``--provider replay``."""
     dev_model: str = "claude-haiku-4-5"
@@ -75,7 +75,7 @@ class VerificationSettings(BaseSettings):
     """Where scaffold Markdown files are read from."""
     concurrency: int = Field(default=4, ge=1, le=256)
     """Requests in flight at once."""
-    seed: int = 20261122
+    seed: int = DEFAULT_SEED
     """Suite seed: the same seed gives the same cases on every machine."""
     cases: int = Field(default=30, ge=1, le=10_000)
     """Cases per scaffold, split over the tiers."""

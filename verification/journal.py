@@ -80,6 +80,9 @@ class AttemptRecord(BaseModel):
     latency_s: float
     model: str | None
     finished_at: str
+    source: str | None = None
+    """Where the answer came from (``live``, ``cache``, ``batch``, ``reference``,
+    ``replay``); ``None`` when no answer came."""
 
     def to_line(self) -> str:
         """The record as one JSON line (``schema`` is the field's name on disk)."""

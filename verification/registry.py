@@ -1,19 +1,21 @@
 """Views of the catalog: which scaffolds exist, their validators, their generators.
 
-Everything here is derived from the ``ScaffoldSpec`` declarations in
-:mod:`verification.catalog`; nothing is a table kept by hand. Importing this module loads no
-model SDK, numpy or networkx: references and validators import those when they run.
+Everything here is derived from the ``ScaffoldSpec`` declarations that
+:func:`verification.catalog.default_catalog` loads, on first use; nothing is a table kept by
+hand. Importing this module loads no scaffold, model SDK, numpy or networkx. The API
+reference's tables (``SCAFFOLD_REGISTRY``, ``VALIDATOR_REGISTRY``, ``SPECS``) are computed
+when first read.
 """
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
-from functools import cache
+from typing import Any
 
-from verification.catalog import load_specs
-from verification.errors import ConfigurationError, UnknownScaffoldError
-from verification.generators.base import TIERS, TestCase, TestCaseGenerator, Tier, generate_case
+from verification.cases import DEFAULT_SEED, TIERS, TestCase, Tier, generate_case
+from verification.catalog import Catalog, default_catalog
+from verification.errors import ConfigurationError
+from verification.generators.base import TestCaseGenerator
 from verification.spec import ScaffoldSpec
 from verification.validators.base import Validator
 
@@ -31,28 +33,31 @@ __all__ = [
     "resolve_scaffold_names",
 ]
 
-DEFAULT_SEED = 20261122
 TIER_WEIGHTS: dict[Tier, int] = {"simple": 3, "standard": 5, "edge": 2}
 
-SPECS: dict[str, ScaffoldSpec] = load_specs()
+SPECS: dict[str, ScaffoldSpec]
 """Every scaffold's spec, by name."""
-
-SCAFFOLD_REGISTRY: dict[str, list[str]] = {}
+SCAFFOLD_REGISTRY: dict[str, list[str]]
 """Category -> scaffold names, in catalog order."""
-for _spec in SPECS.values():
-    SCAFFOLD_REGISTRY.setdefault(_spec.category, []).append(_spec.name)
-
-VALIDATOR_REGISTRY: dict[str, str] = {name: s.validator.kind for name, s in SPECS.items()}
+VALIDATOR_REGISTRY: dict[str, str]
 """Scaffold -> the kind of validator that judges it."""
 
 
-def get_spec(name: str) -> ScaffoldSpec:
+def __getattr__(name: str) -> Any:
+    # PEP 562: the tables are views of the catalog, built when first read.
+    catalog = default_catalog()
+    if name == "SPECS":
+        return dict(catalog)
+    if name == "SCAFFOLD_REGISTRY":
+        return catalog.categories()
+    if name == "VALIDATOR_REGISTRY":
+        return {spec_name: spec.validator.kind for spec_name, spec in catalog.items()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def get_spec(name: str, catalog: Catalog | None = None) -> ScaffoldSpec:
     """The spec of ``name``; an unknown name is an error that lists close matches."""
-    try:
-        return SPECS[name]
-    except KeyError:
-        close = difflib.get_close_matches(name, list(SPECS), n=3, cutoff=0.5)
-        raise UnknownScaffoldError(name, close_matches=close, known=sorted(SPECS)) from None
+    return (catalog or default_catalog()).get_spec(name)
 
 
 def get_validator_for_scaffold(name: str) -> Validator:
@@ -62,24 +67,25 @@ def get_validator_for_scaffold(name: str) -> Validator:
 
 def get_scaffolds_by_category(category: str) -> list[str]:
     """The scaffolds of ``category``; an unknown category lists the known ones."""
-    try:
-        return list(SCAFFOLD_REGISTRY[category])
-    except KeyError:
-        known = ", ".join(sorted(SCAFFOLD_REGISTRY))
-        raise ConfigurationError(f"unknown category {category!r}; known: {known}") from None
+    return default_catalog().by_category(category)
 
 
 def resolve_scaffold_names(
-    names: Sequence[str] = (), *, category: str | None = None, everything: bool = False
+    names: Sequence[str] = (),
+    *,
+    category: str | None = None,
+    everything: bool = False,
+    catalog: Catalog | None = None,
 ) -> list[str]:
     """The scaffolds a command names, checked, without duplicates, in the order given."""
+    catalog = catalog or default_catalog()
     chosen: list[str] = []
     if everything:
-        chosen.extend(SPECS)
+        chosen.extend(catalog)
     if category is not None:
-        chosen.extend(get_scaffolds_by_category(category))
+        chosen.extend(catalog.by_category(category))
     for name in names:
-        get_spec(name)
+        catalog.get_spec(name)
         chosen.append(name)
     if not chosen:
         raise ConfigurationError("name at least one scaffold, or use --category or --all")
@@ -103,8 +109,15 @@ class UniversalGenerator(TestCaseGenerator):
     """Generates any scaffold's tiers from its spec: generator for inputs, reference for
     ground truth."""
 
-    def __init__(self, scaffold_name: str, *, seed: int = DEFAULT_SEED, cases: int = 30) -> None:
-        self.spec = get_spec(scaffold_name)
+    def __init__(
+        self,
+        scaffold_name: str,
+        *,
+        seed: int = DEFAULT_SEED,
+        cases: int = 30,
+        catalog: Catalog | None = None,
+    ) -> None:
+        self.spec = get_spec(scaffold_name, catalog)
         self.scaffold = scaffold_name
         self.seed = seed
         self.counts = plan_tier_counts(cases)
@@ -124,7 +137,6 @@ class UniversalGenerator(TestCaseGenerator):
         return self.generate_tier("edge")
 
 
-@cache
 def get_all_generators() -> dict[str, TestCaseGenerator]:
     """A default-seeded generator for every scaffold, by name."""
-    return {name: UniversalGenerator(name) for name in SPECS}
+    return {name: UniversalGenerator(name) for name in default_catalog()}

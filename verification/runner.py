@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-import re
 import subprocess
 import time
 from collections.abc import Callable, Sequence
@@ -21,9 +20,18 @@ from pathlib import Path
 from typing import Any
 
 from verification import __version__
+from verification.cases import (
+    CASE_ID_FORMAT,
+    TIERS,
+    TestCase,
+    TestSuite,
+    Tier,
+    generate_case,
+    parse_case_id,
+)
+from verification.catalog import Catalog, default_catalog
 from verification.config import VerificationSettings, load_settings
 from verification.errors import ConfigurationError, FatalLLMError, LLMError
-from verification.generators.base import TIERS, TestCase, TestSuite, Tier, generate_case
 from verification.journal import (
     AttemptRecord,
     JournalWriter,
@@ -36,12 +44,12 @@ from verification.journal import (
     read_journal,
 )
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
-from verification.llm.dry_run import ReferenceProvider
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, Prompt, PromptBuilder
 from verification.llm.providers import build_provider
 from verification.llm.response_parser import ResponseParser
-from verification.registry import get_spec, plan_tier_counts
+from verification.registry import plan_tier_counts
 from verification.results import ScaffoldResults, TestResult
+from verification.spec import ScaffoldSpec
 from verification.validators.base import ValidationResult, Validator
 
 __all__ = [
@@ -54,8 +62,15 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-_CASE_ID = re.compile(r"^(?P<scaffold>[a-z0-9_]+)-(?P<tier>simple|standard|edge)-(?P<index>\d+)$")
 ProgressCallback = Callable[[AttemptRecord], None]
+
+
+def _checked_size(spec: ScaffoldSpec, tier: Tier, size: int | None) -> int | None:
+    if size is not None:
+        problem = spec.size.check(tier, size)
+        if problem is not None:
+            raise ConfigurationError(f"{spec.name}: {problem}; choose --size in it, or --tier")
+    return size
 
 
 def plan_cases(
@@ -65,30 +80,38 @@ def plan_cases(
     cases: int,
     tiers: Sequence[Tier] = TIERS,
     case_ids: Sequence[str] = (),
+    size: int | None = None,
+    catalog: Catalog | None = None,
 ) -> dict[str, list[TestCase]]:
-    """The cases of each scaffold: ``cases`` split over ``tiers``, or exactly ``case_ids``."""
+    """The cases of each scaffold: ``cases`` split over ``tiers`` (at ``size``, default each
+    tier's own), or exactly ``case_ids`` (their ids say their sizes)."""
+    catalog = catalog or default_catalog()
     planned: dict[str, list[TestCase]] = {}
     if case_ids:
+        if size is not None:
+            raise ConfigurationError("--case ids say their sizes: leave out --size")
         for identifier in case_ids:
-            match = _CASE_ID.match(identifier)
-            if not match:
+            key = parse_case_id(identifier)
+            if key is None:
                 raise ConfigurationError(
-                    f"bad case id {identifier!r}: expected <scaffold>-<tier>-<NNN>, "
-                    "e.g. dijkstra-standard-004"
+                    f"bad case id {identifier!r}: expected {CASE_ID_FORMAT}, "
+                    "e.g. dijkstra-standard-004 or dijkstra-standard-s12-004"
                 )
-            spec = get_spec(match["scaffold"])
+            spec = catalog.get_spec(key.scaffold)
             if scaffold_names and spec.name not in scaffold_names:
                 raise ConfigurationError(f"case {identifier} is not of {list(scaffold_names)}")
-            case = generate_case(spec, match["tier"], int(match["index"]), seed=seed)  # type: ignore[arg-type]
+            case = generate_case(
+                spec, key.tier, key.index, seed=seed, size=_checked_size(spec, key.tier, key.size)
+            )
             chosen = planned.setdefault(spec.name, [])
             if case not in chosen:  # "kmp-simple-1" and "kmp-simple-001" are one case
                 chosen.append(case)
         return planned
     counts = plan_tier_counts(cases, tiers)
     for name in scaffold_names:
-        spec = get_spec(name)
+        spec = catalog.get_spec(name)
         planned[name] = [
-            generate_case(spec, tier, index, seed=seed)
+            generate_case(spec, tier, index, seed=seed, size=_checked_size(spec, tier, size))
             for tier in tiers
             for index in range(counts[tier])
         ]
@@ -135,13 +158,15 @@ class VerificationRunner:
         prompt_builder: PromptBuilder | None = None,
         scaffold_overrides: dict[str, Path] | None = None,
         progress: ProgressCallback | None = None,
+        catalog: Catalog | None = None,
     ) -> None:
         self.settings = settings or load_settings()
         self.provider = provider
+        self.catalog = catalog or default_catalog()
         self.prompt_builder = prompt_builder or PromptBuilder(
-            self.settings.scaffolds_dir, overrides=scaffold_overrides
+            self.settings.scaffolds_dir, overrides=scaffold_overrides, catalog=self.catalog
         )
-        self.parser = ResponseParser()
+        self.parser = ResponseParser(self.catalog)
         self.progress = progress
         self._journal: JournalWriter | None = None
         self.run_id: str | None = None
@@ -150,9 +175,15 @@ class VerificationRunner:
     # -- one case ----------------------------------------------------------------------
 
     async def _attempt(
-        self, case: TestCase, prompt: Prompt, validator: Validator, *, epoch: int, attempt: int
+        self,
+        spec: ScaffoldSpec,
+        case: TestCase,
+        prompt: Prompt,
+        validator: Validator,
+        *,
+        epoch: int,
+        attempt: int,
     ) -> AttemptRecord:
-        spec = get_spec(case.scaffold)
         assert self.provider is not None
         request = LLMRequest(
             system=prompt.system,
@@ -177,7 +208,7 @@ class VerificationRunner:
             answer: Any = None
             leniency: tuple[str, ...] = ()
         else:
-            parsed = self.parser.extract(case.scaffold, response.content)
+            parsed = self.parser.extract(spec, response.content)
             answer, leniency = parsed.answer, parsed.leniency
             if response.stop_reason == "max_tokens":
                 outcome, level = "truncated", 1
@@ -212,6 +243,7 @@ class VerificationRunner:
             latency_s=round(time.perf_counter() - started, 6),
             model=response.model if response else None,
             finished_at=_now(),
+            source=response.source if response else None,
         )
         if self._journal is not None:
             self._journal.append(record)
@@ -220,11 +252,11 @@ class VerificationRunner:
         return record
 
     async def _answer_case(
-        self, case: TestCase, validator: Validator, *, epoch: int
+        self, spec: ScaffoldSpec, case: TestCase, validator: Validator, *, epoch: int
     ) -> list[AttemptRecord]:
         """The first attempt and, when it cannot be read, repair attempts."""
-        prompt = self.prompt_builder.build(case.scaffold, case.input)
-        records = [await self._attempt(case, prompt, validator, epoch=epoch, attempt=1)]
+        prompt = self.prompt_builder.build(spec, case.input)
+        records = [await self._attempt(spec, case, prompt, validator, epoch=epoch, attempt=1)]
         while (
             records[-1].outcome == "failed"
             and records[-1].level in (1, 2)
@@ -232,7 +264,9 @@ class VerificationRunner:
         ):
             prompt = PromptBuilder.repair(prompt, records[-1].reason)
             records.append(
-                await self._attempt(case, prompt, validator, epoch=epoch, attempt=len(records) + 1)
+                await self._attempt(
+                    spec, case, prompt, validator, epoch=epoch, attempt=len(records) + 1
+                )
             )
         return records
 
@@ -240,19 +274,21 @@ class VerificationRunner:
         self, test_case: TestCase, validator: Validator | None = None, *, epoch: int = 0
     ) -> TestResult:
         """Answer one case (with repair if configured) and judge it."""
+        spec = self.catalog.get_spec(test_case.scaffold)
         await self._ensure_provider({test_case.scaffold: [test_case]})
-        chosen = _check_validator(validator or get_spec(test_case.scaffold).validator)
-        records = await self._answer_case(test_case, chosen, epoch=epoch)
+        chosen = _check_validator(validator or spec.validator)
+        records = await self._answer_case(spec, test_case, chosen, epoch=epoch)
         return TestResult.from_records(records[0], records[-1])
 
     async def run_test_suite(
         self, scaffold_name: str, test_suite: TestSuite, validator: Validator | None = None
     ) -> ScaffoldResults:
         """Answer every case of a suite (no run directory) and certify the scaffold."""
+        spec = self.catalog.get_spec(scaffold_name)
         await self._ensure_provider({scaffold_name: list(test_suite.test_cases)})
-        chosen = _check_validator(validator or get_spec(scaffold_name).validator)
+        chosen = _check_validator(validator or spec.validator)
         records = await self._gather(
-            [(case, chosen, 0) for case in test_suite.test_cases], done=set()
+            [(spec, case, chosen, 0) for case in test_suite.test_cases], done=set()
         )
         return ScaffoldResults.from_records(
             scaffold_name,
@@ -264,32 +300,28 @@ class VerificationRunner:
     # -- a whole run ---------------------------------------------------------------------
 
     async def _ensure_provider(self, cases: dict[str, list[TestCase]]) -> None:
-        answers = {
-            case.id: get_spec(case.scaffold).render_answer(case.expected)
-            for scaffold_cases in cases.values()
-            for case in scaffold_cases
-        }
         if self.provider is None:
-            self.provider = build_provider(self.settings, reference_answers=answers)
+            self.provider = build_provider(self.settings, self.catalog)
             await self.provider.preflight()
-        elif isinstance(self.provider, ReferenceProvider):
-            self.provider.add_answers(answers)  # a runner reused for another suite
+        await self.provider.prepare([case for planned in cases.values() for case in planned])
 
     async def _gather(
         self,
-        jobs: list[tuple[TestCase, Validator, int]],
+        jobs: list[tuple[ScaffoldSpec, TestCase, Validator, int]],
         *,
         done: set[tuple[str, int]],
     ) -> list[AttemptRecord]:
         semaphore = asyncio.Semaphore(self.settings.concurrency)
 
-        async def bounded(case: TestCase, validator: Validator, epoch: int) -> list[AttemptRecord]:
+        async def bounded(
+            spec: ScaffoldSpec, case: TestCase, validator: Validator, epoch: int
+        ) -> list[AttemptRecord]:
             async with semaphore:
-                return await self._answer_case(case, validator, epoch=epoch)
+                return await self._answer_case(spec, case, validator, epoch=epoch)
 
         tasks = [
-            asyncio.create_task(bounded(case, validator, epoch))
-            for case, validator, epoch in jobs
+            asyncio.create_task(bounded(spec, case, validator, epoch))
+            for spec, case, validator, epoch in jobs
             if (case.id, epoch) not in done
         ]
         try:
@@ -308,6 +340,7 @@ class VerificationRunner:
         tiers: Sequence[Tier] = TIERS,
         case_ids: Sequence[str] = (),
         resume: str | None = None,
+        size: int | None = None,
     ) -> RunResult:
         """Plan, answer, journal and certify; reports are the caller's (see ``reports``)."""
         settings = self.settings
@@ -317,7 +350,13 @@ class VerificationRunner:
         if previous is not None:  # a resumed run answers exactly the cases it planned
             scaffold_names = list(previous.scaffolds)
             case_ids = [i for info in previous.scaffolds.values() for i in info.case_ids]
-            planned = plan_cases(scaffold_names, seed=previous.seed, cases=1, case_ids=case_ids)
+            planned = plan_cases(
+                scaffold_names,
+                seed=previous.seed,
+                cases=1,
+                case_ids=case_ids,
+                catalog=self.catalog,
+            )
         else:
             planned = plan_cases(
                 scaffold_names,
@@ -325,9 +364,12 @@ class VerificationRunner:
                 cases=settings.cases,
                 tiers=tiers,
                 case_ids=case_ids,
+                size=size,
+                catalog=self.catalog,
             )
-        for name in planned:  # a broken scaffold file stops the run before any request
-            self.prompt_builder.get_scaffold_content(name)
+        specs = {name: self.catalog.get_spec(name) for name in planned}
+        for spec in specs.values():  # a broken scaffold file stops the run before any request
+            self.prompt_builder.get_scaffold_content(spec)
         await self._ensure_provider(planned)
         assert self.provider is not None
         done: set[tuple[str, int]] = set()
@@ -357,8 +399,8 @@ class VerificationRunner:
                 case_filter=list(case_ids) or None,
                 scaffolds={
                     name: ScaffoldEntry(
-                        file=str(self.prompt_builder.scaffold_path(name)),
-                        sha256=self.prompt_builder.scaffold_sha256(name),
+                        file=str(self.prompt_builder.scaffold_path(specs[name])),
+                        sha256=self.prompt_builder.scaffold_sha256(specs[name]),
                         case_ids=[case.id for case in cases],
                     )
                     for name, cases in planned.items()
@@ -369,7 +411,7 @@ class VerificationRunner:
         paths.write_manifest(manifest)
         self.run_id = run_id
         jobs = [
-            (case, get_spec(name).validator, epoch)
+            (specs[name], case, specs[name].validator, epoch)
             for name, cases in planned.items()
             for case in cases
             for epoch in range(samples)
@@ -416,7 +458,7 @@ def _check_resumable(
     if manifest.template_version != USER_TEMPLATE_VERSION:
         problems.append(f"prompt template {manifest.template_version}, now {USER_TEMPLATE_VERSION}")
     for name, info in manifest.scaffolds.items():
-        if info.sha256 != prompt_builder.scaffold_sha256(name):
+        if info.sha256 != prompt_builder.scaffold_sha256(prompt_builder.spec(name)):
             problems.append(f"scaffold {name} changed since (sha256 differs)")
     if problems:
         raise ConfigurationError(

@@ -1,35 +1,78 @@
 """``ScaffoldSpec``: the one place that declares a scaffold.
 
-Every table the API reference shows (``SCAFFOLD_REGISTRY``, ``VALIDATOR_REGISTRY``, the
-generators) is derived from these specs in :mod:`verification.registry`.
+Each scaffold's module under :mod:`verification.catalog` builds one spec; every table the API
+reference shows (``SCAFFOLD_REGISTRY``, ``VALIDATOR_REGISTRY``, the generators) is derived
+from the specs in :mod:`verification.registry`. A plugin builds specs the same way.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from verification.generators.base import Tier
+from verification.cases import TIERS, TestCase, Tier
 from verification.validators.base import Validator
 
 __all__ = [
-    "DEFAULT_SIZES",
     "AnswerSchema",
+    "CalibrationHook",
     "InputGenerator",
     "ScaffoldSpec",
+    "SizeAxis",
     "format_input_as_json",
+    "no_alternatives",
     "render_answer_as_json",
 ]
 
 InputGenerator = Callable[[random.Random, Tier, int], dict[str, Any]]
 """``generate(rng, tier, size) -> input``: a pure function of its arguments."""
 
-DEFAULT_SIZES: Mapping[Tier, int] = {"simple": 4, "standard": 8, "edge": 4}
+CalibrationHook = Callable[[TestCase, random.Random], Sequence[dict[str, Any]]]
+"""``hook(case, rng) -> answers``: wrong answers (``mutants``) or other right answers
+(``alternatives``) for one case, made from its input and expected answer."""
+
+
+def no_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """The ``alternatives`` of a problem with exactly one right answer: none."""
+    return ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SizeAxis:
+    """What a scaffold's size measures, and the sizes its generator honours.
+
+    ``measure(generator(rng, tier, s)) == s`` for every ``s`` of a simple or standard
+    tier's range; an edge case may be smaller (an empty or one-element input is the point).
+    """
+
+    unit: str
+    """What is counted, in prose: ``vertices``, ``items``, ``text length``."""
+    measure: Callable[[Mapping[str, Any]], int]
+    """The size of an input, read back from the input alone."""
+    ranges: Mapping[Tier, tuple[int, int]]
+    """Per tier, the lowest and highest size (inclusive) the generator honours and the
+    output budget fits."""
+
+    def __post_init__(self) -> None:
+        missing = set(TIERS) - set(self.ranges)
+        if missing:
+            raise ValueError(f"size axis has no range for tiers {sorted(missing)}")
+        for tier, (low, high) in self.ranges.items():
+            if not 0 <= low <= high:
+                raise ValueError(f"size range of tier {tier!r} is empty: {low}..{high}")
+
+    def check(self, tier: Tier, size: int) -> str | None:
+        """Why ``size`` is out of ``tier``'s range, or None when it is in it."""
+        low, high = self.ranges[tier]
+        if low <= size <= high:
+            return None
+        return f"size {size} is outside the {tier} range {low}..{high} ({self.unit})"
 
 
 class AnswerSchema(BaseModel):
@@ -80,21 +123,36 @@ class ScaffoldSpec:
     """Writes the input into the user prompt."""
     render_answer: Callable[[Mapping[str, Any]], str] = render_answer_as_json
     """Writes a right answer as the Output Format asks (the dry-run provider's reply)."""
-    sizes: Mapping[Tier, int] = field(default_factory=lambda: dict(DEFAULT_SIZES))
-    """The size handed to the generator per tier (vertices, items, text length, ...)."""
+    sizes: Mapping[Tier, int]
+    """The default size handed to the generator per tier (vertices, items, ...)."""
+    size: SizeAxis
+    """What the size measures and the range each tier honours."""
+    mutants: CalibrationHook
+    """Wrong answers made from a case's right one; each fits the answer schema and differs
+    from ``expected``. The validator must reject every one."""
+    alternatives: CalibrationHook = no_alternatives
+    """Other right answers for a case (none where the answer is unique). The validator must
+    accept every one."""
     max_output_tokens: int = 4096
     """The output budget of one answer; hitting it is a ``truncated`` outcome."""
     description: str = ""
     """One line for ``list``."""
+    markdown: Path | None = None
+    """The scaffold's Markdown file, for a scaffold shipped by a plugin; ``None`` means
+    ``<scaffolds_dir>/<category>/<name>.md``."""
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name != self.name.lower():
             raise ValueError(f"scaffold name {self.name!r} must be a lower-case identifier")
         if not self.category.isidentifier():
             raise ValueError(f"category {self.category!r} of {self.name!r} is not a name")
-        missing = {"simple", "standard", "edge"} - set(self.sizes)
+        missing = set(TIERS) - set(self.sizes)
         if missing:
             raise ValueError(f"spec {self.name!r} has no size for tiers {sorted(missing)}")
+        for tier, default in self.sizes.items():
+            problem = self.size.check(tier, default)
+            if problem is not None:
+                raise ValueError(f"spec {self.name!r}: default {problem}")
 
     @property
     def scaffold_file(self) -> str:

@@ -12,8 +12,9 @@ from typing import Any
 import networkx as nx
 import pytest
 
+from verification.catalog.graph.bfs import generate_bfs
+from verification.catalog.graph.dijkstra import generate_dijkstra
 from verification.generators.base import TIERS, Tier, to_json_data
-from verification.generators.graph import generate_bfs, generate_dijkstra
 from verification.reference.graph import bfs, dijkstra
 
 SIZES: dict[Tier, int] = {"simple": 5, "standard": 8, "edge": 5}

@@ -13,19 +13,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verification.generators import dynamic_programming, greedy
-from verification.generators.base import TIERS, Tier, to_json_data
-from verification.generators.dynamic_programming import (
+from verification.catalog.dynamic_programming import knapsack_01 as dynamic_programming
+from verification.catalog.dynamic_programming.knapsack_01 import (
     KNAPSACK_EDGE_KINDS,
     count_optimal_sets,
     generate_knapsack_01,
     optimal_item_sets,
 )
-from verification.generators.greedy import (
-    KRUSKAL_EDGE_KINDS,
-    generate_kruskal,
-    has_unique_minimum_spanning_forest,
-)
+from verification.catalog.greedy import kruskal as greedy
+from verification.catalog.greedy.kruskal import KRUSKAL_EDGE_KINDS, generate_kruskal
+from verification.generators.base import TIERS, Tier, to_json_data
+from verification.generators.graph import has_unique_minimum_spanning_forest
 from verification.registry import get_spec
 from verification.spec import InputGenerator
 

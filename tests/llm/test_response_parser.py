@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from verification.cases import parse_case_id, to_json_data
 from verification.config import load_settings
 from verification.errors import ParseError
 from verification.generators.base import TestCase
@@ -35,10 +36,9 @@ from verification.llm.response_parser import (
 from verification.registry import DEFAULT_SEED, SPECS, get_spec
 from verification.runner import plan_cases
 
-SCAFFOLDS = ("dijkstra", "bfs", "kruskal", "knapsack_01", "kmp", "newton_raphson")
+SCAFFOLDS = tuple(SPECS)
+"""Every registered scaffold: the parser's properties hold for each, with no list kept."""
 HELPER_ANSWERS = Path(__file__).parent / "fixtures" / "helper_answers"
-HELPER_ANSWERS_PASSING_THE_VALIDATOR = frozenset(SCAFFOLDS)
-"""Helper answers that are also right (level 3); any other is a parse-only fixture."""
 PARSER = ResponseParser()
 FIVE_MB = 5 * 1024 * 1024
 
@@ -668,44 +668,42 @@ def _plain(prose: str) -> str:
 
 @pytest.mark.parametrize("case_id", sorted(p.stem for p in HELPER_ANSWERS.glob("*.txt")))
 def test_helper_answers_parse(case_id: str) -> None:
-    name = case_id.rsplit("-", 2)[0]
+    """Each reply parses; judged against the input it answered (``<id>.case.json``), the
+    validator gives the verdict recorded there (a wrong cold answer stays a fixture)."""
+    key = parse_case_id(case_id)
+    assert key is not None, f"{case_id}: a fixture is named after the case it answers"
     text = (HELPER_ANSWERS / f"{case_id}.txt").read_text(encoding="utf-8")
-    parsed = extract(name, text)
+    parsed = extract(key.scaffold, text)
     assert parsed.failed_level is None, parsed.reason
     assert parsed.leniency == ()
-    assert PARSER.parse(name, text) == parsed.answer
-    if name in HELPER_ANSWERS_PASSING_THE_VALIDATOR:
-        (case,) = plan_cases([name], seed=load_settings().seed, cases=1, case_ids=[case_id])[name]
-        verdict = get_spec(name).validator.validate(parsed.answer, case.expected, case=case)
-        assert verdict.is_valid, verdict.message
+    assert PARSER.parse(key.scaffold, text) == parsed.answer
+    recorded = json.loads((HELPER_ANSWERS / f"{case_id}.case.json").read_text(encoding="utf-8"))
+    spec = get_spec(key.scaffold)
+    case = TestCase(
+        id=case_id,
+        scaffold=key.scaffold,
+        tier=key.tier,
+        input=recorded["input"],
+        expected=to_json_data(spec.reference(**recorded["input"])),
+    )
+    verdict = spec.validator.validate(parsed.answer, case.expected, case=case)
+    assert verdict.is_valid == recorded["passes"], verdict.message
 
 
 # --- a right draft followed by a wrong final answer must never pass ---------------------------
 
 
-def _nudged(name: str, answer: dict[str, Any]) -> dict[str, Any]:
-    """The reference answer made wrong in one value (validators reject it)."""
-    wrong = json.loads(json.dumps(answer))
-    if name in ("dijkstra", "bfs"):
-        key = next(k for k, v in wrong["distances"].items() if v)
-        wrong["distances"][key] += 1
-    elif name == "kruskal":
-        wrong["total_weight"] += 1
-    elif name == "knapsack_01":
-        wrong["max_value"] += 1
-    elif name == "kmp":
-        wrong["positions"] = wrong["positions"][:-1]
-    else:
-        wrong["iterations"] += 1
-    return wrong
+def _nudged(case: TestCase) -> dict[str, Any]:
+    """A wrong answer to ``case``: its spec's first mutant (validators reject it)."""
+    return dict(get_spec(case.scaffold).mutants(case, random.Random(0))[0])
 
 
 @pytest.mark.parametrize("name", sorted(SPECS))
 @pytest.mark.parametrize("shape", ["js_tag", "list_fence", "comment", "quote", "html_comment"])
 def test_a_wrong_final_answer_after_a_right_draft_never_passes(name: str, shape: str) -> None:
     case = plan_cases([name], seed=DEFAULT_SEED, cases=30)[name][9]
-    right, wrong = json.dumps(case.expected), json.dumps(_nudged(name, case.expected))
-    quoted = json.dumps(_nudged(name, case.expected), indent=1).replace("\n", "\n> ")
+    right, wrong = json.dumps(case.expected), json.dumps(_nudged(case))
+    quoted = json.dumps(_nudged(case), indent=1).replace("\n", "\n> ")
     text = {
         "js_tag": f"Running result: {right}\n\nFinal answer:\n```javascript\n{wrong}\n```\n",
         "list_fence": f"Draft:\n- ```json\n  {right}\n  ```\n\nFinal:\n```json\n{wrong}\n```\n",

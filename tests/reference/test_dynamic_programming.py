@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verification.generators.base import TIERS, Tier
-from verification.generators.dynamic_programming import (
+from verification.catalog.dynamic_programming.knapsack_01 import (
     generate_knapsack_01,
     optimal_item_sets,
 )
+from verification.generators.base import TIERS, Tier
 from verification.reference.dynamic_programming import knapsack_01
 
 SIZES: dict[Tier, int] = {"simple": 4, "standard": 7, "edge": 5}

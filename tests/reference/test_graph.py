@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from verification.catalog.graph.bfs import generate_bfs
+from verification.catalog.graph.dijkstra import generate_dijkstra
 from verification.generators.base import TIERS, Tier
-from verification.generators.graph import generate_bfs, generate_dijkstra
 from verification.reference.graph import bfs, dijkstra
 
 SIZES: dict[Tier, int] = {"simple": 5, "standard": 8, "edge": 5}

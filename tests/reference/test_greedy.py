@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from verification.catalog.greedy.kruskal import generate_kruskal
 from verification.generators.base import TIERS, Tier
-from verification.generators.greedy import generate_kruskal
 from verification.reference.greedy import kruskal_mst
 
 SIZES: dict[Tier, int] = {"simple": 4, "standard": 7, "edge": 5}

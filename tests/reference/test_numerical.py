@@ -13,12 +13,11 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from scipy import optimize
 
-from verification.catalog.numerical import SPECS
+from verification.catalog.numerical.newton_raphson import SPEC, generate_newton_raphson
 from verification.generators.base import TIERS, Tier
-from verification.generators.numerical import generate_newton_raphson
 from verification.reference.numerical import newton_raphson, newton_trace
 
-SIZES = SPECS[0].sizes
+SIZES = SPEC.sizes
 
 
 def scipy_newton(case: dict[str, Any]) -> Any:

@@ -9,12 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verification.catalog.string_algo import SPECS
+from verification.catalog.string.kmp import SPEC, generate_kmp
 from verification.generators.base import TIERS, Tier
-from verification.generators.string_algo import generate_kmp
 from verification.reference.string_algo import failure_function, kmp_search
 
-SIZES = SPECS[0].sizes
+SIZES = SPEC.sizes
 words = st.text(alphabet="ABC", max_size=30)
 patterns = st.text(alphabet="ABC", min_size=1, max_size=6)
 

@@ -12,11 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verification.catalog.graph import SPECS, BfsAnswer, DijkstraAnswer
+from verification.catalog.graph.bfs import SPEC as BFS_SPEC
+from verification.catalog.graph.bfs import BfsAnswer
+from verification.catalog.graph.dijkstra import SPEC as DIJKSTRA_SPEC
+from verification.catalog.graph.dijkstra import DijkstraAnswer
 from verification.generators.base import TIERS, TestCase, generate_case
 from verification.spec import ScaffoldSpec
 from verification.validators.base import ValidationResult
 
+SPECS = (BFS_SPEC, DIJKSTRA_SPEC)
 SPEC = {spec.name: spec for spec in SPECS}
 CASES_PER_TIER = 40
 

@@ -10,14 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verification.catalog.numerical import ROOT_TOLERANCE
-from verification.catalog.numerical import SPECS as NUMERICAL_SPECS
-from verification.catalog.string_algo import SPECS as STRING_SPECS
+from verification.catalog.numerical.newton_raphson import ROOT_TOLERANCE
+from verification.catalog.numerical.newton_raphson import SPEC as NEWTON
+from verification.catalog.string.kmp import SPEC as KMP
 from verification.generators.base import TIERS, TestCase, generate_case
 from verification.validators.base import ValidationResult
 
-KMP = STRING_SPECS[0]
-NEWTON = NUMERICAL_SPECS[0]
 CASES_PER_TIER = 60
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from verification.catalog.dynamic_programming.knapsack_01 import optimal_item_sets
 from verification.generators.base import TIERS, TestCase, generate_case
-from verification.generators.dynamic_programming import optimal_item_sets
 from verification.registry import VALIDATOR_REGISTRY, get_spec
 from verification.validators.knapsack import KnapsackValidator
 

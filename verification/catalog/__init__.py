@@ -1,39 +1,189 @@
-"""The catalog: every module in this package declares ``SPECS``, a tuple of ``ScaffoldSpec``.
+"""The catalog: every scaffold the harness can certify, loaded once, lazily.
 
-Adding an algorithm means adding its spec to the module of its category (or a new module
-here); nothing else in the harness changes. Modules are found by name, in sorted order, and
-a duplicate scaffold name is an error that names both modules.
+Each scaffold of the package is one module, ``verification/catalog/<category>/<name>.py``,
+that ends with ``SPEC = ScaffoldSpec(...)``; its folder is its category. Installed packages
+add scaffolds through the entry-point group ``verification.scaffolds``: each entry resolves
+to a :class:`~verification.spec.ScaffoldSpec` or an iterable of them, whose ``markdown``
+field points at the scaffold file the plugin ships.
+
+A broken module of the package is our bug and stops the load (:class:`RegistryError`). A
+broken plugin (it does not load, is not a spec, clashes with a known name, or its Markdown
+is missing) is skipped with a warning that names its distribution and what is wrong; every
+other scaffold keeps working, and asking for a skipped one by name says why it was skipped.
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
+import logging
 import pkgutil
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
+from types import ModuleType
 
-from verification.errors import RegistryError
+from verification.errors import ConfigurationError, RegistryError, UnknownScaffoldError
 from verification.spec import ScaffoldSpec
 
-__all__ = ["load_specs"]
+__all__ = ["ENTRY_POINT_GROUP", "Catalog", "SkippedScaffold", "default_catalog", "load_catalog"]
+
+ENTRY_POINT_GROUP = "verification.scaffolds"
+"""Where installed packages declare scaffolds."""
+
+logger = logging.getLogger(__name__)
 
 
-def load_specs() -> dict[str, ScaffoldSpec]:
-    """Every declared spec by name, in catalog order (category module, then declaration)."""
-    specs: dict[str, ScaffoldSpec] = {}
-    declared_in: dict[str, str] = {}
-    for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        module_name = f"{__name__}.{module_info.name}"
-        module = importlib.import_module(module_name)
-        module_specs = getattr(module, "SPECS", None)
-        if not isinstance(module_specs, tuple):
-            raise RegistryError(f"{module_name} must declare SPECS as a tuple of ScaffoldSpec")
-        for spec in module_specs:
-            if not isinstance(spec, ScaffoldSpec):
-                raise RegistryError(f"{module_name}.SPECS holds {spec!r}, not a ScaffoldSpec")
-            if spec.name in specs:
-                raise RegistryError(
-                    f"scaffold {spec.name!r} is declared twice: "
-                    f"in {declared_in[spec.name]} and in {module_name}"
-                )
-            specs[spec.name] = spec
-            declared_in[spec.name] = module_name
+@dataclass(frozen=True)
+class SkippedScaffold:
+    """A plugin entry that could not be registered, and why."""
+
+    name: str
+    """The entry point's name (a scaffold's name, when the plugin follows the convention)."""
+    distribution: str
+    reason: str
+
+
+class Catalog(Mapping[str, ScaffoldSpec]):
+    """Scaffold specs by name, in catalog order (the package's by category, then plugins),
+    with the plugin entries that were skipped."""
+
+    def __init__(
+        self,
+        specs: Iterable[ScaffoldSpec] = (),
+        *,
+        skipped: Iterable[SkippedScaffold] = (),
+        origins: Mapping[str, str] | None = None,
+    ) -> None:
+        self._specs: dict[str, ScaffoldSpec] = {}
+        self.origins: dict[str, str] = {}
+        """Where each scaffold was declared: a module or a distribution."""
+        for spec in specs:
+            self.add(spec, origin=(origins or {}).get(spec.name, "<given>"))
+        self.skipped: dict[str, SkippedScaffold] = {s.name: s for s in skipped}
+
+    def add(self, spec: ScaffoldSpec, *, origin: str) -> None:
+        """Register ``spec``; a name declared twice is an error naming both places."""
+        if spec.name in self._specs:
+            raise RegistryError(
+                f"scaffold {spec.name!r} is declared twice: "
+                f"in {self.origins[spec.name]} and in {origin}"
+            )
+        self._specs[spec.name] = spec
+        self.origins[spec.name] = origin
+
+    def __getitem__(self, name: str) -> ScaffoldSpec:
+        return self._specs[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._specs)
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def get_spec(self, name: str) -> ScaffoldSpec:
+        """The spec of ``name``; an unknown or skipped name is a clear error."""
+        if name in self._specs:
+            return self._specs[name]
+        if name in self.skipped:
+            skipped = self.skipped[name]
+            raise ConfigurationError(
+                f"scaffold {name!r} from {skipped.distribution} was skipped: {skipped.reason}"
+            )
+        close = difflib.get_close_matches(name, list(self._specs), n=3, cutoff=0.5)
+        raise UnknownScaffoldError(name, close_matches=close, known=sorted(self._specs))
+
+    def categories(self) -> dict[str, list[str]]:
+        """Category -> scaffold names, in catalog order."""
+        grouped: dict[str, list[str]] = {}
+        for spec in self._specs.values():
+            grouped.setdefault(spec.category, []).append(spec.name)
+        return grouped
+
+    def by_category(self, category: str) -> list[str]:
+        """The scaffolds of ``category``; an unknown category lists the known ones."""
+        grouped = self.categories()
+        if category not in grouped:
+            known = ", ".join(sorted(grouped))
+            raise ConfigurationError(f"unknown category {category!r}; known: {known}")
+        return list(grouped[category])
+
+
+def _package_modules() -> Iterator[ModuleType]:
+    """Every scaffold module of the package: ``verification.catalog.<category>.<name>``."""
+    for category in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if not category.ispkg:
+            raise RegistryError(
+                f"{__name__}.{category.name} is a module; scaffolds live in category folders "
+                f"({__name__}.<category>.<name>)"
+            )
+        package = importlib.import_module(f"{__name__}.{category.name}")
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+            yield importlib.import_module(f"{package.__name__}.{info.name}")
+
+
+def _package_spec(module: ModuleType) -> ScaffoldSpec:
+    spec = getattr(module, "SPEC", None)
+    if not isinstance(spec, ScaffoldSpec):
+        raise RegistryError(f"{module.__name__} must end with SPEC = ScaffoldSpec(...)")
+    folder, name = module.__name__.split(".")[-2:]
+    if (spec.category, spec.name) != (folder, name):
+        raise RegistryError(
+            f"{module.__name__} declares {spec.category}/{spec.name}: a scaffold's module is "
+            "named after it and sits in its category's folder"
+        )
+    return spec
+
+
+def _plugin_specs(entry: EntryPoint) -> list[ScaffoldSpec]:
+    """The specs an entry point declares; ``ValueError`` says what is wrong."""
+    try:
+        loaded = entry.load()
+    except Exception as exc:  # a plugin's import may fail in any way; it must not stop us
+        raise ValueError(f"it does not load ({type(exc).__name__}: {exc})") from None
+    declared = [loaded] if isinstance(loaded, ScaffoldSpec) else loaded
+    if isinstance(declared, str | bytes) or not isinstance(declared, Iterable):
+        raise ValueError(f"{entry.value} is {type(loaded).__name__}, not a ScaffoldSpec")
+    specs = list(declared)
+    for spec in specs:
+        if not isinstance(spec, ScaffoldSpec):
+            raise ValueError(f"{entry.value} holds {type(spec).__name__}, not a ScaffoldSpec")
+        if spec.markdown is None:
+            raise ValueError(f"spec {spec.name!r} names no markdown file (ScaffoldSpec.markdown)")
+        if not spec.markdown.is_file():
+            raise ValueError(f"the markdown file of {spec.name!r} is missing: {spec.markdown}")
     return specs
+
+
+def load_catalog(plugins: Iterable[EntryPoint] | None = None) -> Catalog:
+    """The package's scaffolds and the installed plugins' (``plugins`` defaults to the
+    entry points of :data:`ENTRY_POINT_GROUP`)."""
+    catalog = Catalog()
+    for module in _package_modules():
+        catalog.add(_package_spec(module), origin=module.__name__)
+    skipped: list[SkippedScaffold] = []
+    for entry in entry_points(group=ENTRY_POINT_GROUP) if plugins is None else plugins:
+        distribution = entry.dist.name if entry.dist is not None else "an unknown distribution"
+        try:
+            specs = _plugin_specs(entry)
+            seen: set[str] = set()
+            for spec in specs:
+                if spec.name in catalog or spec.name in seen:
+                    where = catalog.origins.get(spec.name, "the same entry point")
+                    raise ValueError(f"scaffold {spec.name!r} is already declared by {where}")
+                seen.add(spec.name)
+        except ValueError as exc:
+            logger.warning("plugin %r from %s skipped: %s", entry.name, distribution, exc)
+            skipped.append(SkippedScaffold(entry.name, distribution, str(exc)))
+            continue
+        for spec in specs:
+            catalog.add(spec, origin=distribution)
+    catalog.skipped = {s.name: s for s in skipped}
+    return catalog
+
+
+@cache
+def default_catalog() -> Catalog:
+    """The catalog of this process, loaded on first use."""
+    return load_catalog()

@@ -1,17 +1,25 @@
-"""The model contract: requests, responses, and the provider base class.
+"""The model contract: requests, responses, and the provider base classes.
 
 A provider implements one method, :meth:`LLMProvider.generate`, and translates its SDK's
 errors into :mod:`verification.errors` in one place. :meth:`LLMProvider.generate_with_retry`
-is concrete and shared: the one retry policy of :mod:`verification.llm.retry`.
+is concrete and shared: the one retry policy of :mod:`verification.llm.retry`. The other
+methods are hooks with safe defaults (``prepare``, ``preflight``, ``aclose``, ``describe``).
+
+A :class:`WrappingProvider` (a response cache, say) overrides only ``generate`` and hands
+everything else to the provider it wraps, so manifests, resume checks and the retry policy
+see the provider that really answers. The runner calls ``generate_with_retry`` once per
+attempt on the outermost provider, so retries never nest.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from verification.cases import TestCase
 from verification.errors import (
     AuthenticationError,
     FatalLLMError,
@@ -34,6 +42,7 @@ __all__ = [
     "RateLimitError",
     "RetryableLLMError",
     "TransientLLMError",
+    "WrappingProvider",
 ]
 
 
@@ -69,6 +78,9 @@ class LLMResponse(BaseModel):
     """Token counts as the API reports them."""
     stop_reason: str | None = None
     """``end_turn``, ``max_tokens``, ``stop_sequence``, ... (``max_tokens`` = truncated)."""
+    source: str = "live"
+    """Where the answer came from: ``live`` (a model call), ``cache``, ``batch``, or a dry
+    run's ``reference`` or ``replay``; ``usage`` stays the original call's."""
 
 
 class LLMProvider(ABC):
@@ -97,6 +109,11 @@ class LLMProvider(ABC):
             policy = policy.with_max_retries(max_retries)
         return await policy.call(self.generate, request)
 
+    async def prepare(self, cases: Sequence[TestCase]) -> None:
+        """Be told every case of a run before its first request (a dry run derives its
+        answers from them). Default: nothing."""
+        return None
+
     async def preflight(self) -> None:
         """Check, before the first request, that the provider can run at all; raise
         :class:`~verification.errors.ConfigurationError` naming the fix. Default: nothing."""
@@ -109,3 +126,31 @@ class LLMProvider(ABC):
     def describe(self) -> dict[str, Any]:
         """What the manifest records about this provider (no secrets)."""
         return {"provider": self.name, "dry_run": self.dry_run}
+
+
+class WrappingProvider(LLMProvider):
+    """A provider around another: subclasses override :meth:`generate` only (calling
+    ``self.inner.generate``); identity, hooks and the retry policy are the inner one's."""
+
+    def __init__(self, inner: LLMProvider) -> None:
+        # Not super().__init__: the retry policy, like the identity, is the inner one's.
+        self.inner = inner
+        self.name = inner.name
+        self.dry_run = inner.dry_run
+        self.label = inner.label
+        self.retry_policy = inner.retry_policy
+
+    async def generate(self, request: LLMRequest) -> LLMResponse:
+        return await self.inner.generate(request)
+
+    async def prepare(self, cases: Sequence[TestCase]) -> None:
+        await self.inner.prepare(cases)
+
+    async def preflight(self) -> None:
+        await self.inner.preflight()
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    def describe(self) -> dict[str, Any]:
+        return self.inner.describe()

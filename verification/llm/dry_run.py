@@ -7,12 +7,14 @@ every title.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from verification.cases import TestCase
+from verification.catalog import Catalog, default_catalog
 from verification.errors import (
     AuthenticationError,
     ConfigurationError,
@@ -30,26 +32,37 @@ __all__ = ["REPLAY_ERRORS", "ReferenceProvider", "ReplayEntry", "ReplayProvider"
 class ReferenceProvider(LLMProvider):
     """Answers every case with its reference answer, written as the Output Format asks.
 
-    It checks the harness end to end with no key and no network; it certifies no model.
+    It checks the harness end to end with no key and no network; it certifies no model. Its
+    answers come from the catalog: each case's expected answer, rendered by its spec.
     """
 
     name = "reference"
     dry_run = True
     label = "DRY RUN"
 
-    def __init__(self, answers: Mapping[str, str], *, retry_policy: RetryPolicy | None = None):
+    def __init__(
+        self,
+        catalog: Catalog | None = None,
+        *,
+        answers: Mapping[str, str] | None = None,
+        retry_policy: RetryPolicy | None = None,
+    ) -> None:
         super().__init__(retry_policy=retry_policy)
-        self._answers = dict(answers)
+        self.catalog = catalog
+        self._answers = dict(answers or {})
 
-    def add_answers(self, answers: Mapping[str, str]) -> None:
-        """Answers for more cases (a runner reused for another suite)."""
-        self._answers.update(answers)
+    async def prepare(self, cases: Sequence[TestCase]) -> None:
+        catalog = self.catalog or default_catalog()
+        for case in cases:
+            self._answers[case.id] = catalog.get_spec(case.scaffold).render_answer(case.expected)
 
     async def generate(self, request: LLMRequest) -> LLMResponse:
         if request.case_id not in self._answers:
             raise LLMError(f"the reference provider has no answer for case {request.case_id!r}")
         text = "Reference answer (dry run).\n\n" + self._answers[request.case_id]
-        return LLMResponse(content=text, model="reference", stop_reason="end_turn")
+        return LLMResponse(
+            content=text, model="reference", stop_reason="end_turn", source="reference"
+        )
 
 
 REPLAY_ERRORS: dict[str, type[LLMError]] = {
@@ -100,6 +113,7 @@ class ReplayProvider(LLMProvider):
             model=entry.model or "replay",
             usage=dict(entry.usage),
             stop_reason=entry.stop_reason or "end_turn",
+            source="replay",
         )
 
     def describe(self) -> dict[str, Any]:

@@ -19,8 +19,9 @@ from typing import Any
 
 import jinja2
 
+from verification.catalog import Catalog, default_catalog
 from verification.errors import ScaffoldFileError
-from verification.registry import get_spec
+from verification.spec import ScaffoldSpec
 
 __all__ = [
     "REQUIRED_SECTIONS",
@@ -117,30 +118,51 @@ class ScaffoldParser:
         return sections
 
 
+Scaffold = ScaffoldSpec | str
+"""A scaffold as its spec, or as a name the builder's catalog resolves."""
+
+
 class PromptBuilder:
-    """Builds prompts from scaffold files and test inputs."""
+    """Builds prompts from scaffold files and test inputs.
+
+    Methods take the scaffold's spec, or its name (looked up in ``catalog``, by default the
+    process's catalog).
+    """
 
     def __init__(
         self,
         scaffolds_dir: str | Path = "scaffolds",
         *,
         overrides: Mapping[str, Path] | None = None,
+        catalog: Catalog | None = None,
     ) -> None:
         self.scaffolds_dir = Path(scaffolds_dir)
         self.overrides = dict(overrides or {})
+        self.catalog = catalog
         self._content: dict[str, str] = {}
         self.parser = ScaffoldParser()
 
-    def scaffold_path(self, scaffold_name: str) -> Path:
-        """The file this builder reads for ``scaffold_name`` (an override wins)."""
-        if scaffold_name in self.overrides:
-            return self.overrides[scaffold_name]
-        return self.scaffolds_dir / get_spec(scaffold_name).scaffold_file
+    def spec(self, scaffold: Scaffold) -> ScaffoldSpec:
+        """The spec of ``scaffold``."""
+        if isinstance(scaffold, ScaffoldSpec):
+            return scaffold
+        return (self.catalog or default_catalog()).get_spec(scaffold)
 
-    def get_scaffold_content(self, scaffold_name: str) -> str:
+    def scaffold_path(self, scaffold: Scaffold) -> Path:
+        """The file this builder reads for ``scaffold``: an override, else the file a plugin
+        ships, else ``<scaffolds_dir>/<category>/<name>.md``."""
+        spec = self.spec(scaffold)
+        if spec.name in self.overrides:
+            return self.overrides[spec.name]
+        if spec.markdown is not None:
+            return spec.markdown
+        return self.scaffolds_dir / spec.scaffold_file
+
+    def get_scaffold_content(self, scaffold: Scaffold) -> str:
         """The scaffold's Markdown, verbatim, checked once."""
+        scaffold_name = self.spec(scaffold).name
         if scaffold_name not in self._content:
-            path = self.scaffold_path(scaffold_name)
+            path = self.scaffold_path(scaffold)
             try:
                 if path.stat().st_size > MAX_SCAFFOLD_BYTES:
                     raise ScaffoldFileError(f"{path}: larger than {MAX_SCAFFOLD_BYTES // 1024} KiB")
@@ -158,27 +180,25 @@ class PromptBuilder:
             self._content[scaffold_name] = text
         return self._content[scaffold_name]
 
-    def scaffold_sha256(self, scaffold_name: str) -> str:
+    def scaffold_sha256(self, scaffold: Scaffold) -> str:
         """The hash the manifest records for the scaffold's text."""
-        return hashlib.sha256(self.get_scaffold_content(scaffold_name).encode()).hexdigest()
+        return hashlib.sha256(self.get_scaffold_content(scaffold).encode()).hexdigest()
 
-    def format_input(self, scaffold_name: str, test_input: Mapping[str, Any]) -> str:
+    def format_input(self, scaffold: Scaffold, test_input: Mapping[str, Any]) -> str:
         """The input as the spec writes it into prompts."""
-        return get_spec(scaffold_name).format_input(test_input)
+        return self.spec(scaffold).format_input(test_input)
 
-    def build(self, scaffold_name: str, test_input: Mapping[str, Any]) -> Prompt:
+    def build(self, scaffold: Scaffold, test_input: Mapping[str, Any]) -> Prompt:
         """The system and user parts of the prompt for one input."""
+        spec = self.spec(scaffold)
         user = (
             _templates()
             .get_template(f"user_{USER_TEMPLATE_VERSION}.md.j2")
-            .render(
-                title=get_spec(scaffold_name).title,
-                formatted_input=self.format_input(scaffold_name, test_input),
-            )
+            .render(title=spec.title, formatted_input=spec.format_input(test_input))
         )
-        return Prompt(system=self.get_scaffold_content(scaffold_name), user=user)
+        return Prompt(system=self.get_scaffold_content(spec), user=user)
 
-    def build_prompt(self, scaffold_name: str, test_input: Mapping[str, Any]) -> str:
+    def build_prompt(self, scaffold_name: Scaffold, test_input: Mapping[str, Any]) -> str:
         """Both parts joined, as one text."""
         return self.build(scaffold_name, test_input).joined()
 

@@ -1,24 +1,76 @@
-"""Building the configured provider, or stopping with a message that names the fix.
+"""The providers, registered by name: ``--provider`` choices, settings validation and
+building all come from :data:`PROVIDERS`.
 
 No provider is ever chosen silently: ``--provider`` (or ``VERIFY_PROVIDER``) says which, and
-a missing prerequisite is a :class:`~verification.errors.ConfigurationError`.
+a missing prerequisite is a :class:`~verification.errors.ConfigurationError` that names the
+fix. Each factory imports its SDK lazily, so naming a provider loads only its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
+from dataclasses import dataclass
 
+from verification.catalog import Catalog
 from verification.config import VerificationSettings
 from verification.errors import ConfigurationError
 from verification.llm.base import LLMProvider
 from verification.llm.retry import RetryPolicy
 
-__all__ = ["build_provider", "retry_policy_from"]
+__all__ = [
+    "PROVIDERS",
+    "ProviderEntry",
+    "ProviderFactory",
+    "build_provider",
+    "check_provider_name",
+    "register_provider",
+    "retry_policy_from",
+]
 
 NO_KEY_MESSAGE = (
     "no Anthropic API key: set ANTHROPIC_API_KEY (or VERIFY_ANTHROPIC_API_KEY), "
     "or run offline with --provider reference (a dry run that certifies no model)"
 )
+
+ProviderFactory = Callable[[VerificationSettings, Catalog | None, RetryPolicy], LLMProvider]
+"""``factory(settings, catalog, retry_policy) -> provider``."""
+
+
+@dataclass(frozen=True)
+class ProviderEntry:
+    """A provider as the registry knows it."""
+
+    name: str
+    help: str
+    """One line for ``--help``."""
+    factory: ProviderFactory
+
+
+PROVIDERS: dict[str, ProviderEntry] = {}
+"""Every provider, by name, in registration order."""
+
+
+def register_provider(name: str, help: str) -> Callable[[ProviderFactory], ProviderFactory]:
+    """Register a provider factory under ``name``; a name taken twice is an error."""
+
+    def register(factory: ProviderFactory) -> ProviderFactory:
+        if name in PROVIDERS:
+            raise ValueError(f"provider {name!r} is registered twice")
+        PROVIDERS[name] = ProviderEntry(name, help, factory)
+        return factory
+
+    return register
+
+
+def check_provider_name(name: str) -> ProviderEntry:
+    """The registry's entry for ``name``, or an error that lists the known providers."""
+    try:
+        return PROVIDERS[name]
+    except KeyError:
+        known = ", ".join(PROVIDERS)
+        raise ConfigurationError(
+            f"unknown provider {name!r} (--provider or VERIFY_PROVIDER); known: {known}"
+        ) from None
 
 
 def retry_policy_from(settings: VerificationSettings) -> RetryPolicy:
@@ -30,35 +82,16 @@ def retry_policy_from(settings: VerificationSettings) -> RetryPolicy:
     )
 
 
-def build_provider(
-    settings: VerificationSettings, *, reference_answers: Mapping[str, str]
+def build_provider(settings: VerificationSettings, catalog: Catalog | None = None) -> LLMProvider:
+    """The provider ``settings.provider`` names; the dry run answers from ``catalog``."""
+    entry = check_provider_name(settings.provider)
+    return entry.factory(settings, catalog, retry_policy_from(settings))
+
+
+@register_provider("anthropic", "Claude through the Messages API (needs ANTHROPIC_API_KEY)")
+def _anthropic(
+    settings: VerificationSettings, catalog: Catalog | None, policy: RetryPolicy
 ) -> LLMProvider:
-    """The provider ``settings.provider`` names; ``reference_answers`` (case id -> answer
-    text) feeds the dry run."""
-    policy = retry_policy_from(settings)
-    if settings.provider == "reference":
-        from verification.llm.dry_run import ReferenceProvider
-
-        return ReferenceProvider(reference_answers, retry_policy=policy)
-    if settings.provider == "replay":
-        from verification.llm.dry_run import ReplayProvider
-
-        if settings.replay_file is None:
-            raise ConfigurationError(
-                "--provider replay needs --replay-file PATH (or VERIFY_REPLAY_FILE): a JSONL "
-                "file of responses by case_id, such as a run's results.jsonl"
-            )
-        return ReplayProvider(settings.replay_file, retry_policy=policy)
-    if settings.provider == "openai":
-        from verification.llm.openai_compat import OpenAICompatibleProvider
-
-        key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
-        return OpenAICompatibleProvider(
-            base_url=settings.openai_base_url,
-            api_key=key,
-            timeout=settings.request_timeout,
-            retry_policy=policy,
-        )
     if settings.anthropic_api_key is None or not settings.anthropic_api_key.get_secret_value():
         raise ConfigurationError(NO_KEY_MESSAGE)
     key = settings.anthropic_api_key.get_secret_value()
@@ -70,8 +103,48 @@ def build_provider(
     from verification.llm.claude import ClaudeProvider
 
     return ClaudeProvider(
-        settings.anthropic_api_key.get_secret_value(),
+        key,
         base_url=settings.anthropic_base_url,
         timeout=settings.request_timeout,
         retry_policy=policy,
     )
+
+
+@register_provider(
+    "openai", "an OpenAI-compatible server (vLLM, Ollama, llama.cpp) at VERIFY_OPENAI_BASE_URL"
+)
+def _openai(
+    settings: VerificationSettings, catalog: Catalog | None, policy: RetryPolicy
+) -> LLMProvider:
+    from verification.llm.openai_compat import OpenAICompatibleProvider
+
+    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+    return OpenAICompatibleProvider(
+        base_url=settings.openai_base_url,
+        api_key=key,
+        timeout=settings.request_timeout,
+        retry_policy=policy,
+    )
+
+
+@register_provider("reference", "offline dry run: each case's reference answer; certifies no model")
+def _reference(
+    settings: VerificationSettings, catalog: Catalog | None, policy: RetryPolicy
+) -> LLMProvider:
+    from verification.llm.dry_run import ReferenceProvider
+
+    return ReferenceProvider(catalog, retry_policy=policy)
+
+
+@register_provider("replay", "answers recorded or scripted in --replay-file (a JSONL file)")
+def _replay(
+    settings: VerificationSettings, catalog: Catalog | None, policy: RetryPolicy
+) -> LLMProvider:
+    from verification.llm.dry_run import ReplayProvider
+
+    if settings.replay_file is None:
+        raise ConfigurationError(
+            "--provider replay needs --replay-file PATH (or VERIFY_REPLAY_FILE): a JSONL "
+            "file of responses by case_id, such as a run's results.jsonl"
+        )
+    return ReplayProvider(settings.replay_file, retry_policy=policy)

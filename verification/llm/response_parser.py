@@ -26,8 +26,9 @@ from typing import Any
 from markdown_it import MarkdownIt
 from pydantic import ValidationError
 
+from verification.catalog import Catalog, default_catalog
 from verification.errors import ParseError
-from verification.registry import get_spec
+from verification.spec import ScaffoldSpec
 
 __all__ = [
     "LENIENCIES",
@@ -247,9 +248,21 @@ def _decode(body: str) -> tuple[Any, tuple[str, ...], str | None]:
 
 
 class ResponseParser:
-    """Finds, decodes and checks the final JSON answer of a reply."""
+    """Finds, decodes and checks the final JSON answer of a reply.
 
-    def extract(self, scaffold_name: str, text: str | None) -> ParsedAnswer:
+    Methods take the scaffold's spec, or its name (looked up in ``catalog``, by default the
+    process's catalog).
+    """
+
+    def __init__(self, catalog: Catalog | None = None) -> None:
+        self.catalog = catalog
+
+    def _spec(self, scaffold: ScaffoldSpec | str) -> ScaffoldSpec:
+        if isinstance(scaffold, ScaffoldSpec):
+            return scaffold
+        return (self.catalog or default_catalog()).get_spec(scaffold)
+
+    def extract(self, scaffold: ScaffoldSpec | str, text: str | None) -> ParsedAnswer:
         """Levels 1 and 2 for ``text``; never raises on model text."""
         if text is None or not text.strip():
             return ParsedAnswer(None, 1, "the reply is empty")
@@ -259,7 +272,7 @@ class ResponseParser:
         if not isinstance(value, dict):
             kind = "an array" if isinstance(value, list) else type(value).__name__
             return ParsedAnswer(None, 1, f"the answer is {kind}, not a JSON object", leniency)
-        schema = get_spec(scaffold_name).answer_schema
+        schema = self._spec(scaffold).answer_schema
         try:
             # JSON mode: the answer is JSON, so arrays may fill tuples; "3" is still no int.
             schema.model_validate_json(json.dumps(value), strict=True)
@@ -267,7 +280,7 @@ class ResponseParser:
             return ParsedAnswer(value, 2, _summarise(exc), leniency)
         return ParsedAnswer(value, None, "answer found and matches the schema", leniency)
 
-    def parse(self, scaffold_name: str, response: str | None) -> dict[str, Any]:
+    def parse(self, scaffold_name: ScaffoldSpec | str, response: str | None) -> dict[str, Any]:
         """The answer of ``response``, or :class:`ParseError` with the level it failed at."""
         parsed = self.extract(scaffold_name, response)
         if parsed.failed_level is not None or parsed.answer is None:

@@ -1,5 +1,10 @@
 """Markdown and JSON certification reports, rendered with Jinja2 from results.
 
+The two outputs are reporters (:class:`MarkdownReporter`, :class:`SummaryJsonReporter`);
+:func:`write_run_reports` runs every reporter of a run, then publishes the run's reports to
+``<output>/reports`` in one atomic step. :class:`ReportGenerator` is the API reference's
+facade over the same rendering.
+
 Model text is data: every model-written string lands in a code fence longer than any run of
 backticks it holds, or in a table cell with ``|``, ``<`` and line breaks escaped, so no reply
 can break a report's layout.
@@ -9,10 +14,13 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import shutil
+import time
+import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -20,9 +28,20 @@ from typing import Any
 import jinja2
 
 from verification.journal import RunManifest, RunPaths, ScaffoldEntry, read_manifest_file
+from verification.reports.base import ReportContext, Reporter, status_changes
 from verification.results import ScaffoldResults
 
-__all__ = ["ReportGenerator", "md_cell", "md_code", "md_fence", "write_run_reports"]
+__all__ = [
+    "DEFAULT_REPORTERS",
+    "MarkdownReporter",
+    "ReportGenerator",
+    "SummaryJsonReporter",
+    "md_cell",
+    "md_code",
+    "md_fence",
+    "publish_latest",
+    "write_run_reports",
+]
 
 SHOWN_RESPONSE_CHARS = 20_000
 _MARKER = ".verification-reports"
@@ -116,6 +135,79 @@ def summary_data(manifest: RunManifest, results: Sequence[ScaffoldResults]) -> d
     }
 
 
+def _summary_data_with_changes(
+    manifest: RunManifest, results: Sequence[ScaffoldResults], previous: dict[str, Any] | None
+) -> tuple[dict[str, Any], list[tuple[str, str, str]]]:
+    data = summary_data(manifest, results)
+    changes = status_changes({n: v["status"] for n, v in data["scaffolds"].items()}, previous)
+    if previous:
+        data["previous_run_id"] = previous.get("run_id")
+        data["status_changes"] = [{"scaffold": n, "before": b, "now": a} for n, b, a in changes]
+    return data, changes
+
+
+def render_scaffold_report(manifest: RunManifest, results: ScaffoldResults) -> str:
+    """The Markdown report of one scaffold."""
+    return _environment().get_template("scaffold.md.j2").render(r=results, m=manifest)
+
+
+def render_summary(
+    manifest: RunManifest, results: Sequence[ScaffoldResults], previous: dict[str, Any] | None
+) -> str:
+    """The Markdown summary of a run."""
+    _, changes = _summary_data_with_changes(manifest, results, previous)
+    return (
+        _environment()
+        .get_template("summary.md.j2")
+        .render(
+            m=manifest,
+            results=results,
+            totals=dict(Counter(r.status for r in results)),
+            previous=previous,
+            changes=changes,
+        )
+    )
+
+
+class MarkdownReporter:
+    """``<scaffold>.md`` for each scaffold and ``summary.md``."""
+
+    name = "markdown"
+
+    def write(self, context: ReportContext) -> list[Path]:
+        context.output_dir.mkdir(parents=True, exist_ok=True)
+        written = []
+        for results in context.results.values():
+            path = context.output_dir / f"{results.scaffold}.md"
+            path.write_text(render_scaffold_report(context.manifest, results), encoding="utf-8")
+            written.append(path)
+        summary = context.output_dir / "summary.md"
+        summary.write_text(
+            render_summary(context.manifest, list(context.results.values()), context.previous),
+            encoding="utf-8",
+        )
+        return [*written, summary]
+
+
+class SummaryJsonReporter:
+    """``summary.json``: the run's certification as data."""
+
+    name = "summary-json"
+
+    def write(self, context: ReportContext) -> list[Path]:
+        context.output_dir.mkdir(parents=True, exist_ok=True)
+        data, _ = _summary_data_with_changes(
+            context.manifest, list(context.results.values()), context.previous
+        )
+        path = context.output_dir / "summary.json"
+        path.write_text(json.dumps(data, indent=2, allow_nan=False) + "\n", encoding="utf-8")
+        return [path]
+
+
+DEFAULT_REPORTERS: tuple[Reporter, ...] = (MarkdownReporter(), SummaryJsonReporter())
+"""What every run writes."""
+
+
 class ReportGenerator:
     """Writes ``<scaffold>.md``, ``summary.md`` and ``summary.json`` into ``output_dir``."""
 
@@ -155,8 +247,7 @@ class ReportGenerator:
 
     def render_scaffold_report(self, results: ScaffoldResults) -> str:
         """The Markdown report of one scaffold."""
-        template = _environment().get_template("scaffold.md.j2")
-        return template.render(r=results, m=self._manifest_for([results]))
+        return render_scaffold_report(self._manifest_for([results]), results)
 
     def generate_scaffold_report(self, results: ScaffoldResults) -> Path:
         """Write ``<scaffold>.md``; returns its path."""
@@ -169,34 +260,17 @@ class ReportGenerator:
         self, all_results: Sequence[ScaffoldResults], *, previous: dict[str, Any] | None = None
     ) -> Path:
         """Write ``summary.md`` and ``summary.json``; returns the Markdown's path."""
-        manifest = self._manifest_for(all_results)
-        self.output_dir.mkdir(parents=True, exist_ok=True)
-        data = summary_data(manifest, all_results)
-        changes = []
-        if previous:
-            for name, now in data["scaffolds"].items():
-                before = previous.get("scaffolds", {}).get(name, {}).get("status")
-                if before and before != now["status"]:
-                    changes.append((name, before, now["status"]))
-            data["previous_run_id"] = previous.get("run_id")
-            data["status_changes"] = [{"scaffold": n, "before": b, "now": a} for n, b, a in changes]
-        totals = Counter(r.status for r in all_results)
-        markdown = (
-            _environment()
-            .get_template("summary.md.j2")
-            .render(
-                m=manifest,
-                results=all_results,
-                totals=dict(totals),
-                previous=previous,
-                changes=changes,
-            )
+        context = ReportContext(
+            manifest=self._manifest_for(all_results),
+            results={r.scaffold: r for r in all_results},
+            output_dir=self.output_dir,
+            previous=previous,
         )
-        (self.output_dir / "summary.json").write_text(
-            json.dumps(data, indent=2, allow_nan=False) + "\n", encoding="utf-8"
-        )
+        SummaryJsonReporter().write(context)
         path = self.output_dir / "summary.md"
-        path.write_text(markdown, encoding="utf-8")
+        path.write_text(
+            render_summary(context.manifest, list(all_results), previous), encoding="utf-8"
+        )
         return path
 
 
@@ -220,24 +294,76 @@ def _previous_summary(paths: RunPaths, manifest: RunManifest) -> dict[str, Any] 
 
 
 def write_run_reports(
-    paths: RunPaths, manifest: RunManifest, results: dict[str, ScaffoldResults]
+    paths: RunPaths,
+    manifest: RunManifest,
+    results: dict[str, ScaffoldResults],
+    *,
+    reporters: Sequence[Reporter] = DEFAULT_REPORTERS,
+    options: Mapping[str, Any] | None = None,
 ) -> Path:
-    """Render a run's reports into its folder and copy them to ``<results_dir>/reports``."""
-    generator = ReportGenerator(paths.reports, manifest=manifest)
-    for scaffold_results in results.values():
-        generator.generate_scaffold_report(scaffold_results)
-    summary = generator.generate_summary_report(
-        list(results.values()), previous=_previous_summary(paths, manifest)
+    """Run every reporter into the run's reports folder, then publish that folder to
+    ``<results_dir>/reports``; returns the run's ``summary.md``."""
+    context = ReportContext(
+        manifest=manifest,
+        results=results,
+        output_dir=paths.reports,
+        previous=_previous_summary(paths, manifest),
+        options=dict(options or {}),
     )
+    for reporter in reporters:
+        reporter.write(context)
     (paths.reports / _MARKER).write_text("written by the scaffold certification harness\n")
+    publish_latest(paths)
+    return paths.reports / "summary.md"
+
+
+_PUBLISHED = ".published"
+"""Under the results folder: the published copies ``reports`` points at."""
+_STALE_SECONDS = 3600
+
+
+def publish_latest(paths: RunPaths) -> Path | None:
+    """Make ``<results_dir>/reports`` show this run's reports, in one atomic step.
+
+    The run's reports are copied to ``<results_dir>/.published/<unique>/`` and ``reports``
+    becomes a symbolic link to that copy through an atomic rename, so a reader (or a
+    concurrent run publishing too) sees the old reports or the new ones, never a mix or
+    nothing. A ``reports`` folder the harness did not write is left alone. Returns the copy,
+    or ``None`` when nothing was published.
+    """
     latest = paths.latest_reports
-    if latest.exists() and not (latest / _MARKER).exists():
+    if latest.exists() and not latest.is_symlink() and not (latest / _MARKER).exists():
         logger.warning(
             "%s was not written by the harness: left alone, latest reports not copied there",
             latest,
         )
-        return summary
-    if latest.exists():
-        shutil.rmtree(latest)
-    shutil.copytree(paths.reports, latest)
-    return summary
+        return None
+    published = paths.results_dir / _PUBLISHED
+    published.mkdir(parents=True, exist_ok=True)
+    unique = f"{paths.run_id}-{uuid.uuid4().hex[:8]}"
+    copy = published / unique
+    shutil.copytree(paths.reports, copy)
+    previous = latest.resolve() if latest.is_symlink() else None
+    link = published / f".link-{unique}"
+    os.symlink(Path(_PUBLISHED) / unique, link, target_is_directory=True)
+    if latest.exists() and not latest.is_symlink():
+        shutil.rmtree(latest)  # a copied folder written by an older version of the harness
+    os.replace(link, latest)
+    if previous is not None and previous.parent == published.resolve():
+        shutil.rmtree(previous, ignore_errors=True)
+    _sweep_stale(published, keep=copy)
+    return copy
+
+
+def _sweep_stale(published: Path, *, keep: Path) -> None:
+    """Remove copies no link points at any more (left by runs that raced), once old."""
+    now = time.time()
+    for entry in published.iterdir():
+        try:
+            if entry != keep and now - entry.lstat().st_mtime > _STALE_SECONDS:
+                if entry.is_symlink():
+                    entry.unlink()
+                else:
+                    shutil.rmtree(entry)
+        except OSError:
+            continue

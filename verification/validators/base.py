@@ -11,10 +11,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-if TYPE_CHECKING:
-    from verification.generators.base import TestCase
+from verification.cases import TestCase
 
 __all__ = ["CompositeValidator", "FieldValidator", "ValidationResult", "Validator", "pick"]
 

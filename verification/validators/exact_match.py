@@ -7,12 +7,10 @@ by value (``3 == 3.0``; the answer schema decides whether a float is allowed at 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from verification.cases import TestCase
 from verification.validators.base import FieldValidator, ValidationResult
-
-if TYPE_CHECKING:
-    from verification.generators.base import TestCase
 
 __all__ = [
     "DictMatchValidator",

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from verification.cases import TestCase
 from verification.validators.base import ValidationResult, Validator, pick
-
-if TYPE_CHECKING:
-    from verification.generators.base import TestCase
 
 __all__ = ["KnapsackValidator"]
 

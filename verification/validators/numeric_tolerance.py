@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from verification.cases import TestCase
 from verification.validators.base import FieldValidator, ValidationResult
 from verification.validators.exact_match import json_differences
-
-if TYPE_CHECKING:
-    from verification.generators.base import TestCase
 
 __all__ = ["NumericToleranceValidator"]
 

@@ -5,12 +5,10 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from verification.cases import TestCase
 from verification.validators.base import FieldValidator, ValidationResult, Validator, pick
-
-if TYPE_CHECKING:
-    from verification.generators.base import TestCase
 
 __all__ = ["MSTValidator", "SetEquivalenceValidator", "canonical"]
 

@@ -1,26 +1,47 @@
-"""Input generators for the numerical scaffolds.
-
-``size`` bounds the magnitude of a polynomial's integer coefficients.
-"""
+"""Newton-Raphson root finding: the ``newton_raphson`` scaffold."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from verification.generators.base import Tier
-from verification.reference.numerical import NewtonStep, newton_trace
+from pydantic import FiniteFloat, NonNegativeInt
+
+from verification.calibration import distinct_answers
+from verification.cases import TestCase, Tier
+from verification.reference.numerical import NewtonStep, newton_raphson, newton_trace
+from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.validators.base import CompositeValidator
+from verification.validators.exact_match import ExactMatchValidator
+from verification.validators.numeric_tolerance import NumericToleranceValidator
 
 __all__ = [
     "EDGE_KINDS_NEWTON_RAPHSON",
     "MAX_ABS_ITERATE",
     "MAX_ITERATIONS",
     "MIN_DERIVATIVE",
+    "ROOT_TOLERANCE",
+    "SPEC",
     "STEP_MARGIN",
     "TOLERANCE",
+    "NewtonRaphsonAnswer",
     "generate_newton_raphson",
     "is_unambiguous",
 ]
+
+
+class NewtonRaphsonAnswer(AnswerSchema):
+    """``{"root": number | null, "iterations": int, "converged": bool}``."""
+
+    root: FiniteFloat | None
+    iterations: NonNegativeInt
+    converged: bool
+
+
+ROOT_TOLERANCE = 5e-8
+"""Ten times the rounding the Output Format asks for (8 decimals): tight enough that a
+root wrong in the 7th decimal fails."""
 
 EDGE_KINDS_NEWTON_RAPHSON = ("zero_derivative", "start_at_root", "no_real_root")
 """The degenerate Newton-Raphson instances the edge tier draws from."""
@@ -75,6 +96,8 @@ def _converging(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
             coefficients = [_nonzero(rng, 3)]
             coefficients += [rng.randint(-size, size) for _ in range(degree)]
             x0 = rng.randint(-50, 50) / 10
+        if max(abs(c) for c in coefficients) != size:
+            continue  # the size is the largest coefficient, met exactly
         candidate = _case(coefficients, x0, MAX_ITERATIONS)
         steps = newton_trace(**candidate)
         last = steps[-1]
@@ -139,7 +162,7 @@ def generate_newton_raphson(rng: random.Random, tier: Tier, size: int) -> dict[s
     ``simple``: a monic quadratic and an integer start. ``standard``: a quadratic or (more
     often) a cubic with leading coefficient up to 3 in magnitude and a start with one
     decimal. Both converge in 3 to 8 iterations that :func:`is_unambiguous` accepts, and
-    coefficients are at most ``size`` in magnitude. ``edge``: one of
+    the largest coefficient is exactly ``size`` in magnitude. ``edge``: one of
     :data:`EDGE_KINDS_NEWTON_RAPHSON` (a zero derivative at ``x0``, ``x0`` already a root,
     or no real root with ``max_iterations`` 4 to 6).
     """
@@ -150,3 +173,63 @@ def generate_newton_raphson(rng: random.Random, tier: Tier, size: int) -> dict[s
     if tier == "edge":
         return _edge(rng, size)
     raise ValueError(f"unknown tier {tier!r}")
+
+
+def largest_coefficient(test_input: Mapping[str, Any]) -> int:
+    """A polynomial input's size: its largest coefficient in magnitude."""
+    return max(abs(int(c)) for c in test_input["coefficients"])
+
+
+def newton_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """The iteration count one off, the root just outside tolerance, convergence denied or
+    claimed wrongly."""
+    root, iterations, converged = (case.expected[k] for k in ("root", "iterations", "converged"))
+    wrong: list[dict[str, Any]] = [
+        {**case.expected, "iterations": iterations + 1},
+        {**case.expected, "converged": not converged},
+    ]
+    if iterations > 0:
+        wrong.append({**case.expected, "iterations": iterations - 1})
+    if root is None:
+        wrong.append({**case.expected, "root": float(case.input["x0"])})
+    else:
+        off = 3 * ROOT_TOLERANCE * max(1.0, abs(root)) * rng.choice((-1, 1))
+        wrong.append({**case.expected, "root": root + off})
+    return distinct_answers(wrong, unlike=[case.expected])
+
+
+def newton_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """The root rounded to the 8 decimals the Output Format asks for."""
+    root = case.expected["root"]
+    if root is None:
+        return ()
+    return distinct_answers([{**case.expected, "root": round(root, 8)}], unlike=[case.expected])
+
+
+SPEC = ScaffoldSpec(
+    name="newton_raphson",
+    category="numerical",
+    title="Newton-Raphson root finding",
+    description="a root of a polynomial by Newton's method, with the iteration count",
+    reference=newton_raphson,
+    generator=generate_newton_raphson,
+    answer_schema=NewtonRaphsonAnswer,
+    # Iterations are compared exactly: the generator keeps every step a factor of 100
+    # away from the tolerance, so hand arithmetic stops at the same iteration.
+    validator=CompositeValidator(
+        [
+            ExactMatchValidator(field="converged"),
+            ExactMatchValidator(field="iterations"),
+            NumericToleranceValidator(tolerance=ROOT_TOLERANCE, field="root"),
+        ]
+    ),
+    sizes={"simple": 6, "standard": 9, "edge": 4},
+    size=SizeAxis(
+        unit="largest coefficient",
+        measure=largest_coefficient,
+        ranges={"simple": (3, 12), "standard": (3, 12), "edge": (3, 12)},
+    ),
+    mutants=newton_mutants,
+    alternatives=newton_alternatives,
+    max_output_tokens=6144,
+)

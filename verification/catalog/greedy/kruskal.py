@@ -1,15 +1,38 @@
-"""Input generators of the greedy scaffolds."""
+"""Kruskal's minimum spanning tree: the ``kruskal`` scaffold."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from itertools import combinations
-from typing import Any
+from collections.abc import Sequence
+from typing import Annotated, Any
 
-from verification.generators.base import Tier
+from pydantic import Strict, StrictInt, StrictStr
 
-__all__ = ["KRUSKAL_EDGE_KINDS", "generate_kruskal", "has_unique_minimum_spanning_forest"]
+from verification.calibration import distinct_answers, dropped_items, duplicated_items
+from verification.cases import TestCase, Tier
+from verification.generators.graph import (
+    count_vertices,
+    has_unique_minimum_spanning_forest,
+    pairs_with_random_tree,
+    random_tree_pairs,
+)
+from verification.reference.greedy import kruskal_mst
+from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.validators.set_equivalence import MSTValidator
+
+__all__ = ["KRUSKAL_EDGE_KINDS", "SPEC", "KruskalAnswer", "WeightedEdge", "generate_kruskal"]
+
+WeightedEdge = Annotated[tuple[StrictStr, StrictStr, StrictInt], Strict(False)]
+"""``[u, v, weight]``: lax only so a Python list fills the tuple too (strict JSON mode
+accepts an array already); each item stays strict."""
+
+
+class KruskalAnswer(AnswerSchema):
+    """The edges of a minimum spanning tree (forest) and their total weight."""
+
+    edges: list[WeightedEdge]
+    total_weight: int
+
 
 KRUSKAL_EDGE_KINDS = (
     "disconnected",
@@ -21,6 +44,8 @@ KRUSKAL_EDGE_KINDS = (
 """The degenerate instances the edge tier draws from."""
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
 _UNIQUE_ATTEMPTS = 50
 
 
@@ -48,30 +73,9 @@ def _graph(vertices: list[str], edges: list[list[Any]]) -> dict[str, Any]:
     return {"vertices": vertices, "edges": edges, "directed": False}
 
 
-def _spanning_pairs(rng: random.Random, vertices: list[str]) -> set[tuple[str, str]]:
-    """The pairs of a random spanning tree: each vertex joins one placed before it."""
-    order = list(vertices)
-    rng.shuffle(order)
-    return {
-        _pair(vertex, rng.choice(order[:index])) for index, vertex in enumerate(order) if index > 0
-    }
-
-
-def _pair(u: str, v: str) -> tuple[str, str]:
-    return (u, v) if u < v else (v, u)
-
-
-def _connected_pairs(rng: random.Random, vertices: list[str], count: int) -> list[tuple[str, str]]:
-    """``count`` distinct pairs (capped at all pairs) that include a spanning tree, sorted."""
-    pairs = _spanning_pairs(rng, vertices)
-    others = sorted(set(combinations(vertices, 2)) - pairs)
-    pairs.update(rng.sample(others, min(len(others), max(0, count - len(pairs)))))
-    return sorted(pairs)
-
-
 def _simple(rng: random.Random, n: int) -> dict[str, Any]:
     vertices = list(_LETTERS[:n])
-    pairs = _connected_pairs(rng, vertices, n - 1 + rng.randint(1, 2))
+    pairs = pairs_with_random_tree(rng, vertices, n - 1 + rng.randint(1, 2))
     # Distinct weights: exactly one minimum spanning tree.
     weights = rng.sample(range(1, max(9, len(pairs)) + 1), len(pairs))
     return _graph(vertices, [[u, v, w] for (u, v), w in zip(pairs, weights, strict=True)])
@@ -79,7 +83,7 @@ def _simple(rng: random.Random, n: int) -> dict[str, Any]:
 
 def _standard(rng: random.Random, n: int) -> dict[str, Any]:
     vertices = list(_LETTERS[:n])
-    pairs = _connected_pairs(rng, vertices, 2 * (n - 1))
+    pairs = pairs_with_random_tree(rng, vertices, 2 * (n - 1))
     top = max(20, len(pairs))
     for _ in range(_UNIQUE_ATTEMPTS):
         weights = [rng.randint(1, top) for _ in pairs]
@@ -104,47 +108,6 @@ def _weighted(pairs: list[tuple[str, str]], weights: list[int]) -> list[tuple[st
     return [(u, v, w) for (u, v), w in zip(pairs, weights, strict=True)]
 
 
-def has_unique_minimum_spanning_forest(edges: Iterable[Sequence[Any]]) -> bool:
-    """Whether an undirected graph's ``[u, v, weight]`` edges have one minimum spanning forest.
-
-    Kruskal by weight class: the forest is unique exactly when, within every class, each edge
-    that joins two components as the class begins is still joining two when its turn comes
-    (else an equal edge of the class could take its place).
-
-    >>> has_unique_minimum_spanning_forest([["A", "B", 1], ["B", "C", 2], ["A", "C", 2]])
-    False
-    >>> has_unique_minimum_spanning_forest([["A", "B", 2], ["B", "C", 2], ["A", "C", 3]])
-    True
-    """
-    parent: dict[Any, Any] = {}
-
-    def find(x: Any) -> Any:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    ordered = sorted((edge[2], edge[0], edge[1]) for edge in edges)
-    start = 0
-    while start < len(ordered):
-        end = start
-        while end < len(ordered) and ordered[end][0] == ordered[start][0]:
-            end += 1
-        group = ordered[start:end]
-        candidates = sum(find(u) != find(v) for _, u, v in group)
-        joined = 0
-        for _, u, v in group:
-            root_u, root_v = find(u), find(v)
-            if root_u != root_v:
-                parent[root_u] = root_v
-                joined += 1
-        if joined != candidates:
-            return False
-        start = end
-    return True
-
-
 def _either_order(rng: random.Random, u: str, v: str) -> list[str]:
     return [u, v] if rng.random() < 0.5 else [v, u]
 
@@ -158,13 +121,13 @@ def _edge(rng: random.Random, size: int) -> dict[str, Any]:
     if kind == "disconnected":
         return _disconnected(rng, vertices)
     if kind == "equal_weights":
-        pairs = _connected_pairs(rng, vertices, n + 1)
+        pairs = pairs_with_random_tree(rng, vertices, n + 1)
         weight = rng.randint(1, 9)
         return _graph(vertices, [[u, v, weight] for u, v in pairs])
     if kind == "already_tree":
-        pairs = sorted(_spanning_pairs(rng, vertices))
+        pairs = sorted(random_tree_pairs(rng, vertices))
         return _graph(vertices, [[u, v, rng.randint(1, 9)] for u, v in pairs])
-    pairs = _connected_pairs(rng, vertices, n + 1)
+    pairs = pairs_with_random_tree(rng, vertices, n + 1)
     weights = [rng.randint(-5, 5) for _ in pairs]
     weights[rng.randrange(len(weights))] = -rng.randint(1, 5)
     return _graph(vertices, [[u, v, w] for (u, v), w in zip(pairs, weights, strict=True)])
@@ -179,6 +142,83 @@ def _disconnected(rng: random.Random, vertices: list[str]) -> dict[str, Any]:
     pairs: list[tuple[str, str]] = []
     for part in parts:
         if len(part) > 1:
-            pairs.extend(_connected_pairs(rng, part, len(part)))
+            pairs.extend(pairs_with_random_tree(rng, part, len(part)))
     edges = [[u, v, rng.randint(1, 9)] for u, v in sorted(pairs)]
     return _graph(vertices, edges)
+
+
+def _total(edges: Sequence[Sequence[Any]]) -> int:
+    return sum(int(edge[2]) for edge in edges)
+
+
+def kruskal_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """A tree edge dropped or repeated, a tree edge swapped for a heavier non-tree edge that
+    reconnects the tree (a spanning tree, not a minimum one), a total one off."""
+    tree: list[list[Any]] = case.expected["edges"]
+    total: int = case.expected["total_weight"]
+    wrong = [{"edges": tree, "total_weight": total + rng.choice((-1, 1))}]
+    for edges in [*dropped_items(tree, rng), *duplicated_items(tree, rng)]:
+        wrong.append({"edges": edges, "total_weight": _total(edges)})
+    in_tree = {frozenset(edge[:2]) for edge in tree}
+    for u, v, w in case.input["edges"]:
+        if frozenset((u, v)) in in_tree or u == v:
+            continue
+        for index in range(len(tree)):
+            if tree[index][2] >= w:
+                continue
+            swapped = [*tree[:index], [u, v, w], *tree[index + 1 :]]
+            if _spans(swapped, tree):
+                wrong.append({"edges": swapped, "total_weight": _total(swapped)})
+                break
+        if len(wrong) >= 6:
+            break
+    return distinct_answers(wrong, unlike=[case.expected])
+
+
+def _spans(edges: Sequence[Sequence[Any]], tree: Sequence[Sequence[Any]]) -> bool:
+    """Whether ``edges`` joins exactly the vertex groups ``tree`` joins, with no cycle."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            x = parent[x]
+        return x
+
+    for u, v, _ in edges:
+        root_u, root_v = find(u), find(v)
+        if root_u == root_v:
+            return False
+        parent[root_u] = root_v
+    groups = {frozenset(x for x in parent if find(x) == find(y)) for y in parent}
+    parent.clear()
+    for u, v, _ in tree:
+        parent[find(u)] = find(v)
+    return groups == {frozenset(x for x in parent if find(x) == find(y)) for y in parent}
+
+
+def kruskal_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """The same tree listed in another order with each edge's ends swapped."""
+    edges = [[v, u, w] for u, v, w in case.expected["edges"]]
+    rng.shuffle(edges)
+    return [{"edges": edges, "total_weight": case.expected["total_weight"]}]
+
+
+SPEC = ScaffoldSpec(
+    name="kruskal",
+    category="greedy",
+    title="Kruskal's minimum spanning tree",
+    description="minimum spanning tree (forest) of an undirected graph, union-find",
+    reference=kruskal_mst,
+    generator=generate_kruskal,
+    answer_schema=KruskalAnswer,
+    validator=MSTValidator(),
+    sizes={"simple": 4, "standard": 7, "edge": 5},
+    size=SizeAxis(
+        unit="vertices",
+        measure=count_vertices,
+        ranges={"simple": (3, 14), "standard": (4, 14), "edge": (1, 14)},
+    ),
+    mutants=kruskal_mutants,
+    alternatives=kruskal_alternatives,
+    max_output_tokens=4096,
+)

@@ -1,18 +1,33 @@
-"""Input generators of the dynamic-programming scaffolds."""
+"""The 0/1 knapsack: the ``knapsack_01`` scaffold."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from verification.generators.base import Tier
+from verification.calibration import distinct_answers
+from verification.cases import TestCase, Tier
+from verification.reference.dynamic_programming import knapsack_01
+from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.validators.knapsack import KnapsackValidator
 
 __all__ = [
     "KNAPSACK_EDGE_KINDS",
+    "SPEC",
+    "Knapsack01Answer",
     "count_optimal_sets",
     "generate_knapsack_01",
     "optimal_item_sets",
 ]
+
+
+class Knapsack01Answer(AnswerSchema):
+    """The best total value and the 0-based indices of one optimal item set."""
+
+    max_value: int
+    selected_items: list[int]
+
 
 KNAPSACK_EDGE_KINDS = (
     "zero_capacity",
@@ -137,3 +152,59 @@ def _tied(rng: random.Random, n: int) -> dict[str, Any]:
             return _items(weights, values, capacity)
     weight, value = rng.randint(1, 5), rng.randint(1, 9)
     return _items([weight, weight], [value, value], weight)
+
+
+def count_items(test_input: Mapping[str, Any]) -> int:
+    """A knapsack input's size: its number of items."""
+    return len(test_input["weights"])
+
+
+def knapsack_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """The value one off; a chosen item left out (feasible, not optimal); an unchosen item
+    added (over capacity, or the optimum would be higher); an index repeated."""
+    weights, values = case.input["weights"], case.input["values"]
+    best: int = case.expected["max_value"]
+    chosen: list[int] = case.expected["selected_items"]
+    wrong: list[dict[str, Any]] = [{"max_value": best + 1, "selected_items": chosen}]
+    if best > 0:
+        wrong.append({"max_value": best - 1, "selected_items": chosen})
+    for index in rng.sample(chosen, min(2, len(chosen))):
+        fewer = [i for i in chosen if i != index]
+        wrong.append({"max_value": best - values[index], "selected_items": fewer})
+    unchosen = [i for i in range(len(weights)) if i not in chosen]
+    for index in rng.sample(unchosen, min(2, len(unchosen))):
+        more = sorted([*chosen, index])
+        wrong.append({"max_value": best + values[index], "selected_items": more})
+    if chosen:
+        twice = sorted([*chosen, rng.choice(chosen)])
+        wrong.append({"max_value": best, "selected_items": twice})
+    return distinct_answers(wrong, unlike=[case.expected])
+
+
+def knapsack_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """Every other optimal item set (the edge tier's ties), by brute force."""
+    inp = case.input
+    best, sets = optimal_item_sets(inp["weights"], inp["values"], inp["capacity"])
+    answers = [{"max_value": best, "selected_items": chosen} for chosen in sets]
+    return distinct_answers(answers, unlike=[case.expected])
+
+
+SPEC = ScaffoldSpec(
+    name="knapsack_01",
+    category="dynamic_programming",
+    title="0/1 knapsack",
+    description="most valuable item set within a weight capacity, DP table",
+    reference=knapsack_01,
+    generator=generate_knapsack_01,
+    answer_schema=Knapsack01Answer,
+    validator=KnapsackValidator(),
+    sizes={"simple": 4, "standard": 7, "edge": 5},
+    size=SizeAxis(
+        unit="items",
+        measure=count_items,
+        ranges={"simple": (1, 12), "standard": (1, 12), "edge": (2, 12)},
+    ),
+    mutants=knapsack_mutants,
+    alternatives=knapsack_alternatives,
+    max_output_tokens=6144,
+)

@@ -1,0 +1,44 @@
+"""What is peculiar to ``kruskal``: its oracle, a spanning forest of networkx's minimum
+weight.
+
+(The reference's own cross-checks live in ``tests/reference/test_greedy.py``; the MST
+validator's in ``tests/validators/test_mst.py``.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+
+
+def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    """Right when ``edges`` are edges of the graph forming a spanning forest (a tree per
+    component) whose weight is networkx's minimum, and ``total_weight`` is that weight."""
+    graph = nx.Graph()
+    graph.add_nodes_from(test_input["vertices"])
+    for u, v, weight in test_input["edges"]:
+        graph.add_edge(u, v, weight=weight)
+    chosen = nx.Graph()
+    chosen.add_nodes_from(test_input["vertices"])
+    weight_sum = 0
+    for u, v, weight in answer["edges"]:
+        if not graph.has_edge(u, v) or graph[u][v]["weight"] != weight or chosen.has_edge(u, v):
+            return False
+        chosen.add_edge(u, v)
+        weight_sum += weight
+    minimum = nx.minimum_spanning_tree(graph).size(weight="weight")
+    spans = nx.is_forest(chosen) and (
+        nx.number_connected_components(chosen) == nx.number_connected_components(graph)
+    )
+    return bool(spans) and weight_sum == minimum == answer["total_weight"]
+
+
+def test_the_oracle_refuses_a_spanning_tree_that_is_not_minimal() -> None:
+    test_input = {
+        "vertices": ["A", "B", "C"],
+        "edges": [["A", "B", 1], ["B", "C", 2], ["A", "C", 3]],
+        "directed": False,
+    }
+    assert oracle(test_input, {"edges": [["B", "A", 1], ["C", "B", 2]], "total_weight": 3})
+    assert not oracle(test_input, {"edges": [["A", "B", 1], ["A", "C", 3]], "total_weight": 4})

@@ -1,0 +1,50 @@
+"""What is peculiar to ``newton_raphson``: its oracle, numpy's polynomial roots and an
+independent count of Newton steps.
+
+(The reference's own cross-checks live in ``tests/reference/test_numerical.py``.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from verification.catalog.numerical.newton_raphson import ROOT_TOLERANCE
+
+
+def _steps(test_input: dict[str, Any]) -> tuple[float | None, int, bool]:
+    """Newton's iteration by numpy's polyval/polyder: (last iterate, steps, converged)."""
+    p = np.poly1d(test_input["coefficients"])
+    dp = p.deriv()
+    x = float(test_input["x0"])
+    for k in range(1, test_input["max_iterations"] + 1):
+        slope = float(dp(x))
+        if abs(slope) < 1e-12:
+            return None, k - 1, False
+        x_new = x - float(p(x)) / slope
+        if abs(x_new - x) < test_input["tolerance"]:
+            return x_new, k, True
+        x = x_new
+    return None, test_input["max_iterations"], False
+
+
+def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    """Right when the iteration count and convergence match an independent run, and a
+    converged root is within tolerance of it and of a real root numpy finds."""
+    root, iterations, converged = _steps(test_input)
+    if (answer["iterations"], answer["converged"]) != (iterations, converged):
+        return False
+    if root is None:
+        return answer["root"] is None
+    if answer["root"] is None or abs(answer["root"] - root) > ROOT_TOLERANCE:
+        return False
+    real = [r.real for r in np.roots(test_input["coefficients"]) if abs(r.imag) < 1e-9]
+    return any(abs(answer["root"] - r) < 1e-5 for r in real)
+
+
+def test_the_oracle_refuses_a_root_off_by_more_than_the_tolerance() -> None:
+    test_input = {"coefficients": [1, 0, -2], "x0": 1.0, "tolerance": 1e-6, "max_iterations": 20}
+    root = 2**0.5
+    assert oracle(test_input, {"root": root, "iterations": 5, "converged": True})
+    assert not oracle(test_input, {"root": root + 1e-6, "iterations": 5, "converged": True})

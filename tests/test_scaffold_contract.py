@@ -1,0 +1,132 @@
+"""The generic contract, over every registered scaffold: a new scaffold is covered by being
+registered, never by being listed here.
+
+For each spec: the generic checks of :mod:`verification.checks` (scaffold file, worked
+example, Output Format example, tiers, dry-run answers, calibration hooks, size axis), and,
+independently of the validator, the scaffold's own oracle: ``oracle(input, answer)`` in
+``tests/catalog/test_<name>.py`` confirms every alternative right and every mutant wrong.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from verification.cases import TIERS
+from verification.catalog import default_catalog
+from verification.checks import CASES_PER_TIER, calibration_cases, check_scaffold, suite_digest
+from verification.config import packaged_scaffolds_dir
+from verification.runner import plan_cases
+
+CATALOG = default_catalog()
+NAMES = list(CATALOG)
+OWN = [name for name in NAMES if CATALOG.origins[name].startswith("verification.catalog.")]
+"""The package's own scaffolds (an installed plugin brings its own tests)."""
+SCAFFOLDS = packaged_scaffolds_dir()
+ORACLES = Path(__file__).parent / "catalog"
+
+Oracle = Callable[[dict[str, Any], dict[str, Any]], bool]
+
+
+@cache
+def _oracle_module(name: str) -> ModuleType:
+    path = ORACLES / f"test_{name}.py"
+    spec = importlib.util.spec_from_file_location(f"_oracle_of_{name}", path)
+    assert spec is not None and spec.loader is not None, f"no {path}"
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _oracle(name: str) -> Oracle:
+    oracle: Oracle = _oracle_module(name).oracle
+    return oracle
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_generic_checks_pass(name: str) -> None:
+    failed = [
+        f"{r.check}: {r.detail}"
+        for r in check_scaffold(name, scaffolds_dir=SCAFFOLDS, hash_seed=False)
+        if not r.ok
+    ]
+    assert failed == []
+
+
+@pytest.mark.parametrize("name", OWN)
+def test_scaffold_has_a_test_module_with_an_oracle(name: str) -> None:
+    path = ORACLES / f"test_{name}.py"
+    assert path.is_file(), f"add {path.relative_to(Path.cwd())} with oracle(input, answer)"
+    assert callable(getattr(_oracle_module(name), "oracle", None)), f"{path} defines no oracle"
+
+
+@pytest.mark.parametrize("name", OWN)
+def test_the_oracle_confirms_alternatives_and_refutes_mutants(name: str) -> None:
+    spec, oracle = CATALOG[name], _oracle(name)
+    rng = random.Random(5)
+    alternatives = mutants = 0
+    for case in calibration_cases(spec, CASES_PER_TIER):
+        assert oracle(case.input, case.expected), (case.id, "the reference answer")
+        for answer in spec.alternatives(case, rng):
+            alternatives += 1
+            assert oracle(case.input, answer), (case.id, "an alternative is wrong", answer)
+        for answer in spec.mutants(case, rng):
+            mutants += 1
+            assert not oracle(case.input, answer), (case.id, "a mutant is right", answer)
+    assert mutants >= CASES_PER_TIER * len(TIERS) * 0.9
+
+
+@pytest.mark.parametrize("name", OWN)
+def test_spec_is_sound(name: str) -> None:
+    spec = CATALOG[name]
+    assert spec.max_output_tokens >= 1024
+    assert spec.title and spec.description
+    doc = spec.reference.__doc__ or ""
+    for part in ("Parameters", "Returns", "Examples"):
+        assert part in doc, f"{spec.reference_name} has no numpydoc {part} section"
+    assert spec.reference.__module__ == f"verification.reference.{_reference_module(spec.category)}"
+
+
+def _reference_module(category: str) -> str:
+    # Categories map onto the API reference's module names; "string" is string_algo there.
+    return {"string": "string_algo"}.get(category, category)
+
+
+def test_every_scaffold_file_has_a_spec_and_every_spec_a_file() -> None:
+    files = {p.relative_to(SCAFFOLDS).as_posix() for p in SCAFFOLDS.rglob("*.md")}
+    declared = {CATALOG[name].scaffold_file for name in OWN}
+    assert files - declared == set(), "scaffold files without a spec"
+    assert declared - files == set(), "specs without a scaffold file"
+
+
+def test_suites_do_not_depend_on_the_hash_seed() -> None:
+    assert suite_digest(NAMES, "1") == suite_digest(NAMES, "4242")
+
+
+def test_case_k_does_not_depend_on_how_many_cases_are_asked() -> None:
+    few = plan_cases(NAMES, seed=3, cases=5)
+    many = plan_cases(NAMES, seed=3, cases=40)
+    for name in NAMES:
+        by_id = {case.id: case for case in many[name]}
+        for case in few[name]:
+            assert by_id[case.id] == case
+
+
+def test_importing_the_registry_loads_no_sdk_numpy_or_networkx() -> None:
+    code = (
+        "import sys, verification.registry, verification.cli\n"
+        "heavy = {'numpy', 'networkx', 'anthropic', 'openai', 'scipy'} & set(sys.modules)\n"
+        "scaffolds = [m for m in sys.modules if m.startswith('verification.catalog.')]\n"
+        "print(sorted(heavy), scaffolds)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[] []"

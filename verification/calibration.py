@@ -1,0 +1,104 @@
+"""Shared building blocks of the calibration hooks (``ScaffoldSpec.mutants`` and
+``ScaffoldSpec.alternatives``).
+
+A mutant is a wrong answer made from a right one: an off-by-one value, swapped, dropped or
+duplicated elements, a wrong tie-break. These helpers make the common mutations of lists and
+mappings; each scaffold's module combines them with the mistakes peculiar to its algorithm
+and keeps only answers that fit its schema.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
+
+__all__ = [
+    "distinct_answers",
+    "dropped_items",
+    "duplicated_items",
+    "nudged_values",
+    "sample_answers",
+    "swapped_items",
+]
+
+T = TypeVar("T")
+
+
+def swapped_items(items: Sequence[T], rng: random.Random, count: int = 3) -> Iterator[list[T]]:
+    """Up to ``count`` copies of ``items`` with two unequal elements swapped."""
+    pairs = [(i, j) for i in range(len(items)) for j in range(i + 1, len(items))]
+    rng.shuffle(pairs)
+    made = 0
+    for i, j in pairs:
+        if made == count:
+            break
+        if items[i] != items[j]:
+            swapped = list(items)
+            swapped[i], swapped[j] = swapped[j], swapped[i]
+            made += 1
+            yield swapped
+
+
+def dropped_items(items: Sequence[T], rng: random.Random, count: int = 2) -> Iterator[list[T]]:
+    """Up to ``count`` copies of ``items`` with one element left out."""
+    for index in rng.sample(range(len(items)), min(count, len(items))):
+        yield [*items[:index], *items[index + 1 :]]
+
+
+def duplicated_items(items: Sequence[T], rng: random.Random, count: int = 1) -> Iterator[list[T]]:
+    """Up to ``count`` copies of ``items`` with one element written twice."""
+    for index in rng.sample(range(len(items)), min(count, len(items))):
+        yield [*items[: index + 1], *items[index:]]
+
+
+def nudged_values(
+    mapping: Mapping[str, Any],
+    rng: random.Random,
+    *,
+    count: int = 3,
+    least: int | None = 0,
+) -> Iterator[dict[str, Any]]:
+    """Up to ``count`` copies of ``mapping`` with one integer value one off (never below
+    ``least``), or one ``None`` made a number."""
+    keys = list(mapping)
+    rng.shuffle(keys)
+    for key in keys[:count]:
+        value = mapping[key]
+        if value is None:
+            yield {**mapping, key: rng.randint(0, 9)}
+        elif isinstance(value, int) and not isinstance(value, bool):
+            wrong = value + rng.choice((-1, 1))
+            if least is not None and wrong < least:
+                wrong = value + 1
+            yield {**mapping, key: wrong}
+
+
+def _key(answer: Any) -> str:
+    return json.dumps(answer, sort_keys=True, allow_nan=False)
+
+
+def distinct_answers(
+    answers: Iterable[dict[str, Any]], *, unlike: Iterable[dict[str, Any]] = ()
+) -> list[dict[str, Any]]:
+    """``answers`` without repeats and without any answer equal to one of ``unlike``
+    (compared as JSON, key order aside)."""
+    seen = {_key(answer) for answer in unlike}
+    kept = []
+    for answer in answers:
+        key = _key(answer)
+        if key not in seen:
+            seen.add(key)
+            kept.append(answer)
+    return kept
+
+
+def sample_answers(
+    make: Callable[[random.Random], dict[str, Any] | None], rng: random.Random, tries: int
+) -> Iterator[dict[str, Any]]:
+    """The answers ``make(rng)`` gives over ``tries`` calls, skipping ``None``."""
+    for _ in range(tries):
+        answer = make(rng)
+        if answer is not None:
+            yield answer

@@ -1,0 +1,174 @@
+"""The core types every layer shares: tiers, test cases, case ids and seeding.
+
+This module imports nothing else of the package, so any layer may use it.
+
+Case ``k`` of a tier at the tier's default size is drawn from
+``random.Random(f"{seed}:{scaffold}:{tier}:{k}")`` and its id is ``{scaffold}-{tier}-{k:03d}``.
+At another size ``s`` the seed string is ``{seed}:{scaffold}:{tier}:s{s}:{k}`` and the id
+``{scaffold}-{tier}-s{s}-{k:03d}``, so journals, resume, replay, caches and batch ids never
+confuse two sizes. The same seed gives the same cases on every machine, whatever ``--cases``
+is.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, cast
+
+from pydantic import BaseModel, ConfigDict, model_validator
+
+__all__ = [
+    "DEFAULT_SEED",
+    "TIERS",
+    "CaseKey",
+    "CaseSource",
+    "TestCase",
+    "TestSuite",
+    "Tier",
+    "case_id",
+    "case_rng",
+    "generate_case",
+    "parse_case_id",
+    "to_json_data",
+]
+
+Tier = Literal["simple", "standard", "edge"]
+TIERS: tuple[Tier, ...] = ("simple", "standard", "edge")
+
+DEFAULT_SEED = 20261122
+"""The suite seed when none is given."""
+
+_CASE_ID = re.compile(
+    r"^(?P<scaffold>[a-z][a-z0-9_]*)-(?P<tier>simple|standard|edge)"
+    r"(?:-s(?P<size>\d{1,6}))?-(?P<index>\d{1,9})$"
+)
+CASE_ID_FORMAT = "<scaffold>-<tier>-<NNN> or <scaffold>-<tier>-s<size>-<NNN>"
+
+
+@dataclass(frozen=True)
+class CaseKey:
+    """What a case id names: a scaffold, a tier, a size (``None``: the tier's default) and
+    an index."""
+
+    scaffold: str
+    tier: Tier
+    index: int
+    size: int | None = None
+
+
+def case_id(scaffold: str, tier: str, index: int, size: int | None = None) -> str:
+    """The stable id of case ``index`` of ``tier`` (at ``size``, when not the default)."""
+    if size is None:
+        return f"{scaffold}-{tier}-{index:03d}"
+    return f"{scaffold}-{tier}-s{size}-{index:03d}"
+
+
+def parse_case_id(text: str) -> CaseKey | None:
+    """The parts of a case id, or ``None`` when ``text`` is not one (see
+    :data:`CASE_ID_FORMAT`)."""
+    match = _CASE_ID.match(text)
+    if match is None:
+        return None
+    size = match["size"]
+    return CaseKey(
+        scaffold=match["scaffold"],
+        tier=cast(Tier, match["tier"]),
+        index=int(match["index"]),
+        size=None if size is None else int(size),
+    )
+
+
+def case_rng(
+    seed: int, scaffold: str, tier: str, index: int, size: int | None = None
+) -> random.Random:
+    """The random source of one case; a string seed hashes the same on every machine."""
+    if size is None:
+        return random.Random(f"{seed}:{scaffold}:{tier}:{index}")
+    return random.Random(f"{seed}:{scaffold}:{tier}:s{size}:{index}")
+
+
+def to_json_data(value: Any) -> Any:
+    """Round-trip through JSON: tuples become lists, and NaN or infinity is an error."""
+    return json.loads(json.dumps(value, allow_nan=False))
+
+
+class TestCase(BaseModel):
+    """One input for one scaffold with its ground truth."""
+
+    __test__ = False  # not a pytest test class
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    """``{scaffold}-{tier}-{index:03d}`` (or with ``-s{size}``); also a batch ``custom_id``."""
+    scaffold: str
+    tier: Tier
+    index: int
+    """``k``; taken from the id when not given."""
+    input: dict[str, Any]
+    """Plain JSON data; ``reference(**input)`` computes ``expected``."""
+    expected: dict[str, Any]
+    """The reference's answer: one right answer among possibly several."""
+    size: int | None = None
+    """The size the generator was asked for (``None`` when not recorded)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _index_from_id(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "index" not in data and isinstance(data.get("id"), str):
+            key = parse_case_id(data["id"])
+            if key is not None:
+                index = key.index
+            else:  # a hand-made id such as "dijkstra_simple_01": its trailing number
+                last = data["id"].replace("_", "-").rsplit("-", 1)[-1]
+                index = int(last) if last.isdigit() else 0
+            data = {**data, "index": index}
+        return data
+
+
+class TestSuite(BaseModel):
+    """The cases of one scaffold."""
+
+    __test__ = False
+    model_config = ConfigDict(frozen=True)
+
+    scaffold: str
+    test_cases: list[TestCase]
+
+
+class CaseSource(Protocol):
+    """What :func:`generate_case` needs of a scaffold's spec."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def sizes(self) -> Mapping[Tier, int]: ...
+    @property
+    def generator(self) -> Callable[[random.Random, Tier, int], dict[str, Any]]: ...
+    @property
+    def reference(self) -> Callable[..., dict[str, Any]]: ...
+
+
+def generate_case(
+    spec: CaseSource, tier: Tier, index: int, *, seed: int, size: int | None = None
+) -> TestCase:
+    """Draw case ``index`` of ``tier`` (at ``size``, default: the tier's) and compute its
+    ground truth with the reference."""
+    default = spec.sizes[tier]
+    named_size = None if size is None or size == default else size
+    actual_size = default if named_size is None else named_size
+    rng = case_rng(seed, spec.name, tier, index, named_size)
+    test_input = to_json_data(spec.generator(rng, tier, actual_size))
+    expected = to_json_data(spec.reference(**test_input))
+    return TestCase(
+        id=case_id(spec.name, tier, index, named_size),
+        scaffold=spec.name,
+        tier=tier,
+        index=index,
+        input=test_input,
+        expected=expected,
+        size=actual_size,
+    )

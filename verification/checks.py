@@ -1,0 +1,286 @@
+"""The generic checks every registered scaffold must pass, plugins included.
+
+``python -m verification check NAME`` runs them; the test suite runs them over every spec
+(and, in the tests, also confirms each alternative answer with an independent oracle). Each
+check returns a :class:`CheckResult`; none asks a model.
+
+The checks: the scaffold file and its sections; the worked example against the reference;
+the Output Format's example parsing as an answer; every tier's cases fitting the schema and
+passing the validator; the dry-run answer parsing back to the reference's; the calibration
+hooks (mutants that fit the schema, differ from the expected answer, and are all rejected,
+for at least 90% of cases; alternatives that fit the schema and are all accepted); the size
+axis (``measure`` reads back the size of every simple and standard case across its range);
+and suites identical under two ``PYTHONHASHSEED`` values.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from verification.cases import TIERS, TestCase, generate_case
+from verification.catalog import Catalog, default_catalog
+from verification.errors import VerificationError
+from verification.llm.prompt_builder import REQUIRED_SECTIONS, PromptBuilder, ScaffoldParser
+from verification.llm.response_parser import ResponseParser
+from verification.spec import ScaffoldSpec
+
+__all__ = [
+    "CASES_PER_TIER",
+    "MUTANT_COVERAGE",
+    "CheckResult",
+    "calibration_cases",
+    "check_scaffold",
+    "fits_schema",
+    "suite_digest",
+]
+
+CASES_PER_TIER = 50
+"""Seeded cases per tier the calibration check draws."""
+MUTANT_COVERAGE = 0.9
+"""The share of cases for which ``mutants`` must give at least one wrong answer."""
+CALIBRATION_SEED = 11
+SIZE_SAMPLES = 5
+"""Sizes of a tier's range the size check visits (its ends and some between)."""
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One check's verdict on one scaffold."""
+
+    check: str
+    ok: bool
+    detail: str
+
+
+def fits_schema(spec: ScaffoldSpec, answer: Any) -> str | None:
+    """Why ``answer`` does not fit ``spec``'s answer schema (as the parser checks it), or
+    None when it fits."""
+    try:
+        spec.answer_schema.model_validate_json(json.dumps(answer, allow_nan=False), strict=True)
+    except (ValidationError, ValueError, TypeError) as exc:
+        return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return None
+
+
+def calibration_cases(
+    spec: ScaffoldSpec, count: int = CASES_PER_TIER, seed: int = CALIBRATION_SEED
+) -> Iterator[TestCase]:
+    """``count`` seeded cases of every tier."""
+    for tier in TIERS:
+        for index in range(count):
+            yield generate_case(spec, tier, index, seed=seed)
+
+
+def _json_key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, allow_nan=False)
+
+
+def _scaffold_text(spec: ScaffoldSpec, builder: PromptBuilder) -> str:
+    text = builder.get_scaffold_content(spec)
+    sections = ScaffoldParser().parse(text)
+    order = [key for key in sections if key in REQUIRED_SECTIONS]
+    if order != list(REQUIRED_SECTIONS):
+        raise VerificationError(f"sections out of order: {order}")
+    return text
+
+
+def _check_worked_example(spec: ScaffoldSpec, text: str) -> str:
+    parser = ScaffoldParser()
+    inputs = parser.tagged_blocks(text, "worked-example-input")
+    answers = parser.tagged_blocks(text, "worked-example-answer")
+    if len(inputs) != 1 or len(answers) != 1:
+        raise VerificationError(
+            "needs exactly one ```json worked-example-input block and one "
+            f"```json worked-example-answer block (found {len(inputs)} and {len(answers)})"
+        )
+    example_input, example_answer = json.loads(inputs[0]), json.loads(answers[0])
+    computed = json.loads(json.dumps(spec.reference(**example_input)))
+    if computed != example_answer:
+        raise VerificationError(f"the reference computes {_json_key(computed)[:300]}")
+    problem = fits_schema(spec, example_answer)
+    if problem:
+        raise VerificationError(f"the worked answer does not fit the schema: {problem}")
+    return "agrees with the reference"
+
+
+def _check_output_format(spec: ScaffoldSpec, text: str) -> str:
+    parser = ScaffoldParser()
+    examples = parser.tagged_blocks(parser.parse(text)["output_format"], "json")
+    if not examples:
+        raise VerificationError("the Output Format shows no ```json block")
+    parsed = ResponseParser().extract(spec, f"```json\n{examples[0]}\n```")
+    if parsed.failed_level == 1 or parsed.answer is None:
+        raise VerificationError(f"its example does not parse: {parsed.reason}")
+    if not parsed.ok:
+        raise VerificationError(f"its example does not fit the schema: {parsed.reason}")
+    return "its example parses and fits the schema"
+
+
+def _check_tiers(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
+    parser = ResponseParser()
+    for case in cases:
+        problem = fits_schema(spec, case.expected)
+        if problem:
+            raise VerificationError(f"{case.id}: the reference answer misfits: {problem}")
+        json.dumps(case.input, allow_nan=False)
+        verdict = spec.validator.validate(case.expected, case.expected, case=case)
+        if not verdict.is_valid:
+            raise VerificationError(f"{case.id}: the reference answer fails: {verdict.message}")
+        parsed = parser.extract(spec, spec.render_answer(case.expected))
+        if not parsed.ok or parsed.answer != case.expected or parsed.leniency:
+            raise VerificationError(f"{case.id}: the dry-run answer does not parse back")
+    return f"{len(cases)} cases: schema, validator and dry-run answer hold"
+
+
+def _check_mutants(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
+    rng = random.Random(CALIBRATION_SEED)
+    covered = total = 0
+    expected_keys = set()
+    for case in cases:
+        expected_keys.add(_json_key(case.expected))
+        mutants = list(spec.mutants(case, rng))
+        covered += bool(mutants)
+        for mutant in mutants:
+            total += 1
+            if _json_key(mutant) == _json_key(case.expected):
+                raise VerificationError(f"{case.id}: a mutant equals the expected answer")
+            problem = fits_schema(spec, mutant)
+            if problem:
+                raise VerificationError(f"{case.id}: a mutant misfits the schema: {problem}")
+            verdict = spec.validator.validate(mutant, case.expected, case=case)
+            if verdict.is_valid:
+                raise VerificationError(
+                    f"{case.id}: the validator accepts the mutant {_json_key(mutant)[:200]}"
+                )
+    if covered < MUTANT_COVERAGE * len(cases):
+        raise VerificationError(
+            f"mutants for only {covered} of {len(cases)} cases (needs {MUTANT_COVERAGE:.0%})"
+        )
+    return f"{total} mutants over {covered}/{len(cases)} cases, every one rejected"
+
+
+def _check_alternatives(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
+    rng = random.Random(CALIBRATION_SEED)
+    total = 0
+    for case in cases:
+        for answer in spec.alternatives(case, rng):
+            total += 1
+            problem = fits_schema(spec, answer)
+            if problem:
+                raise VerificationError(f"{case.id}: an alternative misfits: {problem}")
+            verdict = spec.validator.validate(answer, case.expected, case=case)
+            if not verdict.is_valid:
+                raise VerificationError(
+                    f"{case.id}: the validator rejects the alternative "
+                    f"{_json_key(answer)[:200]}: {verdict.message}"
+                )
+    return f"{total} alternatives, every one accepted"
+
+
+def _sizes(low: int, high: int) -> list[int]:
+    if high - low < SIZE_SAMPLES:
+        return list(range(low, high + 1))
+    step = (high - low) / (SIZE_SAMPLES - 1)
+    return sorted({round(low + i * step) for i in range(SIZE_SAMPLES)})
+
+
+def _check_size_axis(spec: ScaffoldSpec) -> str:
+    checked = 0
+    for tier in TIERS:
+        low, high = spec.size.ranges[tier]
+        for size in _sizes(low, high):
+            for index in range(3):
+                case = generate_case(spec, tier, index, seed=CALIBRATION_SEED, size=size)
+                checked += 1
+                measured = spec.size.measure(case.input)
+                if tier != "edge" and measured != size:
+                    raise VerificationError(
+                        f"{case.id}: asked for {spec.size.unit} {size}, measured {measured}"
+                    )
+                if fits_schema(spec, case.expected):
+                    raise VerificationError(f"{case.id}: the reference answer misfits")
+    return f"{checked} cases across the ranges, sizes read back"
+
+
+def suite_digest(names: list[str], hash_seed: str, *, cases: int = 10) -> str:
+    """A digest of the named scaffolds' suites, drawn in a fresh interpreter with
+    ``PYTHONHASHSEED=hash_seed``."""
+    code = (
+        "import json, hashlib, sys\n"
+        "from verification.runner import plan_cases\n"
+        f"planned = plan_cases({names!r}, seed=7, cases={cases})\n"
+        "data = {n: [c.model_dump() for c in cs] for n, cs in planned.items()}\n"
+        "print(hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest())\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise VerificationError(f"drawing the suite failed: {done.stderr.strip()[-300:]}")
+    return done.stdout.strip()
+
+
+def _check_hash_seed(spec: ScaffoldSpec) -> str:
+    first, second = suite_digest([spec.name], "1"), suite_digest([spec.name], "4242")
+    if first != second:
+        raise VerificationError("the suite differs between PYTHONHASHSEED 1 and 4242")
+    return f"suite digest {first[:12]} under both hash seeds"
+
+
+def check_scaffold(
+    name: str,
+    *,
+    scaffolds_dir: Path,
+    cases_per_tier: int = CASES_PER_TIER,
+    catalog: Catalog | None = None,
+    hash_seed: bool = True,
+) -> list[CheckResult]:
+    """Every generic check on scaffold ``name``; a check that raises fails, the others run."""
+    spec = (catalog or default_catalog()).get_spec(name)
+    builder = PromptBuilder(scaffolds_dir, catalog=catalog)
+    results: list[CheckResult] = []
+    text: str | None = None
+
+    def run(check: str, body: Callable[[], str]) -> None:
+        try:
+            results.append(CheckResult(check, True, body()))
+        except Exception as exc:  # a check's failure is a verdict, whatever raised it
+            detail = str(exc) or type(exc).__name__
+            results.append(CheckResult(check, False, f"{type(exc).__name__}: {detail}"[:500]))
+
+    def scaffold_file() -> str:
+        nonlocal text
+        text = _scaffold_text(spec, builder)
+        return f"{builder.scaffold_path(spec)}: the five sections, in order"
+
+    run("scaffold file", scaffold_file)
+    if text is not None:
+        markdown = text
+        run("worked example", lambda: _check_worked_example(spec, markdown))
+        run("output format", lambda: _check_output_format(spec, markdown))
+    cases: list[TestCase] = []
+
+    def draw() -> str:
+        cases.extend(calibration_cases(spec, cases_per_tier))
+        return f"{len(cases)} cases drawn ({cases_per_tier} per tier, seed {CALIBRATION_SEED})"
+
+    run("generator", draw)
+    if cases:
+        run("tiers", lambda: _check_tiers(spec, cases))
+        run("mutants", lambda: _check_mutants(spec, cases))
+        run("alternatives", lambda: _check_alternatives(spec, cases))
+    run("size axis", lambda: _check_size_axis(spec))
+    if hash_seed:
+        run("hash seed", lambda: _check_hash_seed(spec))
+    return results
