@@ -1,0 +1,96 @@
+"""The core types: case ids (written and read in one place), seeding, and sizes."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from verification.cases import case_id, case_rng, generate_case, parse_case_id
+from verification.catalog import default_catalog
+from verification.cli import main
+from verification.config import packaged_scaffolds_dir
+from verification.journal import read_journal
+
+CATALOG = default_catalog()
+
+
+@pytest.mark.parametrize("size", [None, 3, 120])
+def test_a_case_id_reads_back_what_it_says(size: int | None) -> None:
+    key = parse_case_id(case_id("knapsack_01", "edge", 7, size))
+    assert key is not None
+    assert (key.scaffold, key.tier, key.index, key.size) == ("knapsack_01", "edge", 7, size)
+
+
+@pytest.mark.parametrize("text", ["dijkstra", "dijkstra-hard-001", "Dijkstra-simple-001", "x-s-1"])
+def test_a_malformed_case_id_is_none(text: str) -> None:
+    assert parse_case_id(text) is None
+
+
+def test_default_size_cases_keep_their_ids_and_seeds() -> None:
+    spec = CATALOG["dijkstra"]
+    default = generate_case(spec, "standard", 4, seed=9)
+    named = generate_case(spec, "standard", 4, seed=9, size=spec.sizes["standard"])
+    assert default == named and default.id == "dijkstra-standard-004"
+    expected_input = spec.generator(case_rng(9, "dijkstra", "standard", 4), "standard", 8)
+    assert default.input == expected_input
+
+
+@pytest.mark.parametrize("name", list(CATALOG))
+def test_another_size_has_its_own_id_and_seed(name: str) -> None:
+    spec = CATALOG[name]
+    low, high = spec.size.ranges["standard"]
+    size = next(s for s in (high, low) if s != spec.sizes["standard"])
+    case = generate_case(spec, "standard", 2, seed=9, size=size)
+    assert case.id == f"{name}-standard-s{size}-002" and case.size == size
+    assert spec.size.measure(case.input) == size
+    rng = random.Random(f"9:{name}:standard:s{size}:2")
+    assert (
+        case.input
+        == generate_case(spec, "standard", 2, seed=9)
+        .model_copy(update={"input": spec.generator(rng, "standard", size)})
+        .input
+    )
+
+
+def test_verify_and_show_prompt_take_a_size(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["verify", "bfs", "--provider", "reference", "--cases", "4", "--size", "12"]
+    assert main([*argv, "--tier", "standard", "--output", str(tmp_path)]) == 0
+    (run,) = (tmp_path / "runs").iterdir()
+    ids = {record.case_id for record in read_journal(run / "results.jsonl")}
+    assert ids == {f"bfs-standard-s12-{k:03d}" for k in range(4)}
+    capsys.readouterr()
+    assert main(["show-prompt", "bfs", "--case", "bfs-standard-000", "--size", "12"]) == 0
+    shown = capsys.readouterr().out
+    assert "case bfs-standard-s12-000" in shown
+    assert main(["show-prompt", "bfs", "--case", "bfs-standard-s12-000", "--part", "user"]) == 0
+    assert capsys.readouterr().out.strip() in shown
+
+
+def test_a_size_out_of_range_names_the_range(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "bfs", "--provider", "reference", "--size", "500"]) == 2
+    err = capsys.readouterr().err
+    assert "size 500 is outside the simple range" in err and "vertices" in err
+
+
+def test_check_passes_a_sound_scaffold_and_fails_a_broken_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", "kmp", "--cases", "5"]) == 0
+    assert "all checks passed" in capsys.readouterr().out
+    drafts = tmp_path / "scaffolds"
+    shutil.copytree(packaged_scaffolds_dir(), drafts)
+    kmp = drafts / "string" / "kmp.md"
+    text = kmp.read_text(encoding="utf-8")
+    start = text.index("```json worked-example-answer")
+    end = text.index("```", start + 3)
+    kmp.write_text(
+        text[:start] + '```json worked-example-answer\n{"positions": [99]}\n' + text[end:]
+    )
+    assert main(["check", "kmp", "--cases", "5", "--scaffolds-dir", str(drafts)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL kmp: worked example" in out and "1 check(s) failed" in out

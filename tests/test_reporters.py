@@ -1,0 +1,69 @@
+"""Report outputs are reporters: another one is added without touching the runner or the
+others, and publishing ``<output>/reports`` is one atomic swap after all of them ran."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from verification.config import load_settings
+from verification.reports.base import ReportContext
+from verification.reports.generator import DEFAULT_REPORTERS, write_run_reports
+from verification.runner import RunResult, VerificationRunner
+
+
+class ScaffoldListReporter:
+    """A third output: one line per scaffold, written where the command line says."""
+
+    name = "scaffold-list"
+
+    def __init__(self) -> None:
+        self.contexts: list[ReportContext] = []
+
+    def write(self, context: ReportContext) -> list[Path]:
+        self.contexts.append(context)
+        path = Path(context.options["list_path"])
+        lines = [f"{name} {r.status}\n" for name, r in context.results.items()]
+        path.write_text("".join(lines), encoding="utf-8")
+        return [path]
+
+
+def _dry_run(output: Path) -> RunResult:
+    settings = load_settings(results_dir=output, cases=3, provider="reference")
+    return asyncio.run(VerificationRunner(settings).run(["kmp", "bfs"]))
+
+
+def test_an_added_reporter_writes_beside_the_others(tmp_path: Path) -> None:
+    run = _dry_run(tmp_path / "out")
+    extra = ScaffoldListReporter()
+    outside = tmp_path / "elsewhere.txt"
+    write_run_reports(
+        run.paths,
+        run.manifest,
+        run.results,
+        reporters=[*DEFAULT_REPORTERS, extra],
+        options={"list_path": str(outside)},
+    )
+    assert outside.read_text() == "kmp CERTIFIED\nbfs CERTIFIED\n"
+    (context,) = extra.contexts
+    assert context.manifest is run.manifest and context.output_dir == run.paths.reports
+    latest = tmp_path / "out" / "reports"
+    assert {p.name for p in latest.iterdir()} >= {"kmp.md", "bfs.md", "summary.md", "summary.json"}
+
+
+def test_the_latest_reports_are_swapped_in_one_step(tmp_path: Path) -> None:
+    output = tmp_path / "out"
+    old_copy = output / "reports"
+    old_copy.mkdir(parents=True)
+    (old_copy / ".verification-reports").write_text("an older harness wrote this\n")
+    (old_copy / "stale.md").write_text("old\n")
+    first = _dry_run(output)
+    write_run_reports(first.paths, first.manifest, first.results)
+    latest = output / "reports"
+    assert latest.is_symlink() and not (latest / "stale.md").exists()
+    target = latest.resolve()
+    second = _dry_run(output)
+    write_run_reports(second.paths, second.manifest, second.results)
+    assert latest.resolve() != target and not target.exists()  # the old copy is removed
+    summary = (latest / "summary.md").read_text()
+    assert second.run_id in summary
