@@ -588,3 +588,63 @@ def test_an_empty_path_is_refused(capsys: pytest.CaptureFixture[str], argv: list
     with pytest.raises(SystemExit) as exited:  # argparse's usage error
         main(["verify", "kmp", "--provider", "reference", *argv])
     assert exited.value.code == 2 and "must not be empty" in capsys.readouterr().err
+
+
+# --- conventions: options anywhere, --version, the name we were called by ----------------
+
+
+def test_verbose_works_after_the_command_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _dry_run(capsys, "kmp", 2, tmp_path, "-v")
+    assert code == 0 and "kmp" in out
+    assert main(["-v", "list"]) == 0
+
+
+def test_version_is_the_installed_distributions(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"], prog="verify-scaffolds")
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"verify-scaffolds {version('scaffold-verification')}"
+
+
+def test_help_names_the_command_the_user_typed() -> None:
+    import subprocess
+    import sys
+
+    installed = Path(sys.executable).with_name("verify-scaffolds")
+    done = subprocess.run([str(installed), "--help"], capture_output=True, text=True, check=True)
+    assert done.stdout.startswith("usage: verify-scaffolds")
+    module = subprocess.run(
+        [sys.executable, "-m", "verification", "show-prompt", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert module.stdout.startswith("usage: python -m verification show-prompt")
+    for option in ("--part", "--seed", "--scaffolds-dir", "--size"):
+        line = next(x for x in module.stdout.splitlines() if x.strip().startswith(option))
+        assert len(line.split()) > 1 or option == "--part", f"{option} has no help text"
+
+
+def test_another_tools_verify_variable_does_not_stop_a_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VERIFY_SSL", "0")
+    code, _, err = _dry_run(capsys, "kmp", 2, tmp_path)
+    assert code == 0 and "VERIFY_SSL" not in err
+
+
+def test_report_of_an_older_run_leaves_the_latest_reports_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _dry_run(capsys, "kmp", 2, tmp_path)[0] == 0
+    assert _dry_run(capsys, "bfs", 2, tmp_path)[0] == 0
+    runs = sorted((tmp_path / "runs").iterdir(), key=lambda p: p.stat().st_mtime)
+    older = json.loads((runs[0] / "manifest.json").read_text())["run_id"]
+    assert _run(capsys, "report", older, "--output", str(tmp_path))[0] == 0
+    latest = tmp_path / "reports"
+    assert (latest / "bfs.md").exists() and not (latest / "kmp.md").exists()
+    assert (runs[0] / "reports" / "kmp.md").exists()

@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
-__all__ = ["__version__"]
+from importlib.metadata import PackageNotFoundError, version
 
-__version__ = "0.1.0"
+__all__ = ["DISTRIBUTION", "__version__"]
+
+DISTRIBUTION = "scaffold-verification"
+"""The distribution this package is installed from."""
+
+try:
+    __version__ = version(DISTRIBUTION)
+    """The installed distribution's version (derived from git when it was built)."""
+except PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"

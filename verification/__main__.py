@@ -7,4 +7,4 @@ import sys
 from verification.cli import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(prog="python -m verification"))

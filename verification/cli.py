@@ -112,24 +112,45 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (also documents every command in --help)."""
+def _common() -> _Parser:
+    """Options every command takes, before or after its name (``verify NAME -v``)."""
+    common = _Parser(add_help=False)
+    common.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        default=argparse.SUPPRESS,  # so a subcommand's default never undoes a -v given before it
+        help="log retries, settings warnings and progress",
+    )
+    return common
+
+
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser (also documents every command in --help); ``prog`` is how the
+    user called us (``python -m verification`` or ``verify-scaffolds``)."""
+    from verification import __version__
+
+    common = _common()
     parser = _Parser(
-        prog="python -m verification",
+        prog=prog or Path(sys.argv[0]).name or "verify-scaffolds",
+        parents=[common],
         description="Certify algorithm scaffolds: prompt a model with each scaffold, check its "
         "answers against reference implementations, and write Markdown reports.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("-v", "--verbose", action="store_true", help="log retries and progress")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=_Parser
     )
 
-    listing = commands.add_parser("list", help="list the scaffolds the catalog declares")
+    def command(name: str, **options: Any) -> argparse.ArgumentParser:
+        return commands.add_parser(name, parents=[common], **options)
+
+    listing = command("list", help="list the scaffolds the catalog declares")
     listing.add_argument("--category", metavar="CATEGORY", help="only this category")
 
-    check = commands.add_parser(
+    check = command(
         "check",
         help="run the generic checks on scaffolds (plugins included), no model asked",
         description="For each scaffold: its file and sections, the worked example against the "
@@ -147,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--scaffolds-dir", type=_path, metavar="DIR", help="where <category>/<name>.md live"
     )
 
-    verify = commands.add_parser(
+    verify = command(
         "verify",
         help="certify scaffolds",
         epilog=_EPILOG,
@@ -185,8 +206,13 @@ def build_parser() -> argparse.ArgumentParser:
     _size_option(verify)
     _run_options(verify)
 
-    show = commands.add_parser("show-prompt", help="print the prompt of one case")
-    show.add_argument("name", metavar="NAME")
+    show = command(
+        "show-prompt",
+        help="print the prompt of one case",
+        description="Print what the model is sent for one case: the scaffold (system prompt) "
+        "and the user prompt with the case's input. No model is asked.",
+    )
+    show.add_argument("name", metavar="NAME", help="the scaffold")
     show.add_argument(
         "--case",
         required=True,
@@ -195,14 +221,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="case id, e.g. dijkstra-simple-000 (or dijkstra-simple-s12-000 at size 12)",
     )
     _size_option(show)
-    show.add_argument("--part", choices=["both", "system", "user"], default="both")
+    show.add_argument(
+        "--part",
+        choices=["both", "system", "user"],
+        default="both",
+        help="which part to print: the system prompt (the scaffold), the user prompt (the "
+        "input), or both with headers (default)",
+    )
     show.add_argument(
         "--scaffold-file", type=_path, metavar="FILE", help="use this draft scaffold file"
     )
-    show.add_argument("--seed", type=int)
-    show.add_argument("--scaffolds-dir", type=_path)
+    show.add_argument(
+        "--seed", type=int, metavar="N", help="suite seed the case is drawn with (VERIFY_SEED)"
+    )
+    show.add_argument(
+        "--scaffolds-dir",
+        type=_path,
+        metavar="DIR",
+        help="where <category>/<name>.md live (VERIFY_SCAFFOLDS_DIR)",
+    )
 
-    report = commands.add_parser(
+    report = command(
         "report",
         help="re-render a run's reports from its journal",
         epilog=_EPILOG,
@@ -329,7 +368,10 @@ class VerificationCLI:
             overrides[scaffolds[0]] = scaffold_file
         bar = _ProgressBar.on_terminal()
         runner = VerificationRunner(
-            self.settings, scaffold_overrides=overrides, progress=bar.advance if bar else None
+            self.settings,
+            scaffold_overrides=overrides,
+            progress=bar.advance if bar else None,
+            planned=bar.start if bar else None,
         )
         chosen_tiers = [t for t in TIERS if t in tiers] if tiers else list(TIERS)
         try:
@@ -405,7 +447,9 @@ class VerificationCLI:
         paths = RunPaths(self.settings.results_dir, run_id)
         manifest = paths.read_manifest()
         results = results_from_journal(manifest, read_journal(paths.journal))
-        summary = write_run_reports(paths, manifest, results)
+        # <output>/reports shows the latest run: re-rendering an older one leaves it alone.
+        latest = latest_run_id(self.settings.results_dir)
+        summary = write_run_reports(paths, manifest, results, publish=run_id == latest)
         _print_summary(results.values(), manifest.run_label, summary)
         return _exit_code([r.status for r in results.values()])
 
@@ -414,19 +458,41 @@ class _ProgressBar:
     """A progress bar on a terminal (none when output is piped, so CI logs stay clean)."""
 
     def __init__(self) -> None:
-        from rich.progress import Progress
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
-        self._progress = Progress(transient=True)
+        self._progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("elapsed"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            transient=True,
+        )
         self._progress.start()
         self._task = self._progress.add_task("answers", total=None)
+
+    def start(self, total: int) -> None:
+        """The number of cases to answer (repairs come on top, uncounted)."""
+        self._progress.update(self._task, total=total)
 
     @classmethod
     def on_terminal(cls) -> _ProgressBar | None:
         return cls() if sys.stderr.isatty() else None
 
     def advance(self, record: Any) -> None:
+        # One step per case answered: a repair attempt refines an answer already counted.
+        step = 1 if record.attempt == 1 else 0
         self._progress.update(
-            self._task, advance=1, description=f"{record.scaffold} {record.outcome}"
+            self._task, advance=step, description=f"{record.scaffold} {record.outcome}"
         )
 
     def close(self) -> None:
@@ -446,11 +512,11 @@ def _print_summary(results: Any, label: str | None, summary: Path) -> None:
     print(f"report: {summary}")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     """Entry point of ``python -m verification`` and ``verify-scaffolds``."""
-    args = build_parser().parse_args(argv)
+    args = build_parser(prog).parse_args(argv)
     logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING,
+        level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
     )
     for noisy in ("httpx", "httpx2", "httpcore", "anthropic", "openai"):

@@ -1,4 +1,5 @@
-"""Settings, read from ``VERIFY_*`` environment variables (and CLI options on top).
+"""Settings, read from ``VERIFY_*`` environment variables and a ``.env`` file in the working
+directory (the environment wins over the file; CLI options win over both).
 
 The API key is read from ``VERIFY_ANTHROPIC_API_KEY`` or ``ANTHROPIC_API_KEY`` and kept as a
 ``SecretStr``: it is unwrapped only where a provider is built, and never written anywhere.
@@ -7,7 +8,9 @@ The API key is read from ``VERIFY_ANTHROPIC_API_KEY`` or ``ANTHROPIC_API_KEY`` a
 from __future__ import annotations
 
 import difflib
+import logging
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
@@ -22,10 +25,12 @@ __all__ = [
     "VerificationSettings",
     "load_settings",
     "packaged_scaffolds_dir",
+    "redact",
     "without_credentials",
 ]
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
+logger = logging.getLogger(__name__)
 
 
 def packaged_scaffolds_dir() -> Path:
@@ -38,7 +43,12 @@ class VerificationSettings(BaseSettings):
     """Everything a run can be told; each field is also a ``VERIFY_<NAME>`` variable."""
 
     model_config = SettingsConfigDict(
-        env_prefix="VERIFY_", extra="ignore", validate_default=True, populate_by_name=True
+        env_prefix="VERIFY_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        validate_default=True,
+        populate_by_name=True,
     )
 
     anthropic_api_key: SecretStr | None = Field(
@@ -149,11 +159,29 @@ def without_credentials(url: str | None) -> str | None:
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
+def url_credentials(url: str | None) -> list[str]:
+    """The user name and password a URL carries, if any (what :func:`redact` hides)."""
+    if not url:
+        return []
+    try:
+        parts = urlsplit(url)
+        return [p for p in (parts.username, parts.password) if p]
+    except ValueError:
+        return []
+
+
+def redact(text: str, secrets: Iterable[str | None]) -> str:
+    """``text`` with every secret (of 4 characters or more) replaced by ``<redacted>``."""
+    for secret in sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True):
+        text = text.replace(secret, "<redacted>")
+    return text
+
+
 def load_settings(**overrides: Any) -> VerificationSettings:
     """Read the environment, apply ``overrides`` (from CLI options), and turn a bad value
     into a :class:`ConfigurationError` that names the variable."""
     given = {key: value for key, value in overrides.items() if value is not None}
-    _refuse_unknown_variables()
+    _warn_about_misspelt_variables()
     if os.environ.get("VERIFY_ANTHROPIC_API_KEY") == "" and os.environ.get("ANTHROPIC_API_KEY"):
         # An empty prefixed variable would otherwise hide the plain one.
         given.setdefault("anthropic_api_key", os.environ["ANTHROPIC_API_KEY"])
@@ -170,14 +198,18 @@ def load_settings(**overrides: Any) -> VerificationSettings:
         raise ConfigurationError("bad setting: " + "; ".join(problems)) from None
 
 
-def _refuse_unknown_variables() -> None:
-    """A misspelt ``VERIFY_*`` variable would be ignored silently; name it instead."""
+def _warn_about_misspelt_variables() -> None:
+    """A misspelt ``VERIFY_*`` variable would be ignored silently: warn, naming the setting
+    it resembles. Other tools' ``VERIFY_*`` variables (``VERIFY_SSL``, say) are theirs: no
+    word about them."""
     known = {f"VERIFY_{name.upper()}" for name in VerificationSettings.model_fields}
     for variable in sorted(os.environ):
         if variable.startswith("VERIFY_") and variable not in known:
-            close = difflib.get_close_matches(variable, sorted(known), n=1)
-            hint = f"; did you mean {close[0]}?" if close else ""
-            raise ConfigurationError(f"unknown setting {variable}{hint}")
+            close = difflib.get_close_matches(variable, sorted(known), n=1, cutoff=0.85)
+            if close:
+                logger.warning(
+                    "%s is not a setting and is ignored; did you mean %s?", variable, close[0]
+                )
 
 
 def _env_name(field: str) -> str:

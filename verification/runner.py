@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from verification import __version__
+from verification import DISTRIBUTION, __version__
 from verification.cases import (
     CASE_ID_FORMAT,
     TIERS,
@@ -129,10 +129,19 @@ class RunResult:
 
 
 def _code_version() -> str:
+    """The installed distribution's version, and the commit only when the package runs
+    from its own checkout (not from a wheel that happens to sit inside another repository)."""
+    checkout = Path(__file__).resolve().parent.parent
+    try:
+        own = f'name = "{DISTRIBUTION}"' in (checkout / "pyproject.toml").read_text("utf-8")
+    except OSError:
+        own = False
+    if not own or not (checkout / ".git").exists():
+        return __version__
     try:
         commit = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"],
-            cwd=Path(__file__).resolve().parent,
+            cwd=checkout,
             capture_output=True,
             text=True,
             timeout=5,
@@ -140,7 +149,7 @@ def _code_version() -> str:
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         commit = ""
-    return f"{__version__}+{commit}" if commit else __version__
+    return f"{__version__}+{commit}" if commit and commit not in __version__ else __version__
 
 
 def _now() -> str:
@@ -159,6 +168,7 @@ class VerificationRunner:
         scaffold_overrides: dict[str, Path] | None = None,
         progress: ProgressCallback | None = None,
         catalog: Catalog | None = None,
+        planned: Callable[[int], None] | None = None,
     ) -> None:
         self.settings = settings or load_settings()
         self.provider = provider
@@ -168,9 +178,18 @@ class VerificationRunner:
         )
         self.parser = ResponseParser(self.catalog)
         self.progress = progress
+        self.planned = planned
+        """Told how many first answers a run will ask, once it knows (a progress bar's
+        total)."""
         self._journal: JournalWriter | None = None
         self.run_id: str | None = None
         """The id of the run under way (set once its directory exists)."""
+
+    @property
+    def model(self) -> str:
+        """The model this run asks: the settings', as the provider settles it."""
+        configured = self.settings.model_name
+        return self.provider.model_for(configured) if self.provider else configured
 
     # -- one case ----------------------------------------------------------------------
 
@@ -188,7 +207,7 @@ class VerificationRunner:
         request = LLMRequest(
             system=prompt.system,
             prompt=prompt.user,
-            model=self.settings.model_name,
+            model=self.model,
             max_tokens=spec.max_output_tokens,
             temperature=self.settings.temperature,
             case_id=case.id,
@@ -375,7 +394,7 @@ class VerificationRunner:
         done: set[tuple[str, int]] = set()
         samples = settings.samples
         if previous is not None:
-            _check_resumable(previous, self.provider, settings, self.prompt_builder)
+            _check_resumable(previous, self.provider, self.model, self.prompt_builder)
             samples = previous.samples
             for record in read_journal(paths.journal):
                 if record.attempt == 1 and record.outcome != "infra_error":
@@ -390,7 +409,7 @@ class VerificationRunner:
                 provider=self.provider.describe(),
                 dry_run=self.provider.dry_run,
                 run_label=self.provider.label,
-                model_requested=settings.model_name,
+                model_requested=self.model,
                 settings=settings.public_dump(),
                 seed=settings.seed,
                 cases=settings.cases,
@@ -416,6 +435,8 @@ class VerificationRunner:
             for case in cases
             for epoch in range(samples)
         ]
+        if self.planned is not None:
+            self.planned(sum((case.id, epoch) not in done for _, case, _, epoch in jobs))
         self._journal = JournalWriter(paths.journal)
         interrupted = False
         try:
@@ -440,17 +461,14 @@ class VerificationRunner:
 
 
 def _check_resumable(
-    manifest: RunManifest,
-    provider: LLMProvider,
-    settings: VerificationSettings,
-    prompt_builder: PromptBuilder,
+    manifest: RunManifest, provider: LLMProvider, model: str, prompt_builder: PromptBuilder
 ) -> None:
     """Refuse to mix answers of another provider, model or scaffold text into a run."""
     problems = []
     if manifest.provider.get("provider") != provider.name:
         problems.append(f"provider {manifest.provider.get('provider')!r}, now {provider.name!r}")
-    if manifest.model_requested != settings.model_name:
-        problems.append(f"model {manifest.model_requested!r}, now {settings.model_name!r}")
+    if manifest.model_requested != model:
+        problems.append(f"model {manifest.model_requested!r}, now {model!r}")
     # The replay file may change on resume (it scripts answers); a server may not.
     then_url, now_url = manifest.provider.get("base_url"), provider.describe().get("base_url")
     if then_url != now_url:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import socket
 from pathlib import Path
@@ -49,15 +50,18 @@ def _call(server: FakeModelServer, request: LLMRequest = REQUEST, **options: Any
     return asyncio.run(go())
 
 
-def _preflight(base_url: str) -> None:
-    async def go() -> None:
-        provider = _provider(base_url)
+def _preflight(base_url: str, model: str | None = "local-test-model") -> str:
+    """Run the preflight; the model the provider then asks."""
+
+    async def go() -> str:
+        provider = _provider(base_url, model=model)
         try:
             await provider.preflight()
+            return provider.model_for("claude-haiku-4-5")
         finally:
             await provider.aclose()
 
-    asyncio.run(go())
+    return asyncio.run(go())
 
 
 def _unused_port() -> int:
@@ -157,17 +161,76 @@ def test_400_is_an_invalid_request_at_once(fake_server: FakeModelServer) -> None
 
 def test_preflight_lists_models(fake_server: FakeModelServer) -> None:
     fake_server.script([fake_server.models("local-test-model")])
-    _preflight(fake_server.openai_base_url)
+    assert _preflight(fake_server.openai_base_url) == "local-test-model"
     (sent,) = fake_server.requests
     assert (sent.method, sent.path) == ("GET", "/v1/models")
+
+
+def test_without_a_model_the_servers_only_model_is_used(
+    fake_server: FakeModelServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake_server.script([fake_server.models("qwen-7b")])
+    with caplog.at_level(logging.WARNING):
+        assert _preflight(fake_server.openai_base_url, model=None) == "qwen-7b"
+    assert "using qwen-7b, the only model" in caplog.text
+
+
+def test_without_a_model_several_served_models_are_named(fake_server: FakeModelServer) -> None:
+    fake_server.script([fake_server.models("qwen-7b", "llama-3")])
+    with pytest.raises(ConfigurationError, match=r"--model .* serves qwen-7b, llama-3"):
+        _preflight(fake_server.openai_base_url, model=None)
+
+
+def test_a_model_the_server_does_not_serve_is_refused_before_any_request(
+    fake_server: FakeModelServer,
+) -> None:
+    fake_server.script([fake_server.models("qwen-7b")])
+    with pytest.raises(ConfigurationError, match=r"does not serve model 'gpt-4'; it serves: qwen"):
+        _preflight(fake_server.openai_base_url, model="gpt-4")
+    assert len(fake_server.requests) == 1
+
+
+def test_the_servers_own_error_text_is_shown_with_the_key_redacted(
+    fake_server: FakeModelServer,
+) -> None:
+    key = "sk-local-canary-123"
+    said = f"model 'x' not found (your key {key} is fine)"
+    fake_server.script([fake_server.openai_error(404, "not_found_error", said)])
+    with pytest.raises(InvalidRequestError) as caught:
+        _call(fake_server, api_key=key)
+    message = str(caught.value)
+    assert "HTTP 404 (model 'x' not found (your key <redacted> is fine))" in message
+    assert key not in message
+
+
+def test_a_cli_run_without_model_asks_the_servers_model(
+    fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from verification.cli import main
+    from verification.runner import plan_cases
+
+    monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", fake_server.openai_base_url)
+    (case,) = plan_cases(["kmp"], seed=20261122, cases=1, tiers=["simple"])["kmp"]
+    answer = "```json\n" + json.dumps(case.expected) + "\n```"
+    fake_server.script(
+        [fake_server.models("only-model"), fake_server.chat_completion(answer, model="only-model")]
+    )
+    argv = ["verify", "--case", case.id, "--provider", "openai", "--output", str(tmp_path)]
+    assert main(argv) == 0
+    assert fake_server.requests[1].json["model"] == "only-model"
+    (run,) = (tmp_path / "runs").iterdir()
+    assert json.loads((run / "manifest.json").read_text())["model_requested"] == "only-model"
 
 
 def test_preflight_tolerates_a_server_without_models_endpoint(
     fake_server: FakeModelServer,
 ) -> None:
     fake_server.script([fake_server.openai_error(404, "not_found", "no /models here")])
-    _preflight(fake_server.openai_base_url)
+    assert _preflight(fake_server.openai_base_url) == "local-test-model"
     assert len(fake_server.requests) == 1
+    fake_server.script([fake_server.openai_error(404, "not_found", "no /models here")])
+    with pytest.raises(ConfigurationError, match="does not list its models: name one"):
+        _preflight(fake_server.openai_base_url, model=None)
 
 
 def test_preflight_without_a_server_names_the_setting() -> None:

@@ -42,6 +42,28 @@ def test_sections_ignore_headings_inside_code_fences() -> None:
     assert "## Not a section" in sections["when_to_use"]
 
 
+def test_a_heading_inside_an_html_comment_is_no_section(tmp_path: Path) -> None:
+    good = (packaged_scaffolds_dir() / "string" / "kmp.md").read_text(encoding="utf-8")
+    hidden = good.replace("## Edge Cases", "<!--\n## Edge Cases", 1) + "\n-->\n"
+    assert "edge_cases" not in ScaffoldParser().parse(hidden)
+    draft = tmp_path / "kmp.md"
+    draft.write_text(hidden, encoding="utf-8")
+    builder = PromptBuilder(tmp_path, overrides={"kmp": draft})
+    with pytest.raises(ScaffoldFileError, match="missing or empty sections: ## Edge Cases"):
+        builder.get_scaffold_content("kmp")
+
+
+def test_an_empty_section_is_named(tmp_path: Path) -> None:
+    good = (packaged_scaffolds_dir() / "string" / "kmp.md").read_text(encoding="utf-8")
+    start = good.index("## Edge Cases")
+    draft = tmp_path / "kmp.md"
+    draft.write_text(good[:start] + "## Edge Cases\n\n<!-- to do -->\n", encoding="utf-8")
+    sections = ScaffoldParser().parse(draft.read_text(encoding="utf-8"))
+    assert sections["edge_cases"] == "<!-- to do -->"  # a comment is not content a model reads
+    with pytest.raises(ScaffoldFileError, match="Edge Cases"):
+        PromptBuilder(tmp_path, overrides={"kmp": draft}).get_scaffold_content("kmp")
+
+
 def test_tagged_blocks_are_found_by_tag() -> None:
     text = '```json worked-example-input\n{"a": 1}\n```\n```json\n{"b": 2}\n```\n'
     assert ScaffoldParser.tagged_blocks(text, "worked-example-input") == ['{"a": 1}']

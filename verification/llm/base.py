@@ -114,6 +114,11 @@ class LLMProvider(ABC):
         answers from them). Default: nothing."""
         return None
 
+    def model_for(self, configured: str) -> str:
+        """The model this provider asks when the settings name ``configured`` (valid after
+        :meth:`preflight`). Default: ``configured``."""
+        return configured
+
     async def preflight(self) -> None:
         """Check, before the first request, that the provider can run at all; raise
         :class:`~verification.errors.ConfigurationError` naming the fix. Default: nothing."""
@@ -145,6 +150,9 @@ class WrappingProvider(LLMProvider):
 
     async def prepare(self, cases: Sequence[TestCase]) -> None:
         await self.inner.prepare(cases)
+
+    def model_for(self, configured: str) -> str:
+        return self.inner.model_for(configured)
 
     async def preflight(self) -> None:
         await self.inner.preflight()

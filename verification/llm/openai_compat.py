@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+import re
 from typing import TYPE_CHECKING, Any
 
-from verification.config import without_credentials
+from verification.config import redact, url_credentials, without_credentials
 from verification.errors import (
     AuthenticationError,
     ConfigurationError,
@@ -20,19 +22,40 @@ from verification.llm.retry import RetryPolicy
 if TYPE_CHECKING:
     import openai
 
-__all__ = ["OpenAICompatibleProvider", "translate_openai_error"]
+__all__ = ["OpenAICompatibleProvider", "server_error_text", "translate_openai_error"]
+
+logger = logging.getLogger(__name__)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 
 # OpenAI's finish reasons, in the Messages API's words the rest of the harness uses.
 _STOP_REASONS = {"length": "max_tokens", "stop": "end_turn", "content_filter": "refusal"}
 
 
-def translate_openai_error(exc: Exception, base_url: str) -> LLMError:
-    """Map an ``openai`` exception to the harness's tree."""
+def server_error_text(body: object, secrets: list[str | None]) -> str:
+    """What a server said about an error, on one line, credentials redacted, at most 300
+    characters (empty when it said nothing readable)."""
+    said: object = body
+    if isinstance(said, dict):
+        said = said.get("error", said)
+    if isinstance(said, dict):
+        said = said.get("message") or said.get("detail") or ""
+    text = _CONTROL.sub(" ", redact(str(said or ""), secrets)).strip()
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def translate_openai_error(
+    exc: Exception, base_url: str, *, secrets: list[str | None] | None = None
+) -> LLMError:
+    """Map an ``openai`` exception to the harness's tree; the server's own words are kept,
+    credentials redacted."""
     import openai
 
     if isinstance(exc, openai.APIStatusError):
         status = exc.status_code
+        said = server_error_text(exc.body, [*(secrets or []), *url_credentials(base_url)])
         text = f"server at {without_credentials(base_url)} returned HTTP {status}"
+        if said:
+            text += f" ({said})"
         if status == 429:
             headers = exc.response.headers if exc.response is not None else None
             return RateLimitError(text, status_code=status, retry_after=parse_retry_after(headers))
@@ -66,11 +89,16 @@ class OpenAICompatibleProvider(LLMProvider):
         api_key: str | None = None,
         timeout: float = 300.0,
         retry_policy: RetryPolicy | None = None,
+        model: str | None = None,
     ) -> None:
         super().__init__(retry_policy=retry_policy)
         import openai
 
         self.base_url = base_url
+        self.model = model
+        """The model asked (``--model``); ``None`` until preflight picks the server's only
+        model."""
+        self._secrets = [api_key]
         # Local servers ignore the key, but the SDK insists on one.
         self._client: openai.AsyncOpenAI = openai.AsyncOpenAI(
             base_url=base_url, api_key=api_key or "not-needed", max_retries=0, timeout=timeout
@@ -93,7 +121,7 @@ class OpenAICompatibleProvider(LLMProvider):
         try:
             completion = await self._client.chat.completions.create(**arguments)
         except openai.OpenAIError as exc:
-            raise translate_openai_error(exc, self.base_url) from exc
+            raise translate_openai_error(exc, self.base_url, secrets=self._secrets) from exc
         if not completion.choices:
             raise TransientLLMError(
                 f"server at {without_credentials(self.base_url)} returned no choices"
@@ -108,18 +136,51 @@ class OpenAICompatibleProvider(LLMProvider):
         )
 
     async def preflight(self) -> None:
+        """Reach the server and settle the model: the one asked must be served; with none
+        asked, a server serving exactly one model answers with it."""
         import openai
 
+        where = without_credentials(self.base_url)
         try:
-            await self._client.models.list()
+            served = [model.id async for model in self._client.models.list()]
         except openai.APIConnectionError:
             raise ConfigurationError(
-                "cannot reach an OpenAI-compatible server at "
-                f"{without_credentials(self.base_url)}: start it, or "
+                f"cannot reach an OpenAI-compatible server at {where}: start it, or "
                 "set VERIFY_OPENAI_BASE_URL, or run offline with --provider reference"
             ) from None
         except openai.APIStatusError:
-            pass  # some servers serve chat but not /models; the first request will tell
+            # Some servers serve chat but not /models; the first request will tell.
+            if self.model is None:
+                raise ConfigurationError(
+                    f"the server at {where} does not list its models: name one with --model "
+                    "(or VERIFY_MODEL)"
+                ) from None
+            return
+        except openai.OpenAIError as exc:
+            raise ConfigurationError(
+                f"the server at {where} answered its model list with nonsense "
+                f"({type(exc).__name__}); is VERIFY_OPENAI_BASE_URL an OpenAI-compatible API?"
+            ) from None
+        choices = ", ".join(served) or "none"
+        if self.model is not None:
+            if served and self.model not in served:
+                raise ConfigurationError(
+                    f"the server at {where} does not serve model {self.model!r}; it serves: "
+                    f"{choices} (--model or VERIFY_MODEL)"
+                )
+            return
+        if len(served) != 1:
+            raise ConfigurationError(
+                f"name the model with --model (or VERIFY_MODEL): the server at {where} "
+                f"serves {choices}"
+            )
+        self.model = served[0]
+        logger.warning(
+            "no --model given: using %s, the only model the server at %s serves", self.model, where
+        )
+
+    def model_for(self, configured: str) -> str:
+        return self.model or configured
 
     async def aclose(self) -> None:
         await self._client.close()

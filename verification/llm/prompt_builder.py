@@ -4,7 +4,8 @@ case's input.
 The system prompt is the same for every case of a scaffold, so a provider can cache it. A
 scaffold file is checked when first read: it must be UTF-8 Markdown with the five sections of
 :data:`REQUIRED_SECTIONS`, else :class:`~verification.errors.ScaffoldFileError` says what is
-wrong.
+wrong. Scaffolds are read by a CommonMark parser (markdown-it-py), as a model's renderer
+would: a heading inside a code block or an HTML comment is no heading.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markdown_it import MarkdownIt
 
 from verification.catalog import Catalog, default_catalog
 from verification.errors import ScaffoldFileError
@@ -42,8 +44,14 @@ REQUIRED_SECTIONS = (
     "edge_cases",
 )
 MAX_SCAFFOLD_BYTES = 256 * 1024
-_HEADING = re.compile(r"^##[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
-_FENCE = re.compile(r"^(`{3,}|~{3,})[ \t]*([^\n`]*)\n(.*?)^\1[ \t]*$", re.MULTILINE | re.DOTALL)
+
+
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+
+
+@cache
+def _commonmark() -> MarkdownIt:
+    return MarkdownIt("commonmark")
 
 
 @cache
@@ -79,23 +87,23 @@ class ScaffoldParser:
         return re.sub(r"[^a-z0-9]+", "_", heading.lower()).strip("_")
 
     def parse(self, markdown: str) -> dict[str, str]:
-        """Section key -> the section's text (``title`` holds the ``#`` heading, if any).
-
-        Headings inside fenced code blocks are not sections.
-        """
-        fenced = [m.span() for m in _FENCE.finditer(markdown)]
-        headings = [
-            m
-            for m in _HEADING.finditer(markdown)
-            if not any(start <= m.start() < end for start, end in fenced)
-        ]
+        """Section key -> the section's text, from each level-2 heading to the next
+        (``title`` holds the first level-1 heading, if any)."""
+        tokens = _commonmark().parse(markdown)
+        lines = markdown.splitlines(keepends=True)
         sections: dict[str, str] = {}
-        title = re.search(r"^#[ \t]+(.+?)[ \t]*$", markdown, re.MULTILINE)
-        if title:
-            sections["title"] = title.group(1)
-        for index, match in enumerate(headings):
-            end = headings[index + 1].start() if index + 1 < len(headings) else len(markdown)
-            sections[self.section_key(match.group(1))] = markdown[match.end() : end].strip()
+        headings: list[tuple[str, int, int]] = []  # (text, first line, line after it)
+        for index, token in enumerate(tokens):
+            if token.type != "heading_open" or token.map is None:
+                continue
+            text = tokens[index + 1].content.strip()
+            if token.tag == "h1" and "title" not in sections:
+                sections["title"] = text
+            elif token.tag == "h2":
+                headings.append((text, token.map[0], token.map[1]))
+        for index, (text, _, body_start) in enumerate(headings):
+            end = headings[index + 1][1] if index + 1 < len(headings) else len(lines)
+            sections[self.section_key(text)] = "".join(lines[body_start:end]).strip()
         return sections
 
     @staticmethod
@@ -103,15 +111,20 @@ class ScaffoldParser:
         """The bodies of fenced blocks whose info string holds ``tag`` (e.g.
         ``json worked-example-input``)."""
         return [
-            m.group(3).removesuffix("\n")
-            for m in _FENCE.finditer(markdown)
-            if tag in m.group(2).split()
+            token.content.removesuffix("\n")
+            for token in _commonmark().parse(markdown)
+            if token.type == "fence" and tag in token.info.split()
         ]
 
     def check(self, markdown: str, *, source: str) -> dict[str, str]:
-        """Parse and insist on the required sections."""
+        """Parse and insist on the required sections, each with some text (an HTML comment
+        alone is a placeholder, not text)."""
         sections = self.parse(markdown)
-        missing = [key for key in REQUIRED_SECTIONS if not sections.get(key)]
+        missing = [
+            key
+            for key in REQUIRED_SECTIONS
+            if not _HTML_COMMENT.sub("", sections.get(key, "")).strip()
+        ]
         if missing:
             wanted = ", ".join("## " + key.replace("_", " ").title() for key in missing)
             raise ScaffoldFileError(f"{source}: missing or empty sections: {wanted}")

@@ -119,11 +119,14 @@ def _openai(
     from verification.llm.openai_compat import OpenAICompatibleProvider
 
     key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+    # Only a model asked for by name goes to a local server: the modes' defaults name
+    # Claude models, which it does not serve.
     return OpenAICompatibleProvider(
         base_url=settings.openai_base_url,
         api_key=key,
         timeout=settings.request_timeout,
         retry_policy=policy,
+        model=settings.model,
     )
 
 

@@ -18,7 +18,8 @@ from tenacity import (
     RetryCallState,
     retry_if_exception_type,
     stop_after_attempt,
-    wait_exponential_jitter,
+    wait_exponential,
+    wait_random,
 )
 
 from verification.errors import RetryableLLMError
@@ -49,10 +50,11 @@ class RetryPolicy:
         error = state.outcome.exception() if state.outcome else None
         if isinstance(error, RetryableLLMError) and error.retry_after is not None:
             return min(max(error.retry_after, 0.0), self.max_wait)
-        backoff = wait_exponential_jitter(
-            multiplier=self.initial_wait, max=self.max_wait, jitter=self.initial_wait
+        # Exponential backoff plus jitter, in the spelling every supported tenacity accepts.
+        backoff = wait_exponential(multiplier=self.initial_wait, max=self.max_wait) + wait_random(
+            0, self.initial_wait
         )
-        return float(backoff(state))
+        return min(float(backoff(state)), self.max_wait)
 
     def _log(self, state: RetryCallState) -> None:
         error = state.outcome.exception() if state.outcome else None

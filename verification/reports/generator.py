@@ -300,9 +300,11 @@ def write_run_reports(
     *,
     reporters: Sequence[Reporter] = DEFAULT_REPORTERS,
     options: Mapping[str, Any] | None = None,
+    publish: bool = True,
 ) -> Path:
-    """Run every reporter into the run's reports folder, then publish that folder to
-    ``<results_dir>/reports``; returns the run's ``summary.md``."""
+    """Run every reporter into the run's reports folder, then (unless ``publish`` is false:
+    an older run re-rendered) publish that folder to ``<results_dir>/reports``; returns the
+    run's ``summary.md``."""
     context = ReportContext(
         manifest=manifest,
         results=results,
@@ -313,7 +315,8 @@ def write_run_reports(
     for reporter in reporters:
         reporter.write(context)
     (paths.reports / _MARKER).write_text("written by the scaffold certification harness\n")
-    publish_latest(paths)
+    if publish:
+        publish_latest(paths)
     return paths.reports / "summary.md"
 
 
