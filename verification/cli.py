@@ -11,7 +11,12 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from verification.cases import TIERS
-from verification.config import VerificationSettings, load_settings
+from verification.config import (
+    VerificationSettings,
+    load_settings,
+    redact_log_records,
+    secrets_of,
+)
 from verification.errors import FatalLLMError, VerificationError
 
 __all__ = ["EXIT_CODES", "VerificationCLI", "build_parser", "main"]
@@ -523,7 +528,9 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
         # Their request logs print full URLs, which may carry credentials.
         logging.getLogger(noisy).setLevel(logging.WARNING)
     try:
-        cli = VerificationCLI(_settings(args))
+        settings = _settings(args)
+        redact_log_records(secrets_of(settings))
+        cli = VerificationCLI(settings)
         if args.command == "list":
             return cli.list_scaffolds(args.category)
         if args.command == "check":

@@ -26,6 +26,9 @@ __all__ = [
     "load_settings",
     "packaged_scaffolds_dir",
     "redact",
+    "redact_log_records",
+    "secrets_of",
+    "url_credentials",
     "without_credentials",
 ]
 
@@ -175,6 +178,42 @@ def redact(text: str, secrets: Iterable[str | None]) -> str:
     for secret in sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True):
         text = text.replace(secret, "<redacted>")
     return text
+
+
+_LOGGED_SECRETS: set[str] = set()
+
+
+def redact_log_records(secrets: Iterable[str | None]) -> None:
+    """From now on, every log record of this process has ``secrets`` redacted from its
+    message, whoever logs it (an SDK that raises its own log level on import included)."""
+    _LOGGED_SECRETS.update(s for s in secrets if s and len(s) >= 4)
+    if getattr(logging.getLogRecordFactory(), "redacts", False):
+        return
+    previous = logging.getLogRecordFactory()
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        try:
+            message = record.getMessage()
+        except Exception:  # a malformed record is the logging module's to report
+            return record
+        cleaned = redact(message, _LOGGED_SECRETS)
+        if cleaned != message:
+            record.msg, record.args = cleaned, ()
+        return record
+
+    factory.redacts = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(factory)
+
+
+def secrets_of(settings: VerificationSettings) -> list[str | None]:
+    """Every secret the settings hold: keys and credentials in server URLs."""
+    keys = [settings.anthropic_api_key, settings.openai_api_key]
+    return [
+        *(key.get_secret_value() for key in keys if key is not None),
+        *url_credentials(settings.anthropic_base_url),
+        *url_credentials(settings.openai_base_url),
+    ]
 
 
 def load_settings(**overrides: Any) -> VerificationSettings:

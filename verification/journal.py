@@ -46,7 +46,7 @@ __all__ = [
 
 JOURNAL_SCHEMA = 1
 MAX_RAW_RESPONSE_CHARS = 1024 * 1024
-Outcome = Literal["passed", "failed", "truncated", "infra_error"]
+Outcome = Literal["passed", "failed", "truncated", "refused", "infra_error"]
 logger = logging.getLogger(__name__)
 
 

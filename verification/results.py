@@ -3,8 +3,9 @@
 Status uses integers so that no rounding decides it: CERTIFIED when ``10*passed >= 9*n``,
 PARTIAL when ``2*passed >= n``, else FAILED; INCOMPLETE when nothing was counted or more than
 10% of the planned answers are missing or ended in an infrastructure error. ``n`` counts
-first attempts that ended ``passed``, ``failed`` or ``truncated``; the certified rate is the
-first-attempt rate, and the rate after repair is shown beside it.
+first attempts that ended ``passed``, ``failed``, ``truncated`` or ``refused`` (a refusal is
+an answer the model chose not to give: it counts against the rate, at no level); the
+certified rate is the first-attempt rate, and the rate after repair is shown beside it.
 """
 
 from __future__ import annotations
@@ -134,6 +135,8 @@ class ScaffoldResults:
     missing: int
     truncated: int
     failures_by_level: dict[int, int]
+    refused: int
+    """Answers the model declined to give (``stop_reason`` refusal): failures at no level."""
     per_tier: dict[str, tuple[int, int]]
     """Tier -> (passed, n)."""
     leniency: dict[str, int]
@@ -216,6 +219,7 @@ class ScaffoldResults:
             missing=missing,
             truncated=sum(r.outcome == "truncated" for r in counted),
             failures_by_level={level: failures.get(level, 0) for level in (1, 2, 3)},
+            refused=sum(r.outcome == "refused" for r in counted),
             per_tier=per_tier,
             leniency=dict(Counter(name for r in counted for name in r.leniency)),
             usage=dict(usage),

@@ -232,6 +232,13 @@ class VerificationRunner:
             if response.stop_reason == "max_tokens":
                 outcome, level = "truncated", 1
                 reason = f"the reply hit the {spec.max_output_tokens}-token limit"
+            elif response.stop_reason == "model_context_window_exceeded":
+                outcome, level = "truncated", 1
+                reason = "the reply ran out of the model's context window"
+            elif response.stop_reason == "refusal":
+                # The model declined: not a formatting bug, so no level takes the blame.
+                outcome, level = "refused", None
+                reason = "the model refused to answer (stop_reason refusal)"
             elif not parsed.ok:
                 outcome, level, reason = "failed", parsed.failed_level, parsed.reason
             else:

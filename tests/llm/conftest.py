@@ -64,6 +64,9 @@ class Reply:
     """JSON data sent as the body (``None``: an empty body)."""
     headers: Mapping[str, str] = field(default_factory=dict)
     """Extra response headers, e.g. ``{"retry-after": "1"}``."""
+    raw: bytes | None = None
+    """Bytes sent as they are instead of ``body`` (truncated JSON, an HTML page)."""
+    content_type: str = "application/json"
 
 
 @dataclass(frozen=True)
@@ -221,8 +224,10 @@ class _Handler(BaseHTTPRequestHandler):
             return  # nothing written: the client sees the connection close
         assert isinstance(outcome, Reply), f"bad scripted step {outcome!r}"
         data = b"" if outcome.body is None else json.dumps(outcome.body).encode()
+        if outcome.raw is not None:
+            data = outcome.raw
         self.send_response(outcome.status)
-        self.send_header("content-type", "application/json")
+        self.send_header("content-type", outcome.content_type)
         self.send_header("content-length", str(len(data)))
         for name, value in outcome.headers.items():
             self.send_header(name, value)

@@ -9,11 +9,12 @@ scaffold after the first reads it from the prompt cache.
 from __future__ import annotations
 
 import email.utils
+import math
 import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from verification.config import without_credentials
+from verification.config import redact, url_credentials, without_credentials
 from verification.errors import (
     AuthenticationError,
     InvalidRequestError,
@@ -30,33 +31,50 @@ if TYPE_CHECKING:
 __all__ = ["ClaudeProvider", "parse_retry_after", "translate_anthropic_error"]
 
 
+def _seconds(text: str, scale: float = 1.0) -> float | None:
+    try:
+        value = float(text) * scale
+    except ValueError:
+        return None
+    return max(value, 0.0) if math.isfinite(value) else None
+
+
 def parse_retry_after(headers: Mapping[str, str] | None) -> float | None:
-    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or HTTP date)."""
+    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date);
+    ``None`` when neither says anything usable (``soon``, ``nan``, a broken date), which
+    means "use the backoff"."""
     if not headers:
         return None
-    milliseconds = headers.get("retry-after-ms")
-    if milliseconds:
-        try:
-            return max(float(milliseconds) / 1000.0, 0.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
+    milliseconds = _seconds(headers.get("retry-after-ms") or "", 1 / 1000)
+    if milliseconds is not None:
+        return milliseconds
+    value = (headers.get("retry-after") or "").strip()
     if not value:
         return None
+    seconds = _seconds(value)
+    if seconds is not None:
+        return seconds
     try:
-        return max(float(value), 0.0)
-    except ValueError:
-        when = email.utils.parsedate_to_datetime(value) if value else None
-        return max(when.timestamp() - time.time(), 0.0) if when else None
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if when.tzinfo is None:  # a date without a zone is not an HTTP date
+        return None
+    return max(when.timestamp() - time.time(), 0.0)
 
 
-def translate_anthropic_error(exc: Exception, base_url: str | None = None) -> LLMError:
+def translate_anthropic_error(
+    exc: Exception, base_url: str | None = None, *, secrets: list[str | None] | None = None
+) -> LLMError:
     """Map an ``anthropic`` exception to the harness's tree (rate limit, transient, final).
 
-    Messages carry the status and the API's error type, never request headers, so the key
-    cannot leak through them.
+    Messages carry the status, the API's error type and its message, never request headers;
+    ``secrets`` (the key, URL credentials) are redacted from whatever the server said, so a
+    server that echoes the key cannot print it.
     """
     import anthropic
+
+    hidden = [*(secrets or []), *url_credentials(base_url)]
 
     if isinstance(exc, anthropic.APIStatusError):
         status = exc.status_code
@@ -76,7 +94,7 @@ def translate_anthropic_error(exc: Exception, base_url: str | None = None) -> LL
                 "(or VERIFY_ANTHROPIC_API_KEY), or run offline with --provider reference.",
                 status_code=status,
             )
-        return InvalidRequestError(text + _detail(exc.body), status_code=status)
+        return InvalidRequestError(text + redact(_detail(exc.body), hidden), status_code=status)
     if isinstance(exc, anthropic.APITimeoutError):
         return TransientLLMError("Anthropic API call timed out")
     if isinstance(exc, anthropic.APIConnectionError):
@@ -126,6 +144,7 @@ class ClaudeProvider(LLMProvider):
         )
         self.base_url = str(self._client.base_url)
         self.prompt_caching = prompt_caching
+        self._secrets: list[str | None] = [api_key]
 
     def _arguments(self, request: LLMRequest) -> dict[str, Any]:
         arguments: dict[str, Any] = {
@@ -148,25 +167,48 @@ class ClaudeProvider(LLMProvider):
 
         try:
             message = await self._client.messages.create(**self._arguments(request))
+            return _response_of(message)
         except anthropic.AnthropicError as exc:
-            raise translate_anthropic_error(exc, self.base_url) from exc
-        text = "".join(
-            block.text for block in message.content if getattr(block, "type", "") == "text"
-        )
-        usage = {
-            key: value
-            for key, value in (message.usage.model_dump() if message.usage else {}).items()
-            if isinstance(value, int) and not isinstance(value, bool)
-        }
-        return LLMResponse(
-            content=text,
-            model=message.model,
-            usage=usage,
-            stop_reason=message.stop_reason,
-        )
+            raise translate_anthropic_error(exc, self.base_url, secrets=self._secrets) from exc
+        except (ValueError, TypeError, AttributeError, KeyError, UnicodeError) as exc:
+            # HTTP 200 with truncated JSON, JSON that is no Message, or a proxy's HTML page:
+            # a fault of this attempt's transport, retried, never a crash.
+            raise TransientLLMError(
+                "the server answered HTTP 200 with a body that is not a Messages API reply "
+                f"({type(exc).__name__})"
+            ) from exc
 
     async def aclose(self) -> None:
         await self._client.close()
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "base_url": without_credentials(self.base_url)}
+
+
+def _response_of(message: Any) -> LLMResponse:
+    """The reply of a ``Message``, checked: a body the SDK built without validating (the
+    SDK trusts a 200) raises ``ValueError`` here rather than surfacing as odd values."""
+    if not isinstance(message.content, list) or not isinstance(message.model, str):
+        raise ValueError("no content list or model name")
+    texts = []
+    for block in message.content:
+        if getattr(block, "type", None) == "text":
+            if not isinstance(block.text, str):
+                raise ValueError("a text block without text")
+            texts.append(block.text)
+    stop_reason = message.stop_reason
+    if stop_reason is not None and not isinstance(stop_reason, str):
+        raise ValueError("a stop reason that is not a string")
+    usage = message.usage.model_dump() if message.usage is not None else {}
+    if not isinstance(usage, dict):
+        raise ValueError("usage that is not an object")
+    return LLMResponse(
+        content="".join(texts),
+        model=message.model,
+        usage={
+            key: value
+            for key, value in usage.items()
+            if isinstance(value, int) and not isinstance(value, bool)
+        },
+        stop_reason=stop_reason,
+    )

@@ -9,6 +9,7 @@ often and how long to wait. A server's ``retry-after`` wins over the backoff, ca
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import TypeVar
@@ -49,7 +50,10 @@ class RetryPolicy:
     def _wait(self, state: RetryCallState) -> float:
         error = state.outcome.exception() if state.outcome else None
         if isinstance(error, RetryableLLMError) and error.retry_after is not None:
-            return min(max(error.retry_after, 0.0), self.max_wait)
+            # Jitter on top of the server's wait: calls told the same retry-after at the
+            # same moment must not all come back in the same instant.
+            jitter = random.uniform(0.0, max(self.initial_wait, 0.25 * error.retry_after))
+            return min(max(error.retry_after, 0.0) + jitter, self.max_wait)
         # Exponential backoff plus jitter, in the spelling every supported tenacity accepts.
         backoff = wait_exponential(multiplier=self.initial_wait, max=self.max_wait) + wait_random(
             0, self.initial_wait

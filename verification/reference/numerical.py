@@ -6,7 +6,18 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-__all__ = ["DERIVATIVE_FLOOR", "NewtonStep", "newton_raphson", "newton_trace"]
+__all__ = [
+    "BISECTION_DECIMALS",
+    "DERIVATIVE_FLOOR",
+    "MONTE_CARLO_DECIMALS",
+    "BisectionStep",
+    "NewtonStep",
+    "bisection",
+    "bisection_trace",
+    "monte_carlo_integration",
+    "newton_raphson",
+    "newton_trace",
+]
 
 DERIVATIVE_FLOOR = 1e-12
 """Newton-Raphson stops, not converged, when ``|f'(x)|`` falls below this."""
@@ -225,3 +236,282 @@ def newton_raphson(
     if math.isfinite(last.x_new) and abs(last.x_new - last.x) < float(tolerance):
         return {"root": last.x_new, "iterations": last.iteration, "converged": True}
     return {"root": None, "iterations": last.iteration, "converged": False}
+
+
+class BisectionStep(NamedTuple):
+    """One bisection iteration on the bracket ``[a, b]``: its midpoint and ``f`` there."""
+
+    iteration: int
+    a: float
+    b: float
+    midpoint: float
+    f_midpoint: float
+    half_width: float
+    """``(b - a) / 2``: the bisection stops when this falls below the tolerance."""
+
+
+BISECTION_DECIMALS = 8
+""":func:`bisection` rounds its root to this many decimal places."""
+
+MONTE_CARLO_DECIMALS = 6
+""":func:`monte_carlo_integration` rounds its estimate to this many decimal places."""
+
+
+def _function(coefficients: Any, f: RealFunction | None) -> RealFunction:
+    if coefficients is not None:
+        if f is not None:
+            raise ValueError("give either coefficients or f, not both")
+        return _polynomial(coefficients)[0]
+    if f is None:
+        raise ValueError("give coefficients, or a function f")
+    if not callable(f):
+        raise ValueError("f must be a callable")
+    return f
+
+
+def _positive_int(value: Any, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+    return value
+
+
+def _sign(value: float) -> int:
+    return (value > 0) - (value < 0)
+
+
+def bisection_trace(
+    coefficients: Sequence[float] | None = None,
+    a: float = 0.0,
+    b: float = 1.0,
+    tolerance: float = 1e-6,
+    max_iterations: int = 200,
+    *,
+    f: RealFunction | None = None,
+) -> list[BisectionStep]:
+    """The iterations :func:`bisection` performs, one :class:`BisectionStep` each.
+
+    Takes the same arguments as :func:`bisection`. Empty when no iteration runs: ``f(a)``
+    or ``f(b)`` is zero, or ``f(a)`` and ``f(b)`` have the same sign. Otherwise the last
+    step is the one that stopped the run: ``f(midpoint) == 0`` or ``half_width <
+    tolerance``.
+
+    Parameters
+    ----------
+    coefficients, a, b, tolerance, max_iterations, f
+        As for :func:`bisection`.
+
+    Returns
+    -------
+    list of BisectionStep
+        At most ``max_iterations`` steps.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`bisection`.
+
+    Examples
+    --------
+    >>> [(s.iteration, s.a, s.b, s.midpoint) for s in bisection_trace([1, 0, -2], 1, 2, 0.2)]
+    [(1, 1.0, 2.0, 1.5), (2, 1.0, 1.5, 1.25), (3, 1.25, 1.5, 1.375)]
+    >>> bisection_trace([1, 0, -2], 2, 3, 0.1)
+    []
+
+    Notes
+    -----
+    One evaluation of ``f`` per iteration, plus two at the ends.
+
+    References
+    ----------
+    .. [1] R. L. Burden, J. D. Faires, *Numerical Analysis*, 9th ed., Algorithm 2.1, 2011.
+    """
+    func = _function(coefficients, f)
+    lo, hi = _finite(a, "a"), _finite(b, "b")
+    if not lo < hi:
+        raise ValueError(f"the interval needs a < b, got a={a!r}, b={b!r}")
+    tol = _finite(tolerance, "tolerance")
+    if tol <= 0:
+        raise ValueError(f"tolerance must be positive, got {tolerance!r}")
+    limit = _positive_int(max_iterations, "max_iterations")
+
+    f_lo, f_hi = float(func(lo)), float(func(hi))
+    if f_lo == 0 or f_hi == 0 or _sign(f_lo) == _sign(f_hi):
+        return []
+    steps: list[BisectionStep] = []
+    for k in range(1, limit + 1):
+        half = (hi - lo) / 2
+        mid = lo + half
+        f_mid = float(func(mid))
+        steps.append(BisectionStep(k, lo, hi, mid, f_mid, half))
+        if f_mid == 0 or half < tol:
+            return steps
+        if _sign(f_mid) == _sign(f_lo):
+            lo, f_lo = mid, f_mid
+        else:
+            hi = mid
+    raise ValueError(
+        f"tolerance {tolerance!r} is not reached within max_iterations={max_iterations}"
+    )
+
+
+def bisection(
+    coefficients: Sequence[float] | None = None,
+    a: float = 0.0,
+    b: float = 1.0,
+    tolerance: float = 1e-6,
+    max_iterations: int = 200,
+    *,
+    f: RealFunction | None = None,
+) -> dict[str, Any]:
+    """A root of a polynomial (or of a function ``f``) in ``[a, b]`` by bisection.
+
+    Parameters
+    ----------
+    coefficients : list of number, optional
+        The polynomial, highest degree first (``numpy.polyval`` order). Exactly one of
+        ``coefficients`` or ``f``.
+    a, b : float
+        The interval's ends, ``a < b``.
+    tolerance : float
+        Stop when the half-width ``(b - a) / 2`` of the current bracket is below this
+        (positive).
+    max_iterations : int
+        A safety bound (at least 1); a tolerance the halvings cannot reach within it is an
+        error, never a silent answer.
+    f : callable, optional
+        The function, for callers with Python code rather than data.
+
+    Returns
+    -------
+    dict
+        ``{"root": float | None, "iterations": int, "bracketed": bool}``. ``bracketed`` is
+        false when ``f(a)`` and ``f(b)`` are both positive or both negative: no sign
+        change, ``root`` None, ``iterations`` 0. A root at an end (``f(a) == 0``, checked
+        first, or ``f(b) == 0``) is returned with ``iterations`` 0. Otherwise ``root`` is
+        the midpoint of the iteration that stopped, rounded to 8 decimals, and
+        ``iterations`` its number.
+
+    Raises
+    ------
+    ValueError
+        If both or neither of ``coefficients`` and ``f`` are given, a coefficient, ``a``
+        or ``b`` is not a finite number, ``a >= b``, ``tolerance`` is not positive, or
+        ``max_iterations`` is not a positive integer or too small for the tolerance.
+
+    Examples
+    --------
+    >>> bisection(coefficients=[1, 0, -2], a=1, b=2, tolerance=0.01)
+    {'root': 1.4140625, 'iterations': 7, 'bracketed': True}
+    >>> bisection(f=lambda x: x * x - 2, a=1, b=2, tolerance=0.01)["root"]
+    1.4140625
+    >>> bisection(coefficients=[1, 0, -2], a=2, b=3, tolerance=0.01)
+    {'root': None, 'iterations': 0, 'bracketed': False}
+    >>> bisection(coefficients=[1, -3], a=0, b=3, tolerance=0.01)
+    {'root': 3.0, 'iterations': 0, 'bracketed': True}
+
+    Notes
+    -----
+    The algorithm, exactly: if ``f(a) == 0`` return ``a``; if ``f(b) == 0`` return ``b``;
+    if ``f(a)`` and ``f(b)`` have the same sign, there is no bracket. Otherwise, for k =
+    1, 2, ...: ``h = (b - a) / 2``, ``m = a + h``; if ``f(m) == 0`` or ``h < tolerance``
+    return ``(m, k)``; if ``f(m)`` has the sign of ``f(a)`` then ``a = m`` else ``b = m``.
+    Without an exact zero the run takes the smallest k with ``(b - a) / 2**k <
+    tolerance``, whatever ``f`` is; the root is within ``tolerance`` of a sign change of
+    ``f``. One evaluation of ``f`` per iteration; the error halves each time.
+
+    References
+    ----------
+    .. [1] R. L. Burden, J. D. Faires, *Numerical Analysis*, 9th ed., Algorithm 2.1, 2011.
+    """
+    steps = bisection_trace(coefficients, a, b, tolerance, max_iterations, f=f)
+    if steps:
+        last = steps[-1]
+        return {
+            "root": round(last.midpoint, BISECTION_DECIMALS),
+            "iterations": last.iteration,
+            "bracketed": True,
+        }
+    func = _function(coefficients, f)
+    lo, hi = float(a), float(b)
+    if float(func(lo)) == 0:
+        return {"root": round(lo, BISECTION_DECIMALS), "iterations": 0, "bracketed": True}
+    if float(func(hi)) == 0:
+        return {"root": round(hi, BISECTION_DECIMALS), "iterations": 0, "bracketed": True}
+    return {"root": None, "iterations": 0, "bracketed": False}
+
+
+def monte_carlo_integration(
+    coefficients: Sequence[float] | None = None,
+    a: float = 0.0,
+    b: float = 1.0,
+    samples: Sequence[float] | None = None,
+    *,
+    f: RealFunction | None = None,
+) -> dict[str, Any]:
+    """The Monte Carlo estimate of the integral of a polynomial (or of ``f``) over
+    ``[a, b]`` from given uniform draws.
+
+    Parameters
+    ----------
+    coefficients : list of number, optional
+        The polynomial, highest degree first (``numpy.polyval`` order). Exactly one of
+        ``coefficients`` or ``f``.
+    a, b : float
+        The interval's ends, ``a <= b``.
+    samples : list of float
+        The uniform draws ``u_1, ..., u_N`` in ``[0, 1)``, at least one; draw ``u_i`` is
+        the point ``x_i = a + (b - a) * u_i``.
+    f : callable, optional
+        The function, for callers with Python code rather than data.
+
+    Returns
+    -------
+    dict
+        ``{"estimate": float}``: ``(b - a) * (f(x_1) + ... + f(x_N)) / N`` rounded to 6
+        decimals, the estimate those draws give (not the true integral).
+
+    Raises
+    ------
+    ValueError
+        If both or neither of ``coefficients`` and ``f`` are given, a coefficient, ``a``,
+        ``b`` or draw is not a finite number, ``a > b``, ``samples`` is empty, or a draw is
+        outside ``[0, 1)``.
+
+    Examples
+    --------
+    >>> monte_carlo_integration(coefficients=[1, 0, 0], a=0, b=2, samples=[0.25, 0.5, 0.75])
+    {'estimate': 2.333333}
+    >>> monte_carlo_integration(f=lambda x: 3.0, a=1, b=5, samples=[0.1])
+    {'estimate': 12.0}
+
+    Notes
+    -----
+    O(N d) for N draws and a polynomial of degree d (Horner's rule). The estimate is
+    unbiased with standard error ``(b - a) * sigma / sqrt(N)``; here the draws are data,
+    so the estimate is one exact number. Draws are summed in their given order.
+
+    References
+    ----------
+    .. [1] C. P. Robert, G. Casella, *Monte Carlo Statistical Methods*, 2nd ed.,
+       section 3.2, 2004.
+    """
+    func = _function(coefficients, f)
+    lo, hi = _finite(a, "a"), _finite(b, "b")
+    if lo > hi:
+        raise ValueError(f"the interval needs a <= b, got a={a!r}, b={b!r}")
+    if samples is None or isinstance(samples, str | bytes) or not isinstance(samples, Sequence):
+        raise ValueError("samples must be a list of numbers in [0, 1)")
+    if not samples:
+        raise ValueError("samples must not be empty")
+    draws = [_finite(u, f"samples[{i}]") for i, u in enumerate(samples)]
+    for i, u in enumerate(draws):
+        if not 0 <= u < 1:
+            raise ValueError(f"samples[{i}] must be in [0, 1), got {u!r}")
+    width = hi - lo
+    total = math.fsum(float(func(lo + width * u)) for u in draws)
+    estimate = width * total / len(draws)
+    if not math.isfinite(estimate):
+        raise ValueError("the estimate overflows; the function is too large on [a, b]")
+    return {"estimate": round(estimate, MONTE_CARLO_DECIMALS) + 0.0}

@@ -126,6 +126,7 @@ def summary_data(manifest: RunManifest, results: Sequence[ScaffoldResults]) -> d
                 "per_tier": {tier: {"passed": p, "n": n} for tier, (p, n) in r.per_tier.items()},
                 "failures_by_level": {str(k): v for k, v in r.failures_by_level.items()},
                 "truncated": r.truncated,
+                "refused": r.refused,
                 "infra_errors": r.infra_errors,
                 "missing": r.missing,
                 "usage": r.usage,

@@ -9,13 +9,21 @@ alone can show when it is missing.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from verification.cases import TestCase
 
-__all__ = ["CompositeValidator", "FieldValidator", "ValidationResult", "Validator", "pick"]
+__all__ = [
+    "CompositeValidator",
+    "FieldValidator",
+    "ValidationResult",
+    "Validator",
+    "pick",
+    "repeated",
+]
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,11 @@ class Validator(ABC):
     def tolerances(self) -> Mapping[str, float]:
         """Numeric tolerances this validator applies, by what they apply to."""
         return {}
+
+
+def repeated(items: Iterable[Hashable]) -> list[Any]:
+    """The items listed more than once, sorted (in linear time: answers can be huge)."""
+    return sorted(item for item, times in Counter(items).items() if times > 1)
 
 
 def pick(value: Any, field_name: str | None) -> Any:

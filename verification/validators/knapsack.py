@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from verification.cases import TestCase
-from verification.validators.base import ValidationResult, Validator, pick
+from verification.validators.base import ValidationResult, Validator, pick, repeated
 
 __all__ = ["KnapsackValidator"]
 
@@ -44,8 +43,7 @@ class KnapsackValidator(Validator):
             if not _is_int(item):
                 return ValidationResult(False, f"selected_items: {item!r:.40} is not an index")
         if len(set(items)) != len(items):
-            repeated = sorted(i for i, n in Counter(items).items() if n > 1)
-            return ValidationResult(False, f"selected_items repeats {repeated[:5]}")
+            return ValidationResult(False, f"selected_items repeats {repeated(items)[:5]}")
         if case is None:
             return self._compare(stated, set(items), optimum, pick(expected, "selected_items"))
         return self._check(stated, list(items), optimum, case.input)

@@ -1,0 +1,169 @@
+"""What is peculiar to ``bisection``: its oracle, an exact rational replay of the halvings
+checked against ``scipy.optimize.brentq``, and the reference against both."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from scipy import optimize
+
+from verification.cases import TIERS
+from verification.catalog.numerical.bisection import (
+    ROOT_TOLERANCE,
+    SPEC,
+    generate_bisection,
+)
+from verification.reference.numerical import bisection
+
+
+def _exact(test_input: dict[str, Any]) -> tuple[Fraction | None, int, bool]:
+    """Bisection in exact rational arithmetic: (root, iterations, bracketed)."""
+    coefficients = [Fraction(c) for c in test_input["coefficients"]]
+
+    def f(x: Fraction) -> Fraction:
+        total = Fraction(0)
+        for c in coefficients:
+            total = total * x + c
+        return total
+
+    a, b = Fraction(test_input["a"]), Fraction(test_input["b"])
+    tolerance = Fraction(test_input["tolerance"])
+    if f(a) == 0:
+        return a, 0, True
+    if f(b) == 0:
+        return b, 0, True
+    if (f(a) > 0) == (f(b) > 0):
+        return None, 0, False
+    k = 0
+    while True:
+        k += 1
+        h = (b - a) / 2
+        m = a + h
+        if f(m) == 0 or h < tolerance:
+            return m, k, True
+        if (f(m) > 0) == (f(a) > 0):
+            a = m
+        else:
+            b = m
+
+
+def _brentq(test_input: dict[str, Any]) -> float:
+    p = np.poly1d(test_input["coefficients"])
+    return float(optimize.brentq(p, test_input["a"], test_input["b"], xtol=1e-12))
+
+
+def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    """Right when the count and bracket match an exact rational replay, and the root is
+    within tolerance of its root, which brentq confirms lies within the input's
+    tolerance of a true root."""
+    root, iterations, bracketed = _exact(test_input)
+    if (answer["iterations"], answer["bracketed"]) != (iterations, bracketed):
+        return False
+    if root is None:
+        return answer["root"] is None
+    if answer["root"] is None or abs(answer["root"] - float(root)) > ROOT_TOLERANCE:
+        return False
+    polynomial = np.poly1d(test_input["coefficients"])
+    if polynomial(float(root)) == 0:
+        return True
+    # Several roots: brentq may find another; then the bracket holds one near the answer.
+    nearby = [r.real for r in polynomial.roots if abs(r.imag) < 1e-9]
+    return bool(min(abs(answer["root"] - r) for r in nearby) < test_input["tolerance"])
+
+
+def _random_inputs(count: int) -> list[dict[str, Any]]:
+    rng = random.Random(11)
+    inputs: list[dict[str, Any]] = []
+    while len(inputs) < count:
+        coefficients = [rng.randint(-5, 5) for _ in range(rng.randint(2, 4))]
+        a = rng.randint(-5, 4)
+        inputs.append(
+            {
+                "coefficients": coefficients,
+                "a": a,
+                "b": a + rng.randint(1, 5),
+                "tolerance": rng.choice((0.1, 0.01, 0.001, 1e-4)),
+            }
+        )
+    return inputs
+
+
+@pytest.mark.parametrize("test_input", _random_inputs(150))
+def test_reference_agrees_with_an_exact_replay_on_random_inputs(test_input: dict[str, Any]) -> None:
+    assert oracle(test_input, bisection(**test_input))
+
+
+def test_reference_agrees_with_brentq_over_generated_cases() -> None:
+    for tier in TIERS:
+        low, high = SPEC.size.ranges[tier]
+        for seed in range(25):
+            size = low + seed % (high - low + 1)
+            test_input = generate_bisection(random.Random(seed), tier, size)
+            answer = bisection(**test_input)
+            assert oracle(test_input, answer), (tier, seed, test_input)
+            if tier != "edge":
+                assert answer["iterations"] == size
+                assert abs(answer["root"] - _brentq(test_input)) < test_input["tolerance"]
+
+
+def test_a_root_at_either_end_and_no_sign_change() -> None:
+    assert bisection(coefficients=[1, -2], a=2, b=5, tolerance=0.1) == {
+        "root": 2.0,
+        "iterations": 0,
+        "bracketed": True,
+    }
+    assert bisection(coefficients=[1, -5], a=2, b=5, tolerance=0.1)["root"] == 5.0
+    assert bisection(coefficients=[1, 0, 1], a=-1, b=1, tolerance=0.1)["bracketed"] is False
+    # Two roots inside cancel the sign change: still no bracket.
+    assert bisection(coefficients=[1, 0, -1], a=-2, b=2, tolerance=0.1)["root"] is None
+
+
+def test_a_midpoint_that_is_a_root_stops_early() -> None:
+    answer = bisection(coefficients=[2, -3], a=1, b=2, tolerance=1e-6)
+    assert answer == {"root": 1.5, "iterations": 1, "bracketed": True}
+    assert oracle({"coefficients": [2, -3], "a": 1, "b": 2, "tolerance": 1e-6}, answer)
+
+
+def test_the_callable_form_matches_the_coefficients_form() -> None:
+    for test_input in _random_inputs(30):
+        p = np.poly1d(test_input["coefficients"])
+
+        def f(x: float, p: Any = p) -> float:
+            return float(p(x))
+
+        by_callable = bisection(
+            f=f,
+            a=test_input["a"],
+            b=test_input["b"],
+            tolerance=test_input["tolerance"],
+        )
+        assert by_callable == bisection(**test_input)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"coefficients": [1, -2], "a": 2, "b": 2, "tolerance": 0.1},
+        {"coefficients": [1, -2], "a": 3, "b": 2, "tolerance": 0.1},
+        {"coefficients": [1, -2], "a": 0, "b": 3, "tolerance": 0},
+        {"coefficients": [], "a": 0, "b": 3, "tolerance": 0.1},
+        {"coefficients": ["1"], "a": 0, "b": 3, "tolerance": 0.1},
+        {"coefficients": [1, -2], "a": float("nan"), "b": 3, "tolerance": 0.1},
+        {"coefficients": [1, 0, -2], "a": 0, "b": 3, "tolerance": 1e-300},
+        {"a": 0, "b": 3, "tolerance": 0.1},
+    ],
+)
+def test_bad_inputs_raise_value_error(bad: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        bisection(**bad)
+
+
+def test_the_oracle_refuses_the_wrong_last_branch() -> None:
+    test_input = {"coefficients": [1, 0, -2, -5], "a": 2, "b": 3, "tolerance": 0.01}
+    assert oracle(test_input, {"root": 2.1015625, "iterations": 7, "bracketed": True})
+    assert not oracle(test_input, {"root": 2.0859375, "iterations": 7, "bracketed": True})
+    assert not oracle(test_input, {"root": 2.1015625, "iterations": 6, "bracketed": True})

@@ -1,0 +1,368 @@
+"""gradient_descent against an independent numpy replay of the stated rule, against the
+exact minimiser (numpy.linalg.solve, scipy.optimize) on converged runs, and on edge and bad
+inputs."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import optimize
+
+from verification.cases import TIERS, Tier
+from verification.catalog.optimization.gradient_descent import SPEC, generate_gradient_descent
+from verification.reference.optimization import gradient_descent
+
+MINIMUM_TOLERANCE = 1e-5
+"""Ten times the rounding the Output Format asks for (6 decimals)."""
+
+SEEDS = range(150)
+
+
+def _replay(test_input: dict[str, Any]) -> tuple[np.ndarray | None, int, bool]:
+    """The stated rule with numpy arrays: (last point or None on overflow, iterations,
+    converged)."""
+    rate, tol = float(test_input["learning_rate"]), float(test_input["tolerance"])
+    if "coefficients" in test_input:
+        derivative = np.polyder(np.asarray(test_input["coefficients"], dtype=float))
+
+        def gradient(x: np.ndarray) -> np.ndarray:
+            return np.atleast_1d(np.polyval(derivative, x[0]))
+
+        x = np.array([float(test_input["x0"])])
+    else:
+        a = np.asarray(test_input["matrix"], dtype=float)
+        b = np.asarray(test_input["vector"], dtype=float)
+
+        def gradient(x: np.ndarray) -> np.ndarray:
+            result: np.ndarray = a @ x + b
+            return result
+
+        x = np.asarray(test_input["x0"], dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(1, int(test_input["max_iterations"]) + 1):
+            step = rate * gradient(x)
+            x = x - step
+            if not np.all(np.isfinite(x)):
+                return None, k, False
+            if float(np.linalg.norm(step)) < tol:
+                return x, k, True
+    return x, int(test_input["max_iterations"]), False
+
+
+def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    """True when ``answer`` is the run the scaffold describes: iterations and convergence
+    exact, the point within :data:`MINIMUM_TOLERANCE` and shaped like ``x0``."""
+    if set(answer) != {"minimum", "iterations", "converged"}:
+        return False
+    if isinstance(answer["iterations"], bool) or not isinstance(answer["iterations"], int):
+        return False
+    point, iterations, converged = _replay(test_input)
+    if answer["iterations"] != iterations or answer["converged"] is not converged:
+        return False
+    got = answer["minimum"]
+    if point is None:
+        return got is None
+    if isinstance(test_input["x0"], list):
+        if not isinstance(got, list) or len(got) != len(point):
+            return False
+        values = got
+    else:
+        if isinstance(got, list | bool) or not isinstance(got, int | float):
+            return False
+        values = [got]
+    return all(
+        isinstance(v, int | float) and not isinstance(v, bool) and abs(v - p) <= MINIMUM_TOLERANCE
+        for v, p in zip(values, point.tolist(), strict=True)
+    )
+
+
+def _nice_rate(rng: random.Random) -> float:
+    return rng.choice((0.01, 0.02, 0.05, 0.1, 0.125, 0.2, 0.25, 0.3, 0.4, 0.5))
+
+
+def _random_polynomial_input(rng: random.Random) -> dict[str, Any]:
+    degree = rng.choice((0, 1, 2, 2, 3, 4, 4))
+    coefficients = [rng.randint(-4, 4) for _ in range(degree + 1)]
+    if degree:
+        coefficients[0] = rng.choice((1, 2, 3)) if degree % 2 == 0 else rng.choice((-1, 1))
+    return {
+        "coefficients": coefficients,
+        "x0": rng.randint(-30, 30) / 10,
+        "learning_rate": _nice_rate(rng) / 2,
+        "tolerance": rng.choice((1e-3, 1e-4, 1e-5, 1e-6)),
+        "max_iterations": rng.randint(1, 40),
+    }
+
+
+def _random_quadratic_input(rng: random.Random) -> dict[str, Any]:
+    n = rng.choice((1, 2, 2, 3))
+    rows = [[0] * n for _ in range(n)]
+    for i in range(n):
+        rows[i][i] = rng.randint(-1, 6)
+        for j in range(i):
+            rows[i][j] = rows[j][i] = rng.randint(-2, 2)
+    return {
+        "matrix": rows,
+        "vector": [rng.randint(-5, 5) for _ in range(n)],
+        "x0": [rng.randint(-20, 20) / 10 for _ in range(n)],
+        "learning_rate": _nice_rate(rng) / 2,
+        "tolerance": rng.choice((1e-3, 1e-4, 1e-6)),
+        "max_iterations": rng.randint(1, 60),
+    }
+
+
+def _random_input(seed: int) -> dict[str, Any]:
+    rng = random.Random(f"gradient_descent:{seed}")
+    if rng.random() < 0.5:
+        return _random_polynomial_input(rng)
+    return _random_quadratic_input(rng)
+
+
+def test_reference_matches_an_independent_replay() -> None:
+    for seed in SEEDS:
+        test_input = _random_input(seed)
+        answer = gradient_descent(**test_input)
+        assert oracle(test_input, answer), (test_input, answer)
+
+
+def test_converged_quadratics_land_on_the_linear_solve() -> None:
+    checked = 0
+    for seed in range(400):
+        rng = random.Random(f"spd:{seed}")
+        test_input = _random_quadratic_input(rng)
+        a = np.asarray(test_input["matrix"], dtype=float)
+        eigenvalues = np.linalg.eigvalsh(a)
+        if eigenvalues.min() <= 0.5:
+            continue
+        test_input["max_iterations"] = 400
+        test_input["learning_rate"] = 1.0 / float(eigenvalues.max())
+        answer = gradient_descent(**test_input)
+        assert answer["converged"], test_input
+        exact = np.linalg.solve(a, -np.asarray(test_input["vector"], dtype=float))
+        # The last step was below tol, so |grad| < tol / rate there, and one more
+        # contraction by ||I - rate A|| <= 1 brings the point within ||A^-1|| * that.
+        rate, tol = test_input["learning_rate"], test_input["tolerance"]
+        bound = tol / rate / float(eigenvalues.min()) + 1e-6
+        assert np.linalg.norm(np.asarray(answer["minimum"]) - exact) <= bound, test_input
+        checked += 1
+    assert checked >= 30
+
+
+def test_converged_polynomials_sit_at_a_scipy_minimum() -> None:
+    checked = 0
+    for seed in range(160):
+        rng = random.Random(f"poly-min:{seed}")
+        test_input = _random_polynomial_input(rng)
+        if len(test_input["coefficients"]) < 3:
+            continue
+        test_input["max_iterations"] = 2000
+        answer = gradient_descent(**test_input)
+        x = answer["minimum"]
+        poly = np.poly1d(test_input["coefficients"])
+        if not answer["converged"] or poly.deriv(2)(x) < 1.0:
+            continue
+        # Newton on f' from the reported point: the stationary point next to it.
+        result = optimize.root_scalar(
+            poly.deriv(), x0=x, fprime=poly.deriv(2), method="newton", xtol=1e-12
+        )
+        assert result.converged and poly.deriv(2)(result.root) > 0
+        rate, tol = test_input["learning_rate"], test_input["tolerance"]
+        bound = tol / rate / (poly.deriv(2)(x) / 2) + 1e-6
+        assert abs(result.root - x) <= bound, (test_input, answer, result.root)
+        checked += 1
+    assert checked >= 20
+
+
+def test_api_reference_example_with_callables() -> None:
+    answer = gradient_descent(f=lambda x: x**2, df=lambda x: 2 * x, x0=5.0, learning_rate=0.1)
+    # x_k = 5 * 0.8**k; a step 0.2 * x_k never falls below 1e-6 within the default 50.
+    assert answer == {"minimum": round(5 * 0.8**50, 6), "iterations": 50, "converged": False}
+
+
+@pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning")
+def test_callables_agree_with_data() -> None:
+    for seed in range(40):
+        test_input = _random_input(seed)
+        test_input["max_iterations"] = min(test_input["max_iterations"], 20)
+        if "coefficients" in test_input:
+            poly = np.poly1d(test_input["coefficients"])
+            data = dict(test_input)
+            del data["coefficients"]
+            by_callable = gradient_descent(
+                f=lambda x, p=poly: float(p(x)), df=lambda x, p=poly: float(p.deriv()(x)), **data
+            )
+        else:
+            a, b = np.asarray(test_input["matrix"]), np.asarray(test_input["vector"])
+            data = {k: v for k, v in test_input.items() if k not in ("matrix", "vector")}
+            by_callable = gradient_descent(
+                df=lambda x, a=a, b=b: (a @ np.asarray(x) + b).tolist(), **data
+            )
+        expected = gradient_descent(**test_input)
+        if expected["minimum"] is None:
+            assert by_callable == expected
+            continue
+        assert by_callable["iterations"] == expected["iterations"]
+        assert by_callable["converged"] == expected["converged"]
+        assert np.allclose(by_callable["minimum"], expected["minimum"], atol=2e-6)
+
+
+@pytest.mark.parametrize(
+    ("test_input", "minimum"),
+    [
+        ({"coefficients": [2, -8, 3], "x0": 2.0}, 2.0),  # the minimum itself
+        ({"coefficients": [-1, 4, 0], "x0": 2.0}, 2.0),  # a maximum
+        ({"coefficients": [1, 0, 0, 5], "x0": 0.0}, 0.0),  # a flat inflection point
+        ({"coefficients": [7], "x0": -1.5}, -1.5),  # a constant
+        ({"matrix": [[1, 0], [0, -1]], "vector": [0, 0], "x0": [0, 0]}, [0.0, 0.0]),  # saddle
+    ],
+)
+def test_a_stationary_start_converges_at_once(test_input: dict[str, Any], minimum: Any) -> None:
+    full = {**test_input, "learning_rate": 0.1, "tolerance": 1e-6, "max_iterations": 10}
+    answer = gradient_descent(**full)
+    assert answer == {"minimum": minimum, "iterations": 1, "converged": True}
+    assert oracle(full, answer)
+
+
+def test_a_linear_function_never_converges() -> None:
+    test_input = {
+        "coefficients": [2, 1],
+        "x0": 1.0,
+        "learning_rate": 0.25,
+        "tolerance": 1e-6,
+        "max_iterations": 4,
+    }
+    answer = gradient_descent(**test_input)
+    assert answer == {"minimum": 1.0 - 4 * 0.25 * 2, "iterations": 4, "converged": False}
+    assert oracle(test_input, answer)
+
+
+def test_a_large_rate_diverges_and_reports_the_last_point() -> None:
+    test_input = {
+        "coefficients": [2, 0, 0],
+        "x0": 1.0,
+        "learning_rate": 0.6,
+        "tolerance": 1e-6,
+        "max_iterations": 5,
+    }
+    answer = gradient_descent(**test_input)
+    assert answer["minimum"] == pytest.approx((-1.4) ** 5)
+    assert answer["converged"] is False
+    assert oracle(test_input, answer)
+
+
+def test_an_overflowing_run_reports_null() -> None:
+    test_input = {
+        "coefficients": [1, 0, 0, 0, 0],
+        "x0": 10.0,
+        "learning_rate": 0.5,
+        "tolerance": 1e-6,
+        "max_iterations": 50,
+    }
+    answer = gradient_descent(**test_input)
+    assert answer["minimum"] is None and answer["converged"] is False
+    assert oracle(test_input, answer)
+
+
+def test_oracle_rejects_near_misses() -> None:
+    test_input = _random_input(3)
+    answer = gradient_descent(**test_input)
+    assert oracle(test_input, answer)
+    assert not oracle(test_input, {**answer, "iterations": answer["iterations"] + 1})
+    assert not oracle(test_input, {**answer, "converged": not answer["converged"]})
+    if answer["minimum"] is not None:
+        shifted = np.asarray(answer["minimum"]) + 3 * MINIMUM_TOLERANCE
+        bad = shifted.tolist() if isinstance(answer["minimum"], list) else float(shifted)
+        assert not oracle(test_input, {**answer, "minimum": bad})
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    a=st.integers(1, 5),
+    h=st.integers(-5, 5),
+    x0=st.integers(-50, 50),
+    rate=st.sampled_from([0.01, 0.05, 0.1]),
+)
+def test_a_convex_quadratic_converges_near_its_vertex(a: int, h: int, x0: int, rate: float) -> None:
+    # a (x - h)^2 with rate * 2a <= 1: monotone convergence towards h.
+    coefficients = [a, -2 * a * h, a * h * h]
+    answer = gradient_descent(
+        coefficients=coefficients, x0=x0 / 10, learning_rate=rate, max_iterations=5000
+    )
+    assert answer["converged"]
+    assert math.isclose(answer["minimum"], h, abs_tol=1e-6 / (2 * a * rate) + 1e-6)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"x0": 1.0, "learning_rate": 0.1},  # no function
+        {"coefficients": [1, 0], "df": lambda x: 1.0, "x0": 1.0, "learning_rate": 0.1},
+        {"coefficients": [], "x0": 1.0, "learning_rate": 0.1},
+        {"coefficients": [1, float("nan")], "x0": 1.0, "learning_rate": 0.1},
+        {"coefficients": [1, True], "x0": 1.0, "learning_rate": 0.1},
+        {"coefficients": [1, 0, 0], "x0": [1.0], "learning_rate": 0.1},
+        {"coefficients": [1, 0, 0], "x0": 1.0, "learning_rate": 0.0},
+        {"coefficients": [1, 0, 0], "x0": 1.0, "learning_rate": 0.1, "tolerance": -1.0},
+        {"coefficients": [1, 0, 0], "x0": 1.0, "learning_rate": 0.1, "max_iterations": 0},
+        {"coefficients": [1, 0, 0], "x0": 1.0, "learning_rate": 0.1, "max_iterations": 2.0},
+        {"matrix": [[1, 2], [0, 1]], "vector": [0, 0], "x0": [0, 0], "learning_rate": 0.1},
+        {"matrix": [[1, 0], [0, 1]], "vector": [0], "x0": [0, 0], "learning_rate": 0.1},
+        {"matrix": [[1, 0], [0, 1]], "vector": [0, 0], "x0": [0], "learning_rate": 0.1},
+        {"matrix": [[1, 0], [0, 1]], "vector": [0, 0], "x0": 0.0, "learning_rate": 0.1},
+        {"matrix": [[1, 0]], "vector": [0], "x0": [0], "learning_rate": 0.1},
+        {"matrix": [[1, 0], [0, 1]], "x0": [0, 0], "learning_rate": 0.1},
+        {"df": "2x", "x0": 1.0, "learning_rate": 0.1},
+    ],
+)
+def test_bad_inputs_raise_value_error(bad: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        gradient_descent(**bad)
+
+
+def _steps_by_numpy(test_input: dict[str, Any]) -> list[float]:
+    """The step lengths of the run, by the numpy replay's own rule."""
+    rate = float(test_input["learning_rate"])
+    if "coefficients" in test_input:
+        derivative = np.polyder(np.asarray(test_input["coefficients"], dtype=float))
+        x = np.array([float(test_input["x0"])])
+
+        def gradient(x: np.ndarray) -> np.ndarray:
+            return np.atleast_1d(np.polyval(derivative, x[0]))
+    else:
+        a = np.asarray(test_input["matrix"], dtype=float)
+        b = np.asarray(test_input["vector"], dtype=float)
+        x = np.asarray(test_input["x0"], dtype=float)
+
+        def gradient(x: np.ndarray) -> np.ndarray:
+            result: np.ndarray = a @ x + b
+            return result
+
+    lengths = []
+    for _ in range(int(test_input["max_iterations"])):
+        step = rate * gradient(x)
+        x = x - step
+        lengths.append(float(np.linalg.norm(step)))
+        if lengths[-1] < test_input["tolerance"]:
+            break
+    return lengths
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_generated_cases_agree_with_the_oracle_and_keep_their_margins(tier: Tier) -> None:
+    low, high = SPEC.size.ranges[tier]
+    for size in range(low, high + 1):
+        for seed in range(6):
+            test_input = generate_gradient_descent(random.Random(f"gd:{tier}:{seed}"), tier, size)
+            answer = gradient_descent(**test_input)
+            assert oracle(test_input, answer), test_input
+            tol = test_input["tolerance"]
+            # No step within a factor of 2 of the tolerance: hand arithmetic stops alike.
+            assert all(not tol / 2 <= s < 2 * tol for s in _steps_by_numpy(test_input))
+            if tier != "edge":
+                assert answer["converged"] and answer["iterations"] == size

@@ -1,0 +1,130 @@
+"""What is peculiar to ``n_queens``: its oracle (every permutation of the columns tried, by
+``itertools``) and the reference's cross-checks against it."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from itertools import combinations, permutations
+from typing import Any
+
+import pytest
+
+from verification.cases import TestCase
+from verification.catalog.backtracking.n_queens import NQueensValidator, generate_n_queens
+from verification.reference.backtracking import n_queens
+
+
+@cache
+def _all_solutions(n: int) -> frozenset[tuple[int, ...]]:
+    """Brute force: a permutation of the columns is a solution when no two rows share a
+    diagonal."""
+    return frozenset(
+        p
+        for p in permutations(range(n))
+        if all(abs(p[i] - p[j]) != j - i for i, j in combinations(range(n), 2))
+    )
+
+
+def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    """Right when ``solutions`` lists exactly the brute-force solution set, each once, as
+    lists of integers, and ``count`` is its size."""
+    solutions, count = answer.get("solutions"), answer.get("count")
+    if set(answer) != {"solutions", "count"} or not isinstance(solutions, list):
+        return False
+    if isinstance(count, bool) or not isinstance(count, int):
+        return False
+    for solution in solutions:
+        if not isinstance(solution, list):
+            return False
+        if any(isinstance(c, bool) or not isinstance(c, int) for c in solution):
+            return False
+    listed = [tuple(s) for s in solutions]
+    truth = _all_solutions(test_input["n"])
+    return len(set(listed)) == len(listed) == count == len(truth) and set(listed) == truth
+
+
+def test_the_oracle_wants_every_solution_once() -> None:
+    four = {"n": 4}
+    assert oracle(four, {"solutions": [[2, 0, 3, 1], [1, 3, 0, 2]], "count": 2})
+    assert not oracle(four, {"solutions": [[1, 3, 0, 2]], "count": 1})
+    assert not oracle(four, {"solutions": [[1, 3, 0, 2], [1, 3, 0, 2]], "count": 2})
+    assert not oracle(four, {"solutions": [[2, 0, 3, 1], [1, 3, 0, 2]], "count": 3})
+    assert not oracle({"n": 3}, {"solutions": [[0, 2, 1]], "count": 1})
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_the_reference_matches_brute_force(n: int) -> None:
+    answer = n_queens(n)
+    assert oracle({"n": n}, answer)
+    # The search order makes the listing lexicographic.
+    assert answer["solutions"] == sorted(answer["solutions"])
+
+
+def test_known_counts() -> None:
+    # OEIS A000170, computed here by brute force rather than typed.
+    assert [n_queens(n)["count"] for n in range(1, 9)] == [
+        len(_all_solutions(n)) for n in range(1, 9)
+    ]
+
+
+@pytest.mark.parametrize("tier", ["simple", "standard", "edge"])
+def test_the_reference_agrees_with_the_oracle_on_generated_inputs(tier: Any) -> None:
+    for k in range(30):
+        rng = random.Random(f"nq:{tier}:{k}")
+        size = {"simple": rng.randint(4, 5), "standard": rng.randint(5, 6), "edge": 3}[tier]
+        test_input = generate_n_queens(rng, tier, size)
+        assert oracle(test_input, n_queens(**test_input)), test_input
+
+
+def test_tiers_keep_their_promises() -> None:
+    seen = set()
+    for k in range(100):
+        assert generate_n_queens(random.Random(k), "simple", 5) == {"n": 5}
+        assert generate_n_queens(random.Random(k), "standard", 6) == {"n": 6}
+        seen.add(generate_n_queens(random.Random(k), "edge", 3)["n"])
+    assert seen == {1, 2, 3}
+    assert {generate_n_queens(random.Random(k), "edge", 1)["n"] for k in range(20)} == {1}
+
+
+def _case(n: int) -> TestCase:
+    return TestCase(
+        id="n_queens-standard-000",
+        scaffold="n_queens",
+        tier="standard",
+        index=0,
+        input={"n": n},
+        expected=n_queens(n),
+    )
+
+
+def test_the_validator_agrees_with_the_oracle_on_partial_and_padded_lists() -> None:
+    validator = NQueensValidator()
+    rng = random.Random(3)
+    for n in (1, 3, 4, 5, 6):
+        case = _case(n)
+        truth = sorted(list(s) for s in _all_solutions(n))
+        attacked = [list(p) for p in permutations(range(n)) if tuple(p) not in _all_solutions(n)]
+        for _ in range(40):
+            listed = rng.sample(truth, rng.randint(0, len(truth)))
+            if attacked and rng.random() < 0.3:
+                listed.append(rng.choice(attacked))
+            rng.shuffle(listed)
+            answer = {"solutions": listed, "count": len(listed)}
+            verdict = validator.validate(answer, case.expected, case=case)
+            assert verdict.is_valid is oracle(case.input, answer), (n, listed, verdict)
+
+
+@pytest.mark.parametrize(
+    ("n", "solutions"),
+    [(1, [[0]]), (2, []), (3, [])],
+)
+def test_edge_boards(n: int, solutions: list[list[int]]) -> None:
+    assert n_queens(n) == {"solutions": solutions, "count": len(solutions)}
+    assert oracle({"n": n}, n_queens(n))
+
+
+@pytest.mark.parametrize("n", [0, -3, True, 4.0, "4", None])
+def test_bad_inputs_raise(n: Any) -> None:
+    with pytest.raises(ValueError, match="n must be an integer"):
+        n_queens(n)

@@ -1,0 +1,155 @@
+"""Merge sort: the ``merge_sort`` scaffold (the sorted array and the inversions counted
+while merging)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from verification.calibration import (
+    distinct_answers,
+    dropped_items,
+    duplicated_items,
+    swapped_items,
+)
+from verification.cases import TestCase, Tier
+from verification.generators.arrays import (
+    array_length,
+    ascending,
+    distinct_values,
+    values_with_repeats,
+)
+from verification.reference.divide_conquer import merge_sort
+from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.validators.base import CompositeValidator
+from verification.validators.exact_match import ExactMatchValidator, PathMatchValidator
+
+__all__ = ["MERGE_SORT_EDGE_KINDS", "SPEC", "MergeSortAnswer", "generate_merge_sort"]
+
+
+class MergeSortAnswer(AnswerSchema):
+    """``{"sorted": [1, 1, 3], "inversions": 2}``."""
+
+    sorted: list[int]
+    """The values in non-decreasing order, every copy kept."""
+    inversions: Annotated[int, Field(ge=0)]
+    """Pairs ``i < j`` with ``array[i] > array[j]``."""
+
+
+MERGE_SORT_EDGE_KINDS = (
+    "empty",
+    "single",
+    "pair",
+    "already_sorted",
+    "strictly_decreasing",
+    "all_equal",
+    "few_distinct",
+)
+"""The degenerate instances the edge tier draws from."""
+
+_ATTEMPTS = 200
+
+
+def generate_merge_sort(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+    """One ``merge_sort`` input: an ``array`` of integers.
+
+    - ``simple``: ``size`` distinct values of 1..99, not already sorted.
+    - ``standard``: ``size`` values of -30..60 with at least one value repeated (so a count
+      that takes equal values for inversions is wrong), neither sorted nor sorted
+      backwards.
+    - ``edge``: at most ``size`` values, one of :data:`MERGE_SORT_EDGE_KINDS`: empty, one
+      or two values, already sorted (no inversions), strictly decreasing (every pair
+      inverted), every value equal, or only two or three distinct values.
+    """
+    if tier == "edge":
+        return _edge(rng, size)
+    least = 3 if tier == "simple" else 4
+    if size < least:
+        raise ValueError(f"{tier} merge_sort needs at least {least} values, got {size}")
+    for _ in range(_ATTEMPTS):
+        if tier == "simple":
+            values = distinct_values(rng, size, 1, 99)
+        else:
+            values = values_with_repeats(rng, size, -30, 60)
+        ordered = sorted(values)
+        if values != ordered and (tier == "simple" or values != ordered[::-1]):
+            return {"array": values}
+    raise RuntimeError(f"no {tier} merge_sort array of {size} values")
+
+
+def _edge(rng: random.Random, size: int) -> dict[str, Any]:
+    kinds = [k for k in MERGE_SORT_EDGE_KINDS if size >= 2 or k in ("empty", "single")]
+    kind = rng.choice(kinds)
+    if kind == "empty":
+        return {"array": []}
+    if kind == "single":
+        return {"array": [rng.randint(-30, 60)]}
+    if kind == "pair":
+        first, second = rng.randint(-30, 60), rng.randint(-30, 60)
+        return {"array": [first, rng.choice((first, second))]}
+    n = rng.randint(2, size)
+    if kind == "already_sorted":
+        return {"array": ascending(rng, n, rng.randint(-30, 30), repeat=0.2)}
+    if kind == "strictly_decreasing":
+        return {"array": _decreasing(rng, n)}
+    if kind == "all_equal":
+        return {"array": [rng.randint(-30, 60)] * n}
+    pool = rng.sample(range(-5, 10), rng.randint(2, 3))
+    return {"array": [rng.choice(pool) for _ in range(n)]}
+
+
+def _decreasing(rng: random.Random, n: int) -> list[int]:
+    return sorted(distinct_values(rng, n, -30, 60 + n), reverse=True)
+
+
+def _inversions(values: Sequence[int], *, ties: bool) -> int:
+    """Pairs ``i < j`` with ``values[i] > values[j]`` (or ``>=`` when ``ties``)."""
+    return sum(1 for a, b in itertools.combinations(values, 2) if a > b or (ties and a == b))
+
+
+def merge_sort_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """Sorted lists with swapped, dropped or repeated values, sorted backwards, left in
+    input order or without repeats; inversion counts one off, counting equal pairs, or
+    counting the pairs in order instead."""
+    array: list[int] = case.input["array"]
+    ordered: list[int] = case.expected["sorted"]
+    count: int = case.expected["inversions"]
+    lists = [
+        *swapped_items(ordered, rng),
+        *dropped_items(ordered, rng),
+        *duplicated_items(ordered, rng),
+        ordered[::-1],
+        list(array),
+        sorted(set(ordered)),
+    ]
+    wrong = [{"sorted": s, "inversions": count} for s in lists]
+    pairs = len(array) * (len(array) - 1) // 2
+    counts = [count + 1, count - 1, _inversions(array, ties=True), pairs - count]
+    wrong += [{"sorted": ordered, "inversions": c} for c in counts if c >= 0]
+    return distinct_answers(wrong, unlike=[case.expected])
+
+
+SPEC = ScaffoldSpec(
+    name="merge_sort",
+    category="divide_conquer",
+    title="Merge sort",
+    description="sorted array and inversion count, counted while merging",
+    reference=merge_sort,
+    generator=generate_merge_sort,
+    answer_schema=MergeSortAnswer,
+    validator=CompositeValidator(
+        [PathMatchValidator(field="sorted"), ExactMatchValidator(field="inversions")]
+    ),
+    sizes={"simple": 6, "standard": 12, "edge": 8},
+    size=SizeAxis(
+        unit="array length",
+        measure=array_length,
+        ranges={"simple": (3, 16), "standard": (4, 32), "edge": (1, 32)},
+    ),
+    mutants=merge_sort_mutants,
+    max_output_tokens=6144,
+)

@@ -1,0 +1,164 @@
+"""Levenshtein edit distance: the ``edit_distance`` scaffold (unit-cost insert, delete,
+replace)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from verification.calibration import distinct_answers
+from verification.cases import TestCase, Tier
+from verification.generators.string_algo import random_word
+from verification.generators.string_pairs import longer_length, string_pair
+from verification.reference.dynamic_programming import (
+    edit_distance,
+    longest_common_subsequence,
+)
+from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.validators.exact_match import DictMatchValidator
+
+__all__ = [
+    "EDIT_DISTANCE_EDGE_KINDS",
+    "SPEC",
+    "EditDistanceAnswer",
+    "generate_edit_distance",
+]
+
+
+class EditDistanceAnswer(AnswerSchema):
+    """``{"distance": 3}``."""
+
+    distance: int
+    """The fewest single-character inserts, deletes and replacements turning ``a`` into
+    ``b``."""
+
+
+EDIT_DISTANCE_EDGE_KINDS = (
+    "both_empty",
+    "one_empty",
+    "identical",
+    "no_common_character",
+    "single_character",
+    "prefix",
+    "one_replacement",
+)
+"""The degenerate instances the edge tier draws from."""
+
+_ATTEMPTS = 500
+
+
+def _edited(rng: random.Random, word: str, alphabet: str, edits: int) -> str:
+    """``word`` after ``edits`` random replacements, deletions and insertions."""
+    letters = list(word)
+    for _ in range(edits):
+        move = rng.choice(("replace", "delete", "insert"))
+        if move == "insert" or not letters:
+            letters.insert(rng.randint(0, len(letters)), rng.choice(alphabet))
+        elif move == "delete":
+            del letters[rng.randrange(len(letters))]
+        else:
+            letters[rng.randrange(len(letters))] = rng.choice(alphabet)
+    return "".join(letters)
+
+
+def generate_edit_distance(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+    """Two lower-case strings ``a`` and ``b``; ``size`` is the length of the longer one.
+
+    - ``simple``: letters of ``abc``; the other string is the first after random edits
+      (about a third of its length), redrawn until it is 0-1 letters shorter.
+    - ``standard``: letters of ``abcd``; half the time the other string is the first after
+      random edits (about half its length), else an unrelated random string; 0-2 letters
+      shorter.
+
+    Both are instances worth asking: the strings differ, the distance is at least 2, larger
+    than the difference of the lengths (some replacement or an insert-delete pair is
+    needed) and smaller than the longer length (some letters can be kept).
+
+    - ``edge``: one of :data:`EDIT_DISTANCE_EDGE_KINDS`, the longer string at most ``size``
+      letters (an empty string, identical strings at distance 0, disjoint alphabets at the
+      longer length, a prefix at the difference of the lengths, one replacement at 1).
+    """
+    if size < 1:
+        raise ValueError(f"edit_distance needs a size of at least 1, got {size}")
+    if tier == "edge":
+        return _edge(rng, size)
+    alphabet, shorter = ("abc", 1) if tier == "simple" else ("abcd", 2)
+    for _ in range(_ATTEMPTS):
+        long = random_word(rng, alphabet, size)
+        target = size - rng.randint(0, shorter)
+        if tier == "standard" and rng.random() < 0.5:
+            short = random_word(rng, alphabet, target)
+        else:
+            fraction = 3 if tier == "simple" else 2
+            short = _edited(rng, long, alphabet, max(2, size // fraction))
+        if len(short) != target:
+            continue
+        distance = edit_distance(long, short)["distance"]
+        if max(2, len(long) - len(short) + 1) <= distance < len(long):
+            return string_pair(rng, long, short)
+    raise RuntimeError(f"no {tier} edit_distance instance of size {size}")
+
+
+def _edge(rng: random.Random, size: int) -> dict[str, Any]:
+    kind = rng.choice(EDIT_DISTANCE_EDGE_KINDS)
+    n = rng.randint(1, size)
+    if kind == "both_empty":
+        return {"a": "", "b": ""}
+    if kind == "one_empty":
+        return string_pair(rng, random_word(rng, "abc", n), "")
+    if kind == "identical":
+        word = random_word(rng, "abc", n)
+        return {"a": word, "b": word}
+    if kind == "no_common_character":
+        other = random_word(rng, "xyz", rng.randint(1, n))
+        return string_pair(rng, random_word(rng, "abc", n), other)
+    if kind == "single_character":
+        return string_pair(rng, random_word(rng, "abc", n), rng.choice("abcd"))
+    word = random_word(rng, "abc", n)
+    if kind == "prefix":
+        return string_pair(rng, word, word[: rng.randint(0, n - 1)] if n > 1 else "")
+    at = rng.randrange(n)
+    other = rng.choice([c for c in "abc" if c != word[at]])
+    return string_pair(rng, word, word[:at] + other + word[at + 1 :])
+
+
+def edit_distance_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """The distance one off; the classic wrong formulas: the difference of the lengths,
+    the longer length, insert-and-delete only (``len(a) + len(b) - 2 * LCS``), and position
+    by position mismatches plus the difference of the lengths."""
+    a, b = case.input["a"], case.input["b"]
+    right: int = case.expected["distance"]
+    lcs = longest_common_subsequence(a, b)["length"]
+    positional = sum(x != y for x, y in zip(a, b, strict=False)) + abs(len(a) - len(b))
+    guesses = [
+        right + 1,
+        right - 1,
+        abs(len(a) - len(b)),
+        max(len(a), len(b)),
+        len(a) + len(b) - 2 * lcs,
+        positional,
+        right + rng.randint(2, 3),
+    ]
+    wrong = [{"distance": g} for g in guesses if g >= 0]
+    return distinct_answers(wrong, unlike=[case.expected])
+
+
+SPEC = ScaffoldSpec(
+    name="edit_distance",
+    category="dynamic_programming",
+    title="Edit distance (Levenshtein)",
+    description="fewest unit-cost inserts, deletes and replacements between two strings, DP table",
+    reference=edit_distance,
+    generator=generate_edit_distance,
+    answer_schema=EditDistanceAnswer,
+    validator=DictMatchValidator(),
+    sizes={"simple": 5, "standard": 8, "edge": 6},
+    size=SizeAxis(
+        unit="length of the longer string",
+        measure=longer_length,
+        ranges={"simple": (3, 8), "standard": (4, 12), "edge": (1, 12)},
+    ),
+    mutants=edit_distance_mutants,
+    max_output_tokens=6144,
+)

@@ -1,0 +1,367 @@
+"""Matrix-chain multiplication: the ``matrix_chain`` scaffold (the least number of scalar
+multiplications and any one optimal parenthesization)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from verification.calibration import distinct_answers
+from verification.cases import TestCase, Tier
+from verification.reference.dynamic_programming import matrix_chain_multiplication
+from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.validators.base import ValidationResult, Validator, pick
+
+__all__ = [
+    "MATRIX_CHAIN_EDGE_KINDS",
+    "SPEC",
+    "MatrixChainAnswer",
+    "MatrixChainValidator",
+    "count_matrices",
+    "generate_matrix_chain",
+    "optimal_parenthesizations",
+    "parenthesization_cost",
+]
+
+
+class MatrixChainAnswer(AnswerSchema):
+    """``{"min_cost": 4500, "parenthesization": "((A1A2)A3)"}``."""
+
+    min_cost: int
+    """The least number of scalar multiplications."""
+    parenthesization: str
+    """An order reaching it: ``expr := "A" index | "(" expr expr ")"``, ``"A1"`` alone for
+    one matrix."""
+
+
+MATRIX_CHAIN_EDGE_KINDS = (
+    "one_matrix",
+    "two_matrices",
+    "equal_dimensions",
+    "vector_ends",
+    "tied_optima",
+    "left_to_right_optimal",
+)
+"""The degenerate instances the edge tier draws from (``equal_dimensions`` and
+``tied_optima`` have several optimal parenthesizations)."""
+
+_ATTEMPTS = 500
+
+
+def count_matrices(test_input: Mapping[str, Any]) -> int:
+    """A ``matrix_chain`` input's size: the number of matrices, ``len(dimensions) - 1``."""
+    return len(test_input["dimensions"]) - 1
+
+
+def _costs(d: Sequence[int]) -> tuple[list[list[int]], list[list[int]]]:
+    """``cost[i][j]``, the least cost of ``Ai..Aj``, and ``ways[i][j]``, how many
+    parenthesizations reach it (1-based)."""
+    n = len(d) - 1
+    cost = [[0] * (n + 1) for _ in range(n + 1)]
+    ways = [[1] * (n + 1) for _ in range(n + 1)]
+    for span in range(2, n + 1):
+        for i in range(1, n - span + 2):
+            j = i + span - 1
+            totals = {k: cost[i][k] + cost[k + 1][j] + d[i - 1] * d[k] * d[j] for k in range(i, j)}
+            cost[i][j] = min(totals.values())
+            ways[i][j] = sum(
+                ways[i][k] * ways[k + 1][j] for k, t in totals.items() if t == cost[i][j]
+            )
+    return cost, ways
+
+
+def _chain(n: int, *, left: bool) -> str:
+    """The left-to-right order ``(((A1A2)A3)A4)``, or right-to-left ``(A1(A2(A3A4)))``."""
+    if left:
+        text = "A1"
+        for i in range(2, n + 1):
+            text = f"({text}A{i})"
+        return text
+    text = f"A{n}"
+    for i in range(n - 1, 0, -1):
+        text = f"(A{i}{text})"
+    return text
+
+
+def generate_matrix_chain(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+    """``dimensions`` of a chain of ``size`` matrices (``size + 1`` positive integers).
+
+    - ``simple``: dimensions in ``2..12``.
+    - ``standard``: dimensions in ``2..30``.
+
+    Both are instances worth asking: exactly one parenthesization is optimal, and from four
+    matrices on it beats both multiplying left to right and right to left.
+
+    - ``edge``: one of :data:`MATRIX_CHAIN_EDGE_KINDS`, at most ``size`` matrices (one
+      matrix, cost 0; two, one product; all dimensions equal, every order ties; 1 at both
+      ends; several optimal orders; left to right optimal).
+    """
+    if size < 1:
+        raise ValueError(f"matrix_chain needs at least one matrix, got size {size}")
+    if tier == "edge":
+        return _edge(rng, size)
+    high = 12 if tier == "simple" else 30
+    for _ in range(_ATTEMPTS):
+        d = [rng.randint(2, high) for _ in range(size + 1)]
+        if _worth_asking(d):
+            return {"dimensions": d}
+    raise RuntimeError(f"no {tier} matrix_chain instance of {size} matrices")
+
+
+def _worth_asking(d: list[int]) -> bool:
+    n = len(d) - 1
+    cost, ways = _costs(d)
+    if ways[1][n] != 1:
+        return False
+    if n < 4:
+        return True
+    naive = (parenthesization_cost(_chain(n, left=side), d) for side in (True, False))
+    return all(isinstance(c, int) and c > cost[1][n] for c in naive)
+
+
+def _edge(rng: random.Random, size: int) -> dict[str, Any]:
+    kinds = [k for k in MATRIX_CHAIN_EDGE_KINDS if size >= 3 or k == "one_matrix"]
+    if size == 2:
+        kinds.append("two_matrices")
+    kind = rng.choice(kinds)
+    n = rng.randint(3, size) if size >= 3 else 1
+    if kind == "one_matrix":
+        return {"dimensions": [rng.randint(1, 12), rng.randint(1, 12)]}
+    if kind == "two_matrices":
+        return {"dimensions": [rng.randint(1, 12) for _ in range(3)]}
+    if kind == "equal_dimensions":
+        return {"dimensions": [rng.randint(2, 6)] * (n + 1)}
+    if kind == "vector_ends":
+        return {"dimensions": [1, *(rng.randint(2, 12) for _ in range(n - 1)), 1]}
+    for _ in range(_ATTEMPTS):
+        d = [rng.randint(1, 6) for _ in range(n + 1)]
+        cost, ways = _costs(d)
+        if kind == "tied_optima" and ways[1][n] > 1:
+            return {"dimensions": d}
+        if (
+            kind == "left_to_right_optimal"
+            and ways[1][n] == 1
+            and parenthesization_cost(_chain(n, left=True), d) == cost[1][n]
+        ):
+            return {"dimensions": d}
+    # Decreasing dimensions make left to right optimal; equal ones tie every order.
+    if kind == "left_to_right_optimal":
+        return {"dimensions": sorted(rng.sample(range(2, 40), n + 1), reverse=True)}
+    return {"dimensions": [2] * (n + 1)}
+
+
+class _Unparsable(Exception):
+    pass
+
+
+def parenthesization_cost(text: str, dimensions: Sequence[int]) -> int | str:
+    """The cost of multiplying the chain in the order ``text`` gives, or why ``text`` is no
+    parenthesization of ``A1 .. An`` (whitespace is ignored; no ``eval``).
+
+    >>> parenthesization_cost("((A1A2)A3)", [10, 30, 5, 60])
+    4500
+    >>> parenthesization_cost("(A1A2A3)", [10, 30, 5, 60])
+    'expected ")" at index 5, found "A"'
+    """
+    n = len(dimensions) - 1
+    flat = "".join(text.split())
+    if len(flat) > 8 * n + 16:
+        return f"{len(flat)} characters is too long for a chain of {n} matrices"
+    position = 0
+
+    def product() -> tuple[int, int, int]:
+        # One factor: (first matrix, last matrix, cost of computing it).
+        nonlocal position
+        if position >= len(flat):
+            raise _Unparsable(f"ends early at index {position}: a factor is missing")
+        if flat[position] == "A":
+            match = re.compile(r"[1-9][0-9]*").match(flat, position + 1)
+            if match is None:
+                raise _Unparsable(f'"A" at index {position} is not followed by an index')
+            position = match.end()
+            index = int(match.group())
+            if index > n:
+                raise _Unparsable(f"A{index} does not exist: the chain is A1 .. A{n}")
+            return index, index, 0
+        if flat[position] == "(":
+            position += 1
+            first, middle, left_cost = product()
+            start, last, right_cost = product()
+            if position >= len(flat) or flat[position] != ")":
+                found = flat[position] if position < len(flat) else "the end"
+                raise _Unparsable(f'expected ")" at index {position}, found "{found}"')
+            position += 1
+            if start != middle + 1:
+                raise _Unparsable(
+                    f"A{middle} is multiplied by A{start}: the matrices must stay in the order "
+                    f"A1 .. A{n}, each once"
+                )
+            step = dimensions[first - 1] * dimensions[middle] * dimensions[last]
+            return first, last, left_cost + right_cost + step
+        raise _Unparsable(f'unexpected "{flat[position]}" at index {position}')
+
+    try:
+        first, last, cost = product()
+    except _Unparsable as problem:
+        return str(problem)
+    if position != len(flat):
+        return f'unexpected "{flat[position:][:10]}" after a complete product at index {position}'
+    if (first, last) != (1, n):
+        return f"multiplies A{first} .. A{last}, not the whole chain A1 .. A{n}"
+    return cost
+
+
+class MatrixChainValidator(Validator):
+    """Any optimal parenthesization: parsed (never evaluated) and its cost recomputed.
+
+    With ``case``: ``parenthesization`` follows the grammar
+    ``expr := "A" index | "(" expr expr ")"`` (whitespace ignored) over ``A1 .. An`` in
+    order, each once; multiplying in that order costs exactly ``min_cost``, and that is the
+    optimum ``expected["min_cost"]``. Without ``case``: the same cost and the same string
+    as ``expected``.
+    """
+
+    kind = "matrix_chain"
+
+    def validate(
+        self, actual: Any, expected: Any, *, case: TestCase | None = None
+    ) -> ValidationResult:
+        stated, text = pick(actual, "min_cost"), pick(actual, "parenthesization")
+        optimum = pick(expected, "min_cost")
+        if isinstance(stated, bool) or not isinstance(stated, int):
+            return ValidationResult(False, f"min_cost: expected an integer, got {stated!r:.40}")
+        if not isinstance(text, str):
+            return ValidationResult(False, f"parenthesization: expected a string, got {text!r:.40}")
+        if case is None:
+            note = "(no test input: compared with the expected answer only)"
+            if stated != optimum or "".join(text.split()) != pick(expected, "parenthesization"):
+                return ValidationResult(False, f"{text!r:.60} ({stated}) differs {note}")
+            return ValidationResult(True, f"the expected answer {note}")
+        cost = parenthesization_cost(text, case.input["dimensions"])
+        if isinstance(cost, str):
+            return ValidationResult(False, f"parenthesization {text!r:.60}: {cost}")
+        details = {"cost_of_order": cost, "min_cost": stated, "optimum": optimum}
+        if cost != stated:
+            return ValidationResult(
+                False, f"{text!r:.60} costs {cost}, but min_cost says {stated}", details
+            )
+        if stated != optimum:
+            return ValidationResult(
+                False, f"min_cost is {stated}; the least cost is {optimum}", details
+            )
+        return ValidationResult(True, f"an optimal order of cost {cost}", details)
+
+
+def optimal_parenthesizations(dimensions: Sequence[int], limit: int = 50) -> list[str]:
+    """Optimal parenthesizations of the chain (at most ``limit``), sorted."""
+    n = len(dimensions) - 1
+    cost, _ = _costs(dimensions)
+    d = dimensions
+
+    def orders(i: int, j: int) -> list[str]:
+        if i == j:
+            return [f"A{i}"]
+        found = [
+            f"({left}{right})"
+            for k in range(i, j)
+            if cost[i][k] + cost[k + 1][j] + d[i - 1] * d[k] * d[j] == cost[i][j]
+            for left in orders(i, k)
+            for right in orders(k + 1, j)
+        ]
+        return sorted(found)[:limit]
+
+    return orders(1, n)
+
+
+def matrix_chain_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """Other optimal parenthesizations (the edge tier's ties), and the expected one written
+    with spaces."""
+    optimum: int = case.expected["min_cost"]
+    orders = optimal_parenthesizations(case.input["dimensions"])
+    picked = rng.sample(orders, min(6, len(orders)))
+    spaced = " ".join(re.findall(r"A[0-9]+|[()]", case.expected["parenthesization"]))
+    answers = [{"min_cost": optimum, "parenthesization": text} for text in [*picked, spaced]]
+    return distinct_answers(answers, unlike=[case.expected])
+
+
+def matrix_chain_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """The cost one off; a worse order (left to right, right to left, the costliest) with
+    its own cost or claiming the optimum; two matrices swapped, one dropped, the outer
+    parentheses left out, or the chain written flat."""
+    d: list[int] = case.input["dimensions"]
+    n = len(d) - 1
+    optimum: int = case.expected["min_cost"]
+    best: str = case.expected["parenthesization"]
+    wrong: list[dict[str, Any]] = [
+        {"min_cost": optimum + 1, "parenthesization": best},
+        {"min_cost": max(0, optimum - 1), "parenthesization": best},
+    ]
+    worse = [_chain(n, left=True), _chain(n, left=False), _costliest(d)]
+    for text in worse:
+        cost = parenthesization_cost(text, d)
+        if isinstance(cost, int) and cost != optimum:
+            wrong.append({"min_cost": cost, "parenthesization": text})
+            wrong.append({"min_cost": optimum, "parenthesization": text})
+    tokens = re.findall(r"A[0-9]+|[()]", best)
+    names = [i for i, token in enumerate(tokens) if token.startswith("A")]
+    if n >= 2:
+        i, j = sorted(rng.sample(names, 2))
+        swapped = list(tokens)
+        swapped[i], swapped[j] = tokens[j], tokens[i]
+        wrong.append({"min_cost": optimum, "parenthesization": "".join(swapped)})
+        dropped = [t for k, t in enumerate(tokens) if k != rng.choice(names)]
+        wrong.append({"min_cost": optimum, "parenthesization": "".join(dropped)})
+        wrong.append({"min_cost": optimum, "parenthesization": best[1:-1]})
+    if n >= 3:
+        flat = "(" + "".join(f"A{i}" for i in range(1, n + 1)) + ")"
+        wrong.append({"min_cost": optimum, "parenthesization": flat})
+    if n == 1:
+        wrong.append({"min_cost": optimum, "parenthesization": "(A1)"})
+        wrong.append({"min_cost": optimum, "parenthesization": "A2"})
+        wrong.append({"min_cost": d[0] * d[1], "parenthesization": best})
+    return distinct_answers(wrong, unlike=[case.expected])
+
+
+def _costliest(d: Sequence[int]) -> str:
+    """The most expensive parenthesization (the split maximising the cost at every span)."""
+    n = len(d) - 1
+    most = [[0] * (n + 1) for _ in range(n + 1)]
+    split = [[0] * (n + 1) for _ in range(n + 1)]
+    for span in range(2, n + 1):
+        for i in range(1, n - span + 2):
+            j = i + span - 1
+            split[i][j] = max(
+                range(i, j), key=lambda k: most[i][k] + most[k + 1][j] + d[i - 1] * d[k] * d[j]
+            )
+            k = split[i][j]
+            most[i][j] = most[i][k] + most[k + 1][j] + d[i - 1] * d[k] * d[j]
+
+    def written(i: int, j: int) -> str:
+        if i == j:
+            return f"A{i}"
+        return f"({written(i, split[i][j])}{written(split[i][j] + 1, j)})"
+
+    return written(1, n)
+
+
+SPEC = ScaffoldSpec(
+    name="matrix_chain",
+    category="dynamic_programming",
+    title="Matrix-chain multiplication",
+    description="fewest scalar multiplications and an optimal parenthesization, interval DP",
+    reference=matrix_chain_multiplication,
+    generator=generate_matrix_chain,
+    answer_schema=MatrixChainAnswer,
+    validator=MatrixChainValidator(),
+    sizes={"simple": 4, "standard": 6, "edge": 5},
+    size=SizeAxis(
+        unit="matrices",
+        measure=count_matrices,
+        ranges={"simple": (3, 6), "standard": (4, 8), "edge": (1, 8)},
+    ),
+    mutants=matrix_chain_mutants,
+    alternatives=matrix_chain_alternatives,
+    max_output_tokens=8192,
+)

@@ -1,0 +1,231 @@
+"""Depth-first search: the ``dfs`` scaffold (discovery and finishing orders)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import pairwise
+from typing import Any
+
+from verification.calibration import (
+    distinct_answers,
+    dropped_items,
+    duplicated_items,
+    swapped_items,
+)
+from verification.cases import TestCase, Tier
+from verification.generators.graph import (
+    MAX_ATTEMPTS,
+    Pair,
+    connected_pairs,
+    count_vertices,
+    cut_off_pairs,
+    edge_list,
+    far_count,
+    hop_counts,
+    in_edges_only_pairs,
+    split_unreachable,
+    vertex_labels,
+)
+from verification.reference.graph import bfs, dfs
+from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.validators.base import CompositeValidator
+from verification.validators.exact_match import PathMatchValidator
+
+__all__ = ["DFS_EDGE_KINDS", "SPEC", "DfsAnswer", "generate_dfs"]
+
+DFS_EDGE_KINDS = (
+    "single",
+    "unreachable",
+    "isolated_source",
+    "source_in_edges_only",
+    "repeated_edges",
+    "path",
+)
+"""The degenerate instances the edge tier draws from."""
+
+
+class DfsAnswer(AnswerSchema):
+    """``{"order": ["A", "B", "C"], "finish_order": ["C", "B", "A"]}``."""
+
+    order: list[str]
+    """The reachable vertices in the order they are first visited, the source first."""
+    finish_order: list[str]
+    """The same vertices in the order their visits finish, the source last."""
+
+
+def generate_dfs(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+    """One ``dfs`` input: ``vertices``, ``edges`` ``[u, v]``, ``directed``, ``source``.
+
+    - ``simple``: ``size`` vertices, a connected undirected graph searched from ``"A"``,
+      with at least one backtrack (a finished vertex whose parent then visits another one).
+    - ``standard``: ``size`` vertices, every one reachable from a random source (directed
+      about a third of the time), at least two of them three or more hops away; the
+      search backtracks at least twice, and the order differs from the breadth-first
+      order, from the descending tie-break and from a stack that marks vertices when they
+      are pushed.
+    - ``edge``: at most ``size`` vertices, one of :data:`DFS_EDGE_KINDS`.
+    """
+    if tier == "simple":
+        labels = vertex_labels(size, least=3)
+        for _ in range(MAX_ATTEMPTS):
+            pairs = connected_pairs(rng, labels, labels[0], rng.randint(0, 2))
+            if _backtracks(labels, pairs, labels[0], False) >= 1:
+                return _dfs_input(rng, labels, pairs, labels[0], False)
+        raise RuntimeError(f"no simple dfs graph on {size} vertices")
+    if tier == "standard":
+        return _standard_dfs(rng, vertex_labels(size, least=6))
+    labels = vertex_labels(size, least=4)
+    kind = rng.choice(DFS_EDGE_KINDS)
+    source = rng.choice(labels)
+    if kind == "single":
+        return _dfs_input(rng, [source], [], source, rng.random() < 0.5)
+    if kind == "unreachable":
+        directed = rng.random() < 0.5
+        near, far = split_unreachable(rng, labels, source)
+        pairs = cut_off_pairs(rng, near, far, source, directed)
+        return _dfs_input(rng, labels, pairs, source, directed)
+    if kind == "isolated_source":
+        others = [v for v in labels if v != source]
+        pairs = connected_pairs(rng, others, rng.choice(others), rng.randint(0, 1))
+        return _dfs_input(rng, labels, pairs, source, False)
+    if kind == "source_in_edges_only":
+        pairs = in_edges_only_pairs(rng, labels, source)
+        return _dfs_input(rng, labels, pairs, source, True)
+    if kind == "repeated_edges":
+        directed = rng.random() < 0.5
+        pairs = connected_pairs(rng, labels, source, 1)
+        pairs += rng.sample(pairs, 2)
+        pairs += [(v, v) for v in rng.sample(labels, 2)]
+        if not directed:
+            pairs.append(pairs[0][::-1])
+        return _dfs_input(rng, labels, pairs, source, directed)
+    # A path: the search goes all the way down, then unwinds without a single branch.
+    line = labels[:]
+    rng.shuffle(line)
+    pairs = [(line[i], line[i + 1]) for i in range(len(line) - 1)]
+    return _dfs_input(rng, labels, pairs, line[0], rng.random() < 0.5)
+
+
+def _dfs_input(
+    rng: random.Random, labels: list[str], pairs: list[Pair], source: str, directed: bool
+) -> dict[str, Any]:
+    return {
+        "vertices": labels,
+        "edges": edge_list(rng, pairs, directed),
+        "directed": directed,
+        "source": source,
+    }
+
+
+def _run(labels: list[str], pairs: Sequence[Pair], source: str, directed: bool) -> dict[str, Any]:
+    result: dict[str, Any] = dfs(labels, [list(p) for p in pairs], source, directed)
+    return result
+
+
+def _backtracks(labels: list[str], pairs: Sequence[Pair], source: str, directed: bool) -> int:
+    """How many times the search resumes a vertex and then discovers another from it: the
+    steps a model that only walks forward gets wrong."""
+    result = _run(labels, pairs, source, directed)
+    order, finished = result["order"], {v: i for i, v in enumerate(result["finish_order"])}
+    # A descendant finishes before its ancestor: ``order[i + 1]`` is no child of
+    # ``order[i]`` exactly when ``order[i]`` finished first.
+    return sum(1 for u, v in pairwise(order) if finished[u] < finished[v])
+
+
+def _descending(
+    labels: list[str], pairs: Sequence[Pair], source: str, directed: bool
+) -> dict[str, list[str]]:
+    """Both orders under the opposite tie-break: relabel so label order reverses."""
+    flip = dict(zip(labels, reversed(labels), strict=True))
+    result = _run(labels, [(flip[u], flip[v]) for u, v in pairs], flip[source], directed)
+    return {key: [flip[v] for v in result[key]] for key in ("order", "finish_order")}
+
+
+def _mark_on_push(
+    labels: list[str], pairs: Sequence[Pair], source: str, directed: bool
+) -> list[str]:
+    """The order of a stack that marks vertices when pushed (all unvisited neighbours at
+    once, in ascending order, so the largest is popped first): not a depth-first order."""
+    out: dict[str, set[str]] = {v: set() for v in labels}
+    for u, v in pairs:
+        out[u].add(v)
+        if not directed:
+            out[v].add(u)
+    seen, stack, order = {source}, [source], []
+    while stack:
+        u = stack.pop()
+        order.append(u)
+        for v in sorted(out[u] - seen):
+            seen.add(v)
+            stack.append(v)
+    return order
+
+
+def _standard_dfs(rng: random.Random, labels: list[str]) -> dict[str, Any]:
+    for _ in range(MAX_ATTEMPTS):
+        directed = rng.random() < 0.3
+        source = rng.choice(labels)
+        pairs = connected_pairs(rng, labels, source, len(labels) // 2)
+        order = _run(labels, pairs, source, directed)["order"]
+        graph = [list(p) for p in pairs]
+        if (
+            far_count(hop_counts(labels, pairs, source, directed)) >= 2
+            and _backtracks(labels, pairs, source, directed) >= 2
+            and order != bfs(labels, graph, source, directed)["order"]
+            and order != _descending(labels, pairs, source, directed)["order"]
+            and order != _mark_on_push(labels, pairs, source, directed)
+        ):
+            return _dfs_input(rng, labels, pairs, source, directed)
+    raise RuntimeError(f"no standard dfs graph on {len(labels)} vertices")
+
+
+def dfs_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """Orders with swapped, dropped or repeated vertices; the descending tie-break; the
+    breadth-first order; a stack marking vertices on push; the order sorted by label; the
+    finishing order written as the reversed discovery order or as the discovery order."""
+    order: list[str] = case.expected["order"]
+    finish: list[str] = case.expected["finish_order"]
+    inp = case.input
+    pairs = [(str(u), str(v)) for u, v in inp["edges"]]
+    labels, source, directed = inp["vertices"], inp["source"], inp["directed"]
+    orders = [
+        *swapped_items(order, rng),
+        *dropped_items(order, rng),
+        *duplicated_items(order, rng),
+        bfs(labels, inp["edges"], source, directed)["order"],
+        _mark_on_push(labels, pairs, source, directed),
+        sorted(order),
+    ]
+    wrong = [{"order": o, "finish_order": finish} for o in orders]
+    finishes = [
+        *swapped_items(finish, rng),
+        *dropped_items(finish, rng, count=1),
+        order[::-1],
+        order,
+    ]
+    wrong += [{"order": order, "finish_order": f} for f in finishes]
+    wrong.append(_descending(labels, pairs, source, directed))
+    return distinct_answers(wrong, unlike=[case.expected])
+
+
+SPEC = ScaffoldSpec(
+    name="dfs",
+    category="graph",
+    title="Depth-first search",
+    description="discovery and finishing orders, neighbours in ascending label order",
+    reference=dfs,
+    generator=generate_dfs,
+    answer_schema=DfsAnswer,
+    validator=CompositeValidator(
+        [PathMatchValidator(field="order"), PathMatchValidator(field="finish_order")]
+    ),
+    sizes={"simple": 5, "standard": 8, "edge": 5},
+    size=SizeAxis(
+        unit="vertices",
+        measure=count_vertices,
+        ranges={"simple": (3, 16), "standard": (6, 16), "edge": (4, 16)},
+    ),
+    mutants=dfs_mutants,
+    max_output_tokens=6144,
+)

@@ -1,0 +1,395 @@
+"""The fractional knapsack: the ``fractional_knapsack`` scaffold (any optimal fractions)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from pydantic import FiniteFloat
+
+from verification.calibration import distinct_answers
+from verification.cases import TestCase, Tier
+from verification.reference.greedy import FRACTIONAL_KNAPSACK_DECIMALS, fractional_knapsack
+from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.validators.base import ValidationResult, Validator, pick
+
+__all__ = [
+    "FRACTIONAL_EDGE_KINDS",
+    "FRACTION_TOLERANCE",
+    "MAX_ITEMS",
+    "SPEC",
+    "VALUE_TOLERANCE",
+    "WEIGHTS",
+    "FractionalKnapsackAnswer",
+    "FractionalKnapsackValidator",
+    "count_items",
+    "generate_fractional_knapsack",
+]
+
+VALUE_TOLERANCE = 1e-3
+"""Absolute tolerance on ``max_value``: twenty times the rounding the Output Format asks
+for (4 decimals); a relative ``1e-6`` applies too, for large values."""
+FRACTION_TOLERANCE = 1e-4
+"""Tolerance on each fraction (written to 4 decimals). The fractions' weight may exceed the
+capacity, and their value differ from ``max_value``, by what this much per item allows."""
+RELATIVE_TOLERANCE = 1e-6
+
+WEIGHTS = (1, 2, 4, 5, 8, 10, 16, 20, 25, 40)
+"""Item weights: divisors of 10**4, so with integer capacities every fraction, and the
+value, is a decimal of at most 4 places: the rounding the Output Format asks for is exact."""
+
+FRACTIONAL_EDGE_KINDS = (
+    "no_items",
+    "single_item",
+    "zero_capacity",
+    "above_total",
+    "equal_total",
+    "tied_ratios",
+    "exact_fit",
+    "best_too_heavy",
+)
+"""The degenerate instances the edge tier draws from."""
+
+MAX_ITEMS = 14
+_ATTEMPTS = 2000
+
+
+class FractionalKnapsackAnswer(AnswerSchema):
+    """``{"max_value": 22.5, "fractions": [0.25, 1.0, 0.0]}``."""
+
+    max_value: FiniteFloat
+    fractions: list[FiniteFloat]
+
+
+def count_items(test_input: Mapping[str, Any]) -> int:
+    """A knapsack input's size (``SizeAxis.measure``): its number of items."""
+    return len(test_input["weights"])
+
+
+def _items(weights: list[int], values: list[int], capacity: int) -> dict[str, Any]:
+    return {"weights": weights, "values": values, "capacity": capacity}
+
+
+def _ratios(weights: Sequence[int], values: Sequence[int]) -> list[Fraction]:
+    return [Fraction(v, w) for w, v in zip(weights, values, strict=True)]
+
+
+def _greedy_value(
+    weights: Sequence[int], values: Sequence[int], capacity: int, key: Any
+) -> Fraction:
+    """The exact value of filling the knapsack in the order ``key`` gives (fractionally)."""
+    room, total = Fraction(capacity), Fraction(0)
+    for i in sorted(range(len(weights)), key=key):
+        share = min(Fraction(1), room / weights[i])
+        total += share * values[i]
+        room -= share * weights[i]
+    return total
+
+
+def generate_fractional_knapsack(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+    """``{"weights": [...], "values": [...], "capacity": int}``: positive integer weights from
+    :data:`WEIGHTS` and values, a non-negative integer capacity. Every fraction of the answer
+    is then an exact decimal of at most 4 places.
+
+    ``simple``: ``size`` items (2 or more), values 1..40, distinct value-to-weight ratios, and
+    a capacity that takes some items whole and a share of 0.1 to 0.9 of the next one.
+    ``standard``: ``size`` items (3 or more), values 1..60, the same promises, items not
+    listed by ratio, and filling by largest value or by lightest weight first (the usual
+    mistakes) both fall short of the optimum by at least 0.1. Both have exactly one optimal
+    fraction list. ``edge``: at most ``size`` items, one of :data:`FRACTIONAL_EDGE_KINDS`
+    (``zero_capacity``, a capacity ``above_total`` or ``equal_total`` weight, ``tied_ratios``
+    with several optimal fraction lists, ``exact_fit`` with no item cut).
+    """
+    if not 1 <= size <= MAX_ITEMS:
+        raise ValueError(f"fractional_knapsack needs 1..{MAX_ITEMS} items, got {size}")
+    if tier == "simple":
+        return _split(rng, max(size, 2), top=40, trap=False)
+    if tier == "standard":
+        return _split(rng, max(size, 3), top=60, trap=True)
+    return _edge(rng, size)
+
+
+def _split(rng: random.Random, n: int, *, top: int, trap: bool) -> dict[str, Any]:
+    for _ in range(_ATTEMPTS):
+        weights = [rng.choice(WEIGHTS) for _ in range(n)]
+        values = [rng.randint(1, top) for _ in range(n)]
+        ratios = _ratios(weights, values)
+        if len(set(ratios)) != n:
+            continue
+        ranked = sorted(range(n), key=lambda i: -ratios[i])
+        whole = rng.randint(1, max(1, n - 2)) if n > 2 else 1
+        cut = ranked[whole]
+        shares = [r for r in range(1, weights[cut]) if 0.1 <= r / weights[cut] <= 0.9]
+        if not shares:
+            continue
+        capacity = sum(weights[i] for i in ranked[:whole]) + rng.choice(shares)
+        if trap and not _trapped(weights, values, capacity, ranked):
+            continue
+        return _items(weights, values, capacity)
+    raise RuntimeError(f"no fractional_knapsack instance of {n} items")
+
+
+def _trapped(weights: list[int], values: list[int], capacity: int, ranked: list[int]) -> bool:
+    """Items not listed by ratio, and the by-value and by-weight orders lose at least 0.1."""
+    if ranked == list(range(len(weights))):
+        return False
+    best = _greedy_value(weights, values, capacity, ranked.index)
+    by_value = _greedy_value(weights, values, capacity, lambda i: (-values[i], i))
+    by_weight = _greedy_value(weights, values, capacity, lambda i: (weights[i], i))
+    return best - max(by_value, by_weight) >= Fraction(1, 10)
+
+
+def _edge(rng: random.Random, size: int) -> dict[str, Any]:
+    kinds = [k for k in FRACTIONAL_EDGE_KINDS if size >= 3 or k != "tied_ratios"]
+    kind = rng.choice(kinds)
+    n = rng.randint(1, size)
+    weights = [rng.choice(WEIGHTS) for _ in range(n)]
+    values = [rng.randint(1, 40) for _ in range(n)]
+    total = sum(weights)
+    if kind == "no_items":
+        return _items([], [], rng.randint(0, 20))
+    if kind == "single_item":
+        return _items(weights[:1], values[:1], rng.randint(1, 2 * weights[0]))
+    if kind == "zero_capacity":
+        return _items(weights, values, 0)
+    if kind == "above_total":
+        return _items(weights, values, total + rng.randint(1, 20))
+    if kind == "equal_total":
+        return _items(weights, values, total)
+    ranked = sorted(range(n), key=lambda i: -Fraction(values[i], weights[i]))
+    if kind == "exact_fit":
+        return _items(weights, values, sum(weights[i] for i in ranked[: rng.randint(0, n)]))
+    if kind == "best_too_heavy":
+        heavy = rng.randrange(n)
+        weights[heavy] = 40
+        values[heavy] = max(v * 40 // w for w, v in zip(weights, values, strict=True)) + 1
+        return _items(weights, values, rng.randint(1, 39))
+    return _tied(rng, max(3, n))
+
+
+def _tied(rng: random.Random, n: int) -> dict[str, Any]:
+    """Two or more items of one ratio, the capacity running out inside that group (so
+    the room left for them can be shared in more than one way)."""
+    group = rng.randint(2, min(4, n))
+    ratio = rng.randint(1, 5)
+    weights = [rng.choice(WEIGHTS[:7]) for _ in range(n)]
+    values = [ratio * w for w in weights[:group]]
+    # The others are clearly better or clearly worse than the group.
+    values += [
+        max(1, w * (ratio + rng.choice((-1, 1)) * rng.randint(1, 2)) + rng.randint(0, 1))
+        for w in weights[group:]
+    ]
+    ratios = _ratios(weights, values)
+    better = sum(w for w, r in zip(weights, ratios, strict=True) if r > ratio)
+    shared = sum(weights[:group])
+    order = list(range(n))
+    rng.shuffle(order)
+    return _items(
+        [weights[i] for i in order],
+        [values[i] for i in order],
+        better + rng.randint(1, shared - 1),
+    )
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=RELATIVE_TOLERANCE, abs_tol=VALUE_TOLERANCE)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+class FractionalKnapsackValidator(Validator):
+    """Any optimal list of fractions, checked against the input within stated tolerances.
+
+    With ``case``: one fraction per item, each within ``[0, 1]`` (give or take
+    :data:`FRACTION_TOLERANCE`); their weight within the capacity and their value equal to
+    ``max_value`` (give or take that tolerance per item); and ``max_value`` within
+    :data:`VALUE_TOLERANCE` (or a relative ``1e-6``) of the optimum ``expected["max_value"]``.
+    Without ``case``: every number within those tolerances of ``expected``.
+    """
+
+    kind = "fractional_knapsack"
+
+    @property
+    def tolerances(self) -> Mapping[str, float]:
+        return {"max_value": VALUE_TOLERANCE, "fractions": FRACTION_TOLERANCE}
+
+    def validate(
+        self, actual: Any, expected: Any, *, case: TestCase | None = None
+    ) -> ValidationResult:
+        stated, fractions = pick(actual, "max_value"), pick(actual, "fractions")
+        optimum = pick(expected, "max_value")
+        if not _is_number(stated):
+            return ValidationResult(False, f"max_value must be a number, got {stated!r:.40}")
+        if not isinstance(fractions, list) or not all(_is_number(x) for x in fractions):
+            return ValidationResult(False, "fractions must be a list of numbers")
+        if not _is_number(optimum):
+            return ValidationResult(False, "the expected answer has no max_value")
+        if case is None:
+            return self._compare(stated, fractions, optimum, pick(expected, "fractions"))
+        weights, values = case.input["weights"], case.input["values"]
+        capacity = case.input["capacity"]
+        if len(fractions) != len(weights):
+            return ValidationResult(
+                False, f"fractions has {len(fractions)} numbers for {len(weights)} items"
+            )
+        for index, share in enumerate(fractions):
+            if not -FRACTION_TOLERANCE <= share <= 1 + FRACTION_TOLERANCE:
+                return ValidationResult(
+                    False, f"fractions[{index}] is {share}, outside 0..1", {"item": index}
+                )
+        load = sum(w * x for w, x in zip(weights, fractions, strict=True))
+        worth = sum(v * x for v, x in zip(values, fractions, strict=True))
+        details = {"weight": load, "capacity": capacity, "value": worth, "optimum": optimum}
+        if load > capacity + FRACTION_TOLERANCE * sum(weights):
+            return ValidationResult(
+                False, f"the fractions weigh {load:g}, over the capacity {capacity}", details
+            )
+        if abs(worth - stated) > VALUE_TOLERANCE + FRACTION_TOLERANCE * sum(values):
+            return ValidationResult(
+                False, f"the fractions are worth {worth:g}, but max_value says {stated}", details
+            )
+        if not _close(stated, optimum):
+            return ValidationResult(
+                False,
+                f"max_value is {stated}; the optimum is {optimum} (tolerance {VALUE_TOLERANCE:g})",
+                details,
+            )
+        return ValidationResult(True, f"an optimal load worth {stated}", details)
+
+    def _compare(
+        self, stated: float, fractions: list[Any], optimum: float, expected: Any
+    ) -> ValidationResult:
+        note = "(no test input: compared with the expected answer only)"
+        if not _close(stated, optimum):
+            return ValidationResult(False, f"max_value is {stated}, expected {optimum} {note}")
+        if not isinstance(expected, list) or len(expected) != len(fractions):
+            return ValidationResult(False, f"fractions differ in length from the expected {note}")
+        for index, (got, want) in enumerate(zip(fractions, expected, strict=True)):
+            if abs(got - want) > FRACTION_TOLERANCE:
+                return ValidationResult(
+                    False, f"fractions[{index}] is {got}, expected {want} {note}"
+                )
+        return ValidationResult(True, f"the expected fractions {note}")
+
+
+def _answer(test_input: Mapping[str, Any], shares: Sequence[Fraction]) -> dict[str, Any]:
+    places = FRACTIONAL_KNAPSACK_DECIMALS
+    worth = sum((share * v for share, v in zip(shares, test_input["values"], strict=True)), 0)
+    return {
+        "max_value": round(float(worth), places),
+        "fractions": [round(float(share), places) for share in shares],
+    }
+
+
+def _fill(test_input: Mapping[str, Any], order: Sequence[int]) -> list[Fraction]:
+    """The exact fractions of filling the knapsack in ``order``."""
+    weights = test_input["weights"]
+    room = Fraction(test_input["capacity"])
+    shares = [Fraction(0)] * len(weights)
+    for i in order:
+        shares[i] = min(Fraction(1), room / weights[i])
+        room -= shares[i] * weights[i]
+    return shares
+
+
+def _clearly_wrong(test_input: Mapping[str, Any], answer: dict[str, Any], optimum: float) -> bool:
+    """Wrong by ten times every tolerance, so no rounding can save it."""
+    weights, values = test_input["weights"], test_input["values"]
+    fractions, stated = answer["fractions"], answer["max_value"]
+    if len(fractions) != len(weights):
+        return True
+    if any(not -0.01 <= x <= 1.01 for x in fractions):
+        return True
+    load = sum(w * x for w, x in zip(weights, fractions, strict=True))
+    worth = sum(v * x for v, x in zip(values, fractions, strict=True))
+    slack = 10 * (VALUE_TOLERANCE + FRACTION_TOLERANCE * sum(values))
+    return bool(
+        load > test_input["capacity"] + 10 * FRACTION_TOLERANCE * sum(weights)
+        or abs(worth - stated) > slack
+        or abs(stated - optimum) > 10 * VALUE_TOLERANCE + RELATIVE_TOLERANCE * abs(optimum)
+    )
+
+
+def fractional_knapsack_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """``max_value`` just outside its tolerance; the cut item taken whole (over capacity)
+    or left out (0/1 thinking: feasible, not optimal); a whole item halved; filling by
+    largest value or lightest weight first; a fraction dropped, added or above 1."""
+    inp = case.input
+    best: float = case.expected["max_value"]
+    fractions: list[float] = case.expected["fractions"]
+    weights, values = inp["weights"], inp["values"]
+    n = len(weights)
+    ranked = sorted(range(n), key=lambda i: (-Fraction(values[i], weights[i]), i))
+    shares = _fill(inp, ranked)
+    wrong: list[dict[str, Any]] = [
+        {"max_value": round(best + 0.01, 4), "fractions": fractions},
+        {"max_value": round(best - 0.01, 4), "fractions": fractions},
+    ]
+    for i in range(n):
+        if 0 < shares[i] < 1:
+            wrong.append(_answer(inp, [*shares[:i], Fraction(1), *shares[i + 1 :]]))
+            wrong.append(_answer(inp, [*shares[:i], Fraction(0), *shares[i + 1 :]]))
+    taken = [i for i in range(n) if shares[i] == 1]
+    for i in rng.sample(taken, min(2, len(taken))):
+        wrong.append(_answer(inp, [*shares[:i], Fraction(1, 2), *shares[i + 1 :]]))
+    for key in (lambda i: (-values[i], i), lambda i: (weights[i], i)):
+        wrong.append(_answer(inp, _fill(inp, sorted(range(n), key=key))))
+    if n:
+        wrong.append({"max_value": best, "fractions": fractions[:-1]})
+        raised = rng.randrange(n)
+        wrong.append(
+            {"max_value": best, "fractions": [*fractions[:raised], 1.5, *fractions[raised + 1 :]]}
+        )
+    wrong.append({"max_value": best, "fractions": [*fractions, 0.0]})
+    kept = [answer for answer in wrong if _clearly_wrong(inp, answer, best)]
+    return distinct_answers(kept, unlike=[case.expected])
+
+
+def fractional_knapsack_alternatives(
+    case: TestCase, rng: random.Random
+) -> Sequence[dict[str, Any]]:
+    """The same answer written with integers where the numbers are whole, or with
+    ``max_value`` off by half its tolerance; with tied ratios, the room shared out among the
+    tied items in other orders."""
+    inp = case.input
+    best: float = case.expected["max_value"]
+    fractions: list[float] = case.expected["fractions"]
+    right: list[dict[str, Any]] = [
+        {
+            "max_value": int(best) if best == int(best) else best,
+            "fractions": [int(x) if x in (0, 1) else x for x in fractions],
+        },
+        {"max_value": round(best + VALUE_TOLERANCE / 2, 6), "fractions": fractions},
+    ]
+    weights, values = inp["weights"], inp["values"]
+    ratio = [Fraction(v, w) for w, v in zip(weights, values, strict=True)]
+    for _ in range(4):
+        order = sorted(range(len(weights)), key=lambda i: (-ratio[i], rng.random()))
+        right.append(_answer(inp, _fill(inp, order)))
+    return distinct_answers(right, unlike=[case.expected])
+
+
+SPEC = ScaffoldSpec(
+    name="fractional_knapsack",
+    category="greedy",
+    title="Fractional knapsack",
+    description="most valuable load when items may be cut, best value per weight first",
+    reference=fractional_knapsack,
+    generator=generate_fractional_knapsack,
+    answer_schema=FractionalKnapsackAnswer,
+    validator=FractionalKnapsackValidator(),
+    sizes={"simple": 4, "standard": 7, "edge": 5},
+    size=SizeAxis(
+        unit="items",
+        measure=count_items,
+        ranges={"simple": (2, 8), "standard": (3, MAX_ITEMS), "edge": (1, MAX_ITEMS)},
+    ),
+    mutants=fractional_knapsack_mutants,
+    alternatives=fractional_knapsack_alternatives,
+    max_output_tokens=4096,
+)

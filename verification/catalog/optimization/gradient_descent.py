@@ -1,0 +1,364 @@
+"""Fixed-step gradient descent on a polynomial or a quadratic form: the
+``gradient_descent`` scaffold."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import FiniteFloat, NonNegativeInt
+
+from verification.calibration import distinct_answers
+from verification.cases import TestCase, Tier
+from verification.reference.optimization import DescentStep, descent_trace, gradient_descent
+from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.validators.base import CompositeValidator
+from verification.validators.exact_match import ExactMatchValidator
+from verification.validators.numeric_tolerance import NumericToleranceValidator
+
+__all__ = [
+    "EDGE_KINDS_GRADIENT_DESCENT",
+    "MAX_ABS_ITERATE",
+    "MINIMUM_TOLERANCE",
+    "SPEC",
+    "STEP_MARGIN",
+    "GradientDescentAnswer",
+    "count_iterations",
+    "generate_gradient_descent",
+    "is_unambiguous",
+]
+
+
+class GradientDescentAnswer(AnswerSchema):
+    """``{"minimum": number | [number, ...] | null, "iterations": int, "converged": bool}``."""
+
+    minimum: FiniteFloat | list[FiniteFloat] | None
+    """A number for a polynomial, one number per variable for a quadratic form."""
+    iterations: NonNegativeInt
+    converged: bool
+
+
+MINIMUM_TOLERANCE = 1e-5
+"""Absolute, per coordinate: ten times the rounding the Output Format asks for (6
+decimals). Iterates stay within :data:`MAX_ABS_ITERATE`, so it is at least 1e-7 relative."""
+
+STEP_MARGIN = 2.0
+"""No step lies within this factor of the tolerance, so the stopping iteration is clear.
+Descent converges linearly (each step a fixed fraction of the last), so the margin of
+Newton's quadratic convergence (100) is out of reach; 2 is far beyond hand rounding."""
+
+MAX_ABS_ITERATE = 100.0
+"""Every coordinate of every iterate stays within this, for hand work."""
+
+EDGE_KINDS_GRADIENT_DESCENT = (
+    "stationary_start",
+    "constant",
+    "linear",
+    "diverging",
+    "budget_exhausted",
+)
+"""The degenerate instances the edge tier draws from."""
+
+_RATES = (0.05, 0.1, 0.125, 0.15, 0.2, 0.225, 0.25, 0.3, 0.35, 0.375, 0.4, 0.45)
+_SMALL_RATES = (0.01, 0.02, 0.025, 0.05, 0.1)
+_TOLERANCES = (1e-2, 1e-3, 1e-4, 1e-5, 1e-6)
+_MAX_ITERATIONS = 50
+_MAX_TRIES = 20_000
+
+
+def is_unambiguous(steps: Sequence[DescentStep], tolerance: float) -> bool:
+    """Whether a run survives hand arithmetic: no step length within a factor
+    :data:`STEP_MARGIN` of ``tolerance`` and no iterate beyond :data:`MAX_ABS_ITERATE`."""
+    for step in steps:
+        if max(abs(v) for v in (*step.x, *step.x_new)) > MAX_ABS_ITERATE:
+            return False
+        if tolerance / STEP_MARGIN <= step.step_norm < tolerance * STEP_MARGIN:
+            return False
+    return True
+
+
+def _case(
+    function: Mapping[str, Any], x0: Any, rate: float, tol: float, limit: int
+) -> dict[str, Any]:
+    return {
+        **function,
+        "x0": x0,
+        "learning_rate": rate,
+        "tolerance": tol,
+        "max_iterations": limit,
+    }
+
+
+def _with_tolerance(
+    rng: random.Random, candidate: dict[str, Any], size: int
+) -> dict[str, Any] | None:
+    """``candidate`` with a tolerance from :data:`_TOLERANCES` that makes it converge in
+    exactly ``size`` clear iterations, if one does: one long run serves every tolerance."""
+    steps = descent_trace(**{**candidate, "tolerance": 1e-12, "max_iterations": size})
+    if len(steps) < size:
+        return None
+    for tol in rng.sample(_TOLERANCES, len(_TOLERANCES)):
+        earlier = [step.step_norm for step in steps[:-1]]
+        stops_last = steps[-1].step_norm < tol and all(length >= tol for length in earlier)
+        if stops_last and is_unambiguous(steps, tol):
+            return {**candidate, "tolerance": tol}
+    return None
+
+
+def _simple(rng: random.Random, size: int) -> dict[str, Any]:
+    """A quadratic ``a x^2 + b x + c`` with a contraction ratio between 0.05 and 0.5."""
+    for _ in range(_MAX_TRIES):
+        a, b, c = rng.randint(1, 3), rng.randint(-12, 12), rng.randint(-5, 5)
+        rate = rng.choice(_RATES)
+        if not 0.05 <= abs(1 - 2 * a * rate) <= 0.4:
+            continue
+        candidate = _case(
+            {"coefficients": [a, b, c]}, float(rng.randint(-6, 6)), rate, 0.0, _MAX_ITERATIONS
+        )
+        chosen = _with_tolerance(rng, candidate, size)
+        if chosen is not None:
+            return chosen
+    raise RuntimeError(f"could not draw a simple gradient_descent instance of {size} iterations")
+
+
+def _eigenvalues(p: int, q: int, s: int) -> tuple[float, float]:
+    middle, half_gap = (p + s) / 2, math.hypot((p - s) / 2, q)
+    return middle - half_gap, middle + half_gap
+
+
+def _standard_polynomial(rng: random.Random) -> dict[str, Any] | None:
+    if rng.random() < 0.5:
+        coefficients = [rng.randint(1, 2), rng.randint(-4, 4)]
+        coefficients += [rng.randint(-6, 6), rng.randint(-6, 6), rng.randint(-5, 5)]
+    else:
+        coefficients = [rng.choice((-1, 1)), rng.randint(-4, 4), rng.randint(-6, 6)]
+        coefficients.append(rng.randint(-5, 5))
+    candidate = _case(
+        {"coefficients": coefficients},
+        rng.randint(-30, 30) / 10,
+        rng.choice(_SMALL_RATES),
+        1e-12,
+        _MAX_ITERATIONS,
+    )
+    # A genuine local minimum: the second derivative is positive where the run ends.
+    x = gradient_descent(**candidate)["minimum"]
+    if x is None:
+        return None
+    degree = len(coefficients) - 1
+    second = sum(
+        c * (degree - i) * (degree - i - 1) * x ** (degree - i - 2)
+        for i, c in enumerate(coefficients[:-2])
+    )
+    return candidate if second > 0.5 else None
+
+
+def _standard_quadratic(rng: random.Random) -> dict[str, Any] | None:
+    # Nearly equal diagonal entries and a small coupling keep the eigenvalues close, so a
+    # nice rate contracts by at most 0.3 per step: a slower descent could not step over
+    # the window of a factor STEP_MARGIN either side of the tolerance.
+    p = rng.randint(2, 8)
+    s, q = p + rng.randint(-1, 1), rng.randint(-1, 1)
+    low, high = _eigenvalues(p, q, s)
+    rate = rng.choice((0.1, 0.125, 0.15, 0.2, 0.25, 0.3, 0.4))
+    if low <= 0 or max(abs(1 - rate * low), abs(1 - rate * high)) > 0.3:
+        return None
+    return _case(
+        {"matrix": [[p, q], [q, s]], "vector": [rng.randint(-8, 8), rng.randint(-8, 8)]},
+        [rng.randint(-4, 4), rng.randint(-4, 4)],
+        rate,
+        1e-12,
+        _MAX_ITERATIONS,
+    )
+
+
+def _standard(rng: random.Random, size: int) -> dict[str, Any]:
+    two_d = rng.random() < 0.5
+    for _ in range(_MAX_TRIES):
+        candidate = _standard_quadratic(rng) if two_d else _standard_polynomial(rng)
+        chosen = None if candidate is None else _with_tolerance(rng, candidate, size)
+        if chosen is not None:
+            return chosen
+    raise RuntimeError(f"could not draw a standard gradient_descent instance of {size} iterations")
+
+
+def _stationary(rng: random.Random) -> dict[str, Any]:
+    """``x0`` is a critical point: a minimum, a maximum, a flat inflection or a saddle."""
+    a, h, c = rng.randint(1, 3), rng.randint(-4, 4), rng.randint(-5, 5)
+    shape = rng.choice(("minimum", "maximum", "inflection", "saddle", "bowl"))
+    rate, tol = rng.choice(_RATES), 1e-4
+    if shape == "minimum":
+        return _case({"coefficients": [a, -2 * a * h, a * h * h + c]}, float(h), rate, tol, 50)
+    if shape == "maximum":
+        return _case({"coefficients": [-a, 2 * a * h, -a * h * h + c]}, float(h), rate, tol, 50)
+    if shape == "inflection":  # (x - h)^3 + c
+        coefficients = [1, -3 * h, 3 * h * h, -(h**3) + c]
+        return _case({"coefficients": coefficients}, float(h), rate, tol, 50)
+    p, s, q = rng.randint(1, 5), rng.randint(1, 5), rng.randint(-2, 2)
+    matrix = [[p, q], [q, -s if shape == "saddle" else s + 2]]
+    point = [rng.randint(-3, 3), rng.randint(-3, 3)]
+    vector = [-(row[0] * point[0] + row[1] * point[1]) for row in matrix]
+    return _case({"matrix": matrix, "vector": vector}, point, rate, tol, 50)
+
+
+def _edge(rng: random.Random, size: int) -> dict[str, Any]:
+    kind = rng.choice(EDGE_KINDS_GRADIENT_DESCENT)
+    limit = max(1, size)
+    if kind == "stationary_start":
+        return _stationary(rng)
+    if kind == "constant":
+        return _case(
+            {"coefficients": [rng.randint(-9, 9)]}, float(rng.randint(-5, 5)), 0.1, 1e-4, 20
+        )
+    for _ in range(_MAX_TRIES):
+        x0 = float(rng.randint(-5, 5))
+        if kind == "linear":
+            slope = rng.choice([m for m in range(-5, 6) if m != 0])
+            function: dict[str, Any] = {"coefficients": [slope, rng.randint(-5, 5)]}
+            rate = rng.choice(_RATES)
+        else:
+            a, b = rng.randint(1, 3), rng.randint(-8, 8)
+            function = {"coefficients": [a, b, rng.randint(-5, 5)]}
+            rate = rng.choice((0.5, 0.6, 0.75, 0.8, 1.0)) if kind == "diverging" else 0.1
+            ratio = 1 - 2 * a * rate
+            wanted = (-2.0 <= ratio <= -1.2) if kind == "diverging" else (0.3 <= ratio <= 0.8)
+            if not wanted or x0 * 2 * a == -b:
+                continue
+        tol = rng.choice((1e-4, 1e-5))
+        candidate = _case(function, x0, rate, tol, limit)
+        steps = descent_trace(**candidate)
+        # Every step of these runs stays above the tolerance: none of them converges.
+        if steps[-1].step_norm >= tol * STEP_MARGIN and is_unambiguous(steps, tol):
+            return candidate
+    raise RuntimeError(f"could not draw a {kind} gradient_descent instance")
+
+
+def generate_gradient_descent(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+    """A gradient-descent input: a function as data (``coefficients``, or ``matrix`` and
+    ``vector`` of ``f(x) = 1/2 x^T A x + b^T x``), ``x0``, ``learning_rate``,
+    ``tolerance`` and ``max_iterations`` (50).
+
+    ``simple``: a quadratic ``a x^2 + b x + c`` (``a`` 1 to 3) from an integer start, a
+    learning rate whose contraction ratio ``|1 - 2 a rate|`` is 0.05 to 0.5. ``standard``:
+    half the time a cubic or quartic polynomial ending at a genuine local minimum, half the
+    time a 2-D positive definite quadratic form (integer entries) with contraction ratio at
+    most 0.5. Both converge in exactly ``size`` iterations that :func:`is_unambiguous`
+    accepts (no step within a factor 2 of the tolerance). ``edge``: one of
+    :data:`EDGE_KINDS_GRADIENT_DESCENT`: a start at a stationary point (a minimum, a
+    maximum, a flat inflection, a 2-D saddle or bowl; converges at iteration 1), a constant
+    polynomial, a linear one (never converges), a learning rate so large the iterates grow,
+    or a budget too small to converge; the last three run ``size`` iterations.
+    """
+    if size < 1:
+        raise ValueError(f"gradient_descent needs at least 1 iteration, got size {size}")
+    if tier == "simple":
+        return _simple(rng, size)
+    if tier == "standard":
+        return _standard(rng, size)
+    if tier == "edge":
+        return _edge(rng, size)
+    raise ValueError(f"unknown tier {tier!r}")
+
+
+def count_iterations(test_input: Mapping[str, Any]) -> int:
+    """An input's size: the number of iterations the descent takes."""
+    iterations: int = gradient_descent(**test_input)["iterations"]
+    return iterations
+
+
+def _shifted(point: Any, by: float) -> Any:
+    if isinstance(point, list):
+        return [round(v + by, 6) for v in point]
+    return round(point + by, 6)
+
+
+def gradient_descent_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """The iteration count one off, convergence flipped, the point just outside tolerance,
+    the point one iteration early, swapped coordinates, the start reported, and the wrong
+    shape (a number for a list or a list for a number)."""
+    expected = case.expected
+    minimum, iterations = expected["minimum"], expected["iterations"]
+    wrong: list[dict[str, Any]] = [
+        {**expected, "iterations": iterations + 1},
+        {**expected, "converged": not expected["converged"]},
+    ]
+    if iterations > 0:
+        wrong.append({**expected, "iterations": iterations - 1})
+    if minimum is None:
+        return distinct_answers(wrong, unlike=[expected])
+    wrong.append(
+        {**expected, "minimum": _shifted(minimum, 3 * MINIMUM_TOLERANCE * rng.choice((-1, 1)))}
+    )
+    last = descent_trace(**case.input)[-1]
+    before = [round(v, 6) for v in last.x]
+    if last.step_norm > 3 * MINIMUM_TOLERANCE * math.sqrt(len(before)):
+        far = max(abs(b - m) for b, m in zip(before, _as_list(minimum), strict=True))
+        if far > 2 * MINIMUM_TOLERANCE:
+            wrong.append(
+                {**expected, "minimum": before if isinstance(minimum, list) else before[0]}
+            )
+    if isinstance(minimum, list):
+        wrong.append({**expected, "minimum": minimum[0]})
+        if abs(minimum[0] - minimum[1]) > 2 * MINIMUM_TOLERANCE:
+            wrong.append({**expected, "minimum": minimum[::-1]})
+    else:
+        wrong.append({**expected, "minimum": [minimum]})
+    start = case.input["x0"]
+    start_point = [float(v) for v in start] if isinstance(start, list) else float(start)
+    if max(abs(a - b) for a, b in zip(_as_list(start_point), _as_list(minimum), strict=True)) > (
+        2 * MINIMUM_TOLERANCE
+    ):
+        wrong.append({**expected, "minimum": start_point})
+    return distinct_answers(wrong, unlike=[expected])
+
+
+def _as_list(point: Any) -> list[float]:
+    return list(point) if isinstance(point, list) else [point]
+
+
+def gradient_descent_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """The last iterate unrounded, and nudged by less than the tolerance."""
+    minimum = case.expected["minimum"]
+    if minimum is None:
+        return ()
+    exact = list(descent_trace(**case.input)[-1].x_new)
+    full = exact if isinstance(minimum, list) else exact[0]
+    nudge = 0.4 * MINIMUM_TOLERANCE * rng.choice((-1, 1))
+    nudged = [v + nudge for v in exact]
+    return distinct_answers(
+        [
+            {**case.expected, "minimum": full},
+            {**case.expected, "minimum": nudged if isinstance(minimum, list) else nudged[0]},
+        ],
+        unlike=[case.expected],
+    )
+
+
+SPEC = ScaffoldSpec(
+    name="gradient_descent",
+    category="optimization",
+    title="Gradient descent",
+    description="fixed-step descent on a polynomial or 2-D quadratic form, with iteration count",
+    reference=gradient_descent,
+    generator=generate_gradient_descent,
+    answer_schema=GradientDescentAnswer,
+    # Iterations are compared exactly: the generator keeps every step a factor of 2 away
+    # from the tolerance, so hand arithmetic stops at the same iteration.
+    validator=CompositeValidator(
+        [
+            ExactMatchValidator(field="converged"),
+            ExactMatchValidator(field="iterations"),
+            NumericToleranceValidator(tolerance=MINIMUM_TOLERANCE, field="minimum"),
+        ]
+    ),
+    sizes={"simple": 5, "standard": 7, "edge": 4},
+    size=SizeAxis(
+        unit="iterations",
+        measure=count_iterations,
+        ranges={"simple": (3, 8), "standard": (4, 10), "edge": (1, 8)},
+    ),
+    mutants=gradient_descent_mutants,
+    alternatives=gradient_descent_alternatives,
+    max_output_tokens=6144,
+)

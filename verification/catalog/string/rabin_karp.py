@@ -1,0 +1,181 @@
+"""Rabin-Karp search with a rolling hash: the ``rabin_karp`` scaffold."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import NonNegativeInt
+
+from verification.calibration import distinct_answers, dropped_items
+from verification.cases import TestCase, Tier
+from verification.generators.string_algo import has_overlap, plant, random_word, text_length
+from verification.reference.string_algo import rabin_karp
+from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.validators.exact_match import ExactMatchValidator
+
+__all__ = ["EDGE_KINDS_RABIN_KARP", "SPEC", "RabinKarpAnswer", "generate_rabin_karp"]
+
+
+class RabinKarpAnswer(AnswerSchema):
+    """``{"positions": [...], "spurious_hits": [...]}``: 0-based window starts, ascending."""
+
+    positions: list[NonNegativeInt]
+    spurious_hits: list[NonNegativeInt]
+
+
+EDGE_KINDS_RABIN_KARP = (
+    "small_modulus",
+    "longer_than_text",
+    "overlapping",
+    "absent",
+    "equal_to_text",
+)
+"""The degenerate Rabin-Karp instances the edge tier draws from."""
+
+_BASES = (2, 3, 5, 10)
+"""Small bases keep the hand arithmetic short."""
+_MODULI = (11, 13, 17, 19, 23)
+_SMALL_MODULI = (2, 3, 4, 5)
+"""A modulus this small makes most windows collide with the pattern's hash."""
+_MAX_TRIES = 2000
+
+
+def _planted(rng: random.Random, alphabet: str, size: int, pattern: str, copies: int) -> str:
+    text = list(random_word(rng, alphabet, size))
+    for _ in range(copies):
+        plant(text, rng.randrange(size - len(pattern) + 1), pattern)
+    return "".join(text)
+
+
+def _case(text: str, pattern: str, base: int, modulus: int) -> dict[str, Any]:
+    return {"text": text, "pattern": pattern, "base": base, "modulus": modulus}
+
+
+def _simple(rng: random.Random, size: int) -> dict[str, Any]:
+    """A 2-3 letter pattern planted once or twice, at most two spurious hits."""
+    for _ in range(_MAX_TRIES):
+        pattern = random_word(rng, "AB", rng.randint(2, 3))
+        text = _planted(rng, "AB", size, pattern, rng.randint(1, 2))
+        candidate = _case(text, pattern, rng.choice(_BASES), rng.choice(_MODULI))
+        answer = rabin_karp(**candidate)
+        if len(set(text)) == 2 and len(answer["spurious_hits"]) <= 2:
+            return candidate
+    raise RuntimeError("could not draw a simple Rabin-Karp instance")
+
+
+def _standard(rng: random.Random, size: int) -> dict[str, Any]:
+    """1 to 4 matches and 1 to 3 spurious hits, so both lists matter."""
+    alphabet = rng.choice(("ABC", "ABCD"))
+    for _ in range(_MAX_TRIES):
+        pattern = random_word(rng, alphabet, rng.randint(3, 4))
+        text = _planted(rng, alphabet, size, pattern, rng.randint(1, 3))
+        candidate = _case(text, pattern, rng.choice(_BASES), rng.choice(_MODULI))
+        answer = rabin_karp(**candidate)
+        if 1 <= len(answer["positions"]) <= 4 and 1 <= len(answer["spurious_hits"]) <= 3:
+            return candidate
+    raise RuntimeError("could not draw a standard Rabin-Karp instance")
+
+
+def _edge(rng: random.Random, size: int) -> dict[str, Any]:
+    kind = rng.choice(EDGE_KINDS_RABIN_KARP)
+    base, modulus = rng.choice(_BASES), rng.choice(_MODULI)
+    if kind == "small_modulus":
+        for _ in range(_MAX_TRIES):
+            pattern = random_word(rng, "ABC", rng.randint(2, 3))
+            text = _planted(rng, "ABC", size, pattern, 1)
+            candidate = _case(text, pattern, base, rng.choice(_SMALL_MODULI))
+            if len(rabin_karp(**candidate)["spurious_hits"]) >= 2:
+                return candidate
+        raise RuntimeError("could not draw a colliding Rabin-Karp instance")
+    if kind == "longer_than_text":
+        text = random_word(rng, "AB", rng.randint(0, 4))
+        pattern = text + random_word(rng, "AB", rng.randint(1, 3))
+        return _case(text, pattern, base, modulus)
+    if kind == "overlapping":
+        letter = rng.choice("AB")
+        pattern = letter * rng.randint(2, 3)
+        if rng.random() < 0.5:
+            pattern = "ABA" if letter == "A" else "BAB"
+        for _ in range(_MAX_TRIES):
+            text = _planted(rng, "AB", size, pattern + pattern[1:], 1)
+            positions = rabin_karp(**_case(text, pattern, base, modulus))["positions"]
+            if has_overlap(positions, len(pattern)):
+                return _case(text, pattern, base, modulus)
+        raise RuntimeError("could not draw an overlapping Rabin-Karp instance")
+    if kind == "absent":
+        text = random_word(rng, "AB", size)
+        return _case(text, "C" + random_word(rng, "AB", rng.randint(1, 2)), base, modulus)
+    text = random_word(rng, "ABC", rng.randint(3, 6))
+    return _case(text, text, base, modulus)
+
+
+def generate_rabin_karp(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+    """A Rabin-Karp input ``{"text", "pattern", "base", "modulus"}``; letters hash by their
+    code points (``ord``), the base is 2, 3, 5 or 10.
+
+    ``simple``: a text of ``size`` letters over "AB", a 2-3 letter pattern that occurs,
+    a prime modulus 11 to 23 and at most two spurious hits. ``standard``: a text of
+    ``size`` letters over "ABC" or "ABCD", a 3-4 letter pattern with 1 to 4 occurrences
+    and 1 to 3 spurious hits. ``edge``: one of :data:`EDGE_KINDS_RABIN_KARP`: a modulus of
+    2 to 5 with at least two spurious hits, a pattern longer than the text (sometimes the
+    text is empty), overlapping occurrences, an absent pattern, the pattern equal to the
+    text.
+    """
+    if size < 6 or (tier == "standard" and size < 10):
+        raise ValueError(f"rabin_karp needs a text of at least 6 letters (10 standard), got {size}")
+    if tier == "simple":
+        return _simple(rng, size)
+    if tier == "standard":
+        return _standard(rng, size)
+    if tier == "edge":
+        return _edge(rng, size)
+    raise ValueError(f"unknown tier {tier!r}")
+
+
+def rabin_karp_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """A spurious hit reported as a match (the letters never compared), spurious hits left
+    out, a match or a spurious hit dropped, positions 1-based, a window never hit added."""
+    positions: list[int] = case.expected["positions"]
+    spurious: list[int] = case.expected["spurious_hits"]
+    text, pattern = case.input["text"], case.input["pattern"]
+    wrong: list[dict[str, Any]] = []
+    if spurious:
+        wrong.append({"positions": sorted(positions + spurious), "spurious_hits": []})
+        wrong.append({"positions": positions, "spurious_hits": []})
+        wrong += [
+            {"positions": positions, "spurious_hits": s} for s in dropped_items(spurious, rng)
+        ]
+    wrong += [{"positions": p, "spurious_hits": spurious} for p in dropped_items(positions, rng)]
+    if positions or spurious:
+        wrong.append(
+            {"positions": [p + 1 for p in positions], "spurious_hits": [s + 1 for s in spurious]}
+        )
+    windows = range(max(1, len(text) - len(pattern) + 1))
+    never = [i for i in windows if i not in positions and i not in spurious]
+    if never:
+        extra = rng.choice(never)
+        wrong.append({"positions": positions, "spurious_hits": sorted([*spurious, extra])})
+        wrong.append({"positions": sorted([*positions, extra]), "spurious_hits": spurious})
+    return distinct_answers(wrong, unlike=[case.expected])
+
+
+SPEC = ScaffoldSpec(
+    name="rabin_karp",
+    category="string",
+    title="Rabin-Karp search",
+    description="every occurrence of a pattern by rolling hash, with the spurious hits",
+    reference=rabin_karp,
+    generator=generate_rabin_karp,
+    answer_schema=RabinKarpAnswer,
+    validator=ExactMatchValidator(),
+    sizes={"simple": 10, "standard": 16, "edge": 10},
+    size=SizeAxis(
+        unit="text length",
+        measure=text_length,
+        ranges={"simple": (6, 30), "standard": (10, 30), "edge": (6, 30)},
+    ),
+    mutants=rabin_karp_mutants,
+    max_output_tokens=6144,
+)

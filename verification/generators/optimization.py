@@ -1,0 +1,53 @@
+"""Shared input-generator helpers for the optimization scaffolds: random draws in [0, 1)
+with two decimals, kept far from the thresholds a hand-worked trace compares them with.
+
+A draw that names an index by ``floor(u * k)`` keeps ``u * k`` at least 0.1 away from a
+whole number; a draw compared with a threshold (a mutation rate, an acceptance
+probability) keeps a stated margin from it. Either way careful hand arithmetic takes the
+same branch as the reference.
+"""
+
+from __future__ import annotations
+
+import random
+
+__all__ = ["INDEX_MARGIN", "draw_away_from", "index_draw", "uniform_draw"]
+
+INDEX_MARGIN = 0.1
+"""``u * k`` stays at least this far from a whole number, so ``floor(u * k)`` is clear."""
+
+
+def uniform_draw(rng: random.Random) -> float:
+    """A draw with two decimals, 0.00 to 0.99."""
+    return rng.randrange(100) / 100
+
+
+def index_draw(rng: random.Random, count: int, index: int | None = None) -> float:
+    """A two-decimal draw ``u`` whose ``floor(u * count)`` is clear (``u * count`` at least
+    :data:`INDEX_MARGIN` from a whole number), naming ``index`` when one is given."""
+    if count < 1:
+        raise ValueError(f"a draw names an index among at least 1, got {count}")
+    choices = [
+        u / 100
+        for u in range(100)
+        if INDEX_MARGIN <= (u * count / 100) % 1 <= 1 - INDEX_MARGIN or count == 1
+    ]
+    if index is not None:
+        choices = [u for u in choices if int(u * count) == index]
+        if not choices:
+            raise ValueError(f"no two-decimal draw names index {index} of {count}")
+    return rng.choice(choices)
+
+
+def draw_away_from(
+    rng: random.Random, threshold: float, margin: float, *, below: bool | None = None
+) -> float:
+    """A two-decimal draw at least ``margin`` from ``threshold``; strictly below it when
+    ``below`` is true, at or above it when false, either when None. Raises ``ValueError``
+    when no such draw exists."""
+    choices = [u / 100 for u in range(100) if abs(u / 100 - threshold) >= margin]
+    if below is not None:
+        choices = [u for u in choices if (u < threshold) == below]
+    if not choices:
+        raise ValueError(f"no two-decimal draw is {margin} away from {threshold}")
+    return rng.choice(choices)
