@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import shutil
 from pathlib import Path
@@ -10,9 +11,12 @@ import pytest
 
 from verification.cases import case_id, case_rng, generate_case, parse_case_id
 from verification.catalog import default_catalog
+from verification.checks import _check_tolerances, calibration_cases
 from verification.cli import main
 from verification.config import packaged_scaffolds_dir
+from verification.errors import VerificationError
 from verification.journal import read_journal
+from verification.validators.exact_match import ExactMatchValidator
 
 CATALOG = default_catalog()
 
@@ -94,3 +98,12 @@ def test_check_passes_a_sound_scaffold_and_fails_a_broken_one(
     assert main(["check", "kmp", "--cases", "5", "--scaffolds-dir", str(drafts)]) == 1
     out = capsys.readouterr().out
     assert "FAIL kmp: worked example" in out and "1 check(s) failed" in out
+
+
+def test_a_numeric_answer_without_a_stated_tolerance_fails_the_check() -> None:
+    monte_carlo = default_catalog()["monte_carlo"]
+    exact = dataclasses.replace(monte_carlo, validator=ExactMatchValidator())
+    cases = list(calibration_cases(exact, 2))
+    with pytest.raises(VerificationError, match="states no tolerance"):
+        _check_tolerances(exact, cases)
+    assert "estimate: absolute" in _check_tolerances(monte_carlo, cases)

@@ -20,7 +20,7 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -187,6 +187,29 @@ def _check_alternatives(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
     return f"{total} alternatives, every one accepted"
 
 
+def _fractions_in(value: Any) -> bool:
+    if isinstance(value, float):
+        return not value.is_integer()
+    if isinstance(value, Mapping):
+        return any(_fractions_in(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_fractions_in(item) for item in value)
+    return False
+
+
+def _check_tolerances(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
+    stated = spec.tolerances
+    if not stated:
+        fractional = [case.id for case in cases if _fractions_in(case.expected)]
+        if fractional:
+            raise VerificationError(
+                f"{fractional[0]}: the answer holds fractional numbers but the validator "
+                "states no tolerance (give it `tolerances`, shown in every report)"
+            )
+        return "no fractional numbers in any answer; none needed"
+    return "; ".join(f"{what}: {bound}" for what, bound in stated.items())
+
+
 def _sizes(low: int, high: int) -> list[int]:
     if high - low < SIZE_SAMPLES:
         return list(range(low, high + 1))
@@ -280,6 +303,7 @@ def check_scaffold(
         run("tiers", lambda: _check_tiers(spec, cases))
         run("mutants", lambda: _check_mutants(spec, cases))
         run("alternatives", lambda: _check_alternatives(spec, cases))
+        run("tolerances", lambda: _check_tolerances(spec, cases))
     run("size axis", lambda: _check_size_axis(spec))
     if hash_seed:
         run("hash seed", lambda: _check_hash_seed(spec))

@@ -121,6 +121,8 @@ class ScaffoldEntry(BaseModel):
     file: str
     sha256: str
     case_ids: list[str]
+    tolerances: dict[str, str] = {}
+    """The validator's numeric tolerances, as the report shows them."""
 
 
 class RunManifest(BaseModel):

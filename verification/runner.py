@@ -428,6 +428,9 @@ class VerificationRunner:
                         file=str(self.prompt_builder.scaffold_path(specs[name])),
                         sha256=self.prompt_builder.scaffold_sha256(specs[name]),
                         case_ids=[case.id for case in cases],
+                        tolerances={
+                            what: str(bound) for what, bound in specs[name].tolerances.items()
+                        },
                     )
                     for name, cases in planned.items()
                 },

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from verification.cases import TIERS, TestCase, Tier
-from verification.validators.base import Validator
+from verification.validators.base import Tolerance, Validator
 
 __all__ = [
     "AnswerSchema",
@@ -165,6 +165,6 @@ class ScaffoldSpec:
         return getattr(self.reference, "__name__", self.name)
 
     @property
-    def tolerances(self) -> Mapping[str, float]:
+    def tolerances(self) -> Mapping[str, Tolerance]:
         """The numeric tolerances the validator applies."""
         return self.validator.tolerances

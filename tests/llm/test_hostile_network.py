@@ -103,7 +103,9 @@ def test_a_200_that_is_no_message_is_retried_then_transient(
         ({"retry-after": ""}, None),
     ],
 )
-def test_retry_after_says_a_wait_or_nothing(headers: dict[str, str], expected: float | None) -> None:
+def test_retry_after_says_a_wait_or_nothing(
+    headers: dict[str, str], expected: float | None
+) -> None:
     assert parse_retry_after(headers) == expected
 
 
@@ -215,7 +217,10 @@ def test_refusals_and_context_overflows_are_not_format_failures(
     assert summary["failures_by_level"]["1"] == (1 if outcome == "truncated" else 0)
     assert summary["refused"] == (1 if outcome == "refused" else 0)
     report = (tmp_path / "reports" / "kmp.md").read_text()
-    assert f"| Refused by the model (counted as failures, at no level) | {summary['refused']} |" in report
+    assert (
+        f"| Refused by the model (counted as failures, at no level) | {summary['refused']} |"
+        in report
+    )
 
 
 def test_a_server_that_echoes_the_key_or_logs_it_prints_no_credential(

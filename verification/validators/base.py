@@ -8,6 +8,7 @@ alone can show when it is missing.
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -19,6 +20,7 @@ from verification.cases import TestCase
 __all__ = [
     "CompositeValidator",
     "FieldValidator",
+    "Tolerance",
     "ValidationResult",
     "Validator",
     "pick",
@@ -53,9 +55,32 @@ class Validator(ABC):
         """Judge ``actual``; never raise on a wrong answer."""
 
     @property
-    def tolerances(self) -> Mapping[str, float]:
+    def tolerances(self) -> Mapping[str, Tolerance]:
         """Numeric tolerances this validator applies, by what they apply to."""
         return {}
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far a number may be from the truth: within ``absolute`` or within ``relative``
+    times the true value's magnitude, whichever is wider (``math.isclose``'s rule)."""
+
+    absolute: float
+    relative: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name, bound in (("absolute", self.absolute), ("relative", self.relative)):
+            if not bound >= 0 or math.isinf(bound):
+                raise ValueError(f"{name} tolerance must be a finite number >= 0, got {bound!r}")
+
+    def allows(self, actual: float, expected: float) -> bool:
+        """Whether ``actual`` is close enough to ``expected`` (never for a non-finite one)."""
+        return math.isfinite(actual) and math.isclose(
+            actual, expected, rel_tol=self.relative, abs_tol=self.absolute
+        )
+
+    def __str__(self) -> str:
+        return f"absolute {self.absolute:g}, relative {self.relative:g}"
 
 
 def repeated(items: Iterable[Hashable]) -> list[Any]:
@@ -110,8 +135,8 @@ class CompositeValidator(Validator):
         )
 
     @property
-    def tolerances(self) -> Mapping[str, float]:
-        merged: dict[str, float] = {}
+    def tolerances(self) -> Mapping[str, Tolerance]:
+        merged: dict[str, Tolerance] = {}
         for validator in self.validators:
             merged.update(validator.tolerances)
         return merged

@@ -1,4 +1,4 @@
-"""Validators for numbers compared within a documented absolute tolerance."""
+"""Validators for numbers compared within documented absolute and relative tolerances."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from verification.cases import TestCase
-from verification.validators.base import FieldValidator, ValidationResult
+from verification.validators.base import FieldValidator, Tolerance, ValidationResult
 from verification.validators.exact_match import json_differences
 
 __all__ = ["NumericToleranceValidator"]
@@ -18,20 +18,22 @@ def _is_number(value: Any) -> bool:
 
 
 class NumericToleranceValidator(FieldValidator):
-    """Numbers (or objects and arrays of them) equal within ``tolerance``; ``null`` only
-    matches ``null``; anything else must match exactly."""
+    """Numbers (or objects and arrays of them) equal within ``tolerance`` (absolute) or
+    ``relative`` times the expected magnitude, whichever is wider; ``null`` only matches
+    ``null``; anything else must match exactly."""
 
     kind = "numeric"
 
-    def __init__(self, tolerance: float = 1e-6, field: str | None = None) -> None:
-        if not tolerance >= 0 or math.isinf(tolerance):
-            raise ValueError(f"tolerance must be a finite number >= 0, got {tolerance!r}")
+    def __init__(
+        self, tolerance: float = 1e-6, field: str | None = None, *, relative: float = 0.0
+    ) -> None:
         super().__init__(field)
+        self.bounds = Tolerance(tolerance, relative)
         self.tolerance = tolerance
 
     @property
-    def tolerances(self) -> Mapping[str, float]:
-        return {self.field or "value": self.tolerance}
+    def tolerances(self) -> Mapping[str, Tolerance]:
+        return {self.field or "value": self.bounds}
 
     def validate(
         self, actual: Any, expected: Any, *, case: TestCase | None = None
@@ -39,18 +41,18 @@ class NumericToleranceValidator(FieldValidator):
         where = self.where
         problem = self._compare(*self.picked(actual, expected), where)
         if problem:
-            return ValidationResult(False, problem, {"tolerance": self.tolerance})
-        return ValidationResult(True, f"{where} within {self.tolerance:g}")
+            return ValidationResult(False, problem, {"tolerance": str(self.bounds)})
+        return ValidationResult(True, f"{where} within {self.bounds}")
 
     def _compare(self, actual: Any, expected: Any, where: str) -> str | None:
         if _is_number(expected) and _is_number(actual):
             if not math.isfinite(actual):
                 return f"{where}: expected {expected!r}, got non-finite {actual!r}"
-            error = abs(float(actual) - float(expected))
-            if error > self.tolerance:
+            if not self.bounds.allows(float(actual), float(expected)):
+                error = abs(float(actual) - float(expected))
                 return (
                     f"{where}: expected {expected!r}, got {actual!r} "
-                    f"(off by {error:.3g} > tolerance {self.tolerance:g})"
+                    f"(off by {error:.3g}, outside tolerance: {self.bounds})"
                 )
             return None
         if isinstance(expected, Mapping) and isinstance(actual, Mapping):

@@ -14,7 +14,7 @@ from verification.calibration import distinct_answers
 from verification.cases import TestCase, Tier
 from verification.reference.greedy import FRACTIONAL_KNAPSACK_DECIMALS, fractional_knapsack
 from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
-from verification.validators.base import ValidationResult, Validator, pick
+from verification.validators.base import Tolerance, ValidationResult, Validator, pick
 
 __all__ = [
     "FRACTIONAL_EDGE_KINDS",
@@ -195,7 +195,7 @@ def _tied(rng: random.Random, n: int) -> dict[str, Any]:
 
 
 def _close(a: float, b: float) -> bool:
-    return math.isclose(a, b, rel_tol=RELATIVE_TOLERANCE, abs_tol=VALUE_TOLERANCE)
+    return Tolerance(VALUE_TOLERANCE, RELATIVE_TOLERANCE).allows(a, b)
 
 
 def _is_number(value: Any) -> bool:
@@ -215,8 +215,11 @@ class FractionalKnapsackValidator(Validator):
     kind = "fractional_knapsack"
 
     @property
-    def tolerances(self) -> Mapping[str, float]:
-        return {"max_value": VALUE_TOLERANCE, "fractions": FRACTION_TOLERANCE}
+    def tolerances(self) -> Mapping[str, Tolerance]:
+        return {
+            "max_value": Tolerance(VALUE_TOLERANCE, RELATIVE_TOLERANCE),
+            "fractions": Tolerance(FRACTION_TOLERANCE),
+        }
 
     def validate(
         self, actual: Any, expected: Any, *, case: TestCase | None = None

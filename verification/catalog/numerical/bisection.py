@@ -18,6 +18,7 @@ from verification.validators.numeric_tolerance import NumericToleranceValidator
 
 __all__ = [
     "EDGE_KINDS_BISECTION",
+    "RELATIVE_TOLERANCE",
     "ROOT_TOLERANCE",
     "SIGN_MARGIN",
     "SPEC",
@@ -42,6 +43,10 @@ ROOT_TOLERANCE = 1e-6
 """Twenty times the rounding the Output Format asks for (8 decimals), and far below the
 gap between the midpoints two different traces end on (at least the tolerance, 1e-4 or
 more): a root from a wrong branch fails."""
+
+RELATIVE_TOLERANCE = 1e-9
+"""The relative tolerance beside it (the wider of the two applies): it only matters for
+large magnitudes, where the absolute one would ask for more digits than a double holds."""
 
 SIGN_MARGIN = 5e-5
 """Every midpoint's ``|f(m)|`` is at least this, so hand arithmetic with ten significant
@@ -292,7 +297,9 @@ SPEC = ScaffoldSpec(
         [
             ExactMatchValidator(field="bracketed"),
             ExactMatchValidator(field="iterations"),
-            NumericToleranceValidator(tolerance=ROOT_TOLERANCE, field="root"),
+            NumericToleranceValidator(
+                tolerance=ROOT_TOLERANCE, field="root", relative=RELATIVE_TOLERANCE
+            ),
         ]
     ),
     sizes={"simple": 5, "standard": 10, "edge": 6},

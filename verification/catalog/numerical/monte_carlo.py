@@ -18,6 +18,7 @@ from verification.validators.numeric_tolerance import NumericToleranceValidator
 __all__ = [
     "EDGE_KINDS_MONTE_CARLO",
     "ESTIMATE_TOLERANCE",
+    "RELATIVE_TOLERANCE",
     "SPEC",
     "MonteCarloAnswer",
     "generate_monte_carlo",
@@ -35,6 +36,10 @@ ESTIMATE_TOLERANCE = 1e-4
 """Two hundred times the rounding the Output Format asks for (6 decimals). The draws are
 data, so the estimate is one exact number: this tolerance is for rounding, not for the
 sampling error of the method."""
+
+RELATIVE_TOLERANCE = 1e-9
+"""The relative tolerance beside it (the wider of the two applies): it only matters for
+large magnitudes, where the absolute one would ask for more digits than a double holds."""
 
 EDGE_KINDS_MONTE_CARLO = ("one_sample", "constant", "zero_width", "draws_at_zero", "negative")
 """The degenerate Monte Carlo instances the edge tier draws from."""
@@ -161,7 +166,9 @@ SPEC = ScaffoldSpec(
     reference=monte_carlo_integration,
     generator=generate_monte_carlo,
     answer_schema=MonteCarloAnswer,
-    validator=NumericToleranceValidator(tolerance=ESTIMATE_TOLERANCE, field="estimate"),
+    validator=NumericToleranceValidator(
+        tolerance=ESTIMATE_TOLERANCE, field="estimate", relative=RELATIVE_TOLERANCE
+    ),
     sizes={"simple": 4, "standard": 10, "edge": 5},
     size=SizeAxis(
         unit="draws",
