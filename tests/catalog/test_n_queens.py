@@ -1,5 +1,6 @@
 """What is peculiar to ``n_queens``: its oracle (every permutation of the columns tried, by
-``itertools``) and the reference's cross-checks against it."""
+``itertools``, kept when it keeps the placed queens) and the reference's cross-checks
+against it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,13 @@ from typing import Any
 import pytest
 
 from verification.cases import TestCase
-from verification.catalog.backtracking.n_queens import NQueensValidator, generate_n_queens
+from verification.catalog.backtracking.n_queens import (
+    MAX_SOLUTIONS,
+    SEARCH_BUDGET,
+    NQueensValidator,
+    generate_n_queens,
+    search_lines,
+)
 from verification.reference.backtracking import n_queens
 
 
@@ -40,7 +47,8 @@ def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
         if any(isinstance(c, bool) or not isinstance(c, int) for c in solution):
             return False
     listed = [tuple(s) for s in solutions]
-    truth = _all_solutions(test_input["n"])
+    placed = test_input.get("placed") or []
+    truth = {s for s in _all_solutions(test_input["n"]) if all(s[r] == c for r, c in placed)}
     return len(set(listed)) == len(listed) == count == len(truth) and set(listed) == truth
 
 
@@ -51,6 +59,9 @@ def test_the_oracle_wants_every_solution_once() -> None:
     assert not oracle(four, {"solutions": [[1, 3, 0, 2], [1, 3, 0, 2]], "count": 2})
     assert not oracle(four, {"solutions": [[2, 0, 3, 1], [1, 3, 0, 2]], "count": 3})
     assert not oracle({"n": 3}, {"solutions": [[0, 2, 1]], "count": 1})
+    kept = {"n": 4, "placed": [[0, 1]]}
+    assert oracle(kept, {"solutions": [[1, 3, 0, 2]], "count": 1})
+    assert not oracle(kept, {"solutions": [[2, 0, 3, 1], [1, 3, 0, 2]], "count": 2})
 
 
 @pytest.mark.parametrize("n", range(1, 9))
@@ -59,6 +70,17 @@ def test_the_reference_matches_brute_force(n: int) -> None:
     assert oracle({"n": n}, answer)
     # The search order makes the listing lexicographic.
     assert answer["solutions"] == sorted(answer["solutions"])
+
+
+@pytest.mark.parametrize("n", range(4, 9))
+def test_the_reference_with_placed_queens_matches_brute_force(n: int) -> None:
+    rng = random.Random(n)
+    for _ in range(25):
+        rows = sorted(rng.sample(range(n), rng.randint(1, 3)))
+        placed = [[row, rng.randrange(n)] for row in rows]
+        answer = n_queens(n, placed)
+        assert oracle({"n": n, "placed": placed}, answer), placed
+        assert answer["solutions"] == sorted(answer["solutions"])
 
 
 def test_known_counts() -> None:
@@ -70,20 +92,33 @@ def test_known_counts() -> None:
 
 @pytest.mark.parametrize("tier", ["simple", "standard", "edge"])
 def test_the_reference_agrees_with_the_oracle_on_generated_inputs(tier: Any) -> None:
+    low, high = {"simple": (4, 6), "standard": (6, 8), "edge": (1, 8)}[tier]
     for k in range(30):
         rng = random.Random(f"nq:{tier}:{k}")
-        size = {"simple": rng.randint(4, 5), "standard": rng.randint(5, 6), "edge": 3}[tier]
-        test_input = generate_n_queens(rng, tier, size)
+        test_input = generate_n_queens(rng, tier, rng.randint(low, high))
         assert oracle(test_input, n_queens(**test_input)), test_input
 
 
 def test_tiers_keep_their_promises() -> None:
-    seen = set()
-    for k in range(100):
-        assert generate_n_queens(random.Random(k), "simple", 5) == {"n": 5}
-        assert generate_n_queens(random.Random(k), "standard", 6) == {"n": 6}
-        seen.add(generate_n_queens(random.Random(k), "edge", 3)["n"])
-    assert seen == {1, 2, 3}
+    kinds = set()
+    for k in range(25):
+        for tier, size in (("simple", 5), ("standard", 8), ("standard", 10)):
+            test_input = generate_n_queens(random.Random(k), tier, size)
+            assert test_input["n"] == size and test_input["placed"], test_input
+            assert 1 <= n_queens(**test_input)["count"] <= MAX_SOLUTIONS
+            assert search_lines(**test_input) <= SEARCH_BUDGET[tier]
+        edge = generate_n_queens(random.Random(k), "edge", 5)
+        count = n_queens(**edge)["count"]
+        if edge["n"] < 4:
+            kinds.add(f"n={edge['n']}")
+        elif len(edge["placed"]) == edge["n"] - 1:
+            kinds.add("one row left")
+            assert count == 1
+        else:
+            kinds.add("blocked")
+            assert count == 0 and len(edge["placed"]) == 2
+        assert search_lines(**edge) <= SEARCH_BUDGET["edge"]
+    assert kinds == {"n=1", "n=2", "n=3", "one row left", "blocked"}
     assert {generate_n_queens(random.Random(k), "edge", 1)["n"] for k in range(20)} == {1}
 
 
@@ -93,7 +128,7 @@ def _case(n: int) -> TestCase:
         scaffold="n_queens",
         tier="standard",
         index=0,
-        input={"n": n},
+        input={"n": n, "placed": []},
         expected=n_queens(n),
     )
 
@@ -128,3 +163,31 @@ def test_edge_boards(n: int, solutions: list[list[int]]) -> None:
 def test_bad_inputs_raise(n: Any) -> None:
     with pytest.raises(ValueError, match="n must be an integer"):
         n_queens(n)
+
+
+@pytest.mark.parametrize(
+    ("placed", "message"),
+    [([[4, 0]], "off the 4x4 board"), ([[0, 1], [0, 2]], "share row 0"), ([[1, -1]], "off")],
+)
+def test_bad_placed_queens_raise(placed: list[list[int]], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        n_queens(4, placed)
+
+
+def test_placed_queens_that_attack_each_other_leave_no_solution() -> None:
+    assert n_queens(6, [[0, 0], [3, 3]]) == {"solutions": [], "count": 0}
+
+
+def test_the_validator_refuses_a_solution_that_moves_a_placed_queen() -> None:
+    test_input = {"n": 5, "placed": [[2, 0]]}
+    case = TestCase(
+        id="n_queens-standard-000",
+        scaffold="n_queens",
+        tier="standard",
+        index=0,
+        input=test_input,
+        expected=n_queens(**test_input),
+    )
+    moved = {"solutions": [[0, 2, 4, 1, 3]], "count": 1}
+    verdict = NQueensValidator().validate(moved, case.expected, case=case)
+    assert not verdict.is_valid and "moves the placed queen [2, 0]" in verdict.message

@@ -19,13 +19,17 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def n_queens(n: int) -> dict[str, Any]:
-    """Every way to place ``n`` non-attacking queens on an ``n`` x ``n`` board.
+def n_queens(n: int, placed: Sequence[Sequence[int]] | None = None) -> dict[str, Any]:
+    """Every way to place ``n`` non-attacking queens on an ``n`` x ``n`` board, keeping the
+    queens already ``placed``.
 
     Parameters
     ----------
     n : int
         The board side and the number of queens, at least 1.
+    placed : sequence of [row, column] pairs, optional
+        Queens already on the board (0-based, at most one per row), which every solution
+        keeps. Default: none, so every solution of the empty board is asked for.
 
     Returns
     -------
@@ -33,12 +37,14 @@ def n_queens(n: int) -> dict[str, Any]:
         ``{"solutions": [[c0, c1, ...], ...], "count": int}``: each solution lists, row by
         row (row 0 first), the 0-based column of that row's queen; the solutions come in
         ascending lexicographic order (the order the search finds them); ``count`` is how
-        many there are. No solution (``n`` = 2 or 3) is ``{"solutions": [], "count": 0}``.
+        many there are. No solution (``n`` = 2 or 3, or placed queens that attack each
+        other or leave no room) is ``{"solutions": [], "count": 0}``.
 
     Raises
     ------
     ValueError
-        If ``n`` is not an integer of at least 1.
+        If ``n`` is not an integer of at least 1, or a placed queen is off the board or
+        shares its row with another.
 
     Examples
     --------
@@ -50,14 +56,19 @@ def n_queens(n: int) -> dict[str, Any]:
     {'solutions': [], 'count': 0}
     >>> n_queens(6)["count"], n_queens(8)["count"]
     (4, 92)
+    >>> n_queens(6, placed=[[0, 1]])
+    {'solutions': [[1, 3, 5, 0, 2, 4]], 'count': 1}
+    >>> n_queens(4, placed=[[0, 0]])
+    {'solutions': [], 'count': 0}
 
     Notes
     -----
-    Row-by-row backtracking: in row ``r`` try the columns ``0..n-1`` in ascending order,
-    keep a column when no earlier queen shares it or a diagonal (``r - c`` or ``r + c``),
-    and go back to the previous row when no column is left. The sets of used columns and
-    diagonals make each test O(1); the search visits O(n!) partial placements at worst, and
-    the answer itself grows exponentially (92 solutions for ``n = 8``, 14,200 for 12).
+    Row-by-row backtracking: in row ``r`` try the columns ``0..n-1`` in ascending order
+    (only the placed column, in a row that has a placed queen), keep a column when no queen
+    on the board (an earlier row's or a placed one) shares it or a diagonal (``r - c`` or
+    ``r + c``), and go back to the previous row when no column is left. The search visits
+    O(n!) partial placements at worst, and the answer itself grows exponentially (92
+    solutions for ``n = 8``, 14,200 for 12); placed queens prune it hard.
 
     References
     ----------
@@ -66,15 +77,34 @@ def n_queens(n: int) -> dict[str, Any]:
     """
     if not _is_int(n) or n < 1:
         raise ValueError(f"n must be an integer of at least 1, got {n!r}")
+    fixed: dict[int, int] = {}
+    for queen in placed or ():
+        row, col = queen
+        if not (_is_int(row) and _is_int(col) and 0 <= row < n and 0 <= col < n):
+            raise ValueError(f"placed queen {list(queen)!r} is off the {n}x{n} board")
+        if row in fixed:
+            raise ValueError(f"two placed queens share row {row}")
+        fixed[row] = col
     solutions: list[list[int]] = []
+    if not _non_attacking(list(fixed.items())):
+        return {"solutions": [], "count": 0}
     columns: list[int] = []
-    used_columns: set[int] = set()
-    down: set[int] = set()  # r - c is constant along a down-right diagonal
-    up: set[int] = set()  # r + c is constant along an up-right diagonal
+    # A placed queen is on the board from the start: its column and diagonals are taken
+    # for every row above it, and re-taken by its own row when the search reaches it.
+    used_columns = set(fixed.values())
+    down = {row - col for row, col in fixed.items()}  # r - c: a down-right diagonal
+    up = {row + col for row, col in fixed.items()}  # r + c: an up-right diagonal
 
     def place(row: int) -> None:
         if row == n:
             solutions.append(list(columns))
+            return
+        own = fixed.get(row)
+        if own is not None:
+            # Always free: every earlier queen was chosen off this queen's marks.
+            columns.append(own)
+            place(row + 1)
+            columns.pop()
             return
         for col in range(n):
             if col in used_columns or row - col in down or row + col in up:
@@ -91,6 +121,14 @@ def n_queens(n: int) -> dict[str, Any]:
 
     place(0)
     return {"solutions": solutions, "count": len(solutions)}
+
+
+def _non_attacking(queens: Sequence[tuple[int, int]]) -> bool:
+    return all(
+        c1 != c2 and abs(c1 - c2) != abs(r1 - r2)
+        for i, (r1, c1) in enumerate(queens)
+        for r2, c2 in queens[i + 1 :]
+    )
 
 
 def _box_shape(side: int, box_rows: Any, box_cols: Any) -> tuple[int, int]:

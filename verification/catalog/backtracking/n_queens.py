@@ -1,9 +1,11 @@
-"""N-queens: the ``n_queens`` scaffold (every solution of a small board, in any order)."""
+"""N-queens: the ``n_queens`` scaffold (every solution that keeps the placed queens, in any
+order)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from verification.calibration import distinct_answers
@@ -13,12 +15,15 @@ from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import ValidationResult, Validator, pick, repeated
 
 __all__ = [
+    "MAX_SOLUTIONS",
     "N_QUEENS_EDGE_KINDS",
+    "SEARCH_BUDGET",
     "SPEC",
     "NQueensAnswer",
     "NQueensValidator",
     "board_side",
     "generate_n_queens",
+    "search_lines",
 ]
 
 
@@ -31,8 +36,15 @@ class NQueensAnswer(AnswerSchema):
     """How many solutions there are."""
 
 
-N_QUEENS_EDGE_KINDS = ("one", "two", "three")
-"""The edge boards: ``n`` = 1 (one solution, ``[[0]]``), 2 and 3 (no solution)."""
+N_QUEENS_EDGE_KINDS = ("one", "two", "three", "blocked", "one_row_left")
+"""The edge boards: ``n`` = 1 (one solution, ``[[0]]``), 2 and 3 (no solution), placed
+queens that attack no other yet leave no solution, and all rows but one placed (one
+solution)."""
+
+SEARCH_BUDGET = {"simple": 40, "standard": 160, "edge": 60}
+"""The most partial placements (lines of the shown search) a case of each tier asks for."""
+MAX_SOLUTIONS = 8
+"""The most solutions a simple or standard case has."""
 
 
 def _is_int(value: Any) -> bool:
@@ -84,9 +96,15 @@ class NQueensValidator(Validator):
                 )
             return ValidationResult(True, f"the same {count} solutions (no test input)")
         n = case.input["n"]
+        placed = case.input.get("placed") or []
         for solution in solutions:
             if len(solution) != n or not all(_is_int(c) and 0 <= c < n for c in solution):
                 return ValidationResult(False, f"{solution!r:.80} is not {n} columns in 0..{n - 1}")
+            moved = [[r, c] for r, c in placed if solution[r] != c]
+            if moved:
+                return ValidationResult(
+                    False, f"{solution} moves the placed queen {moved[0]} (row, column)"
+                )
             clash = _attacks(solution)
             if clash is not None:
                 r1, r2 = clash
@@ -101,25 +119,98 @@ class NQueensValidator(Validator):
         return ValidationResult(True, f"all {total} solutions, each valid, none twice", details)
 
 
+def search_lines(n: int, placed: Sequence[Sequence[int]], limit: int | None = None) -> int:
+    """How many partial placements (lines of shown work) the scaffold's search visits,
+    the empty one and the solutions included; counting stops just past ``limit``."""
+    fixed = {row: col for row, col in placed}
+    columns: list[int] = []
+    visited = 0
+
+    def free(row: int, col: int) -> bool:
+        queens = [*enumerate(columns), *((r, c) for r, c in fixed.items() if r > row)]
+        return all(c != col and abs(c - col) != abs(r - row) for r, c in queens)
+
+    def visit(row: int) -> None:
+        nonlocal visited
+        visited += 1
+        if row == n or (limit is not None and visited > limit):
+            return
+        for col in [fixed[row]] if row in fixed else range(n):
+            if free(row, col):
+                columns.append(col)
+                visit(row + 1)
+                columns.pop()
+
+    visit(0)
+    return visited
+
+
+@cache
+def _empty_board(n: int) -> list[list[int]]:
+    solutions: list[list[int]] = n_queens(n)["solutions"]
+    return solutions
+
+
+def _placed_from(rng: random.Random, n: int, queens: int) -> list[list[int]]:
+    """``queens`` queens of a random solution of the empty board, by row."""
+    solution = rng.choice(_empty_board(n))
+    return [[row, solution[row]] for row in sorted(rng.sample(range(n), queens))]
+
+
+def _blocked(rng: random.Random, n: int) -> list[list[int]] | None:
+    """Two queens that attack each other not, yet leave the board no solution."""
+    for _ in range(200):
+        (r1, r2), (c1, c2) = sorted(rng.sample(range(n), 2)), rng.sample(range(n), 2)
+        if abs(c1 - c2) == r2 - r1:
+            continue
+        placed = [[r1, c1], [r2, c2]]
+        budget = SEARCH_BUDGET["edge"]
+        if not n_queens(n, placed)["count"] and search_lines(n, placed, budget) <= budget:
+            return placed
+    return None
+
+
 def generate_n_queens(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
-    """One ``n_queens`` input, ``{"n": side}``.
+    """One ``n_queens`` input, ``{"n": side, "placed": [[row, column], ...]}``.
 
-    - ``simple``: ``n = size`` (4 or 5: 2 or 10 solutions, at most 53 placements tried;
-      the default is 5, since the scaffold's worked example solves 4).
-    - ``standard``: ``n = size`` (5 or 6: 10 or 4 solutions, at most 152 placements, 46 of
-      them dead ends). Larger boards are outside the output budget: 7 has 40 solutions
-      and 551 placements to show, 8 has 92 and 2,056.
-    - ``edge``: ``n`` of 1..min(size, 3), one of :data:`N_QUEENS_EDGE_KINDS`: ``n = 1``
-      has the one solution ``[[0]]``; 2 and 3 have none.
-
-    The board is the whole input, so every case of a size is the same board (the rng is
-    used only by the edge tier).
+    - ``simple`` and ``standard``: ``n = size`` with the fewest queens of a random
+      solution placed (at least one) that keep the search within
+      :data:`SEARCH_BUDGET` lines (40 simple, 160 standard) and at most
+      :data:`MAX_SOLUTIONS` solutions: on 8x8, usually two or three placed queens, one to
+      eight solutions and 25 to 160 lines. Without placed queens every case of a size would
+      be the same board (and 8x8 alone has 92 solutions, 2,056 placements to show).
+    - ``edge``: one of :data:`N_QUEENS_EDGE_KINDS`: ``n`` = 1, 2 or 3 with nothing placed
+      (one solution, ``[[0]]``, then none twice); two placed queens on a board of side
+      ``size`` (at least 4) that leave no solution; or every row but one placed from a
+      solution (exactly one solution).
     """
     if size < 1:
         raise ValueError(f"n_queens needs a board side of at least 1, got {size}")
     if tier == "edge":
-        return {"n": rng.randint(1, min(size, len(N_QUEENS_EDGE_KINDS)))}
-    return {"n": size}
+        kinds = [k for k in N_QUEENS_EDGE_KINDS[:3] if N_QUEENS_EDGE_KINDS.index(k) < size]
+        if size >= 4:
+            kinds += N_QUEENS_EDGE_KINDS[3:]
+        kind = rng.choice(kinds)
+        if kind == "blocked":
+            placed = _blocked(rng, size)
+            if placed is not None:
+                return {"n": size, "placed": placed}
+            kind = "one_row_left"
+        if kind == "one_row_left":
+            return {"n": size, "placed": _placed_from(rng, size, size - 1)}
+        return {"n": N_QUEENS_EDGE_KINDS.index(kind) + 1, "placed": []}
+    if size < 4:
+        raise ValueError(f"the {tier} tier needs a board side of at least 4, got {size}")
+    for queens in range(1, size + 1):
+        for _ in range(20):
+            placed = _placed_from(rng, size, queens)
+            budget = SEARCH_BUDGET[tier]
+            if (
+                search_lines(size, placed, budget) <= budget
+                and n_queens(size, placed)["count"] <= MAX_SOLUTIONS
+            ):
+                return {"n": size, "placed": placed}
+    raise AssertionError("every queen placed leaves one solution and a short search")
 
 
 def board_side(test_input: Mapping[str, Any]) -> int:
@@ -136,14 +227,21 @@ def n_queens_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, A
     """A solution dropped, repeated, or with two queens swapped between rows; every column
     counted from 1; only the solutions whose first queen is in the left half (the mirror
     images forgotten); the count one off; on a board with no solution, the main diagonal
-    claimed as one."""
+    claimed as one; the placed queens ignored (the empty board's solutions) or one of
+    them moved."""
     n: int = case.input["n"]
+    placed: list[list[int]] = case.input.get("placed") or []
     solutions: list[list[int]] = case.expected["solutions"]
     count = len(solutions)
     wrong: list[dict[str, Any]] = [
         {"solutions": solutions, "count": count + 1},
         _answer([list(range(n))]),
     ]
+    if placed and n <= 8:
+        empty_board = _empty_board(n)
+        wrong.append(_answer(empty_board))
+        kept = {tuple(s) for s in solutions}
+        wrong.append(_answer([*solutions, *[s for s in empty_board if tuple(s) not in kept][:1]]))
     if count:
         wrong.append({"solutions": solutions, "count": count - 1})
         index = rng.randrange(count)
@@ -173,16 +271,17 @@ SPEC = ScaffoldSpec(
     name="n_queens",
     category="backtracking",
     title="N-queens",
-    description="every placement of n non-attacking queens, row-by-row backtracking",
+    description="every placement of n non-attacking queens that keeps the queens placed, "
+    "row-by-row backtracking",
     reference=n_queens,
     generator=generate_n_queens,
     answer_schema=NQueensAnswer,
     validator=NQueensValidator(),
-    sizes={"simple": 5, "standard": 6, "edge": 3},
+    sizes={"simple": 5, "standard": 8, "edge": 5},
     size=SizeAxis(
         unit="board side",
         measure=board_side,
-        ranges={"simple": (4, 5), "standard": (5, 6), "edge": (1, 3)},
+        ranges={"simple": (4, 6), "standard": (6, 10), "edge": (1, 8)},
     ),
     mutants=n_queens_mutants,
     alternatives=n_queens_alternatives,
