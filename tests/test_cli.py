@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
 
-from verification.cli import main
+from verification.cli import EXIT_CODES, main
 from verification.journal import read_journal
 from verification.registry import DEFAULT_SEED, get_spec
 from verification.runner import plan_cases
@@ -356,8 +357,10 @@ def test_help_documents_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> No
         main(["verify", "--help"])
     assert exited.value.code == 0
     out = capsys.readouterr().out
-    for code in ("0", "1", "2", "3", "130"):
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    for code in EXIT_CODES:
         assert f"  {code} " in out
+        assert f"\n| {code} | " in readme, f"the README's exit-code table lacks {code}"
 
 
 def test_resume_needs_no_names_and_refuses_a_changed_scaffold(
@@ -648,3 +651,26 @@ def test_report_of_an_older_run_leaves_the_latest_reports_alone(
     latest = tmp_path / "reports"
     assert (latest / "bfs.md").exists() and not (latest / "kmp.md").exists()
     assert (runs[0] / "reports" / "kmp.md").exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("kind", ["device", "fifo", "folder"])
+def test_a_scaffold_file_that_is_no_regular_file_is_refused_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    draft = {"device": Path("/dev/zero"), "fifo": tmp_path / "draft.md", "folder": tmp_path}[kind]
+    if kind == "fifo":
+        os.mkfifo(draft)  # opened for reading, it would wait for a writer forever
+    code, _, err = _run(
+        capsys,
+        "verify",
+        "kmp",
+        "--provider",
+        "reference",
+        "--scaffold-file",
+        str(draft),
+        "--output",
+        str(tmp_path / "out"),
+    )
+    assert code == 2
+    assert str(draft) in err and ("not a regular file" in err or "cannot be read" in err)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,34 @@ def test_a_lone_surrogate_in_model_text_round_trips(tmp_path: Path) -> None:
         writer.append(record)
     assert path.read_bytes().isascii()
     assert read_journal(path) == [record]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_names_the_path_the_run_and_how_to_resume() -> None:
+    writer = JournalWriter(Path("/dev/full"), "20261124T000000Z-abcdef")
+    with pytest.raises(JournalError) as raised:
+        writer.append(_record())
+    message = str(raised.value)
+    assert "/dev/full" in message and "no space is left on the device" in message
+    assert "--resume 20261124T000000Z-abcdef" in message
+    with pytest.raises(JournalError):
+        writer.close()
+
+
+def test_lines_are_forced_to_disk_within_the_interval_and_at_close(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd))[1])
+    monkeypatch.setattr("verification.journal.FSYNC_INTERVAL", 0.0)
+    writer = JournalWriter(tmp_path / "results.jsonl")
+    writer.append(_record())
+    writer.append(_record())
+    assert len(synced) == 2, "an interval of 0 forces every line"
+    monkeypatch.setattr("verification.journal.FSYNC_INTERVAL", 3600.0)
+    writer.append(_record())
+    assert len(synced) == 2, "a line within the interval waits"
+    writer.close()
+    assert len(synced) == 3, "close forces what waits"
+    assert len(read_journal(tmp_path / "results.jsonl")) == 3

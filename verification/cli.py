@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from verification.cases import TIERS
 from verification.config import (
@@ -24,13 +25,16 @@ __all__ = ["EXIT_CODES", "VerificationCLI", "build_parser", "main"]
 EXIT_CODES = {
     0: "every scaffold CERTIFIED",
     1: "some scaffold PARTIAL or FAILED",
-    2: "usage or configuration error (bad option, setting, scaffold name or file; no key)",
+    2: "usage or configuration error (bad option, setting, scaffold name or file; no key; "
+    "a run in use by another process; a results folder that cannot be written)",
     3: "some scaffold INCOMPLETE (infrastructure errors or nothing counted)",
     4: "internal error: a bug in the harness (please report it with the traceback)",
-    130: "interrupted (resume with --resume RUN_ID)",
+    130: "interrupted by Ctrl-C (resume with --resume RUN_ID)",
+    143: "terminated by SIGTERM (resume with --resume RUN_ID)",
 }
 _EPILOG = "exit codes:\n" + "\n".join(f"  {code:<4} {text}" for code, text in EXIT_CODES.items())
 logger = logging.getLogger("verification")
+T = TypeVar("T")
 
 
 def _path(text: str) -> Path:
@@ -350,7 +354,7 @@ class VerificationCLI:
         resume: str | None = None,
         size: int | None = None,
     ) -> int:
-        from verification.errors import ConfigurationError
+        from verification.errors import ConfigurationError, JournalError
         from verification.registry import resolve_scaffold_names
         from verification.reports.generator import write_run_reports
         from verification.runner import VerificationRunner
@@ -381,15 +385,17 @@ class VerificationCLI:
         chosen_tiers = [t for t in TIERS if t in tiers] if tiers else list(TIERS)
         try:
             outcome = asyncio.run(
-                runner.run(
-                    scaffolds,
-                    tiers=chosen_tiers,
-                    case_ids=case_ids,
-                    resume=resume,
-                    size=size,
+                _terminable(
+                    runner.run(
+                        scaffolds,
+                        tiers=chosen_tiers,
+                        case_ids=case_ids,
+                        resume=resume,
+                        size=size,
+                    )
                 )
             )
-        except (FatalLLMError, KeyboardInterrupt):
+        except (FatalLLMError, KeyboardInterrupt, JournalError):
             if runner.run_id:
                 print(
                     f"run {runner.run_id}: finished answers are kept in its journal; after "
@@ -504,6 +510,37 @@ class _ProgressBar:
         self._progress.stop()
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: stopped like Ctrl-C (the run marked interrupted, a resume hint), exit 143."""
+
+
+async def _terminable(work: Awaitable[T]) -> T:
+    """``await work``, with SIGTERM cancelling it as Ctrl-C does (where signals can be
+    caught: not on Windows)."""
+    task = asyncio.current_task()
+    assert task is not None
+    loop = asyncio.get_running_loop()
+    terminated = False
+
+    def on_sigterm() -> None:
+        nonlocal terminated
+        terminated = True
+        task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+    except (NotImplementedError, RuntimeError):  # Windows, or not the main thread
+        return await work
+    try:
+        return await work
+    except asyncio.CancelledError:
+        if terminated:
+            raise Terminated from None
+        raise
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
 def _print_summary(results: Any, label: str | None, summary: Path) -> None:
     if label:
         print(f"{label}: no model was asked; this run certifies no model.")
@@ -561,6 +598,9 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     except VerificationError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except Terminated:
+        print("terminated (SIGTERM)", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -103,7 +103,11 @@ class VerificationSettings(BaseSettings):
     retry_max_wait: float = Field(default=60.0, ge=0.0, le=600.0)
     """Longest single wait between tries, ``retry-after`` included."""
     request_timeout: float = Field(default=300.0, gt=0.0, le=3600.0)
-    """Seconds one model call may take."""
+    """Seconds one model call may take in all, reading included (a reply dripped slowly is
+    cut off too); a call past it is retried."""
+    case_budget: float = Field(default=1800.0, gt=0.0, le=86400.0)
+    """Seconds one answer may take across all its tries and waits; past it the case is an
+    infrastructure error (not counted) and the run goes on."""
     repair_attempts: int = Field(default=1, ge=1, le=3)
     """Attempts per answer when it fails to parse (1 = no repair; at most 3)."""
 

@@ -8,7 +8,8 @@
     ├── ScaffoldFileError             a scaffold Markdown file is missing or malformed
     ├── RegistryError                 two specs clash, or a spec is malformed
     ├── ParseError                    no valid answer in a model response
-    ├── JournalError                  a run directory or journal cannot be read
+    ├── JournalError                  a run directory or journal cannot be read or written
+    │   └── RunInUseError             another process owns the run directory
     └── LLMError                      a model call failed
         ├── RetryableLLMError         worth another try
         │   ├── RateLimitError        429: honour ``retry_after``
@@ -34,6 +35,7 @@ __all__ = [
     "RateLimitError",
     "RegistryError",
     "RetryableLLMError",
+    "RunInUseError",
     "ScaffoldFileError",
     "TransientLLMError",
     "UnknownScaffoldError",
@@ -81,6 +83,10 @@ class ParseError(VerificationError):
 
 class JournalError(VerificationError):
     """A run directory or its journal cannot be read."""
+
+
+class RunInUseError(JournalError):
+    """Another live process holds the run directory's lock (a killed one holds nothing)."""
 
 
 class LLMError(VerificationError):

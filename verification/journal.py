@@ -10,15 +10,28 @@
 The journal is the run's truth: results and reports are a pure function of it, so a run
 killed at any moment loses no finished attempt, and ``--resume`` repays no call. Lines are
 written with ``allow_nan=False``: no ``NaN`` or ``Infinity`` ever reaches disk.
+
+Durability: each line is flushed to the operating system as it is written (a killed process
+loses nothing written), and forced to the disk (``fsync``) at most
+:data:`FSYNC_INTERVAL` seconds after it and when the run ends, so a power cut loses at most
+the answers of that last interval, which ``--resume`` asks again.
+
+One process owns a run directory at a time: :class:`RunLock` holds an OS lock on
+``<run>/lock`` (released by the kernel when its process dies, even by ``kill -9``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import json
 import logging
 import os
+import re
 import secrets
+import sys
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,18 +39,21 @@ from typing import IO, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from verification.errors import JournalError
+from verification.errors import ConfigurationError, JournalError, RunInUseError
 
 __all__ = [
+    "FSYNC_INTERVAL",
     "JOURNAL_SCHEMA",
     "MAX_RAW_RESPONSE_CHARS",
     "AttemptRecord",
     "JournalWriter",
     "Outcome",
+    "RunLock",
     "RunManifest",
     "RunPaths",
     "ScaffoldEntry",
     "cap_response",
+    "check_run_id",
     "latest_run_id",
     "new_run_id",
     "read_journal",
@@ -156,12 +172,45 @@ def read_manifest_file(path: Path) -> RunManifest:
     return RunManifest.model_validate(json.loads(path.read_text(encoding="utf-8")))
 
 
+FSYNC_INTERVAL = 1.0
+"""Seconds a journal line may wait before it is forced to the disk."""
+
+_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
+def check_run_id(run_id: str) -> str:
+    """``run_id`` when it names a run (a folder name under ``runs/``); a
+    :class:`ConfigurationError` for a path, ``..`` or anything else."""
+    if not _RUN_ID.fullmatch(run_id) or ".." in run_id:
+        raise ConfigurationError(
+            f"{run_id!r:.80} is not a run id: a run id is the name of a folder under "
+            "<results>/runs/ (letters, digits, '.', '_', '-'), never a path; choose the "
+            "results folder with --output"
+        )
+    return run_id
+
+
+def _no_space(error: OSError) -> bool:
+    return error.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+def _write_error(path: Path, run_id: str, error: OSError) -> JournalError:
+    what = "no space is left on the device" if _no_space(error) else error.strerror or error
+    return JournalError(
+        f"cannot write {path}: {what}. Run {run_id} keeps every answer written before it; "
+        f"fix that, then continue with --resume {run_id}"
+    )
+
+
 @dataclass(frozen=True)
 class RunPaths:
     """Where one run's files live."""
 
     results_dir: Path
     run_id: str
+
+    def __post_init__(self) -> None:
+        check_run_id(self.run_id)
 
     @property
     def run_dir(self) -> Path:
@@ -187,11 +236,20 @@ class RunPaths:
         """Write the manifest atomically (a reader never sees half of it)."""
         self.run_dir.mkdir(parents=True, exist_ok=True)
         temporary = self.manifest.with_suffix(".json.tmp")
-        temporary.write_text(
-            json.dumps(manifest.model_dump(mode="json"), indent=2, allow_nan=False) + "\n",
-            encoding="utf-8",
-        )
-        os.replace(temporary, self.manifest)
+        text = json.dumps(manifest.model_dump(mode="json"), indent=2, allow_nan=False) + "\n"
+        try:
+            with temporary.open("w", encoding="utf-8") as file:
+                file.write(text)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, self.manifest)
+        except OSError as exc:
+            temporary.unlink(missing_ok=True)
+            raise _write_error(self.manifest, self.run_id, exc) from None
+
+    def lock(self) -> RunLock:
+        """This run's lock, taken (see :class:`RunLock`)."""
+        return RunLock(self.run_dir, self.run_id)
 
     def read_manifest(self) -> RunManifest:
         """The run's manifest, or :class:`JournalError` naming the run."""
@@ -203,21 +261,88 @@ class RunPaths:
             raise JournalError(f"{self.manifest}: unreadable manifest ({exc})") from None
 
 
-class JournalWriter:
-    """Appends attempt records, one flushed line each."""
+class RunLock:
+    """Ownership of a run directory: an exclusive, non-blocking OS lock on ``<run>/lock``
+    (``flock``; ``msvcrt.locking`` on Windows), which holds the owner's pid. Taken at
+    construction; a second taker gets :class:`RunInUseError` naming the run and that pid.
+    The kernel drops the lock when its process dies, so a killed run never stays locked."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, run_dir: Path, run_id: str) -> None:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        self.path = run_dir / "lock"
+        self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            _lock_file(self._fd)
+        except OSError:
+            owner = os.read(self._fd, 32).decode("ascii", "replace").strip() or "unknown"
+            os.close(self._fd)
+            self._fd = None
+            raise RunInUseError(
+                f"run {run_id} is in use by process {owner} (it holds {self.path}); wait for "
+                "it to finish or stop it, then resume"
+            ) from None
+        os.ftruncate(self._fd, 0)
+        os.write(self._fd, f"{os.getpid()}\n".encode("ascii"))
+
+    def release(self) -> None:
+        """Give the run up (the file stays: removing it would race with a new taker)."""
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor drops the lock
+            self._fd = None
+
+    def __enter__(self) -> RunLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _lock_file(fd: int) -> None:
+    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+        import msvcrt
+
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    else:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+class JournalWriter:
+    """Appends attempt records: each line flushed at once, forced to the disk within
+    :data:`FSYNC_INTERVAL` seconds and at :meth:`close`."""
+
+    def __init__(self, path: Path, run_id: str = "") -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
+        self.run_id = run_id or path.parent.name
         _drop_torn_tail(path)
         self._file: IO[str] = path.open("a", encoding="utf-8")
+        self._synced = time.monotonic()
 
     def append(self, record: AttemptRecord) -> None:
-        self._file.write(record.to_line())
-        self._file.flush()
+        try:
+            self._file.write(record.to_line())
+            self._file.flush()
+            if time.monotonic() - self._synced >= FSYNC_INTERVAL:
+                self._sync()
+        except OSError as exc:
+            raise _write_error(self.path, self.run_id, exc) from None
+
+    def _sync(self) -> None:
+        os.fsync(self._file.fileno())
+        self._synced = time.monotonic()
 
     def close(self) -> None:
-        self._file.close()
+        try:
+            if not self._file.closed:
+                self._file.flush()
+                self._sync()
+        except OSError as exc:
+            raise _write_error(self.path, self.run_id, exc) from None
+        finally:
+            with contextlib.suppress(OSError):  # the flush above failed already, and said so
+                self._file.close()
 
     def __enter__(self) -> JournalWriter:
         return self
@@ -244,7 +369,7 @@ def latest_run_id(results_dir: Path) -> str:
 def _drop_torn_tail(path: Path) -> None:
     """Cut a last line left unfinished by a killed run, so appends start on a fresh line.
     (Its attempt was never finished: resume asks that case again.)"""
-    if not path.exists():
+    if not path.is_file():  # nothing yet, or no regular file to cut
         return
     with path.open("rb+") as journal:
         data = journal.read()

@@ -9,6 +9,7 @@ journal afterwards, exactly as ``report RUN_ID`` folds them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import logging
 import subprocess
@@ -31,7 +32,7 @@ from verification.cases import (
 )
 from verification.catalog import Catalog, default_catalog
 from verification.config import VerificationSettings, load_settings
-from verification.errors import ConfigurationError, FatalLLMError, LLMError
+from verification.errors import ConfigurationError, FatalLLMError, JournalError, LLMError
 from verification.journal import (
     AttemptRecord,
     JournalWriter,
@@ -368,11 +369,39 @@ class VerificationRunner:
         resume: str | None = None,
         size: int | None = None,
     ) -> RunResult:
-        """Plan, answer, journal and certify; reports are the caller's (see ``reports``)."""
+        """Plan, answer, journal and certify; reports are the caller's (see ``reports``).
+        The run directory is this process's alone (:class:`~verification.journal.RunLock`)
+        from before a resumed run reads its journal, or a new run writes its manifest, until
+        the journal is closed; a resume of a run in use sends nothing."""
+        paths = RunPaths(self.settings.results_dir, resume or new_run_id())
+        with contextlib.ExitStack() as owned:
+            if resume:
+                paths.read_manifest()  # an unknown run is said so, and no folder is made
+                owned.enter_context(paths.lock())
+            return await self._run_owned(
+                paths,
+                scaffold_names,
+                tiers=tiers,
+                case_ids=case_ids,
+                resumed=bool(resume),
+                size=size,
+                owned=owned,
+            )
+
+    async def _run_owned(
+        self,
+        paths: RunPaths,
+        scaffold_names: Sequence[str],
+        *,
+        tiers: Sequence[Tier],
+        case_ids: Sequence[str],
+        resumed: bool,
+        size: int | None,
+        owned: contextlib.ExitStack,
+    ) -> RunResult:
         settings = self.settings
-        run_id = resume or new_run_id()
-        paths = RunPaths(settings.results_dir, run_id)
-        previous = paths.read_manifest() if resume else None
+        run_id = paths.run_id
+        previous = paths.read_manifest() if resumed else None
         if previous is not None:  # a resumed run answers exactly the cases it planned
             scaffold_names = list(previous.scaffolds)
             case_ids = [i for info in previous.scaffolds.values() for i in info.case_ids]
@@ -398,6 +427,8 @@ class VerificationRunner:
             self.prompt_builder.get_scaffold_content(spec)
         await self._ensure_provider(planned)
         assert self.provider is not None
+        if not resumed:  # a new run's folder is made only once the provider can answer
+            owned.enter_context(paths.lock())
         done: set[tuple[str, int]] = set()
         samples = settings.samples
         if previous is not None:
@@ -447,17 +478,19 @@ class VerificationRunner:
         ]
         if self.planned is not None:
             self.planned(sum((case.id, epoch) not in done for _, case, _, epoch in jobs))
-        self._journal = JournalWriter(paths.journal)
+        self._journal = JournalWriter(paths.journal, run_id)
         interrupted = False
         try:
             await self._gather(jobs, done=done)
-        except (KeyboardInterrupt, asyncio.CancelledError):
+        except BaseException:
+            # Whatever ends the run early (Ctrl-C, SIGTERM, a refused key, a full disk)
+            # leaves it unfinished: the manifest says so, and --resume goes on from the journal.
             interrupted = True
             raise
         finally:
-            self._journal.close()
-            self._journal = None
+            journal, self._journal = self._journal, None
             await self.provider.aclose()
+            journal.close()
             records = read_journal(paths.journal)
             manifest = manifest.model_copy(
                 update={
@@ -499,7 +532,19 @@ def _check_resumable(
 def results_from_journal(
     manifest: RunManifest, records: Sequence[AttemptRecord]
 ) -> dict[str, ScaffoldResults]:
-    """Each scaffold's certification, folded from the journal (what ``report`` does too)."""
+    """Each scaffold's certification, folded from the journal (what ``report`` does too).
+    A journal that answers cases the manifest never planned (a hand-edited manifest, or
+    files of two runs mixed) is refused: no status is computed from it."""
+    planned = {case_id for info in manifest.scaffolds.values() for case_id in info.case_ids}
+    strays = sorted(
+        {r.case_id for r in records if r.case_id not in planned or r.epoch >= manifest.samples}
+    )
+    if strays:
+        raise JournalError(
+            f"run {manifest.run_id}: its journal holds answers to {len(strays)} case(s) its "
+            f"manifest does not plan ({', '.join(strays[:3])}{', ...' if len(strays) > 3 else ''}"
+            "); the two files disagree (was one edited?), so no status is given"
+        )
     return {
         name: ScaffoldResults.from_records(
             name,

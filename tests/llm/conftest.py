@@ -23,8 +23,10 @@ attributes (``fake_server.message(...)``, ``fake_server.anthropic_error(...)``,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -67,6 +69,8 @@ class Reply:
     raw: bytes | None = None
     """Bytes sent as they are instead of ``body`` (truncated JSON, an HTML page)."""
     content_type: str = "application/json"
+    drip: float = 0.0
+    """Seconds between the body's bytes, sent one at a time (a slow or stalling proxy)."""
 
 
 @dataclass(frozen=True)
@@ -232,7 +236,17 @@ class _Handler(BaseHTTPRequestHandler):
         for name, value in outcome.headers.items():
             self.send_header(name, value)
         self.end_headers()
-        self.wfile.write(data)
+        if not outcome.drip:
+            with contextlib.suppress(OSError):  # the client is gone (killed, or past a deadline)
+                self.wfile.write(data)
+            return
+        for index in range(len(data)):
+            try:
+                self.wfile.write(data[index : index + 1])
+                self.wfile.flush()
+            except OSError:  # the client gave up: that is the point of dripping
+                return
+            time.sleep(outcome.drip)
 
 
 class _HTTPServer(ThreadingHTTPServer):

@@ -249,3 +249,63 @@ def test_a_server_that_echoes_the_key_or_logs_it_prints_no_credential(
         for path in tmp_path.rglob("*"):
             if path.is_file():
                 assert secret.encode() not in path.read_bytes(), path
+
+
+# --- time: a reply dripped slowly, and a case that never gets an answer ---------------------
+
+
+def _dripped(server: FakeModelServer) -> Reply:
+    from tests.llm.conftest import Reply
+
+    # Each byte comes well within any read timeout, the whole body in about 20 s.
+    return Reply(200, server.message_body("fine " * 20), drip=0.03)
+
+
+def test_a_dripped_reply_is_cut_off_by_the_attempt_deadline_then_retried(
+    fake_server: FakeModelServer,
+) -> None:
+    fake_server.script([_dripped(fake_server), fake_server.message("on time")])
+    deadline = RetryPolicy(max_retries=1, initial_wait=0.01, attempt_deadline=0.5)
+
+    async def go() -> LLMResponse:
+        provider = ClaudeProvider(KEY, base_url=fake_server.base_url, retry_policy=deadline)
+        try:
+            return await provider.generate_with_retry(REQUEST)
+        finally:
+            await provider.aclose()
+
+    assert asyncio.run(go()).content == "on time"
+    assert len(fake_server.requests) == 2
+
+
+def test_a_case_past_its_budget_is_an_infra_error_and_the_run_goes_on(
+    fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Case 1 of 2 meets only dripped replies: each attempt is cut at 0.4 s, and the budget
+    # of 1 s ends the case before its fifth try; the other case is answered.
+    answer = _answers(fake_server, 2)
+    dripped = _dripped(fake_server)
+    first = {}
+
+    def step(sent: RecordedRequest) -> Reply:
+        prompt = sent.json["messages"][0]["content"]
+        first.setdefault("prompt", prompt)
+        return dripped if prompt == first["prompt"] else answer(sent)
+
+    fake_server.script([step] * 8)
+    monkeypatch.setenv("VERIFY_REQUEST_TIMEOUT", "0.4")
+    monkeypatch.setenv("VERIFY_CASE_BUDGET", "1")
+    monkeypatch.setenv("VERIFY_CONCURRENCY", "1")
+    monkeypatch.setenv("VERIFY_MAX_RETRIES", "6")
+    monkeypatch.setenv("VERIFY_RETRY_INITIAL_WAIT", "0.01")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_server.base_url)
+    argv = ["verify", "kmp", "--provider", "anthropic", "--model", "claude-test-model"]
+    code = main([*argv, "--cases", "2", "--seed", str(SEED), "--output", str(tmp_path)])
+    assert code == 3  # INCOMPLETE: one of two answers counted
+    (run,) = (tmp_path / "runs").iterdir()
+    records = read_journal(run / "results.jsonl")
+    assert sorted(r.outcome for r in records) == ["infra_error", "passed"]
+    (lost,) = [r for r in records if r.outcome == "infra_error"]
+    assert "budget of 1 s" in (lost.reason or "")
+    assert len(fake_server.requests) <= 1 + 3  # the answered case, and at most three tries

@@ -100,7 +100,7 @@ def assert_level_1(parsed: ParsedAnswer, *words: str) -> None:
 
 
 def test_the_leniencies_are_a_closed_list() -> None:
-    assert set(LENIENCIES) == {"untagged_fence", "no_fence", "trailing_comma"}
+    assert set(LENIENCIES) == {"untagged_fence", "no_fence", "trailing_comma", "two_final_blocks"}
 
 
 # --- where the answer is -------------------------------------------------------------------
@@ -152,6 +152,18 @@ def test_the_position_decides_not_the_content() -> None:
     assert extract("kmp", fenced(second) + "\n" + fenced(first)).answer == first
 
 
+def test_two_final_blocks_are_taken_last_and_recorded() -> None:
+    first, second = expected("kmp"), another_expected("kmp")
+    back_to_back = extract("kmp", WORK + fenced(first) + "\n\n" + fenced(second))
+    assert back_to_back.answer == second
+    assert back_to_back.leniency == ("two_final_blocks",)
+    same_twice = extract("kmp", WORK + fenced(first) + "\n" + fenced(first, tag=""))
+    assert same_twice.leniency == ("two_final_blocks", "untagged_fence")
+    # A draft block followed by prose and then the answer is ordinary work, not a repeat.
+    drafted = extract("kmp", fenced(first) + "\nChecking again, the answer:\n" + fenced(second))
+    assert (drafted.answer, drafted.leniency) == (second, ())
+
+
 def test_an_untagged_fence_is_forgiven_and_recorded() -> None:
     answer = expected("kmp")
     parsed = extract("kmp", WORK + fenced(answer, tag=""))
@@ -170,7 +182,7 @@ def test_the_tag_is_case_insensitive_and_tilde_fences_count() -> None:
 def test_a_later_tagged_block_wins_over_an_earlier_untagged_one() -> None:
     earlier, final = another_expected("dijkstra"), expected("dijkstra")
     parsed = extract("dijkstra", fenced(earlier, tag="") + "\n" + fenced(final))
-    assert (parsed.answer, parsed.leniency) == (final, ())
+    assert (parsed.answer, parsed.leniency) == (final, ("two_final_blocks",))
 
 
 @pytest.mark.parametrize("indent", [None, 2])

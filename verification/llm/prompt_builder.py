@@ -11,7 +11,9 @@ would: a heading inside a code block or an HTML comment is no heading.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -135,6 +137,20 @@ Scaffold = ScaffoldSpec | str
 """A scaffold as its spec, or as a name the builder's catalog resolves."""
 
 
+def _read_capped(path: Path) -> bytes:
+    """A regular file's bytes, at most :data:`MAX_SCAFFOLD_BYTES` of them. Opened without
+    blocking and checked on the open descriptor, so a FIFO cannot hang the read, a device
+    such as ``/dev/zero`` is never read, and a file swapped in after a check is no way in."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ScaffoldFileError(f"{path}: not a regular file (a device, FIFO or folder)")
+        data = file.read(MAX_SCAFFOLD_BYTES + 1)
+    if len(data) > MAX_SCAFFOLD_BYTES:
+        raise ScaffoldFileError(f"{path}: larger than {MAX_SCAFFOLD_BYTES // 1024} KiB")
+    return data
+
+
 class PromptBuilder:
     """Builds prompts from scaffold files and test inputs.
 
@@ -177,9 +193,7 @@ class PromptBuilder:
         if scaffold_name not in self._content:
             path = self.scaffold_path(scaffold)
             try:
-                if path.stat().st_size > MAX_SCAFFOLD_BYTES:
-                    raise ScaffoldFileError(f"{path}: larger than {MAX_SCAFFOLD_BYTES // 1024} KiB")
-                text = path.read_text(encoding="utf-8")
+                text = _read_capped(path).decode("utf-8")
             except FileNotFoundError:
                 raise ScaffoldFileError(
                     f"scaffold file not found: {path} (set --scaffolds-dir or "

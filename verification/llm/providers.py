@@ -79,6 +79,8 @@ def retry_policy_from(settings: VerificationSettings) -> RetryPolicy:
         max_retries=settings.max_retries,
         initial_wait=settings.retry_initial_wait,
         max_wait=settings.retry_max_wait,
+        attempt_deadline=settings.request_timeout,
+        budget=settings.case_budget,
     )
 
 

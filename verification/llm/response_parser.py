@@ -44,6 +44,8 @@ LENIENCIES: dict[str, str] = {
     "untagged_fence": "the answer's code fence has no `json` tag",
     "no_fence": "the answer is a bare JSON object in the text, not in a code fence",
     "trailing_comma": "commas before a closing `}` or `]` were dropped",
+    "two_final_blocks": "two answer blocks end the reply with nothing between them (the "
+    "scaffold asks for one); the last was taken",
 }
 """Every deviation from the Output Format the parser forgives, and nothing else."""
 
@@ -312,6 +314,10 @@ class ResponseParser:
             value, leniency, problem = _decode(final.body)
             if final.tag == "":
                 leniency = ("untagged_fence", *leniency)
+            if len(answers) > 1 and not "".join(
+                lines[answers[-2].end_line : final.first_line]
+            ).strip():
+                leniency = ("two_final_blocks", *leniency)
             return value, leniency, problem
         if any(_JSONISH.search(b.body) for b in blocks):
             return None, (), "JSON stands only in a code block not tagged json"

@@ -3,11 +3,14 @@
 Providers only classify their errors (:class:`~verification.errors.RateLimitError`,
 :class:`~verification.errors.TransientLLMError`, or a final error); this module decides how
 often and how long to wait. A server's ``retry-after`` wins over the backoff, capped at
-``max_wait``. Nothing else in the package decorates with ``@retry``.
+``max_wait``. Time is bounded twice: each attempt has a total deadline (a server that drips
+its reply byte by byte keeps every read alive but not the attempt), and each call a budget
+across all its attempts and waits. Nothing else in the package decorates with ``@retry``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -23,7 +26,7 @@ from tenacity import (
     wait_random,
 )
 
-from verification.errors import RetryableLLMError
+from verification.errors import RetryableLLMError, TransientLLMError
 
 __all__ = ["RetryPolicy"]
 
@@ -42,6 +45,12 @@ class RetryPolicy:
     """First backoff (seconds) when the server gives no ``retry-after``."""
     max_wait: float = 60.0
     """Longest single wait."""
+    attempt_deadline: float | None = None
+    """Seconds one attempt may take in all (connecting, waiting and reading); past it the
+    attempt is a transient failure, retried. None: no deadline."""
+    budget: float | None = None
+    """Seconds one call may take across all its attempts and waits; past it the call fails
+    with a transient error that is not retried. None: no budget."""
 
     def with_max_retries(self, max_retries: int) -> RetryPolicy:
         """The same policy with another retry count."""
@@ -72,7 +81,18 @@ class RetryPolicy:
         )
 
     async def call(self, fn: Callable[[A], Awaitable[T]], argument: A) -> T:
-        """``await fn(argument)``, retried; the last error is raised when tries run out."""
+        """``await fn(argument)``, retried; the last error is raised when tries run out,
+        a :class:`TransientLLMError` when the budget does."""
+        try:
+            async with asyncio.timeout(self.budget):
+                return await self._retried(fn, argument)
+        except TimeoutError:
+            raise TransientLLMError(
+                f"no answer within the budget of {self.budget:g} s for one case, "
+                "all tries and waits included"
+            ) from None
+
+    async def _retried(self, fn: Callable[[A], Awaitable[T]], argument: A) -> T:
         retrying = AsyncRetrying(
             retry=retry_if_exception_type(RetryableLLMError),
             stop=stop_after_attempt(self.max_retries + 1),
@@ -82,5 +102,14 @@ class RetryPolicy:
         )
         async for attempt in retrying:
             with attempt:
-                return await fn(argument)
+                return await self._attempt(fn, argument)
         raise AssertionError("unreachable: tenacity re-raises the last error")
+
+    async def _attempt(self, fn: Callable[[A], Awaitable[T]], argument: A) -> T:
+        try:
+            async with asyncio.timeout(self.attempt_deadline):
+                return await fn(argument)
+        except TimeoutError:
+            raise TransientLLMError(
+                f"no complete reply within the attempt deadline of {self.attempt_deadline:g} s"
+            ) from None

@@ -49,11 +49,16 @@ _MARKER = ".verification-reports"
 logger = logging.getLogger(__name__)
 _MARKDOWN_PUNCTUATION = re.compile(r"[\\\[\]()!*_~#|>]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Bidirectional controls: an override from a model name or reply could make the text
+that follows it read backwards (a FAILED shown as a DELIAF, a number reversed)."""
 
 
 def _printable(text: str) -> str:
-    """Control characters dropped; lone surrogates (not Unicode) written as escapes."""
-    return _CONTROL.sub("", text.encode("utf-8", "backslashreplace").decode("utf-8"))
+    """Control characters dropped; bidirectional controls and lone surrogates (not
+    Unicode) written as visible escapes (``\\u202e``)."""
+    text = _CONTROL.sub("", text.encode("utf-8", "backslashreplace").decode("utf-8"))
+    return _BIDI.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def md_cell(value: object, limit: int = 300) -> str:

@@ -1,0 +1,364 @@
+"""Runs that survive: injected faults, kill -9, Ctrl-C and SIGTERM, two owners of one run,
+run ids that are paths, a manifest at odds with its journal, bidirectional controls from a
+server. Everything goes through the real ``anthropic`` SDK against the fake server on
+127.0.0.1; the runs that must be killed run as real processes (``python -m verification``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from verification.cli import main
+from verification.config import packaged_scaffolds_dir
+from verification.journal import RunPaths, read_journal, read_manifest_file
+from verification.llm.prompt_builder import PromptBuilder
+from verification.registry import get_spec
+from verification.runner import plan_cases
+
+if TYPE_CHECKING:
+    from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply, Step
+
+KEY = "sk-ant-faults-canary-Zq81LmX3"
+MODEL = "claude-test-model"
+SEED = 5
+POSIX = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+
+def _answers(server: FakeModelServer, cases: int, *, delay: float = 0.0) -> Callable[..., Reply]:
+    """A step answering each ``kmp`` case (found by its prompt): right, except every fifth
+    case, answered with another case's answer (so outcomes are not all "passed")."""
+    builder = PromptBuilder(packaged_scaffolds_dir())
+    spec = get_spec("kmp")
+    planned = plan_cases(["kmp"], seed=SEED, cases=cases)["kmp"]
+    answers = {}
+    for index, case in enumerate(planned):
+        source = planned[(index + 1) % len(planned)] if index % 5 == 0 else case
+        answers[builder.build("kmp", case.input).user] = spec.render_answer(source.expected)
+
+    def answer(sent: RecordedRequest) -> Reply:
+        time.sleep(delay)
+        return server.message(answers[sent.json["messages"][0]["content"]])
+
+    return answer
+
+
+def _env(server: FakeModelServer, **settings: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VERIFY_", "ANTHROPIC_"))}
+    env.update(ANTHROPIC_API_KEY=KEY, ANTHROPIC_BASE_URL=server.base_url)
+    env.update({f"VERIFY_{name.upper()}": value for name, value in settings.items()})
+    return env
+
+
+def _verify_argv(output: Path, cases: int) -> list[str]:
+    return [
+        *("verify", "kmp", "--provider", "anthropic", "--model", MODEL),
+        *("--cases", str(cases), "--seed", str(SEED), "--output", str(output)),
+    ]
+
+
+def _resume(run: Path, output: Path) -> int:
+    argv = ["verify", "--resume", run.name, "--provider", "anthropic", "--model", MODEL]
+    return main([*argv, "--output", str(output)])
+
+
+@pytest.fixture
+def server_env(
+    fake_server: FakeModelServer, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[FakeModelServer]:
+    """The fake server, and this process's settings pointed at it."""
+    for name, value in _env(fake_server, retry_initial_wait="0.01").items():
+        if name.startswith(("VERIFY_", "ANTHROPIC_")):
+            monkeypatch.setenv(name, value)
+    yield fake_server
+
+
+def _start(server: FakeModelServer, output: Path, cases: int) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "verification", *_verify_argv(output, cases)],
+        env=_env(server, concurrency="2", retry_initial_wait="0.01"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _wait_for_lines(output: Path, lines: int, process: subprocess.Popen[str]) -> Path:
+    """The run folder once its journal holds ``lines`` lines (the process still running)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for journal in (output / "runs").glob("*/results.jsonl"):
+            if journal.read_text().count("\n") >= lines:
+                return journal.parent
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.02)
+    raise AssertionError("the run wrote no journal lines in time")
+
+
+def _first_attempts(run: Path) -> Counter[str]:
+    return Counter(r.case_id for r in read_journal(run / "results.jsonl") if r.attempt == 1)
+
+
+# --- injected faults: the same outcomes as a clean run ---------------------------------------
+
+
+def _outcomes(output: Path) -> dict[str, str]:
+    (run,) = (output / "runs").iterdir()
+    return {r.case_id: r.outcome for r in read_journal(run / "results.jsonl")}
+
+
+def test_thirty_percent_injected_faults_give_the_clean_runs_outcomes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.llm.conftest import DROP, FakeModelServer
+
+    cases = 20
+    with FakeModelServer(max_requests=400) as server:
+        answer = _answers(server, cases)
+        faults: list[Step] = [
+            server.anthropic_error(429, "rate_limit_error", headers={"retry-after": "0"}),
+            server.anthropic_error(529, "overloaded_error", "Overloaded"),
+            server.anthropic_error(500, "api_error", "Internal"),
+            DROP,
+        ]
+        rng, lock, injected = random.Random(7), threading.Lock(), Counter[str]()
+
+        def faulty(sent: RecordedRequest) -> Reply | str:
+            with lock:
+                fault = rng.choice(faults) if rng.random() < 0.3 else None
+            if fault is None:
+                return answer(sent)
+            injected[fault if fault == DROP else str(fault.status)] += 1  # type: ignore[union-attr]
+            return fault  # type: ignore[return-value]
+
+        for name, value in _env(server, max_retries="8", retry_initial_wait="0.01").items():
+            monkeypatch.setenv(name, value)
+        server.script([answer] * cases)
+        clean_code = main([*_verify_argv(tmp_path / "clean", cases), "--concurrency", "4"])
+        clean_requests = len(server.requests)
+        server.script([faulty] * 300)
+        faulty_code = main([*_verify_argv(tmp_path / "faulty", cases), "--concurrency", "4"])
+        faulty_requests = len(server.requests) - clean_requests
+    assert clean_requests == cases
+    assert faulty_code == clean_code == 1  # every fifth answer is wrong: PARTIAL, not INCOMPLETE
+    assert _outcomes(tmp_path / "faulty") == _outcomes(tmp_path / "clean")
+    assert sum(injected.values()) == faulty_requests - cases > 0
+    print(
+        f"\nfaulty run: {faulty_requests} requests for {cases} cases, "
+        f"{sum(injected.values())} faults injected ({dict(injected)}), "
+        f"{faulty_requests - cases} retries; outcomes equal to the clean run's: "
+        f"{dict(Counter(_outcomes(tmp_path / 'faulty').values()))}"
+    )
+
+
+# --- kill -9, Ctrl-C and SIGTERM -----------------------------------------------------------
+
+
+@POSIX
+def test_kill_9_then_resume_loses_nothing_and_repays_only_the_calls_in_flight(
+    fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cases = 10
+    fake_server.script([_answers(fake_server, cases, delay=0.15)] * 16)
+    process = _start(fake_server, tmp_path, cases)
+    run = _wait_for_lines(tmp_path, 3, process)
+    process.kill()
+    process.communicate()
+    sent_before = len(fake_server.requests)
+    kept = sum(_first_attempts(run).values())
+    in_flight = sent_before - kept
+    assert 0 <= in_flight <= 2  # --concurrency 2
+    for name, value in _env(fake_server).items():
+        monkeypatch.setenv(name, value)
+    assert _resume(run, tmp_path) == 1
+    counted = _first_attempts(run)
+    assert sorted(counted) == sorted(
+        c.id for c in plan_cases(["kmp"], seed=SEED, cases=cases)["kmp"]
+    )
+    assert set(counted.values()) == {1}, "no case answered twice"
+    assert len(fake_server.requests) - sent_before == cases - kept  # the unanswered, once
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("sent", "code", "said"),
+    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "SIGTERM")],
+)
+def test_ctrl_c_and_sigterm_stop_cleanly_with_a_resume_hint(
+    fake_server: FakeModelServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    sent: signal.Signals,
+    code: int,
+    said: str,
+) -> None:
+    cases = 8
+    fake_server.script([_answers(fake_server, cases, delay=0.15)] * 14)
+    process = _start(fake_server, tmp_path, cases)
+    run = _wait_for_lines(tmp_path, 2, process)
+    process.send_signal(sent)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == code, stderr
+    assert said in stderr and f"--resume {run.name}" in stderr
+    assert "Traceback" not in stderr
+    assert read_manifest_file(run / "manifest.json").interrupted
+    for name, value in _env(fake_server).items():
+        monkeypatch.setenv(name, value)
+    assert _resume(run, tmp_path) == 1
+    assert set(_first_attempts(run).values()) == {1} and sum(_first_attempts(run).values()) == 8
+    assert not read_manifest_file(run / "manifest.json").interrupted
+
+
+# --- one owner per run -----------------------------------------------------------------------
+
+
+def _interrupted_run(output: Path, cases: int) -> Path:
+    """A dry run whose journal is then cut to its first line: a run left to resume."""
+    assert (
+        main(
+            [
+                "verify",
+                "kmp",
+                "--provider",
+                "reference",
+                "--cases",
+                str(cases),
+                "--output",
+                str(output),
+            ]
+        )
+        == 0
+    )
+    (run,) = (output / "runs").iterdir()
+    journal = run / "results.jsonl"
+    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
+    return run
+
+
+def test_a_second_owner_of_a_run_exits_2_naming_the_owner_and_sends_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = _interrupted_run(tmp_path, 4)
+    capsys.readouterr()
+    with RunPaths(tmp_path, run.name).lock():
+        argv = [
+            "verify",
+            "--resume",
+            run.name,
+            "--provider",
+            "reference",
+            "--output",
+            str(tmp_path),
+        ]
+        assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"run {run.name} is in use by process {os.getpid()}" in err
+    assert len(read_journal(run / "results.jsonl")) == 1, "nothing was answered"
+    argv = ["verify", "--resume", run.name, "--provider", "reference", "--output", str(tmp_path)]
+    assert main(argv) == 0, "the lock is gone with its owner"
+    assert sum(_first_attempts(run).values()) == 4
+
+
+@POSIX
+def test_two_resumes_at_once_answer_each_case_once(
+    fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cases = 6
+    fake_server.script([_answers(fake_server, cases, delay=0.2)] * 12)
+    process = _start(fake_server, tmp_path, cases)
+    run = _wait_for_lines(tmp_path, 1, process)
+    process.send_signal(signal.SIGINT)
+    process.communicate(timeout=30)
+    sent = len(fake_server.requests)
+    kept = sum(_first_attempts(run).values())
+    resume = [sys.executable, "-m", "verification", "verify", "--resume", run.name]
+    resume += ["--provider", "anthropic", "--model", MODEL, "--output", str(tmp_path)]
+    first = subprocess.Popen(
+        resume, env=_env(fake_server, concurrency="1"), text=True, stderr=subprocess.PIPE
+    )
+    deadline = time.monotonic() + 30
+    while len(fake_server.requests) == sent and time.monotonic() < deadline:
+        time.sleep(0.01)  # the first resume owns the run once it asks its first question
+    second = subprocess.run(
+        resume, env=_env(fake_server), text=True, capture_output=True, timeout=60
+    )
+    first.communicate(timeout=60)
+    assert second.returncode == 2, second.stderr
+    assert f"run {run.name} is in use by process {first.pid}" in second.stderr
+    assert first.returncode == 1
+    assert set(_first_attempts(run).values()) == {1} and sum(_first_attempts(run).values()) == cases
+    assert len(fake_server.requests) - sent == cases - kept
+
+
+# --- run ids, manifests and journals that disagree, bidi controls ------------------------
+
+
+@pytest.mark.parametrize("run_id", ["../elsewhere", "/tmp/some-run", "a/b", "..", ".hidden/x"])
+def test_a_run_id_is_a_name_never_a_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], run_id: str
+) -> None:
+    output = tmp_path / "results"
+    assert main(["report", run_id, "--output", str(output)]) == 2
+    assert (
+        main(["verify", "--resume", run_id, "--provider", "reference", "--output", str(output)])
+        == 2
+    )
+    assert "is not a run id" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [], "nothing was written anywhere"
+
+
+def test_a_manifest_at_odds_with_its_journal_gets_no_status(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(
+            ["verify", "kmp", "--provider", "reference", "--cases", "4", "--output", str(tmp_path)]
+        )
+        == 0
+    )
+    (run,) = (tmp_path / "runs").iterdir()
+    manifest = json.loads((run / "manifest.json").read_text())
+    dropped = manifest["scaffolds"]["kmp"]["case_ids"].pop()
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    capsys.readouterr()
+    assert main(["report", run.name, "--output", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "disagree" in err and dropped in err
+
+
+def test_bidi_controls_from_the_server_never_reach_a_report(
+    server_env: FakeModelServer, tmp_path: Path
+) -> None:
+    override = "\u202e"
+    answer = _answers(server_env, 2)
+
+    def reversed_everything(sent: RecordedRequest) -> Reply:
+        body = answer(sent).body
+        body["model"] = f"claude{override}live-model"
+        body["content"][0]["text"] = (
+            f"Result{override}\u2067 reversed\n" + body["content"][0]["text"]
+        )
+        return server_env.Reply(200, body)
+
+    server_env.script(
+        [reversed_everything, lambda sent: server_env.message(f"no answer {override}")]
+    )
+    main(_verify_argv(tmp_path, 2))
+    written = [p for p in (tmp_path / "runs").rglob("*.md")]
+    assert written
+    for report in written:
+        text = report.read_text(encoding="utf-8")
+        assert override not in text and "\u2067" not in text, report
+    assert any("\\u202e" in report.read_text() for report in written), "shown, as an escape"
