@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
+from verification.catalog import default_catalog
 from verification.cli import EXIT_CODES, main
 from verification.journal import read_journal
 from verification.registry import DEFAULT_SEED, get_spec
@@ -674,3 +675,14 @@ def test_a_scaffold_file_that_is_no_regular_file_is_refused_at_once(
     )
     assert code == 2
     assert str(draft) in err and ("not a regular file" in err or "cannot be read" in err)
+
+
+def test_docs_catalog_is_the_catalog(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "list", "--markdown")
+    assert code == 0
+    page = Path(__file__).parents[1] / "docs" / "CATALOG.md"
+    assert page.read_text(encoding="utf-8") == out, (
+        "docs/CATALOG.md is out of step: python -m verification list --markdown > docs/CATALOG.md"
+    )
+    for name in default_catalog():
+        assert f"| `{name}` |" in out

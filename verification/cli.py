@@ -158,6 +158,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
 
     listing = command("list", help="list the scaffolds the catalog declares")
     listing.add_argument("--category", metavar="CATEGORY", help="only this category")
+    listing.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the catalog as the Markdown of docs/CATALOG.md (answer shapes, sizes, "
+        "validators, tolerances)",
+    )
 
     check = command(
         "check",
@@ -304,10 +310,15 @@ class VerificationCLI:
             self._settings = load_settings()
         return self._settings
 
-    def list_scaffolds(self, category: str | None = None) -> int:
+    def list_scaffolds(self, category: str | None = None, *, markdown: bool = False) -> int:
         from verification.catalog import default_catalog
 
         catalog = default_catalog()
+        if markdown:
+            from verification.catalog_docs import catalog_markdown
+
+            print(catalog_markdown(catalog), end="")
+            return 0
         names = catalog.by_category(category) if category else list(catalog)
         width = max((len(name) for name in names), default=4)
         print(f"{'NAME':<{width}}  {'CATEGORY':<20}  {'VALIDATOR':<10}  {'SIZE':<24}  DESCRIPTION")
@@ -569,7 +580,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
         redact_log_records(secrets_of(settings))
         cli = VerificationCLI(settings)
         if args.command == "list":
-            return cli.list_scaffolds(args.category)
+            return cli.list_scaffolds(args.category, markdown=args.markdown)
         if args.command == "check":
             return cli.check(args.names, everything=args.everything, cases=args.cases)
         if args.command == "verify":

@@ -314,9 +314,10 @@ class ResponseParser:
             value, leniency, problem = _decode(final.body)
             if final.tag == "":
                 leniency = ("untagged_fence", *leniency)
-            if len(answers) > 1 and not "".join(
-                lines[answers[-2].end_line : final.first_line]
-            ).strip():
+            if (
+                len(answers) > 1
+                and not "".join(lines[answers[-2].end_line : final.first_line]).strip()
+            ):
                 leniency = ("two_final_blocks", *leniency)
             return value, leniency, problem
         if any(_JSONISH.search(b.body) for b in blocks):
