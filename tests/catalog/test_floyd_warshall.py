@@ -37,8 +37,11 @@ def _graph(test_input: dict[str, Any]) -> nx.Graph:
 
 def _networkx_answer(test_input: dict[str, Any]) -> dict[str, Any]:
     vertices = test_input["vertices"]
-    table = nx.floyd_warshall(_graph(test_input), weight="weight")
-    if any(table[v][v] < 0 for v in vertices):
+    try:
+        table = nx.floyd_warshall(_graph(test_input), weight="weight")
+    except nx.NetworkXUnbounded:  # networkx 3.7 and later say so themselves
+        return {"negative_cycle": True, "distances": None}
+    if any(table[v][v] < 0 for v in vertices):  # earlier ones leave a negative diagonal
         return {"negative_cycle": True, "distances": None}
     return {
         "negative_cycle": False,
