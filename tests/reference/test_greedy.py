@@ -90,7 +90,7 @@ def test_input_is_not_mutated() -> None:
     [
         ({"vertices": ["A", "B"], "edges": [["A", "B", 1]], "directed": True}, "undirected"),
         ({"vertices": ["A", "A"], "edges": []}, "repeat"),
-        ({"vertices": ["A", 2], "edges": []}, "not a string"),
+        ({"vertices": ["A", 2], "edges": []}, "must be strings"),
         ({"vertices": "AB", "edges": []}, "list of labels"),
         ({"vertices": ["A", "B"], "edges": [["A", "C", 1]]}, "unknown vertex"),
         ({"vertices": ["A", "B"], "edges": [["A", "A", 1]]}, "self loop"),

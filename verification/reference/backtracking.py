@@ -12,11 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from verification.reference._inputs import is_int, vertex_labels
+
 __all__ = ["graph_coloring", "n_queens", "solve_sudoku", "subset_sum"]
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def n_queens(n: int, placed: Sequence[Sequence[int]] | None = None) -> dict[str, Any]:
@@ -75,12 +73,12 @@ def n_queens(n: int, placed: Sequence[Sequence[int]] | None = None) -> dict[str,
     .. [1] N. Wirth, *Algorithms + Data Structures = Programs*, Prentice-Hall (1976),
        section 3.5 "The eight queens problem".
     """
-    if not _is_int(n) or n < 1:
+    if not is_int(n) or n < 1:
         raise ValueError(f"n must be an integer of at least 1, got {n!r}")
     fixed: dict[int, int] = {}
     for queen in placed or ():
         row, col = queen
-        if not (_is_int(row) and _is_int(col) and 0 <= row < n and 0 <= col < n):
+        if not (is_int(row) and is_int(col) and 0 <= row < n and 0 <= col < n):
             raise ValueError(f"placed queen {list(queen)!r} is off the {n}x{n} board")
         if row in fixed:
             raise ValueError(f"two placed queens share row {row}")
@@ -136,7 +134,7 @@ def _box_shape(side: int, box_rows: Any, box_cols: Any) -> tuple[int, int]:
         # The squarest split with the shorter side down: 4 -> 2x2, 6 -> 2x3, 9 -> 3x3.
         rows = max(d for d in range(1, side + 1) if side % d == 0 and d * d <= side)
         return rows, side // rows
-    if not _is_int(box_rows) or not _is_int(box_cols) or box_rows < 1 or box_cols < 1:
+    if not is_int(box_rows) or not is_int(box_cols) or box_rows < 1 or box_cols < 1:
         raise ValueError(
             f"box_rows and box_cols must both be positive integers, got {box_rows!r} "
             f"and {box_cols!r}"
@@ -158,7 +156,7 @@ def _check_grid(grid: Any) -> list[list[int]]:
         if not isinstance(row, list | tuple) or len(row) != side:
             raise ValueError(f"grid must be square: row {r} is not a list of {side} digits")
         for c, value in enumerate(row):
-            if not _is_int(value) or not 0 <= value <= side:
+            if not is_int(value) or not 0 <= value <= side:
                 raise ValueError(f"grid[{r}][{c}] must be an integer 0..{side}, got {value!r}")
         rows.append(list(row))
     return rows
@@ -276,14 +274,7 @@ def solve_sudoku(
 
 
 def _check_graph(vertices: Any, edges: Any) -> tuple[list[str], list[tuple[str, str]]]:
-    if not isinstance(vertices, list | tuple):
-        raise ValueError(f"vertices must be a list of labels, got {type(vertices).__name__}")
-    for label in vertices:
-        if not isinstance(label, str):
-            raise ValueError(f"vertex labels must be strings, got {label!r}")
-    if len(set(vertices)) != len(vertices):
-        repeated = sorted({v for v in vertices if vertices.count(v) > 1})
-        raise ValueError(f"vertex labels must be unique; repeated: {repeated}")
+    vertices = vertex_labels(vertices)
     if not isinstance(edges, list | tuple):
         raise ValueError(f"edges must be a list, got {type(edges).__name__}")
     known = set(vertices)
@@ -353,7 +344,7 @@ def graph_coloring(
        Press (1978), section 7.4 "Graph coloring".
     """
     labels, pairs = _check_graph(vertices, edges)
-    if not _is_int(num_colors) or num_colors < 1:
+    if not is_int(num_colors) or num_colors < 1:
         raise ValueError(f"num_colors must be an integer of at least 1, got {num_colors!r}")
     if any(u == v for u, v in pairs):
         return {"colorable": False, "coloring": None}
@@ -431,9 +422,9 @@ def subset_sum(numbers: Sequence[int], target: int) -> dict[str, Any]:
     if not isinstance(numbers, list | tuple):
         raise ValueError(f"numbers must be a list of integers, got {type(numbers).__name__}")
     for index, value in enumerate(numbers):
-        if not _is_int(value) or value < 0:
+        if not is_int(value) or value < 0:
             raise ValueError(f"numbers[{index}] must be a non-negative integer, got {value!r}")
-    if not _is_int(target) or target < 0:
+    if not is_int(target) or target < 0:
         raise ValueError(f"target must be a non-negative integer, got {target!r}")
     values = list(numbers)
     after = [0] * (len(values) + 1)  # after[i]: the sum of values[i:]

@@ -13,6 +13,8 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from verification.reference._inputs import vertex_labels
+
 __all__ = [
     "astar",
     "bellman_ford",
@@ -25,14 +27,7 @@ __all__ = [
 
 
 def _check_vertices(vertices: Any, source: Any, directed: Any) -> list[str]:
-    if not isinstance(vertices, list | tuple):
-        raise ValueError(f"vertices must be a list of labels, got {type(vertices).__name__}")
-    for label in vertices:
-        if not isinstance(label, str):
-            raise ValueError(f"vertex labels must be strings, got {label!r}")
-    if len(set(vertices)) != len(vertices):
-        repeated = sorted({v for v in vertices if vertices.count(v) > 1})
-        raise ValueError(f"vertex labels must be unique; repeated: {repeated}")
+    vertices = vertex_labels(vertices)
     if not isinstance(directed, bool):
         raise ValueError(f"directed must be true or false, got {directed!r}")
     if not isinstance(source, str) or source not in vertices:

@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from verification.reference._inputs import is_real, vertex_labels
+
 __all__ = [
     "FRACTIONAL_KNAPSACK_DECIMALS",
     "activity_selection",
@@ -78,7 +80,7 @@ def kruskal_mst(
     """
     if directed:
         raise ValueError("kruskal_mst needs an undirected graph; got directed=True")
-    labels = _check_vertices(vertices)
+    labels = vertex_labels(vertices)
     keyed = sorted(_check_edges(edges, labels))
 
     parent = {label: label for label in labels}
@@ -108,19 +110,6 @@ def kruskal_mst(
     return {"edges": accepted, "total_weight": sum(edge[2] for edge in accepted)}
 
 
-def _check_vertices(vertices: Sequence[str]) -> list[str]:
-    if isinstance(vertices, str) or not isinstance(vertices, Sequence):
-        raise ValueError(f"vertices must be a list of labels, got {type(vertices).__name__}")
-    labels = list(vertices)
-    for label in labels:
-        if not isinstance(label, str):
-            raise ValueError(f"vertex label {label!r} is not a string")
-    if len(set(labels)) != len(labels):
-        repeated = sorted({label for label in labels if labels.count(label) > 1})
-        raise ValueError(f"vertex labels repeat: {repeated}")
-    return labels
-
-
 def _check_edges(edges: Sequence[Sequence[Any]], labels: list[str]) -> list[tuple[int, str, str]]:
     """``(weight, smaller label, larger label)`` per edge, the order Kruskal scans them in."""
     known = set(labels)
@@ -145,14 +134,10 @@ def _check_edges(edges: Sequence[Sequence[Any]], labels: list[str]) -> list[tupl
     return keyed
 
 
-def _is_real(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
 def _exact(value: Any, name: str) -> Fraction:
     """``value`` as an exact fraction (a float's exact binary value), refusing non-numbers
     and non-finite floats."""
-    if not _is_real(value):
+    if not is_real(value):
         raise ValueError(f"{name} must be a number, got {value!r:.40}")
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value!r}")

@@ -6,6 +6,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from verification.reference._inputs import finite
+
 __all__ = [
     "BISECTION_DECIMALS",
     "DERIVATIVE_FLOOR",
@@ -36,22 +38,6 @@ class NewtonStep(NamedTuple):
     """``None`` when ``|dfx|`` is below :data:`DERIVATIVE_FLOOR` and no step is taken."""
 
 
-def _is_real(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _finite(value: Any, name: str) -> float:
-    if not _is_real(value):
-        raise ValueError(f"{name} must be a number, got {type(value).__name__}")
-    try:
-        number = float(value)
-    except OverflowError:
-        raise ValueError(f"{name} is too large to be a float: {value!r}") from None
-    if not math.isfinite(number):
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    return number
-
-
 def _polynomial(coefficients: Any) -> tuple[RealFunction, RealFunction]:
     if isinstance(coefficients, str | bytes) or not isinstance(coefficients, Sequence):
         raise ValueError(
@@ -59,7 +45,7 @@ def _polynomial(coefficients: Any) -> tuple[RealFunction, RealFunction]:
         )
     if not coefficients:
         raise ValueError("coefficients must not be empty")
-    values = [_finite(c, f"coefficients[{i}]") for i, c in enumerate(coefficients)]
+    values = [finite(c, f"coefficients[{i}]") for i, c in enumerate(coefficients)]
 
     import numpy as np
 
@@ -139,8 +125,8 @@ def newton_trace(
     .. [1] W. H. Press et al., *Numerical Recipes*, 3rd ed., section 9.4, 2007.
     """
     func, deriv = _functions(coefficients, f, df)
-    x = _finite(x0, "x0")
-    tol = _finite(tolerance, "tolerance")
+    x = finite(x0, "x0")
+    tol = finite(tolerance, "tolerance")
     if tol <= 0:
         raise ValueError(f"tolerance must be positive, got {tolerance!r}")
     if not isinstance(max_iterations, int) or isinstance(max_iterations, bool):
@@ -328,10 +314,10 @@ def bisection_trace(
     .. [1] R. L. Burden, J. D. Faires, *Numerical Analysis*, 9th ed., Algorithm 2.1, 2011.
     """
     func = _function(coefficients, f)
-    lo, hi = _finite(a, "a"), _finite(b, "b")
+    lo, hi = finite(a, "a"), finite(b, "b")
     if not lo < hi:
         raise ValueError(f"the interval needs a < b, got a={a!r}, b={b!r}")
-    tol = _finite(tolerance, "tolerance")
+    tol = finite(tolerance, "tolerance")
     if tol <= 0:
         raise ValueError(f"tolerance must be positive, got {tolerance!r}")
     limit = _positive_int(max_iterations, "max_iterations")
@@ -498,14 +484,14 @@ def monte_carlo_integration(
        section 3.2, 2004.
     """
     func = _function(coefficients, f)
-    lo, hi = _finite(a, "a"), _finite(b, "b")
+    lo, hi = finite(a, "a"), finite(b, "b")
     if lo > hi:
         raise ValueError(f"the interval needs a <= b, got a={a!r}, b={b!r}")
     if samples is None or isinstance(samples, str | bytes) or not isinstance(samples, Sequence):
         raise ValueError("samples must be a list of numbers in [0, 1)")
     if not samples:
         raise ValueError("samples must not be empty")
-    draws = [_finite(u, f"samples[{i}]") for i, u in enumerate(samples)]
+    draws = [finite(u, f"samples[{i}]") for i, u in enumerate(samples)]
     for i, u in enumerate(draws):
         if not 0 <= u < 1:
             raise ValueError(f"samples[{i}] must be in [0, 1), got {u!r}")

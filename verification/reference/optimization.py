@@ -15,6 +15,8 @@ import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from verification.reference._inputs import finite, is_real
+
 __all__ = [
     "MINIMUM_DECIMALS",
     "AnnealingStep",
@@ -41,22 +43,6 @@ GradientFunction = Callable[[Vector], Vector]
 # --- shared input checks ----------------------------------------------------------------
 
 
-def _is_real(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _finite(value: Any, name: str) -> float:
-    if not _is_real(value):
-        raise ValueError(f"{name} must be a number, got {type(value).__name__}")
-    try:
-        number = float(value)
-    except OverflowError:
-        raise ValueError(f"{name} is too large to be a float: {value!r}") from None
-    if not math.isfinite(number):
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    return number
-
-
 def _list(value: Any, name: str) -> list[Any]:
     if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
         raise ValueError(f"{name} must be a list, got {type(value).__name__}")
@@ -72,7 +58,7 @@ def _count(value: Any, name: str, low: int) -> int:
 
 
 def _uniform(value: Any, name: str) -> float:
-    number = _finite(value, name)
+    number = finite(value, name)
     if not 0.0 <= number < 1.0:
         raise ValueError(f"{name} must be a draw in [0, 1), got {value!r}")
     return number
@@ -109,7 +95,7 @@ class DescentStep(NamedTuple):
 
 
 def _polynomial_derivative(coefficients: Any) -> GradientFunction:
-    values = [_finite(c, f"coefficients[{i}]") for i, c in enumerate(_list(coefficients, "c"))]
+    values = [finite(c, f"coefficients[{i}]") for i, c in enumerate(_list(coefficients, "c"))]
     if not values:
         raise ValueError("coefficients must not be empty")
     degree = len(values) - 1
@@ -130,7 +116,7 @@ def _quadratic_gradient(matrix: Any, vector: Any) -> tuple[GradientFunction, int
     if size == 0:
         raise ValueError("matrix must not be empty")
     table = [
-        [_finite(a, f"matrix[{i}][{j}]") for j, a in enumerate(_list(row, f"matrix[{i}]"))]
+        [finite(a, f"matrix[{i}][{j}]") for j, a in enumerate(_list(row, f"matrix[{i}]"))]
         for i, row in enumerate(rows)
     ]
     if any(len(row) != size for row in table):
@@ -139,7 +125,7 @@ def _quadratic_gradient(matrix: Any, vector: Any) -> tuple[GradientFunction, int
         for j in range(i):
             if table[i][j] != table[j][i]:
                 raise ValueError(f"matrix must be symmetric: [{i}][{j}] != [{j}][{i}]")
-    linear = [_finite(b, f"vector[{i}]") for i, b in enumerate(_list(vector, "vector"))]
+    linear = [finite(b, f"vector[{i}]") for i, b in enumerate(_list(vector, "vector"))]
     if len(linear) != size:
         raise ValueError(f"vector must have {size} numbers, got {len(linear)}")
 
@@ -174,11 +160,11 @@ def _descent_setup(
     sources.append(f is not None or df is not None)
     if sum(sources) != 1:
         raise ValueError("give exactly one of coefficients, matrix and vector, or df (with f)")
-    scalar = _is_real(x0)
+    scalar = is_real(x0)
     if scalar:
-        start: Vector = (_finite(x0, "x0"),)
+        start: Vector = (finite(x0, "x0"),)
     else:
-        start = tuple(_finite(v, f"x0[{i}]") for i, v in enumerate(_list(x0, "x0")))
+        start = tuple(finite(v, f"x0[{i}]") for i, v in enumerate(_list(x0, "x0")))
         if not start:
             raise ValueError("x0 must not be empty")
     if coefficients is not None:
@@ -250,10 +236,10 @@ def descent_trace(
     .. [1] J. Nocedal, S. J. Wright, *Numerical Optimization*, 2nd ed., chapter 3, 2006.
     """
     gradient, x, _ = _descent_setup(f, df, x0, coefficients, matrix, vector)
-    rate = _finite(learning_rate, "learning_rate")
+    rate = finite(learning_rate, "learning_rate")
     if rate <= 0:
         raise ValueError(f"learning_rate must be positive, got {learning_rate!r}")
-    tol = _finite(tolerance, "tolerance")
+    tol = finite(tolerance, "tolerance")
     if tol <= 0:
         raise ValueError(f"tolerance must be positive, got {tolerance!r}")
     limit = _count(max_iterations, "max_iterations", 1)
@@ -370,7 +356,7 @@ def gradient_descent(
         vector=vector,
     )
     last = steps[-1]
-    scalar = _is_real(x0)
+    scalar = is_real(x0)
     if not all(map(math.isfinite, last.x_new)):
         return {"minimum": None, "iterations": last.iteration, "converged": False}
     rounded = [_rounded(v) for v in last.x_new]
@@ -428,7 +414,7 @@ def _grid(grid: Any) -> list[list[float]]:
     if not rows:
         raise ValueError("grid must have at least one row")
     table = [
-        [_finite(v, f"grid[{r}][{c}]") for c, v in enumerate(_list(row, f"grid[{r}]"))]
+        [finite(v, f"grid[{r}][{c}]") for c, v in enumerate(_list(row, f"grid[{r}]"))]
         for r, row in enumerate(rows)
     ]
     width = len(table[0])
@@ -583,7 +569,7 @@ def _energy_table(energies: Any) -> tuple[dict[str, Any], int]:
     table: dict[str, Any] = {}
     for key, energy in energies.items():
         _bit_string(key, f"energies key {key!r}")
-        _finite(energy, f"energies[{key!r}]")
+        finite(energy, f"energies[{key!r}]")
         table[key] = energy
     width = len(next(iter(table)))
     if any(len(key) != width for key in table) or len(table) != 2**width:
@@ -636,10 +622,10 @@ def annealing_trace(
     [('1', True), ('0', False)]
     """
     energy, move, state = _annealing_setup(f, neighbour, initial_state, energies)
-    temperature = _finite(initial_temperature, "initial_temperature")
+    temperature = finite(initial_temperature, "initial_temperature")
     if temperature <= 0:
         raise ValueError(f"initial_temperature must be positive, got {initial_temperature!r}")
-    cooling = _finite(cooling_rate, "cooling_rate")
+    cooling = finite(cooling_rate, "cooling_rate")
     if not 0 < cooling <= 1:
         raise ValueError(f"cooling_rate must be in (0, 1], got {cooling_rate!r}")
     steps: list[AnnealingStep] = []
@@ -908,7 +894,7 @@ def genetic_trace(
         raise ValueError("every individual must have the same number of bits")
     if weights is not None and len(weights) != length:
         raise ValueError(f"weights must hold {length} numbers, one per bit")
-    rate = _finite(mutation_rate, "mutation_rate")
+    rate = finite(mutation_rate, "mutation_rate")
     if not 0 <= rate <= 1:
         raise ValueError(f"mutation_rate must be in [0, 1], got {mutation_rate!r}")
     size = len(current)
@@ -955,7 +941,7 @@ def _fitness_function(f: Any, weights: Any) -> Callable[[str], Any]:
             raise ValueError("give either weights or f, not both")
         values = _list(weights, "weights")
         for i, w in enumerate(values):
-            _finite(w, f"weights[{i}]")
+            finite(w, f"weights[{i}]")
         return lambda individual: bit_fitness(values, individual)
     if f is None or not callable(f):
         raise ValueError("give weights, or a callable fitness f")

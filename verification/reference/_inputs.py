@@ -1,0 +1,46 @@
+"""Input checks the reference algorithms share: numbers that are numbers (``True`` is not
+``1``), finite floats, and vertex labels. Each raises ``ValueError`` naming what is wrong."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+__all__ = ["finite", "is_int", "is_real", "vertex_labels"]
+
+
+def is_int(value: Any) -> bool:
+    """An int that is not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_real(value: Any) -> bool:
+    """An int or float that is not a bool."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def finite(value: Any, name: str) -> float:
+    """``value`` as a finite float, or a ``ValueError`` naming ``name``."""
+    if not is_real(value):
+        raise ValueError(f"{name} must be a number, got {type(value).__name__}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise ValueError(f"{name} is too large to be a float: {value!r}") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return number
+
+
+def vertex_labels(vertices: Any) -> list[str]:
+    """``vertices`` as a list of unique string labels, or a ``ValueError``."""
+    if not isinstance(vertices, list | tuple):
+        raise ValueError(f"vertices must be a list of labels, got {type(vertices).__name__}")
+    for label in vertices:
+        if not isinstance(label, str):
+            raise ValueError(f"vertex labels must be strings, got {label!r}")
+    repeated = sorted(label for label, times in Counter(vertices).items() if times > 1)
+    if repeated:
+        raise ValueError(f"vertex labels must be unique; repeated: {repeated}")
+    return list(vertices)
