@@ -85,6 +85,12 @@ def server_env(
     yield fake_server
 
 
+def _default_sigint() -> None:
+    # A shell starts background jobs with SIGINT ignored, and a child inherits that: this
+    # suite may run so (CI, `pytest &`), and the runs it starts must still hear Ctrl-C.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(server: FakeModelServer, output: Path, cases: int) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "verification", *_verify_argv(output, cases)],
@@ -92,6 +98,7 @@ def _start(server: FakeModelServer, output: Path, cases: int) -> subprocess.Pope
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_default_sigint,
     )
 
 
