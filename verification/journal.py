@@ -144,6 +144,9 @@ class ScaffoldEntry(BaseModel):
 class RunManifest(BaseModel):
     """What a run asked, of whom, with which files: enough to reproduce and compare."""
 
+    # ``model_requested`` is a field, not pydantic API: older pydantic warns without this.
+    model_config = ConfigDict(protected_namespaces=())
+
     run_id: str
     created_at: str
     provider: dict[str, Any]

@@ -283,7 +283,14 @@ def test_two_resumes_at_once_answer_each_case_once(
     fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cases = 6
-    fake_server.script([_answers(fake_server, cases, delay=0.2)] * 12)
+    answer, resuming, release = _answers(fake_server, cases, delay=0.2), False, threading.Event()
+
+    def step(sent: RecordedRequest) -> Reply:
+        if resuming:  # the first resume's question waits until the second one has tried
+            release.wait(60)
+        return answer(sent)
+
+    fake_server.script([step] * 12)
     process = _start(fake_server, tmp_path, cases)
     run = _wait_for_lines(tmp_path, 1, process)
     process.send_signal(signal.SIGINT)
@@ -292,15 +299,17 @@ def test_two_resumes_at_once_answer_each_case_once(
     kept = sum(_first_attempts(run).values())
     resume = [sys.executable, "-m", "verification", "verify", "--resume", run.name]
     resume += ["--provider", "anthropic", "--model", MODEL, "--output", str(tmp_path)]
+    resuming = True
     first = subprocess.Popen(
         resume, env=_env(fake_server, concurrency="1"), text=True, stderr=subprocess.PIPE
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while len(fake_server.requests) == sent and time.monotonic() < deadline:
         time.sleep(0.01)  # the first resume owns the run once it asks its first question
     second = subprocess.run(
         resume, env=_env(fake_server), text=True, capture_output=True, timeout=60
     )
+    release.set()
     first.communicate(timeout=60)
     assert second.returncode == 2, second.stderr
     assert f"run {run.name} is in use by process {first.pid}" in second.stderr
