@@ -119,6 +119,14 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--replay-file", type=_path, metavar="FILE", help="JSONL responses for --provider replay"
     )
+    group.add_argument(
+        "--no-cache",
+        dest="cache",
+        action="store_const",
+        const=False,
+        help="ask the model even where the response cache (<output>/cache.sqlite3) has the "
+        "answer, and keep nothing there (VERIFY_CACHE=false)",
+    )
 
 
 def _common() -> _Parser:
@@ -268,6 +276,24 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     report.add_argument(
         "--output", type=_path, dest="results_dir", metavar="DIR", help="results directory"
     )
+
+    cache = command(
+        "cache",
+        help="show or clear the response cache",
+        description="The response cache (<output>/cache.sqlite3) keeps every complete answer a "
+        "model gave, keyed by provider, base URL, model and the whole request (scaffold "
+        "text, input, output budget, temperature, sample): a repeated run is answered from "
+        "it with no network call. Errors, refusals and cut-off replies are not kept; dry "
+        "runs are never cached. `verify --no-cache` bypasses it.",
+    )
+    cache.add_argument(
+        "action",
+        choices=["stats", "clear"],
+        help="stats: entries, hits and size by provider and model; clear: remove every entry",
+    )
+    cache.add_argument(
+        "--output", type=_path, dest="results_dir", metavar="DIR", help="results directory"
+    )
     return parser
 
 
@@ -284,6 +310,7 @@ _SETTING_OPTIONS = (
     "results_dir",
     "scaffolds_dir",
     "replay_file",
+    "cache",
 )
 
 
@@ -460,6 +487,25 @@ class VerificationCLI:
         print(text)
         return 0
 
+    def cache(self, action: str) -> int:
+        from verification.llm.cache import CACHE_FILE, ResponseCache
+
+        cache = ResponseCache(self.settings.results_dir / CACHE_FILE)
+        if action == "clear":
+            print(f"removed {cache.clear()} cached answers from {cache.path}")
+            return 0
+        stats = cache.stats()
+        print(
+            f"{stats['path']}: {stats['entries']} answers, {stats['hits']} served again, "
+            f"{stats['bytes'] / 1024:.0f} KiB"
+        )
+        for row in stats["by_model"]:
+            print(
+                f"  {row['provider']:<10} {row['model']:<40} {row['entries']:>6} answers "
+                f"{row['hits']:>6} served again"
+            )
+        return 0
+
     def generate_reports(self, run_id: str | None = None) -> int:
         from verification.journal import RunPaths, latest_run_id, read_journal
         from verification.reports.generator import write_run_reports
@@ -602,6 +648,8 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
                 scaffold_file=args.scaffold_file,
                 size=args.size,
             )
+        if args.command == "cache":
+            return cli.cache(args.action)
         return cli.generate_reports(args.run_id)
     except FatalLLMError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -108,6 +108,9 @@ class VerificationSettings(BaseSettings):
     case_budget: float = Field(default=1800.0, gt=0.0, le=86400.0)
     """Seconds one answer may take across all its tries and waits; past it the case is an
     infrastructure error (not counted) and the run goes on."""
+    cache: bool = True
+    """Answer from the response cache in the results folder where it can, and keep every
+    complete live answer there (``--no-cache``: neither)."""
     repair_attempts: int = Field(default=1, ge=1, le=3)
     """Attempts per answer when it fails to parse (1 = no repair; at most 3)."""
 

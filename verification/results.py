@@ -146,6 +146,8 @@ class ScaffoldResults:
     interval: tuple[float, float] = field(default=(0.0, 1.0))
     run_label: str | None = None
     """``DRY RUN`` or ``REPLAY`` when no model answered: such results certify no model."""
+    from_cache: int = 0
+    """Answers (repairs included) the response cache gave instead of a model call."""
 
     @property
     def pass_rate(self) -> float:
@@ -204,8 +206,9 @@ class ScaffoldResults:
                 per_tier[tier] = (sum(r.passed for r in in_tier), len(in_tier))
         failures = Counter(r.level for r in counted if not r.passed and r.level is not None)
         usage: Counter[str] = Counter()
-        for record in mine:  # every call costs, superseded ones included
-            usage.update(record.usage)
+        for record in mine:  # every call costs, superseded ones included; the cache is free
+            if record.source != "cache":
+                usage.update(record.usage)
         models = sorted({r.model for r in latest.values() if r.model})
         missing = max(planned - n - len(infra), 0)
         return cls(
@@ -227,4 +230,5 @@ class ScaffoldResults:
             status=certify(passed, n, planned=planned, unfinished=len(infra) + missing),
             interval=wilson_interval(passed, n),
             run_label=run_label,
+            from_cache=sum(record.source == "cache" for record in mine),
         )

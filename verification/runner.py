@@ -45,6 +45,7 @@ from verification.journal import (
     read_journal,
 )
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
+from verification.llm.cache import CACHE_FILE, CachingProvider, ResponseCache
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, Prompt, PromptBuilder
 from verification.llm.providers import build_provider
 from verification.llm.response_parser import ResponseParser
@@ -212,6 +213,7 @@ class VerificationRunner:
             max_tokens=spec.max_output_tokens,
             temperature=self.settings.temperature,
             case_id=case.id,
+            sample=epoch,
         )
         started = time.perf_counter()
         response: LLMResponse | None = None
@@ -328,7 +330,11 @@ class VerificationRunner:
 
     async def _ensure_provider(self, cases: dict[str, list[TestCase]]) -> None:
         if self.provider is None:
-            self.provider = build_provider(self.settings, self.catalog)
+            provider = build_provider(self.settings, self.catalog)
+            if self.settings.cache and not provider.dry_run:
+                cache = ResponseCache(self.settings.results_dir / CACHE_FILE)
+                provider = CachingProvider(provider, cache)
+            self.provider = provider
             await self.provider.preflight()
         await self.provider.prepare([case for planned in cases.values() for case in planned])
 

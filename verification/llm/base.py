@@ -63,6 +63,9 @@ class LLMRequest(BaseModel):
     """Not sent when None."""
     case_id: str | None = None
     """Which case this is for: never sent to a model, never part of a cache key."""
+    sample: int = Field(default=0, ge=0)
+    """Which sample (epoch) of the same prompt this is: never sent to a model, but part of
+    the cache key, so ``--samples 3`` asks three times and a repeated run gets all three."""
 
 
 class LLMResponse(BaseModel):
@@ -119,6 +122,12 @@ class LLMProvider(ABC):
         :meth:`preflight`). Default: ``configured``."""
         return configured
 
+    @property
+    def settles_model(self) -> bool:
+        """True when :meth:`model_for` needs :meth:`preflight` to have run (the model is
+        chosen from what a server serves), so preflight cannot be put off. Default: False."""
+        return False
+
     async def preflight(self) -> None:
         """Check, before the first request, that the provider can run at all; raise
         :class:`~verification.errors.ConfigurationError` naming the fix. Default: nothing."""
@@ -153,6 +162,10 @@ class WrappingProvider(LLMProvider):
 
     def model_for(self, configured: str) -> str:
         return self.inner.model_for(configured)
+
+    @property
+    def settles_model(self) -> bool:
+        return self.inner.settles_model
 
     async def preflight(self) -> None:
         await self.inner.preflight()

@@ -182,6 +182,10 @@ class OpenAICompatibleProvider(LLMProvider):
     def model_for(self, configured: str) -> str:
         return self.model or configured
 
+    @property
+    def settles_model(self) -> bool:
+        return self.model is None  # with none asked, the server's one model is used
+
     async def aclose(self) -> None:
         await self._client.close()
 

@@ -132,6 +132,7 @@ def summary_data(manifest: RunManifest, results: Sequence[ScaffoldResults]) -> d
                 "failures_by_level": {str(k): v for k, v in r.failures_by_level.items()},
                 "truncated": r.truncated,
                 "refused": r.refused,
+                "from_cache": r.from_cache,
                 "infra_errors": r.infra_errors,
                 "missing": r.missing,
                 "usage": r.usage,
