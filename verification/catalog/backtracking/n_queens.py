@@ -123,23 +123,30 @@ def search_lines(n: int, placed: Sequence[Sequence[int]], limit: int | None = No
     """How many partial placements (lines of shown work) the scaffold's search visits,
     the empty one and the solutions included; counting stops just past ``limit``."""
     fixed = {row: col for row, col in placed}
-    columns: list[int] = []
+    # Placed queens are on the board from the start (the scaffold's step 2).
+    columns = set(fixed.values())
+    down = {row - col for row, col in fixed.items()}
+    up = {row + col for row, col in fixed.items()}
     visited = 0
-
-    def free(row: int, col: int) -> bool:
-        queens = [*enumerate(columns), *((r, c) for r, c in fixed.items() if r > row)]
-        return all(c != col and abs(c - col) != abs(r - row) for r, c in queens)
 
     def visit(row: int) -> None:
         nonlocal visited
         visited += 1
         if row == n or (limit is not None and visited > limit):
             return
-        for col in [fixed[row]] if row in fixed else range(n):
-            if free(row, col):
-                columns.append(col)
-                visit(row + 1)
-                columns.pop()
+        if row in fixed:  # always free: every earlier queen was chosen off its lines
+            visit(row + 1)
+            return
+        for col in range(n):
+            if col in columns or row - col in down or row + col in up:
+                continue
+            columns.add(col)
+            down.add(row - col)
+            up.add(row + col)
+            visit(row + 1)
+            columns.discard(col)
+            down.discard(row - col)
+            up.discard(row + col)
 
     visit(0)
     return visited
