@@ -385,3 +385,66 @@ def test_bidi_controls_from_the_server_never_reach_a_report(
         text = report.read_text(encoding="utf-8")
         assert override not in text and "\u2067" not in text, report
     assert any("\\u202e" in report.read_text() for report in written), "shown, as an escape"
+
+
+# --- a server that takes two at a time; eight runs publishing into one folder ---------------
+
+
+def test_a_server_that_takes_two_at_a_time_still_answers_every_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.llm.conftest import FakeModelServer
+
+    cases, in_flight, lock, limited = 16, [0], threading.Lock(), Counter[str]()
+    with FakeModelServer(max_requests=400) as server:
+        answer = _answers(server, cases, delay=0.1)
+        busy = server.anthropic_error(429, "rate_limit_error", headers={"retry-after": "0.3"})
+
+        def two_at_a_time(sent: RecordedRequest) -> Reply:
+            with lock:
+                if in_flight[0] >= 2:
+                    limited["429"] += 1
+                    return busy
+                in_flight[0] += 1
+            try:
+                return answer(sent)
+            finally:
+                with lock:
+                    in_flight[0] -= 1
+
+        server.script([two_at_a_time] * 400)
+        settings = {"max_retries": "10", "retry_initial_wait": "0.3", "concurrency": "8"}
+        for name, value in _env(server, **settings).items():
+            monkeypatch.setenv(name, value)
+        code = main([*_verify_argv(tmp_path, cases), "--no-cache"])
+        sent = len(server.requests)
+    assert code == 1  # every fifth answer is wrong; none is missing (INCOMPLETE would be 3)
+    assert len(_outcomes(tmp_path)) == cases and "infra_error" not in _outcomes(tmp_path).values()
+    print(f"\ntwo at a time, --concurrency 8: {sent} requests, {limited['429']} answered 429")
+
+
+def test_eight_runs_publishing_into_one_output_at_once_all_finish(
+    fake_server: FakeModelServer, tmp_path: Path
+) -> None:
+    fake_server.script([_answers(fake_server, 3)] * 24)
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "verification", *_verify_argv(tmp_path, 3), "--no-cache"],
+            env=_env(fake_server, retry_initial_wait="0.01"),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(8)
+    ]
+    outcomes = [(run.wait(timeout=120), run.communicate()[1]) for run in runs]
+    assert [code for code, _ in outcomes] == [1] * 8, [err for _, err in outcomes]
+    assert len(fake_server.requests) == 24, "every run paid for its own answers, once"
+    published = tmp_path / "reports"
+    assert published.is_symlink()
+    assert (published / "summary.md").is_file() and (published / "kmp.md").is_file()
+    run_ids = {p.name for p in (tmp_path / "runs").iterdir()}
+    assert len(run_ids) == 8
+    assert any(run_id in (published / "summary.md").read_text() for run_id in run_ids)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".published", "reports", "runs"]
+    assert len(list((tmp_path / ".published").iterdir())) == 1, "older copies are swept"
