@@ -284,12 +284,14 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "model gave, keyed by provider, base URL, model and the whole request (scaffold "
         "text, input, output budget, temperature, sample): a repeated run is answered from "
         "it with no network call. Errors, refusals and cut-off replies are not kept; dry "
-        "runs are never cached. `verify --no-cache` bypasses it.",
+        "runs are never cached; no API key or URL credential is written. "
+        "`verify --no-cache` (VERIFY_CACHE=false) bypasses it.",
     )
     cache.add_argument(
         "action",
         choices=["stats", "clear"],
-        help="stats: entries, hits and size by provider and model; clear: remove every entry",
+        help="stats: answers kept, times served again and size on disk, by provider, server "
+        "and model; clear: remove every answer (a damaged cache file altogether)",
     )
     cache.add_argument(
         "--output", type=_path, dest="results_dir", metavar="DIR", help="results directory"
@@ -494,16 +496,7 @@ class VerificationCLI:
         if action == "clear":
             print(f"removed {cache.clear()} cached answers from {cache.path}")
             return 0
-        stats = cache.stats()
-        print(
-            f"{stats['path']}: {stats['entries']} answers, {stats['hits']} served again, "
-            f"{stats['bytes'] / 1024:.0f} KiB"
-        )
-        for row in stats["by_model"]:
-            print(
-                f"  {row['provider']:<10} {row['model']:<40} {row['entries']:>6} answers "
-                f"{row['hits']:>6} served again"
-            )
+        print(cache.stats().render())
         return 0
 
     def generate_reports(self, run_id: str | None = None) -> int:

@@ -10,6 +10,7 @@
     ├── ParseError                    no valid answer in a model response
     ├── JournalError                  a run directory or journal cannot be read or written
     │   └── RunInUseError             another process owns the run directory
+    ├── CacheError                    the response cache file cannot be read
     └── LLMError                      a model call failed
         ├── RetryableLLMError         worth another try
         │   ├── RateLimitError        429: honour ``retry_after``
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 __all__ = [
     "AuthenticationError",
+    "CacheError",
     "ConfigurationError",
     "FatalLLMError",
     "InvalidRequestError",
@@ -87,6 +89,10 @@ class JournalError(VerificationError):
 
 class RunInUseError(JournalError):
     """Another live process holds the run directory's lock (a killed one holds nothing)."""
+
+
+class CacheError(VerificationError):
+    """The response cache file cannot be read (a run then goes on without it)."""
 
 
 class LLMError(VerificationError):

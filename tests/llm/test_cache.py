@@ -9,6 +9,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,7 @@ from verification.cli import main
 from verification.config import packaged_scaffolds_dir
 from verification.journal import read_journal
 from verification.llm.base import LLMRequest, LLMResponse
-from verification.llm.cache import CACHE_FILE, ResponseCache, cache_key
+from verification.llm.cache import CACHE_FILE, CACHE_FORMAT, ResponseCache, cache_key
 from verification.llm.prompt_builder import PromptBuilder
 from verification.registry import get_spec
 from verification.runner import plan_cases
@@ -32,12 +33,16 @@ MODEL = "claude-test-model"
 SEED = 3
 
 
-def _answers(server: FakeModelServer, cases: int) -> Callable[[RecordedRequest], Reply]:
+def _answers(
+    server: FakeModelServer, cases: int, seeds: tuple[int, ...] = (SEED,)
+) -> Callable[[RecordedRequest], Reply]:
+    """A step that answers any of the cases of ``seeds`` right, whatever the request."""
     builder = PromptBuilder(packaged_scaffolds_dir())
     spec = get_spec("kmp")
     answers = {
         builder.build("kmp", case.input).user: spec.render_answer(case.expected)
-        for case in plan_cases(["kmp"], seed=SEED, cases=cases)["kmp"]
+        for seed in seeds
+        for case in plan_cases(["kmp"], seed=seed, cases=cases)["kmp"]
     }
 
     def answer(sent: RecordedRequest) -> Reply:
@@ -95,11 +100,41 @@ def test_no_cache_asks_again_and_keeps_nothing(
     assert not (tmp_path / CACHE_FILE).exists()
 
 
+@pytest.mark.parametrize(
+    ("change", "asked"),
+    [
+        ((), 0),
+        (("--model", "claude-other-model"), 3),
+        (("--seed", str(SEED + 1)), 3),  # other inputs
+        (("--scaffold-file", "{edited}"), 3),
+        (("--samples", "2"), 3),  # sample 0 from the cache, sample 1 asked
+        (("--no-cache",), 3),
+    ],
+    ids=["same", "model", "input", "scaffold", "sample", "no-cache"],
+)
+def test_a_run_that_asks_anything_else_asks_the_model(
+    anthropic_env: FakeModelServer, tmp_path: Path, change: tuple[str, ...], asked: int
+) -> None:
+    edited = tmp_path / "kmp-draft.md"
+    scaffold = PromptBuilder(packaged_scaffolds_dir()).scaffold_path("kmp")
+    edited.write_text(scaffold.read_text("utf-8") + "\nCheck every shift twice.\n", "utf-8")
+    anthropic_env.script([_answers(anthropic_env, 3, seeds=(SEED, SEED + 1))] * (3 + asked))
+    assert _verify(tmp_path / "out", 3) == 0
+    assert len(anthropic_env.requests) == 3
+    argv = [arg.format(edited=edited) for arg in change]
+    assert _verify(tmp_path / "out", 3, *argv) == 0
+    assert len(anthropic_env.requests) == 3 + asked
+    sources = [r.source for r in _records(tmp_path / "out")]
+    assert sources.count("live") == asked
+    assert sources.count("cache") == len(sources) - asked
+
+
 def test_whatever_changes_the_request_is_a_miss(tmp_path: Path) -> None:
     cache = ResponseCache(tmp_path / CACHE_FILE)
     request = LLMRequest(system="scaffold", prompt="input", model="m", max_tokens=100, case_id="a")
     key = cache_key("anthropic", "http://127.0.0.1:1", request)
-    cache.put(key, "anthropic", LLMResponse(content="answer", model="m", stop_reason="end_turn"))
+    response = LLMResponse(content="answer", model="m", stop_reason="end_turn")
+    cache.put(key, response, provider="anthropic", server="http://127.0.0.1:1", model="m")
     assert cache.get(key) is not None
     same_but_case = request.model_copy(update={"case_id": "another-case"})
     assert cache_key("anthropic", "http://127.0.0.1:1", same_but_case) == key
@@ -119,18 +154,28 @@ def test_whatever_changes_the_request_is_a_miss(tmp_path: Path) -> None:
     assert with_credentials == key, "credentials are no part of where a server is"
 
 
-@pytest.mark.parametrize("stop_reason", ["max_tokens", "refusal", "model_context_window_exceeded"])
+@pytest.mark.parametrize(
+    ("text", "stop_reason"),
+    [
+        ("cut", "max_tokens"),
+        ("no", "refusal"),
+        ("cut", "model_context_window_exceeded"),
+        ("half", "pause_turn"),  # any stop reason not known to end a turn
+        ("", "end_turn"),  # nothing said
+    ],
+)
 def test_incomplete_replies_and_errors_are_not_kept(
     anthropic_env: FakeModelServer,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
+    text: str,
     stop_reason: str,
 ) -> None:
     monkeypatch.setenv("VERIFY_MAX_RETRIES", "2")
     monkeypatch.setenv("VERIFY_CONCURRENCY", "1")
     anthropic_env.script(
         [
-            anthropic_env.message("cut", stop_reason=stop_reason),
+            anthropic_env.message(text, stop_reason=stop_reason),
             anthropic_env.anthropic_error(500, "api_error", "down"),
             anthropic_env.anthropic_error(500, "api_error", "down"),
             anthropic_env.anthropic_error(500, "api_error", "down"),
@@ -138,7 +183,7 @@ def test_incomplete_replies_and_errors_are_not_kept(
     )
     assert _verify(tmp_path, 2) == 3  # one answer cut off or refused, one infra error
     assert len(anthropic_env.requests) == 4
-    assert ResponseCache(tmp_path / CACHE_FILE).stats()["entries"] == 0
+    assert ResponseCache(tmp_path / CACHE_FILE).stats().entries == 0
 
 
 def test_dry_runs_are_never_cached(tmp_path: Path) -> None:
@@ -179,7 +224,9 @@ def test_concurrent_writers_share_one_file(tmp_path: Path) -> None:
             for index in range(40):
                 request = LLMRequest(prompt=f"{worker}:{index}", model="m")
                 response = LLMResponse(content=f"answer {worker}:{index}", model="m")
-                cache.put(cache_key("p", None, request), "p", response)
+                cache.put(
+                    cache_key("p", None, request), response, provider="p", server=None, model="m"
+                )
                 assert cache.get(cache_key("p", None, request)) is not None
         except BaseException as exc:  # reported below
             errors.append(exc)
@@ -190,7 +237,7 @@ def test_concurrent_writers_share_one_file(tmp_path: Path) -> None:
     for thread in threads:
         thread.join()
     assert errors == []
-    assert ResponseCache(path).stats()["entries"] == 240
+    assert ResponseCache(path).stats().entries == 240
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
@@ -225,4 +272,78 @@ def test_cache_stats_and_clear(
     assert "3 answers, 3 served again" in out and MODEL in out
     assert main(["cache", "clear", "--output", str(tmp_path)]) == 0
     assert "removed 3 cached answers" in capsys.readouterr().out
-    assert ResponseCache(tmp_path / CACHE_FILE).stats()["entries"] == 0
+    assert ResponseCache(tmp_path / CACHE_FILE).stats().entries == 0
+
+
+def _openai_verify(server: FakeModelServer, output: Path, model: str, *extra: str) -> int:
+    argv = ["verify", "kmp", "--provider", "openai", "--model", model, "--seed", str(SEED)]
+    return main([*argv, "--cases", "2", "--output", str(output), *extra])
+
+
+def test_a_failing_preflight_is_the_same_clear_error_with_a_cache(
+    fake_server: FakeModelServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", fake_server.openai_base_url)
+    fake_server.script([fake_server.models("qwen-7b")])
+    # Nothing cached from this server: every request would go out, so it checks at once,
+    # before a run folder is made, as without a cache.
+    assert _openai_verify(fake_server, tmp_path, "gpt-4") == 2
+    said = capsys.readouterr().err
+    assert "does not serve model 'gpt-4'; it serves: qwen-7b" in said
+    assert [r.path for r in fake_server.requests] == ["/v1/models"]
+    assert not (tmp_path / "runs").exists()
+
+    builder, spec = PromptBuilder(packaged_scaffolds_dir()), get_spec("kmp")
+    answers = {
+        builder.build("kmp", case.input).user: spec.render_answer(case.expected)
+        for case in plan_cases(["kmp"], seed=SEED, cases=2)["kmp"]
+    }
+
+    def answer(sent: RecordedRequest) -> Reply:
+        return fake_server.chat_completion(answers[sent.json["messages"][-1]["content"]])
+
+    fake_server.script([fake_server.models("qwen-7b"), answer, answer])
+    assert _openai_verify(fake_server, tmp_path, "qwen-7b") == 0
+    # Now answers from this server are kept: the check waits for a miss, and a model the
+    # server no longer serves is still the same error and exit code, checked once.
+    fake_server.script([fake_server.models("qwen-7b")])
+    sent = len(fake_server.requests)
+    assert _openai_verify(fake_server, tmp_path, "gpt-4", "--concurrency", "2") == 2
+    assert "does not serve model 'gpt-4'; it serves: qwen-7b" in capsys.readouterr().err
+    assert [r.path for r in fake_server.requests[sent:]] == ["/v1/models"]
+
+
+def test_a_broken_cache_file_is_reported_once_and_cleared(
+    anthropic_env: FakeModelServer,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (tmp_path / CACHE_FILE).write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
+    anthropic_env.script([_answers(anthropic_env, 3)] * 6)
+    assert _verify(tmp_path, 3) == 0
+    assert caplog.text.count("is unusable") == 1, caplog.text
+    assert main(["cache", "stats", "--output", str(tmp_path)]) == 2
+    assert "cannot be read" in capsys.readouterr().err
+    assert main(["cache", "clear", "--output", str(tmp_path)]) == 0
+    assert not (tmp_path / CACHE_FILE).exists()
+    assert _verify(tmp_path, 3) == 0  # a new cache, filled
+    assert ResponseCache(tmp_path / CACHE_FILE).stats().entries == 3
+    assert len(anthropic_env.requests) == 6
+
+
+def test_a_cache_of_another_format(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    older, newer = tmp_path / "older.sqlite3", tmp_path / "newer.sqlite3"
+    with closing(sqlite3.connect(older)) as db:
+        db.execute("CREATE TABLE responses (key TEXT PRIMARY KEY, response TEXT)")
+        db.execute("INSERT INTO responses VALUES ('k', '{}')")
+        db.commit()
+    with closing(sqlite3.connect(newer)) as db:
+        db.execute(f"PRAGMA user_version = {CACHE_FORMAT + 1}")
+    assert ResponseCache(older).open() and ResponseCache(older).stats().entries == 0
+    before = newer.read_bytes()
+    assert not ResponseCache(newer).open()
+    assert "newer version" in caplog.text and newer.read_bytes() == before

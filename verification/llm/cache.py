@@ -1,14 +1,20 @@
 """The response cache: a provider that wraps another and remembers its complete answers.
 
 A repeated run (same scaffold text, inputs, model and request parameters) is answered from
-``<results>/cache.sqlite3`` and makes no network call at all: the wrapped provider's
-preflight runs only before the first request that has to go out. The key is a SHA-256 over
-a canonical JSON of the cache format, the provider's name, its base URL without
-credentials, and every field of the request but ``case_id`` (system prompt, prompt, model,
-output budget, temperature, the sample index, and any field added later), so a changed
-scaffold or input is a miss, never a stale hit. Only complete answers are kept: no errors,
-refusals, or replies cut off by the output budget or the context window. Dry runs are
-never cached.
+``<results>/cache.sqlite3`` and makes no network call at all. The key is a SHA-256 over a
+canonical JSON of the cache format, the provider's name, its base URL without credentials,
+query or fragment, and every field of the request but ``case_id`` (system prompt, prompt,
+model, output budget, temperature, the sample index, and any field added later), so a
+changed scaffold or input is a miss, never a stale hit. Only complete answers are kept: the
+model ended its turn (``end_turn`` or ``stop_sequence``) with some text; errors, refusals,
+replies cut off by the output budget or the context window, and empty replies are asked
+again next time. Dry runs are never wrapped. No secret is written: the key is a hash, and
+an entry holds the answer, the provider's name, the model and the credential-free URL.
+
+The wrapped provider's preflight is put off until the first request that has to go out,
+unless nothing from its server is cached yet (then every request will go out, and the
+preflight runs at once, before the run starts, as it would uncached) or it settles the
+model. A preflight that fails fails every later request with the same error.
 
 SQLite in WAL mode with a busy timeout and one short transaction per read or write: runs
 sharing a cache neither corrupt it nor wait on each other for long. A cache that cannot be
@@ -24,38 +30,46 @@ import logging
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from pydantic import ValidationError
 
 from verification.config import without_credentials
+from verification.errors import CacheError
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse, WrappingProvider
 
 __all__ = [
     "CACHE_FILE",
     "CACHE_FORMAT",
-    "UNCACHED_STOP_REASONS",
+    "COMPLETE_STOP_REASONS",
     "CacheStats",
     "CachingProvider",
+    "ModelStats",
     "ResponseCache",
     "cache_key",
+    "is_complete",
 ]
 
 CACHE_FILE = "cache.sqlite3"
 """The cache's file name in the results folder."""
-CACHE_FORMAT = 1
-"""Part of every key: raised when what a key covers or an entry holds changes."""
-UNCACHED_STOP_REASONS = frozenset({"max_tokens", "refusal", "model_context_window_exceeded"})
-"""Replies that are not complete answers, never served again."""
+CACHE_FORMAT = 2
+"""Part of every key, and the file's ``user_version``: raised when what a key covers or an
+entry holds changes. A file of an older format is emptied when opened; one of a newer
+format is left alone and not used."""
+COMPLETE_STOP_REASONS = frozenset({"end_turn", "stop_sequence"})
+"""The stop reasons of a complete answer, the only ones kept. Not ``max_tokens``, ``refusal``
+or ``model_context_window_exceeded``, nor an unknown or missing one."""
 BUSY_TIMEOUT_S = 10.0
+"""How long one read or write waits for another process's write before giving up."""
 logger = logging.getLogger(__name__)
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS responses (
+_TABLE = """
+CREATE TABLE responses (
     key TEXT PRIMARY KEY,
     provider TEXT NOT NULL,
+    server TEXT NOT NULL,
     model TEXT NOT NULL,
     response TEXT NOT NULL,
     created_at TEXT NOT NULL,
@@ -65,7 +79,21 @@ CREATE TABLE IF NOT EXISTS responses (
 
 
 def cache_key(provider: str, base_url: str | None, request: LLMRequest) -> str:
-    """The key of ``request`` sent to ``provider`` at ``base_url`` (credentials dropped)."""
+    """The key of ``request`` sent to ``provider`` at ``base_url``: a SHA-256 over every
+    request field but ``case_id``, so a field added to :class:`LLMRequest` is keyed too.
+    Credentials, query and fragment of the URL are no part of it.
+
+    Examples
+    --------
+    >>> request = LLMRequest(prompt="2+2?", model="m", case_id="a")
+    >>> key = cache_key("openai", "http://user:secret@host:8000/v1?key=k", request)
+    >>> key == cache_key("openai", "http://host:8000/v1", request.model_copy(
+    ...     update={"case_id": "b"}))
+    True
+    >>> key == cache_key("openai", "http://host:8000/v1", request.model_copy(
+    ...     update={"sample": 1}))
+    False
+    """
     data = {
         "format": CACHE_FORMAT,
         "provider": provider,
@@ -76,139 +104,312 @@ def cache_key(provider: str, base_url: str | None, request: LLMRequest) -> str:
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-class CacheStats(dict[str, Any]):
-    """What ``cache stats`` prints: entries, hits, bytes, and entries by provider/model."""
+def is_complete(response: LLMResponse) -> bool:
+    """Whether ``response`` is an answer worth serving again: the model ended its turn
+    (:data:`COMPLETE_STOP_REASONS`) and said something."""
+    return response.stop_reason in COMPLETE_STOP_REASONS and bool(response.content.strip())
+
+
+@dataclass(frozen=True)
+class ModelStats:
+    """The entries of one provider, server and model."""
+
+    provider: str
+    server: str
+    model: str
+    entries: int
+    hits: int
+    """How often these entries were served again."""
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    """What ``cache stats`` shows."""
+
+    path: Path
+    entries: int
+    hits: int
+    size_bytes: int
+    """The file with its WAL and shared-memory files."""
+    by_model: tuple[ModelStats, ...]
+
+    def render(self) -> str:
+        """The stats as ``cache stats`` prints them."""
+        if not self.by_model:
+            return f"{self.path}: empty ({_size(self.size_bytes)})"
+        lines = [
+            f"{self.path}: {self.entries} answers, {self.hits} served again, "
+            f"{_size(self.size_bytes)}"
+        ]
+        width = max(len(row.model) for row in self.by_model)
+        for row in self.by_model:
+            lines.append(
+                f"  {row.provider:<10} {row.model:<{width}} {row.entries:>7} answers "
+                f"{row.hits:>7} served again  {row.server or '(SDK default URL)'}"
+            )
+        return "\n".join(lines)
+
+
+def _size(size_bytes: int) -> str:
+    return (
+        f"{size_bytes / 1024:.0f} KiB"
+        if size_bytes < 1024**2
+        else f"{size_bytes / 1024**2:.1f} MiB"
+    )
+
+
+def _check_format(db: sqlite3.Connection) -> int:
+    """The file's cache format; raises when a newer harness wrote it."""
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version > CACHE_FORMAT:
+        raise sqlite3.DatabaseError(
+            f"written in cache format {version} by a newer version of the harness; "
+            f"this one reads format {CACHE_FORMAT}"
+        )
+    return int(version)
 
 
 class ResponseCache:
-    """Complete answers by key, in one SQLite file. Every method opens its own short
-    connection, so a cache is safe to share between tasks, threads and processes."""
+    """Complete answers by key, in one SQLite file. Every method opens its own short-lived
+    connection, so one cache is safe to share between tasks, threads and processes.
+
+    :meth:`get` and :meth:`put` never raise: a file that cannot be used is reported once
+    (a warning naming ``cache clear``) and the cache then answers nothing and keeps nothing.
+    :meth:`stats` raises :class:`~verification.errors.CacheError` on such a file;
+    :meth:`clear` removes it.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._opened = False
         self._broken: str | None = None
 
     @property
     def usable(self) -> bool:
-        """False once the file proved unreadable (the run then goes on uncached)."""
+        """False once the file proved unusable (the run then goes on uncached)."""
         return self._broken is None
 
     @contextmanager
-    def _connection(self) -> Iterator[sqlite3.Connection]:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with closing(sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)) as connection:
-            connection.execute("PRAGMA journal_mode=WAL")
-            connection.execute(_SCHEMA)
-            with connection:  # one transaction, committed or rolled back here
-                yield connection
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        # Autocommit: each statement is its own short transaction, unless BEGIN says more.
+        with closing(
+            sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        ) as connection:
+            # WAL keeps its promises with NORMAL: a power cut may lose the last answers
+            # kept, never the file. Each answer is one commit, so this is what costs.
+            connection.execute("PRAGMA synchronous=NORMAL")
+            yield connection
 
-    def _give_up(self, error: sqlite3.Error) -> None:
+    def _give_up(self, problem: object) -> None:
         if self._broken is None:
-            self._broken = str(error)
+            self._broken = str(problem)
             logger.warning(
                 "response cache %s is unusable (%s); this run goes on without it "
                 "(`python -m verification cache clear` starts a new one)",
                 self.path,
-                error,
+                problem,
             )
 
+    def _open(self) -> None:
+        """Create the file or check its format; raises what SQLite or the OS raise."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            _check_format(db)  # before anything is written: a newer file is left alone
+            db.execute("PRAGMA journal_mode=WAL")  # kept in the file, for every connection
+            db.execute("BEGIN IMMEDIATE")  # one process at a time creates or upgrades
+            try:
+                version = _check_format(db)
+                if version != CACHE_FORMAT:  # new, or an older format: start afresh
+                    db.execute("DROP TABLE IF EXISTS responses")
+                    db.execute(_TABLE)
+                    db.execute(f"PRAGMA user_version = {CACHE_FORMAT:d}")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        self._opened = True
+
+    def open(self) -> bool:
+        """Create the file, or check an existing one; False (after one warning) when it
+        cannot be used. :meth:`get` and :meth:`put` open the cache when needed."""
+        if self._opened or not self.usable:
+            return self.usable
+        try:
+            self._open()
+        except (sqlite3.Error, OSError) as exc:
+            self._give_up(exc)
+        return self.usable
+
     def get(self, key: str) -> LLMResponse | None:
-        """The answer stored under ``key``, marked ``source="cache"``; None on a miss."""
-        if not self.usable:
+        """The answer stored under ``key``, marked ``source="cache"`` (its usage is the
+        original call's); None on a miss or when the cache cannot be used."""
+        if not self.open():
             return None
         try:
-            with self._connection() as db:
+            with self._connect() as db:
                 row = db.execute("SELECT response FROM responses WHERE key = ?", (key,)).fetchone()
                 if row is None:
                     return None
-                db.execute("UPDATE responses SET hits = hits + 1 WHERE key = ?", (key,))
-            return LLMResponse.model_validate_json(row[0]).model_copy(update={"source": "cache"})
-        except sqlite3.Error as exc:
+                try:
+                    db.execute("UPDATE responses SET hits = hits + 1 WHERE key = ?", (key,))
+                except sqlite3.OperationalError as exc:  # a read-only file still answers
+                    logger.debug("response cache %s: hit not counted (%s)", self.path, exc)
+        except (sqlite3.Error, OSError) as exc:
             self._give_up(exc)
+            return None
+        try:
+            response = LLMResponse.model_validate_json(row[0])
         except ValidationError:
             logger.warning("response cache %s: an unreadable entry is ignored", self.path)
-        return None
+            return None
+        return response.model_copy(update={"source": "cache"})
 
-    def put(self, key: str, provider: str, response: LLMResponse) -> None:
-        """Keep ``response`` under ``key`` (first writer wins: both hold the same answer)."""
-        if not self.usable:
+    def put(
+        self, key: str, response: LLMResponse, *, provider: str, server: str | None, model: str
+    ) -> None:
+        """Keep ``response`` under ``key``, with the ``provider``, credential-free
+        ``server`` and requested ``model`` that ``cache stats`` groups by. The first
+        writer wins (two writers of one key hold answers to one request)."""
+        if not self.open():
             return
         try:
-            with self._connection() as db:
+            with self._connect() as db:
                 db.execute(
-                    "INSERT OR IGNORE INTO responses (key, provider, model, response, created_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
+                    "INSERT OR IGNORE INTO responses"
+                    " (key, provider, server, model, response, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
                     (
                         key,
                         provider,
-                        response.model,
+                        without_credentials(server) or "",
+                        model,
                         response.model_dump_json(),
                         datetime.now(UTC).isoformat(timespec="seconds"),
                     ),
                 )
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             self._give_up(exc)
 
+    def holds_answers_from(self, provider: str, server: str | None) -> bool:
+        """Whether any answer of ``provider`` at ``server`` is kept (False when the cache
+        cannot be used)."""
+        if not self.open():
+            return False
+        try:
+            with self._connect() as db:
+                row = db.execute(
+                    "SELECT 1 FROM responses WHERE provider = ? AND server = ? LIMIT 1",
+                    (provider, without_credentials(server) or ""),
+                ).fetchone()
+        except (sqlite3.Error, OSError) as exc:
+            self._give_up(exc)
+            return False
+        return row is not None
+
+    def _files(self) -> list[Path]:
+        """The database with its WAL and shared-memory files, those that exist."""
+        names = (self.path.name, self.path.name + "-wal", self.path.name + "-shm")
+        return [self.path.with_name(name) for name in names if self.path.with_name(name).exists()]
+
     def stats(self) -> CacheStats:
-        """Entries, hits and size on disk, with entries and hits per provider and model."""
-        stats = CacheStats(path=str(self.path), entries=0, hits=0, bytes=0, by_model=[])
+        """Entries, hits and size on disk, with entries and hits per provider, server and
+        model; raises :class:`~verification.errors.CacheError` when the file cannot be read."""
         if not self.path.exists():
-            return stats
-        with self._connection() as db:
-            rows = db.execute(
-                "SELECT provider, model, COUNT(*), SUM(hits) FROM responses "
-                "GROUP BY provider, model ORDER BY provider, model"
-            ).fetchall()
-        stats["by_model"] = [
-            {"provider": p, "model": m, "entries": n, "hits": h or 0} for p, m, n, h in rows
-        ]
-        stats["entries"] = sum(row["entries"] for row in stats["by_model"])
-        stats["hits"] = sum(row["hits"] for row in stats["by_model"])
-        stats["bytes"] = sum(
-            f.stat().st_size for f in self.path.parent.glob(self.path.name + "*") if f.is_file()
+            return CacheStats(self.path, 0, 0, 0, ())
+        try:
+            self._open()
+            with self._connect() as db:
+                rows = db.execute(
+                    "SELECT provider, server, model, COUNT(*), SUM(hits) FROM responses "
+                    "GROUP BY provider, server, model ORDER BY provider, server, model"
+                ).fetchall()
+        except (sqlite3.Error, OSError) as exc:
+            raise CacheError(
+                f"the response cache {self.path} cannot be read ({exc}); "
+                "`python -m verification cache clear` removes it"
+            ) from None
+        by_model = tuple(ModelStats(p, s, m, n, h or 0) for p, s, m, n, h in rows)
+        return CacheStats(
+            path=self.path,
+            entries=sum(row.entries for row in by_model),
+            hits=sum(row.hits for row in by_model),
+            size_bytes=sum(file.stat().st_size for file in self._files()),
+            by_model=by_model,
         )
-        return stats
 
     def clear(self) -> int:
-        """Remove every entry; returns how many there were."""
+        """Remove every entry and return how many there were. A file that is no readable
+        cache (damaged, or of a newer format) is removed altogether, with a warning."""
         if not self.path.exists():
             return 0
-        with self._connection() as db:
-            removed = db.execute("DELETE FROM responses").rowcount
-        with closing(sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)) as connection:
-            connection.execute("VACUUM")
+        try:
+            self._open()
+            with self._connect() as db:
+                removed = db.execute("DELETE FROM responses").rowcount
+        except sqlite3.Error as exc:
+            logger.warning("response cache %s could not be read (%s): removed", self.path, exc)
+            for file in self._files():
+                file.unlink(missing_ok=True)
+            self._opened, self._broken = False, None
+            return 0
+        try:
+            with self._connect() as db:
+                db.execute("VACUUM")  # give the space back; a busy file keeps it, harmlessly
+        except sqlite3.OperationalError as exc:
+            logger.debug("response cache %s not vacuumed (%s)", self.path, exc)
         return int(removed)
 
 
 class CachingProvider(WrappingProvider):
-    """Answers from :class:`ResponseCache` when it can, from the wrapped provider when it
-    must, and keeps each complete live answer. The wrapped provider's preflight is deferred
-    to the first miss, unless it settles the model (then it must run first)."""
+    """Answers from a :class:`ResponseCache` when it can, from the wrapped provider when
+    it must, and keeps each complete live answer (:func:`is_complete`).
+
+    The wrapped provider's preflight waits for the first miss, unless the model depends on
+    it (``settles_model``) or nothing from this provider's server is cached yet.
+    """
 
     def __init__(self, inner: LLMProvider, cache: ResponseCache) -> None:
+        if inner.dry_run:
+            raise ValueError(f"a dry run ({inner.name}) is never cached")
         super().__init__(inner)
         self.cache = cache
-        self._base_url = inner.describe().get("base_url")
+        self._server = without_credentials(inner.describe().get("base_url"))
         self._preflight_done = False
+        self._preflight_error: BaseException | None = None
         self._preflight_lock = asyncio.Lock()
 
     async def preflight(self) -> None:
-        if self.inner.settles_model:
+        if self.inner.settles_model or not await asyncio.to_thread(
+            self.cache.holds_answers_from, self.name, self._server
+        ):
             await self._preflight_once()
 
     async def _preflight_once(self) -> None:
         async with self._preflight_lock:
+            if self._preflight_error is not None:  # a failed check fails every request alike
+                raise self._preflight_error
             if not self._preflight_done:
-                await self.inner.preflight()
+                try:
+                    await self.inner.preflight()
+                except Exception as exc:
+                    self._preflight_error = exc
+                    raise
                 self._preflight_done = True
 
     async def generate(self, request: LLMRequest) -> LLMResponse:
-        key = cache_key(self.inner.name, self._base_url, request)
+        key = cache_key(self.name, self._server, request)
         cached = await asyncio.to_thread(self.cache.get, key)
         if cached is not None:
             return cached
         await self._preflight_once()
         response = await self.inner.generate(request)
-        if response.stop_reason not in UNCACHED_STOP_REASONS:
-            await asyncio.to_thread(self.cache.put, key, self.inner.name, response)
+        if is_complete(response):
+            await asyncio.to_thread(
+                self.cache.put,
+                key,
+                response,
+                provider=self.name,
+                server=self._server,
+                model=request.model,
+            )
         return response
