@@ -63,6 +63,15 @@ def _wrong_answer(name: str) -> str:
     return '```json\n{"distances": {"A": 99}}\n```' if name == "dijkstra" else "{}"
 
 
+def _lines_a_table_swallows(report: str) -> list[str]:
+    """Lines that a GitHub-flavoured Markdown table takes in but that are no table rows (a
+    paragraph right under a table becomes a row of it)."""
+    lines = report.splitlines()
+    tokens = MarkdownIt("commonmark").enable("table").parse(report)
+    spans = [t.map for t in tokens if t.type == "table_open" and t.map]
+    return [line for start, end in spans for line in lines[start:end] if not line.startswith("|")]
+
+
 def test_dry_run_certifies_the_harness_and_says_dry_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -104,6 +113,8 @@ def test_every_scaffold_passes_its_own_dry_run(
     assert code == 0, out
     data = json.loads((tmp_path / "reports" / "summary.json").read_text())
     assert {s["status"] for s in data["scaffolds"].values()} == {"CERTIFIED"}
+    for report in sorted((tmp_path / "reports").glob("*.md")):
+        assert _lines_a_table_swallows(report.read_text()) == [], report.name
 
 
 @pytest.mark.parametrize(
@@ -207,6 +218,7 @@ def test_hostile_responses_cannot_break_the_report(
     assert "<script>" not in inline_text and "Injected section" not in inline_text
     fences = [t.content for t in tokens if t.type == "fence"]
     assert sum(hostile in f for f in fences) == 3
+    assert _lines_a_table_swallows(report) == []
 
 
 def test_no_key_exits_2_and_names_the_key_and_the_offline_option(
