@@ -698,3 +698,67 @@ def test_docs_catalog_is_the_catalog(capsys: pytest.CaptureFixture[str]) -> None
     )
     for name in default_catalog():
         assert f"| `{name}` |" in out
+
+
+def test_the_progress_bar_shows_the_count_and_the_time_left() -> None:
+    import io
+    import types
+
+    from rich.console import Console
+
+    from verification.cli import _ProgressBar
+
+    screen = io.StringIO()
+    bar = _ProgressBar(Console(file=screen, force_terminal=True, width=120))
+    bar.start(4)
+    for attempt in (1, 2, 1):  # a repair (attempt 2) refines an answer already counted
+        bar.advance(types.SimpleNamespace(scaffold="kmp", outcome="passed", attempt=attempt))
+    bar._progress.refresh()
+    shown = screen.getvalue()
+    bar.close()
+    assert "2/4" in shown and "ETA" in shown and "elapsed" in shown, shown
+
+
+def _copy_of_the_package_in(project: Path, name: str) -> Path:
+    """This package's source inside a git repository of project ``name``, committed."""
+    import shutil
+    import subprocess
+
+    shutil.copytree(
+        Path(__file__).parents[1] / "verification",
+        project / "verification",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    (project / "pyproject.toml").write_text(f'[project]\nname = "{name}"\n', encoding="utf-8")
+    git = ["git", "-C", str(project), "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "x"]):
+        subprocess.run([*git, *args], check=True, capture_output=True)
+    return project
+
+
+@pytest.mark.parametrize("project", ["scaffold-verification", "someone-elses-project"])
+def test_a_commit_is_recorded_only_from_the_packages_own_checkout(
+    tmp_path: Path, project: str
+) -> None:
+    import subprocess
+    import sys
+    from importlib.metadata import version
+
+    checkout = _copy_of_the_package_in(tmp_path / "repo", project)
+    commit = subprocess.run(
+        ["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    recorded = subprocess.run(
+        [sys.executable, "-c", "from verification.runner import _code_version as v; print(v())"],
+        cwd=checkout,
+        env={**os.environ, "PYTHONPATH": str(checkout)},
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    installed = version("scaffold-verification")
+    own = project == "scaffold-verification"
+    assert recorded == (f"{installed}+{commit}" if own else installed)

@@ -9,7 +9,7 @@ import signal
 import sys
 from collections.abc import Awaitable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from verification.cases import TIERS
 from verification.config import (
@@ -19,6 +19,9 @@ from verification.config import (
     secrets_of,
 )
 from verification.errors import FatalLLMError, VerificationError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["EXIT_CODES", "VerificationCLI", "build_parser", "main"]
 
@@ -518,7 +521,8 @@ class VerificationCLI:
 class _ProgressBar:
     """A progress bar on a terminal (none when output is piped, so CI logs stay clean)."""
 
-    def __init__(self) -> None:
+    def __init__(self, console: Console | None = None) -> None:
+        """On ``console`` (default: rich's, on standard error)."""
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
@@ -536,6 +540,7 @@ class _ProgressBar:
             TimeElapsedColumn(),
             TextColumn("ETA"),
             TimeRemainingColumn(),
+            console=console,
             transient=True,
         )
         self._progress.start()
