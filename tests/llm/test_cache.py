@@ -33,17 +33,22 @@ MODEL = "claude-test-model"
 SEED = 3
 
 
-def _answers(
-    server: FakeModelServer, cases: int, seeds: tuple[int, ...] = (SEED,)
-) -> Callable[[RecordedRequest], Reply]:
-    """A step that answers any of the cases of ``seeds`` right, whatever the request."""
+def _right_answers(cases: int, seeds: tuple[int, ...] = (SEED,)) -> dict[str, str]:
+    """The right reply to each ``kmp`` case of ``seeds``, by its user prompt."""
     builder = PromptBuilder(packaged_scaffolds_dir())
     spec = get_spec("kmp")
-    answers = {
+    return {
         builder.build("kmp", case.input).user: spec.render_answer(case.expected)
         for seed in seeds
         for case in plan_cases(["kmp"], seed=seed, cases=cases)["kmp"]
     }
+
+
+def _answers(
+    server: FakeModelServer, cases: int, seeds: tuple[int, ...] = (SEED,)
+) -> Callable[[RecordedRequest], Reply]:
+    """A step that answers any of the cases of ``seeds`` right, whatever the request."""
+    answers = _right_answers(cases, seeds)
 
     def answer(sent: RecordedRequest) -> Reply:
         return server.message(answers[sent.json["messages"][0]["content"]])
@@ -196,11 +201,7 @@ def test_the_openai_preflight_waits_for_a_request_that_goes_out(
     fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", fake_server.openai_base_url)
-    builder, spec = PromptBuilder(packaged_scaffolds_dir()), get_spec("kmp")
-    answers = {
-        builder.build("kmp", case.input).user: spec.render_answer(case.expected)
-        for case in plan_cases(["kmp"], seed=SEED, cases=2)["kmp"]
-    }
+    answers = _right_answers(2)
 
     def answer(sent: RecordedRequest) -> Reply:
         return fake_server.chat_completion(answers[sent.json["messages"][-1]["content"]])
@@ -296,11 +297,7 @@ def test_a_failing_preflight_is_the_same_clear_error_with_a_cache(
     assert [r.path for r in fake_server.requests] == ["/v1/models"]
     assert not (tmp_path / "runs").exists()
 
-    builder, spec = PromptBuilder(packaged_scaffolds_dir()), get_spec("kmp")
-    answers = {
-        builder.build("kmp", case.input).user: spec.render_answer(case.expected)
-        for case in plan_cases(["kmp"], seed=SEED, cases=2)["kmp"]
-    }
+    answers = _right_answers(2)
 
     def answer(sent: RecordedRequest) -> Reply:
         return fake_server.chat_completion(answers[sent.json["messages"][-1]["content"]])
