@@ -32,6 +32,8 @@ import re
 import secrets
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -54,6 +56,7 @@ __all__ = [
     "ScaffoldEntry",
     "cap_response",
     "check_run_id",
+    "exclusive_lock",
     "latest_run_id",
     "new_run_id",
     "read_journal",
@@ -300,15 +303,28 @@ class RunLock:
         self.release()
 
 
-def _lock_file(fd: int) -> None:
+def _lock_file(fd: int, *, wait: bool = False) -> None:
+    """Lock ``fd`` exclusively; without ``wait``, raise :class:`OSError` when it is taken."""
     if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
         import msvcrt
 
-        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        msvcrt.locking(fd, msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK, 1)
     else:
         import fcntl
 
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+@contextmanager
+def exclusive_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive OS lock on ``path`` (created when missing) for the ``with`` block,
+    waiting for another holder to finish; the kernel drops it if the holder dies."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        _lock_file(fd, wait=True)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor drops the lock
 
 
 class JournalWriter:

@@ -17,7 +17,6 @@ import logging
 import os
 import re
 import shutil
-import time
 import uuid
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -27,7 +26,13 @@ from typing import Any
 
 import jinja2
 
-from verification.journal import RunManifest, RunPaths, ScaffoldEntry, read_manifest_file
+from verification.journal import (
+    RunManifest,
+    RunPaths,
+    ScaffoldEntry,
+    exclusive_lock,
+    read_manifest_file,
+)
 from verification.reports.base import ReportContext, Reporter, status_changes
 from verification.results import ScaffoldResults
 
@@ -329,51 +334,51 @@ def write_run_reports(
 
 _PUBLISHED = ".published"
 """Under the results folder: the published copies ``reports`` points at."""
-_STALE_SECONDS = 3600
+_PUBLISH_LOCK = ".lock"
+"""In :data:`_PUBLISHED`: held while one run publishes, so runs that finish together take
+turns (a publication takes milliseconds) and none leaves a copy behind."""
 
 
 def publish_latest(paths: RunPaths) -> Path | None:
     """Make ``<results_dir>/reports`` show this run's reports, in one atomic step.
 
     The run's reports are copied to ``<results_dir>/.published/<unique>/`` and ``reports``
-    becomes a symbolic link to that copy through an atomic rename, so a reader (or a
-    concurrent run publishing too) sees the old reports or the new ones, never a mix or
-    nothing. A ``reports`` folder the harness did not write is left alone. Returns the copy,
-    or ``None`` when nothing was published.
+    becomes a symbolic link to that copy through an atomic rename, so a reader sees the old
+    reports or the new ones, never a mix or nothing. Runs publishing at once take turns
+    under an OS lock, and each removes every copy but its own (a killed run's leftovers
+    included). A ``reports`` folder the harness did not write is left alone. Returns the
+    copy, or ``None`` when nothing was published.
     """
     latest = paths.latest_reports
-    if latest.exists() and not latest.is_symlink() and not (latest / _MARKER).exists():
-        logger.warning(
-            "%s was not written by the harness: left alone, latest reports not copied there",
-            latest,
-        )
-        return None
     published = paths.results_dir / _PUBLISHED
     published.mkdir(parents=True, exist_ok=True)
-    unique = f"{paths.run_id}-{uuid.uuid4().hex[:8]}"
-    copy = published / unique
-    shutil.copytree(paths.reports, copy)
-    previous = latest.resolve() if latest.is_symlink() else None
-    link = published / f".link-{unique}"
-    os.symlink(Path(_PUBLISHED) / unique, link, target_is_directory=True)
-    if latest.exists() and not latest.is_symlink():
-        shutil.rmtree(latest)  # a copied folder written by an older version of the harness
-    os.replace(link, latest)
-    if previous is not None and previous.parent == published.resolve():
-        shutil.rmtree(previous, ignore_errors=True)
-    _sweep_stale(published, keep=copy)
+    with exclusive_lock(published / _PUBLISH_LOCK):
+        if latest.exists() and not latest.is_symlink() and not (latest / _MARKER).exists():
+            logger.warning(
+                "%s was not written by the harness: left alone, latest reports not copied there",
+                latest,
+            )
+            return None
+        unique = f"{paths.run_id}-{uuid.uuid4().hex[:8]}"
+        copy = published / unique
+        shutil.copytree(paths.reports, copy)
+        link = published / f".link-{unique}"
+        os.symlink(Path(_PUBLISHED) / unique, link, target_is_directory=True)
+        if latest.exists() and not latest.is_symlink():
+            shutil.rmtree(latest)  # a copied folder written by an older version of the harness
+        os.replace(link, latest)
+        for entry in published.iterdir():
+            if entry.name != _PUBLISH_LOCK and entry != copy:
+                _remove(entry)
     return copy
 
 
-def _sweep_stale(published: Path, *, keep: Path) -> None:
-    """Remove copies no link points at any more (left by runs that raced), once old."""
-    now = time.time()
-    for entry in published.iterdir():
-        try:
-            if entry != keep and now - entry.lstat().st_mtime > _STALE_SECONDS:
-                if entry.is_symlink():
-                    entry.unlink()
-                else:
-                    shutil.rmtree(entry)
-        except OSError:
-            continue
+def _remove(entry: Path) -> None:
+    """Remove a published copy or link that nothing shows any more."""
+    try:
+        if entry.is_symlink() or not entry.is_dir():
+            entry.unlink()
+        else:
+            shutil.rmtree(entry)
+    except OSError as exc:  # another process's reader may hold it open (Windows): next time
+        logger.debug("%s not removed (%s)", entry, exc)
