@@ -172,6 +172,9 @@ def test_a_run_through_bad_200_replies_finishes_with_every_case(
             steps.append(bad[index // 4 % len(bad)])
         steps.append(answer)
     fake_server.script(steps)
+    # One request at a time: the script is served in arrival order, so with several in
+    # flight one case's retries could meet two bad replies running and use up its tries.
+    monkeypatch.setenv("VERIFY_CONCURRENCY", "1")
     assert _verify(fake_server, monkeypatch, tmp_path, 20) == 0
     (run,) = (tmp_path / "runs").iterdir()
     records = read_journal(run / "results.jsonl")
