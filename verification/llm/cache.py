@@ -38,6 +38,7 @@ from pydantic import ValidationError
 
 from verification.config import without_credentials
 from verification.errors import CacheError
+from verification.journal import exclusive_lock
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse, WrappingProvider
 
 __all__ = [
@@ -181,6 +182,8 @@ class ResponseCache:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.lock_path = path.with_name(path.name + ".lock")
+        """Held while the file is created, checked or upgraded (kept: it holds nothing)."""
         self._opened = False
         self._broken: str | None = None
 
@@ -213,7 +216,10 @@ class ResponseCache:
     def _open(self) -> None:
         """Create the file or check its format; raises what SQLite or the OS raise."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
+        # Openers take turns: turning a new file to WAL needs an exclusive lock, and two
+        # openers holding shared ones deadlock; SQLite then fails one at once ("database is
+        # locked", 3 of 300 trials of eight openers), whatever its busy timeout.
+        with exclusive_lock(self.lock_path), self._connect() as db:
             _check_format(db)  # before anything is written: a newer file is left alone
             db.execute("PRAGMA journal_mode=WAL")  # kept in the file, for every connection
             db.execute("BEGIN IMMEDIATE")  # one process at a time creates or upgrades
