@@ -34,6 +34,7 @@ from verification.journal import (
     read_manifest_file,
 )
 from verification.reports.base import ReportContext, Reporter, status_changes
+from verification.reports.summary import StatusChange, build_summary
 from verification.results import ScaffoldResults
 
 __all__ = [
@@ -113,49 +114,23 @@ def _environment() -> jinja2.Environment:
 
 
 def summary_data(manifest: RunManifest, results: Sequence[ScaffoldResults]) -> dict[str, Any]:
-    """The run's summary as JSON data (``summary.json``)."""
-    return {
-        "run_id": manifest.run_id,
-        "dry_run": manifest.dry_run,
-        "run_label": manifest.run_label,
-        "provider": manifest.provider.get("provider"),
-        "model_requested": None if manifest.dry_run else manifest.model_requested,
-        "models_returned": manifest.models_returned,
-        "seed": manifest.seed,
-        "scaffolds": {
-            r.scaffold: {
-                "status": r.status,
-                "run_label": manifest.run_label,
-                "pass_rate": r.pass_rate,
-                "passed": r.passed,
-                "n": r.n,
-                "planned": r.planned,
-                "interval_95": list(r.interval),
-                "borderline": r.borderline,
-                "pass_rate_after_repair": r.repaired_pass_rate,
-                "per_tier": {tier: {"passed": p, "n": n} for tier, (p, n) in r.per_tier.items()},
-                "failures_by_level": {str(k): v for k, v in r.failures_by_level.items()},
-                "truncated": r.truncated,
-                "refused": r.refused,
-                "from_cache": r.from_cache,
-                "infra_errors": r.infra_errors,
-                "missing": r.missing,
-                "usage": r.usage,
-            }
-            for r in results
-        },
-    }
+    """The run's summary as JSON data (``summary.json``; its shape is :class:`RunSummary`)."""
+    return build_summary(manifest, results).model_dump(mode="json")
 
 
 def _summary_data_with_changes(
     manifest: RunManifest, results: Sequence[ScaffoldResults], previous: dict[str, Any] | None
 ) -> tuple[dict[str, Any], list[tuple[str, str, str]]]:
-    data = summary_data(manifest, results)
-    changes = status_changes({n: v["status"] for n, v in data["scaffolds"].items()}, previous)
+    summary = build_summary(manifest, results)
+    changes = status_changes({n: s.status for n, s in summary.scaffolds.items()}, previous)
     if previous:
-        data["previous_run_id"] = previous.get("run_id")
-        data["status_changes"] = [{"scaffold": n, "before": b, "now": a} for n, b, a in changes]
-    return data, changes
+        summary.previous_run_id = _text_or_none(previous.get("run_id"))
+        summary.status_changes = [StatusChange(scaffold=n, before=b, now=a) for n, b, a in changes]
+    return summary.model_dump(mode="json"), changes
+
+
+def _text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def render_scaffold_report(manifest: RunManifest, results: ScaffoldResults) -> str:
