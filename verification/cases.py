@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, model_validator
 
 __all__ = [
     "DEFAULT_SEED",
+    "SCAFFOLD_NAME_FORMAT",
     "TIERS",
     "CaseKey",
     "CaseSource",
@@ -32,6 +33,7 @@ __all__ = [
     "case_id",
     "case_rng",
     "generate_case",
+    "is_scaffold_name",
     "parse_case_id",
     "to_json_data",
 ]
@@ -42,8 +44,12 @@ TIERS: tuple[Tier, ...] = ("simple", "standard", "edge")
 DEFAULT_SEED = 20261122
 """The suite seed when none is given."""
 
+SCAFFOLD_NAME_FORMAT = "[a-z][a-z0-9_]*"
+"""What a scaffold name is: ASCII lower-case letters, digits and ``_``, a letter first. It
+names files, case ids and report paths, so nothing else is allowed."""
+_SCAFFOLD_NAME = re.compile(SCAFFOLD_NAME_FORMAT)
 _CASE_ID = re.compile(
-    r"^(?P<scaffold>[a-z][a-z0-9_]*)-(?P<tier>simple|standard|edge)"
+    rf"^(?P<scaffold>{SCAFFOLD_NAME_FORMAT})-(?P<tier>simple|standard|edge)"
     r"(?:-s(?P<size>\d{1,6}))?-(?P<index>\d{1,9})$"
 )
 CASE_ID_FORMAT = "<scaffold>-<tier>-<NNN> or <scaffold>-<tier>-s<size>-<NNN>"
@@ -58,6 +64,12 @@ class CaseKey:
     tier: Tier
     index: int
     size: int | None = None
+
+
+def is_scaffold_name(text: object) -> bool:
+    """Whether ``text`` is a scaffold name (see :data:`SCAFFOLD_NAME_FORMAT`; at most 100
+    characters)."""
+    return isinstance(text, str) and len(text) <= 100 and bool(_SCAFFOLD_NAME.fullmatch(text))
 
 
 def case_id(scaffold: str, tier: str, index: int, size: int | None = None) -> str:

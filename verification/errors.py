@@ -7,9 +7,11 @@
     │   └── UnknownScaffoldError      a scaffold name that no spec declares
     ├── ScaffoldFileError             a scaffold Markdown file is missing or malformed
     ├── RegistryError                 two specs clash, or a spec is malformed
+    ├── PluginError                   a plugin's scaffold code failed or broke its contract
     ├── ParseError                    no valid answer in a model response
     ├── JournalError                  a run directory or journal cannot be read or written
-    │   └── RunInUseError             another process owns the run directory
+    │   ├── RunInUseError             another process owns the run directory
+    │   └── StoredFileError           a file read back is damaged, too big or not a file
     ├── CacheError                    the response cache file cannot be read
     └── LLMError                      a model call failed
         ├── RetryableLLMError         worth another try
@@ -34,11 +36,13 @@ __all__ = [
     "JournalError",
     "LLMError",
     "ParseError",
+    "PluginError",
     "RateLimitError",
     "RegistryError",
     "RetryableLLMError",
     "RunInUseError",
     "ScaffoldFileError",
+    "StoredFileError",
     "TransientLLMError",
     "UnknownScaffoldError",
     "VerificationError",
@@ -75,6 +79,16 @@ class RegistryError(VerificationError):
     """Two specs clash, or a spec is malformed."""
 
 
+class PluginError(VerificationError):
+    """A plugin's scaffold raised, or returned what its spec's contract forbids; the
+    message names the distribution and the scaffold."""
+
+    def __init__(self, message: str, *, distribution: str, scaffold: str) -> None:
+        super().__init__(f"plugin {distribution}, scaffold {scaffold!r}: {message}")
+        self.distribution = distribution
+        self.scaffold = scaffold
+
+
 class ParseError(VerificationError):
     """No valid answer could be taken from a model response."""
 
@@ -89,6 +103,11 @@ class JournalError(VerificationError):
 
 class RunInUseError(JournalError):
     """Another live process holds the run directory's lock (a killed one holds nothing)."""
+
+
+class StoredFileError(JournalError):
+    """A file the harness wrote earlier (manifest, summary, journal) is damaged, too big, too
+    deeply nested or not a regular file; the message names it."""
 
 
 class CacheError(VerificationError):

@@ -39,13 +39,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from verification.errors import ConfigurationError, JournalError, RunInUseError
+from verification.cases import SCAFFOLD_NAME_FORMAT, Tier, is_scaffold_name
+from verification.errors import ConfigurationError, JournalError, RunInUseError, StoredFileError
+from verification.stored_files import (
+    MAX_MANIFEST_BYTES,
+    open_regular_file,
+    parse_stored_json,
+    read_stored_json,
+)
 
 __all__ = [
     "FSYNC_INTERVAL",
     "JOURNAL_SCHEMA",
+    "MAX_JOURNAL_LINE_BYTES",
     "MAX_RAW_RESPONSE_CHARS",
     "AttemptRecord",
     "JournalWriter",
@@ -57,14 +65,23 @@ __all__ = [
     "cap_response",
     "check_run_id",
     "exclusive_lock",
+    "is_run_id",
     "latest_run_id",
     "new_run_id",
     "read_journal",
     "read_manifest_file",
+    "run_manifests",
 ]
 
 JOURNAL_SCHEMA = 1
 MAX_RAW_RESPONSE_CHARS = 1024 * 1024
+MAX_JOURNAL_LINE_BYTES = 32 * MAX_RAW_RESPONSE_CHARS
+"""The longest journal line read back: a capped response written with ASCII escapes (up
+to 12 bytes a character for a surrogate pair), with the case's input around it."""
+_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+_SHA256 = re.compile(r"[0-9a-f]{64}|unknown")
+_PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 .,_+:=()/-]{0,127}")
+"""Text a report shows as it is (versions, labels, tolerances): nothing Markdown reads."""
 Outcome = Literal["passed", "failed", "truncated", "refused", "infra_error"]
 logger = logging.getLogger(__name__)
 
@@ -112,8 +129,8 @@ class AttemptRecord(BaseModel):
 
     @classmethod
     def from_line(cls, line: str) -> AttemptRecord:
-        """Read a line written by :meth:`to_line`."""
-        data = json.loads(line)
+        """Read a line written by :meth:`to_line` (bounded in depth, as any stored JSON)."""
+        data = parse_stored_json(line, where="the line")
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         data["schema_version"] = data.pop("schema", JOURNAL_SCHEMA)
@@ -143,6 +160,21 @@ class ScaffoldEntry(BaseModel):
     tolerances: dict[str, str] = {}
     """The validator's numeric tolerances, as the report shows them."""
 
+    @field_validator("sha256")
+    @classmethod
+    def _sha256_is_hex(cls, sha256: str) -> str:
+        if not _SHA256.fullmatch(sha256):
+            raise ValueError("not a sha256 (64 hex digits)")
+        return sha256
+
+    @field_validator("tolerances")
+    @classmethod
+    def _tolerances_are_plain(cls, tolerances: dict[str, str]) -> dict[str, str]:
+        for what, bound in tolerances.items():
+            if not (_PLAIN.fullmatch(what) and _PLAIN.fullmatch(bound)):
+                raise ValueError(f"{what!r:.40}: {bound!r:.40} is not a tolerance")
+        return tolerances
+
 
 class RunManifest(BaseModel):
     """What a run asked, of whom, with which files: enough to reproduce and compare."""
@@ -162,7 +194,7 @@ class RunManifest(BaseModel):
     seed: int
     cases: int
     samples: int
-    tiers: list[str]
+    tiers: list[Tier]
     case_filter: list[str] | None = None
     scaffolds: dict[str, ScaffoldEntry]
     """Per scaffold: file path, sha256, planned case ids."""
@@ -171,23 +203,68 @@ class RunManifest(BaseModel):
     finished_at: str | None = None
     interrupted: bool = False
 
+    # A manifest is read back from disk, where anyone may have edited it: the names in it
+    # become file names and report lines, so they are held to what the harness writes.
+    @field_validator("run_id")
+    @classmethod
+    def _run_id_is_a_name(cls, run_id: str) -> str:
+        if not is_run_id(run_id):
+            raise ValueError("not a run id (letters, digits, '.', '_', '-')")
+        return run_id
+
+    @field_validator("provider")
+    @classmethod
+    def _provider_is_named(cls, provider: dict[str, Any]) -> dict[str, Any]:
+        if not (
+            isinstance(provider.get("provider"), str) and _PLAIN.fullmatch(provider["provider"])
+        ):
+            raise ValueError("names no provider (a 'provider' name)")
+        return provider
+
+    @field_validator("run_label", "template_version", "code_version")
+    @classmethod
+    def _plain_text(cls, text: str | None) -> str | None:
+        if text and not _PLAIN.fullmatch(text):
+            raise ValueError(f"{text!r:.80} holds more than letters, digits and punctuation")
+        return text
+
+    @field_validator("scaffolds")
+    @classmethod
+    def _scaffolds_are_names(cls, scaffolds: dict[str, ScaffoldEntry]) -> dict[str, ScaffoldEntry]:
+        for name in scaffolds:
+            if not is_scaffold_name(name):
+                raise ValueError(f"{name!r:.80} is not a scaffold name ({SCAFFOLD_NAME_FORMAT})")
+        return scaffolds
+
 
 def read_manifest_file(path: Path) -> RunManifest:
-    """A manifest from disk (``json`` first: text may hold lone surrogate escapes, which
-    pydantic's own JSON parser refuses)."""
-    return RunManifest.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    """A manifest from disk: a regular file, bounded in size and depth, validated; a
+    :class:`StoredFileError` naming the file otherwise (a missing one is
+    :class:`FileNotFoundError`)."""
+    data = read_stored_json(path, max_bytes=MAX_MANIFEST_BYTES)
+    try:
+        return RunManifest.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(map(str, error['loc'])) or 'the document'}: {error['msg']}"
+            for error in exc.errors()[:3]
+        )
+        raise StoredFileError(f"{path}: not a run manifest ({problems})") from None
 
 
 FSYNC_INTERVAL = 1.0
 """Seconds a journal line may wait before it is forced to the disk."""
 
-_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+def is_run_id(text: object) -> bool:
+    """Whether ``text`` may name a run: a folder name under ``runs/``, never a path."""
+    return isinstance(text, str) and bool(_RUN_ID.fullmatch(text)) and ".." not in text
 
 
 def check_run_id(run_id: str) -> str:
     """``run_id`` when it names a run (a folder name under ``runs/``); a
     :class:`ConfigurationError` for a path, ``..`` or anything else."""
-    if not _RUN_ID.fullmatch(run_id) or ".." in run_id:
+    if not is_run_id(run_id):
         raise ConfigurationError(
             f"{run_id!r:.80} is not a run id: a run id is the name of a folder under "
             "<results>/runs/ (letters, digits, '.', '_', '-'), never a path; choose the "
@@ -263,7 +340,7 @@ class RunPaths:
             return read_manifest_file(self.manifest)
         except FileNotFoundError:
             raise JournalError(f"no run {self.run_id!r} in {self.results_dir / 'runs'}") from None
-        except (ValueError, OSError) as exc:
+        except OSError as exc:
             raise JournalError(f"{self.manifest}: unreadable manifest ({exc})") from None
 
 
@@ -370,18 +447,34 @@ class JournalWriter:
         self.close()
 
 
-def latest_run_id(results_dir: Path) -> str:
-    """The id of the most recently created run in ``results_dir``."""
-    created: list[tuple[str, str]] = []
+def run_manifests(results_dir: Path) -> Iterator[RunManifest]:
+    """The manifest of every run under ``<results_dir>/runs`` that can be read. A damaged
+    one (or a folder that is not a run) is skipped with a warning naming it: an earlier
+    run never stops a new one. Each manifest's ``run_id`` is its folder's name."""
     runs = results_dir / "runs"
-    for run_dir in runs.iterdir() if runs.is_dir() else []:
+    try:
+        folders = sorted(runs.iterdir()) if runs.is_dir() else []
+    except OSError as exc:
+        logger.warning("%s cannot be listed (%s): earlier runs are not read", runs, exc)
+        return
+    for run_dir in folders:
+        if not is_run_id(run_dir.name) or not run_dir.is_dir():
+            continue
         try:
             manifest = read_manifest_file(run_dir / "manifest.json")
-        except (OSError, ValueError):
+        except FileNotFoundError:
+            continue  # a run whose provider could not start leaves no manifest
+        except (OSError, StoredFileError) as exc:
+            logger.warning("run %s skipped: %s", run_dir.name, exc)
             continue
-        created.append((manifest.created_at, manifest.run_id))
+        yield manifest.model_copy(update={"run_id": run_dir.name})
+
+
+def latest_run_id(results_dir: Path) -> str:
+    """The id of the most recently created run in ``results_dir``."""
+    created = [(m.created_at, m.run_id) for m in run_manifests(results_dir)]
     if not created:
-        raise JournalError(f"no runs in {runs}")
+        raise JournalError(f"no runs in {results_dir / 'runs'}")
     return max(created)[1]
 
 
@@ -401,21 +494,38 @@ def _drop_torn_tail(path: Path) -> None:
 def read_journal(path: Path) -> list[AttemptRecord]:
     """Every record of a journal, in order. A torn last line (a run killed mid-write) is
     skipped with a warning; a bad line elsewhere is a :class:`JournalError`."""
-    if not path.exists():
-        return []
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except UnicodeDecodeError as exc:
-        raise JournalError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+        fd = open_regular_file(path)
+    except FileNotFoundError:
+        return []
+    with os.fdopen(fd, "rb") as file:
+        lines = _journal_lines(file, path)
     records: list[AttemptRecord] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             records.append(AttemptRecord.from_line(line))
-        except (ValueError, ValidationError) as exc:
+        except (ValueError, ValidationError, StoredFileError) as exc:
             if number == len(lines):
                 logger.warning("%s:%d: skipping a torn last line", path, number)
                 continue
             raise JournalError(f"{path}:{number}: not a journal record ({exc})") from None
     return records
+
+
+def _journal_lines(file: IO[bytes], path: Path) -> list[str]:
+    """The journal's lines, each read with a bound (:data:`MAX_JOURNAL_LINE_BYTES`)."""
+    lines: list[str] = []
+    while line := file.readline(MAX_JOURNAL_LINE_BYTES + 1):
+        number = len(lines) + 1
+        if len(line) > MAX_JOURNAL_LINE_BYTES:
+            raise JournalError(
+                f"{path}:{number}: a line longer than {MAX_JOURNAL_LINE_BYTES} bytes is no "
+                "journal record"
+            )
+        try:
+            lines.append(line.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise JournalError(f"{path}:{number}: not UTF-8 text (byte {exc.start})") from None
+    return lines

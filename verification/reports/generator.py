@@ -22,20 +22,25 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import jinja2
+from pydantic import ValidationError
 
+from verification.cases import is_scaffold_name
+from verification.errors import ConfigurationError, StoredFileError
 from verification.journal import (
     RunManifest,
     RunPaths,
     ScaffoldEntry,
     exclusive_lock,
-    read_manifest_file,
+    is_run_id,
+    run_manifests,
 )
 from verification.reports.base import ReportContext, Reporter, status_changes
-from verification.reports.summary import StatusChange, build_summary
-from verification.results import ScaffoldResults
+from verification.reports.summary import MAX_SUMMARY_BYTES, RunSummary, StatusChange, build_summary
+from verification.results import ScaffoldResults, Status
+from verification.stored_files import read_stored_json
 
 __all__ = [
     "DEFAULT_REPORTERS",
@@ -46,6 +51,7 @@ __all__ = [
     "md_code",
     "md_fence",
     "publish_latest",
+    "scaffold_report_path",
     "write_run_reports",
 ]
 
@@ -113,6 +119,16 @@ def _environment() -> jinja2.Environment:
     return env
 
 
+def scaffold_report_path(output_dir: Path, scaffold: str) -> Path:
+    """Where ``<scaffold>.md`` goes: inside ``output_dir`` whatever a stored file names the
+    scaffold (a name that is not one is refused, never followed as a path)."""
+    if not is_scaffold_name(scaffold):
+        raise ConfigurationError(
+            f"{scaffold!r:.80} is not a scaffold name: no report is named after it"
+        )
+    return output_dir / f"{scaffold}.md"
+
+
 def summary_data(manifest: RunManifest, results: Sequence[ScaffoldResults]) -> dict[str, Any]:
     """The run's summary as JSON data (``summary.json``; its shape is :class:`RunSummary`)."""
     return build_summary(manifest, results).model_dump(mode="json")
@@ -165,7 +181,7 @@ class MarkdownReporter:
         context.output_dir.mkdir(parents=True, exist_ok=True)
         written = []
         for results in context.results.values():
-            path = context.output_dir / f"{results.scaffold}.md"
+            path = scaffold_report_path(context.output_dir, results.scaffold)
             path.write_text(render_scaffold_report(context.manifest, results), encoding="utf-8")
             written.append(path)
         summary = context.output_dir / "summary.md"
@@ -239,7 +255,7 @@ class ReportGenerator:
     def generate_scaffold_report(self, results: ScaffoldResults) -> Path:
         """Write ``<scaffold>.md``; returns its path."""
         self.output_dir.mkdir(parents=True, exist_ok=True)
-        path = self.output_dir / f"{results.scaffold}.md"
+        path = scaffold_report_path(self.output_dir, results.scaffold)
         path.write_text(self.render_scaffold_report(results), encoding="utf-8")
         return path
 
@@ -261,23 +277,51 @@ class ReportGenerator:
         return path
 
 
+_STATUSES = frozenset(get_args(Status))
+
+
+def _earlier_summary(run_dir: Path) -> dict[str, Any] | None:
+    """The validated data of a run's ``summary.json`` (a file anyone may have edited);
+    ``None``, with a warning naming the file unless it is simply missing, when it is not a
+    summary. Its run id and statuses reach ``summary.md``, so they must be what a run
+    writes."""
+    path = run_dir / "reports" / "summary.json"
+    try:
+        summary = RunSummary.model_validate(read_stored_json(path, max_bytes=MAX_SUMMARY_BYTES))
+    except FileNotFoundError:
+        return None
+    except (OSError, StoredFileError) as exc:
+        logger.warning("earlier summary skipped: %s", exc)
+        return None
+    except ValidationError as exc:
+        logger.warning("earlier summary skipped: %s: not a run summary (%s)", path, exc)
+        return None
+    strange = [s.status for s in summary.scaffolds.values() if s.status not in _STATUSES]
+    if not is_run_id(summary.run_id) or strange:
+        logger.warning("earlier summary skipped: %s: its run id or a status is not one", path)
+        return None
+    return summary.model_dump(mode="json")
+
+
 def _previous_summary(paths: RunPaths, manifest: RunManifest) -> dict[str, Any] | None:
-    """The summary of the latest run of the same provider and model created before this one."""
-    candidates: list[tuple[str, dict[str, Any]]] = []
-    runs = paths.results_dir / "runs"
-    for run_dir in runs.iterdir() if runs.is_dir() else []:
-        try:
-            other = read_manifest_file(run_dir / "manifest.json")
-            summary = json.loads((run_dir / "reports" / "summary.json").read_text())
-        except (OSError, ValueError):
-            continue
-        same = (other.provider.get("provider"), other.model_requested) == (
-            manifest.provider.get("provider"),
-            manifest.model_requested,
-        )
-        if same and other.created_at < manifest.created_at and isinstance(summary, dict):
-            candidates.append((other.created_at, summary))
-    return max(candidates, key=lambda pair: pair[0])[1] if candidates else None
+    """The summary of the latest run of the same provider and model created before this
+    one. Earlier runs are untrusted input: a damaged one is skipped, never fatal."""
+    this = (manifest.provider.get("provider"), manifest.model_requested)
+    earlier = sorted(
+        (
+            other
+            for other in run_manifests(paths.results_dir)
+            if (other.provider.get("provider"), other.model_requested) == this
+            and other.created_at < manifest.created_at
+        ),
+        key=lambda other: other.created_at,
+        reverse=True,
+    )
+    for other in earlier:
+        summary = _earlier_summary(paths.results_dir / "runs" / other.run_id)
+        if summary is not None:
+            return summary
+    return None
 
 
 def write_run_reports(

@@ -1,0 +1,106 @@
+"""Reading back the files the harness wrote earlier, as the untrusted input they are.
+
+A manifest, a summary or a journal may have been edited by hand, cut short by a full disk,
+replaced by a folder, a FIFO or a symbolic link to ``/dev/zero``, or copied from a stranger's
+results folder. Whatever it holds, reading it ends in its data or in a
+:class:`~verification.errors.StoredFileError` that names the file: only regular files are
+read, never more than a stated number of bytes, and JSON nested deeper than
+:data:`MAX_JSON_DEPTH` is refused before anything recurses into it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from verification.errors import StoredFileError
+
+__all__ = [
+    "MAX_JSON_DEPTH",
+    "MAX_MANIFEST_BYTES",
+    "json_depth_exceeds",
+    "open_regular_file",
+    "parse_stored_json",
+    "read_stored_json",
+    "read_stored_text",
+]
+
+MAX_JSON_DEPTH = 64
+"""The deepest nesting a stored JSON document may have (ours reach about 8)."""
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024
+"""A manifest lists every planned case id: megabytes for the largest catalog runs."""
+
+
+def open_regular_file(path: Path) -> int:
+    """A read-only descriptor of ``path``, which must be a regular file (a symbolic link to
+    one is followed). Opened without blocking, so a FIFO cannot hang the open; checked
+    through the descriptor, so the file cannot be swapped between the check and the read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise StoredFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise StoredFileError(f"{path}: not a regular file, so it is not read")
+    return fd
+
+
+def read_stored_text(path: Path, *, max_bytes: int) -> str:
+    """The UTF-8 text of the regular file ``path``, refused when longer than ``max_bytes``.
+    A missing file raises :class:`FileNotFoundError` (callers say what is missing)."""
+    fd = open_regular_file(path)
+    with os.fdopen(fd, "rb") as file:
+        data = file.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise StoredFileError(f"{path}: longer than {max_bytes} bytes, so it is not read")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise StoredFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def json_depth_exceeds(value: Any, max_depth: int) -> bool:
+    """Whether ``value`` nests lists and objects deeper than ``max_depth`` (a walk with its
+    own stack: it cannot overflow Python's)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > max_depth:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
+def parse_stored_json(text: str, *, where: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """``text`` as JSON; :class:`StoredFileError` naming ``where`` when it is not JSON or
+    nests deeper than ``max_depth``."""
+    try:
+        # json's own parser keeps lone surrogate escapes (model text may hold them).
+        value = json.loads(text)
+    except RecursionError:
+        raise StoredFileError(f"{where}: JSON nested too deeply, so it is not read") from None
+    except ValueError as exc:
+        raise StoredFileError(f"{where}: not JSON ({exc})") from None
+    if json_depth_exceeds(value, max_depth):
+        raise StoredFileError(
+            f"{where}: JSON nested deeper than {max_depth} levels, so it is not read"
+        )
+    return value
+
+
+def read_stored_json(path: Path, *, max_bytes: int, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """The JSON document in the regular file ``path`` (see :func:`read_stored_text`)."""
+    return parse_stored_json(
+        read_stored_text(path, max_bytes=max_bytes), where=str(path), max_depth=max_depth
+    )
