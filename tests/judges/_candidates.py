@@ -1,0 +1,164 @@
+"""Candidate answers for the differential judge tests: near misses made from a right answer
+by small edits (a value one off, two items swapped, a label changed, a space added), and
+random answers made by piling several edits on top of each other.
+
+Nothing here knows a scaffold: the edits walk any JSON answer, and the values they bring in
+come from the case's own input and answer, so a wrong label is still one of the graph's.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+__all__ = ["edited", "value_pool"]
+
+Path = tuple[Any, ...]
+
+
+def value_pool(*values: Any) -> list[Any]:
+    """Every leaf (string, integer, float) found in ``values``, plus a few usual slips."""
+    found: list[Any] = [0, 1, -1, 0.5, "", "0", "1"]
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                found.append(key)
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif value is not None and not isinstance(value, bool):
+            found.append(value)
+
+    for value in values:
+        walk(value)
+    return found
+
+
+def _paths(value: Any, path: Path = ()) -> Iterator[Path]:
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _paths(item, (*path, index))
+
+
+def _get(value: Any, path: Path) -> Any:
+    for step in path:
+        value = value[step]
+    return value
+
+
+def _number_edits(value: float, rng: random.Random) -> Any:
+    delta = rng.choice((1e-9, 1e-7, 2e-6, 1e-5, 2e-4, 1e-3, 0.01, 0.5, 1, 100))
+    choice = rng.randrange(6)
+    if choice == 0:
+        return value + rng.choice((-1, 1)) * delta
+    if choice == 1:
+        return -value
+    if choice == 2:
+        return round(float(value), rng.randint(0, 4))
+    if choice == 3:
+        return float(value) if isinstance(value, int) else int(value)
+    if choice == 4:
+        return value * (1 + rng.choice((-1, 1)) * rng.choice((1e-7, 1e-5, 1e-3)))
+    return 0
+
+
+def _string_edits(value: str, rng: random.Random, pool: list[Any]) -> Any:
+    choice = rng.randrange(7)
+    if choice == 0:
+        return rng.choice([p for p in pool if isinstance(p, str)] or [value + "x"])
+    if choice == 1 and len(value) > 1:
+        i = rng.randrange(len(value) - 1)
+        return value[:i] + value[i + 1] + value[i] + value[i + 2 :]
+    if choice == 2 and value:
+        i = rng.randrange(len(value))
+        return value[:i] + value[i + 1 :]
+    if choice == 3:
+        i = rng.randrange(len(value) + 1)
+        return value[:i] + rng.choice((" ", "\t", "\n")) + value[i:]
+    if choice == 4:
+        i = rng.randrange(len(value) + 1)
+        return value[:i] + rng.choice(value or "x") + value[i:]
+    if choice == 5:
+        return value.lower() if value != value.lower() else value.upper()
+    return value + rng.choice(("0", "1", "*"))
+
+
+def _list_edits(value: list[Any], rng: random.Random, pool: list[Any]) -> Any:
+    items = list(value)
+    choice = rng.randrange(8)
+    if choice == 0 and len(items) > 1:
+        i, j = rng.sample(range(len(items)), 2)
+        items[i], items[j] = items[j], items[i]
+    elif choice == 1 and items:
+        del items[rng.randrange(len(items))]
+    elif choice == 2 and items:
+        i = rng.randrange(len(items))
+        items.insert(i, copy.deepcopy(items[i]))
+    elif choice == 3:
+        items.reverse()
+    elif choice == 4:
+        rng.shuffle(items)
+    elif choice == 5:
+        like = [p for p in pool if items and type(p) is type(items[0])] or pool
+        items.insert(rng.randrange(len(items) + 1), rng.choice(like))
+    elif choice == 6 and items:
+        like = [p for p in pool if type(p) is type(items[0])] or pool
+        items[rng.randrange(len(items))] = rng.choice(like)
+    else:
+        return []
+    return items
+
+
+def _dict_edits(value: dict[str, Any], rng: random.Random, pool: list[Any]) -> Any:
+    items = dict(value)
+    keys = list(items)
+    choice = rng.randrange(4)
+    if choice == 0 and len(keys) > 1:
+        a, b = rng.sample(keys, 2)
+        items[a], items[b] = items[b], items[a]
+    elif choice == 1 and keys:
+        del items[rng.choice(keys)]
+    elif choice == 2:
+        key = rng.choice([p for p in pool if isinstance(p, str)] or ["extra"])
+        items[key] = copy.deepcopy(rng.choice(list(items.values()) or [0]))
+    elif keys:
+        items[rng.choice(keys)] = None
+    return items
+
+
+def _edit(value: Any, rng: random.Random, pool: list[Any]) -> Any:
+    edits: dict[type, Callable[[], Any]] = {
+        bool: lambda: not value,
+        int: lambda: _number_edits(value, rng),
+        float: lambda: _number_edits(value, rng),
+        str: lambda: _string_edits(value, rng, pool),
+        list: lambda: _list_edits(value, rng, pool),
+        dict: lambda: _dict_edits(value, rng, pool),
+    }
+    edit = edits.get(type(value))
+    if edit is None or rng.random() < 0.08:  # null, or a value replaced by null or a leaf
+        return rng.choice([None, rng.choice(pool), []])
+    return edit()
+
+
+def edited(answer: dict[str, Any], rng: random.Random, pool: list[Any], edits: int) -> Any:
+    """``answer`` after ``edits`` small edits, each at a random place in it (the whole answer
+    included, so a key may go missing or an extra one appear)."""
+    result: Any = copy.deepcopy(answer)
+    for _ in range(edits):
+        paths = list(_paths(result))
+        path = rng.choice(paths)
+        new = _edit(_get(result, path), rng, pool)
+        if not path:
+            result = new
+        else:
+            _get(result, path[:-1])[path[-1]] = new
+    return result

@@ -1,0 +1,418 @@
+"""What each multi-answer scaffold's own words accept, as brute-force checkers.
+
+``CHECKERS[name](input, answer)`` says whether ``answer`` is right by the scaffold's Output
+Format and tie rules, read from its Markdown, not from its validator. Each checker is the
+answer's shape as the Output Format states it, then the scaffold's oracle of
+``tests/catalog/test_<name>.py`` where that oracle is brute force written from the
+scaffold (it is independent of the validator), then the forms the scaffold asks for that
+the oracle leaves out.
+
+``known_defect(name, input, answer, verdict, expected)`` names the defect of issue 13 a disagreement
+comes from when it is one of the six the issue lists (fixed elsewhere); any other
+disagreement fails the differential test.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+__all__ = ["CHECKERS", "MAX_SIZE", "Checker", "known_defect"]
+
+Checker = Callable[[dict[str, Any], Any], bool]
+
+ORACLES = Path(__file__).parent.parent / "catalog"
+
+
+@cache
+def _module(name: str) -> ModuleType:
+    path = ORACLES / f"test_{name}.py"
+    spec = importlib.util.spec_from_file_location(f"_judges_oracle_of_{name}", path)
+    assert spec is not None and spec.loader is not None, f"no {path}"
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _oracle(name: str, test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    return bool(_module(name).oracle(test_input, answer))
+
+
+# Shapes, as each Output Format words them. ---------------------------------------------
+
+
+def _int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _number(value: Any) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)
+
+
+def _bool(value: Any) -> bool:
+    return type(value) is bool
+
+
+def _str(value: Any) -> bool:
+    return type(value) is str
+
+
+def _list_of(item: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: type(value) is list and all(item(v) for v in value)
+
+
+def _dict_of(item: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: type(value) is dict and all(item(v) for v in value.values())
+
+
+def _or_null(item: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: value is None or item(value)
+
+
+def _edge(value: Any) -> bool:
+    return (
+        type(value) is list
+        and len(value) == 3
+        and _str(value[0])
+        and _str(value[1])
+        and (_int(value[2]))
+    )
+
+
+SHAPES: dict[str, dict[str, Callable[[Any], bool]]] = {
+    "graph_coloring": {"colorable": _bool, "coloring": _or_null(_dict_of(_int))},
+    "n_queens": {"solutions": _list_of(_list_of(_int)), "count": _int},
+    "subset_sum": {"found": _bool, "indices": _or_null(_list_of(_int))},
+    "knapsack_01": {"max_value": _int, "selected_items": _list_of(_int)},
+    "lcs": {"length": _int, "subsequence": _str},
+    "lis": {"length": _int, "subsequence": _list_of(_int)},
+    "matrix_chain": {"min_cost": _int, "parenthesization": _str},
+    "astar": {"path": _or_null(_list_of(_str)), "cost": _or_null(_int)},
+    "topological_sort": {
+        "order": _or_null(_list_of(_str)),
+        "has_cycle": _bool,
+        "cycle": _or_null(_list_of(_str)),
+    },
+    "activity_selection": {"selected": _list_of(_str), "count": _int},
+    "fractional_knapsack": {"max_value": _number, "fractions": _list_of(_number)},
+    "huffman": {"codes": _dict_of(_str), "total_bits": _int},
+    "kruskal": {"edges": _list_of(_edge), "total_weight": _int},
+    "bisection": {"root": _or_null(_number), "iterations": _int, "bracketed": _bool},
+    "newton_raphson": {"root": _or_null(_number), "iterations": _int, "converged": _bool},
+    "monte_carlo": {"estimate": _number},
+    "gradient_descent": {
+        "minimum": _or_null(lambda v: _number(v) or (_list_of(_number)(v) and bool(v))),
+        "iterations": _int,
+        "converged": _bool,
+    },
+}
+
+
+def _shaped(name: str, answer: Any) -> bool:
+    shape = SHAPES[name]
+    if type(answer) is not dict or set(answer) != set(shape):
+        return False
+    return all(check(answer[key]) for key, check in shape.items())
+
+
+# Forms the scaffolds ask for beyond what their oracles check. --------------------------
+
+
+def _kruskal_in_order(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    """ "write the smaller label first, and list the edges in the order you accepted them":
+    Kruskal's scan accepts edges by weight, so a later edge never weighs less, and each
+    joins two trees of what came before."""
+    edges = answer["edges"]
+    if any(u > v for u, v, _ in edges):
+        return False
+    return all(a[2] <= b[2] for a, b in itertools.pairwise(edges))
+
+
+def _knapsack_ascending(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    """ "the 0-based indices of the chosen items, in ascending order"."""
+    items = answer["selected_items"]
+    return items == sorted(items)
+
+
+def _huffman_lone_symbol(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    """ "One symbol: ... Give the symbol the code "0"."""
+    if len(test_input["frequencies"]) != 1:
+        return True
+    return list(answer["codes"].values()) == ["0"]
+
+
+def _matrix_chain_no_blanks(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    """ "no spaces, `*` or other characters"."""
+    return not any(c.isspace() for c in answer["parenthesization"])
+
+
+EXTRA_FORMS: dict[str, Callable[[dict[str, Any], dict[str, Any]], bool]] = {
+    "kruskal": _kruskal_in_order,
+    "knapsack_01": _knapsack_ascending,
+    "huffman": _huffman_lone_symbol,
+    "matrix_chain": _matrix_chain_no_blanks,
+}
+
+
+# The numerical scaffolds: the run replayed as the scaffold words it. --------------------
+
+BISECTION_ROOT = 1e-6
+"""bisection.md: "The root is accepted within 0.000001 of the exact midpoint"."""
+MONTE_CARLO_ESTIMATE = 1e-4
+"""monte_carlo.md: "The answer is accepted within 0.0001 of the exact value"."""
+ROUNDED_8 = 5e-9
+"""newton_raphson.md states no tolerance: the root "rounded to 8 decimal places"."""
+ROUNDED_6 = 5e-7
+"""gradient_descent.md states no tolerance: the point "rounded to 6 decimal places"."""
+
+
+def _rounded(value: float, truth: float, half_unit: float) -> bool:
+    # Within half a unit of the last place, plus the float noise of the replay itself.
+    return abs(value - truth) <= half_unit + 1e-12 * max(1.0, abs(truth))
+
+
+def _decimal(value: float) -> Fraction:
+    """The number as the input writes it: ``0.1`` is one tenth, not the nearest double."""
+    return Fraction(repr(value))
+
+
+def _exact_bisection(test_input: dict[str, Any]) -> tuple[Fraction | None, int, bool]:
+    """Steps 2 and 3 of bisection.md in exact arithmetic on the input's decimals: (root,
+    iterations, bracketed), by the oracle's rational replay given those decimals."""
+    exact = {key: _decimal(test_input[key]) for key in ("a", "b", "tolerance")}
+    coefficients = [_decimal(c) for c in test_input["coefficients"]]
+    result: tuple[Fraction | None, int, bool] = _module("bisection")._exact(
+        {**exact, "coefficients": coefficients}
+    )
+    return result
+
+
+def _bisection(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    root, iterations, bracketed = _exact_bisection(test_input)
+    if (answer["iterations"], answer["bracketed"]) != (iterations, bracketed):
+        return False
+    if root is None or answer["root"] is None:
+        return root is None and answer["root"] is None
+    return abs(_decimal(answer["root"]) - root) <= Fraction(BISECTION_ROOT)
+
+
+def _monte_carlo(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    a, b = _decimal(test_input["a"]), _decimal(test_input["b"])
+    total = Fraction(0)
+    for u in test_input["samples"]:
+        x, value = a + (b - a) * _decimal(u), Fraction(0)
+        for c in test_input["coefficients"]:
+            value = value * x + _decimal(c)
+        total += value
+    exact = (b - a) * total / len(test_input["samples"])
+    return abs(_decimal(answer["estimate"]) - exact) <= Fraction(MONTE_CARLO_ESTIMATE)
+
+
+def _newton(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    root, iterations, converged = _module("newton_raphson")._steps(test_input)
+    if (answer["iterations"], answer["converged"]) != (iterations, converged):
+        return False
+    if root is None or answer["root"] is None:
+        return root is None and answer["root"] is None
+    return _rounded(answer["root"], root, ROUNDED_8)
+
+
+def _descent(test_input: dict[str, Any]) -> tuple[list[float] | None, int, bool]:
+    """Step 2 of gradient_descent.md: the last point (None when it is no longer a finite
+    number), the iteration count and whether a step fell below the tolerance."""
+    rate, tolerance = test_input["learning_rate"], test_input["tolerance"]
+    if "coefficients" in test_input:
+        c = test_input["coefficients"]
+        d = len(c) - 1
+        slope = [(d - i) * c[i] for i in range(d)]
+
+        def gradient(x: np.ndarray) -> np.ndarray:
+            return np.array([np.polyval(slope, x[0]) if slope else 0.0])
+
+        x = np.array([float(test_input["x0"])])
+    else:
+        a, b = np.array(test_input["matrix"], float), np.array(test_input["vector"], float)
+
+        def gradient(x: np.ndarray) -> np.ndarray:
+            result: np.ndarray = a @ x + b
+            return result
+
+        x = np.array(test_input["x0"], float)
+    with np.errstate(all="ignore"):
+        for k in range(1, test_input["max_iterations"] + 1):
+            step = rate * gradient(x)
+            x = x - step
+            if not np.all(np.isfinite(x)):
+                # Diverged: the scaffold still counts every iteration; no point to report.
+                return None, test_input["max_iterations"], False
+            if float(np.linalg.norm(step)) < tolerance:
+                return x.tolist(), k, True
+    return x.tolist(), test_input["max_iterations"], False
+
+
+def _gradient_descent(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    point, iterations, converged = _descent(test_input)
+    if (answer["iterations"], answer["converged"]) != (iterations, converged):
+        return False
+    got = answer["minimum"]
+    if point is None or got is None:
+        return point is None and got is None
+    if isinstance(test_input["x0"], list):
+        if not isinstance(got, list) or len(got) != len(point):
+            return False
+        values = got
+    else:
+        if isinstance(got, list):
+            return False
+        values = [got]
+    return all(_rounded(v, p, ROUNDED_6) for v, p in zip(values, point, strict=True))
+
+
+FRACTIONAL_VALUE = 1e-3
+"""fractional_knapsack.md: max_value "must be within 0.001 of the optimum"."""
+FRACTIONAL_SHARE = 5e-5
+"""fractional_knapsack.md: a share "as a decimal with at most 4 places ... Rounding to 4
+places is tolerated; more is not": half a unit of the 4th place."""
+
+
+def _fractional_knapsack(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    weights, values = test_input["weights"], test_input["values"]
+    shares, stated = answer["fractions"], answer["max_value"]
+    if len(shares) != len(weights):
+        return False
+    if not all(-FRACTIONAL_SHARE <= x <= 1 + FRACTIONAL_SHARE for x in shares):
+        return False
+    slack = FRACTIONAL_SHARE * len(weights)
+    load = sum(w * x for w, x in zip(weights, shares, strict=True))
+    if load > test_input["capacity"] + slack * max(weights, default=0):
+        return False
+    worth = sum(v * x for v, x in zip(values, shares, strict=True))
+    if abs(worth - stated) > FRACTIONAL_VALUE + slack * max(values, default=0):
+        return False
+    return abs(stated - _module("fractional_knapsack")._optimum(test_input)) <= FRACTIONAL_VALUE
+
+
+OWN_CHECKERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], bool]] = {
+    "bisection": _bisection,
+    "monte_carlo": _monte_carlo,
+    "newton_raphson": _newton,
+    "gradient_descent": _gradient_descent,
+    "fractional_knapsack": _fractional_knapsack,
+}
+
+
+def _checker(name: str) -> Checker:
+    def check(test_input: dict[str, Any], answer: Any) -> bool:
+        if not _shaped(name, answer):
+            return False
+        if name in OWN_CHECKERS:
+            return OWN_CHECKERS[name](test_input, answer)
+        extra = EXTRA_FORMS.get(name)
+        right = _oracle(name, test_input, answer)
+        return right and (extra is None or extra(test_input, answer))
+
+    return check
+
+
+CHECKERS: dict[str, Checker] = {name: _checker(name) for name in SHAPES}
+
+for _name in SHAPES:
+    # Now, not inside a test: an oracle's module declares hypothesis tests, and hypothesis
+    # refuses to build one while another runs.
+    _module(_name)
+
+MAX_SIZE: dict[str, int] = {
+    "n_queens": 7,
+    "subset_sum": 12,
+    "knapsack_01": 10,
+    "activity_selection": 12,
+    "lcs": 8,
+    "matrix_chain": 6,
+    "graph_coloring": 8,
+}
+"""Sizes above which a brute-force checker gets slow; others draw up to 10."""
+
+
+# The six defects of issue 13 (the verdicts engineer's), as they show here. ---------------
+
+FORM_DEFECTS = {
+    "matrix_chain": "issue 13 defect 3: matrix_chain's string accepts blanks",
+    "kruskal": "issue 13 defect 4: kruskal's edge form and order are not graded",
+    "knapsack_01": "issue 13 defect 5: knapsack_01's ascending order is not graded",
+    "huffman": "issue 13 defect 5: huffman's lone symbol may get code '1'",
+}
+NUMBERS = {
+    "bisection": ("root",),
+    "newton_raphson": ("root",),
+    "monte_carlo": ("estimate",),
+    "gradient_descent": ("minimum",),
+    "fractional_knapsack": ("max_value", "fractions"),
+}
+"""The keys whose numbers the scaffolds and the specs bound differently (defect 6)."""
+TOLERANCE_DEFECT = "issue 13 defect 6: tolerances stated two ways"
+
+
+def _without_blanks(answer: dict[str, Any]) -> dict[str, Any]:
+    text = answer["parenthesization"]
+    return {**answer, "parenthesization": "".join(text.split())}
+
+
+def _bisection_in_floats(test_input: dict[str, Any], expected: dict[str, Any]) -> str | None:
+    root, iterations, bracketed = _exact_bisection(test_input)
+    exact = {"root": None if root is None else float(root), "iterations": iterations}
+    if (expected["iterations"], expected["bracketed"]) != (iterations, bracketed) or (
+        (root is None) != (expected["root"] is None)
+    ):
+        return f"issue 13 defect 1: bisection in binary floats, exactly {exact}"
+    return None
+
+
+def _descent_diverges(test_input: dict[str, Any], expected: dict[str, Any]) -> str | None:
+    if _descent(test_input)[0] is None or expected["minimum"] is None:
+        return "issue 13 defect 2: gradient_descent's diverging run"
+    return None
+
+
+RUN_DEFECTS = {"bisection": _bisection_in_floats, "gradient_descent": _descent_diverges}
+
+
+def known_defect(
+    name: str, test_input: dict[str, Any], answer: Any, verdict: bool, expected: dict[str, Any]
+) -> str | None:
+    """Which of the six defects explains a disagreement on ``answer``, or None.
+
+    A form defect: the validator accepts an answer wrong only by the form the scaffold asks
+    for. Defect 6: it accepts one whose numbers are further off than the scaffold states,
+    or rejects one within the stated tolerance, that is right with the reference's
+    numbers. Defects 1 and 2: the reference itself runs
+    differently from the scaffold's words on this input."""
+    if name in RUN_DEFECTS:
+        defect = RUN_DEFECTS[name](test_input, expected)
+        if defect is not None:
+            return defect
+    if not _shaped(name, answer):
+        return None
+    if name in NUMBERS and not verdict:
+        # Within the stated tolerance of the exact value, yet further than the spec's from
+        # the reference's rounded one (monte_carlo: 2.796667 for 2.79676667, shown 2.796767).
+        reference_numbers = {**answer, **{key: expected[key] for key in NUMBERS[name]}}
+        right = CHECKERS[name](test_input, reference_numbers)
+        return f"{TOLERANCE_DEFECT}, from the rounded reference" if right else None
+    if not verdict:
+        return None
+    if name in FORM_DEFECTS:
+        plain = _without_blanks(answer) if name == "matrix_chain" else answer
+        return FORM_DEFECTS[name] if _oracle(name, test_input, plain) else None
+    if name in NUMBERS:
+        reference_numbers = {**answer, **{key: expected[key] for key in NUMBERS[name]}}
+        return TOLERANCE_DEFECT if CHECKERS[name](test_input, reference_numbers) else None
+    return None
