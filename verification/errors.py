@@ -7,6 +7,7 @@
     │   └── UnknownScaffoldError      a scaffold name that no spec declares
     ├── ScaffoldFileError             a scaffold Markdown file is missing or malformed
     ├── RegistryError                 two specs clash, or a spec is malformed
+    │   └── CaseDrawError             a spec's generator cannot draw a case it declares
     ├── PluginError                   a plugin's scaffold code failed or broke its contract
     ├── ParseError                    no valid answer in a model response
     ├── JournalError                  a run directory or journal cannot be read or written
@@ -30,6 +31,7 @@ from __future__ import annotations
 __all__ = [
     "AuthenticationError",
     "CacheError",
+    "CaseDrawError",
     "ConfigurationError",
     "FatalLLMError",
     "InvalidRequestError",
@@ -87,6 +89,19 @@ class PluginError(VerificationError):
         super().__init__(f"plugin {distribution}, scaffold {scaffold!r}: {message}")
         self.distribution = distribution
         self.scaffold = scaffold
+
+
+class CaseDrawError(RegistryError):
+    """A spec's generator (or its reference, on the input drawn) fails for a case inside
+    the spec's declared size range: the spec's defect, named by scaffold, tier, size and
+    index."""
+
+    def __init__(self, message: str, *, scaffold: str, tier: str, size: int, index: int) -> None:
+        super().__init__(message)
+        self.scaffold = scaffold
+        self.tier = tier
+        self.size = size
+        self.index = index
 
 
 class ParseError(VerificationError):

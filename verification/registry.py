@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from verification.cases import DEFAULT_SEED, TIERS, TestCase, Tier, generate_case
+from verification.cases import DEFAULT_SEED, TIERS, TestCase, Tier
 from verification.catalog import Catalog, default_catalog
+from verification.drawing import draw_case
 from verification.errors import ConfigurationError
 from verification.generators.base import TestCaseGenerator
 from verification.spec import ScaffoldSpec
@@ -125,7 +126,7 @@ class UniversalGenerator(TestCaseGenerator):
     def generate_tier(self, tier: Tier, count: int | None = None) -> list[TestCase]:
         """Cases ``0 .. count-1`` of ``tier``."""
         n = self.counts[tier] if count is None else count
-        return [generate_case(self.spec, tier, k, seed=self.seed) for k in range(n)]
+        return [draw_case(self.spec, tier, k, seed=self.seed) for k in range(n)]
 
     def generate_simple(self) -> list[TestCase]:
         return self.generate_tier("simple")

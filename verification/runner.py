@@ -27,11 +27,11 @@ from verification.cases import (
     TestCase,
     TestSuite,
     Tier,
-    generate_case,
     parse_case_id,
 )
 from verification.catalog import Catalog, default_catalog
 from verification.config import VerificationSettings, load_settings
+from verification.drawing import draw_case
 from verification.errors import ConfigurationError, FatalLLMError, JournalError, LLMError
 from verification.journal import (
     AttemptRecord,
@@ -102,7 +102,7 @@ def plan_cases(
             spec = catalog.get_spec(key.scaffold)
             if scaffold_names and spec.name not in scaffold_names:
                 raise ConfigurationError(f"case {identifier} is not of {list(scaffold_names)}")
-            case = generate_case(
+            case = draw_case(
                 spec, key.tier, key.index, seed=seed, size=_checked_size(spec, key.tier, key.size)
             )
             chosen = planned.setdefault(spec.name, [])
@@ -113,7 +113,7 @@ def plan_cases(
     for name in scaffold_names:
         spec = catalog.get_spec(name)
         planned[name] = [
-            generate_case(spec, tier, index, seed=seed, size=_checked_size(spec, tier, size))
+            draw_case(spec, tier, index, seed=seed, size=_checked_size(spec, tier, size))
             for tier in tiers
             for index in range(counts[tier])
         ]

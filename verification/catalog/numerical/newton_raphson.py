@@ -119,31 +119,39 @@ def _converging(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
 def _edge(rng: random.Random, size: int) -> dict[str, Any]:
     kind = rng.choice(EDGE_KINDS_NEWTON_RAPHSON)
     for _ in range(_MAX_TRIES):
-        a = _nonzero(rng, 3)
-        h = rng.randint(-3, 3)
-        if kind == "zero_derivative":
-            # f'(h) = 0 exactly: a quadratic with its vertex at h, or a cubic whose linear
-            # coefficient cancels the rest of f'(h).
-            if rng.random() < 0.5:
-                c = _nonzero(rng, size)
-                coefficients = [a, -2 * a * h, a * h * h + c]
-            else:
-                b = rng.randint(-size, size)
-                coefficients = [a, b, -(3 * a * h * h + 2 * b * h), rng.randint(-size, size)]
-            if _value(coefficients, h) != 0:
-                return _case(coefficients, float(h), MAX_ITERATIONS)
-        elif kind == "start_at_root":
-            # (x - h) times a factor that is non-zero at h, so f'(h) != 0.
-            factor = [a] + [rng.randint(-size, size) for _ in range(rng.randint(1, 2))]
-            if _value(factor, h) != 0:
-                return _case(_times_linear(factor, h), float(h), MAX_ITERATIONS)
-        else:
-            b, c = rng.randint(-size, size), rng.randint(1, size)
-            a = abs(a)
-            candidate = _case([a, b, c], rng.randint(-30, 30) / 10, rng.randint(4, 6))
-            if b * b - 4 * a * c < 0 and is_unambiguous(newton_trace(**candidate), TOLERANCE):
-                return candidate
+        candidate = _edge_candidate(rng, kind, size)
+        # The size bounds every coefficient (an edge case may be smaller, never larger).
+        if candidate is not None and largest_coefficient(candidate) <= size:
+            return candidate
     raise RuntimeError(f"could not draw a {kind} Newton-Raphson instance")
+
+
+def _edge_candidate(rng: random.Random, kind: str, size: int) -> dict[str, Any] | None:
+    a = _nonzero(rng, 3)
+    h = rng.randint(-3, 3)
+    if kind == "zero_derivative":
+        # f'(h) = 0 exactly: a quadratic with its vertex at h, or a cubic whose linear
+        # coefficient cancels the rest of f'(h).
+        if rng.random() < 0.5:
+            c = _nonzero(rng, size)
+            coefficients = [a, -2 * a * h, a * h * h + c]
+        else:
+            b = rng.randint(-size, size)
+            coefficients = [a, b, -(3 * a * h * h + 2 * b * h), rng.randint(-size, size)]
+        if _value(coefficients, h) != 0:
+            return _case(coefficients, float(h), MAX_ITERATIONS)
+    elif kind == "start_at_root":
+        # (x - h) times a factor that is non-zero at h, so f'(h) != 0.
+        factor = [a] + [rng.randint(-size, size) for _ in range(rng.randint(1, 2))]
+        if _value(factor, h) != 0:
+            return _case(_times_linear(factor, h), float(h), MAX_ITERATIONS)
+    else:
+        b, c = rng.randint(-size, size), rng.randint(1, size)
+        a = abs(a)
+        candidate = _case([a, b, c], rng.randint(-30, 30) / 10, rng.randint(4, 6))
+        if b * b - 4 * a * c < 0 and is_unambiguous(newton_trace(**candidate), TOLERANCE):
+            return candidate
+    return None
 
 
 def _value(coefficients: list[int], x: int) -> int:
@@ -169,7 +177,8 @@ def generate_newton_raphson(rng: random.Random, tier: Tier, size: int) -> dict[s
     decimal. Both converge in 3 to 8 iterations that :func:`is_unambiguous` accepts, and
     the largest coefficient is exactly ``size`` in magnitude. ``edge``: one of
     :data:`EDGE_KINDS_NEWTON_RAPHSON` (a zero derivative at ``x0``, ``x0`` already a root,
-    or no real root with ``max_iterations`` 4 to 6).
+    or no real root with ``max_iterations`` 4 to 6), no coefficient larger than ``size``
+    in magnitude.
     """
     if size < 2:
         raise ValueError(f"newton_raphson needs a coefficient bound of at least 2, got {size}")

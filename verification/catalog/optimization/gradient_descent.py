@@ -149,7 +149,7 @@ def _standard_polynomial(rng: random.Random) -> dict[str, Any] | None:
     )
     # A genuine local minimum: the second derivative is positive where the run ends.
     x = gradient_descent(**candidate)["minimum"]
-    if x is None:
+    if x is None or abs(x) > MAX_ABS_ITERATE:  # far out, x ** k may overflow a float
         return None
     degree = len(coefficients) - 1
     second = sum(

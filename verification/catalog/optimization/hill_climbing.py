@@ -114,6 +114,10 @@ def _is_peak(grid: list[list[int]], cell: Sequence[int]) -> bool:
 
 def _edge(rng: random.Random, size: int) -> dict[str, Any]:
     kind = rng.choice(EDGE_KINDS_HILL_CLIMBING)
+    if size < 3 and kind != "single_cell":
+        # The other shapes need a side of 3 (a peak apart from a start, two tied
+        # neighbours); below it only the 1x1 grid and a row of ``size`` fit the size.
+        kind = "single_row" if size == 2 else "single_cell"
     side = max(size, 3)
     if kind == "single_cell":
         return {"grid": [[rng.randint(_LOW, _HIGH)]], "starts": [[0, 0]] * rng.randint(1, 2)}
@@ -178,7 +182,8 @@ def generate_hill_climbing(rng: random.Random, tier: Tier, size: int) -> dict[st
     most ``4 * size`` moves in all. ``edge``: one of :data:`EDGE_KINDS_HILL_CLIMBING`: a
     1x1 grid, a start already on a peak, a plateau (an equal neighbour is no move), two
     tied best neighbours, two starts ending on different peaks of equal value, a single
-    row, a repeated start (a side of ``max(size, 3)``, or ``size`` for the row).
+    row, a repeated start (a side of ``size``, at least 3, or ``size`` for the row; at a
+    size of 1 or 2 only the 1x1 grid and the row fit).
     """
     if size < 1:
         raise ValueError(f"hill_climbing needs a grid side of at least 1, got {size}")

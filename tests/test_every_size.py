@@ -1,0 +1,211 @@
+"""Every declared size draws: ``check`` sweeps every size of every tier's range, and a
+generator that cannot draw a case of its range is the spec's error (exit 2), never the
+harness's (exit 4).
+
+The sweep itself runs for every registered scaffold in ``tests/test_scaffold_contract.py``
+(the ``every size`` check of :func:`verification.checks.check_scaffold`) and for the plugin
+scaffold in ``tests/test_plugins.py`` (``check largest_number``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import itertools
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from verification.cases import DEFAULT_SEED, TIERS, Tier
+from verification.catalog import Catalog, default_catalog
+from verification.checks import check_every_size, check_scaffold
+from verification.cli import main
+from verification.config import packaged_scaffolds_dir
+from verification.errors import CaseDrawError, VerificationError
+from verification.runner import plan_cases
+from verification.spec import ScaffoldSpec
+
+CATALOG = default_catalog()
+BASE = CATALOG["merge_sort"]
+"""A cheap spec to build broken variants of (same name, so its Markdown file is found); its
+input is ``{"array": [...]}`` and its size the array's length."""
+
+
+def _with_generator(generator: Any) -> ScaffoldSpec:
+    return dataclasses.replace(BASE, generator=generator)
+
+
+def _fails_at(tier: Tier, size: int) -> Any:
+    def generate(rng: random.Random, asked_tier: Tier, asked_size: int) -> dict[str, Any]:
+        if (asked_tier, asked_size) == (tier, size):
+            raise RuntimeError(f"no {tier} input of size {size}")
+        return BASE.generator(rng, asked_tier, asked_size)
+
+    return generate
+
+
+def _a_standard_size_off_default() -> int:
+    low, high = BASE.size.ranges["standard"]
+    return next(s for s in range(low, high + 1) if s != BASE.sizes["standard"])
+
+
+# --- the reproducer of issue 19 ------------------------------------------------------------
+
+
+def test_the_dfs_reproducer_shows_its_prompt(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show-prompt", "dfs", "--case", "dfs-standard-s6-030", "--part", "user"]) == 0
+    assert "dfs-standard-s6-030" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("index", [30, 45, 82, 177, 206])
+def test_dfs_standard_draws_at_six_vertices_where_it_ran_out_of_attempts(index: int) -> None:
+    """The case indices at which the default seed's draw failed before the fix."""
+    spec = CATALOG["dfs"]
+    case = plan_cases(
+        ["dfs"], seed=DEFAULT_SEED, cases=1, case_ids=[f"dfs-standard-s6-{index:03d}"]
+    )
+    assert spec.size.measure(case["dfs"][0].input) == 6
+
+
+# --- the sweep fails, naming what failed ---------------------------------------------------
+
+
+def test_check_fails_naming_the_one_size_a_generator_cannot_draw() -> None:
+    size = _a_standard_size_off_default()
+    spec = _with_generator(_fails_at("standard", size))
+    with pytest.raises(CaseDrawError) as raised:
+        check_every_size(spec)
+    error = raised.value
+    assert (error.scaffold, error.tier, error.size, error.index) == (BASE.name, "standard", size, 0)
+    assert f"standard case 0 at size {size}" in str(error)
+    assert f"{BASE.name}-standard-s{size}-000" in str(error)
+
+    results = check_scaffold(
+        BASE.name, scaffolds_dir=packaged_scaffolds_dir(), catalog=Catalog([spec]), hash_seed=False
+    )
+    failed = {r.check: r.detail for r in results if not r.ok}
+    assert list(failed) == ["every size"], failed
+    assert f"{BASE.name}-standard-s{size}-000" in failed["every size"]
+
+
+def test_check_fails_on_a_size_that_does_not_read_back() -> None:
+    size = _a_standard_size_off_default()
+
+    def generate(rng: random.Random, tier: Tier, asked: int) -> dict[str, Any]:
+        return BASE.generator(
+            rng, tier, asked + 1 if (tier, asked) == ("standard", size) else asked
+        )
+
+    with pytest.raises(
+        VerificationError, match=f"standard size {size}, case 0 .*measured {size + 1}"
+    ):
+        check_every_size(_with_generator(generate))
+
+
+def test_an_edge_case_may_be_smaller_than_asked_never_larger() -> None:
+    high = BASE.size.ranges["edge"][1]
+
+    def smaller(rng: random.Random, tier: Tier, asked: int) -> dict[str, Any]:
+        return BASE.generator(
+            rng, tier, max(BASE.size.ranges[tier][0], asked - 1) if tier == "edge" else asked
+        )
+
+    check_every_size(_with_generator(smaller))
+
+    def larger(rng: random.Random, tier: Tier, asked: int) -> dict[str, Any]:
+        drawn = BASE.generator(rng, tier, asked)
+        if (tier, asked) == ("edge", high - 1):
+            return {**drawn, "array": [*drawn["array"], 0] * 2}  # twice as long, at least
+        return drawn
+
+    with pytest.raises(VerificationError, match=rf"edge size {high - 1}, case \d+ .*measured"):
+        check_every_size(_with_generator(larger))
+
+
+def test_the_first_round_draws_every_size_whatever_the_budget() -> None:
+    drawn: list[tuple[Tier, int]] = []
+
+    def counting(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+        drawn.append((tier, size))
+        return BASE.generator(rng, tier, size)
+
+    ticks: Iterator[float] = itertools.count(0.0, 100.0)
+    detail = check_every_size(
+        _with_generator(counting), per_size=5, budget=1.0, clock=lambda: next(ticks)
+    )
+    declared = [
+        (tier, size)
+        for tier in TIERS
+        for size in range(BASE.size.ranges[tier][0], BASE.size.ranges[tier][1] + 1)
+    ]
+    assert drawn == declared
+    assert "time budget 1 s reached" in detail
+
+    drawn.clear()
+    check_every_size(_with_generator(counting), per_size=3)
+    assert sorted(drawn) == sorted(declared * 3)
+
+
+# --- a spec that cannot draw is the spec's error: exit 2, never 4 --------------------------
+
+
+def test_planning_a_case_the_generator_cannot_draw_is_the_specs_error() -> None:
+    size = _a_standard_size_off_default()
+    catalog = Catalog([_with_generator(_fails_at("standard", size))])
+    with pytest.raises(CaseDrawError, match=f"cannot draw standard case 3 at size {size}"):
+        plan_cases(
+            [BASE.name],
+            seed=1,
+            cases=1,
+            case_ids=[f"{BASE.name}-standard-s{size}-003"],
+            catalog=catalog,
+        )
+
+
+def _plugin_helpers() -> ModuleType:
+    """tests/test_plugins.py's throwaway distribution, to add a broken scaffold to."""
+    path = Path(__file__).with_name("test_plugins.py")
+    spec = importlib.util.spec_from_file_location("_plugin_helpers", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+GAPPY_MODULE = """
+import dataclasses
+
+from demo_scaffolds import SPEC as LARGEST
+
+
+def generate(rng, tier, size):
+    if (tier, size) == ("standard", 7):
+        raise RuntimeError("no standard list of 7 numbers")
+    return LARGEST.generator(rng, tier, size)
+
+
+SPEC = dataclasses.replace(LARGEST, name="gappy_number", generator=generate)
+"""
+
+
+def test_the_command_line_names_the_size_a_plugin_cannot_draw(tmp_path: Path) -> None:
+    helpers = _plugin_helpers()
+    (tmp_path / "site").mkdir()
+    env = helpers._plugin(tmp_path / "site", "gappy_number = demo_scaffolds.gappy:SPEC\n")
+    (tmp_path / "site" / "demo_scaffolds" / "gappy.py").write_text(GAPPY_MODULE, encoding="utf-8")
+
+    shown = helpers._cli(
+        env, tmp_path, "show-prompt", "gappy_number", "--case", "gappy_number-standard-s7-002"
+    )
+    assert shown.returncode == 2, shown.stderr
+    assert "'gappy_number' cannot draw standard case 2 at size 7" in shown.stderr
+    assert "Traceback" not in shown.stderr
+
+    checked = helpers._cli(env, tmp_path, "check", "gappy_number", "--cases", "5")
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert "FAIL gappy_number: every size:" in checked.stdout
+    assert "gappy_number-standard-s7-000" in checked.stdout

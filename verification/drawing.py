@@ -1,0 +1,43 @@
+"""Drawing a spec's case, with a failure reported as the spec's own.
+
+:func:`verification.cases.generate_case` runs a spec's generator and reference; whatever
+they raise for a case inside the declared size range is a defect of the spec, not of the
+harness, so :func:`draw_case` turns it into a :class:`~verification.errors.CaseDrawError`
+naming the scaffold, tier, size and case index (the command line exits 2 on it, not 4).
+"""
+
+from __future__ import annotations
+
+from verification.cases import CaseSource, TestCase, Tier, case_id, generate_case
+from verification.errors import CaseDrawError
+
+__all__ = ["draw_case"]
+
+
+def draw_case(
+    spec: CaseSource, tier: Tier, index: int, *, seed: int, size: int | None = None
+) -> TestCase:
+    """Case ``index`` of ``tier`` at ``size`` (default: the tier's), as
+    :func:`~verification.cases.generate_case` draws it.
+
+    Raises
+    ------
+    CaseDrawError
+        When the spec's generator or reference raises, or the input is not JSON data.
+    """
+    try:
+        return generate_case(spec, tier, index, seed=seed, size=size)
+    except Exception as exc:  # any failure of the spec's own code is the spec's defect
+        actual = spec.sizes[tier] if size is None else size
+        named = None if actual == spec.sizes[tier] else actual
+        problem = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise CaseDrawError(
+            f"scaffold {spec.name!r} cannot draw {tier} case {index} at size {actual} "
+            f"({case_id(spec.name, tier, index, named)}): {problem[:300]}. Its generator "
+            "must honour every size of the tier's declared range (fix it, or narrow the "
+            "range in the spec)",
+            scaffold=spec.name,
+            tier=tier,
+            size=actual,
+            index=index,
+        ) from exc
