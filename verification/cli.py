@@ -123,6 +123,15 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
         "--replay-file", type=_path, metavar="FILE", help="JSONL responses for --provider replay"
     )
     group.add_argument(
+        "--max-cost",
+        type=float,
+        metavar="USD",
+        help="budget in US dollars: no case starts once what it could cost (the worst case "
+        "of those in flight counted) would pass it; those in flight finish, the report says "
+        "the run stopped, and --resume RUN_ID with a larger budget goes on. Needs the model's "
+        "price (built-in table, or VERIFY_PRICES)",
+    )
+    group.add_argument(
         "--no-cache",
         dest="cache",
         action="store_const",
@@ -229,6 +238,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         metavar="RUN_ID",
         help="finish an interrupted run: skip answered cases, retry infra errors",
     )
+    verify.add_argument(
+        "--estimate",
+        action="store_true",
+        help="print the planned requests, estimated tokens and the most they could cost "
+        "(output at each spec's output budget); send nothing",
+    )
     _size_option(verify)
     _run_options(verify)
 
@@ -316,6 +331,7 @@ _SETTING_OPTIONS = (
     "scaffolds_dir",
     "replay_file",
     "cache",
+    "max_cost",
 )
 
 
@@ -396,6 +412,7 @@ class VerificationCLI:
         case_ids: Sequence[str] = (),
         resume: str | None = None,
         size: int | None = None,
+        estimate: bool = False,
     ) -> int:
         from verification.errors import ConfigurationError, JournalError
         from verification.registry import resolve_scaffold_names
@@ -418,6 +435,24 @@ class VerificationCLI:
             if len(scaffolds) != 1:
                 raise ConfigurationError("--scaffold-file certifies one draft: name one scaffold")
             overrides[scaffolds[0]] = scaffold_file
+        chosen_tiers = [t for t in TIERS if t in tiers] if tiers else list(TIERS)
+        if estimate:
+            from verification.estimate import estimate_run, format_estimate
+            from verification.llm.prompt_builder import PromptBuilder
+
+            if resume:
+                raise ConfigurationError("--estimate plans a new run: leave out --resume")
+            builder = PromptBuilder(self.settings.scaffolds_dir, overrides=overrides)
+            estimates, model = estimate_run(
+                self.settings,
+                scaffolds,
+                tiers=chosen_tiers,
+                case_ids=case_ids,
+                size=size,
+                prompt_builder=builder,
+            )
+            print(format_estimate(estimates, model))
+            return 0
         bar = _ProgressBar.on_terminal()
         runner = VerificationRunner(
             self.settings,
@@ -425,7 +460,6 @@ class VerificationCLI:
             progress=bar.advance if bar else None,
             planned=bar.start if bar else None,
         )
-        chosen_tiers = [t for t in TIERS if t in tiers] if tiers else list(TIERS)
         try:
             outcome = asyncio.run(
                 _terminable(
@@ -449,8 +483,11 @@ class VerificationCLI:
         finally:
             if bar is not None:
                 bar.close()
-        summary = write_run_reports(outcome.paths, outcome.manifest, outcome.results)
+        summary = write_run_reports(
+            outcome.paths, outcome.manifest, outcome.results, costs=outcome.costs
+        )
         _print_summary(outcome.results.values(), outcome.manifest.run_label, summary)
+        _print_cost(outcome)
         return _exit_code([r.status for r in outcome.results.values()])
 
     def verify_category(self, category: str) -> int:
@@ -609,6 +646,25 @@ def _print_summary(results: Any, label: str | None, summary: Path) -> None:
     print(f"report: {summary}")
 
 
+def _print_cost(outcome: Any) -> None:
+    from verification.costs import total_cost
+
+    manifest = outcome.manifest
+    if manifest.dry_run or manifest.cost_basis is None:
+        return
+    cost = total_cost(outcome.costs, manifest.cost_basis)
+    usd = "unknown (no price: set VERIFY_PRICES)" if cost.usd is None else f"${cost.usd:.4f}"
+    print(
+        f"cost: {usd} for {cost.live_calls} live call(s); prompt cache: {cost.prompt_cache.detail}"
+    )
+    if manifest.stopped_by_budget:
+        print(
+            f"stopped at the --max-cost budget: continue with --resume {manifest.run_id} "
+            "and a larger --max-cost",
+            file=sys.stderr,
+        )
+
+
 def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     """Entry point of ``python -m verification`` and ``verify-scaffolds``."""
     args = build_parser(prog).parse_args(argv)
@@ -637,6 +693,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
                 case_ids=args.case_ids or (),
                 resume=args.resume,
                 size=args.size,
+                estimate=args.estimate,
             )
         if args.command == "show-prompt":
             return cli.show_prompt(

@@ -20,6 +20,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from verification.cases import DEFAULT_SEED
 from verification.errors import ConfigurationError
+from verification.pricing import ModelPrice
 
 __all__ = [
     "VerificationSettings",
@@ -113,6 +114,16 @@ class VerificationSettings(BaseSettings):
     complete live answer there (``--no-cache``: neither)."""
     repair_attempts: int = Field(default=1, ge=1, le=3)
     """Attempts per answer when it fails to parse (1 = no repair; at most 3)."""
+    prices: dict[str, ModelPrice] = Field(default_factory=dict, max_length=200)
+    """Prices in USD per million tokens by model or family, over the dated table of
+    :mod:`verification.pricing`, as JSON: ``{"my-model": {"input": 1.0, "output": 5.0}}``
+    (``cache_write`` and ``cache_read`` optional)."""
+    min_cacheable_tokens: dict[str, int] = Field(default_factory=dict, max_length=200)
+    """Shortest cacheable prompt prefix by model or family, over the dated table of
+    :mod:`verification.pricing`, as JSON: ``{"claude-haiku-4-5": 4096}``."""
+    max_cost: float | None = Field(default=None, gt=0.0, le=1_000_000.0)
+    """Budget in USD for the run: no case starts once what it could cost, with the worst
+    case of those in flight, would pass it. Unset: no budget."""
 
     @field_validator("results_dir", "scaffolds_dir", mode="before")
     @classmethod

@@ -39,10 +39,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from verification.cases import SCAFFOLD_NAME_FORMAT, Tier, is_scaffold_name
 from verification.errors import ConfigurationError, JournalError, RunInUseError, StoredFileError
+from verification.pricing import TABLES_DATED, ModelPrice
 from verification.stored_files import (
     MAX_MANIFEST_BYTES,
     open_regular_file,
@@ -56,6 +57,7 @@ __all__ = [
     "MAX_JOURNAL_LINE_BYTES",
     "MAX_RAW_RESPONSE_CHARS",
     "AttemptRecord",
+    "CostBasis",
     "JournalWriter",
     "Outcome",
     "RunLock",
@@ -159,6 +161,8 @@ class ScaffoldEntry(BaseModel):
     case_ids: list[str]
     tolerances: dict[str, str] = {}
     """The validator's numeric tolerances, as the report shows them."""
+    prompt_tokens: int | None = Field(default=None, ge=0)
+    """The scaffold's length in tokens, estimated (what decides whether it can be cached)."""
 
     @field_validator("sha256")
     @classmethod
@@ -174,6 +178,21 @@ class ScaffoldEntry(BaseModel):
             if not (_PLAIN.fullmatch(what) and _PLAIN.fullmatch(bound)):
                 raise ValueError(f"{what!r:.40}: {bound!r:.40} is not a tolerance")
         return tolerances
+
+
+class CostBasis(BaseModel):
+    """What a run's costs are computed with, fixed when it starts: re-rendering its reports
+    after a price change does not reprice it."""
+
+    model: str
+    price: ModelPrice | None = None
+    """USD per million tokens; ``None`` when no table knows the model."""
+    prompt_caching: bool = False
+    """The provider marks the scaffold for caching."""
+    min_cacheable_tokens: int | None = None
+    tables_dated: str = TABLES_DATED
+    max_cost: float | None = None
+    """The run's budget in USD (``--max-cost``), if it had one."""
 
 
 class RunManifest(BaseModel):
@@ -202,6 +221,10 @@ class RunManifest(BaseModel):
     code_version: str
     finished_at: str | None = None
     interrupted: bool = False
+    cost_basis: CostBasis | None = None
+    """Prices and caching facts of the run (absent in manifests older than cost figures)."""
+    stopped_by_budget: bool = False
+    """The run stopped starting cases at its ``--max-cost`` budget; cases are left to ask."""
 
     # A manifest is read back from disk, where anyone may have edited it: the names in it
     # become file names and report lines, so they are held to what the harness writes.

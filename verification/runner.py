@@ -15,12 +15,13 @@ import logging
 import subprocess
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from verification import DISTRIBUTION, __version__
+from verification.budget import CostBudget, cost_basis
 from verification.cases import (
     CASE_ID_FORMAT,
     TIERS,
@@ -31,6 +32,7 @@ from verification.cases import (
 )
 from verification.catalog import Catalog, default_catalog
 from verification.config import VerificationSettings, load_settings
+from verification.costs import ScaffoldCost, run_costs
 from verification.drawing import draw_case
 from verification.errors import ConfigurationError, FatalLLMError, JournalError, LLMError
 from verification.journal import (
@@ -49,6 +51,7 @@ from verification.llm.cache import CACHE_FILE, CachingProvider, ResponseCache
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, Prompt, PromptBuilder
 from verification.llm.providers import build_provider
 from verification.llm.response_parser import ResponseParser
+from verification.pricing import estimate_tokens
 from verification.registry import plan_tier_counts
 from verification.results import ScaffoldResults, TestResult
 from verification.spec import ScaffoldSpec
@@ -128,6 +131,7 @@ class RunResult:
     paths: RunPaths
     manifest: RunManifest
     results: dict[str, ScaffoldResults]
+    costs: dict[str, ScaffoldCost] = field(default_factory=dict)
 
 
 def _code_version() -> str:
@@ -184,6 +188,7 @@ class VerificationRunner:
         """Told how many first answers a run will ask, once it knows (a progress bar's
         total)."""
         self._journal: JournalWriter | None = None
+        self._budget: CostBudget | None = None
         self.run_id: str | None = None
         """The id of the run under way (set once its directory exists)."""
 
@@ -276,6 +281,8 @@ class VerificationRunner:
         )
         if self._journal is not None:
             self._journal.append(record)
+        if self._budget is not None and record.source == "live":
+            self._budget.record(record.usage)
         if self.progress is not None:
             self.progress(record)
         return record
@@ -346,11 +353,21 @@ class VerificationRunner:
     ) -> list[AttemptRecord]:
         semaphore = asyncio.Semaphore(self.settings.concurrency)
 
+        budget = self._budget
+
         async def bounded(
             spec: ScaffoldSpec, case: TestCase, validator: Validator, epoch: int
         ) -> list[AttemptRecord]:
             async with semaphore:
-                return await self._answer_case(spec, case, validator, epoch=epoch)
+                if budget is None:
+                    return await self._answer_case(spec, case, validator, epoch=epoch)
+                key = id(asyncio.current_task())
+                if not budget.start(key, self._worst_case(budget, spec, case)):
+                    return []  # left unasked: the run says it stopped at its budget
+                try:
+                    return await self._answer_case(spec, case, validator, epoch=epoch)
+                finally:
+                    budget.finish(key)
 
         tasks = [
             asyncio.create_task(bounded(spec, case, validator, epoch))
@@ -365,6 +382,11 @@ class VerificationRunner:
             await asyncio.gather(*tasks, return_exceptions=True)
             raise
         return [record for records in finished for record in records]
+
+    def _worst_case(self, budget: CostBudget, spec: ScaffoldSpec, case: TestCase) -> float:
+        prompt = self.prompt_builder.build(spec, case.input)
+        tokens = estimate_tokens(prompt.system) + estimate_tokens(prompt.user)
+        return budget.worst_case(tokens, spec.max_output_tokens, self.settings.repair_attempts)
 
     async def run(
         self,
@@ -468,11 +490,17 @@ class VerificationRunner:
                         tolerances={
                             what: str(bound) for what, bound in specs[name].tolerances.items()
                         },
+                        prompt_tokens=estimate_tokens(
+                            self.prompt_builder.get_scaffold_content(specs[name])
+                        ),
                     )
                     for name, cases in planned.items()
                 },
                 template_version=USER_TEMPLATE_VERSION,
                 code_version=_code_version(),
+                cost_basis=cost_basis(
+                    settings, self.model, prompt_caching=self.provider.caches_prompts
+                ),
             )
         paths.write_manifest(manifest)
         self.run_id = run_id
@@ -484,6 +512,7 @@ class VerificationRunner:
         ]
         if self.planned is not None:
             self.planned(sum((case.id, epoch) not in done for _, case, _, epoch in jobs))
+        self._budget = _budget_of(manifest, settings, paths, self.provider.dry_run)
         self._journal = JournalWriter(paths.journal, run_id)
         interrupted = False
         try:
@@ -503,10 +532,30 @@ class VerificationRunner:
                     "finished_at": _now(),
                     "interrupted": interrupted,
                     "models_returned": sorted({r.model for r in records if r.model}),
+                    "stopped_by_budget": bool(self._budget and self._budget.refused),
                 }
             )
             paths.write_manifest(manifest)
-        return RunResult(run_id, paths, manifest, results_from_journal(manifest, records))
+        return RunResult(
+            run_id,
+            paths,
+            manifest,
+            results_from_journal(manifest, records),
+            run_costs(manifest, records),
+        )
+
+
+def _budget_of(
+    manifest: RunManifest, settings: VerificationSettings, paths: RunPaths, dry_run: bool
+) -> CostBudget | None:
+    """The run's budget: ``--max-cost`` of this invocation (a resume may raise it), with
+    what the run paid before counted against it. A dry run pays nothing."""
+    if dry_run or settings.max_cost is None:
+        return None
+    basis = cost_basis(settings, manifest.model_requested, prompt_caching=False)
+    if manifest.cost_basis is not None and manifest.cost_basis.price is not None:
+        basis = basis.model_copy(update={"price": manifest.cost_basis.price})
+    return CostBudget.for_run(basis, read_journal(paths.journal))
 
 
 def _check_resumable(

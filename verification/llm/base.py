@@ -94,6 +94,8 @@ class LLMProvider(ABC):
     """True for providers that answer without a model; their reports certify nothing."""
     label: str | None = None
     """What every report title says for a dry run (``DRY RUN``, ``REPLAY``)."""
+    caches_prompts: bool = False
+    """True when requests mark the system prompt for the provider's prompt cache."""
 
     def __init__(self, *, retry_policy: RetryPolicy | None = None) -> None:
         self.retry_policy = retry_policy or RetryPolicy()
@@ -153,6 +155,7 @@ class WrappingProvider(LLMProvider):
         self.dry_run = inner.dry_run
         self.label = inner.label
         self.retry_policy = inner.retry_policy
+        self.caches_prompts = inner.caches_prompts
 
     async def generate(self, request: LLMRequest) -> LLMResponse:
         return await self.inner.generate(request)

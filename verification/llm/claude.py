@@ -143,7 +143,7 @@ class ClaudeProvider(LLMProvider):
             api_key=api_key, base_url=base_url, max_retries=0, timeout=timeout
         )
         self.base_url = str(self._client.base_url)
-        self.prompt_caching = prompt_caching
+        self.caches_prompts = prompt_caching
         self._secrets: list[str | None] = [api_key]
 
     def _arguments(self, request: LLMRequest) -> dict[str, Any]:
@@ -154,7 +154,7 @@ class ClaudeProvider(LLMProvider):
         }
         if request.system:
             block: dict[str, Any] = {"type": "text", "text": request.system}
-            if self.prompt_caching:
+            if self.caches_prompts:
                 block["cache_control"] = {"type": "ephemeral"}
             arguments["system"] = [block]
         if request.temperature is not None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from verification.costs import ScaffoldCost
 from verification.journal import RunManifest
 from verification.results import ScaffoldResults
 
@@ -32,6 +33,8 @@ class ReportContext:
     options: Mapping[str, Any] = field(default_factory=dict)
     """Options from the command line (an output path given there may lie outside
     ``output_dir``)."""
+    costs: Mapping[str, ScaffoldCost] = field(default_factory=dict)
+    """Each scaffold's cost, folded from the journal."""
 
 
 class Reporter(Protocol):

@@ -28,6 +28,7 @@ import jinja2
 from pydantic import ValidationError
 
 from verification.cases import is_scaffold_name
+from verification.costs import ScaffoldCost, run_costs, total_cost
 from verification.errors import ConfigurationError, StoredFileError
 from verification.journal import (
     RunManifest,
@@ -35,6 +36,7 @@ from verification.journal import (
     ScaffoldEntry,
     exclusive_lock,
     is_run_id,
+    read_journal,
     run_manifests,
 )
 from verification.reports.base import ReportContext, Reporter, status_changes
@@ -135,9 +137,12 @@ def summary_data(manifest: RunManifest, results: Sequence[ScaffoldResults]) -> d
 
 
 def _summary_data_with_changes(
-    manifest: RunManifest, results: Sequence[ScaffoldResults], previous: dict[str, Any] | None
+    manifest: RunManifest,
+    results: Sequence[ScaffoldResults],
+    previous: dict[str, Any] | None,
+    costs: Mapping[str, ScaffoldCost] | None = None,
 ) -> tuple[dict[str, Any], list[tuple[str, str, str]]]:
-    summary = build_summary(manifest, results)
+    summary = build_summary(manifest, results, costs)
     changes = status_changes({n: s.status for n, s in summary.scaffolds.items()}, previous)
     if previous:
         summary.previous_run_id = _text_or_none(previous.get("run_id"))
@@ -149,16 +154,21 @@ def _text_or_none(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def render_scaffold_report(manifest: RunManifest, results: ScaffoldResults) -> str:
+def render_scaffold_report(
+    manifest: RunManifest, results: ScaffoldResults, cost: ScaffoldCost | None = None
+) -> str:
     """The Markdown report of one scaffold."""
-    return _environment().get_template("scaffold.md.j2").render(r=results, m=manifest)
+    return _environment().get_template("scaffold.md.j2").render(r=results, m=manifest, cost=cost)
 
 
 def render_summary(
-    manifest: RunManifest, results: Sequence[ScaffoldResults], previous: dict[str, Any] | None
+    manifest: RunManifest,
+    results: Sequence[ScaffoldResults],
+    previous: dict[str, Any] | None,
+    costs: Mapping[str, ScaffoldCost] | None = None,
 ) -> str:
     """The Markdown summary of a run."""
-    _, changes = _summary_data_with_changes(manifest, results, previous)
+    _, changes = _summary_data_with_changes(manifest, results, previous, costs)
     return (
         _environment()
         .get_template("summary.md.j2")
@@ -168,6 +178,7 @@ def render_summary(
             totals=dict(Counter(r.status for r in results)),
             previous=previous,
             changes=changes,
+            cost=total_cost(costs, manifest.cost_basis) if costs else None,
         )
     )
 
@@ -182,11 +193,19 @@ class MarkdownReporter:
         written = []
         for results in context.results.values():
             path = scaffold_report_path(context.output_dir, results.scaffold)
-            path.write_text(render_scaffold_report(context.manifest, results), encoding="utf-8")
+            cost = context.costs.get(results.scaffold)
+            path.write_text(
+                render_scaffold_report(context.manifest, results, cost), encoding="utf-8"
+            )
             written.append(path)
         summary = context.output_dir / "summary.md"
         summary.write_text(
-            render_summary(context.manifest, list(context.results.values()), context.previous),
+            render_summary(
+                context.manifest,
+                list(context.results.values()),
+                context.previous,
+                context.costs,
+            ),
             encoding="utf-8",
         )
         return [*written, summary]
@@ -200,7 +219,7 @@ class SummaryJsonReporter:
     def write(self, context: ReportContext) -> list[Path]:
         context.output_dir.mkdir(parents=True, exist_ok=True)
         data, _ = _summary_data_with_changes(
-            context.manifest, list(context.results.values()), context.previous
+            context.manifest, list(context.results.values()), context.previous, context.costs
         )
         path = context.output_dir / "summary.json"
         path.write_text(json.dumps(data, indent=2, allow_nan=False) + "\n", encoding="utf-8")
@@ -332,6 +351,7 @@ def write_run_reports(
     reporters: Sequence[Reporter] = DEFAULT_REPORTERS,
     options: Mapping[str, Any] | None = None,
     publish: bool = True,
+    costs: Mapping[str, ScaffoldCost] | None = None,
 ) -> Path:
     """Run every reporter into the run's reports folder, then (unless ``publish`` is false:
     an older run re-rendered) publish that folder to ``<results_dir>/reports``; returns the
@@ -342,6 +362,7 @@ def write_run_reports(
         output_dir=paths.reports,
         previous=_previous_summary(paths, manifest),
         options=dict(options or {}),
+        costs=run_costs(manifest, read_journal(paths.journal)) if costs is None else costs,
     )
     for reporter in reporters:
         reporter.write(context)

@@ -10,16 +10,18 @@ a newer one) is ignored rather than refused.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from verification.costs import ScaffoldCost, total_cost
 from verification.journal import RunManifest
 from verification.results import ScaffoldResults
 
 __all__ = [
     "MAX_SUMMARY_BYTES",
     "SUMMARY_SCHEMA",
+    "CostFigures",
     "RunSummary",
     "ScaffoldSummary",
     "StatusChange",
@@ -53,6 +55,50 @@ class StatusChange(_Tolerant):
     now: str
 
 
+class CostFigures(_Tolerant):
+    """What a scaffold or a run cost (USD; ``None`` where the model has no known price)."""
+
+    usd: float | None = None
+    usd_per_case: float | None = None
+    most_expensive_case: str | None = None
+    input_tokens: int = 0
+    """Input billed at the full price (neither written to nor read from the prompt cache)."""
+    output_tokens: int = 0
+    """Output, thinking included."""
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+    live_calls: int = 0
+    cached_answers: int = 0
+    """Answers the response cache gave (no call, no cost)."""
+    prompt_cache_savings_usd: float | None = None
+    response_cache_savings_usd: float | None = None
+    batch_savings_usd: float | None = None
+    prompt_cache: str | None = None
+    """``worked``, ``written-not-read``, ``below-minimum``, ``no-activity``, ``off``, or
+    ``None`` (no live call, or scaffolds that differ)."""
+    prompt_cache_detail: str = ""
+
+    @classmethod
+    def of(cls, cost: ScaffoldCost) -> CostFigures:
+        """The figures of a folded cost."""
+        return cls(
+            usd=cost.usd,
+            usd_per_case=cost.usd_per_case,
+            most_expensive_case=cost.most_expensive_case[0] if cost.most_expensive_case else None,
+            input_tokens=cost.tokens.input,
+            output_tokens=cost.tokens.output,
+            cache_write_tokens=cost.tokens.cache_write,
+            cache_read_tokens=cost.tokens.cache_read,
+            live_calls=cost.live_calls,
+            cached_answers=cost.cached_answers,
+            prompt_cache_savings_usd=cost.prompt_cache_savings_usd,
+            response_cache_savings_usd=cost.response_cache_savings_usd,
+            batch_savings_usd=cost.batch_savings_usd,
+            prompt_cache=cost.prompt_cache.state,
+            prompt_cache_detail=cost.prompt_cache.detail,
+        )
+
+
 class ScaffoldSummary(_Tolerant):
     """One scaffold's certification in a run."""
 
@@ -73,6 +119,7 @@ class ScaffoldSummary(_Tolerant):
     infra_errors: int = 0
     missing: int = 0
     usage: dict[str, int] = {}
+    cost: CostFigures | None = None
 
 
 class RunSummary(_Tolerant):
@@ -90,6 +137,10 @@ class RunSummary(_Tolerant):
     scaffolds: dict[str, ScaffoldSummary] = Field(default_factory=dict)
     previous_run_id: str | None = None
     status_changes: list[StatusChange] | None = None
+    cost: CostFigures | None = None
+    """The run's cost, with the savings of each cache apart."""
+    stopped_by_budget: bool = False
+    """The run stopped at its ``--max-cost`` budget with cases left to ask."""
 
     @classmethod
     def from_json(cls, text: str | bytes) -> RunSummary:
@@ -104,8 +155,13 @@ class RunSummary(_Tolerant):
         return cls.model_validate(data)
 
 
-def build_summary(manifest: RunManifest, results: Sequence[ScaffoldResults]) -> RunSummary:
-    """The run's summary, from its manifest and each scaffold's results."""
+def build_summary(
+    manifest: RunManifest,
+    results: Sequence[ScaffoldResults],
+    costs: Mapping[str, ScaffoldCost] | None = None,
+) -> RunSummary:
+    """The run's summary, from its manifest, each scaffold's results and costs."""
+    costs = costs or {}
     return RunSummary(
         run_id=manifest.run_id,
         dry_run=manifest.dry_run,
@@ -133,7 +189,10 @@ def build_summary(manifest: RunManifest, results: Sequence[ScaffoldResults]) -> 
                 infra_errors=r.infra_errors,
                 missing=r.missing,
                 usage=r.usage,
+                cost=CostFigures.of(costs[r.scaffold]) if r.scaffold in costs else None,
             )
             for r in results
         },
+        cost=CostFigures.of(total_cost(costs, manifest.cost_basis)) if costs else None,
+        stopped_by_budget=manifest.stopped_by_budget,
     )

@@ -1,0 +1,219 @@
+"""Cost from recorded usage, the prompt cache judged from its counters, ``--estimate`` and
+``--max-cost``: runs through the real ``anthropic`` SDK against the fake server on
+127.0.0.1, reports read back."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from verification.cli import main
+from verification.config import packaged_scaffolds_dir
+from verification.journal import RunPaths, read_journal, read_manifest_file
+from verification.llm.prompt_builder import PromptBuilder
+from verification.pricing import (
+    ModelPrice,
+    TokenCounts,
+    estimate_tokens,
+    family_of,
+    min_cacheable_for,
+    price_for,
+)
+from verification.registry import get_spec
+from verification.runner import plan_cases
+
+if TYPE_CHECKING:
+    from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply
+
+KEY = "sk-ant-costs-canary-Hq27XbW9"
+SCAFFOLD = "kmp"
+SEED = 11
+
+
+def _right_answers(
+    server: FakeModelServer, cases: int, usage: Callable[[int], dict[str, int]]
+) -> tuple[Callable[[RecordedRequest], Reply], list[dict[str, int]]]:
+    """A step answering each planned case right, reporting ``usage(call number)``; and the
+    usages it reported, in order."""
+    builder = PromptBuilder(packaged_scaffolds_dir())
+    spec = get_spec(SCAFFOLD)
+    answers = {
+        builder.build(SCAFFOLD, case.input).user: spec.render_answer(case.expected)
+        for case in plan_cases([SCAFFOLD], seed=SEED, cases=cases)[SCAFFOLD]
+    }
+    sent: list[dict[str, int]] = []
+    lock = threading.Lock()
+
+    def answer(request: RecordedRequest) -> Reply:
+        with lock:
+            counts = usage(len(sent))
+            sent.append(counts)
+        return server.message(answers[request.json["messages"][0]["content"]], **counts)
+
+    return answer, sent
+
+
+@pytest.fixture
+def server_env(
+    fake_server: FakeModelServer, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[FakeModelServer]:
+    for name in [n for n in os.environ if n.startswith(("VERIFY_", "ANTHROPIC_"))]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_server.base_url)
+    monkeypatch.setenv("VERIFY_RETRY_INITIAL_WAIT", "0.01")
+    yield fake_server
+
+
+def _verify(output: Path, model: str, cases: int, *extra: str) -> int:
+    return main(
+        [
+            *("verify", SCAFFOLD, "--provider", "anthropic", "--model", model, "--no-cache"),
+            *("--cases", str(cases), "--seed", str(SEED), "--output", str(output), *extra),
+        ]
+    )
+
+
+def _summary(output: Path) -> dict[str, Any]:
+    return json.loads((output / "reports" / "summary.json").read_text())
+
+
+def _run(output: Path) -> Path:
+    (run,) = (output / "runs").iterdir()
+    return run
+
+
+def test_cost_is_the_recorded_usage_priced_and_the_prompt_cache_judged_from_its_counters(
+    server_env: FakeModelServer, tmp_path: Path
+) -> None:
+    model, cases = "claude-sonnet-4-5-test", 4
+    scaffold_tokens = 1500
+
+    def usage(call: int) -> dict[str, int]:  # the first call writes the cache, later ones read
+        cached = {"cache_read_input_tokens": scaffold_tokens} if call else {}
+        written = {} if call else {"cache_creation_input_tokens": scaffold_tokens}
+        return {"input_tokens": 60 + call, "output_tokens": 300 + 10 * call, **cached, **written}
+
+    answer, sent = _right_answers(server_env, cases, usage)
+    server_env.script([answer] * cases)
+    assert _verify(tmp_path, model, cases, "--concurrency", "1") == 0
+
+    price = price_for(model)
+    assert price is not None
+    paid = sum((TokenCounts.from_usage(u) for u in sent), TokenCounts())
+    expected = (
+        paid.input * price.input
+        + paid.output * price.output
+        + paid.cache_write * price.input * 1.25
+        + paid.cache_read * price.input * 0.1
+    ) / 1e6
+    summary = _summary(tmp_path)
+    for cost in (summary["cost"], summary["scaffolds"][SCAFFOLD]["cost"]):
+        assert cost["usd"] == pytest.approx(expected)
+        assert cost["usd_per_case"] == pytest.approx(expected / cases)
+        assert cost["live_calls"] == cases
+        assert (cost["cache_write_tokens"], cost["cache_read_tokens"]) == (
+            paid.cache_write,
+            paid.cache_read,
+        )
+        uncached = (paid.input + paid.cache_write + paid.cache_read) * price.input / 1e6
+        actual_input = expected - paid.output * price.output / 1e6
+        assert cost["prompt_cache_savings_usd"] == pytest.approx(uncached - actual_input)
+        assert cost["response_cache_savings_usd"] == 0
+        assert cost["batch_savings_usd"] is None
+    assert summary["scaffolds"][SCAFFOLD]["cost"]["prompt_cache"] == "worked"
+    report = (tmp_path / "reports" / f"{SCAFFOLD}.md").read_text()
+    assert "## Cost" in report and f"${expected:.4f}" in report
+    for request in server_env.requests:  # the scaffold is one cached system block
+        (block,) = request.json["system"]
+        assert block["cache_control"] == {"type": "ephemeral"}
+
+
+def test_a_scaffold_below_the_models_minimum_is_reported_so_rather_than_as_a_saving(
+    server_env: FakeModelServer, tmp_path: Path
+) -> None:
+    model, cases = "claude-haiku-4-5", 2
+    minimum = min_cacheable_for(model)
+    scaffold = PromptBuilder(packaged_scaffolds_dir()).get_scaffold_content(SCAFFOLD)
+    assert minimum is not None and estimate_tokens(scaffold) < minimum
+    answer, _ = _right_answers(server_env, cases, lambda call: {"input_tokens": 1400})
+    server_env.script([answer] * cases)
+    assert _verify(tmp_path, model, cases) == 0
+
+    cost = _summary(tmp_path)["scaffolds"][SCAFFOLD]["cost"]
+    assert cost["prompt_cache"] == "below-minimum"
+    assert cost["prompt_cache_savings_usd"] == 0
+    assert f"below the {minimum:,}-token minimum" in cost["prompt_cache_detail"]
+    report = (tmp_path / "reports" / f"{SCAFFOLD}.md").read_text()
+    assert f"below the {minimum:,}-token minimum" in report
+
+
+def test_estimate_prints_the_plan_and_sends_nothing(
+    server_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _verify(tmp_path, "claude-sonnet-4-5", 6, "--estimate", "--samples", "2") == 0
+    printed = capsys.readouterr().out
+    assert server_env.requests == []
+    assert not (tmp_path / "runs").exists()
+    spec = get_spec(SCAFFOLD)
+    assert "total: 12 requests" in printed
+    assert f"at most {12 * spec.max_output_tokens:,} output tokens" in printed
+
+
+def test_max_cost_with_a_model_of_no_known_price_exits_2_naming_the_setting(
+    server_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _verify(tmp_path, "my-local-model", 2, "--max-cost", "5") == 2
+    assert "VERIFY_PRICES" in capsys.readouterr().err
+    assert server_env.requests == []
+
+
+def test_max_cost_stops_starting_cases_writes_a_partial_report_and_resumes(
+    server_env: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Output is all that is priced, and every reply uses its whole output budget: each case
+    # then costs exactly its worst case, so a budget of 3.5 cases allows three.
+    model, cases = "claude-test-model", 6
+    price = ModelPrice(input=0.0, output=2.0)
+    monkeypatch.setenv("VERIFY_PRICES", json.dumps({model: {"input": 0.0, "output": 2.0}}))
+    budget = get_spec(SCAFFOLD).max_output_tokens
+    per_case = price.cost(TokenCounts(output=budget))
+    answer, sent = _right_answers(server_env, cases, lambda call: {"output_tokens": budget})
+    server_env.script([answer] * cases)
+
+    limit = f"{3.5 * per_case:.6f}"
+    assert _verify(tmp_path, model, cases, "--concurrency", "1", "--max-cost", limit) == 3
+    run = _run(tmp_path)
+    assert len(read_journal(run / "results.jsonl")) == len(sent) == 3
+    assert read_manifest_file(run / "manifest.json").stopped_by_budget
+    summary = _summary(tmp_path)
+    assert summary["stopped_by_budget"] and summary["cost"]["usd"] == pytest.approx(3 * per_case)
+    assert "Stopped at the cost budget" in (tmp_path / "reports" / "summary.md").read_text()
+
+    # What the run paid counts on resume: a budget of five cases allows two more.
+    argv = ["verify", "--resume", run.name, "--provider", "anthropic", "--model", model]
+    more = f"{5.5 * per_case:.6f}"
+    assert main([*argv, "--output", str(tmp_path), "--max-cost", more, "--no-cache"]) == 3
+    assert len(read_journal(run / "results.jsonl")) == 5
+    assert main([*argv, "--output", str(tmp_path), "--max-cost", "100", "--no-cache"]) == 0
+    assert len(sent) == cases
+    manifest = RunPaths(tmp_path, run.name).read_manifest()
+    assert not manifest.stopped_by_budget
+
+
+def test_price_table_matches_the_longest_family_and_settings_override_it() -> None:
+    table = {"claude-opus-4": 1, "claude-opus-4-5": 2}
+    assert family_of("claude-opus-4-5-20251101", table) == "claude-opus-4-5"
+    assert family_of("claude-opus-4-20250514", table) == "claude-opus-4"
+    assert family_of("claude-opus-40", table) is None
+    override = ModelPrice(input=9.0, output=9.0)
+    assert price_for("claude-haiku-4-5", {"claude-haiku-4-5": override}) == override
+    assert price_for("nobody-knows") is None
+    with pytest.raises(ValueError, match="input price"):
+        ModelPrice(input=float("nan"), output=1.0)

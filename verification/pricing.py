@@ -1,0 +1,170 @@
+"""What a model call costs, and where prompt caching can apply: two dated tables in one place.
+
+:data:`PRICES` holds each model family's list price in US dollars per million tokens, and
+:data:`MIN_CACHEABLE_TOKENS` the shortest prefix each family caches, both as Anthropic
+published them on :data:`TABLES_DATED`. A model is matched to its family by the longest
+table key its id starts with (``claude-haiku-4-5-20251001`` is ``claude-haiku-4-5``).
+Settings override or extend either table (``VERIFY_PRICES``, ``VERIFY_MIN_CACHEABLE_TOKENS``)
+without a release when a price changes.
+
+A call's cost comes from the usage the API recorded for it, never from an estimate:
+uncached input, cache writes (1.25 times input), cache reads (a tenth of input) and output.
+Thinking tokens are billed as output, and the Messages API already counts them in
+``output_tokens``. An OpenAI-compatible server reports ``prompt_tokens`` and
+``completion_tokens``; they are read as input and output.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+__all__ = [
+    "CACHE_READ_FACTOR",
+    "CACHE_WRITE_FACTOR",
+    "MIN_CACHEABLE_TOKENS",
+    "PRICES",
+    "TABLES_DATED",
+    "ModelPrice",
+    "TokenCounts",
+    "estimate_tokens",
+    "family_of",
+    "min_cacheable_for",
+    "price_for",
+]
+
+TABLES_DATED = "2025-11-24"
+"""When both tables were last checked against Anthropic's published pricing and
+prompt-caching pages."""
+
+CACHE_WRITE_FACTOR = 1.25
+"""A 5-minute cache write costs this many times the input price."""
+CACHE_READ_FACTOR = 0.1
+"""A cache read costs this share of the input price."""
+
+
+@dataclass(frozen=True)
+class ModelPrice:
+    """US dollars per million tokens."""
+
+    input: float
+    output: float
+    cache_write: float | None = None
+    """Default: :data:`CACHE_WRITE_FACTOR` times ``input``."""
+    cache_read: float | None = None
+    """Default: :data:`CACHE_READ_FACTOR` times ``input``."""
+
+    def __post_init__(self) -> None:
+        for name in ("input", "output", "cache_write", "cache_read"):
+            value = getattr(self, name)
+            if value is not None and not (math.isfinite(value) and 0 <= value <= 1_000):
+                raise ValueError(f"{name} price must be 0 to 1000 USD per MTok, got {value!r}")
+
+    @property
+    def write(self) -> float:
+        """Cache-write price per million tokens."""
+        return self.cache_write if self.cache_write is not None else self.input * CACHE_WRITE_FACTOR
+
+    @property
+    def read(self) -> float:
+        """Cache-read price per million tokens."""
+        return self.cache_read if self.cache_read is not None else self.input * CACHE_READ_FACTOR
+
+    def cost(self, tokens: TokenCounts) -> float:
+        """US dollars for ``tokens``."""
+        return (
+            tokens.input * self.input
+            + tokens.output * self.output
+            + tokens.cache_write * self.write
+            + tokens.cache_read * self.read
+        ) / 1_000_000
+
+
+PRICES: dict[str, ModelPrice] = {
+    "claude-opus-4-5": ModelPrice(5.0, 25.0),
+    "claude-opus-4-1": ModelPrice(15.0, 75.0),
+    "claude-opus-4": ModelPrice(15.0, 75.0),
+    "claude-sonnet-4-5": ModelPrice(3.0, 15.0),
+    "claude-sonnet-4": ModelPrice(3.0, 15.0),
+    "claude-3-7-sonnet": ModelPrice(3.0, 15.0),
+    "claude-haiku-4-5": ModelPrice(1.0, 5.0),
+    "claude-3-5-haiku": ModelPrice(0.8, 4.0),
+    "claude-3-haiku": ModelPrice(0.25, 1.25),
+}
+"""List prices (standard, not batch) per model family, as of :data:`TABLES_DATED`."""
+
+MIN_CACHEABLE_TOKENS: dict[str, int] = {
+    "claude-opus-4-5": 4096,
+    "claude-opus-4-1": 1024,
+    "claude-opus-4": 1024,
+    "claude-sonnet-4-5": 1024,
+    "claude-sonnet-4": 1024,
+    "claude-3-7-sonnet": 1024,
+    "claude-haiku-4-5": 4096,
+    "claude-3-5-haiku": 2048,
+    "claude-3-haiku": 2048,
+}
+"""The shortest prompt prefix each family caches, as of :data:`TABLES_DATED`: a shorter
+one is sent uncached at no error, so only the usage counters would tell."""
+
+
+@dataclass(frozen=True)
+class TokenCounts:
+    """The four kinds of token a call is billed for."""
+
+    input: int = 0
+    """Input not read from or written to the prompt cache."""
+    output: int = 0
+    """Output, thinking included."""
+    cache_write: int = 0
+    cache_read: int = 0
+
+    @classmethod
+    def from_usage(cls, usage: Mapping[str, int]) -> TokenCounts:
+        """The counts in a recorded ``usage`` (Messages API or OpenAI-compatible keys)."""
+        return cls(
+            input=usage.get("input_tokens", usage.get("prompt_tokens", 0)),
+            output=usage.get("output_tokens", usage.get("completion_tokens", 0)),
+            cache_write=usage.get("cache_creation_input_tokens", 0),
+            cache_read=usage.get("cache_read_input_tokens", 0),
+        )
+
+    def __add__(self, other: TokenCounts) -> TokenCounts:
+        return TokenCounts(
+            self.input + other.input,
+            self.output + other.output,
+            self.cache_write + other.cache_write,
+            self.cache_read + other.cache_read,
+        )
+
+    @property
+    def prompt(self) -> int:
+        """Every input token, however billed."""
+        return self.input + self.cache_write + self.cache_read
+
+
+def family_of(model: str, table: Mapping[str, object]) -> str | None:
+    """The longest key of ``table`` that ``model`` starts with (a dated id or an alias)."""
+    keys = [key for key in table if model == key or model.startswith(key + "-")]
+    return max(keys, key=len) if keys else None
+
+
+def price_for(model: str, overrides: Mapping[str, ModelPrice] | None = None) -> ModelPrice | None:
+    """The price of ``model`` (``overrides`` first), or ``None`` when no table knows it."""
+    table = {**PRICES, **(overrides or {})}
+    family = family_of(model, table)
+    return table[family] if family is not None else None
+
+
+def min_cacheable_for(model: str, overrides: Mapping[str, int] | None = None) -> int | None:
+    """The shortest cacheable prefix of ``model`` in tokens, or ``None`` when unknown."""
+    table = {**MIN_CACHEABLE_TOKENS, **(overrides or {})}
+    family = family_of(model, table)
+    return table[family] if family is not None else None
+
+
+def estimate_tokens(text: str) -> int:
+    """A rough token count of ``text`` with no tokenizer at hand: four characters a token,
+    the usual rule for English prose (the scaffolds' Markdown measures 3.7 to 4)."""
+    return math.ceil(len(text) / 4)
