@@ -31,6 +31,7 @@ import os
 import re
 import secrets
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -275,6 +276,8 @@ def read_manifest_file(path: Path) -> RunManifest:
         raise StoredFileError(f"{path}: not a run manifest ({problems})") from None
 
 
+LOCK_POLL_S = 0.05
+"""How often a bounded wait for a lock tries again (seconds)."""
 FSYNC_INTERVAL = 1.0
 """Seconds a journal line may wait before it is forced to the disk."""
 
@@ -416,15 +419,39 @@ def _lock_file(fd: int, *, wait: bool = False) -> None:
 
 
 @contextmanager
-def exclusive_lock(path: Path) -> Iterator[None]:
+def exclusive_lock(
+    path: Path, *, timeout: float | None = None, stop: threading.Event | None = None
+) -> Iterator[None]:
     """Hold an exclusive OS lock on ``path`` (created when missing) for the ``with`` block,
-    waiting for another holder to finish; the kernel drops it if the holder dies."""
+    waiting for another holder to finish; the kernel drops it if the holder dies.
+
+    With ``timeout`` (seconds) or ``stop``, the wait is bounded: :class:`TimeoutError` when
+    the lock is still held after ``timeout``, or as soon as ``stop`` is set (a process told
+    to end must not wait on a lock another process keeps)."""
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        _lock_file(fd, wait=True)
+        if timeout is None and stop is None:
+            _lock_file(fd, wait=True)
+        else:
+            _wait_for_lock(fd, path, timeout, stop or threading.Event())
         yield
     finally:
         os.close(fd)  # closing the descriptor drops the lock
+
+
+def _wait_for_lock(fd: int, path: Path, timeout: float | None, stop: threading.Event) -> None:
+    deadline = time.monotonic() + (timeout if timeout is not None else float("inf"))
+    while True:
+        try:
+            _lock_file(fd)
+            return
+        except OSError:  # taken: try again shortly, unless told to stop or out of time
+            pass
+        if stop.wait(LOCK_POLL_S):
+            raise TimeoutError(errno.ETIMEDOUT, "stopped waiting for the lock", str(path))
+        if time.monotonic() >= deadline:
+            why = f"another process has held the lock for {timeout:g} s"
+            raise TimeoutError(errno.ETIMEDOUT, why, str(path))
 
 
 class JournalWriter:

@@ -283,6 +283,8 @@ class VerificationRunner:
             self._journal.append(record)
         if self._budget is not None and record.source == "live":
             self._budget.record(record.usage)
+        if response is not None:  # kept (cached) only once journalled: a paid answer stays
+            await self.provider.keep(request, response)
         if self.progress is not None:
             self.progress(record)
         return record

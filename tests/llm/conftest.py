@@ -18,7 +18,8 @@ The server lives here, in a ``conftest.py``, because the suite runs with
 ``--import-mode=importlib``, under which a test module cannot import a sibling helper
 module. Tests reach it through the ``fake_server`` fixture, whose step builders are
 attributes (``fake_server.message(...)``, ``fake_server.anthropic_error(...)``,
-``fake_server.DROP``), and import its name only for type checkers.
+``fake_server.kmp_messages(seed, cases)``, ``fake_server.DROP``), and import its name only
+for type checkers.
 """
 
 from __future__ import annotations
@@ -46,10 +47,12 @@ __all__ = [
     "anthropic_error",
     "chat_completion",
     "fake_server",
+    "kmp_messages",
     "message",
     "message_body",
     "models",
     "openai_error",
+    "right_kmp_replies",
 ]
 
 DROP: Final = "drop"
@@ -179,6 +182,35 @@ def openai_error(status: int, error_type: str, text: str = "fake error") -> Repl
     return Reply(status, {"error": {"message": text, "type": error_type, "code": None}})
 
 
+def right_kmp_replies(seed: int, cases: int) -> dict[str, str]:
+    """The right reply to each ``kmp`` case a run of ``cases`` cases with ``seed`` plans, by
+    the case's user prompt (what a step finds in the request)."""
+    from verification.config import packaged_scaffolds_dir
+    from verification.llm.prompt_builder import PromptBuilder
+    from verification.registry import get_spec
+    from verification.runner import plan_cases
+
+    builder = PromptBuilder(packaged_scaffolds_dir())
+    spec = get_spec("kmp")
+    return {
+        builder.build("kmp", case.input).user: spec.render_answer(case.expected)
+        for case in plan_cases(["kmp"], seed=seed, cases=cases)["kmp"]
+    }
+
+
+def kmp_messages(
+    seed: int, cases: int, *, suffix: str = "", **fields: Any
+) -> Callable[[RecordedRequest], Reply]:
+    """A step answering any ``kmp`` case of such a run right through the Messages API (the
+    reply followed by ``suffix``; ``fields`` as :func:`message_body` takes them)."""
+    replies = right_kmp_replies(seed, cases)
+
+    def answer(sent: RecordedRequest) -> Reply:
+        return message(replies[sent.json["messages"][0]["content"]] + suffix, **fields)
+
+    return answer
+
+
 def models(*names: str) -> Reply:
     """A 200 reply to ``GET /v1/models``."""
     data = [
@@ -265,6 +297,8 @@ class FakeModelServer:
     chat_completion = staticmethod(chat_completion)
     openai_error = staticmethod(openai_error)
     models = staticmethod(models)
+    right_kmp_replies = staticmethod(right_kmp_replies)
+    kmp_messages = staticmethod(kmp_messages)
 
     def __init__(self, *, max_requests: int = 64) -> None:
         self.max_requests = max_requests

@@ -19,15 +19,11 @@ import pytest
 from tenacity import RetryCallState
 
 from verification.cli import main
-from verification.config import packaged_scaffolds_dir
 from verification.errors import RateLimitError, TransientLLMError
 from verification.journal import read_journal
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.claude import ClaudeProvider, parse_retry_after
-from verification.llm.prompt_builder import PromptBuilder
 from verification.llm.retry import RetryPolicy
-from verification.registry import get_spec
-from verification.runner import plan_cases
 
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply, Step
@@ -137,17 +133,7 @@ def test_calls_told_the_same_retry_after_do_not_come_back_together() -> None:
 
 def _answers(server: FakeModelServer, cases: int) -> Callable[[RecordedRequest], Reply]:
     """A step that answers any of the run's ``kmp`` cases right (found by its prompt)."""
-    builder = PromptBuilder(packaged_scaffolds_dir())
-    spec = get_spec("kmp")
-    answers = {
-        builder.build("kmp", case.input).user: spec.render_answer(case.expected)
-        for case in plan_cases(["kmp"], seed=SEED, cases=cases)["kmp"]
-    }
-
-    def answer(sent: RecordedRequest) -> Reply:
-        return server.message(answers[sent.json["messages"][0]["content"]])
-
-    return answer
+    return server.kmp_messages(SEED, cases)
 
 
 def _verify(

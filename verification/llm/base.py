@@ -3,7 +3,8 @@
 A provider implements one method, :meth:`LLMProvider.generate`, and translates its SDK's
 errors into :mod:`verification.errors` in one place. :meth:`LLMProvider.generate_with_retry`
 is concrete and shared: the one retry policy of :mod:`verification.llm.retry`. The other
-methods are hooks with safe defaults (``prepare``, ``preflight``, ``aclose``, ``describe``).
+methods are hooks with safe defaults (``prepare``, ``preflight``, ``keep``, ``aclose``,
+``describe``).
 
 A :class:`WrappingProvider` (a response cache, say) overrides only ``generate`` and hands
 everything else to the provider it wraps, so manifests, resume checks and the retry policy
@@ -135,6 +136,12 @@ class LLMProvider(ABC):
         :class:`~verification.errors.ConfigurationError` naming the fix. Default: nothing."""
         return None
 
+    async def keep(self, request: LLMRequest, response: LLMResponse) -> None:
+        """Be told an answer once the runner has journalled it: a cache keeps it only then,
+        so nothing that fails after a paid answer arrives can lose it. Never raises.
+        Default: nothing."""
+        return None
+
     async def aclose(self) -> None:
         """Release connections; the default has none."""
         return None
@@ -172,6 +179,9 @@ class WrappingProvider(LLMProvider):
 
     async def preflight(self) -> None:
         await self.inner.preflight()
+
+    async def keep(self, request: LLMRequest, response: LLMResponse) -> None:
+        await self.inner.keep(request, response)
 
     async def aclose(self) -> None:
         await self.inner.aclose()

@@ -18,28 +18,39 @@ model. A preflight that fails fails every later request with the same error.
 
 SQLite in WAL mode with a busy timeout and one short transaction per read or write: runs
 sharing a cache neither corrupt it nor wait on each other for long. A cache that cannot be
-opened or read is reported once and the run goes on without it.
+opened or read (damaged, a folder, a dangling link, a table of another program, a lock
+another process keeps past :data:`LOCK_TIMEOUT_S`) is reported once, with the command that
+mends it, and the run goes on without it.
+
+A live answer is kept only when the runner says it is journalled (:meth:`CachingProvider.keep`),
+so a cache write that fails can cost a warning, never a paid answer. Model text is stored as
+ASCII JSON (lone surrogates and other odd code points escaped, never dropped); the columns
+``cache stats`` groups by hold the same text with such code points as backslash escapes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import logging
+import os
 import sqlite3
-from collections.abc import Iterator
+import stat
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-
-from pydantic import ValidationError
+from typing import TypeVar
 
 from verification.config import without_credentials
 from verification.errors import CacheError
 from verification.journal import exclusive_lock
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse, WrappingProvider
+from verification.printable import printable
 
 __all__ = [
     "CACHE_FILE",
@@ -64,7 +75,13 @@ COMPLETE_STOP_REASONS = frozenset({"end_turn", "stop_sequence"})
 or ``model_context_window_exceeded``, nor an unknown or missing one."""
 BUSY_TIMEOUT_S = 10.0
 """How long one read or write waits for another process's write before giving up."""
+LOCK_TIMEOUT_S = 10.0
+"""How long opening the cache waits for another process's hold on ``cache.sqlite3.lock``
+(opening takes milliseconds: a longer hold is a stuck process, and the run goes on
+without the cache)."""
+_COLUMNS = ("key", "provider", "server", "model", "response", "created_at", "hits")
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 _TABLE = """
 CREATE TABLE responses (
@@ -170,6 +187,29 @@ def _check_format(db: sqlite3.Connection) -> int:
     return int(version)
 
 
+def _check_table(db: sqlite3.Connection) -> None:
+    """Raise when the ``responses`` table is not the one this format makes (a file of
+    another program, or edited by hand): its rows would mean nothing."""
+    columns = tuple(row[1] for row in db.execute("PRAGMA table_info(responses)"))
+    if columns != _COLUMNS:
+        raise sqlite3.DatabaseError(
+            f"not a response cache: its responses table has columns {columns or 'none'}"
+        )
+
+
+def _storable(text: str) -> str:
+    """``text`` with lone surrogates (which SQLite cannot store) as backslash escapes."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+class _Unusable(Exception):
+    """The cache path cannot be used as a cache; ``remedy`` says what mends it."""
+
+    def __init__(self, problem: str, remedy: str) -> None:
+        super().__init__(problem)
+        self.remedy = remedy
+
+
 class ResponseCache:
     """Complete answers by key, in one SQLite file. Every method opens its own short-lived
     connection, so one cache is safe to share between tasks, threads and processes.
@@ -186,6 +226,16 @@ class ResponseCache:
         """Held while the file is created, checked or upgraded (kept: it holds nothing)."""
         self._opened = False
         self._broken: str | None = None
+        self._stop = threading.Event()
+
+    def stop_waiting(self) -> None:
+        """End any wait for another process's lock now, in whatever thread it is (the
+        process is ending); the cache is then unusable."""
+        self._stop.set()
+
+    @property
+    def _clear_command(self) -> str:
+        return f"`python -m verification cache clear --output {self.path.parent}`"
 
     @property
     def usable(self) -> bool:
@@ -203,23 +253,62 @@ class ResponseCache:
             connection.execute("PRAGMA synchronous=NORMAL")
             yield connection
 
-    def _give_up(self, problem: object) -> None:
+    def _give_up(self, problem: BaseException) -> None:
         if self._broken is None:
             self._broken = str(problem)
             logger.warning(
-                "response cache %s is unusable (%s); this run goes on without it "
-                "(`python -m verification cache clear` starts a new one)",
+                "response cache %s is unusable (%s); this run goes on without it (%s)",
                 self.path,
                 problem,
+                self._remedy(problem),
             )
 
+    def _remedy(self, problem: BaseException) -> str:
+        """The command or step that mends ``problem``."""
+        if isinstance(problem, _Unusable):
+            return problem.remedy
+        if isinstance(problem, TimeoutError):
+            return (
+                f"another process holds {self.lock_path.name}: let it finish, "
+                "or run with --no-cache"
+            )
+        if isinstance(problem, sqlite3.DatabaseError) and not isinstance(
+            problem, sqlite3.OperationalError
+        ):
+            return f"{self._clear_command} starts a new one"
+        return f"check that {self.path.parent} is a writable folder, or run with --no-cache"
+
+    def _check_path(self) -> bool:
+        """Whether a file is there to open; raises :class:`_Unusable` when what is there
+        is no regular file (a folder, a device, a pipe, a link to nothing)."""
+        try:
+            mode = os.stat(self.path).st_mode
+        except FileNotFoundError:
+            if self.path.is_symlink():
+                raise _Unusable(
+                    f"a symbolic link to {os.readlink(self.path)}, which does not exist",
+                    f"{self._clear_command} removes the link",
+                ) from None
+            return False
+        if stat.S_ISDIR(mode):
+            raise _Unusable(
+                "a folder, not a cache file",
+                f"move the folder away (`mv {self.path} {self.path}.old`), or run with --no-cache",
+            )
+        if not stat.S_ISREG(mode):
+            raise _Unusable("not a regular file", f"{self._clear_command} removes it")
+        return True
+
     def _open(self) -> None:
-        """Create the file or check its format; raises what SQLite or the OS raise."""
+        """Create the file or check its format; raises :class:`_Unusable`,
+        :class:`TimeoutError` (a lock held too long) or what SQLite or the OS raise."""
+        self._check_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # Openers take turns: turning a new file to WAL needs an exclusive lock, and two
         # openers holding shared ones deadlock; SQLite then fails one at once ("database is
         # locked", 3 of 300 trials of eight openers), whatever its busy timeout.
-        with exclusive_lock(self.lock_path), self._connect() as db:
+        lock = exclusive_lock(self.lock_path, timeout=LOCK_TIMEOUT_S, stop=self._stop)
+        with lock, self._connect() as db:
             _check_format(db)  # before anything is written: a newer file is left alone
             db.execute("PRAGMA journal_mode=WAL")  # kept in the file, for every connection
             db.execute("BEGIN IMMEDIATE")  # one process at a time creates or upgrades
@@ -229,6 +318,7 @@ class ResponseCache:
                     db.execute("DROP TABLE IF EXISTS responses")
                     db.execute(_TABLE)
                     db.execute(f"PRAGMA user_version = {CACHE_FORMAT:d}")
+                _check_table(db)
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -242,7 +332,7 @@ class ResponseCache:
             return self.usable
         try:
             self._open()
-        except (sqlite3.Error, OSError) as exc:
+        except (sqlite3.Error, OSError, _Unusable) as exc:
             self._give_up(exc)
         return self.usable
 
@@ -264,8 +354,9 @@ class ResponseCache:
             self._give_up(exc)
             return None
         try:
-            response = LLMResponse.model_validate_json(row[0])
-        except ValidationError:
+            # json, not pydantic's parser: stored text may hold lone surrogate escapes.
+            response = LLMResponse.model_validate(json.loads(row[0]))
+        except (ValueError, TypeError, RecursionError):
             logger.warning("response cache %s: an unreadable entry is ignored", self.path)
             return None
         return response.model_copy(update={"source": "cache"})
@@ -286,14 +377,14 @@ class ResponseCache:
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (
                         key,
-                        provider,
-                        without_credentials(server) or "",
-                        model,
-                        response.model_dump_json(),
+                        _storable(provider),
+                        _storable(without_credentials(server) or ""),
+                        _storable(model),
+                        json.dumps(response.model_dump(), ensure_ascii=True, allow_nan=False),
                         datetime.now(UTC).isoformat(timespec="seconds"),
                     ),
                 )
-        except (sqlite3.Error, OSError) as exc:
+        except (sqlite3.Error, OSError, ValueError) as exc:
             self._give_up(exc)
 
     def holds_answers_from(self, provider: str, server: str | None) -> bool:
@@ -305,12 +396,19 @@ class ResponseCache:
             with self._connect() as db:
                 row = db.execute(
                     "SELECT 1 FROM responses WHERE provider = ? AND server = ? LIMIT 1",
-                    (provider, without_credentials(server) or ""),
+                    (_storable(provider), _storable(without_credentials(server) or "")),
                 ).fetchone()
         except (sqlite3.Error, OSError) as exc:
             self._give_up(exc)
             return False
         return row is not None
+
+    def _remove(self, problem: BaseException) -> None:
+        logger.warning("response cache %s could not be read (%s): removed", self.path, problem)
+        self.path.unlink(missing_ok=True)  # the link, pipe or file itself, never a target
+        for file in self._files():
+            file.unlink(missing_ok=True)
+        self._opened, self._broken = False, None
 
     def _files(self) -> list[Path]:
         """The database with its WAL and shared-memory files, those that exist."""
@@ -320,21 +418,27 @@ class ResponseCache:
     def stats(self) -> CacheStats:
         """Entries, hits and size on disk, with entries and hits per provider, server and
         model; raises :class:`~verification.errors.CacheError` when the file cannot be read."""
-        if not self.path.exists():
-            return CacheStats(self.path, 0, 0, 0, ())
         try:
+            if not self._check_path():
+                return CacheStats(self.path, 0, 0, 0, ())
             self._open()
             with self._connect() as db:
+                # Rows are read back as text and numbers whatever a hand or another
+                # program put there (NULL included).
                 rows = db.execute(
-                    "SELECT provider, server, model, COUNT(*), SUM(hits) FROM responses "
-                    "GROUP BY provider, server, model ORDER BY provider, server, model"
+                    "SELECT COALESCE(CAST(provider AS TEXT), ''), COALESCE(CAST(server AS TEXT),"
+                    " ''), COALESCE(CAST(model AS TEXT), ''), COUNT(*),"
+                    " COALESCE(SUM(CAST(hits AS INTEGER)), 0) FROM responses"
+                    " GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
                 ).fetchall()
-        except (sqlite3.Error, OSError) as exc:
+        except (sqlite3.Error, OSError, _Unusable) as exc:
             raise CacheError(
-                f"the response cache {self.path} cannot be read ({exc}); "
-                "`python -m verification cache clear` removes it"
+                f"the response cache {self.path} cannot be read ({exc}); {self._remedy(exc)}"
             ) from None
-        by_model = tuple(ModelStats(p, s, m, n, h or 0) for p, s, m, n, h in rows)
+        by_model = tuple(
+            ModelStats(printable(p), printable(s), printable(m), int(n), int(h))
+            for p, s, m, n, h in rows
+        )
         return CacheStats(
             path=self.path,
             entries=sum(row.entries for row in by_model),
@@ -345,19 +449,37 @@ class ResponseCache:
 
     def clear(self) -> int:
         """Remove every entry and return how many there were. A file that is no readable
-        cache (damaged, or of a newer format) is removed altogether, with a warning."""
-        if not self.path.exists():
-            return 0
+        cache (damaged, of a newer format, another program's, a link to nothing, a pipe) is
+        removed altogether, with a warning; a folder, or a cache another process keeps
+        locked, is left alone: :class:`~verification.errors.CacheError`."""
         try:
+            if not self._check_path():
+                return 0
             self._open()
             with self._connect() as db:
                 removed = db.execute("DELETE FROM responses").rowcount
-        except sqlite3.Error as exc:
-            logger.warning("response cache %s could not be read (%s): removed", self.path, exc)
-            for file in self._files():
-                file.unlink(missing_ok=True)
-            self._opened, self._broken = False, None
+        except _Unusable as exc:
+            if self.path.is_dir():
+                raise CacheError(f"{self.path} is {exc}: nothing removed; {exc.remedy}") from None
+            self._remove(exc)
             return 0
+        except sqlite3.OperationalError as exc:  # busy or not openable: not ours to delete
+            raise CacheError(
+                f"the response cache {self.path} cannot be cleared now ({exc}); nothing "
+                "removed: let the run using it finish, then clear it"
+            ) from None
+        except TimeoutError as exc:
+            raise CacheError(
+                f"the response cache {self.path} cannot be cleared now ({exc}); nothing "
+                f"removed; {self._remedy(exc)}"
+            ) from None
+        except sqlite3.DatabaseError as exc:
+            self._remove(exc)
+            return 0
+        except OSError as exc:
+            raise CacheError(
+                f"the response cache {self.path} cannot be cleared ({exc}); {self._remedy(exc)}"
+            ) from None
         try:
             with self._connect() as db:
                 db.execute("VACUUM")  # give the space back; a busy file keeps it, harmlessly
@@ -384,10 +506,18 @@ class CachingProvider(WrappingProvider):
         self._preflight_error: BaseException | None = None
         self._preflight_lock = asyncio.Lock()
 
+    async def _in_thread(self, call: Callable[[], T]) -> T:
+        """``call()`` in a worker thread; when the caller is cancelled (Ctrl-C, SIGTERM), a
+        wait of that thread for another process's lock ends too, so the process can."""
+        try:
+            return await asyncio.to_thread(call)
+        except asyncio.CancelledError:
+            self.cache.stop_waiting()
+            raise
+
     async def preflight(self) -> None:
-        if self.inner.settles_model or not await asyncio.to_thread(
-            self.cache.holds_answers_from, self.name, self._server
-        ):
+        holds = functools.partial(self.cache.holds_answers_from, self.name, self._server)
+        if self.inner.settles_model or not await self._in_thread(holds):
             await self._preflight_once()
 
     async def _preflight_once(self) -> None:
@@ -404,18 +534,33 @@ class CachingProvider(WrappingProvider):
 
     async def generate(self, request: LLMRequest) -> LLMResponse:
         key = cache_key(self.name, self._server, request)
-        cached = await asyncio.to_thread(self.cache.get, key)
+        cached = await self._in_thread(functools.partial(self.cache.get, key))
         if cached is not None:
             return cached
         await self._preflight_once()
-        response = await self.inner.generate(request)
-        if is_complete(response):
-            await asyncio.to_thread(
-                self.cache.put,
-                key,
-                response,
-                provider=self.name,
-                server=self._server,
-                model=request.model,
+        return await self.inner.generate(request)
+
+    async def keep(self, request: LLMRequest, response: LLMResponse) -> None:
+        """Keep a complete live answer, now that it is journalled; a write that fails is a
+        warning (the answer is safe in the journal), never an error of the run."""
+        await self.inner.keep(request, response)
+        if response.source != "live" or not is_complete(response):
+            return
+        put = functools.partial(
+            self.cache.put,
+            cache_key(self.name, self._server, request),
+            response,
+            provider=self.name,
+            server=self._server,
+            model=request.model,
+        )
+        try:
+            await self._in_thread(put)
+        except Exception as exc:  # put reports what it knows; anything else costs only the entry
+            logger.warning(
+                "response cache %s: an answer was not kept (%s: %s); it is in the run's "
+                "journal, and a repeated run asks for it again",
+                self.cache.path,
+                type(exc).__name__,
+                exc,
             )
-        return response
