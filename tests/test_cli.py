@@ -11,6 +11,7 @@ from markdown_it import MarkdownIt
 
 from verification.catalog import default_catalog
 from verification.cli import EXIT_CODES, main
+from verification.config import LEVEL_CASES
 from verification.journal import read_journal
 from verification.registry import DEFAULT_SEED, get_spec
 from verification.runner import plan_cases
@@ -83,17 +84,20 @@ def test_dry_run_certifies_the_harness_and_says_dry_run(
     report = (tmp_path / "reports" / "dijkstra.md").read_text()
     first_line = report.splitlines()[0]
     assert "DRY RUN" in first_line and "CERTIFIED" in first_line
-    assert "100.0% (30/30)" in report
+    default = LEVEL_CASES["standard"]  # the dev default level's count, 40
+    assert f"100.0% ({default}/{default})" in report and "borderline" not in report
     summary = (tmp_path / "reports" / "summary.md").read_text()
     assert "DRY RUN" in summary.splitlines()[0]
     data = json.loads((tmp_path / "reports" / "summary.json").read_text())
     assert data["dry_run"] is True
     assert data["scaffolds"]["dijkstra"]["status"] == "CERTIFIED"
+    assert data["level"] == "standard" and not data["certifies"]
     manifest = json.loads((_only_run(tmp_path) / "manifest.json").read_text())
+    assert manifest["level"] == "standard" and manifest["sizes"] is None
     assert manifest["dry_run"] and manifest["run_label"] == "DRY RUN"
     assert len(manifest["scaffolds"]["dijkstra"]["sha256"]) == 64
     records = read_journal(_only_run(tmp_path) / "results.jsonl")
-    assert len(records) == 30 and all(r.outcome == "passed" for r in records)
+    assert len(records) == default and all(r.outcome == "passed" for r in records)
 
 
 def test_every_scaffold_passes_its_own_dry_run(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from verification.config import load_settings
+from verification.config import LEVEL_CASES, load_settings
 from verification.errors import ConfigurationError
 
 
@@ -76,7 +76,7 @@ def test_a_misspelt_variable_is_named_with_a_suggestion(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setenv("VERIFY_CASE", "5")
-    assert load_settings().cases == 30
+    assert load_settings().cases == LEVEL_CASES["standard"]
     assert "VERIFY_CASE is not a setting and is ignored; did you mean VERIFY_CASES?" in caplog.text
 
 
@@ -84,7 +84,7 @@ def test_another_tools_variable_is_no_concern_of_ours(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setenv("VERIFY_SSL", "0")
-    assert load_settings().cases == 30
+    assert load_settings().cases == LEVEL_CASES["standard"]
     assert "VERIFY_SSL" not in caplog.text
 
 

@@ -116,10 +116,10 @@ def test_a_later_line_supersedes_an_infra_error_on_resume() -> None:
     )
 
 
-def test_samples_count_separately() -> None:
+def test_samples_of_one_case_are_one_case() -> None:
     records = [_record("kmp-simple-000", "passed", epoch=e) for e in range(3)]
     results = ScaffoldResults.from_records("kmp", records, planned=3)
-    assert results.n == 3
+    assert (results.n, results.answers, results.score) == (1, 3, 1.0)
 
 
 def test_borderline_marks_an_interval_across_a_threshold() -> None:

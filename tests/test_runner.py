@@ -85,7 +85,9 @@ def test_samples_ask_each_case_several_times(tmp_path: Path) -> None:
     provider = ScriptedProvider(_right)
     settings = load_settings(samples=3, results_dir=tmp_path, cases=4)
     run = asyncio.run(VerificationRunner(settings, provider).run(["bfs"]))
-    assert run.results["bfs"].n == 12 and len(provider.calls) == 12
+    # n counts distinct cases: three samples of four cases are twelve answers, not n = 12.
+    assert len(provider.calls) == 12 and run.results["bfs"].answers == 12
+    assert run.results["bfs"].n == 4
     assert run.manifest.models_returned == ["scripted-1"]
 
 

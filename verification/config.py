@@ -8,6 +8,7 @@ The API key is read from ``VERIFY_ANTHROPIC_API_KEY`` or ``ANTHROPIC_API_KEY`` a
 from __future__ import annotations
 
 import difflib
+import hashlib
 import logging
 import os
 from collections.abc import Iterable
@@ -15,7 +16,14 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    AliasChoices,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from verification.cases import DEFAULT_SEED
@@ -23,9 +31,14 @@ from verification.errors import ConfigurationError
 from verification.pricing import ModelPrice
 
 __all__ = [
+    "CERT_SEED_MIN_CHARS",
+    "LEVEL_CASES",
+    "LEVEL_TIERS",
+    "Level",
     "VerificationSettings",
     "load_settings",
     "packaged_scaffolds_dir",
+    "private_case_seed",
     "redact",
     "redact_log_records",
     "secrets_of",
@@ -34,6 +47,19 @@ __all__ = [
 ]
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
+
+Level = Literal["quick", "standard", "thorough"]
+LEVEL_CASES: dict[Level, int] = {"quick": 5, "standard": 40, "thorough": 100}
+"""Cases per scaffold at each level (``--cases`` overrides). 40 at standard: a perfect run
+clears 0.90 with its whole interval from 35 cases on, so it is never "borderline"."""
+LEVEL_TIERS: dict[Level, tuple[str, ...]] = {
+    "quick": ("simple",),
+    "standard": ("simple", "standard", "edge"),
+    "thorough": ("simple", "standard", "edge"),
+}
+CERT_SEED_MIN_CHARS = 16
+"""A private seed shorter than this could be found from its sha256 (which reports show)
+by trying every short value."""
 logger = logging.getLogger(__name__)
 
 
@@ -83,6 +109,15 @@ class VerificationSettings(BaseSettings):
     """Overrides the mode's model."""
     current_mode: Literal["dev", "cert"] = "dev"
     """``dev`` (quick iteration) or ``cert`` (the model of record)."""
+    # Unset means the mode's level (a validator fills it in), so the field is never None.
+    level: Level = Field(default=None)  # type: ignore[arg-type]
+    """How deep a run goes: ``quick`` (a smoke test of the simple tier that certifies
+    nothing), ``standard`` (every tier; the dev default) or ``thorough`` (every tier, more
+    cases and the size sweep; the cert default)."""
+    cert_seed: SecretStr | None = None
+    """Cert mode's private suite seed (a CI secret, at least 16 characters): its cases are
+    not the ones dev runs, and a scaffold's author, see. Never written anywhere; reports
+    show its sha256."""
     results_dir: Path = Path("verification_results")
     """Where runs, reports and journals go."""
     scaffolds_dir: Path = Field(default_factory=packaged_scaffolds_dir)
@@ -91,8 +126,12 @@ class VerificationSettings(BaseSettings):
     """Requests in flight at once."""
     seed: int = DEFAULT_SEED
     """Suite seed: the same seed gives the same cases on every machine."""
-    cases: int = Field(default=30, ge=1, le=10_000)
-    """Cases per scaffold, split over the tiers."""
+    # Unset means the level's count (a validator fills it in), so the field is never None.
+    cases: int = Field(default=None, ge=1, le=10_000)  # type: ignore[assignment]
+    """Cases per scaffold, split over the tiers; unset: the level's (:data:`LEVEL_CASES`)."""
+    sizes: list[int] | None = None
+    """Sizes to sweep (``--sizes 4,8,12``): every scaffold is asked at each, on top of its
+    level's cases; the thorough level sweeps each scaffold's own range when unset."""
     samples: int = Field(default=1, ge=1, le=20)
     """Answers asked per case (epochs); each is graded."""
     temperature: float | None = Field(default=None, ge=0.0, le=2.0)
@@ -125,6 +164,48 @@ class VerificationSettings(BaseSettings):
     """Budget in USD for the run: no case starts once what it could cost, with the worst
     case of those in flight, would pass it. Unset: no budget."""
 
+    @field_validator("level", mode="before")
+    @classmethod
+    def _the_mode_s_level(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is None:
+            return "thorough" if info.data.get("current_mode") == "cert" else "standard"
+        return value
+
+    @field_validator("cases", mode="before")
+    @classmethod
+    def _the_level_s_cases(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is None:
+            return LEVEL_CASES.get(info.data.get("level", "standard"), LEVEL_CASES["standard"])
+        return value
+
+    @field_validator("sizes", mode="before")
+    @classmethod
+    def _a_size_list(cls, value: Any) -> Any:
+        if isinstance(value, str):  # VERIFY_SIZES=4,8,12 as well as JSON [4, 8, 12]
+            text = value.strip()
+            if not text.startswith("["):
+                return [part.strip() for part in text.split(",") if part.strip()]
+        return value
+
+    @field_validator("sizes")
+    @classmethod
+    def _sizes_at_least_one(cls, value: list[int] | None) -> list[int] | None:
+        if value is None:
+            return None
+        if not value or any(size < 0 for size in value) or len(value) > 64:
+            raise ValueError("must be 1 to 64 sizes, none negative")
+        return sorted(set(value))
+
+    @field_validator("cert_seed")
+    @classmethod
+    def _a_long_seed(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value()) < CERT_SEED_MIN_CHARS:
+            raise ValueError(
+                f"must be at least {CERT_SEED_MIN_CHARS} characters (its sha256 is shown in "
+                "reports; a short seed could be found from it)"
+            )
+        return value
+
     @field_validator("results_dir", "scaffolds_dir", mode="before")
     @classmethod
     def _a_path(cls, value: Any) -> Any:
@@ -155,14 +236,46 @@ class VerificationSettings(BaseSettings):
             return self.model
         return self.cert_model if self.current_mode == "cert" else self.dev_model
 
+    @property
+    def private_seed(self) -> bool:
+        """True when this run's cases come from the private cert seed."""
+        return self.current_mode == "cert" and self.cert_seed is not None
+
+    @property
+    def case_seed(self) -> int:
+        """The seed cases are drawn from: ``seed``, or in cert mode one derived from
+        ``cert_seed`` (a different digest from the one reports show)."""
+        if not self.private_seed:
+            return self.seed
+        assert self.cert_seed is not None
+        return private_case_seed(self.cert_seed)
+
+    @property
+    def cert_seed_sha256(self) -> str | None:
+        """The sha256 of the private seed (what reports show of it), or None."""
+        if self.cert_seed is None:
+            return None
+        secret = self.cert_seed.get_secret_value().encode("utf-8", "surrogatepass")
+        return hashlib.sha256(secret).hexdigest()
+
     def public_dump(self) -> dict[str, Any]:
         """The settings as JSON data, without secrets (for manifests)."""
-        data = self.model_dump(mode="json", exclude={"anthropic_api_key", "openai_api_key"})
+        data = self.model_dump(
+            mode="json", exclude={"anthropic_api_key", "openai_api_key", "cert_seed"}
+        )
         for key in ("anthropic_base_url", "openai_base_url"):
             data[key] = without_credentials(data[key])
         data["anthropic_api_key_set"] = self.anthropic_api_key is not None
+        data["cert_seed_set"] = self.cert_seed is not None
         data["model_name"] = self.model_name
         return data
+
+
+def private_case_seed(secret: SecretStr) -> int:
+    """The case seed a private cert seed stands for: a digest other than the sha256 reports
+    show, so that the one does not give the other away."""
+    data = secret.get_secret_value().encode("utf-8", "surrogatepass")
+    return int.from_bytes(hashlib.sha256(b"case-seed:" + data).digest()[:8], "big")
 
 
 def without_credentials(url: str | None) -> str | None:
@@ -226,7 +339,7 @@ def redact_log_records(secrets: Iterable[str | None]) -> None:
 
 def secrets_of(settings: VerificationSettings) -> list[str | None]:
     """Every secret the settings hold: keys and credentials in server URLs."""
-    keys = [settings.anthropic_api_key, settings.openai_api_key]
+    keys = [settings.anthropic_api_key, settings.openai_api_key, settings.cert_seed]
     return [
         *(key.get_secret_value() for key in keys if key is not None),
         *url_credentials(settings.anthropic_base_url),
@@ -249,7 +362,8 @@ def load_settings(**overrides: Any) -> VerificationSettings:
         for error in exc.errors():
             field = str(error["loc"][0]) if error["loc"] else "?"
             source = f"--{field.replace('_', '-')}" if field in given else _env_name(field)
-            secretive = field.lower().endswith(("api_key", "base_url"))  # URLs may hold tokens
+            # URLs may hold tokens
+            secretive = field.lower().endswith(("api_key", "base_url", "cert_seed"))
             shown = "<hidden>" if secretive else _shown(error.get("input"))
             problems.append(f"{source}: {error['msg']} (got {shown})")
         raise ConfigurationError("bad setting: " + "; ".join(problems)) from None

@@ -119,6 +119,9 @@ class AttemptRecord(BaseModel):
     latency_s: float
     model: str | None
     finished_at: str
+    size: int | None = None
+    """The size the case was drawn at (``None`` in journals from before sizes were kept:
+    the case id's ``s<size>`` or the tier's default size says it)."""
     source: str | None = None
     """Where the answer came from (``live``, ``cache``, ``batch``, ``reference``,
     ``replay``); ``None`` when no answer came."""
@@ -226,6 +229,14 @@ class RunManifest(BaseModel):
     """Prices and caching facts of the run (absent in manifests older than cost figures)."""
     stopped_by_budget: bool = False
     """The run stopped starting cases at its ``--max-cost`` budget; cases are left to ask."""
+    level: str | None = None
+    """``quick``, ``standard`` or ``thorough`` (``None``: a run from before levels)."""
+    sizes: dict[str, list[int]] | None = None
+    """Per scaffold, the sizes swept (thorough level or ``--sizes``); ``None``: no sweep."""
+    seed_private: bool = False
+    """The cases came from the private cert seed; ``seed`` is then 0, not the seed."""
+    seed_sha256: str | None = None
+    """The private seed's sha256, so that runs on the same secret can be told apart."""
 
     # A manifest is read back from disk, where anyone may have edited it: the names in it
     # become file names and report lines, so they are held to what the harness writes.

@@ -1,40 +1,58 @@
 """Certification from the journal: a pure function of attempt records.
 
-Status uses integers so that no rounding decides it: CERTIFIED when ``10*passed >= 9*n``,
-PARTIAL when ``2*passed >= n``, else FAILED; INCOMPLETE when nothing was counted or more than
-10% of the planned answers are missing or ended in an infrastructure error. ``n`` counts
-first attempts that ended ``passed``, ``failed``, ``truncated`` or ``refused`` (a refusal is
-an answer the model chose not to give: it counts against the rate, at no level); the
-certified rate is the first-attempt rate, and the rate after repair is shown beside it.
+``n`` counts distinct cases with at least one counted answer: a first attempt that ended
+``passed``, ``failed``, ``truncated`` or ``refused`` (a refusal is an answer the model
+chose not to give: it counts against the rate, at no level). A case's score is the share of
+its counted answers (its samples) that pass; the pass rate is the mean case score, so that
+asking a case again adds no evidence of new cases. The interval is the two-sided 95% Wilson
+interval with ``n`` cases and ``x`` the sum of case scores.
+
+Status uses exact fractions so that no rounding decides it: CERTIFIED when the rate is at
+least 9/10, PARTIAL at 1/2 or more, else FAILED; INCOMPLETE when nothing was counted, more
+than 10% of the planned answers are missing or ended in an infrastructure error, or the
+validator missed on the run's own calibration answers. "Borderline" means the interval
+straddles the deciding threshold: 0.90 for CERTIFIED, 0.50 for FAILED, either for PARTIAL.
+The certified rate is the first-attempt rate; the rate after repair is shown beside it.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Literal
 
+from verification.cases import parse_case_id
 from verification.generators.base import TestCase
 from verification.journal import AttemptRecord
+from verification.run_calibration import Calibration
 
 __all__ = [
+    "BUDGET_LIMIT_SHARE",
     "THRESHOLDS",
     "ScaffoldResults",
     "Status",
     "TestResult",
     "certify",
+    "deciding_thresholds",
     "wilson_interval",
 ]
 
 Status = Literal["CERTIFIED", "PARTIAL", "FAILED", "INCOMPLETE"]
 THRESHOLDS = {"CERTIFIED": 0.9, "PARTIAL": 0.5}
+_CERTIFIED = Fraction(9, 10)
+_PARTIAL = Fraction(1, 2)
 _Z95 = 1.959963984540054
+BUDGET_LIMIT_SHARE = Fraction(1, 10)
+"""A size where more than this share of answers hit the output budget is budget-limited:
+the spec's budget, not the scaffold, stopped them."""
 
 
-def wilson_interval(passed: int, n: int, z: float = _Z95) -> tuple[float, float]:
-    """The Wilson score interval of ``passed / n`` (95% by default); (0, 1) when n = 0."""
+def wilson_interval(passed: float, n: int, z: float = _Z95) -> tuple[float, float]:
+    """The Wilson score interval of ``passed / n`` (95% by default); (0, 1) when n = 0.
+    ``passed`` may be fractional: the sum of case scores when cases have several samples."""
     if n == 0:
         return 0.0, 1.0
     p = passed / n
@@ -44,15 +62,59 @@ def wilson_interval(passed: int, n: int, z: float = _Z95) -> tuple[float, float]
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def certify(passed: int, n: int, *, planned: int, unfinished: int) -> Status:
-    """The status of ``passed`` out of ``n`` counted answers, ``planned`` in all."""
-    if n == 0 or 10 * unfinished > planned:
-        return "INCOMPLETE"
-    if 10 * passed >= 9 * n:
+def _rate_status(score: Fraction | int, n: int) -> Status:
+    if score >= _CERTIFIED * n:
         return "CERTIFIED"
-    if 2 * passed >= n:
+    if score >= _PARTIAL * n:
         return "PARTIAL"
     return "FAILED"
+
+
+def certify(passed: Fraction | int, n: int, *, planned: int, unfinished: int) -> Status:
+    """The status of a score of ``passed`` over ``n`` counted cases, ``planned`` answers in
+    all (``unfinished`` of them missing or infrastructure errors)."""
+    if n == 0 or 10 * unfinished > planned:
+        return "INCOMPLETE"
+    return _rate_status(passed, n)
+
+
+def deciding_thresholds(status: str) -> tuple[float, ...]:
+    """The thresholds between ``status`` and the statuses next to it."""
+    return {
+        "CERTIFIED": (THRESHOLDS["CERTIFIED"],),
+        "PARTIAL": (THRESHOLDS["PARTIAL"], THRESHOLDS["CERTIFIED"]),
+        "FAILED": (THRESHOLDS["PARTIAL"],),
+    }.get(status, ())
+
+
+def _straddles(interval: tuple[float, float], status: str) -> bool:
+    low, high = interval
+    return any(low < threshold <= high for threshold in deciding_thresholds(status))
+
+
+def _record_size(record: AttemptRecord) -> int | None:
+    if record.size is not None:
+        return record.size
+    key = parse_case_id(record.case_id)  # journals from before sizes were recorded
+    return key.size if key else None
+
+
+@dataclass(frozen=True)
+class SizePoint:
+    """One size of the envelope."""
+
+    size: int
+    score: float
+    n: int
+    answers: int
+    truncated: int
+    interval: tuple[float, float]
+    status: Status
+    budget_limited: bool
+
+    @property
+    def pass_rate(self) -> float:
+        return self.score / self.n if self.n else 0.0
 
 
 @dataclass(frozen=True)
@@ -137,8 +199,8 @@ class ScaffoldResults:
     failures_by_level: dict[int, int]
     refused: int
     """Answers the model declined to give (``stop_reason`` refusal): failures at no level."""
-    per_tier: dict[str, tuple[int, int]]
-    """Tier -> (passed, n)."""
+    per_tier: dict[str, tuple[float, int]]
+    """Tier -> (score sum, cases)."""
     leniency: dict[str, int]
     usage: dict[str, int]
     models: list[str]
@@ -148,24 +210,52 @@ class ScaffoldResults:
     """``DRY RUN`` or ``REPLAY`` when no model answered: such results certify no model."""
     from_cache: int = 0
     """Answers (repairs included) the response cache gave instead of a model call."""
+    score: float = 0.0
+    """The sum of case scores (each the share of the case's answers that pass)."""
+    score_after_repair: float = 0.0
+    answers: int = 0
+    """Counted answers: ``n`` times the samples, less any infrastructure errors."""
+    consistent: int = 0
+    """Cases whose answers all agree (all pass or all fail); every case with one sample."""
+    per_size: dict[int, tuple[float, int]] = field(default_factory=dict)
+    """Size -> (score sum, cases), over every counted case whose size is known."""
+    size_points: tuple[SizePoint, ...] = ()
+    """The envelope: one point per swept size, ascending (empty without a sweep)."""
+    size_unit: str = "size"
+    certified_up_to: int | None = None
+    """The largest swept size up to which every size (budget-limited ones aside)
+    certifies; ``None`` when the smallest does not, or there was no sweep."""
+    budget_limited_sizes: list[int] = field(default_factory=list)
+    calibration: Calibration | None = None
+    """How the validator did on this run's cases (``None``: not run)."""
+    incomplete_reason: str | None = None
+    """Why the status is INCOMPLETE (``validator miss``, ...), else ``None``."""
 
     @property
     def pass_rate(self) -> float:
-        """First-attempt pass rate over counted answers (0.0 when none)."""
-        return self.passed / self.n if self.n else 0.0
+        """First-attempt pass rate: the mean case score (0.0 when nothing counted)."""
+        return self.score / self.n if self.n else 0.0
 
     @property
     def repaired_pass_rate(self) -> float:
         """Pass rate when repair attempts count."""
-        return self.passed_after_repair / self.n if self.n else 0.0
+        return self.score_after_repair / self.n if self.n else 0.0
 
     @property
     def borderline(self) -> bool:
-        """True when the 95% interval straddles a status threshold."""
-        low, high = self.interval
-        return self.status in ("CERTIFIED", "PARTIAL", "FAILED") and any(
-            low < threshold <= high for threshold in THRESHOLDS.values()
-        )
+        """True when the 95% interval straddles the threshold that decided the status."""
+        return _straddles(self.interval, self.status)
+
+    @property
+    def swept(self) -> bool:
+        """True when the run swept sizes for this scaffold."""
+        return bool(self.size_points)
+
+    @property
+    def holds_across_range(self) -> bool:
+        """True when every swept size certifies (budget-limited ones aside)."""
+        counted = [p for p in self.size_points if not p.budget_limited and p.n]
+        return bool(counted) and all(p.status == "CERTIFIED" for p in counted)
 
     @classmethod
     def from_records(
@@ -175,9 +265,14 @@ class ScaffoldResults:
         *,
         planned: int,
         run_label: str | None = None,
+        swept: Sequence[int] = (),
+        size_unit: str = "size",
+        calibration: Calibration | None = None,
     ) -> ScaffoldResults:
         """Fold a journal's records for ``scaffold``. Later lines for the same case,
-        sample and attempt supersede earlier ones (a resumed run retries infra errors)."""
+        sample and attempt supersede earlier ones (a resumed run retries infra errors).
+        ``swept`` are the sizes of a size sweep; ``calibration`` the validator's record on
+        the run's cases (a miss makes the status INCOMPLETE)."""
         mine = [record for record in records if record.scaffold == scaffold]
         latest: dict[tuple[str, int, int], AttemptRecord] = {}
         for record in mine:
@@ -187,6 +282,7 @@ class ScaffoldResults:
             chains.setdefault((case_id, epoch), {})[attempt] = record
         counted: list[TestResult] = []
         infra: list[TestResult] = []
+        sizes: dict[str, int | None] = {}
         for key in sorted(chains):
             chain = chains[key]
             if 1 not in chain:
@@ -196,39 +292,125 @@ class ScaffoldResults:
                 infra.append(result)
             else:
                 counted.append(result)
-        n = len(counted)
-        passed = sum(r.passed for r in counted)
-        after_repair = sum(r.passed or r.repaired for r in counted)
-        per_tier: dict[str, tuple[int, int]] = {}
-        for tier in ("simple", "standard", "edge"):
-            in_tier = [r for r in counted if r.test_case.tier == tier]
-            if in_tier:
-                per_tier[tier] = (sum(r.passed for r in in_tier), len(in_tier))
+                sizes[key[0]] = _record_size(chain[1])
+        cases = _CaseScores.fold(counted)
         failures = Counter(r.level for r in counted if not r.passed and r.level is not None)
         usage: Counter[str] = Counter()
         for record in mine:  # every call costs, superseded ones included; the cache is free
             if record.source != "cache":
                 usage.update(record.usage)
         models = sorted({r.model for r in latest.values() if r.model})
-        missing = max(planned - n - len(infra), 0)
+        missing = max(planned - len(counted) - len(infra), 0)
+        score = cases.total()
+        status = certify(score, cases.n, planned=planned, unfinished=len(infra) + missing)
+        reason = None
+        if status == "INCOMPLETE":
+            reason = "nothing counted" if cases.n == 0 else "unfinished answers over 10%"
+        if calibration is not None and calibration.misses:
+            status, reason = "INCOMPLETE", "validator miss"
+        points = _size_points(counted, sizes, swept)
         return cls(
             scaffold=scaffold,
             results=counted + infra,
             planned=planned,
-            passed=passed,
-            n=n,
-            passed_after_repair=after_repair,
+            passed=sum(r.passed for r in counted),
+            n=cases.n,
+            passed_after_repair=sum(r.passed or r.repaired for r in counted),
             infra_errors=len(infra),
             missing=missing,
             truncated=sum(r.outcome == "truncated" for r in counted),
             failures_by_level={level: failures.get(level, 0) for level in (1, 2, 3)},
             refused=sum(r.outcome == "refused" for r in counted),
-            per_tier=per_tier,
+            per_tier={
+                tier: (float(part.total()), part.n)
+                for tier in ("simple", "standard", "edge")
+                if (part := _CaseScores.fold([r for r in counted if r.test_case.tier == tier])).n
+            },
             leniency=dict(Counter(name for r in counted for name in r.leniency)),
             usage=dict(usage),
             models=models,
-            status=certify(passed, n, planned=planned, unfinished=len(infra) + missing),
-            interval=wilson_interval(passed, n),
+            status=status,
+            interval=wilson_interval(float(score), cases.n),
             run_label=run_label,
             from_cache=sum(record.source == "cache" for record in mine),
+            score=float(score),
+            score_after_repair=float(_CaseScores.fold(counted, after_repair=True).total()),
+            answers=len(counted),
+            consistent=cases.consistent(),
+            per_size={
+                size: (float(part.total()), part.n)
+                for size in sorted({s for s in sizes.values() if s is not None})
+                if (
+                    part := _CaseScores.fold([r for r in counted if sizes[r.test_case.id] == size])
+                ).n
+            },
+            size_points=points,
+            size_unit=size_unit,
+            certified_up_to=_certified_up_to(points),
+            budget_limited_sizes=[p.size for p in points if p.budget_limited],
+            calibration=calibration,
+            incomplete_reason=reason,
         )
+
+
+@dataclass(frozen=True)
+class _CaseScores:
+    """Per case: (answers that pass, answers counted)."""
+
+    tallies: dict[str, tuple[int, int]]
+
+    @classmethod
+    def fold(cls, results: Iterable[TestResult], *, after_repair: bool = False) -> _CaseScores:
+        tallies: dict[str, tuple[int, int]] = {}
+        for result in results:
+            good, seen = tallies.get(result.test_case.id, (0, 0))
+            ok = result.passed or (after_repair and result.repaired)
+            tallies[result.test_case.id] = (good + ok, seen + 1)
+        return cls(tallies)
+
+    @property
+    def n(self) -> int:
+        return len(self.tallies)
+
+    def total(self) -> Fraction:
+        return sum((Fraction(good, seen) for good, seen in self.tallies.values()), Fraction(0))
+
+    def consistent(self) -> int:
+        return sum(good in (0, seen) for good, seen in self.tallies.values())
+
+
+def _size_points(
+    counted: Sequence[TestResult], sizes: dict[str, int | None], swept: Sequence[int]
+) -> tuple[SizePoint, ...]:
+    points = []
+    for size in sorted(set(swept)):
+        here = [r for r in counted if sizes[r.test_case.id] == size]
+        cases = _CaseScores.fold(here)
+        score = cases.total()
+        truncated = sum(r.outcome == "truncated" for r in here)
+        points.append(
+            SizePoint(
+                size=size,
+                score=float(score),
+                n=cases.n,
+                answers=len(here),
+                truncated=truncated,
+                interval=wilson_interval(float(score), cases.n),
+                status=_rate_status(score, cases.n) if cases.n else "INCOMPLETE",
+                budget_limited=bool(here) and truncated > BUDGET_LIMIT_SHARE * len(here),
+            )
+        )
+    return tuple(points)
+
+
+def _certified_up_to(points: Sequence[SizePoint]) -> int | None:
+    """The largest size before the first that does not certify, budget-limited and empty
+    sizes skipped (neither evidence for the scaffold nor against it)."""
+    reached = None
+    for point in points:
+        if point.budget_limited or not point.n:
+            continue
+        if point.status != "CERTIFIED":
+            break
+        reached = point.size
+    return reached

@@ -14,7 +14,7 @@ import inspect
 import logging
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,9 +31,16 @@ from verification.cases import (
     parse_case_id,
 )
 from verification.catalog import Catalog, default_catalog
-from verification.config import VerificationSettings, load_settings
+from verification.config import (
+    LEVEL_TIERS,
+    Level,
+    VerificationSettings,
+    load_settings,
+    private_case_seed,
+)
 from verification.costs import ScaffoldCost, run_costs
 from verification.drawing import draw_case
+from verification.envelope import sweep_cases, sweep_sizes
 from verification.errors import ConfigurationError, FatalLLMError, JournalError, LLMError
 from verification.journal import (
     AttemptRecord,
@@ -54,6 +61,7 @@ from verification.llm.response_parser import ResponseParser
 from verification.pricing import estimate_tokens
 from verification.registry import plan_tier_counts
 from verification.results import ScaffoldResults, TestResult
+from verification.run_calibration import calibrate
 from verification.spec import ScaffoldSpec
 from verification.validators.base import ValidationResult, Validator
 
@@ -62,7 +70,9 @@ __all__ = [
     "ScaffoldResults",
     "TestResult",
     "VerificationRunner",
+    "level_tiers",
     "plan_cases",
+    "planned_sweep",
     "run_verification",
 ]
 
@@ -86,10 +96,13 @@ def plan_cases(
     tiers: Sequence[Tier] = TIERS,
     case_ids: Sequence[str] = (),
     size: int | None = None,
+    sweep: Mapping[str, Sequence[int]] | None = None,
     catalog: Catalog | None = None,
 ) -> dict[str, list[TestCase]]:
     """The cases of each scaffold: ``cases`` split over ``tiers`` (at ``size``, default each
-    tier's own), or exactly ``case_ids`` (their ids say their sizes)."""
+    tier's own) and, for a scaffold ``sweep`` names, the size sweep's cases at its sizes
+    (:func:`~verification.envelope.sweep_cases`); or exactly ``case_ids`` (their ids say
+    their sizes)."""
     catalog = catalog or default_catalog()
     planned: dict[str, list[TestCase]] = {}
     if case_ids:
@@ -115,12 +128,44 @@ def plan_cases(
     counts = plan_tier_counts(cases, tiers)
     for name in scaffold_names:
         spec = catalog.get_spec(name)
-        planned[name] = [
+        chosen = [
             draw_case(spec, tier, index, seed=seed, size=_checked_size(spec, tier, size))
             for tier in tiers
             for index in range(counts[tier])
         ]
+        ids = {case.id for case in chosen}
+        for case in sweep_cases(spec, (sweep or {}).get(name, ()), seed=seed):
+            if case.id not in ids:  # a tier's default size is a size the sweep may visit
+                ids.add(case.id)
+                chosen.append(case)
+        planned[name] = chosen
     return planned
+
+
+def planned_sweep(
+    settings: VerificationSettings,
+    scaffold_names: Sequence[str],
+    *,
+    catalog: Catalog,
+    narrowed: bool,
+) -> dict[str, list[int]] | None:
+    """The sizes each scaffold is swept at: ``--sizes`` for every one, else at the thorough
+    level each spec's own (:func:`~verification.envelope.sweep_sizes`); none when the run is
+    ``narrowed`` to chosen cases or one size."""
+    if settings.sizes is not None:
+        if narrowed:
+            raise ConfigurationError("--sizes sweeps sizes: leave out --size and --case")
+        return {name: list(settings.sizes) for name in scaffold_names}
+    if settings.level != "thorough" or narrowed:
+        return None
+    return {name: sweep_sizes(catalog.get_spec(name)) for name in scaffold_names}
+
+
+def level_tiers(level: Level, tiers: Sequence[Tier]) -> list[Tier]:
+    """The tiers a run asks: the level's, unless the command line chose some."""
+    if tuple(tiers) != TIERS:
+        return list(tiers)
+    return [tier for tier in TIERS if tier in LEVEL_TIERS[level]]
 
 
 @dataclass(frozen=True)
@@ -278,6 +323,7 @@ class VerificationRunner:
             model=response.model if response else None,
             finished_at=_now(),
             source=response.source if response else None,
+            size=case.size,
         )
         if self._journal is not None:
             self._journal.append(record)
@@ -437,19 +483,27 @@ class VerificationRunner:
             case_ids = [i for info in previous.scaffolds.values() for i in info.case_ids]
             planned = plan_cases(
                 scaffold_names,
-                seed=previous.seed,
+                seed=_resumed_seed(previous, settings),
                 cases=1,
                 case_ids=case_ids,
                 catalog=self.catalog,
             )
         else:
+            tiers = level_tiers(settings.level, tiers)
+            sweep = planned_sweep(
+                settings,
+                scaffold_names,
+                catalog=self.catalog,
+                narrowed=bool(case_ids) or size is not None,
+            )
             planned = plan_cases(
                 scaffold_names,
-                seed=settings.seed,
+                seed=settings.case_seed,
                 cases=settings.cases,
                 tiers=tiers,
                 case_ids=case_ids,
                 size=size,
+                sweep=sweep,
                 catalog=self.catalog,
             )
         specs = {name: self.catalog.get_spec(name) for name in planned}
@@ -479,7 +533,11 @@ class VerificationRunner:
                 run_label=self.provider.label,
                 model_requested=self.model,
                 settings=settings.public_dump(),
-                seed=settings.seed,
+                seed=0 if settings.private_seed else settings.seed,
+                seed_private=settings.private_seed,
+                seed_sha256=settings.cert_seed_sha256 if settings.private_seed else None,
+                level=settings.level,
+                sizes=sweep,
                 cases=settings.cases,
                 samples=settings.samples,
                 tiers=list(tiers),
@@ -542,7 +600,7 @@ class VerificationRunner:
             run_id,
             paths,
             manifest,
-            results_from_journal(manifest, records),
+            results_from_journal(manifest, records, catalog=self.catalog),
             run_costs(manifest, records),
         )
 
@@ -558,6 +616,20 @@ def _budget_of(
     if manifest.cost_basis is not None and manifest.cost_basis.price is not None:
         basis = basis.model_copy(update={"price": manifest.cost_basis.price})
     return CostBudget.for_run(basis, read_journal(paths.journal))
+
+
+def _resumed_seed(manifest: RunManifest, settings: VerificationSettings) -> int:
+    """The seed a resumed run's cases came from; a private one must be given again."""
+    if not manifest.seed_private:
+        return manifest.seed
+    secret = settings.cert_seed
+    if secret is None or settings.cert_seed_sha256 != manifest.seed_sha256:
+        raise ConfigurationError(
+            f"run {manifest.run_id} drew its cases from a private cert seed (sha256 "
+            f"{str(manifest.seed_sha256)[:12]}...): set VERIFY_CERT_SEED to that seed to "
+            "resume it"
+        )
+    return private_case_seed(secret)
 
 
 def _check_resumable(
@@ -587,11 +659,13 @@ def _check_resumable(
 
 
 def results_from_journal(
-    manifest: RunManifest, records: Sequence[AttemptRecord]
+    manifest: RunManifest, records: Sequence[AttemptRecord], *, catalog: Catalog | None = None
 ) -> dict[str, ScaffoldResults]:
     """Each scaffold's certification, folded from the journal (what ``report`` does too).
     A journal that answers cases the manifest never planned (a hand-edited manifest, or
-    files of two runs mixed) is refused: no status is computed from it."""
+    files of two runs mixed) is refused: no status is computed from it. Each scaffold's
+    validator is calibrated on the journal's cases (no model call); a scaffold the catalog
+    no longer has (a plugin since removed) is folded without that."""
     planned = {case_id for info in manifest.scaffolds.values() for case_id in info.case_ids}
     strays = sorted(
         {r.case_id for r in records if r.case_id not in planned or r.epoch >= manifest.samples}
@@ -602,15 +676,37 @@ def results_from_journal(
             f"manifest does not plan ({', '.join(strays[:3])}{', ...' if len(strays) > 3 else ''}"
             "); the two files disagree (was one edited?), so no status is given"
         )
-    return {
-        name: ScaffoldResults.from_records(
+    catalog = catalog or default_catalog()
+    results = {}
+    for name, info in manifest.scaffolds.items():
+        spec = catalog.get(name)
+        results[name] = ScaffoldResults.from_records(
             name,
             records,
             planned=len(info.case_ids) * manifest.samples,
             run_label=manifest.run_label,
+            swept=(manifest.sizes or {}).get(name, ()),
+            size_unit=spec.size.unit if spec else "size",
+            calibration=calibrate(spec, _answered_cases(name, records)) if spec else None,
         )
-        for name, info in manifest.scaffolds.items()
-    }
+    return results
+
+
+def _answered_cases(scaffold: str, records: Sequence[AttemptRecord]) -> list[TestCase]:
+    """Each case of ``scaffold`` the journal answers, once, as the journal holds it."""
+    cases: dict[str, TestCase] = {}
+    for record in records:
+        if record.scaffold == scaffold and record.case_id not in cases:
+            cases[record.case_id] = TestCase(
+                id=record.case_id,
+                scaffold=scaffold,
+                tier=record.tier,  # type: ignore[arg-type]
+                index=record.index,
+                input=record.input,
+                expected=record.expected,
+                size=record.size,
+            )
+    return list(cases.values())
 
 
 def _check_validator(validator: Validator) -> Validator:

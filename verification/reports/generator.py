@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from verification.cases import is_scaffold_name
 from verification.costs import ScaffoldCost, run_costs, total_cost
+from verification.envelope import CASES_PER_SIZE
 from verification.errors import ConfigurationError, StoredFileError
 from verification.journal import (
     RunManifest,
@@ -41,7 +42,7 @@ from verification.journal import (
 )
 from verification.reports.base import ReportContext, Reporter, status_changes
 from verification.reports.summary import MAX_SUMMARY_BYTES, RunSummary, StatusChange, build_summary
-from verification.results import ScaffoldResults, Status
+from verification.results import ScaffoldResults, Status, deciding_thresholds
 from verification.stored_files import read_stored_json
 
 __all__ = [
@@ -103,6 +104,15 @@ def _pct(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
+def _num(value: float) -> str:
+    """A score: whole when it is, else to two decimals (a mean of samples)."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+def _deciding(status: str) -> str:
+    return " or ".join(_pct(t) for t in deciding_thresholds(status))
+
+
 @cache
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -113,7 +123,14 @@ def _environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.globals.update(
-        pct=_pct, cell=md_cell, code=md_code, fence=md_fence, shown_chars=SHOWN_RESPONSE_CHARS
+        pct=_pct,
+        num=_num,
+        deciding=_deciding,
+        per_size=CASES_PER_SIZE,
+        cell=md_cell,
+        code=md_code,
+        fence=md_fence,
+        shown_chars=SHOWN_RESPONSE_CHARS,
     )
     env.filters["cell"] = md_cell
     env.filters["code"] = md_code

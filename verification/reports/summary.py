@@ -17,13 +17,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from verification.costs import ScaffoldCost, total_cost
 from verification.journal import RunManifest
 from verification.results import ScaffoldResults
+from verification.run_calibration import Calibration
 
 __all__ = [
     "MAX_SUMMARY_BYTES",
     "SUMMARY_SCHEMA",
+    "CalibrationSummary",
     "CostFigures",
+    "MissSummary",
     "RunSummary",
     "ScaffoldSummary",
+    "SizeSummary",
     "StatusChange",
     "TierCount",
     "build_summary",
@@ -41,10 +45,12 @@ class _Tolerant(BaseModel):
 
 
 class TierCount(_Tolerant):
-    """One tier's first-attempt figures."""
+    """One tier's (or size's) first-attempt figures."""
 
-    passed: int
+    score: float
+    """The sum of its case scores."""
     n: int
+    """Its distinct cases."""
 
 
 class StatusChange(_Tolerant):
@@ -99,6 +105,39 @@ class CostFigures(_Tolerant):
         )
 
 
+class MissSummary(_Tolerant):
+    """One answer the validator judged wrongly in the run's calibration."""
+
+    case_id: str
+    kind: str
+    answer: str
+
+
+class CalibrationSummary(_Tolerant):
+    """How the validator did on the run's own cases (mutants it must reject,
+    alternatives it must accept)."""
+
+    mutants_rejected: int
+    mutants: int
+    alternatives_accepted: int
+    alternatives: int
+    misses: int
+    first_misses: list[MissSummary] = []
+
+
+class SizeSummary(_Tolerant):
+    """One swept size."""
+
+    size: int
+    score: float
+    n: int
+    pass_rate: float
+    interval_95: tuple[float, float]
+    status: str
+    truncated: int = 0
+    budget_limited: bool = False
+
+
 class ScaffoldSummary(_Tolerant):
     """One scaffold's certification in a run."""
 
@@ -120,6 +159,22 @@ class ScaffoldSummary(_Tolerant):
     missing: int = 0
     usage: dict[str, int] = {}
     cost: CostFigures | None = None
+    score: float = 0.0
+    """The sum of case scores; ``pass_rate`` is ``score / n``."""
+    answers: int = 0
+    """Counted answers (``n`` cases times the samples, less infrastructure errors)."""
+    consistent: int = 0
+    """Cases whose samples all agree."""
+    incomplete_reason: str | None = None
+    per_size: dict[str, TierCount] = {}
+    """Size (as text: JSON keys are strings) -> score and cases, every known size."""
+    size_unit: str = "size"
+    sweep: list[SizeSummary] = []
+    """The size envelope, ascending; empty when the run swept no sizes."""
+    certified_up_to: int | None = None
+    holds_across_range: bool = False
+    budget_limited_sizes: list[int] = []
+    calibration: CalibrationSummary | None = None
 
 
 class RunSummary(_Tolerant):
@@ -134,6 +189,15 @@ class RunSummary(_Tolerant):
     """``None`` in a dry run: no model was asked."""
     models_returned: list[str] = []
     seed: int
+    """The public seed; 0 when ``seed_private`` (the seed itself is never written)."""
+    seed_private: bool = False
+    seed_sha256: str | None = None
+    level: str | None = None
+    """``quick`` (certifies nothing), ``standard`` or ``thorough``."""
+    certifies: bool = True
+    """False for a dry run, a replay or the quick level: such a run certifies nothing."""
+    validator_misses: list[str] = []
+    """Scaffolds whose validator missed on the run's own cases: harness defects."""
     scaffolds: dict[str, ScaffoldSummary] = Field(default_factory=dict)
     previous_run_id: str | None = None
     status_changes: list[StatusChange] | None = None
@@ -170,6 +234,11 @@ def build_summary(
         model_requested=None if manifest.dry_run else manifest.model_requested,
         models_returned=manifest.models_returned,
         seed=manifest.seed,
+        seed_private=manifest.seed_private,
+        seed_sha256=manifest.seed_sha256,
+        level=manifest.level,
+        certifies=not manifest.dry_run and manifest.level != "quick",
+        validator_misses=[r.scaffold for r in results if r.calibration and r.calibration.misses],
         scaffolds={
             r.scaffold: ScaffoldSummary(
                 status=r.status,
@@ -181,7 +250,7 @@ def build_summary(
                 interval_95=r.interval,
                 borderline=r.borderline,
                 pass_rate_after_repair=r.repaired_pass_rate,
-                per_tier={t: TierCount(passed=p, n=n) for t, (p, n) in r.per_tier.items()},
+                per_tier={t: TierCount(score=x, n=n) for t, (x, n) in r.per_tier.items()},
                 failures_by_level={str(k): v for k, v in r.failures_by_level.items()},
                 truncated=r.truncated,
                 refused=r.refused,
@@ -190,9 +259,48 @@ def build_summary(
                 missing=r.missing,
                 usage=r.usage,
                 cost=CostFigures.of(costs[r.scaffold]) if r.scaffold in costs else None,
+                score=r.score,
+                answers=r.answers,
+                consistent=r.consistent,
+                incomplete_reason=r.incomplete_reason,
+                per_size={str(k): TierCount(score=x, n=n) for k, (x, n) in r.per_size.items()},
+                size_unit=r.size_unit,
+                sweep=[
+                    SizeSummary(
+                        size=p.size,
+                        score=p.score,
+                        n=p.n,
+                        pass_rate=p.pass_rate,
+                        interval_95=p.interval,
+                        status=p.status,
+                        truncated=p.truncated,
+                        budget_limited=p.budget_limited,
+                    )
+                    for p in r.size_points
+                ],
+                certified_up_to=r.certified_up_to,
+                holds_across_range=r.holds_across_range,
+                budget_limited_sizes=r.budget_limited_sizes,
+                calibration=_calibration(r.calibration),
             )
             for r in results
         },
         cost=CostFigures.of(total_cost(costs, manifest.cost_basis)) if costs else None,
         stopped_by_budget=manifest.stopped_by_budget,
+    )
+
+
+def _calibration(calibration: Calibration | None) -> CalibrationSummary | None:
+    if calibration is None:
+        return None
+    return CalibrationSummary(
+        mutants_rejected=calibration.mutants_rejected,
+        mutants=calibration.mutants,
+        alternatives_accepted=calibration.alternatives_accepted,
+        alternatives=calibration.alternatives,
+        misses=calibration.misses,
+        first_misses=[
+            MissSummary(case_id=m.case_id, kind=m.kind, answer=m.answer)
+            for m in calibration.first_misses
+        ],
     )
