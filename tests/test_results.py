@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scipy.stats import binomtest
+from scipy.stats import binomtest, norm
 
+from verification.config import LEVEL_CASES
+from verification.envelope import CASES_PER_SIZE
 from verification.journal import AttemptRecord
 from verification.results import ScaffoldResults, certify, wilson_interval
+from verification.run_calibration import Calibration, CalibrationMiss
 
 
 @given(st.integers(min_value=1, max_value=500), st.data())
@@ -26,8 +32,6 @@ def test_wilson_interval_matches_scipy(n: int, data: st.DataObject) -> None:
 def test_status_thresholds_are_exact_fractions(n: int, data: st.DataObject) -> None:
     passed = data.draw(st.integers(min_value=0, max_value=n))
     status = certify(passed, n, planned=n, unfinished=0)
-    from fractions import Fraction
-
     rate = Fraction(passed, n)
     if rate >= Fraction(9, 10):
         assert status == "CERTIFIED"
@@ -127,3 +131,141 @@ def test_borderline_marks_an_interval_across_a_threshold() -> None:
     assert ScaffoldResults.from_records("kmp", many, planned=30).borderline  # low < 0.9
     lots = [_record(f"kmp-simple-{k:03d}", "passed") for k in range(200)]
     assert not ScaffoldResults.from_records("kmp", lots, planned=200).borderline
+
+
+# -- honest statistics: case scores, the interval on them, the deciding threshold ----------
+
+_Z = float(norm.ppf(0.975))
+
+
+def _wilson_by_roots(x: float, n: int) -> tuple[float, float]:
+    """The Wilson bounds as the roots of (x/n - p)^2 = z^2 p (1 - p) / n, a quadratic in p
+    solved by numpy: the interval's definition, not the closed form results.py uses."""
+    phat, k = x / n, _Z * _Z / n
+    roots = np.roots([1 + k, -(2 * phat + k), phat * phat])
+    low, high = sorted(float(np.real(root)) for root in roots)
+    return max(0.0, low), min(1.0, high)
+
+
+@given(st.integers(min_value=1, max_value=300), st.integers(min_value=1, max_value=5), st.data())
+def test_the_interval_of_a_fractional_score_is_wilson_s(
+    n: int, samples: int, data: st.DataObject
+) -> None:
+    passes = data.draw(st.lists(st.integers(0, samples), min_size=n, max_size=n))
+    x = sum(Fraction(p, samples) for p in passes)
+    low, high = wilson_interval(float(x), n)
+    expected = _wilson_by_roots(float(x), n)
+    assert low == pytest.approx(expected[0], abs=1e-7)
+    assert high == pytest.approx(expected[1], abs=1e-7)
+
+
+def test_a_perfect_score_clears_0_90_from_35_cases_on_and_the_defaults_ask_that_many() -> None:
+    # Closed form: with x = n the lower bound is n / (n + z^2), at least 0.9 from n >= 9 z^2.
+    smallest = math.ceil(9 * _Z * _Z)
+    assert wilson_interval(smallest, smallest)[0] == pytest.approx(smallest / (smallest + _Z**2))
+    assert (
+        wilson_interval(smallest, smallest)[0]
+        >= 0.9
+        > wilson_interval(smallest - 1, smallest - 1)[0]
+    )
+    assert LEVEL_CASES["standard"] >= smallest and LEVEL_CASES["thorough"] >= smallest
+    assert smallest <= CASES_PER_SIZE
+    perfect = [_record(f"kmp-simple-{k:03d}", "passed") for k in range(LEVEL_CASES["standard"])]
+    results = ScaffoldResults.from_records("kmp", perfect, planned=len(perfect))
+    assert results.status == "CERTIFIED" and not results.borderline
+
+
+def test_samples_make_a_case_score_the_share_of_its_answers_that_pass() -> None:
+    passes = {0: 3, 1: 2, 2: 0, 3: 1}  # case index -> samples (of 3) that pass
+    records = [
+        _record(
+            f"kmp-simple-{k:03d}",
+            "passed" if epoch < good else "failed",
+            epoch=epoch,
+            level=None if epoch < good else 3,
+        )
+        for k, good in passes.items()
+        for epoch in range(3)
+    ]
+    results = ScaffoldResults.from_records("kmp", records, planned=12)
+    score = sum(Fraction(good, 3) for good in passes.values())
+    assert (results.n, results.answers) == (4, 12)
+    assert results.score == pytest.approx(float(score))
+    assert results.pass_rate == pytest.approx(float(score) / 4)
+    assert results.consistent == sum(good in (0, 3) for good in passes.values())
+    assert results.interval == pytest.approx(_wilson_by_roots(float(score), 4))
+
+
+def test_borderline_is_the_deciding_threshold_only() -> None:
+    def fold(passed: int, n: int) -> ScaffoldResults:
+        records = [
+            _record(f"kmp-simple-{k:03d}", "passed" if k < passed else "failed", level=3)
+            for k in range(n)
+        ]
+        return ScaffoldResults.from_records("kmp", records, planned=n)
+
+    failed = fold(2, 5)  # interval about 12% to 77%: across 0.50, which decided FAILED
+    assert failed.status == "FAILED" and failed.borderline
+    partial_near_top = fold(17, 20)  # about 64% to 95%: across 0.90, PARTIAL's upper edge
+    assert partial_near_top.status == "PARTIAL" and partial_near_top.borderline
+    settled = fold(700, 1000)  # about 67% to 73%: clear of both
+    assert settled.status == "PARTIAL" and not settled.borderline
+    clear_fail = fold(10, 100)  # about 6% to 17%: across neither
+    assert clear_fail.status == "FAILED" and not clear_fail.borderline
+
+
+def test_status_on_case_scores_uses_exact_fractions() -> None:
+    # Nine cases each passing 2 of 3 samples and one passing all: 6 + 1 = 7 of 10 cases'
+    # worth, exactly 0.7 (floats would sum 2/3 ten times to 6.999...).
+    assert certify(Fraction(2, 3) * 9 + 1, 10, planned=30, unfinished=0) == "PARTIAL"
+    assert certify(Fraction(9, 1), 10, planned=10, unfinished=0) == "CERTIFIED"
+    assert certify(Fraction(8999, 1000), 10, planned=10, unfinished=0) == "PARTIAL"
+
+
+def _sized(case: str, outcome: str, size: int, **extra: Any) -> AttemptRecord:
+    return _record(case, outcome, **extra).model_copy(update={"size": size})
+
+
+def test_the_envelope_skips_a_budget_limited_size_and_stops_at_the_first_failure() -> None:
+    def at(size: int, outcome: str, count: int = 10) -> list[AttemptRecord]:
+        level = None if outcome == "passed" else 1
+        return [
+            _sized(f"kmp-simple-s{size}-{k:03d}", outcome, size, level=level) for k in range(count)
+        ]
+
+    right, limited, wrong = at(6, "passed"), at(12, "truncated"), at(24, "failed")
+    records = [*right, *at(9, "passed"), *limited, *wrong, *at(48, "passed")]
+    results = ScaffoldResults.from_records(
+        "kmp", records, planned=len(records), swept=[6, 9, 12, 24, 48], size_unit="text length"
+    )
+    assert results.budget_limited_sizes == [12]
+    assert results.certified_up_to == 9  # 12 is skipped, 24 fails; 48 comes after a failure
+    assert not results.holds_across_range
+    assert results.per_size[6] == (10.0, 10) and results.per_size[24] == (0.0, 10)
+    # One truncated answer in ten is not more than 10%: it counts against the rate (9 of 10
+    # still certifies) and the size is not budget-limited.
+    edge = [*at(12, "passed", 9), _sized("kmp-simple-s12-009", "truncated", 12, level=1)]
+    folded = ScaffoldResults.from_records("kmp", edge, planned=10, swept=[12])
+    assert folded.budget_limited_sizes == [] and folded.size_points[0].status == "CERTIFIED"
+
+
+def test_a_sweep_where_every_size_certifies_holds_across_the_range() -> None:
+    records = [_sized(f"kmp-simple-s{s}-000", "passed", s) for s in (6, 20)]
+    results = ScaffoldResults.from_records("kmp", records, planned=2, swept=[6, 20])
+    assert results.holds_across_range and results.certified_up_to == 20
+    nothing = ScaffoldResults.from_records(
+        "kmp", [_sized("kmp-simple-s6-000", "failed", 6, level=3)], planned=1, swept=[6, 20]
+    )
+    assert nothing.certified_up_to is None and not nothing.holds_across_range
+
+
+def test_a_validator_miss_makes_the_scaffold_incomplete_whatever_the_answers() -> None:
+    perfect = [_record(f"kmp-simple-{k:03d}", "passed") for k in range(50)]
+    miss = Calibration(4, 5, 0, 0, (CalibrationMiss("kmp-simple-000", "mutant accepted", "{}"),))
+    results = ScaffoldResults.from_records("kmp", perfect, planned=50, calibration=miss)
+    assert (results.status, results.incomplete_reason) == ("INCOMPLETE", "validator miss")
+    clean = Calibration(5, 5, 2, 2)
+    assert (
+        ScaffoldResults.from_records("kmp", perfect, planned=50, calibration=clean).status
+        == "CERTIFIED"
+    )
