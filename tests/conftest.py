@@ -15,4 +15,6 @@ def _isolated_environment(
     for name in list(os.environ):
         if name.startswith(("VERIFY_", "ANTHROPIC_", "OPENAI_")):
             monkeypatch.delenv(name, raising=False)
+    # Under GitHub Actions, runs the tests start must not write the job's own summary.
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
     monkeypatch.setenv("VERIFY_RESULTS_DIR", str(tmp_path_factory.mktemp("results")))

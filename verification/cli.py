@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 from collections.abc import Awaitable, Sequence
@@ -32,6 +33,8 @@ EXIT_CODES = {
     "a run in use by another process; a results folder that cannot be written)",
     3: "some scaffold INCOMPLETE (infrastructure errors or nothing counted)",
     4: "internal error: a bug in the harness (please report it with the traceback)",
+    5: "a regression against the previous comparable run, with --fail-on-regression (a "
+    "lower status or a significant drop on shared cases; before 1 and 3)",
     130: "interrupted by Ctrl-C (resume with --resume RUN_ID)",
     143: "terminated by SIGTERM (resume with --resume RUN_ID)",
 }
@@ -171,6 +174,32 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _output_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--output", type=_path, dest="results_dir", metavar="DIR", help="results directory"
+    )
+
+
+def _ci_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("CI outputs")
+    group.add_argument(
+        "--junit-xml",
+        type=_path,
+        metavar="PATH",
+        help="also write JUnit XML: one testcase per case (first sample), classname the "
+        "scaffold, name the case id; wrong answers are failures with level and reason, "
+        "infrastructure errors are errors. (When GITHUB_STEP_SUMMARY is set, the summary "
+        "table is appended to that file too.)",
+    )
+    group.add_argument(
+        "--fail-on-regression",
+        action="store_true",
+        help="exit 5 when a scaffold regressed against the previous comparable run (same "
+        "provider, model, level, seed and sizes, answered mostly live): a lower status, or "
+        "a pass-rate drop significant on the shared cases (exact McNemar, Holm-corrected)",
+    )
+
+
 def _common() -> _Parser:
     """Options every command takes, before or after its name (``verify NAME -v``)."""
     common = _Parser(add_help=False)
@@ -276,6 +305,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     )
     _size_option(verify)
     _run_options(verify)
+    _ci_options(verify)
 
     show = command(
         "show-prompt",
@@ -321,9 +351,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     report.add_argument(
         "run_id", metavar="RUN_ID", nargs="?", help="a run under <output>/runs (default: latest)"
     )
-    report.add_argument(
-        "--output", type=_path, dest="results_dir", metavar="DIR", help="results directory"
-    )
+    _output_option(report)
 
     cache = command(
         "cache",
@@ -341,9 +369,50 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="stats: answers kept, times served again and size on disk, by provider, server "
         "and model; clear: remove every answer (a damaged cache file altogether)",
     )
-    cache.add_argument(
-        "--output", type=_path, dest="results_dir", metavar="DIR", help="results directory"
+    _output_option(cache)
+
+    history = command(
+        "history",
+        help="list recent runs with each scaffold's status and rate",
+        description="Read every run under <output>/runs (no index: each run's manifest and "
+        "summary.json), newest first: id, time, model, provider, level, seed, code version, "
+        "and each scaffold's status and pass rate. A damaged run folder is skipped with a "
+        "warning naming it.",
     )
+    history.add_argument("--model", metavar="MODEL", help="only runs that asked this model")
+    history.add_argument(
+        "--scaffold", metavar="NAME", help="only runs of this scaffold, and only its line"
+    )
+    history.add_argument(
+        "--limit", type=_positive, default=20, metavar="N", help="the newest N runs (20)"
+    )
+    history.add_argument("--json", action="store_true", help="print the runs as JSON")
+    _output_option(history)
+
+    compare = command(
+        "compare",
+        help="paired comparison of two runs on the cases both answered",
+        description="Per scaffold both runs hold, on the cases both answered (first sample "
+        "of each): the cases only RUN_A passed, the cases only RUN_B passed, an exact "
+        "McNemar test on that split (Holm-corrected across the scaffolds) and a verdict. "
+        "Fewer than 6 discordant cases can never be significant: the verdict says so.",
+    )
+    compare.add_argument("run_a", metavar="RUN_A", help="a run under <output>/runs")
+    compare.add_argument("run_b", metavar="RUN_B", help="another run under <output>/runs")
+    _output_option(compare)
+
+    prune = command(
+        "prune",
+        help="remove old runs' raw replies, keeping what history and compare need",
+        description="For every run but the newest N: rewrite its journal without the raw "
+        "model replies (outcomes, parsed answers, reply lengths and hashes stay, so "
+        "history, compare and report still work) and delete its scaffold reports, which "
+        "quote replies (summary.md and summary.json stay). A run in use is left alone.",
+    )
+    prune.add_argument(
+        "--keep", type=_positive, required=True, metavar="N", help="newest runs kept whole"
+    )
+    _output_option(prune)
     return parser
 
 
@@ -370,6 +439,18 @@ _SETTING_OPTIONS = (
 def _settings(args: argparse.Namespace) -> VerificationSettings:
     given = {name: getattr(args, name, None) for name in _SETTING_OPTIONS}
     return load_settings(**given)
+
+
+def _regression_exit(summary: Path, code: int) -> int:
+    """5 when the run's ``summary.json`` (beside ``summary``) names a regression, else
+    ``code``."""
+    from verification.reports.summary import RunSummary
+
+    regressions = RunSummary.from_json(summary.with_suffix(".json").read_bytes()).regressions
+    if regressions:
+        print(f"regression against the previous comparable run: {', '.join(regressions)}")
+        return 5
+    return code
 
 
 def _exit_code(statuses: Sequence[str], level: str | None = None) -> int:
@@ -449,9 +530,12 @@ class VerificationCLI:
         resume: str | None = None,
         size: int | None = None,
         estimate: bool = False,
+        junit_xml: Path | None = None,
+        fail_on_regression: bool = False,
     ) -> int:
         from verification.errors import ConfigurationError, JournalError
         from verification.registry import resolve_scaffold_names
+        from verification.reports.ci import run_reporters
         from verification.reports.generator import write_run_reports
         from verification.runner import VerificationRunner
 
@@ -519,13 +603,21 @@ class VerificationCLI:
         finally:
             if bar is not None:
                 bar.close()
+        reporters = run_reporters(
+            junit_xml=junit_xml, step_summary=os.environ.get("GITHUB_STEP_SUMMARY")
+        )
         summary = write_run_reports(
-            outcome.paths, outcome.manifest, outcome.results, costs=outcome.costs
+            outcome.paths,
+            outcome.manifest,
+            outcome.results,
+            costs=outcome.costs,
+            reporters=reporters,
         )
         _print_summary(outcome.results.values(), outcome.manifest.run_label, summary)
         _print_cost(outcome)
         statuses = [r.status for r in outcome.results.values()]
-        return _exit_code(statuses, outcome.manifest.level)
+        code = _exit_code(statuses, outcome.manifest.level)
+        return _regression_exit(summary, code) if fail_on_regression else code
 
     def verify_category(self, category: str) -> int:
         return self.verify(category=category)
@@ -574,6 +666,37 @@ class VerificationCLI:
             print(f"removed {cache.clear()} cached answers from {cache.path}")
             return 0
         print(cache.stats().render())
+        return 0
+
+    def history(
+        self,
+        *,
+        model: str | None = None,
+        scaffold: str | None = None,
+        limit: int = 20,
+        as_json: bool = False,
+    ) -> int:
+        from verification.reports.compare import render_history
+        from verification.reports.history import as_json_lines, filter_entries, scan_runs
+
+        entries = scan_runs(self.settings.results_dir)
+        chosen = filter_entries(entries, model=model, scaffold=scaffold)[-limit:]
+        print(as_json_lines(chosen) if as_json else render_history(chosen, scaffold), end="")
+        return 0
+
+    def compare(self, run_a: str, run_b: str) -> int:
+        from verification.reports.compare import compare_runs, render_pairing
+
+        print(render_pairing(compare_runs(self.settings.results_dir, run_a, run_b)), end="")
+        return 0
+
+    def prune(self, keep: int) -> int:
+        from verification.reports.history import prune_runs
+
+        done = prune_runs(self.settings.results_dir, keep)
+        for run_id, what in done:
+            print(f"{run_id}: {what}")
+        print(f"{len(done)} older run(s) pruned; the newest {keep} kept whole")
         return 0
 
     def generate_reports(self, run_id: str | None = None) -> int:
@@ -731,6 +854,8 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
                 resume=args.resume,
                 size=args.size,
                 estimate=args.estimate,
+                junit_xml=args.junit_xml,
+                fail_on_regression=args.fail_on_regression,
             )
         if args.command == "show-prompt":
             return cli.show_prompt(
@@ -742,6 +867,14 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
             )
         if args.command == "cache":
             return cli.cache(args.action)
+        if args.command == "history":
+            return cli.history(
+                model=args.model, scaffold=args.scaffold, limit=args.limit, as_json=args.json
+            )
+        if args.command == "compare":
+            return cli.compare(args.run_a, args.run_b)
+        if args.command == "prune":
+            return cli.prune(args.keep)
         return cli.generate_reports(args.run_id)
     except FatalLLMError as exc:
         print(f"error: {exc}", file=sys.stderr)

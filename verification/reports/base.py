@@ -7,14 +7,18 @@ is one more reporter, with no change to the runner or the other reporters.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from verification.costs import ScaffoldCost
 from verification.journal import RunManifest
 from verification.results import ScaffoldResults
+
+if TYPE_CHECKING:  # both import this module
+    from verification.reports.history import RunEntry
+    from verification.reports.regressions import RunComparison
 
 __all__ = ["ReportContext", "Reporter", "status_changes"]
 
@@ -35,6 +39,10 @@ class ReportContext:
     ``output_dir``)."""
     costs: Mapping[str, ScaffoldCost] = field(default_factory=dict)
     """Each scaffold's cost, folded from the journal."""
+    comparison: RunComparison | None = None
+    """This run against the previous comparable one (status changes, paired rate drops)."""
+    history: Sequence[RunEntry] = ()
+    """Earlier comparable runs, oldest first (the last is the previous one)."""
 
 
 class Reporter(Protocol):

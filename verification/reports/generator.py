@@ -22,28 +22,32 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 import jinja2
-from pydantic import ValidationError
 
 from verification.cases import is_scaffold_name
 from verification.costs import ScaffoldCost, run_costs, total_cost
 from verification.envelope import CASES_PER_SIZE
-from verification.errors import ConfigurationError, StoredFileError
+from verification.errors import ConfigurationError
 from verification.journal import (
     RunManifest,
     RunPaths,
     ScaffoldEntry,
     exclusive_lock,
-    is_run_id,
     read_journal,
-    run_manifests,
 )
-from verification.reports.base import ReportContext, Reporter, status_changes
-from verification.reports.summary import MAX_SUMMARY_BYTES, RunSummary, StatusChange, build_summary
-from verification.results import ScaffoldResults, Status, deciding_thresholds
-from verification.stored_files import read_stored_json
+from verification.reports.base import ReportContext, Reporter
+from verification.reports.charts import (
+    TREND_RUNS,
+    SvgChartReporter,
+    scaffold_chart_name,
+    summary_charts,
+)
+from verification.reports.history import RunEntry, recent_comparable
+from verification.reports.regressions import RunComparison, compare_with_previous
+from verification.reports.summary import RateDrop, RunSummary, StatusChange, build_summary
+from verification.results import ScaffoldResults, deciding_thresholds
 
 __all__ = [
     "DEFAULT_REPORTERS",
@@ -153,39 +157,60 @@ def summary_data(manifest: RunManifest, results: Sequence[ScaffoldResults]) -> d
     return build_summary(manifest, results).model_dump(mode="json")
 
 
-def _summary_data_with_changes(
+def _summary_with_changes(
     manifest: RunManifest,
     results: Sequence[ScaffoldResults],
-    previous: dict[str, Any] | None,
+    comparison: RunComparison | None,
     costs: Mapping[str, ScaffoldCost] | None = None,
-) -> tuple[dict[str, Any], list[tuple[str, str, str]]]:
+) -> RunSummary:
     summary = build_summary(manifest, results, costs)
-    changes = status_changes({n: s.status for n, s in summary.scaffolds.items()}, previous)
-    if previous:
-        summary.previous_run_id = _text_or_none(previous.get("run_id"))
-        summary.status_changes = [StatusChange(scaffold=n, before=b, now=a) for n, b, a in changes]
-    return summary.model_dump(mode="json"), changes
-
-
-def _text_or_none(value: object) -> str | None:
-    return value if isinstance(value, str) else None
+    if comparison is not None:
+        summary.previous_run_id = comparison.previous_run_id
+        summary.status_changes = [
+            StatusChange(scaffold=c.scaffold, before=c.before, now=c.now, direction=c.direction)
+            for c in comparison.status_changes
+        ]
+        summary.rate_drops = [
+            RateDrop(
+                scaffold=row.scaffold,
+                shared=row.comparison.shared,
+                only_before=row.comparison.only_a,
+                only_now=row.comparison.only_b,
+                p_value=row.comparison.p_value,
+                p_holm=row.p_holm,
+                significant=row.significant,
+                verdict=row.verdict("previous", "this run"),
+            )
+            for row in comparison.rate_drops
+        ]
+        summary.regressions = comparison.regressions
+    return summary
 
 
 def render_scaffold_report(
-    manifest: RunManifest, results: ScaffoldResults, cost: ScaffoldCost | None = None
+    manifest: RunManifest,
+    results: ScaffoldResults,
+    cost: ScaffoldCost | None = None,
+    *,
+    size_chart: str | None = None,
 ) -> str:
-    """The Markdown report of one scaffold."""
-    return _environment().get_template("scaffold.md.j2").render(r=results, m=manifest, cost=cost)
+    """The Markdown report of one scaffold (``size_chart``: its SVG beside it, if any)."""
+    return (
+        _environment()
+        .get_template("scaffold.md.j2")
+        .render(r=results, m=manifest, cost=cost, size_chart=size_chart)
+    )
 
 
 def render_summary(
     manifest: RunManifest,
     results: Sequence[ScaffoldResults],
-    previous: dict[str, Any] | None,
+    comparison: RunComparison | None = None,
     costs: Mapping[str, ScaffoldCost] | None = None,
+    *,
+    charts: Sequence[str] = (),
 ) -> str:
-    """The Markdown summary of a run."""
-    _, changes = _summary_data_with_changes(manifest, results, previous, costs)
+    """The Markdown summary of a run (``charts``: SVG files beside it, shown in order)."""
     return (
         _environment()
         .get_template("summary.md.j2")
@@ -193,9 +218,9 @@ def render_summary(
             m=manifest,
             results=results,
             totals=dict(Counter(r.status for r in results)),
-            previous=previous,
-            changes=changes,
             cost=total_cost(costs, manifest.cost_basis) if costs else None,
+            comparison=comparison,
+            charts=charts,
         )
     )
 
@@ -210,18 +235,23 @@ class MarkdownReporter:
         written = []
         for results in context.results.values():
             path = scaffold_report_path(context.output_dir, results.scaffold)
-            cost = context.costs.get(results.scaffold)
-            path.write_text(
-                render_scaffold_report(context.manifest, results, cost), encoding="utf-8"
+            chart = context.output_dir / scaffold_chart_name(results.scaffold)
+            text = render_scaffold_report(
+                context.manifest,
+                results,
+                context.costs.get(results.scaffold),
+                size_chart=chart.name if chart.is_file() else None,
             )
+            path.write_text(text, encoding="utf-8")
             written.append(path)
         summary = context.output_dir / "summary.md"
         summary.write_text(
             render_summary(
                 context.manifest,
                 list(context.results.values()),
-                context.previous,
+                context.comparison,
                 context.costs,
+                charts=[p.name for p in summary_charts(context)],
             ),
             encoding="utf-8",
         )
@@ -235,15 +265,20 @@ class SummaryJsonReporter:
 
     def write(self, context: ReportContext) -> list[Path]:
         context.output_dir.mkdir(parents=True, exist_ok=True)
-        data, _ = _summary_data_with_changes(
-            context.manifest, list(context.results.values()), context.previous, context.costs
+        summary = _summary_with_changes(
+            context.manifest, list(context.results.values()), context.comparison, context.costs
         )
+        data = summary.model_dump(mode="json")
         path = context.output_dir / "summary.json"
         path.write_text(json.dumps(data, indent=2, allow_nan=False) + "\n", encoding="utf-8")
         return [path]
 
 
-DEFAULT_REPORTERS: tuple[Reporter, ...] = (MarkdownReporter(), SummaryJsonReporter())
+DEFAULT_REPORTERS: tuple[Reporter, ...] = (
+    SvgChartReporter(),  # before the Markdown, which links the charts that exist
+    MarkdownReporter(),
+    SummaryJsonReporter(),
+)
 """What every run writes."""
 
 
@@ -296,68 +331,25 @@ class ReportGenerator:
         return path
 
     def generate_summary_report(
-        self, all_results: Sequence[ScaffoldResults], *, previous: dict[str, Any] | None = None
+        self, all_results: Sequence[ScaffoldResults], *, comparison: RunComparison | None = None
     ) -> Path:
         """Write ``summary.md`` and ``summary.json``; returns the Markdown's path."""
         context = ReportContext(
             manifest=self._manifest_for(all_results),
             results={r.scaffold: r for r in all_results},
             output_dir=self.output_dir,
-            previous=previous,
+            comparison=comparison,
         )
         SummaryJsonReporter().write(context)
         path = self.output_dir / "summary.md"
         path.write_text(
-            render_summary(context.manifest, list(all_results), previous), encoding="utf-8"
+            render_summary(context.manifest, list(all_results), comparison), encoding="utf-8"
         )
         return path
 
 
-_STATUSES = frozenset(get_args(Status))
-
-
-def _earlier_summary(run_dir: Path) -> dict[str, Any] | None:
-    """The validated data of a run's ``summary.json`` (a file anyone may have edited);
-    ``None``, with a warning naming the file unless it is simply missing, when it is not a
-    summary. Its run id and statuses reach ``summary.md``, so they must be what a run
-    writes."""
-    path = run_dir / "reports" / "summary.json"
-    try:
-        summary = RunSummary.model_validate(read_stored_json(path, max_bytes=MAX_SUMMARY_BYTES))
-    except FileNotFoundError:
-        return None
-    except (OSError, StoredFileError) as exc:
-        logger.warning("earlier summary skipped: %s", exc)
-        return None
-    except ValidationError as exc:
-        logger.warning("earlier summary skipped: %s: not a run summary (%s)", path, exc)
-        return None
-    strange = [s.status for s in summary.scaffolds.values() if s.status not in _STATUSES]
-    if not is_run_id(summary.run_id) or strange:
-        logger.warning("earlier summary skipped: %s: its run id or a status is not one", path)
-        return None
-    return summary.model_dump(mode="json")
-
-
-def _previous_summary(paths: RunPaths, manifest: RunManifest) -> dict[str, Any] | None:
-    """The summary of the latest run of the same provider and model created before this
-    one. Earlier runs are untrusted input: a damaged one is skipped, never fatal."""
-    this = (manifest.provider.get("provider"), manifest.model_requested)
-    earlier = sorted(
-        (
-            other
-            for other in run_manifests(paths.results_dir)
-            if (other.provider.get("provider"), other.model_requested) == this
-            and other.created_at < manifest.created_at
-        ),
-        key=lambda other: other.created_at,
-        reverse=True,
-    )
-    for other in earlier:
-        summary = _earlier_summary(paths.results_dir / "runs" / other.run_id)
-        if summary is not None:
-            return summary
-    return None
+def _summary_json(entry: RunEntry) -> dict[str, Any] | None:
+    return None if entry.summary is None else entry.summary.model_dump(mode="json")
 
 
 def write_run_reports(
@@ -373,13 +365,17 @@ def write_run_reports(
     """Run every reporter into the run's reports folder, then (unless ``publish`` is false:
     an older run re-rendered) publish that folder to ``<results_dir>/reports``; returns the
     run's ``summary.md``."""
+    recent = recent_comparable(paths.results_dir, manifest, TREND_RUNS)
+    previous = recent[-1] if recent else None
     context = ReportContext(
         manifest=manifest,
         results=results,
         output_dir=paths.reports,
-        previous=_previous_summary(paths, manifest),
+        previous=None if previous is None else _summary_json(previous),
         options=dict(options or {}),
         costs=run_costs(manifest, read_journal(paths.journal)) if costs is None else costs,
+        comparison=None if previous is None else compare_with_previous(previous, results),
+        history=tuple(recent),
     )
     for reporter in reporters:
         reporter.write(context)

@@ -25,6 +25,7 @@ __all__ = [
     "CalibrationSummary",
     "CostFigures",
     "MissSummary",
+    "RateDrop",
     "RunSummary",
     "ScaffoldSummary",
     "SizeSummary",
@@ -59,6 +60,24 @@ class StatusChange(_Tolerant):
     scaffold: str
     before: str
     now: str
+    direction: str | None = None
+    """``regression``, ``improvement`` or ``change`` (to or from INCOMPLETE)."""
+
+
+class RateDrop(_Tolerant):
+    """A scaffold that passed fewer of the cases both runs answered (first sample)."""
+
+    scaffold: str
+    shared: int
+    only_before: int
+    """Shared cases the previous run passed and this one failed."""
+    only_now: int
+    p_value: float
+    """Exact McNemar, two-sided."""
+    p_holm: float
+    """Holm-adjusted across the run's scaffolds."""
+    significant: bool
+    verdict: str
 
 
 class CostFigures(_Tolerant):
@@ -205,6 +224,10 @@ class RunSummary(_Tolerant):
     """The run's cost, with the savings of each cache apart."""
     stopped_by_budget: bool = False
     """The run stopped at its ``--max-cost`` budget with cases left to ask."""
+    """Against ``previous_run_id``: regressions first, then improvements."""
+    rate_drops: list[RateDrop] | None = None
+    regressions: list[str] | None = None
+    """Scaffolds with a lower status or a significant drop on the shared cases."""
 
     @classmethod
     def from_json(cls, text: str | bytes) -> RunSummary:

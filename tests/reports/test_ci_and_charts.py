@@ -1,0 +1,143 @@
+"""CI outputs and charts of scripted replay runs, read back by real parsers: JUnit XML by
+junitparser, SVG by xml.etree, the job summary as the Markdown GitHub shows."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from junitparser import Error, Failure, JUnitXml, Skipped
+
+from verification.journal import RunPaths, read_journal
+from verification.reports.charts import ChartMark, render_chart
+from verification.reports.summary import RunSummary
+from verification.reports.xmltext import xml_text
+from verification.results import THRESHOLDS
+
+ScriptedRun = Callable[..., tuple[int, str]]  # the scripted_run fixture (conftest.py)
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_junit_has_one_testcase_per_case_with_failures_and_reasons(
+    tmp_path: Path, scripted_run: ScriptedRun
+) -> None:
+    output, junit = tmp_path / "out", tmp_path / "ci" / "junit.xml"
+    _, run_id = scripted_run(output, {"kmp": 4, "bfs": 6}, 6, "--junit-xml", str(junit))
+    records = [r for r in read_journal(RunPaths(output, run_id).journal) if r.attempt == 1]
+    xml = JUnitXml.fromfile(str(junit))
+    cases = {(case.classname, case.name): case for suite in xml for case in suite}
+    assert set(cases) == {(r.scaffold, r.case_id) for r in records}
+    for record in records:
+        results = cases[(record.scaffold, record.case_id)].result
+        if record.outcome == "passed":
+            assert results == []
+        else:
+            (failure,) = results
+            assert isinstance(failure, Failure) and not isinstance(failure, Error | Skipped)
+            assert failure.message.startswith(f"{record.outcome} at level {record.level}: ")
+            assert record.reason[:100] in failure.message
+    suites = {suite.name: suite for suite in xml}
+    assert (suites["kmp"].tests, suites["kmp"].failures) == (6, 2)
+    assert (suites["bfs"].tests, suites["bfs"].failures) == (6, 0)
+
+
+def test_junit_text_drops_what_xml_forbids_and_infra_errors_are_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from verification.cli import main
+    from verification.registry import DEFAULT_SEED
+    from verification.runner import plan_cases
+
+    monkeypatch.setenv("VERIFY_MAX_RETRIES", "1")
+    monkeypatch.setenv("VERIFY_RETRY_INITIAL_WAIT", "0")
+    first, second = plan_cases(["kmp"], seed=DEFAULT_SEED, cases=2)["kmp"]
+    replay = tmp_path / "replay.jsonl"
+    hostile = '```json\n{"positions": [1, "\\u0007\\ud800 </failure>]]><x>"]}\n```'
+    lines = [
+        {"case_id": first.id, "raw_response": hostile},
+        {"case_id": second.id, "error": "transient"},
+    ]
+    replay.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    junit = tmp_path / "junit.xml"
+    argv = ["verify", "kmp", "--provider", "replay", "--replay-file", str(replay)]
+    main([*argv, "--cases", "2", "--output", str(tmp_path / "out"), "--junit-xml", str(junit)])
+    ET.parse(junit)  # well-formed XML
+    (suite,) = JUnitXml.fromfile(str(junit))
+    by_name = {case.name: case.result for case in suite}
+    (failure,) = by_name[first.id]
+    (record,) = [
+        r
+        for r in read_journal(next((tmp_path / "out" / "runs").iterdir()) / "results.jsonl")
+        if r.case_id == first.id
+    ]
+    assert isinstance(failure, Failure)
+    assert failure.text == xml_text(f"{record.outcome} at level {record.level}: {record.reason}")
+    (error,) = by_name[second.id]
+    assert isinstance(error, Error) and error.message.startswith("infrastructure error")
+
+
+def test_a_job_summary_is_appended_where_github_asks(
+    tmp_path: Path, scripted_run: ScriptedRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    step_summary = tmp_path / "step-summary.md"
+    step_summary.write_text("earlier step\n")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
+    output = tmp_path / "out"
+    scripted_run(output, {"kmp": 6}, 6)
+    _, run_id = scripted_run(output, {"kmp": 0}, 6)
+    text = step_summary.read_text()
+    assert text.startswith("earlier step\n") and text.count("| Scaffold | Status |") == 2
+    assert f"Run `{run_id}`" in text and "| kmp | **FAILED** | 0.0% | 6 |" in text
+    assert "- kmp: CERTIFIED -> FAILED (regression)" in text
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY")
+    scripted_run(output, {"kmp": 6}, 6)
+    assert step_summary.read_text() == text  # no variable, nothing written
+
+
+def _marks(svg: Path) -> dict[str, dict[str, str]]:
+    root = ET.parse(svg).getroot()
+    assert root.tag == f"{SVG}svg"
+    return {g.attrib["data-label"]: g.attrib for g in root.iter(f"{SVG}g")}
+
+
+def test_charts_parse_and_hold_the_runs_figures(tmp_path: Path, scripted_run: ScriptedRun) -> None:
+    output = tmp_path / "out"
+    _, first = scripted_run(output, {"kmp": 6, "bfs": 3}, 6)
+    _, second = scripted_run(output, {"kmp": 5, "bfs": 6}, 6)
+    reports = RunPaths(output, second).reports
+    summary = RunSummary.from_json((reports / "summary.json").read_text())
+    marks = _marks(reports / "summary-pass-rates.svg")
+    assert marks.keys() == summary.scaffolds.keys()
+    for name, scaffold in summary.scaffolds.items():
+        assert float(marks[name]["data-rate"]) == pytest.approx(scaffold.pass_rate, abs=1e-6)
+        low, high = scaffold.interval_95
+        assert float(marks[name]["data-low"]) == pytest.approx(low, abs=1e-6)
+        assert float(marks[name]["data-high"]) == pytest.approx(high, abs=1e-6)
+    root = ET.parse(reports / "summary-pass-rates.svg").getroot()
+    thresholds = {
+        float(line.attrib["data-value"])
+        for line in root.iter(f"{SVG}line")
+        if line.attrib.get("class") == "threshold"
+    }
+    assert thresholds == set(THRESHOLDS.values())
+    trend = _marks(reports / "summary-trend.svg")
+    earlier = RunSummary.from_json((RunPaths(output, first).reports / "summary.json").read_text())
+    mean_then = sum(s.pass_rate for s in earlier.scaffolds.values()) / 2
+    mean_now = sum(s.pass_rate for s in summary.scaffolds.values()) / 2
+    assert [float(m["data-rate"]) for m in trend.values()] == pytest.approx([mean_then, mean_now])
+    markdown = (reports / "summary.md").read_text()
+    assert "![summary-pass-rates.svg](summary-pass-rates.svg)" in markdown
+    assert "![summary-trend.svg](summary-trend.svg)" in markdown
+    assert not (RunPaths(output, first).reports / "summary-trend.svg").exists()  # no history
+
+
+def test_a_chart_keeps_hostile_names_as_text() -> None:
+    name = '<script>&"\x07'
+    svg = render_chart("t <&>", [ChartMark(name, 0.5, 0.2, 0.8, 10)], horizontal=False)
+    root = ET.fromstring(svg)
+    (mark,) = [g for g in root.iter(f"{SVG}g")]
+    assert mark.attrib["data-label"] == '<script>&"?[U+0007]'
+    assert not list(root.iter("script")) and not list(root.iter(f"{SVG}script"))

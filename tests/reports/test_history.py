@@ -1,0 +1,156 @@
+"""History from run directories: the previous comparable run, regressions (status and
+paired rate drops), ``history``, ``compare`` and ``prune``, from scripted replay runs."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from scipy.stats import binomtest
+
+from verification.cli import main
+from verification.journal import RunPaths, read_journal
+from verification.paired import MIN_DISCORDANT
+from verification.reports.summary import RunSummary
+
+ScriptedRun = Callable[..., tuple[int, str]]  # the scripted_run fixture (conftest.py)
+
+
+def _summary(output: Path, run_id: str) -> RunSummary:
+    return RunSummary.from_json(
+        RunPaths(output, run_id).reports.joinpath("summary.json").read_text()
+    )
+
+
+def test_a_significant_drop_is_a_regression_even_when_the_status_holds(
+    tmp_path: Path, scripted_run: ScriptedRun, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "out"
+    assert scripted_run(output, {"kmp": 19, "bfs": 12}, 40)[0] == 1  # kmp 19/40: FAILED
+    code, second = scripted_run(output, {"kmp": 0, "bfs": 12}, 40, "--fail-on-regression")
+    assert code == 5
+    summary = _summary(output, second)
+    assert summary.status_changes == [] and summary.regressions == ["kmp"]
+    (drop,) = summary.rate_drops or []
+    assert (drop.scaffold, drop.shared, drop.only_before, drop.only_now) == ("kmp", 40, 19, 0)
+    p = binomtest(19, 19, 0.5).pvalue
+    assert drop.p_value == pytest.approx(p)
+    assert drop.p_holm == pytest.approx(min(1.0, 2 * p))  # two scaffolds compared, bfs at p=1
+    assert drop.significant
+    markdown = (RunPaths(output, second).reports / "summary.md").read_text()
+    assert "| kmp | 40 | 19 | 0 |" in markdown and "**Regressions:** kmp." in markdown
+    assert "regression against the previous comparable run: kmp" in capsys.readouterr().out
+
+
+def test_a_status_change_is_listed_regressions_before_improvements(
+    tmp_path: Path, scripted_run: ScriptedRun
+) -> None:
+    output = tmp_path / "out"
+    scripted_run(output, {"kmp": 10, "bfs": 0}, 10)
+    code, second = scripted_run(output, {"kmp": 0, "bfs": 10}, 10, "--fail-on-regression")
+    assert code == 5
+    summary = _summary(output, second)
+    changes = [(c.scaffold, c.before, c.now, c.direction) for c in summary.status_changes or []]
+    assert changes == [
+        ("kmp", "CERTIFIED", "FAILED", "regression"),
+        ("bfs", "FAILED", "CERTIFIED", "improvement"),
+    ]
+    assert summary.regressions == ["kmp"]
+
+
+def test_a_small_drop_says_significance_is_out_of_reach(
+    tmp_path: Path, scripted_run: ScriptedRun
+) -> None:
+    output = tmp_path / "out"
+    drop_by = MIN_DISCORDANT - 1
+    scripted_run(output, {"kmp": drop_by}, 20)  # 5/20: FAILED
+    code, second = scripted_run(output, {"kmp": 0}, 20)
+    summary = _summary(output, second)
+    (drop,) = summary.rate_drops or []
+    assert (drop.only_before, drop.only_now) == (drop_by, 0)
+    assert drop.verdict == "significance out of reach at this n" and not drop.significant
+    assert summary.regressions == [] and code == 1  # FAILED both times: no regression
+
+
+def test_only_comparable_live_runs_are_baselines(
+    tmp_path: Path,
+    scripted_run: ScriptedRun,
+    caplog: pytest.LogCaptureFixture,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    output = tmp_path / "out"
+    dry = ["verify", "kmp", "--provider", "reference", "--cases", "6", "--output", str(output)]
+    assert main(dry) == 0
+    _, first = scripted_run(output, {"kmp": 6}, 6)
+    assert _summary(output, first).previous_run_id is None  # a dry run is no baseline
+    _, other_seed = scripted_run(output, {"kmp": 0}, 6, "--seed", "7")
+    assert _summary(output, other_seed).previous_run_id is None
+    # A run answered mostly from the response cache says nothing new: never a baseline.
+    journal = RunPaths(output, first).journal
+    cached = [r.model_copy(update={"source": "cache"}) for r in read_journal(journal)]
+    journal.write_text("".join(r.to_line() for r in cached), encoding="utf-8")
+    damaged = output / "runs" / "20000101T000000Z-damage"
+    damaged.mkdir()
+    (damaged / "manifest.json").write_text("{not json")
+    with caplog.at_level(logging.WARNING):
+        code, last = scripted_run(output, {"kmp": 0}, 6, "--fail-on-regression")
+    assert code == 1 and _summary(output, last).previous_run_id is None
+    assert any(damaged.name in message for message in caplog.messages)
+    capsys.readouterr()
+    assert main(["history", "--output", str(output), "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert len(listed) == 4 and damaged.name not in {run["run_id"] for run in listed}
+
+
+def test_history_lists_runs_newest_first_filtered_by_scaffold(
+    tmp_path: Path, scripted_run: ScriptedRun, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "out"
+    _, first = scripted_run(output, {"kmp": 6, "bfs": 3}, 6)
+    _, second = scripted_run(output, {"kmp": 3}, 6)
+    capsys.readouterr()
+    assert main(["history", "--output", str(output), "--json"]) == 0
+    runs = json.loads(capsys.readouterr().out)
+    assert [r["run_id"] for r in runs] == [first, second]
+    assert runs[0]["scaffolds"]["bfs"] == {"status": "PARTIAL", "pass_rate": 0.5, "n": 6}
+    assert runs[0]["provider"] == "replay" and runs[0]["seed"] == runs[1]["seed"]
+    assert main(["history", "--output", str(output), "--scaffold", "bfs"]) == 0
+    text = capsys.readouterr().out
+    assert first in text and second not in text and "kmp" not in text
+    assert main(["history", "--output", str(output), "--limit", "1"]) == 0
+    text = capsys.readouterr().out
+    assert second in text and first not in text
+    assert "PARTIAL      50.0%" in text
+    assert main(["history", "--output", str(output), "--model", "no-such-model"]) == 0
+    assert capsys.readouterr().out == "no runs\n"
+
+
+def test_compare_pairs_two_runs_and_prune_keeps_what_it_needs(
+    tmp_path: Path, scripted_run: ScriptedRun, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "out"
+    _, a = scripted_run(output, {"kmp": 2}, 12)
+    _, b = scripted_run(output, {"kmp": 12}, 12)
+    capsys.readouterr()
+    assert main(["compare", a, b, "--output", str(output)]) == 0
+    before = capsys.readouterr().out
+    p = binomtest(0, 10, 0.5).pvalue
+    (row,) = [line.split() for line in before.splitlines() if line.startswith("kmp ")]
+    assert row == ["kmp", "12", "0", "10", f"{p:.4f}", f"{p:.4f}", "B", "is", "better"]
+    assert main(["prune", "--keep", "1", "--output", str(output)]) == 0
+    assert f"{a}: 12 replies and 1 scaffold reports removed" in capsys.readouterr().out
+    assert all(r.raw_response is None for r in read_journal(RunPaths(output, a).journal))
+    assert any(r.raw_response for r in read_journal(RunPaths(output, b).journal))
+    assert not (RunPaths(output, a).reports / "kmp.md").exists()
+    assert main(["compare", a, b, "--output", str(output)]) == 0
+    assert capsys.readouterr().out == before
+
+
+def test_compare_refuses_a_run_that_is_not_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["compare", "nope", "../etc", "--output", str(tmp_path)]) == 2
+    assert "no run 'nope'" in capsys.readouterr().err

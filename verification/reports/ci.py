@@ -1,0 +1,129 @@
+"""Outputs for CI systems: a JUnit XML file and the GitHub Actions job summary.
+
+JUnit (``--junit-xml PATH``): one ``testsuite`` per scaffold and one ``testcase`` per case,
+first sample only (``classname`` the scaffold, ``name`` the case id): a failed answer is a
+``failure`` whose message gives the level and the reason, an infrastructure error is an
+``error`` (no verdict on the scaffold), a planned case never answered is ``skipped``. Every
+text is cleared of characters XML forbids (:func:`~verification.reports.xmltext.xml_text`)
+and escaped by the serializer, so no reply can make the file unreadable.
+
+Job summary: when ``GITHUB_STEP_SUMMARY`` names a file (GitHub Actions sets it in every
+step), the summary table and any regressions are appended to it.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from verification.reports.base import ReportContext, Reporter
+from verification.reports.generator import DEFAULT_REPORTERS, md_cell
+from verification.reports.xmltext import xml_text
+from verification.results import TestResult
+
+__all__ = ["GithubStepSummaryReporter", "JUnitXmlReporter", "run_reporters"]
+
+_MESSAGE_CHARS = 1000
+
+
+def _testcase(result: TestResult) -> ET.Element:
+    case = ET.Element(
+        "testcase",
+        classname=xml_text(result.test_case.scaffold),
+        name=xml_text(result.test_case.id),
+        time=f"{result.latency_s:.3f}",
+    )
+    if result.outcome == "infra_error":
+        message = xml_text(f"infrastructure error: {result.validation_message}", _MESSAGE_CHARS)
+        ET.SubElement(case, "error", message=message, type="infra_error").text = message
+    elif not result.passed:
+        level = f"level {result.level}" if result.level else "no level"
+        message = xml_text(f"{result.outcome} at {level}: {result.validation_message}")
+        failure = ET.SubElement(
+            case, "failure", message=message[:_MESSAGE_CHARS], type=result.outcome
+        )
+        failure.text = message
+    return case
+
+
+class JUnitXmlReporter:
+    """One ``testcase`` per case (first sample), written to ``path``."""
+
+    name = "junit-xml"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def write(self, context: ReportContext) -> list[Path]:
+        title = f"scaffold certification {context.manifest.run_id}"
+        root = ET.Element("testsuites", name=xml_text(title))
+        for name, results in context.results.items():
+            first = [r for r in results.results if r.epoch == 0]
+            suite = ET.SubElement(root, "testsuite", name=xml_text(name))
+            suite.extend(_testcase(r) for r in first)
+            answered = {r.test_case.id for r in first}
+            planned = context.manifest.scaffolds.get(name)
+            for case_id in planned.case_ids if planned else []:
+                if case_id not in answered:
+                    case = ET.SubElement(suite, "testcase", classname=name, name=case_id)
+                    ET.SubElement(case, "skipped", message="not answered (interrupted run)")
+            suite.set("tests", str(len(suite)))
+            suite.set("failures", str(len(suite.findall("testcase/failure"))))
+            suite.set("errors", str(len(suite.findall("testcase/error"))))
+            suite.set("skipped", str(len(suite.findall("testcase/skipped"))))
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        ET.ElementTree(root).write(self.path, encoding="utf-8", xml_declaration=True)
+        return [self.path]
+
+
+class GithubStepSummaryReporter:
+    """Appends the summary table to the job summary file GitHub Actions names."""
+
+    name = "github-step-summary"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def write(self, context: ReportContext) -> list[Path]:
+        m = context.manifest
+        title = f" ({m.run_label}: certifies no model)" if m.run_label else ""
+        lines = [
+            f"## Scaffold certification{title}",
+            "",
+            f"Run `{m.run_id}`, model {md_cell(m.model_requested)}, provider "
+            f"{md_cell(m.provider.get('provider'))}.",
+            "",
+            "| Scaffold | Status | Pass rate | n | 95% interval |",
+            "|---|---|---|---|---|",
+        ]
+        for r in context.results.values():
+            low, high = r.interval
+            mark = " (borderline)" if r.borderline else ""
+            lines.append(
+                f"| {md_cell(r.scaffold)} | **{r.status}**{mark} | {100 * r.pass_rate:.1f}% | "
+                f"{r.n} | {100 * low:.1f}% to {100 * high:.1f}% |"
+            )
+        comparison = context.comparison
+        if comparison is not None:
+            lines += ["", f"Compared with run `{comparison.previous_run_id}`."]
+            for change in comparison.status_changes:
+                before, now = change.before, change.now
+                lines.append(f"- {change.scaffold}: {before} -> {now} ({change.direction})")
+            if comparison.regressions:
+                lines.append(f"- **Regressions:** {', '.join(comparison.regressions)}")
+        with self.path.open("a", encoding="utf-8") as file:
+            file.write("\n".join(lines) + "\n\n")
+        return [self.path]
+
+
+def run_reporters(
+    *, junit_xml: Path | None = None, step_summary: str | None = None
+) -> tuple[Reporter, ...]:
+    """Every reporter of a run: the default ones, JUnit when a path is given, the job
+    summary when GitHub Actions names a file (an empty name is none)."""
+    reporters: list[Reporter] = list(DEFAULT_REPORTERS)
+    if junit_xml is not None:
+        reporters.append(JUnitXmlReporter(junit_xml))
+    if step_summary:
+        reporters.append(GithubStepSummaryReporter(Path(step_summary)))
+    return tuple(reporters)

@@ -1,0 +1,97 @@
+"""``compare RUN_A RUN_B`` and ``history`` as text: what the command line prints.
+
+``compare`` pairs the two runs per scaffold on the cases both answered (first sample of
+each): the cases only A passed, the cases only B passed, exact McNemar on that split and a
+verdict, Holm-corrected when several scaffolds are compared at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from verification.errors import JournalError
+from verification.journal import RunPaths
+from verification.reports.history import (
+    RunEntry,
+    comparability,
+    entry_outcomes,
+    read_entry,
+    status_rates,
+)
+from verification.reports.regressions import PairedRow, compare_outcomes
+
+__all__ = ["RunPairing", "compare_runs", "render_history", "render_pairing"]
+
+
+@dataclass(frozen=True)
+class RunPairing:
+    """Two runs compared scaffold by scaffold."""
+
+    a: RunEntry
+    b: RunEntry
+    rows: list[PairedRow]
+    differences: list[str]
+    """What makes the runs not comparable as history means it (empty when they are)."""
+
+
+def load_run(results_dir: Path, run_id: str) -> RunEntry:
+    """A run by id, or a :class:`JournalError` naming what is wrong with it."""
+    paths = RunPaths(results_dir, run_id)
+    try:
+        return read_entry(paths.run_dir)  # a damaged one: StoredFileError, naming the file
+    except FileNotFoundError:
+        raise JournalError(f"no run {run_id!r} in {results_dir / 'runs'}") from None
+
+
+def compare_runs(results_dir: Path, run_a: str, run_b: str) -> RunPairing:
+    """Pair run ``run_a`` (A) with run ``run_b`` (B) on their shared cases."""
+    a, b = load_run(results_dir, run_a), load_run(results_dir, run_b)
+    rows = compare_outcomes(entry_outcomes(a), entry_outcomes(b))
+    return RunPairing(a, b, rows, comparability(a.manifest, b.manifest))
+
+
+def render_pairing(pairing: RunPairing, *, a: str = "A", b: str = "B") -> str:
+    """The comparison as a text table, one line per scaffold both runs hold."""
+    lines = [f"{a}: run {pairing.a.run_id}", f"{b}: run {pairing.b.run_id}"]
+    if pairing.differences:
+        lines.append("note: the runs differ in " + "; ".join(pairing.differences))
+    if not pairing.rows:
+        lines.append("no scaffold in common: nothing to compare")
+        return "\n".join(lines) + "\n"
+    width = max(len("SCAFFOLD"), *(len(row.scaffold) for row in pairing.rows))
+    lines.append(
+        f"{'SCAFFOLD':<{width}}  SHARED  ONLY {a:<4}  ONLY {b:<4}  {'P':>7}  {'P HOLM':>7}  VERDICT"
+    )
+    for row in pairing.rows:
+        c = row.comparison
+        lines.append(
+            f"{row.scaffold:<{width}}  {c.shared:>6}  {c.only_a:>9}  {c.only_b:>9}  "
+            f"{c.p_value:>7.4f}  {row.p_holm:>7.4f}  {row.verdict(a, b)}"
+        )
+    lines.append(
+        "(first sample of each case both runs answered; exact McNemar, two-sided, "
+        f"Holm-corrected across {len(pairing.rows)} scaffold(s))"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def render_history(entries: Sequence[RunEntry], scaffold: str | None = None) -> str:
+    """``history``: one line per run, newest first, then each scaffold's status and rate."""
+    if not entries:
+        return "no runs\n"
+    lines = []
+    for entry in reversed(entries):
+        data = entry.as_json()
+        lines.append(
+            f"{data['run_id']}  {data['created_at'][:19]}  model {data['model'] or 'none'}  "
+            f"provider {data['provider']}  level {data['level'] or '-'}  seed {data['seed']}  "
+            f"code {data['code_version'] or '-'}"
+        )
+        rates = status_rates(entry, scaffold)
+        if entry.summary is None:
+            lines.append("    (no summary: the run has not been reported)")
+        for name, (status, rate) in rates.items():
+            lines.append(f"    {name:<24} {status:<11} {100 * rate:5.1f}%")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,308 @@
+"""History from the run directories themselves: no shared index that runs could race on.
+
+Every run leaves ``runs/<id>/manifest.json`` (what was asked, of whom), ``results.jsonl``
+(every answer) and ``reports/summary.json`` (its certification). History is read from those
+files each time it is needed; a run directory that is damaged or half-written (a run still
+going, a disk that filled up) is skipped with a warning naming it, never a stop.
+
+Comparability is decided in one place, :func:`comparability`: two runs are comparable when
+:data:`COMPARABLE_FIELDS` match (a field a manifest does not have yet reads as ``None`` on
+both sides, so a field added later, such as thinking settings, only needs its name added
+there). A run is a *baseline* only when most of its answers were asked live
+(:data:`MIN_LIVE_SHARE`): a run answered from the response cache says nothing new about the
+model. A dry run is never a baseline for a model run: their providers differ.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, get_args
+
+from pydantic import ValidationError
+
+from verification.errors import JournalError, RunInUseError, StoredFileError
+from verification.journal import (
+    AttemptRecord,
+    RunManifest,
+    RunPaths,
+    is_run_id,
+    read_journal,
+    read_manifest_file,
+    run_manifests,
+)
+from verification.reports.summary import MAX_SUMMARY_BYTES, RunSummary
+from verification.results import ScaffoldResults, Status
+from verification.stored_files import read_stored_json
+
+__all__ = [
+    "COMPARABLE_FIELDS",
+    "MIN_LIVE_SHARE",
+    "RunEntry",
+    "as_json_lines",
+    "comparability",
+    "entry_outcomes",
+    "entry_results",
+    "filter_entries",
+    "first_sample_outcomes",
+    "live_share",
+    "previous_comparable",
+    "prune_runs",
+    "read_entry",
+    "read_summary",
+    "recent_comparable",
+    "scan_runs",
+    "status_rates",
+]
+
+logger = logging.getLogger(__name__)
+
+COMPARABLE_FIELDS = ("provider", "model", "level", "seed", "sizes", "thinking_budget")
+"""What must match for two runs to be compared (see :func:`comparability`)."""
+MIN_LIVE_SHARE = 0.5
+"""A baseline must have more than this share of its first answers asked live."""
+_KEPT_REPORTS = frozenset({"summary.json", "summary.md"})
+"""What ``prune`` leaves in an old run's reports folder (the rest quotes model replies)."""
+
+
+def _field(manifest: RunManifest, name: str) -> Any:
+    if name == "provider":
+        return manifest.provider.get("provider")
+    if name == "model":
+        return None if manifest.dry_run else manifest.model_requested
+    value = getattr(manifest, name, None)
+    return sorted(value) if isinstance(value, list) else value
+
+
+def comparability(a: RunManifest, b: RunManifest) -> list[str]:
+    """Why two runs are not comparable (``"seed 7 != 42"``); empty when they are."""
+    reasons = []
+    for name in COMPARABLE_FIELDS:
+        left, right = _field(a, name), _field(b, name)
+        if left != right:
+            reasons.append(f"{name} {left} != {right}")
+    return reasons
+
+
+@dataclass(frozen=True)
+class RunEntry:
+    """One run as history sees it."""
+
+    run_dir: Path
+    manifest: RunManifest
+    summary: RunSummary | None
+    """``None`` when the run has no usable ``summary.json`` (not reported yet, or damaged)."""
+
+    @property
+    def run_id(self) -> str:
+        return self.manifest.run_id
+
+    def records(self) -> list[AttemptRecord]:
+        """The run's journal (:class:`JournalError` when it cannot be read back)."""
+        return read_journal(self.run_dir / "results.jsonl")
+
+    def as_json(self) -> dict[str, Any]:
+        """What ``history --json`` prints for the run."""
+        m = self.manifest
+        return {
+            "run_id": m.run_id,
+            "created_at": m.created_at,
+            "provider": m.provider.get("provider"),
+            "model": None if m.dry_run else m.model_requested,
+            "dry_run": m.dry_run,
+            "level": _field(m, "level"),
+            "seed": "private" if getattr(m, "seed_private", False) else m.seed,
+            "code_version": m.code_version,
+            "scaffolds": {
+                name: {"status": s.status, "pass_rate": s.pass_rate, "n": s.n}
+                for name, s in (self.summary.scaffolds.items() if self.summary else ())
+            },
+        }
+
+
+_STATUSES = frozenset(get_args(Status))
+
+
+def read_summary(run_dir: Path) -> RunSummary | None:
+    """A run's ``summary.json``, validated (a file anyone may have edited: its run id and
+    statuses reach new reports, so they must be what a run writes); ``None``, with a
+    warning naming the file unless it is simply missing, when it is not a summary."""
+    path = run_dir / "reports" / "summary.json"
+    try:
+        summary = RunSummary.model_validate(read_stored_json(path, max_bytes=MAX_SUMMARY_BYTES))
+    except FileNotFoundError:
+        return None
+    except (OSError, StoredFileError) as exc:
+        logger.warning("earlier summary skipped: %s", exc)
+        return None
+    except ValidationError as exc:
+        logger.warning("earlier summary skipped: %s: not a run summary (%s)", path, exc)
+        return None
+    strange = [s.status for s in summary.scaffolds.values() if s.status not in _STATUSES]
+    if not is_run_id(summary.run_id) or strange:
+        logger.warning("earlier summary skipped: %s: its run id or a status is not one", path)
+        return None
+    return summary
+
+
+def read_entry(run_dir: Path) -> RunEntry:
+    """The run in ``run_dir`` (:class:`StoredFileError` when its manifest is damaged,
+    ``FileNotFoundError`` when it has none)."""
+    manifest = read_manifest_file(run_dir / "manifest.json")
+    manifest = manifest.model_copy(update={"run_id": run_dir.name})
+    return RunEntry(run_dir=run_dir, manifest=manifest, summary=read_summary(run_dir))
+
+
+def scan_runs(results_dir: Path) -> list[RunEntry]:
+    """Every readable run under ``results_dir/runs``, oldest first; each damaged one is
+    skipped with a warning naming it (:func:`~verification.journal.run_manifests`)."""
+    runs = results_dir / "runs"
+    entries = [
+        RunEntry(runs / m.run_id, m, read_summary(runs / m.run_id))
+        for m in run_manifests(results_dir)
+    ]
+    return sorted(entries, key=lambda entry: (entry.manifest.created_at, entry.run_id))
+
+
+def live_share(records: list[AttemptRecord]) -> float:
+    """The share of first answers (first attempt of each case and sample) not served from
+    the response cache; 0.0 when there is none."""
+    first = {(r.scaffold, r.case_id, r.epoch): r for r in records if r.attempt == 1}
+    answered = [r for r in first.values() if r.outcome != "infra_error"]
+    if not answered:
+        return 0.0
+    return sum(r.source != "cache" for r in answered) / len(answered)
+
+
+def _is_baseline(entry: RunEntry) -> bool:
+    try:
+        return entry.summary is not None and live_share(entry.records()) > MIN_LIVE_SHARE
+    except (OSError, JournalError) as exc:
+        logger.warning("history: %s: journal unreadable (%s): skipped", entry.run_dir, exc)
+        return False
+
+
+def _earlier_comparable(results_dir: Path, manifest: RunManifest) -> Iterator[RunEntry]:
+    """Comparable baselines created before ``manifest``'s run, newest first."""
+    for entry in reversed(scan_runs(results_dir)):
+        if entry.run_id == manifest.run_id or entry.manifest.created_at >= manifest.created_at:
+            continue
+        if not comparability(entry.manifest, manifest) and _is_baseline(entry):
+            yield entry
+
+
+def previous_comparable(results_dir: Path, manifest: RunManifest) -> RunEntry | None:
+    """The latest earlier run comparable with ``manifest``'s and fit to be a baseline."""
+    return next(_earlier_comparable(results_dir, manifest), None)
+
+
+def recent_comparable(results_dir: Path, manifest: RunManifest, limit: int) -> list[RunEntry]:
+    """Up to ``limit`` earlier comparable baselines, oldest first (a trend's points)."""
+    found: list[RunEntry] = []
+    for entry in _earlier_comparable(results_dir, manifest):
+        if len(found) == limit:
+            break
+        found.append(entry)
+    return found[::-1]
+
+
+def first_sample_outcomes(results: ScaffoldResults) -> dict[str, bool]:
+    """Case id -> passed at the first attempt, for the first sample of each answered case
+    (infrastructure errors are no answer)."""
+    return {
+        r.test_case.id: r.passed
+        for r in results.results
+        if r.epoch == 0 and r.outcome != "infra_error"
+    }
+
+
+def entry_results(entry: RunEntry) -> dict[str, ScaffoldResults]:
+    """A run's per-scaffold results, folded from its journal."""
+    records = entry.records()
+    return {
+        name: ScaffoldResults.from_records(name, records, planned=len(scaffold.case_ids))
+        for name, scaffold in entry.manifest.scaffolds.items()
+    }
+
+
+def entry_outcomes(entry: RunEntry) -> dict[str, dict[str, bool]]:
+    """Scaffold -> :func:`first_sample_outcomes` of an earlier run."""
+    return {name: first_sample_outcomes(r) for name, r in entry_results(entry).items()}
+
+
+def _strip_replies(journal: Path) -> int:
+    """Rewrite ``journal`` without raw replies (atomically); the replies dropped."""
+    records = read_journal(journal)
+    stripped = sum(r.raw_response is not None for r in records)
+    if not stripped:
+        return 0
+    temporary = journal.with_suffix(".jsonl.tmp")
+    with temporary.open("w", encoding="utf-8") as file:
+        for record in records:
+            file.write(record.model_copy(update={"raw_response": None}).to_line())
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(temporary, journal)
+    return stripped
+
+
+def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
+    """Drop the raw replies of every run but the newest ``keep``: each journal is rewritten
+    with its replies removed (outcomes, parsed answers, lengths and hashes stay, so history,
+    ``compare`` and ``report`` still work) and the scaffold reports that quote replies are
+    deleted (the summary stays). A run in use is left alone. Returns ``(run id, what was
+    done)`` for every older run."""
+    done = []
+    entries = scan_runs(results_dir)
+    for entry in entries[: max(len(entries) - keep, 0)]:
+        paths = RunPaths(results_dir, entry.run_id)
+        try:
+            with paths.lock():
+                stripped = _strip_replies(paths.journal)
+                removed = 0
+                for report in paths.reports.glob("*.md") if paths.reports.is_dir() else []:
+                    if report.name not in _KEPT_REPORTS:
+                        report.unlink()
+                        removed += 1
+        except RunInUseError as exc:
+            done.append((entry.run_id, f"left alone: {exc}"))
+            continue
+        except (OSError, JournalError) as exc:
+            done.append((entry.run_id, f"left alone: {exc}"))
+            continue
+        done.append((entry.run_id, f"{stripped} replies and {removed} scaffold reports removed"))
+    return done
+
+
+def as_json_lines(entries: list[RunEntry]) -> str:
+    """``history --json``: a JSON array of :meth:`RunEntry.as_json`."""
+    return json.dumps([entry.as_json() for entry in entries], indent=2) + "\n"
+
+
+def filter_entries(
+    entries: list[RunEntry], *, model: str | None, scaffold: str | None
+) -> list[RunEntry]:
+    """Runs of ``model`` (the model asked) that certified ``scaffold``, when given."""
+    chosen = []
+    for entry in entries:
+        if model is not None and _field(entry.manifest, "model") != model:
+            continue
+        if scaffold is not None and scaffold not in entry.manifest.scaffolds:
+            continue
+        chosen.append(entry)
+    return chosen
+
+
+def status_rates(entry: RunEntry, scaffold: str | None) -> Mapping[str, tuple[str, float]]:
+    """Scaffold -> (status, pass rate) from the run's summary (only ``scaffold``, if given)."""
+    if entry.summary is None:
+        return {}
+    return {
+        name: (s.status, s.pass_rate)
+        for name, s in entry.summary.scaffolds.items()
+        if scaffold is None or name == scaffold
+    }
