@@ -1,21 +1,28 @@
-"""``newton_raphson`` against ``numpy.roots`` and ``scipy.optimize.newton``."""
+"""``newton_raphson`` against ``numpy.roots`` and ``scipy.optimize.newton``; ``bisection``
+and ``monte_carlo_integration`` against exact rational arithmetic on the input's decimals."""
 
 from __future__ import annotations
 
 import math
 import random
 import warnings
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from scipy import optimize
 
 from verification.catalog.numerical.newton_raphson import SPEC, generate_newton_raphson
 from verification.generators.base import TIERS, Tier
-from verification.reference.numerical import newton_raphson, newton_trace
+from verification.reference.numerical import (
+    bisection,
+    monte_carlo_integration,
+    newton_raphson,
+    newton_trace,
+)
 
 SIZES = SPEC.sizes
 
@@ -168,3 +175,121 @@ def test_answers_are_plain_json(tier: Tier) -> None:
         assert result["root"] is None or type(result["root"]) is float
         assert type(result["iterations"]) is int
         assert type(result["converged"]) is bool
+
+
+# Beyond the generators: inputs written in decimals, exact roots, zero-width intervals. --
+
+
+def _decimal(value: float) -> Fraction:
+    """A number as the input writes it: ``0.1`` is one tenth, not the nearest double."""
+    return Fraction(repr(value))
+
+
+def _horner(coefficients: list[Fraction], x: Fraction) -> Fraction:
+    value = Fraction(0)
+    for c in coefficients:
+        value = value * x + c
+    return value
+
+
+def exact_bisection(case: dict[str, Any]) -> tuple[Fraction | None, int, bool]:
+    """The scaffold's bisection in exact rational arithmetic on the input's decimals."""
+    coefficients = [_decimal(c) for c in case["coefficients"]]
+    a, b, tolerance = (_decimal(case[key]) for key in ("a", "b", "tolerance"))
+    fa, fb = _horner(coefficients, a), _horner(coefficients, b)
+    if fa == 0 or fb == 0:
+        return (a if fa == 0 else b), 0, True
+    if (fa > 0) == (fb > 0):
+        return None, 0, False
+    k = 0
+    while True:
+        k += 1
+        h = (b - a) / 2
+        m = a + h
+        fm = _horner(coefficients, m)
+        if fm == 0 or h < tolerance:
+            return m, k, True
+        if (fm > 0) == (_horner(coefficients, a) > 0):
+            a = m
+        else:
+            b = m
+
+
+def check_bisection(case: dict[str, Any]) -> None:
+    root, iterations, bracketed = exact_bisection(case)
+    answer = bisection(**case)
+    assert (answer["iterations"], answer["bracketed"]) == (iterations, bracketed), case
+    if root is None:
+        assert answer["root"] is None
+    else:
+        assert abs(_decimal(answer["root"]) - root) <= Fraction(5, 10**9), case
+
+
+@st.composite
+def dyadic_brackets(draw: st.DrawFn) -> dict[str, Any]:
+    """Ends, tolerances and roots that binary floats hold exactly (multiples of 1/8, powers
+    of two), so the reference's floats must agree with exact arithmetic; roots on a
+    midpoint or an end are likely."""
+    roots = draw(st.lists(st.integers(-40, 40), min_size=1, max_size=3))
+    coefficients = [1]
+    for r in roots:  # times (8x - r): a root at r / 8
+        coefficients = [*(8 * c for c in coefficients), 0]
+        coefficients = [
+            c - r * p for c, p in zip(coefficients, [0, *coefficients[:-1]], strict=True)
+        ]
+    a = draw(st.integers(-48, 40))
+    width = draw(st.integers(1, 32))
+    return {
+        "coefficients": [
+            *coefficients[:-1],
+            coefficients[-1] + draw(st.sampled_from([0, 0, 1, -3])),
+        ],
+        "a": a / 8,
+        "b": (a + width) / 8,
+        "tolerance": 2.0 ** -draw(st.integers(-2, 12)),
+    }
+
+
+@settings(max_examples=300, deadline=None)
+@given(dyadic_brackets())
+def test_bisection_on_exactly_held_inputs_is_the_exact_replay(case: dict[str, Any]) -> None:
+    check_bisection(case)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="issue 13 defect 1: bisection in binary floats (the verdicts engineer's)",
+)
+@pytest.mark.parametrize(
+    "case",
+    [
+        {"coefficients": [1, 0, -2], "a": 1.1, "b": 1.5, "tolerance": 0.1},
+        {"coefficients": [100, -29], "a": 0.29, "b": 1, "tolerance": 0.001},
+        {"coefficients": [100, 255], "a": -3.0, "b": -2.1, "tolerance": 0.001},
+    ],
+)
+def test_bisection_on_decimal_inputs_is_the_exact_replay(case: dict[str, Any]) -> None:
+    check_bisection(case)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    coefficients=st.lists(st.integers(-(10**6), 10**6), min_size=1, max_size=5),
+    a=st.integers(-(10**4), 10**4).map(lambda x: x / 100),
+    width=st.sampled_from([0, 0, 1, 37]).map(lambda x: x / 100)
+    | st.integers(0, 10**4).map(lambda x: x / 100),
+    samples=st.lists(st.integers(0, 999_999).map(lambda x: x / 10**6), min_size=1, max_size=8),
+)
+@example(coefficients=[42282, 0, 0], a=48.73, width=0.01, samples=[0.0])  # floats: 6th place off
+def test_monte_carlo_is_the_exact_mean_rounded(
+    coefficients: list[int], a: float, width: float, samples: list[float]
+) -> None:
+    b = a + width
+    points = [_decimal(a) + (_decimal(b) - _decimal(a)) * _decimal(u) for u in samples]
+    terms = [_horner([Fraction(c) for c in coefficients], x) for x in points]
+    exact = (_decimal(b) - _decimal(a)) * sum(terms, Fraction(0)) / len(samples)
+    estimate = monte_carlo_integration(coefficients=coefficients, a=a, b=b, samples=samples)
+    # Rounded to 6 places, up to the double nearest that (and its own float noise).
+    allowed = Fraction(1, 2 * 10**6) + Fraction(abs(float(exact))) * Fraction(2, 10**15)
+    assert abs(_decimal(estimate["estimate"]) - exact) <= allowed

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 from verification.reference._inputs import finite
@@ -476,7 +477,9 @@ def monte_carlo_integration(
     -----
     O(N d) for N draws and a polynomial of degree d (Horner's rule). The estimate is
     unbiased with standard error ``(b - a) * sigma / sqrt(N)``; here the draws are data,
-    so the estimate is one exact number. Draws are summed in their given order.
+    so the estimate is one exact number: for ``coefficients`` it is computed in exact
+    rational arithmetic on the numbers as their decimals write them, and rounded once.
+    Draws are summed in their given order.
 
     References
     ----------
@@ -495,9 +498,39 @@ def monte_carlo_integration(
     for i, u in enumerate(draws):
         if not 0 <= u < 1:
             raise ValueError(f"samples[{i}] must be in [0, 1), got {u!r}")
+    if coefficients is not None:
+        return {"estimate": _exact_estimate(coefficients, lo, hi, draws)}
     width = hi - lo
     total = math.fsum(float(func(lo + width * u)) for u in draws)
     estimate = width * total / len(draws)
     if not math.isfinite(estimate):
         raise ValueError("the estimate overflows; the function is too large on [a, b]")
     return {"estimate": round(estimate, MONTE_CARLO_DECIMALS) + 0.0}
+
+
+def _as_written(value: float) -> Fraction:
+    """A number as its shortest decimal writes it (JSON's ``0.1`` is one tenth, not the
+    double nearest it)."""
+    return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+
+
+def _exact_estimate(coefficients: Sequence[float], a: float, b: float, draws: list[float]) -> float:
+    """The estimate of a polynomial in exact rational arithmetic, rounded once at the end.
+
+    In floats, ``b - a`` loses digits when ``a`` and ``b`` are close and the sum of
+    large terms loses more; the 6th decimal of the rounded result then came out wrong
+    (``42282 x^2`` on ``[48.73, 48.74]`` from one draw at 0)."""
+    lo, hi = _as_written(a), _as_written(b)
+    cs = [_as_written(c) for c in coefficients]
+    total = Fraction(0)
+    for u in draws:
+        x = lo + (hi - lo) * _as_written(u)
+        value = Fraction(0)
+        for c in cs:
+            value = value * x + c
+        total += value
+    estimate = round((hi - lo) * total / len(draws), MONTE_CARLO_DECIMALS)
+    try:
+        return float(estimate) + 0.0
+    except OverflowError:
+        raise ValueError("the estimate overflows; the function is too large on [a, b]") from None
