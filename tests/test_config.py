@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from verification.config import LEVEL_CASES, load_settings
+from verification.config import LEVEL_CASES, load_settings, secrets_of
 from verification.errors import ConfigurationError
 
 
@@ -105,3 +106,38 @@ def test_an_unknown_provider_is_refused_before_any_request(monkeypatch: pytest.M
     with pytest.raises(ConfigurationError, match="VERIFY_PROVIDER") as caught:
         build_provider(load_settings())
     assert all(name in str(caught.value) for name in PROVIDERS)
+
+
+@pytest.mark.parametrize(
+    ("mode", "level", "expected_level"),
+    [("dev", None, "standard"), ("cert", None, "thorough"), ("cert", "quick", "quick")],
+)
+def test_the_mode_picks_the_default_level_and_the_level_the_case_count(
+    mode: str, level: str | None, expected_level: str
+) -> None:
+    settings = load_settings(current_mode=mode, level=level)
+    assert settings.level == expected_level
+    assert settings.cases == LEVEL_CASES[settings.level]
+    assert load_settings(current_mode=mode, level=level, cases=7).cases == 7
+
+
+def test_sizes_read_as_a_comma_list_or_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFY_SIZES", "12,4,8,4")
+    assert load_settings().sizes == [4, 8, 12]
+    monkeypatch.setenv("VERIFY_SIZES", "[6]")
+    assert load_settings().sizes == [6]
+    monkeypatch.setenv("VERIFY_SIZES", "-3")
+    with pytest.raises(ConfigurationError, match="VERIFY_SIZES"):
+        load_settings()
+
+
+def test_the_cert_seed_is_a_secret_of_sixteen_characters_or_more() -> None:
+    secret = "0123456789abcdef-cert"
+    settings = load_settings(current_mode="cert", cert_seed=secret)
+    assert settings.private_seed and settings.case_seed != settings.seed
+    assert secret not in json.dumps(settings.public_dump()) and secret not in repr(settings)
+    assert secret in secrets_of(settings)  # redacted from logs like the keys
+    assert not load_settings(cert_seed=secret).private_seed  # dev runs use the public seed
+    with pytest.raises(ConfigurationError) as caught:
+        load_settings(cert_seed="s3cr3t-v4lue")
+    assert "s3cr3t-v4lue" not in str(caught.value) and "<hidden>" in str(caught.value)
