@@ -130,7 +130,10 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--samples", type=int, metavar="N", help="answers asked per case (1)")
     group.add_argument(
-        "--concurrency", type=int, metavar="N", help="requests in flight at once (4)"
+        "--concurrency",
+        type=int,
+        metavar="N",
+        help="requests in flight at the start (4); cut on 429, grown back slowly on success",
     )
     group.add_argument("--seed", type=int, metavar="N", help="suite seed: same seed, same cases")
     group.add_argument(

@@ -55,13 +55,15 @@ from verification.journal import (
 )
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.cache import CACHE_FILE, CachingProvider, ResponseCache
+from verification.llm.limiter import Slot
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, Prompt, PromptBuilder
 from verification.llm.providers import build_provider
 from verification.llm.response_parser import ResponseParser
-from verification.pricing import estimate_tokens
+from verification.pricing import estimate_tokens, min_cacheable_for
 from verification.registry import plan_tier_counts
 from verification.results import ScaffoldResults, TestResult
 from verification.run_calibration import calibrate
+from verification.scheduling import CaseScheduler, Job
 from verification.spec import ScaffoldSpec
 from verification.validators.base import ValidationResult, Validator
 
@@ -233,7 +235,10 @@ class VerificationRunner:
         """Told how many first answers a run will ask, once it knows (a progress bar's
         total)."""
         self._journal: JournalWriter | None = None
-        self._budget: CostBudget | None = None
+        self.scheduler = CaseScheduler(
+            self.settings.concurrency, warms_cache=self._warms_cache, worst_case=self._worst_case
+        )
+        """Starts cases: the limiter per model, the budget, the prompt cache warm-up."""
         self.run_id: str | None = None
         """The id of the run under way (set once its directory exists)."""
 
@@ -254,6 +259,7 @@ class VerificationRunner:
         *,
         epoch: int,
         attempt: int,
+        slot: Slot,
     ) -> AttemptRecord:
         assert self.provider is not None
         request = LLMRequest(
@@ -269,7 +275,7 @@ class VerificationRunner:
         response: LLMResponse | None = None
         try:
             response = await self.provider.generate_with_retry(
-                request, max_retries=self.settings.max_retries
+                request, max_retries=self.settings.max_retries, slot=slot
             )
         except FatalLLMError:
             raise
@@ -327,8 +333,8 @@ class VerificationRunner:
         )
         if self._journal is not None:
             self._journal.append(record)
-        if self._budget is not None and record.source == "live":
-            self._budget.record(record.usage)
+        if self.scheduler.budget is not None and record.source == "live":
+            self.scheduler.budget.record(record.usage)
         if response is not None:  # kept (cached) only once journalled: a paid answer stays
             await self.provider.keep(request, response)
         if self.progress is not None:
@@ -336,11 +342,21 @@ class VerificationRunner:
         return record
 
     async def _answer_case(
-        self, spec: ScaffoldSpec, case: TestCase, validator: Validator, *, epoch: int
+        self,
+        spec: ScaffoldSpec,
+        case: TestCase,
+        validator: Validator,
+        *,
+        epoch: int,
+        slot: Slot | None = None,
     ) -> list[AttemptRecord]:
-        """The first attempt and, when it cannot be read, repair attempts."""
+        """The first attempt (in ``slot``, if one is held) and, when it cannot be read,
+        repair attempts (each queuing for a slot)."""
+        slot = slot or self.scheduler.limiter_for(self.model).slot()
         prompt = self.prompt_builder.build(spec, case.input)
-        records = [await self._attempt(spec, case, prompt, validator, epoch=epoch, attempt=1)]
+        records = [
+            await self._attempt(spec, case, prompt, validator, epoch=epoch, attempt=1, slot=slot)
+        ]
         while (
             records[-1].outcome == "failed"
             and records[-1].level in (1, 2)
@@ -349,7 +365,13 @@ class VerificationRunner:
             prompt = PromptBuilder.repair(prompt, records[-1].reason)
             records.append(
                 await self._attempt(
-                    spec, case, prompt, validator, epoch=epoch, attempt=len(records) + 1
+                    spec,
+                    case,
+                    prompt,
+                    validator,
+                    epoch=epoch,
+                    attempt=len(records) + 1,
+                    slot=slot,
                 )
             )
         return records
@@ -399,42 +421,30 @@ class VerificationRunner:
         *,
         done: set[tuple[str, int]],
     ) -> list[AttemptRecord]:
-        semaphore = asyncio.Semaphore(self.settings.concurrency)
+        async def answer(job: Job, slot: Slot) -> list[AttemptRecord]:
+            return await self._answer_case(
+                job.spec, job.case, job.validator, epoch=job.epoch, slot=slot
+            )
 
-        budget = self._budget
+        todo = [Job(*job) for job in jobs if (job[1].id, job[3]) not in done]
+        return await self.scheduler.run(todo, self.model, answer)
 
-        async def bounded(
-            spec: ScaffoldSpec, case: TestCase, validator: Validator, epoch: int
-        ) -> list[AttemptRecord]:
-            async with semaphore:
-                if budget is None:
-                    return await self._answer_case(spec, case, validator, epoch=epoch)
-                key = id(asyncio.current_task())
-                if not budget.start(key, self._worst_case(budget, spec, case)):
-                    return []  # left unasked: the run says it stopped at its budget
-                try:
-                    return await self._answer_case(spec, case, validator, epoch=epoch)
-                finally:
-                    budget.finish(key)
+    def _warms_cache(self, spec: ScaffoldSpec) -> bool:
+        """The provider caches prompts and the scaffold is long enough to be cached."""
+        if self.provider is None or not self.provider.caches_prompts:
+            return False
+        minimum = min_cacheable_for(self.model, self.settings.min_cacheable_tokens)
+        scaffold = self.prompt_builder.get_scaffold_content(spec)
+        return minimum is None or estimate_tokens(scaffold) >= minimum
 
-        tasks = [
-            asyncio.create_task(bounded(spec, case, validator, epoch))
-            for spec, case, validator, epoch in jobs
-            if (case.id, epoch) not in done
-        ]
-        try:
-            finished = await asyncio.gather(*tasks)
-        except BaseException:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            raise
-        return [record for records in finished for record in records]
-
-    def _worst_case(self, budget: CostBudget, spec: ScaffoldSpec, case: TestCase) -> float:
-        prompt = self.prompt_builder.build(spec, case.input)
+    def _worst_case(self, job: Job) -> float:
+        """The most a case could cost (its prompt estimated): what the budget holds for it."""
+        assert self.scheduler.budget is not None
+        prompt = self.prompt_builder.build(job.spec, job.case.input)
         tokens = estimate_tokens(prompt.system) + estimate_tokens(prompt.user)
-        return budget.worst_case(tokens, spec.max_output_tokens, self.settings.repair_attempts)
+        return self.scheduler.budget.worst_case(
+            tokens, job.spec.max_output_tokens, self.settings.repair_attempts
+        )
 
     async def run(
         self,
@@ -572,7 +582,7 @@ class VerificationRunner:
         ]
         if self.planned is not None:
             self.planned(sum((case.id, epoch) not in done for _, case, _, epoch in jobs))
-        self._budget = _budget_of(manifest, settings, paths, self.provider.dry_run)
+        self.scheduler.budget = _budget_of(manifest, settings, paths, self.provider.dry_run)
         self._journal = JournalWriter(paths.journal, run_id)
         interrupted = False
         try:
@@ -592,7 +602,9 @@ class VerificationRunner:
                     "finished_at": _now(),
                     "interrupted": interrupted,
                     "models_returned": sorted({r.model for r in records if r.model}),
-                    "stopped_by_budget": bool(self._budget and self._budget.refused),
+                    "stopped_by_budget": bool(
+                        self.scheduler.budget and self.scheduler.budget.refused
+                    ),
                 }
             )
             paths.write_manifest(manifest)

@@ -14,6 +14,7 @@ attempt on the outermost provider, so retries never nest.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
@@ -30,6 +31,7 @@ from verification.errors import (
     RetryableLLMError,
     TransientLLMError,
 )
+from verification.llm.limiter import Slot
 from verification.llm.retry import RetryPolicy
 
 __all__ = [
@@ -106,14 +108,17 @@ class LLMProvider(ABC):
         """One call; raises a :class:`LLMError` subclass on failure."""
 
     async def generate_with_retry(
-        self, request: LLMRequest, max_retries: int | None = None
+        self, request: LLMRequest, max_retries: int | None = None, *, slot: Slot | None = None
     ) -> LLMResponse:
         """:meth:`generate` under the shared retry policy (rate limits and transient
-        failures are retried; everything else is raised at once)."""
+        failures are retried; everything else is raised at once), each try in a ``slot``
+        of the model's concurrency limiter when one is given (which hears of 429s)."""
         policy = self.retry_policy
         if max_retries is not None:
             policy = policy.with_max_retries(max_retries)
-        return await policy.call(self.generate, request)
+        if slot is None:
+            return await policy.call(self.generate, request)
+        return await policy.call(functools.partial(slot.call, self.generate), request)
 
     async def prepare(self, cases: Sequence[TestCase]) -> None:
         """Be told every case of a run before its first request (a dry run derives its

@@ -12,6 +12,7 @@ import email.utils
 import math
 import time
 from collections.abc import Mapping
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from verification.config import redact, url_credentials, without_credentials
@@ -28,7 +29,12 @@ from verification.llm.retry import RetryPolicy
 if TYPE_CHECKING:
     import anthropic
 
-__all__ = ["ClaudeProvider", "parse_retry_after", "translate_anthropic_error"]
+__all__ = [
+    "ClaudeProvider",
+    "parse_ratelimit_reset",
+    "parse_retry_after",
+    "translate_anthropic_error",
+]
 
 
 def _seconds(text: str, scale: float = 1.0) -> float | None:
@@ -63,6 +69,29 @@ def parse_retry_after(headers: Mapping[str, str] | None) -> float | None:
     return max(when.timestamp() - time.time(), 0.0)
 
 
+_RATE_LIMITED = ("requests", "tokens", "input-tokens", "output-tokens")
+
+
+def parse_ratelimit_reset(headers: Mapping[str, str] | None) -> float | None:
+    """Seconds until the exhausted ``anthropic-ratelimit-*`` limit resets (the one whose
+    ``-remaining`` is 0, the latest if several), from its RFC 3339 ``-reset`` time; ``None``
+    when no header says."""
+    if not headers:
+        return None
+    waits = []
+    for kind in _RATE_LIMITED:
+        if (headers.get(f"anthropic-ratelimit-{kind}-remaining") or "").strip() != "0":
+            continue
+        reset = (headers.get(f"anthropic-ratelimit-{kind}-reset") or "").strip()
+        try:
+            when = datetime.fromisoformat(reset.replace("Z", "+00:00"))
+        except ValueError:
+            continue
+        if when.tzinfo is not None:
+            waits.append(max(when.timestamp() - time.time(), 0.0))
+    return max(waits) if waits else None
+
+
 def translate_anthropic_error(
     exc: Exception, base_url: str | None = None, *, secrets: list[str | None] | None = None
 ) -> LLMError:
@@ -82,7 +111,9 @@ def translate_anthropic_error(
         kind = _error_type(exc.body)
         text = f"Anthropic API returned HTTP {status}" + (f" ({kind})" if kind else "")
         if status == 429:
-            return RateLimitError(text, status_code=status, retry_after=parse_retry_after(headers))
+            wait = parse_retry_after(headers)
+            wait = wait if wait is not None else parse_ratelimit_reset(headers)
+            return RateLimitError(text, status_code=status, retry_after=wait)
         # 529 "overloaded" has its own SDK class; checked by status so every SDK version agrees.
         if status == 529 or status >= 500 or status == 408:
             return TransientLLMError(

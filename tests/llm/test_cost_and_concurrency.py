@@ -1,21 +1,28 @@
-"""Cost from recorded usage, the prompt cache judged from its counters, ``--estimate`` and
-``--max-cost``: runs through the real ``anthropic`` SDK against the fake server on
-127.0.0.1, reports read back."""
+"""Cost from recorded usage, the prompt cache judged from its counters, ``--estimate``,
+``--max-cost``, the prompt cache warm-up and adaptive concurrency: runs through the real
+``anthropic`` SDK against the fake server on 127.0.0.1, reports read back."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import threading
+import time
+from collections import Counter
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from verification.cli import main
-from verification.config import packaged_scaffolds_dir
+from verification.config import load_settings, packaged_scaffolds_dir
+from verification.errors import RateLimitError, TransientLLMError
 from verification.journal import RunPaths, read_journal, read_manifest_file
+from verification.llm.claude import parse_ratelimit_reset
+from verification.llm.limiter import AdaptiveLimiter
 from verification.llm.prompt_builder import PromptBuilder
 from verification.pricing import (
     ModelPrice,
@@ -26,7 +33,7 @@ from verification.pricing import (
     price_for,
 )
 from verification.registry import get_spec
-from verification.runner import plan_cases
+from verification.runner import VerificationRunner, plan_cases
 
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply
@@ -37,10 +44,14 @@ SEED = 11
 
 
 def _right_answers(
-    server: FakeModelServer, cases: int, usage: Callable[[int], dict[str, int]]
+    server: FakeModelServer,
+    cases: int,
+    usage: Callable[[int], dict[str, int]] = lambda call: {},
+    *,
+    delay: float = 0.0,
 ) -> tuple[Callable[[RecordedRequest], Reply], list[dict[str, int]]]:
-    """A step answering each planned case right, reporting ``usage(call number)``; and the
-    usages it reported, in order."""
+    """A step answering each planned case right after ``delay`` seconds, reporting
+    ``usage(call number)``; and the usages it reported, in order."""
     builder = PromptBuilder(packaged_scaffolds_dir())
     spec = get_spec(SCAFFOLD)
     answers = {
@@ -51,6 +62,7 @@ def _right_answers(
     lock = threading.Lock()
 
     def answer(request: RecordedRequest) -> Reply:
+        time.sleep(delay)
         with lock:
             counts = usage(len(sent))
             sent.append(counts)
@@ -217,3 +229,184 @@ def test_price_table_matches_the_longest_family_and_settings_override_it() -> No
     assert price_for("nobody-knows") is None
     with pytest.raises(ValueError, match="input price"):
         ModelPrice(input=float("nan"), output=1.0)
+
+
+# -- the prompt cache warm-up --------------------------------------------------------------
+
+
+def _timed(step: Callable[[RecordedRequest], Reply]) -> tuple[Callable[..., Reply], list[Any]]:
+    """``step``, recording each request's (arrival, finish) times."""
+    spans: list[tuple[float, float]] = []
+    lock = threading.Lock()
+
+    def timed(request: RecordedRequest) -> Reply:
+        arrived = time.monotonic()
+        reply = step(request)
+        with lock:
+            spans.append((arrived, time.monotonic()))
+        return reply
+
+    return timed, spans
+
+
+@pytest.mark.parametrize("model", ["claude-sonnet-4-5-test", "claude-haiku-4-5"])
+def test_the_first_case_warms_the_prompt_cache_alone_where_the_scaffold_can_be_cached(
+    server_env: FakeModelServer, tmp_path: Path, model: str
+) -> None:
+    cases = 4
+    minimum = min_cacheable_for(model)
+    scaffold = PromptBuilder(packaged_scaffolds_dir()).get_scaffold_content(SCAFFOLD)
+    cacheable = minimum is not None and estimate_tokens(scaffold) >= minimum
+    answer, _ = _right_answers(server_env, cases, delay=0.3)
+    timed, spans = _timed(answer)
+    server_env.script([timed] * cases)
+    assert _verify(tmp_path, model, cases, "--concurrency", str(cases)) == 0
+
+    spans.sort()
+    first_finished = spans[0][1]
+    others_arrived = [arrived for arrived, _ in spans[1:]]
+    if cacheable:  # sonnet 4.5 caches from 1,024 tokens: the others wait for the first
+        assert first_finished <= min(others_arrived)
+    else:  # haiku 4.5 needs 4,096: no warm-up, the cases go at once
+        assert min(others_arrived) < first_finished
+
+
+# -- adaptive concurrency ------------------------------------------------------------------
+
+
+def test_a_limiter_never_starts_past_its_limit_cuts_on_429_only_and_grows_back_slowly() -> None:
+    async def scenario() -> None:
+        limiter = AdaptiveLimiter(6)
+        slots = [limiter.slot() for _ in range(6)]
+        for slot in slots:
+            await slot.__aenter__()
+        late = asyncio.create_task(limiter.acquire())
+        await asyncio.sleep(0)
+        assert not late.done() and limiter.in_flight == 6  # full: the seventh waits
+
+        async def fails(error: Exception) -> None:
+            raise error
+
+        with pytest.raises(TransientLLMError):  # overload backs off without cutting
+            await slots[0].call(fails, TransientLLMError("529"))
+        await asyncio.sleep(0)
+        assert limiter.limit == 6 and late.done()  # the freed slot went to the waiter
+        with pytest.raises(RateLimitError):  # a 429 cuts to what is still in flight
+            await slots[1].call(fails, RateLimitError("429"))
+        assert limiter.limit == limiter.in_flight == 5
+        with pytest.raises(RateLimitError):
+            await slots[2].call(fails, RateLimitError("429"))
+        assert limiter.limit == 4 and limiter.in_flight == 4
+
+        async def answers(value: int) -> int:
+            return value
+
+        for slot in slots[3:]:  # successes: growth comes after twice the limit of them
+            assert await slot.call(answers, 1) == 1
+        limiter.release()  # the late acquirer's slot
+        assert limiter.in_flight == 0 and limiter.limit == 4
+        for _ in range(2 * 4 - 3):
+            await limiter.slot().call(answers, 1)
+        assert limiter.limit == 5
+        for _ in range(100):
+            await limiter.slot().call(answers, 1)
+        assert limiter.limit == limiter.ceiling == 6  # never past where it started
+        assert limiter.peak == 6
+
+    asyncio.run(scenario())
+
+
+def test_retry_after_holds_every_new_start_until_it_has_passed() -> None:
+    now = [100.0]
+
+    async def scenario() -> None:
+        limiter = AdaptiveLimiter(4, clock=lambda: now[0])
+        holder = limiter.slot()
+        await holder.__aenter__()
+        limiter.rate_limited(retry_after=30.0)
+        waiting = asyncio.create_task(limiter.acquire())
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert not waiting.done()  # a free slot, but the server said to wait 30 s
+        now[0] += 30.0
+        await holder.__aexit__(None, None, None)  # any release looks again
+        await asyncio.sleep(0)
+        assert waiting.done()
+        limiter.release()
+
+    asyncio.run(scenario())
+
+
+def test_the_anthropic_rate_limit_headers_say_how_long_to_wait() -> None:
+    soon = (datetime.now(UTC) + timedelta(seconds=30)).isoformat().replace("+00:00", "Z")
+    later = (datetime.now(UTC) + timedelta(seconds=50)).isoformat()
+    exhausted = {
+        "anthropic-ratelimit-requests-remaining": "0",
+        "anthropic-ratelimit-requests-reset": soon,
+        "anthropic-ratelimit-tokens-remaining": "0",
+        "anthropic-ratelimit-tokens-reset": later,
+        "anthropic-ratelimit-input-tokens-remaining": "1000",
+        "anthropic-ratelimit-input-tokens-reset": "2000-01-01T00:00:00Z",
+    }
+    assert 45 < (parse_ratelimit_reset(exhausted) or 0) <= 50  # the latest exhausted one
+    assert parse_ratelimit_reset({"anthropic-ratelimit-requests-remaining": "3"}) is None
+    broken = {
+        "anthropic-ratelimit-requests-remaining": "0",
+        "anthropic-ratelimit-requests-reset": "soon",
+    }
+    assert parse_ratelimit_reset(broken) is None
+
+
+def test_a_run_asking_64_of_a_server_allowing_8_converges_near_8_and_answers_every_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.llm.conftest import FakeModelServer
+
+    allowed, cases = 8, 60
+    in_flight, most, lock, answered = [0], [0], threading.Lock(), Counter[str]()
+    with FakeModelServer(max_requests=1000) as server:
+        answer, _ = _right_answers(server, cases, delay=0.2)
+        busy = server.anthropic_error(429, "rate_limit_error", headers={"retry-after": "0.2"})
+
+        def at_most_eight(sent: RecordedRequest) -> Reply:
+            with lock:
+                if in_flight[0] >= allowed:
+                    answered["429"] += 1
+                    return busy
+                in_flight[0] += 1
+                most[0] = max(most[0], in_flight[0])
+            try:
+                return answer(sent)
+            finally:
+                with lock:
+                    in_flight[0] -= 1
+
+        server.script([at_most_eight] * 1000)
+        settings = load_settings(
+            anthropic_api_key=KEY,
+            anthropic_base_url=server.base_url,
+            provider="anthropic",
+            model="claude-test-model",
+            cases=cases,
+            seed=SEED,
+            concurrency=64,
+            cache=False,
+            retry_initial_wait=0.2,
+            max_retries=10,
+            results_dir=tmp_path,
+        )
+        runner = VerificationRunner(settings)
+        result = asyncio.run(runner.run([SCAFFOLD]))
+        sent = len(server.requests)
+    limiter = runner.scheduler.limiter_for("claude-test-model")
+    outcomes = Counter(r.outcome for r in read_journal(result.paths.journal))
+    print(
+        f"\n--concurrency 64 against a server allowing {allowed}: {sent} requests, "
+        f"{answered['429']} answered 429, limit settled at {limiter.limit} "
+        f"(lowest {limiter.lowest})"
+    )
+    assert outcomes == {"passed": cases}  # every case answered, none an infra error
+    assert allowed // 2 <= limiter.lowest and limiter.limit <= allowed + 1
+    # After the first burst (64 asked at once, 8 taken), the limit rests near 8: each later
+    # probe above it costs one 429, once per 16 answers at most.
+    assert answered["429"] <= (cases - allowed) + cases // (2 * allowed) + 2

@@ -1,0 +1,167 @@
+"""Requests in flight to one model, adapting to the provider's rate limits.
+
+An :class:`AdaptiveLimiter` starts at ``--concurrency``. A try that meets a rate limit (429)
+cuts the limit to the requests still in flight, at least one: after a burst of 429s it rests
+where the server stopped refusing. Its ``retry-after`` (or the ``anthropic-ratelimit-*``
+reset the provider read) holds every new start until then. The limit grows back by one
+after twice its size of successes in a row, never past where it started. Overload (529) and
+other transient failures are the retry policy's to back off from: they do not cut. A new
+try starts only while fewer than the limit are in flight.
+
+A case holds a :class:`Slot`: it waits its turn before its time budget starts, its first
+try takes the slot at once, and every later try (a retry, a repair) queues again, so a case
+sleeping before its retry holds no slot. One limiter per model: a run asking several models
+keeps their limits apart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from types import TracebackType
+from typing import TypeVar
+
+from verification.errors import RateLimitError
+
+__all__ = ["AdaptiveLimiter", "Slot"]
+
+A = TypeVar("A")
+T = TypeVar("T")
+
+
+class AdaptiveLimiter:
+    """How many requests to one model may be in flight, adapted to its 429s."""
+
+    def __init__(self, limit: int, *, clock: Callable[[], float] = time.monotonic) -> None:
+        if limit < 1:
+            raise ValueError(f"a limit of at least 1, not {limit}")
+        self.ceiling = limit
+        """Where it started, and the most it grows back to."""
+        self.limit = limit
+        self.in_flight = 0
+        self.peak = 0
+        """The most in flight at once."""
+        self.rate_limited_count = 0
+        """Tries that met a 429."""
+        self.lowest = limit
+        """The lowest the limit went."""
+        self._clock = clock
+        self._paused_until = 0.0
+        self._successes = 0
+        self._waiters: deque[asyncio.Future[None]] = deque()
+        self._timer: asyncio.TimerHandle | None = None
+
+    # -- slots
+
+    def _can_start(self) -> bool:
+        return self.in_flight < self.limit and self._clock() >= self._paused_until
+
+    def _take(self) -> None:
+        self.in_flight += 1
+        self.peak = max(self.peak, self.in_flight)
+
+    async def acquire(self) -> None:
+        """Wait for a free slot (first come, first served) and take it."""
+        if not self._waiters and self._can_start():
+            self._take()
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        self._wake()
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self.release()  # granted in the same instant it was cancelled
+            else:
+                self._waiters.remove(waiter)
+            raise
+
+    def release(self) -> None:
+        """Give a slot back."""
+        self.in_flight -= 1
+        self._wake()
+
+    def _wake(self) -> None:
+        while self._waiters and self._can_start():
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                self._take()
+                waiter.set_result(None)
+        pause = self._paused_until - self._clock()
+        if self._waiters and pause > 0 and self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(pause, self._resume)
+
+    def _resume(self) -> None:
+        self._timer = None
+        self._wake()
+
+    def slot(self) -> Slot:
+        """A case's claim on this limiter (``async with limiter.slot() as slot``)."""
+        return Slot(self)
+
+    # -- adapting
+
+    def rate_limited(self, retry_after: float | None) -> None:
+        """A try met a 429 (its slot already given back): cut the limit to what is still in
+        flight, and hold new starts for ``retry_after`` seconds."""
+        self.rate_limited_count += 1
+        self._successes = 0
+        self.limit = max(1, min(self.limit, self.in_flight))
+        self.lowest = min(self.lowest, self.limit)
+        if retry_after is not None and retry_after > 0:
+            self._paused_until = max(self._paused_until, self._clock() + retry_after)
+        self._wake()
+
+    def succeeded(self) -> None:
+        """A try got an answer: after twice the limit of these in a row, allow one more."""
+        self._successes += 1
+        if self.limit < self.ceiling and self._successes >= 2 * self.limit:
+            self.limit += 1
+            self._successes = 0
+            self._wake()
+
+
+class Slot:
+    """One case's place in an :class:`AdaptiveLimiter`: taken on entering, handed to the
+    case's first try; each later try queues for a slot of its own."""
+
+    def __init__(self, limiter: AdaptiveLimiter) -> None:
+        self.limiter = limiter
+        self._held = False
+
+    async def __aenter__(self) -> Slot:
+        await self.limiter.acquire()
+        self._held = True
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._give_back()
+
+    def _give_back(self) -> None:
+        if self._held:
+            self._held = False
+            self.limiter.release()
+
+    async def call(self, fn: Callable[[A], Awaitable[T]], argument: A) -> T:
+        """One try of ``fn(argument)`` in a slot; the limiter hears how it went."""
+        if not self._held:
+            await self.limiter.acquire()
+            self._held = True
+        try:
+            result = await fn(argument)
+        except RateLimitError as exc:
+            self._give_back()
+            self.limiter.rate_limited(exc.retry_after)
+            raise
+        finally:
+            self._give_back()
+        self.limiter.succeeded()
+        return result
