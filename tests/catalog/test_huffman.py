@@ -38,8 +38,9 @@ def _optimal_bits(counts: list[int]) -> int:
 
 
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
-    """Right when ``codes`` gives each input symbol a non-empty bit string, no codeword
-    starts another, and ``total_bits`` is both their weighted length and the optimum."""
+    """Right when ``codes`` gives each input symbol a non-empty bit string (``"0"`` for a
+    lone symbol), no codeword starts another, and ``total_bits`` is both their weighted
+    length and the optimum."""
     frequencies: dict[str, int] = test_input["frequencies"]
     codes, total = answer.get("codes"), answer.get("total_bits")
     if set(answer) != {"codes", "total_bits"} or not isinstance(codes, dict):
@@ -47,6 +48,8 @@ def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     if isinstance(total, bool) or not isinstance(total, int) or set(codes) != set(frequencies):
         return False
     words = list(codes.values())
+    if len(words) == 1 and words != ["0"]:  # "Give the symbol the code "0""
+        return False
     if not all(isinstance(w, str) and w and set(w) <= {"0", "1"} for w in words):
         return False
     if any(a.startswith(b) or b.startswith(a) for a, b in itertools.combinations(words, 2)):
@@ -213,3 +216,16 @@ def test_powers_of_two_make_the_deepest_tree(n: int) -> None:
 def test_bad_inputs_raise(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         huffman_coding(**kwargs)
+
+
+def test_issue_13_reproducer_a_lone_symbol_gets_code_0() -> None:
+    test_input = {"frequencies": {"Q": 7}}
+    expected = huffman_coding(**test_input)
+    case = TestCase(
+        id="huffman-edge-000", scaffold="huffman", tier="edge", input=test_input, expected=expected
+    )
+    assert expected["codes"] == {"Q": "0"}
+    assert HuffmanValidator().validate(expected, expected, case=case).is_valid
+    lone_one = {"codes": {"Q": "1"}, "total_bits": expected["total_bits"]}
+    assert not HuffmanValidator().validate(lone_one, expected, case=case).is_valid
+    assert not oracle(test_input, lone_one)

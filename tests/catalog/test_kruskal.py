@@ -11,10 +11,19 @@ from typing import Any
 
 import networkx as nx
 
+from verification.cases import TestCase
+from verification.catalog.greedy.kruskal import SPEC
+from verification.reference.greedy import kruskal_mst
+
 
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``edges`` are edges of the graph forming a spanning forest (a tree per
-    component) whose weight is networkx's minimum, and ``total_weight`` is that weight."""
+    component) whose weight is networkx's minimum, and ``total_weight`` is that weight;
+    written as the Output Format asks: the smaller label first, in an order Kruskal's scan
+    accepts (weights never decrease)."""
+    weights = [weight for _, _, weight in answer["edges"]]
+    if weights != sorted(weights) or any(u >= v for u, v, _ in answer["edges"]):
+        return False
     graph = nx.Graph()
     graph.add_nodes_from(test_input["vertices"])
     for u, v, weight in test_input["edges"]:
@@ -40,5 +49,37 @@ def test_the_oracle_refuses_a_spanning_tree_that_is_not_minimal() -> None:
         "edges": [["A", "B", 1], ["B", "C", 2], ["A", "C", 3]],
         "directed": False,
     }
-    assert oracle(test_input, {"edges": [["B", "A", 1], ["C", "B", 2]], "total_weight": 3})
+    assert oracle(test_input, {"edges": [["A", "B", 1], ["B", "C", 2]], "total_weight": 3})
+    assert not oracle(test_input, {"edges": [["B", "A", 1], ["B", "C", 2]], "total_weight": 3})
+    assert not oracle(test_input, {"edges": [["B", "C", 2], ["A", "B", 1]], "total_weight": 3})
     assert not oracle(test_input, {"edges": [["A", "B", 1], ["A", "C", 3]], "total_weight": 4})
+
+
+def _verdict(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    expected = kruskal_mst(**test_input)
+    case = TestCase(
+        id="kruskal-edge-000", scaffold="kruskal", tier="edge", input=test_input, expected=expected
+    )
+    return SPEC.validator.validate(answer, expected, case=case).is_valid
+
+
+def test_issue_13_reproducer_the_smaller_label_first() -> None:
+    test_input = {"vertices": ["A", "D"], "edges": [["D", "A", 1]], "directed": False}
+    assert _verdict(test_input, kruskal_mst(**test_input))
+    assert not _verdict(test_input, {"edges": [["D", "A", 1]], "total_weight": 1})
+
+
+def test_the_acceptance_order_is_graded_as_a_property() -> None:
+    """Weights never decrease (equal ones in any order), each edge joins two components."""
+    test_input = {
+        "vertices": ["A", "B", "C", "D"],
+        "edges": [["A", "B", 2], ["C", "D", 2], ["B", "C", 1], ["A", "D", 5]],
+        "directed": False,
+    }
+    expected = kruskal_mst(**test_input)
+    assert _verdict(test_input, expected)
+    first, *tied = expected["edges"]
+    assert _verdict(test_input, {**expected, "edges": [first, *tied[::-1]]})
+    assert not _verdict(test_input, {**expected, "edges": [*tied, first]})
+    assert oracle(test_input, {**expected, "edges": [first, *tied[::-1]]})
+    assert not oracle(test_input, {**expected, "edges": [*tied, first]})

@@ -76,6 +76,8 @@ def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     cost, text = answer.get("min_cost"), answer.get("parenthesization")
     if set(answer) != {"min_cost", "parenthesization"} or not isinstance(text, str):
         return False
+    if re.search(r"\s", text):  # "no spaces, `*` or other characters"
+        return False
     if isinstance(cost, bool) or not isinstance(cost, int):
         return False
     dims = test_input["dimensions"]
@@ -182,15 +184,34 @@ def test_the_validator_parses_and_never_evaluates(text: str) -> None:
     assert not oracle(test_input, answer)
 
 
-def test_the_validator_accepts_spaces_and_another_optimal_order() -> None:
-    test_input = {"dimensions": [4, 4, 4, 4]}
+def test_the_validator_accepts_another_optimal_order_and_no_blanks() -> None:
+    """Issue 13's reproducer: the scaffold says "no spaces", so blanks anywhere fail, as
+    ``*`` does; another optimal order passes."""
+    test_input = {"dimensions": [8, 8, 2, 6]}
     expected = matrix_chain_multiplication(**test_input)
     case = TestCase(
         id="mc-y", scaffold="matrix_chain", tier="edge", input=test_input, expected=expected
     )
-    for text in ("(A1(A2A3))", "( (A1 A2) A3 )"):
+    best = expected["parenthesization"]
+    for text, right in [
+        (best, True),
+        (" ".join(re.findall(r"A[0-9]+|[()]", best)), False),
+        (best + "\n", False),
+        (" " + best, False),
+        (best.replace("A2", "A2\t"), False),
+        (best.replace(")(", ")*(").replace("A1A2", "A1*A2"), False),
+    ]:
         answer = {"min_cost": expected["min_cost"], "parenthesization": text}
-        assert MatrixChainValidator().validate(answer, expected, case=case).is_valid
+        assert MatrixChainValidator().validate(answer, expected, case=case).is_valid is right
+        assert oracle(test_input, answer) is right
+    tied = {"dimensions": [4, 4, 4, 4]}
+    tied_expected = matrix_chain_multiplication(**tied)
+    tied_case = TestCase(
+        id="mc-z", scaffold="matrix_chain", tier="edge", input=tied, expected=tied_expected
+    )
+    for text in optimal_parenthesizations(tied["dimensions"]):
+        answer = {"min_cost": tied_expected["min_cost"], "parenthesization": text}
+        assert MatrixChainValidator().validate(answer, tied_expected, case=tied_case).is_valid
 
 
 @pytest.mark.parametrize("dims", [[], [5], [3, 0, 2], [2, -1], "23", [2, 3.0], [True, 2], None])

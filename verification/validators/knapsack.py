@@ -16,10 +16,11 @@ def _is_int(value: Any) -> bool:
 
 
 class KnapsackValidator(Validator):
-    """An optimal 0/1 knapsack answer: any optimal item set, indices in any order.
+    """An optimal 0/1 knapsack answer: any optimal item set, its indices in ascending order
+    (as the scaffold asks).
 
-    With ``case``: the indices are distinct integers in range, the items fit the capacity,
-    their values sum to the stated ``max_value``, and that is the optimum
+    With ``case``: the indices are distinct integers in range, ascending, the items fit the
+    capacity, their values sum to the stated ``max_value``, and that is the optimum
     ``expected["max_value"]``. Without ``case``: the same ``max_value`` and the same index
     set as ``expected`` (feasibility cannot be checked, and another optimal set fails).
     """
@@ -44,6 +45,10 @@ class KnapsackValidator(Validator):
                 return ValidationResult(False, f"selected_items: {item!r:.40} is not an index")
         if len(set(items)) != len(items):
             return ValidationResult(False, f"selected_items repeats {repeated(items)[:5]}")
+        if list(items) != sorted(items):
+            return ValidationResult(
+                False, f"selected_items {list(items)[:10]} are not in ascending order"
+            )
         if case is None:
             return self._compare(stated, set(items), optimum, pick(expected, "selected_items"))
         return self._check(stated, list(items), optimum, case.input)

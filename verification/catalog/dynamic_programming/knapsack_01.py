@@ -161,7 +161,8 @@ def count_items(test_input: Mapping[str, Any]) -> int:
 
 def knapsack_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
     """The value one off; a chosen item left out (feasible, not optimal); an unchosen item
-    added (over capacity, or the optimum would be higher); an index repeated."""
+    added (over capacity, or the optimum would be higher); an index repeated; the right
+    set out of ascending order."""
     weights, values = case.input["weights"], case.input["values"]
     best: int = case.expected["max_value"]
     chosen: list[int] = case.expected["selected_items"]
@@ -178,6 +179,8 @@ def knapsack_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, A
     if chosen:
         twice = sorted([*chosen, rng.choice(chosen)])
         wrong.append({"max_value": best, "selected_items": twice})
+    if len(chosen) > 1:
+        wrong.append({"max_value": best, "selected_items": chosen[::-1]})
     return distinct_answers(wrong, unlike=[case.expected])
 
 

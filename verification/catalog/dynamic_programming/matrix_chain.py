@@ -217,7 +217,7 @@ class MatrixChainValidator(Validator):
     """Any optimal parenthesization: parsed (never evaluated) and its cost recomputed.
 
     With ``case``: ``parenthesization`` follows the grammar
-    ``expr := "A" index | "(" expr expr ")"`` (whitespace ignored) over ``A1 .. An`` in
+    ``expr := "A" index | "(" expr expr ")"`` (no blanks, as the scaffold asks) over ``A1 .. An`` in
     order, each once; multiplying in that order costs exactly ``min_cost``, and that is the
     optimum ``expected["min_cost"]``. Without ``case``: the same cost and the same string
     as ``expected``.
@@ -234,9 +234,13 @@ class MatrixChainValidator(Validator):
             return ValidationResult(False, f"min_cost: expected an integer, got {stated!r:.40}")
         if not isinstance(text, str):
             return ValidationResult(False, f"parenthesization: expected a string, got {text!r:.40}")
+        if any(char.isspace() for char in text):
+            return ValidationResult(
+                False, f"parenthesization {text!r:.60} has blanks: the scaffold asks for none"
+            )
         if case is None:
             note = "(no test input: compared with the expected answer only)"
-            if stated != optimum or "".join(text.split()) != pick(expected, "parenthesization"):
+            if stated != optimum or text != pick(expected, "parenthesization"):
                 return ValidationResult(False, f"{text!r:.60} ({stated}) differs {note}")
             return ValidationResult(True, f"the expected answer {note}")
         cost = parenthesization_cost(text, case.input["dimensions"])
@@ -276,20 +280,18 @@ def optimal_parenthesizations(dimensions: Sequence[int], limit: int = 50) -> lis
 
 
 def matrix_chain_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
-    """Other optimal parenthesizations (the edge tier's ties), and the expected one written
-    with spaces."""
+    """Other optimal parenthesizations (the edge tier's ties)."""
     optimum: int = case.expected["min_cost"]
     orders = optimal_parenthesizations(case.input["dimensions"])
     picked = rng.sample(orders, min(6, len(orders)))
-    spaced = " ".join(re.findall(r"A[0-9]+|[()]", case.expected["parenthesization"]))
-    answers = [{"min_cost": optimum, "parenthesization": text} for text in [*picked, spaced]]
+    answers = [{"min_cost": optimum, "parenthesization": text} for text in picked]
     return distinct_answers(answers, unlike=[case.expected])
 
 
 def matrix_chain_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
     """The cost one off; a worse order (left to right, right to left, the costliest) with
     its own cost or claiming the optimum; two matrices swapped, one dropped, the outer
-    parentheses left out, or the chain written flat."""
+    parentheses left out, the chain written flat, or the right order written with blanks."""
     d: list[int] = case.input["dimensions"]
     n = len(d) - 1
     optimum: int = case.expected["min_cost"]
@@ -317,6 +319,8 @@ def matrix_chain_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[st
     if n >= 3:
         flat = "(" + "".join(f"A{i}" for i in range(1, n + 1)) + ")"
         wrong.append({"min_cost": optimum, "parenthesization": flat})
+    spaced = " ".join(tokens)
+    wrong.append({"min_cost": optimum, "parenthesization": f" {spaced}\t" if n == 1 else spaced})
     if n == 1:
         wrong.append({"min_cost": optimum, "parenthesization": "(A1)"})
         wrong.append({"min_cost": optimum, "parenthesization": "A2"})

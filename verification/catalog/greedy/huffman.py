@@ -151,9 +151,9 @@ class HuffmanValidator(Validator):
     With ``case``: ``codes`` has exactly the input's symbols as keys, each codeword a
     non-empty string of ``0`` and ``1``, none a prefix of another (nor equal); ``total_bits``
     is the sum of frequency times codeword length, and that is the optimum
-    ``expected["total_bits"]``. So a lone symbol's code may be ``"0"`` or ``"1"``, and any
-    tie-break or branch labelling is accepted. Without ``case``: the same codes as
-    ``expected``.
+    ``expected["total_bits"]``. So any tie-break or branch labelling is accepted; a lone
+    symbol, with no branch to label, gets ``"0"`` as the scaffold says. Without ``case``:
+    the same codes as ``expected``.
     """
 
     kind = "prefix_code"
@@ -185,6 +185,8 @@ class HuffmanValidator(Validator):
                 return ValidationResult(False, f"codes differ from the expected ones {note}")
             return ValidationResult(True, f"the expected code {note}")
         frequencies: Mapping[str, int] = case.input["frequencies"]
+        if len(frequencies) == 1 and list(codes.values()) != ["0"]:
+            return ValidationResult(False, f'a lone symbol\'s code is "0", not {codes}')
         if set(codes) != set(frequencies):
             missing = sorted(set(frequencies) - set(codes))
             unknown = sorted(set(codes) - set(frequencies))
@@ -208,7 +210,7 @@ def random_optimal_code(frequencies: Mapping[str, int], rng: random.Random) -> d
     """An optimal code by Huffman's algorithm with ties broken at random and each merge's
     branches labelled at random."""
     if len(frequencies) == 1:
-        return {symbol: rng.choice("01") for symbol in frequencies}
+        return {symbol: "0" for symbol in frequencies}
     pool: list[tuple[int, float, Any]] = [(f, rng.random(), s) for s, f in frequencies.items()]
     while len(pool) > 1:
         pool.sort(key=lambda node: node[:2])
@@ -235,7 +237,7 @@ def huffman_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, An
     """``total_bits`` one off; two codewords of different lengths swapped between symbols
     of different counts (prefix-free, not optimal); a codeword lengthened (prefix-free, not
     optimal), shortened or with its last bit flipped (a prefix clash); a symbol left out or
-    an unknown one added; a lone symbol given the empty code or two bits."""
+    an unknown one added; a lone symbol given the empty code, two bits or ``"1"``."""
     codes: dict[str, str] = case.expected["codes"]
     total: int = case.expected["total_bits"]
     frequencies: Mapping[str, int] = case.input["frequencies"]
@@ -263,6 +265,8 @@ def huffman_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, An
         wrong.append(_answer({s: c for s, c in codes.items() if s != left_out}, frequencies))
     extra = "1" * (max((len(c) for c in codes.values()), default=0) + 1)
     wrong.append({"codes": {**codes, "ZZ": extra}, "total_bits": total})
+    if len(symbols) == 1:
+        wrong.append(_answer({symbols[0]: "1"}, frequencies))
     answers = [a for a in wrong if a["codes"] != codes or a["total_bits"] != total]
     return distinct_answers(answers, unlike=[case.expected])
 
@@ -275,7 +279,9 @@ def huffman_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[st
     if not codes:
         return []
     flip = str.maketrans("01", "10")
-    right = [_answer({s: c.translate(flip) for s, c in codes.items()}, frequencies)]
+    right = []
+    if len(codes) > 1:  # a lone symbol has no branch to label: its code is "0"
+        right.append(_answer({s: c.translate(flip) for s, c in codes.items()}, frequencies))
     symbols = list(codes)
     same = [
         (a, b)

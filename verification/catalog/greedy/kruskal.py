@@ -18,9 +18,17 @@ from verification.generators.graph import (
 )
 from verification.reference.greedy import kruskal_mst
 from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.validators.base import ValidationResult, pick
 from verification.validators.set_equivalence import MSTValidator
 
-__all__ = ["KRUSKAL_EDGE_KINDS", "SPEC", "KruskalAnswer", "WeightedEdge", "generate_kruskal"]
+__all__ = [
+    "KRUSKAL_EDGE_KINDS",
+    "SPEC",
+    "KruskalAnswer",
+    "KruskalValidator",
+    "WeightedEdge",
+    "generate_kruskal",
+]
 
 WeightedEdge = Annotated[tuple[StrictStr, StrictStr, StrictInt], Strict(False)]
 """``[u, v, weight]``: lax only so a Python list fills the tuple too (strict JSON mode
@@ -147,18 +155,60 @@ def _disconnected(rng: random.Random, vertices: list[str]) -> dict[str, Any]:
     return _graph(vertices, edges)
 
 
+class KruskalValidator(MSTValidator):
+    """A minimum spanning tree (forest) in the form the Output Format asks: each edge with
+    the smaller label first, listed in an order Kruskal's scan can accept them.
+
+    :class:`MSTValidator` checks that each listed edge joins two components of the edges
+    before it; this adds that weights never decrease, so the acceptance order is graded as
+    a property: equal weights in any order, as ties in the scan allow.
+    """
+
+    def validate(
+        self, actual: Any, expected: Any, *, case: TestCase | None = None
+    ) -> ValidationResult:
+        verdict = super().validate(actual, expected, case=case)
+        if not verdict.is_valid:
+            return verdict
+        previous: Any = None
+        for edge in pick(actual, "edges"):
+            if isinstance(edge, str | bytes) or not isinstance(edge, Sequence) or len(edge) != 3:
+                return ValidationResult(False, f"edge {edge!r:.60} is not [u, v, weight]")
+            u, v, weight = edge
+            if not u < v:
+                return ValidationResult(
+                    False, f"edge {list(edge)!r:.60}: write the smaller label first"
+                )
+            if previous is not None and weight < previous[2]:
+                return ValidationResult(
+                    False,
+                    f"edge {list(edge)!r:.60} comes after {list(previous)!r:.60}: Kruskal "
+                    "accepts edges in order of weight",
+                )
+            previous = edge
+        return verdict
+
+
 def _total(edges: Sequence[Sequence[Any]]) -> int:
     return sum(int(edge[2]) for edge in edges)
 
 
 def kruskal_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
     """A tree edge dropped or repeated, a tree edge swapped for a heavier non-tree edge that
-    reconnects the tree (a spanning tree, not a minimum one), a total one off."""
+    reconnects the tree (a spanning tree, not a minimum one), a total one off; an edge
+    written larger label first; the edges listed heaviest first."""
     tree: list[list[Any]] = case.expected["edges"]
     total: int = case.expected["total_weight"]
     wrong = [{"edges": tree, "total_weight": total + rng.choice((-1, 1))}]
     for edges in [*dropped_items(tree, rng), *duplicated_items(tree, rng)]:
         wrong.append({"edges": edges, "total_weight": _total(edges)})
+    if tree:
+        index = rng.randrange(len(tree))
+        u, v, w = tree[index]
+        flipped = [*tree[:index], [v, u, w], *tree[index + 1 :]]
+        wrong.append({"edges": flipped, "total_weight": total})
+    if len({edge[2] for edge in tree}) > 1:
+        wrong.append({"edges": tree[::-1], "total_weight": total})
     in_tree = {frozenset(edge[:2]) for edge in tree}
     for u, v, w in case.input["edges"]:
         if frozenset((u, v)) in in_tree or u == v:
@@ -168,9 +218,10 @@ def kruskal_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, An
                 continue
             swapped = [*tree[:index], [u, v, w], *tree[index + 1 :]]
             if _spans(swapped, tree):
+                swapped = sorted(([*sorted(e[:2]), e[2]] for e in swapped), key=lambda e: e[2])
                 wrong.append({"edges": swapped, "total_weight": _total(swapped)})
                 break
-        if len(wrong) >= 6:
+        if len(wrong) >= 8:
             break
     return distinct_answers(wrong, unlike=[case.expected])
 
@@ -197,10 +248,13 @@ def _spans(edges: Sequence[Sequence[Any]], tree: Sequence[Sequence[Any]]) -> boo
 
 
 def kruskal_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
-    """The same tree listed in another order with each edge's ends swapped."""
-    edges = [[v, u, w] for u, v, w in case.expected["edges"]]
+    """The same tree with the edges of each weight in another order (ties in the scan)."""
+    edges = [list(edge) for edge in case.expected["edges"]]
     rng.shuffle(edges)
-    return [{"edges": edges, "total_weight": case.expected["total_weight"]}]
+    edges.sort(key=lambda edge: edge[2])  # stable: equal weights stay shuffled
+    return distinct_answers(
+        [{"edges": edges, "total_weight": case.expected["total_weight"]}], unlike=[case.expected]
+    )
 
 
 SPEC = ScaffoldSpec(
@@ -211,7 +265,7 @@ SPEC = ScaffoldSpec(
     reference=kruskal_mst,
     generator=generate_kruskal,
     answer_schema=KruskalAnswer,
-    validator=MSTValidator(),
+    validator=KruskalValidator(),
     sizes={"simple": 4, "standard": 7, "edge": 5},
     size=SizeAxis(
         unit="vertices",
