@@ -141,3 +141,36 @@ def test_a_chart_keeps_hostile_names_as_text() -> None:
     (mark,) = [g for g in root.iter(f"{SVG}g")]
     assert mark.attrib["data-label"] == '<script>&"?[U+0007]'
     assert not list(root.iter("script")) and not list(root.iter(f"{SVG}script"))
+
+
+def test_the_size_curve_holds_the_sweep_the_summary_states(tmp_path: Path) -> None:
+    from verification.cli import main
+
+    sweep = ["--sizes", "8,16", "--output", str(tmp_path / "dry")]
+    assert main(["verify", "kmp", "--provider", "reference", *sweep]) == 0
+    (dry_run,) = (tmp_path / "dry" / "runs").iterdir()
+    replay = tmp_path / "replay.jsonl"
+    lines = [
+        {
+            "case_id": r.case_id,
+            "raw_response": "{}" if "-s16-" in r.case_id else r.raw_response,
+        }
+        for r in read_journal(dry_run / "results.jsonl")
+    ]
+    replay.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    output = tmp_path / "out"
+    argv = ["verify", "kmp", "--provider", "replay", "--replay-file", str(replay)]
+    main([*argv, "--sizes", "8,16", "--output", str(output)])
+    (run_dir,) = (output / "runs").iterdir()
+    reports = run_dir / "reports"
+    scaffold = RunSummary.from_json((reports / "summary.json").read_text()).scaffolds["kmp"]
+    assert scaffold.certified_up_to == 8  # size 16 answered wrong throughout
+    marks = _marks(reports / "kmp-sizes.svg")
+    assert list(marks) == [str(point.size) for point in scaffold.sweep] == ["8", "16"]
+    for point in scaffold.sweep:
+        mark = marks[str(point.size)]
+        assert float(mark["data-rate"]) == pytest.approx(point.pass_rate, abs=1e-6)
+        assert float(mark["data-low"]) == pytest.approx(point.interval_95[0], abs=1e-6)
+        assert int(mark["data-n"]) == point.n
+    assert [float(marks[s]["data-rate"]) for s in ("8", "16")] == [1.0, 0.0]
+    assert "![pass rate by size](kmp-sizes.svg)" in (reports / "kmp.md").read_text()
