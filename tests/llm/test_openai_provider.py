@@ -229,7 +229,7 @@ def test_preflight_tolerates_a_server_without_models_endpoint(
     assert _preflight(fake_server.openai_base_url) == "local-test-model"
     assert len(fake_server.requests) == 1
     fake_server.script([fake_server.openai_error(404, "not_found", "no /models here")])
-    with pytest.raises(ConfigurationError, match="does not list its models: name one"):
+    with pytest.raises(ConfigurationError, match=r"list its models \(HTTP 404\): name one"):
         _preflight(fake_server.openai_base_url, model=None)
 
 

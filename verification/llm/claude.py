@@ -24,6 +24,7 @@ from verification.errors import (
     TransientLLMError,
 )
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
+from verification.llm.replies import BODY_FAULTS, message_reply, not_a_reply
 from verification.llm.retry import RetryPolicy
 
 if TYPE_CHECKING:
@@ -198,48 +199,14 @@ class ClaudeProvider(LLMProvider):
 
         try:
             message = await self._client.messages.create(**self._arguments(request))
-            return _response_of(message)
+            return message_reply(message)
         except anthropic.AnthropicError as exc:
             raise translate_anthropic_error(exc, self.base_url, secrets=self._secrets) from exc
-        except (ValueError, TypeError, AttributeError, KeyError, UnicodeError) as exc:
-            # HTTP 200 with truncated JSON, JSON that is no Message, or a proxy's HTML page:
-            # a fault of this attempt's transport, retried, never a crash.
-            raise TransientLLMError(
-                "the server answered HTTP 200 with a body that is not a Messages API reply "
-                f"({type(exc).__name__})"
-            ) from exc
+        except BODY_FAULTS as exc:  # HTTP 200 with truncated JSON, an HTML page, no Message
+            raise not_a_reply("Messages API", self.base_url, exc) from exc
 
     async def aclose(self) -> None:
         await self._client.close()
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "base_url": without_credentials(self.base_url)}
-
-
-def _response_of(message: Any) -> LLMResponse:
-    """The reply of a ``Message``, checked: a body the SDK built without validating (the
-    SDK trusts a 200) raises ``ValueError`` here rather than surfacing as odd values."""
-    if not isinstance(message.content, list) or not isinstance(message.model, str):
-        raise ValueError("no content list or model name")
-    texts = []
-    for block in message.content:
-        if getattr(block, "type", None) == "text":
-            if not isinstance(block.text, str):
-                raise ValueError("a text block without text")
-            texts.append(block.text)
-    stop_reason = message.stop_reason
-    if stop_reason is not None and not isinstance(stop_reason, str):
-        raise ValueError("a stop reason that is not a string")
-    usage = message.usage.model_dump() if message.usage is not None else {}
-    if not isinstance(usage, dict):
-        raise ValueError("usage that is not an object")
-    return LLMResponse(
-        content="".join(texts),
-        model=message.model,
-        usage={
-            key: value
-            for key, value in usage.items()
-            if isinstance(value, int) and not isinstance(value, bool)
-        },
-        stop_reason=stop_reason,
-    )

@@ -1,4 +1,9 @@
-"""Any OpenAI-compatible chat server (vLLM, Ollama, llama.cpp) through the ``openai`` SDK."""
+"""Any OpenAI-compatible chat server (vLLM, Ollama, llama.cpp) through the ``openai`` SDK.
+
+Replies are classified as the Anthropic path's are (:mod:`verification.llm.replies`); the
+model list of ``GET /models`` is read as untrusted too: ids must be strings, are printed
+escaped, and a long list is shown by its first :data:`MODELS_SHOWN`.
+"""
 
 from __future__ import annotations
 
@@ -17,18 +22,33 @@ from verification.errors import (
 )
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.claude import parse_retry_after
+from verification.llm.replies import BODY_FAULTS, NotAReply, completion_reply, not_a_reply
 from verification.llm.retry import RetryPolicy
+from verification.printable import printable
 
 if TYPE_CHECKING:
     import openai
 
-__all__ = ["OpenAICompatibleProvider", "server_error_text", "translate_openai_error"]
+__all__ = [
+    "MODELS_SHOWN",
+    "OpenAICompatibleProvider",
+    "server_error_text",
+    "translate_openai_error",
+]
 
 logger = logging.getLogger(__name__)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+MODELS_SHOWN = 20
+"""How many of a server's model ids a message lists (a server may serve thousands)."""
 
-# OpenAI's finish reasons, in the Messages API's words the rest of the harness uses.
-_STOP_REASONS = {"length": "max_tokens", "stop": "end_turn", "content_filter": "refusal"}
+
+def _listing(served: list[str]) -> str:
+    """The served ids as a message shows them: escaped, the first :data:`MODELS_SHOWN`."""
+    if not served:
+        return "none"
+    shown = ", ".join(printable(model, 100) for model in served[:MODELS_SHOWN])
+    more = len(served) - MODELS_SHOWN
+    return shown + (f", and {more} more" if more > 0 else "")
 
 
 def server_error_text(body: object, secrets: list[str | None]) -> str:
@@ -120,20 +140,11 @@ class OpenAICompatibleProvider(LLMProvider):
             arguments["temperature"] = request.temperature
         try:
             completion = await self._client.chat.completions.create(**arguments)
+            return completion_reply(completion)
         except openai.OpenAIError as exc:
             raise translate_openai_error(exc, self.base_url, secrets=self._secrets) from exc
-        if not completion.choices:
-            raise TransientLLMError(
-                f"server at {without_credentials(self.base_url)} returned no choices"
-            )
-        choice = completion.choices[0]
-        usage = completion.usage.model_dump() if completion.usage else {}
-        return LLMResponse(
-            content=choice.message.content or "",
-            model=completion.model or "unknown (the server named none)",
-            usage={k: v for k, v in usage.items() if isinstance(v, int)},
-            stop_reason=_STOP_REASONS.get(choice.finish_reason or "", choice.finish_reason),
-        )
+        except BODY_FAULTS as exc:  # HTTP 200 with truncated JSON, an HTML page, no choice
+            raise not_a_reply("chat completions", self.base_url, exc) from exc
 
     async def preflight(self) -> None:
         """Reach the server and settle the model: the one asked must be served; with none
@@ -141,42 +152,47 @@ class OpenAICompatibleProvider(LLMProvider):
         import openai
 
         where = without_credentials(self.base_url)
+        nonsense: tuple[type[Exception], ...] = (openai.OpenAIError, *BODY_FAULTS)
         try:
-            served = [model.id async for model in self._client.models.list()]
+            served = [_model_id(model) async for model in self._client.models.list()]
         except openai.APIConnectionError:
             raise ConfigurationError(
                 f"cannot reach an OpenAI-compatible server at {where}: start it, or "
                 "set VERIFY_OPENAI_BASE_URL, or run offline with --provider reference"
             ) from None
-        except openai.APIStatusError:
+        except openai.APIStatusError as exc:
+            if exc.status_code in (401, 403):  # a refused key, not a missing list
+                raise translate_openai_error(exc, self.base_url, secrets=self._secrets) from None
             # Some servers serve chat but not /models; the first request will tell.
             if self.model is None:
                 raise ConfigurationError(
-                    f"the server at {where} does not list its models: name one with --model "
-                    "(or VERIFY_MODEL)"
+                    f"the server at {where} does not list its models (HTTP {exc.status_code}): "
+                    "name one with --model (or VERIFY_MODEL)"
                 ) from None
             return
-        except openai.OpenAIError as exc:
+        except nonsense as exc:
+            detail = str(exc) if isinstance(exc, NotAReply) else type(exc).__name__
             raise ConfigurationError(
-                f"the server at {where} answered its model list with nonsense "
-                f"({type(exc).__name__}); is VERIFY_OPENAI_BASE_URL an OpenAI-compatible API?"
+                f"the server at {where} answered its model list with nonsense ({detail}); "
+                "is VERIFY_OPENAI_BASE_URL an OpenAI-compatible API?"
             ) from None
-        choices = ", ".join(served) or "none"
         if self.model is not None:
             if served and self.model not in served:
                 raise ConfigurationError(
-                    f"the server at {where} does not serve model {self.model!r}; it serves: "
-                    f"{choices} (--model or VERIFY_MODEL)"
+                    f"the server at {where} does not serve model {printable(self.model, 100)!r};"
+                    f" it serves: {_listing(served)} (--model or VERIFY_MODEL)"
                 )
             return
         if len(served) != 1:
             raise ConfigurationError(
                 f"name the model with --model (or VERIFY_MODEL): the server at {where} "
-                f"serves {choices}"
+                f"serves {_listing(served)}"
             )
         self.model = served[0]
         logger.warning(
-            "no --model given: using %s, the only model the server at %s serves", self.model, where
+            "no --model given: using %s, the only model the server at %s serves",
+            printable(self.model, 100),
+            where,
         )
 
     def model_for(self, configured: str) -> str:
@@ -191,3 +207,11 @@ class OpenAICompatibleProvider(LLMProvider):
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "base_url": without_credentials(self.base_url)}
+
+
+def _model_id(model: Any) -> str:
+    """The id of one entry of a model list; raises :class:`NotAReply` when it has none."""
+    identifier = getattr(model, "id", None)
+    if not isinstance(identifier, str) or not identifier:
+        raise NotAReply(f"a model whose id is {type(identifier).__name__}, not a name")
+    return identifier

@@ -23,6 +23,7 @@ __all__ = [
     "ProviderFactory",
     "build_provider",
     "check_provider_name",
+    "checked_key",
     "register_provider",
     "retry_policy_from",
 ]
@@ -84,6 +85,18 @@ def retry_policy_from(settings: VerificationSettings) -> RetryPolicy:
     )
 
 
+def checked_key(key: str, variables: str) -> str:
+    """``key``, refused when an HTTP header cannot carry it as it is (spaces around it, line
+    breaks, control or non-ASCII characters: a key pasted with a smart quote, say); the
+    message names ``variables`` and never shows the key."""
+    if not key.isascii() or any(c.isspace() or not c.isprintable() for c in key):
+        raise ConfigurationError(
+            "the API key holds spaces, line breaks, control or non-ASCII characters, which "
+            f"an HTTP header cannot carry: check {variables}"
+        )
+    return key
+
+
 def build_provider(settings: VerificationSettings, catalog: Catalog | None = None) -> LLMProvider:
     """The provider ``settings.provider`` names; the dry run answers from ``catalog``."""
     entry = check_provider_name(settings.provider)
@@ -96,12 +109,10 @@ def _anthropic(
 ) -> LLMProvider:
     if settings.anthropic_api_key is None or not settings.anthropic_api_key.get_secret_value():
         raise ConfigurationError(NO_KEY_MESSAGE)
-    key = settings.anthropic_api_key.get_secret_value()
-    if key != key.strip() or any(c.isspace() or not c.isprintable() for c in key):
-        raise ConfigurationError(
-            "the Anthropic API key holds spaces, line breaks or control characters: "
-            "check ANTHROPIC_API_KEY (or VERIFY_ANTHROPIC_API_KEY)"
-        )
+    key = checked_key(
+        settings.anthropic_api_key.get_secret_value(),
+        "ANTHROPIC_API_KEY (or VERIFY_ANTHROPIC_API_KEY)",
+    )
     from verification.llm.claude import ClaudeProvider
 
     return ClaudeProvider(
@@ -121,6 +132,8 @@ def _openai(
     from verification.llm.openai_compat import OpenAICompatibleProvider
 
     key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+    if key:
+        key = checked_key(key, "VERIFY_OPENAI_API_KEY")
     # Only a model asked for by name goes to a local server: the modes' defaults name
     # Claude models, which it does not serve.
     return OpenAICompatibleProvider(
