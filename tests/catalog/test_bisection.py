@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy import optimize
 
-from verification.cases import TIERS
+from verification.cases import TIERS, TestCase
 from verification.catalog.numerical.bisection import (
     ROOT_TOLERANCE,
     SPEC,
@@ -20,9 +20,14 @@ from verification.catalog.numerical.bisection import (
 from verification.reference.numerical import bisection
 
 
+def _decimal(value: Any) -> Fraction:
+    """A number as the input writes it: JSON's ``1.1`` is eleven tenths, exactly."""
+    return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+
+
 def _exact(test_input: dict[str, Any]) -> tuple[Fraction | None, int, bool]:
     """Bisection in exact rational arithmetic: (root, iterations, bracketed)."""
-    coefficients = [Fraction(c) for c in test_input["coefficients"]]
+    coefficients = [_decimal(c) for c in test_input["coefficients"]]
 
     def f(x: Fraction) -> Fraction:
         total = Fraction(0)
@@ -30,8 +35,8 @@ def _exact(test_input: dict[str, Any]) -> tuple[Fraction | None, int, bool]:
             total = total * x + c
         return total
 
-    a, b = Fraction(test_input["a"]), Fraction(test_input["b"])
-    tolerance = Fraction(test_input["tolerance"])
+    a, b = _decimal(test_input["a"]), _decimal(test_input["b"])
+    tolerance = _decimal(test_input["tolerance"])
     if f(a) == 0:
         return a, 0, True
     if f(b) == 0:
@@ -167,3 +172,41 @@ def test_the_oracle_refuses_the_wrong_last_branch() -> None:
     assert oracle(test_input, {"root": 2.1015625, "iterations": 7, "bracketed": True})
     assert not oracle(test_input, {"root": 2.0859375, "iterations": 7, "bracketed": True})
     assert not oracle(test_input, {"root": 2.1015625, "iterations": 6, "bracketed": True})
+
+
+@pytest.mark.parametrize(
+    ("test_input", "right"),
+    [
+        # After 2 halvings the width 0.4 / 4 = 0.1 is not below 0.1: a third iteration.
+        (
+            {"coefficients": [1, 0, -2], "a": 1.1, "b": 1.5, "tolerance": 0.1},
+            {"root": 1.45, "iterations": 3, "bracketed": True},
+        ),
+        # f(a) = 0 exactly: 100 * 0.29 - 29.
+        (
+            {"coefficients": [100, -29], "a": 0.29, "b": 1, "tolerance": 0.01},
+            {"root": 0.29, "iterations": 0, "bracketed": True},
+        ),
+        # The first midpoint, (-3.0 + -2.1) / 2 = -2.55, is the root of 100 x + 255.
+        (
+            {"coefficients": [100, 255], "a": -3.0, "b": -2.1, "tolerance": 0.001},
+            {"root": float(Fraction(-255, 100)), "iterations": 1, "bracketed": True},
+        ),
+    ],
+)
+def test_issue_13_reproducers_in_exact_arithmetic(
+    test_input: dict[str, Any], right: dict[str, Any]
+) -> None:
+    """The scaffold promises exact arithmetic: the reference runs it, and the right answer
+    passes (the binary-float run stopped at 2, bisected 10 times, and missed the root)."""
+    expected = bisection(**test_input)
+    assert expected == right
+    case = TestCase(
+        id="bisection-edge-000",
+        scaffold="bisection",
+        tier="edge",
+        input=test_input,
+        expected=expected,
+    )
+    assert SPEC.validator.validate(right, expected, case=case).is_valid
+    assert oracle(test_input, right)

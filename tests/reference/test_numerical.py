@@ -256,11 +256,6 @@ def test_bisection_on_exactly_held_inputs_is_the_exact_replay(case: dict[str, An
     check_bisection(case)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="issue 13 defect 1: bisection in binary floats (the verdicts engineer's)",
-)
 @pytest.mark.parametrize(
     "case",
     [

@@ -264,7 +264,7 @@ def _positive_int(value: Any, name: str) -> int:
     return value
 
 
-def _sign(value: float) -> int:
+def _sign(value: float | Fraction) -> int:
     return (value > 0) - (value < 0)
 
 
@@ -314,26 +314,70 @@ def bisection_trace(
     ----------
     .. [1] R. L. Burden, J. D. Faires, *Numerical Analysis*, 9th ed., Algorithm 2.1, 2011.
     """
-    func = _function(coefficients, f)
-    lo, hi = finite(a, "a"), finite(b, "b")
+    steps, _ = _bisect(coefficients, a, b, tolerance, max_iterations, f)
+    return [BisectionStep(k, *(float(v) for v in step)) for k, *step in steps]
+
+
+def _bisect(
+    coefficients: Sequence[float] | None,
+    a: float,
+    b: float,
+    tolerance: float,
+    max_iterations: int,
+    f: RealFunction | None,
+) -> tuple[list[tuple[int, Fraction, Fraction, Fraction, Fraction, Fraction]], Fraction | None]:
+    """The iterations ``(k, a, b, midpoint, f(midpoint), half_width)`` and, when an end is
+    an exact root, that end. The run is exact, as the scaffold asks: the inputs as their
+    decimals write them (JSON's ``0.1`` is one tenth), midpoints, half-widths and the
+    stopping test in rational arithmetic, and for ``coefficients`` the values too (a
+    function ``f`` is called on the float nearest each midpoint). In floats ``(1.5 - 1.1)
+    / 4 < 0.1`` holds and the run stopped an iteration early."""
+    func: Callable[[Fraction], Fraction]
+    if coefficients is not None:
+        if f is not None:
+            raise ValueError("give either coefficients or f, not both")
+        _polynomial(coefficients)  # the input checks
+        exact = [_as_written(c) for c in coefficients]
+
+        def func(x: Fraction) -> Fraction:
+            value = Fraction(0)
+            for c in exact:
+                value = value * x + c
+            return value
+
+    else:
+        given = _function(None, f)
+
+        def func(x: Fraction) -> Fraction:
+            value = float(given(float(x)))
+            if not math.isfinite(value):
+                raise ValueError(f"f({float(x)!r}) is not a finite number: {value!r}")
+            return Fraction(value)
+
+    finite(a, "a"), finite(b, "b"), finite(tolerance, "tolerance")
+    # The numbers themselves, not float(): a large integer keeps every digit.
+    lo, hi, tol = _as_written(a), _as_written(b), _as_written(tolerance)
     if not lo < hi:
         raise ValueError(f"the interval needs a < b, got a={a!r}, b={b!r}")
-    tol = finite(tolerance, "tolerance")
     if tol <= 0:
         raise ValueError(f"tolerance must be positive, got {tolerance!r}")
     limit = _positive_int(max_iterations, "max_iterations")
 
-    f_lo, f_hi = float(func(lo)), float(func(hi))
-    if f_lo == 0 or f_hi == 0 or _sign(f_lo) == _sign(f_hi):
-        return []
-    steps: list[BisectionStep] = []
+    f_lo, f_hi = func(lo), func(hi)
+    if f_lo == 0:
+        return [], lo
+    if f_hi == 0:
+        return [], hi
+    if _sign(f_lo) == _sign(f_hi):
+        return [], None
+    steps: list[tuple[int, Fraction, Fraction, Fraction, Fraction, Fraction]] = []
     for k in range(1, limit + 1):
         half = (hi - lo) / 2
         mid = lo + half
-        f_mid = float(func(mid))
-        steps.append(BisectionStep(k, lo, hi, mid, f_mid, half))
+        f_mid = func(mid)
+        steps.append((k, lo, hi, mid, f_mid, half))
         if f_mid == 0 or half < tol:
-            return steps
+            return steps, None
         if _sign(f_mid) == _sign(f_lo):
             lo, f_lo = mid, f_mid
         else:
@@ -341,6 +385,10 @@ def bisection_trace(
     raise ValueError(
         f"tolerance {tolerance!r} is not reached within max_iterations={max_iterations}"
     )
+
+
+def _rounded(value: Fraction, decimals: int) -> float:
+    return float(round(value, decimals)) + 0.0
 
 
 def bisection(
@@ -406,26 +454,22 @@ def bisection(
     return ``(m, k)``; if ``f(m)`` has the sign of ``f(a)`` then ``a = m`` else ``b = m``.
     Without an exact zero the run takes the smallest k with ``(b - a) / 2**k <
     tolerance``, whatever ``f`` is; the root is within ``tolerance`` of a sign change of
-    ``f``. One evaluation of ``f`` per iteration; the error halves each time.
+    ``f``. The run is exact, as the scaffold asks: the numbers as their decimals write
+    them (``0.1`` is one tenth), in rational arithmetic, so ``f(a) == 0`` and a midpoint
+    that is a root are seen exactly, and ``(1.5 - 1.1) / 4`` is not below ``0.1``; only
+    the root is rounded. One evaluation of ``f`` per iteration; the error halves each
+    time.
 
     References
     ----------
     .. [1] R. L. Burden, J. D. Faires, *Numerical Analysis*, 9th ed., Algorithm 2.1, 2011.
     """
-    steps = bisection_trace(coefficients, a, b, tolerance, max_iterations, f=f)
+    steps, end = _bisect(coefficients, a, b, tolerance, max_iterations, f)
     if steps:
-        last = steps[-1]
-        return {
-            "root": round(last.midpoint, BISECTION_DECIMALS),
-            "iterations": last.iteration,
-            "bracketed": True,
-        }
-    func = _function(coefficients, f)
-    lo, hi = float(a), float(b)
-    if float(func(lo)) == 0:
-        return {"root": round(lo, BISECTION_DECIMALS), "iterations": 0, "bracketed": True}
-    if float(func(hi)) == 0:
-        return {"root": round(hi, BISECTION_DECIMALS), "iterations": 0, "bracketed": True}
+        k, *_, midpoint, _, _ = steps[-1]
+        return {"root": _rounded(midpoint, BISECTION_DECIMALS), "iterations": k, "bracketed": True}
+    if end is not None:
+        return {"root": _rounded(end, BISECTION_DECIMALS), "iterations": 0, "bracketed": True}
     return {"root": None, "iterations": 0, "bracketed": False}
 
 
