@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from verification.cases import TIERS
+from verification.cases import TIERS, Tier
 from verification.config import (
     VerificationSettings,
     load_settings,
@@ -283,6 +283,18 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="certify this draft file against NAME's spec (one NAME)",
     )
     verify.add_argument(
+        "--baseline",
+        nargs="?",
+        const="current",
+        choices=["current", "none"],
+        help="make two linked runs on the same cases and print their paired comparison "
+        "(exact McNemar on the cases only one run passed): with --scaffold-file, the "
+        "current scaffold (A) against the draft (B); '--baseline none': no scaffold, only "
+        "the task (its When to Use section) and its Output Format (A), against the "
+        "scaffold or draft (B). Each run has its own id; a repeat is answered from the "
+        "response cache",
+    )
+    verify.add_argument(
         "--tier",
         action="append",
         choices=["simple", "standard", "edge"],
@@ -535,6 +547,7 @@ class VerificationCLI:
         estimate: bool = False,
         junit_xml: Path | None = None,
         fail_on_regression: bool = False,
+        baseline: str | None = None,
     ) -> int:
         from verification.errors import ConfigurationError, JournalError
         from verification.registry import resolve_scaffold_names
@@ -576,6 +589,12 @@ class VerificationCLI:
             )
             print(format_estimate(estimates, model))
             return 0
+        if baseline is not None:
+            if resume or estimate:
+                raise ConfigurationError("--baseline makes two new runs: leave out --resume")
+            return self._verify_with_baseline(
+                scaffolds, baseline, overrides, chosen_tiers, case_ids, size
+            )
         bar = _ProgressBar.on_terminal()
         runner = VerificationRunner(
             self.settings,
@@ -621,6 +640,44 @@ class VerificationCLI:
         statuses = [r.status for r in outcome.results.values()]
         code = _exit_code(statuses, outcome.manifest.level)
         return _regression_exit(summary, code) if fail_on_regression else code
+
+    def _verify_with_baseline(
+        self,
+        scaffolds: Sequence[str],
+        baseline: str,
+        overrides: dict[str, Path],
+        tiers: Sequence[Tier],
+        case_ids: Sequence[str],
+        size: int | None,
+    ) -> int:
+        from verification.baseline import run_with_baseline
+        from verification.reports.compare import render_pairing
+        from verification.reports.generator import write_run_reports
+
+        bar = _ProgressBar.on_terminal()
+        try:
+            runs = asyncio.run(
+                _terminable(
+                    run_with_baseline(
+                        self.settings,
+                        scaffolds,
+                        "none" if baseline == "none" else "current",
+                        overrides=overrides,
+                        tiers=tiers,
+                        case_ids=case_ids,
+                        size=size,
+                        progress=bar.advance if bar else None,
+                    )
+                )
+            )
+        finally:
+            if bar is not None:
+                bar.close()
+        write_run_reports(runs.a.paths, runs.a.manifest, runs.a.results, publish=False)
+        summary = write_run_reports(runs.b.paths, runs.b.manifest, runs.b.results)
+        _print_summary(runs.b.results.values(), runs.b.manifest.run_label, summary)
+        print(render_pairing(runs.pairing, a=runs.a_label, b=runs.b_label), end="")
+        return _exit_code([r.status for r in runs.b.results.values()], runs.b.manifest.level)
 
     def verify_category(self, category: str) -> int:
         return self.verify(category=category)
@@ -859,6 +916,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
                 estimate=args.estimate,
                 junit_xml=args.junit_xml,
                 fail_on_regression=args.fail_on_regression,
+                baseline=args.baseline,
             )
         if args.command == "show-prompt":
             return cli.show_prompt(

@@ -237,13 +237,19 @@ class RunManifest(BaseModel):
     """The cases came from the private cert seed; ``seed`` is then 0, not the seed."""
     seed_sha256: str | None = None
     """The private seed's sha256, so that runs on the same secret can be told apart."""
+    variant: Literal["bare", "draft"] | None = None
+    """What the model was shown in place of the catalog's scaffold: ``bare`` the task and
+    Output Format only (``verify --baseline none``), ``draft`` a ``--scaffold-file`` compared
+    with ``--baseline``; ``None`` the scaffold files as they are. Part of comparability."""
+    linked_run: str | None = None
+    """The other run of a ``--baseline`` pair (same cases)."""
 
     # A manifest is read back from disk, where anyone may have edited it: the names in it
     # become file names and report lines, so they are held to what the harness writes.
-    @field_validator("run_id")
+    @field_validator("run_id", "linked_run")
     @classmethod
-    def _run_id_is_a_name(cls, run_id: str) -> str:
-        if not is_run_id(run_id):
+    def _run_id_is_a_name(cls, run_id: str | None) -> str | None:
+        if run_id is not None and not is_run_id(run_id):
             raise ValueError("not a run id (letters, digits, '.', '_', '-')")
         return run_id
 

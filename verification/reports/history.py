@@ -61,7 +61,16 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-COMPARABLE_FIELDS = ("provider", "model", "level", "seed", "sizes", "thinking_budget")
+COMPARABLE_FIELDS = (
+    "provider",
+    "model",
+    "level",
+    "seed",
+    "seed_sha256",
+    "sizes",
+    "thinking_budget",
+    "variant",
+)
 """What must match for two runs to be compared (see :func:`comparability`)."""
 MIN_LIVE_SHARE = 0.5
 """A baseline must have more than this share of its first answers asked live."""

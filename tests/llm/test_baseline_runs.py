@@ -1,0 +1,126 @@
+"""``verify --baseline``: two linked runs on the same cases through the real Anthropic SDK
+against the fake server, compared pair by pair; a repeat is answered by the response cache.
+
+The fake model answers right only when the system prompt teaches the method (it holds the
+scaffold's ``## Scaffold Instructions``), so the paired comparison has a known split."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from scipy.stats import binomtest
+
+from verification.cli import main
+from verification.config import packaged_scaffolds_dir
+from verification.journal import RunPaths, read_journal, read_manifest_file
+from verification.llm.bare_prompt import bare_scaffold
+from verification.registry import get_spec
+
+if TYPE_CHECKING:
+    from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply
+
+MODEL = "claude-test-model"
+SEED = 5
+CASES = 8
+
+
+def _system(sent: RecordedRequest) -> str:
+    system = sent.json.get("system", "")
+    return system if isinstance(system, str) else "".join(b["text"] for b in system)
+
+
+@pytest.fixture
+def taught_model(fake_server: FakeModelServer, monkeypatch: pytest.MonkeyPatch) -> FakeModelServer:
+    """Right answers when the method is in the system prompt, ``{}`` otherwise."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-baseline-test")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_server.base_url)
+    replies = fake_server.right_kmp_replies(SEED, CASES)
+
+    def answer(sent: RecordedRequest) -> Reply:
+        taught = "## Scaffold Instructions" in _system(sent)
+        right = replies[sent.json["messages"][0]["content"]]
+        return fake_server.message(right if taught else "```json\n{}\n```")
+
+    fake_server.script([answer] * (2 * CASES))
+    return fake_server
+
+
+def _verify(output: Path, *extra: str) -> int:
+    argv = ["verify", "kmp", "--provider", "anthropic", "--model", MODEL, "--seed", str(SEED)]
+    code = main([*argv, "--cases", str(CASES), "--output", str(output), *extra])
+    return code
+
+
+def _pair(output: Path) -> tuple[Any, Any]:
+    manifests = [read_manifest_file(run / "manifest.json") for run in (output / "runs").iterdir()]
+    (a,) = [m for m in manifests if m.variant == "bare"]
+    (b,) = [m for m in manifests if m.variant is None]
+    return a, b
+
+
+def test_baseline_none_pairs_the_bare_model_with_the_scaffold_and_repeats_from_cache(
+    taught_model: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "out"
+    assert _verify(output, "--baseline", "none") == 0
+    first = capsys.readouterr().out
+    assert len(taught_model.requests) == 2 * CASES
+    bare = [s for s in map(_system, taught_model.requests) if "## Scaffold Instructions" not in s]
+    scaffold_text = (packaged_scaffolds_dir() / get_spec("kmp").scaffold_file).read_text()
+    assert set(bare) == {bare_scaffold(scaffold_text)} and len(bare) == CASES
+    assert "## Output Format" in bare[0] and "## Worked Example" not in bare[0]
+    a, b = _pair(output)
+    assert (a.linked_run, b.linked_run) == (b.run_id, a.run_id)
+    assert a.scaffolds["kmp"].case_ids == b.scaffolds["kmp"].case_ids
+    (row,) = [line.split() for line in first.splitlines() if line.startswith("kmp ")][-1:]
+    p = binomtest(0, CASES, 0.5).pvalue
+    assert row == [
+        "kmp",
+        str(CASES),
+        "0",
+        str(CASES),
+        f"{p:.4f}",
+        f"{p:.4f}",
+        "scaffold",
+        "is",
+        "better",
+    ]
+    # The scaffold run is not compared with the bare one as if it were its previous run.
+    summary = json.loads((RunPaths(output, b.run_id).reports / "summary.json").read_text())
+    assert summary["previous_run_id"] is None
+
+    assert _verify(output, "--baseline", "none") == 0
+    again = capsys.readouterr().out
+    assert len(taught_model.requests) == 2 * CASES, "the repeat asked nothing"
+    newest = sorted((output / "runs").iterdir(), key=lambda p: p.stat().st_mtime)[-2:]
+    for run in newest:
+        assert {r.source for r in read_journal(run / "results.jsonl")} == {"cache"}
+    assert again.splitlines()[-2].split() == first.splitlines()[-2].split()
+
+
+def test_baseline_without_a_draft_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["verify", "kmp", "--provider", "reference", "--baseline", "--output", str(tmp_path)]
+    assert main(argv) == 2
+    assert "--scaffold-file" in capsys.readouterr().err
+
+
+def test_baseline_compares_the_current_scaffold_with_a_draft(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scaffold_text = (packaged_scaffolds_dir() / get_spec("kmp").scaffold_file).read_text()
+    draft = tmp_path / "draft.md"
+    draft.write_text(scaffold_text + "\nOne more hint.\n", encoding="utf-8")
+    output = tmp_path / "out"
+    argv = ["verify", "kmp", "--provider", "reference", "--cases", "6", "--output", str(output)]
+    assert main([*argv, "--scaffold-file", str(draft), "--baseline"]) == 0
+    out = capsys.readouterr().out
+    manifests = [read_manifest_file(run / "manifest.json") for run in (output / "runs").iterdir()]
+    variants = sorted(str(m.variant) for m in manifests)
+    assert variants == ["None", "draft"]
+    assert "current: run" in out and "draft: run" in out and "ONLY current" in out
+    assert "significance out of reach at this n" in out  # a dry run: every answer right
