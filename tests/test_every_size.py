@@ -167,8 +167,8 @@ def test_planning_a_case_the_generator_cannot_draw_is_the_specs_error() -> None:
 
 
 def _plugin_helpers() -> ModuleType:
-    """tests/test_plugins.py's throwaway distribution, to add a broken scaffold to."""
-    path = Path(__file__).with_name("test_plugins.py")
+    """tests/plugins/conftest.py's throwaway distribution, to add a broken scaffold to."""
+    path = Path(__file__).parent / "plugins" / "conftest.py"
     spec = importlib.util.spec_from_file_location("_plugin_helpers", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -202,7 +202,7 @@ def test_the_command_line_names_the_size_a_plugin_cannot_draw(tmp_path: Path) ->
         env, tmp_path, "show-prompt", "gappy_number", "--case", "gappy_number-standard-s7-002"
     )
     assert shown.returncode == 2, shown.stderr
-    assert "'gappy_number' cannot draw standard case 2 at size 7" in shown.stderr
+    assert "'gappy_number': cannot draw standard case 2 at size 7" in shown.stderr
     assert "Traceback" not in shown.stderr
 
     checked = helpers._cli(env, tmp_path, "check", "gappy_number", "--cases", "5")

@@ -9,7 +9,7 @@ naming the scaffold, tier, size and case index (the command line exits 2 on it, 
 from __future__ import annotations
 
 from verification.cases import CaseSource, TestCase, Tier, case_id, generate_case
-from verification.errors import CaseDrawError
+from verification.errors import CaseDrawError, PluginError
 
 __all__ = ["draw_case"]
 
@@ -24,16 +24,24 @@ def draw_case(
     ------
     CaseDrawError
         When the spec's generator or reference raises, or the input is not JSON data.
+    PluginError
+        The same, for a plugin's spec (whose calls are guarded), naming the case.
     """
     try:
         return generate_case(spec, tier, index, seed=seed, size=size)
     except Exception as exc:  # any failure of the spec's own code is the spec's defect
         actual = spec.sizes[tier] if size is None else size
         named = None if actual == spec.sizes[tier] else actual
+        which = f"{tier} case {index} at size {actual} ({case_id(spec.name, tier, index, named)})"
+        if isinstance(exc, PluginError):  # it names the distribution: the runner goes on
+            raise PluginError(
+                f"cannot draw {which}: {exc.problem}",
+                distribution=exc.distribution,
+                scaffold=exc.scaffold,
+            ) from None
         problem = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         raise CaseDrawError(
-            f"scaffold {spec.name!r} cannot draw {tier} case {index} at size {actual} "
-            f"({case_id(spec.name, tier, index, named)}): {problem[:300]}. Its generator "
+            f"scaffold {spec.name!r} cannot draw {which}: {problem[:300]}. Its generator "
             "must honour every size of the tier's declared range (fix it, or narrow the "
             "range in the spec)",
             scaffold=spec.name,

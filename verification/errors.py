@@ -87,6 +87,8 @@ class PluginError(VerificationError):
 
     def __init__(self, message: str, *, distribution: str, scaffold: str) -> None:
         super().__init__(f"plugin {distribution}, scaffold {scaffold!r}: {message}")
+        self.problem = message
+        """What went wrong, without the plugin's and scaffold's names."""
         self.distribution = distribution
         self.scaffold = scaffold
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 import subprocess
 import time
@@ -28,6 +27,7 @@ from verification.cases import (
     TestCase,
     TestSuite,
     Tier,
+    case_id,
     parse_case_id,
 )
 from verification.catalog import Catalog, default_catalog
@@ -41,7 +41,13 @@ from verification.config import (
 from verification.costs import ScaffoldCost, run_costs
 from verification.drawing import draw_case
 from verification.envelope import sweep_cases, sweep_sizes
-from verification.errors import ConfigurationError, FatalLLMError, JournalError, LLMError
+from verification.errors import (
+    ConfigurationError,
+    FatalLLMError,
+    JournalError,
+    LLMError,
+    PluginError,
+)
 from verification.journal import (
     AttemptRecord,
     JournalWriter,
@@ -65,7 +71,7 @@ from verification.results import ScaffoldResults, TestResult
 from verification.run_calibration import calibrate
 from verification.scheduling import CaseScheduler, Job
 from verification.spec import ScaffoldSpec
-from verification.validators.base import ValidationResult, Validator
+from verification.validators.base import ValidationResult, Validator, accepts_case
 
 __all__ = [
     "RunResult",
@@ -100,13 +106,26 @@ def plan_cases(
     size: int | None = None,
     sweep: Mapping[str, Sequence[int]] | None = None,
     catalog: Catalog | None = None,
+    plugin_failures: dict[str, PluginError] | None = None,
 ) -> dict[str, list[TestCase]]:
     """The cases of each scaffold: ``cases`` split over ``tiers`` (at ``size``, default each
     tier's own) and, for a scaffold ``sweep`` names, the size sweep's cases at its sizes
     (:func:`~verification.envelope.sweep_cases`); or exactly ``case_ids`` (their ids say
-    their sizes)."""
+    their sizes). A case a plugin's generator or reference cannot draw is left out and its
+    error kept in ``plugin_failures`` by case id, when given (raised otherwise)."""
     catalog = catalog or default_catalog()
     planned: dict[str, list[TestCase]] = {}
+
+    def draw(spec: ScaffoldSpec, tier: Tier, index: int, size: int | None) -> list[TestCase]:
+        try:
+            return [draw_case(spec, tier, index, seed=seed, size=size)]
+        except PluginError as exc:
+            if plugin_failures is None:
+                raise
+            named = None if size in (None, spec.sizes[tier]) else size
+            plugin_failures[case_id(spec.name, tier, index, named)] = exc
+            return []
+
     if case_ids:
         if size is not None:
             raise ConfigurationError("--case ids say their sizes: leave out --size")
@@ -120,20 +139,19 @@ def plan_cases(
             spec = catalog.get_spec(key.scaffold)
             if scaffold_names and spec.name not in scaffold_names:
                 raise ConfigurationError(f"case {identifier} is not of {list(scaffold_names)}")
-            case = draw_case(
-                spec, key.tier, key.index, seed=seed, size=_checked_size(spec, key.tier, key.size)
-            )
             chosen = planned.setdefault(spec.name, [])
-            if case not in chosen:  # "kmp-simple-1" and "kmp-simple-001" are one case
-                chosen.append(case)
+            for case in draw(spec, key.tier, key.index, _checked_size(spec, key.tier, key.size)):
+                if case not in chosen:  # "kmp-simple-1" and "kmp-simple-001" are one case
+                    chosen.append(case)
         return planned
     counts = plan_tier_counts(cases, tiers)
     for name in scaffold_names:
         spec = catalog.get_spec(name)
         chosen = [
-            draw_case(spec, tier, index, seed=seed, size=_checked_size(spec, tier, size))
+            case
             for tier in tiers
             for index in range(counts[tier])
+            for case in draw(spec, tier, index, _checked_size(spec, tier, size))
         ]
         ids = {case.id for case in chosen}
         for case in sweep_cases(spec, (sweep or {}).get(name, ()), seed=seed):
@@ -301,10 +319,15 @@ class VerificationRunner:
             elif not parsed.ok:
                 outcome, level, reason = "failed", parsed.failed_level, parsed.reason
             else:
-                verdict = _judge(validator, parsed.answer, case)
-                outcome = "passed" if verdict.is_valid else "failed"
-                level = None if verdict.is_valid else 3
-                reason = verdict.message
+                try:
+                    verdict = _judge(validator, parsed.answer, case)
+                except PluginError as exc:
+                    # The plugin's fault, not the answer's: kept, not counted, asked on resume.
+                    outcome, level, reason = "infra_error", None, str(exc)
+                else:
+                    outcome = "passed" if verdict.is_valid else "failed"
+                    level = None if verdict.is_valid else 3
+                    reason = verdict.message
         raw, raw_chars, raw_sha = cap_response(response.content if response else None)
         record = AttemptRecord(
             scaffold=case.scaffold,
@@ -341,6 +364,44 @@ class VerificationRunner:
             self.progress(record)
         return record
 
+    def _keep_plugin_failure(
+        self, identifier: str, error: PluginError, *, epoch: int, case: TestCase | None = None
+    ) -> AttemptRecord:
+        """Journal a case no model was asked because its plugin failed (drawing it, or
+        writing its prompt): an infrastructure error with the plugin's message as reason,
+        so the scaffold is INCOMPLETE, the others run, and ``--resume`` tries it again."""
+        key = parse_case_id(identifier)
+        assert key is not None  # planned ids are made by case_id()
+        record = AttemptRecord(
+            scaffold=key.scaffold,
+            case_id=identifier,
+            index=key.index,
+            epoch=epoch,
+            attempt=1,
+            tier=key.tier,
+            input=case.input if case else {},
+            expected=case.expected if case else {},
+            outcome="infra_error",
+            level=None,
+            reason=str(error),
+            leniency=[],
+            answer=None,
+            raw_response=None,
+            raw_response_chars=0,
+            raw_response_sha256=None,
+            stop_reason=None,
+            usage={},
+            latency_s=0.0,
+            model=None,
+            finished_at=_now(),
+            size=case.size if case else key.size,
+        )
+        if self._journal is not None:
+            self._journal.append(record)
+        if self.progress is not None:
+            self.progress(record)
+        return record
+
     async def _answer_case(
         self,
         spec: ScaffoldSpec,
@@ -353,7 +414,10 @@ class VerificationRunner:
         """The first attempt (in ``slot``, if one is held) and, when it cannot be read,
         repair attempts (each queuing for a slot)."""
         slot = slot or self.scheduler.limiter_for(self.model).slot()
-        prompt = self.prompt_builder.build(spec, case.input)
+        try:
+            prompt = self.prompt_builder.build(spec, case.input)
+        except PluginError as exc:
+            return [self._keep_plugin_failure(case.id, exc, epoch=epoch, case=case)]
         records = [
             await self._attempt(spec, case, prompt, validator, epoch=epoch, attempt=1, slot=slot)
         ]
@@ -440,7 +504,10 @@ class VerificationRunner:
     def _worst_case(self, job: Job) -> float:
         """The most a case could cost (its prompt estimated): what the budget holds for it."""
         assert self.scheduler.budget is not None
-        prompt = self.prompt_builder.build(job.spec, job.case.input)
+        try:
+            prompt = self.prompt_builder.build(job.spec, job.case.input)
+        except PluginError:
+            return 0.0  # no prompt, no request: the case journals its plugin's failure
         tokens = estimate_tokens(prompt.system) + estimate_tokens(prompt.user)
         return self.scheduler.budget.worst_case(
             tokens, job.spec.max_output_tokens, self.settings.repair_attempts
@@ -488,6 +555,7 @@ class VerificationRunner:
         settings = self.settings
         run_id = paths.run_id
         previous = paths.read_manifest() if resumed else None
+        failures: dict[str, PluginError] = {}  # cases a plugin could not draw, by id
         if previous is not None:  # a resumed run answers exactly the cases it planned
             scaffold_names = list(previous.scaffolds)
             case_ids = [i for info in previous.scaffolds.values() for i in info.case_ids]
@@ -497,6 +565,7 @@ class VerificationRunner:
                 cases=1,
                 case_ids=case_ids,
                 catalog=self.catalog,
+                plugin_failures=failures,
             )
         else:
             tiers = level_tiers(settings.level, tiers)
@@ -515,6 +584,7 @@ class VerificationRunner:
                 size=size,
                 sweep=sweep,
                 catalog=self.catalog,
+                plugin_failures=failures,
             )
         specs = {name: self.catalog.get_spec(name) for name in planned}
         for spec in specs.values():  # a broken scaffold file stops the run before any request
@@ -556,7 +626,8 @@ class VerificationRunner:
                     name: ScaffoldEntry(
                         file=str(self.prompt_builder.scaffold_path(specs[name])),
                         sha256=self.prompt_builder.scaffold_sha256(specs[name]),
-                        case_ids=[case.id for case in cases],
+                        case_ids=[case.id for case in cases]
+                        + [i for i, error in failures.items() if error.scaffold == name],
                         tolerances={
                             what: str(bound) for what, bound in specs[name].tolerances.items()
                         },
@@ -580,12 +651,21 @@ class VerificationRunner:
             for case in cases
             for epoch in range(samples)
         ]
+        unanswerable = [
+            (identifier, error, epoch)
+            for identifier, error in failures.items()
+            for epoch in range(samples)
+            if (identifier, epoch) not in done
+        ]
         if self.planned is not None:
-            self.planned(sum((case.id, epoch) not in done for _, case, _, epoch in jobs))
+            todo = sum((case.id, epoch) not in done for _, case, _, epoch in jobs)
+            self.planned(todo + len(unanswerable))
         self.scheduler.budget = _budget_of(manifest, settings, paths, self.provider.dry_run)
         self._journal = JournalWriter(paths.journal, run_id)
         interrupted = False
         try:
+            for identifier, error, epoch in unanswerable:
+                self._keep_plugin_failure(identifier, error, epoch=epoch)
             await self._gather(jobs, done=done)
         except BaseException:
             # Whatever ends the run early (Ctrl-C, SIGTERM, a refused key, a full disk)
@@ -724,8 +804,7 @@ def _answered_cases(scaffold: str, records: Sequence[AttemptRecord]) -> list[Tes
 def _check_validator(validator: Validator) -> Validator:
     """A custom validator must take ``case``: the runner always passes it. Checked once, so
     a wrong signature is a clear error rather than a FAILED scaffold."""
-    parameters = inspect.signature(validator.validate).parameters.values()
-    if not any(p.name == "case" or p.kind is p.VAR_KEYWORD for p in parameters):
+    if not accepts_case(validator):
         raise ConfigurationError(
             f"{type(validator).__name__}.validate must accept the test case: define it as "
             "validate(self, actual, expected, *, case=None)"
@@ -736,10 +815,17 @@ def _check_validator(validator: Validator) -> Validator:
 def _judge(validator: Validator, answer: Any, case: TestCase) -> ValidationResult:
     """The validator's verdict; a validator that raises fails the answer, never the run."""
     try:
-        return validator.validate(answer, case.expected, case=case)
+        verdict = validator.validate(answer, case.expected, case=case)
+    except PluginError:
+        raise  # a plugin's validator failed: its scaffold's case, not the answer, is at fault
     except Exception as exc:  # a harness bug must not pass an answer, nor stop the run
         logger.exception("validator for %s raised on case %s", case.scaffold, case.id)
         return ValidationResult(False, f"validator error: {type(exc).__name__}: {exc}"[:300])
+    if not isinstance(verdict, ValidationResult):
+        return ValidationResult(
+            False, f"validator error: it returned {type(verdict).__name__}, not a verdict"
+        )
+    return verdict
 
 
 def run_verification(

@@ -16,10 +16,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from verification.cases import TIERS, TestCase, Tier
+from verification.cases import SCAFFOLD_NAME_FORMAT, TIERS, TestCase, Tier, is_scaffold_name
 from verification.validators.base import Tolerance, Validator
 
 __all__ = [
+    "MIN_OUTPUT_TOKENS",
     "AnswerSchema",
     "CalibrationHook",
     "InputGenerator",
@@ -29,6 +30,9 @@ __all__ = [
     "no_alternatives",
     "render_answer_as_json",
 ]
+
+MIN_OUTPUT_TOKENS = 1024
+"""The smallest output budget a spec may set: less cannot hold a worked answer."""
 
 InputGenerator = Callable[[random.Random, Tier, int], dict[str, Any]]
 """``generate(rng, tier, size) -> input``: a pure function of its arguments."""
@@ -142,10 +146,31 @@ class ScaffoldSpec:
     ``<scaffolds_dir>/<category>/<name>.md``."""
 
     def __post_init__(self) -> None:
-        if not self.name.isidentifier() or self.name != self.name.lower():
-            raise ValueError(f"scaffold name {self.name!r} must be a lower-case identifier")
-        if not self.category.isidentifier():
-            raise ValueError(f"category {self.category!r} of {self.name!r} is not a name")
+        self.check_rules()
+
+    def check_rules(self) -> None:
+        """Raise ``ValueError`` naming the first rule this spec breaks. Checked when a spec is
+        made, and again when a plugin's spec is registered."""
+        if not is_scaffold_name(self.name):
+            raise ValueError(
+                f"scaffold name {self.name!r} must be an ASCII lower-case identifier "
+                f"({SCAFFOLD_NAME_FORMAT}): it names files, case ids and reports"
+            )
+        if not is_scaffold_name(self.category):
+            raise ValueError(
+                f"category {self.category!r} of {self.name!r} is not an ASCII lower-case name"
+            )
+        if self.markdown is not None and not isinstance(self.markdown, Path):
+            raise ValueError(
+                f"spec {self.name!r}: markdown must be a pathlib.Path, not "
+                f"{type(self.markdown).__name__}"
+            )
+        budget = self.max_output_tokens
+        if not isinstance(budget, int) or isinstance(budget, bool) or budget < MIN_OUTPUT_TOKENS:
+            raise ValueError(
+                f"spec {self.name!r}: max_output_tokens must be a whole number of at least "
+                f"{MIN_OUTPUT_TOKENS}, got {budget!r:.40}"
+            )
         missing = set(TIERS) - set(self.sizes)
         if missing:
             raise ValueError(f"spec {self.name!r} has no size for tiers {sorted(missing)}")

@@ -7,9 +7,11 @@ to a :class:`~verification.spec.ScaffoldSpec` or an iterable of them, whose ``ma
 field points at the scaffold file the plugin ships.
 
 A broken module of the package is our bug and stops the load (:class:`RegistryError`). A
-broken plugin (it does not load, is not a spec, clashes with a known name, or its Markdown
-is missing) is skipped with a warning that names its distribution and what is wrong; every
-other scaffold keeps working, and asking for a skipped one by name says why it was skipped.
+broken plugin (it raises or exits while loading, is not a spec, breaks a spec rule, clashes
+with a known name, or its Markdown is missing) is skipped with a warning that names its
+distribution and what is wrong; every other scaffold keeps working, and asking for a skipped
+one by name says why it was skipped. A plugin's specs are held to their contract at every
+call (:mod:`verification.plugins`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from importlib.metadata import EntryPoint, entry_points
 from types import ModuleType
 
 from verification.errors import ConfigurationError, RegistryError, UnknownScaffoldError
+from verification.plugins import load_entry
 from verification.spec import ScaffoldSpec
 
 __all__ = ["ENTRY_POINT_GROUP", "Catalog", "SkippedScaffold", "default_catalog", "load_catalog"]
@@ -136,26 +139,6 @@ def _package_spec(module: ModuleType) -> ScaffoldSpec:
     return spec
 
 
-def _plugin_specs(entry: EntryPoint) -> list[ScaffoldSpec]:
-    """The specs an entry point declares; ``ValueError`` says what is wrong."""
-    try:
-        loaded = entry.load()
-    except Exception as exc:  # a plugin's import may fail in any way; it must not stop us
-        raise ValueError(f"it does not load ({type(exc).__name__}: {exc})") from None
-    declared = [loaded] if isinstance(loaded, ScaffoldSpec) else loaded
-    if isinstance(declared, str | bytes) or not isinstance(declared, Iterable):
-        raise ValueError(f"{entry.value} is {type(loaded).__name__}, not a ScaffoldSpec")
-    specs = list(declared)
-    for spec in specs:
-        if not isinstance(spec, ScaffoldSpec):
-            raise ValueError(f"{entry.value} holds {type(spec).__name__}, not a ScaffoldSpec")
-        if spec.markdown is None:
-            raise ValueError(f"spec {spec.name!r} names no markdown file (ScaffoldSpec.markdown)")
-        if not spec.markdown.is_file():
-            raise ValueError(f"the markdown file of {spec.name!r} is missing: {spec.markdown}")
-    return specs
-
-
 def load_catalog(plugins: Iterable[EntryPoint] | None = None) -> Catalog:
     """The package's scaffolds and the installed plugins' (``plugins`` defaults to the
     entry points of :data:`ENTRY_POINT_GROUP`)."""
@@ -164,15 +147,13 @@ def load_catalog(plugins: Iterable[EntryPoint] | None = None) -> Catalog:
         catalog.add(_package_spec(module), origin=module.__name__)
     skipped: list[SkippedScaffold] = []
     for entry in entry_points(group=ENTRY_POINT_GROUP) if plugins is None else plugins:
-        distribution = entry.dist.name if entry.dist is not None else "an unknown distribution"
+        distribution = _distribution_name(entry)
         try:
-            specs = _plugin_specs(entry)
-            seen: set[str] = set()
+            specs = load_entry(entry, distribution)
             for spec in specs:
-                if spec.name in catalog or spec.name in seen:
-                    where = catalog.origins.get(spec.name, "the same entry point")
+                if spec.name in catalog:
+                    where = catalog.origins[spec.name]
                     raise ValueError(f"scaffold {spec.name!r} is already declared by {where}")
-                seen.add(spec.name)
         except ValueError as exc:
             logger.warning("plugin %r from %s skipped: %s", entry.name, distribution, exc)
             skipped.append(SkippedScaffold(entry.name, distribution, str(exc)))
@@ -181,6 +162,17 @@ def load_catalog(plugins: Iterable[EntryPoint] | None = None) -> Catalog:
             catalog.add(spec, origin=distribution)
     catalog.skipped = {s.name: s for s in skipped}
     return catalog
+
+
+def _distribution_name(entry: EntryPoint) -> str:
+    """The name of the distribution that declares ``entry``, as a message may show it."""
+    try:
+        name = entry.dist.name if entry.dist is not None else None
+    except Exception:  # metadata a plugin ships is as untrusted as its code
+        name = None
+    if not isinstance(name, str) or not name:
+        return "an unknown distribution"
+    return "".join(c if c.isprintable() else "?" for c in name[:100])
 
 
 @cache

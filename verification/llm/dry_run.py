@@ -20,6 +20,7 @@ from verification.errors import (
     ConfigurationError,
     InvalidRequestError,
     LLMError,
+    PluginError,
     RateLimitError,
     TransientLLMError,
 )
@@ -50,13 +51,22 @@ class ReferenceProvider(LLMProvider):
         super().__init__(retry_policy=retry_policy)
         self.catalog = catalog
         self._answers = dict(answers or {})
+        self._unanswerable: dict[str, str] = {}
+        """Cases whose plugin could not write their answer, with its error."""
 
     async def prepare(self, cases: Sequence[TestCase]) -> None:
         catalog = self.catalog or default_catalog()
         for case in cases:
-            self._answers[case.id] = catalog.get_spec(case.scaffold).render_answer(case.expected)
+            try:
+                answer = catalog.get_spec(case.scaffold).render_answer(case.expected)
+            except PluginError as exc:  # that case has no answer; the others still do
+                self._unanswerable[case.id] = str(exc)
+            else:
+                self._answers[case.id] = answer
 
     async def generate(self, request: LLMRequest) -> LLMResponse:
+        if request.case_id in self._unanswerable:
+            raise LLMError(self._unanswerable[request.case_id])
         if request.case_id not in self._answers:
             raise LLMError(f"the reference provider has no answer for case {request.case_id!r}")
         text = "Reference answer (dry run).\n\n" + self._answers[request.case_id]

@@ -8,6 +8,7 @@ alone can show when it is missing.
 
 from __future__ import annotations
 
+import inspect
 import math
 from abc import ABC, abstractmethod
 from collections import Counter
@@ -23,6 +24,7 @@ __all__ = [
     "Tolerance",
     "ValidationResult",
     "Validator",
+    "accepts_case",
     "pick",
     "repeated",
 ]
@@ -81,6 +83,12 @@ class Tolerance:
 
     def __str__(self) -> str:
         return f"absolute {self.absolute:g}, relative {self.relative:g}"
+
+
+def accepts_case(validator: Validator) -> bool:
+    """Whether ``validator.validate`` takes the ``case`` keyword the runner always passes."""
+    parameters = inspect.signature(validator.validate).parameters.values()
+    return any(p.name == "case" or p.kind is p.VAR_KEYWORD for p in parameters)
 
 
 def repeated(items: Iterable[Hashable]) -> list[Any]:

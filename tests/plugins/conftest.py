@@ -1,0 +1,176 @@
+"""A throwaway plugin distribution, installed the way importlib.metadata finds any package:
+a ``*.dist-info`` with an ``entry_points.txt`` on ``PYTHONPATH``; and the real command line
+run in a child process that sees it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import pytest
+
+InstallPlugin = Callable[..., dict[str, str]]
+RunCli = Callable[..., subprocess.CompletedProcess[str]]
+
+PLUGIN_MODULE = '''
+"""A plugin scaffold: the largest number of a list."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from verification.cases import TestCase, Tier
+from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.validators.exact_match import ExactMatchValidator
+
+
+class LargestAnswer(AnswerSchema):
+    largest: int
+
+
+def largest_number(numbers: list[int]) -> dict[str, Any]:
+    """The largest number.
+
+    Parameters
+    ----------
+    numbers : list of int
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> largest_number([1, 5, 2])
+    {'largest': 5}
+    """
+    if not numbers:
+        raise ValueError("numbers must not be empty")
+    return {"largest": max(numbers)}
+
+
+def generate(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+    return {"numbers": [rng.randint(-50, 50) for _ in range(size)]}
+
+
+def mutants(case: TestCase, rng: random.Random) -> list[dict[str, Any]]:
+    largest = case.expected["largest"]
+    return [{"largest": largest + 1}, {"largest": largest - 1}]
+
+
+SPEC = ScaffoldSpec(
+    name="largest_number",
+    category="plugin_demo",
+    title="Largest number",
+    description="the largest number of a list (a plugin's scaffold)",
+    reference=largest_number,
+    generator=generate,
+    answer_schema=LargestAnswer,
+    validator=ExactMatchValidator(),
+    sizes={"simple": 3, "standard": 6, "edge": 1},
+    size=SizeAxis(
+        unit="numbers",
+        measure=lambda test_input: len(test_input["numbers"]),
+        ranges={"simple": (1, 20), "standard": (1, 20), "edge": (1, 20)},
+    ),
+    mutants=mutants,
+    markdown=Path(__file__).with_name("largest_number.md"),
+)
+
+NOT_A_SPEC = "just a string"
+SHADOW = ScaffoldSpec(**{**SPEC.__dict__, "name": "dijkstra", "category": "graph"})
+MISSING_MARKDOWN = ScaffoldSpec(**{**SPEC.__dict__, "name": "lost_scaffold",
+                                   "markdown": Path(__file__).with_name("nowhere.md")})
+'''
+
+PLUGIN_MARKDOWN = """\
+# Largest Number
+
+## When to Use
+
+Use this to find the largest number of a list. The input is `{"numbers": [...]}`.
+
+## Scaffold Instructions
+
+1. Keep the largest number seen so far, starting with the first.
+2. Compare each next number with it and keep the larger.
+3. Check: no number of the list is larger than your answer.
+
+## Worked Example
+
+```json worked-example-input
+{"numbers": [3, -1, 7, 2]}
+```
+
+3, then 7. The answer:
+
+```json worked-example-answer
+{"largest": 7}
+```
+
+## Output Format
+
+End your reply with exactly ONE fenced `json` block:
+
+```json
+{"largest": 7}
+```
+
+## Edge Cases
+
+- One number: it is the largest.
+"""
+
+
+def _plugin(
+    root: Path, entry_points: str, modules: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Install a throwaway distribution ``demo-scaffolds`` under ``root`` (the package
+    ``demo_scaffolds`` with the largest_number scaffold, and ``modules`` beside it by
+    name); the environment that makes it visible."""
+    package = root / "demo_scaffolds"
+    package.mkdir()
+    (package / "__init__.py").write_text(textwrap.dedent(PLUGIN_MODULE), encoding="utf-8")
+    for name, source in (modules or {}).items():
+        (package / f"{name}.py").write_text(textwrap.dedent(source), encoding="utf-8")
+    (package / "largest_number.md").write_text(PLUGIN_MARKDOWN, encoding="utf-8")
+    info = root / "demo_scaffolds-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: demo-scaffolds\nVersion: 0.1\n", encoding="utf-8"
+    )
+    (info / "entry_points.txt").write_text(
+        "[verification.scaffolds]\n" + entry_points, encoding="utf-8"
+    )
+    paths = [str(root), os.environ.get("PYTHONPATH", "")]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VERIFY_")}
+    return {**env, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+
+
+def _cli(env: dict[str, str], cwd: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "verification", *argv],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="session")
+def install_plugin() -> InstallPlugin:
+    """``install_plugin(root, entry_points, modules=None) -> env``: see :func:`_plugin`."""
+    return _plugin
+
+
+@pytest.fixture(scope="session")
+def cli() -> RunCli:
+    """``cli(env, cwd, *argv)``: ``python -m verification *argv`` in a child process."""
+    return _cli

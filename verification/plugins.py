@@ -1,0 +1,279 @@
+"""Plugin scaffolds: loaded without letting them take the process down, and held to their
+spec's contract whenever the harness calls them.
+
+A plugin is someone else's code running in our process. Whatever it does while it loads
+(raises anything, ``sys.exit()``, a ``KeyboardInterrupt`` no one pressed, a SPEC iterable
+that raises or never ends), :func:`load_entry` turns it into a ``ValueError`` that says what
+went wrong, and the catalog skips that entry with a warning naming the distribution. Only a
+real Ctrl-C (the process received SIGINT while the plugin loaded) still interrupts.
+
+Each spec a plugin declares is checked against the rules every spec obeys (a scaffold name,
+a ``Path`` to its Markdown, an output budget of at least
+:data:`~verification.spec.MIN_OUTPUT_TOKENS`, callables where callables go, a validator that
+takes ``case``) and then wrapped by :func:`guarded_spec`: every call into the plugin at
+verify time (generator, reference, input formatter, answer renderer, calibration hooks,
+validator, size measure) raises :class:`~verification.errors.PluginError`, naming the
+distribution and the scaffold, when the plugin raises or returns what its contract
+forbids. The runner turns that error into an infrastructure error of the case, so the
+scaffold is INCOMPLETE with the plugin's error as the reason and every other scaffold runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from importlib.metadata import EntryPoint
+from types import FrameType
+from typing import Any
+
+from pydantic import BaseModel
+
+from verification.cases import TestCase, to_json_data
+from verification.errors import PluginError
+from verification.spec import ScaffoldSpec
+from verification.validators.base import (
+    Tolerance,
+    ValidationResult,
+    Validator,
+    accepts_case,
+)
+
+__all__ = ["MAX_SPECS_PER_ENTRY", "describe_exception", "guarded_spec", "load_entry"]
+
+MAX_SPECS_PER_ENTRY = 256
+"""The most specs one entry point may declare: an iterable that goes on is refused, not
+followed for ever."""
+_MAX_MESSAGE = 300
+
+
+def describe_exception(exc: BaseException) -> str:
+    """``Type: message``, one line, at most 300 characters, unprintable characters escaped;
+    safe on an exception whose ``__str__`` itself raises."""
+    try:
+        text = str(exc)
+    except BaseException:  # a plugin's exception may fail even to describe itself
+        text = "(its message cannot be shown)"
+    name = type(exc).__name__
+    shown = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in f"{name}: {text}")
+    return shown if len(shown) <= _MAX_MESSAGE else shown[: _MAX_MESSAGE - 3] + "..."
+
+
+@contextmanager
+def _sigint_noted() -> Iterator[list[bool]]:
+    """Note whether the process receives SIGINT in the block, still acting on it as before
+    (a real Ctrl-C interrupts). Outside the main thread no signal arrives, so nothing is
+    noted: a ``KeyboardInterrupt`` raised there is never a Ctrl-C."""
+    received = [False]
+    if threading.current_thread() is not threading.main_thread():
+        yield received
+        return
+    previous = signal.getsignal(signal.SIGINT)
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        if previous == signal.SIG_IGN:
+            return
+        received[0] = True
+        if callable(previous):
+            previous(signum, frame)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, note)
+    try:
+        yield received
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class _Refused(ValueError):
+    """A spec the plugin declared breaks a rule: the message says which."""
+
+
+def load_entry(entry: EntryPoint, distribution: str) -> list[ScaffoldSpec]:
+    """The specs ``entry`` declares, each checked and guarded; a ``ValueError`` says what is
+    wrong. Only a real Ctrl-C escapes as ``KeyboardInterrupt``."""
+    with _sigint_noted() as sigint:
+        try:
+            return [guarded_spec(spec, distribution) for spec in _declared_specs(entry)]
+        except KeyboardInterrupt:
+            if sigint[0]:
+                raise
+            raise ValueError(
+                "it raised KeyboardInterrupt while loading, with no Ctrl-C pressed"
+            ) from None
+        except _Refused as exc:
+            raise ValueError(str(exc)) from None
+        except BaseException as exc:  # SystemExit too: a plugin never ends the process
+            raise ValueError(f"it does not load ({describe_exception(exc)})") from None
+
+
+def _declared_specs(entry: EntryPoint) -> list[ScaffoldSpec]:
+    loaded = entry.load()
+    if isinstance(loaded, ScaffoldSpec):
+        loaded = [loaded]
+    elif isinstance(loaded, str | bytes | Mapping) or not hasattr(loaded, "__iter__"):
+        raise _Refused(f"{entry.value} is {type(loaded).__name__}, not a ScaffoldSpec")
+    declared: list[ScaffoldSpec] = []
+    # Checked one by one, so an iterable that never ends is refused at its first bad item
+    # or after MAX_SPECS_PER_ENTRY good ones.
+    for spec in iter(loaded):
+        if not isinstance(spec, ScaffoldSpec):
+            raise _Refused(f"{entry.value} holds {type(spec).__name__}, not a ScaffoldSpec")
+        if any(spec.name == other.name for other in declared):
+            raise _Refused(f"scaffold {spec.name!r} is declared twice by {entry.value}")
+        if len(declared) == MAX_SPECS_PER_ENTRY:
+            raise _Refused(f"{entry.value} declares more than {MAX_SPECS_PER_ENTRY} specs")
+        _check_contract(spec)
+        declared.append(spec)
+    return declared
+
+
+def _check_contract(spec: ScaffoldSpec) -> None:
+    """The rules every spec obeys, checked again (a spec object can be changed after it was
+    made), and what a plugin's spec must hold besides."""
+    try:
+        spec.check_rules()
+    except ValueError as exc:
+        raise _Refused(str(exc)) from None
+    name = spec.name
+    if spec.markdown is None:
+        raise _Refused(f"spec {name!r} names no markdown file (ScaffoldSpec.markdown)")
+    if not spec.markdown.is_file():
+        raise _Refused(f"the markdown file of {name!r} is missing: {spec.markdown}")
+    for field in ("reference", "generator", "format_input", "render_answer", "mutants"):
+        if not callable(getattr(spec, field)):
+            raise _Refused(f"spec {name!r}: {field} is not callable")
+    if not callable(spec.alternatives) or not callable(spec.size.measure):
+        raise _Refused(f"spec {name!r}: alternatives and size.measure must be callable")
+    if not (isinstance(spec.answer_schema, type) and issubclass(spec.answer_schema, BaseModel)):
+        raise _Refused(f"spec {name!r}: answer_schema is not a pydantic model")
+    validator = spec.validator
+    if not isinstance(validator, Validator) or not isinstance(validator.kind, str):
+        raise _Refused(f"spec {name!r}: validator is not a Validator with a kind")
+    if not accepts_case(validator):
+        raise _Refused(
+            f"spec {name!r}: {type(validator).__name__}.validate must accept the test case: "
+            "define it as validate(self, actual, expected, *, case=None)"
+        )
+    tolerances = validator.tolerances
+    if not isinstance(tolerances, Mapping) or not all(
+        isinstance(what, str) and isinstance(bound, Tolerance) for what, bound in tolerances.items()
+    ):
+        raise _Refused(f"spec {name!r}: the validator's tolerances are not Tolerances by name")
+
+
+def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
+    """``spec`` with every call into the plugin held to its contract (see the module's
+    docstring)."""
+
+    def guard(
+        what: str, call: Callable[..., Any], check: Callable[[Any], Any]
+    ) -> Callable[..., Any]:
+        @functools.wraps(call)
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            try:
+                result = call(*args, **kwargs)
+            except BaseException as exc:
+                if isinstance(exc, KeyboardInterrupt | PluginError):
+                    raise
+                raise PluginError(
+                    f"its {what} raised {describe_exception(exc)}",
+                    distribution=distribution,
+                    scaffold=spec.name,
+                ) from None
+            try:
+                return check(result)
+            except (TypeError, ValueError, RecursionError) as exc:
+                raise PluginError(
+                    f"its {what} returned {type(result).__name__}: {exc}",
+                    distribution=distribution,
+                    scaffold=spec.name,
+                ) from None
+
+        return guarded
+
+    size = dataclasses.replace(spec.size, measure=guard("size measure", spec.size.measure, _count))
+    validator = _guarded_validator(spec.validator, guard)
+    return dataclasses.replace(
+        spec,
+        reference=guard("reference", spec.reference, _json_object),
+        generator=guard("generator", spec.generator, _json_object),
+        format_input=guard("input formatter", spec.format_input, _text),
+        render_answer=guard("render_answer", spec.render_answer, _text),
+        mutants=guard("mutants hook", spec.mutants, _json_objects),
+        alternatives=guard("alternatives hook", spec.alternatives, _json_objects),
+        size=size,
+        validator=validator,
+    )
+
+
+def _json_object(value: Any) -> dict[str, Any]:
+    data = to_json_data(value)  # TypeError or ValueError for a set, NaN, a custom object
+    if not isinstance(data, dict):
+        raise TypeError("not a JSON object (a dict with string keys)")
+    return data
+
+
+def _json_objects(value: Any) -> list[dict[str, Any]]:
+    if not isinstance(value, Sequence) or isinstance(value, str | bytes):
+        raise TypeError("not a sequence of answers")
+    return [_json_object(item) for item in value]
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError("not a str")
+    return value
+
+
+def _count(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError("not an int")
+    return value
+
+
+def _verdict(value: Any) -> ValidationResult:
+    if not isinstance(value, ValidationResult):
+        raise TypeError("not a ValidationResult")
+    return value
+
+
+class _GuardedValidator(Validator):
+    """A plugin's validator, its verdicts checked; its tolerances read once, at load."""
+
+    kind = "plugin"
+
+    def __init__(
+        self,
+        validate: Callable[..., ValidationResult],
+        tolerances: Mapping[str, Tolerance],
+    ) -> None:
+        self._validate = validate
+        self._tolerances = dict(tolerances)
+
+    def validate(
+        self, actual: Any, expected: Any, *, case: TestCase | None = None
+    ) -> ValidationResult:
+        result: ValidationResult = self._validate(actual, expected, case=case)
+        return result
+
+    @property
+    def tolerances(self) -> Mapping[str, Tolerance]:
+        return self._tolerances
+
+
+def _guarded_validator(
+    validator: Validator,
+    guard: Callable[[str, Callable[..., Any], Callable[[Any], Any]], Callable[..., Any]],
+) -> Validator:
+    # A class per plugin validator, so ``kind`` (a class attribute) stays the plugin's.
+    kind = type(
+        f"Guarded{type(validator).__name__}", (_GuardedValidator,), {"kind": validator.kind}
+    )
+    guarded: Validator = kind(
+        guard("validator", validator.validate, _verdict), validator.tolerances
+    )
+    return guarded
