@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import optimize
 
-from verification.cases import TIERS, Tier
+from verification.cases import TIERS, TestCase, Tier
 from verification.catalog.optimization.gradient_descent import SPEC, generate_gradient_descent
 from verification.reference.optimization import gradient_descent
 
@@ -49,7 +49,9 @@ def _replay(test_input: dict[str, Any]) -> tuple[np.ndarray | None, int, bool]:
             step = rate * gradient(x)
             x = x - step
             if not np.all(np.isfinite(x)):
-                return None, k, False
+                # gradient_descent.md: a run that does not converge counts every
+                # iteration; past the largest double there is no point to report.
+                return None, int(test_input["max_iterations"]), False
             if float(np.linalg.norm(step)) < tol:
                 return x, k, True
     return x, int(test_input["max_iterations"]), False
@@ -265,8 +267,34 @@ def test_an_overflowing_run_reports_null() -> None:
         "max_iterations": 50,
     }
     answer = gradient_descent(**test_input)
-    assert answer["minimum"] is None and answer["converged"] is False
+    assert answer == {"minimum": None, "iterations": 50, "converged": False}
     assert oracle(test_input, answer)
+
+
+def test_issue_13_reproducer_a_diverging_run_counts_every_iteration() -> None:
+    """x is multiplied by -19 each step and overflows at iteration 242 of 300: the answer
+    the scaffold teaches is null, 300, not converged."""
+    test_input = {
+        "coefficients": [1, 0, 0],
+        "x0": 1,
+        "learning_rate": 10,
+        "tolerance": 1e-5,
+        "max_iterations": 300,
+    }
+    taught = {"minimum": None, "iterations": 300, "converged": False}
+    expected = gradient_descent(**test_input)
+    assert expected == taught
+    case = TestCase(
+        id="gradient_descent-edge-000",
+        scaffold="gradient_descent",
+        tier="edge",
+        input=test_input,
+        expected=expected,
+    )
+    assert SPEC.validator.validate(taught, expected, case=case).is_valid
+    assert oracle(test_input, taught)
+    stopped_early = {**taught, "iterations": 242}
+    assert not SPEC.validator.validate(stopped_early, expected, case=case).is_valid
 
 
 def test_oracle_rejects_near_misses() -> None:

@@ -309,7 +309,8 @@ def gradient_descent(
         like ``x0`` (a number or a list): ``x_new`` of the
         iteration whose step fell below ``tolerance`` (``converged`` true), or the point
         after ``max_iterations`` iterations (``converged`` false). It is ``None`` when an
-        iterate overflows, with ``iterations`` the iteration that overflowed.
+        iterate overflows (a diverging run); ``iterations`` is then ``max_iterations``, as
+        for every run that does not converge.
 
     Raises
     ------
@@ -333,7 +334,9 @@ def gradient_descent(
     -----
     The algorithm, exactly: ``x = x0``; for k in 1..max_iterations: ``g = gradient(x)``,
     ``step = learning_rate * g``, ``x_new = x - step``; if ``|step| < tolerance`` return
-    (x_new, k, True); ``x = x_new``. After the loop: (x, max_iterations, False). A start
+    (x_new, k, True); ``x = x_new``. After the loop: (x, max_iterations, False). An
+    iterate that overflows ends the run as (None, max_iterations, False): it cannot come
+    back, and no finite point is left to report. A start
     at any stationary point (a minimum, a maximum, a saddle) takes a zero step and
     converges at iteration 1. Each iteration costs one gradient evaluation: O(d) for a
     polynomial of degree d, O(n^2) for an n x n quadratic form. On a quadratic form the
@@ -358,7 +361,8 @@ def gradient_descent(
     last = steps[-1]
     scalar = is_real(x0)
     if not all(map(math.isfinite, last.x_new)):
-        return {"minimum": None, "iterations": last.iteration, "converged": False}
+        # The scaffold's rule for any run that does not converge: the whole budget counts.
+        return {"minimum": None, "iterations": int(max_iterations), "converged": False}
     rounded = [_rounded(v) for v in last.x_new]
     point: Any = rounded[0] if scalar else rounded
     return {
