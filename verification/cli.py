@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import os
 import signal
@@ -13,16 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from verification.cases import TIERS, Tier
-from verification.config import (
-    VerificationSettings,
-    load_settings,
-    redact_log_records,
-    secrets_of,
-)
 from verification.errors import FatalLLMError, VerificationError
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from verification.config import VerificationSettings
 
 __all__ = ["EXIT_CODES", "VerificationCLI", "build_parser", "main"]
 
@@ -452,6 +447,8 @@ _SETTING_OPTIONS = (
 
 
 def _settings(args: argparse.Namespace) -> VerificationSettings:
+    from verification.config import load_settings
+
     given = {name: getattr(args, name, None) for name in _SETTING_OPTIONS}
     return load_settings(**given)
 
@@ -487,6 +484,8 @@ class VerificationCLI:
     @property
     def settings(self) -> VerificationSettings:
         if self._settings is None:
+            from verification.config import load_settings
+
             self._settings = load_settings()
         return self._settings
 
@@ -603,6 +602,8 @@ class VerificationCLI:
             planned=bar.start if bar else None,
         )
         try:
+            import asyncio
+
             outcome = asyncio.run(
                 _terminable(
                     runner.run(
@@ -650,6 +651,8 @@ class VerificationCLI:
         case_ids: Sequence[str],
         size: int | None,
     ) -> int:
+        import asyncio
+
         from verification.baseline import run_with_baseline
         from verification.reports.compare import render_pairing
         from verification.reports.generator import write_run_reports
@@ -829,6 +832,8 @@ class Terminated(KeyboardInterrupt):
 async def _terminable(work: Awaitable[T]) -> T:
     """``await work``, with SIGTERM cancelling it as Ctrl-C does (where signals can be
     caught: not on Windows)."""
+    import asyncio
+
     task = asyncio.current_task()
     assert task is not None
     loop = asyncio.get_running_loop()
@@ -896,11 +901,13 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
         # Their request logs print full URLs, which may carry credentials.
         logging.getLogger(noisy).setLevel(logging.WARNING)
     try:
+        if args.command == "list":  # reads no setting: a cold start without pydantic-settings
+            return VerificationCLI().list_scaffolds(args.category, markdown=args.markdown)
+        from verification.config import redact_log_records, secrets_of
+
         settings = _settings(args)
         redact_log_records(secrets_of(settings))
         cli = VerificationCLI(settings)
-        if args.command == "list":
-            return cli.list_scaffolds(args.category, markdown=args.markdown)
         if args.command == "check":
             return cli.check(args.names, everything=args.everything, cases=args.cases)
         if args.command == "verify":

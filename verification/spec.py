@@ -82,7 +82,8 @@ class SizeAxis:
 class AnswerSchema(BaseModel):
     """Base of every answer schema: strict types (``"3"`` is not an int), no extra keys."""
 
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    # Built on first validation, not at import: `list` and `--help` load all 33 and use none.
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, defer_build=True)
 
 
 def format_input_as_json(test_input: Mapping[str, Any]) -> str:

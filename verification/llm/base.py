@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,8 +31,10 @@ from verification.errors import (
     RetryableLLMError,
     TransientLLMError,
 )
-from verification.llm.limiter import Slot
-from verification.llm.retry import RetryPolicy
+
+if TYPE_CHECKING:  # tenacity and asyncio load with the first provider, not with `list`
+    from verification.llm.limiter import Slot
+    from verification.llm.retry import RetryPolicy
 
 __all__ = [
     "AuthenticationError",
@@ -101,6 +103,8 @@ class LLMProvider(ABC):
     """True when requests mark the system prompt for the provider's prompt cache."""
 
     def __init__(self, *, retry_policy: RetryPolicy | None = None) -> None:
+        from verification.llm.retry import RetryPolicy
+
         self.retry_policy = retry_policy or RetryPolicy()
 
     @abstractmethod

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from verification.catalog import Catalog
-from verification.config import VerificationSettings
 from verification.errors import ConfigurationError
 from verification.llm.base import LLMProvider
-from verification.llm.retry import RetryPolicy
+
+if TYPE_CHECKING:  # neither loads when a provider is only named (`list`, `--help`)
+    from verification.config import VerificationSettings
+    from verification.llm.retry import RetryPolicy
 
 __all__ = [
     "PROVIDERS",
@@ -33,7 +36,7 @@ NO_KEY_MESSAGE = (
     "or run offline with --provider reference (a dry run that certifies no model)"
 )
 
-ProviderFactory = Callable[[VerificationSettings, Catalog | None, RetryPolicy], LLMProvider]
+ProviderFactory = Callable[["VerificationSettings", "Catalog | None", "RetryPolicy"], LLMProvider]
 """``factory(settings, catalog, retry_policy) -> provider``."""
 
 
@@ -76,6 +79,8 @@ def check_provider_name(name: str) -> ProviderEntry:
 
 def retry_policy_from(settings: VerificationSettings) -> RetryPolicy:
     """The retry policy the settings ask for."""
+    from verification.llm.retry import RetryPolicy
+
     return RetryPolicy(
         max_retries=settings.max_retries,
         initial_wait=settings.retry_initial_wait,
