@@ -15,7 +15,7 @@ from verification.journal import RunPaths, read_journal
 from verification.reports.charts import ChartMark, render_chart
 from verification.reports.summary import RunSummary
 from verification.reports.xmltext import xml_text
-from verification.results import THRESHOLDS
+from verification.results import THRESHOLDS, wilson_interval
 
 ScriptedRun = Callable[..., tuple[int, str]]  # the scripted_run fixture (conftest.py)
 SVG = "{http://www.w3.org/2000/svg}"
@@ -125,9 +125,13 @@ def test_charts_parse_and_hold_the_runs_figures(tmp_path: Path, scripted_run: Sc
     assert thresholds == set(THRESHOLDS.values())
     trend = _marks(reports / "summary-trend.svg")
     earlier = RunSummary.from_json((RunPaths(output, first).reports / "summary.json").read_text())
-    mean_then = sum(s.pass_rate for s in earlier.scaffolds.values()) / 2
-    mean_now = sum(s.pass_rate for s in summary.scaffolds.values()) / 2
-    assert [float(m["data-rate"]) for m in trend.values()] == pytest.approx([mean_then, mean_now])
+    for mark, run in zip(trend.values(), (earlier, summary), strict=True):
+        score, n = (
+            sum(s.score for s in run.scaffolds.values()),
+            sum(s.n for s in run.scaffolds.values()),
+        )
+        assert (float(mark["data-rate"]), int(mark["data-n"])) == (pytest.approx(score / n), n)
+        assert float(mark["data-low"]) == pytest.approx(wilson_interval(score, n)[0], abs=1e-6)
     markdown = (reports / "summary.md").read_text()
     assert "![summary-pass-rates.svg](summary-pass-rates.svg)" in markdown
     assert "![summary-trend.svg](summary-trend.svg)" in markdown

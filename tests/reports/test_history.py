@@ -14,6 +14,7 @@ from scipy.stats import binomtest
 from verification.cli import main
 from verification.journal import RunPaths, read_journal
 from verification.paired import MIN_DISCORDANT
+from verification.reports.history import prune_runs
 from verification.reports.summary import RunSummary
 
 ScriptedRun = Callable[..., tuple[int, str]]  # the scripted_run fixture (conftest.py)
@@ -154,3 +155,13 @@ def test_compare_refuses_a_run_that_is_not_there(
 ) -> None:
     assert main(["compare", "nope", "../etc", "--output", str(tmp_path)]) == 2
     assert "no run 'nope'" in capsys.readouterr().err
+
+
+def test_prune_leaves_a_run_in_use_alone(tmp_path: Path, scripted_run: ScriptedRun) -> None:
+    output = tmp_path / "out"
+    _, older = scripted_run(output, {"kmp": 3}, 3)
+    scripted_run(output, {"kmp": 3}, 3)
+    with RunPaths(output, older).lock():  # another process holds it (a resume, say)
+        (done,) = prune_runs(output, keep=1)
+    assert done[0] == older and done[1].startswith("left alone: run")
+    assert any(r.raw_response for r in read_journal(RunPaths(output, older).journal))

@@ -2,8 +2,8 @@
 
 - ``summary-pass-rates.svg``: each scaffold's pass rate with its 95% interval against the
   two status thresholds;
-- ``summary-trend.svg``: the mean pass rate over the run's scaffolds in recent comparable
-  runs and this one (only when there is an earlier comparable run);
+- ``summary-trend.svg``: the pass rate over all cases of the run's scaffolds in recent
+  comparable runs and this one (only when there is an earlier comparable run);
 - ``<scaffold>-sizes.svg``: the size envelope, pass rate against input size with intervals
   (``ScaffoldResults.size_points``; only when the run tried two sizes or more).
 
@@ -25,7 +25,7 @@ import jinja2
 
 from verification.reports.base import ReportContext
 from verification.reports.xmltext import xml_text
-from verification.results import THRESHOLDS, ScaffoldResults
+from verification.results import THRESHOLDS, ScaffoldResults, wilson_interval
 
 __all__ = [
     "TREND_RUNS",
@@ -187,9 +187,14 @@ def _size_marks(results: ScaffoldResults) -> list[ChartMark]:
     ]
 
 
+def _pooled(label: str, scores: list[float], ns: list[int]) -> ChartMark:
+    score, n = sum(scores), sum(ns)
+    return ChartMark(label, score / n if n else 0.0, *wilson_interval(score, n), n)
+
+
 def _trend_marks(context: ReportContext) -> list[ChartMark]:
-    """The mean pass rate over this run's scaffolds, in each earlier comparable run that
-    holds them, then in this run."""
+    """The pass rate over all cases of this run's scaffolds (score sum over cases, with its
+    Wilson interval), in each earlier comparable run that holds them, then in this run."""
     names = list(context.results)
     marks = []
     for entry in context.history:
@@ -197,21 +202,11 @@ def _trend_marks(context: ReportContext) -> list[ChartMark]:
             continue
         held = [entry.summary.scaffolds[n] for n in names if n in entry.summary.scaffolds]
         if held:
-            rate = sum(s.pass_rate for s in held) / len(held)
-            low = sum(s.interval_95[0] for s in held) / len(held)
-            high = sum(s.interval_95[1] for s in held) / len(held)
-            marks.append(ChartMark(entry.run_id[:15], rate, low, high, sum(s.n for s in held)))
+            label = entry.run_id[:15]  # the run's time: a full id is too wide for a column
+            marks.append(_pooled(label, [s.score for s in held], [s.n for s in held]))
     now = list(context.results.values())
     if marks and now:
-        marks.append(
-            ChartMark(
-                "this run",
-                sum(r.pass_rate for r in now) / len(now),
-                sum(r.interval[0] for r in now) / len(now),
-                sum(r.interval[1] for r in now) / len(now),
-                sum(r.n for r in now),
-            )
-        )
+        marks.append(_pooled("this run", [r.score for r in now], [r.n for r in now]))
     return marks
 
 
@@ -242,7 +237,7 @@ class SvgChartReporter:
         trend = context.output_dir / TREND
         trend.unlink(missing_ok=True)  # a re-rendered run may have lost its history
         if marks := _trend_marks(context):
-            title = "Mean pass rate over the run's scaffolds, recent comparable runs"
+            title = "Pass rate over the run's scaffolds, recent comparable runs"
             chart = render_chart(title, marks, horizontal=False)
             written.append(self._write(context, TREND, chart))
         for r in results:

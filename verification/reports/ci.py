@@ -16,6 +16,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from verification.journal import RunManifest
 from verification.reports.base import ReportContext, Reporter
 from verification.reports.generator import DEFAULT_REPORTERS, md_cell
 from verification.reports.xmltext import xml_text
@@ -76,6 +77,12 @@ class JUnitXmlReporter:
         return [self.path]
 
 
+def _model(manifest: RunManifest) -> str:
+    if manifest.dry_run:
+        return f"none ({md_cell(manifest.run_label)})"
+    return md_cell(manifest.model_requested)
+
+
 class GithubStepSummaryReporter:
     """Appends the summary table to the job summary file GitHub Actions names."""
 
@@ -90,8 +97,7 @@ class GithubStepSummaryReporter:
         lines = [
             f"## Scaffold certification{title}",
             "",
-            f"Run `{m.run_id}`, model {md_cell(m.model_requested)}, provider "
-            f"{md_cell(m.provider.get('provider'))}.",
+            f"Run `{m.run_id}`, model {_model(m)}, provider {md_cell(m.provider.get('provider'))}.",
             "",
             "| Scaffold | Status | Pass rate | n | 95% interval |",
             "|---|---|---|---|---|",
