@@ -9,12 +9,10 @@ independently of the validator, the scaffold's own oracle: ``oracle(input, answe
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import subprocess
 import sys
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -37,21 +35,6 @@ ORACLES = Path(__file__).parent / "catalog"
 Oracle = Callable[[dict[str, Any], dict[str, Any]], bool]
 
 
-@cache
-def _oracle_module(name: str) -> ModuleType:
-    path = ORACLES / f"test_{name}.py"
-    spec = importlib.util.spec_from_file_location(f"_oracle_of_{name}", path)
-    assert spec is not None and spec.loader is not None, f"no {path}"
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _oracle(name: str) -> Oracle:
-    oracle: Oracle = _oracle_module(name).oracle
-    return oracle
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_generic_checks_pass(name: str) -> None:
     failed = [
@@ -63,15 +46,19 @@ def test_generic_checks_pass(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", OWN)
-def test_scaffold_has_a_test_module_with_an_oracle(name: str) -> None:
+def test_scaffold_has_a_test_module_with_an_oracle(
+    name: str, scaffold_tests: dict[str, ModuleType]
+) -> None:
     path = ORACLES / f"test_{name}.py"
     assert path.is_file(), f"add {path.relative_to(Path.cwd())} with oracle(input, answer)"
-    assert callable(getattr(_oracle_module(name), "oracle", None)), f"{path} defines no oracle"
+    assert callable(getattr(scaffold_tests[name], "oracle", None)), f"{path} defines no oracle"
 
 
 @pytest.mark.parametrize("name", OWN)
-def test_the_oracle_confirms_alternatives_and_refutes_mutants(name: str) -> None:
-    spec, oracle = CATALOG[name], _oracle(name)
+def test_the_oracle_confirms_alternatives_and_refutes_mutants(
+    name: str, scaffold_tests: dict[str, ModuleType]
+) -> None:
+    spec, oracle = CATALOG[name], scaffold_tests[name].oracle
     rng = random.Random(5)
     alternatives = mutants = 0
     for case in calibration_cases(spec, CASES_PER_TIER):

@@ -1,50 +1,38 @@
 """What each multi-answer scaffold's own words accept, as brute-force checkers.
 
-``CHECKERS[name](input, answer)`` says whether ``answer`` is right by the scaffold's Output
+``check(oracles, name, input, answer)`` says whether ``answer`` is right by the scaffold's Output
 Format and tie rules, read from its Markdown, not from its validator. Each checker is the
 answer's shape as the Output Format states it, then the scaffold's oracle of
 ``tests/catalog/test_<name>.py`` where that oracle is brute force written from the
 scaffold (it is independent of the validator), then the forms the scaffold asks for that
 the oracle leaves out.
 
-``known_defect(name, input, answer, verdict, expected)`` names the defect of issue 13 a disagreement
-comes from when it is one of the six the issue lists (fixed elsewhere); any other
-disagreement fails the differential test.
+``known_defect(oracles, name, input, answer, verdict, expected)`` names the defect of
+issue 13 a disagreement comes from when it is one of the six the issue lists (fixed
+elsewhere); any other disagreement fails the differential test. ``oracles`` are the scaffold
+tests' modules (the ``scaffold_tests`` fixture).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import cache
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-__all__ = ["CHECKERS", "MAX_SIZE", "Checker", "known_defect"]
-
-Checker = Callable[[dict[str, Any], Any], bool]
-
-ORACLES = Path(__file__).parent.parent / "catalog"
+__all__ = ["MAX_SIZE", "SHAPES", "Oracles", "check", "known_defect"]
 
 
-@cache
-def _module(name: str) -> ModuleType:
-    path = ORACLES / f"test_{name}.py"
-    spec = importlib.util.spec_from_file_location(f"_judges_oracle_of_{name}", path)
-    assert spec is not None and spec.loader is not None, f"no {path}"
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+Oracles = Mapping[str, ModuleType]
+"""The scaffold tests' modules by scaffold name (the ``scaffold_tests`` fixture)."""
 
 
-def _oracle(name: str, test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
-    return bool(_module(name).oracle(test_input, answer))
+def _oracle(oracles: Oracles, name: str, test_input: dict[str, Any], answer: Any) -> bool:
+    return bool(oracles[name].oracle(test_input, answer))
 
 
 # Shapes, as each Output Format words them. ---------------------------------------------
@@ -185,19 +173,21 @@ def _decimal(value: float) -> Fraction:
     return Fraction(repr(value))
 
 
-def _exact_bisection(test_input: dict[str, Any]) -> tuple[Fraction | None, int, bool]:
+def _exact_bisection(
+    oracles: Oracles, test_input: dict[str, Any]
+) -> tuple[Fraction | None, int, bool]:
     """Steps 2 and 3 of bisection.md in exact arithmetic on the input's decimals: (root,
     iterations, bracketed), by the oracle's rational replay given those decimals."""
     exact = {key: _decimal(test_input[key]) for key in ("a", "b", "tolerance")}
     coefficients = [_decimal(c) for c in test_input["coefficients"]]
-    result: tuple[Fraction | None, int, bool] = _module("bisection")._exact(
+    result: tuple[Fraction | None, int, bool] = oracles["bisection"]._exact(
         {**exact, "coefficients": coefficients}
     )
     return result
 
 
-def _bisection(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
-    root, iterations, bracketed = _exact_bisection(test_input)
+def _bisection(oracles: Oracles, test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    root, iterations, bracketed = _exact_bisection(oracles, test_input)
     if (answer["iterations"], answer["bracketed"]) != (iterations, bracketed):
         return False
     if root is None or answer["root"] is None:
@@ -205,7 +195,7 @@ def _bisection(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     return abs(_decimal(answer["root"]) - root) <= Fraction(BISECTION_ROOT)
 
 
-def _monte_carlo(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+def _monte_carlo(oracles: Oracles, test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     a, b = _decimal(test_input["a"]), _decimal(test_input["b"])
     total = Fraction(0)
     for u in test_input["samples"]:
@@ -217,8 +207,8 @@ def _monte_carlo(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     return abs(_decimal(answer["estimate"]) - exact) <= Fraction(MONTE_CARLO_ESTIMATE)
 
 
-def _newton(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
-    root, iterations, converged = _module("newton_raphson")._steps(test_input)
+def _newton(oracles: Oracles, test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    root, iterations, converged = oracles["newton_raphson"]._steps(test_input)
     if (answer["iterations"], answer["converged"]) != (iterations, converged):
         return False
     if root is None or answer["root"] is None:
@@ -259,7 +249,7 @@ def _descent(test_input: dict[str, Any]) -> tuple[list[float] | None, int, bool]
     return x.tolist(), test_input["max_iterations"], False
 
 
-def _gradient_descent(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+def _gradient_descent(oracles: Oracles, test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     point, iterations, converged = _descent(test_input)
     if (answer["iterations"], answer["converged"]) != (iterations, converged):
         return False
@@ -284,7 +274,9 @@ FRACTIONAL_SHARE = 5e-5
 places is tolerated; more is not": half a unit of the 4th place."""
 
 
-def _fractional_knapsack(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+def _fractional_knapsack(
+    oracles: Oracles, test_input: dict[str, Any], answer: dict[str, Any]
+) -> bool:
     weights, values = test_input["weights"], test_input["values"]
     shares, stated = answer["fractions"], answer["max_value"]
     if len(shares) != len(weights):
@@ -298,10 +290,10 @@ def _fractional_knapsack(test_input: dict[str, Any], answer: dict[str, Any]) -> 
     worth = sum(v * x for v, x in zip(values, shares, strict=True))
     if abs(worth - stated) > FRACTIONAL_VALUE + slack * max(values, default=0):
         return False
-    return abs(stated - _module("fractional_knapsack")._optimum(test_input)) <= FRACTIONAL_VALUE
+    return abs(stated - oracles["fractional_knapsack"]._optimum(test_input)) <= FRACTIONAL_VALUE
 
 
-OWN_CHECKERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], bool]] = {
+OWN_CHECKERS: dict[str, Callable[[Oracles, dict[str, Any], dict[str, Any]], bool]] = {
     "bisection": _bisection,
     "monte_carlo": _monte_carlo,
     "newton_raphson": _newton,
@@ -310,25 +302,16 @@ OWN_CHECKERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], bool]] = {
 }
 
 
-def _checker(name: str) -> Checker:
-    def check(test_input: dict[str, Any], answer: Any) -> bool:
-        if not _shaped(name, answer):
-            return False
-        if name in OWN_CHECKERS:
-            return OWN_CHECKERS[name](test_input, answer)
-        extra = EXTRA_FORMS.get(name)
-        right = _oracle(name, test_input, answer)
-        return right and (extra is None or extra(test_input, answer))
+def check(oracles: Oracles, name: str, test_input: dict[str, Any], answer: Any) -> bool:
+    """Whether ``answer`` is right by the words of scaffold ``name``."""
+    if not _shaped(name, answer):
+        return False
+    if name in OWN_CHECKERS:
+        return OWN_CHECKERS[name](oracles, test_input, answer)
+    extra = EXTRA_FORMS.get(name)
+    right = _oracle(oracles, name, test_input, answer)
+    return right and (extra is None or extra(test_input, answer))
 
-    return check
-
-
-CHECKERS: dict[str, Checker] = {name: _checker(name) for name in SHAPES}
-
-for _name in SHAPES:
-    # Now, not inside a test: an oracle's module declares hypothesis tests, and hypothesis
-    # refuses to build one while another runs.
-    _module(_name)
 
 MAX_SIZE: dict[str, int] = {
     "n_queens": 7,
@@ -366,8 +349,10 @@ def _without_blanks(answer: dict[str, Any]) -> dict[str, Any]:
     return {**answer, "parenthesization": "".join(text.split())}
 
 
-def _bisection_in_floats(test_input: dict[str, Any], expected: dict[str, Any]) -> str | None:
-    root, iterations, bracketed = _exact_bisection(test_input)
+def _bisection_in_floats(
+    oracles: Oracles, test_input: dict[str, Any], expected: dict[str, Any]
+) -> str | None:
+    root, iterations, bracketed = _exact_bisection(oracles, test_input)
     exact = {"root": None if root is None else float(root), "iterations": iterations}
     if (expected["iterations"], expected["bracketed"]) != (iterations, bracketed) or (
         (root is None) != (expected["root"] is None)
@@ -376,7 +361,9 @@ def _bisection_in_floats(test_input: dict[str, Any], expected: dict[str, Any]) -
     return None
 
 
-def _descent_diverges(test_input: dict[str, Any], expected: dict[str, Any]) -> str | None:
+def _descent_diverges(
+    oracles: Oracles, test_input: dict[str, Any], expected: dict[str, Any]
+) -> str | None:
     if _descent(test_input)[0] is None or expected["minimum"] is None:
         return "issue 13 defect 2: gradient_descent's diverging run"
     return None
@@ -386,7 +373,12 @@ RUN_DEFECTS = {"bisection": _bisection_in_floats, "gradient_descent": _descent_d
 
 
 def known_defect(
-    name: str, test_input: dict[str, Any], answer: Any, verdict: bool, expected: dict[str, Any]
+    oracles: Oracles,
+    name: str,
+    test_input: dict[str, Any],
+    answer: Any,
+    verdict: bool,
+    expected: dict[str, Any],
 ) -> str | None:
     """Which of the six defects explains a disagreement on ``answer``, or None.
 
@@ -396,7 +388,7 @@ def known_defect(
     numbers. Defects 1 and 2: the reference itself runs
     differently from the scaffold's words on this input."""
     if name in RUN_DEFECTS:
-        defect = RUN_DEFECTS[name](test_input, expected)
+        defect = RUN_DEFECTS[name](oracles, test_input, expected)
         if defect is not None:
             return defect
     if not _shaped(name, answer):
@@ -405,14 +397,14 @@ def known_defect(
         # Within the stated tolerance of the exact value, yet further than the spec's from
         # the reference's rounded one (monte_carlo: 2.796667 for 2.79676667, shown 2.796767).
         reference_numbers = {**answer, **{key: expected[key] for key in NUMBERS[name]}}
-        right = CHECKERS[name](test_input, reference_numbers)
+        right = check(oracles, name, test_input, reference_numbers)
         return f"{TOLERANCE_DEFECT}, from the rounded reference" if right else None
     if not verdict:
         return None
     if name in FORM_DEFECTS:
         plain = _without_blanks(answer) if name == "matrix_chain" else answer
-        return FORM_DEFECTS[name] if _oracle(name, test_input, plain) else None
+        return FORM_DEFECTS[name] if _oracle(oracles, name, test_input, plain) else None
     if name in NUMBERS:
         reference_numbers = {**answer, **{key: expected[key] for key in NUMBERS[name]}}
-        return TOLERANCE_DEFECT if CHECKERS[name](test_input, reference_numbers) else None
+        return TOLERANCE_DEFECT if check(oracles, name, test_input, reference_numbers) else None
     return None

@@ -1,8 +1,9 @@
 """Differential judge tests: for every scaffold with several right answers, the verdict a
 run gives (the reply parsed and strictly validated against the answer schema, then judged
-by the validator) equals what the scaffold's own words accept (``_words.CHECKERS``).
+by the validator) equals what the scaffold's own words accept (``_words.check``).
 
-The scaffolds are the registry's specs whose ``alternatives`` hook is not
+The checkers reuse the scaffold tests' oracles (the ``scaffold_tests`` fixture). The
+scaffolds are the registry's specs whose ``alternatives`` hook is not
 ``no_alternatives``; one without a checker fails. Instances are the spec's generator at
 small sizes of every tier; candidates are the reference's answer, the spec's alternatives
 and mutants, and near misses and random answers made from those by small edits.
@@ -39,6 +40,7 @@ def _load(name: str) -> ModuleType:
 
 WORDS = _load("_words")
 CANDIDATES = _load("_candidates")
+Oracles = WORDS.Oracles
 CATALOG = default_catalog()
 MULTI = [name for name, spec in CATALOG.items() if spec.alternatives is not no_alternatives]
 """The scaffolds with several right answers, as the registry declares them."""
@@ -83,20 +85,24 @@ def candidates(spec: ScaffoldSpec, case: TestCase, rng: random.Random) -> list[A
     return [*seeds, *made]
 
 
-def disagreements(name: str, tier: Tier, pick: int, seed: int) -> tuple[list[str], Counter[str]]:
+def disagreements(
+    oracles: Oracles, name: str, tier: Tier, pick: int, seed: int
+) -> tuple[list[str], Counter[str]]:
     """Every candidate judged both ways: the disagreements no known defect explains, and
     how many each known defect explained."""
-    spec, check = CATALOG[name], WORDS.CHECKERS[name]
+    spec = CATALOG[name]
     case = small_case(spec, tier, pick, seed)
     note(f"input: {case.input}")
-    assert check(case.input, case.expected), ("the reference answer is wrong", case.input)
+    right = WORDS.check(oracles, name, case.input, case.expected)
+    assert right, ("the reference answer is wrong", case.input)
     known: Counter[str] = Counter()
     unexplained = []
     for answer in candidates(spec, case, random.Random(seed)):
-        judged, truth = verdict(spec, case, answer), check(case.input, answer)
+        judged = verdict(spec, case, answer)
+        truth = WORDS.check(oracles, name, case.input, answer)
         if judged == truth:
             continue
-        defect = WORDS.known_defect(name, case.input, answer, judged, case.expected)
+        defect = WORDS.known_defect(oracles, name, case.input, answer, judged, case.expected)
         if defect is not None:
             known[defect] += 1
         else:
@@ -106,7 +112,7 @@ def disagreements(name: str, tier: Tier, pick: int, seed: int) -> tuple[list[str
 
 def test_every_multi_answer_scaffold_has_a_checker() -> None:
     assert MULTI, "the registry declares no scaffold with alternatives"
-    missing = sorted(set(MULTI) - set(WORDS.CHECKERS))
+    missing = sorted(set(MULTI) - set(WORDS.SHAPES))
     assert not missing, f"add a checker from the scaffold's words to _words.py: {missing}"
 
 
@@ -115,8 +121,10 @@ def test_every_multi_answer_scaffold_has_a_checker() -> None:
 @given(tier=st.sampled_from(TIERS), pick=st.integers(0, 99), seed=st.integers(0, 2**32 - 1))
 @example(tier="edge", pick=0, seed=0)
 @example(tier="simple", pick=1, seed=18160)  # monte_carlo: tolerance from the rounded value
-def test_verdict_equals_the_scaffolds_words(name: str, tier: Tier, pick: int, seed: int) -> None:
-    unexplained, known = disagreements(name, tier, pick, seed)
+def test_verdict_equals_the_scaffolds_words(
+    name: str, tier: Tier, pick: int, seed: int, scaffold_tests: Oracles
+) -> None:
+    unexplained, known = disagreements(scaffold_tests, name, tier, pick, seed)
     for defect, times in known.items():
         note(f"{times} disagreement(s) from {defect}")
     assert not unexplained, unexplained[:5]
@@ -180,9 +188,12 @@ RIGHT_REPRODUCERS = 3
 
 
 @pytest.mark.parametrize("number", range(len(DEFECT_REPRODUCERS)))
-def test_the_words_judge_the_reproducers_as_the_issue_does(number: int) -> None:
+def test_the_words_judge_the_reproducers_as_the_issue_does(
+    number: int, scaffold_tests: Oracles
+) -> None:
     name, test_input, answer = DEFECT_REPRODUCERS[number]
-    assert WORDS.CHECKERS[name](test_input, answer) is (number < RIGHT_REPRODUCERS)
+    right = WORDS.check(scaffold_tests, name, test_input, answer)
+    assert right is (number < RIGHT_REPRODUCERS)
 
 
 UNFIXED = {"monte_carlo"}
@@ -204,11 +215,11 @@ UNFIXED = {"monte_carlo"}
     ],
 )
 def test_the_six_defects_of_issue_13(
-    name: str, test_input: dict[str, Any], answer: dict[str, Any]
+    name: str, test_input: dict[str, Any], answer: dict[str, Any], scaffold_tests: Oracles
 ) -> None:
     spec = CATALOG[name]
     expected = to_json_data(spec.reference(**test_input))
     case = TestCase(
         id=f"{name}-edge-000", scaffold=name, tier="edge", input=test_input, expected=expected
     )
-    assert verdict(spec, case, answer) == WORDS.CHECKERS[name](test_input, answer)
+    assert verdict(spec, case, answer) == WORDS.check(scaffold_tests, name, test_input, answer)

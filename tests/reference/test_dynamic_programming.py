@@ -1,8 +1,10 @@
-"""``knapsack_01`` against brute force over every item subset."""
+"""``knapsack_01`` against brute force over every item subset; the other dynamic
+programming references on inputs beyond their generators."""
 
 from __future__ import annotations
 
 import random
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -14,7 +16,13 @@ from verification.catalog.dynamic_programming.knapsack_01 import (
     optimal_item_sets,
 )
 from verification.generators.base import TIERS, Tier
-from verification.reference.dynamic_programming import knapsack_01
+from verification.reference.dynamic_programming import (
+    edit_distance,
+    knapsack_01,
+    longest_common_subsequence,
+    longest_increasing_subsequence,
+    matrix_chain_multiplication,
+)
 
 SIZES: dict[Tier, int] = {"simple": 4, "standard": 7, "edge": 5}
 
@@ -69,3 +77,38 @@ def test_brute_force_oracle_on_a_known_tie() -> None:
 def test_bad_input_is_a_value_error(case: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         knapsack_01(**case)
+
+
+# Beyond the generators, against the scaffold tests' brute-force oracles (tests/catalog,
+# loaded by conftest.py): strings of any characters (case, spaces, accents, one string
+# empty), negative and repeated values, chains of 1-wide matrices.
+
+letters = st.text("aAb é", max_size=7)
+
+
+@settings(max_examples=200, deadline=None)
+@given(a=letters, b=letters)
+def test_lcs_and_edit_distance_on_any_characters(
+    a: str, b: str, scaffold_tests: dict[str, ModuleType]
+) -> None:
+    inp = {"a": a, "b": b}
+    assert scaffold_tests["lcs"].oracle(inp, longest_common_subsequence(a, b))
+    assert scaffold_tests["edit_distance"].oracle(inp, edit_distance(a, b))
+
+
+@settings(max_examples=200, deadline=None)
+@given(sequence=st.lists(st.integers(-(2**40), 2**40) | st.integers(-2, 2), max_size=10))
+def test_lis_on_negative_huge_and_repeated_values(
+    sequence: list[int], scaffold_tests: dict[str, ModuleType]
+) -> None:
+    inp = {"sequence": sequence}
+    assert scaffold_tests["lis"].oracle(inp, longest_increasing_subsequence(sequence))
+
+
+@settings(max_examples=200, deadline=None)
+@given(dimensions=st.lists(st.sampled_from([1, 1, 2, 3, 10**6]), min_size=2, max_size=7))
+def test_matrix_chain_on_one_wide_and_huge_matrices(
+    dimensions: list[int], scaffold_tests: dict[str, ModuleType]
+) -> None:
+    inp = {"dimensions": dimensions}
+    assert scaffold_tests["matrix_chain"].oracle(inp, matrix_chain_multiplication(dimensions))

@@ -1,9 +1,11 @@
-"""The graph references against networkx, on generated cases and on hypothesis graphs."""
+"""The graph references against networkx, on generated cases and on hypothesis graphs,
+labels of any string included."""
 
 from __future__ import annotations
 
 import random
 import string
+from types import ModuleType
 from typing import Any
 
 import networkx as nx
@@ -14,7 +16,15 @@ from hypothesis import strategies as st
 from verification.catalog.graph.bfs import generate_bfs
 from verification.catalog.graph.dijkstra import generate_dijkstra
 from verification.generators.base import TIERS, Tier
-from verification.reference.graph import bfs, dijkstra
+from verification.reference.graph import (
+    astar,
+    bellman_ford,
+    bfs,
+    dfs,
+    dijkstra,
+    floyd_warshall,
+    topological_sort,
+)
 
 SIZES: dict[Tier, int] = {"simple": 5, "standard": 8, "edge": 5}
 SEEDS = range(60)
@@ -180,3 +190,65 @@ BAD_BFS: list[tuple[dict[str, Any], str]] = [
 def test_bfs_rejects_bad_input(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         bfs(**kwargs)
+
+
+# Beyond the generators: labels of any string (several characters, spaces, case, accents),
+# self loops, parallel edges, zero and negative weights; against the scaffold tests'
+# networkx oracles (tests/catalog, loaded by conftest.py).
+
+
+@st.composite
+def labelled_graphs(draw: st.DrawFn, weights: st.SearchStrategy[int] | None) -> dict[str, Any]:
+    labels = draw(
+        st.lists(
+            st.text(string.ascii_letters + " é9", min_size=1, max_size=3),
+            unique=True,
+            min_size=1,
+            max_size=7,
+        )
+    )
+    end = st.sampled_from(labels)
+    edge = st.tuples(end, end) if weights is None else st.tuples(end, end, weights)
+    return {
+        "vertices": labels,
+        "edges": draw(st.lists(edge.map(list), max_size=14)),
+        "directed": draw(st.booleans()),
+        "source": draw(end),
+    }
+
+
+@settings(max_examples=150, deadline=None)
+@given(inp=labelled_graphs(weights=None))
+def test_dfs_and_topological_sort_on_any_labels(
+    inp: dict[str, Any], scaffold_tests: dict[str, ModuleType]
+) -> None:
+    assert scaffold_tests["dfs"].oracle(inp, dfs(**inp))
+    dag = {"vertices": inp["vertices"], "edges": inp["edges"]}
+    assert scaffold_tests["topological_sort"].oracle(dag, topological_sort(**dag))
+
+
+@settings(max_examples=150, deadline=None)
+@given(inp=labelled_graphs(weights=st.integers(-4, 9)))
+def test_bellman_ford_and_floyd_warshall_on_any_labels(
+    inp: dict[str, Any], scaffold_tests: dict[str, ModuleType]
+) -> None:
+    assert scaffold_tests["bellman_ford"].oracle(inp, bellman_ford(**inp))
+    table = {key: inp[key] for key in ("vertices", "edges", "directed")}
+    assert scaffold_tests["floyd_warshall"].oracle(table, floyd_warshall(**table))
+
+
+@settings(max_examples=150, deadline=None)
+@given(inp=labelled_graphs(weights=st.integers(0, 9)), goal=st.data(), share=st.integers(0, 4))
+def test_astar_on_any_labels_with_a_consistent_heuristic(
+    inp: dict[str, Any], goal: st.DataObject, share: int, scaffold_tests: dict[str, ModuleType]
+) -> None:
+    target = goal.draw(st.sampled_from(inp["vertices"]))
+    graph = _graph(inp["vertices"], inp["edges"], inp["directed"])
+    # share/4 of the true distance to the goal, rounded down, stays consistent; vertices
+    # that cannot reach the goal get one large value.
+    to_goal = nx.single_source_dijkstra_path_length(
+        graph.reverse() if inp["directed"] else graph, target
+    )
+    heuristic = {v: to_goal[v] * share // 4 if v in to_goal else 10_000 for v in inp["vertices"]}
+    case = {**inp, "goal": target, "heuristic": heuristic}
+    assert scaffold_tests["astar"].oracle(case, astar(**case))

@@ -1,8 +1,11 @@
-"""``kruskal_mst`` against networkx on generated and random graphs."""
+"""``kruskal_mst`` against networkx on generated and random graphs; the other greedy
+references on inputs beyond their generators."""
 
 from __future__ import annotations
 
 import random
+import string
+from types import ModuleType
 from typing import Any
 
 import networkx as nx
@@ -12,7 +15,12 @@ from hypothesis import strategies as st
 
 from verification.catalog.greedy.kruskal import generate_kruskal
 from verification.generators.base import TIERS, Tier
-from verification.reference.greedy import kruskal_mst
+from verification.reference.greedy import (
+    activity_selection,
+    fractional_knapsack,
+    huffman_coding,
+    kruskal_mst,
+)
 
 SIZES: dict[Tier, int] = {"simple": 4, "standard": 7, "edge": 5}
 
@@ -103,3 +111,54 @@ def test_input_is_not_mutated() -> None:
 def test_bad_input_is_a_value_error(graph: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         kruskal_mst(**graph)
+
+
+# Beyond the generators, against the scaffold tests' brute-force and LP oracles
+# (tests/catalog, loaded by conftest.py): times and weights as floats, negative times,
+# touching and nested activities, symbols of any string, all-equal frequencies.
+
+times = st.one_of(st.integers(-20, 20), st.floats(-20, 20).map(lambda x: round(x, 3)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(spans=st.lists(st.tuples(times, st.sampled_from([0.001, 0.5, 1, 2.25, 7])), max_size=9))
+def test_activity_selection_on_float_and_negative_times(
+    spans: list[tuple[float, float]], scaffold_tests: dict[str, ModuleType]
+) -> None:
+    activities = [[f"a{i}", start, start + length] for i, (start, length) in enumerate(spans)]
+    activities = [a for a in activities if a[1] < a[2]]  # a float sum may round onto start
+    inp = {"activities": activities}
+    assert scaffold_tests["activity_selection"].oracle(inp, activity_selection(**inp))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    items=st.lists(
+        st.tuples(st.floats(0.01, 50).map(lambda x: round(x, 2)), st.integers(0, 60)),
+        max_size=8,
+    ),
+    capacity=st.one_of(
+        st.just(0), st.integers(0, 100), st.floats(0, 100).map(lambda x: round(x, 2))
+    ),
+)
+def test_fractional_knapsack_on_float_weights(
+    items: list[tuple[float, int]], capacity: float, scaffold_tests: dict[str, ModuleType]
+) -> None:
+    inp = {"weights": [w for w, _ in items], "values": [v for _, v in items], "capacity": capacity}
+    assert scaffold_tests["fractional_knapsack"].oracle(inp, fractional_knapsack(**inp))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    frequencies=st.dictionaries(
+        st.text(string.ascii_letters + "#0 é", min_size=1, max_size=3),
+        st.integers(1, 4),  # few values: ties everywhere
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_huffman_on_any_symbols_and_ties(
+    frequencies: dict[str, int], scaffold_tests: dict[str, ModuleType]
+) -> None:
+    inp = {"frequencies": frequencies}
+    assert scaffold_tests["huffman"].oracle(inp, huffman_coding(**inp))

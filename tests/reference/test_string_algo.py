@@ -1,17 +1,24 @@
-"""``kmp_search`` and ``failure_function`` against brute force and ``re``."""
+"""``kmp_search`` and ``failure_function`` against brute force and ``re``; ``rabin_karp``
+and ``trie_operations`` on inputs beyond their generators."""
 
 from __future__ import annotations
 
 import random
 import re
+from types import ModuleType
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verification.catalog.string.kmp import SPEC, generate_kmp
 from verification.generators.base import TIERS, Tier
-from verification.reference.string_algo import failure_function, kmp_search
+from verification.reference.string_algo import (
+    failure_function,
+    kmp_search,
+    rabin_karp,
+    trie_operations,
+)
 
 SIZES = SPEC.sizes
 words = st.text(alphabet="ABC", max_size=30)
@@ -82,3 +89,39 @@ def test_bad_input_is_a_value_error(text: object, pattern: object, message: str)
 def test_failure_function_rejects_an_empty_pattern() -> None:
     with pytest.raises(ValueError, match="must not be empty"):
         failure_function("")
+
+
+# Beyond the generators, against the scaffold tests' oracles (tests/catalog, loaded by
+# conftest.py): any characters (beyond Latin-1, beyond the BMP), any base and modulus
+# (spurious hits everywhere with a small one), words that are prefixes of each other.
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.text("abé€\U0001f600", max_size=14),
+    pattern=st.text("abé€\U0001f600", min_size=1, max_size=3),
+    base=st.integers(2, 2**20),
+    modulus=st.integers(2, 60) | st.integers(2, 2**61),
+)
+def test_rabin_karp_on_any_characters_base_and_modulus(
+    text: str, pattern: str, base: int, modulus: int, scaffold_tests: dict[str, ModuleType]
+) -> None:
+    inp = {"text": text, "pattern": pattern, "base": base, "modulus": modulus}
+    assert scaffold_tests["rabin_karp"].oracle(inp, rabin_karp(**inp))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    operations=st.lists(
+        st.tuples(
+            st.sampled_from(["insert", "search", "starts_with", "count_prefix"]),
+            st.text("aé\U0001f600", min_size=1, max_size=3),
+        ).map(list),
+        max_size=14,
+    )
+)
+def test_trie_on_nested_words_of_any_characters(
+    operations: list[list[str]], scaffold_tests: dict[str, ModuleType]
+) -> None:
+    inp = {"operations": operations}
+    assert scaffold_tests["trie"].oracle(inp, trie_operations(operations))

@@ -641,7 +641,9 @@ def annealing_trace(
         if delta <= 0:
             probability, accepted = None, True
         else:
-            probability = math.exp(-delta / temperature)
+            # Cooling may underflow the temperature to 0.0 (1e-300 times 1e-9), where
+            # exp(-delta / T) has the limit 0.
+            probability = math.exp(-delta / temperature) if temperature > 0 else 0.0
             # exp(-delta / T) is positive even where the float underflows to 0.0, so a
             # draw of exactly 0 is always below it.
             accepted = u < probability or u == 0.0
