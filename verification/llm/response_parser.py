@@ -95,8 +95,13 @@ class _Block:
 @cache
 def _markdown() -> MarkdownIt:
     # Block structure only (fences inside list items and blockquotes included); no inline
-    # rules, which we do not need and which are the slow part on long replies.
-    return MarkdownIt("zero").enable(["fence", "code", "blockquote", "list", "html_block"])
+    # parsing at all, which we do not need and which is the slow part on long replies (the
+    # core "inline" pass still walks every paragraph with no inline rule enabled).
+    return (
+        MarkdownIt("zero")
+        .enable(["fence", "code", "blockquote", "list", "html_block"])
+        .disable(["inline", "text_join"])
+    )
 
 
 def _code_blocks(text: str, lines: list[str]) -> list[_Block]:
