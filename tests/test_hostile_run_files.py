@@ -286,3 +286,93 @@ def test_a_manifest_linked_to_a_device_is_not_read(
     manifest.symlink_to("/dev/zero")
     code, _, err = _run(capsys, "report", earlier_run.name, "--output", str(tmp_path / "results"))
     assert code == 2 and "not a regular file" in err, err
+
+
+# -- the stored draft path, and the resume hint ------------------------------------------
+
+
+def _draft_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, replies: list[dict[str, Any]]
+) -> tuple[int, str, Path]:
+    """A kmp run of two cases on a draft scaffold file, answered by a replay file."""
+    from verification.config import packaged_scaffolds_dir
+    from verification.registry import get_spec
+
+    draft = tmp_path / "kmp-draft.md"
+    original = (packaged_scaffolds_dir() / get_spec("kmp").scaffold_file).read_text("utf-8")
+    draft.write_text(original + "\nDRAFT MARKER\n", encoding="utf-8")
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text("".join(json.dumps(line) + "\n" for line in replies), encoding="utf-8")
+    code, _, err = _run(
+        capsys,
+        "verify",
+        NAME,
+        "--scaffold-file",
+        str(draft),
+        "--provider",
+        "replay",
+        "--replay-file",
+        str(replay),
+        *("--case", "kmp-simple-000", "--case", "kmp-simple-001"),
+        "--output",
+        str(tmp_path / "results"),
+    )
+    return code, err, draft
+
+
+def _right_replies(ids: list[str]) -> list[dict[str, Any]]:
+    from verification.registry import DEFAULT_SEED, get_spec
+    from verification.runner import plan_cases
+
+    spec = get_spec(NAME)
+    cases = plan_cases([NAME], seed=DEFAULT_SEED, cases=1, case_ids=ids)[NAME]
+    return [{"case_id": c.id, "text": spec.render_answer(c.expected)} for c in cases]
+
+
+def _hinted_argv(err: str) -> list[str]:
+    import shlex
+
+    (line,) = [line for line in err.splitlines() if "continue with: " in line]
+    words = shlex.split(line.split("continue with: ", 1)[1])
+    return words[words.index("verify") :]
+
+
+def test_the_resume_hint_of_a_stopped_draft_run_resumes_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    ids = ["kmp-simple-000", "kmp-simple-001"]
+    stop = [{"case_id": ids[0], "error": "auth"}, *_right_replies(ids[1:])]
+    code, err, _ = _draft_run(capsys, tmp_path, stop)
+    assert code == 2, err
+    argv = _hinted_argv(err)
+    assert "--scaffold-file" not in argv  # the run's manifest names the draft
+    (tmp_path / "replay.jsonl").write_text(
+        "".join(json.dumps(line) + "\n" for line in _right_replies(ids)), encoding="utf-8"
+    )
+    code, _, err = _run(capsys, *argv)
+    assert code == 0, err
+    (run,) = _runs(tmp_path / "results")
+    assert {r.case_id for r in read_journal(run / "results.jsonl") if r.outcome == "passed"} == set(
+        ids
+    )
+
+
+@pytest.mark.parametrize("damage", ["edited", "device", "other_scaffold"])
+def test_a_stored_draft_path_is_used_only_while_its_text_is_the_one_hashed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, damage: str
+) -> None:
+    ids = ["kmp-simple-000", "kmp-simple-001"]
+    code, err, draft = _draft_run(capsys, tmp_path, [{"case_id": ids[0], "error": "auth"}])
+    assert code == 2, err
+    (run,) = _runs(tmp_path / "results")
+    if damage == "edited":
+        draft.write_text(draft.read_text("utf-8") + "\nEDITED\n", encoding="utf-8")
+    else:  # the manifest now points elsewhere, its sha256 unchanged
+        from verification.config import packaged_scaffolds_dir
+
+        target = "/dev/zero" if damage == "device" else packaged_scaffolds_dir() / "graph/bfs.md"
+        _edit_manifest(run, lambda m: m["scaffolds"][NAME].__setitem__("file", str(target)))
+    code, _, err = _run(capsys, *_hinted_argv(err))
+    assert code == 2
+    assert "scaffold kmp changed since" in err
+    assert len(read_journal(run / "results.jsonl")) == 1  # nothing more was asked

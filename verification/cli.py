@@ -478,8 +478,12 @@ def _exit_code(statuses: Sequence[str], level: str | None = None) -> int:
 class VerificationCLI:
     """The commands, callable from Python too."""
 
-    def __init__(self, settings: VerificationSettings | None = None) -> None:
+    def __init__(
+        self, settings: VerificationSettings | None = None, *, prog: str = "verify-scaffolds"
+    ) -> None:
         self._settings = settings
+        self.prog = prog
+        """How the user calls us, for the commands a message suggests."""
 
     @property
     def settings(self) -> VerificationSettings:
@@ -617,9 +621,18 @@ class VerificationCLI:
             )
         except (FatalLLMError, KeyboardInterrupt, JournalError):
             if runner.run_id:
+                from verification.resuming import resume_command
+
+                asks_no_model = runner.provider is not None and runner.provider.dry_run
+                command = resume_command(
+                    runner.run_id,
+                    self.settings,
+                    prog=self.prog,
+                    model=None if asks_no_model else runner.model,
+                )
                 print(
                     f"run {runner.run_id}: finished answers are kept in its journal; after "
-                    f"fixing the cause, continue with --resume {runner.run_id}",
+                    f"fixing the cause, continue with: {command}",
                     file=sys.stderr,
                 )
             raise
@@ -892,7 +905,8 @@ def _print_cost(outcome: Any) -> None:
 
 def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     """Entry point of ``python -m verification`` and ``verify-scaffolds``."""
-    args = build_parser(prog).parse_args(argv)
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
@@ -907,7 +921,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
 
         settings = _settings(args)
         redact_log_records(secrets_of(settings))
-        cli = VerificationCLI(settings)
+        cli = VerificationCLI(settings, prog=parser.prog)
         if args.command == "check":
             return cli.check(args.names, everything=args.everything, cases=args.cases)
         if args.command == "verify":

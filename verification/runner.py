@@ -68,6 +68,7 @@ from verification.llm.response_parser import ResponseParser
 from verification.pricing import estimate_tokens, min_cacheable_for
 from verification.registry import plan_tier_counts
 from verification.results import ScaffoldResults, TestResult
+from verification.resuming import adopt_stored_scaffolds
 from verification.run_calibration import calibrate
 from verification.scheduling import CaseScheduler, Job
 from verification.spec import ScaffoldSpec
@@ -557,6 +558,7 @@ class VerificationRunner:
         previous = paths.read_manifest() if resumed else None
         failures: dict[str, PluginError] = {}  # cases a plugin could not draw, by id
         if previous is not None:  # a resumed run answers exactly the cases it planned
+            adopt_stored_scaffolds(previous, self.prompt_builder)
             scaffold_names = list(previous.scaffolds)
             case_ids = [i for info in previous.scaffolds.values() for i in info.case_ids]
             planned = plan_cases(
@@ -741,7 +743,10 @@ def _check_resumable(
         problems.append(f"prompt template {manifest.template_version}, now {USER_TEMPLATE_VERSION}")
     for name, info in manifest.scaffolds.items():
         if info.sha256 != prompt_builder.scaffold_sha256(prompt_builder.spec(name)):
-            problems.append(f"scaffold {name} changed since (sha256 differs)")
+            problems.append(
+                f"scaffold {name} changed since (sha256 differs from the text read then from "
+                f"{info.file}; --scaffold-file with that text resumes it)"
+            )
     if problems:
         raise ConfigurationError(
             f"cannot resume run {manifest.run_id}: it was started with "
