@@ -778,7 +778,7 @@ class VerificationCLI:
     def generate_reports(self, run_id: str | None = None) -> int:
         from verification.journal import RunPaths, latest_run_id, read_journal
         from verification.reports.generator import write_run_reports
-        from verification.runner import results_from_journal
+        from verification.results import results_from_journal
 
         run_id = run_id or latest_run_id(self.settings.results_dir)
         paths = RunPaths(self.settings.results_dir, run_id)

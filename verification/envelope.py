@@ -23,6 +23,7 @@ __all__ = [
     "SWEEP_TIERS",
     "honoured_sizes",
     "sweep_cases",
+    "sweep_plan",
     "sweep_sizes",
 ]
 
@@ -62,12 +63,13 @@ def _nearest(sizes: Sequence[int], wanted: float) -> int:
     return min(sizes, key=lambda size: (abs(size - wanted), size))
 
 
-def sweep_cases(
-    spec: ScaffoldSpec, sizes: Sequence[int], *, seed: int, per_size: int = CASES_PER_SIZE
-) -> list[TestCase]:
-    """``per_size`` cases at each of ``sizes``, tiers interleaved. A size no sweep tier
-    honours is a :class:`ConfigurationError` naming the range."""
-    cases: list[TestCase] = []
+def sweep_plan(
+    spec: ScaffoldSpec, sizes: Sequence[int], *, per_size: int = CASES_PER_SIZE
+) -> list[tuple[Tier, int, int]]:
+    """``(tier, index, size)`` of ``per_size`` cases at each of ``sizes``, tiers
+    interleaved. A size no sweep tier honours is a :class:`ConfigurationError` naming the
+    range."""
+    plan: list[tuple[Tier, int, int]] = []
     for size in sizes:
         tiers = _tiers_at(spec, size)
         if not tiers:
@@ -76,7 +78,15 @@ def sweep_cases(
                 f"{spec.name}: size {size} is outside the range it honours "
                 f"({known[0]}..{known[-1]} {spec.size.unit}); choose --sizes in it"
             )
-        for k in range(per_size):
-            tier = tiers[k % len(tiers)]
-            cases.append(draw_case(spec, tier, k // len(tiers), seed=seed, size=size))
-    return cases
+        plan.extend((tiers[k % len(tiers)], k // len(tiers), size) for k in range(per_size))
+    return plan
+
+
+def sweep_cases(
+    spec: ScaffoldSpec, sizes: Sequence[int], *, seed: int, per_size: int = CASES_PER_SIZE
+) -> list[TestCase]:
+    """The cases of :func:`sweep_plan`, drawn from ``seed``."""
+    return [
+        draw_case(spec, tier, index, seed=seed, size=size)
+        for tier, index, size in sweep_plan(spec, sizes, per_size=per_size)
+    ]

@@ -25,9 +25,11 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from verification.cases import parse_case_id
+from verification.catalog import Catalog, default_catalog
+from verification.errors import JournalError
 from verification.generators.base import TestCase
-from verification.journal import AttemptRecord
-from verification.run_calibration import Calibration
+from verification.journal import AttemptRecord, RunManifest
+from verification.run_calibration import Calibration, calibrate
 
 __all__ = [
     "BUDGET_LIMIT_SHARE",
@@ -35,8 +37,10 @@ __all__ = [
     "ScaffoldResults",
     "Status",
     "TestResult",
+    "answered_cases",
     "certify",
     "deciding_thresholds",
+    "results_from_journal",
     "wilson_interval",
 ]
 
@@ -414,3 +418,54 @@ def _certified_up_to(points: Sequence[SizePoint]) -> int | None:
             break
         reached = point.size
     return reached
+
+
+def results_from_journal(
+    manifest: RunManifest, records: Sequence[AttemptRecord], *, catalog: Catalog | None = None
+) -> dict[str, ScaffoldResults]:
+    """Each scaffold's certification, folded from the journal (what ``report`` does too).
+    A journal that answers cases the manifest never planned (a hand-edited manifest, or
+    files of two runs mixed) is refused: no status is computed from it. Each scaffold's
+    validator is calibrated on the journal's cases (no model call); a scaffold the catalog
+    no longer has (a plugin since removed) is folded without that."""
+    planned = {case_id for info in manifest.scaffolds.values() for case_id in info.case_ids}
+    strays = sorted(
+        {r.case_id for r in records if r.case_id not in planned or r.epoch >= manifest.samples}
+    )
+    if strays:
+        raise JournalError(
+            f"run {manifest.run_id}: its journal holds answers to {len(strays)} case(s) its "
+            f"manifest does not plan ({', '.join(strays[:3])}{', ...' if len(strays) > 3 else ''}"
+            "); the two files disagree (was one edited?), so no status is given"
+        )
+    catalog = catalog or default_catalog()
+    results = {}
+    for name, info in manifest.scaffolds.items():
+        spec = catalog.get(name)
+        results[name] = ScaffoldResults.from_records(
+            name,
+            records,
+            planned=len(info.case_ids) * manifest.samples,
+            run_label=manifest.run_label,
+            swept=(manifest.sizes or {}).get(name, ()),
+            size_unit=spec.size.unit if spec else "size",
+            calibration=calibrate(spec, answered_cases(name, records)) if spec else None,
+        )
+    return results
+
+
+def answered_cases(scaffold: str, records: Sequence[AttemptRecord]) -> list[TestCase]:
+    """Each case of ``scaffold`` the journal answers, once, as the journal holds it."""
+    cases: dict[str, TestCase] = {}
+    for record in records:
+        if record.scaffold == scaffold and record.case_id not in cases:
+            cases[record.case_id] = TestCase(
+                id=record.case_id,
+                scaffold=scaffold,
+                tier=record.tier,  # type: ignore[arg-type]
+                index=record.index,
+                input=record.input,
+                expected=record.expected,
+                size=record.size,
+            )
+    return list(cases.values())

@@ -13,7 +13,7 @@ import contextlib
 import logging
 import subprocess
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,29 +22,18 @@ from typing import Any
 from verification import DISTRIBUTION, __version__
 from verification.budget import CostBudget, cost_basis
 from verification.cases import (
-    CASE_ID_FORMAT,
     TIERS,
     TestCase,
     TestSuite,
     Tier,
-    case_id,
     parse_case_id,
 )
 from verification.catalog import Catalog, default_catalog
-from verification.config import (
-    LEVEL_TIERS,
-    Level,
-    VerificationSettings,
-    load_settings,
-    private_case_seed,
-)
+from verification.config import VerificationSettings, load_settings
 from verification.costs import ScaffoldCost, run_costs
-from verification.drawing import draw_case
-from verification.envelope import sweep_cases, sweep_sizes
 from verification.errors import (
     ConfigurationError,
     FatalLLMError,
-    JournalError,
     LLMError,
     PluginError,
 )
@@ -65,11 +54,14 @@ from verification.llm.limiter import Slot
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, Prompt, PromptBuilder
 from verification.llm.providers import build_provider
 from verification.llm.response_parser import ResponseParser
+from verification.planning import level_tiers, plan_cases, planned_sweep, resumed_seed
 from verification.pricing import estimate_tokens, min_cacheable_for
-from verification.registry import plan_tier_counts
-from verification.results import ScaffoldResults, TestResult
+from verification.results import (
+    ScaffoldResults,
+    TestResult,
+    results_from_journal,
+)
 from verification.resuming import adopt_stored_scaffolds
-from verification.run_calibration import calibrate
 from verification.scheduling import CaseScheduler, Job
 from verification.spec import ScaffoldSpec
 from verification.validators.base import ValidationResult, Validator, accepts_case
@@ -79,114 +71,12 @@ __all__ = [
     "ScaffoldResults",
     "TestResult",
     "VerificationRunner",
-    "level_tiers",
     "plan_cases",
-    "planned_sweep",
     "run_verification",
 ]
 
 logger = logging.getLogger(__name__)
 ProgressCallback = Callable[[AttemptRecord], None]
-
-
-def _checked_size(spec: ScaffoldSpec, tier: Tier, size: int | None) -> int | None:
-    if size is not None:
-        problem = spec.size.check(tier, size)
-        if problem is not None:
-            raise ConfigurationError(f"{spec.name}: {problem}; choose --size in it, or --tier")
-    return size
-
-
-def plan_cases(
-    scaffold_names: Sequence[str],
-    *,
-    seed: int,
-    cases: int,
-    tiers: Sequence[Tier] = TIERS,
-    case_ids: Sequence[str] = (),
-    size: int | None = None,
-    sweep: Mapping[str, Sequence[int]] | None = None,
-    catalog: Catalog | None = None,
-    plugin_failures: dict[str, PluginError] | None = None,
-) -> dict[str, list[TestCase]]:
-    """The cases of each scaffold: ``cases`` split over ``tiers`` (at ``size``, default each
-    tier's own) and, for a scaffold ``sweep`` names, the size sweep's cases at its sizes
-    (:func:`~verification.envelope.sweep_cases`); or exactly ``case_ids`` (their ids say
-    their sizes). A case a plugin's generator or reference cannot draw is left out and its
-    error kept in ``plugin_failures`` by case id, when given (raised otherwise)."""
-    catalog = catalog or default_catalog()
-    planned: dict[str, list[TestCase]] = {}
-
-    def draw(spec: ScaffoldSpec, tier: Tier, index: int, size: int | None) -> list[TestCase]:
-        try:
-            return [draw_case(spec, tier, index, seed=seed, size=size)]
-        except PluginError as exc:
-            if plugin_failures is None:
-                raise
-            named = None if size in (None, spec.sizes[tier]) else size
-            plugin_failures[case_id(spec.name, tier, index, named)] = exc
-            return []
-
-    if case_ids:
-        if size is not None:
-            raise ConfigurationError("--case ids say their sizes: leave out --size")
-        for identifier in case_ids:
-            key = parse_case_id(identifier)
-            if key is None:
-                raise ConfigurationError(
-                    f"bad case id {identifier!r}: expected {CASE_ID_FORMAT}, "
-                    "e.g. dijkstra-standard-004 or dijkstra-standard-s12-004"
-                )
-            spec = catalog.get_spec(key.scaffold)
-            if scaffold_names and spec.name not in scaffold_names:
-                raise ConfigurationError(f"case {identifier} is not of {list(scaffold_names)}")
-            chosen = planned.setdefault(spec.name, [])
-            for case in draw(spec, key.tier, key.index, _checked_size(spec, key.tier, key.size)):
-                if case not in chosen:  # "kmp-simple-1" and "kmp-simple-001" are one case
-                    chosen.append(case)
-        return planned
-    counts = plan_tier_counts(cases, tiers)
-    for name in scaffold_names:
-        spec = catalog.get_spec(name)
-        chosen = [
-            case
-            for tier in tiers
-            for index in range(counts[tier])
-            for case in draw(spec, tier, index, _checked_size(spec, tier, size))
-        ]
-        ids = {case.id for case in chosen}
-        for case in sweep_cases(spec, (sweep or {}).get(name, ()), seed=seed):
-            if case.id not in ids:  # a tier's default size is a size the sweep may visit
-                ids.add(case.id)
-                chosen.append(case)
-        planned[name] = chosen
-    return planned
-
-
-def planned_sweep(
-    settings: VerificationSettings,
-    scaffold_names: Sequence[str],
-    *,
-    catalog: Catalog,
-    narrowed: bool,
-) -> dict[str, list[int]] | None:
-    """The sizes each scaffold is swept at: ``--sizes`` for every one, else at the thorough
-    level each spec's own (:func:`~verification.envelope.sweep_sizes`); none when the run is
-    ``narrowed`` to chosen cases or one size."""
-    if settings.sizes is not None:
-        if narrowed:
-            raise ConfigurationError("--sizes sweeps sizes: leave out --size and --case")
-        return {name: list(settings.sizes) for name in scaffold_names}
-    if settings.level != "thorough" or narrowed:
-        return None
-    return {name: sweep_sizes(catalog.get_spec(name)) for name in scaffold_names}
-
-
-def level_tiers(level: Level, tiers: Sequence[Tier]) -> list[Tier]:
-    """The tiers a run asks: the level's, unless the command line chose some."""
-    if tuple(tiers) != TIERS:
-        return list(tiers)
-    return [tier for tier in TIERS if tier in LEVEL_TIERS[level]]
 
 
 @dataclass(frozen=True)
@@ -563,7 +453,7 @@ class VerificationRunner:
             case_ids = [i for info in previous.scaffolds.values() for i in info.case_ids]
             planned = plan_cases(
                 scaffold_names,
-                seed=_resumed_seed(previous, settings),
+                seed=resumed_seed(previous, settings),
                 cases=1,
                 case_ids=case_ids,
                 catalog=self.catalog,
@@ -712,20 +602,6 @@ def _budget_of(
     return CostBudget.for_run(basis, read_journal(paths.journal))
 
 
-def _resumed_seed(manifest: RunManifest, settings: VerificationSettings) -> int:
-    """The seed a resumed run's cases came from; a private one must be given again."""
-    if not manifest.seed_private:
-        return manifest.seed
-    secret = settings.cert_seed
-    if secret is None or settings.cert_seed_sha256 != manifest.seed_sha256:
-        raise ConfigurationError(
-            f"run {manifest.run_id} drew its cases from a private cert seed (sha256 "
-            f"{str(manifest.seed_sha256)[:12]}...): set VERIFY_CERT_SEED to that seed to "
-            "resume it"
-        )
-    return private_case_seed(secret)
-
-
 def _check_resumable(
     manifest: RunManifest, provider: LLMProvider, model: str, prompt_builder: PromptBuilder
 ) -> None:
@@ -753,57 +629,6 @@ def _check_resumable(
             + "; ".join(problems)
             + ". Start a new run instead."
         )
-
-
-def results_from_journal(
-    manifest: RunManifest, records: Sequence[AttemptRecord], *, catalog: Catalog | None = None
-) -> dict[str, ScaffoldResults]:
-    """Each scaffold's certification, folded from the journal (what ``report`` does too).
-    A journal that answers cases the manifest never planned (a hand-edited manifest, or
-    files of two runs mixed) is refused: no status is computed from it. Each scaffold's
-    validator is calibrated on the journal's cases (no model call); a scaffold the catalog
-    no longer has (a plugin since removed) is folded without that."""
-    planned = {case_id for info in manifest.scaffolds.values() for case_id in info.case_ids}
-    strays = sorted(
-        {r.case_id for r in records if r.case_id not in planned or r.epoch >= manifest.samples}
-    )
-    if strays:
-        raise JournalError(
-            f"run {manifest.run_id}: its journal holds answers to {len(strays)} case(s) its "
-            f"manifest does not plan ({', '.join(strays[:3])}{', ...' if len(strays) > 3 else ''}"
-            "); the two files disagree (was one edited?), so no status is given"
-        )
-    catalog = catalog or default_catalog()
-    results = {}
-    for name, info in manifest.scaffolds.items():
-        spec = catalog.get(name)
-        results[name] = ScaffoldResults.from_records(
-            name,
-            records,
-            planned=len(info.case_ids) * manifest.samples,
-            run_label=manifest.run_label,
-            swept=(manifest.sizes or {}).get(name, ()),
-            size_unit=spec.size.unit if spec else "size",
-            calibration=calibrate(spec, _answered_cases(name, records)) if spec else None,
-        )
-    return results
-
-
-def _answered_cases(scaffold: str, records: Sequence[AttemptRecord]) -> list[TestCase]:
-    """Each case of ``scaffold`` the journal answers, once, as the journal holds it."""
-    cases: dict[str, TestCase] = {}
-    for record in records:
-        if record.scaffold == scaffold and record.case_id not in cases:
-            cases[record.case_id] = TestCase(
-                id=record.case_id,
-                scaffold=scaffold,
-                tier=record.tier,  # type: ignore[arg-type]
-                index=record.index,
-                input=record.input,
-                expected=record.expected,
-                size=record.size,
-            )
-    return list(cases.values())
 
 
 def _check_validator(validator: Validator) -> Validator:
