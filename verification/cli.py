@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import signal
@@ -42,6 +43,8 @@ def _path(text: str) -> Path:
     """A path option; an empty one would silently mean the current folder."""
     if not text.strip():
         raise argparse.ArgumentTypeError("must not be empty")
+    if "\x00" in text:
+        raise argparse.ArgumentTypeError("holds a NUL byte, which no path can")
     return Path(text)
 
 
@@ -903,8 +906,19 @@ def _print_cost(outcome: Any) -> None:
         )
 
 
+def _escape_what_stdout_cannot_encode() -> None:
+    """A console that cannot encode a character (of a scaffold, a reply, a model name)
+    shows it as a backslash escape, as standard error already does: printing is never what
+    fails a command."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if callable(reconfigure):
+        with contextlib.suppress(ValueError, OSError):  # a stream that cannot be reconfigured
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     """Entry point of ``python -m verification`` and ``verify-scaffolds``."""
+    _escape_what_stdout_cannot_encode()
     parser = build_parser(prog)
     args = parser.parse_args(argv)
     logging.basicConfig(

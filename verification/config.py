@@ -27,13 +27,16 @@ from pydantic import (
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from verification.cases import DEFAULT_SEED
-from verification.errors import ConfigurationError
+from verification.errors import ConfigurationError, StoredFileError
 from verification.pricing import ModelPrice
+from verification.stored_files import read_stored_text
 
 __all__ = [
     "CERT_SEED_MIN_CHARS",
+    "ENV_FILE",
     "LEVEL_CASES",
     "LEVEL_TIERS",
+    "MAX_ENV_BYTES",
     "Level",
     "VerificationSettings",
     "load_settings",
@@ -61,6 +64,10 @@ CERT_SEED_MIN_CHARS = 16
 """A private seed shorter than this could be found from its sha256 (which reports show)
 by trying every short value."""
 logger = logging.getLogger(__name__)
+ENV_FILE = ".env"
+"""The settings file read from the working directory (when it is a regular file)."""
+MAX_ENV_BYTES = 1024 * 1024
+"""A ``.env`` longer than this is no settings file (a log, a database) and is refused."""
 
 
 def packaged_scaffolds_dir() -> Path:
@@ -74,7 +81,7 @@ class VerificationSettings(BaseSettings):
 
     model_config = SettingsConfigDict(
         env_prefix="VERIFY_",
-        env_file=".env",
+        env_file=ENV_FILE,
         env_file_encoding="utf-8",
         extra="ignore",
         validate_default=True,
@@ -206,11 +213,13 @@ class VerificationSettings(BaseSettings):
             )
         return value
 
-    @field_validator("results_dir", "scaffolds_dir", mode="before")
+    @field_validator("results_dir", "scaffolds_dir", "replay_file", mode="before")
     @classmethod
     def _a_path(cls, value: Any) -> Any:
         if isinstance(value, str) and not value.strip():
             raise ValueError("must not be empty (an empty path would mean this folder)")
+        if isinstance(value, str | Path) and "\x00" in str(value):
+            raise ValueError("holds a NUL byte, which no path can")
         return value
 
     @field_validator("anthropic_base_url", "openai_base_url")
@@ -351,12 +360,13 @@ def load_settings(**overrides: Any) -> VerificationSettings:
     """Read the environment, apply ``overrides`` (from CLI options), and turn a bad value
     into a :class:`ConfigurationError` that names the variable."""
     given = {key: value for key, value in overrides.items() if value is not None}
+    env_file = ENV_FILE if _check_env_file(Path(ENV_FILE)) else None
     _warn_about_misspelt_variables()
     if os.environ.get("VERIFY_ANTHROPIC_API_KEY") == "" and os.environ.get("ANTHROPIC_API_KEY"):
         # An empty prefixed variable would otherwise hide the plain one.
         given.setdefault("anthropic_api_key", os.environ["ANTHROPIC_API_KEY"])
     try:
-        return VerificationSettings(**given)
+        return VerificationSettings(_env_file=env_file, **given)  # type: ignore[call-arg]
     except ValidationError as exc:
         problems = []
         for error in exc.errors():
@@ -367,6 +377,25 @@ def load_settings(**overrides: Any) -> VerificationSettings:
             shown = "<hidden>" if secretive else _shown(error.get("input"))
             problems.append(f"{source}: {error['msg']} (got {shown})")
         raise ConfigurationError("bad setting: " + "; ".join(problems)) from None
+
+
+def _check_env_file(path: Path) -> bool:
+    """Whether ``path`` is a settings file to read. A ``.env`` that is no regular file (a
+    virtualenv's folder, a pipe that would block the read forever) is none of ours: not
+    read. A regular one that is no settings file is refused, naming it: not UTF-8 text
+    (Latin-1, binary) or longer than :data:`MAX_ENV_BYTES`."""
+    if not path.is_file():
+        return False
+    try:
+        read_stored_text(path, max_bytes=MAX_ENV_BYTES)
+    except FileNotFoundError:  # gone since: nothing to read
+        return False
+    except StoredFileError as exc:
+        raise ConfigurationError(
+            f"the settings file {path.absolute()} cannot be used ({exc}): save it as UTF-8 "
+            "text, or move it out of this folder"
+        ) from None
+    return True
 
 
 def _warn_about_misspelt_variables() -> None:

@@ -22,12 +22,24 @@ from verification.errors import (
     LLMError,
     PluginError,
     RateLimitError,
+    StoredFileError,
     TransientLLMError,
 )
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.retry import RetryPolicy
+from verification.stored_files import read_stored_text
 
-__all__ = ["REPLAY_ERRORS", "ReferenceProvider", "ReplayEntry", "ReplayProvider"]
+__all__ = [
+    "MAX_REPLAY_BYTES",
+    "REPLAY_ERRORS",
+    "ReferenceProvider",
+    "ReplayEntry",
+    "ReplayProvider",
+]
+
+
+MAX_REPLAY_BYTES = 512 * 1024 * 1024
+"""The longest replay file read (a run's ``results.jsonl`` of thousands of long replies fits)."""
 
 
 class ReferenceProvider(LLMProvider):
@@ -151,10 +163,12 @@ class ReplayEntry(BaseModel):
 
 
 def _read_replay_file(path: Path) -> dict[str, list[ReplayEntry]]:
+    # A regular file only, opened without blocking and read to a bound: a FIFO would hang
+    # the event loop's thread, /dev/zero fill the memory.
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        lines = read_stored_text(path, max_bytes=MAX_REPLAY_BYTES).splitlines()
+    except (OSError, StoredFileError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else str(exc).removeprefix(f"{path}: ")
         raise ConfigurationError(
             f"cannot read the replay file {path}: {why}. "
             "Set --replay-file (or VERIFY_REPLAY_FILE) to a JSONL file of responses."

@@ -1,0 +1,178 @@
+"""The environment a command runs in, attacked: a ``.env`` in Latin-1, binary, huge, a folder
+or a pipe; a NUL byte in a path setting; a console that cannot encode a character; a replay
+file that is a pipe, ``/dev/zero``, a folder or too long. Each ends in a clear error naming
+the file or setting (exit 2) or a normal run; none exits 4 or hangs. Commands that could
+hang run as real processes with a timeout, so a regression fails rather than stalls.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verification.cli import main
+from verification.config import MAX_ENV_BYTES, load_settings
+from verification.errors import ConfigurationError
+from verification.registry import get_spec
+from verification.runner import plan_cases
+
+POSIX = pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes and devices")
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _process(argv: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """``python -m verification ARGV`` in ``cwd``, given 60 s (a hang fails the test)."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("VERIFY_", "ANTHROPIC_"))}
+    return subprocess.run(
+        [sys.executable, "-m", "verification", *argv],
+        cwd=cwd,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.fixture
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``tmp_path`` as the working directory, where ``.env`` is read."""
+    for name in [n for n in os.environ if n.startswith("VERIFY_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+# --- .env ----------------------------------------------------------------------------------
+
+ENV_FILES = {
+    "Latin-1": "VERIFY_MODEL=gr\u00f6\u00dfe\n".encode("latin-1"),
+    "binary": b"SQLite format 3\x00\xff\xfe\x00\x01" * 50,
+    "UTF-16": "VERIFY_SEED=5\n".encode("utf-16"),
+    "too long": b"# padding\n" * (MAX_ENV_BYTES // 10 + 1),
+}
+
+
+@pytest.mark.parametrize("kind", list(ENV_FILES))
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["show-prompt", "kmp", "--case", "kmp-simple-000"],
+        ["cache", "stats"],
+        ["verify", "kmp", "--provider", "reference", "--cases", "1"],
+    ],
+    ids=["show-prompt", "cache stats", "verify"],
+)
+def test_a_env_file_that_is_no_text_is_refused_naming_it(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], kind: str, argv: list[str]
+) -> None:
+    (in_tmp / ".env").write_bytes(ENV_FILES[kind])
+    code, _, err = _run(capsys, *argv)
+    assert code == 2, err
+    assert str(in_tmp / ".env") in err and "UTF-8" in err
+    assert not (in_tmp / "verification_results" / "runs").exists()
+
+
+@POSIX
+@pytest.mark.parametrize("kind", ["a folder (a virtualenv)", "a pipe"])
+def test_a_env_that_is_no_regular_file_is_none_of_ours(in_tmp: Path, kind: str) -> None:
+    if kind == "a pipe":
+        os.mkfifo(in_tmp / ".env")
+    else:
+        (in_tmp / ".env" / "bin").mkdir(parents=True)
+    done = _process(["cache", "stats"], in_tmp)  # a command that reads the settings
+    assert done.returncode == 0, done.stderr
+    assert "empty" in done.stdout
+
+
+def test_a_utf8_env_still_sets_what_it_says(in_tmp: Path) -> None:
+    (in_tmp / ".env").write_text("VERIFY_MODEL=gr\u00f6\u00dfe-model\n", encoding="utf-8")
+    assert load_settings().model == "gr\u00f6\u00dfe-model"
+
+
+# --- a NUL byte in a path setting -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("setting", ["results_dir", "scaffolds_dir", "replay_file"])
+def test_a_nul_byte_in_a_path_setting_is_a_clear_error(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], setting: str
+) -> None:
+    variable = f"VERIFY_{setting.upper()}"
+    # No environment variable can hold NUL; a .env file can, and so can a caller.
+    (in_tmp / ".env").write_text(f"{variable}=out\x00put\n", encoding="utf-8")
+    argv = ["verify", "kmp", "--provider", "replay", "--cases", "1"]
+    code, _, err = _run(capsys, *argv)
+    assert code == 2 and variable in err and "NUL byte" in err, err
+    with pytest.raises(ConfigurationError, match="NUL byte"):
+        load_settings(**{setting: "a\x00b"})
+
+
+def test_a_nul_byte_in_a_path_option_is_a_usage_error(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["show-prompt", "kmp", "--case", "kmp-simple-000", "--scaffold-file", "a\x00b"])
+    assert exited.value.code == 2 and "NUL byte" in capsys.readouterr().err
+
+
+# --- a console that cannot encode a character ---------------------------------------------------
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_show_prompt_on_a_console_that_cannot_encode_a_character(
+    tmp_path: Path, encoding: str
+) -> None:
+    scaffold = tmp_path / "kmp.md"
+    packaged = get_spec("kmp")
+    (case,) = plan_cases(["kmp"], seed=1, cases=1)["kmp"]
+    from verification.llm.prompt_builder import PromptBuilder
+
+    text = PromptBuilder(load_settings().scaffolds_dir).get_scaffold_content(packaged)
+    scaffold.write_text(text + "\nArrows \u2192 and checks \u2713 and \U0001f600.\n", "utf-8")
+    argv = ["show-prompt", "kmp", "--case", case.id, "--scaffold-file", str(scaffold)]
+    done = _process([*argv, "--seed", "1"], tmp_path, PYTHONIOENCODING=encoding)
+    assert done.returncode == 0, done.stderr
+    assert "Arrows \\u2192 and checks \\u2713 and \\U0001f600." in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+# --- the replay file ----------------------------------------------------------------------------
+
+
+@POSIX
+@pytest.mark.parametrize("kind", ["a pipe", "/dev/zero", "a folder"])
+def test_a_replay_file_that_is_no_regular_file_is_refused_not_waited_on(
+    tmp_path: Path, kind: str
+) -> None:
+    replay = tmp_path / "replay.jsonl"
+    if kind == "a pipe":
+        os.mkfifo(replay)  # nobody ever writes to it: a read would wait forever
+    elif kind == "a folder":
+        replay.mkdir()
+    else:
+        replay.symlink_to("/dev/zero")  # a read would fill the memory
+    argv = ["verify", "kmp", "--provider", "replay", "--replay-file", str(replay)]
+    done = _process([*argv, "--output", str(tmp_path / "out")], tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert f"cannot read the replay file {replay}" in done.stderr
+    assert "not a regular file" in done.stderr and "--replay-file" in done.stderr
+
+
+def test_a_replay_file_past_the_bound_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("verification.llm.dry_run.MAX_REPLAY_BYTES", 1000)
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text('{"case_id": "kmp-simple-000", "text": "x"}\n' * 100, encoding="utf-8")
+    argv = ["verify", "kmp", "--provider", "replay", "--replay-file", str(replay)]
+    code, _, err = _run(capsys, *argv, "--output", str(tmp_path / "out"))
+    assert code == 2 and "longer than 1000 bytes" in err and str(replay) in err
