@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from verification.config import VerificationSettings
+    from verification.runner import RunResult
+    from verification.shards import Shard
 
 __all__ = ["EXIT_CODES", "VerificationCLI", "build_parser", "main"]
 
@@ -74,6 +76,17 @@ def _size_list(text: str) -> list[int]:
     if not sizes or min(sizes) < 0:
         raise argparse.ArgumentTypeError(f"give sizes of 0 or more, as 4,8,12: {text!r}")
     return sizes
+
+
+def _shard(text: str) -> Any:
+    """``I/N``: the I-th of N slices of the plan."""
+    from verification.errors import ConfigurationError
+    from verification.shards import parse_shard
+
+    try:
+        return parse_shard(text)
+    except ConfigurationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _size_option(parser: argparse.ArgumentParser) -> None:
@@ -316,6 +329,15 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="print the planned requests, estimated tokens and the most they could cost "
         "(output at each spec's output budget); send nothing",
     )
+    verify.add_argument(
+        "--shard",
+        type=_shard,
+        metavar="I/N",
+        help="ask only the I-th of N disjoint slices of the planned cases (balanced across "
+        "scaffolds, tiers and sizes; the same on every machine): an ordinary run with its "
+        "own id, never published to <output>/reports nor a baseline for history; `merge` "
+        "makes one run of the N shards",
+    )
     _size_option(verify)
     _run_options(verify)
     _ci_options(verify)
@@ -413,6 +435,23 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     compare.add_argument("run_a", metavar="RUN_A", help="a run under <output>/runs")
     compare.add_argument("run_b", metavar="RUN_B", help="another run under <output>/runs")
     _output_option(compare)
+
+    merge = command(
+        "merge",
+        help="make one run of the shards of a plan (verify --shard I/N)",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Read each shard's run folder (manifest.json and results.jsonl, e.g. "
+        "downloaded from CI jobs), check that they are all N shards of one plan, and write "
+        "one run under <output>/runs with the reports, statuses and intervals of the "
+        "unsharded run; exit codes as verify's. Shards of different plans, a shard given "
+        "twice and missing shards are refused (exit 2), naming which.",
+    )
+    merge.add_argument(
+        "run_dirs", nargs="+", type=_path, metavar="RUN_DIR", help="a shard's run folder"
+    )
+    _output_option(merge)
+    _ci_options(merge)
 
     prune = command(
         "prune",
@@ -554,11 +593,10 @@ class VerificationCLI:
         junit_xml: Path | None = None,
         fail_on_regression: bool = False,
         baseline: str | None = None,
+        shard: Shard | None = None,
     ) -> int:
         from verification.errors import ConfigurationError, JournalError
         from verification.registry import resolve_scaffold_names
-        from verification.reports.ci import run_reporters
-        from verification.reports.generator import write_run_reports
         from verification.runner import VerificationRunner
 
         chosen = list(names)
@@ -566,6 +604,11 @@ class VerificationCLI:
             raise ConfigurationError("--case names exact cases: leave out --tier")
         if resume and size is not None:
             raise ConfigurationError("--resume answers the run's own cases: leave out --size")
+        if shard is not None and (resume or baseline is not None):
+            raise ConfigurationError(
+                "--shard slices a new run: leave out --resume (a shard resumes its own "
+                "cases) and --baseline"
+            )
         if case_ids and not (chosen or category or everything):
             chosen = list(dict.fromkeys(case_id.split("-")[0] for case_id in case_ids))
         if resume and not (chosen or category or everything):
@@ -619,6 +662,7 @@ class VerificationCLI:
                         case_ids=case_ids,
                         resume=resume,
                         size=size,
+                        shard=shard,
                     )
                 )
             )
@@ -642,21 +686,20 @@ class VerificationCLI:
         finally:
             if bar is not None:
                 bar.close()
-        reporters = run_reporters(
-            junit_xml=junit_xml, step_summary=os.environ.get("GITHUB_STEP_SUMMARY")
-        )
-        summary = write_run_reports(
-            outcome.paths,
-            outcome.manifest,
-            outcome.results,
-            costs=outcome.costs,
-            reporters=reporters,
-        )
-        _print_summary(outcome.results.values(), outcome.manifest.run_label, summary)
-        _print_cost(outcome)
-        statuses = [r.status for r in outcome.results.values()]
-        code = _exit_code(statuses, outcome.manifest.level)
-        return _regression_exit(summary, code) if fail_on_regression else code
+        return _finish_run(outcome, junit_xml=junit_xml, fail_on_regression=fail_on_regression)
+
+    def merge(
+        self,
+        run_dirs: Sequence[Path],
+        *,
+        junit_xml: Path | None = None,
+        fail_on_regression: bool = False,
+    ) -> int:
+        from verification.merge import merge_shards
+
+        outcome = merge_shards(run_dirs, self.settings.results_dir)
+        print(f"merged {len(run_dirs)} shard(s) into run {outcome.run_id}")
+        return _finish_run(outcome, junit_xml=junit_xml, fail_on_regression=fail_on_regression)
 
     def _verify_with_baseline(
         self,
@@ -874,6 +917,34 @@ async def _terminable(work: Awaitable[T]) -> T:
         loop.remove_signal_handler(signal.SIGTERM)
 
 
+def _finish_run(outcome: RunResult, *, junit_xml: Path | None, fail_on_regression: bool) -> int:
+    """Write a finished run's reports (and CI outputs), print its summary and cost, and
+    return its exit code."""
+    from verification.reports.ci import run_reporters
+    from verification.reports.generator import write_run_reports
+
+    reporters = run_reporters(
+        junit_xml=junit_xml, step_summary=os.environ.get("GITHUB_STEP_SUMMARY")
+    )
+    summary = write_run_reports(
+        outcome.paths,
+        outcome.manifest,
+        outcome.results,
+        costs=outcome.costs,
+        reporters=reporters,
+    )
+    _print_summary(outcome.results.values(), outcome.manifest.run_label, summary)
+    _print_cost(outcome)
+    if outcome.manifest.shard is not None:
+        print(
+            f"shard {outcome.manifest.shard.index}/{outcome.manifest.shard.count}: not "
+            "published to <output>/reports; `merge` the shards' run folders for the run"
+        )
+    statuses = [r.status for r in outcome.results.values()]
+    code = _exit_code(statuses, outcome.manifest.level)
+    return _regression_exit(summary, code) if fail_on_regression else code
+
+
 def _print_summary(results: Any, label: str | None, summary: Path) -> None:
     if label:
         print(f"{label}: no model was asked; this run certifies no model.")
@@ -952,6 +1023,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
                 junit_xml=args.junit_xml,
                 fail_on_regression=args.fail_on_regression,
                 baseline=args.baseline,
+                shard=args.shard,
             )
         if args.command == "show-prompt":
             return cli.show_prompt(
@@ -971,6 +1043,12 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
             return cli.compare(args.run_a, args.run_b)
         if args.command == "prune":
             return cli.prune(args.keep)
+        if args.command == "merge":
+            return cli.merge(
+                args.run_dirs,
+                junit_xml=args.junit_xml,
+                fail_on_regression=args.fail_on_regression,
+            )
         return cli.generate_reports(args.run_id)
     except FatalLLMError as exc:
         print(f"error: {exc}", file=sys.stderr)

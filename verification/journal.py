@@ -42,7 +42,7 @@ from typing import IO, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from verification.cases import SCAFFOLD_NAME_FORMAT, Tier, is_scaffold_name
+from verification.cases import SCAFFOLD_NAME_FORMAT, TestCase, Tier, is_scaffold_name
 from verification.errors import ConfigurationError, JournalError, RunInUseError, StoredFileError
 from verification.pricing import TABLES_DATED, ModelPrice
 from verification.stored_files import (
@@ -65,6 +65,7 @@ __all__ = [
     "RunManifest",
     "RunPaths",
     "ScaffoldEntry",
+    "ShardInfo",
     "cap_response",
     "check_run_id",
     "exclusive_lock",
@@ -125,6 +126,18 @@ class AttemptRecord(BaseModel):
     source: str | None = None
     """Where the answer came from (``live``, ``cache``, ``batch``, ``reference``,
     ``replay``); ``None`` when no answer came."""
+
+    def test_case(self) -> TestCase:
+        """The case this record answers, as the journal holds it."""
+        return TestCase(
+            id=self.case_id,
+            scaffold=self.scaffold,
+            tier=self.tier,  # type: ignore[arg-type]
+            index=self.index,
+            input=self.input,
+            expected=self.expected,
+            size=self.size,
+        )
 
     def to_line(self) -> str:
         """The record as one JSON line (``schema`` is the field's name on disk)."""
@@ -199,6 +212,29 @@ class CostBasis(BaseModel):
     """The run's budget in USD (``--max-cost``), if it had one."""
 
 
+class ShardInfo(BaseModel):
+    """Which slice of a plan a sharded run answered (``verify --shard I/N``)."""
+
+    index: int = Field(ge=1)
+    """I, from 1."""
+    count: int = Field(ge=1)
+    """N: how many shards the plan was cut into."""
+    plan_sha256: str
+    """The whole plan's digest (:func:`~verification.shards.plan_sha256`): shards of one
+    plan, and only those, merge."""
+    positions: dict[str, list[int]]
+    """Per scaffold, where each of this shard's cases stands in the whole plan's list."""
+    planned: dict[str, int]
+    """Per scaffold, how many cases the whole plan holds."""
+
+    @field_validator("plan_sha256")
+    @classmethod
+    def _plan_is_a_digest(cls, digest: str) -> str:
+        if not re.fullmatch(r"[0-9a-f]{64}", digest):
+            raise ValueError("not a sha256 (64 hex digits)")
+        return digest
+
+
 class RunManifest(BaseModel):
     """What a run asked, of whom, with which files: enough to reproduce and compare."""
 
@@ -243,6 +279,11 @@ class RunManifest(BaseModel):
     with ``--baseline``; ``None`` the scaffold files as they are. Part of comparability."""
     linked_run: str | None = None
     """The other run of a ``--baseline`` pair (same cases)."""
+    shard: ShardInfo | None = None
+    """The slice of a plan this run answered (``--shard I/N``): never published, never a
+    baseline; ``merge`` makes one run of a plan's shards."""
+    merged_shards: list[str] | None = None
+    """The shard runs ``merge`` made this run of, in shard order."""
 
     # A manifest is read back from disk, where anyone may have edited it: the names in it
     # become file names and report lines, so they are held to what the harness writes.
@@ -252,6 +293,13 @@ class RunManifest(BaseModel):
         if run_id is not None and not is_run_id(run_id):
             raise ValueError("not a run id (letters, digits, '.', '_', '-')")
         return run_id
+
+    @field_validator("merged_shards")
+    @classmethod
+    def _shards_are_run_ids(cls, run_ids: list[str] | None) -> list[str] | None:
+        for run_id in run_ids or ():
+            cls._run_id_is_a_name(run_id)
+        return run_ids
 
     @field_validator("provider")
     @classmethod

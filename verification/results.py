@@ -459,13 +459,5 @@ def answered_cases(scaffold: str, records: Sequence[AttemptRecord]) -> list[Test
     cases: dict[str, TestCase] = {}
     for record in records:
         if record.scaffold == scaffold and record.case_id not in cases:
-            cases[record.case_id] = TestCase(
-                id=record.case_id,
-                scaffold=scaffold,
-                tier=record.tier,  # type: ignore[arg-type]
-                index=record.index,
-                input=record.input,
-                expected=record.expected,
-                size=record.size,
-            )
+            cases[record.case_id] = record.test_case()
     return list(cases.values())

@@ -63,6 +63,7 @@ from verification.results import (
 )
 from verification.resuming import adopt_stored_scaffolds
 from verification.scheduling import CaseScheduler, Job
+from verification.shards import Shard, cut_shard
 from verification.spec import ScaffoldSpec
 from verification.validators.base import ValidationResult, Validator, accepts_case
 
@@ -412,8 +413,10 @@ class VerificationRunner:
         case_ids: Sequence[str] = (),
         resume: str | None = None,
         size: int | None = None,
+        shard: Shard | None = None,
     ) -> RunResult:
         """Plan, answer, journal and certify; reports are the caller's (see ``reports``).
+        With ``shard``, only that slice of the plan is asked (:mod:`verification.shards`).
         The run directory is this process's alone (:class:`~verification.journal.RunLock`)
         from before a resumed run reads its journal, or a new run writes its manifest, until
         the journal is closed; a resume of a run in use sends nothing."""
@@ -429,6 +432,7 @@ class VerificationRunner:
                 case_ids=case_ids,
                 resumed=bool(resume),
                 size=size,
+                shard=shard,
                 owned=owned,
             )
 
@@ -441,6 +445,7 @@ class VerificationRunner:
         case_ids: Sequence[str],
         resumed: bool,
         size: int | None,
+        shard: Shard | None,
         owned: contextlib.ExitStack,
     ) -> RunResult:
         settings = self.settings
@@ -535,6 +540,14 @@ class VerificationRunner:
                     settings, self.model, prompt_caching=self.provider.caches_prompts
                 ),
             )
+            if shard is not None:
+                manifest = cut_shard(manifest, shard)
+                mine = {i for info in manifest.scaffolds.values() for i in info.case_ids}
+                planned = {
+                    name: [case for case in cases if case.id in mine]
+                    for name, cases in planned.items()
+                }
+                failures = {i: error for i, error in failures.items() if i in mine}
         paths.write_manifest(manifest)
         self.run_id = run_id
         jobs = [

@@ -380,7 +380,7 @@ def write_run_reports(
     for reporter in reporters:
         reporter.write(context)
     (paths.reports / _MARKER).write_text("written by the scaffold certification harness\n")
-    if publish:
+    if publish and manifest.shard is None:  # a shard alone is never the latest run's reports
         publish_latest(paths)
     return paths.reports / "summary.md"
 

@@ -188,6 +188,8 @@ def live_share(records: list[AttemptRecord]) -> float:
 
 
 def _is_baseline(entry: RunEntry) -> bool:
+    if entry.manifest.shard is not None:  # a slice of a plan: its merged run may be one
+        return False
     try:
         return entry.summary is not None and live_share(entry.records()) > MIN_LIVE_SHARE
     except (OSError, JournalError) as exc:

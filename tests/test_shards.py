@@ -1,0 +1,200 @@
+"""Sharded runs and merge (issue 16 item 5): N shards of a plan, each an ordinary run in its
+own results folder (as on N CI machines), merged, give the reports of one run of the plan;
+the cut is disjoint, whole and balanced; a shard is never published nor a baseline; merge
+refuses shards of different plans, overlapping and missing shards, naming which."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from verification.cases import parse_case_id
+from verification.catalog import default_catalog
+from verification.cli import main
+from verification.journal import AttemptRecord, read_journal, read_manifest_file
+from verification.reports.history import previous_comparable
+from verification.reports.summary import RunSummary
+
+PLAN = ("kmp", "bfs", "--cases", "12", "--sizes", "6,9", "--samples", "2", "--seed", "7")
+"""Two scaffolds, three tiers, a two-size sweep and two samples: every axis a cut balances."""
+_RUN_ID = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}")
+
+
+def _verify(output: Path, *options: str) -> int:
+    return main(["verify", *options, "--output", str(output), "--no-cache"])
+
+
+def _run_dirs(output: Path) -> list[Path]:
+    return sorted((output / "runs").iterdir())
+
+
+def _script(dry_run: list[AttemptRecord]) -> list[dict[str, Any]]:
+    """Replies for every case and sample: right or, for a mix of cases, one of the spec's
+    own mutants (so the scaffolds land on different statuses and intervals)."""
+    import random
+
+    catalog = default_catalog()
+    lines = []
+    for record in dry_run:
+        if record.attempt != 1:
+            continue
+        spec = catalog[record.scaffold]
+        wrong = (record.index + record.epoch) % (3 if record.scaffold == "kmp" else 7) == 0
+        answer = record.expected
+        if wrong:
+            answer = spec.mutants(record.test_case(), random.Random(record.case_id))[0]
+        lines.append({"case_id": record.case_id, "text": spec.render_answer(answer)})
+    return lines
+
+
+@pytest.fixture(scope="module")
+def replay_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A replay script answering every case of :data:`PLAN`, drawn from its dry run."""
+    root = tmp_path_factory.mktemp("plan")
+    assert _verify(root / "dry", *PLAN, "--provider", "reference") == 0
+    (run_dir,) = _run_dirs(root / "dry")
+    records = sorted(read_journal(run_dir / "results.jsonl"), key=lambda r: (r.case_id, r.epoch))
+    lines = _script(records)
+    # Every sample of a case is served the same script line: one line per case and sample,
+    # in sample order, is what the replay provider serves in turn.
+    path = root / "replay.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def _replay(output: Path, replay: Path, *options: str) -> int:
+    """The plan answered from ``replay``, one request at a time (so each case's samples
+    are asked, and served their script lines, in sample order)."""
+    return _verify(
+        output,
+        *PLAN,
+        "--provider",
+        "replay",
+        "--replay-file",
+        str(replay),
+        "--concurrency",
+        "1",
+        *options,
+    )
+
+
+def _shards(root: Path, replay: Path, count: int) -> list[Path]:
+    """Each shard run in a results folder of its own, as on separate machines."""
+    dirs = []
+    for index in range(1, count + 1):
+        output = root / f"shard{index}"
+        assert _replay(output, replay, "--shard", f"{index}/{count}") in (0, 1)
+        (run_dir,) = _run_dirs(output)
+        dirs.append(run_dir)
+    return dirs
+
+
+def _without_run(text: str) -> str:
+    """A report with what differs between two runs of one plan (ids, times) blanked."""
+    text = _RUN_ID.sub("RUN", text)
+    return re.sub(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?[^ |)]*", "TIME", text)
+
+
+def test_n_shards_merged_give_the_reports_of_one_run(tmp_path: Path, replay_file: Path) -> None:
+    whole = tmp_path / "whole"
+    code = _replay(whole, replay_file)
+    shard_dirs = _shards(tmp_path, replay_file, 3)
+    merged = tmp_path / "merged"
+    assert main(["merge", *map(str, shard_dirs), "--output", str(merged)]) == code
+    (one,) = _run_dirs(whole)
+    (made,) = _run_dirs(merged)
+    expected = RunSummary.from_json((one / "reports" / "summary.json").read_text())
+    got = RunSummary.from_json((made / "reports" / "summary.json").read_text())
+    assert {s.status for s in expected.scaffolds.values()} != {"CERTIFIED"}  # a real mix
+    assert got.scaffolds == expected.scaffolds
+    for name in ("kmp", "bfs", "summary"):
+        report = f"{name}.md"
+        assert _without_run((made / "reports" / report).read_text()) == _without_run(
+            (one / "reports" / report).read_text()
+        ), report
+    # The merged run is the plan's: its manifest plans the whole run's cases in its order.
+    whole_manifest = read_manifest_file(one / "manifest.json")
+    merged_manifest = read_manifest_file(made / "manifest.json")
+    assert merged_manifest.scaffolds == whole_manifest.scaffolds
+    assert merged_manifest.shard is None
+    assert merged_manifest.merged_shards == [d.name for d in shard_dirs]
+    assert (merged / "reports" / "summary.json").exists()  # the merged run is published
+
+
+def test_the_cut_is_disjoint_whole_and_balanced(tmp_path: Path) -> None:
+    count = 4
+    shard_ids: list[list[str]] = []
+    for index in range(1, count + 1):
+        output = tmp_path / f"s{index}"
+        assert _verify(output, *PLAN, "--provider", "reference", "--shard", f"{index}/{count}") == 0
+        (run_dir,) = _run_dirs(output)
+        manifest = read_manifest_file(run_dir / "manifest.json")
+        assert manifest.shard is not None and manifest.shard.index == index
+        shard_ids.append([i for entry in manifest.scaffolds.values() for i in entry.case_ids])
+        assert not (output / "reports").exists()  # a shard alone is never published
+    assert _verify(tmp_path / "whole", *PLAN, "--provider", "reference") == 0
+    (run_dir,) = _run_dirs(tmp_path / "whole")
+    whole = read_manifest_file(run_dir / "manifest.json")
+    planned = [i for entry in whole.scaffolds.values() for i in entry.case_ids]
+    every = [i for ids in shard_ids for i in ids]
+    assert sorted(every) == sorted(planned) and len(set(every)) == len(every)
+
+    def group(identifier: str) -> tuple[str, str, int | None]:
+        key = parse_case_id(identifier)
+        assert key is not None
+        return key.scaffold, key.tier, key.size
+
+    sizes = [len(ids) for ids in shard_ids]
+    assert max(sizes) - min(sizes) <= 1
+    for name in Counter(group(i) for i in planned):
+        per_shard = [sum(group(i) == name for i in ids) for ids in shard_ids]
+        assert max(per_shard) - min(per_shard) <= 1, (name, per_shard)
+
+
+def test_merge_refuses_other_plans_overlaps_and_gaps(
+    tmp_path: Path, replay_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second, third = _shards(tmp_path, replay_file, 3)
+    other = tmp_path / "other"
+    assert _verify(other, *PLAN, "--provider", "reference", "--seed", "8", "--shard", "3/3") == 0
+    (other_dir,) = _run_dirs(other)
+    capsys.readouterr()
+
+    def refused(*dirs: Path) -> str:
+        output = tmp_path / "merged"
+        assert main(["merge", *map(str, dirs), "--output", str(output)]) == 2
+        assert not (output / "runs").exists()  # nothing is written for a refused merge
+        return capsys.readouterr().err
+
+    message = refused(first, second, other_dir)
+    assert "different plans" in message and str(other_dir) in message
+    message = refused(first, second, third, second)
+    assert "overlapping shards: 2/3" in message and message.count(str(second)) == 2
+    message = refused(first, third)
+    assert "missing shard(s)" in message and "2/3" in message
+    message = refused(tmp_path / "nowhere")
+    assert "nowhere" in message
+
+
+def test_a_shard_is_never_a_baseline_but_the_merged_run_is(
+    tmp_path: Path, replay_file: Path
+) -> None:
+    output = tmp_path / "results"
+    for index in (1, 2):
+        assert _replay(output, replay_file, "--shard", f"{index}/2") in (0, 1)
+    shards = _run_dirs(output)
+    assert _replay(output, replay_file) in (0, 1)
+    (latest,) = set(_run_dirs(output)) - set(shards)
+    manifest = read_manifest_file(latest / "manifest.json")
+    assert previous_comparable(output, manifest) is None
+    assert main(["merge", *map(str, shards), "--output", str(output)]) in (0, 1)
+    (merged,) = set(_run_dirs(output)) - {*shards, latest}
+    assert _replay(output, replay_file) in (0, 1)
+    (newest,) = set(_run_dirs(output)) - {*shards, latest, merged}
+    found = previous_comparable(output, read_manifest_file(newest / "manifest.json"))
+    assert found is not None and found.run_id in {merged.name, latest.name}
