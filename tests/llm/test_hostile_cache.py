@@ -338,3 +338,21 @@ def test_rows_with_null_or_odd_columns_are_shown_not_a_crash(
     code, out, _ = _stats(tmp_path, capsys)
     assert code == 0 and "3 answers, 2 served again" in out
     assert "m\\x1b]0;owned\\x07" in out and "\x1b" not in out
+
+
+def test_an_unreadable_entry_is_replaced_by_the_answer_asked_again(
+    server_env: FakeModelServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    server_env.script([_answers(server_env, 2)] * 2)
+    assert main(_argv(tmp_path, 2)) == 0
+    with closing(sqlite3.connect(tmp_path / CACHE_FILE)) as db:
+        db.execute("UPDATE responses SET response = '{\"content\": [1' WHERE rowid = 1")
+        db.commit()
+    server_env.script([_answers(server_env, 2)])
+    assert main(_argv(tmp_path, 2)) == 0
+    assert caplog.text.count("an unreadable entry is removed and its answer asked again") == 1
+    assert sorted(r.source for r in _records(tmp_path)) == ["cache", "live"]
+    caplog.clear()
+    assert main(_argv(tmp_path, 2)) == 0  # mended: every answer from the cache, no warning
+    assert {r.source for r in _records(tmp_path)} == {"cache"} and "unreadable" not in caplog.text
+    assert len(server_env.requests) == 3

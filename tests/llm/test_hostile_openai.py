@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -336,3 +337,19 @@ def test_a_key_no_header_can_carry_is_refused_before_any_request(
     err = capsys.readouterr().err
     assert variable in err and "non-ASCII" in err and key not in err
     assert fake_server.requests == []
+
+
+def test_a_model_list_dripped_byte_by_byte_is_cut_off_at_the_deadline(
+    openai_env: FakeModelServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("VERIFY_REQUEST_TIMEOUT", "1")
+    listing = openai_env.models(MODEL)
+    # Each byte comes well within any read timeout; the whole list would take minutes.
+    openai_env.script([openai_env.Reply(200, listing.body, drip=0.3)])
+    started = time.monotonic()
+    assert main(["verify", "kmp", "--provider", "openai", "--output", str(tmp_path)]) == 2
+    assert time.monotonic() - started < 10
+    assert "no complete model list within 1 s" in capsys.readouterr().err

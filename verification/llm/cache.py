@@ -357,9 +357,22 @@ class ResponseCache:
             # json, not pydantic's parser: stored text may hold lone surrogate escapes.
             response = LLMResponse.model_validate(json.loads(row[0]))
         except (ValueError, TypeError, RecursionError):
-            logger.warning("response cache %s: an unreadable entry is ignored", self.path)
+            # Removed, so that the answer asked again takes its place (the first writer of
+            # a key wins: left there, it would be asked for again on every run).
+            logger.warning(
+                "response cache %s: an unreadable entry is removed and its answer asked again",
+                self.path,
+            )
+            self._forget(key)
             return None
         return response.model_copy(update={"source": "cache"})
+
+    def _forget(self, key: str) -> None:
+        try:
+            with self._connect() as db:
+                db.execute("DELETE FROM responses WHERE key = ?", (key,))
+        except (sqlite3.Error, OSError) as exc:
+            self._give_up(exc)
 
     def put(
         self, key: str, response: LLMResponse, *, provider: str, server: str | None, model: str

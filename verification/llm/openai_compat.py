@@ -7,6 +7,7 @@ escaped, and a long list is shown by its first :data:`MODELS_SHOWN`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import TYPE_CHECKING, Any
@@ -115,6 +116,9 @@ class OpenAICompatibleProvider(LLMProvider):
         import openai
 
         self.base_url = base_url
+        self.timeout = timeout
+        """Seconds the model-list check may take in all (a server dripping its list byte by
+        byte keeps every read alive, not this deadline)."""
         self.model = model
         """The model asked (``--model``); ``None`` until preflight picks the server's only
         model."""
@@ -154,7 +158,14 @@ class OpenAICompatibleProvider(LLMProvider):
         where = without_credentials(self.base_url)
         nonsense: tuple[type[Exception], ...] = (openai.OpenAIError, *BODY_FAULTS)
         try:
-            served = [_model_id(model) async for model in self._client.models.list()]
+            async with asyncio.timeout(self.timeout):
+                served = [_model_id(model) async for model in self._client.models.list()]
+        except TimeoutError:
+            raise ConfigurationError(
+                f"the server at {where} sent no complete model list within {self.timeout:g} s "
+                "(VERIFY_REQUEST_TIMEOUT): is it overloaded, or is VERIFY_OPENAI_BASE_URL "
+                "another kind of server?"
+            ) from None
         except openai.APIConnectionError:
             raise ConfigurationError(
                 f"cannot reach an OpenAI-compatible server at {where}: start it, or "
