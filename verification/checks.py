@@ -16,8 +16,10 @@ size back); and suites identical under two ``PYTHONHASHSEED`` values.
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -35,6 +37,7 @@ from verification.errors import VerificationError
 from verification.llm.prompt_builder import REQUIRED_SECTIONS, PromptBuilder, ScaffoldParser
 from verification.llm.response_parser import ResponseParser
 from verification.spec import ScaffoldSpec
+from verification.validators.base import Tolerance
 
 __all__ = [
     "CASES_PER_TIER",
@@ -46,6 +49,7 @@ __all__ = [
     "check_every_size",
     "check_scaffold",
     "fits_schema",
+    "stated_tolerances",
     "suite_digest",
 ]
 
@@ -218,6 +222,79 @@ def _check_tolerances(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
     return "; ".join(f"{what}: {bound}" for what, bound in stated.items())
 
 
+_FIELD = re.compile(r"- `(?P<field>[A-Za-z_]\w*)`")
+_NUMBER = r"(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
+_ACCEPTED = re.compile(rf"accepted\s+within\s+{_NUMBER}")
+_RELATIVE = re.compile(rf"relative\s+(?:tolerance\s+)?(?:of\s+)?{_NUMBER}")
+_ROUNDED = re.compile(r"rounded\s+to\s+(\d+)\s+decimal\s+places")
+
+
+def _field_bullets(output_format: str) -> dict[str, str]:
+    """Each ``- `field`: ...`` bullet's text (its indented continuation lines included)."""
+    bullets: dict[str, str] = {}
+    field: str | None = None
+    for line in output_format.splitlines():
+        if line.startswith("- "):
+            named = _FIELD.match(line)
+            field = named["field"] if named else None
+            if field is not None:
+                bullets[field] = line
+        elif field is not None and line[:1].isspace() and line.strip():
+            bullets[field] += "\n" + line
+        else:
+            field = None
+    return bullets
+
+
+def stated_tolerances(output_format: str) -> dict[str, Tolerance]:
+    """The tolerance each field's bullet of an Output Format states, by field: the figure
+    after "accepted within" (and after "relative", when a bullet states one)."""
+    stated: dict[str, Tolerance] = {}
+    for field, body in _field_bullets(output_format).items():
+        accepted = _ACCEPTED.search(body)
+        if accepted:
+            relative = _RELATIVE.search(body)
+            stated[field] = Tolerance(float(accepted[1]), float(relative[1]) if relative else 0.0)
+    return stated
+
+
+def _rounding(output_format: str, field: str) -> int | None:
+    rounded = _ROUNDED.search(_field_bullets(output_format).get(field, ""))
+    return int(rounded[1]) if rounded else None
+
+
+def _check_stated_tolerances(spec: ScaffoldSpec, text: str) -> str:
+    """What the Output Format says is accepted is exactly what the spec applies."""
+    output_format = ScaffoldParser().parse(text)["output_format"]
+    stated, applied = stated_tolerances(output_format), dict(spec.tolerances)
+    for field in sorted(applied.keys() - stated.keys()):
+        raise VerificationError(
+            f"the spec accepts {field} within {applied[field]}, but the Output Format states "
+            f'no tolerance for it: say "is accepted within ..." in its `{field}` bullet'
+        )
+    for field in sorted(stated.keys() - applied.keys()):
+        raise VerificationError(
+            f"the Output Format states a tolerance for {field} ({stated[field]}) that the "
+            "spec does not apply"
+        )
+    for field, bound in sorted(applied.items()):
+        said = stated[field]
+        if not (
+            math.isclose(said.absolute, bound.absolute, rel_tol=1e-9)
+            and math.isclose(said.relative, bound.relative, rel_tol=1e-9)
+        ):
+            raise VerificationError(
+                f"{field}: the Output Format states {said}, the spec applies {bound}"
+            )
+        decimals = _rounding(output_format, field)
+        if decimals is not None and bound.absolute < 0.5 * 10.0**-decimals:
+            raise VerificationError(
+                f"{field}: a tolerance of {bound.absolute:g} is tighter than the rounding to "
+                f"{decimals} decimal places the Output Format asks for"
+            )
+    return "; ".join(f"{f}: {b}, as stated" for f, b in sorted(applied.items())) or "none stated"
+
+
 def _size_cells(spec: ScaffoldSpec) -> list[tuple[Tier, int]]:
     return [
         (tier, size)
@@ -332,6 +409,7 @@ def check_scaffold(
         markdown = text
         run("worked example", lambda: _check_worked_example(spec, markdown))
         run("output format", lambda: _check_output_format(spec, markdown))
+        run("stated tolerances", lambda: _check_stated_tolerances(spec, markdown))
     cases: list[TestCase] = []
 
     def draw() -> str:

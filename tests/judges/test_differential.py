@@ -196,24 +196,7 @@ def test_the_words_judge_the_reproducers_as_the_issue_does(
     assert right is (number < RIGHT_REPRODUCERS)
 
 
-UNFIXED = {"monte_carlo"}
-"""The scaffolds whose reproducer still shows its defect (the verdicts engineer's)."""
-
-
-@pytest.mark.parametrize(
-    ("name", "test_input", "answer"),
-    [
-        pytest.param(
-            *reproducer,
-            marks=pytest.mark.xfail(
-                strict=True, raises=AssertionError, reason="issue 13 defect, being fixed"
-            ),
-        )
-        if reproducer[0] in UNFIXED
-        else reproducer
-        for reproducer in DEFECT_REPRODUCERS
-    ],
-)
+@pytest.mark.parametrize(("name", "test_input", "answer"), DEFECT_REPRODUCERS)
 def test_the_six_defects_of_issue_13(
     name: str, test_input: dict[str, Any], answer: dict[str, Any], scaffold_tests: Oracles
 ) -> None:

@@ -18,7 +18,6 @@ from verification.validators.numeric_tolerance import NumericToleranceValidator
 
 __all__ = [
     "EDGE_KINDS_BISECTION",
-    "RELATIVE_TOLERANCE",
     "ROOT_TOLERANCE",
     "SIGN_MARGIN",
     "SPEC",
@@ -44,9 +43,6 @@ ROOT_TOLERANCE = 1e-6
 gap between the midpoints two different traces end on (at least the tolerance, 1e-4 or
 more): a root from a wrong branch fails."""
 
-RELATIVE_TOLERANCE = 1e-9
-"""The relative tolerance beside it (the wider of the two applies): it only matters for
-large magnitudes, where the absolute one would ask for more digits than a double holds."""
 
 SIGN_MARGIN = 5e-5
 """Every midpoint's ``|f(m)|`` is at least this, so hand arithmetic with ten significant
@@ -297,9 +293,7 @@ SPEC = ScaffoldSpec(
         [
             ExactMatchValidator(field="bracketed"),
             ExactMatchValidator(field="iterations"),
-            NumericToleranceValidator(
-                tolerance=ROOT_TOLERANCE, field="root", relative=RELATIVE_TOLERANCE
-            ),
+            NumericToleranceValidator(tolerance=ROOT_TOLERANCE, field="root"),
         ]
     ),
     sizes={"simple": 5, "standard": 10, "edge": 6},

@@ -18,7 +18,6 @@ from verification.validators.numeric_tolerance import NumericToleranceValidator
 __all__ = [
     "EDGE_KINDS_MONTE_CARLO",
     "ESTIMATE_TOLERANCE",
-    "RELATIVE_TOLERANCE",
     "SPEC",
     "MonteCarloAnswer",
     "generate_monte_carlo",
@@ -37,9 +36,6 @@ ESTIMATE_TOLERANCE = 1e-4
 data, so the estimate is one exact number: this tolerance is for rounding, not for the
 sampling error of the method."""
 
-RELATIVE_TOLERANCE = 1e-9
-"""The relative tolerance beside it (the wider of the two applies): it only matters for
-large magnitudes, where the absolute one would ask for more digits than a double holds."""
 
 EDGE_KINDS_MONTE_CARLO = ("one_sample", "constant", "zero_width", "draws_at_zero", "negative")
 """The degenerate Monte Carlo instances the edge tier draws from."""
@@ -166,9 +162,7 @@ SPEC = ScaffoldSpec(
     reference=monte_carlo_integration,
     generator=generate_monte_carlo,
     answer_schema=MonteCarloAnswer,
-    validator=NumericToleranceValidator(
-        tolerance=ESTIMATE_TOLERANCE, field="estimate", relative=RELATIVE_TOLERANCE
-    ),
+    validator=NumericToleranceValidator(tolerance=ESTIMATE_TOLERANCE, field="estimate"),
     sizes={"simple": 4, "standard": 10, "edge": 5},
     size=SizeAxis(
         unit="draws",

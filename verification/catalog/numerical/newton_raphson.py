@@ -21,7 +21,6 @@ __all__ = [
     "MAX_ABS_ITERATE",
     "MAX_ITERATIONS",
     "MIN_DERIVATIVE",
-    "RELATIVE_TOLERANCE",
     "ROOT_TOLERANCE",
     "SPEC",
     "STEP_MARGIN",
@@ -44,9 +43,6 @@ ROOT_TOLERANCE = 5e-8
 """Ten times the rounding the Output Format asks for (8 decimals): tight enough that a
 root wrong in the 7th decimal fails."""
 
-RELATIVE_TOLERANCE = 1e-9
-"""The relative tolerance beside it (the wider of the two applies): it only matters for
-large magnitudes, where the absolute one would ask for more digits than a double holds."""
 
 EDGE_KINDS_NEWTON_RAPHSON = ("zero_derivative", "start_at_root", "no_real_root")
 """The degenerate Newton-Raphson instances the edge tier draws from."""
@@ -234,9 +230,7 @@ SPEC = ScaffoldSpec(
         [
             ExactMatchValidator(field="converged"),
             ExactMatchValidator(field="iterations"),
-            NumericToleranceValidator(
-                tolerance=ROOT_TOLERANCE, field="root", relative=RELATIVE_TOLERANCE
-            ),
+            NumericToleranceValidator(tolerance=ROOT_TOLERANCE, field="root"),
         ]
     ),
     sizes={"simple": 6, "standard": 9, "edge": 4},

@@ -22,7 +22,6 @@ __all__ = [
     "EDGE_KINDS_GRADIENT_DESCENT",
     "MAX_ABS_ITERATE",
     "MINIMUM_TOLERANCE",
-    "RELATIVE_TOLERANCE",
     "SPEC",
     "STEP_MARGIN",
     "GradientDescentAnswer",
@@ -45,9 +44,6 @@ MINIMUM_TOLERANCE = 1e-5
 """Absolute, per coordinate: ten times the rounding the Output Format asks for (6
 decimals). Iterates stay within :data:`MAX_ABS_ITERATE`, so it is at least 1e-7 relative."""
 
-RELATIVE_TOLERANCE = 1e-9
-"""The relative tolerance beside it (the wider of the two applies): it only matters for
-large magnitudes, where the absolute one would ask for more digits than a double holds."""
 
 STEP_MARGIN = 2.0
 """No step lies within this factor of the tolerance, so the stopping iteration is clear.
@@ -354,9 +350,7 @@ SPEC = ScaffoldSpec(
         [
             ExactMatchValidator(field="converged"),
             ExactMatchValidator(field="iterations"),
-            NumericToleranceValidator(
-                tolerance=MINIMUM_TOLERANCE, field="minimum", relative=RELATIVE_TOLERANCE
-            ),
+            NumericToleranceValidator(tolerance=MINIMUM_TOLERANCE, field="minimum"),
         ]
     ),
     sizes={"simple": 5, "standard": 7, "edge": 4},
