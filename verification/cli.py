@@ -179,6 +179,16 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
         "price (built-in table, or VERIFY_PRICES)",
     )
     group.add_argument(
+        "--early-stop",
+        action="store_const",
+        const=True,
+        help="ask each scaffold's cases in at most 5 planned looks (tiers interleaved, the "
+        "first at the level's minimum n: 20 standard, 50 thorough) and stop asking once a "
+        "look's interval, widened for the looks (Bonferroni), lies on one side of the "
+        "thresholds that decide the status; the report says where. Not with --sizes, the "
+        "thorough level's size sweep or --shard",
+    )
+    group.add_argument(
         "--no-cache",
         dest="cache",
         action="store_const",
@@ -485,6 +495,7 @@ _SETTING_OPTIONS = (
     "replay_file",
     "cache",
     "max_cost",
+    "early_stop",
 )
 
 

@@ -170,6 +170,9 @@ class VerificationSettings(BaseSettings):
     max_cost: float | None = Field(default=None, gt=0.0, le=1_000_000.0)
     """Budget in USD for the run: no case starts once what it could cost, with the worst
     case of those in flight, would pass it. Unset: no budget."""
+    early_stop: bool = False
+    """Stop asking a scaffold's cases once a planned look decides its status
+    (:mod:`verification.early_stop`)."""
 
     @field_validator("level", mode="before")
     @classmethod

@@ -59,6 +59,7 @@ __all__ = [
     "MAX_RAW_RESPONSE_CHARS",
     "AttemptRecord",
     "CostBasis",
+    "EarlyStop",
     "JournalWriter",
     "Outcome",
     "RunLock",
@@ -212,6 +213,16 @@ class CostBasis(BaseModel):
     """The run's budget in USD (``--max-cost``), if it had one."""
 
 
+class EarlyStop(BaseModel):
+    """Where ``--early-stop`` stopped asking a scaffold's cases."""
+
+    cases: int = Field(ge=1)
+    """The planned cases asked before the deciding look (the rest are not missing)."""
+    look: int = Field(ge=1)
+    looks: int = Field(ge=1, le=5)
+    """How many looks were planned (the interval at each is widened for them all)."""
+
+
 class ShardInfo(BaseModel):
     """Which slice of a plan a sharded run answered (``verify --shard I/N``)."""
 
@@ -284,6 +295,9 @@ class RunManifest(BaseModel):
     baseline; ``merge`` makes one run of a plan's shards."""
     merged_shards: list[str] | None = None
     """The shard runs ``merge`` made this run of, in shard order."""
+    early_stops: dict[str, EarlyStop] | None = None
+    """With ``--early-stop``: the scaffolds a look decided, and where (``None``: the run
+    did not stop early; ``{}``: it could have, but no look decided)."""
 
     # A manifest is read back from disk, where anyone may have edited it: the names in it
     # become file names and report lines, so they are held to what the harness writes.

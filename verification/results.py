@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from statistics import NormalDist
 from typing import Any, Literal
 
 from verification.cases import parse_case_id
@@ -39,6 +40,7 @@ __all__ = [
     "TestResult",
     "answered_cases",
     "certify",
+    "decided_at_look",
     "deciding_thresholds",
     "results_from_journal",
     "wilson_interval",
@@ -89,6 +91,18 @@ def deciding_thresholds(status: str) -> tuple[float, ...]:
         "PARTIAL": (THRESHOLDS["PARTIAL"], THRESHOLDS["CERTIFIED"]),
         "FAILED": (THRESHOLDS["PARTIAL"],),
     }.get(status, ())
+
+
+def decided_at_look(score: float, n: int, *, looks: int, confidence: float = 0.95) -> bool:
+    """Whether ``score`` over ``n`` cases decides the status at one of ``looks`` planned
+    looks: the Wilson interval, widened for the looks (Bonferroni: two-sided at
+    ``1 - (1 - confidence) / looks``), lies wholly on one side of each threshold that
+    decides the status its rate gives."""
+    if n == 0:
+        return False
+    z = NormalDist().inv_cdf(1 - (1 - confidence) / (2 * looks))
+    status = _rate_status(Fraction(score).limit_denominator(10**9), n)
+    return not _straddles(wilson_interval(score, n, z), status)
 
 
 def _straddles(interval: tuple[float, float], status: str) -> bool:
@@ -440,18 +454,25 @@ def results_from_journal(
         )
     catalog = catalog or default_catalog()
     results = {}
-    for name, info in manifest.scaffolds.items():
+    for name in manifest.scaffolds:
         spec = catalog.get(name)
         results[name] = ScaffoldResults.from_records(
             name,
             records,
-            planned=len(info.case_ids) * manifest.samples,
+            planned=_asked(manifest, name) * manifest.samples,
             run_label=manifest.run_label,
             swept=(manifest.sizes or {}).get(name, ()),
             size_unit=spec.size.unit if spec else "size",
             calibration=calibrate(spec, answered_cases(name, records)) if spec else None,
         )
     return results
+
+
+def _asked(manifest: RunManifest, scaffold: str) -> int:
+    """The cases a run meant to ask of ``scaffold``: all it planned, or those before the
+    look that stopped it early (the rest are not missing)."""
+    stop = (manifest.early_stops or {}).get(scaffold)
+    return stop.cases if stop else len(manifest.scaffolds[scaffold].case_ids)
 
 
 def answered_cases(scaffold: str, records: Sequence[AttemptRecord]) -> list[TestCase]:

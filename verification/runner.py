@@ -31,6 +31,7 @@ from verification.cases import (
 from verification.catalog import Catalog, default_catalog
 from verification.config import VerificationSettings, load_settings
 from verification.costs import ScaffoldCost, run_costs
+from verification.early_stop import LOOK_MIN_N, EarlyStopping, check_early_stop, interleaved
 from verification.errors import (
     ConfigurationError,
     FatalLLMError,
@@ -483,6 +484,9 @@ class VerificationRunner:
                 catalog=self.catalog,
                 plugin_failures=failures,
             )
+            if settings.early_stop:  # every prefix of a scaffold's cases holds all its groups
+                check_early_stop(sweep=sweep is not None, shard=shard is not None)
+                planned = {name: interleaved(cases) for name, cases in planned.items()}
         specs = {name: self.catalog.get_spec(name) for name in planned}
         for spec in specs.values():  # a broken scaffold file stops the run before any request
             self.prompt_builder.get_scaffold_content(spec)
@@ -539,6 +543,7 @@ class VerificationRunner:
                 cost_basis=cost_basis(
                     settings, self.model, prompt_caching=self.provider.caches_prompts
                 ),
+                early_stops={} if settings.early_stop else None,
             )
             if shard is not None:
                 manifest = cut_shard(manifest, shard)
@@ -568,10 +573,26 @@ class VerificationRunner:
         self.scheduler.budget = _budget_of(manifest, settings, paths, self.provider.dry_run)
         self._journal = JournalWriter(paths.journal, run_id)
         interrupted = False
+        stopping = None
+        if manifest.early_stops is not None:
+            stopping = EarlyStopping(
+                planned,
+                min_n=LOOK_MIN_N.get(manifest.level or "standard", LOOK_MIN_N["standard"]),
+                samples=samples,
+                stops=manifest.early_stops,
+            )
         try:
             for identifier, error, epoch in unanswerable:
                 self._keep_plugin_failure(identifier, error, epoch=epoch)
-            await self._gather(jobs, done=done)
+            if stopping is None:
+                await self._gather(jobs, done=done)
+            else:
+                await stopping.run(
+                    jobs,
+                    lambda job: job[1],
+                    lambda segment: self._gather(segment, done=done),
+                    lambda: read_journal(paths.journal),
+                )
         except BaseException:
             # Whatever ends the run early (Ctrl-C, SIGTERM, a refused key, a full disk)
             # leaves it unfinished: the manifest says so, and --resume goes on from the journal.
@@ -590,6 +611,7 @@ class VerificationRunner:
                     "stopped_by_budget": bool(
                         self.scheduler.budget and self.scheduler.budget.refused
                     ),
+                    "early_stops": stopping.stops if stopping else manifest.early_stops,
                 }
             )
             paths.write_manifest(manifest)

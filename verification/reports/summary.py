@@ -194,6 +194,9 @@ class ScaffoldSummary(_Tolerant):
     holds_across_range: bool = False
     budget_limited_sizes: list[int] = []
     calibration: CalibrationSummary | None = None
+    stopped_early_at: int | None = None
+    """With ``--early-stop``: the planned cases asked before the look that decided the
+    status (the rest were not asked, and are not missing); ``None`` when it did not stop."""
 
 
 class RunSummary(_Tolerant):
@@ -305,6 +308,9 @@ def build_summary(
                 holds_across_range=r.holds_across_range,
                 budget_limited_sizes=r.budget_limited_sizes,
                 calibration=_calibration(r.calibration),
+                stopped_early_at=stop.cases
+                if (stop := (manifest.early_stops or {}).get(r.scaffold))
+                else None,
             )
             for r in results
         },
