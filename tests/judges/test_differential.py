@@ -6,7 +6,8 @@ The checkers reuse the scaffold tests' oracles (the ``scaffold_tests`` fixture).
 scaffolds are the registry's specs whose ``alternatives`` hook is not
 ``no_alternatives``; one without a checker fails. Instances are the spec's generator at
 small sizes of every tier; candidates are the reference's answer, the spec's alternatives
-and mutants, and near misses and random answers made from those by small edits.
+and mutants, other right answers found by brute force (``_right``), and near misses and
+random answers made from those by small edits (``_candidates``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ def _load(name: str) -> ModuleType:
 
 WORDS = _load("_words")
 CANDIDATES = _load("_candidates")
+RIGHT = _load("_right")
 Oracles = WORDS.Oracles
 CATALOG = default_catalog()
 MULTI = [name for name, spec in CATALOG.items() if spec.alternatives is not no_alternatives]
@@ -73,8 +75,14 @@ def small_case(spec: ScaffoldSpec, tier: Tier, pick: int, seed: int) -> TestCase
     )
 
 
-def candidates(spec: ScaffoldSpec, case: TestCase, rng: random.Random) -> list[Any]:
-    right = [case.expected, *spec.alternatives(case, rng)]
+def candidates(
+    oracles: Oracles, spec: ScaffoldSpec, case: TestCase, rng: random.Random
+) -> list[Any]:
+    right = [
+        case.expected,
+        *spec.alternatives(case, rng),
+        *RIGHT.right_answers(oracles, spec.name, case.input, rng),
+    ]
     seeds = [*right, *spec.mutants(case, rng)]
     pool = CANDIDATES.value_pool(case.input, *seeds)
     made = [
@@ -97,7 +105,7 @@ def disagreements(
     assert right, ("the reference answer is wrong", case.input)
     known: Counter[str] = Counter()
     unexplained = []
-    for answer in candidates(spec, case, random.Random(seed)):
+    for answer in candidates(oracles, spec, case, random.Random(seed)):
         judged = verdict(spec, case, answer)
         truth = WORDS.check(oracles, name, case.input, answer)
         if judged == truth:
