@@ -93,6 +93,7 @@ def test_only_comparable_live_runs_are_baselines(
     journal = RunPaths(output, first).journal
     cached = [r.model_copy(update={"source": "cache"}) for r in read_journal(journal)]
     journal.write_text("".join(r.to_line() for r in cached), encoding="utf-8")
+    assert main(["report", first, "--output", str(output)]) == 0  # its summary says so too
     damaged = output / "runs" / "20000101T000000Z-damage"
     damaged.mkdir()
     (damaged / "manifest.json").write_text("{not json")
@@ -165,3 +166,19 @@ def test_prune_leaves_a_run_in_use_alone(tmp_path: Path, scripted_run: ScriptedR
         (done,) = prune_runs(output, keep=1)
     assert done[0] == older and done[1].startswith("left alone: run")
     assert any(r.raw_response for r in read_journal(RunPaths(output, older).journal))
+
+
+def test_a_previous_run_with_a_damaged_journal_still_gives_its_status_changes(
+    tmp_path: Path, scripted_run: ScriptedRun, caplog: pytest.LogCaptureFixture
+) -> None:
+    output = tmp_path / "out"
+    _, first = scripted_run(output, {"kmp": 6}, 6)
+    journal = RunPaths(output, first).journal
+    journal.write_text("not a record\n" + journal.read_text(), encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        code, second = scripted_run(output, {"kmp": 0}, 6, "--fail-on-regression")
+    assert code == 5
+    summary = _summary(output, second)
+    assert summary.previous_run_id == first and summary.regressions == ["kmp"]
+    assert summary.rate_drops == []
+    assert any(f"previous run {first}: journal unreadable" in m for m in caplog.messages)

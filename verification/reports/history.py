@@ -190,8 +190,12 @@ def live_share(records: list[AttemptRecord]) -> float:
 def _is_baseline(entry: RunEntry) -> bool:
     if entry.manifest.shard is not None:  # a slice of a plan: its merged run may be one
         return False
+    if entry.summary is None:
+        return False
+    if not any(s.from_cache for s in entry.summary.scaffolds.values()):
+        return any(s.n for s in entry.summary.scaffolds.values())  # all live: no journal read
     try:
-        return entry.summary is not None and live_share(entry.records()) > MIN_LIVE_SHARE
+        return live_share(entry.records()) > MIN_LIVE_SHARE
     except (OSError, JournalError) as exc:
         logger.warning("history: %s: journal unreadable (%s): skipped", entry.run_dir, exc)
         return False

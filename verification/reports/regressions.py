@@ -9,10 +9,12 @@ nights.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from verification.errors import JournalError
 from verification.paired import ALPHA, PairedComparison, holm_adjust, paired_comparison
 from verification.reports.base import status_changes
 from verification.reports.history import RunEntry, entry_outcomes, first_sample_outcomes
@@ -27,6 +29,7 @@ __all__ = [
     "compare_with_previous",
 ]
 
+logger = logging.getLogger(__name__)
 RANK = {"FAILED": 0, "PARTIAL": 1, "CERTIFIED": 2}
 """Statuses in order; INCOMPLETE is no grade, so a change to or from it is neither a
 regression nor an improvement of the scaffold."""
@@ -109,7 +112,7 @@ def compare_with_previous(
     previous: RunEntry, results: Mapping[str, ScaffoldResults]
 ) -> RunComparison:
     """This run's results against ``previous`` (its summary and its journal's outcomes;
-    an unreadable journal leaves the paired part empty)."""
+    an unreadable journal leaves the paired part empty, with a warning)."""
     assert previous.summary is not None  # a baseline has one (history.previous_comparable)
     statuses = {name: r.status for name, r in results.items()}
     changes = [
@@ -118,8 +121,15 @@ def compare_with_previous(
     ]
     changes.sort(key=lambda change: _ORDER[change.direction])
     now = {name: first_sample_outcomes(r) for name, r in results.items()}
+    try:
+        before = entry_outcomes(previous)
+    except (OSError, JournalError) as exc:
+        logger.warning(
+            "previous run %s: journal unreadable (%s): no paired test", previous.run_id, exc
+        )
+        before = {}
     return RunComparison(
         previous_run_id=previous.run_id,
         status_changes=changes,
-        paired=compare_outcomes(entry_outcomes(previous), now),
+        paired=compare_outcomes(before, now),
     )
