@@ -283,6 +283,8 @@ SPEC = ScaffoldSpec(
     reference=n_queens,
     generator=generate_n_queens,
     answer_schema=NQueensAnswer,
+    # The order of `solutions` is left ungraded (the guide's form rule 3): they are a set,
+    # and the Output Format says they may come in any order.
     validator=NQueensValidator(),
     sizes={"simple": 5, "standard": 8, "edge": 5},
     size=SizeAxis(

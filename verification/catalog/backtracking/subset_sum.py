@@ -302,6 +302,8 @@ SPEC = ScaffoldSpec(
     reference=subset_sum,
     generator=generate_subset_sum,
     answer_schema=SubsetSumAnswer,
+    # Index order is left ungraded (the guide's form rule 3): the answer is a set, and the
+    # Output Format says any order is accepted; ascending only makes the sum easier to check.
     validator=SubsetSumValidator(),
     sizes={"simple": 5, "standard": 9, "edge": 6},
     size=SizeAxis(

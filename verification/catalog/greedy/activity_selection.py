@@ -369,6 +369,9 @@ SPEC = ScaffoldSpec(
     reference=activity_selection,
     generator=generate_activity_selection,
     answer_schema=ActivitySelectionAnswer,
+    # The order of `selected` is left ungraded (the guide's form rule 3): the selection is a
+    # set, the order taken only helps the reader check it, and the Output Format says any
+    # order is accepted.
     validator=ActivitySelectionValidator(),
     sizes={"simple": 5, "standard": 10, "edge": 6},
     size=SizeAxis(
