@@ -1,0 +1,225 @@
+"""Throughput of the harness beside the bare ``anthropic`` SDK, against one local server.
+
+Run: ``python benchmarks/throughput.py [--cases 500 2000] [--concurrency 64]
+[--latency 0.2] [--scaffold dijkstra]``. A Messages-API server starts in a process of its
+own on 127.0.0.1: it holds every request ``--latency`` seconds, then answers each case right
+(the reply a model following the scaffold would give). For each case count, in this one
+process, the bare SDK sends the harness's requests (the same system block with its cache
+mark, the same user prompts and output budget) ``--concurrency`` at a time and does nothing
+else; then the harness runs the same cases end to end (planning, prompts, parsing,
+validation, journal, results) with ``--concurrency``. Printed: seconds, answers per second
+and the harness's rate as a share of the SDK's (the target is 90% or more at concurrency 64,
+200 ms latency, 500 and 2,000 cases), and the harness's own CPU time per answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+SERVE = "--serve"
+KEY = "sk-ant-benchmark-not-a-key"
+MODEL = "claude-haiku-4-5"
+"""The default dev model: its 4,096-token minimum is above the scaffold's length, so the
+harness sends no warm-up request first and both clients send exactly the same requests."""
+
+
+# -- the server (its own process) -----------------------------------------------------------
+
+
+async def _serve_connection(
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    answers: dict[str, str],
+    latency: float,
+) -> None:
+    """Answer requests on one keep-alive connection until the client closes it."""
+    try:
+        while True:
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = 0
+            for line in head.split(b"\r\n")[1:]:
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value)
+            body = json.loads(await reader.readexactly(length)) if length else {}
+            await asyncio.sleep(latency)
+            prompt = body.get("messages", [{}])[0].get("content", "")
+            reply = json.dumps(
+                {
+                    "id": "msg_benchmark",
+                    "type": "message",
+                    "role": "assistant",
+                    "model": MODEL,
+                    "content": [{"type": "text", "text": answers.get(prompt, "no answer")}],
+                    "stop_reason": "end_turn",
+                    "stop_sequence": None,
+                    "usage": {"input_tokens": 1500, "output_tokens": 300},
+                }
+            ).encode()
+            writer.write(
+                b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+                + f"content-length: {len(reply)}\r\n\r\n".encode()
+                + reply
+            )
+            await writer.drain()
+    except (asyncio.IncompleteReadError, ConnectionError):
+        pass
+    finally:
+        writer.close()
+
+
+async def _serve(answers_file: str, latency: float) -> None:
+    answers = json.loads(Path(answers_file).read_text())
+    server = await asyncio.start_server(
+        lambda r, w: _serve_connection(r, w, answers, latency), "127.0.0.1", 0, backlog=1024
+    )
+    print(server.sockets[0].getsockname()[1], flush=True)
+    async with server:
+        await server.serve_forever()
+
+
+# -- the two clients ---------------------------------------------------------------------------
+
+
+def _requests(scaffold: str, cases: int, seed: int) -> list[dict[str, Any]]:
+    """The requests the harness sends for ``cases`` cases, with the right answer of each."""
+    from verification.config import packaged_scaffolds_dir
+    from verification.llm.prompt_builder import PromptBuilder
+    from verification.registry import get_spec
+    from verification.runner import plan_cases
+
+    spec = get_spec(scaffold)
+    builder = PromptBuilder(packaged_scaffolds_dir())
+    requests = []
+    for case in plan_cases([scaffold], seed=seed, cases=cases)[scaffold]:
+        prompt = builder.build(spec, case.input)
+        requests.append(
+            {
+                "system": prompt.system,
+                "user": prompt.user,
+                "max_tokens": spec.max_output_tokens,
+                "answer": "Worked through.\n\n" + spec.render_answer(case.expected),
+            }
+        )
+    return requests
+
+
+async def _bare_sdk(url: str, requests: list[dict[str, Any]], concurrency: int) -> float:
+    """Seconds for the bare SDK to send every request, ``concurrency`` at a time, and do
+    nothing else."""
+    import anthropic
+
+    client = anthropic.AsyncAnthropic(api_key=KEY, base_url=url, max_retries=0)
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(request: dict[str, Any]) -> None:
+        async with gate:
+            await client.messages.create(
+                model=MODEL,
+                max_tokens=request["max_tokens"],
+                system=[
+                    {
+                        "type": "text",
+                        "text": request["system"],
+                        "cache_control": {"type": "ephemeral"},
+                    }
+                ],
+                messages=[{"role": "user", "content": request["user"]}],
+            )
+
+    started = time.perf_counter()
+    await asyncio.gather(*(one(request) for request in requests))
+    elapsed = time.perf_counter() - started
+    await client.close()
+    return elapsed
+
+
+def _harness(url: str, scaffold: str, cases: int, seed: int, concurrency: int) -> tuple[float, int]:
+    """Seconds for a whole harness run of the same cases, and how many passed."""
+    from verification.config import load_settings
+    from verification.runner import VerificationRunner
+
+    with tempfile.TemporaryDirectory() as folder:
+        settings = load_settings(
+            provider="anthropic",
+            anthropic_api_key=KEY,
+            anthropic_base_url=url,
+            model=MODEL,
+            cases=cases,
+            seed=seed,
+            concurrency=concurrency,
+            cache=False,
+            results_dir=Path(folder),
+        )
+        started = time.perf_counter()
+        result = asyncio.run(VerificationRunner(settings).run([scaffold]))
+        elapsed = time.perf_counter() - started
+    return elapsed, sum(r.passed for r in result.results.values())
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, nargs="+", default=[500, 2000])
+    parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument("--latency", type=float, default=0.2, help="server seconds per reply")
+    parser.add_argument("--scaffold", default="dijkstra")
+    parser.add_argument("--seed", type=int, default=20261122)
+    args = parser.parse_args()
+
+    print(
+        f"{args.scaffold}, concurrency {args.concurrency}, server latency "
+        f"{1000 * args.latency:.0f} ms, load average {os.getloadavg()[0]:.1f} on "
+        f"{os.cpu_count()} cores"
+    )
+    print(
+        f"{'cases':>6} {'SDK s':>7} {'SDK /s':>7} {'harness s':>9} {'harness /s':>10} "
+        f"{'ratio':>6} {'passed':>7} {'CPU ms per answer: SDK':>23} {'harness':>8}"
+    )
+    for cases in args.cases:
+        requests = _requests(args.scaffold, cases, args.seed)
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as answers:
+            json.dump({r["user"]: r["answer"] for r in requests}, answers)
+        server = subprocess.Popen(
+            [sys.executable, __file__, SERVE, answers.name, str(args.latency)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert server.stdout is not None
+            url = f"http://127.0.0.1:{server.stdout.readline().strip()}"
+            cpu = _cpu()
+            sdk = asyncio.run(_bare_sdk(url, requests, args.concurrency))
+            sdk_cpu, cpu = _cpu() - cpu, _cpu()
+            harness, passed = _harness(url, args.scaffold, cases, args.seed, args.concurrency)
+            cpu = _cpu() - cpu
+        finally:
+            server.terminate()
+            server.wait()
+            os.unlink(answers.name)
+        print(
+            f"{cases:>6} {sdk:>7.2f} {cases / sdk:>7.1f} {harness:>9.2f} {cases / harness:>10.1f} "
+            f"{sdk / harness:>6.1%} {passed:>7} {1000 * sdk_cpu / cases:>23.2f} "
+            f"{1000 * cpu / cases:>8.2f}"
+        )
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == SERVE:
+        asyncio.run(_serve(sys.argv[2], float(sys.argv[3])))
+    else:
+        main()
