@@ -12,7 +12,7 @@ a ``Path`` to its Markdown, an output budget of at least
 :data:`~verification.spec.MIN_OUTPUT_TOKENS`, callables where callables go, a validator that
 takes ``case``) and then wrapped by :func:`guarded_spec`: every call into the plugin at
 verify time (generator, reference, input formatter, answer renderer, calibration hooks,
-validator, size measure) raises :class:`~verification.errors.PluginError`, naming the
+answer schema, validator, size measure) raises :class:`~verification.errors.PluginError`, naming the
 distribution and the scaffold, when the plugin raises or returns what its contract
 forbids. The runner turns that error into an infrastructure error of the case, so the
 scaffold is INCOMPLETE with the plugin's error as the reason and every other scaffold runs.
@@ -30,7 +30,7 @@ from importlib.metadata import EntryPoint
 from types import FrameType
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError, model_validator
 
 from verification.cases import TestCase, to_json_data
 from verification.errors import PluginError
@@ -169,6 +169,13 @@ def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
     """``spec`` with every call into the plugin held to its contract (see the module's
     docstring)."""
 
+    def fail(what: str, exc: BaseException) -> PluginError:
+        return PluginError(
+            f"its {what} raised {describe_exception(exc)}",
+            distribution=distribution,
+            scaffold=spec.name,
+        )
+
     def guard(
         what: str, call: Callable[..., Any], check: Callable[[Any], Any]
     ) -> Callable[..., Any]:
@@ -179,11 +186,7 @@ def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
             except BaseException as exc:
                 if isinstance(exc, KeyboardInterrupt | PluginError):
                     raise
-                raise PluginError(
-                    f"its {what} raised {describe_exception(exc)}",
-                    distribution=distribution,
-                    scaffold=spec.name,
-                ) from None
+                raise fail(what, exc) from None
             try:
                 return check(result)
             except (TypeError, ValueError, RecursionError) as exc:
@@ -207,7 +210,33 @@ def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
         alternatives=guard("alternatives hook", spec.alternatives, _json_objects),
         size=size,
         validator=validator,
+        answer_schema=_guarded_schema(spec.answer_schema, fail),
     )
+
+
+def _guarded_schema(
+    schema: type[BaseModel], fail: Callable[[str, BaseException], PluginError]
+) -> type[BaseModel]:
+    """``schema`` under the same name, its validation held to pydantic's contract: a wrong
+    answer is a ``ValidationError``; anything else a plugin's validator raises is the
+    plugin's failure, not the harness's."""
+
+    def held(cls: type[BaseModel], data: Any, handler: Callable[[Any], Any]) -> Any:
+        try:
+            return handler(data)
+        except (ValidationError, ValueError, AssertionError):
+            raise  # pydantic makes these a ValidationError: the answer is wrong
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt | PluginError):
+                raise
+            raise fail("answer schema", exc) from None
+
+    namespace = {
+        "__module__": schema.__module__,
+        "__doc__": schema.__doc__,
+        "_held_to_contract": model_validator(mode="wrap")(classmethod(held)),  # type: ignore[arg-type]
+    }
+    return type(schema.__name__, (schema,), namespace)
 
 
 def _json_object(value: Any) -> dict[str, Any]:

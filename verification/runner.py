@@ -197,30 +197,13 @@ class VerificationRunner:
             answer: Any = None
             leniency: tuple[str, ...] = ()
         else:
-            parsed = self.parser.extract(spec, response.content)
-            answer, leniency = parsed.answer, parsed.leniency
-            if response.stop_reason == "max_tokens":
-                outcome, level = "truncated", 1
-                reason = f"the reply hit the {spec.max_output_tokens}-token limit"
-            elif response.stop_reason == "model_context_window_exceeded":
-                outcome, level = "truncated", 1
-                reason = "the reply ran out of the model's context window"
-            elif response.stop_reason == "refusal":
-                # The model declined: not a formatting bug, so no level takes the blame.
-                outcome, level = "refused", None
-                reason = "the model refused to answer (stop_reason refusal)"
-            elif not parsed.ok:
-                outcome, level, reason = "failed", parsed.failed_level, parsed.reason
-            else:
-                try:
-                    verdict = _judge(validator, parsed.answer, case)
-                except PluginError as exc:
-                    # The plugin's fault, not the answer's: kept, not counted, asked on resume.
-                    outcome, level, reason = "infra_error", None, str(exc)
-                else:
-                    outcome = "passed" if verdict.is_valid else "failed"
-                    level = None if verdict.is_valid else 3
-                    reason = verdict.message
+            try:
+                outcome, level, reason, answer, leniency = self._judge_reply(
+                    spec, validator, case, response
+                )
+            except PluginError as exc:
+                # The plugin's fault, not the answer's: kept, not counted, asked on resume.
+                outcome, level, reason, answer, leniency = "infra_error", None, str(exc), None, ()
         raw, raw_chars, raw_sha = cap_response(response.content if response else None)
         record = AttemptRecord(
             scaffold=case.scaffold,
@@ -256,6 +239,33 @@ class VerificationRunner:
         if self.progress is not None:
             self.progress(record)
         return record
+
+    def _judge_reply(
+        self, spec: ScaffoldSpec, validator: Validator, case: TestCase, response: LLMResponse
+    ) -> tuple[Outcome, int | None, str, Any, tuple[str, ...]]:
+        """A reply's outcome, failed level, reason, answer and leniency (a plugin's schema
+        or validator may raise :class:`PluginError`)."""
+        parsed = self.parser.extract(spec, response.content)
+        outcome: Outcome
+        level: int | None
+        if response.stop_reason == "max_tokens":
+            outcome, level = "truncated", 1
+            reason = f"the reply hit the {spec.max_output_tokens}-token limit"
+        elif response.stop_reason == "model_context_window_exceeded":
+            outcome, level = "truncated", 1
+            reason = "the reply ran out of the model's context window"
+        elif response.stop_reason == "refusal":
+            # The model declined: not a formatting bug, so no level takes the blame.
+            outcome, level = "refused", None
+            reason = "the model refused to answer (stop_reason refusal)"
+        elif not parsed.ok:
+            outcome, level, reason = "failed", parsed.failed_level, parsed.reason
+        else:
+            verdict = _judge(validator, parsed.answer, case)
+            outcome = "passed" if verdict.is_valid else "failed"
+            level = None if verdict.is_valid else 3
+            reason = verdict.message
+        return outcome, level, reason, parsed.answer, tuple(parsed.leniency)
 
     def _keep_plugin_failure(
         self, identifier: str, error: PluginError, *, epoch: int, case: TestCase | None = None

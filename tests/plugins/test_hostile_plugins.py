@@ -32,7 +32,9 @@ _SPECS = '''
 import dataclasses
 import itertools
 
-from demo_scaffolds import SPEC
+from pydantic import field_validator
+
+from demo_scaffolds import SPEC, LargestAnswer
 from verification.validators.base import ValidationResult, Validator
 
 
@@ -83,6 +85,13 @@ class Exits(Validator):
         raise SystemExit(0)
 
 
+class Touchy(LargestAnswer):
+    @field_validator("largest")
+    @classmethod
+    def touchy(cls, value):
+        raise RuntimeError("schema bug")
+
+
 # Broken at load: each entry is skipped with its reason.
 RAISING_ITERABLE = RaisingIterable()
 RAISING_MIDWAY = raising_midway()
@@ -103,6 +112,7 @@ VALIDATOR_NONE = spec("validator_none", validator=ReturnsNone())
 VALIDATOR_EXITS = spec("validator_exits", validator=Exits())
 RENDER_RAISES = spec("render_raises", render_answer=broken)
 FORMAT_RAISES = spec("format_raises", format_input=broken)
+SCHEMA_RAISES = spec("schema_raises", answer_schema=Touchy)
 '''
 
 _MADE = """
@@ -162,6 +172,7 @@ VERIFY_ATTACKS = {
     "validator_exits": "its validator raised SystemExit: 0",
     "render_raises": "its render_answer raised RuntimeError: plugin bug",
     "format_raises": "its input formatter raised RuntimeError: plugin bug",
+    "schema_raises": "its answer schema raised RuntimeError: schema bug",
 }
 
 _MODULES = {
