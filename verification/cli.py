@@ -844,7 +844,7 @@ class VerificationCLI:
         # <output>/reports shows the latest run: re-rendering an older one leaves it alone.
         latest = latest_run_id(self.settings.results_dir)
         summary = write_run_reports(paths, manifest, results, publish=run_id == latest)
-        _print_summary(results.values(), manifest.run_label, summary)
+        _print_summary(results.values(), manifest.run_label, summary, manifest.level)
         return _exit_code([r.status for r in results.values()], manifest.level)
 
 
@@ -944,7 +944,9 @@ def _finish_run(outcome: RunResult, *, junit_xml: Path | None, fail_on_regressio
         costs=outcome.costs,
         reporters=reporters,
     )
-    _print_summary(outcome.results.values(), outcome.manifest.run_label, summary)
+    _print_summary(
+        outcome.results.values(), outcome.manifest.run_label, summary, outcome.manifest.level
+    )
     _print_cost(outcome)
     if outcome.manifest.shard is not None:
         print(
@@ -956,9 +958,13 @@ def _finish_run(outcome: RunResult, *, junit_xml: Path | None, fail_on_regressio
     return _regression_exit(summary, code) if fail_on_regression else code
 
 
-def _print_summary(results: Any, label: str | None, summary: Path) -> None:
+def _print_summary(
+    results: Any, label: str | None, summary: Path, level: str | None = None
+) -> None:
     if label:
         print(f"{label}: no model was asked; this run certifies no model.")
+    if level == "quick":
+        print("quick level: a smoke test; it certifies nothing and exits 0 unless errors.")
     for r in results:
         low, high = r.interval
         mark = " (borderline)" if r.borderline else ""

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
 from verification.config import load_settings
 from verification.reports.generator import write_run_reports
-from verification.reports.summary import MAX_SUMMARY_BYTES, SUMMARY_SCHEMA, RunSummary
+from verification.reports.summary import (
+    MAX_SUMMARY_BYTES,
+    SUMMARY_SCHEMA,
+    RunSummary,
+    build_summary,
+)
 from verification.runner import VerificationRunner
 
 
@@ -58,3 +64,18 @@ def test_what_is_not_a_summary_is_refused(text: str) -> None:
 def test_an_oversized_file_is_refused_before_parsing() -> None:
     with pytest.raises(ValueError, match="larger than"):
         RunSummary.from_json(" " * (MAX_SUMMARY_BYTES + 1))
+
+
+def test_only_a_model_s_run_of_the_whole_suite_above_quick_certifies(tmp_path: Path) -> None:
+    settings = load_settings(results_dir=tmp_path, cases=3, provider="reference")
+    run = asyncio.run(VerificationRunner(settings).run(["kmp"]))
+    results = list(run.results.values())
+    live = run.manifest.model_copy(update={"dry_run": False, "run_label": None})
+    assert build_summary(live, results).certifies
+    assert not build_summary(run.manifest, results).certifies  # the dry run itself
+    for narrowed in (
+        {"level": "quick"},
+        {"tiers": ["simple"]},
+        {"case_filter": ["kmp-simple-000"]},
+    ):
+        assert not build_summary(live.model_copy(update=narrowed), results).certifies, narrowed

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from verification.cases import TIERS
 from verification.costs import ScaffoldCost, total_cost
 from verification.journal import RunManifest
 from verification.results import ScaffoldResults
@@ -164,8 +165,11 @@ class ScaffoldSummary(_Tolerant):
     run_label: str | None = None
     pass_rate: float
     passed: int
+    """First answers that pass, every sample counted (``score`` is what certifies)."""
     n: int
+    """Distinct cases counted."""
     planned: int
+    """Answers planned: cases times samples."""
     interval_95: tuple[float, float]
     borderline: bool
     pass_rate_after_repair: float
@@ -217,7 +221,8 @@ class RunSummary(_Tolerant):
     level: str | None = None
     """``quick`` (certifies nothing), ``standard`` or ``thorough``."""
     certifies: bool = True
-    """False for a dry run, a replay or the quick level: such a run certifies nothing."""
+    """False for a dry run, a replay, the quick level, or a run narrowed to some cases or
+    tiers: such a run certifies nothing."""
     validator_misses: list[str] = []
     """Scaffolds whose validator missed on the run's own cases: harness defects."""
     scaffolds: dict[str, ScaffoldSummary] = Field(default_factory=dict)
@@ -263,7 +268,7 @@ def build_summary(
         seed_private=manifest.seed_private,
         seed_sha256=manifest.seed_sha256,
         level=manifest.level,
-        certifies=not manifest.dry_run and manifest.level != "quick",
+        certifies=_certifies(manifest),
         validator_misses=[r.scaffold for r in results if r.calibration and r.calibration.misses],
         scaffolds={
             r.scaffold: ScaffoldSummary(
@@ -317,6 +322,11 @@ def build_summary(
         cost=CostFigures.of(total_cost(costs, manifest.cost_basis)) if costs else None,
         stopped_by_budget=manifest.stopped_by_budget,
     )
+
+
+def _certifies(manifest: RunManifest) -> bool:
+    whole_suite = not manifest.case_filter and set(manifest.tiers) >= set(TIERS)
+    return not manifest.dry_run and manifest.level != "quick" and whole_suite
 
 
 def _calibration(calibration: Calibration | None) -> CalibrationSummary | None:
