@@ -1025,7 +1025,10 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
         redact_log_records(secrets_of(settings))
         cli = VerificationCLI(settings, prog=parser.prog)
         if args.command == "check":
-            return cli.check(args.names, everything=args.everything, cases=args.cases)
+            from verification.plugins import watching_sigint
+
+            with watching_sigint():  # a plugin's own KeyboardInterrupt is no Ctrl-C
+                return cli.check(args.names, everything=args.everything, cases=args.cases)
         if args.command == "verify":
             return cli.verify(
                 args.names,
@@ -1043,13 +1046,16 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
                 shard=args.shard,
             )
         if args.command == "show-prompt":
-            return cli.show_prompt(
-                args.name,
-                args.case_id,
-                part=args.part,
-                scaffold_file=args.scaffold_file,
-                size=args.size,
-            )
+            from verification.plugins import watching_sigint
+
+            with watching_sigint():  # a plugin's own KeyboardInterrupt is no Ctrl-C
+                return cli.show_prompt(
+                    args.name,
+                    args.case_id,
+                    part=args.part,
+                    scaffold_file=args.scaffold_file,
+                    size=args.size,
+                )
         if args.command == "cache":
             return cli.cache(args.action)
         if args.command == "history":

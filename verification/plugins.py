@@ -20,6 +20,7 @@ scaffold is INCOMPLETE with the plugin's error as the reason and every other sca
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import functools
 import signal
@@ -34,6 +35,7 @@ from pydantic import BaseModel, ValidationError, model_validator
 
 from verification.cases import TestCase, to_json_data
 from verification.errors import PluginError
+from verification.printable import printable
 from verification.spec import ScaffoldSpec
 from verification.validators.base import (
     Tolerance,
@@ -42,7 +44,13 @@ from verification.validators.base import (
     accepts_case,
 )
 
-__all__ = ["MAX_SPECS_PER_ENTRY", "describe_exception", "guarded_spec", "load_entry"]
+__all__ = [
+    "MAX_SPECS_PER_ENTRY",
+    "describe_exception",
+    "guarded_spec",
+    "load_entry",
+    "watching_sigint",
+]
 
 MAX_SPECS_PER_ENTRY = 256
 """The most specs one entry point may declare: an iterable that goes on is refused, not
@@ -57,35 +65,63 @@ def describe_exception(exc: BaseException) -> str:
         text = str(exc)
     except BaseException:  # a plugin's exception may fail even to describe itself
         text = "(its message cannot be shown)"
-    name = type(exc).__name__
-    shown = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in f"{name}: {text}")
-    return shown if len(shown) <= _MAX_MESSAGE else shown[: _MAX_MESSAGE - 3] + "..."
+    return printable(f"{type(exc).__name__}: {text}", limit=_MAX_MESSAGE)
+
+
+def _in_event_loop() -> bool:
+    """Whether an asyncio loop runs in this thread (a ``verify`` run). There a real Ctrl-C
+    cancels the run's task instead of raising in the code that runs, so a
+    ``KeyboardInterrupt`` a plugin raises is the plugin's own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+_WATCH: list[list[bool]] = []
+"""The SIGINT notes of the :func:`watching_sigint` blocks under way, innermost last."""
+
+
+def _real_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc``, raised in a call into a plugin, may be the user's Ctrl-C: a
+    ``KeyboardInterrupt`` outside a ``verify`` run's event loop (see :func:`_in_event_loop`)
+    that, inside a :func:`watching_sigint` block, came with a real SIGINT."""
+    if not isinstance(exc, KeyboardInterrupt) or _in_event_loop():
+        return False
+    return not _WATCH or _WATCH[-1][0]
 
 
 @contextmanager
-def _sigint_noted() -> Iterator[list[bool]]:
+def watching_sigint() -> Iterator[list[bool]]:
     """Note whether the process receives SIGINT in the block, still acting on it as before
-    (a real Ctrl-C interrupts). Outside the main thread no signal arrives, so nothing is
-    noted: a ``KeyboardInterrupt`` raised there is never a Ctrl-C."""
+    (a real Ctrl-C interrupts): in the block, a ``KeyboardInterrupt`` a plugin raises with
+    no SIGINT received is the plugin's failure. Outside the main thread no signal arrives,
+    so nothing is noted: a ``KeyboardInterrupt`` raised there is never a Ctrl-C. Not for a
+    block that runs an event loop, whose own SIGINT handler it would displace."""
     received = [False]
-    if threading.current_thread() is not threading.main_thread():
-        yield received
-        return
-    previous = signal.getsignal(signal.SIGINT)
-
-    def note(signum: int, frame: FrameType | None) -> None:
-        if previous == signal.SIG_IGN:
-            return
-        received[0] = True
-        if callable(previous):
-            previous(signum, frame)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, note)
+    _WATCH.append(received)
     try:
-        yield received
+        if threading.current_thread() is not threading.main_thread():
+            yield received
+            return
+        previous = signal.getsignal(signal.SIGINT)
+
+        def note(signum: int, frame: FrameType | None) -> None:
+            if previous == signal.SIG_IGN:
+                return
+            received[0] = True
+            if callable(previous):
+                previous(signum, frame)
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGINT, note)
+        try:
+            yield received
+        finally:
+            signal.signal(signal.SIGINT, previous)
     finally:
-        signal.signal(signal.SIGINT, previous)
+        _WATCH.pop()
 
 
 class _Refused(ValueError):
@@ -95,7 +131,7 @@ class _Refused(ValueError):
 def load_entry(entry: EntryPoint, distribution: str) -> list[ScaffoldSpec]:
     """The specs ``entry`` declares, each checked and guarded; a ``ValueError`` says what is
     wrong. Only a real Ctrl-C escapes as ``KeyboardInterrupt``."""
-    with _sigint_noted() as sigint:
+    with watching_sigint() as sigint:
         try:
             return [guarded_spec(spec, distribution) for spec in _declared_specs(entry)]
         except KeyboardInterrupt:
@@ -184,7 +220,7 @@ def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
             try:
                 result = call(*args, **kwargs)
             except BaseException as exc:
-                if isinstance(exc, KeyboardInterrupt | PluginError):
+                if isinstance(exc, PluginError) or _real_interrupt(exc):
                     raise
                 raise fail(what, exc) from None
             try:
@@ -227,7 +263,7 @@ def _guarded_schema(
         except (ValidationError, ValueError, AssertionError):
             raise  # pydantic makes these a ValidationError: the answer is wrong
         except BaseException as exc:
-            if isinstance(exc, KeyboardInterrupt | PluginError):
+            if isinstance(exc, PluginError) or _real_interrupt(exc):
                 raise
             raise fail("answer schema", exc) from None
 

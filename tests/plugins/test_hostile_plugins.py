@@ -54,6 +54,10 @@ def broken(*args, **kwargs):
     raise RuntimeError("plugin bug")
 
 
+def interrupts(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
 class RaisingIterable:
     def __iter__(self):
         raise RuntimeError("iterable broke")
@@ -113,6 +117,7 @@ VALIDATOR_EXITS = spec("validator_exits", validator=Exits())
 RENDER_RAISES = spec("render_raises", render_answer=broken)
 FORMAT_RAISES = spec("format_raises", format_input=broken)
 SCHEMA_RAISES = spec("schema_raises", answer_schema=Touchy)
+GENERATOR_INTERRUPTS = spec("generator_interrupts", generator=interrupts)
 '''
 
 _MADE = """
@@ -173,6 +178,7 @@ VERIFY_ATTACKS = {
     "render_raises": "its render_answer raised RuntimeError: plugin bug",
     "format_raises": "its input formatter raised RuntimeError: plugin bug",
     "schema_raises": "its answer schema raised RuntimeError: schema bug",
+    "generator_interrupts": "its generator raised KeyboardInterrupt",
 }
 
 _MODULES = {
@@ -185,6 +191,10 @@ _MODULES = {
 }
 
 
+ESCAPING = "esc\x1b[31mname"
+"""An entry point named with a terminal escape code: shown escaped, never raw."""
+
+
 @pytest.fixture(scope="module")
 def hostile_env(
     tmp_path_factory: pytest.TempPathFactory, install_plugin: InstallPlugin
@@ -193,6 +203,7 @@ def hostile_env(
     entries = ["largest_number = demo_scaffolds:SPEC"]
     entries += [f"{name} = {target}" for name, (target, _) in LOAD_ATTACKS.items()]
     entries += [f"{name} = demo_scaffolds.specs:{name.upper()}" for name in VERIFY_ATTACKS]
+    entries.append(f"{ESCAPING} = demo_scaffolds.specs:COUNTS")
     return install_plugin(tmp_path_factory.mktemp("site"), "\n".join(entries) + "\n", _MODULES)
 
 
@@ -206,6 +217,8 @@ def test_no_plugin_can_end_or_stop_a_command_while_it_loads(
         assert f"plugin {name!r} from {PLUGIN} skipped" in listed.stderr, name
         assert reason in listed.stderr, (name, reason)
         assert f"skipped plugin {name} ({PLUGIN})" in listed.stdout
+    assert "\x1b" not in listed.stdout + listed.stderr
+    assert "skipped plugin esc\\x1b[31mname" in listed.stdout
     rows = listed.stdout.splitlines()[1:]
     listed_names = {row.split()[0] for row in rows if not row.startswith("skipped plugin")}
     assert all(is_scaffold_name(name) for name in listed_names)

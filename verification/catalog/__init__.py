@@ -28,6 +28,7 @@ from types import ModuleType
 
 from verification.errors import ConfigurationError, RegistryError, UnknownScaffoldError
 from verification.plugins import load_entry
+from verification.printable import printable
 from verification.spec import ScaffoldSpec
 
 __all__ = ["ENTRY_POINT_GROUP", "Catalog", "SkippedScaffold", "default_catalog", "load_catalog"]
@@ -155,8 +156,10 @@ def load_catalog(plugins: Iterable[EntryPoint] | None = None) -> Catalog:
                     where = catalog.origins[spec.name]
                     raise ValueError(f"scaffold {spec.name!r} is already declared by {where}")
         except ValueError as exc:
-            logger.warning("plugin %r from %s skipped: %s", entry.name, distribution, exc)
-            skipped.append(SkippedScaffold(entry.name, distribution, str(exc)))
+            # The entry's name and value come from the plugin's metadata: shown escaped.
+            name, reason = printable(entry.name, limit=100), printable(str(exc), limit=500)
+            logger.warning("plugin %r from %s skipped: %s", name, distribution, reason)
+            skipped.append(SkippedScaffold(name, distribution, reason))
             continue
         for spec in specs:
             catalog.add(spec, origin=distribution)
@@ -172,7 +175,7 @@ def _distribution_name(entry: EntryPoint) -> str:
         name = None
     if not isinstance(name, str) or not name:
         return "an unknown distribution"
-    return "".join(c if c.isprintable() else "?" for c in name[:100])
+    return printable(name, limit=100)
 
 
 @cache
