@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from verification.cases import TestCase
@@ -62,6 +63,14 @@ class Validator(ABC):
         return {}
 
 
+_NOISE = 1e-12
+"""Below this (relative to the numbers compared), a float distance may be rounding."""
+
+
+def _as_written(value: float) -> Fraction:
+    return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+
+
 @dataclass(frozen=True)
 class Tolerance:
     """How far a number may be from the truth: within ``absolute`` or within ``relative``
@@ -76,10 +85,23 @@ class Tolerance:
                 raise ValueError(f"{name} tolerance must be a finite number >= 0, got {bound!r}")
 
     def allows(self, actual: float, expected: float) -> bool:
-        """Whether ``actual`` is close enough to ``expected`` (never for a non-finite one)."""
-        return math.isfinite(actual) and math.isclose(
-            actual, expected, rel_tol=self.relative, abs_tol=self.absolute
+        """Whether ``actual`` is close enough to ``expected`` (never for a non-finite one).
+
+        "Within" includes the bound, on the numbers as their decimals write them: 6.001 is
+        within 0.001 of 6.0 although the doubles differ by 0.001000000000000334. Floats
+        decide unless the distance is within rounding noise of the bound; then fractions
+        of the shortest decimals do."""
+        if not (math.isfinite(actual) and math.isfinite(expected)):
+            return False
+        bound = max(self.absolute, self.relative * max(abs(actual), abs(expected)))
+        gap = abs(actual - expected) - bound
+        if abs(gap) > _NOISE * max(1.0, abs(actual), abs(expected)):
+            return gap < 0
+        a, e = _as_written(actual), _as_written(expected)
+        exact_bound = max(
+            _as_written(self.absolute), _as_written(self.relative) * max(abs(a), abs(e))
         )
+        return abs(a - e) <= exact_bound
 
     def __str__(self) -> str:
         return f"absolute {self.absolute:g}, relative {self.relative:g}"

@@ -1,0 +1,64 @@
+"""``Tolerance.allows`` against exact decimal arithmetic: "within" includes the bound, on
+the numbers as their decimals write them, whatever the doubles' rounding does."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from verification.validators.base import Tolerance
+
+
+def decimals(places: int) -> st.SearchStrategy[str]:
+    return st.builds(
+        lambda whole, part: f"{whole}.{part:0{places}d}",
+        st.integers(-(10**6), 10**6),
+        st.integers(0, 10**places - 1),
+    )
+
+
+@given(
+    expected=decimals(6),
+    offset=st.sampled_from(["0", "0.000001", "0.00001", "0.0001", "0.001", "0.0011"]),
+    sign=st.sampled_from([1, -1]),
+    absolute=st.sampled_from(["0.00000005", "0.000001", "0.00001", "0.0001", "0.001"]),
+)
+@example(expected="6.0", offset="0.001", sign=1, absolute="0.001")  # doubles: 0.0010000000000003
+@example(expected="29.0", offset="0.001", sign=-1, absolute="0.001")
+@example(expected="-37.0869", offset="0.0001", sign=1, absolute="0.0001")
+def test_an_absolute_bound_is_exact_on_decimals(
+    expected: str, offset: str, sign: int, absolute: str
+) -> None:
+    actual = Fraction(expected) + sign * Fraction(offset)
+    written = float(actual)  # the shortest decimal of this double is ``actual`` itself
+    assert Fraction(repr(written)) == actual
+    within = abs(actual - Fraction(expected)) <= Fraction(absolute)
+    assert Tolerance(float(absolute)).allows(written, float(expected)) is within
+
+
+@given(
+    expected=st.floats(-1e12, 1e12),
+    actual=st.floats(-1e12, 1e12),
+    absolute=st.floats(0, 10),
+    relative=st.floats(0, 0.1),
+)
+def test_far_from_the_bound_floats_decide_as_isclose_does(
+    expected: float, actual: float, absolute: float, relative: float
+) -> None:
+    exact = abs(Fraction(actual) - Fraction(expected))
+    bound = max(
+        Fraction(absolute), Fraction(relative) * max(abs(Fraction(actual)), abs(Fraction(expected)))
+    )
+    if abs(exact - bound) > Fraction(1, 10**6) * max(
+        1, abs(Fraction(actual)), abs(Fraction(expected))
+    ):
+        assert Tolerance(absolute, relative).allows(actual, expected) is (exact <= bound)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), float("-inf")])
+def test_non_finite_numbers_are_never_close(bad: float) -> None:
+    assert not Tolerance(1.0).allows(bad, 0.0)
+    assert not Tolerance(1.0).allows(0.0, bad)
