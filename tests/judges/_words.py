@@ -7,10 +7,7 @@ answer's shape as the Output Format states it, then the scaffold's oracle of
 scaffold (it is independent of the validator), then the forms the scaffold asks for that
 the oracle leaves out.
 
-``known_defect(oracles, name, input, answer, verdict, expected)`` names the defect of
-issue 13 still open (being fixed elsewhere) that a disagreement comes from; any other
-disagreement fails the differential test. ``oracles`` are the scaffold
-tests' modules (the ``scaffold_tests`` fixture).
+``oracles`` are the scaffold tests' modules (the ``scaffold_tests`` fixture).
 """
 
 from __future__ import annotations
@@ -24,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_SIZE", "SHAPES", "Oracles", "check", "known_defect"]
+__all__ = ["MAX_SIZE", "SHAPES", "Oracles", "check"]
 
 
 Oracles = Mapping[str, ModuleType]
@@ -153,19 +150,30 @@ EXTRA_FORMS: dict[str, Callable[[dict[str, Any], dict[str, Any]], bool]] = {
 
 # The numerical scaffolds: the run replayed as the scaffold words it. --------------------
 
-BISECTION_ROOT = 1e-6
-"""bisection.md: "The root is accepted within 0.000001 of the exact midpoint"."""
-MONTE_CARLO_ESTIMATE = 1e-4
-"""monte_carlo.md: "The answer is accepted within 0.0001 of the exact value"."""
-ROUNDED_8 = 5e-9
-"""newton_raphson.md states no tolerance: the root "rounded to 8 decimal places"."""
-ROUNDED_6 = 5e-7
-"""gradient_descent.md states no tolerance: the point "rounded to 6 decimal places"."""
+# What each Output Format states, word for word.
+BISECTION_ROOT = Fraction("0.000001")
+"""bisection.md: "accepted within 0.000001 of the exact midpoint, rounded as asked" (8
+places)."""
+MONTE_CARLO_ESTIMATE = Fraction("0.0001")
+"""monte_carlo.md: "accepted within 0.0001 of the exact value for these draws, rounded as
+asked" (6 places)."""
+NEWTON_ROOT = Fraction("0.00000005")
+"""newton_raphson.md: "accepted within 0.00000005 of the exact `x_new`, rounded as asked"
+(8 places)."""
+DESCENT_POINT = Fraction("0.00001")
+"""gradient_descent.md: "Each number is accepted within 0.00001 of the exact point, rounded
+as asked" (6 places)."""
+FRACTIONAL_VALUE = Fraction("0.001")
+"""fractional_knapsack.md: max_value "is accepted within 0.001 of the optimum"."""
+FRACTIONAL_SHARE = Fraction("0.0001")
+"""fractional_knapsack.md: "Each share is accepted within 0.0001 of its exact value"."""
 
 
-def _rounded(value: float, truth: float, half_unit: float) -> bool:
-    # Within half a unit of the last place, plus the float noise of the replay itself.
-    return abs(value - truth) <= half_unit + 1e-12 * max(1.0, abs(truth))
+def _within(value: float, truth: Fraction, places: int | None, bound: Fraction) -> bool:
+    """``value`` (as written) within ``bound`` of ``truth`` rounded to ``places``; "within"
+    includes the bound itself, in decimals, not in binary floats."""
+    target = truth if places is None else round(truth, places)
+    return abs(_decimal(value) - target) <= bound
 
 
 def _decimal(value: float) -> Fraction:
@@ -192,7 +200,7 @@ def _bisection(oracles: Oracles, test_input: dict[str, Any], answer: dict[str, A
         return False
     if root is None or answer["root"] is None:
         return root is None and answer["root"] is None
-    return abs(_decimal(answer["root"]) - root) <= Fraction(BISECTION_ROOT)
+    return _within(answer["root"], root, 8, BISECTION_ROOT)
 
 
 def _monte_carlo(oracles: Oracles, test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
@@ -204,7 +212,7 @@ def _monte_carlo(oracles: Oracles, test_input: dict[str, Any], answer: dict[str,
             value = value * x + _decimal(c)
         total += value
     exact = (b - a) * total / len(test_input["samples"])
-    return abs(_decimal(answer["estimate"]) - exact) <= Fraction(MONTE_CARLO_ESTIMATE)
+    return _within(answer["estimate"], exact, 6, MONTE_CARLO_ESTIMATE)
 
 
 def _newton(oracles: Oracles, test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
@@ -213,7 +221,7 @@ def _newton(oracles: Oracles, test_input: dict[str, Any], answer: dict[str, Any]
         return False
     if root is None or answer["root"] is None:
         return root is None and answer["root"] is None
-    return _rounded(answer["root"], root, ROUNDED_8)
+    return _within(answer["root"], Fraction(root), 8, NEWTON_ROOT)
 
 
 def _descent(test_input: dict[str, Any]) -> tuple[list[float] | None, int, bool]:
@@ -264,34 +272,63 @@ def _gradient_descent(oracles: Oracles, test_input: dict[str, Any], answer: dict
         if isinstance(got, list):
             return False
         values = [got]
-    return all(_rounded(v, p, ROUNDED_6) for v, p in zip(values, point, strict=True))
+    return all(
+        _within(v, Fraction(p), 6, DESCENT_POINT) for v, p in zip(values, point, strict=True)
+    )
 
 
-FRACTIONAL_VALUE = 1e-3
-"""fractional_knapsack.md: max_value "must be within 0.001 of the optimum"."""
-FRACTIONAL_SHARE = 5e-5
-"""fractional_knapsack.md: a share "as a decimal with at most 4 places ... Rounding to 4
-places is tolerated; more is not": half a unit of the 4th place."""
+def _fractional_optima(
+    test_input: dict[str, Any],
+) -> tuple[Fraction, list[Fraction], list[int], Fraction, bool]:
+    """Every optimal load, by the greedy rule's exchange argument: (the optimum, each item's
+    forced share, or -1 in the tied group; the tied group's items; the room R left to it;
+    whether the group must fill R). Items of a better value per weight than the group are
+    whole, worse ones left out; the group (equally good items, or worthless ones when room
+    remains) shares R in any way."""
+    weights = [_decimal(w) for w in test_input["weights"]]
+    values = [_decimal(v) for v in test_input["values"]]
+    room = _decimal(test_input["capacity"])
+    ratio = [v / w for v, w in zip(values, weights, strict=True)]
+    forced: list[Fraction] = [Fraction(0)] * len(weights)
+    optimum = Fraction(0)
+    for r in sorted(set(ratio), reverse=True):
+        group = [i for i, q in enumerate(ratio) if q == r]
+        weight = sum((weights[i] for i in group), Fraction(0))
+        if r == 0 or weight >= room:
+            for i in group:
+                forced[i] = Fraction(-1)
+            optimum += r * min(room, weight)
+            return optimum, forced, group, room, r > 0
+        for i in group:
+            forced[i] = Fraction(1)
+        room -= weight
+        optimum += sum((values[i] for i in group), Fraction(0))
+    return optimum, forced, [], room, False
 
 
 def _fractional_knapsack(
     oracles: Oracles, test_input: dict[str, Any], answer: dict[str, Any]
 ) -> bool:
-    weights, values = test_input["weights"], test_input["values"]
-    shares, stated = answer["fractions"], answer["max_value"]
-    if len(shares) != len(weights):
+    shares = answer["fractions"]
+    if len(shares) != len(test_input["weights"]):
         return False
-    if not all(-FRACTIONAL_SHARE <= x <= 1 + FRACTIONAL_SHARE for x in shares):
+    optimum, forced, group, room, fills = _fractional_optima(test_input)
+    if abs(_decimal(answer["max_value"]) - optimum) > FRACTIONAL_VALUE:
         return False
-    # Each share may be off by its rounding, so the load and the worth by that much times
-    # each item's weight and value.
-    load = sum(w * x for w, x in zip(weights, shares, strict=True))
-    if load > test_input["capacity"] + FRACTIONAL_SHARE * sum(weights):
+    written = [_decimal(x) for x in shares]
+    off = [f >= 0 and abs(x - f) > FRACTIONAL_SHARE for x, f in zip(written, forced, strict=True)]
+    if any(off):
         return False
-    worth = sum(v * x for v, x in zip(values, shares, strict=True))
-    if abs(worth - stated) > FRACTIONAL_VALUE + FRACTIONAL_SHARE * sum(values):
+    # The tied group: shares each within 0.0001 of the written one and in [0, 1] that fill
+    # the room exactly (or fit in it, for worthless items).
+    weights = [_decimal(test_input["weights"][i]) for i in group]
+    low = [max(Fraction(0), written[i] - FRACTIONAL_SHARE) for i in group]
+    high = [min(Fraction(1), written[i] + FRACTIONAL_SHARE) for i in group]
+    if any(lo > hi for lo, hi in zip(low, high, strict=True)):
         return False
-    return abs(stated - oracles["fractional_knapsack"]._optimum(test_input)) <= FRACTIONAL_VALUE
+    least = sum((w * lo for w, lo in zip(weights, low, strict=True)), Fraction(0))
+    most = sum((w * hi for w, hi in zip(weights, high, strict=True)), Fraction(0))
+    return least <= room and (not fills or room <= most)
 
 
 OWN_CHECKERS: dict[str, Callable[[Oracles, dict[str, Any], dict[str, Any]], bool]] = {
@@ -324,69 +361,3 @@ MAX_SIZE: dict[str, int] = {
     "graph_coloring": 8,
 }
 """Sizes above which a brute-force checker gets slow; others draw up to 10."""
-
-
-# The defects of issue 13 not yet fixed (the verdicts engineer's), as they show here. ----
-
-NUMBERS = {
-    "bisection": ("root",),
-    "newton_raphson": ("root",),
-    "monte_carlo": ("estimate",),
-    "gradient_descent": ("minimum",),
-    "fractional_knapsack": ("max_value", "fractions"),
-}
-"""The keys whose numbers the scaffolds and the specs bound differently (defect 6)."""
-TOLERANCE_DEFECT = "issue 13 defect 6: tolerances stated two ways"
-
-
-NEAR = 1e-3
-"""How close (relative, or absolute below 1) an answer's numbers must be to the reference's
-for a disagreement on them to be a matter of tolerance: far above every stated one."""
-
-
-def _numbers(name: str, test_input: dict[str, Any], answer: dict[str, Any]) -> list[Any]:
-    """The numbers a tolerance bounds. fractional_knapsack's spec bounds the shares' load
-    and worth, not each share (and ties allow other splits), so those two stand for them."""
-    if name != "fractional_knapsack":
-        return [answer[key] for key in NUMBERS[name]]
-    shares = answer["fractions"]
-    if len(shares) != len(test_input["weights"]):
-        return [None]
-    weights, values = test_input["weights"], test_input["values"]
-    load = sum(w * x for w, x in zip(weights, shares, strict=True)) / max(1, sum(weights))
-    worth = sum(v * x for v, x in zip(values, shares, strict=True)) / max(1, sum(values))
-    return [answer["max_value"], load, worth]  # as shares of the whole: weighted means
-
-
-def _near(value: Any, truth: Any) -> bool:
-    if isinstance(value, list) or isinstance(truth, list):
-        same = isinstance(value, list) and isinstance(truth, list) and len(value) == len(truth)
-        return same and all(map(_near, value, truth))
-    if value is None or truth is None:
-        return value is truth
-    return bool(abs(value - truth) <= NEAR * max(1.0, abs(truth)))
-
-
-def known_defect(
-    oracles: Oracles,
-    name: str,
-    test_input: dict[str, Any],
-    answer: Any,
-    verdict: bool,
-    expected: dict[str, Any],
-) -> str | None:
-    """Which defect of issue 13 still open explains a disagreement on ``answer``, or None.
-
-    Defect 6: the validator accepts an answer whose numbers are further off than the
-    scaffold states, or rejects one within the stated tolerance, that is right with the
-    reference's numbers. (Defects 1 to 5 are fixed: any disagreement of theirs fails.)"""
-    if name not in NUMBERS or not _shaped(name, answer):
-        return None
-    if not _near(_numbers(name, test_input, answer), _numbers(name, test_input, expected)):
-        return None  # far off: whatever the validator says is no matter of tolerance
-    reference_numbers = {**answer, **{key: expected[key] for key in NUMBERS[name]}}
-    if not check(oracles, name, test_input, reference_numbers):
-        return None
-    # Rejected: within the stated tolerance of the exact value, yet further than the
-    # spec's from the reference's rounded one (monte_carlo: 2.796667 for 2.79676667).
-    return TOLERANCE_DEFECT if verdict else f"{TOLERANCE_DEFECT}, from the rounded reference"

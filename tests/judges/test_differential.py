@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib.util
 import random
-from collections import Counter
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -93,29 +92,19 @@ def candidates(
     return [*seeds, *made]
 
 
-def disagreements(
-    oracles: Oracles, name: str, tier: Tier, pick: int, seed: int
-) -> tuple[list[str], Counter[str]]:
-    """Every candidate judged both ways: the disagreements no known defect explains, and
-    how many each known defect explained."""
+def disagreements(oracles: Oracles, name: str, tier: Tier, pick: int, seed: int) -> list[str]:
+    """Every candidate judged both ways; the ones judged otherwise than the words judge."""
     spec = CATALOG[name]
     case = small_case(spec, tier, pick, seed)
     note(f"input: {case.input}")
     right = WORDS.check(oracles, name, case.input, case.expected)
     assert right, ("the reference answer is wrong", case.input)
-    known: Counter[str] = Counter()
-    unexplained = []
+    found = []
     for answer in candidates(oracles, spec, case, random.Random(seed)):
         judged = verdict(spec, case, answer)
-        truth = WORDS.check(oracles, name, case.input, answer)
-        if judged == truth:
-            continue
-        defect = WORDS.known_defect(oracles, name, case.input, answer, judged, case.expected)
-        if defect is not None:
-            known[defect] += 1
-        else:
-            unexplained.append(f"judged {judged}, words say {truth}: {answer!r}")
-    return unexplained, known
+        if judged != WORDS.check(oracles, name, case.input, answer):
+            found.append(f"judged {judged}, the words say {not judged}: {answer!r}")
+    return found
 
 
 def test_every_multi_answer_scaffold_has_a_checker() -> None:
@@ -128,14 +117,16 @@ def test_every_multi_answer_scaffold_has_a_checker() -> None:
 @settings(max_examples=60, deadline=None)
 @given(tier=st.sampled_from(TIERS), pick=st.integers(0, 99), seed=st.integers(0, 2**32 - 1))
 @example(tier="edge", pick=0, seed=0)
-@example(tier="simple", pick=1, seed=18160)  # monte_carlo: tolerance from the rounded value
+# Seeds that found disagreements (the fix in brackets):
+@example(tier="simple", pick=1, seed=18160)  # monte_carlo 2.796667 (tolerance stated)
+@example(tier="edge", pick=812, seed=116)  # monte_carlo -37.0868, 0.0001 off (exact bound)
+@example(tier="edge", pick=203, seed=29)  # fractional_knapsack 6.001, 0.001 off (exact bound)
+@example(tier="simple", pick=441, seed=63)  # fractional_knapsack 0.8502 for 0.85 (each share)
 def test_verdict_equals_the_scaffolds_words(
     name: str, tier: Tier, pick: int, seed: int, scaffold_tests: Oracles
 ) -> None:
-    unexplained, known = disagreements(scaffold_tests, name, tier, pick, seed)
-    for defect, times in known.items():
-        note(f"{times} disagreement(s) from {defect}")
-    assert not unexplained, unexplained[:5]
+    found = disagreements(scaffold_tests, name, tier, pick, seed)
+    assert not found, found[:5]
 
 
 DEFECT_REPRODUCERS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
