@@ -17,7 +17,8 @@ from verification import __version__
 from verification.journal import RunPaths, read_manifest_file
 
 ScriptedRun = Callable[..., tuple[int, str]]  # the scripted_run fixture (conftest.py)
-EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
+CHECKOUT = Path(__file__).resolve().parents[2]
+EXAMPLES = CHECKOUT / "docs" / "examples"
 COMMAND = "REGENERATE_EXAMPLES=1 pytest tests/reports/test_docs_examples.py"
 
 
@@ -31,6 +32,7 @@ def _render(tmp_path: Path, scripted_run: ScriptedRun) -> dict[str, str]:
     manifest = read_manifest_file(RunPaths(output, second).manifest)
     replacements = {
         str(tmp_path): "/tmp/example",
+        str(CHECKOUT): "/path/to/scaffold-verification",  # scaffold files are named in full
         first: "20261124T030000Z-000001",
         second: "20261125T030000Z-000002",
         first[:15]: "20261124T030000",  # the trend chart labels runs by their time
