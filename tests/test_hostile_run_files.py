@@ -376,3 +376,27 @@ def test_a_stored_draft_path_is_used_only_while_its_text_is_the_one_hashed(
     assert code == 2
     assert "scaffold kmp changed since" in err
     assert len(read_journal(run / "results.jsonl")) == 1  # nothing more was asked
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock is POSIX")
+def test_a_lock_file_holding_escape_codes_is_not_printed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, earlier_run: Path
+) -> None:
+    import fcntl
+
+    with (earlier_run / "lock").open("w") as lock:
+        lock.write("\x1b[2J\x1b[31m4242")
+        lock.flush()
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        code, _, err = _run(
+            capsys,
+            "verify",
+            "--provider",
+            "reference",
+            "--resume",
+            earlier_run.name,
+            "--output",
+            str(tmp_path / "results"),
+        )
+    assert code == 2
+    assert "is in use by process unknown" in err and "\x1b" not in err

@@ -462,7 +462,9 @@ class RunLock:
         try:
             _lock_file(self._fd)
         except OSError:
-            owner = os.read(self._fd, 32).decode("ascii", "replace").strip() or "unknown"
+            # The lock file holds its owner's pid, or whatever else someone wrote there.
+            text = os.read(self._fd, 32).decode("ascii", "replace").strip()
+            owner = text if text.isdigit() else "unknown"
             os.close(self._fd)
             self._fd = None
             raise RunInUseError(

@@ -161,6 +161,16 @@ class ScaffoldSpec:
             raise ValueError(
                 f"category {self.category!r} of {self.name!r} is not an ASCII lower-case name"
             )
+        for what, text in (
+            ("title", self.title),
+            ("description", self.description),
+            ("size unit", self.size.unit),
+        ):
+            if not isinstance(text, str) or not text.isprintable() or len(text) > 200:
+                raise ValueError(
+                    f"spec {self.name!r}: its {what} must be one line of printable text "
+                    "(at most 200 characters): `list` and prompts show it"
+                )
         if self.markdown is not None and not isinstance(self.markdown, Path):
             raise ValueError(
                 f"spec {self.name!r}: markdown must be a pathlib.Path, not "

@@ -107,6 +107,7 @@ MARKDOWN_BYTES = bypass(markdown=str(SPEC.markdown).encode())
 NO_BUDGET = bypass(max_output_tokens=0)
 NON_ASCII = bypass(name="gr\\u00f6\\u00dfe")
 NO_CASE_VALIDATOR = spec("no_case_validator", validator=NoCase())
+TITLE_ESCAPE = bypass(title="Largest\\x1b[2J number")
 
 # Broken at verify time: each scaffold is INCOMPLETE with the plugin's error.
 GENERATOR_RAISES = spec("generator_raises", generator=broken)
@@ -162,6 +163,7 @@ LOAD_ATTACKS = {
         "demo_scaffolds.made_non_ascii:SPEC",
         "does not load (ValueError: scaffold name 'größe' must be an ASCII",
     ),
+    "title_escape": ("demo_scaffolds.specs:TITLE_ESCAPE", "its title must be one line"),
     "no_case_validator": (
         "demo_scaffolds.specs:NO_CASE_VALIDATOR",
         "NoCase.validate must accept the test case",
