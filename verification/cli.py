@@ -151,6 +151,16 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
         "--temperature", type=float, metavar="T", help="sampling temperature (unset: not sent)"
     )
     group.add_argument(
+        "--thinking-budget",
+        type=int,
+        metavar="N",
+        help="extended thinking with N tokens (1024 or more) to think before answering, on "
+        "models that support it (refused, exit 2, on others and on the openai provider); "
+        "each request asks for N plus the scaffold's output budget and sends no "
+        "temperature. Recorded in the manifest: runs are compared only with runs of the "
+        "same budget",
+    )
+    group.add_argument(
         "--repair-attempts",
         type=int,
         metavar="N",
@@ -403,9 +413,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="show or clear the response cache",
         description="The response cache (<output>/cache.sqlite3) keeps every complete answer a "
         "model gave, keyed by provider, base URL, model and the whole request (scaffold "
-        "text, input, output budget, temperature, sample): a repeated run is answered from "
-        "it with no network call. Errors, refusals and cut-off replies are not kept; dry "
-        "runs are never cached; no API key or URL credential is written. "
+        "text, input, output budget, temperature, thinking budget, sample): a repeated run "
+        "is answered from it with no network call. Errors, refusals and cut-off replies "
+        "are not kept; dry runs are never cached; no API key or URL credential is written. "
         "`verify --no-cache` (VERIFY_CACHE=false) bypasses it.",
     )
     cache.add_argument(
@@ -489,6 +499,7 @@ _SETTING_OPTIONS = (
     "concurrency",
     "seed",
     "temperature",
+    "thinking_budget",
     "repair_attempts",
     "results_dir",
     "scaffolds_dir",

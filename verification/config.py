@@ -30,6 +30,7 @@ from verification.cases import DEFAULT_SEED
 from verification.errors import ConfigurationError, StoredFileError
 from verification.pricing import ModelPrice
 from verification.stored_files import read_stored_text
+from verification.thinking import MIN_THINKING_BUDGET
 
 __all__ = [
     "CERT_SEED_MIN_CHARS",
@@ -143,6 +144,10 @@ class VerificationSettings(BaseSettings):
     """Answers asked per case (epochs); each is graded."""
     temperature: float | None = Field(default=None, ge=0.0, le=2.0)
     """Sampling temperature; unset means not sent (some models reject it)."""
+    thinking_budget: int | None = Field(default=None, ge=MIN_THINKING_BUDGET, le=128_000)
+    """Tokens a model may think before answering (extended thinking, on the models of
+    :data:`verification.pricing.THINKING_FAMILIES`); unset: no thinking. A request asks
+    for this plus the scaffold's output budget, and sends no temperature."""
     max_retries: int = Field(default=4, ge=0, le=20)
     """Retries of a transient failure, after the first try."""
     retry_initial_wait: float = Field(default=1.0, ge=0.0, le=60.0)

@@ -20,6 +20,7 @@ from verification.config import VerificationSettings
 from verification.llm.prompt_builder import PromptBuilder
 from verification.pricing import TokenCounts, estimate_tokens
 from verification.runner import plan_cases
+from verification.thinking import max_tokens_with
 
 __all__ = ["ScaffoldEstimate", "estimate_run", "format_estimate"]
 
@@ -78,7 +79,7 @@ def estimate_run(
         cached = caching and requests > 1 and minimum is not None and system >= minimum
         tokens = TokenCounts(
             input=user + (0 if cached else system * requests),
-            output=spec.max_output_tokens * requests,
+            output=max_tokens_with(settings.thinking_budget, spec.max_output_tokens) * requests,
             cache_write=system if cached else 0,
             cache_read=system * (requests - 1) if cached else 0,
         )

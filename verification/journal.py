@@ -298,6 +298,9 @@ class RunManifest(BaseModel):
     early_stops: dict[str, EarlyStop] | None = None
     """With ``--early-stop``: the scaffolds a look decided, and where (``None``: the run
     did not stop early; ``{}``: it could have, but no look decided)."""
+    thinking_budget: int | None = Field(default=None, ge=1)
+    """Extended thinking's budget per request (``--thinking-budget``); ``None``: none.
+    Part of comparability and of every request's cache key."""
 
     # A manifest is read back from disk, where anyone may have edited it: the names in it
     # become file names and report lines, so they are held to what the harness writes.

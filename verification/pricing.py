@@ -26,12 +26,14 @@ __all__ = [
     "MIN_CACHEABLE_TOKENS",
     "PRICES",
     "TABLES_DATED",
+    "THINKING_FAMILIES",
     "ModelPrice",
     "TokenCounts",
     "estimate_tokens",
     "family_of",
     "min_cacheable_for",
     "price_for",
+    "supports_thinking",
 ]
 
 TABLES_DATED = "2025-11-24"
@@ -108,6 +110,20 @@ MIN_CACHEABLE_TOKENS: dict[str, int] = {
 """The shortest prompt prefix each family caches, as of :data:`TABLES_DATED`: a shorter
 one is sent uncached at no error, so only the usage counters would tell."""
 
+THINKING_FAMILIES: frozenset[str] = frozenset(
+    {
+        "claude-opus-4-5",
+        "claude-opus-4-1",
+        "claude-opus-4",
+        "claude-sonnet-4-5",
+        "claude-sonnet-4",
+        "claude-3-7-sonnet",
+        "claude-haiku-4-5",
+    }
+)
+"""The families that take extended thinking (``thinking`` in a Messages API request), as
+of :data:`TABLES_DATED`: the 3.5 and 3 Haiku models refuse the field."""
+
 
 @dataclass(frozen=True)
 class TokenCounts:
@@ -162,6 +178,11 @@ def min_cacheable_for(model: str, overrides: Mapping[str, int] | None = None) ->
     table = {**MIN_CACHEABLE_TOKENS, **(overrides or {})}
     family = family_of(model, table)
     return table[family] if family is not None else None
+
+
+def supports_thinking(model: str) -> bool:
+    """Whether ``model`` belongs to a family of :data:`THINKING_FAMILIES`."""
+    return family_of(model, dict.fromkeys(THINKING_FAMILIES)) is not None
 
 
 def estimate_tokens(text: str) -> int:

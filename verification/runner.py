@@ -66,6 +66,7 @@ from verification.resuming import adopt_stored_scaffolds
 from verification.scheduling import CaseScheduler, Job
 from verification.shards import Shard, cut_shard
 from verification.spec import ScaffoldSpec
+from verification.thinking import check_thinking, max_tokens_with
 from verification.validators.base import ValidationResult, Validator, accepts_case
 
 __all__ = [
@@ -152,6 +153,8 @@ class VerificationRunner:
         """Starts cases: the limiter per model, the budget, the prompt cache warm-up."""
         self.run_id: str | None = None
         """The id of the run under way (set once its directory exists)."""
+        self.thinking_budget = self.settings.thinking_budget
+        """Extended thinking's budget per request (a resumed run keeps its manifest's)."""
 
     @property
     def model(self) -> str:
@@ -177,8 +180,9 @@ class VerificationRunner:
             system=prompt.system,
             prompt=prompt.user,
             model=self.model,
-            max_tokens=spec.max_output_tokens,
-            temperature=self.settings.temperature,
+            max_tokens=max_tokens_with(self.thinking_budget, spec.max_output_tokens),
+            temperature=None if self.thinking_budget else self.settings.temperature,
+            thinking_budget=self.thinking_budget,
             case_id=case.id,
             sample=epoch,
         )
@@ -250,7 +254,8 @@ class VerificationRunner:
         level: int | None
         if response.stop_reason == "max_tokens":
             outcome, level = "truncated", 1
-            reason = f"the reply hit the {spec.max_output_tokens}-token limit"
+            limit = max_tokens_with(self.thinking_budget, spec.max_output_tokens)
+            reason = f"the reply hit the {limit}-token limit"
         elif response.stop_reason == "model_context_window_exceeded":
             outcome, level = "truncated", 1
             reason = "the reply ran out of the model's context window"
@@ -413,7 +418,9 @@ class VerificationRunner:
             return 0.0  # no prompt, no request: the case journals its plugin's failure
         tokens = estimate_tokens(prompt.system) + estimate_tokens(prompt.user)
         return self.scheduler.budget.worst_case(
-            tokens, job.spec.max_output_tokens, self.settings.repair_attempts
+            tokens,
+            max_tokens_with(self.thinking_budget, job.spec.max_output_tokens),
+            self.settings.repair_attempts,
         )
 
     async def run(
@@ -502,12 +509,23 @@ class VerificationRunner:
             self.prompt_builder.get_scaffold_content(spec)
         await self._ensure_provider(planned)
         assert self.provider is not None
+        if previous is not None:
+            self.thinking_budget = previous.thinking_budget
+        check_thinking(
+            self.thinking_budget,
+            model=self.model,
+            provider=self.provider.name,
+            dry_run=self.provider.dry_run,
+            temperature=settings.temperature,
+        )
         if not resumed:  # a new run's folder is made only once the provider can answer
             owned.enter_context(paths.lock())
         done: set[tuple[str, int]] = set()
         samples = settings.samples
         if previous is not None:
-            _check_resumable(previous, self.provider, self.model, self.prompt_builder)
+            _check_resumable(
+                previous, self.provider, self.model, self.prompt_builder, settings.thinking_budget
+            )
             samples = previous.samples
             for record in read_journal(paths.journal):
                 if record.attempt == 1 and record.outcome != "infra_error":
@@ -554,6 +572,7 @@ class VerificationRunner:
                     settings, self.model, prompt_caching=self.provider.caches_prompts
                 ),
                 early_stops={} if settings.early_stop else None,
+                thinking_budget=self.thinking_budget,
             )
             if shard is not None:
                 manifest = cut_shard(manifest, shard)
@@ -648,10 +667,17 @@ def _budget_of(
 
 
 def _check_resumable(
-    manifest: RunManifest, provider: LLMProvider, model: str, prompt_builder: PromptBuilder
+    manifest: RunManifest,
+    provider: LLMProvider,
+    model: str,
+    prompt_builder: PromptBuilder,
+    thinking_budget: int | None = None,
 ) -> None:
-    """Refuse to mix answers of another provider, model or scaffold text into a run."""
+    """Refuse to mix answers of another provider, model, thinking budget or scaffold text
+    into a run (a resume given no budget keeps the run's)."""
     problems = []
+    if thinking_budget is not None and thinking_budget != manifest.thinking_budget:
+        problems.append(f"thinking budget {manifest.thinking_budget}, now {thinking_budget}")
     if manifest.provider.get("provider") != provider.name:
         problems.append(f"provider {manifest.provider.get('provider')!r}, now {provider.name!r}")
     if manifest.model_requested != model:

@@ -66,6 +66,8 @@ class LLMRequest(BaseModel):
     """Output budget; reaching it gives ``stop_reason == "max_tokens"``."""
     temperature: float | None = None
     """Not sent when None."""
+    thinking_budget: int | None = Field(default=None, ge=1)
+    """Extended thinking's ``budget_tokens`` (inside ``max_tokens``); None: no thinking."""
     case_id: str | None = None
     """Which case this is for: never sent to a model, never part of a cache key."""
     sample: int = Field(default=0, ge=0)

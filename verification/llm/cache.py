@@ -111,12 +111,19 @@ def cache_key(provider: str, base_url: str | None, request: LLMRequest) -> str:
     >>> key == cache_key("openai", "http://host:8000/v1", request.model_copy(
     ...     update={"sample": 1}))
     False
+    >>> key == cache_key("openai", "http://host:8000/v1", request.model_copy(
+    ...     update={"thinking_budget": 2048}))
+    False
     """
     data = {
         "format": CACHE_FORMAT,
         "provider": provider,
         "base_url": without_credentials(base_url),
-        "request": request.model_dump(mode="json", exclude={"case_id"}),
+        # No budget leaves the key as it was before thinking existed: old entries still hit.
+        "request": request.model_dump(
+            mode="json",
+            exclude={"case_id"} if request.thinking_budget else {"case_id", "thinking_budget"},
+        ),
     }
     canonical = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()

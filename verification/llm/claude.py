@@ -26,6 +26,7 @@ from verification.errors import (
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.replies import BODY_FAULTS, message_reply, not_a_reply
 from verification.llm.retry import RetryPolicy
+from verification.thinking import thinking_field
 
 if TYPE_CHECKING:
     import anthropic
@@ -189,7 +190,11 @@ class ClaudeProvider(LLMProvider):
             if self.caches_prompts:
                 block["cache_control"] = {"type": "ephemeral"}
             arguments["system"] = [block]
-        if request.temperature is not None:
+        if request.thinking_budget is not None:
+            # In the body, not the keyword: the oldest SDK we support predates thinking.
+            # No temperature goes with it (the API refuses one beside thinking).
+            arguments["extra_body"] = {"thinking": thinking_field(request.thinking_budget)}
+        elif request.temperature is not None:
             # Newer SDKs dropped the keyword (current models refuse it); older models take it.
             arguments["extra_body"] = {"temperature": request.temperature}
         return arguments

@@ -1,0 +1,158 @@
+"""Extended thinking (``--thinking-budget``) through the real Anthropic SDK against the fake
+server on 127.0.0.1: the request carries the thinking field, no temperature and a
+``max_tokens`` of the budget plus the spec's output budget; thinking blocks are not the
+answer; the budget is in the manifest, the cache key and comparability; models and
+providers that cannot think are refused before any request."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from verification.cli import main
+from verification.journal import read_journal, read_manifest_file
+from verification.pricing import THINKING_FAMILIES, TokenCounts, price_for
+from verification.registry import get_spec
+from verification.reports.history import comparability
+
+if TYPE_CHECKING:
+    from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply
+
+MODEL = "claude-haiku-4-5-20251001"
+SEED = 5
+CASES = 3
+BUDGET = 2048
+THOUGHT_TOKENS = 900
+
+
+@pytest.fixture
+def thinking_model(
+    fake_server: FakeModelServer, monkeypatch: pytest.MonkeyPatch
+) -> FakeModelServer:
+    """A server answering every kmp case right after a thinking block that holds a wrong
+    answer in the scaffold's own format (which the parser must not read)."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-thinking-test-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_server.base_url)
+    replies = fake_server.right_kmp_replies(SEED, CASES)
+
+    def answer(sent: RecordedRequest) -> Reply:
+        body = fake_server.message_body(
+            replies[sent.json["messages"][0]["content"]],
+            model=MODEL,
+            output_tokens=THOUGHT_TOKENS + 100,
+        )
+        wrong = '```json\n{"matches": [999], "comparisons": -1}\n```'
+        body["content"].insert(
+            0, {"type": "thinking", "thinking": f"Draft: {wrong}", "signature": "c2ln"}
+        )
+        return fake_server.Reply(200, body)
+
+    fake_server.script([answer] * (2 * CASES))
+    return fake_server
+
+
+def _verify(output: Path, *extra: str) -> int:
+    argv = ["verify", "kmp", "--provider", "anthropic", "--model", MODEL, "--seed", str(SEED)]
+    return main([*argv, "--cases", str(CASES), "--output", str(output), *extra])
+
+
+def _run_dirs(output: Path) -> list[Path]:
+    return sorted((output / "runs").iterdir(), key=lambda p: p.stat().st_mtime_ns)
+
+
+def test_a_thinking_request_and_its_answer(thinking_model: FakeModelServer, tmp_path: Path) -> None:
+    _verify(tmp_path, "--thinking-budget", str(BUDGET))
+    sent = thinking_model.requests
+    assert len(sent) == CASES
+    output_budget = get_spec("kmp").max_output_tokens
+    for request in sent:
+        body = request.json
+        assert body["thinking"] == {"type": "enabled", "budget_tokens": BUDGET}
+        assert body["max_tokens"] == BUDGET + output_budget
+        assert "temperature" not in body
+    (run,) = _run_dirs(tmp_path)
+    records = read_journal(run / "results.jsonl")
+    # The thinking block's wrong answer came first; only the text block was judged.
+    assert [r.outcome for r in records] == ["passed"] * CASES
+    assert all("999" not in (r.raw_response or "") for r in records)
+    manifest = read_manifest_file(run / "manifest.json")
+    assert manifest.thinking_budget == BUDGET
+    assert manifest.settings["thinking_budget"] == BUDGET
+    # Thinking is billed as output: the API counts it in output_tokens, and so does the cost.
+    summary = json.loads((run / "reports" / "summary.json").read_text("utf-8"))
+    price = price_for(MODEL)
+    assert price is not None
+    paid = sum(price.cost(TokenCounts.from_usage(r.usage)) for r in records)
+    assert all(r.usage["output_tokens"] > THOUGHT_TOKENS for r in records)
+    assert summary["cost"]["usd"] == pytest.approx(paid)
+    assert summary["cost"]["output_tokens"] == sum(r.usage["output_tokens"] for r in records)
+
+
+def test_the_budget_is_part_of_the_cache_key(
+    thinking_model: FakeModelServer, tmp_path: Path
+) -> None:
+    _verify(tmp_path, "--thinking-budget", str(BUDGET))
+    _verify(tmp_path, "--thinking-budget", str(BUDGET))  # the same requests: from the cache
+    assert len(thinking_model.requests) == CASES
+    _verify(tmp_path, "--thinking-budget", str(BUDGET + 1))  # another budget: asked again
+    assert len(thinking_model.requests) == 2 * CASES
+    assert [r.json["thinking"]["budget_tokens"] for r in thinking_model.requests[CASES:]] == [
+        BUDGET + 1
+    ] * CASES
+    first, cached, other = (read_manifest_file(d / "manifest.json") for d in _run_dirs(tmp_path))
+    assert comparability(first, cached) == []
+    assert comparability(first, other) == [f"thinking_budget {BUDGET} != {BUDGET + 1}"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (("--model", "claude-3-haiku-20240307"), "does not support extended thinking"),
+        (("--temperature", "0.5"), "without a temperature"),
+        (("--thinking-budget", "512"), "greater than or equal to 1024"),
+    ],
+)
+def test_what_cannot_think_is_refused_before_any_request(
+    fake_server: FakeModelServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    extra: tuple[str, ...],
+    said: str,
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-thinking-test-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_server.base_url)
+    assert _verify(tmp_path, "--thinking-budget", str(BUDGET), *extra) == 2
+    assert said in capsys.readouterr().err
+    assert fake_server.requests == []
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
+
+
+def test_the_openai_provider_cannot_send_thinking(
+    fake_server: FakeModelServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", fake_server.openai_base_url)
+    fake_server.script([fake_server.models(MODEL)])  # the preflight's model list
+    argv = ["verify", "kmp", "--provider", "openai", "--model", MODEL, "--thinking-budget"]
+    assert main([*argv, str(BUDGET), "--output", str(tmp_path)]) == 2
+    assert "the openai provider cannot send it" in capsys.readouterr().err
+    assert [r.path for r in fake_server.requests] in ([], ["/v1/models"])
+
+
+def test_a_dry_run_records_the_budget_of_a_model_that_thinks(tmp_path: Path) -> None:
+    argv = ["verify", "kmp", "--provider", "reference", "--cases", "2", "--model", MODEL]
+    assert main([*argv, "--thinking-budget", str(BUDGET), "--output", str(tmp_path)]) == 0
+    (run,) = _run_dirs(tmp_path)
+    assert read_manifest_file(run / "manifest.json").thinking_budget == BUDGET
+
+
+def test_every_family_that_thinks_has_a_price() -> None:
+    # The two tables are kept together: a family that thinks but has no price could not be
+    # budgeted with --max-cost.
+    assert all(price_for(family) is not None for family in THINKING_FAMILIES)
