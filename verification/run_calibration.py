@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from verification.cases import TestCase
+from verification.errors import PluginError
 from verification.spec import ScaffoldSpec
 
 __all__ = ["MAX_MISSES_SHOWN", "PER_CASE", "Calibration", "CalibrationMiss", "calibrate"]
@@ -76,6 +77,9 @@ def _answers(
 ) -> list[dict[str, Any]]:
     try:
         made = list(getattr(spec, hook)(case, rng))[:PER_CASE]
+    except PluginError as exc:  # it names its plugin: a line, not our traceback
+        logger.warning("calibration of case %s skipped: %s", case.id, exc)
+        return []
     except Exception:  # the hook's own defect, which `check` reports; not the validator's
         logger.exception("%s hook of %s raised on case %s", hook, spec.name, case.id)
         return []
