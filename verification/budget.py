@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 from verification.config import VerificationSettings
 from verification.errors import ConfigurationError
 from verification.journal import AttemptRecord, CostBasis
-from verification.pricing import ModelPrice, TokenCounts, min_cacheable_for, price_for
+from verification.pricing import (
+    BATCH_PRICE_SHARE,
+    ModelPrice,
+    TokenCounts,
+    min_cacheable_for,
+    price_for,
+)
 
 __all__ = ["CostBudget", "cost_basis"]
 
@@ -62,8 +68,10 @@ class CostBudget:
             return None
         budget = cls(limit=basis.max_cost, price=basis.price)
         for record in paid:
-            if record.source == "live":
-                budget.spent += basis.price.cost(TokenCounts.from_usage(record.usage))
+            if record.source in ("live", "batch"):
+                budget.record(
+                    record.usage, share=BATCH_PRICE_SHARE if record.source == "batch" else 1
+                )
         return budget
 
     def worst_case(self, prompt_tokens: int, max_output_tokens: int, attempts: int) -> float:
@@ -82,9 +90,9 @@ class CostBudget:
         self.reserved += worst_case
         return True
 
-    def record(self, usage: dict[str, int]) -> None:
-        """Count one live call's cost."""
-        self.spent += self.price.cost(TokenCounts.from_usage(usage))
+    def record(self, usage: dict[str, int], *, share: float = 1.0) -> None:
+        """Count one live call's cost (``share`` of the list price: half in a batch)."""
+        self.spent += share * self.price.cost(TokenCounts.from_usage(usage))
 
     def finish(self, key: int) -> None:
         """Release the case ``key``'s hold (what it cost is already recorded)."""

@@ -189,6 +189,16 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
         "price (built-in table, or VERIFY_PRICES)",
     )
     group.add_argument(
+        "--batch",
+        action="store_const",
+        const=True,
+        help="send the run through Anthropic's Message Batches API (half price, results "
+        "within 24 hours): answers the response cache holds are not sent, repairs go in a "
+        "later batch, a killed run resumes polling its batches (--resume RUN_ID), and what "
+        "did not succeed in a batch is answered synchronously (VERIFY_BATCH_SYNC_FINISH). "
+        "Polled every VERIFY_BATCH_POLL_INTERVAL seconds (60) up to VERIFY_BATCH_DEADLINE",
+    )
+    group.add_argument(
         "--early-stop",
         action="store_const",
         const=True,
@@ -507,6 +517,7 @@ _SETTING_OPTIONS = (
     "cache",
     "max_cost",
     "early_stop",
+    "batch",
 )
 
 

@@ -175,6 +175,15 @@ class VerificationSettings(BaseSettings):
     max_cost: float | None = Field(default=None, gt=0.0, le=1_000_000.0)
     """Budget in USD for the run: no case starts once what it could cost, with the worst
     case of those in flight, would pass it. Unset: no budget."""
+    batch: bool = False
+    """Send the run through Anthropic's Message Batches (:mod:`verification.batch_mode`)."""
+    batch_poll_interval: float = Field(default=60.0, ge=0.0, le=3600.0)
+    """Seconds between two looks at a batch under way."""
+    batch_deadline: float = Field(default=26 * 3600.0, gt=0.0, le=7 * 86400.0)
+    """Seconds a batch is waited for (the API ends every batch within 24 hours); past
+    them its requests are infrastructure errors."""
+    batch_sync_finish: bool = True
+    """Answer synchronously what did not succeed in a batch (errored, canceled, expired)."""
     early_stop: bool = False
     """Stop asking a scaffold's cases once a planned look decides its status
     (:mod:`verification.early_stop`)."""

@@ -16,10 +16,19 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from verification.journal import AttemptRecord, CostBasis, RunManifest
-from verification.pricing import ModelPrice, TokenCounts
+from verification.pricing import BATCH_PRICE_SHARE, ModelPrice, TokenCounts
 
-__all__ = ["PromptCacheVerdict", "ScaffoldCost", "run_costs", "scaffold_cost", "total_cost"]
+__all__ = [
+    "BATCH_DISCOUNT",
+    "PromptCacheVerdict",
+    "ScaffoldCost",
+    "run_costs",
+    "scaffold_cost",
+    "total_cost",
+]
 
+BATCH_DISCOUNT = 1 - BATCH_PRICE_SHARE
+"""What a batch saves of the list price."""
 PromptCacheState = Literal["worked", "written-not-read", "below-minimum", "no-activity", "off"]
 
 
@@ -48,7 +57,7 @@ class ScaffoldCost:
     prompt_cache_savings_usd: float | None
     response_cache_savings_usd: float | None
     batch_savings_usd: float | None = None
-    """Message Batches' discount (none until runs can go through batches)."""
+    """Message Batches' discount: half the list price of every answer a batch gave."""
     most_expensive_case: tuple[str, float] | None = None
     prompt_cache: PromptCacheVerdict = field(
         default_factory=lambda: PromptCacheVerdict(None, "no live call")
@@ -103,17 +112,21 @@ def scaffold_cost(
 ) -> ScaffoldCost:
     """The cost of ``records`` (one scaffold's, or any set) at ``basis``'s price."""
     live = TokenCounts()
+    batched = TokenCounts()
     cached = TokenCounts()
-    live_calls = cached_answers = 0
+    live_calls = cached_answers = batch_calls = 0
     per_case: dict[tuple[str, int], TokenCounts] = {}
     for record in records:
         if record.source == "cache":
             cached_answers += 1
             cached += TokenCounts.from_usage(record.usage)
-        elif record.source == "live":  # a dry run's answers and failed calls cost nothing
+        elif record.source in ("live", "batch"):  # dry runs and failed calls cost nothing
             counts = TokenCounts.from_usage(record.usage)
             live_calls += 1
             live += counts
+            if record.source == "batch":
+                batched += counts
+                batch_calls += 1
             key = (record.case_id, record.epoch)
             per_case[key] = per_case.get(key, TokenCounts()) + counts
     basis = basis or CostBasis(model="unknown")
@@ -127,9 +140,10 @@ def scaffold_cost(
         live_calls=live_calls,
         cached_answers=cached_answers,
         cases=len(per_case),
-        usd=price.cost(live) if price else None,
+        usd=price.cost(live) - BATCH_DISCOUNT * price.cost(batched) if price else None,
         prompt_cache_savings_usd=_prompt_cache_savings(live, price) if price else None,
         response_cache_savings_usd=price.cost(cached) if price else None,
+        batch_savings_usd=BATCH_DISCOUNT * price.cost(batched) if price and batch_calls else None,
         most_expensive_case=most,
         prompt_cache=_verdict(live, live_calls, basis, prompt_tokens),
     )
@@ -160,6 +174,11 @@ def total_cost(costs: Mapping[str, ScaffoldCost], basis: CostBasis | None) -> Sc
         usd=added(c.usd for c in parts) if parts else (0.0 if basis and basis.price else None),
         prompt_cache_savings_usd=added(c.prompt_cache_savings_usd for c in parts),
         response_cache_savings_usd=added(c.response_cache_savings_usd for c in parts),
+        batch_savings_usd=added(
+            c.batch_savings_usd for c in parts if c.batch_savings_usd is not None
+        )
+        if any(c.batch_savings_usd is not None for c in parts)
+        else None,
         most_expensive_case=max(expensive, key=lambda pair: pair[1]) if expensive else None,
         prompt_cache=verdict,
     )

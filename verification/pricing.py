@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 __all__ = [
+    "BATCH_PRICE_SHARE",
     "CACHE_READ_FACTOR",
     "CACHE_WRITE_FACTOR",
     "MIN_CACHEABLE_TOKENS",
@@ -37,6 +38,8 @@ __all__ = [
 ]
 
 TABLES_DATED = "2025-11-24"
+BATCH_PRICE_SHARE = 0.5
+"""Message Batches bill this share of the list price, every kind of token alike."""
 """When both tables were last checked against Anthropic's published pricing and
 prompt-caching pages."""
 

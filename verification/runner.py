@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from verification import DISTRIBUTION, __version__
+from verification.batch_mode import BATCH_FILE, BatchLog, BatchMode, JobTuple
 from verification.budget import CostBudget, cost_basis
 from verification.cases import (
     TIERS,
@@ -50,6 +51,7 @@ from verification.journal import (
     read_journal,
 )
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
+from verification.llm.batches import ClaudeBatches, batches_for
 from verification.llm.cache import CACHE_FILE, CachingProvider, ResponseCache
 from verification.llm.limiter import Slot
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, Prompt, PromptBuilder
@@ -176,7 +178,33 @@ class VerificationRunner:
         slot: Slot,
     ) -> AttemptRecord:
         assert self.provider is not None
-        request = LLMRequest(
+        request = self.request_for(spec, case, prompt, epoch=epoch)
+        started = time.perf_counter()
+        reply: LLMResponse | LLMError
+        try:
+            reply = await self.provider.generate_with_retry(
+                request, max_retries=self.settings.max_retries, slot=slot
+            )
+        except FatalLLMError:
+            raise
+        except LLMError as exc:
+            reply = exc
+        return await self.judged(
+            spec,
+            case,
+            validator,
+            request,
+            reply,
+            epoch=epoch,
+            attempt=attempt,
+            latency_s=time.perf_counter() - started,
+        )
+
+    def request_for(
+        self, spec: ScaffoldSpec, case: TestCase, prompt: Prompt, *, epoch: int
+    ) -> LLMRequest:
+        """The request that asks ``prompt`` of this run's model for one sample of ``case``."""
+        return LLMRequest(
             system=prompt.system,
             prompt=prompt.user,
             model=self.model,
@@ -186,18 +214,27 @@ class VerificationRunner:
             case_id=case.id,
             sample=epoch,
         )
-        started = time.perf_counter()
-        response: LLMResponse | None = None
-        try:
-            response = await self.provider.generate_with_retry(
-                request, max_retries=self.settings.max_retries, slot=slot
-            )
-        except FatalLLMError:
-            raise
-        except LLMError as exc:
+
+    async def judged(
+        self,
+        spec: ScaffoldSpec,
+        case: TestCase,
+        validator: Validator,
+        request: LLMRequest,
+        reply: LLMResponse | LLMError,
+        *,
+        epoch: int,
+        attempt: int,
+        latency_s: float,
+    ) -> AttemptRecord:
+        """Judge one attempt's ``reply`` (an answer, or the error that stood for one),
+        journal it, and only then keep the answer in the response cache."""
+        assert self.provider is not None
+        response = reply if isinstance(reply, LLMResponse) else None
+        if response is None:
             outcome: Outcome = "infra_error"
             level: int | None = None
-            reason = str(exc)
+            reason = str(reply)
             answer: Any = None
             leniency: tuple[str, ...] = ()
         else:
@@ -228,7 +265,7 @@ class VerificationRunner:
             raw_response_sha256=raw_sha,
             stop_reason=response.stop_reason if response else None,
             usage=dict(response.usage) if response else {},
-            latency_s=round(time.perf_counter() - started, 6),
+            latency_s=round(latency_s, 6),
             model=response.model if response else None,
             finished_at=_now(),
             source=response.source if response else None,
@@ -318,21 +355,27 @@ class VerificationRunner:
         *,
         epoch: int,
         slot: Slot | None = None,
+        prompt: Prompt | None = None,
+        first_attempt: int = 1,
     ) -> list[AttemptRecord]:
         """The first attempt (in ``slot``, if one is held) and, when it cannot be read,
-        repair attempts (each queuing for a slot)."""
+        repair attempts (each queuing for a slot); from ``first_attempt`` with ``prompt``
+        when an earlier mode made the attempts before it (a batch)."""
         slot = slot or self.scheduler.limiter_for(self.model).slot()
-        try:
-            prompt = self.prompt_builder.build(spec, case.input)
-        except PluginError as exc:
-            return [self._keep_plugin_failure(case.id, exc, epoch=epoch, case=case)]
+        if prompt is None:
+            try:
+                prompt = self.prompt_builder.build(spec, case.input)
+            except PluginError as exc:
+                return [self._keep_plugin_failure(case.id, exc, epoch=epoch, case=case)]
         records = [
-            await self._attempt(spec, case, prompt, validator, epoch=epoch, attempt=1, slot=slot)
+            await self._attempt(
+                spec, case, prompt, validator, epoch=epoch, attempt=first_attempt, slot=slot
+            )
         ]
         while (
             records[-1].outcome == "failed"
             and records[-1].level in (1, 2)
-            and len(records) < self.settings.repair_attempts
+            and first_attempt - 1 + len(records) < self.settings.repair_attempts
         ):
             prompt = PromptBuilder.repair(prompt, records[-1].reason)
             records.append(
@@ -342,7 +385,7 @@ class VerificationRunner:
                     prompt,
                     validator,
                     epoch=epoch,
-                    attempt=len(records) + 1,
+                    attempt=first_attempt + len(records),
                     slot=slot,
                 )
             )
@@ -400,6 +443,57 @@ class VerificationRunner:
 
         todo = [Job(*job) for job in jobs if (job[1].id, job[3]) not in done]
         return await self.scheduler.run(todo, self.model, answer)
+
+    async def _finish_sync(self, items: Sequence[tuple[JobTuple, Prompt, int]]) -> None:
+        """Answer each (job, prompt, attempt) in the default mode: what a batch left."""
+        starts = {(job[1].id, job[3]): (prompt, attempt) for job, prompt, attempt in items}
+
+        async def answer(job: Job, slot: Slot) -> list[AttemptRecord]:
+            prompt, attempt = starts[(job.case.id, job.epoch)]
+            return await self._answer_case(
+                job.spec,
+                job.case,
+                job.validator,
+                epoch=job.epoch,
+                slot=slot,
+                prompt=prompt,
+                first_attempt=attempt,
+            )
+
+        await self.scheduler.run([Job(*job) for job, _, _ in items], self.model, answer)
+
+    def _batch_mode(self, paths: RunPaths, batches: ClaudeBatches) -> BatchMode:
+        """The run's cases through Message Batches, judged and journalled as here."""
+        assert self.provider is not None
+        provider = self.provider
+
+        async def judge(
+            job: JobTuple, request: LLMRequest, reply: LLMResponse | LLMError, attempt: int
+        ) -> AttemptRecord:
+            spec, case, validator, epoch = job
+            return await self.judged(
+                spec, case, validator, request, reply, epoch=epoch, attempt=attempt, latency_s=0.0
+            )
+
+        async def plugin_failed(job: JobTuple, error: PluginError) -> None:
+            self._keep_plugin_failure(job[1].id, error, epoch=job[3], case=job[1])
+
+        settings = self.settings
+        return BatchMode(
+            batches,
+            BatchLog(paths.run_dir / BATCH_FILE),
+            prompt_builder=self.prompt_builder,
+            request_for=lambda job, prompt: self.request_for(job[0], job[1], prompt, epoch=job[3]),
+            cached=provider.cached,
+            judge=judge,
+            plugin_failed=plugin_failed,
+            journal=lambda: read_journal(paths.journal),
+            finish_sync=self._finish_sync if settings.batch_sync_finish else None,
+            repair_attempts=settings.repair_attempts,
+            poll_interval=settings.batch_poll_interval,
+            deadline=settings.batch_deadline,
+            budget=self.scheduler.budget,
+        )
 
     def _warms_cache(self, spec: ScaffoldSpec) -> bool:
         """The provider caches prompts and the scaffold is long enough to be cached."""
@@ -518,6 +612,13 @@ class VerificationRunner:
             dry_run=self.provider.dry_run,
             temperature=settings.temperature,
         )
+        batches = None
+        if settings.batch or (previous is not None and previous.settings.get("batch")):
+            if settings.early_stop or (previous is not None and previous.early_stops is not None):
+                raise ConfigurationError(
+                    "--batch sends every case at once: leave out --early-stop (it asks in looks)"
+                )
+            batches = batches_for(self.provider)  # a provider without batches: said before
         if not resumed:  # a new run's folder is made only once the provider can answer
             owned.enter_context(paths.lock())
         done: set[tuple[str, int]] = set()
@@ -613,7 +714,9 @@ class VerificationRunner:
         try:
             for identifier, error, epoch in unanswerable:
                 self._keep_plugin_failure(identifier, error, epoch=epoch)
-            if stopping is None:
+            if batches is not None:
+                await self._batch_mode(paths, batches).run(jobs)
+            elif stopping is None:
                 await self._gather(jobs, done=done)
             else:
                 await stopping.run(

@@ -10,6 +10,10 @@ consumed per request whatever its path. A step is
 - :data:`DROP`: read the request, then close the socket without a response;
 - a callable taking the :class:`RecordedRequest` and returning one of the two above.
 
+With :attr:`FakeModelServer.batches` set to a :class:`FakeBatchAPI`, the Message Batches
+endpoints (``POST /v1/messages/batches``, ``GET /v1/messages/batches/{id}`` and its
+``results_url``, a JSONL stream) are served by it, statefully, outside the script.
+
 Every request is recorded (method, path, lower-cased headers, raw and decoded JSON body).
 A request beyond the script gets a non-retryable 418 and counts as an *overrun*; the
 ``fake_server`` fixture stops the server when the test ends and fails the test on overruns.
@@ -28,7 +32,7 @@ import contextlib
 import json
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -40,10 +44,12 @@ import pytest
 
 __all__ = [
     "DROP",
+    "FakeBatchAPI",
     "FakeModelServer",
     "RecordedRequest",
     "Reply",
     "Step",
+    "anthropic_env",
     "anthropic_error",
     "chat_completion",
     "fake_server",
@@ -220,6 +226,97 @@ def models(*names: str) -> Reply:
     return Reply(200, {"object": "list", "data": data})
 
 
+# -- Message Batches -----------------------------------------------------------------------
+
+BatchAnswer: TypeAlias = Callable[[str, dict[str, Any]], dict[str, Any]]
+"""(custom_id, params) -> the request's ``result`` object (``succeeded`` with a message,
+``errored``, ``canceled`` or ``expired``)."""
+
+
+def batch_succeeded(text: str, **fields: Any) -> dict[str, Any]:
+    """A ``succeeded`` batch result with a Messages API body (see :func:`message_body`)."""
+    return {"type": "succeeded", "message": message_body(text, **fields)}
+
+
+def batch_errored(error_type: str = "overloaded_error") -> dict[str, Any]:
+    """An ``errored`` batch result."""
+    return {
+        "type": "errored",
+        "error": {"type": "error", "error": {"type": error_type, "message": "fake error"}},
+    }
+
+
+class FakeBatchAPI:
+    """Message Batches as the API serves them: a batch is created ``in_progress``, ends
+    after ``polls`` retrievals (never, when ``None``), and its results (``answer`` of
+    each request, in reverse order: the API promises no order) stream as JSONL."""
+
+    def __init__(self, answer: BatchAnswer, *, polls: int | None = 1) -> None:
+        self.answer = answer
+        self.polls = polls
+        self.created: list[list[dict[str, Any]]] = []
+        """Each batch's requests, in creation order."""
+        self.retrievals: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def handle(self, request: RecordedRequest, base_url: str) -> Reply:
+        parts = request.path.split("?")[0].rstrip("/").split("/")[4:]  # after /v1/messages/batches
+        with self._lock:
+            if request.method == "POST" and not parts:
+                self.created.append(list(request.json["requests"]))
+                return Reply(200, self._batch(len(self.created) - 1, base_url))
+            index = self._index(parts[0]) if parts else None
+            if index is None:
+                return anthropic_error(404, "not_found_error", "no such batch")
+            if len(parts) == 1:
+                self.retrievals[parts[0]] += 1
+                return Reply(200, self._batch(index, base_url))
+            if parts[1:] == ["results"] and self._ended(index):
+                lines = [
+                    {
+                        "custom_id": r["custom_id"],
+                        "result": self.answer(r["custom_id"], r["params"]),
+                    }
+                    for r in reversed(self.created[index])
+                ]
+                raw = "".join(json.dumps(line) + "\n" for line in lines).encode()
+                return Reply(200, raw=raw, content_type="application/binary")
+            return anthropic_error(404, "not_found_error", "no results yet")
+
+    def _index(self, batch_id: str) -> int | None:
+        prefix = "msgbatch_fake"
+        if not batch_id.startswith(prefix) or not batch_id[len(prefix) :].isdigit():
+            return None
+        index = int(batch_id[len(prefix) :])
+        return index if index < len(self.created) else None
+
+    def _ended(self, index: int) -> bool:
+        return self.polls is not None and self.retrievals[f"msgbatch_fake{index}"] >= self.polls
+
+    def _batch(self, index: int, base_url: str) -> dict[str, Any]:
+        batch_id = f"msgbatch_fake{index}"
+        ended = self._ended(index)
+        total = len(self.created[index])
+        return {
+            "id": batch_id,
+            "type": "message_batch",
+            "processing_status": "ended" if ended else "in_progress",
+            "request_counts": {
+                "processing": 0 if ended else total,
+                "succeeded": total if ended else 0,
+                "errored": 0,
+                "canceled": 0,
+                "expired": 0,
+            },
+            "created_at": "2026-11-24T00:00:00Z",
+            "expires_at": "2026-11-25T00:00:00Z",
+            "ended_at": "2026-11-24T00:01:00Z" if ended else None,
+            "archived_at": None,
+            "cancel_initiated_at": None,
+            "results_url": f"{base_url}/v1/messages/batches/{batch_id}/results" if ended else None,
+        }
+
+
 # -- the server ----------------------------------------------------------------------------
 
 _OVERRUN = Reply(
@@ -253,8 +350,13 @@ class _Handler(BaseHTTPRequestHandler):
             headers={name.lower(): value for name, value in self.headers.items()},
             raw=self.rfile.read(length) if length else b"",
         )
-        step = self.server.owner._take(request)
-        outcome = step(request) if callable(step) else step
+        owner = self.server.owner
+        if owner.batches is not None and request.path.startswith("/v1/messages/batches"):
+            owner._record(request)
+            outcome: Reply | Literal["drop"] = owner.batches.handle(request, owner.base_url)
+        else:
+            step = owner._take(request)
+            outcome = step(request) if callable(step) else step
         if outcome == DROP:
             self.close_connection = True
             return  # nothing written: the client sees the connection close
@@ -299,6 +401,9 @@ class FakeModelServer:
     models = staticmethod(models)
     right_kmp_replies = staticmethod(right_kmp_replies)
     kmp_messages = staticmethod(kmp_messages)
+    FakeBatchAPI = FakeBatchAPI
+    batch_succeeded = staticmethod(batch_succeeded)
+    batch_errored = staticmethod(batch_errored)
 
     def __init__(self, *, max_requests: int = 64) -> None:
         self.max_requests = max_requests
@@ -310,6 +415,8 @@ class FakeModelServer:
         self._lock = threading.Lock()
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self.batches: FakeBatchAPI | None = None
+        """Serves the Message Batches endpoints when set."""
 
     # -- life cycle
 
@@ -381,6 +488,10 @@ class FakeModelServer:
         with self._lock:
             return list(self._requests)
 
+    def _record(self, request: RecordedRequest) -> None:
+        with self._lock:
+            self._requests.append(request)
+
     def _take(self, request: RecordedRequest) -> Step:
         with self._lock:
             self._requests.append(request)
@@ -400,3 +511,20 @@ def fake_server() -> Iterator[FakeModelServer]:
         f"{server.overruns} request(s) beyond the script: "
         f"{[(r.method, r.path) for r in server.requests]}"
     )
+
+
+@pytest.fixture
+def anthropic_env(
+    fake_server: FakeModelServer, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> Iterator[FakeModelServer]:
+    """``fake_server`` as the Anthropic API of every run the test starts: no other
+    ``VERIFY_*`` or ``ANTHROPIC_*`` setting, the test module's ``KEY`` as the API key (a
+    canary a test can look for), and retries that wait 10 ms."""
+    import os
+
+    for name in [n for n in os.environ if n.startswith(("VERIFY_", "ANTHROPIC_"))]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", getattr(request.module, "KEY", "sk-ant-test-key"))
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_server.base_url)
+    monkeypatch.setenv("VERIFY_RETRY_INITIAL_WAIT", "0.01")
+    yield fake_server

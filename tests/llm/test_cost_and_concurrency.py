@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -72,15 +71,8 @@ def _right_answers(
 
 
 @pytest.fixture
-def server_env(
-    fake_server: FakeModelServer, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[FakeModelServer]:
-    for name in [n for n in os.environ if n.startswith(("VERIFY_", "ANTHROPIC_"))]:
-        monkeypatch.delenv(name)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_server.base_url)
-    monkeypatch.setenv("VERIFY_RETRY_INITIAL_WAIT", "0.01")
-    yield fake_server
+def server_env(anthropic_env: FakeModelServer) -> FakeModelServer:
+    return anthropic_env
 
 
 def _verify(output: Path, model: str, cases: int, *extra: str) -> int:

@@ -131,6 +131,11 @@ class LLMProvider(ABC):
         answers from them). Default: nothing."""
         return None
 
+    async def cached(self, request: LLMRequest) -> LLMResponse | None:
+        """The answer a response cache holds for ``request``, without asking the model
+        (a batch sends only the others). Default: none."""
+        return None
+
     def model_for(self, configured: str) -> str:
         """The model this provider asks when the settings name ``configured`` (valid after
         :meth:`preflight`). Default: ``configured``."""
@@ -180,6 +185,9 @@ class WrappingProvider(LLMProvider):
 
     async def prepare(self, cases: Sequence[TestCase]) -> None:
         await self.inner.prepare(cases)
+
+    async def cached(self, request: LLMRequest) -> LLMResponse | None:
+        return await self.inner.cached(request)
 
     def model_for(self, configured: str) -> str:
         return self.inner.model_for(configured)

@@ -552,9 +552,12 @@ class CachingProvider(WrappingProvider):
                     raise
                 self._preflight_done = True
 
-    async def generate(self, request: LLMRequest) -> LLMResponse:
+    async def cached(self, request: LLMRequest) -> LLMResponse | None:
         key = cache_key(self.name, self._server, request)
-        cached = await self._in_thread(functools.partial(self.cache.get, key))
+        return await self._in_thread(functools.partial(self.cache.get, key))
+
+    async def generate(self, request: LLMRequest) -> LLMResponse:
+        cached = await self.cached(request)
         if cached is not None:
             return cached
         await self._preflight_once()
@@ -564,7 +567,7 @@ class CachingProvider(WrappingProvider):
         """Keep a complete live answer, now that it is journalled; a write that fails is a
         warning (the answer is safe in the journal), never an error of the run."""
         await self.inner.keep(request, response)
-        if response.source != "live" or not is_complete(response):
+        if response.source not in ("live", "batch") or not is_complete(response):
             return
         put = functools.partial(
             self.cache.put,

@@ -172,14 +172,16 @@ class ClaudeProvider(LLMProvider):
         super().__init__(retry_policy=retry_policy)
         import anthropic
 
-        self._client: anthropic.AsyncAnthropic = anthropic.AsyncAnthropic(
+        self.client: anthropic.AsyncAnthropic = anthropic.AsyncAnthropic(
             api_key=api_key, base_url=base_url, max_retries=0, timeout=timeout
         )
-        self.base_url = str(self._client.base_url)
+        self.base_url = str(self.client.base_url)
         self.caches_prompts = prompt_caching
-        self._secrets: list[str | None] = [api_key]
+        self.secrets: list[str | None] = [api_key]
+        """What no error message may show (the key)."""
 
-    def _arguments(self, request: LLMRequest) -> dict[str, Any]:
+    def arguments(self, request: LLMRequest) -> dict[str, Any]:
+        """The Messages API arguments of ``request`` (a batch sends the same ``params``)."""
         arguments: dict[str, Any] = {
             "model": request.model,
             "max_tokens": request.max_tokens,
@@ -203,15 +205,15 @@ class ClaudeProvider(LLMProvider):
         import anthropic
 
         try:
-            message = await self._client.messages.create(**self._arguments(request))
+            message = await self.client.messages.create(**self.arguments(request))
             return message_reply(message)
         except anthropic.AnthropicError as exc:
-            raise translate_anthropic_error(exc, self.base_url, secrets=self._secrets) from exc
+            raise translate_anthropic_error(exc, self.base_url, secrets=self.secrets) from exc
         except BODY_FAULTS as exc:  # HTTP 200 with truncated JSON, an HTML page, no Message
             raise not_a_reply("Messages API", self.base_url, exc) from exc
 
     async def aclose(self) -> None:
-        await self._client.close()
+        await self.client.close()
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "base_url": without_credentials(self.base_url)}
