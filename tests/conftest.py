@@ -1,11 +1,13 @@
-"""Shared fixtures: an isolated environment for every test, and the scaffold tests'
-oracles."""
+"""Shared fixtures: an isolated environment for every test, the scaffold tests' oracles,
+and a judge of one answer as a run judges it."""
 
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -49,3 +51,22 @@ def scaffold_tests() -> dict[str, ModuleType]:
         spec.loader.exec_module(module)
         modules[name] = module
     return modules
+
+
+@pytest.fixture(scope="session")
+def judge() -> Callable[[str, dict[str, Any], Any], bool]:
+    """``judge(name, input, answer)``: whether scaffold ``name``'s validator accepts
+    ``answer`` to ``input``, the expected answer computed by the reference (as a run judges
+    an edge case)."""
+    from verification.cases import TestCase, to_json_data
+    from verification.catalog import default_catalog
+
+    def verdict(name: str, test_input: dict[str, Any], answer: Any) -> bool:
+        spec = default_catalog()[name]
+        expected = to_json_data(spec.reference(**test_input))
+        case = TestCase(
+            id=f"{name}-edge-000", scaffold=name, tier="edge", input=test_input, expected=expected
+        )
+        return spec.validator.validate(answer, expected, case=case).is_valid
+
+    return verdict

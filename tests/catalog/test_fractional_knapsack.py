@@ -8,6 +8,7 @@ import functools
 import json
 import math
 import random
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -26,6 +27,8 @@ from verification.catalog.greedy.fractional_knapsack import (
     generate_fractional_knapsack,
 )
 from verification.reference.greedy import fractional_knapsack
+
+Judge = Callable[[str, dict[str, Any], Any], bool]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -258,3 +261,29 @@ def test_tied_ratios_admit_other_splits() -> None:
 def test_bad_inputs_raise(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         fractional_knapsack(**kwargs)
+
+
+def _judged(judge: Judge, test_input: dict[str, Any], fractions: list[float]) -> bool:
+    best = fractional_knapsack(**test_input)["max_value"]
+    return judge("fractional_knapsack", test_input, {"max_value": best, "fractions": fractions})
+
+
+def test_each_share_is_accepted_within_0_0001_of_its_exact_value(judge: Judge) -> None:
+    """Issue 13 defect 6: "Rounding to 4 places is tolerated; more is not" read two ways,
+    and a share of 0.999 passed for 1 (the load's worth and weight hid it)."""
+    test_input = {"weights": [10, 20, 40], "values": [60, 100, 120], "capacity": 50}
+    exact = fractional_knapsack(**test_input)["fractions"]
+    assert exact == [1.0, 1.0, 0.5]
+    assert _judged(judge, test_input, exact)
+    assert _judged(judge, test_input, [0.99995, 1.0, 0.50005])
+    assert not _judged(judge, test_input, [0.999, 1.0, 0.5])
+    assert not _judged(judge, test_input, [1.0, 1.0, 0.4998])
+
+
+def test_tied_ratios_may_share_the_room_any_way_but_not_more_or_less(judge: Judge) -> None:
+    test_input = {"weights": [10, 20, 20], "values": [60, 60, 60], "capacity": 30}
+    assert fractional_knapsack(**test_input)["fractions"] == [1.0, 1.0, 0.0]
+    for split in ([1.0, 0.5, 0.5], [1.0, 0.0, 1.0], [1.0, 0.25, 0.75]):
+        assert _judged(judge, test_input, split)
+    assert not _judged(judge, test_input, [1.0, 0.5, 0.4])
+    assert not _judged(judge, test_input, [0.5, 0.75, 0.5])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import optimize
 
-from verification.cases import TIERS, TestCase, Tier
+from verification.cases import TIERS, Tier
 from verification.catalog.optimization.gradient_descent import SPEC, generate_gradient_descent
 from verification.reference.optimization import gradient_descent
 
@@ -271,7 +272,9 @@ def test_an_overflowing_run_reports_null() -> None:
     assert oracle(test_input, answer)
 
 
-def test_issue_13_reproducer_a_diverging_run_counts_every_iteration() -> None:
+def test_issue_13_reproducer_a_diverging_run_counts_every_iteration(
+    judge: Callable[..., bool],
+) -> None:
     """x is multiplied by -19 each step and overflows at iteration 242 of 300: the answer
     the scaffold teaches is null, 300, not converged."""
     test_input = {
@@ -284,17 +287,9 @@ def test_issue_13_reproducer_a_diverging_run_counts_every_iteration() -> None:
     taught = {"minimum": None, "iterations": 300, "converged": False}
     expected = gradient_descent(**test_input)
     assert expected == taught
-    case = TestCase(
-        id="gradient_descent-edge-000",
-        scaffold="gradient_descent",
-        tier="edge",
-        input=test_input,
-        expected=expected,
-    )
-    assert SPEC.validator.validate(taught, expected, case=case).is_valid
+    assert judge("gradient_descent", test_input, taught)
     assert oracle(test_input, taught)
-    stopped_early = {**taught, "iterations": 242}
-    assert not SPEC.validator.validate(stopped_early, expected, case=case).is_valid
+    assert not judge("gradient_descent", test_input, {**taught, "iterations": 242})
 
 
 def test_oracle_rejects_near_misses() -> None:

@@ -201,11 +201,61 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def _exact(value: float) -> Fraction:
+    return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+
+
+def _off_every_optimal_load(test_input: Mapping[str, Any], shares: Sequence[float]) -> str | None:
+    """Why no optimal load lies within :data:`FRACTION_TOLERANCE` of ``shares`` share by
+    share, or None when one does (the words "each share is accepted within 0.0001 of its
+    exact value"; with tied ratios any optimal split of the room is an exact value).
+
+    By ratio, best first: a group that fits is taken whole; the group the capacity runs out
+    in shares the room left exactly (any split, each share in ``[0, 1]``), and the groups
+    after it are left out; a group worth nothing (ratio 0) may take any part of the room
+    left."""
+    weights = [_exact(w) for w in test_input["weights"]]
+    values = [_exact(v) for v in test_input["values"]]
+    got = [_exact(x) for x in shares]
+    room, slack = _exact(test_input["capacity"]), Fraction(str(FRACTION_TOLERANCE))
+    ratio = [v / w for v, w in zip(values, weights, strict=True)]
+    fixed: dict[int, Fraction] = {}
+    for level in sorted(set(ratio), reverse=True):
+        group = [i for i in range(len(weights)) if ratio[i] == level]
+        load = sum(weights[i] for i in group)
+        if room <= 0:
+            fixed.update((i, Fraction(0)) for i in group)
+        elif level > 0 and load <= room:
+            fixed.update((i, Fraction(1)) for i in group)
+            room -= load
+        else:
+            # Shares within the slack of the answer, as a box: some point of it loads
+            # exactly the room (or at most the room, for items worth nothing).
+            low = [max(Fraction(0), got[i] - slack) for i in group]
+            high = [min(Fraction(1), got[i] + slack) for i in group]
+            least = sum(weights[i] * lo for i, lo in zip(group, low, strict=True))
+            most = sum(weights[i] * hi for i, hi in zip(group, high, strict=True))
+            if any(lo > hi for lo, hi in zip(low, high, strict=True)):
+                return f"a share of items {group} lies outside 0..1"
+            if least > room or (level > 0 and most < room):
+                return (
+                    f"items {group} (value per weight {float(level):g}) share the "
+                    f"{float(room):g} of capacity left; these shares load "
+                    f"{float(least):g} to {float(most):g}"
+                )
+            room = Fraction(0)
+    for i, want in sorted(fixed.items()):
+        if abs(got[i] - want) > slack:
+            return f"fractions[{i}] is {shares[i]}; every optimal load gives it {float(want):g}"
+    return None
+
+
 class FractionalKnapsackValidator(Validator):
     """Any optimal list of fractions, checked against the input within stated tolerances.
 
-    With ``case``: one fraction per item, each within ``[0, 1]`` (give or take
-    :data:`FRACTION_TOLERANCE`); their weight within the capacity and their value equal to
+    With ``case``: one fraction per item, each within :data:`FRACTION_TOLERANCE` of the
+    same item's share in some optimal load (as the scaffold states); their weight within
+    the capacity and their value equal to
     ``max_value`` (give or take that tolerance per item); and ``max_value`` within
     :data:`VALUE_TOLERANCE` of the optimum ``expected["max_value"]``.
     Without ``case``: every number within those tolerances of ``expected``.
@@ -244,6 +294,9 @@ class FractionalKnapsackValidator(Validator):
                 return ValidationResult(
                     False, f"fractions[{index}] is {share}, outside 0..1", {"item": index}
                 )
+        off = _off_every_optimal_load(case.input, fractions)
+        if off is not None:
+            return ValidationResult(False, f"not an optimal load: {off}")
         load = sum(w * x for w, x in zip(weights, fractions, strict=True))
         worth = sum(v * x for v, x in zip(values, fractions, strict=True))
         details = {"weight": load, "capacity": capacity, "value": worth, "optimum": optimum}
