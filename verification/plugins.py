@@ -10,12 +10,13 @@ real Ctrl-C (the process received SIGINT while the plugin loaded) still interrup
 Each spec a plugin declares is checked against the rules every spec obeys (a scaffold name,
 a ``Path`` to its Markdown, an output budget of at least
 :data:`~verification.spec.MIN_OUTPUT_TOKENS`, callables where callables go, a validator that
-takes ``case``) and then wrapped by :func:`guarded_spec`: every call into the plugin at
-verify time (generator, reference, input formatter, answer renderer, calibration hooks,
-answer schema, validator, size measure) raises :class:`~verification.errors.PluginError`, naming the
-distribution and the scaffold, when the plugin raises or returns what its contract
-forbids. The runner turns that error into an infrastructure error of the case, so the
-scaffold is INCOMPLETE with the plugin's error as the reason and every other scaffold runs.
+takes ``case``) and then wrapped by :func:`guarded_spec`: every call into the plugin
+(generator, reference, input formatter, answer renderer, calibration hooks, answer schema,
+validator, size measure) raises :class:`~verification.errors.PluginError`, naming the
+distribution and the scaffold, when the plugin raises (a ``KeyboardInterrupt`` with no
+Ctrl-C included) or returns what its contract forbids. The runner turns that error into an
+infrastructure error of the case, so the scaffold is INCOMPLETE with the plugin's error as
+the reason and every other scaffold runs.
 """
 
 from __future__ import annotations
