@@ -28,7 +28,8 @@ EXIT_CODES = {
     0: "every scaffold CERTIFIED",
     1: "some scaffold PARTIAL or FAILED",
     2: "usage or configuration error (bad option, setting, scaffold name or file; no key; "
-    "a run in use by another process; a results folder that cannot be written)",
+    "a spec that cannot draw a case of its declared sizes; a run in use by another process; "
+    "a results folder that cannot be written)",
     3: "some scaffold INCOMPLETE (infrastructure errors or nothing counted)",
     4: "internal error: a bug in the harness (please report it with the traceback)",
     5: "a regression against the previous comparable run, with --fail-on-regression (a "
