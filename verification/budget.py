@@ -27,10 +27,17 @@ from verification.pricing import (
 __all__ = ["CostBudget", "cost_basis"]
 
 
-def cost_basis(settings: VerificationSettings, model: str, *, prompt_caching: bool) -> CostBasis:
-    """The price facts of a run asking ``model``; with ``--max-cost``, a model with no known
-    price is refused (a budget that cannot be counted is no budget)."""
-    price = price_for(model, settings.prices)
+def cost_basis(
+    settings: VerificationSettings,
+    model: str,
+    *,
+    prompt_caching: bool,
+    recorded: CostBasis | None = None,
+) -> CostBasis:
+    """The price facts of a run asking ``model`` (a resumed run keeps the price it
+    ``recorded``); with ``--max-cost``, a model with no known price is refused (a budget
+    that cannot be counted is no budget)."""
+    price = recorded.price if recorded and recorded.price else price_for(model, settings.prices)
     if settings.max_cost is not None and price is None:
         raise ConfigurationError(
             f"--max-cost needs a price for model {model!r}, and no table knows it: set "

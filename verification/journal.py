@@ -207,9 +207,9 @@ class CostBasis(BaseModel):
     """USD per million tokens; ``None`` when no table knows the model."""
     prompt_caching: bool = False
     """The provider marks the scaffold for caching."""
-    min_cacheable_tokens: int | None = None
-    tables_dated: str = TABLES_DATED
-    max_cost: float | None = None
+    min_cacheable_tokens: int | None = Field(default=None, ge=0)
+    tables_dated: str = Field(default=TABLES_DATED, max_length=40)
+    max_cost: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
     """The run's budget in USD (``--max-cost``), if it had one."""
 
 

@@ -619,6 +619,13 @@ class VerificationRunner:
                     "--batch sends every case at once: leave out --early-stop (it asks in looks)"
                 )
             batches = batches_for(self.provider)  # a provider without batches: said before
+        # Priced before the folder is made: --max-cost with no known price leaves nothing.
+        basis = cost_basis(
+            settings,
+            self.model,
+            prompt_caching=self.provider.caches_prompts,
+            recorded=previous.cost_basis if previous else None,
+        )
         if not resumed:  # a new run's folder is made only once the provider can answer
             owned.enter_context(paths.lock())
         done: set[tuple[str, int]] = set()
@@ -669,9 +676,7 @@ class VerificationRunner:
                 },
                 template_version=USER_TEMPLATE_VERSION,
                 code_version=_code_version(),
-                cost_basis=cost_basis(
-                    settings, self.model, prompt_caching=self.provider.caches_prompts
-                ),
+                cost_basis=basis,
                 early_stops={} if settings.early_stop else None,
                 thinking_budget=self.thinking_budget,
             )
@@ -700,7 +705,12 @@ class VerificationRunner:
         if self.planned is not None:
             todo = sum((case.id, epoch) not in done for _, case, _, epoch in jobs)
             self.planned(todo + len(unanswerable))
-        self.scheduler.budget = _budget_of(manifest, settings, paths, self.provider.dry_run)
+        # What the run paid before (on resume) counts against this invocation's budget.
+        self.scheduler.budget = (
+            None
+            if self.provider.dry_run
+            else CostBudget.for_run(basis, read_journal(paths.journal))
+        )
         self._journal = JournalWriter(paths.journal, run_id)
         interrupted = False
         stopping = None
@@ -740,6 +750,7 @@ class VerificationRunner:
                     "finished_at": _now(),
                     "interrupted": interrupted,
                     "models_returned": sorted({r.model for r in records if r.model}),
+                    "cost_basis": basis,  # a resume's budget is the one in force
                     "stopped_by_budget": bool(
                         self.scheduler.budget and self.scheduler.budget.refused
                     ),
@@ -754,19 +765,6 @@ class VerificationRunner:
             results_from_journal(manifest, records, catalog=self.catalog),
             run_costs(manifest, records),
         )
-
-
-def _budget_of(
-    manifest: RunManifest, settings: VerificationSettings, paths: RunPaths, dry_run: bool
-) -> CostBudget | None:
-    """The run's budget: ``--max-cost`` of this invocation (a resume may raise it), with
-    what the run paid before counted against it. A dry run pays nothing."""
-    if dry_run or settings.max_cost is None:
-        return None
-    basis = cost_basis(settings, manifest.model_requested, prompt_caching=False)
-    if manifest.cost_basis is not None and manifest.cost_basis.price is not None:
-        basis = basis.model_copy(update={"price": manifest.cost_basis.price})
-    return CostBudget.for_run(basis, read_journal(paths.journal))
 
 
 def _check_resumable(

@@ -385,6 +385,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 128  # a burst of 64 connections is queued, not refused
     owner: FakeModelServer
 
 

@@ -4,7 +4,8 @@ An :class:`AdaptiveLimiter` starts at ``--concurrency``. A try that meets a rate
 cuts the limit to the requests still in flight, at least one: after a burst of 429s it rests
 where the server stopped refusing. Its ``retry-after`` (or the ``anthropic-ratelimit-*``
 reset the provider read) holds every new start until then. The limit grows back by one
-after twice its size of successes in a row, never past where it started. Overload (529) and
+after twice its size of successes in a row while tries wait for a slot, never past where it
+started. Overload (529) and
 other transient failures are the retry policy's to back off from: they do not cut. A new
 try starts only while fewer than the limit are in flight.
 
@@ -116,9 +117,10 @@ class AdaptiveLimiter:
         self._wake()
 
     def succeeded(self) -> None:
-        """A try got an answer: after twice the limit of these in a row, allow one more."""
+        """A try got an answer: after twice the limit of these in a row, while tries wait
+        for a slot (the limit, not the work, holds the run back), allow one more."""
         self._successes += 1
-        if self.limit < self.ceiling and self._successes >= 2 * self.limit:
+        if self.limit < self.ceiling and self._successes >= 2 * self.limit and self._waiters:
             self.limit += 1
             self._successes = 0
             self._wake()
