@@ -8,6 +8,7 @@ paid answer. Runs go through the real ``anthropic`` SDK against the fake server 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -217,6 +218,19 @@ def test_a_lock_held_by_another_process_is_waited_for_a_bounded_time(
     assert {r.source for r in _records(tmp_path)} == {"live"}
 
 
+def _wait_until_it_opens(process: subprocess.Popen[str], path: Path) -> None:
+    """Return once ``process`` holds ``path`` open (read from /proc; elsewhere, a pause)."""
+    fds = Path(f"/proc/{process.pid}/fd")
+    deadline = time.monotonic() + 60
+    while fds.parent.exists() and time.monotonic() < deadline:
+        assert process.poll() is None, process.communicate()
+        with contextlib.suppress(OSError):  # a descriptor closed while listed
+            if any(os.readlink(fd) == str(path) for fd in fds.iterdir()):
+                return
+        time.sleep(0.05)
+    time.sleep(3.0)
+
+
 @POSIX
 @pytest.mark.parametrize(
     ("sent", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["SIGTERM", "SIGINT"]
@@ -235,13 +249,12 @@ def test_a_wait_for_a_held_lock_ends_on_a_signal(
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    time.sleep(2.0)  # started, and waiting for the lock (the cache is opened before a request)
-    assert process.poll() is None
+    _wait_until_it_opens(process, held_cache_lock)  # waiting for the lock, signals heard
     signalled = time.monotonic()
     process.send_signal(sent)
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == code, stderr
-    assert time.monotonic() - signalled < 5.0, "ended well before the lock wait would have"
+    assert time.monotonic() - signalled < 8.0, "ended before the lock wait (10 s) would have"
     assert "Traceback" not in stderr and fake_server.requests == []
 
 

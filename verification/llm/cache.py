@@ -183,13 +183,22 @@ def _size(size_bytes: int) -> str:
     )
 
 
-def _check_format(db: sqlite3.Connection) -> int:
-    """The file's cache format; raises when a newer harness wrote it."""
+class _Unusable(Exception):
+    """The cache path cannot be used as a cache; ``remedy`` says what mends it."""
+
+    def __init__(self, problem: str, remedy: str) -> None:
+        super().__init__(problem)
+        self.remedy = remedy
+
+
+def _check_format(db: sqlite3.Connection, clear_command: str) -> int:
+    """The file's cache format; raises :class:`_Unusable` when a newer harness wrote it."""
     (version,) = db.execute("PRAGMA user_version").fetchone()
     if version > CACHE_FORMAT:
-        raise sqlite3.DatabaseError(
+        raise _Unusable(
             f"written in cache format {version} by a newer version of the harness; "
-            f"this one reads format {CACHE_FORMAT}"
+            f"this one reads format {CACHE_FORMAT}",
+            f"run that newer version, or {clear_command} starts a new one for this one",
         )
     return int(version)
 
@@ -207,14 +216,6 @@ def _check_table(db: sqlite3.Connection) -> None:
 def _storable(text: str) -> str:
     """``text`` with lone surrogates (which SQLite cannot store) as backslash escapes."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-class _Unusable(Exception):
-    """The cache path cannot be used as a cache; ``remedy`` says what mends it."""
-
-    def __init__(self, problem: str, remedy: str) -> None:
-        super().__init__(problem)
-        self.remedy = remedy
 
 
 class ResponseCache:
@@ -316,11 +317,11 @@ class ResponseCache:
         # locked", 3 of 300 trials of eight openers), whatever its busy timeout.
         lock = exclusive_lock(self.lock_path, timeout=LOCK_TIMEOUT_S, stop=self._stop)
         with lock, self._connect() as db:
-            _check_format(db)  # before anything is written: a newer file is left alone
+            _check_format(db, self._clear_command)  # before any write: a newer file is kept
             db.execute("PRAGMA journal_mode=WAL")  # kept in the file, for every connection
             db.execute("BEGIN IMMEDIATE")  # one process at a time creates or upgrades
             try:
-                version = _check_format(db)
+                version = _check_format(db, self._clear_command)
                 if version != CACHE_FORMAT:  # new, or an older format: start afresh
                     db.execute("DROP TABLE IF EXISTS responses")
                     db.execute(_TABLE)
