@@ -96,7 +96,7 @@ def test_a_env_that_is_no_regular_file_is_none_of_ours(in_tmp: Path, kind: str) 
 
 def test_a_utf8_env_still_sets_what_it_says(in_tmp: Path) -> None:
     (in_tmp / ".env").write_text("VERIFY_MODEL=gr\u00f6\u00dfe-model\n", encoding="utf-8")
-    assert load_settings().model == "gr\u00f6\u00dfe-model"
+    assert load_settings().model_name == "gr\u00f6\u00dfe-model"
 
 
 # --- a NUL byte in a path setting -------------------------------------------------------------

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from verification.config import VerificationSettings
-    from verification.runner import RunResult
+    from verification.runner import RunResult, VerificationRunner
     from verification.shards import Shard
 
 __all__ = ["EXIT_CODES", "VerificationCLI", "build_parser", "main"]
@@ -111,7 +111,14 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
         + "; ".join(f"{entry.name}: {entry.help}" for entry in PROVIDERS.values())
         + ". Default: anthropic",
     )
-    group.add_argument("--model", metavar="MODEL", help="model id; default: the mode's model")
+    group.add_argument(
+        "--model",
+        action="append",
+        metavar="MODEL",
+        help="model id; default: the mode's model. Given more than once, every model is "
+        "asked the same cases, each in a run of its own, and the summary shows a model x "
+        "scaffold table (VERIFY_MODEL=A,B)",
+    )
     group.add_argument(
         "--mode",
         choices=["dev", "cert"],
@@ -655,6 +662,16 @@ class VerificationCLI:
                 raise ConfigurationError("--scaffold-file certifies one draft: name one scaffold")
             overrides[scaffolds[0]] = scaffold_file
         chosen_tiers = [t for t in TIERS if t in tiers] if tiers else list(TIERS)
+        several = len(self.settings.model_names) > 1
+        if several:
+            from verification.multimodel import check_several_models
+
+            check_several_models(
+                self.settings,
+                resume=bool(resume),
+                baseline=baseline is not None,
+                shard=shard is not None,
+            )
         if estimate:
             from verification.estimate import estimate_run, format_estimate
             from verification.llm.prompt_builder import PromptBuilder
@@ -662,21 +679,32 @@ class VerificationCLI:
             if resume:
                 raise ConfigurationError("--estimate plans a new run: leave out --resume")
             builder = PromptBuilder(self.settings.scaffolds_dir, overrides=overrides)
-            estimates, model = estimate_run(
-                self.settings,
-                scaffolds,
-                tiers=chosen_tiers,
-                case_ids=case_ids,
-                size=size,
-                prompt_builder=builder,
-            )
-            print(format_estimate(estimates, model))
+            for model in self.settings.model_names:
+                estimates, model = estimate_run(
+                    self.settings.for_model(model),
+                    scaffolds,
+                    tiers=chosen_tiers,
+                    case_ids=case_ids,
+                    size=size,
+                    prompt_builder=builder,
+                )
+                print(format_estimate(estimates, model))
             return 0
         if baseline is not None:
             if resume or estimate:
                 raise ConfigurationError("--baseline makes two new runs: leave out --resume")
             return self._verify_with_baseline(
                 scaffolds, baseline, overrides, chosen_tiers, case_ids, size
+            )
+        if several:
+            return self._verify_models(
+                scaffolds,
+                overrides,
+                chosen_tiers,
+                case_ids,
+                size,
+                junit_xml=junit_xml,
+                fail_on_regression=fail_on_regression,
             )
         bar = _ProgressBar.on_terminal()
         runner = VerificationRunner(
@@ -701,26 +729,61 @@ class VerificationCLI:
                 )
             )
         except (FatalLLMError, KeyboardInterrupt, JournalError):
-            if runner.run_id:
-                from verification.resuming import resume_command
-
-                asks_no_model = runner.provider is not None and runner.provider.dry_run
-                command = resume_command(
-                    runner.run_id,
-                    self.settings,
-                    prog=self.prog,
-                    model=None if asks_no_model else runner.model,
-                )
-                print(
-                    f"run {runner.run_id}: finished answers are kept in its journal; after "
-                    f"fixing the cause, continue with: {command}",
-                    file=sys.stderr,
-                )
+            _say_how_to_resume(runner, self.prog)
             raise
         finally:
             if bar is not None:
                 bar.close()
         return _finish_run(outcome, junit_xml=junit_xml, fail_on_regression=fail_on_regression)
+
+    def _verify_models(
+        self,
+        scaffolds: Sequence[str],
+        overrides: dict[str, Path],
+        tiers: Sequence[Tier],
+        case_ids: Sequence[str],
+        size: int | None,
+        *,
+        junit_xml: Path | None,
+        fail_on_regression: bool,
+    ) -> int:
+        """Every model asked the same cases, each in a run of its own; the exit code is the
+        worst of theirs."""
+        import asyncio
+
+        from verification.errors import JournalError
+        from verification.multimodel import ModelRuns, model_file
+        from verification.printable import printable
+
+        bar = _ProgressBar.on_terminal()
+        runs = ModelRuns(
+            self.settings,
+            scaffold_overrides=overrides,
+            progress=bar.advance if bar else None,
+            planned=bar.start if bar else None,
+        )
+        try:
+            outcomes = asyncio.run(
+                _terminable(runs.run(scaffolds, tiers=tiers, case_ids=case_ids, size=size))
+            )
+        except (FatalLLMError, KeyboardInterrupt, JournalError):
+            for runner in runs.runners.values():
+                _say_how_to_resume(runner, self.prog)
+            raise
+        finally:
+            if bar is not None:
+                bar.close()
+        codes = []
+        for model, outcome in zip(runs.models, outcomes, strict=True):
+            print(f"model {printable(model, 100)}: run {outcome.run_id}")
+            codes.append(
+                _finish_run(
+                    outcome,
+                    junit_xml=model_file(junit_xml, model) if junit_xml else None,
+                    fail_on_regression=fail_on_regression,
+                )
+            )
+        return max(codes)  # the highest code is the worst: 5 regression, 3, 1, 0
 
     def merge(
         self,
@@ -949,6 +1012,26 @@ async def _terminable(work: Awaitable[T]) -> T:
         raise
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
+
+
+def _say_how_to_resume(runner: VerificationRunner, prog: str) -> None:
+    """Tell how to go on with a run that stopped (once its directory exists)."""
+    if not runner.run_id:
+        return
+    from verification.resuming import resume_command
+
+    asks_no_model = runner.provider is not None and runner.provider.dry_run
+    command = resume_command(
+        runner.run_id,
+        runner.settings,
+        prog=prog,
+        model=None if asks_no_model else runner.model,
+    )
+    print(
+        f"run {runner.run_id}: finished answers are kept in its journal; after fixing the "
+        f"cause, continue with: {command}",
+        file=sys.stderr,
+    )
 
 
 def _finish_run(outcome: RunResult, *, junit_xml: Path | None, fail_on_regression: bool) -> int:

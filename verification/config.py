@@ -113,8 +113,10 @@ class VerificationSettings(BaseSettings):
     """Model asked in dev mode."""
     cert_model: str = "claude-sonnet-4-5"
     """Model asked in cert mode."""
-    model: str | None = None
-    """Overrides the mode's model."""
+    model: list[str] | None = Field(default=None, min_length=1, max_length=16)
+    """Overrides the mode's model: one model, or several (``--model A --model B``,
+    ``VERIFY_MODEL=A,B`` or a JSON list), each asked the same cases in a run of its own
+    (:mod:`verification.multimodel`)."""
     current_mode: Literal["dev", "cert"] = "dev"
     """``dev`` (quick iteration) or ``cert`` (the model of record)."""
     # Unset means the mode's level (a validator fills it in), so the field is never None.
@@ -211,6 +213,25 @@ class VerificationSettings(BaseSettings):
                 return [part.strip() for part in text.split(",") if part.strip()]
         return value
 
+    @field_validator("model", mode="before")
+    @classmethod
+    def _a_model_list(cls, value: Any) -> Any:
+        if isinstance(value, str):  # VERIFY_MODEL=a,b as well as JSON ["a", "b"] and one id
+            text = value.strip()
+            if not text.startswith("["):
+                return [part.strip() for part in text.split(",") if part.strip()] or None
+        return value
+
+    @field_validator("model")
+    @classmethod
+    def _distinct_model_ids(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        for model in value:  # reports print what the server said, escaped: any text goes
+            if not model.strip():
+                raise ValueError("an empty model id")
+        return list(dict.fromkeys(value))
+
     @field_validator("sizes")
     @classmethod
     def _sizes_at_least_one(cls, value: list[int] | None) -> list[int] | None:
@@ -257,10 +278,20 @@ class VerificationSettings(BaseSettings):
 
     @property
     def model_name(self) -> str:
-        """The model this run asks: ``model`` if set, else the current mode's."""
+        """The model this run asks: the first of ``model`` if set, else the current
+        mode's."""
+        return self.model_names[0]
+
+    @property
+    def model_names(self) -> list[str]:
+        """Every model a ``verify`` asks: ``model`` if set, else the current mode's."""
         if self.model:
-            return self.model
-        return self.cert_model if self.current_mode == "cert" else self.dev_model
+            return list(self.model)
+        return [self.cert_model if self.current_mode == "cert" else self.dev_model]
+
+    def for_model(self, model: str) -> VerificationSettings:
+        """These settings asking ``model`` alone."""
+        return self.model_copy(update={"model": [model]})
 
     @property
     def private_seed(self) -> bool:

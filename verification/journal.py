@@ -127,6 +127,9 @@ class AttemptRecord(BaseModel):
     source: str | None = None
     """Where the answer came from (``live``, ``cache``, ``batch``, ``reference``,
     ``replay``); ``None`` when no answer came."""
+    model_asked: str | None = None
+    """The model the request named (``model`` is what the server says answered); ``None``
+    in journals from before it was kept (the manifest's ``model_requested`` then)."""
 
     def test_case(self) -> TestCase:
         """The case this record answers, as the journal holds it."""
@@ -298,6 +301,9 @@ class RunManifest(BaseModel):
     early_stops: dict[str, EarlyStop] | None = None
     """With ``--early-stop``: the scaffolds a look decided, and where (``None``: the run
     did not stop early; ``{}``: it could have, but no look decided)."""
+    model_runs: dict[str, str] | None = None
+    """With several models (``--model A --model B``): every model the invocation asked, in
+    order, and the run that asked it, this one included (``None``: one model)."""
     thinking_budget: int | None = Field(default=None, ge=1)
     """Extended thinking's budget per request (``--thinking-budget``); ``None``: none.
     Part of comparability and of every request's cache key."""
@@ -310,6 +316,13 @@ class RunManifest(BaseModel):
         if run_id is not None and not is_run_id(run_id):
             raise ValueError("not a run id (letters, digits, '.', '_', '-')")
         return run_id
+
+    @field_validator("model_runs")
+    @classmethod
+    def _model_runs_are_run_ids(cls, runs: dict[str, str] | None) -> dict[str, str] | None:
+        for run_id in (runs or {}).values():
+            cls._run_id_is_a_name(run_id)
+        return runs
 
     @field_validator("merged_shards")
     @classmethod

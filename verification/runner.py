@@ -270,6 +270,7 @@ class VerificationRunner:
             finished_at=_now(),
             source=response.source if response else None,
             size=case.size,
+            model_asked=request.model,
         )
         if self._journal is not None:
             self._journal.append(record)
@@ -340,6 +341,7 @@ class VerificationRunner:
             model=None,
             finished_at=_now(),
             size=case.size if case else key.size,
+            model_asked=self.model,
         )
         if self._journal is not None:
             self._journal.append(record)

@@ -29,17 +29,13 @@ THOUGHT_TOKENS = 900
 
 
 @pytest.fixture
-def thinking_model(
-    fake_server: FakeModelServer, monkeypatch: pytest.MonkeyPatch
-) -> FakeModelServer:
+def thinking_model(anthropic_env: FakeModelServer) -> FakeModelServer:
     """A server answering every kmp case right after a thinking block that holds a wrong
     answer in the scaffold's own format (which the parser must not read)."""
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-thinking-test-key")
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_server.base_url)
-    replies = fake_server.right_kmp_replies(SEED, CASES)
+    replies = anthropic_env.right_kmp_replies(SEED, CASES)
 
     def answer(sent: RecordedRequest) -> Reply:
-        body = fake_server.message_body(
+        body = anthropic_env.message_body(
             replies[sent.json["messages"][0]["content"]],
             model=MODEL,
             output_tokens=THOUGHT_TOKENS + 100,
@@ -48,14 +44,14 @@ def thinking_model(
         body["content"].insert(
             0, {"type": "thinking", "thinking": f"Draft: {wrong}", "signature": "c2ln"}
         )
-        return fake_server.Reply(200, body)
+        return anthropic_env.Reply(200, body)
 
-    fake_server.script([answer] * (2 * CASES))
-    return fake_server
+    anthropic_env.script([answer] * (2 * CASES))
+    return anthropic_env
 
 
-def _verify(output: Path, *extra: str) -> int:
-    argv = ["verify", "kmp", "--provider", "anthropic", "--model", MODEL, "--seed", str(SEED)]
+def _verify(output: Path, *extra: str, model: str = MODEL) -> int:
+    argv = ["verify", "kmp", "--provider", "anthropic", "--model", model, "--seed", str(SEED)]
     return main([*argv, "--cases", str(CASES), "--output", str(output), *extra])
 
 
@@ -110,24 +106,22 @@ def test_the_budget_is_part_of_the_cache_key(
 @pytest.mark.parametrize(
     ("extra", "said"),
     [
-        (("--model", "claude-3-haiku-20240307"), "does not support extended thinking"),
+        ((), "does not support extended thinking"),
         (("--temperature", "0.5"), "without a temperature"),
         (("--thinking-budget", "512"), "greater than or equal to 1024"),
     ],
 )
 def test_what_cannot_think_is_refused_before_any_request(
-    fake_server: FakeModelServer,
-    monkeypatch: pytest.MonkeyPatch,
+    anthropic_env: FakeModelServer,
     capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
     extra: tuple[str, ...],
     said: str,
 ) -> None:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-thinking-test-key")
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_server.base_url)
-    assert _verify(tmp_path, "--thinking-budget", str(BUDGET), *extra) == 2
+    model = MODEL if extra else "claude-3-haiku-20240307"
+    assert _verify(tmp_path, "--thinking-budget", str(BUDGET), *extra, model=model) == 2
     assert said in capsys.readouterr().err
-    assert fake_server.requests == []
+    assert anthropic_env.requests == []
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
 
 

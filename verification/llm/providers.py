@@ -146,7 +146,7 @@ def _openai(
         api_key=key,
         timeout=settings.request_timeout,
         retry_policy=policy,
-        model=settings.model,
+        model=settings.model[0] if settings.model else None,
     )
 
 

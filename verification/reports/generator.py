@@ -45,6 +45,7 @@ from verification.reports.charts import (
     summary_charts,
 )
 from verification.reports.history import RunEntry, recent_comparable
+from verification.reports.models import ModelTable, ModelTableReporter, model_table
 from verification.reports.regressions import RunComparison, compare_with_previous
 from verification.reports.summary import RateDrop, RunSummary, StatusChange, build_summary
 from verification.results import ScaffoldResults, deciding_thresholds
@@ -209,8 +210,10 @@ def render_summary(
     costs: Mapping[str, ScaffoldCost] | None = None,
     *,
     charts: Sequence[str] = (),
+    models: ModelTable | None = None,
 ) -> str:
-    """The Markdown summary of a run (``charts``: SVG files beside it, shown in order)."""
+    """The Markdown summary of a run (``charts``: SVG files beside it, shown in order;
+    ``models``: the table of the runs asked with it, several models at once)."""
     return (
         _environment()
         .get_template("summary.md.j2")
@@ -221,6 +224,7 @@ def render_summary(
             cost=total_cost(costs, manifest.cost_basis) if costs else None,
             comparison=comparison,
             charts=charts,
+            models=models,
         )
     )
 
@@ -252,6 +256,7 @@ class MarkdownReporter:
                 context.comparison,
                 context.costs,
                 charts=[p.name for p in summary_charts(context)],
+                models=model_table(context),
             ),
             encoding="utf-8",
         )
@@ -278,6 +283,7 @@ DEFAULT_REPORTERS: tuple[Reporter, ...] = (
     SvgChartReporter(),  # before the Markdown, which links the charts that exist
     MarkdownReporter(),
     SummaryJsonReporter(),
+    ModelTableReporter(),
 )
 """What every run writes."""
 

@@ -90,6 +90,8 @@ def _field(manifest: RunManifest, name: str) -> Any:
 def comparability(a: RunManifest, b: RunManifest) -> list[str]:
     """Why two runs are not comparable (``"seed 7 != 42"``); empty when they are."""
     reasons = []
+    if a.model_runs and b.run_id in a.model_runs.values():
+        reasons.append("asked together (another model of the same invocation)")
     for name in COMPARABLE_FIELDS:
         left, right = _field(a, name), _field(b, name)
         if left != right:

@@ -1,0 +1,168 @@
+"""Several models in one invocation (``verify --model A --model B``), through the real
+Anthropic SDK against the fake server on 127.0.0.1: every model is asked the same cases in
+a run of its own, journal lines record the model asked beside the one the server names, the
+summary's model x scaffold table holds each run's figures as its journal gives them, the
+response cache keeps each model's answers apart, and what several models cannot do is
+refused before any request."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from scipy.stats import binomtest
+
+from verification.cli import main
+from verification.config import load_settings
+from verification.journal import AttemptRecord, read_journal, read_manifest_file
+from verification.reports.history import comparability
+
+if TYPE_CHECKING:
+    from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply
+
+STRONG = "claude-strong-test-model"
+WEAK = "claude-haiku-4-5"
+SEED = 11
+CASES = 4
+WEAK_RIGHT = 1
+"""How many of the first cases (by prompt, in a fixed order) the weak model answers right."""
+
+
+@pytest.fixture
+def two_models(anthropic_env: FakeModelServer) -> FakeModelServer:
+    """A server where STRONG answers every kmp case right and WEAK only WEAK_RIGHT of them;
+    each reply names a dated model id, as the API does."""
+    replies = anthropic_env.right_kmp_replies(SEED, CASES)
+    weak_right = sorted(replies)[:WEAK_RIGHT]
+
+    def answer(sent: RecordedRequest) -> Reply:
+        model, prompt = sent.json["model"], sent.json["messages"][0]["content"]
+        right = model == STRONG or prompt in weak_right
+        text = replies[prompt] if right else "```json\n{}\n```"
+        return anthropic_env.message(text, model=f"{model}-20990101")
+
+    anthropic_env.script([answer] * (2 * CASES))
+    return anthropic_env
+
+
+def _verify(output: Path, *extra: str) -> int:
+    argv = ["verify", "kmp", "--provider", "anthropic", "--seed", str(SEED)]
+    models = ["--model", STRONG, "--model", WEAK]
+    return main([*argv, *models, "--cases", str(CASES), "--output", str(output), *extra])
+
+
+def _runs(output: Path) -> dict[str, Path]:
+    """Each model's latest run folder."""
+    found: dict[str, Path] = {}
+    for run in sorted((output / "runs").iterdir(), key=lambda p: p.stat().st_mtime_ns):
+        found[read_manifest_file(run / "manifest.json").model_requested] = run
+    return found
+
+
+def _figures(records: list[AttemptRecord]) -> tuple[float, int, tuple[float, float]]:
+    """Pass rate, n and Wilson 95% interval of first answers, from the journal alone."""
+    passed = {r.case_id: r.outcome == "passed" for r in records if r.attempt == 1}
+    wilson = binomtest(sum(passed.values()), len(passed)).proportion_ci(0.95, "wilson")
+    return sum(passed.values()) / len(passed), len(passed), (wilson.low, wilson.high)
+
+
+def test_every_model_is_asked_the_same_cases_and_the_summary_tables_them(
+    two_models: FakeModelServer, tmp_path: Path
+) -> None:
+    assert _verify(tmp_path) == 1  # WEAK fails kmp
+    prompts: dict[str, list[str]] = defaultdict(list)
+    for sent in two_models.requests:
+        prompts[sent.json["model"]].append(sent.json["messages"][0]["content"])
+    assert sorted(prompts) == [WEAK, STRONG]
+    assert sorted(prompts[STRONG]) == sorted(prompts[WEAK])
+    assert len(prompts[STRONG]) == CASES
+
+    runs = _runs(tmp_path)
+    assert set(runs) == {STRONG, WEAK}
+    expected_runs = {STRONG: runs[STRONG].name, WEAK: runs[WEAK].name}
+    table: dict[str, Any] = {}
+    for model, run in runs.items():
+        manifest = read_manifest_file(run / "manifest.json")
+        assert manifest.model_runs == expected_runs
+        assert list(manifest.model_runs) == [STRONG, WEAK]  # the order given
+        records = read_journal(run / "results.jsonl")
+        assert {r.model_asked for r in records} == {model}
+        assert {r.model for r in records} == {f"{model}-20990101"}
+        table[model] = _figures(records)
+    assert table[STRONG][0] == 1.0
+    assert table[WEAK][0] == WEAK_RIGHT / CASES
+
+    for model, run in runs.items():  # every run's reports hold the whole table
+        data = json.loads((run / "reports" / "models.json").read_text("utf-8"))
+        assert [m["model"] for m in data["models"]] == [STRONG, WEAK]
+        summary = (run / "reports" / "summary.md").read_text("utf-8")
+        section = summary.split("## Models asked together", 1)[1].splitlines()
+        header = next(line for line in section if line.startswith("| Scaffold |"))
+        assert f"`{STRONG}` (run `{runs[STRONG].name}`)" in header, model
+        row = next(line for line in section if line.startswith("| kmp | **"))
+        cells = [cell.strip() for cell in row.strip("|").split("|")][1:]
+        for entry, cell in zip(data["models"], cells, strict=True):
+            rate, n, interval = table[entry["model"]]
+            figures = entry["scaffolds"]["kmp"]
+            assert entry["run_id"] == runs[entry["model"]].name
+            assert figures["pass_rate"] == pytest.approx(rate)
+            assert figures["n"] == n
+            assert figures["interval"] == pytest.approx(list(interval), abs=1e-9)
+            assert f"{100 * rate:.1f}%, n={n}" in cell
+            assert f"{100 * interval[0]:.1f}% to {100 * interval[1]:.1f}%" in cell
+        statuses = {m["model"]: m["scaffolds"]["kmp"]["status"] for m in data["models"]}
+        # All right but n=4 clears 90% by rate (borderline); 1 in 4 is under the 50% line.
+        assert statuses == {STRONG: "CERTIFIED", WEAK: "FAILED"}
+
+    manifests = [read_manifest_file(run / "manifest.json") for run in runs.values()]
+    assert comparability(*manifests)  # never each other's previous run
+
+
+def test_the_cache_keeps_each_model_s_answers_apart(
+    two_models: FakeModelServer, tmp_path: Path
+) -> None:
+    _verify(tmp_path)
+    first = {
+        m: json.loads((r / "reports" / "models.json").read_bytes())
+        for m, r in _runs(tmp_path).items()
+    }
+    assert _verify(tmp_path) == 1
+    assert len(two_models.requests) == 2 * CASES  # the repeat asked nothing
+    again = _runs(tmp_path)
+    for model, run in again.items():
+        assert {r.source for r in read_journal(run / "results.jsonl")} == {"cache"}
+        data = json.loads((run / "reports" / "models.json").read_bytes())
+        figures = {m["model"]: m["scaffolds"] for m in data["models"]}
+        assert figures == {m["model"]: m["scaffolds"] for m in first[model]["models"]}
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (("--resume", "20261124T000000Z-abcdef"), "--resume"),
+        (("--max-cost", "5"), "--max-cost"),
+        (("--shard", "1/2"), "--shard"),
+    ],
+)
+def test_what_several_models_cannot_do_is_refused_before_any_request(
+    anthropic_env: FakeModelServer,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    extra: tuple[str, ...],
+    said: str,
+) -> None:
+    assert _verify(tmp_path, *extra) == 2
+    assert f"several models are asked in runs of their own: {said}" in capsys.readouterr().err
+    assert anthropic_env.requests == []
+
+
+@pytest.mark.parametrize("given", ["a-model, b-model", '["a-model", "b-model"]'])
+def test_verify_model_takes_a_list(monkeypatch: pytest.MonkeyPatch, given: str) -> None:
+    monkeypatch.setenv("VERIFY_MODEL", given)
+    settings = load_settings()
+    assert settings.model_names == ["a-model", "b-model"]
+    assert settings.model_name == "a-model"
+    assert settings.for_model("b-model").model_names == ["b-model"]
