@@ -219,10 +219,11 @@ def labelled_graphs(draw: st.DrawFn, weights: st.SearchStrategy[int] | None) -> 
 
 @settings(max_examples=150, deadline=None)
 @given(inp=labelled_graphs(weights=None))
-def test_dfs_and_topological_sort_on_any_labels(
+def test_dfs_bfs_and_topological_sort_on_any_labels(
     inp: dict[str, Any], scaffold_tests: dict[str, ModuleType]
 ) -> None:
     assert scaffold_tests["dfs"].oracle(inp, dfs(**inp))
+    assert scaffold_tests["bfs"].oracle(inp, bfs(**inp))
     dag = {"vertices": inp["vertices"], "edges": inp["edges"]}
     assert scaffold_tests["topological_sort"].oracle(dag, topological_sort(**dag))
 
@@ -239,7 +240,7 @@ def test_bellman_ford_and_floyd_warshall_on_any_labels(
 
 @settings(max_examples=150, deadline=None)
 @given(inp=labelled_graphs(weights=st.integers(0, 9)), goal=st.data(), share=st.integers(0, 4))
-def test_astar_on_any_labels_with_a_consistent_heuristic(
+def test_astar_and_dijkstra_on_any_labels(
     inp: dict[str, Any], goal: st.DataObject, share: int, scaffold_tests: dict[str, ModuleType]
 ) -> None:
     target = goal.draw(st.sampled_from(inp["vertices"]))
@@ -252,3 +253,4 @@ def test_astar_on_any_labels_with_a_consistent_heuristic(
     heuristic = {v: to_goal[v] * share // 4 if v in to_goal else 10_000 for v in inp["vertices"]}
     case = {**inp, "goal": target, "heuristic": heuristic}
     assert scaffold_tests["astar"].oracle(case, astar(**case))
+    assert scaffold_tests["dijkstra"].oracle(inp, dijkstra(**inp))
