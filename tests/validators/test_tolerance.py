@@ -1,4 +1,5 @@
-"""``Tolerance.allows`` against exact decimal arithmetic: "within" includes the bound, on
+"""``Tolerance.allows`` (and a tolerance from a value rounded as asked) against exact decimal
+arithmetic: "within" includes the bound, on
 the numbers as their decimals write them, whatever the doubles' rounding does."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from verification.validators.base import Tolerance
+from verification.validators.numeric_tolerance import NumericToleranceValidator
 
 
 def decimals(places: int) -> st.SearchStrategy[str]:
@@ -62,3 +64,17 @@ def test_far_from_the_bound_floats_decide_as_isclose_does(
 def test_non_finite_numbers_are_never_close(bad: float) -> None:
     assert not Tolerance(1.0).allows(bad, 0.0)
     assert not Tolerance(1.0).allows(0.0, bad)
+
+
+@given(
+    truth=st.floats(-1e3, 1e3),
+    offset=st.integers(-120, 120).map(lambda k: Fraction(k, 10**9)),
+)
+@example(truth=0.8284271247461901, offset=Fraction(50, 10**9))  # 5.47e-8 from 0.82842712
+def test_a_tolerance_from_the_value_rounded_as_asked(truth: float, offset: Fraction) -> None:
+    rounded = round(Fraction(truth), 8)  # what "rounded as asked" (8 places) makes of it
+    actual = float(Fraction(repr(truth)) + offset)
+    within = abs(Fraction(repr(actual)) - rounded) <= Fraction(5, 10**8)
+    validator = NumericToleranceValidator(tolerance=5e-8, field="root", places=8)
+    verdict = validator.validate({"root": actual}, {"root": truth})
+    assert verdict.is_valid is within

@@ -20,16 +20,26 @@ def _is_number(value: Any) -> bool:
 class NumericToleranceValidator(FieldValidator):
     """Numbers (or objects and arrays of them) equal within ``tolerance`` (absolute) or
     ``relative`` times the expected magnitude, whichever is wider; ``null`` only matches
-    ``null``; anything else must match exactly."""
+    ``null``; anything else must match exactly.
+
+    With ``places``, the expected numbers are first rounded to that many decimals, for an
+    Output Format that says "accepted within ... of the exact value, rounded as asked"
+    where the reference keeps every digit."""
 
     kind = "numeric"
 
     def __init__(
-        self, tolerance: float = 1e-6, field: str | None = None, *, relative: float = 0.0
+        self,
+        tolerance: float = 1e-6,
+        field: str | None = None,
+        *,
+        relative: float = 0.0,
+        places: int | None = None,
     ) -> None:
         super().__init__(field)
         self.bounds = Tolerance(tolerance, relative)
         self.tolerance = tolerance
+        self.places = places
 
     @property
     def tolerances(self) -> Mapping[str, Tolerance]:
@@ -46,6 +56,8 @@ class NumericToleranceValidator(FieldValidator):
 
     def _compare(self, actual: Any, expected: Any, where: str) -> str | None:
         if _is_number(expected) and _is_number(actual):
+            if self.places is not None and math.isfinite(expected):
+                expected = round(float(expected), self.places)
             if not math.isfinite(actual):
                 return f"{where}: expected {expected!r}, got non-finite {actual!r}"
             if not self.bounds.allows(float(actual), float(expected)):
