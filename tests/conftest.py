@@ -18,7 +18,7 @@ CATALOG_TESTS = Path(__file__).parent / "catalog"
 def _isolated_environment(
     monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    """No test sees the developer's keys, settings or results folder."""
+    """No test sees the developer's keys, settings, results folder or response cache."""
     import os
 
     for name in list(os.environ):
@@ -27,6 +27,9 @@ def _isolated_environment(
     # Under GitHub Actions, runs the tests start must not write the job's own summary.
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
     monkeypatch.setenv("VERIFY_RESULTS_DIR", str(tmp_path_factory.mktemp("results")))
+    # The shared response cache and anything else kept in the user's cache folder.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
 
 
 @pytest.fixture(scope="session")

@@ -221,8 +221,8 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
         dest="cache",
         action="store_const",
         const=False,
-        help="ask the model even where the response cache (<output>/cache.sqlite3) has the "
-        "answer, and keep nothing there (VERIFY_CACHE=false)",
+        help="ask the model even where the shared response cache (`cache stats` says where) "
+        "has the answer, and keep nothing there (VERIFY_CACHE=false)",
     )
 
 
@@ -428,21 +428,41 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
 
     cache = command(
         "cache",
-        help="show or clear the response cache",
-        description="The response cache (<output>/cache.sqlite3) keeps every complete answer a "
-        "model gave, keyed by provider, base URL, model and the whole request (scaffold "
-        "text, input, output budget, temperature, thinking budget, sample): a repeated run "
-        "is answered from it with no network call. Errors, refusals and cut-off replies "
-        "are not kept; dry runs are never cached; no API key or URL credential is written. "
-        "`verify --no-cache` (VERIFY_CACHE=false) bypasses it.",
+        help="show, clear or prune the response cache shared by your runs",
+        description="The response cache keeps every complete answer a model gave, keyed by "
+        "provider, base URL, model and the whole request (scaffold text, input, output "
+        "budget, temperature, thinking budget, sample): a repeated run, whatever its "
+        "--output, is answered from it with no network call. It lives in your cache folder "
+        "(VERIFY_CACHE_DIR; by default $XDG_CACHE_HOME/scaffold-verification, i.e. "
+        "~/.cache/scaffold-verification on Linux, ~/Library/Caches/scaffold-verification on "
+        "macOS, %LOCALAPPDATA%\\scaffold-verification on Windows). VERIFY_CACHE_MAX_MB caps "
+        "its size, evicting the least recently used answers. Errors, refusals and cut-off "
+        "replies are not kept; dry runs are never cached; no API key or URL credential is "
+        "written. `verify --no-cache` (VERIFY_CACHE=false) bypasses it.",
     )
     cache.add_argument(
         "action",
-        choices=["stats", "clear"],
-        help="stats: answers kept, times served again and size on disk, by provider, server "
-        "and model; clear: remove every answer (a damaged cache file altogether)",
+        metavar="ACTION",
+        choices=["stats", "clear", "prune"],
+        help="stats: where it is, answers kept, times served again and size on disk, by "
+        "provider, server and model; clear: remove every answer (a damaged cache file "
+        "altogether); prune: remove the answers not used for --older-than DAYS days, and "
+        "trim to VERIFY_CACHE_MAX_MB",
     )
-    _output_option(cache)
+    cache.add_argument(
+        "--older-than",
+        type=_positive,
+        metavar="DAYS",
+        help="with prune: remove answers neither kept nor served in the last DAYS days",
+    )
+    cache.add_argument(
+        "--output",
+        type=_path,
+        dest="cache_folder",
+        metavar="DIR",
+        help="act on the cache.sqlite3 that versions before the shared cache kept in the "
+        "results folder DIR, instead of the shared cache",
+    )
 
     history = command(
         "history",
@@ -877,14 +897,36 @@ class VerificationCLI:
         print(text)
         return 0
 
-    def cache(self, action: str) -> int:
-        from verification.llm.cache import CACHE_FILE, ResponseCache
+    def cache(
+        self, action: str, *, folder: Path | None = None, older_than: int | None = None
+    ) -> int:
+        from verification.errors import ConfigurationError
+        from verification.llm.cache import CACHE_FILE, ResponseCache, shared_cache
 
-        cache = ResponseCache(self.settings.results_dir / CACHE_FILE)
+        if (action == "prune") != (older_than is not None):
+            raise ConfigurationError(
+                "cache prune needs --older-than DAYS"
+                if action == "prune"
+                else f"--older-than goes with cache prune, not cache {action}"
+            )
+        shared = cache = shared_cache(self.settings)
+        if folder is not None and (folder / CACHE_FILE).absolute() != shared.path.absolute():
+            cache = ResponseCache(folder / CACHE_FILE, max_bytes=shared.max_bytes)
+            if not cache.path.exists() and not cache.path.is_symlink():
+                print(f"{folder} holds no response cache; the shared one is {shared.path}")
+                return 0
         if action == "clear":
             print(f"removed {cache.clear()} cached answers from {cache.path}")
-            return 0
-        print(cache.stats().render())
+        elif action == "prune":
+            assert older_than is not None
+            pruned, trimmed = cache.prune(older_than), cache.trim()
+            print(
+                f"removed {pruned} answer(s) unused for {older_than} day(s)"
+                + (f" and {trimmed} beyond the size cap" if trimmed else "")
+                + f" from {cache.path}"
+            )
+        else:
+            print(cache.stats().render())
         return 0
 
     def history(
@@ -1163,7 +1205,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
                     size=args.size,
                 )
         if args.command == "cache":
-            return cli.cache(args.action)
+            return cli.cache(args.action, folder=args.cache_folder, older_than=args.older_than)
         if args.command == "history":
             return cli.history(
                 model=args.model, scaffold=args.scaffold, limit=args.limit, as_json=args.json

@@ -47,6 +47,7 @@ __all__ = [
     "redact_log_records",
     "secrets_of",
     "url_credentials",
+    "user_cache_dir",
     "without_credentials",
 ]
 
@@ -69,6 +70,16 @@ ENV_FILE = ".env"
 """The settings file read from the working directory (when it is a regular file)."""
 MAX_ENV_BYTES = 1024 * 1024
 """A ``.env`` longer than this is no settings file (a log, a database) and is refused."""
+
+
+def user_cache_dir() -> Path:
+    """The response cache's folder when ``VERIFY_CACHE_DIR`` is unset: the user's cache
+    directory as the platform has it (``$XDG_CACHE_HOME/scaffold-verification``, by default
+    ``~/.cache/scaffold-verification`` on Linux; ``~/Library/Caches`` on macOS;
+    ``%LOCALAPPDATA%`` on Windows)."""
+    import platformdirs  # only a run or the cache command needs it
+
+    return Path(platformdirs.user_cache_dir("scaffold-verification", appauthor=False))
 
 
 def packaged_scaffolds_dir() -> Path:
@@ -163,8 +174,14 @@ class VerificationSettings(BaseSettings):
     """Seconds one answer may take across all its tries and waits; past it the case is an
     infrastructure error (not counted) and the run goes on."""
     cache: bool = True
-    """Answer from the response cache in the results folder where it can, and keep every
-    complete live answer there (``--no-cache``: neither)."""
+    """Answer from the shared response cache where it can, and keep every complete live
+    answer there (``--no-cache``: neither)."""
+    cache_dir: Path = Field(default_factory=user_cache_dir)
+    """The folder of the response cache every run of the user shares, whatever its
+    ``--output``; unset: :func:`user_cache_dir`."""
+    cache_max_mb: float | None = Field(default=None, gt=0.0, le=1_000_000.0)
+    """Size cap of the response cache in MiB (answers' text): past it, the least recently
+    used answers are evicted. Unset: no cap."""
     repair_attempts: int = Field(default=1, ge=1, le=3)
     """Attempts per answer when it fails to parse (1 = no repair; at most 3)."""
     prices: dict[str, ModelPrice] = Field(default_factory=dict, max_length=200)
@@ -251,7 +268,7 @@ class VerificationSettings(BaseSettings):
             )
         return value
 
-    @field_validator("results_dir", "scaffolds_dir", "replay_file", mode="before")
+    @field_validator("results_dir", "scaffolds_dir", "replay_file", "cache_dir", mode="before")
     @classmethod
     def _a_path(cls, value: Any) -> Any:
         if isinstance(value, str) and not value.strip():

@@ -52,7 +52,7 @@ from verification.journal import (
 )
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.batches import ClaudeBatches, batches_for
-from verification.llm.cache import CACHE_FILE, CachingProvider, ResponseCache
+from verification.llm.cache import CachingProvider, shared_cache
 from verification.llm.limiter import Slot
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, Prompt, PromptBuilder
 from verification.llm.providers import build_provider
@@ -426,8 +426,7 @@ class VerificationRunner:
         if self.provider is None:
             provider = build_provider(self.settings, self.catalog)
             if self.settings.cache and not provider.dry_run:
-                cache = ResponseCache(self.settings.results_dir / CACHE_FILE)
-                provider = CachingProvider(provider, cache)
+                provider = CachingProvider(provider, shared_cache(self.settings))
             self.provider = provider
             await self.provider.preflight()
         await self.provider.prepare([case for planned in cases.values() for case in planned])

@@ -24,6 +24,13 @@ from verification.llm.prompt_builder import PromptBuilder
 from verification.registry import get_spec
 from verification.runner import plan_cases
 
+
+@pytest.fixture(autouse=True)
+def _cache_in_the_test_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The shared cache kept in the test's folder, which is also its results folder."""
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path))
+
+
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply
 

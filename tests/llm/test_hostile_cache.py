@@ -37,6 +37,13 @@ from verification.llm.claude import ClaudeProvider
 from verification.llm.providers import retry_policy_from
 from verification.runner import VerificationRunner
 
+
+@pytest.fixture(autouse=True)
+def _cache_in_the_test_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The shared cache kept in the test's folder, which is also its results folder."""
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path))
+
+
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply
 
@@ -58,6 +65,7 @@ def _env(server: FakeModelServer) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VERIFY_", "ANTHROPIC_"))}
     env.update(ANTHROPIC_API_KEY=KEY, ANTHROPIC_BASE_URL=server.base_url)
     env.update(VERIFY_RETRY_INITIAL_WAIT="0.01", VERIFY_MAX_RETRIES="1")
+    env.update(VERIFY_CACHE_DIR=os.environ["VERIFY_CACHE_DIR"])  # the test's own folder
     return env
 
 

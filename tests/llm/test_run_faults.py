@@ -160,7 +160,9 @@ def test_thirty_percent_injected_faults_give_the_clean_runs_outcomes(
         clean_code = main([*_verify_argv(tmp_path / "clean", cases), "--concurrency", "4"])
         clean_requests = len(server.requests)
         server.script([faulty] * 300)
-        faulty_code = main([*_verify_argv(tmp_path / "faulty", cases), "--concurrency", "4"])
+        # --no-cache: the clean run's answers are in the shared cache, and these must be asked.
+        faulty_argv = [*_verify_argv(tmp_path / "faulty", cases), "--concurrency", "4"]
+        faulty_code = main([*faulty_argv, "--no-cache"])
         faulty_requests = len(server.requests) - clean_requests
     assert clean_requests == cases
     assert faulty_code == clean_code == 1  # every fifth answer is wrong: PARTIAL, not INCOMPLETE

@@ -1,7 +1,10 @@
 """The response cache: a provider that wraps another and remembers its complete answers.
 
 A repeated run (same scaffold text, inputs, model and request parameters) is answered from
-``<results>/cache.sqlite3`` and makes no network call at all. The key is a SHA-256 over a
+``cache.sqlite3`` in the user's cache folder (``VERIFY_CACHE_DIR``, by default
+:func:`verification.config.user_cache_dir`), shared by every run whatever its results
+folder, and makes no network call at all. ``VERIFY_CACHE_MAX_MB`` caps it: past the cap the
+least recently used answers are evicted. The key is a SHA-256 over a
 canonical JSON of the cache format, the provider's name, its base URL without credentials,
 query or fragment, and every field of the request but ``case_id`` (system prompt, prompt,
 model, output budget, temperature, the sample index, and any field added later), so a
@@ -42,11 +45,11 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TypeVar
 
-from verification.config import without_credentials
+from verification.config import VerificationSettings, without_credentials
 from verification.errors import CacheError
 from verification.journal import exclusive_lock
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse, WrappingProvider
@@ -62,6 +65,7 @@ __all__ = [
     "ResponseCache",
     "cache_key",
     "is_complete",
+    "shared_cache",
 ]
 
 CACHE_FILE = "cache.sqlite3"
@@ -80,6 +84,11 @@ LOCK_TIMEOUT_S = 10.0
 (opening takes milliseconds: a longer hold is a stuck process, and the run goes on
 without the cache)."""
 _COLUMNS = ("key", "provider", "server", "model", "response", "created_at", "hits")
+_LAST_USE = "used_at"
+"""When an entry was last written or served (added to files of format 2 when opened);
+the cap and ``cache prune`` evict by it."""
+TRIM_EVERY = 32
+"""Answers kept between two checks of the size cap (each check reads the whole table)."""
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -91,9 +100,12 @@ CREATE TABLE responses (
     model TEXT NOT NULL,
     response TEXT NOT NULL,
     created_at TEXT NOT NULL,
-    hits INTEGER NOT NULL DEFAULT 0
+    hits INTEGER NOT NULL DEFAULT 0,
+    used_at TEXT
 )
 """
+_ENTRY_BYTES = "LENGTH(key) + LENGTH(response) + 128"
+"""What an entry is taken to weigh against the size cap: its text and a row's overhead."""
 
 
 def cache_key(provider: str, base_url: str | None, request: LLMRequest) -> str:
@@ -157,14 +169,17 @@ class CacheStats:
     size_bytes: int
     """The file with its WAL and shared-memory files."""
     by_model: tuple[ModelStats, ...]
+    max_bytes: int | None = None
+    """The size cap, if any."""
 
     def render(self) -> str:
         """The stats as ``cache stats`` prints them."""
+        cap = "" if self.max_bytes is None else f", capped at {_size(self.max_bytes)}"
         if not self.by_model:
-            return f"{self.path}: empty ({_size(self.size_bytes)})"
+            return f"{self.path}: empty ({_size(self.size_bytes)}{cap})"
         lines = [
             f"{self.path}: {self.entries} answers, {self.hits} served again, "
-            f"{_size(self.size_bytes)}"
+            f"{_size(self.size_bytes)}{cap}"
         ]
         width = max(len(row.model) for row in self.by_model)
         for row in self.by_model:
@@ -207,7 +222,10 @@ def _check_table(db: sqlite3.Connection) -> None:
     """Raise when the ``responses`` table is not the one this format makes (a file of
     another program, or edited by hand): its rows would mean nothing."""
     columns = tuple(row[1] for row in db.execute("PRAGMA table_info(responses)"))
-    if columns != _COLUMNS:
+    if columns[: len(_COLUMNS)] != _COLUMNS or columns[len(_COLUMNS) :] not in (
+        (),
+        (_LAST_USE,),
+    ):
         raise sqlite3.DatabaseError(
             f"not a response cache: its responses table has columns {columns or 'none'}"
         )
@@ -216,6 +234,23 @@ def _check_table(db: sqlite3.Connection) -> None:
 def _storable(text: str) -> str:
     """``text`` with lone surrogates (which SQLite cannot store) as backslash escapes."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _now() -> str:
+    # Microseconds: eviction orders entries by it, and many are kept within a second.
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _evict_beyond(db: sqlite3.Connection, max_bytes: int) -> int:
+    """Delete the least recently used entries beyond the newest that fit in ``max_bytes``."""
+    return int(
+        db.execute(
+            "DELETE FROM responses WHERE key IN (SELECT key FROM (SELECT key, SUM("
+            f"{_ENTRY_BYTES}) OVER (ORDER BY COALESCE({_LAST_USE}, created_at) DESC, rowid"
+            " DESC) AS running FROM responses) WHERE running > ?)",
+            (max_bytes,),
+        ).rowcount
+    )
 
 
 class ResponseCache:
@@ -228,8 +263,11 @@ class ResponseCache:
     :meth:`clear` removes it.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, max_bytes: int | None = None) -> None:
         self.path = path
+        self.max_bytes = max_bytes
+        """The size cap: past it, the least recently used entries are evicted."""
+        self._puts = 0
         self.lock_path = path.with_name(path.name + ".lock")
         """Held while the file is created, checked or upgraded (kept: it holds nothing)."""
         self._opened = False
@@ -327,6 +365,9 @@ class ResponseCache:
                     db.execute(_TABLE)
                     db.execute(f"PRAGMA user_version = {CACHE_FORMAT:d}")
                 _check_table(db)
+                columns = {row[1] for row in db.execute("PRAGMA table_info(responses)")}
+                if _LAST_USE not in columns:  # written before entries were evicted
+                    db.execute(f"ALTER TABLE responses ADD COLUMN {_LAST_USE} TEXT")
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -355,7 +396,10 @@ class ResponseCache:
                 if row is None:
                     return None
                 try:
-                    db.execute("UPDATE responses SET hits = hits + 1 WHERE key = ?", (key,))
+                    db.execute(
+                        f"UPDATE responses SET hits = hits + 1, {_LAST_USE} = ? WHERE key = ?",
+                        (_now(), key),
+                    )
                 except sqlite3.OperationalError as exc:  # a read-only file still answers
                     logger.debug("response cache %s: hit not counted (%s)", self.path, exc)
         except (sqlite3.Error, OSError) as exc:
@@ -392,21 +436,72 @@ class ResponseCache:
             return
         try:
             with self._connect() as db:
+                now = _now()
                 db.execute(
                     "INSERT OR IGNORE INTO responses"
-                    " (key, provider, server, model, response, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    f" (key, provider, server, model, response, created_at, {_LAST_USE})"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (
                         key,
                         _storable(provider),
                         _storable(without_credentials(server) or ""),
                         _storable(model),
                         json.dumps(response.model_dump(), ensure_ascii=True, allow_nan=False),
-                        datetime.now(UTC).isoformat(timespec="seconds"),
+                        now,
+                        now,
                     ),
                 )
+                if self.max_bytes is not None and self._puts % TRIM_EVERY == 0:
+                    _evict_beyond(db, self.max_bytes)
+                self._puts += 1
         except (sqlite3.Error, OSError, ValueError) as exc:
             self._give_up(exc)
+
+    def trim(self) -> int:
+        """Evict the least recently used entries until the rest weigh at most
+        :attr:`max_bytes`; how many went. Nothing without a cap; raises
+        :class:`~verification.errors.CacheError` when the file cannot be used."""
+        if self.max_bytes is None:
+            return 0
+        max_bytes = self.max_bytes
+        return self._removing(lambda db: _evict_beyond(db, max_bytes), "trimmed")
+
+    def prune(self, older_than_days: float) -> int:
+        """Remove the entries not written nor served for ``older_than_days`` days; how many
+        went. Raises :class:`~verification.errors.CacheError` when the file cannot be used."""
+        cutoff = (datetime.now(UTC) - timedelta(days=older_than_days)).isoformat()
+
+        def remove(db: sqlite3.Connection) -> int:
+            return int(
+                db.execute(
+                    f"DELETE FROM responses WHERE COALESCE({_LAST_USE}, created_at) < ?",
+                    (cutoff,),
+                ).rowcount
+            )
+
+        return self._removing(remove, "pruned")
+
+    def _removing(self, remove: Callable[[sqlite3.Connection], int], verb: str) -> int:
+        try:
+            if not self._check_path():
+                return 0
+            self._open()
+            with self._connect() as db:
+                removed = remove(db)
+        except (sqlite3.Error, OSError, _Unusable) as exc:
+            raise CacheError(
+                f"the response cache {self.path} cannot be {verb} ({exc}); {self._remedy(exc)}"
+            ) from None
+        if removed:
+            self._vacuum()
+        return removed
+
+    def _vacuum(self) -> None:
+        try:
+            with self._connect() as db:
+                db.execute("VACUUM")  # give the space back; a busy file keeps it, harmlessly
+        except sqlite3.OperationalError as exc:
+            logger.debug("response cache %s not vacuumed (%s)", self.path, exc)
 
     def holds_answers_from(self, provider: str, server: str | None) -> bool:
         """Whether any answer of ``provider`` at ``server`` is kept (False when the cache
@@ -441,7 +536,7 @@ class ResponseCache:
         model; raises :class:`~verification.errors.CacheError` when the file cannot be read."""
         try:
             if not self._check_path():
-                return CacheStats(self.path, 0, 0, 0, ())
+                return CacheStats(self.path, 0, 0, 0, (), self.max_bytes)
             self._open()
             with self._connect() as db:
                 # Rows are read back as text and numbers whatever a hand or another
@@ -466,6 +561,7 @@ class ResponseCache:
             hits=sum(row.hits for row in by_model),
             size_bytes=sum(file.stat().st_size for file in self._files()),
             by_model=by_model,
+            max_bytes=self.max_bytes,
         )
 
     def clear(self) -> int:
@@ -501,12 +597,17 @@ class ResponseCache:
             raise CacheError(
                 f"the response cache {self.path} cannot be cleared ({exc}); {self._remedy(exc)}"
             ) from None
-        try:
-            with self._connect() as db:
-                db.execute("VACUUM")  # give the space back; a busy file keeps it, harmlessly
-        except sqlite3.OperationalError as exc:
-            logger.debug("response cache %s not vacuumed (%s)", self.path, exc)
+        self._vacuum()
         return int(removed)
+
+
+def shared_cache(settings: VerificationSettings) -> ResponseCache:
+    """The response cache every run of the user shares, with its size cap."""
+    cap = settings.cache_max_mb
+    return ResponseCache(
+        settings.cache_dir / CACHE_FILE,
+        max_bytes=None if cap is None else int(cap * 1024 * 1024),
+    )
 
 
 class CachingProvider(WrappingProvider):
