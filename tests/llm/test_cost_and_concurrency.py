@@ -134,6 +134,8 @@ def test_cost_is_the_recorded_usage_priced_and_the_prompt_cache_judged_from_its_
     assert summary["scaffolds"][SCAFFOLD]["cost"]["prompt_cache"] == "worked"
     report = (tmp_path / "reports" / f"{SCAFFOLD}.md").read_text()
     assert "## Cost" in report and f"${expected:.4f}" in report
+    per_scaffold = f"| {SCAFFOLD} | ${expected:.4f} | ${expected / cases:.5f} | {cases} |"
+    assert per_scaffold in (tmp_path / "reports" / "summary.md").read_text()
     for request in server_env.requests:  # the scaffold is one cached system block
         (block,) = request.json["system"]
         assert block["cache_control"] == {"type": "ephemeral"}

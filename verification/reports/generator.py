@@ -222,6 +222,7 @@ def render_summary(
             results=results,
             totals=dict(Counter(r.status for r in results)),
             cost=total_cost(costs, manifest.cost_basis) if costs else None,
+            costs=costs or {},
             comparison=comparison,
             charts=charts,
             models=models,
