@@ -23,6 +23,7 @@ from verification.config import VerificationSettings
 from verification.errors import ConfigurationError
 from verification.journal import AttemptRecord
 from verification.runner import RunResult, VerificationRunner
+from verification.thinking import check_thinking
 
 __all__ = ["ModelRuns", "check_several_models", "model_file"]
 
@@ -56,6 +57,16 @@ def check_several_models(
     for given, what in refused:
         if given:
             raise ConfigurationError(f"several models are asked in runs of their own: {what}")
+    for model in settings.model_names:
+        # Every model before any run starts: one refused once the others are asking would
+        # stop runs already paid for. (The provider is checked by each run, alike for all.)
+        check_thinking(
+            settings.thinking_budget,
+            model=model,
+            provider=settings.provider,
+            dry_run=True,
+            temperature=settings.temperature,
+        )
 
 
 class ModelRuns:

@@ -119,6 +119,16 @@ def test_every_model_is_asked_the_same_cases_and_the_summary_tables_them(
 
     manifests = [read_manifest_file(run / "manifest.json") for run in runs.values()]
     assert comparability(*manifests)  # never each other's previous run
+    for run in runs.values():
+        summary_json = json.loads((run / "reports" / "summary.json").read_bytes())
+        assert summary_json["model_runs"] == expected_runs
+
+    # `report RUN_ID` folds the same table again from the journals.
+    weak_table = runs[WEAK] / "reports" / "models.json"
+    written = weak_table.read_bytes()
+    weak_table.unlink()
+    assert main(["report", runs[WEAK].name, "--output", str(tmp_path)]) == 1  # FAILED
+    assert weak_table.read_bytes() == written
 
 
 def test_the_cache_keeps_each_model_s_answers_apart(
@@ -145,6 +155,8 @@ def test_the_cache_keeps_each_model_s_answers_apart(
         (("--resume", "20261124T000000Z-abcdef"), "--resume"),
         (("--max-cost", "5"), "--max-cost"),
         (("--shard", "1/2"), "--shard"),
+        # WEAK thinks, STRONG does not: refused before WEAK's run asks anything.
+        (("--thinking-budget", "2048"), f"{STRONG!r}"),
     ],
 )
 def test_what_several_models_cannot_do_is_refused_before_any_request(
@@ -155,8 +167,12 @@ def test_what_several_models_cannot_do_is_refused_before_any_request(
     said: str,
 ) -> None:
     assert _verify(tmp_path, *extra) == 2
-    assert f"several models are asked in runs of their own: {said}" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert f"several models are asked in runs of their own: {said}" in error or (
+        f"model {said}" in error and "does not support extended thinking" in error
+    )
     assert anthropic_env.requests == []
+    assert not (tmp_path / "runs").exists()
 
 
 @pytest.mark.parametrize("given", ["a-model, b-model", '["a-model", "b-model"]'])

@@ -77,6 +77,7 @@ def test_a_thinking_request_and_its_answer(thinking_model: FakeModelServer, tmp_
     manifest = read_manifest_file(run / "manifest.json")
     assert manifest.thinking_budget == BUDGET
     assert manifest.settings["thinking_budget"] == BUDGET
+    assert json.loads((run / "reports" / "summary.json").read_bytes())["thinking_budget"] == BUDGET
     # Thinking is billed as output: the API counts it in output_tokens, and so does the cost.
     summary = json.loads((run / "reports" / "summary.json").read_text("utf-8"))
     price = price_for(MODEL)
@@ -150,3 +151,31 @@ def test_every_family_that_thinks_has_a_price() -> None:
     # The two tables are kept together: a family that thinks but has no price could not be
     # budgeted with --max-cost.
     assert all(price_for(family) is not None for family in THINKING_FAMILIES)
+
+
+def test_a_resumed_run_keeps_its_budget_and_refuses_another(
+    thinking_model: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _verify(tmp_path, "--thinking-budget", str(BUDGET))
+    (run,) = _run_dirs(tmp_path)
+    journal = run / "results.jsonl"
+    kept = journal.read_text("utf-8").splitlines(keepends=True)[:1]
+    journal.write_text("".join(kept), encoding="utf-8")  # as if killed after one answer
+    resume = ["--resume", run.name]
+    assert _verify(tmp_path, *resume, "--thinking-budget", str(BUDGET + 1)) == 2
+    assert f"thinking budget {BUDGET}, now {BUDGET + 1}" in capsys.readouterr().err
+    assert len(thinking_model.requests) == CASES
+    _verify(tmp_path, *resume, "--no-cache")  # no budget given: the run's own
+    resumed = thinking_model.requests[CASES:]
+    assert len(resumed) == CASES - 1
+    assert {r.json["thinking"]["budget_tokens"] for r in resumed} == {BUDGET}
+    assert len(read_journal(journal)) == CASES
+
+
+def test_the_estimate_counts_the_budget_as_output(
+    anthropic_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _verify(tmp_path, "--thinking-budget", str(BUDGET), "--estimate") == 0
+    most = CASES * (BUDGET + get_spec("kmp").max_output_tokens)
+    assert f"at most {most:,} output tokens" in capsys.readouterr().out
+    assert anthropic_env.requests == []

@@ -214,6 +214,11 @@ class RunSummary(_Tolerant):
     model_requested: str | None = None
     """``None`` in a dry run: no model was asked."""
     models_returned: list[str] = []
+    model_runs: dict[str, str] | None = None
+    """Every model asked together with this run's (``--model A --model B``) and the run
+    that asked it, this one included; ``None``: one model."""
+    thinking_budget: int | None = None
+    """Extended thinking's budget per request (``--thinking-budget``); ``None``: none."""
     seed: int
     """The public seed; 0 when ``seed_private`` (the seed itself is never written)."""
     seed_private: bool = False
@@ -264,6 +269,8 @@ def build_summary(
         provider=manifest.provider.get("provider"),
         model_requested=None if manifest.dry_run else manifest.model_requested,
         models_returned=manifest.models_returned,
+        model_runs=manifest.model_runs,
+        thinking_budget=manifest.thinking_budget,
         seed=manifest.seed,
         seed_private=manifest.seed_private,
         seed_sha256=manifest.seed_sha256,
