@@ -176,3 +176,27 @@ def test_a_replay_file_past_the_bound_is_refused(
     argv = ["verify", "kmp", "--provider", "replay", "--replay-file", str(replay)]
     code, _, err = _run(capsys, *argv, "--output", str(tmp_path / "out"))
     assert code == 2 and "longer than 1000 bytes" in err and str(replay) in err
+
+
+# --- a model name no request can carry -------------------------------------------------------
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+@pytest.mark.parametrize("name", ["claude-\udcff", "claude\x1b[2J", "claude\nINFO: ok"])
+def test_a_model_name_no_request_can_carry_is_refused_before_any_request(
+    in_tmp: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    provider: str,
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-model-name-canary")
+    # Nothing listens there: the name is refused before any connection is tried.
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    # Undecodable bytes in argv (`--model $'\xff'`) reach Python as lone surrogates.
+    argv = ["verify", "kmp", "--provider", provider, "--model", name, "--cases", "1"]
+    code, _, err = _run(capsys, *argv)
+    assert code == 2 and "--model" in err and "not text" in err, err
+    assert "\x1b" not in err and "\n" not in err.rstrip("\n")
+    assert not (in_tmp / "verification_results" / "runs").exists()

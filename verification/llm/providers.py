@@ -19,6 +19,7 @@ from verification.llm.base import LLMProvider
 if TYPE_CHECKING:  # neither loads when a provider is only named (`list`, `--help`)
     from verification.config import VerificationSettings
     from verification.llm.retry import RetryPolicy
+from verification.printable import printable
 
 __all__ = [
     "PROVIDERS",
@@ -27,6 +28,7 @@ __all__ = [
     "build_provider",
     "check_provider_name",
     "checked_key",
+    "checked_model",
     "register_provider",
     "retry_policy_from",
 ]
@@ -102,6 +104,18 @@ def checked_key(key: str, variables: str) -> str:
     return key
 
 
+def checked_model(model: str | None) -> str | None:
+    """``model``, refused when no request can carry it: control characters, or bytes that
+    are not text (undecodable bytes of a command line arrive as lone surrogates), which
+    would fail every request before it is sent. Shown escaped."""
+    if model is not None and not all(char.isprintable() for char in model):
+        raise ConfigurationError(
+            f"the model name {printable(model, 100)!r} holds control characters or bytes "
+            "that are not text: check --model (or VERIFY_MODEL)"
+        )
+    return model
+
+
 def build_provider(settings: VerificationSettings, catalog: Catalog | None = None) -> LLMProvider:
     """The provider ``settings.provider`` names; the dry run answers from ``catalog``."""
     entry = check_provider_name(settings.provider)
@@ -118,6 +132,7 @@ def _anthropic(
         settings.anthropic_api_key.get_secret_value(),
         "ANTHROPIC_API_KEY (or VERIFY_ANTHROPIC_API_KEY)",
     )
+    checked_model(settings.model_name)
     from verification.llm.claude import ClaudeProvider
 
     return ClaudeProvider(
@@ -146,7 +161,7 @@ def _openai(
         api_key=key,
         timeout=settings.request_timeout,
         retry_policy=policy,
-        model=settings.model[0] if settings.model else None,
+        model=checked_model(settings.model[0] if settings.model else None),
     )
 
 
