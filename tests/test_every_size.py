@@ -209,3 +209,18 @@ def test_the_command_line_names_the_size_a_plugin_cannot_draw(tmp_path: Path) ->
     assert checked.returncode == 1, checked.stdout + checked.stderr
     assert "FAIL gappy_number: every size:" in checked.stdout
     assert "gappy_number-standard-s7-000" in checked.stdout
+
+
+def test_check_names_the_size_at_which_measure_fails() -> None:
+    size = _a_standard_size_off_default()
+
+    def generate(rng: random.Random, tier: Tier, asked: int) -> dict[str, Any]:
+        drawn = BASE.generator(rng, tier, asked)
+        return {"values": drawn["array"]} if (tier, asked) == ("standard", size) else drawn
+
+    def reference(**given: Any) -> dict[str, Any]:
+        return BASE.reference(array=given.get("array", given.get("values")))
+
+    spec = dataclasses.replace(BASE, generator=generate, reference=reference)
+    with pytest.raises(VerificationError, match=f"standard size {size}, case 0 .*measure raised"):
+        check_every_size(spec)

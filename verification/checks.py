@@ -305,7 +305,13 @@ def _size_cells(spec: ScaffoldSpec) -> list[tuple[Tier, int]]:
 
 def _check_size_draw(spec: ScaffoldSpec, tier: Tier, size: int, index: int) -> None:
     case = draw_case(spec, tier, index, seed=CALIBRATION_SEED, size=size)
-    measured = spec.size.measure(case.input)
+    try:
+        measured = spec.size.measure(case.input)
+    except Exception as exc:  # the spec's measure, on its own generator's input
+        raise VerificationError(
+            f"scaffold {spec.name!r}, {tier} size {size}, case {index} ({case.id}): measure "
+            f"raised {type(exc).__name__}: {exc}"
+        ) from exc
     # An edge case may be smaller than asked (SizeAxis): the empty input is its point.
     if measured != size and not (tier == "edge" and measured < size):
         raise VerificationError(

@@ -52,7 +52,8 @@ class SizeAxis:
     """What a scaffold's size measures, and the sizes its generator honours.
 
     ``measure(generator(rng, tier, s)) == s`` for every ``s`` of a simple or standard
-    tier's range; an edge case may be smaller (an empty or one-element input is the point).
+    tier's range; an edge case may be smaller (an empty or one-element input is the point),
+    never larger. ``check`` draws cases at every size of every range.
     """
 
     unit: str
