@@ -226,33 +226,40 @@ def check_bisection(case: dict[str, Any]) -> None:
 
 
 @st.composite
-def dyadic_brackets(draw: st.DrawFn) -> dict[str, Any]:
-    """Ends, tolerances and roots that binary floats hold exactly (multiples of 1/8, powers
-    of two), so the reference's floats must agree with exact arithmetic; roots on a
-    midpoint or an end are likely."""
-    roots = draw(st.lists(st.integers(-40, 40), min_size=1, max_size=3))
+def brackets(draw: st.DrawFn, unit: int) -> dict[str, Any]:
+    """Ends and roots on multiples of ``1 / unit``, so roots on a midpoint or an end are
+    likely: with ``unit`` 8 (and power-of-two tolerances) binary floats hold every number
+    exactly, with 100 (and decimal tolerances) they do not, and the decimals rule."""
+    roots = draw(st.lists(st.integers(-5 * unit, 5 * unit), min_size=1, max_size=3))
     coefficients = [1]
-    for r in roots:  # times (8x - r): a root at r / 8
-        coefficients = [*(8 * c for c in coefficients), 0]
+    for r in roots:  # times (unit x - r): a root at r / unit
+        coefficients = [*(unit * c for c in coefficients), 0]
         coefficients = [
             c - r * p for c, p in zip(coefficients, [0, *coefficients[:-1]], strict=True)
         ]
-    a = draw(st.integers(-48, 40))
-    width = draw(st.integers(1, 32))
+    a = draw(st.integers(-6 * unit, 5 * unit))
+    width = draw(st.integers(1, 4 * unit))
+    tolerance = (
+        2.0 ** -draw(st.integers(-2, 12))
+        if unit == 8
+        else draw(st.sampled_from([0.5, 0.1, 0.05, 0.01, 0.003, 0.001, 0.0001]))
+    )
     return {
         "coefficients": [
             *coefficients[:-1],
             coefficients[-1] + draw(st.sampled_from([0, 0, 1, -3])),
         ],
-        "a": a / 8,
-        "b": (a + width) / 8,
-        "tolerance": 2.0 ** -draw(st.integers(-2, 12)),
+        "a": a / unit,  # a correctly rounded quotient: its repr is the decimal itself
+        "b": (a + width) / unit,
+        "tolerance": tolerance,
     }
 
 
 @settings(max_examples=300, deadline=None)
-@given(dyadic_brackets())
-def test_bisection_on_exactly_held_inputs_is_the_exact_replay(case: dict[str, Any]) -> None:
+@given(brackets(unit=8) | brackets(unit=100))
+def test_bisection_is_the_exact_replay_on_binary_and_decimal_brackets(
+    case: dict[str, Any],
+) -> None:
     check_bisection(case)
 
 
