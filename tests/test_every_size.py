@@ -4,18 +4,16 @@ harness's (exit 4).
 
 The sweep itself runs for every registered scaffold in ``tests/test_scaffold_contract.py``
 (the ``every size`` check of :func:`verification.checks.check_scaffold`) and for the plugin
-scaffold in ``tests/test_plugins.py`` (``check largest_number``).
+scaffold in ``tests/plugins/test_plugins.py`` (``check largest_number``); a plugin that
+cannot draw a size is ``tests/plugins/test_plugin_sizes.py``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import itertools
 import random
 from collections.abc import Iterator
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -164,51 +162,6 @@ def test_planning_a_case_the_generator_cannot_draw_is_the_specs_error() -> None:
             case_ids=[f"{BASE.name}-standard-s{size}-003"],
             catalog=catalog,
         )
-
-
-def _plugin_helpers() -> ModuleType:
-    """tests/plugins/conftest.py's throwaway distribution, to add a broken scaffold to."""
-    path = Path(__file__).parent / "plugins" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("_plugin_helpers", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-GAPPY_MODULE = """
-import dataclasses
-
-from demo_scaffolds import SPEC as LARGEST
-
-
-def generate(rng, tier, size):
-    if (tier, size) == ("standard", 7):
-        raise RuntimeError("no standard list of 7 numbers")
-    return LARGEST.generator(rng, tier, size)
-
-
-SPEC = dataclasses.replace(LARGEST, name="gappy_number", generator=generate)
-"""
-
-
-def test_the_command_line_names_the_size_a_plugin_cannot_draw(tmp_path: Path) -> None:
-    helpers = _plugin_helpers()
-    (tmp_path / "site").mkdir()
-    env = helpers._plugin(tmp_path / "site", "gappy_number = demo_scaffolds.gappy:SPEC\n")
-    (tmp_path / "site" / "demo_scaffolds" / "gappy.py").write_text(GAPPY_MODULE, encoding="utf-8")
-
-    shown = helpers._cli(
-        env, tmp_path, "show-prompt", "gappy_number", "--case", "gappy_number-standard-s7-002"
-    )
-    assert shown.returncode == 2, shown.stderr
-    assert "'gappy_number': cannot draw standard case 2 at size 7" in shown.stderr
-    assert "Traceback" not in shown.stderr
-
-    checked = helpers._cli(env, tmp_path, "check", "gappy_number", "--cases", "5")
-    assert checked.returncode == 1, checked.stdout + checked.stderr
-    assert "FAIL gappy_number: every size:" in checked.stdout
-    assert "gappy_number-standard-s7-000" in checked.stdout
 
 
 def test_check_names_the_size_at_which_measure_fails() -> None:
