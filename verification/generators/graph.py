@@ -14,8 +14,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from verification.reference.graph import bfs
-
 __all__ = [
     "MAX_ATTEMPTS",
     "Pair",
@@ -96,8 +94,26 @@ def edge_list(
 
 
 def hop_counts(labels: list[str], pairs: list[Pair], source: str, directed: bool) -> dict[str, Any]:
-    """Each vertex's hop count from ``source`` (``None`` when unreachable)."""
-    hops: dict[str, Any] = bfs(labels, [list(p) for p in pairs], source, directed)["distances"]
+    """Each vertex's hop count from ``source`` (``None`` when unreachable): what the
+    reference :func:`~verification.reference.graph.bfs` gives as ``distances``, without its
+    input checks and visiting order, which the generators' own pairs do not need (the
+    standard graph tiers ask this several times per case)."""
+    neighbours: dict[str, list[str]] = {label: [] for label in labels}
+    for u, v in pairs:
+        neighbours[u].append(v)
+        if not directed:
+            neighbours[v].append(u)
+    hops: dict[str, Any] = {label: None for label in labels}
+    hops[source] = 0
+    frontier = [source]
+    while frontier:
+        following = []
+        for u in frontier:
+            for v in neighbours[u]:
+                if hops[v] is None:
+                    hops[v] = hops[u] + 1
+                    following.append(v)
+        frontier = following
     return hops
 
 
