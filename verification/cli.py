@@ -426,6 +426,19 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     )
     _output_option(report)
 
+    view = command(
+        "view",
+        help="open a run's HTML page (reports/index.html) in the browser",
+        description="Open the run's self-contained page (every case with its input, "
+        "expected and parsed answer, raw reply, filters and links) in the default browser "
+        "(the BROWSER variable chooses another); its path is printed either way, so with "
+        "no browser open the file by hand or copy it.",
+    )
+    view.add_argument(
+        "run_id", metavar="RUN_ID", nargs="?", help="a run under <output>/runs (default: latest)"
+    )
+    _output_option(view)
+
     cache = command(
         "cache",
         help="show, clear or prune the response cache shared by your runs",
@@ -960,6 +973,22 @@ class VerificationCLI:
         print(f"{len(done)} older run(s) pruned; the newest {keep} kept whole")
         return 0
 
+    def view(self, run_id: str | None = None) -> int:
+        """Open a run's page in the browser; print its path (all there is without one)."""
+        import webbrowser
+
+        from verification.reports.html import page_path
+
+        path = page_path(self.settings.results_dir, run_id).resolve()
+        print(path)
+        try:
+            opened = webbrowser.open(path.as_uri())
+        except webbrowser.Error:  # no browser this module knows of
+            opened = False
+        if not opened:
+            print("no browser to open it in: open the file above", file=sys.stderr)
+        return 0
+
     def generate_reports(self, run_id: str | None = None) -> int:
         from verification.journal import RunPaths, latest_run_id, read_journal
         from verification.reports.generator import write_run_reports
@@ -1204,6 +1233,8 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
                     scaffold_file=args.scaffold_file,
                     size=args.size,
                 )
+        if args.command == "view":
+            return cli.view(args.run_id)
         if args.command == "cache":
             return cli.cache(args.action, folder=args.cache_folder, older_than=args.older_than)
         if args.command == "history":

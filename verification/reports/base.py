@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from verification.costs import ScaffoldCost
-from verification.journal import RunManifest
+from verification.journal import AttemptRecord, RunManifest
 from verification.results import ScaffoldResults
 
 if TYPE_CHECKING:  # both import this module
@@ -43,6 +43,8 @@ class ReportContext:
     """This run against the previous comparable one (status changes, paired rate drops)."""
     history: Sequence[RunEntry] = ()
     """Earlier comparable runs, oldest first (the last is the previous one)."""
+    records: Sequence[AttemptRecord] = ()
+    """The run's journal: every attempt of every case, in order (the HTML page lists them)."""
 
 
 class Reporter(Protocol):

@@ -45,9 +45,10 @@ from verification.reports.charts import (
     summary_charts,
 )
 from verification.reports.history import RunEntry, recent_comparable
+from verification.reports.html import HtmlReporter
 from verification.reports.models import ModelTable, ModelTableReporter, model_table
 from verification.reports.regressions import RunComparison, compare_with_previous
-from verification.reports.summary import RateDrop, RunSummary, StatusChange, build_summary
+from verification.reports.summary import build_summary, summary_with_changes
 from verification.results import ScaffoldResults, deciding_thresholds
 
 __all__ = [
@@ -158,36 +159,6 @@ def summary_data(manifest: RunManifest, results: Sequence[ScaffoldResults]) -> d
     return build_summary(manifest, results).model_dump(mode="json")
 
 
-def _summary_with_changes(
-    manifest: RunManifest,
-    results: Sequence[ScaffoldResults],
-    comparison: RunComparison | None,
-    costs: Mapping[str, ScaffoldCost] | None = None,
-) -> RunSummary:
-    summary = build_summary(manifest, results, costs)
-    if comparison is not None:
-        summary.previous_run_id = comparison.previous_run_id
-        summary.status_changes = [
-            StatusChange(scaffold=c.scaffold, before=c.before, now=c.now, direction=c.direction)
-            for c in comparison.status_changes
-        ]
-        summary.rate_drops = [
-            RateDrop(
-                scaffold=row.scaffold,
-                shared=row.comparison.shared,
-                only_before=row.comparison.only_a,
-                only_now=row.comparison.only_b,
-                p_value=row.comparison.p_value,
-                p_holm=row.p_holm,
-                significant=row.significant,
-                verdict=row.verdict("previous", "this run"),
-            )
-            for row in comparison.rate_drops
-        ]
-        summary.regressions = comparison.regressions
-    return summary
-
-
 def render_scaffold_report(
     manifest: RunManifest,
     results: ScaffoldResults,
@@ -271,7 +242,7 @@ class SummaryJsonReporter:
 
     def write(self, context: ReportContext) -> list[Path]:
         context.output_dir.mkdir(parents=True, exist_ok=True)
-        summary = _summary_with_changes(
+        summary = summary_with_changes(
             context.manifest, list(context.results.values()), context.comparison, context.costs
         )
         data = summary.model_dump(mode="json")
@@ -285,6 +256,7 @@ DEFAULT_REPORTERS: tuple[Reporter, ...] = (
     MarkdownReporter(),
     SummaryJsonReporter(),
     ModelTableReporter(),
+    HtmlReporter(),
 )
 """What every run writes."""
 
@@ -372,6 +344,7 @@ def write_run_reports(
     """Run every reporter into the run's reports folder, then (unless ``publish`` is false:
     an older run re-rendered) publish that folder to ``<results_dir>/reports``; returns the
     run's ``summary.md``."""
+    records = read_journal(paths.journal)
     recent = recent_comparable(paths.results_dir, manifest, TREND_RUNS)
     previous = recent[-1] if recent else None
     context = ReportContext(
@@ -380,9 +353,10 @@ def write_run_reports(
         output_dir=paths.reports,
         previous=None if previous is None else _summary_json(previous),
         options=dict(options or {}),
-        costs=run_costs(manifest, read_journal(paths.journal)) if costs is None else costs,
+        costs=run_costs(manifest, records) if costs is None else costs,
         comparison=None if previous is None else compare_with_previous(previous, results),
         history=tuple(recent),
+        records=records,
     )
     for reporter in reporters:
         reporter.write(context)

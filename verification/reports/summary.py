@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,6 +20,9 @@ from verification.costs import ScaffoldCost, total_cost
 from verification.journal import RunManifest
 from verification.results import ScaffoldResults
 from verification.run_calibration import Calibration
+
+if TYPE_CHECKING:  # regressions reads summaries through history
+    from verification.reports.regressions import RunComparison
 
 __all__ = [
     "MAX_SUMMARY_BYTES",
@@ -33,6 +37,7 @@ __all__ = [
     "StatusChange",
     "TierCount",
     "build_summary",
+    "summary_with_changes",
 ]
 
 SUMMARY_SCHEMA = 2
@@ -350,3 +355,35 @@ def _calibration(calibration: Calibration | None) -> CalibrationSummary | None:
             for m in calibration.first_misses
         ],
     )
+
+
+def summary_with_changes(
+    manifest: RunManifest,
+    results: Sequence[ScaffoldResults],
+    comparison: RunComparison | None,
+    costs: Mapping[str, ScaffoldCost] | None = None,
+) -> RunSummary:
+    """The run's summary with what changed since the previous comparable run (what
+    ``summary.json`` holds and the HTML page shows)."""
+    summary = build_summary(manifest, results, costs)
+    if comparison is not None:
+        summary.previous_run_id = comparison.previous_run_id
+        summary.status_changes = [
+            StatusChange(scaffold=c.scaffold, before=c.before, now=c.now, direction=c.direction)
+            for c in comparison.status_changes
+        ]
+        summary.rate_drops = [
+            RateDrop(
+                scaffold=row.scaffold,
+                shared=row.comparison.shared,
+                only_before=row.comparison.only_a,
+                only_now=row.comparison.only_b,
+                p_value=row.comparison.p_value,
+                p_holm=row.p_holm,
+                significant=row.significant,
+                verdict=row.verdict("previous", "this run"),
+            )
+            for row in comparison.rate_drops
+        ]
+        summary.regressions = comparison.regressions
+    return summary

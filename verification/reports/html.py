@@ -1,0 +1,274 @@
+"""``index.html``: one self-contained page of a run, every case of it browsable.
+
+The page is a single file that opens from disk, a CI artifact or a published folder: its
+style and script are inline, it loads nothing (a Content-Security-Policy from
+``default-src 'none'`` allows only its own style and script, by their sha256), and the run's
+data sits in a JSON block with every ``<`` written as ``\\u003c`` so no string in it can end
+the block. The script puts model text on the page through ``textContent`` only, so a reply
+is shown, never run. Replies are cut to :data:`SHOWN_REPLY_CHARS` with their length and a
+pointer to the journal, and drawn as cases are scrolled to, so a page of thousands of cases
+opens quickly.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from verification.errors import ConfigurationError
+from verification.journal import AttemptRecord, RunManifest, RunPaths, latest_run_id
+from verification.printable import printable
+from verification.reports.base import ReportContext
+from verification.reports.summary import RunSummary, summary_with_changes
+from verification.results import THRESHOLDS, ScaffoldResults, TestResult
+
+__all__ = [
+    "HTML_REPORT_NAME",
+    "SHOWN_REPLY_CHARS",
+    "HtmlReporter",
+    "answer_differences",
+    "page_data",
+    "page_path",
+    "render_page",
+    "shown_text",
+]
+
+HTML_REPORT_NAME = "index.html"
+SHOWN_REPLY_CHARS = 20_000
+"""A raw reply longer than this is cut on the page (the journal keeps it)."""
+
+
+@dataclass(frozen=True)
+class _Assets:
+    style: str
+    script: str
+    csp: str
+
+
+def _sha256(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+@cache
+def _assets() -> _Assets:
+    folder = files("verification.reports") / "templates"
+    style = (folder / "index.css").read_text(encoding="utf-8")
+    script = (folder / "index.js").read_text(encoding="utf-8")
+    # 'none' for everything else: no request of any kind, no form, no base.
+    csp = (
+        f"default-src 'none'; script-src {_sha256(script)}; style-src {_sha256(style)}; "
+        "base-uri 'none'; form-action 'none'"
+    )
+    return _Assets(style, script, csp)
+
+
+@cache
+def _template() -> jinja2.Template:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("verification.reports", "templates"),
+        undefined=jinja2.StrictUndefined,
+        autoescape=True,
+    )
+    return env.get_template("index.html.j2")
+
+
+def shown_text(text: str | None, limit: int = SHOWN_REPLY_CHARS) -> str | None:
+    """``text`` cut to ``limit`` characters, each line's unprintable characters (NUL,
+    terminal escapes, bidirectional overrides, lone surrogates) written as visible escapes,
+    so a reply cannot reorder or hide what follows it."""
+    if text is None:
+        return None
+    return "\n".join(printable(line) for line in text[:limit].split("\n"))
+
+
+def answer_differences(answer: Any, expected: Mapping[str, Any]) -> dict[str, list[int] | None]:
+    """The answer's fields that differ from the expected answer: a list field maps to the
+    positions that differ (``[]`` when only its length does), any other field to ``None``.
+    A field the expected answer lacks differs."""
+    if not isinstance(answer, dict):
+        return {}
+    marks: dict[str, list[int] | None] = {}
+    for key, value in answer.items():
+        want = expected.get(key, _MISSING)
+        if value == want and type(value) is type(want):
+            continue
+        if isinstance(value, list) and isinstance(want, list):
+            marks[key] = [i for i, item in enumerate(value) if i >= len(want) or item != want[i]]
+        else:
+            marks[key] = None
+    return marks
+
+
+_MISSING = object()
+
+
+def _jsonable(value: Any) -> Any:
+    """Model data as JSON values (a parsed answer may hold anything json writes)."""
+    return json.loads(json.dumps(value, default=str, allow_nan=False))
+
+
+def _safe(value: Any) -> Any:
+    try:
+        return _jsonable(value)
+    except ValueError:  # NaN or infinity in a parsed answer: shown as text
+        return repr(value)
+
+
+def _case_rows(
+    results: Mapping[str, ScaffoldResults], records: Sequence[AttemptRecord]
+) -> list[dict[str, Any]]:
+    attempts: dict[str, list[AttemptRecord]] = defaultdict(list)
+    for record in records:
+        attempts[record.case_id].append(record)
+    rows = []
+    for scaffold in results.values():
+        samples: dict[str, list[TestResult]] = defaultdict(list)
+        for result in scaffold.results:
+            samples[result.test_case.id].append(result)
+        for case_id, answers in samples.items():
+            chain = attempts.get(case_id, [])
+            shown = next((a for a in answers if not a.passed), answers[0])
+            first = chain[0] if chain else None
+            tokens = {"input": 0, "output": 0}
+            for record in chain:
+                tokens["input"] += record.usage.get("input_tokens", 0)
+                tokens["output"] += record.usage.get("output_tokens", 0)
+            rows.append(
+                {
+                    "id": case_id,
+                    "scaffold": scaffold.scaffold,
+                    "tier": shown.test_case.tier,
+                    "size": first.size if first else shown.test_case.size,
+                    "outcome": "passed" if all(a.passed for a in answers) else shown.outcome,
+                    "level": shown.level,
+                    "message": printable(shown.validation_message, 2000),
+                    "input": _safe(shown.test_case.input),
+                    "expected": _safe(shown.expected),
+                    "answer": _safe(shown.actual),
+                    "diff": answer_differences(shown.actual, shown.expected),
+                    "samples": len(answers),
+                    "tokens": tokens,
+                    "latency_s": shown.latency_s,
+                    "source": ", ".join(sorted({r.source or "live" for r in chain})) or "live",
+                    "attempts": [
+                        {
+                            "sample": r.epoch,
+                            "attempt": r.attempt,
+                            "outcome": r.outcome,
+                            "level": r.level,
+                            "reason": printable(r.reason, 2000),
+                            "raw": shown_text(r.raw_response),
+                            "chars": r.raw_response_chars,
+                            "cut": r.raw_response is not None
+                            and r.raw_response_chars > SHOWN_REPLY_CHARS,
+                            "source": r.source,
+                        }
+                        for r in chain
+                    ],
+                }
+            )
+    return rows
+
+
+def _run_fields(manifest: RunManifest, summary: RunSummary) -> list[tuple[str, str]]:
+    fields = [
+        ("model", "none (dry run)" if manifest.dry_run else manifest.model_requested),
+        ("provider", str(manifest.provider.get("provider", "unknown"))),
+        ("level", manifest.level or "-"),
+        (
+            "seed",
+            "private (sha256 " + (manifest.seed_sha256 or "?")[:12] + ")"
+            if manifest.seed_private
+            else str(manifest.seed),
+        ),
+        ("samples", str(manifest.samples)),
+        ("started", manifest.created_at),
+        ("finished", manifest.finished_at or "not finished"),
+        ("code version", manifest.code_version),
+        ("certifies", "yes" if summary.certifies else "no"),
+    ]
+    if manifest.models_returned:
+        fields.insert(1, ("models answering", ", ".join(manifest.models_returned)))
+    if not manifest.dry_run and summary.cost is not None and summary.cost.usd is not None:
+        fields.append(("cost", f"${summary.cost.usd:.4f}"))
+    return [(name, printable(value, 300)) for name, value in fields]
+
+
+def page_data(
+    manifest: RunManifest,
+    results: Mapping[str, ScaffoldResults],
+    records: Sequence[AttemptRecord],
+    summary: RunSummary,
+) -> dict[str, Any]:
+    """What the page shows, as JSON data (``summary`` is what ``summary.json`` holds)."""
+    return {
+        "run": {
+            "run_id": manifest.run_id,
+            "dry_run": manifest.dry_run,
+            "run_label": manifest.run_label,
+            "fields": _run_fields(manifest, summary),
+        },
+        "summary": summary.model_dump(mode="json"),
+        "certify": THRESHOLDS["CERTIFIED"],
+        "journal": f"runs/{manifest.run_id}/results.jsonl",
+        "cases": _case_rows(results, records),
+    }
+
+
+def render_page(data: Mapping[str, Any]) -> str:
+    """The page of ``data`` (:func:`page_data`)."""
+    assets = _assets()
+    # ASCII JSON keeps lone surrogates as escapes; with '<' escaped no string can close
+    # the script element or open a comment in it.
+    block = json.dumps(data, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+    block = block.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return _template().render(
+        run_id=data["run"]["run_id"],
+        csp=assets.csp,
+        style=Markup(assets.style),
+        script=Markup(assets.script),
+        data=Markup(block),
+    )
+
+
+class HtmlReporter:
+    """``index.html``: the run's summary and every case, in one self-contained page."""
+
+    name = "html"
+
+    def write(self, context: ReportContext) -> list[Path]:
+        context.output_dir.mkdir(parents=True, exist_ok=True)
+        summary = summary_with_changes(
+            context.manifest, list(context.results.values()), context.comparison, context.costs
+        )
+        data = page_data(context.manifest, context.results, context.records, summary)
+        path = context.output_dir / HTML_REPORT_NAME
+        path.write_text(render_page(data), encoding="utf-8")
+        return [path]
+
+
+def page_path(results_dir: Path, run_id: str | None = None) -> Path:
+    """The page of run ``run_id`` under ``results_dir`` (default: the newest run's).
+    Raises :class:`ConfigurationError` when that run has no page (written before pages
+    were, or its reports never written), naming the command that writes it."""
+    run_id = run_id or latest_run_id(results_dir)
+    paths = RunPaths(results_dir, run_id)
+    if not paths.run_dir.is_dir():
+        raise ConfigurationError(f"no run {run_id} under {results_dir / 'runs'}")
+    path = paths.reports / HTML_REPORT_NAME
+    if not path.is_file():
+        raise ConfigurationError(
+            f"run {run_id} has no {HTML_REPORT_NAME}: `report {run_id}` writes its reports"
+        )
+    return path

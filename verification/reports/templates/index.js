@@ -1,0 +1,210 @@
+"use strict";
+(function () {
+  // Every string from the run reaches the page through textContent or an attribute value,
+  // never innerHTML: a model's reply is data.
+  var DATA = JSON.parse(document.getElementById("run-data").textContent);
+  var CASES = DATA.cases, PAGE = 200;
+  var byId = new Map();
+  CASES.forEach(function (c, i) { byId.set(c.id, i); });
+  var SVG = "http://www.w3.org/2000/svg";
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    if (attrs) Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+  function svg(tag, attrs) {
+    var node = document.createElementNS(SVG, tag);
+    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    return node;
+  }
+  function pct(x) { return (100 * x).toFixed(1) + "%"; }
+  function num(x) { return Number.isInteger(x) ? String(x) : x.toFixed(2); }
+  function json(value) { return JSON.stringify(value, null, 1); }
+
+  function header() {
+    var run = DATA.run, box = document.getElementById("run");
+    box.appendChild(el("h1", null, "Run " + run.run_id));
+    if (run.dry_run) box.appendChild(el("p", { "class": "dry" }, (run.run_label || "DRY RUN") + ": no model was asked; this run certifies nothing"));
+    var dl = el("dl", { "class": "run" });
+    run.fields.forEach(function (f) { dl.appendChild(el("dt", null, f[0])); dl.appendChild(el("dd", null, f[1])); });
+    box.appendChild(dl);
+  }
+
+  function summary() {
+    var s = DATA.summary, body = document.querySelector("#summary tbody");
+    Object.keys(s.scaffolds).forEach(function (name) {
+      var r = s.scaffolds[name], tr = el("tr", { "data-scaffold": name });
+      var cell = el("td"), b = el("button", { "class": "link", type: "button" }, name);
+      b.addEventListener("click", function () { setFilter("scaffold", name); });
+      cell.appendChild(b); tr.appendChild(cell);
+      tr.appendChild(el("td", { "class": "status " + r.status }, r.status + (r.certified_up_to ? " up to " + r.certified_up_to : "")));
+      tr.appendChild(el("td", { "class": "rate" }, pct(r.pass_rate)));
+      tr.appendChild(el("td", { "class": "interval" }, pct(r.interval_95[0]) + " - " + pct(r.interval_95[1])));
+      tr.appendChild(el("td", { "class": "borderline" }, r.borderline ? "yes" : ""));
+      tr.appendChild(el("td", { "class": "score" }, num(r.score) + " / " + r.n));
+      tr.appendChild(el("td", { "class": "tiers" }, Object.keys(r.per_tier).map(function (t) {
+        return t + " " + num(r.per_tier[t].score) + "/" + r.per_tier[t].n; }).join(", ")));
+      var cal = r.calibration;
+      tr.appendChild(el("td", { "class": "calibration" }, cal ? "mutants " + cal.mutants_rejected + "/" + cal.mutants + " rejected, alternatives " + cal.alternatives_accepted + "/" + cal.alternatives + " accepted" + (cal.misses ? ", " + cal.misses + " MISSES" : "") : ""));
+      tr.appendChild(el("td", { "class": "regression" }, (s.regressions || []).indexOf(name) >= 0 ? "REGRESSION" : ""));
+      body.appendChild(tr);
+    });
+    var changes = document.getElementById("changes");
+    if (s.previous_run_id) {
+      changes.appendChild(el("p", null, "Against the previous comparable run " + s.previous_run_id + ":"));
+      var ul = el("ul");
+      (s.status_changes || []).forEach(function (c) { ul.appendChild(el("li", null, c.scaffold + ": " + c.before + " -> " + c.now + (c.direction ? " (" + c.direction + ")" : ""))); });
+      (s.rate_drops || []).forEach(function (d) { ul.appendChild(el("li", null, d.scaffold + ": " + d.verdict)); });
+      if (!ul.childNodes.length) ul.appendChild(el("li", null, "no change"));
+      changes.appendChild(ul);
+    }
+  }
+
+  function curves() {
+    var box = document.getElementById("curves"), W = 220, H = 110, L = 30, B = 20;
+    Object.keys(DATA.summary.scaffolds).forEach(function (name) {
+      var r = DATA.summary.scaffolds[name];
+      var sizes = Object.keys(r.per_size).map(Number).sort(function (a, b) { return a - b; });
+      if (sizes.length < 2) return;
+      var fig = el("figure", { "class": "curve", "data-scaffold": name });
+      var g = svg("svg", { width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img" });
+      var lo = sizes[0], hi = sizes[sizes.length - 1];
+      function x(s) { return L + (W - L - 8) * (s - lo) / (hi - lo); }
+      function y(rate) { return 6 + (H - B - 6) * (1 - rate); }
+      g.appendChild(svg("line", { "class": "axis", x1: L, y1: y(0), x2: W - 8, y2: y(0) }));
+      g.appendChild(svg("line", { "class": "axis", x1: L, y1: y(0), x2: L, y2: y(1) }));
+      g.appendChild(svg("line", { "class": "thr", x1: L, y1: y(DATA.certify), x2: W - 8, y2: y(DATA.certify) }));
+      var points = sizes.map(function (s) { var p = r.per_size[String(s)]; return [x(s), y(p.n ? p.score / p.n : 0)]; });
+      g.appendChild(svg("polyline", { "class": "line", points: points.map(function (p) { return p.join(","); }).join(" ") }));
+      points.forEach(function (p) { g.appendChild(svg("circle", { "class": "dot", cx: p[0], cy: p[1], r: 3 })); });
+      [[lo, x(lo)], [hi, x(hi)]].forEach(function (t) { var tx = svg("text", { x: t[1], y: H - 6, "text-anchor": "middle" }); tx.textContent = String(t[0]); g.appendChild(tx); });
+      [["100%", y(1) + 4], ["0%", y(0)]].forEach(function (t) { var tx = svg("text", { x: 2, y: t[1] }); tx.textContent = t[0]; g.appendChild(tx); });
+      fig.appendChild(g);
+      fig.appendChild(el("figcaption", null, name + ": pass rate by " + r.size_unit));
+      box.appendChild(fig);
+    });
+    if (!box.childNodes.length) box.appendChild(el("p", { "class": "note" }, "No scaffold was answered at two sizes or more."));
+  }
+
+  // Filters ----------------------------------------------------------------------------
+  var FILTERS = ["scaffold", "outcome", "level", "tier", "size"];
+  var controls = {}, shown = [], rendered = 0;
+  function fillSelect(key) {
+    var select = document.getElementById("f-" + key), seen = new Set();
+    CASES.forEach(function (c) { seen.add(c[key] === null ? "" : String(c[key])); });
+    Array.from(seen).sort(function (a, b) { return key === "size" || key === "level" ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0; })
+      .forEach(function (v) { select.appendChild(el("option", { value: v }, v === "" ? "(none)" : v)); });
+    select.addEventListener("change", apply);
+    controls[key] = select;
+  }
+  function setFilter(key, value) {
+    controls[key].value = value; apply();
+    document.getElementById("filters").scrollIntoView();
+  }
+  function matches(c, query) {
+    for (var i = 0; i < FILTERS.length; i++) {
+      var want = controls[FILTERS[i]].value;
+      if (want === "*") continue;
+      if (want === "!passed") { if (c.outcome === "passed") return false; continue; }
+      var have = c[FILTERS[i]] === null ? "" : String(c[FILTERS[i]]);
+      if (have !== want) return false;
+    }
+    return !query || c.id.toLowerCase().indexOf(query) >= 0 || c.message.toLowerCase().indexOf(query) >= 0;
+  }
+  function apply() {
+    var query = controls.search.value.trim().toLowerCase();
+    shown = [];
+    for (var i = 0; i < CASES.length; i++) if (matches(CASES[i], query)) shown.push(i);
+    document.getElementById("cases").textContent = "";
+    rendered = 0; more();
+    document.getElementById("shown").textContent = shown.length + " of " + CASES.length + " cases";
+  }
+  function more(upTo) {
+    var list = document.getElementById("cases"), end = Math.min(shown.length, Math.max(rendered + PAGE, upTo || 0));
+    var fragment = document.createDocumentFragment();
+    for (; rendered < end; rendered++) fragment.appendChild(caseRow(CASES[shown[rendered]]));
+    list.appendChild(fragment);
+    document.getElementById("more").textContent = rendered < shown.length ? "scroll for more (" + (shown.length - rendered) + " left)" : "";
+  }
+
+  // One case ---------------------------------------------------------------------------
+  function caseRow(c) {
+    var d = el("details", { "class": "case", "data-id": c.id, "data-outcome": c.outcome });
+    var s = el("summary");
+    s.appendChild(el("a", { href: "#" + encodeURIComponent(c.id), "class": "id" }, c.id));
+    s.appendChild(el("span", { "class": "outcome " + c.outcome }, c.outcome + (c.level !== null ? " (level " + c.level + ")" : "")));
+    s.appendChild(el("span", null, c.tier + (c.size !== null ? ", size " + c.size : "")));
+    s.appendChild(el("span", { "class": "msg" }, c.message));
+    d.appendChild(s);
+    d.addEventListener("toggle", function () { if (d.open && d.childNodes.length === 1) d.appendChild(caseBody(c)); });
+    return d;
+  }
+  function block(parent, title, text) { parent.appendChild(el("h3", null, title)); parent.appendChild(el("pre", null, text)); }
+  function answer(c) {
+    var box = el("div", { "class": "field answer" });
+    if (c.answer === null || typeof c.answer !== "object" || Array.isArray(c.answer)) {
+      box.appendChild(el("span", { "class": "k" }, "answer"));
+      box.appendChild(el("pre", { "class": c.answer === null ? "" : "diff" }, c.answer === null ? "(none parsed)" : json(c.answer)));
+      return box;
+    }
+    Object.keys(c.answer).forEach(function (k) {
+      box.appendChild(el("span", { "class": "k" }, k));
+      var v = c.answer[k], mark = c.diff[k], pre = el("pre");
+      if (mark === undefined) pre.textContent = json(v);
+      else if (mark === null || !Array.isArray(v)) { pre.className = "diff"; pre.textContent = json(v); }
+      else {
+        pre.appendChild(document.createTextNode("["));
+        v.forEach(function (item, i) {
+          if (i) pre.appendChild(document.createTextNode(", "));
+          pre.appendChild(el("span", mark.indexOf(i) >= 0 ? { "class": "diff" } : null, JSON.stringify(item)));
+        });
+        pre.appendChild(document.createTextNode("]"));
+      }
+      box.appendChild(pre);
+    });
+    return box;
+  }
+  function caseBody(c) {
+    var b = el("div", { "class": "body" });
+    b.appendChild(el("p", null, "Validator: " + c.message));
+    b.appendChild(el("p", { "class": "note" }, "Samples " + c.samples + ", attempts " + c.attempts.length + ", tokens in " + c.tokens.input + " / out " + c.tokens.output + ", source " + c.source + (c.latency_s !== null ? ", " + c.latency_s.toFixed(2) + " s" : "")));
+    block(b, "Input", json(c.input));
+    block(b, "Expected (the reference's answer)", json(c.expected));
+    b.appendChild(el("h3", null, "Parsed answer (marked: differs from the reference's answer; another right answer may differ too)"));
+    b.appendChild(answer(c));
+    c.attempts.forEach(function (a) {
+      var raw = el("details", { "class": "raw" });
+      raw.appendChild(el("summary", null, "Raw reply: sample " + a.sample + ", attempt " + a.attempt + ", " + a.outcome + (a.level !== null ? " (level " + a.level + ")" : "") + ", " + a.chars + " characters, " + (a.source || "live")));
+      if (a.reason) raw.appendChild(el("p", null, a.reason));
+      raw.appendChild(el("pre", { "class": "bidi" }, a.raw === null ? "(no text)" : a.raw));
+      if (a.cut) raw.appendChild(el("p", { "class": "note" }, "Shown: the first " + a.raw.length + " of " + a.chars + " characters. The journal holds the reply: " + DATA.journal + " (case " + c.id + ")."));
+      b.appendChild(raw);
+    });
+    return b;
+  }
+
+  function openHash() {
+    var id = decodeURIComponent(location.hash.slice(1)), i = byId.get(id);
+    if (i === undefined) return;
+    var at = shown.indexOf(i);
+    if (at < 0) { FILTERS.forEach(function (k) { controls[k].value = "*"; }); controls.search.value = ""; apply(); at = shown.indexOf(i); }
+    if (at >= rendered) more(at + 1);
+    var node = document.querySelector('details.case[data-id="' + CSS.escape(id) + '"]');
+    document.querySelectorAll("details.case.target").forEach(function (n) { n.classList.remove("target"); });
+    node.classList.add("target"); node.open = true;
+    node.scrollIntoView();
+  }
+
+  header(); summary(); curves();
+  FILTERS.forEach(fillSelect);
+  controls.search = document.getElementById("f-search");
+  controls.search.addEventListener("input", apply);
+  apply();
+  new IntersectionObserver(function (entries) { if (entries[0].isIntersecting && rendered < shown.length) more(); })
+    .observe(document.getElementById("more"));
+  window.addEventListener("hashchange", openHash);
+  openHash();
+  document.body.setAttribute("data-ready", "true");
+})();
