@@ -4,14 +4,15 @@ the scaffolds by hand."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from verification.cases import TIERS
 from verification.catalog import Catalog
 from verification.spec import ScaffoldSpec
 
-__all__ = ["answer_shape", "catalog_markdown", "json_type"]
+__all__ = ["answer_shape", "catalog_json", "catalog_markdown", "json_type"]
 
 _SCALARS = {"integer": "int", "number": "number", "string": "string", "boolean": "bool"}
 
@@ -51,6 +52,35 @@ def answer_shape(spec: ScaffoldSpec) -> str:
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def catalog_json(catalog: Catalog, names: Sequence[str]) -> str:
+    """``list --json``: the scaffolds ``names`` of ``catalog`` and the skipped plugins, as
+    one JSON document other tools read."""
+    scaffolds = []
+    for name in names:
+        spec = catalog[name]
+        scaffolds.append(
+            {
+                "name": name,
+                "category": spec.category,
+                "title": spec.title,
+                "description": spec.description,
+                "validator": spec.validator.kind,
+                "size": {
+                    "unit": spec.size.unit,
+                    "ranges": {tier: list(spec.size.ranges[tier]) for tier in TIERS},
+                },
+                "answer_schema": spec.answer_schema.model_json_schema(),
+                "tolerances": {what: str(bound) for what, bound in spec.tolerances.items()},
+                "max_output_tokens": spec.max_output_tokens,
+            }
+        )
+    skipped = [
+        {"name": s.name, "distribution": s.distribution, "reason": s.reason}
+        for s in catalog.skipped.values()
+    ]
+    return json.dumps({"scaffolds": scaffolds, "skipped": skipped}, indent=2, ensure_ascii=False)
 
 
 def catalog_markdown(catalog: Catalog) -> str:

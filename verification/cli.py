@@ -52,9 +52,30 @@ def _path(text: str) -> Path:
 
 
 class _Parser(argparse.ArgumentParser):
+    command_name: str | None = None
+    """The subcommand this parser reads (None: the top level)."""
+    commands: dict[str, _Parser] | None = None
+    """The top level's subcommand parsers, by name."""
+
     def error(self, message: str) -> NoReturn:  # usage errors exit 2, as configuration does
+        from verification.usage_errors import plain_usage_error
+
         self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        plain = plain_usage_error(
+            message, command=self.command_name, options=self._option_string_actions
+        )
+        self.exit(2, f"{self.prog}: error: {plain}\n")
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        # An option argparse does not know is the subcommand's to explain (its usage, and
+        # the close option among its own), not the top level's.
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = (self.commands or {}).get(getattr(parsed, "command", None) or "")
+            (command or self).error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
 
 
 def _positive(text: str) -> int:
@@ -285,7 +306,11 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     )
 
     def command(name: str, **options: Any) -> argparse.ArgumentParser:
-        return commands.add_parser(name, parents=[common], **options)
+        parser = commands.add_parser(name, parents=[common], **options)
+        parser.command_name = name
+        return parser
+
+    parser.commands = commands.choices
 
     listing = command("list", help="list the scaffolds the catalog declares")
     listing.add_argument("--category", metavar="CATEGORY", help="only this category")
@@ -294,6 +319,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         action="store_true",
         help="print the catalog as the Markdown of docs/CATALOG.md (answer shapes, sizes, "
         "validators, tolerances)",
+    )
+    listing.add_argument(
+        "--json",
+        action="store_true",
+        help="print the scaffolds as a JSON array (name, category, title, description, "
+        "validator, size unit and each tier's range, output budget) and the skipped plugins",
     )
 
     check = command(
@@ -306,7 +337,14 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "seeds. Exits 0 when every check passes, 1 otherwise.",
     )
     check.add_argument("names", nargs="*", metavar="NAME", help="scaffold names")
+    check.add_argument("--category", metavar="CATEGORY", help="every scaffold of a category")
     check.add_argument("--all", action="store_true", dest="everything", help="every scaffold")
+    check.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON document: the scaffolds checked, the number of failed checks "
+        "and each check's scaffold, name, ok and detail",
+    )
     check.add_argument(
         "--cases", type=_positive, metavar="N", help="calibration cases per tier (50)"
     )
@@ -376,6 +414,13 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "own id, never published to <output>/reports nor a baseline for history; `merge` "
         "makes one run of the N shards",
     )
+    verify.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="show a progress bar on standard error (default: when standard error is a "
+        "terminal, whatever standard output is; with -v and no terminal, progress lines in "
+        "the log)",
+    )
     _size_option(verify)
     _run_options(verify)
     _ci_options(verify)
@@ -389,10 +434,10 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     show.add_argument("name", metavar="NAME", help="the scaffold")
     show.add_argument(
         "--case",
-        required=True,
         dest="case_id",
         metavar="ID",
-        help="case id, e.g. dijkstra-simple-000 (or dijkstra-simple-s12-000 at size 12)",
+        help="case id, e.g. dijkstra-simple-000 (or dijkstra-simple-s12-000 at size 12); "
+        "default: the first standard case, NAME-standard-000 (named on standard error)",
     )
     _size_option(show)
     show.add_argument(
@@ -422,7 +467,11 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     report.add_argument(
-        "run_id", metavar="RUN_ID", nargs="?", help="a run under <output>/runs (default: latest)"
+        "run_id",
+        metavar="RUN_ID",
+        nargs="?",
+        help="a run under <output>/runs, or a run's folder as verify prints it "
+        "(<output>/runs/RUN_ID, its reports folder or summary.md); default: the latest",
     )
     _output_option(report)
 
@@ -595,9 +644,15 @@ class VerificationCLI:
     """The commands, callable from Python too."""
 
     def __init__(
-        self, settings: VerificationSettings | None = None, *, prog: str = "verify-scaffolds"
+        self,
+        settings: VerificationSettings | None = None,
+        *,
+        prog: str = "verify-scaffolds",
+        progress: bool | None = None,
     ) -> None:
         self._settings = settings
+        self.progress = progress
+        """Show progress (True), never (False), or when standard error is a terminal."""
         self.prog = prog
         """How the user calls us, for the commands a message suggests."""
 
@@ -609,7 +664,9 @@ class VerificationCLI:
             self._settings = load_settings()
         return self._settings
 
-    def list_scaffolds(self, category: str | None = None, *, markdown: bool = False) -> int:
+    def list_scaffolds(
+        self, category: str | None = None, *, markdown: bool = False, as_json: bool = False
+    ) -> int:
         from verification.catalog import default_catalog
 
         catalog = default_catalog()
@@ -619,37 +676,63 @@ class VerificationCLI:
             print(catalog_markdown(catalog), end="")
             return 0
         names = catalog.by_category(category) if category else list(catalog)
-        width = max((len(name) for name in names), default=4)
-        print(f"{'NAME':<{width}}  {'CATEGORY':<20}  {'VALIDATOR':<10}  {'SIZE':<24}  DESCRIPTION")
+        if as_json:
+            from verification.catalog_docs import catalog_json
+
+            print(catalog_json(catalog, names))
+            return 0
+        rows = [("NAME", "CATEGORY", "VALIDATOR", "SIZE", "DESCRIPTION")]
         for name in names:
             spec = catalog[name]
             low, high = spec.size.ranges["standard"]
             size = f"{spec.size.unit} {low}-{high}"
-            print(
-                f"{name:<{width}}  {spec.category:<20}  {spec.validator.kind:<10}  "
-                f"{size:<24}  {spec.description or spec.title}"
-            )
+            description = spec.description or spec.title
+            rows.append((name, spec.category, spec.validator.kind, size, description))
+        # Each column as wide as its widest entry, so every row lines up.
+        widths = [max(len(row[column]) for row in rows) for column in range(4)]
+        for row in rows:
+            print("  ".join([*(f"{c:<{w}}" for c, w in zip(row, widths, strict=False)), row[4]]))
         for skipped in catalog.skipped.values():
             print(f"skipped plugin {skipped.name} ({skipped.distribution}): {skipped.reason}")
         return 0
 
     def check(
-        self, names: Sequence[str] = (), *, everything: bool = False, cases: int | None = None
+        self,
+        names: Sequence[str] = (),
+        *,
+        category: str | None = None,
+        everything: bool = False,
+        cases: int | None = None,
+        as_json: bool = False,
     ) -> int:
         from verification.checks import CASES_PER_TIER, check_scaffold
         from verification.registry import resolve_scaffold_names
 
         failed = 0
-        for name in resolve_scaffold_names(names, everything=everything):
+        found = []
+        chosen = resolve_scaffold_names(names, category=category, everything=everything)
+        for name in chosen:
             for result in check_scaffold(
                 name,
                 scaffolds_dir=self.settings.scaffolds_dir,
                 cases_per_tier=cases or CASES_PER_TIER,
             ):
-                mark = "ok  " if result.ok else "FAIL"
                 failed += not result.ok
-                print(f"{mark} {name}: {result.check}: {result.detail}")
-        print("all checks passed" if not failed else f"{failed} check(s) failed")
+                if as_json:
+                    found.append(
+                        {"scaffold": name, "check": result.check, "ok": result.ok}
+                        | {"detail": result.detail}
+                    )
+                else:
+                    mark = "ok  " if result.ok else "FAIL"
+                    print(f"{mark} {name}: {result.check}: {result.detail}")
+        if as_json:
+            import json
+
+            document = {"scaffolds": chosen, "failed": failed, "checks": found}
+            print(json.dumps(document, indent=2, ensure_ascii=False))
+        else:
+            print("all checks passed" if not failed else f"{failed} check(s) failed")
         return 0 if not failed else 1
 
     def verify(
@@ -739,7 +822,7 @@ class VerificationCLI:
                 junit_xml=junit_xml,
                 fail_on_regression=fail_on_regression,
             )
-        bar = _ProgressBar.on_terminal()
+        bar = _ProgressBar.on_terminal(self.progress)
         runner = VerificationRunner(
             self.settings,
             scaffold_overrides=overrides,
@@ -788,7 +871,7 @@ class VerificationCLI:
         from verification.multimodel import ModelRuns, model_file
         from verification.printable import printable
 
-        bar = _ProgressBar.on_terminal()
+        bar = _ProgressBar.on_terminal(self.progress)
         runs = ModelRuns(
             self.settings,
             scaffold_overrides=overrides,
@@ -846,7 +929,7 @@ class VerificationCLI:
         from verification.reports.compare import render_pairing
         from verification.reports.generator import write_run_reports
 
-        bar = _ProgressBar.on_terminal()
+        bar = _ProgressBar.on_terminal(self.progress)
         try:
             runs = asyncio.run(
                 _terminable(
@@ -877,7 +960,7 @@ class VerificationCLI:
     def show_prompt(
         self,
         name: str,
-        case_id: str,
+        case_id: str | None = None,
         *,
         part: str = "both",
         scaffold_file: Path | None = None,
@@ -889,6 +972,12 @@ class VerificationCLI:
         from verification.llm.prompt_builder import PromptBuilder
         from verification.runner import plan_cases
 
+        if case_id is None:  # the first standard case, as a user trying a scaffold wants
+            case_id = make_case_id(name, "standard", 0, size)
+            print(
+                f"showing case {case_id} (the first standard case; --case ID for another)",
+                file=sys.stderr,
+            )
         key = parse_case_id(case_id)
         if size is not None and key is not None:
             if key.size not in (None, size):
@@ -994,15 +1083,40 @@ class VerificationCLI:
         from verification.reports.generator import write_run_reports
         from verification.results import results_from_journal
 
-        run_id = run_id or latest_run_id(self.settings.results_dir)
-        paths = RunPaths(self.settings.results_dir, run_id)
+        results_dir = self.settings.results_dir
+        if run_id is not None and _names_a_folder(run_id):
+            results_dir, run_id = _run_folder(Path(run_id))
+        run_id = run_id or latest_run_id(results_dir)
+        paths = RunPaths(results_dir, run_id)
         manifest = paths.read_manifest()
         results = results_from_journal(manifest, read_journal(paths.journal))
         # <output>/reports shows the latest run: re-rendering an older one leaves it alone.
-        latest = latest_run_id(self.settings.results_dir)
+        latest = latest_run_id(results_dir)
         summary = write_run_reports(paths, manifest, results, publish=run_id == latest)
         _print_summary(results.values(), manifest.run_label, summary, manifest.level)
         return _exit_code([r.status for r in results.values()], manifest.level)
+
+
+def _names_a_folder(run: str) -> bool:
+    """Whether ``report``'s argument is a path (the run folder ``verify`` prints) rather
+    than a run id (which holds no separator and is no folder here)."""
+    return os.sep in run or "/" in run or run in (".", "..") or Path(run).is_dir()
+
+
+def _run_folder(folder: Path) -> tuple[Path, str]:
+    """The results folder and run id of a run folder ``<output>/runs/<run-id>`` (or its
+    ``reports`` folder, or a file in it, as ``verify`` prints ``.../reports/summary.md``)."""
+    from verification.errors import ConfigurationError
+
+    manifest = "manifest.json"
+    for candidate in (folder, folder.parent, folder.parent.parent):
+        if (candidate / manifest).is_file() and candidate.absolute().parent.name == "runs":
+            run = candidate.absolute()
+            return run.parent.parent, run.name
+    raise ConfigurationError(
+        f"{folder} is no run folder (<output>/runs/RUN_ID holding {manifest}): give a "
+        "run id, or the run folder `verify` printed"
+    )
 
 
 class _ProgressBar:
@@ -1038,8 +1152,21 @@ class _ProgressBar:
         self._progress.update(self._task, total=total)
 
     @classmethod
-    def on_terminal(cls) -> _ProgressBar | None:
-        return cls() if sys.stderr.isatty() else None
+    def on_terminal(cls, shown: bool | None = None) -> Any:
+        """A bar on standard error when it is a terminal (whatever standard output is:
+        ``verify ... | tee log`` shows it) or ``shown``; else, with ``-v``, progress lines
+        in the log; nothing when ``shown`` is False."""
+        if shown is False:
+            return None
+        if shown or sys.stderr.isatty():
+            from rich.console import Console
+
+            return cls(Console(stderr=True, force_terminal=True if shown else None))
+        if logger.isEnabledFor(logging.INFO):
+            from verification.progress_log import ProgressLog
+
+            return ProgressLog()
+        return None
 
     def advance(self, record: Any) -> None:
         # One step per case answered: a repair attempt refines an answer already counted.
@@ -1183,6 +1310,13 @@ def _escape_what_stdout_cannot_encode() -> None:
 
 def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     """Entry point of ``python -m verification`` and ``verify-scaffolds``."""
+    from verification.closed_pipe import quiet_when_stdout_closes
+
+    with quiet_when_stdout_closes():  # `list | head -1` ends with list's own exit code
+        return _main(argv, prog)
+
+
+def _main(argv: Sequence[str] | None, prog: str | None) -> int:
     _escape_what_stdout_cannot_encode()
     parser = build_parser(prog)
     args = parser.parse_args(argv)
@@ -1195,17 +1329,25 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
         logging.getLogger(noisy).setLevel(logging.WARNING)
     try:
         if args.command == "list":  # reads no setting: a cold start without pydantic-settings
-            return VerificationCLI().list_scaffolds(args.category, markdown=args.markdown)
+            return VerificationCLI().list_scaffolds(
+                args.category, markdown=args.markdown, as_json=args.json
+            )
         from verification.config import redact_log_records, secrets_of
 
         settings = _settings(args)
         redact_log_records(secrets_of(settings))
-        cli = VerificationCLI(settings, prog=parser.prog)
+        cli = VerificationCLI(settings, prog=parser.prog, progress=getattr(args, "progress", None))
         if args.command == "check":
             from verification.plugins import watching_sigint
 
             with watching_sigint():  # a plugin's own KeyboardInterrupt is no Ctrl-C
-                return cli.check(args.names, everything=args.everything, cases=args.cases)
+                return cli.check(
+                    args.names,
+                    category=args.category,
+                    everything=args.everything,
+                    cases=args.cases,
+                    as_json=args.json,
+                )
         if args.command == "verify":
             return cli.verify(
                 args.names,

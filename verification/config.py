@@ -426,7 +426,11 @@ def load_settings(**overrides: Any) -> VerificationSettings:
     into a :class:`ConfigurationError` that names the variable."""
     given = {key: value for key, value in overrides.items() if value is not None}
     env_file = ENV_FILE if _check_env_file(Path(ENV_FILE)) else None
-    _warn_about_misspelt_variables()
+    _warn_about_misspelt_variables(os.environ, "")
+    if env_file is not None:
+        from dotenv import dotenv_values  # pydantic-settings reads .env with it
+
+        _warn_about_misspelt_variables(dotenv_values(env_file), f" (in {ENV_FILE})")
     if os.environ.get("VERIFY_ANTHROPIC_API_KEY") == "" and os.environ.get("ANTHROPIC_API_KEY"):
         # An empty prefixed variable would otherwise hide the plain one.
         given.setdefault("anthropic_api_key", os.environ["ANTHROPIC_API_KEY"])
@@ -463,17 +467,22 @@ def _check_env_file(path: Path) -> bool:
     return True
 
 
-def _warn_about_misspelt_variables() -> None:
-    """A misspelt ``VERIFY_*`` variable would be ignored silently: warn, naming the setting
-    it resembles. Other tools' ``VERIFY_*`` variables (``VERIFY_SSL``, say) are theirs: no
-    word about them."""
+def _warn_about_misspelt_variables(variables: Iterable[str], where: str) -> None:
+    """A misspelt ``VERIFY_*`` variable (of the environment, or ``where`` says which file)
+    would be ignored silently: warn, naming the setting it resembles. Other tools'
+    ``VERIFY_*`` variables (``VERIFY_SSL``, say) are theirs: no word about them."""
     known = {f"VERIFY_{name.upper()}" for name in VerificationSettings.model_fields}
-    for variable in sorted(os.environ):
-        if variable.startswith("VERIFY_") and variable not in known:
-            close = difflib.get_close_matches(variable, sorted(known), n=1, cutoff=0.85)
+    for variable in sorted(variables):
+        # Settings are read whatever their case, so a key's case is no misspelling.
+        name = variable.upper()
+        if name.startswith("VERIFY_") and name not in known:
+            close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.85)
             if close:
                 logger.warning(
-                    "%s is not a setting and is ignored; did you mean %s?", variable, close[0]
+                    "%s%s is not a setting and is ignored; did you mean %s?",
+                    variable,
+                    where,
+                    close[0],
                 )
 
 
