@@ -18,8 +18,8 @@ from verification.cases import TIERS, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.config import VerificationSettings
 from verification.llm.prompt_builder import PromptBuilder
+from verification.planning import level_tiers, plan_cases, planned_sweep
 from verification.pricing import TokenCounts, estimate_tokens
-from verification.runner import plan_cases
 from verification.thinking import max_tokens_with
 
 __all__ = ["ScaffoldEstimate", "estimate_run", "format_estimate"]
@@ -58,13 +58,17 @@ def estimate_run(
     model = settings.model_name
     caching = settings.provider in CACHING_PROVIDERS
     basis = cost_basis(settings, model, prompt_caching=caching)
+    # Planned as the run plans them: the level's tiers and size sweep, the cert seed.
     planned = plan_cases(
         scaffold_names,
-        seed=settings.seed,
+        seed=settings.case_seed,
         cases=settings.cases,
-        tiers=tiers,
+        tiers=level_tiers(settings.level, tiers),
         case_ids=case_ids,
         size=size,
+        sweep=planned_sweep(
+            settings, scaffold_names, catalog=catalog, narrowed=bool(case_ids) or size is not None
+        ),
         catalog=catalog,
     )
     estimates = []

@@ -19,6 +19,7 @@ import pytest
 from verification.cli import main
 from verification.config import load_settings, packaged_scaffolds_dir
 from verification.errors import RateLimitError, TransientLLMError
+from verification.estimate import estimate_run
 from verification.journal import RunPaths, read_journal, read_manifest_file
 from verification.llm.claude import parse_ratelimit_reset
 from verification.llm.limiter import AdaptiveLimiter
@@ -421,3 +422,14 @@ def test_a_run_asking_64_of_a_server_allowing_8_converges_near_8_and_answers_eve
     # After the first burst (64 asked at once, 8 taken), the limit rests near 8: each later
     # probe above it costs one 429, once per 16 answers at most.
     assert answered["429"] <= (cases - allowed) + cases // (2 * allowed) + 2
+
+
+@pytest.mark.parametrize("level", ["quick", "thorough"])
+def test_estimate_plans_the_requests_a_run_of_the_same_level_sends(
+    tmp_path: Path, level: str
+) -> None:
+    settings = load_settings(provider="reference", level=level, results_dir=tmp_path)
+    estimates, _ = estimate_run(settings, [SCAFFOLD])
+    result = asyncio.run(VerificationRunner(settings).run([SCAFFOLD]))
+    planned = result.manifest.scaffolds[SCAFFOLD].case_ids
+    assert sum(e.requests for e in estimates) == len(planned) * settings.samples
