@@ -433,3 +433,23 @@ def test_estimate_plans_the_requests_a_run_of_the_same_level_sends(
     result = asyncio.run(VerificationRunner(settings).run([SCAFFOLD]))
     planned = result.manifest.scaffolds[SCAFFOLD].case_ids
     assert sum(e.requests for e in estimates) == len(planned) * settings.samples
+
+
+def test_a_limiter_paused_as_one_event_loop_ends_wakes_waiters_in_the_next() -> None:
+    limiter = AdaptiveLimiter(1)
+
+    async def paused_with_a_waiter() -> None:
+        await limiter.acquire()
+        limiter.rate_limited(retry_after=0.05)  # one in flight: the limit stays 1
+        waiter = asyncio.create_task(limiter.acquire())
+        await asyncio.sleep(0)
+        limiter.release()  # still paused: the waiter stays, a timer of this loop is set
+        waiter.cancel()
+
+    async def later_run() -> None:
+        limiter.rate_limited(retry_after=0.05)
+        await asyncio.wait_for(limiter.acquire(), timeout=5)  # woken by this loop's timer
+        limiter.release()
+
+    asyncio.run(paused_with_a_waiter())
+    asyncio.run(later_run())

@@ -53,6 +53,7 @@ class AdaptiveLimiter:
         self._successes = 0
         self._waiters: deque[asyncio.Future[None]] = deque()
         self._timer: asyncio.TimerHandle | None = None
+        self._timer_loop: asyncio.AbstractEventLoop | None = None
 
     # -- slots
 
@@ -92,8 +93,11 @@ class AdaptiveLimiter:
                 self._take()
                 waiter.set_result(None)
         pause = self._paused_until - self._clock()
-        if self._waiters and pause > 0 and self._timer is None:
-            self._timer = asyncio.get_running_loop().call_later(pause, self._resume)
+        if self._waiters and pause > 0:
+            loop = asyncio.get_running_loop()
+            # A timer of an earlier event loop (a runner asked twice) will never fire.
+            if self._timer is None or self._timer_loop is not loop:
+                self._timer, self._timer_loop = loop.call_later(pause, self._resume), loop
 
     def _resume(self) -> None:
         self._timer = None
