@@ -128,7 +128,12 @@ class BatchLog:
             while raw := file.readline(MAX_BATCH_LINE_BYTES + 1):
                 where = f"{self.path}:{len(lines) + 1}"
                 if len(raw) > MAX_BATCH_LINE_BYTES or not raw.endswith(b"\n"):
-                    raise JournalError(f"{where}: not a whole batch line (torn or too long)")
+                    # Not skipped: a batch it names could be paid for twice. The user decides.
+                    raise JournalError(
+                        f"{where}: not a whole batch line (torn by a crash, or too long). "
+                        "If it names a batch, that batch may be under way; remove the line "
+                        "to send its requests again, then --resume"
+                    )
                 try:
                     data = parse_stored_json(raw.decode("utf-8"), where=where)
                     lines.append(BatchLine.model_validate(data))
@@ -307,12 +312,13 @@ class BatchMode:
     ) -> None:
         """Poll ``line``'s batch until it ends (or its deadline passes) and journal its
         results; a request without a succeeded result is left ``unfinished``."""
-        started = time.monotonic()
+        started = time.monotonic() - _age(line.at)  # the deadline runs from submission
         results: list[BatchResult] = []
         note = None
         while not await self.batches.ended(line.batch_id):
             if time.monotonic() - started >= self.deadline:
-                note = f"the batch did not end within {self.deadline:g} s"
+                note = f"the batch did not end within {self.deadline:g} s: canceled"
+                await self.batches.cancel(line.batch_id)  # what it has not done is not paid
                 break
             await asyncio.sleep(self.poll_interval)
         else:
@@ -356,6 +362,17 @@ class BatchMode:
         reason = f"batch {line.batch_id}: {result.error or result.kind}"
         unfinished[sample] = (attempt, reason)
         await self.judge(job, request, LLMError(reason), attempt)
+
+
+def _age(stamp: str) -> float:
+    """Seconds since ``stamp`` (an ISO time this module wrote); 0 when it is none."""
+    try:
+        then = datetime.fromisoformat(stamp)
+    except ValueError:
+        return 0.0
+    if then.tzinfo is None:
+        return 0.0
+    return max((datetime.now(UTC) - then).total_seconds(), 0.0)
 
 
 def _next_attempt(chain: dict[int, AttemptRecord], repair_attempts: int) -> int | None:

@@ -65,18 +65,19 @@ def read_shard(run_dir: Path) -> ShardRun:
 
 def _check_set(shards: Sequence[ShardRun]) -> None:
     """Refuse shards of different plans, overlapping or missing shards, naming which."""
-    plans: dict[tuple[str, int], list[ShardRun]] = {}
+    plans: dict[tuple[str, int, tuple[tuple[str, int], ...]], list[ShardRun]] = {}
     for shard in shards:
         info = shard.manifest.shard
         assert info is not None
-        plans.setdefault((info.plan_sha256, info.count), []).append(shard)
+        planned = tuple(sorted(info.planned.items()))
+        plans.setdefault((info.plan_sha256, info.count, planned), []).append(shard)
     if len(plans) > 1:
         groups = "; ".join(
             f"plan {digest[:12]} in {count} shard(s): " + ", ".join(str(s.run_dir) for s in runs)
-            for (digest, count), runs in plans.items()
+            for (digest, count, _), runs in plans.items()
         )
         raise ConfigurationError(f"the runs are shards of different plans ({groups})")
-    ((digest, count),) = plans
+    ((digest, count, _),) = plans
     by_index: dict[int, list[ShardRun]] = {}
     for shard in shards:
         assert shard.manifest.shard is not None

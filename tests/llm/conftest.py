@@ -257,6 +257,8 @@ class FakeBatchAPI:
         self.created: list[list[dict[str, Any]]] = []
         """Each batch's requests, in creation order."""
         self.retrievals: Counter[str] = Counter()
+        self.canceled: set[str] = set()
+        """Batches the client asked to cancel."""
         self._lock = threading.Lock()
 
     def handle(self, request: RecordedRequest, base_url: str) -> Reply:
@@ -270,6 +272,9 @@ class FakeBatchAPI:
                 return anthropic_error(404, "not_found_error", "no such batch")
             if len(parts) == 1:
                 self.retrievals[parts[0]] += 1
+                return Reply(200, self._batch(index, base_url))
+            if parts[1:] == ["cancel"] and request.method == "POST":
+                self.canceled.add(parts[0])
                 return Reply(200, self._batch(index, base_url))
             if parts[1:] == ["results"] and self._ended(index):
                 lines = [

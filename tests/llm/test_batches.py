@@ -265,3 +265,17 @@ def test_a_batch_counts_whole_against_the_budget_when_it_is_sent(
     assert api.created == []  # the whole batch would pass the budget: nothing sent
     manifest = read_manifest_file(_run(tmp_path) / "manifest.json")
     assert manifest.stopped_by_budget
+
+
+def test_a_batch_past_its_deadline_is_canceled_and_its_cases_asked_one_by_one(
+    server_env: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api = _answering_right(server_env, polls=None)  # never ends
+    monkeypatch.setenv("VERIFY_BATCH_DEADLINE", "0.3")
+    server_env.script([server_env.kmp_messages(SEED, CASES)] * CASES)
+    assert _verify(tmp_path) == 0
+    assert len(api.created) == 1 and api.canceled == {"msgbatch_fake0"}
+    records = read_journal(_run(tmp_path) / "results.jsonl")
+    late = [r for r in records if r.outcome == "infra_error"]
+    assert len(late) == CASES and all("did not end within 0.3 s" in r.reason for r in late)
+    assert Counter(r.source for r in records if r.outcome == "passed") == {"live": CASES}

@@ -94,6 +94,11 @@ class ClaudeBatches:
         batch = await self._call(lambda: client.messages.batches.retrieve(batch_id))
         return batch.processing_status == "ended"
 
+    async def cancel(self, batch_id: str) -> None:
+        """Ask the API to stop a batch (what it finished is still billed)."""
+        client = self.provider.client
+        await self._call(lambda: client.messages.batches.cancel(batch_id))
+
     async def results(self, batch_id: str) -> list[BatchResult]:
         """Every result of an ended batch."""
         client = self.provider.client
