@@ -198,3 +198,10 @@ def test_a_shard_is_never_a_baseline_but_the_merged_run_is(
     (newest,) = set(_run_dirs(output)) - {*shards, latest, merged}
     found = previous_comparable(output, read_manifest_file(newest / "manifest.json"))
     assert found is not None and found.run_id in {merged.name, latest.name}
+
+
+def test_estimate_prices_the_whole_plan_not_a_shard(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _verify(tmp_path, "kmp", "--estimate", "--shard", "1/2") == 2
+    assert "leave out --shard" in capsys.readouterr().err

@@ -794,6 +794,8 @@ class VerificationCLI:
 
             if resume:
                 raise ConfigurationError("--estimate plans a new run: leave out --resume")
+            if shard is not None:
+                raise ConfigurationError("--estimate prices the whole plan: leave out --shard")
             builder = PromptBuilder(self.settings.scaffolds_dir, overrides=overrides)
             for model in self.settings.model_names:
                 estimates, model = estimate_run(
