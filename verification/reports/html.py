@@ -95,10 +95,10 @@ def shown_text(text: str | None, limit: int = SHOWN_REPLY_CHARS) -> str | None:
 def answer_differences(answer: Any, expected: Mapping[str, Any]) -> dict[str, list[int] | None]:
     """The answer's fields that differ from the expected answer: a list field maps to the
     positions that differ (``[]`` when only its length does), any other field to ``None``.
-    A field the expected answer lacks differs."""
+    A field only one of them has differs."""
     if not isinstance(answer, dict):
         return {}
-    marks: dict[str, list[int] | None] = {}
+    marks: dict[str, list[int] | None] = {key: None for key in expected if key not in answer}
     for key, value in answer.items():
         want = expected.get(key, _MISSING)
         if value == want and type(value) is type(want):

@@ -21,6 +21,7 @@
   }
   function pct(x) { return (100 * x).toFixed(1) + "%"; }
   function num(x) { return Number.isInteger(x) ? String(x) : x.toFixed(2); }
+  function own(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
   function json(value) { return JSON.stringify(value, null, 1); }
 
   function header() {
@@ -149,10 +150,12 @@
       box.appendChild(el("pre", { "class": c.answer === null ? "" : "diff" }, c.answer === null ? "(none parsed)" : json(c.answer)));
       return box;
     }
-    Object.keys(c.answer).forEach(function (k) {
+    var keys = Object.keys(c.answer).concat(Object.keys(c.diff).filter(function (k) { return !own(c.answer, k); }));
+    keys.forEach(function (k) {
       box.appendChild(el("span", { "class": "k" }, k));
-      var v = c.answer[k], mark = c.diff[k], pre = el("pre");
-      if (mark === undefined) pre.textContent = json(v);
+      var v = c.answer[k], mark = own(c.diff, k) ? c.diff[k] : undefined, pre = el("pre");
+      if (!own(c.answer, k)) { pre.className = "diff"; pre.textContent = "(missing)"; }
+      else if (mark === undefined) pre.textContent = json(v);
       else if (mark === null || !Array.isArray(v)) { pre.className = "diff"; pre.textContent = json(v); }
       else {
         pre.appendChild(document.createTextNode("["));
@@ -176,7 +179,7 @@
     b.appendChild(answer(c));
     c.attempts.forEach(function (a) {
       var raw = el("details", { "class": "raw" });
-      raw.appendChild(el("summary", null, "Raw reply: sample " + a.sample + ", attempt " + a.attempt + ", " + a.outcome + (a.level !== null ? " (level " + a.level + ")" : "") + ", " + a.chars + " characters, " + (a.source || "live")));
+      raw.appendChild(el("summary", null, "Raw reply: sample " + (a.sample + 1) + ", attempt " + a.attempt + ", " + a.outcome + (a.level !== null ? " (level " + a.level + ")" : "") + ", " + a.chars + " characters, " + (a.source || "live")));
       if (a.reason) raw.appendChild(el("p", null, a.reason));
       raw.appendChild(el("pre", { "class": "bidi" }, a.raw === null ? "(no text)" : a.raw));
       if (a.cut) raw.appendChild(el("p", { "class": "note" }, "Shown: the first " + a.raw.length + " of " + a.chars + " characters. The journal holds the reply: " + DATA.journal + " (case " + c.id + ")."));

@@ -1,0 +1,177 @@
+"""A real headless Chromium (Debian's ``chromium`` driven by Playwright's client) and replay
+runs whose pages it opens.
+
+Locally the browser tests are skipped, with the reason, when Playwright or
+``/usr/bin/chromium`` is missing; under CI (``CI=true``) a missing browser fails them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from verification.registry import DEFAULT_SEED, get_spec
+from verification.runner import plan_cases
+
+CHROMIUM = Path(os.environ.get("VERIFY_TEST_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "html"
+"""Screenshots the tests write (named in .gitignore; CI uploads the folder)."""
+
+SCAFFOLDS = ("dijkstra", "lcs", "kmp")
+CASES = 8
+MEGABYTE_REPLY = 1_000_000
+HOSTILE = (
+    "</script><script>window.__pwned = 1</script>"
+    '<img src="https://example.invalid/x.png" onerror="window.__pwned = 2">'
+    "<style>body{display:none}</style></details></pre><!-- "
+    "\u202eDELIAF\u202c \u2066x\u2069 \x00 NUL \x1b[31m red " + "W" * 5_000 + "\n"
+)
+
+
+def _unavailable() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright's Python client is not installed (pip install -e '.[dev]')"
+    if not CHROMIUM.is_file():
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    reason = _unavailable()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser tests cannot run in CI: {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class Watched:
+    """A page with every console message, page error and request beyond the file seen."""
+
+    page: Any
+    console: list[str]
+    errors: list[str]
+    requests: list[str]
+
+    def open(self, url: str) -> None:
+        self.page.goto(url)
+        self.page.wait_for_selector("body[data-ready=true]")
+
+
+@pytest.fixture
+def watched(browser: Any) -> Iterator[Watched]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    seen = Watched(page, [], [], [])
+    page.on("console", lambda message: seen.console.append(f"{message.type}: {message.text}"))
+    page.on("pageerror", lambda error: seen.errors.append(str(error)))
+
+    def request(request: Any) -> None:  # opening the page itself is the only request
+        if not (request.is_navigation_request() and request.url.startswith("file:")):
+            seen.requests.append(request.url)
+
+    page.on("request", request)
+
+    def route(route: Any) -> None:  # the page's own file loads; any other request fails
+        if route.request.is_navigation_request() and route.request.url.startswith("file:"):
+            route.continue_()
+        else:
+            route.abort()
+
+    page.route("**/*", route)
+    yield seen
+    context.close()
+
+
+def reply(kind: str, name: str, expected: dict[str, Any]) -> str:
+    """A scripted reply: ``right`` (the reference's answer), ``wrong`` (``{}``, rejected by
+    the schema), ``unparseable`` (no JSON) or ``hostile`` (about 1 MB of markup, script
+    ends, bidi controls, NUL and very long lines around the reference's answer)."""
+    spec = get_spec(name)
+    if kind == "right":
+        return spec.render_answer(expected)
+    if kind == "wrong":
+        return "```json\n{}\n```\n<b>wrong</b> on purpose"
+    if kind == "unparseable":
+        return "I cannot answer that </script> <script>window.__pwned = 3</script>"
+    body = HOSTILE * (MEGABYTE_REPLY // len(HOSTILE) + 1)
+    return body[: MEGABYTE_REPLY // 2] + spec.render_answer(expected) + body[: MEGABYTE_REPLY // 2]
+
+
+KINDS = ("right", "wrong", "unparseable", "hostile")
+
+
+@dataclass(frozen=True)
+class ReplayRun:
+    output: Path
+    run_id: str
+    run_dir: Path
+    kinds: dict[str, str]
+    """Case id -> the kind of reply it was given."""
+
+    @property
+    def page(self) -> Path:
+        return self.run_dir / "reports" / "index.html"
+
+    def summary(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads((self.run_dir / "reports" / "summary.json").read_text())
+        return data
+
+    def journal(self) -> list[dict[str, Any]]:
+        lines = (self.run_dir / "results.jsonl").read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def replay_run(tmp_path_factory: pytest.TempPathFactory) -> ReplayRun:
+    """A replay run of three scaffolds whose cases get right, wrong, unparseable and hostile
+    replies in turn (two of each per scaffold)."""
+    folder = tmp_path_factory.mktemp("replay")
+    planned = plan_cases(list(SCAFFOLDS), seed=DEFAULT_SEED, cases=CASES)
+    kinds, lines = {}, []
+    for name in SCAFFOLDS:
+        for k, case in enumerate(planned[name]):
+            kinds[case.id] = KINDS[k % len(KINDS)]
+            lines.append(
+                {"case_id": case.id, "raw_response": reply(kinds[case.id], name, case.expected)}
+            )
+    replay = folder / "replay.jsonl"
+    replay.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    output = folder / "results"
+    argv = [*SCAFFOLDS, "--provider", "replay", "--replay-file", str(replay), "--cases", str(CASES)]
+    # A process of its own: Playwright's client keeps an event loop running in this one.
+    done = subprocess.run(
+        [sys.executable, "-m", "verification", "verify", *argv, "--output", str(output)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    (run_dir,) = (output / "runs").iterdir()
+    return ReplayRun(output, run_dir.name, run_dir, kinds)

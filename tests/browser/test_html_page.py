@@ -1,0 +1,154 @@
+"""The run's page in a real headless Chromium: figures, filters, links, hostile replies,
+offline."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.browser.conftest import ARTIFACTS, ReplayRun, Watched
+
+PAGE_TIMEOUT_MS = 10_000
+
+
+def _first_answers(run: ReplayRun) -> dict[str, dict[str, Any]]:
+    """Each case's first answer (sample 1, attempt 1) from the journal."""
+    first: dict[str, dict[str, Any]] = {}
+    for line in run.journal():
+        if line["attempt"] == 1 and line["case_id"] not in first:
+            first[line["case_id"]] = line
+    return first
+
+
+def _shown_ids(page: Any) -> list[str]:
+    return page.eval_on_selector_all("details.case", "nodes => nodes.map(n => n.dataset.id)")
+
+
+def test_summary_figures_are_summary_json(watched: Watched, replay_run: ReplayRun) -> None:
+    watched.open(replay_run.page.as_uri())
+    summary = replay_run.summary()
+    rows = watched.page.locator("#summary tbody tr")
+    assert rows.count() == len(summary["scaffolds"])
+    for name, figures in summary["scaffolds"].items():
+        row = watched.page.locator(f'#summary tbody tr[data-scaffold="{name}"]')
+        assert row.locator(".status").inner_text().startswith(figures["status"])
+        assert row.locator(".rate").inner_text() == f"{100 * figures['pass_rate']:.1f}%"
+        low, high = figures["interval_95"]
+        assert row.locator(".interval").inner_text() == f"{100 * low:.1f}% - {100 * high:.1f}%"
+        score = figures["score"]
+        shown_score = str(int(score)) if float(score).is_integer() else f"{score:.2f}"
+        assert row.locator(".score").inner_text() == f"{shown_score} / {figures['n']}"
+    assert watched.page.locator("#shown").inner_text() == (
+        f"{len(replay_run.kinds)} of {len(replay_run.kinds)} cases"
+    )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    watched.page.screenshot(path=str(ARTIFACTS / "summary.png"))
+    assert not watched.errors and not watched.requests
+
+
+def test_filtering_by_outcome_shows_exactly_the_failing_cases(
+    watched: Watched, replay_run: ReplayRun
+) -> None:
+    watched.open(replay_run.page.as_uri())
+    first = _first_answers(replay_run)
+    failing = {case for case, line in first.items() if line["outcome"] != "passed"}
+    assert failing and failing != set(first), "the scripted mix has passing and failing cases"
+    watched.page.select_option("#f-outcome", "!passed")
+    assert set(_shown_ids(watched.page)) == failing
+    assert len(_shown_ids(watched.page)) == len(failing)
+    watched.page.select_option("#f-outcome", "failed")
+    assert set(_shown_ids(watched.page)) == {
+        case for case, line in first.items() if line["outcome"] == "failed"
+    }
+    # The failures are the cases scripted wrong or unparseable (hostile ones may pass:
+    # the right answer sits inside their megabyte).
+    scripted_bad = {c for c, kind in replay_run.kinds.items() if kind in ("wrong", "unparseable")}
+    assert scripted_bad <= failing
+    watched.page.select_option("#f-outcome", "*")
+    watched.page.fill("#f-search", sorted(failing)[0])
+    assert _shown_ids(watched.page) == [sorted(failing)[0]]
+
+
+def test_a_case_link_opens_that_case_and_survives_reload(
+    watched: Watched, replay_run: ReplayRun
+) -> None:
+    first = _first_answers(replay_run)
+    case_id = max(c for c, line in first.items() if line["outcome"] != "passed")
+    watched.open(replay_run.page.as_uri() + "#" + case_id)
+    for _ in range(2):  # as opened, then after a reload
+        case = watched.page.locator(f'details.case[data-id="{case_id}"]')
+        assert case.get_attribute("open") is not None
+        assert "target" in (case.get_attribute("class") or "")
+        assert case.is_visible()
+        assert case_id in case.locator("> summary").inner_text()
+        body = case.locator(".body")
+        assert first[case_id]["reason"][:40] in body.inner_text()
+        watched.page.reload()
+        watched.page.wait_for_selector("body[data-ready=true]")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    watched.page.locator(f'details.case[data-id="{case_id}"]').screenshot(
+        path=str(ARTIFACTS / "failing-case.png")
+    )
+
+
+def test_hostile_replies_are_shown_not_run(watched: Watched, replay_run: ReplayRun) -> None:
+    watched.open(replay_run.page.as_uri())
+    page = watched.page
+    hostile = sorted(
+        c for c, kind in replay_run.kinds.items() if kind in ("hostile", "unparseable")
+    )
+    for case_id in hostile:
+        page.goto(replay_run.page.as_uri() + "#" + case_id)
+        page.wait_for_selector("body[data-ready=true]")
+        case = page.locator(f'details.case[data-id="{case_id}"]')
+        case.locator("details.raw").first.evaluate("node => node.open = true")
+        raw = case.locator("details.raw pre").first.text_content() or ""
+        assert "</script>" in raw and "<script>window.__pwned" in raw, "shown as the text it is"
+        if replay_run.kinds[case_id] == "hostile":
+            assert len(raw) <= 20_000 + 20_000 // 4  # cut, escapes added
+            assert "\\u202e" in raw and "\\x00" in raw and "\u202e" not in raw
+            note = case.locator("details.raw .note").first.inner_text()
+            assert "of " in note and "results.jsonl" in note
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator("script").count() == 2  # the data block and the page's own
+    assert page.locator("img, iframe, object, embed").count() == 0
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], "a long line widened the page"
+    assert page.locator("#summary").is_visible()
+    assert not watched.errors, watched.errors
+    assert not [m for m in watched.console if m.startswith("error")], watched.console
+    assert not watched.requests
+
+
+def test_the_page_loads_offline(browser: Any, replay_run: ReplayRun) -> None:
+    context = browser.new_context(offline=True)
+    page = context.new_page()
+    page.goto(replay_run.page.as_uri())
+    page.wait_for_selector("body[data-ready=true]", timeout=PAGE_TIMEOUT_MS)
+    assert page.locator("details.case").count() == len(replay_run.kinds)
+    context.close()
+
+
+def test_a_dry_run_of_every_scaffold_writes_a_page(watched: Watched, tmp_path: Path) -> None:
+    output = tmp_path / "results"
+    command = [sys.executable, "-m", "verification", "verify", "--all"]
+    done = subprocess.run(
+        [*command, "--provider", "reference", "--level", "quick", "--output", str(output)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    import json
+
+    summary = json.loads((output / "reports" / "summary.json").read_text())
+    watched.open((output / "reports" / "index.html").resolve().as_uri())
+    assert "DRY RUN" in watched.page.locator("#run .dry").inner_text()
+    cases = sum(s["n"] for s in summary["scaffolds"].values())
+    assert watched.page.locator("#shown").inner_text() == f"{cases} of {cases} cases"
+    assert watched.page.locator("#summary tbody tr").count() == len(summary["scaffolds"])
+    watched.page.select_option("#f-outcome", "!passed")
+    assert watched.page.locator("details.case").count() == 0  # the reference is right
+    assert not watched.errors and not watched.requests

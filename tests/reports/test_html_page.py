@@ -1,0 +1,147 @@
+"""index.html without a browser: its policy, its data block, the differences it marks and
+the ``view`` command (tests/browser/ opens the page in Chromium)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+from verification.reports.html import (
+    SHOWN_REPLY_CHARS,
+    answer_differences,
+    render_page,
+    shown_text,
+)
+
+HOSTILE_TEXT = "</script><!-- <script>x</script> \u2028 \u202e \x00 \ud800 & >"
+
+
+class _Page(HTMLParser):
+    """The CSP meta tag and the raw text of each script and style element."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.csp = ""
+        self.blocks: list[tuple[str, dict[str, str | None], str]] = []
+        self._open: tuple[str, dict[str, str | None]] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs)
+        if tag == "meta" and named.get("http-equiv") == "Content-Security-Policy":
+            self.csp = named["content"] or ""
+        if tag in ("script", "style"):
+            self._open = (tag, named)
+            self.blocks.append((tag, named, ""))
+
+    def handle_data(self, data: str) -> None:
+        if self._open is not None:
+            tag, named, text = self.blocks[-1]
+            self.blocks[-1] = (tag, named, text + data)
+
+    def handle_endtag(self, tag: str) -> None:
+        self._open = None
+
+
+def _data(text: str) -> dict[str, Any]:
+    return {
+        "run": {"run_id": "r1", "dry_run": True, "run_label": text, "fields": []},
+        "cases": [{"id": "x", "message": text}],
+    }
+
+
+def _parsed(page: str) -> _Page:
+    parser = _Page()
+    parser.feed(page)
+    return parser
+
+
+def _hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+def test_the_policy_allows_only_the_pages_own_style_and_script() -> None:
+    page = _parsed(render_page(_data(HOSTILE_TEXT)))
+    (style,) = [text for tag, _, text in page.blocks if tag == "style"]
+    (script,) = [text for tag, named, text in page.blocks if tag == "script" and not named]
+    assert page.csp.startswith("default-src 'none';")
+    assert f"script-src {_hash(script)};" in page.csp
+    assert f"style-src {_hash(style)};" in page.csp
+    assert "unsafe" not in page.csp and "http" not in page.csp
+
+
+def test_the_data_block_holds_any_text_and_no_markup() -> None:
+    data = _data(HOSTILE_TEXT)
+    page = _parsed(render_page(data))
+    blocks = [text for tag, named, text in page.blocks if named.get("type") == "application/json"]
+    (block,) = blocks
+    assert "<" not in block and ">" not in block and "&" not in block
+    assert json.loads(block) == data  # a lone surrogate and NUL too
+    assert len([b for b in page.blocks if b[0] == "script"]) == 2  # no string opened one
+
+
+def test_differences_mark_fields_and_positions() -> None:
+    expected = {"path": [0, 2, 3], "distance": 5, "order": ["a"]}
+    assert answer_differences(dict(expected), expected) == {}
+    answer = {"path": [0, 1, 3, 4], "distance": 5.0, "extra": 1}
+    assert answer_differences(answer, expected) == {
+        "order": None,  # missing from the answer
+        "path": [1, 3],
+        "distance": None,  # 5.0 is not written as 5
+        "extra": None,
+    }
+    assert answer_differences(None, expected) == {}
+
+
+def test_shown_text_is_cut_and_escaped() -> None:
+    assert shown_text(None) is None
+    long = "a\u202eb\x00c\n" + "x" * (2 * SHOWN_REPLY_CHARS)
+    shown = shown_text(long)
+    assert shown is not None and shown.startswith("a\\u202eb\\x00c\nxxx")
+    assert len(shown) == SHOWN_REPLY_CHARS + len("\\u202e\\x00") - 2
+
+
+def _run(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "verification", *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_view_opens_the_newest_page_or_prints_its_path(tmp_path: Path) -> None:
+    output = tmp_path / "results"
+    done = _run(
+        "verify", "kmp", "--provider", "reference", "--level", "quick", "--output", str(output)
+    )
+    assert done.returncode == 0, done.stderr
+    (run,) = (output / "runs").iterdir()
+    page = (run / "reports" / "index.html").resolve()
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.sh"
+    browser.write_text(f'#!/bin/sh\nprintf %s "$1" > {opened}\n')
+    browser.chmod(0o755)
+    viewed = _run("view", "--output", str(output), env={"BROWSER": str(browser)})
+    assert viewed.returncode == 0, viewed.stderr
+    assert viewed.stdout.strip() == str(page)
+    for _ in range(100):  # the browser is started, not waited for
+        if opened.exists() and opened.read_text():
+            break
+        subprocess.run(["sleep", "0.05"], check=True)
+    assert opened.read_text() == page.as_uri()
+    again = _run("view", run.name, "--output", str(output), env={"BROWSER": str(browser)})
+    assert again.returncode == 0 and again.stdout.strip() == str(page)
+
+    page.unlink()
+    gone = _run("view", run.name, "--output", str(output))
+    assert gone.returncode == 2 and f"report {run.name}" in gone.stderr
+    missing = _run("view", "20200101T000000Z-abcdef", "--output", str(output))
+    assert missing.returncode == 2 and "no run" in missing.stderr
