@@ -91,7 +91,9 @@
 
   // Filters ----------------------------------------------------------------------------
   var FILTERS = ["scaffold", "outcome", "level", "tier", "size"];
-  var controls = {}, shown = [], rendered = 0;
+  // The list draws a window of the shown cases, [first, rendered): more as the end is
+  // scrolled to, earlier ones on demand, so a link deep into thousands draws few rows.
+  var controls = {}, shown = [], first = 0, rendered = 0;
   function fillSelect(key) {
     var select = document.getElementById("f-" + key), seen = new Set();
     CASES.forEach(function (c) { seen.add(c[key] === null ? "" : String(c[key])); });
@@ -118,12 +120,27 @@
     var query = controls.search.value.trim().toLowerCase();
     shown = [];
     for (var i = 0; i < CASES.length; i++) if (matches(CASES[i], query)) shown.push(i);
-    document.getElementById("cases").textContent = "";
-    rendered = 0; more();
+    from(0);
     document.getElementById("shown").textContent = shown.length + " of " + CASES.length + " cases";
   }
-  function more(upTo) {
-    var list = document.getElementById("cases"), end = Math.min(shown.length, Math.max(rendered + PAGE, upTo || 0));
+  function from(start) {
+    document.getElementById("cases").textContent = "";
+    first = rendered = start; more(); earlier();
+  }
+  function earlier() {
+    var button = document.getElementById("earlier");
+    button.hidden = first === 0;
+    button.textContent = "show " + Math.min(first, PAGE) + " earlier cases (" + first + " before these)";
+  }
+  function showEarlier() {
+    var list = document.getElementById("cases"), start = Math.max(0, first - PAGE);
+    var fragment = document.createDocumentFragment();
+    for (var i = start; i < first; i++) fragment.appendChild(caseRow(CASES[shown[i]]));
+    list.insertBefore(fragment, list.firstChild);
+    first = start; earlier();
+  }
+  function more() {
+    var list = document.getElementById("cases"), end = Math.min(shown.length, rendered + PAGE);
     var fragment = document.createDocumentFragment();
     for (; rendered < end; rendered++) fragment.appendChild(caseRow(CASES[shown[rendered]]));
     list.appendChild(fragment);
@@ -193,7 +210,7 @@
     if (i === undefined) return;
     var at = shown.indexOf(i);
     if (at < 0) { FILTERS.forEach(function (k) { controls[k].value = "*"; }); controls.search.value = ""; apply(); at = shown.indexOf(i); }
-    if (at >= rendered) more(at + 1);
+    if (at < first || at >= rendered) from(Math.max(0, at - 5));
     var node = document.querySelector('details.case[data-id="' + CSS.escape(id) + '"]');
     document.querySelectorAll("details.case.target").forEach(function (n) { n.classList.remove("target"); });
     node.classList.add("target"); node.open = true;
@@ -204,6 +221,7 @@
   FILTERS.forEach(fillSelect);
   controls.search = document.getElementById("f-search");
   controls.search.addEventListener("input", apply);
+  document.getElementById("earlier").addEventListener("click", showEarlier);
   apply();
   new IntersectionObserver(function (entries) { if (entries[0].isIntersecting && rendered < shown.length) more(); })
     .observe(document.getElementById("more"));
