@@ -137,6 +137,10 @@ def test_the_cut_is_disjoint_whole_and_balanced(tmp_path: Path) -> None:
         assert manifest.shard is not None and manifest.shard.index == index
         shard_ids.append([i for entry in manifest.scaffolds.values() for i in entry.case_ids])
         assert not (output / "reports").exists()  # a shard alone is never published
+        summary = (run_dir / "reports" / "summary.md").read_text()
+        assert f"**Shard {index} of {count}** of plan `{manifest.shard.plan_sha256[:12]}`" in (
+            summary
+        )
     assert _verify(tmp_path / "whole", *PLAN, "--provider", "reference") == 0
     (run_dir,) = _run_dirs(tmp_path / "whole")
     whole = read_manifest_file(run_dir / "manifest.json")

@@ -806,7 +806,7 @@ class VerificationCLI:
                     size=size,
                     prompt_builder=builder,
                 )
-                print(format_estimate(estimates, model))
+                print(format_estimate(estimates, model, batch=self.settings.batch))
             return 0
         if baseline is not None:
             if resume or estimate:

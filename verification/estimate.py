@@ -19,7 +19,7 @@ from verification.catalog import Catalog, default_catalog
 from verification.config import VerificationSettings
 from verification.llm.prompt_builder import PromptBuilder
 from verification.planning import level_tiers, plan_cases, planned_sweep
-from verification.pricing import TokenCounts, estimate_tokens
+from verification.pricing import BATCH_PRICE_SHARE, TokenCounts, estimate_tokens
 from verification.thinking import max_tokens_with
 
 __all__ = ["ScaffoldEstimate", "estimate_run", "format_estimate"]
@@ -71,6 +71,7 @@ def estimate_run(
         ),
         catalog=catalog,
     )
+    share = BATCH_PRICE_SHARE if settings.batch else 1.0  # --batch: Message Batches' price
     estimates = []
     for name, cases in planned.items():
         spec = catalog.get_spec(name)
@@ -95,14 +96,16 @@ def estimate_run(
                 scaffold_tokens=system,
                 tokens=tokens,
                 cached=cached,
-                usd=price.cost(tokens) if price else None,
+                usd=share * price.cost(tokens) if price else None,
             )
         )
     return estimates, model
 
 
-def format_estimate(estimates: Sequence[ScaffoldEstimate], model: str) -> str:
-    """The estimate as the terminal shows it."""
+def format_estimate(
+    estimates: Sequence[ScaffoldEstimate], model: str, *, batch: bool = False
+) -> str:
+    """The estimate as the terminal shows it (``batch``: priced as Message Batches)."""
     width = max([len(e.scaffold) for e in estimates] + [8])
     lines = [
         f"{'SCAFFOLD':<{width}}  {'REQUESTS':>8}  {'SCAFFOLD TOK':>12}  {'INPUT TOK':>10}  "
@@ -121,6 +124,7 @@ def format_estimate(estimates: Sequence[ScaffoldEstimate], model: str) -> str:
     lines.append(
         f"total: {sum(e.requests for e in estimates)} requests, {total.prompt:,} input tokens "
         f"(estimated), at most {total.output:,} output tokens; at most {usd} for {model} "
+        f"{'at the Message Batches price (half) ' if batch else ''}"
         "(first attempts; nothing was sent)"
     )
     return "\n".join(lines)

@@ -279,3 +279,15 @@ def test_a_batch_past_its_deadline_is_canceled_and_its_cases_asked_one_by_one(
     late = [r for r in records if r.outcome == "infra_error"]
     assert len(late) == CASES and all("did not end within 0.3 s" in r.reason for r in late)
     assert Counter(r.source for r in records if r.outcome == "passed") == {"live": CASES}
+
+
+def test_the_estimate_of_a_batch_run_is_at_half_price(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    def estimate(*extra: str) -> float:
+        argv = ["verify", "kmp", "--model", MODEL, "--cases", "40", "--estimate", *extra]
+        assert main([*argv, "--output", str(tmp_path)]) == 0
+        (usd,) = re.findall(r"at most \$([0-9.]+) for", capsys.readouterr().out)
+        return float(usd)
+
+    assert estimate("--batch") == pytest.approx(estimate() / 2, abs=1e-4)

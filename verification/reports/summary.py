@@ -231,8 +231,8 @@ class RunSummary(_Tolerant):
     level: str | None = None
     """``quick`` (certifies nothing), ``standard`` or ``thorough``."""
     certifies: bool = True
-    """False for a dry run, a replay, the quick level, or a run narrowed to some cases or
-    tiers: such a run certifies nothing."""
+    """False for a dry run, a replay, the quick level, a shard, or a run narrowed to some
+    cases or tiers: such a run certifies nothing."""
     validator_misses: list[str] = []
     """Scaffolds whose validator missed on the run's own cases: harness defects."""
     scaffolds: dict[str, ScaffoldSummary] = Field(default_factory=dict)
@@ -338,7 +338,8 @@ def build_summary(
 
 def _certifies(manifest: RunManifest) -> bool:
     whole_suite = not manifest.case_filter and set(manifest.tiers) >= set(TIERS)
-    return not manifest.dry_run and manifest.level != "quick" and whole_suite
+    whole_plan = manifest.shard is None  # a shard is a slice: its merged run certifies
+    return not manifest.dry_run and manifest.level != "quick" and whole_suite and whole_plan
 
 
 def _calibration(calibration: Calibration | None) -> CalibrationSummary | None:
