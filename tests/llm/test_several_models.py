@@ -8,6 +8,7 @@ refused before any request."""
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -117,8 +118,6 @@ def test_every_model_is_asked_the_same_cases_and_the_summary_tables_them(
         # All right but n=4 clears 90% by rate (borderline); 1 in 4 is under the 50% line.
         assert statuses == {STRONG: "CERTIFIED", WEAK: "FAILED"}
 
-    manifests = [read_manifest_file(run / "manifest.json") for run in runs.values()]
-    assert comparability(*manifests)  # never each other's previous run
     for run in runs.values():
         summary_json = json.loads((run / "reports" / "summary.json").read_bytes())
         assert summary_json["model_runs"] == expected_runs
@@ -182,3 +181,20 @@ def test_verify_model_takes_a_list(monkeypatch: pytest.MonkeyPatch, given: str) 
     assert settings.model_names == ["a-model", "b-model"]
     assert settings.model_name == "a-model"
     assert settings.for_model("b-model").model_names == ["b-model"]
+
+
+def test_a_dry_run_of_two_models_writes_a_junit_file_each_and_never_compares_them(
+    tmp_path: Path,
+) -> None:
+    junit = tmp_path / "junit.xml"
+    argv = ["verify", "kmp", "--provider", "reference", "--cases", "2", "--output", str(tmp_path)]
+    models = ["--model", "vendor/model a", "--model", WEAK]
+    assert main([*argv, *models, "--junit-xml", str(junit)]) == 0
+    written = sorted(p.name for p in tmp_path.glob("junit*.xml"))
+    assert written == [f"junit.{WEAK}.xml", "junit.vendor_model_a.xml"]
+    for name in written:
+        cases = ET.parse(tmp_path / name).getroot().iter("testcase")
+        assert len(list(cases)) == 2
+    a, b = (read_manifest_file(run / "manifest.json") for run in _runs(tmp_path).values())
+    # A dry run asks no model, so only being asked together keeps them from being compared.
+    assert comparability(a, b) == ["asked together (another model of the same invocation)"]
