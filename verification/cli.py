@@ -42,6 +42,11 @@ logger = logging.getLogger("verification")
 T = TypeVar("T")
 
 
+_DEFAULT_PAGE = Path("\x00default")
+"""``compare --html`` with no path: the page goes to its place under the results folder
+(no path a user gives can hold a NUL)."""
+
+
 def _path(text: str) -> Path:
     """A path option; an empty one would silently mean the current folder."""
     if not text.strip():
@@ -554,6 +559,16 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     )
     compare.add_argument("run_a", metavar="RUN_A", help="a run under <output>/runs")
     compare.add_argument("run_b", metavar="RUN_B", help="another run under <output>/runs")
+    compare.add_argument(
+        "--html",
+        type=_path,
+        nargs="?",
+        const=_DEFAULT_PAGE,
+        metavar="PATH",
+        help="also write the comparison as a page (every shared case, the discordant ones "
+        "first, both answers side by side) to PATH, by default "
+        "<output>/comparisons/<RUN_A>-vs-<RUN_B>/index.html; its path is printed",
+    )
     _output_option(compare)
 
     merge = command(
@@ -1049,10 +1064,20 @@ class VerificationCLI:
         print(as_json_lines(chosen) if as_json else render_history(chosen, scaffold), end="")
         return 0
 
-    def compare(self, run_a: str, run_b: str) -> int:
+    def compare(self, run_a: str, run_b: str, *, html: Path | None = None) -> int:
         from verification.reports.compare import compare_runs, render_pairing
 
-        print(render_pairing(compare_runs(self.settings.results_dir, run_a, run_b)), end="")
+        pairing = compare_runs(self.settings.results_dir, run_a, run_b)
+        print(render_pairing(pairing), end="")
+        if html is not None:
+            from verification.reports.compare_html import (
+                default_comparison_path,
+                write_comparison_page,
+            )
+
+            if html == _DEFAULT_PAGE:
+                html = default_comparison_path(self.settings.results_dir, pairing)
+            print(f"page: {write_comparison_page(pairing, html)}")
         return 0
 
     def prune(self, keep: int) -> int:
@@ -1386,7 +1411,7 @@ def _main(argv: Sequence[str] | None, prog: str | None) -> int:
                 model=args.model, scaffold=args.scaffold, limit=args.limit, as_json=args.json
             )
         if args.command == "compare":
-            return cli.compare(args.run_a, args.run_b)
+            return cli.compare(args.run_a, args.run_b, html=args.html)
         if args.command == "prune":
             return cli.prune(args.keep)
         if args.command == "merge":

@@ -148,30 +148,45 @@ class ReplayRun:
         return [json.loads(line) for line in lines if line.strip()]
 
 
-@pytest.fixture(scope="module")
-def replay_run(tmp_path_factory: pytest.TempPathFactory) -> ReplayRun:
-    """A replay run of three scaffolds whose cases get right, wrong, unparseable and hostile
-    replies in turn (two of each per scaffold)."""
-    folder = tmp_path_factory.mktemp("replay")
+def replay(folder: Path, output: Path, shift: int = 0) -> ReplayRun:
+    """A replay run of three scaffolds into ``output`` whose cases get right, wrong,
+    unparseable and hostile replies in turn (two of each per scaffold), starting ``shift``
+    kinds along."""
     planned = plan_cases(list(SCAFFOLDS), seed=DEFAULT_SEED, cases=CASES)
     kinds, lines = {}, []
     for name in SCAFFOLDS:
         for k, case in enumerate(planned[name]):
-            kinds[case.id] = KINDS[k % len(KINDS)]
-            lines.append(
-                {"case_id": case.id, "raw_response": reply(kinds[case.id], name, case.expected)}
-            )
-    replay = folder / "replay.jsonl"
+            kinds[case.id] = KINDS[(k + shift) % len(KINDS)]
+            text = reply(kinds[case.id], name, case.expected)
+            lines.append({"case_id": case.id, "raw_response": text})
+    replay = folder / f"replay-{shift}.jsonl"
     replay.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    output = folder / "results"
-    argv = [*SCAFFOLDS, "--provider", "replay", "--replay-file", str(replay), "--cases", str(CASES)]
+    argv = [*SCAFFOLDS, "--provider", "replay", "--replay-file", str(replay)]
+    before = set((output / "runs").iterdir()) if (output / "runs").is_dir() else set()
     # A process of its own: Playwright's client keeps an event loop running in this one.
     done = subprocess.run(
-        [sys.executable, "-m", "verification", "verify", *argv, "--output", str(output)],
+        [
+            sys.executable,
+            "-m",
+            "verification",
+            "verify",
+            *argv,
+            "--cases",
+            str(CASES),
+            "--output",
+            str(output),
+        ],
         capture_output=True,
         text=True,
         check=False,
     )
     assert done.returncode in (0, 1), done.stderr
-    (run_dir,) = (output / "runs").iterdir()
+    (run_dir,) = set((output / "runs").iterdir()) - before
     return ReplayRun(output, run_dir.name, run_dir, kinds)
+
+
+@pytest.fixture(scope="module")
+def replay_run(tmp_path_factory: pytest.TempPathFactory) -> ReplayRun:
+    """A replay run of the scripted mix (:func:`replay`)."""
+    folder = tmp_path_factory.mktemp("replay")
+    return replay(folder, folder / "results")

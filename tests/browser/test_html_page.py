@@ -3,12 +3,13 @@ offline."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from tests.browser.conftest import ARTIFACTS, ReplayRun, Watched
+from tests.browser.conftest import ARTIFACTS, ReplayRun, Watched, replay
 
 PAGE_TIMEOUT_MS = 10_000
 
@@ -141,8 +142,6 @@ def test_a_dry_run_of_every_scaffold_writes_a_page(watched: Watched, tmp_path: P
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    import json
-
     summary = json.loads((output / "reports" / "summary.json").read_text())
     watched.open((output / "reports" / "index.html").resolve().as_uri())
     assert "DRY RUN" in watched.page.locator("#run .dry").inner_text()
@@ -151,4 +150,55 @@ def test_a_dry_run_of_every_scaffold_writes_a_page(watched: Watched, tmp_path: P
     assert watched.page.locator("#summary tbody tr").count() == len(summary["scaffolds"])
     watched.page.select_option("#f-outcome", "!passed")
     assert watched.page.locator("details.case").count() == 0  # the reference is right
+    assert not watched.errors and not watched.requests
+
+
+def test_the_comparison_page_lists_discordant_cases_first(watched: Watched, tmp_path: Path) -> None:
+    output = tmp_path / "results"
+    run_a = replay(tmp_path, output, shift=0)
+    run_b = replay(tmp_path, output, shift=1)  # each case gets the next kind of reply
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "verification",
+            "compare",
+            run_a.run_id,
+            run_b.run_id,
+            "--html",
+            "--output",
+            str(output),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    page = output / "comparisons" / f"{run_a.run_id}-vs-{run_b.run_id}" / "index.html"
+    assert f"page: {page}" in done.stdout
+    first_a, first_b = _first_answers(run_a), _first_answers(run_b)
+    passed_a = {c: line["outcome"] == "passed" for c, line in first_a.items()}
+    passed_b = {c: line["outcome"] == "passed" for c, line in first_b.items()}
+    only_a = {c for c in passed_b if passed_a[c] and not passed_b[c]}
+    only_b = {c for c in passed_b if passed_b[c] and not passed_a[c]}
+    assert only_a and only_b
+
+    watched.open(page.resolve().as_uri())
+    for name in {line["scaffold"] for line in first_b.values()}:
+        row = watched.page.locator(f'#summary tbody tr[data-scaffold="{name}"]')
+        assert row.locator(".only-a").inner_text() == str(
+            sum(1 for c in only_a if first_b[c]["scaffold"] == name)
+        )
+        assert row.locator(".only-b").inner_text() == str(
+            sum(1 for c in only_b if first_b[c]["scaffold"] == name)
+        )
+    shown = _shown_ids(watched.page)
+    assert set(shown[: len(only_a)]) == only_a
+    assert set(shown[len(only_a) : len(only_a) + len(only_b)]) == only_b
+    case_id = sorted(only_a)[0]
+    watched.page.goto(page.resolve().as_uri() + "#" + case_id)
+    sides = watched.page.locator(f'details.case[data-id="{case_id}"] .side')
+    assert sides.count() == 2
+    assert sides.nth(0).locator("h3").inner_text().startswith("Run A: passed")
+    assert not sides.nth(1).locator("h3").inner_text().startswith("Run B: passed")
     assert not watched.errors and not watched.requests

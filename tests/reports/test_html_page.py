@@ -51,6 +51,7 @@ class _Page(HTMLParser):
 
 def _data(text: str) -> dict[str, Any]:
     return {
+        "title": text,
         "run": {"run_id": "r1", "dry_run": True, "run_label": text, "fields": []},
         "cases": [{"id": "x", "message": text}],
     }

@@ -38,9 +38,14 @@ __all__ = [
     "SHOWN_REPLY_CHARS",
     "HtmlReporter",
     "answer_differences",
+    "answer_view",
+    "attempt_view",
+    "attempts_by_case",
+    "journal_name",
     "page_data",
     "page_path",
     "render_page",
+    "safe_json",
     "shown_text",
 ]
 
@@ -113,24 +118,59 @@ def answer_differences(answer: Any, expected: Mapping[str, Any]) -> dict[str, li
 _MISSING = object()
 
 
-def _jsonable(value: Any) -> Any:
-    """Model data as JSON values (a parsed answer may hold anything json writes)."""
-    return json.loads(json.dumps(value, default=str, allow_nan=False))
-
-
-def _safe(value: Any) -> Any:
+def safe_json(value: Any) -> Any:
+    """Model data as JSON values (a parsed answer may hold anything json writes; NaN and
+    infinity, which JSON cannot, as their repr)."""
     try:
-        return _jsonable(value)
+        return json.loads(json.dumps(value, default=str, allow_nan=False))
     except ValueError:  # NaN or infinity in a parsed answer: shown as text
         return repr(value)
 
 
-def _case_rows(
-    results: Mapping[str, ScaffoldResults], records: Sequence[AttemptRecord]
-) -> list[dict[str, Any]]:
+def journal_name(run_id: str) -> str:
+    """Where a run's journal is, from the results folder (what a cut reply points to)."""
+    return f"runs/{run_id}/results.jsonl"
+
+
+def attempt_view(record: AttemptRecord, journal: str) -> dict[str, Any]:
+    """One attempt as the page lists it: outcome, reason and the raw reply, cut."""
+    return {
+        "sample": record.epoch,
+        "attempt": record.attempt,
+        "outcome": record.outcome,
+        "level": record.level,
+        "reason": printable(record.reason, 2000),
+        "raw": shown_text(record.raw_response),
+        "chars": record.raw_response_chars,
+        "cut": record.raw_response is not None and record.raw_response_chars > SHOWN_REPLY_CHARS,
+        "source": record.source,
+        "journal": journal,
+    }
+
+
+def answer_view(result: TestResult) -> dict[str, Any]:
+    """An answer's verdict and parsed answer, with its differences to the expected one."""
+    return {
+        "outcome": result.outcome,
+        "level": result.level,
+        "message": printable(result.validation_message, 2000),
+        "answer": safe_json(result.actual),
+        "diff": answer_differences(result.actual, result.expected),
+    }
+
+
+def attempts_by_case(records: Sequence[AttemptRecord]) -> dict[str, list[AttemptRecord]]:
+    """Each case's attempts, in journal order."""
     attempts: dict[str, list[AttemptRecord]] = defaultdict(list)
     for record in records:
         attempts[record.case_id].append(record)
+    return attempts
+
+
+def _case_rows(
+    results: Mapping[str, ScaffoldResults], records: Sequence[AttemptRecord], journal: str
+) -> list[dict[str, Any]]:
+    attempts = attempts_by_case(records)
     rows = []
     for scaffold in results.values():
         samples: dict[str, list[TestResult]] = defaultdict(list)
@@ -150,32 +190,15 @@ def _case_rows(
                     "scaffold": scaffold.scaffold,
                     "tier": shown.test_case.tier,
                     "size": first.size if first else shown.test_case.size,
+                    **answer_view(shown),
                     "outcome": "passed" if all(a.passed for a in answers) else shown.outcome,
-                    "level": shown.level,
-                    "message": printable(shown.validation_message, 2000),
-                    "input": _safe(shown.test_case.input),
-                    "expected": _safe(shown.expected),
-                    "answer": _safe(shown.actual),
-                    "diff": answer_differences(shown.actual, shown.expected),
+                    "input": safe_json(shown.test_case.input),
+                    "expected": safe_json(shown.expected),
                     "samples": len(answers),
                     "tokens": tokens,
                     "latency_s": shown.latency_s,
                     "source": ", ".join(sorted({r.source or "live" for r in chain})) or "live",
-                    "attempts": [
-                        {
-                            "sample": r.epoch,
-                            "attempt": r.attempt,
-                            "outcome": r.outcome,
-                            "level": r.level,
-                            "reason": printable(r.reason, 2000),
-                            "raw": shown_text(r.raw_response),
-                            "chars": r.raw_response_chars,
-                            "cut": r.raw_response is not None
-                            and r.raw_response_chars > SHOWN_REPLY_CHARS,
-                            "source": r.source,
-                        }
-                        for r in chain
-                    ],
+                    "attempts": [attempt_view(r, journal) for r in chain],
                 }
             )
     return rows
@@ -212,7 +235,9 @@ def page_data(
     summary: RunSummary,
 ) -> dict[str, Any]:
     """What the page shows, as JSON data (``summary`` is what ``summary.json`` holds)."""
+    journal = journal_name(manifest.run_id)
     return {
+        "title": f"Run {manifest.run_id}",
         "run": {
             "run_id": manifest.run_id,
             "dry_run": manifest.dry_run,
@@ -221,8 +246,7 @@ def page_data(
         },
         "summary": summary.model_dump(mode="json"),
         "certify": THRESHOLDS["CERTIFIED"],
-        "journal": f"runs/{manifest.run_id}/results.jsonl",
-        "cases": _case_rows(results, records),
+        "cases": _case_rows(results, records, journal),
     }
 
 
@@ -234,7 +258,7 @@ def render_page(data: Mapping[str, Any]) -> str:
     block = json.dumps(data, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
     block = block.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return _template().render(
-        run_id=data["run"]["run_id"],
+        title=data["title"],
         csp=assets.csp,
         style=Markup(assets.style),
         script=Markup(assets.script),

@@ -26,14 +26,33 @@
 
   function header() {
     var run = DATA.run, box = document.getElementById("run");
-    box.appendChild(el("h1", null, "Run " + run.run_id));
+    box.appendChild(el("h1", null, run.title));
     if (run.dry_run) box.appendChild(el("p", { "class": "dry" }, (run.run_label || "DRY RUN") + ": no model was asked; this run certifies nothing"));
     var dl = el("dl", { "class": "run" });
     run.fields.forEach(function (f) { dl.appendChild(el("dt", null, f[0])); dl.appendChild(el("dd", null, f[1])); });
     box.appendChild(dl);
   }
 
+  function heads(names) {
+    var row = document.querySelector("#summary thead tr");
+    names.forEach(function (name) { row.appendChild(el("th", null, name)); });
+  }
+  function pairing() {
+    heads(["Scaffold", "Shared cases", "Only A passed", "Only B passed", "p (McNemar)", "p (Holm)", "Verdict"]);
+    var body = document.querySelector("#summary tbody");
+    DATA.pairing.forEach(function (r) {
+      var tr = el("tr", { "data-scaffold": r.scaffold });
+      var cell = el("td"), b = el("button", { "class": "link", type: "button" }, r.scaffold);
+      b.addEventListener("click", function () { setFilter("scaffold", r.scaffold); });
+      cell.appendChild(b); tr.appendChild(cell);
+      [["shared", r.shared], ["only-a", r.only_a], ["only-b", r.only_b], ["p", r.p_value.toFixed(4)],
+       ["p-holm", r.p_holm.toFixed(4)], ["verdict", r.verdict]].forEach(function (c) { tr.appendChild(el("td", { "class": c[0] }, c[1])); });
+      body.appendChild(tr);
+    });
+  }
   function summary() {
+    if (DATA.pairing) { pairing(); return; }
+    heads(["Scaffold", "Status", "Pass rate", "95% interval", "Borderline", "Score / n", "Per tier", "Calibration", "Regression"]);
     var s = DATA.summary, body = document.querySelector("#summary tbody");
     Object.keys(s.scaffolds).forEach(function (name) {
       var r = s.scaffolds[name], tr = el("tr", { "data-scaffold": name });
@@ -64,6 +83,7 @@
   }
 
   function curves() {
+    if (!DATA.summary) { document.getElementById("curves-title").hidden = true; return; }
     var box = document.getElementById("curves"), W = 220, H = 110, L = 30, B = 20;
     Object.keys(DATA.summary.scaffolds).forEach(function (name) {
       var r = DATA.summary.scaffolds[name];
@@ -110,7 +130,7 @@
     for (var i = 0; i < FILTERS.length; i++) {
       var want = controls[FILTERS[i]].value;
       if (want === "*") continue;
-      if (want === "!passed") { if (c.outcome === "passed") return false; continue; }
+      if (want === "!passed") { if (c.outcome === "passed" || c.outcome === "both passed") return false; continue; }
       var have = c[FILTERS[i]] === null ? "" : String(c[FILTERS[i]]);
       if (have !== want) return false;
     }
@@ -152,7 +172,7 @@
     var d = el("details", { "class": "case", "data-id": c.id, "data-outcome": c.outcome });
     var s = el("summary");
     s.appendChild(el("a", { href: "#" + encodeURIComponent(c.id), "class": "id" }, c.id));
-    s.appendChild(el("span", { "class": "outcome " + c.outcome }, c.outcome + (c.level !== null ? " (level " + c.level + ")" : "")));
+    s.appendChild(el("span", { "class": "outcome " + c.outcome.replace(/ /g, "-") }, c.outcome + (c.level !== null ? " (level " + c.level + ")" : "")));
     s.appendChild(el("span", null, c.tier + (c.size !== null ? ", size " + c.size : "")));
     s.appendChild(el("span", { "class": "msg" }, c.message));
     d.appendChild(s);
@@ -161,6 +181,7 @@
   }
   function block(parent, title, text) { parent.appendChild(el("h3", null, title)); parent.appendChild(el("pre", null, text)); }
   function answer(c) {
+    // c: a case, or one run's side of a case in a comparison (answer and diff alike)
     var box = el("div", { "class": "field answer" });
     if (c.answer === null || typeof c.answer !== "object" || Array.isArray(c.answer)) {
       box.appendChild(el("span", { "class": "k" }, "answer"));
@@ -186,7 +207,35 @@
     });
     return box;
   }
+  function raws(parent, c, attempts) {
+    attempts.forEach(function (a) {
+      var raw = el("details", { "class": "raw" });
+      raw.appendChild(el("summary", null, "Raw reply: sample " + (a.sample + 1) + ", attempt " + a.attempt + ", " + a.outcome + (a.level !== null ? " (level " + a.level + ")" : "") + ", " + a.chars + " characters, " + (a.source || "live")));
+      if (a.reason) raw.appendChild(el("p", null, a.reason));
+      raw.appendChild(el("pre", { "class": "bidi" }, a.raw === null ? "(no text)" : a.raw));
+      if (a.cut) raw.appendChild(el("p", { "class": "note" }, "Shown: the first " + a.raw.length + " of " + a.chars + " characters. The journal holds the reply: " + a.journal + " (case " + c.id + ")."));
+      parent.appendChild(raw);
+    });
+  }
+  function pairBody(c) {
+    var b = el("div", { "class": "body" });
+    block(b, "Input", json(c.input));
+    block(b, "Expected (the reference's answer)", json(c.expected));
+    var sides = el("div", { "class": "sides" });
+    [["A", c.pair.a], ["B", c.pair.b]].forEach(function (p) {
+      var side = el("div", { "class": "side side-" + p[0].toLowerCase() });
+      side.appendChild(el("h3", null, "Run " + p[0] + ": " + p[1].outcome + (p[1].level !== null ? " (level " + p[1].level + ")" : "")));
+      side.appendChild(el("p", null, "Validator: " + p[1].message));
+      side.appendChild(el("p", { "class": "note" }, "Parsed answer (marked: differs from the reference's answer)"));
+      side.appendChild(answer(p[1]));
+      raws(side, c, p[1].attempts);
+      sides.appendChild(side);
+    });
+    b.appendChild(sides);
+    return b;
+  }
   function caseBody(c) {
+    if (c.pair) return pairBody(c);
     var b = el("div", { "class": "body" });
     b.appendChild(el("p", null, "Validator: " + c.message));
     b.appendChild(el("p", { "class": "note" }, "Samples " + c.samples + ", attempts " + c.attempts.length + ", tokens in " + c.tokens.input + " / out " + c.tokens.output + ", source " + c.source + (c.latency_s !== null ? ", " + c.latency_s.toFixed(2) + " s" : "")));
@@ -194,14 +243,7 @@
     block(b, "Expected (the reference's answer)", json(c.expected));
     b.appendChild(el("h3", null, "Parsed answer (marked: differs from the reference's answer; another right answer may differ too)"));
     b.appendChild(answer(c));
-    c.attempts.forEach(function (a) {
-      var raw = el("details", { "class": "raw" });
-      raw.appendChild(el("summary", null, "Raw reply: sample " + (a.sample + 1) + ", attempt " + a.attempt + ", " + a.outcome + (a.level !== null ? " (level " + a.level + ")" : "") + ", " + a.chars + " characters, " + (a.source || "live")));
-      if (a.reason) raw.appendChild(el("p", null, a.reason));
-      raw.appendChild(el("pre", { "class": "bidi" }, a.raw === null ? "(no text)" : a.raw));
-      if (a.cut) raw.appendChild(el("p", { "class": "note" }, "Shown: the first " + a.raw.length + " of " + a.chars + " characters. The journal holds the reply: " + DATA.journal + " (case " + c.id + ")."));
-      b.appendChild(raw);
-    });
+    raws(b, c, c.attempts);
     return b;
   }
 
