@@ -119,9 +119,10 @@ def test_unknown_scaffold_lists_close_matches() -> None:
     from verification.errors import UnknownScaffoldError
     from verification.registry import get_spec
 
-    with pytest.raises(UnknownScaffoldError, match=r"(?i)did you mean: kmp") as raised:
+    # Other close names may join kmp as scaffolds are added (prim): only kmp is pinned.
+    with pytest.raises(UnknownScaffoldError, match=r"(?i)did you mean: .*\bkmp\b") as raised:
         get_spec("kpm")
-    assert raised.value.close_matches == ["kmp"]
+    assert "kmp" in raised.value.close_matches
 
 
 def test_universal_generator_suite_has_every_tier() -> None:

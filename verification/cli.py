@@ -402,7 +402,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     verify.add_argument(
         "--resume",
         metavar="RUN_ID",
-        help="finish an interrupted run: skip answered cases, retry infra errors",
+        help="finish an interrupted run: skip answered cases, retry infra errors. The run's "
+        "provider, model, mode, level, cases, samples, seed, temperature, replay file and "
+        "scaffolds come from its manifest; an option given here that differs is refused",
     )
     verify.add_argument(
         "--estimate",
@@ -629,8 +631,21 @@ _SETTING_OPTIONS = (
 def _settings(args: argparse.Namespace) -> VerificationSettings:
     from verification.config import load_settings
 
-    given = {name: getattr(args, name, None) for name in _SETTING_OPTIONS}
-    return load_settings(**given)
+    given: dict[str, Any] = {name: getattr(args, name, None) for name in _SETTING_OPTIONS}
+    settings = load_settings(**given)
+    # What verify refuses beside --resume, it refuses with its own reason.
+    refused = len(given.get("model") or ()) > 1 or any(
+        getattr(args, option, None) not in (None, False)
+        for option in ("baseline", "shard", "estimate")
+    )
+    if getattr(args, "resume", None) is None or refused:
+        return settings
+    from verification.journal import RunPaths
+    from verification.resume_options import settings_of_run
+
+    # The run's own provider, model, level, cases...: --resume RUN_ID alone goes on with it.
+    manifest = RunPaths(settings.results_dir, args.resume).read_manifest()
+    return load_settings(warn=False, **settings_of_run(manifest, given))
 
 
 def _regression_exit(summary: Path, code: int) -> int:
@@ -861,8 +876,8 @@ class VerificationCLI:
                     )
                 )
             )
-        except (FatalLLMError, KeyboardInterrupt, JournalError):
-            _say_how_to_resume(runner, self.prog)
+        except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
+            _say_how_to_resume(runner, self.prog, asked=isinstance(exc, KeyboardInterrupt))
             raise
         finally:
             if bar is not None:
@@ -899,9 +914,9 @@ class VerificationCLI:
             outcomes = asyncio.run(
                 _terminable(runs.run(scaffolds, tiers=tiers, case_ids=case_ids, size=size))
             )
-        except (FatalLLMError, KeyboardInterrupt, JournalError):
+        except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
             for runner in runs.runners.values():
-                _say_how_to_resume(runner, self.prog)
+                _say_how_to_resume(runner, self.prog, asked=isinstance(exc, KeyboardInterrupt))
             raise
         finally:
             if bar is not None:
@@ -1239,8 +1254,9 @@ async def _terminable(work: Awaitable[T]) -> T:
         loop.remove_signal_handler(signal.SIGTERM)
 
 
-def _say_how_to_resume(runner: VerificationRunner, prog: str) -> None:
-    """Tell how to go on with a run that stopped (once its directory exists)."""
+def _say_how_to_resume(runner: VerificationRunner, prog: str, *, asked: bool = False) -> None:
+    """Tell how to go on with a run that stopped (once its directory exists): ``asked``
+    when the user stopped it (Ctrl-C, SIGTERM), which is no failure to fix."""
     if not runner.run_id:
         return
     from verification.resuming import resume_command
@@ -1252,9 +1268,11 @@ def _say_how_to_resume(runner: VerificationRunner, prog: str) -> None:
         prog=prog,
         model=None if asks_no_model else runner.model,
     )
+    why = "stopped as asked" if asked else "stopped by the error below"
+    then = "continue with" if asked else "after fixing the cause, continue with"
     print(
-        f"run {runner.run_id}: finished answers are kept in its journal; after fixing the "
-        f"cause, continue with: {command}",
+        f"run {runner.run_id}: {why}; its finished answers are kept in its journal; "
+        f"{then}: {command}",
         file=sys.stderr,
     )
 
@@ -1428,10 +1446,10 @@ def _main(argv: Sequence[str] | None, prog: str | None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except Terminated:
-        print("terminated (SIGTERM)", file=sys.stderr)
+        print("terminated (SIGTERM): stopped as asked", file=sys.stderr)
         return 143
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print("interrupted (Ctrl-C): stopped as asked", file=sys.stderr)
         return 130
     except OSError as exc:  # a results or scaffolds folder that cannot be used
         print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)

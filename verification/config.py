@@ -421,13 +421,15 @@ def secrets_of(settings: VerificationSettings) -> list[str | None]:
     ]
 
 
-def load_settings(**overrides: Any) -> VerificationSettings:
+def load_settings(*, warn: bool = True, **overrides: Any) -> VerificationSettings:
     """Read the environment, apply ``overrides`` (from CLI options), and turn a bad value
-    into a :class:`ConfigurationError` that names the variable."""
+    into a :class:`ConfigurationError` that names the variable. ``warn=False`` when the
+    environment was read (and warned about) once already."""
     given = {key: value for key, value in overrides.items() if value is not None}
     env_file = ENV_FILE if _check_env_file(Path(ENV_FILE)) else None
-    _warn_about_misspelt_variables(os.environ, "")
-    if env_file is not None:
+    if warn:
+        _warn_about_misspelt_variables(os.environ, "")
+    if warn and env_file is not None:
         from dotenv import dotenv_values  # pydantic-settings reads .env with it
 
         _warn_about_misspelt_variables(dotenv_values(env_file), f" (in {ENV_FILE})")
