@@ -8,6 +8,7 @@ refused before any request."""
 from __future__ import annotations
 
 import json
+import shlex
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
@@ -198,3 +199,32 @@ def test_a_dry_run_of_two_models_writes_a_junit_file_each_and_never_compares_the
     a, b = (read_manifest_file(run / "manifest.json") for run in _runs(tmp_path).values())
     # A dry run asks no model, so only being asked together keeps them from being compared.
     assert comparability(a, b) == ["asked together (another model of the same invocation)"]
+
+
+def test_a_refused_key_stops_every_model_s_run_and_each_resumes_by_its_own_command(
+    anthropic_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    replies = anthropic_env.right_kmp_replies(SEED, CASES)
+    refused = {"weak": True}
+
+    def answer(sent: RecordedRequest) -> Reply:
+        if sent.json["model"] == WEAK and refused["weak"]:
+            return anthropic_env.anthropic_error(401, "authentication_error")
+        return anthropic_env.message(replies[sent.json["messages"][0]["content"]])
+
+    anthropic_env.script([answer] * (4 * CASES))
+    assert _verify(tmp_path, "--concurrency", "1") == 2
+    hints = [line for line in capsys.readouterr().err.splitlines() if "--resume" in line]
+    runs = _runs(tmp_path)
+    assert len(hints) == 2
+    refused["weak"] = False  # the key is mended
+    for model, run in runs.items():
+        assert read_manifest_file(run / "manifest.json").interrupted
+        (hint,) = [line for line in hints if f"--resume {run.name}" in line]
+        command = shlex.split(hint.split("continue with: ", 1)[1])
+        assert command[command.index("--model") + 1] == model
+        assert main(command[command.index("verify") :]) == 0
+        records = read_journal(run / "results.jsonl")
+        done = {r.case_id for r in records if r.attempt == 1 and r.outcome != "infra_error"}
+        assert len(done) == CASES
+        assert {r.model_asked for r in records} == {model}
