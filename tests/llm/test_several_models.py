@@ -7,6 +7,7 @@ refused before any request."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shlex
 import xml.etree.ElementTree as ET
@@ -17,9 +18,11 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from scipy.stats import binomtest
 
+from verification.cases import TIERS
 from verification.cli import main
 from verification.config import load_settings
 from verification.journal import AttemptRecord, read_journal, read_manifest_file
+from verification.multimodel import ModelRuns
 from verification.reports.history import comparability
 
 if TYPE_CHECKING:
@@ -228,3 +231,32 @@ def test_a_refused_key_stops_every_model_s_run_and_each_resumes_by_its_own_comma
         done = {r.case_id for r in records if r.attempt == 1 and r.outcome != "infra_error"}
         assert len(done) == CASES
         assert {r.model_asked for r in records} == {model}
+
+
+def test_each_model_has_its_own_concurrency_limiter(
+    anthropic_env: FakeModelServer, tmp_path: Path
+) -> None:
+    replies = anthropic_env.right_kmp_replies(SEED, CASES)
+    limited: set[str] = set()
+
+    def answer(sent: RecordedRequest) -> Reply:
+        prompt = sent.json["messages"][0]["content"]
+        if sent.json["model"] == STRONG and prompt not in limited:
+            limited.add(prompt)  # each of STRONG's cases meets one 429 first
+            wait = {"retry-after": "0"}
+            return anthropic_env.anthropic_error(429, "rate_limit_error", headers=wait)
+        return anthropic_env.message(replies[prompt])
+
+    anthropic_env.script([answer] * (3 * CASES))
+    settings = load_settings(
+        model=f"{STRONG},{WEAK}", provider="anthropic", seed=SEED, cases=CASES, results_dir=tmp_path
+    )
+    runs = ModelRuns(settings)
+    asyncio.run(runs.run(["kmp"], tiers=list(TIERS)))
+    strong, weak = (runs.runners[m].scheduler.limiters for m in (STRONG, WEAK))
+    assert set(strong) == {STRONG} and set(weak) == {WEAK}
+    assert strong[STRONG].rate_limited_count == CASES
+    # Its first case went alone (the prompt cache's warm-up): the 429 cut it to what was in flight.
+    assert strong[STRONG].lowest < settings.concurrency
+    assert weak[WEAK].rate_limited_count == 0
+    assert weak[WEAK].lowest == settings.concurrency
