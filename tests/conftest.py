@@ -4,14 +4,25 @@ and a judge of one answer as a run judges it."""
 from __future__ import annotations
 
 import importlib.util
+import os
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 CATALOG_TESTS = Path(__file__).parent / "catalog"
+
+# CI draws the same examples on every run, so a landing is judged on the code, not on the
+# luck of the draw; a developer's runs keep exploring, and what they find is kept as an
+# @example. HYPOTHESIS_PROFILE=explore asks for fresh draws under CI too.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("explore", print_blob=True)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "explore")
+)
 
 
 @pytest.fixture(autouse=True)
@@ -19,8 +30,6 @@ def _isolated_environment(
     monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """No test sees the developer's keys, settings, results folder or response cache."""
-    import os
-
     for name in list(os.environ):
         if name.startswith(("VERIFY_", "ANTHROPIC_", "OPENAI_")):
             monkeypatch.delenv(name, raising=False)
