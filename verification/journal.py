@@ -261,7 +261,8 @@ class RunManifest(BaseModel):
     dry_run: bool
     run_label: str | None
     """``DRY RUN`` or ``REPLAY`` for providers that certify no model."""
-    model_requested: str
+    model_requested: str | None
+    """The model asked; ``None`` in a dry run, which asks none."""
     models_returned: list[str] = []
     settings: dict[str, Any]
     seed: int

@@ -649,8 +649,8 @@ class VerificationRunner:
                 provider=self.provider.describe(),
                 dry_run=self.provider.dry_run,
                 run_label=self.provider.label,
-                model_requested=self.model,
-                settings=settings.public_dump(),
+                model_requested=None if self.provider.dry_run else self.model,
+                settings=_named_models(settings.public_dump(), asked=not self.provider.dry_run),
                 seed=0 if settings.private_seed else settings.seed,
                 seed_private=settings.private_seed,
                 seed_sha256=settings.cert_seed_sha256 if settings.private_seed else None,
@@ -677,7 +677,7 @@ class VerificationRunner:
                 },
                 template_version=USER_TEMPLATE_VERSION,
                 code_version=_code_version(),
-                cost_basis=basis,
+                cost_basis=None if self.provider.dry_run else basis,
                 early_stops={} if settings.early_stop else None,
                 thinking_budget=self.thinking_budget,
             )
@@ -751,7 +751,8 @@ class VerificationRunner:
                     "finished_at": _now(),
                     "interrupted": interrupted,
                     "models_returned": sorted({r.model for r in records if r.model}),
-                    "cost_basis": basis,  # a resume's budget is the one in force
+                    # A resume's budget is the one in force; a dry run prices no model.
+                    "cost_basis": None if manifest.dry_run else basis,
                     "stopped_by_budget": bool(
                         self.scheduler.budget and self.scheduler.budget.refused
                     ),
@@ -768,6 +769,13 @@ class VerificationRunner:
         )
 
 
+def _named_models(settings: dict[str, Any], *, asked: bool) -> dict[str, Any]:
+    """``settings`` as a manifest keeps them: a dry run, which asks no model, names none."""
+    if asked:
+        return settings
+    return settings | {key: None for key in ("model", "model_name", "dev_model", "cert_model")}
+
+
 def _check_resumable(
     manifest: RunManifest,
     provider: LLMProvider,
@@ -782,7 +790,7 @@ def _check_resumable(
         problems.append(f"thinking budget {manifest.thinking_budget}, now {thinking_budget}")
     if manifest.provider.get("provider") != provider.name:
         problems.append(f"provider {manifest.provider.get('provider')!r}, now {provider.name!r}")
-    if manifest.model_requested != model:
+    if not manifest.dry_run and manifest.model_requested != model:
         problems.append(f"model {manifest.model_requested!r}, now {model!r}")
     # The replay file may change on resume (it scripts answers); a server may not.
     then_url, now_url = manifest.provider.get("base_url"), provider.describe().get("base_url")

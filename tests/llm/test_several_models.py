@@ -63,7 +63,12 @@ def _runs(output: Path) -> dict[str, Path]:
     """Each model's latest run folder."""
     found: dict[str, Path] = {}
     for run in sorted((output / "runs").iterdir(), key=lambda p: p.stat().st_mtime_ns):
-        found[read_manifest_file(run / "manifest.json").model_requested] = run
+        manifest = read_manifest_file(run / "manifest.json")
+        # A dry run asks no model (model_requested is None): its model is the one it stood for.
+        by_run = {run_id: model for model, run_id in (manifest.model_runs or {}).items()}
+        model = by_run.get(run.name, manifest.model_requested)
+        assert model is not None
+        found[model] = run
     return found
 
 

@@ -131,7 +131,7 @@ def comparison_page_data(pairing: RunPairing) -> dict[str, Any]:
 
 def _model(entry: RunEntry) -> str:
     manifest = entry.manifest
-    return "none (dry run)" if manifest.dry_run else manifest.model_requested
+    return "none (dry run)" if manifest.dry_run else str(manifest.model_requested)
 
 
 def default_comparison_path(results_dir: Path, pairing: RunPairing) -> Path:

@@ -206,7 +206,7 @@ def _case_rows(
 
 def _run_fields(manifest: RunManifest, summary: RunSummary) -> list[tuple[str, str]]:
     fields = [
-        ("model", "none (dry run)" if manifest.dry_run else manifest.model_requested),
+        ("model", "none (dry run)" if manifest.dry_run else str(manifest.model_requested)),
         ("provider", str(manifest.provider.get("provider", "unknown"))),
         ("level", manifest.level or "-"),
         (

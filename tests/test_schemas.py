@@ -1,0 +1,70 @@
+"""The JSON Schemas shipped for other tools (issue 17 item 2): in step with the models that
+write the files, and met by the files a real run writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from verification.cli import main
+from verification.journal import JOURNAL_SCHEMA
+from verification.reports.summary import SUMMARY_SCHEMA
+from verification.schemas import SCHEMAS, SCHEMAS_DIR, schema_text
+
+
+@pytest.mark.parametrize("name", list(SCHEMAS))
+def test_each_schema_file_is_in_step_with_its_model(name: str) -> None:
+    path = SCHEMAS_DIR / f"{name}.schema.json"
+    assert path.is_file() and path.read_text("utf-8") == schema_text(name), (
+        f"{path} is stale: run `python -m verification.schemas`"
+    )
+
+
+def _schema(name: str) -> dict[str, object]:
+    schema = json.loads((SCHEMAS_DIR / f"{name}.schema.json").read_text("utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return schema
+
+
+def test_a_run_s_files_meet_their_schemas(tmp_path: Path) -> None:
+    argv = ["verify", "kmp", "bfs", "--provider", "reference", "--cases", "3", "--samples", "2"]
+    assert main([*argv, "--output", str(tmp_path)]) == 0
+    (run,) = (tmp_path / "runs").iterdir()
+    manifest = json.loads((run / "manifest.json").read_text("utf-8"))
+    jsonschema.validate(manifest, _schema("manifest"))
+    lines = (run / "results.jsonl").read_text("utf-8").splitlines()
+    assert len(lines) == 12
+    journal_schema = _schema("journal-line")
+    assert journal_schema["x-schema-version"] == JOURNAL_SCHEMA
+    for line in lines:
+        jsonschema.validate(json.loads(line), journal_schema)
+    summary = json.loads((run / "reports" / "summary.json").read_text("utf-8"))
+    summary_schema = _schema("summary")
+    assert summary["schema_version"] == summary_schema["x-schema-version"] == SUMMARY_SCHEMA
+    jsonschema.validate(summary, summary_schema)
+
+
+def test_a_schema_rejects_what_its_file_never_holds() -> None:
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"schema": 1, "scaffold": 7}, _schema("journal-line"))
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"run_id": "x"}, _schema("summary"))  # no dry_run
+
+
+def test_a_dry_run_s_manifest_names_no_model_it_never_asked(tmp_path: Path) -> None:
+    from verification.config import load_settings
+
+    argv = ["verify", "kmp", "--provider", "reference", "--cases", "2"]
+    assert main([*argv, "--output", str(tmp_path)]) == 0
+    (run,) = (tmp_path / "runs").iterdir()
+    text = (run / "manifest.json").read_text("utf-8")
+    manifest = json.loads(text)
+    assert manifest["dry_run"] and manifest["model_requested"] is None
+    settings = load_settings()
+    for model in (settings.dev_model, settings.cert_model):
+        assert model not in text
+    summary = json.loads((run / "reports" / "summary.json").read_text("utf-8"))
+    assert summary["model_requested"] is None
