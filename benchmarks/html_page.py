@@ -19,15 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: tests/
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 
 
 def _dry_run(output: Path, cases: int) -> Path:
@@ -41,7 +34,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases-per-scaffold", type=int, default=152)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--chromium", default=str(CHROMIUM))
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 

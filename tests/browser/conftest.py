@@ -18,19 +18,10 @@ from typing import Any
 
 import pytest
 
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from verification.registry import DEFAULT_SEED, get_spec
 from verification.runner import plan_cases
 
-CHROMIUM = Path(os.environ.get("VERIFY_TEST_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "html"
 """Screenshots the tests write (named in .gitignore; CI uploads the folder)."""
 
@@ -55,8 +46,10 @@ def _unavailable() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per module, closed after it: Playwright's client keeps an event loop
+    running in this thread while it is open, where the other tests run their own."""
     reason = _unavailable()
     if reason is not None:
         if os.environ.get("CI") == "true":

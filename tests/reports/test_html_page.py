@@ -118,7 +118,7 @@ def _run(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
     )
 
 
-def test_view_opens_the_newest_page_or_prints_its_path(tmp_path: Path) -> None:
+def test_view_opens_the_newest_page_and_report_writes_it_again(tmp_path: Path) -> None:
     output = tmp_path / "results"
     done = _run(
         "verify", "kmp", "--provider", "reference", "--level", "quick", "--output", str(output)
@@ -144,5 +144,11 @@ def test_view_opens_the_newest_page_or_prints_its_path(tmp_path: Path) -> None:
     page.unlink()
     gone = _run("view", run.name, "--output", str(output))
     assert gone.returncode == 2 and f"report {run.name}" in gone.stderr
+    rewritten = _run("report", run.name, "--output", str(output))
+    assert rewritten.returncode == 0 and page.is_file(), rewritten.stderr
+    assert (
+        _run("view", run.name, "--output", str(output), env={"BROWSER": str(browser)}).returncode
+        == 0
+    )
     missing = _run("view", "20200101T000000Z-abcdef", "--output", str(output))
     assert missing.returncode == 2 and "no run" in missing.stderr

@@ -48,7 +48,7 @@ from verification.reports.history import RunEntry, recent_comparable
 from verification.reports.html import HtmlReporter
 from verification.reports.models import ModelTable, ModelTableReporter, model_table
 from verification.reports.regressions import RunComparison, compare_with_previous
-from verification.reports.summary import build_summary, summary_with_changes
+from verification.reports.summary import build_summary, summary_of
 from verification.results import ScaffoldResults, deciding_thresholds
 
 __all__ = [
@@ -242,9 +242,7 @@ class SummaryJsonReporter:
 
     def write(self, context: ReportContext) -> list[Path]:
         context.output_dir.mkdir(parents=True, exist_ok=True)
-        summary = summary_with_changes(
-            context.manifest, list(context.results.values()), context.comparison, context.costs
-        )
+        summary = summary_of(context)
         data = summary.model_dump(mode="json")
         path = context.output_dir / "summary.json"
         path.write_text(json.dumps(data, indent=2, allow_nan=False) + "\n", encoding="utf-8")

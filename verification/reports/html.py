@@ -30,7 +30,7 @@ from verification.errors import ConfigurationError
 from verification.journal import AttemptRecord, RunManifest, RunPaths, latest_run_id
 from verification.printable import printable
 from verification.reports.base import ReportContext
-from verification.reports.summary import RunSummary, summary_with_changes
+from verification.reports.summary import RunSummary, summary_of
 from verification.results import THRESHOLDS, ScaffoldResults, TestResult
 
 __all__ = [
@@ -273,9 +273,7 @@ class HtmlReporter:
 
     def write(self, context: ReportContext) -> list[Path]:
         context.output_dir.mkdir(parents=True, exist_ok=True)
-        summary = summary_with_changes(
-            context.manifest, list(context.results.values()), context.comparison, context.costs
-        )
+        summary = summary_of(context)
         data = page_data(context.manifest, context.results, context.records, summary)
         path = context.output_dir / HTML_REPORT_NAME
         path.write_text(render_page(data), encoding="utf-8")

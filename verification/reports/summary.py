@@ -22,6 +22,7 @@ from verification.results import ScaffoldResults
 from verification.run_calibration import Calibration
 
 if TYPE_CHECKING:  # regressions reads summaries through history
+    from verification.reports.base import ReportContext
     from verification.reports.regressions import RunComparison
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "StatusChange",
     "TierCount",
     "build_summary",
+    "summary_of",
     "summary_with_changes",
 ]
 
@@ -388,3 +390,10 @@ def summary_with_changes(
         ]
         summary.regressions = comparison.regressions
     return summary
+
+
+def summary_of(context: ReportContext) -> RunSummary:
+    """The summary of the run a reporter writes (:func:`summary_with_changes`)."""
+    return summary_with_changes(
+        context.manifest, list(context.results.values()), context.comparison, context.costs
+    )
