@@ -202,3 +202,35 @@ def test_the_comparison_page_lists_discordant_cases_first(watched: Watched, tmp_
     assert sides.nth(0).locator("h3").inner_text().startswith("Run A: passed")
     assert not sides.nth(1).locator("h3").inner_text().startswith("Run B: passed")
     assert not watched.errors and not watched.requests
+
+
+def test_many_cases_are_drawn_in_windows(watched: Watched, tmp_path: Path) -> None:
+    output = tmp_path / "results"
+    command = [sys.executable, "-m", "verification", "verify", "kmp", "--cases", "450"]
+    done = subprocess.run(
+        [*command, "--provider", "reference", "--output", str(output)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    (run,) = (output / "runs").iterdir()
+    ids = json.loads((run / "manifest.json").read_text())["scaffolds"]["kmp"]["case_ids"]
+    page = (output / "reports" / "index.html").resolve().as_uri()
+    watched.open(page)
+    drawn = _shown_ids(watched.page)
+    assert watched.page.locator("#shown").inner_text() == f"{len(ids)} of {len(ids)} cases"
+    assert drawn == ids[: len(drawn)] and len(drawn) < len(ids)
+    watched.page.locator("#more").scroll_into_view_if_needed()  # the next window comes
+    watched.page.wait_for_selector(f"#cases > details.case:nth-child({len(drawn) + 1})")
+    assert _shown_ids(watched.page) == ids[: len(_shown_ids(watched.page))]
+
+    watched.page.goto(page + "#" + ids[-1])  # a link deep in draws from its case
+    window = _shown_ids(watched.page)
+    assert window[-1] == ids[-1] and window == ids[len(ids) - len(window) :]
+    earlier = watched.page.locator("#earlier")
+    assert earlier.is_visible()
+    earlier.click()
+    more = _shown_ids(watched.page)
+    assert len(more) > len(window) and more == ids[len(ids) - len(more) :]
+    assert not watched.errors and not watched.requests

@@ -204,6 +204,23 @@ def _case_rows(
     return rows
 
 
+def _in_plan_order(manifest: RunManifest, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each scaffold's cases in the order the run planned them (results fold them by id)."""
+    position = {
+        case_id: i
+        for scaffold in manifest.scaffolds.values()
+        for i, case_id in enumerate(scaffold.case_ids)
+    }
+    scaffolds = {name: i for i, name in enumerate(manifest.scaffolds)}
+    return sorted(
+        rows,
+        key=lambda row: (
+            scaffolds.get(row["scaffold"], len(scaffolds)),
+            position.get(row["id"], len(position)),
+        ),
+    )
+
+
 def _run_fields(manifest: RunManifest, summary: RunSummary) -> list[tuple[str, str]]:
     fields = [
         ("model", "none (dry run)" if manifest.dry_run else str(manifest.model_requested)),
@@ -246,7 +263,7 @@ def page_data(
         },
         "summary": summary.model_dump(mode="json"),
         "certify": THRESHOLDS["CERTIFIED"],
-        "cases": _case_rows(results, records, journal),
+        "cases": _in_plan_order(manifest, _case_rows(results, records, journal)),
     }
 
 
