@@ -491,7 +491,11 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "no browser open the file by hand or copy it.",
     )
     view.add_argument(
-        "run_id", metavar="RUN_ID", nargs="?", help="a run under <output>/runs (default: latest)"
+        "run_id",
+        metavar="RUN_ID",
+        nargs="?",
+        help="a run under <output>/runs, or a run's folder as verify prints it; default: "
+        "the latest",
     )
     _output_option(view)
 
@@ -1110,7 +1114,10 @@ class VerificationCLI:
 
         from verification.reports.html import page_path
 
-        path = page_path(self.settings.results_dir, run_id).resolve()
+        results_dir = self.settings.results_dir
+        if run_id is not None and _names_a_folder(run_id):  # as `report` takes it
+            results_dir, run_id = _run_folder(Path(run_id))
+        path = page_path(results_dir, run_id).resolve()
         print(path)
         try:
             opened = webbrowser.open(path.as_uri())

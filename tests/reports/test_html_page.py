@@ -146,9 +146,7 @@ def test_view_opens_the_newest_page_and_report_writes_it_again(tmp_path: Path) -
     assert gone.returncode == 2 and f"report {run.name}" in gone.stderr
     rewritten = _run("report", run.name, "--output", str(output))
     assert rewritten.returncode == 0 and page.is_file(), rewritten.stderr
-    assert (
-        _run("view", run.name, "--output", str(output), env={"BROWSER": str(browser)}).returncode
-        == 0
-    )
+    by_folder = _run("view", str(run), env={"BROWSER": str(browser)})  # as verify prints it
+    assert by_folder.returncode == 0 and by_folder.stdout.strip() == str(page)
     missing = _run("view", "20200101T000000Z-abcdef", "--output", str(output))
     assert missing.returncode == 2 and "no run" in missing.stderr
