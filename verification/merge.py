@@ -10,6 +10,7 @@ given twice or two shards with one number, and missing shards are refused, by na
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,6 +34,9 @@ from verification.runner import RunResult
 from verification.shards import plan_sha256
 
 __all__ = ["ShardRun", "merge_shards", "read_shard"]
+
+_NAMED_MISSING = 10
+"""How many missing shards an error names at most."""
 
 
 @dataclass(frozen=True)
@@ -91,11 +95,16 @@ def _check_set(shards: Sequence[ShardRun]) -> None:
                 for index, runs in sorted(twice.items())
             )
         )
-    missing = [f"{index}/{count}" for index in range(1, count + 1) if index not in by_index]
-    if missing:
+    if len(by_index) < count:
+        # A tampered manifest may claim any count: name a few missing shards, never loop
+        # over all of them.
+        absent = (index for index in range(1, count + 1) if index not in by_index)
+        missing = [f"{index}/{count}" for index in itertools.islice(absent, _NAMED_MISSING)]
+        more = count - len(by_index) - len(missing)
         raise ConfigurationError(
-            f"missing shard(s) of plan {digest[:12]}: {', '.join(missing)} (each shard's "
-            "run folder must be given)"
+            f"missing shard(s) of plan {digest[:12]}: {', '.join(missing)}"
+            + (f" and {more} more" if more else "")
+            + " (each shard's run folder must be given)"
         )
 
 
@@ -105,6 +114,12 @@ def _whole_plan(shards: Sequence[ShardRun], run_id: str) -> RunManifest:
     assert first.shard is not None
     scaffolds: dict[str, ScaffoldEntry] = {}
     for name, total in first.shard.planned.items():
+        held = sum(len(shard.manifest.scaffolds[name].case_ids) for shard in shards)
+        if held != total:  # before allocating: a tampered total may be any number
+            raise JournalError(
+                f"the shards hold {held} case(s) of {name}, their plan {total} (a manifest "
+                "was changed, or a shard's run folder is missing)"
+            )
         ids: list[str | None] = [None] * total
         for shard in shards:
             info = shard.manifest.shard
