@@ -1400,6 +1400,10 @@ def _main(argv: Sequence[str] | None, prog: str | None) -> int:
                     cases=args.cases,
                     as_json=args.json,
                 )
+        if args.command in ("verify", "merge"):
+            from verification.reports.ci import check_ci_outputs
+
+            check_ci_outputs(args.junit_xml, os.environ.get("GITHUB_STEP_SUMMARY"))
         if args.command == "verify":
             return cli.verify(
                 args.names,

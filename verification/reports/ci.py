@@ -13,18 +13,63 @@ step), the summary table and any regressions are appended to it.
 
 from __future__ import annotations
 
+import contextlib
+import stat
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 
+from verification.errors import ConfigurationError
 from verification.journal import RunManifest
 from verification.reports.base import ReportContext, Reporter
 from verification.reports.generator import DEFAULT_REPORTERS, md_cell
 from verification.reports.xmltext import xml_text
 from verification.results import TestResult
 
-__all__ = ["GithubStepSummaryReporter", "JUnitXmlReporter", "run_reporters"]
+__all__ = [
+    "GithubStepSummaryReporter",
+    "JUnitXmlReporter",
+    "check_ci_outputs",
+    "run_reporters",
+]
+
+_JUNIT = "--junit-xml"
+_STEP_SUMMARY = "GITHUB_STEP_SUMMARY"
 
 _MESSAGE_CHARS = 1000
+
+
+def _refuse_other_kinds(path: Path, named: str) -> None:
+    """Refuse a path that exists as anything but a regular file: a folder cannot be
+    written as one, and opening a FIFO would wait for a reader for ever."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError) as exc:
+        raise ConfigurationError(f"{named} {path}: cannot be used ({exc})") from None
+    if not stat.S_ISREG(mode):
+        raise ConfigurationError(f"{named} {path}: not a regular file, so it is not written")
+
+
+@contextlib.contextmanager
+def _writing(path: Path, named: str) -> Iterator[None]:
+    """Check ``path`` first, and report a write that fails naming the option or setting."""
+    _refuse_other_kinds(path, named)
+    try:
+        yield
+    except OSError as exc:
+        raise ConfigurationError(
+            f"{named} {path}: cannot be written ({exc.strerror or exc})"
+        ) from None
+
+
+def check_ci_outputs(junit_xml: Path | None, step_summary: str | None) -> None:
+    """Refuse, before a run asks anything, CI output paths that exist but are no file."""
+    if junit_xml is not None:
+        _refuse_other_kinds(junit_xml, _JUNIT)
+    if step_summary:
+        _refuse_other_kinds(Path(step_summary), _STEP_SUMMARY)
 
 
 def _testcase(result: TestResult) -> ET.Element:
@@ -72,8 +117,9 @@ class JUnitXmlReporter:
             suite.set("failures", str(len(suite.findall("testcase/failure"))))
             suite.set("errors", str(len(suite.findall("testcase/error"))))
             suite.set("skipped", str(len(suite.findall("testcase/skipped"))))
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        ET.ElementTree(root).write(self.path, encoding="utf-8", xml_declaration=True)
+        with _writing(self.path, _JUNIT):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            ET.ElementTree(root).write(self.path, encoding="utf-8", xml_declaration=True)
         return [self.path]
 
 
@@ -117,7 +163,7 @@ class GithubStepSummaryReporter:
                 lines.append(f"- {change.scaffold}: {before} -> {now} ({change.direction})")
             if comparison.regressions:
                 lines.append(f"- **Regressions:** {', '.join(comparison.regressions)}")
-        with self.path.open("a", encoding="utf-8") as file:
+        with _writing(self.path, _STEP_SUMMARY), self.path.open("a", encoding="utf-8") as file:
             file.write("\n".join(lines) + "\n\n")
         return [self.path]
 
