@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from statistics import NormalDist
@@ -30,7 +30,7 @@ from verification.catalog import Catalog, default_catalog
 from verification.errors import JournalError
 from verification.generators.base import TestCase
 from verification.journal import AttemptRecord, RunManifest
-from verification.run_calibration import Calibration, calibrate
+from verification.run_calibration import Calibration, CaseCalibration, calibrate
 
 __all__ = [
     "BUDGET_LIMIT_SHARE",
@@ -435,13 +435,18 @@ def _certified_up_to(points: Sequence[SizePoint]) -> int | None:
 
 
 def results_from_journal(
-    manifest: RunManifest, records: Sequence[AttemptRecord], *, catalog: Catalog | None = None
+    manifest: RunManifest,
+    records: Sequence[AttemptRecord],
+    *,
+    catalog: Catalog | None = None,
+    calibrations: Mapping[str, CaseCalibration] | None = None,
 ) -> dict[str, ScaffoldResults]:
     """Each scaffold's certification, folded from the journal (what ``report`` does too).
     A journal that answers cases the manifest never planned (a hand-edited manifest, or
     files of two runs mixed) is refused: no status is computed from it. Each scaffold's
     validator is calibrated on the journal's cases (no model call); a scaffold the catalog
-    no longer has (a plugin since removed) is folded without that."""
+    no longer has (a plugin since removed) is folded without that. ``calibrations`` are
+    cases' calibrations already made, by case id (the runner's, made as answers came)."""
     planned = {case_id for info in manifest.scaffolds.values() for case_id in info.case_ids}
     strays = sorted(
         {r.case_id for r in records if r.case_id not in planned or r.epoch >= manifest.samples}
@@ -463,7 +468,9 @@ def results_from_journal(
             run_label=manifest.run_label,
             swept=(manifest.sizes or {}).get(name, ()),
             size_unit=spec.size.unit if spec else "size",
-            calibration=calibrate(spec, answered_cases(name, records)) if spec else None,
+            calibration=(
+                calibrate(spec, answered_cases(name, records), known=calibrations) if spec else None
+            ),
         )
     return results
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +23,15 @@ from verification.cases import TestCase
 from verification.errors import PluginError
 from verification.spec import ScaffoldSpec
 
-__all__ = ["MAX_MISSES_SHOWN", "PER_CASE", "Calibration", "CalibrationMiss", "calibrate"]
+__all__ = [
+    "MAX_MISSES_SHOWN",
+    "PER_CASE",
+    "Calibration",
+    "CalibrationMiss",
+    "CaseCalibration",
+    "calibrate",
+    "calibrate_case",
+]
 
 PER_CASE = 3
 """Mutants, and alternatives, judged per case at most."""
@@ -96,24 +104,57 @@ def _accepts(spec: ScaffoldSpec, answer: Any, case: TestCase) -> bool:
         return False
 
 
-def calibrate(spec: ScaffoldSpec, cases: Iterable[TestCase]) -> Calibration:
-    """Judge ``spec``'s mutants and alternatives of each case with its validator."""
+@dataclass(frozen=True)
+class CaseCalibration:
+    """How the validator did on one case: what :func:`calibrate` folds per scaffold."""
+
+    mutants_rejected: int
+    mutants: int
+    alternatives_accepted: int
+    alternatives: int
+    misses: tuple[CalibrationMiss, ...] = ()
+    """This case's first misses (at most :data:`MAX_MISSES_SHOWN`)."""
+
+
+def calibrate_case(spec: ScaffoldSpec, case: TestCase) -> CaseCalibration:
+    """Judge ``spec``'s mutants and alternatives of one ``case`` with its validator (the
+    same for a case whenever it is judged: its answers are drawn from its id)."""
     counts = {"mutants": [0, 0], "alternatives": [0, 0]}  # [right verdicts, judged]
     misses: list[CalibrationMiss] = []
-    for case in cases:
-        rng = random.Random(f"{_SEED}:{case.id}")
-        for hook, wanted in (("mutants", False), ("alternatives", True)):
-            for answer in _answers(spec, case, hook, rng):
-                counts[hook][1] += 1
-                if _accepts(spec, answer, case) == wanted:
-                    counts[hook][0] += 1
-                elif len(misses) < MAX_MISSES_SHOWN:
-                    kind = "alternative rejected" if wanted else "mutant accepted"
-                    misses.append(CalibrationMiss(case.id, kind, _shown(answer)))
-    return Calibration(
+    rng = random.Random(f"{_SEED}:{case.id}")
+    for hook, wanted in (("mutants", False), ("alternatives", True)):
+        for answer in _answers(spec, case, hook, rng):
+            counts[hook][1] += 1
+            if _accepts(spec, answer, case) == wanted:
+                counts[hook][0] += 1
+            elif len(misses) < MAX_MISSES_SHOWN:
+                kind = "alternative rejected" if wanted else "mutant accepted"
+                misses.append(CalibrationMiss(case.id, kind, _shown(answer)))
+    return CaseCalibration(
         mutants_rejected=counts["mutants"][0],
         mutants=counts["mutants"][1],
         alternatives_accepted=counts["alternatives"][0],
         alternatives=counts["alternatives"][1],
+        misses=tuple(misses),
+    )
+
+
+def calibrate(
+    spec: ScaffoldSpec,
+    cases: Iterable[TestCase],
+    *,
+    known: Mapping[str, CaseCalibration] | None = None,
+) -> Calibration:
+    """Judge ``spec``'s mutants and alternatives of each case with its validator; a case
+    ``known`` holds by id (the runner calibrates each case once it is answered, while
+    other requests wait) is taken from it instead of being judged again."""
+    known = known or {}
+    per_case = [known.get(case.id) or calibrate_case(spec, case) for case in cases]
+    misses = [miss for each in per_case for miss in each.misses][:MAX_MISSES_SHOWN]
+    return Calibration(
+        mutants_rejected=sum(each.mutants_rejected for each in per_case),
+        mutants=sum(each.mutants for each in per_case),
+        alternatives_accepted=sum(each.alternatives_accepted for each in per_case),
+        alternatives=sum(each.alternatives for each in per_case),
         first_misses=tuple(misses),
     )

@@ -65,6 +65,7 @@ from verification.results import (
     results_from_journal,
 )
 from verification.resuming import adopt_stored_scaffolds
+from verification.run_calibration import CaseCalibration, calibrate_case
 from verification.scheduling import CaseScheduler, Job
 from verification.shards import Shard, cut_shard
 from verification.spec import ScaffoldSpec
@@ -157,6 +158,9 @@ class VerificationRunner:
         """The id of the run under way (set once its directory exists)."""
         self.thinking_budget = self.settings.thinking_budget
         """Extended thinking's budget per request (a resumed run keeps its manifest's)."""
+        self._calibrations: dict[str, CaseCalibration] = {}
+        """Each answered case's calibration, by id: made while other requests wait, so the
+        results folded after the last answer need not judge them all then."""
 
     @property
     def model(self) -> str:
@@ -391,6 +395,8 @@ class VerificationRunner:
                     slot=slot,
                 )
             )
+        if case.id not in self._calibrations:
+            self._calibrations[case.id] = calibrate_case(spec, case)
         return records
 
     async def run_single_test(
@@ -565,6 +571,7 @@ class VerificationRunner:
         run_id = paths.run_id
         previous = paths.read_manifest() if resumed else None
         failures: dict[str, PluginError] = {}  # cases a plugin could not draw, by id
+        self._calibrations = {}  # another run's case of the same id may differ (its seed)
         if previous is not None:  # a resumed run answers exactly the cases it planned
             adopt_stored_scaffolds(previous, self.prompt_builder)
             scaffold_names = list(previous.scaffolds)
@@ -764,7 +771,9 @@ class VerificationRunner:
             run_id,
             paths,
             manifest,
-            results_from_journal(manifest, records, catalog=self.catalog),
+            results_from_journal(
+                manifest, records, catalog=self.catalog, calibrations=self._calibrations
+            ),
             run_costs(manifest, records),
         )
 
