@@ -200,3 +200,37 @@ def test_a_model_name_no_request_can_carry_is_refused_before_any_request(
     assert code == 2 and "--model" in err and "not text" in err, err
     assert "\x1b" not in err and "\n" not in err.rstrip("\n")
     assert not (in_tmp / "verification_results" / "runs").exists()
+
+
+# --- JSON settings that are no JSON ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("variable", ["VERIFY_PRICES", "VERIFY_MIN_CACHEABLE_TOKENS"])
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("garbage", "not valid JSON"), ("[" * 100_000, "JSON nested too deeply")],
+    ids=["not JSON", "nested"],
+)
+def test_a_json_setting_that_cannot_be_read_is_refused_naming_it(
+    in_tmp: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    variable: str,
+    value: str,
+    said: str,
+) -> None:
+    # Before: pydantic-settings' SettingsError (or a RecursionError) ended the run with exit 4.
+    monkeypatch.setenv(variable, value)
+    code, _, err = _run(capsys, "verify", "kmp", "--provider", "reference", "--cases", "1")
+    assert code == 2, err
+    assert f"bad setting: {variable}: {said}" in err
+    assert not (in_tmp / "verification_results" / "runs").exists()
+
+
+def test_a_json_setting_in_env_file_names_the_file(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (in_tmp / ".env").write_text("VERIFY_PRICES={broken\n", encoding="utf-8")
+    code, _, err = _run(capsys, "verify", "kmp", "--provider", "reference", "--cases", "1")
+    assert code == 2, err
+    assert "bad setting: VERIFY_PRICES (in .env): not valid JSON" in err

@@ -11,6 +11,7 @@ import difflib
 import hashlib
 import logging
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
@@ -24,12 +25,12 @@ from pydantic import (
     ValidationInfo,
     field_validator,
 )
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from verification.cases import DEFAULT_SEED
 from verification.errors import ConfigurationError, StoredFileError
 from verification.pricing import ModelPrice
-from verification.stored_files import read_stored_text
+from verification.stored_files import MAX_JSON_DEPTH, read_stored_text
 from verification.thinking import MIN_THINKING_BUDGET
 
 __all__ = [
@@ -448,6 +449,20 @@ def load_settings(*, warn: bool = True, **overrides: Any) -> VerificationSetting
             shown = "<hidden>" if secretive else _shown(error.get("input"))
             problems.append(f"{source}: {error['msg']} (got {shown})")
         raise ConfigurationError("bad setting: " + "; ".join(problems)) from None
+    except SettingsError as exc:  # a JSON setting (VERIFY_PRICES, say) that is no JSON
+        found = re.search(r'field "(\w+)" from source "(\w+)"', str(exc))
+        name = _env_name(found.group(1)) if found else "a VERIFY_ setting given as JSON"
+        where = f" (in {ENV_FILE})" if found and "DotEnv" in found.group(2) else ""
+        raise ConfigurationError(f"bad setting: {name}{where}: not valid JSON") from None
+    except RecursionError:  # JSON nested past the parser's depth: exit 2, not 4
+        deep = sorted(
+            name
+            for name, value in os.environ.items()
+            if name.upper().startswith("VERIFY_")
+            and value.count("[") + value.count("{") > MAX_JSON_DEPTH
+        )
+        named = ", ".join(deep) or "a VERIFY_ setting"
+        raise ConfigurationError(f"bad setting: {named}: JSON nested too deeply") from None
 
 
 def _check_env_file(path: Path) -> bool:
