@@ -755,10 +755,10 @@ class VerificationCLI:
                 if as_json:
                     found.append(
                         {"scaffold": name, "check": result.check, "ok": result.ok}
-                        | {"detail": result.detail}
+                        | {"warning": result.warning, "detail": result.detail}
                     )
                 else:
-                    mark = "ok  " if result.ok else "FAIL"
+                    mark = "FAIL" if not result.ok else "WARN" if result.warning else "ok  "
                     print(f"{mark} {name}: {result.check}: {result.detail}")
         if as_json:
             import json

@@ -29,6 +29,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib.metadata import EntryPoint
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -46,8 +47,10 @@ from verification.validators.base import (
 )
 
 __all__ = [
+    "MAX_HEADING_SCAN",
     "MAX_SPECS_PER_ENTRY",
     "describe_exception",
+    "first_heading",
     "guarded_spec",
     "load_entry",
     "watching_sigint",
@@ -163,9 +166,57 @@ def _declared_specs(entry: EntryPoint) -> list[ScaffoldSpec]:
             raise _Refused(f"scaffold {spec.name!r} is declared twice by {entry.value}")
         if len(declared) == MAX_SPECS_PER_ENTRY:
             raise _Refused(f"{entry.value} declares more than {MAX_SPECS_PER_ENTRY} specs")
+        spec = _with_defaults(spec)
         _check_contract(spec)
         declared.append(spec)
     return declared
+
+
+MAX_HEADING_SCAN = 64 * 1024
+"""How much of a plugin's Markdown is read to find the first heading (its default title)."""
+
+
+def first_heading(markdown: Path) -> str | None:
+    """The text of the first ``#`` heading in the first :data:`MAX_HEADING_SCAN` bytes of
+    ``markdown``, or None when there is none (or the file cannot be read as UTF-8)."""
+    try:
+        with markdown.open("rb") as file:
+            head = file.read(MAX_HEADING_SCAN).decode("utf-8", errors="strict")
+    except (OSError, UnicodeDecodeError):
+        return None
+    for line in head.splitlines():
+        marks = len(line) - len(line.lstrip("#"))
+        if 1 <= marks <= 6 and line[marks : marks + 1] == " " and line[marks:].strip():
+            return line[marks:].strip().rstrip("#").strip() or None
+    return None
+
+
+def _with_defaults(spec: ScaffoldSpec) -> ScaffoldSpec:
+    """``spec`` with a plugin's defaults filled in: ``markdown`` is ``<name>.md`` beside the
+    module that made the spec, ``title`` that Markdown's first heading. (``sizes`` and
+    ``mutants`` default in the spec itself.)"""
+    markdown = spec.markdown
+    if markdown is None:
+        if spec.defined_in is None:
+            raise _Refused(
+                f"spec {spec.name!r} names no markdown file (ScaffoldSpec.markdown) and was "
+                "not made in a module file beside which <name>.md could be"
+            )
+        markdown = spec.defined_in.with_name(f"{spec.name}.md")
+    title = spec.title
+    if not title and isinstance(markdown, Path):
+        title = first_heading(markdown) or ""
+        if not title:
+            raise _Refused(
+                f"spec {spec.name!r} has no title and its markdown {markdown} no first "
+                "heading to take it from"
+            )
+    if markdown is spec.markdown and title == spec.title:
+        return spec
+    try:
+        return dataclasses.replace(spec, markdown=markdown, title=title)
+    except ValueError as exc:  # a heading too long or unprintable for a title
+        raise _Refused(str(exc)) from None
 
 
 def _check_contract(spec: ScaffoldSpec) -> None:
@@ -176,9 +227,7 @@ def _check_contract(spec: ScaffoldSpec) -> None:
     except ValueError as exc:
         raise _Refused(str(exc)) from None
     name = spec.name
-    if spec.markdown is None:
-        raise _Refused(f"spec {name!r} names no markdown file (ScaffoldSpec.markdown)")
-    if not spec.markdown.is_file():
+    if spec.markdown is None or not spec.markdown.is_file():
         raise _Refused(f"the markdown file of {name!r} is missing: {spec.markdown}")
     for field in ("reference", "generator", "format_input", "render_answer", "mutants"):
         if not callable(getattr(spec, field)):
@@ -243,7 +292,10 @@ def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
         generator=guard("generator", spec.generator, _json_object),
         format_input=guard("input formatter", spec.format_input, _text),
         render_answer=guard("render_answer", spec.render_answer, _text),
-        mutants=guard("mutants hook", spec.mutants, _json_objects),
+        # The generic default is ours: it binds to the guarded schema when copied.
+        mutants=spec.mutants
+        if spec.generic_mutants
+        else guard("mutants hook", spec.mutants, _json_objects),
         alternatives=guard("alternatives hook", spec.alternatives, _json_objects),
         size=size,
         validator=validator,

@@ -7,7 +7,9 @@ for that scaffold cannot be trusted, whatever the model answered. At most
 :data:`PER_CASE` answers of each kind are judged per case, so the cost grows with the
 number of cases, not with how many answers a hook can make. A hook that raises, or makes a
 "mutant" equal to the expected answer, is a defect of the hook (``check`` names it): such
-answers are left out here rather than counted as the validator's misses.
+answers are left out here rather than counted as the validator's misses. Generic mutants
+(a plugin spec that declares no ``mutants`` hook) are left out too: one may be a right answer,
+so only the author's own hooks calibrate a run (``check`` lists the generic ones accepted).
 """
 
 from __future__ import annotations
@@ -83,6 +85,8 @@ def _key(answer: Any) -> str:
 def _answers(
     spec: ScaffoldSpec, case: TestCase, hook: str, rng: random.Random
 ) -> list[dict[str, Any]]:
+    if hook == "mutants" and spec.generic_mutants:
+        return []
     try:
         made = list(getattr(spec, hook)(case, rng))[:PER_CASE]
     except PluginError as exc:  # it names its plugin: a line, not our traceback

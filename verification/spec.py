@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from verification.cases import SCAFFOLD_NAME_FORMAT, TIERS, TestCase, Tier, is_scaffold_name
+from verification.generic_mutants import GenericMutants
 from verification.validators.base import Tolerance, Validator
 
 __all__ = [
@@ -79,6 +81,16 @@ class SizeAxis:
             return None
         return f"size {size} is outside the {tier} range {low}..{high} ({self.unit})"
 
+    def default_sizes(self) -> dict[Tier, int]:
+        """The sizes of a spec that declares none: the midpoint of the simple and standard
+        ranges (a typical input, which the generator and the output budget honour by the
+        range's promise, where the lower end is often a degenerate one or two), and the
+        lower end of the edge range (edge cases are about the smallest inputs)."""
+        sizes: dict[Tier, int] = {}
+        for tier, (low, high) in self.ranges.items():
+            sizes[tier] = low if tier == "edge" else (low + high) // 2
+        return sizes
+
 
 class AnswerSchema(BaseModel):
     """Base of every answer schema: strict types (``"3"`` is not an int), no extra keys."""
@@ -106,6 +118,10 @@ def render_answer_as_json(answer: Mapping[str, Any]) -> str:
     return "```json\n" + json.dumps(answer, allow_nan=False) + "\n```"
 
 
+_UNBOUND_GENERIC_MUTANTS = GenericMutants()
+"""The default ``mutants``: bound to the spec's answer schema when the spec is made."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class ScaffoldSpec:
     """Everything the harness knows about one scaffold."""
@@ -114,8 +130,9 @@ class ScaffoldSpec:
     """Governs the scaffold file, CLI, case ids and tests (``kmp``)."""
     category: str
     """One of the catalog's categories (``graph``, ``string``, ...)."""
-    title: str
-    """What the algorithm is called in prose (``Knuth-Morris-Pratt search``)."""
+    title: str = ""
+    """What the algorithm is called in prose (``Knuth-Morris-Pratt search``). A plugin's
+    spec may leave it empty: the loader takes its Markdown's first heading."""
     reference: Callable[..., dict[str, Any]]
     """Ground truth: ``reference(**case.input)``; keeps its API name (``kmp_search``)."""
     generator: InputGenerator
@@ -129,13 +146,16 @@ class ScaffoldSpec:
     """Writes the input into the user prompt."""
     render_answer: Callable[[Mapping[str, Any]], str] = render_answer_as_json
     """Writes a right answer as the Output Format asks (the dry-run provider's reply)."""
-    sizes: Mapping[Tier, int]
-    """The default size handed to the generator per tier (vertices, items, ...)."""
+    sizes: Mapping[Tier, int] = field(default_factory=dict)
+    """The default size handed to the generator per tier (vertices, items, ...); when none
+    are given, :meth:`SizeAxis.default_sizes`."""
     size: SizeAxis
     """What the size measures and the range each tier honours."""
-    mutants: CalibrationHook
+    mutants: CalibrationHook = _UNBOUND_GENERIC_MUTANTS
     """Wrong answers made from a case's right one; each fits the answer schema and differs
-    from ``expected``. The validator must reject every one."""
+    from ``expected``. The validator must reject every one. When none is given, generic
+    mutants made from the answer's shape (see :mod:`verification.generic_mutants`), which
+    the validator may accept: ``check`` lists those for review."""
     alternatives: CalibrationHook = no_alternatives
     """Other right answers for a case (none where the answer is unique). The validator must
     accept every one."""
@@ -145,9 +165,24 @@ class ScaffoldSpec:
     """One line for ``list``."""
     markdown: Path | None = None
     """The scaffold's Markdown file, for a scaffold shipped by a plugin; ``None`` means
-    ``<scaffolds_dir>/<category>/<name>.md``."""
+    ``<scaffolds_dir>/<category>/<name>.md``; a plugin's loader makes it
+    ``<name>.md`` beside :attr:`defined_in`."""
+    defined_in: Path | None = None
+    """The file of the module that made this spec, noted when it is made."""
 
     def __post_init__(self) -> None:
+        if self.defined_in is None:
+            # Frames: this method, the dataclass's __init__, then the code calling it.
+            where = sys._getframe(2).f_globals.get("__file__")
+            if isinstance(where, str):
+                object.__setattr__(self, "defined_in", Path(where))
+        if not self.sizes:
+            object.__setattr__(self, "sizes", self.size.default_sizes())
+        if isinstance(self.mutants, GenericMutants) and self.mutants.schema is not (
+            self.answer_schema
+        ):
+            # Bound again on every copy, so a copy with a guarded schema uses that one.
+            object.__setattr__(self, "mutants", GenericMutants(self.answer_schema))
         self.check_rules()
 
     def check_rules(self) -> None:
@@ -190,6 +225,11 @@ class ScaffoldSpec:
             problem = self.size.check(tier, default)
             if problem is not None:
                 raise ValueError(f"spec {self.name!r}: default {problem}")
+
+    @property
+    def generic_mutants(self) -> bool:
+        """Whether :attr:`mutants` is the generic default, not the author's own hook."""
+        return isinstance(self.mutants, GenericMutants)
 
     @property
     def scaffold_file(self) -> str:

@@ -1,0 +1,222 @@
+"""A plugin spec that gives only what it must: its Markdown is ``<name>.md`` beside its
+module, its title that file's first heading, its sizes from the size axis and its mutants
+generic, made from the answer's shape. ``check`` passes, warning about the generic mutants
+the validator accepts; a dry run certifies it, the accepted generic mutants no miss. Built-in
+scaffolds keep their own hooks."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from verification.cases import TIERS, TestCase
+from verification.generic_mutants import GenericMutants
+from verification.plugins import first_heading
+from verification.registry import default_catalog
+from verification.run_calibration import calibrate
+from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+
+BARE_MODULE = '''
+"""The largest number, declared with only the fields a plugin must give."""
+from __future__ import annotations
+
+from typing import Any
+
+from verification.spec import ScaffoldSpec, SizeAxis
+from verification.validators.base import ValidationResult, Validator
+
+from demo_scaffolds import LargestAnswer, generate, largest_number
+
+
+class WithinOne(Validator):
+    """Accepts an answer one off: generic mutants nudge by one, so some pass."""
+
+    kind = "within_one"
+
+    def validate(self, actual: Any, expected: Any, *, case: Any = None) -> ValidationResult:
+        ok = abs(actual["largest"] - expected["largest"]) <= 1
+        return ValidationResult(ok, "within one" if ok else "more than one off")
+
+
+SPEC = ScaffoldSpec(
+    name="largest_bare",
+    category="plugin_demo",
+    reference=largest_number,
+    generator=generate,
+    answer_schema=LargestAnswer,
+    validator=WithinOne(),
+    size=SizeAxis(
+        unit="numbers",
+        measure=lambda test_input: len(test_input["numbers"]),
+        ranges={"simple": (2, 10), "standard": (5, 21), "edge": (1, 3)},
+    ),
+)
+'''
+
+
+@pytest.fixture(scope="module")
+def bare_env(tmp_path_factory: pytest.TempPathFactory, install_plugin: Any) -> dict[str, str]:
+    root = tmp_path_factory.mktemp("site")
+    env: dict[str, str] = install_plugin(
+        root, "largest_bare = demo_scaffolds.bare:SPEC\n", {"bare": BARE_MODULE}
+    )
+    heading = "# Largest Number, Bare"
+    package = root / "demo_scaffolds"
+    markdown = (package / "largest_number.md").read_text(encoding="utf-8")
+    markdown = markdown.replace("# Largest Number", heading, 1)
+    (package / "largest_bare.md").write_text(markdown, encoding="utf-8")
+    return env
+
+
+def test_the_defaults_fill_markdown_title_and_sizes(
+    bare_env: dict[str, str], cli: Any, tmp_path: Path
+) -> None:
+    listed = cli(bare_env, tmp_path, "list", "--json")
+    assert listed.returncode == 0, listed.stderr
+    document = json.loads(listed.stdout)
+    found = json.dumps(document)
+    assert "Largest Number, Bare" in found
+    shown = cli(bare_env, tmp_path, "show-prompt", "largest_bare", "--part", "system")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.startswith("# Largest Number, Bare")
+    ranges = {"simple": (2, 10), "standard": (5, 21), "edge": (1, 3)}
+    for tier, (low, high) in ranges.items():
+        case = cli(
+            bare_env,
+            tmp_path,
+            "show-prompt",
+            "largest_bare",
+            "--case",
+            f"largest_bare-{tier}-000",
+            "--part",
+            "user",
+        )
+        assert case.returncode == 0, case.stderr
+        size = low if tier == "edge" else (low + high) // 2
+        numbers = json.loads(case.stdout[case.stdout.index("{") : case.stdout.rindex("}") + 1])
+        assert len(numbers["numbers"]) == size
+
+
+def test_check_warns_about_generic_mutants_the_validator_accepts(
+    bare_env: dict[str, str], cli: Any, tmp_path: Path
+) -> None:
+    checked = cli(bare_env, tmp_path, "check", "largest_bare", "--cases", "5")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    warned = [line for line in checked.stdout.splitlines() if line.startswith("WARN")]
+    assert len(warned) == 1 and "largest_bare: mutants:" in warned[0]
+    assert "generic mutants" in warned[0] and "review" in warned[0]
+    assert "all checks passed" in checked.stdout
+
+
+def test_a_dry_run_certifies_it_without_counting_generic_mutants(
+    bare_env: dict[str, str], cli: Any, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    done = cli(
+        bare_env,
+        tmp_path,
+        "verify",
+        "largest_bare",
+        "--provider",
+        "reference",
+        "--cases",
+        "6",
+        "--output",
+        str(out),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "CERTIFIED" in done.stdout and "INCOMPLETE" not in done.stdout
+    summary = json.loads((out / "reports" / "summary.json").read_text())
+    scaffold = summary["scaffolds"]["largest_bare"]
+    assert scaffold["status"] == "CERTIFIED"
+
+
+class _Shape(AnswerSchema):
+    count: int
+    ratio: float
+    found: bool
+    order: list[int]
+    label: str
+
+
+def _case(expected: dict[str, Any]) -> TestCase:
+    return TestCase(
+        id="shape-simple-000", scaffold="shape", tier="simple", input={}, expected=expected
+    )
+
+
+def test_generic_mutants_change_one_place_and_fit_the_schema() -> None:
+    expected = {"count": 3, "ratio": 0.5, "found": True, "order": [4, 1, 1, 7], "label": "a"}
+    made = GenericMutants(_Shape)(_case(expected), random.Random(1))
+    assert made and all(fits_schema_of(_Shape, answer) for answer in made)
+    assert expected not in made and len({json.dumps(m, sort_keys=True) for m in made}) == len(made)
+    changed = [{key for key in expected if answer[key] != expected[key]} for answer in made]
+    assert all(len(keys) == 1 for keys in changed)
+    assert {"count", "ratio", "found", "order"} <= set().union(*changed)
+    assert {"label"}.isdisjoint(set().union(*changed))
+    orders = [answer["order"] for answer in made if answer["order"] != expected["order"]]
+    lengths = {len(order) for order in orders}
+    assert lengths >= {3, 5}  # an item dropped, an item duplicated
+    assert any(sorted(order) == sorted(expected["order"]) for order in orders)  # swapped
+
+
+def fits_schema_of(schema: type[BaseModel], answer: dict[str, Any]) -> bool:
+    try:
+        schema.model_validate_json(json.dumps(answer), strict=True)
+    except ValueError:
+        return False
+    return True
+
+
+def test_generic_mutants_keep_only_answers_the_schema_takes() -> None:
+    class Bounded(AnswerSchema):
+        flags: tuple[bool, bool]
+
+    made = GenericMutants(Bounded)(_case({"flags": [True, True]}), random.Random(2))
+    # Drops and duplicates misfit the pair; swaps of equal items are none; flips remain.
+    flipped = [[not first, second] for first, second in [[True, True]]]
+    flipped += [[first, not second] for first, second in [[True, True]]]
+    assert sorted(made, key=json.dumps) == sorted(({"flags": f} for f in flipped), key=json.dumps)
+
+
+def test_every_built_in_spec_declares_its_own_mutants() -> None:
+    catalog = default_catalog()
+    built_in = [
+        spec for name, spec in catalog.items() if catalog.origins[name].startswith("verification.")
+    ]
+    assert len(built_in) >= 33
+    assert [spec.name for spec in built_in if spec.generic_mutants] == []
+
+
+def test_a_spec_without_sizes_takes_them_from_its_axis() -> None:
+    ranges = {"simple": (2, 10), "standard": (5, 21), "edge": (1, 3)}
+    spec = ScaffoldSpec(
+        name="bare_sizes",
+        category="demo",
+        reference=lambda: {},
+        generator=lambda r, t, s: {},
+        answer_schema=_Shape,
+        validator=default_catalog().get_spec("kmp").validator,
+        size=SizeAxis(unit="items", measure=len, ranges=ranges),
+    )
+    for tier in TIERS:
+        low, high = ranges[tier]
+        assert spec.sizes[tier] == (low if tier == "edge" else (low + high) // 2)
+        assert spec.size.check(tier, spec.sizes[tier]) is None
+    assert spec.generic_mutants and spec.defined_in == Path(__file__)
+    assert calibrate(spec, []).mutants == 0
+
+
+def test_the_first_heading_is_read_from_a_bounded_head(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("intro\n#not a heading\n## Real Title ##\n# Later\n", encoding="utf-8")
+    assert first_heading(page) == "Real Title"
+    page.write_bytes(b"\n" * (70 * 1024) + b"# Too late\n")
+    assert first_heading(page) is None
+    page.write_bytes(b"# \xff\xfe\n")
+    assert first_heading(page) is None
