@@ -78,9 +78,8 @@ def test_the_defaults_fill_markdown_title_and_sizes(
 ) -> None:
     listed = cli(bare_env, tmp_path, "list", "--json")
     assert listed.returncode == 0, listed.stderr
-    document = json.loads(listed.stdout)
-    found = json.dumps(document)
-    assert "Largest Number, Bare" in found
+    (entry,) = (e for e in json.loads(listed.stdout)["scaffolds"] if e["name"] == "largest_bare")
+    assert entry["title"] == "Largest Number, Bare"
     shown = cli(bare_env, tmp_path, "show-prompt", "largest_bare", "--part", "system")
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.startswith("# Largest Number, Bare")

@@ -1,0 +1,1 @@
+"""Scaffolds for scaffold-verification, shipped as a plugin."""
