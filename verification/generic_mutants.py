@@ -13,6 +13,7 @@ as misses. Built-in scaffolds declare their own hooks.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Iterator
@@ -37,6 +38,9 @@ _MAX_DEPTH = 4
 """How deep into nested lists and objects mutations reach."""
 _NESTED_ITEMS = 2
 """How many items of a list are themselves mutated (chosen at random)."""
+_MAX_TRIED = 64
+"""The most candidate answers made per case (each is copied and validated): an answer with
+many keys gets mutations of a random few, not of every one."""
 
 
 def _nudged_number(value: int | float, rng: random.Random) -> int | float:
@@ -52,11 +56,12 @@ def _mutations(value: Any, rng: random.Random, depth: int) -> Iterator[Any]:
         yield not value
     elif isinstance(value, int | float):
         yield _nudged_number(value, rng)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if depth < _MAX_DEPTH:
-                for changed in _mutations(item, rng, depth + 1):
-                    yield {**value, key: changed}
+    elif isinstance(value, dict) and depth < _MAX_DEPTH:
+        keys = list(value)
+        rng.shuffle(keys)
+        for key in keys:
+            for changed in _mutations(value[key], rng, depth + 1):
+                yield {**value, key: changed}
     elif isinstance(value, list):
         yield from dropped_items(value, rng, count=1)
         yield from swapped_items(value, rng, count=1)
@@ -89,9 +94,6 @@ class GenericMutants:
         schema = self.schema
         if schema is None:
             raise TypeError("generic mutants not bound to an answer schema")
-        made = (
-            answer
-            for answer in _mutations(case.expected, rng, 0)
-            if isinstance(answer, dict) and _fits(schema, answer)
-        )
+        tried = itertools.islice(_mutations(case.expected, rng, 0), _MAX_TRIED)
+        made = (answer for answer in tried if isinstance(answer, dict) and _fits(schema, answer))
         return distinct_answers(made, unlike=[case.expected])[:MAX_GENERIC_MUTANTS]

@@ -15,7 +15,7 @@ import pytest
 from pydantic import BaseModel
 
 from verification.cases import TIERS, TestCase
-from verification.generic_mutants import GenericMutants
+from verification.generic_mutants import MAX_GENERIC_MUTANTS, GenericMutants
 from verification.plugins import first_heading
 from verification.registry import default_catalog
 from verification.run_calibration import calibrate
@@ -219,3 +219,18 @@ def test_the_first_heading_is_read_from_a_bounded_head(tmp_path: Path) -> None:
     assert first_heading(page) is None
     page.write_bytes(b"# \xff\xfe\n")
     assert first_heading(page) is None
+
+
+def test_generic_mutants_of_a_wide_answer_stay_few() -> None:
+    class Wide(AnswerSchema):
+        colours: dict[str, int]
+
+    expected = {"colours": {f"v{i}": i % 3 for i in range(5000)}}
+    made = GenericMutants(Wide)(_case(expected), random.Random(3))
+    assert 0 < len(made) <= MAX_GENERIC_MUTANTS
+    changed = [
+        [key for key, value in answer["colours"].items() if value != expected["colours"][key]]
+        for answer in made
+    ]
+    assert all(len(keys) == 1 for keys in changed)
+    assert len({keys[0] for keys in changed}) > 1  # random keys, not the first one only
