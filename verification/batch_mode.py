@@ -41,10 +41,17 @@ from pydantic import BaseModel, Field, ValidationError
 
 from verification.budget import CostBudget
 from verification.cases import TestCase
-from verification.errors import JournalError, LLMError, PluginError, StoredFileError
+from verification.errors import (
+    InvalidRequestError,
+    JournalError,
+    LLMError,
+    PluginError,
+    StoredFileError,
+)
 from verification.journal import AttemptRecord
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.batches import (
+    BATCH_ID,
     CUSTOM_ID,
     MAX_BATCH_BYTES,
     MAX_BATCH_REQUESTS,
@@ -88,7 +95,7 @@ class BatchLine(BaseModel):
     """One line of ``batches.jsonl``."""
 
     event: Literal["submitted", "collected"]
-    batch_id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,128}$")
+    batch_id: str = Field(pattern=rf"^{BATCH_ID.pattern}$")
     at: str = Field(max_length=64)
     requests: dict[str, RequestKey] = {}
     """``custom_id`` -> case sample and attempt (``submitted`` only)."""
@@ -315,7 +322,7 @@ class BatchMode:
         started = time.monotonic() - _age(line.at)  # the deadline runs from submission
         results: list[BatchResult] = []
         note = None
-        while not await self.batches.ended(line.batch_id):
+        while not await self._ended(line):
             if time.monotonic() - started >= self.deadline:
                 note = f"the batch did not end within {self.deadline:g} s: canceled"
                 await self.batches.cancel(line.batch_id)  # what it has not done is not paid
@@ -341,6 +348,20 @@ class BatchMode:
         self.log.append(BatchLine(event="collected", batch_id=line.batch_id, at=_now(), note=note))
         if self.budget is not None and self._held:  # what it cost is recorded: the hold goes
             self.budget.finish(self._held.pop(0))
+
+    async def _ended(self, line: BatchLine) -> bool:
+        try:
+            return await self.batches.ended(line.batch_id)
+        except InvalidRequestError as exc:
+            if exc.status_code != 404:
+                raise
+            # A batch of another workspace or key, or a line written by hand: a resume would
+            # stop here again, so the error says how to go on.
+            raise JournalError(
+                f"{self.log.path}: the server knows no batch {line.batch_id} ({exc}). If it "
+                "was sent with another key, resume with that key; else remove its line to "
+                "send its requests again, then --resume"
+            ) from None
 
     async def _journal(
         self,

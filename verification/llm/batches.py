@@ -21,6 +21,7 @@ from verification.llm.claude import ClaudeProvider, translate_anthropic_error
 from verification.llm.replies import BODY_FAULTS, NotAReply, message_reply, not_a_reply
 
 __all__ = [
+    "BATCH_ID",
     "CUSTOM_ID",
     "MAX_BATCH_REQUESTS",
     "BatchResult",
@@ -30,6 +31,8 @@ __all__ = [
 
 CUSTOM_ID = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 """What the API accepts as a request's ``custom_id``."""
+BATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,128}")
+"""A batch id ``batches.jsonl`` keeps (its ``BatchLine`` pattern)."""
 MAX_BATCH_REQUESTS = 100_000
 """The most requests one batch may hold (the API's limit; 256 MB is the other)."""
 MAX_BATCH_BYTES = 200 * 1024 * 1024
@@ -85,14 +88,25 @@ class ClaudeBatches:
         """Create a batch of ``(custom_id, request)`` pairs; its id."""
         client = self.provider.client
         body = [{"custom_id": cid, "params": self.params(request)} for cid, request in requests]
-        batch = await self._call(lambda: client.messages.batches.create(requests=body))  # type: ignore[arg-type]
-        return str(batch.id)
+
+        async def create() -> str:
+            batch = await client.messages.batches.create(requests=body)  # type: ignore[arg-type]
+            return _batch_id(batch)
+
+        return await self._call(create)
 
     async def ended(self, batch_id: str) -> bool:
         """Whether the batch has ended (its results can be read)."""
         client = self.provider.client
-        batch = await self._call(lambda: client.messages.batches.retrieve(batch_id))
-        return batch.processing_status == "ended"
+
+        async def retrieve() -> bool:
+            batch = await client.messages.batches.retrieve(batch_id)
+            status = getattr(batch, "processing_status", None)
+            if not isinstance(status, str):
+                raise NotAReply(f"processing_status is {type(status).__name__}, not a string")
+            return status == "ended"
+
+        return await self._call(retrieve)
 
     async def cancel(self, batch_id: str) -> None:
         """Ask the API to stop a batch (what it finished is still billed)."""
@@ -108,6 +122,14 @@ class ClaudeBatches:
             return [_result(item) async for item in stream]
 
         return await self._call(read)
+
+
+def _batch_id(batch: object) -> str:
+    """A created batch's id, as ``batches.jsonl`` can keep it; else the body is no batch."""
+    batch_id = getattr(batch, "id", None)
+    if not isinstance(batch_id, str) or not BATCH_ID.fullmatch(batch_id):
+        raise NotAReply(f"a batch without an id of letters, digits, '_' and '-' ({batch_id!r:.60})")
+    return batch_id
 
 
 def _result(item: Any) -> BatchResult:
