@@ -1,0 +1,275 @@
+"""The argument types and the option groups several commands share."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+__all__ = [
+    "DEFAULT_PAGE",
+    "Parser",
+    "add_ci_options",
+    "add_output_option",
+    "add_run_options",
+    "add_size_option",
+    "common_options",
+    "path_argument",
+    "positive",
+    "shard_argument",
+    "size_list",
+]
+
+
+DEFAULT_PAGE = Path("\x00default")
+"""``compare --html`` with no path: the page goes to its place under the results folder
+(no path a user gives can hold a NUL)."""
+
+
+def path_argument(text: str) -> Path:
+    """A path option; an empty one would silently mean the current folder."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    if "\x00" in text:
+        raise argparse.ArgumentTypeError("holds a NUL byte, which no path can")
+    return Path(text)
+
+
+class Parser(argparse.ArgumentParser):
+    command_name: str | None = None
+    """The subcommand this parser reads (None: the top level)."""
+    commands: dict[str, Parser] | None = None
+    """The top level's subcommand parsers, by name."""
+
+    def error(self, message: str) -> NoReturn:  # usage errors exit 2, as configuration does
+        from verification.usage_errors import plain_usage_error
+
+        self.print_usage(sys.stderr)
+        plain = plain_usage_error(
+            message, command=self.command_name, options=self._option_string_actions
+        )
+        self.exit(2, f"{self.prog}: error: {plain}\n")
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        # An option argparse does not know is the subcommand's to explain (its usage, and
+        # the close option among its own), not the top level's.
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = (self.commands or {}).get(getattr(parsed, "command", None) or "")
+            (command or self).error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
+
+def positive(text: str) -> int:
+    """A whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def size_list(text: str) -> list[int]:
+    """``4,8,12``: sizes of at least 0."""
+    try:
+        sizes = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of whole numbers: {text!r}") from None
+    if not sizes or min(sizes) < 0:
+        raise argparse.ArgumentTypeError(f"give sizes of 0 or more, as 4,8,12: {text!r}")
+    return sizes
+
+
+def shard_argument(text: str) -> Any:
+    """``I/N``: the I-th of N slices of the plan."""
+    from verification.errors import ConfigurationError
+    from verification.shards import parse_shard
+
+    try:
+        return parse_shard(text)
+    except ConfigurationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_size_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--size",
+        type=positive,
+        metavar="N",
+        help="generate every case at size N (vertices, items, text length, ...: `list` shows "
+        "each scaffold's unit and range); default: each tier's own size",
+    )
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    from verification.llm.providers import PROVIDERS
+
+    group = parser.add_argument_group("run options (each overrides its VERIFY_* variable)")
+    group.add_argument(
+        "--provider",
+        choices=list(PROVIDERS),
+        help="who answers: "
+        + "; ".join(f"{entry.name}: {entry.help}" for entry in PROVIDERS.values())
+        + ". Default: anthropic",
+    )
+    group.add_argument(
+        "--model",
+        action="append",
+        metavar="MODEL",
+        help="model id; default: the mode's model. Given more than once, every model is "
+        "asked the same cases, each in a run of its own, and the summary shows a model x "
+        "scaffold table (VERIFY_MODEL=A,B)",
+    )
+    group.add_argument(
+        "--mode",
+        choices=["dev", "cert"],
+        dest="current_mode",
+        help="dev uses VERIFY_DEV_MODEL and the standard level; cert uses VERIFY_CERT_MODEL, "
+        "the thorough level and the private seed VERIFY_CERT_SEED when it is set",
+    )
+    group.add_argument(
+        "--level",
+        choices=["quick", "standard", "thorough"],
+        help="quick: a smoke test of the simple tier, 5 cases, certifies nothing (exit code "
+        "reflects only errors); standard: every tier, 40 cases (dev default); thorough: every "
+        "tier, 100 cases plus a sweep of each scaffold's size range (cert default)",
+    )
+    group.add_argument(
+        "--cases",
+        type=int,
+        metavar="N",
+        help="cases per scaffold, split over tiers; default: the level's (5, 40, 100)",
+    )
+    group.add_argument(
+        "--sizes",
+        type=size_list,
+        metavar="N,N,...",
+        help="sweep these sizes (35 cases at each, tiers interleaved) on top of the level's "
+        "cases, at any level; the report shows pass rate against size and the largest size "
+        "that certifies",
+    )
+    group.add_argument("--samples", type=int, metavar="N", help="answers asked per case (1)")
+    group.add_argument(
+        "--concurrency",
+        type=int,
+        metavar="N",
+        help="requests in flight at the start (4); cut on 429, grown back slowly on success",
+    )
+    group.add_argument("--seed", type=int, metavar="N", help="suite seed: same seed, same cases")
+    group.add_argument(
+        "--temperature", type=float, metavar="T", help="sampling temperature (unset: not sent)"
+    )
+    group.add_argument(
+        "--thinking-budget",
+        type=int,
+        metavar="N",
+        help="extended thinking with N tokens (1024 or more) to think before answering, on "
+        "models that support it (refused, exit 2, on others and on the openai provider); "
+        "each request asks for N plus the scaffold's output budget and sends no "
+        "temperature. Recorded in the manifest: runs are compared only with runs of the "
+        "same budget",
+    )
+    group.add_argument(
+        "--repair-attempts",
+        type=int,
+        metavar="N",
+        help="attempts per answer when it fails to parse, 1 to 3 (1: no repair)",
+    )
+    group.add_argument(
+        "--output",
+        type=path_argument,
+        dest="results_dir",
+        metavar="DIR",
+        help="results directory (verification_results)",
+    )
+    group.add_argument(
+        "--scaffolds-dir", type=path_argument, metavar="DIR", help="where <category>/<name>.md live"
+    )
+    group.add_argument(
+        "--replay-file",
+        type=path_argument,
+        metavar="FILE",
+        help="JSONL responses for --provider replay",
+    )
+    group.add_argument(
+        "--max-cost",
+        type=float,
+        metavar="USD",
+        help="budget in US dollars: no case starts once what it could cost (the worst case "
+        "of those in flight counted) would pass it; those in flight finish, the report says "
+        "the run stopped, and --resume RUN_ID with a larger budget goes on. Needs the model's "
+        "price (built-in table, or VERIFY_PRICES)",
+    )
+    group.add_argument(
+        "--batch",
+        action="store_const",
+        const=True,
+        help="send the run through Anthropic's Message Batches API (half price, results "
+        "within 24 hours): answers the response cache holds are not sent, repairs go in a "
+        "later batch, a killed run resumes polling its batches (--resume RUN_ID), and what "
+        "did not succeed in a batch is answered synchronously (VERIFY_BATCH_SYNC_FINISH). "
+        "Polled every VERIFY_BATCH_POLL_INTERVAL seconds (60) up to VERIFY_BATCH_DEADLINE",
+    )
+    group.add_argument(
+        "--early-stop",
+        action="store_const",
+        const=True,
+        help="ask each scaffold's cases in at most 5 planned looks (tiers interleaved, the "
+        "first at the level's minimum n: 20 standard, 50 thorough) and stop asking once a "
+        "look's interval, widened for the looks (Bonferroni), lies on one side of the "
+        "thresholds that decide the status; the report says where. Not with --sizes, the "
+        "thorough level's size sweep or --shard",
+    )
+    group.add_argument(
+        "--no-cache",
+        dest="cache",
+        action="store_const",
+        const=False,
+        help="ask the model even where the shared response cache (`cache stats` says where) "
+        "has the answer, and keep nothing there (VERIFY_CACHE=false)",
+    )
+
+
+def add_output_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--output", type=path_argument, dest="results_dir", metavar="DIR", help="results directory"
+    )
+
+
+def add_ci_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("CI outputs")
+    group.add_argument(
+        "--junit-xml",
+        type=path_argument,
+        metavar="PATH",
+        help="also write JUnit XML: one testcase per case (first sample), classname the "
+        "scaffold, name the case id; wrong answers are failures with level and reason, "
+        "infrastructure errors are errors. (When GITHUB_STEP_SUMMARY is set, the summary "
+        "table is appended to that file too.)",
+    )
+    group.add_argument(
+        "--fail-on-regression",
+        action="store_true",
+        help="exit 5 when a scaffold regressed against the previous comparable run (same "
+        "provider, model, level, seed and sizes, answered mostly live): a lower status, or "
+        "a pass-rate drop significant on the shared cases (exact McNemar, Holm-corrected)",
+    )
+
+
+def common_options() -> Parser:
+    """Options every command takes, before or after its name (``verify NAME -v``)."""
+    common = Parser(add_help=False)
+    common.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        default=argparse.SUPPRESS,  # so a subcommand's default never undoes a -v given before it
+        help="log retries, settings warnings and progress",
+    )
+    return common

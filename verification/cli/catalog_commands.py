@@ -1,0 +1,128 @@
+"""``list``, ``check`` and ``show-prompt``: the scaffolds, with no model asked."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from verification.cli.command_base import CommandsBase
+
+__all__ = ["CatalogCommands"]
+
+
+class CatalogCommands(CommandsBase):
+    """``list``, ``check`` and ``show-prompt``."""
+
+    def list_scaffolds(
+        self, category: str | None = None, *, markdown: bool = False, as_json: bool = False
+    ) -> int:
+        from verification.catalog import default_catalog
+
+        catalog = default_catalog()
+        if markdown:
+            from verification.catalog_docs import catalog_markdown
+
+            print(catalog_markdown(catalog), end="")
+            return 0
+        names = catalog.by_category(category) if category else list(catalog)
+        if as_json:
+            from verification.catalog_docs import catalog_json
+
+            print(catalog_json(catalog, names))
+            return 0
+        rows = [("NAME", "CATEGORY", "VALIDATOR", "SIZE", "DESCRIPTION")]
+        for name in names:
+            spec = catalog[name]
+            low, high = spec.size.ranges["standard"]
+            size = f"{spec.size.unit} {low}-{high}"
+            description = spec.description or spec.title
+            rows.append((name, spec.category, spec.validator.kind, size, description))
+        # Each column as wide as its widest entry, so every row lines up.
+        widths = [max(len(row[column]) for row in rows) for column in range(4)]
+        for row in rows:
+            print("  ".join([*(f"{c:<{w}}" for c, w in zip(row, widths, strict=False)), row[4]]))
+        for skipped in catalog.skipped.values():
+            print(f"skipped plugin {skipped.name} ({skipped.distribution}): {skipped.reason}")
+        return 0
+
+    def check(
+        self,
+        names: Sequence[str] = (),
+        *,
+        category: str | None = None,
+        everything: bool = False,
+        cases: int | None = None,
+        as_json: bool = False,
+    ) -> int:
+        from verification.checks import CASES_PER_TIER, check_scaffold
+        from verification.registry import resolve_scaffold_names
+
+        failed = 0
+        found = []
+        chosen = resolve_scaffold_names(names, category=category, everything=everything)
+        for name in chosen:
+            for result in check_scaffold(
+                name,
+                scaffolds_dir=self.settings.scaffolds_dir,
+                cases_per_tier=cases or CASES_PER_TIER,
+            ):
+                failed += not result.ok
+                if as_json:
+                    found.append(
+                        {"scaffold": name, "check": result.check, "ok": result.ok}
+                        | {"warning": result.warning, "detail": result.detail}
+                    )
+                else:
+                    mark = "FAIL" if not result.ok else "WARN" if result.warning else "ok  "
+                    print(f"{mark} {name}: {result.check}: {result.detail}")
+        if as_json:
+            import json
+
+            document = {"scaffolds": chosen, "failed": failed, "checks": found}
+            print(json.dumps(document, indent=2, ensure_ascii=False))
+        else:
+            print("all checks passed" if not failed else f"{failed} check(s) failed")
+        return 0 if not failed else 1
+
+    def show_prompt(
+        self,
+        name: str,
+        case_id: str | None = None,
+        *,
+        part: str = "both",
+        scaffold_file: Path | None = None,
+        size: int | None = None,
+    ) -> int:
+        from verification.cases import case_id as make_case_id
+        from verification.cases import parse_case_id
+        from verification.errors import ConfigurationError
+        from verification.llm.prompt_builder import PromptBuilder
+        from verification.runner import plan_cases
+
+        if case_id is None:  # the first standard case, as a user trying a scaffold wants
+            case_id = make_case_id(name, "standard", 0, size)
+            print(
+                f"showing case {case_id} (the first standard case; --case ID for another)",
+                file=sys.stderr,
+            )
+        key = parse_case_id(case_id)
+        if size is not None and key is not None:
+            if key.size not in (None, size):
+                raise ConfigurationError(f"case {case_id} names size {key.size}, not {size}")
+            case_id = make_case_id(key.scaffold, key.tier, key.index, size)
+        case = plan_cases([name], seed=self.settings.seed, cases=1, case_ids=[case_id])[name][0]
+        overrides = {name: scaffold_file} if scaffold_file else {}
+        builder = PromptBuilder(self.settings.scaffolds_dir, overrides=overrides)
+        prompt = builder.build(name, case.input)
+        from verification.llm.prompt_builder import USER_TEMPLATE_VERSION
+
+        both = (
+            f"===== system prompt: {builder.scaffold_path(name)} verbatim =====\n"
+            f"{prompt.system.rstrip()}\n\n"
+            f"===== user prompt: template {USER_TEMPLATE_VERSION}, case {case.id} =====\n"
+            f"{prompt.user}"
+        )
+        text = {"system": prompt.system, "user": prompt.user, "both": both}[part]
+        print(text)
+        return 0

@@ -1,0 +1,186 @@
+"""The entry point: parse, build settings, call the command, map errors to exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from verification.cli.commands import VerificationCLI
+from verification.cli.parser import build_parser
+from verification.cli.terminal import Terminated
+from verification.errors import FatalLLMError, VerificationError
+
+if TYPE_CHECKING:
+    from verification.config import VerificationSettings
+
+logger = logging.getLogger("verification")
+
+__all__ = ["main", "run_command", "settings_from_arguments"]
+
+
+SETTING_OPTIONS = (
+    "provider",
+    "model",
+    "current_mode",
+    "level",
+    "cases",
+    "sizes",
+    "samples",
+    "concurrency",
+    "seed",
+    "temperature",
+    "thinking_budget",
+    "repair_attempts",
+    "results_dir",
+    "scaffolds_dir",
+    "replay_file",
+    "cache",
+    "max_cost",
+    "early_stop",
+    "batch",
+)
+
+
+def settings_from_arguments(args: argparse.Namespace) -> VerificationSettings:
+    from verification.config import load_settings
+
+    given: dict[str, Any] = {name: getattr(args, name, None) for name in SETTING_OPTIONS}
+    settings = load_settings(**given)
+    # What verify refuses beside --resume, it refuses with its own reason.
+    refused = len(given.get("model") or ()) > 1 or any(
+        getattr(args, option, None) not in (None, False)
+        for option in ("baseline", "shard", "estimate")
+    )
+    if getattr(args, "resume", None) is None or refused:
+        return settings
+    from verification.journal import RunPaths
+    from verification.resume_options import settings_of_run
+
+    # The run's own provider, model, level, cases...: --resume RUN_ID alone goes on with it.
+    manifest = RunPaths(settings.results_dir, args.resume).read_manifest()
+    return load_settings(warn=False, **settings_of_run(manifest, given))
+
+
+def escape_what_stdout_cannot_encode() -> None:
+    """A console that cannot encode a character (of a scaffold, a reply, a model name)
+    shows it as a backslash escape, as standard error already does: printing is never what
+    fails a command."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if callable(reconfigure):
+        with contextlib.suppress(ValueError, OSError):  # a stream that cannot be reconfigured
+            reconfigure(errors="backslashreplace")
+
+
+def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
+    """Entry point of ``python -m verification`` and ``verify-scaffolds``."""
+    from verification.closed_pipe import quiet_when_stdout_closes
+
+    with quiet_when_stdout_closes():  # `list | head -1` ends with list's own exit code
+        return run_command(argv, prog)
+
+
+def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
+    escape_what_stdout_cannot_encode()
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    for noisy in ("httpx", "httpx2", "httpcore", "anthropic", "openai"):
+        # Their request logs print full URLs, which may carry credentials.
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    try:
+        if args.command == "list":  # reads no setting: a cold start without pydantic-settings
+            return VerificationCLI().list_scaffolds(
+                args.category, markdown=args.markdown, as_json=args.json
+            )
+        from verification.config import redact_log_records, secrets_of
+
+        settings = settings_from_arguments(args)
+        redact_log_records(secrets_of(settings))
+        cli = VerificationCLI(settings, prog=parser.prog, progress=getattr(args, "progress", None))
+        if args.command == "check":
+            from verification.plugins import watching_sigint
+
+            with watching_sigint():  # a plugin's own KeyboardInterrupt is no Ctrl-C
+                return cli.check(
+                    args.names,
+                    category=args.category,
+                    everything=args.everything,
+                    cases=args.cases,
+                    as_json=args.json,
+                )
+        if args.command in ("verify", "merge"):
+            from verification.reports.ci import check_ci_outputs
+
+            check_ci_outputs(args.junit_xml, os.environ.get("GITHUB_STEP_SUMMARY"))
+        if args.command == "verify":
+            return cli.verify(
+                args.names,
+                category=args.category,
+                everything=args.everything,
+                scaffold_file=args.scaffold_file,
+                tiers=args.tier,
+                case_ids=args.case_ids or (),
+                resume=args.resume,
+                size=args.size,
+                estimate=args.estimate,
+                junit_xml=args.junit_xml,
+                fail_on_regression=args.fail_on_regression,
+                baseline=args.baseline,
+                shard=args.shard,
+            )
+        if args.command == "show-prompt":
+            from verification.plugins import watching_sigint
+
+            with watching_sigint():  # a plugin's own KeyboardInterrupt is no Ctrl-C
+                return cli.show_prompt(
+                    args.name,
+                    args.case_id,
+                    part=args.part,
+                    scaffold_file=args.scaffold_file,
+                    size=args.size,
+                )
+        if args.command == "view":
+            return cli.view(args.run_id)
+        if args.command == "cache":
+            return cli.cache(args.action, folder=args.cache_folder, older_than=args.older_than)
+        if args.command == "history":
+            return cli.history(
+                model=args.model, scaffold=args.scaffold, limit=args.limit, as_json=args.json
+            )
+        if args.command == "compare":
+            return cli.compare(args.run_a, args.run_b, html=args.html)
+        if args.command == "prune":
+            return cli.prune(args.keep)
+        if args.command == "merge":
+            return cli.merge(
+                args.run_dirs,
+                junit_xml=args.junit_xml,
+                fail_on_regression=args.fail_on_regression,
+            )
+        return cli.generate_reports(args.run_id)
+    except FatalLLMError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except VerificationError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except Terminated:
+        print("terminated (SIGTERM): stopped as asked", file=sys.stderr)
+        return 143
+    except KeyboardInterrupt:
+        print("interrupted (Ctrl-C): stopped as asked", file=sys.stderr)
+        return 130
+    except OSError as exc:  # a results or scaffolds folder that cannot be used
+        print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+        return 2
+    except Exception:  # never exit 1 on a crash: CI would read it as a grade
+        logger.exception("internal error")
+        return 4

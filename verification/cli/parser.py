@@ -1,0 +1,342 @@
+"""The argument parser: every command and option, as ``--help`` documents them."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from verification.cli.arguments import (
+    DEFAULT_PAGE,
+    Parser,
+    add_ci_options,
+    add_output_option,
+    add_run_options,
+    add_size_option,
+    common_options,
+    path_argument,
+    positive,
+    shard_argument,
+)
+from verification.cli.exit_codes import EPILOG
+
+__all__ = ["build_parser"]
+
+
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser (also documents every command in --help); ``prog`` is how the
+    user called us (``python -m verification`` or ``verify-scaffolds``)."""
+    from verification import __version__
+
+    common = common_options()
+    parser = Parser(
+        prog=prog or Path(sys.argv[0]).name or "verify-scaffolds",
+        parents=[common],
+        description="Certify algorithm scaffolds: prompt a model with each scaffold, check its "
+        "answers against reference implementations, and write Markdown reports.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=Parser
+    )
+
+    def command(name: str, **options: Any) -> argparse.ArgumentParser:
+        parser = commands.add_parser(name, parents=[common], **options)
+        parser.command_name = name
+        return parser
+
+    parser.commands = commands.choices
+
+    listing = command("list", help="list the scaffolds the catalog declares")
+    listing.add_argument("--category", metavar="CATEGORY", help="only this category")
+    listing.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the catalog as the Markdown of docs/CATALOG.md (answer shapes, sizes, "
+        "validators, tolerances)",
+    )
+    listing.add_argument(
+        "--json",
+        action="store_true",
+        help="print the scaffolds as a JSON array (name, category, title, description, "
+        "validator, size unit and each tier's range, output budget) and the skipped plugins",
+    )
+
+    check = command(
+        "check",
+        help="run the generic checks on scaffolds (plugins included), no model asked",
+        description="For each scaffold: its file and sections, the worked example against the "
+        "reference, the Output Format example, every tier's cases against the schema and the "
+        "validator, the calibration hooks (every mutant rejected, every alternative accepted), "
+        "the size axis, the dry-run answer parsing back, and suites identical under two hash "
+        "seeds. Exits 0 when every check passes, 1 otherwise.",
+    )
+    check.add_argument("names", nargs="*", metavar="NAME", help="scaffold names")
+    check.add_argument("--category", metavar="CATEGORY", help="every scaffold of a category")
+    check.add_argument("--all", action="store_true", dest="everything", help="every scaffold")
+    check.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON document: the scaffolds checked, the number of failed checks "
+        "and each check's scaffold, name, ok and detail",
+    )
+    check.add_argument(
+        "--cases", type=positive, metavar="N", help="calibration cases per tier (50)"
+    )
+    check.add_argument(
+        "--scaffolds-dir", type=path_argument, metavar="DIR", help="where <category>/<name>.md live"
+    )
+
+    verify = command(
+        "verify",
+        help="certify scaffolds",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Generate cases, ask the model, validate, and write reports to "
+        "<output>/runs/<run-id>/reports (copied to <output>/reports).",
+    )
+    verify.add_argument("names", nargs="*", metavar="NAME", help="scaffold names")
+    verify.add_argument("--category", metavar="CATEGORY", help="every scaffold of a category")
+    verify.add_argument("--all", action="store_true", dest="everything", help="every scaffold")
+    verify.add_argument(
+        "--scaffold-file",
+        type=path_argument,
+        metavar="FILE",
+        help="certify this draft file against NAME's spec (one NAME)",
+    )
+    verify.add_argument(
+        "--baseline",
+        nargs="?",
+        const="current",
+        choices=["current", "none"],
+        help="make two linked runs on the same cases and print their paired comparison "
+        "(exact McNemar on the cases only one run passed): with --scaffold-file, the "
+        "current scaffold (A) against the draft (B); '--baseline none': no scaffold, only "
+        "the task (its When to Use section) and its Output Format (A), against the "
+        "scaffold or draft (B). Each run has its own id; a repeat is answered from the "
+        "response cache",
+    )
+    verify.add_argument(
+        "--tier",
+        action="append",
+        choices=["simple", "standard", "edge"],
+        help="only these tiers (repeatable); --tier simple is a quick check",
+    )
+    verify.add_argument(
+        "--case",
+        action="append",
+        dest="case_ids",
+        metavar="ID",
+        help="only this case, e.g. dijkstra-standard-004 (repeatable)",
+    )
+    verify.add_argument(
+        "--resume",
+        metavar="RUN_ID",
+        help="finish an interrupted run: skip answered cases, retry infra errors. The run's "
+        "provider, model, mode, level, cases, samples, seed, temperature, replay file and "
+        "scaffolds come from its manifest; an option given here that differs is refused",
+    )
+    verify.add_argument(
+        "--estimate",
+        action="store_true",
+        help="print the planned requests, estimated tokens and the most they could cost "
+        "(output at each spec's output budget); send nothing",
+    )
+    verify.add_argument(
+        "--shard",
+        type=shard_argument,
+        metavar="I/N",
+        help="ask only the I-th of N disjoint slices of the planned cases (balanced across "
+        "scaffolds, tiers and sizes; the same on every machine): an ordinary run with its "
+        "own id, never published to <output>/reports nor a baseline for history; `merge` "
+        "makes one run of the N shards",
+    )
+    verify.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="show a progress bar on standard error (default: when standard error is a "
+        "terminal, whatever standard output is; with -v and no terminal, progress lines in "
+        "the log)",
+    )
+    add_size_option(verify)
+    add_run_options(verify)
+    add_ci_options(verify)
+
+    show = command(
+        "show-prompt",
+        help="print the prompt of one case",
+        description="Print what the model is sent for one case: the scaffold (system prompt) "
+        "and the user prompt with the case's input. No model is asked.",
+    )
+    show.add_argument("name", metavar="NAME", help="the scaffold")
+    show.add_argument(
+        "--case",
+        dest="case_id",
+        metavar="ID",
+        help="case id, e.g. dijkstra-simple-000 (or dijkstra-simple-s12-000 at size 12); "
+        "default: the first standard case, NAME-standard-000 (named on standard error)",
+    )
+    add_size_option(show)
+    show.add_argument(
+        "--part",
+        choices=["both", "system", "user"],
+        default="both",
+        help="which part to print: the system prompt (the scaffold), the user prompt (the "
+        "input), or both with headers (default)",
+    )
+    show.add_argument(
+        "--scaffold-file", type=path_argument, metavar="FILE", help="use this draft scaffold file"
+    )
+    show.add_argument(
+        "--seed", type=int, metavar="N", help="suite seed the case is drawn with (VERIFY_SEED)"
+    )
+    show.add_argument(
+        "--scaffolds-dir",
+        type=path_argument,
+        metavar="DIR",
+        help="where <category>/<name>.md live (VERIFY_SCAFFOLDS_DIR)",
+    )
+
+    report = command(
+        "report",
+        help="re-render a run's reports from its journal",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    report.add_argument(
+        "run_id",
+        metavar="RUN_ID",
+        nargs="?",
+        help="a run under <output>/runs, or a run's folder as verify prints it "
+        "(<output>/runs/RUN_ID, its reports folder or summary.md); default: the latest",
+    )
+    add_output_option(report)
+
+    view = command(
+        "view",
+        help="open a run's HTML page (reports/index.html) in the browser",
+        description="Open the run's self-contained page (every case with its input, "
+        "expected and parsed answer, raw reply, filters and links) in the default browser "
+        "(the BROWSER variable chooses another); its path is printed either way, so with "
+        "no browser open the file by hand or copy it.",
+    )
+    view.add_argument(
+        "run_id",
+        metavar="RUN_ID",
+        nargs="?",
+        help="a run under <output>/runs, or a run's folder as verify prints it; default: "
+        "the latest",
+    )
+    add_output_option(view)
+
+    cache = command(
+        "cache",
+        help="show, clear or prune the response cache shared by your runs",
+        description="The response cache keeps every complete answer a model gave, keyed by "
+        "provider, base URL, model and the whole request (scaffold text, input, output "
+        "budget, temperature, thinking budget, sample): a repeated run, whatever its "
+        "--output, is answered from it with no network call. It lives in your cache folder "
+        "(VERIFY_CACHE_DIR; by default $XDG_CACHE_HOME/scaffold-verification, i.e. "
+        "~/.cache/scaffold-verification on Linux, ~/Library/Caches/scaffold-verification on "
+        "macOS, %LOCALAPPDATA%\\scaffold-verification on Windows). VERIFY_CACHE_MAX_MB caps "
+        "its size, evicting the least recently used answers. Errors, refusals and cut-off "
+        "replies are not kept; dry runs are never cached; no API key or URL credential is "
+        "written. `verify --no-cache` (VERIFY_CACHE=false) bypasses it.",
+    )
+    cache.add_argument(
+        "action",
+        metavar="ACTION",
+        choices=["stats", "clear", "prune"],
+        help="stats: where it is, answers kept, times served again and size on disk, by "
+        "provider, server and model; clear: remove every answer (a damaged cache file "
+        "altogether); prune: remove the answers not used for --older-than DAYS days, and "
+        "trim to VERIFY_CACHE_MAX_MB",
+    )
+    cache.add_argument(
+        "--older-than",
+        type=positive,
+        metavar="DAYS",
+        help="with prune: remove answers neither kept nor served in the last DAYS days",
+    )
+    cache.add_argument(
+        "--output",
+        type=path_argument,
+        dest="cache_folder",
+        metavar="DIR",
+        help="act on the cache.sqlite3 that versions before the shared cache kept in the "
+        "results folder DIR, instead of the shared cache",
+    )
+
+    history = command(
+        "history",
+        help="list recent runs with each scaffold's status and rate",
+        description="Read every run under <output>/runs (no index: each run's manifest and "
+        "summary.json), newest first: id, time, model, provider, level, seed, code version, "
+        "and each scaffold's status and pass rate. A damaged run folder is skipped with a "
+        "warning naming it.",
+    )
+    history.add_argument("--model", metavar="MODEL", help="only runs that asked this model")
+    history.add_argument(
+        "--scaffold", metavar="NAME", help="only runs of this scaffold, and only its line"
+    )
+    history.add_argument(
+        "--limit", type=positive, default=20, metavar="N", help="the newest N runs (20)"
+    )
+    history.add_argument("--json", action="store_true", help="print the runs as JSON")
+    add_output_option(history)
+
+    compare = command(
+        "compare",
+        help="paired comparison of two runs on the cases both answered",
+        description="Per scaffold both runs hold, on the cases both answered (first sample "
+        "of each): the cases only RUN_A passed, the cases only RUN_B passed, an exact "
+        "McNemar test on that split (Holm-corrected across the scaffolds) and a verdict. "
+        "Fewer than 6 discordant cases can never be significant: the verdict says so.",
+    )
+    compare.add_argument("run_a", metavar="RUN_A", help="a run under <output>/runs")
+    compare.add_argument("run_b", metavar="RUN_B", help="another run under <output>/runs")
+    compare.add_argument(
+        "--html",
+        type=path_argument,
+        nargs="?",
+        const=DEFAULT_PAGE,
+        metavar="PATH",
+        help="also write the comparison as a page (every shared case, the discordant ones "
+        "first, both answers side by side) to PATH, by default "
+        "<output>/comparisons/<RUN_A>-vs-<RUN_B>/index.html; its path is printed",
+    )
+    add_output_option(compare)
+
+    merge = command(
+        "merge",
+        help="make one run of the shards of a plan (verify --shard I/N)",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Read each shard's run folder (manifest.json and results.jsonl, e.g. "
+        "downloaded from CI jobs), check that they are all N shards of one plan, and write "
+        "one run under <output>/runs with the reports, statuses and intervals of the "
+        "unsharded run; exit codes as verify's. Shards of different plans, a shard given "
+        "twice and missing shards are refused (exit 2), naming which.",
+    )
+    merge.add_argument(
+        "run_dirs", nargs="+", type=path_argument, metavar="RUN_DIR", help="a shard's run folder"
+    )
+    add_output_option(merge)
+    add_ci_options(merge)
+
+    prune = command(
+        "prune",
+        help="remove old runs' raw replies, keeping what history and compare need",
+        description="For every run but the newest N: rewrite its journal without the raw "
+        "model replies (outcomes, parsed answers, reply lengths and hashes stay, so "
+        "history, compare and report still work) and delete its scaffold reports, which "
+        "quote replies (summary.md and summary.json stay). A run in use is left alone.",
+    )
+    prune.add_argument(
+        "--keep", type=positive, required=True, metavar="N", help="newest runs kept whole"
+    )
+    add_output_option(prune)
+    return parser

@@ -1,0 +1,118 @@
+"""``report``, ``view``, ``history``, ``compare``, ``prune``: the commands reading runs back."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from verification.cli.arguments import DEFAULT_PAGE
+from verification.cli.command_base import CommandsBase
+from verification.cli.exit_codes import exit_code
+from verification.cli.run_output import print_summary
+
+__all__ = ["ReportCommands", "names_a_folder", "run_folder"]
+
+
+class ReportCommands(CommandsBase):
+    """``report``, ``view``, ``history``, ``compare`` and ``prune``."""
+
+    def generate_reports(self, run_id: str | None = None) -> int:
+        from verification.journal import RunPaths, latest_run_id, read_journal
+        from verification.reports.generator import write_run_reports
+        from verification.results import results_from_journal
+
+        results_dir = self.settings.results_dir
+        if run_id is not None and names_a_folder(run_id):
+            results_dir, run_id = run_folder(Path(run_id))
+        run_id = run_id or latest_run_id(results_dir)
+        paths = RunPaths(results_dir, run_id)
+        manifest = paths.read_manifest()
+        results = results_from_journal(manifest, read_journal(paths.journal))
+        # <output>/reports shows the latest run: re-rendering an older one leaves it alone.
+        latest = latest_run_id(results_dir)
+        summary = write_run_reports(paths, manifest, results, publish=run_id == latest)
+        print_summary(results.values(), manifest.run_label, summary, manifest.level)
+        return exit_code([r.status for r in results.values()], manifest.level)
+
+    def view(self, run_id: str | None = None) -> int:
+        """Open a run's page in the browser; print its path (all there is without one)."""
+        import webbrowser
+
+        from verification.reports.html import page_path
+
+        results_dir = self.settings.results_dir
+        if run_id is not None and names_a_folder(run_id):  # as `report` takes it
+            results_dir, run_id = run_folder(Path(run_id))
+        path = page_path(results_dir, run_id).resolve()
+        print(path)
+        try:
+            opened = webbrowser.open(path.as_uri())
+        except webbrowser.Error:  # no browser this module knows of
+            opened = False
+        if not opened:
+            print("no browser to open it in: open the file above", file=sys.stderr)
+        return 0
+
+    def history(
+        self,
+        *,
+        model: str | None = None,
+        scaffold: str | None = None,
+        limit: int = 20,
+        as_json: bool = False,
+    ) -> int:
+        from verification.reports.compare import render_history
+        from verification.reports.history import as_json_lines, filter_entries, scan_runs
+
+        entries = scan_runs(self.settings.results_dir)
+        chosen = filter_entries(entries, model=model, scaffold=scaffold)[-limit:]
+        print(as_json_lines(chosen) if as_json else render_history(chosen, scaffold), end="")
+        return 0
+
+    def compare(self, run_a: str, run_b: str, *, html: Path | None = None) -> int:
+        from verification.reports.compare import compare_runs, render_pairing
+
+        pairing = compare_runs(self.settings.results_dir, run_a, run_b)
+        print(render_pairing(pairing), end="")
+        if html is not None:
+            from verification.reports.compare_html import (
+                default_comparison_path,
+                write_comparison_page,
+            )
+
+            if html == DEFAULT_PAGE:
+                html = default_comparison_path(self.settings.results_dir, pairing)
+            print(f"page: {write_comparison_page(pairing, html)}")
+        return 0
+
+    def prune(self, keep: int) -> int:
+        from verification.reports.history import prune_runs
+
+        done = prune_runs(self.settings.results_dir, keep)
+        for run_id, what in done:
+            print(f"{run_id}: {what}")
+        print(f"{len(done)} older run(s) pruned; the newest {keep} kept whole")
+        return 0
+
+
+def names_a_folder(run: str) -> bool:
+    """Whether ``report``'s argument is a path (the run folder ``verify`` prints) rather
+    than a run id (which holds no separator and is no folder here)."""
+    return os.sep in run or "/" in run or run in (".", "..") or Path(run).is_dir()
+
+
+def run_folder(folder: Path) -> tuple[Path, str]:
+    """The results folder and run id of a run folder ``<output>/runs/<run-id>`` (or its
+    ``reports`` folder, or a file in it, as ``verify`` prints ``.../reports/summary.md``)."""
+    from verification.errors import ConfigurationError
+
+    manifest = "manifest.json"
+    for candidate in (folder, folder.parent, folder.parent.parent):
+        if (candidate / manifest).is_file() and candidate.absolute().parent.name == "runs":
+            run = candidate.absolute()
+            return run.parent.parent, run.name
+    raise ConfigurationError(
+        f"{folder} is no run folder (<output>/runs/RUN_ID holding {manifest}): give a "
+        "run id, or the run folder `verify` printed"
+    )

@@ -1,0 +1,247 @@
+"""``verify`` (one model, several, or against a baseline) and ``merge``: making a run."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from verification.cases import TIERS, Tier
+from verification.cli.command_base import CommandsBase
+from verification.cli.exit_codes import exit_code
+from verification.cli.run_output import finish_run, print_summary, say_how_to_resume
+from verification.cli.terminal import ProgressBar, terminable
+from verification.errors import FatalLLMError
+
+if TYPE_CHECKING:
+    from verification.shards import Shard
+
+__all__ = ["RunCommands"]
+
+
+class RunCommands(CommandsBase):
+    """``verify`` and ``merge``."""
+
+    def verify(
+        self,
+        names: Sequence[str] = (),
+        *,
+        category: str | None = None,
+        everything: bool = False,
+        scaffold_file: Path | None = None,
+        tiers: Sequence[str] | None = None,
+        case_ids: Sequence[str] = (),
+        resume: str | None = None,
+        size: int | None = None,
+        estimate: bool = False,
+        junit_xml: Path | None = None,
+        fail_on_regression: bool = False,
+        baseline: str | None = None,
+        shard: Shard | None = None,
+    ) -> int:
+        from verification.errors import ConfigurationError, JournalError
+        from verification.registry import resolve_scaffold_names
+        from verification.runner import VerificationRunner
+
+        chosen = list(names)
+        if case_ids and tiers:
+            raise ConfigurationError("--case names exact cases: leave out --tier")
+        if resume and size is not None:
+            raise ConfigurationError("--resume answers the run's own cases: leave out --size")
+        if shard is not None and (resume or baseline is not None):
+            raise ConfigurationError(
+                "--shard slices a new run: leave out --resume (a shard resumes its own "
+                "cases) and --baseline"
+            )
+        if case_ids and not (chosen or category or everything):
+            chosen = list(dict.fromkeys(case_id.split("-")[0] for case_id in case_ids))
+        if resume and not (chosen or category or everything):
+            scaffolds: list[str] = []  # the run's manifest says which
+        else:
+            scaffolds = resolve_scaffold_names(chosen, category=category, everything=everything)
+        overrides: dict[str, Path] = {}
+        if scaffold_file is not None:
+            if len(scaffolds) != 1:
+                raise ConfigurationError("--scaffold-file certifies one draft: name one scaffold")
+            overrides[scaffolds[0]] = scaffold_file
+        chosen_tiers = [t for t in TIERS if t in tiers] if tiers else list(TIERS)
+        several = len(self.settings.model_names) > 1
+        if several:
+            from verification.multimodel import check_several_models
+
+            check_several_models(
+                self.settings,
+                resume=bool(resume),
+                baseline=baseline is not None,
+                shard=shard is not None,
+            )
+        if estimate:
+            from verification.estimate import estimate_run, format_estimate
+            from verification.llm.prompt_builder import PromptBuilder
+
+            if resume:
+                raise ConfigurationError("--estimate plans a new run: leave out --resume")
+            if shard is not None:
+                raise ConfigurationError("--estimate prices the whole plan: leave out --shard")
+            builder = PromptBuilder(self.settings.scaffolds_dir, overrides=overrides)
+            for model in self.settings.model_names:
+                estimates, model = estimate_run(
+                    self.settings.for_model(model),
+                    scaffolds,
+                    tiers=chosen_tiers,
+                    case_ids=case_ids,
+                    size=size,
+                    prompt_builder=builder,
+                )
+                print(format_estimate(estimates, model, batch=self.settings.batch))
+            return 0
+        if baseline is not None:
+            if resume or estimate:
+                raise ConfigurationError("--baseline makes two new runs: leave out --resume")
+            return self._verify_with_baseline(
+                scaffolds, baseline, overrides, chosen_tiers, case_ids, size
+            )
+        if several:
+            return self._verify_models(
+                scaffolds,
+                overrides,
+                chosen_tiers,
+                case_ids,
+                size,
+                junit_xml=junit_xml,
+                fail_on_regression=fail_on_regression,
+            )
+        bar = ProgressBar.on_terminal(self.progress)
+        runner = VerificationRunner(
+            self.settings,
+            scaffold_overrides=overrides,
+            progress=bar.advance if bar else None,
+            planned=bar.start if bar else None,
+        )
+        try:
+            import asyncio
+
+            outcome = asyncio.run(
+                terminable(
+                    runner.run(
+                        scaffolds,
+                        tiers=chosen_tiers,
+                        case_ids=case_ids,
+                        resume=resume,
+                        size=size,
+                        shard=shard,
+                    )
+                )
+            )
+        except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
+            say_how_to_resume(runner, self.prog, asked=isinstance(exc, KeyboardInterrupt))
+            raise
+        finally:
+            if bar is not None:
+                bar.close()
+        return finish_run(outcome, junit_xml=junit_xml, fail_on_regression=fail_on_regression)
+
+    def _verify_models(
+        self,
+        scaffolds: Sequence[str],
+        overrides: dict[str, Path],
+        tiers: Sequence[Tier],
+        case_ids: Sequence[str],
+        size: int | None,
+        *,
+        junit_xml: Path | None,
+        fail_on_regression: bool,
+    ) -> int:
+        """Every model asked the same cases, each in a run of its own; the exit code is the
+        worst of theirs."""
+        import asyncio
+
+        from verification.errors import JournalError
+        from verification.multimodel import ModelRuns, model_file
+        from verification.printable import printable
+
+        bar = ProgressBar.on_terminal(self.progress)
+        runs = ModelRuns(
+            self.settings,
+            scaffold_overrides=overrides,
+            progress=bar.advance if bar else None,
+            planned=bar.start if bar else None,
+        )
+        try:
+            outcomes = asyncio.run(
+                terminable(runs.run(scaffolds, tiers=tiers, case_ids=case_ids, size=size))
+            )
+        except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
+            for runner in runs.runners.values():
+                say_how_to_resume(runner, self.prog, asked=isinstance(exc, KeyboardInterrupt))
+            raise
+        finally:
+            if bar is not None:
+                bar.close()
+        codes = []
+        for model, outcome in zip(runs.models, outcomes, strict=True):
+            print(f"model {printable(model, 100)}: run {outcome.run_id}")
+            codes.append(
+                finish_run(
+                    outcome,
+                    junit_xml=model_file(junit_xml, model) if junit_xml else None,
+                    fail_on_regression=fail_on_regression,
+                )
+            )
+        return max(codes)  # the highest code is the worst: 5 regression, 3, 1, 0
+
+    def _verify_with_baseline(
+        self,
+        scaffolds: Sequence[str],
+        baseline: str,
+        overrides: dict[str, Path],
+        tiers: Sequence[Tier],
+        case_ids: Sequence[str],
+        size: int | None,
+    ) -> int:
+        import asyncio
+
+        from verification.baseline import run_with_baseline
+        from verification.reports.compare import render_pairing
+        from verification.reports.generator import write_run_reports
+
+        bar = ProgressBar.on_terminal(self.progress)
+        try:
+            runs = asyncio.run(
+                terminable(
+                    run_with_baseline(
+                        self.settings,
+                        scaffolds,
+                        "none" if baseline == "none" else "current",
+                        overrides=overrides,
+                        tiers=tiers,
+                        case_ids=case_ids,
+                        size=size,
+                        progress=bar.advance if bar else None,
+                    )
+                )
+            )
+        finally:
+            if bar is not None:
+                bar.close()
+        write_run_reports(runs.a.paths, runs.a.manifest, runs.a.results, publish=False)
+        summary = write_run_reports(runs.b.paths, runs.b.manifest, runs.b.results)
+        print_summary(runs.b.results.values(), runs.b.manifest.run_label, summary)
+        print(render_pairing(runs.pairing, a=runs.a_label, b=runs.b_label), end="")
+        return exit_code([r.status for r in runs.b.results.values()], runs.b.manifest.level)
+
+    def verify_category(self, category: str) -> int:
+        return self.verify(category=category)
+
+    def merge(
+        self,
+        run_dirs: Sequence[Path],
+        *,
+        junit_xml: Path | None = None,
+        fail_on_regression: bool = False,
+    ) -> int:
+        from verification.merge import merge_shards
+
+        outcome = merge_shards(run_dirs, self.settings.results_dir)
+        print(f"merged {len(run_dirs)} shard(s) into run {outcome.run_id}")
+        return finish_run(outcome, junit_xml=junit_xml, fail_on_regression=fail_on_regression)

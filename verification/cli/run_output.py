@@ -1,0 +1,102 @@
+"""What a run that ended prints: its summary, cost and exit code, or how to resume it."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from verification.cli.exit_codes import exit_code, regression_exit
+
+if TYPE_CHECKING:
+    from verification.runner import RunResult, VerificationRunner
+
+__all__ = ["finish_run", "print_cost", "print_summary", "say_how_to_resume"]
+
+
+def say_how_to_resume(runner: VerificationRunner, prog: str, *, asked: bool = False) -> None:
+    """Tell how to go on with a run that stopped (once its directory exists): ``asked``
+    when the user stopped it (Ctrl-C, SIGTERM), which is no failure to fix."""
+    if not runner.run_id:
+        return
+    from verification.resuming import resume_command
+
+    asks_no_model = runner.provider is not None and runner.provider.dry_run
+    command = resume_command(
+        runner.run_id,
+        runner.settings,
+        prog=prog,
+        model=None if asks_no_model else runner.model,
+    )
+    why = "stopped as asked" if asked else "stopped by the error below"
+    then = "continue with" if asked else "after fixing the cause, continue with"
+    print(
+        f"run {runner.run_id}: {why}; its finished answers are kept in its journal; "
+        f"{then}: {command}",
+        file=sys.stderr,
+    )
+
+
+def finish_run(outcome: RunResult, *, junit_xml: Path | None, fail_on_regression: bool) -> int:
+    """Write a finished run's reports (and CI outputs), print its summary and cost, and
+    return its exit code."""
+    from verification.reports.ci import run_reporters
+    from verification.reports.generator import write_run_reports
+
+    reporters = run_reporters(
+        junit_xml=junit_xml, step_summary=os.environ.get("GITHUB_STEP_SUMMARY")
+    )
+    summary = write_run_reports(
+        outcome.paths,
+        outcome.manifest,
+        outcome.results,
+        costs=outcome.costs,
+        reporters=reporters,
+    )
+    print_summary(
+        outcome.results.values(), outcome.manifest.run_label, summary, outcome.manifest.level
+    )
+    print_cost(outcome)
+    if outcome.manifest.shard is not None:
+        print(
+            f"shard {outcome.manifest.shard.index}/{outcome.manifest.shard.count}: not "
+            "published to <output>/reports; `merge` the shards' run folders for the run"
+        )
+    statuses = [r.status for r in outcome.results.values()]
+    code = exit_code(statuses, outcome.manifest.level)
+    return regression_exit(summary, code) if fail_on_regression else code
+
+
+def print_summary(results: Any, label: str | None, summary: Path, level: str | None = None) -> None:
+    if label:
+        print(f"{label}: no model was asked; this run certifies no model.")
+    if level == "quick":
+        print("quick level: a smoke test; it certifies nothing and exits 0 unless errors.")
+    for r in results:
+        low, high = r.interval
+        mark = " (borderline)" if r.borderline else ""
+        print(
+            f"{r.scaffold:<24} {r.status + mark:<24} {100 * r.pass_rate:5.1f}% "
+            f"(n={r.n}, 95% CI {100 * low:.1f}-{100 * high:.1f}%, infra errors {r.infra_errors})"
+        )
+    print(f"report: {summary}")
+
+
+def print_cost(outcome: Any) -> None:
+    from verification.costs import total_cost
+
+    manifest = outcome.manifest
+    if manifest.dry_run or manifest.cost_basis is None:
+        return
+    cost = total_cost(outcome.costs, manifest.cost_basis)
+    usd = "unknown (no price: set VERIFY_PRICES)" if cost.usd is None else f"${cost.usd:.4f}"
+    print(
+        f"cost: {usd} for {cost.live_calls} live call(s); prompt cache: {cost.prompt_cache.detail}"
+    )
+    if manifest.stopped_by_budget:
+        print(
+            f"stopped at the --max-cost budget: continue with --resume {manifest.run_id} "
+            "and a larger --max-cost",
+            file=sys.stderr,
+        )

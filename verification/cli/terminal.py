@@ -1,0 +1,110 @@
+"""What a run shows on the terminal while it works, and SIGTERM taken as Ctrl-C."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+logger = logging.getLogger("verification")
+T = TypeVar("T")
+
+__all__ = ["ProgressBar", "Terminated", "terminable"]
+
+
+class ProgressBar:
+    """A progress bar on a terminal (none when output is piped, so CI logs stay clean)."""
+
+    def __init__(self, console: Console | None = None) -> None:
+        """On ``console`` (default: rich's, on standard error)."""
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("elapsed"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        )
+        self._progress.start()
+        self._task = self._progress.add_task("answers", total=None)
+
+    def start(self, total: int) -> None:
+        """The number of cases to answer (repairs come on top, uncounted)."""
+        self._progress.update(self._task, total=total)
+
+    @classmethod
+    def on_terminal(cls, shown: bool | None = None) -> Any:
+        """A bar on standard error when it is a terminal (whatever standard output is:
+        ``verify ... | tee log`` shows it) or ``shown``; else, with ``-v``, progress lines
+        in the log; nothing when ``shown`` is False."""
+        if shown is False:
+            return None
+        if shown or sys.stderr.isatty():
+            from rich.console import Console
+
+            return cls(Console(stderr=True, force_terminal=True if shown else None))
+        if logger.isEnabledFor(logging.INFO):
+            from verification.progress_log import ProgressLog
+
+            return ProgressLog()
+        return None
+
+    def advance(self, record: Any) -> None:
+        # One step per case answered: a repair attempt refines an answer already counted.
+        step = 1 if record.attempt == 1 else 0
+        self._progress.update(
+            self._task, advance=step, description=f"{record.scaffold} {record.outcome}"
+        )
+
+    def close(self) -> None:
+        self._progress.stop()
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: stopped like Ctrl-C (the run marked interrupted, a resume hint), exit 143."""
+
+
+async def terminable(work: Awaitable[T]) -> T:
+    """``await work``, with SIGTERM cancelling it as Ctrl-C does (where signals can be
+    caught: not on Windows)."""
+    import asyncio
+
+    task = asyncio.current_task()
+    assert task is not None
+    loop = asyncio.get_running_loop()
+    terminated = False
+
+    def on_sigterm() -> None:
+        nonlocal terminated
+        terminated = True
+        task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+    except (NotImplementedError, RuntimeError):  # Windows, or not the main thread
+        return await work
+    try:
+        return await work
+    except asyncio.CancelledError:
+        if terminated:
+            raise Terminated from None
+        raise
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
