@@ -183,13 +183,14 @@ def test_generic_mutants_keep_only_answers_the_schema_takes() -> None:
     assert sorted(made, key=json.dumps) == sorted(({"flags": f} for f in flipped), key=json.dumps)
 
 
-def test_every_built_in_spec_declares_its_own_mutants() -> None:
+def test_every_built_in_spec_declares_its_own_mutants_and_title() -> None:
     catalog = default_catalog()
     built_in = [
         spec for name, spec in catalog.items() if catalog.origins[name].startswith("verification.")
     ]
     assert len(built_in) >= 33
     assert [spec.name for spec in built_in if spec.generic_mutants] == []
+    assert [spec.name for spec in built_in if not spec.title] == []  # no heading read for them
 
 
 def test_a_spec_without_sizes_takes_them_from_its_axis() -> None:
