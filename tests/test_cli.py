@@ -758,7 +758,11 @@ def test_a_commit_is_recorded_only_from_the_packages_own_checkout(
         text=True,
     ).stdout.strip()
     recorded = subprocess.run(
-        [sys.executable, "-c", "from verification.runner import _code_version as v; print(v())"],
+        [
+            sys.executable,
+            "-c",
+            "from verification.code_version import code_version as v; print(v())",
+        ],
         cwd=checkout,
         env={**os.environ, "PYTHONPATH": str(checkout)},
         check=True,

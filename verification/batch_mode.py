@@ -41,15 +41,17 @@ from pydantic import BaseModel, Field, ValidationError
 
 from verification.budget import CostBudget
 from verification.cases import TestCase
+from verification.config import VerificationSettings
 from verification.errors import (
+    ConfigurationError,
     InvalidRequestError,
     JournalError,
     LLMError,
     PluginError,
     StoredFileError,
 )
-from verification.journal import AttemptRecord
-from verification.llm.base import LLMRequest, LLMResponse
+from verification.journal import AttemptRecord, RunManifest, RunPaths, read_journal
+from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.batches import (
     BATCH_ID,
     CUSTOM_ID,
@@ -57,6 +59,7 @@ from verification.llm.batches import (
     MAX_BATCH_REQUESTS,
     BatchResult,
     ClaudeBatches,
+    batches_for,
 )
 from verification.llm.prompt_builder import Prompt, PromptBuilder
 from verification.pricing import BATCH_PRICE_SHARE, estimate_tokens
@@ -72,6 +75,7 @@ __all__ = [
     "JobTuple",
     "RequestKey",
     "custom_id",
+    "run_batches",
 ]
 
 BATCH_FILE = "batches.jsonl"
@@ -201,6 +205,40 @@ class BatchMode:
     submitted: int = 0
     """Batches this process sent."""
     _held: list[int] = field(default_factory=list)
+
+    @classmethod
+    def for_run(
+        cls,
+        batches: ClaudeBatches,
+        paths: RunPaths,
+        settings: VerificationSettings,
+        *,
+        prompt_builder: PromptBuilder,
+        request_for: Callable[[JobTuple, Prompt], LLMRequest],
+        cached: Callable[[LLMRequest], Awaitable[LLMResponse | None]],
+        judge: Judge,
+        plugin_failed: Callable[[JobTuple, PluginError], Awaitable[object]],
+        finish_sync: FinishSync,
+        budget: CostBudget | None,
+    ) -> BatchMode:
+        """The batch mode of the run in ``paths``: its batches logged beside its journal,
+        polled and repaired as ``settings`` say, ``finish_sync`` used only when they ask
+        (``VERIFY_BATCH_SYNC_FINISH``)."""
+        return cls(
+            batches,
+            BatchLog(paths.run_dir / BATCH_FILE),
+            prompt_builder=prompt_builder,
+            request_for=request_for,
+            cached=cached,
+            judge=judge,
+            plugin_failed=plugin_failed,
+            journal=lambda: read_journal(paths.journal),
+            finish_sync=finish_sync if settings.batch_sync_finish else None,
+            repair_attempts=settings.repair_attempts,
+            poll_interval=settings.batch_poll_interval,
+            deadline=settings.batch_deadline,
+            budget=budget,
+        )
 
     async def run(self, jobs: Sequence[JobTuple]) -> None:
         """Ask every job's attempts in batches, then finish the rest synchronously."""
@@ -422,3 +460,17 @@ def _chunks(steps: Sequence[_Step], batches: ClaudeBatches) -> list[list[_Step]]
         chunks[-1].append(step)
         size += length
     return chunks
+
+
+def run_batches(
+    settings: VerificationSettings, provider: LLMProvider, previous: RunManifest | None
+) -> ClaudeBatches | None:
+    """The Message Batches a run is sent through (``--batch``, or a resumed run that was),
+    else ``None``; refused beside early stopping, which asks in looks."""
+    if not (settings.batch or (previous is not None and previous.settings.get("batch"))):
+        return None
+    if settings.early_stop or (previous is not None and previous.early_stops is not None):
+        raise ConfigurationError(
+            "--batch sends every case at once: leave out --early-stop (it asks in looks)"
+        )
+    return batches_for(provider)  # a provider without batches: said before

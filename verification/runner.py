@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -19,8 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from verification import DISTRIBUTION, __version__
-from verification.batch_mode import BATCH_FILE, BatchLog, BatchMode, JobTuple
+from verification.batch_mode import BatchMode, JobTuple, run_batches
 from verification.budget import CostBudget, cost_basis
 from verification.cases import (
     TIERS,
@@ -32,9 +30,8 @@ from verification.cases import (
 from verification.catalog import Catalog, default_catalog
 from verification.config import VerificationSettings, load_settings
 from verification.costs import ScaffoldCost, run_costs
-from verification.early_stop import LOOK_MIN_N, EarlyStopping, check_early_stop, interleaved
+from verification.early_stop import LOOK_MIN_N, EarlyStopping
 from verification.errors import (
-    ConfigurationError,
     FatalLLMError,
     LLMError,
     PluginError,
@@ -45,32 +42,34 @@ from verification.journal import (
     Outcome,
     RunManifest,
     RunPaths,
-    ScaffoldEntry,
     cap_response,
     new_run_id,
     read_journal,
 )
+from verification.judging import check_validator, judge_answer
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
-from verification.llm.batches import ClaudeBatches, batches_for
+from verification.llm.batches import ClaudeBatches
 from verification.llm.cache import CachingProvider, shared_cache
 from verification.llm.limiter import Slot
-from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, Prompt, PromptBuilder
+from verification.llm.prompt_builder import Prompt, PromptBuilder
 from verification.llm.providers import build_provider
 from verification.llm.response_parser import ResponseParser
-from verification.planning import level_tiers, plan_cases, planned_sweep, resumed_seed
+from verification.planning import plan_cases
 from verification.pricing import estimate_tokens, min_cacheable_for
 from verification.results import (
     ScaffoldResults,
     TestResult,
     results_from_journal,
 )
-from verification.resuming import adopt_stored_scaffolds
+from verification.resuming import answered_cases, check_resumable
 from verification.run_calibration import CaseCalibration, calibrate_case
+from verification.run_manifest import ended_manifest, new_manifest
+from verification.run_plan import plan_new, plan_resumed
 from verification.scheduling import CaseScheduler, Job
 from verification.shards import Shard, cut_shard
 from verification.spec import ScaffoldSpec
 from verification.thinking import check_thinking, max_tokens_with
-from verification.validators.base import ValidationResult, Validator, accepts_case
+from verification.validators.base import Validator
 
 __all__ = [
     "RunResult",
@@ -94,30 +93,6 @@ class RunResult:
     manifest: RunManifest
     results: dict[str, ScaffoldResults]
     costs: dict[str, ScaffoldCost] = field(default_factory=dict)
-
-
-def _code_version() -> str:
-    """The installed distribution's version, and the commit only when the package runs
-    from its own checkout (not from a wheel that happens to sit inside another repository)."""
-    checkout = Path(__file__).resolve().parent.parent
-    try:
-        own = f'name = "{DISTRIBUTION}"' in (checkout / "pyproject.toml").read_text("utf-8")
-    except OSError:
-        own = False
-    if not own or not (checkout / ".git").exists():
-        return __version__
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=checkout,
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        commit = ""
-    return f"{__version__}+{commit}" if commit and commit not in __version__ else __version__
 
 
 def _now() -> str:
@@ -308,7 +283,7 @@ class VerificationRunner:
         elif not parsed.ok:
             outcome, level, reason = "failed", parsed.failed_level, parsed.reason
         else:
-            verdict = _judge(validator, parsed.answer, case)
+            verdict = judge_answer(validator, parsed.answer, case)
             outcome = "passed" if verdict.is_valid else "failed"
             level = None if verdict.is_valid else 3
             reason = verdict.message
@@ -405,7 +380,7 @@ class VerificationRunner:
         """Answer one case (with repair if configured) and judge it."""
         spec = self.catalog.get_spec(test_case.scaffold)
         await self._ensure_provider({test_case.scaffold: [test_case]})
-        chosen = _check_validator(validator or spec.validator)
+        chosen = check_validator(validator or spec.validator)
         records = await self._answer_case(spec, test_case, chosen, epoch=epoch)
         return TestResult.from_records(records[0], records[-1])
 
@@ -415,7 +390,7 @@ class VerificationRunner:
         """Answer every case of a suite (no run directory) and certify the scaffold."""
         spec = self.catalog.get_spec(scaffold_name)
         await self._ensure_provider({scaffold_name: list(test_suite.test_cases)})
-        chosen = _check_validator(validator or spec.validator)
+        chosen = check_validator(validator or spec.validator)
         records = await self._gather(
             [(spec, case, chosen, 0) for case in test_suite.test_cases], done=set()
         )
@@ -485,20 +460,16 @@ class VerificationRunner:
         async def plugin_failed(job: JobTuple, error: PluginError) -> None:
             self._keep_plugin_failure(job[1].id, error, epoch=job[3], case=job[1])
 
-        settings = self.settings
-        return BatchMode(
+        return BatchMode.for_run(
             batches,
-            BatchLog(paths.run_dir / BATCH_FILE),
+            paths,
+            self.settings,
             prompt_builder=self.prompt_builder,
             request_for=lambda job, prompt: self.request_for(job[0], job[1], prompt, epoch=job[3]),
             cached=provider.cached,
             judge=judge,
             plugin_failed=plugin_failed,
-            journal=lambda: read_journal(paths.journal),
-            finish_sync=self._finish_sync if settings.batch_sync_finish else None,
-            repair_attempts=settings.repair_attempts,
-            poll_interval=settings.batch_poll_interval,
-            deadline=settings.batch_deadline,
+            finish_sync=self._finish_sync,
             budget=self.scheduler.budget,
         )
 
@@ -570,42 +541,20 @@ class VerificationRunner:
         settings = self.settings
         run_id = paths.run_id
         previous = paths.read_manifest() if resumed else None
-        failures: dict[str, PluginError] = {}  # cases a plugin could not draw, by id
         self._calibrations = {}  # another run's case of the same id may differ (its seed)
         if previous is not None:  # a resumed run answers exactly the cases it planned
-            adopt_stored_scaffolds(previous, self.prompt_builder)
-            scaffold_names = list(previous.scaffolds)
-            case_ids = [i for info in previous.scaffolds.values() for i in info.case_ids]
-            planned = plan_cases(
-                scaffold_names,
-                seed=resumed_seed(previous, settings),
-                cases=1,
-                case_ids=case_ids,
-                catalog=self.catalog,
-                plugin_failures=failures,
-            )
+            plan = plan_resumed(previous, settings, self.prompt_builder, catalog=self.catalog)
         else:
-            tiers = level_tiers(settings.level, tiers)
-            sweep = planned_sweep(
+            plan = plan_new(
                 settings,
                 scaffold_names,
                 catalog=self.catalog,
-                narrowed=bool(case_ids) or size is not None,
-            )
-            planned = plan_cases(
-                scaffold_names,
-                seed=settings.case_seed,
-                cases=settings.cases,
                 tiers=tiers,
                 case_ids=case_ids,
                 size=size,
-                sweep=sweep,
-                catalog=self.catalog,
-                plugin_failures=failures,
+                shard=shard,
             )
-            if settings.early_stop:  # every prefix of a scaffold's cases holds all its groups
-                check_early_stop(sweep=sweep is not None, shard=shard is not None)
-                planned = {name: interleaved(cases) for name, cases in planned.items()}
+        planned, failures = plan.cases, plan.failures
         specs = {name: self.catalog.get_spec(name) for name in planned}
         for spec in specs.values():  # a broken scaffold file stops the run before any request
             self.prompt_builder.get_scaffold_content(spec)
@@ -620,13 +569,7 @@ class VerificationRunner:
             dry_run=self.provider.dry_run,
             temperature=settings.temperature,
         )
-        batches = None
-        if settings.batch or (previous is not None and previous.settings.get("batch")):
-            if settings.early_stop or (previous is not None and previous.early_stops is not None):
-                raise ConfigurationError(
-                    "--batch sends every case at once: leave out --early-stop (it asks in looks)"
-                )
-            batches = batches_for(self.provider)  # a provider without batches: said before
+        batches = run_batches(settings, self.provider, previous)
         # Priced before the folder is made: --max-cost with no known price leaves nothing.
         basis = cost_basis(
             settings,
@@ -639,53 +582,26 @@ class VerificationRunner:
         done: set[tuple[str, int]] = set()
         samples = settings.samples
         if previous is not None:
-            _check_resumable(
+            check_resumable(
                 previous, self.provider, self.model, self.prompt_builder, settings.thinking_budget
             )
             samples = previous.samples
-            for record in read_journal(paths.journal):
-                if record.attempt == 1 and record.outcome != "infra_error":
-                    done.add((record.case_id, record.epoch))
-                elif record.attempt == 1:
-                    done.discard((record.case_id, record.epoch))
+            done = answered_cases(read_journal(paths.journal))
             manifest = previous.model_copy(update={"interrupted": False, "finished_at": None})
         else:
-            manifest = RunManifest(
-                run_id=run_id,
-                created_at=datetime.now(UTC).isoformat(timespec="microseconds"),
-                provider=self.provider.describe(),
-                dry_run=self.provider.dry_run,
-                run_label=self.provider.label,
-                model_requested=None if self.provider.dry_run else self.model,
-                settings=_named_models(settings.public_dump(), asked=not self.provider.dry_run),
-                seed=0 if settings.private_seed else settings.seed,
-                seed_private=settings.private_seed,
-                seed_sha256=settings.cert_seed_sha256 if settings.private_seed else None,
-                level=settings.level,
-                sizes=sweep,
-                cases=settings.cases,
-                samples=settings.samples,
-                tiers=list(tiers),
-                case_filter=list(case_ids) or None,
-                scaffolds={
-                    name: ScaffoldEntry(
-                        file=str(self.prompt_builder.scaffold_path(specs[name])),
-                        sha256=self.prompt_builder.scaffold_sha256(specs[name]),
-                        case_ids=[case.id for case in cases]
-                        + [i for i, error in failures.items() if error.scaffold == name],
-                        tolerances={
-                            what: str(bound) for what, bound in specs[name].tolerances.items()
-                        },
-                        prompt_tokens=estimate_tokens(
-                            self.prompt_builder.get_scaffold_content(specs[name])
-                        ),
-                    )
-                    for name, cases in planned.items()
-                },
-                template_version=USER_TEMPLATE_VERSION,
-                code_version=_code_version(),
-                cost_basis=None if self.provider.dry_run else basis,
-                early_stops={} if settings.early_stop else None,
+            manifest = new_manifest(
+                run_id,
+                settings,
+                self.provider,
+                self.prompt_builder,
+                model=self.model,
+                specs=specs,
+                planned=planned,
+                failures=failures,
+                sweep=plan.sweep,
+                tiers=plan.tiers,
+                case_ids=plan.case_ids,
+                basis=basis,
                 thinking_budget=self.thinking_budget,
             )
             if shard is not None:
@@ -753,18 +669,13 @@ class VerificationRunner:
             await self.provider.aclose()
             journal.close()
             records = read_journal(paths.journal)
-            manifest = manifest.model_copy(
-                update={
-                    "finished_at": _now(),
-                    "interrupted": interrupted,
-                    "models_returned": sorted({r.model for r in records if r.model}),
-                    # A resume's budget is the one in force; a dry run prices no model.
-                    "cost_basis": None if manifest.dry_run else basis,
-                    "stopped_by_budget": bool(
-                        self.scheduler.budget and self.scheduler.budget.refused
-                    ),
-                    "early_stops": stopping.stops if stopping else manifest.early_stops,
-                }
+            manifest = ended_manifest(
+                manifest,
+                records,
+                interrupted=interrupted,
+                basis=basis,
+                stopped_by_budget=bool(self.scheduler.budget and self.scheduler.budget.refused),
+                early_stops=stopping.stops if stopping else manifest.early_stops,
             )
             paths.write_manifest(manifest)
         return RunResult(
@@ -776,76 +687,6 @@ class VerificationRunner:
             ),
             run_costs(manifest, records),
         )
-
-
-def _named_models(settings: dict[str, Any], *, asked: bool) -> dict[str, Any]:
-    """``settings`` as a manifest keeps them: a dry run, which asks no model, names none."""
-    if asked:
-        return settings
-    return settings | {key: None for key in ("model", "model_name", "dev_model", "cert_model")}
-
-
-def _check_resumable(
-    manifest: RunManifest,
-    provider: LLMProvider,
-    model: str,
-    prompt_builder: PromptBuilder,
-    thinking_budget: int | None = None,
-) -> None:
-    """Refuse to mix answers of another provider, model, thinking budget or scaffold text
-    into a run (a resume given no budget keeps the run's)."""
-    problems = []
-    if thinking_budget is not None and thinking_budget != manifest.thinking_budget:
-        problems.append(f"thinking budget {manifest.thinking_budget}, now {thinking_budget}")
-    if manifest.provider.get("provider") != provider.name:
-        problems.append(f"provider {manifest.provider.get('provider')!r}, now {provider.name!r}")
-    if not manifest.dry_run and manifest.model_requested != model:
-        problems.append(f"model {manifest.model_requested!r}, now {model!r}")
-    # The replay file may change on resume (it scripts answers); a server may not.
-    then_url, now_url = manifest.provider.get("base_url"), provider.describe().get("base_url")
-    if then_url != now_url:
-        problems.append(f"base URL {then_url!r}, now {now_url!r}")
-    if manifest.template_version != USER_TEMPLATE_VERSION:
-        problems.append(f"prompt template {manifest.template_version}, now {USER_TEMPLATE_VERSION}")
-    for name, info in manifest.scaffolds.items():
-        if info.sha256 != prompt_builder.scaffold_sha256(prompt_builder.spec(name)):
-            problems.append(
-                f"scaffold {name} changed since (sha256 differs from the text read then from "
-                f"{info.file}; --scaffold-file with that text resumes it)"
-            )
-    if problems:
-        raise ConfigurationError(
-            f"cannot resume run {manifest.run_id}: it was started with "
-            + "; ".join(problems)
-            + ". Start a new run instead."
-        )
-
-
-def _check_validator(validator: Validator) -> Validator:
-    """A custom validator must take ``case``: the runner always passes it. Checked once, so
-    a wrong signature is a clear error rather than a FAILED scaffold."""
-    if not accepts_case(validator):
-        raise ConfigurationError(
-            f"{type(validator).__name__}.validate must accept the test case: define it as "
-            "validate(self, actual, expected, *, case=None)"
-        )
-    return validator
-
-
-def _judge(validator: Validator, answer: Any, case: TestCase) -> ValidationResult:
-    """The validator's verdict; a validator that raises fails the answer, never the run."""
-    try:
-        verdict = validator.validate(answer, case.expected, case=case)
-    except PluginError:
-        raise  # a plugin's validator failed: its scaffold's case, not the answer, is at fault
-    except Exception as exc:  # a harness bug must not pass an answer, nor stop the run
-        logger.exception("validator for %s raised on case %s", case.scaffold, case.id)
-        return ValidationResult(False, f"validator error: {type(exc).__name__}: {exc}"[:300])
-    if not isinstance(verdict, ValidationResult):
-        return ValidationResult(
-            False, f"validator error: it returned {type(verdict).__name__}, not a verdict"
-        )
-    return verdict
 
 
 def run_verification(

@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 from verification.cases import TIERS, TestCase, Tier, to_json_data
 from verification.catalog import default_catalog
+from verification.judging import judge_answer
 from verification.llm.response_parser import ResponseParser
-from verification.runner import _judge
 from verification.spec import ScaffoldSpec, no_alternatives, render_answer_as_json
 
 
@@ -55,7 +55,7 @@ def verdict(spec: ScaffoldSpec, case: TestCase, answer: Any) -> bool:
     parsed = PARSER.extract(spec, render_answer_as_json(answer))
     if parsed.failed_level is not None:
         return False
-    return _judge(spec.validator, parsed.answer, case).is_valid
+    return judge_answer(spec.validator, parsed.answer, case).is_valid
 
 
 def small_case(spec: ScaffoldSpec, tier: Tier, pick: int, seed: int) -> TestCase:
