@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shlex
+import threading
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
@@ -214,10 +215,14 @@ def test_a_refused_key_stops_every_model_s_run_and_each_resumes_by_its_own_comma
 ) -> None:
     replies = anthropic_env.right_kmp_replies(SEED, CASES)
     refused = {"weak": True}
+    mended = threading.Event()
 
     def answer(sent: RecordedRequest) -> Reply:
         if sent.json["model"] == WEAK and refused["weak"]:
             return anthropic_env.anthropic_error(401, "authentication_error")
+        # The other model is answered only once the key is mended (bounded), so its run is
+        # still asking when the refusal stops it, however the machine schedules the runs.
+        mended.wait(timeout=10)
         return anthropic_env.message(replies[sent.json["messages"][0]["content"]])
 
     anthropic_env.script([answer] * (4 * CASES))
@@ -226,6 +231,7 @@ def test_a_refused_key_stops_every_model_s_run_and_each_resumes_by_its_own_comma
     runs = _runs(tmp_path)
     assert len(hints) == 2
     refused["weak"] = False  # the key is mended
+    mended.set()
     for model, run in runs.items():
         assert read_manifest_file(run / "manifest.json").interrupted
         (hint,) = [line for line in hints if f"--resume {run.name}" in line]
