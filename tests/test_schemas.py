@@ -8,19 +8,42 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from pydantic.version import VERSION
 
 from verification.cli import main
 from verification.journal import JOURNAL_SCHEMA
 from verification.reports.summary import SUMMARY_SCHEMA
 from verification.schemas import SCHEMAS, SCHEMAS_DIR, schema_text
 
+PYDANTIC_VERSION = tuple(int(part) for part in VERSION.split(".")[:2])
+
+
+def _without_version_noise(value: object) -> object:
+    """A schema without what older pydantic releases leave out of the same model's schema
+    (``additionalProperties: true``, JSON Schema's default, and docstring descriptions)."""
+    if isinstance(value, dict):
+        return {
+            key: _without_version_noise(item)
+            for key, item in value.items()
+            if key != "description" and not (key == "additionalProperties" and item is True)
+        }
+    if isinstance(value, list):
+        return [_without_version_noise(item) for item in value]
+    return value
+
 
 @pytest.mark.parametrize("name", list(SCHEMAS))
 def test_each_schema_file_is_in_step_with_its_model(name: str) -> None:
     path = SCHEMAS_DIR / f"{name}.schema.json"
-    assert path.is_file() and path.read_text("utf-8") == schema_text(name), (
-        f"{path} is stale: run `python -m verification.schemas`"
-    )
+    assert path.is_file()
+    stale = f"{path} is stale: run `python -m verification.schemas`"
+    if PYDANTIC_VERSION >= (2, 9):  # the files are written by a current pydantic, letter for letter
+        assert path.read_text("utf-8") == schema_text(name), stale
+    else:  # the lowest declared pydantic: the same fields, types and requirements
+        on_disk = json.loads(path.read_text("utf-8"))
+        assert _without_version_noise(on_disk) == _without_version_noise(
+            json.loads(schema_text(name))
+        ), stale
 
 
 def _schema(name: str) -> dict[str, object]:

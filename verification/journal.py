@@ -94,7 +94,8 @@ logger = logging.getLogger(__name__)
 class AttemptRecord(BaseModel):
     """One line of ``results.jsonl``: one attempt at one case."""
 
-    model_config = ConfigDict(frozen=True)
+    # ``model_asked`` is a field, not pydantic API: older pydantic warns without this.
+    model_config = ConfigDict(frozen=True, protected_namespaces=())
 
     schema_version: int = JOURNAL_SCHEMA
     scaffold: str
