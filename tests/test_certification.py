@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
-from verification.cases import TestCase, parse_case_id
+from verification.cases import parse_case_id
 from verification.catalog import Catalog, default_catalog
 from verification.cli import main
 from verification.config import LEVEL_CASES, load_settings
@@ -58,20 +58,9 @@ def _right(record: AttemptRecord) -> str:
 def _wrong(record: AttemptRecord) -> str:
     """A wrong answer in the right form: one of the spec's own mutants."""
     spec = default_catalog()[record.scaffold]
-    case = _case_of(record)
+    case = record.test_case()
     (mutant, *_) = spec.mutants(case, random.Random(record.case_id))
     return spec.render_answer(mutant)
-
-
-def _case_of(record: AttemptRecord) -> TestCase:
-    return TestCase(
-        id=record.case_id,
-        scaffold=record.scaffold,
-        tier=record.tier,  # type: ignore[arg-type]
-        index=record.index,
-        input=record.input,
-        expected=record.expected,
-    )
 
 
 def _replay(

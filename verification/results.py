@@ -164,14 +164,7 @@ class TestResult:
     @classmethod
     def from_records(cls, first: AttemptRecord, last: AttemptRecord) -> TestResult:
         """The result of a chain of attempts (first and last may be the same record)."""
-        case = TestCase(
-            id=last.case_id,
-            scaffold=last.scaffold,
-            tier=last.tier,  # type: ignore[arg-type]
-            index=last.index,
-            input=last.input,
-            expected=last.expected,
-        )
+        case = last.test_case()
         passed = first.outcome == "passed"
         return cls(
             test_case=case,
