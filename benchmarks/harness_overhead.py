@@ -21,15 +21,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from verification.certify.results import ScaffoldResults
 from verification.config import load_settings
 from verification.generators.base import TIERS, generate_case
-from verification.journal import AttemptRecord, JournalWriter, cap_response
 from verification.llm.prompt_builder import PromptBuilder
 from verification.llm.response_parser import ResponseParser
 from verification.registry import SPECS, plan_tier_counts
 from verification.reports.generator import ReportGenerator, write_run_reports
-from verification.results import ScaffoldResults
 from verification.runner import VerificationRunner
+from verification.store.journal import AttemptRecord, JournalWriter, cap_response
 
 T = TypeVar("T")
 STAGES = ("generate", "prompt", "parse", "validate", "journal", "fold", "report")

@@ -15,11 +15,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from verification.certify.calibration import calibrate
+from verification.certify.results import answered_cases
 from verification.config import load_settings
-from verification.journal import read_journal
-from verification.results import answered_cases
-from verification.run_calibration import calibrate
 from verification.runner import VerificationRunner
+from verification.store.journal import read_journal
 
 
 def main() -> None:

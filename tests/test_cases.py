@@ -11,11 +11,11 @@ import pytest
 
 from verification.cases import case_id, case_rng, generate_case, parse_case_id
 from verification.catalog import default_catalog
-from verification.checks import _check_tolerances, calibration_cases
+from verification.certify.checks import _check_tolerances, calibration_cases
 from verification.cli import main
 from verification.config import packaged_scaffolds_dir
 from verification.errors import VerificationError
-from verification.journal import read_journal
+from verification.store.journal import read_journal
 from verification.validators.exact_match import ExactMatchValidator
 
 CATALOG = default_catalog()

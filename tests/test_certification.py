@@ -21,14 +21,14 @@ from scipy.stats import norm
 
 from verification.cases import parse_case_id
 from verification.catalog import Catalog, default_catalog
+from verification.certify.envelope import CASES_PER_SIZE, sweep_cases, sweep_sizes
 from verification.cli import main
 from verification.config import LEVEL_CASES, load_settings
-from verification.envelope import CASES_PER_SIZE, sweep_cases, sweep_sizes
-from verification.journal import AttemptRecord, read_journal
 from verification.registry import plan_tier_counts
 from verification.reports.generator import write_run_reports
 from verification.reports.summary import RunSummary
 from verification.runner import VerificationRunner
+from verification.store.journal import AttemptRecord, read_journal
 from verification.validators.base import ValidationResult
 
 Script = Callable[[AttemptRecord, int], dict[str, Any]]

@@ -12,9 +12,9 @@ from markdown_it import MarkdownIt
 from verification.catalog import default_catalog
 from verification.cli import EXIT_CODES, main
 from verification.config import LEVEL_CASES
-from verification.journal import read_journal
 from verification.registry import DEFAULT_SEED, get_spec
 from verification.runner import plan_cases
+from verification.store.journal import read_journal
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -761,7 +761,7 @@ def test_a_commit_is_recorded_only_from_the_packages_own_checkout(
         [
             sys.executable,
             "-c",
-            "from verification.code_version import code_version as v; print(v())",
+            "from verification.store.code_version import code_version as v; print(v())",
         ],
         cwd=checkout,
         env={**os.environ, "PYTHONPATH": str(checkout)},

@@ -3,7 +3,7 @@ generator that cannot draw a case of its range is the spec's error (exit 2), nev
 harness's (exit 4).
 
 The sweep itself runs for every registered scaffold in ``tests/test_scaffold_contract.py``
-(the ``every size`` check of :func:`verification.checks.check_scaffold`) and for the plugin
+(the ``every size`` check of :func:`verification.certify.checks.check_scaffold`) and for the plugin
 scaffold in ``tests/plugins/test_plugins.py`` (``check largest_number``); a plugin that
 cannot draw a size is ``tests/plugins/test_plugin_sizes.py``.
 """
@@ -20,12 +20,12 @@ import pytest
 
 from verification.cases import DEFAULT_SEED, TIERS, Tier
 from verification.catalog import Catalog, default_catalog
-from verification.checks import check_every_size, check_scaffold
+from verification.catalog.spec import ScaffoldSpec
+from verification.certify.checks import check_every_size, check_scaffold
 from verification.cli import main
 from verification.config import packaged_scaffolds_dir
 from verification.errors import CaseDrawError, VerificationError
 from verification.runner import plan_cases
-from verification.spec import ScaffoldSpec
 
 CATALOG = default_catalog()
 BASE = CATALOG["merge_sort"]

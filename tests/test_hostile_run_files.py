@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from verification import journal
 from verification.cli import main
 from verification.errors import JournalError
-from verification.journal import read_journal, read_manifest_file
-from verification.stored_files import MAX_JSON_DEPTH
+from verification.store import journal
+from verification.store.journal import read_journal, read_manifest_file
+from verification.store.stored_files import MAX_JSON_DEPTH
 
 NAME = "kmp"
 

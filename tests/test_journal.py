@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from verification.errors import JournalError
-from verification.journal import (
+from verification.store.journal import (
     MAX_RAW_RESPONSE_CHARS,
     AttemptRecord,
     JournalWriter,
@@ -139,12 +139,12 @@ def test_lines_are_forced_to_disk_within_the_interval_and_at_close(
     synced: list[int] = []
     real_fsync = os.fsync
     monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd))[1])
-    monkeypatch.setattr("verification.journal.FSYNC_INTERVAL", 0.0)
+    monkeypatch.setattr("verification.store.journal.FSYNC_INTERVAL", 0.0)
     writer = JournalWriter(tmp_path / "results.jsonl")
     writer.append(_record())
     writer.append(_record())
     assert len(synced) == 2, "an interval of 0 forces every line"
-    monkeypatch.setattr("verification.journal.FSYNC_INTERVAL", 3600.0)
+    monkeypatch.setattr("verification.store.journal.FSYNC_INTERVAL", 3600.0)
     writer.append(_record())
     assert len(synced) == 2, "a line within the interval waits"
     writer.close()

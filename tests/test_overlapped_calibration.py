@@ -7,10 +7,10 @@ import asyncio
 from pathlib import Path
 
 from verification.catalog import default_catalog
+from verification.certify.results import results_from_journal
 from verification.config import load_settings
-from verification.journal import read_journal
-from verification.results import results_from_journal
 from verification.runner import VerificationRunner
+from verification.store.journal import read_journal
 
 
 def test_a_runs_results_are_those_folded_from_its_files(tmp_path: Path) -> None:

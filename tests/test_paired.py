@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.stats import binomtest
 
-from verification.paired import (
+from verification.certify.paired import (
     ALPHA,
     MIN_DISCORDANT,
     holm_adjust,

@@ -55,10 +55,10 @@ PROMISED = {
     "verification.cli": ["VerificationCLI", "main"],
     "verification.cases": ["Tier", "TIERS", "TestCase", "case_id", "case_rng", "generate_case"],
     "verification.catalog": ["Catalog", "default_catalog", "ENTRY_POINT_GROUP"],
-    "verification.spec": ["ScaffoldSpec", "SizeAxis", "AnswerSchema"],
+    "verification.catalog.spec": ["ScaffoldSpec", "SizeAxis", "AnswerSchema"],
     "verification.llm.providers": ["PROVIDERS", "register_provider", "build_provider"],
     "verification.reports.base": ["Reporter", "ReportContext"],
-    "verification.checks": ["check_scaffold"],
+    "verification.certify.checks": ["check_scaffold"],
 }
 
 

@@ -12,11 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.stats import binomtest, norm
 
+from verification.certify.calibration import Calibration, CalibrationMiss
+from verification.certify.envelope import CASES_PER_SIZE
+from verification.certify.results import ScaffoldResults, certify, wilson_interval
 from verification.config import LEVEL_CASES
-from verification.envelope import CASES_PER_SIZE
-from verification.journal import AttemptRecord
-from verification.results import ScaffoldResults, certify, wilson_interval
-from verification.run_calibration import Calibration, CalibrationMiss
+from verification.store.journal import AttemptRecord
 
 
 @given(st.integers(min_value=1, max_value=500), st.data())

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from verification.cli import main
-from verification.journal import read_journal
+from verification.store.journal import read_journal
 
 
 def _stopped_dry_run(output: Path) -> Path:

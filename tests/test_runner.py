@@ -13,11 +13,11 @@ import pytest
 from verification.config import load_settings
 from verification.errors import AuthenticationError
 from verification.generators.base import TestCase
-from verification.journal import read_journal
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.registry import DEFAULT_SEED, get_all_generators, get_spec
 from verification.reports.generator import ReportGenerator
 from verification.runner import VerificationRunner, plan_cases
+from verification.store.journal import read_journal
 from verification.validators.base import ValidationResult, Validator
 
 

@@ -11,9 +11,9 @@ import pytest
 from pydantic.version import VERSION
 
 from verification.cli import main
-from verification.journal import JOURNAL_SCHEMA
 from verification.reports.summary import SUMMARY_SCHEMA
-from verification.schemas import SCHEMAS, SCHEMAS_DIR, schema_text
+from verification.store.journal import JOURNAL_SCHEMA
+from verification.store.schemas import SCHEMAS, SCHEMAS_DIR, schema_text
 
 PYDANTIC_VERSION = tuple(int(part) for part in VERSION.split(".")[:2])
 
@@ -36,7 +36,7 @@ def _without_version_noise(value: object) -> object:
 def test_each_schema_file_is_in_step_with_its_model(name: str) -> None:
     path = SCHEMAS_DIR / f"{name}.schema.json"
     assert path.is_file()
-    stale = f"{path} is stale: run `python -m verification.schemas`"
+    stale = f"{path} is stale: run `python -m verification.store.schemas`"
     if PYDANTIC_VERSION >= (2, 9):  # the files are written by a current pydantic, letter for letter
         assert path.read_text("utf-8") == schema_text(name), stale
     else:  # the lowest declared pydantic: the same fields, types and requirements

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from verification.catalog import Catalog, default_catalog
-from verification.checks import check_scaffold, stated_tolerances
+from verification.catalog.spec import ScaffoldSpec
+from verification.certify.checks import check_scaffold, stated_tolerances
 from verification.config import packaged_scaffolds_dir
 from verification.llm.prompt_builder import PromptBuilder
-from verification.spec import ScaffoldSpec
 from verification.validators.base import Tolerance
 from verification.validators.numeric_tolerance import NumericToleranceValidator
 

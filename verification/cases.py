@@ -1,4 +1,5 @@
-"""The core types every layer shares: tiers, test cases, case ids and seeding.
+"""The core types every layer shares: tiers, test cases, case ids and seeding, and text from
+outside made safe to print (:func:`printable`).
 
 This module imports nothing else of the package, so any layer may use it.
 
@@ -35,6 +36,7 @@ __all__ = [
     "generate_case",
     "is_scaffold_name",
     "parse_case_id",
+    "printable",
     "to_json_data",
 ]
 
@@ -184,3 +186,35 @@ def generate_case(
         expected=expected,
         size=actual_size,
     )
+
+
+# Text from outside (a model's reply, a server's model ids, a stored file's names) made safe
+# to print in one line of a terminal or a log: every character that is not printable (control
+# and terminal escape codes, line breaks, bidirectional overrides, lone surrogates) is written
+# as a visible escape, as ``repr`` writes it; nothing is dropped but what a length limit cuts.
+def _escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def printable(text: str, limit: int | None = None) -> str:
+    """``text`` with each non-printable character escaped (``\\x1b``, ``\\u202e``,
+    ``\\ud800``), cut to at most ``limit`` characters (``...`` marking a cut).
+
+    Examples
+    --------
+    >>> printable("qwen\\x1b[31m-7b\\n")
+    'qwen\\\\x1b[31m-7b\\\\x0a'
+    >>> printable("größe \\ud800")
+    'größe \\\\ud800'
+    >>> printable("x" * 10, limit=6)
+    'xxx...'
+    """
+    if limit is not None:
+        text = text[: limit + 1]  # escaping only lengthens: no need to look further
+    shown = "".join(char if char.isprintable() else _escape(char) for char in text)
+    if limit is not None and len(shown) > limit:
+        shown = shown[: max(limit - 3, 0)] + "..."
+    return shown

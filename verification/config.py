@@ -29,9 +29,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from verification.cases import DEFAULT_SEED
 from verification.errors import ConfigurationError, StoredFileError
-from verification.pricing import ModelPrice
-from verification.stored_files import MAX_JSON_DEPTH, read_stored_text
-from verification.thinking import MIN_THINKING_BUDGET
+from verification.store.pricing import ModelPrice
+from verification.store.stored_files import MAX_JSON_DEPTH, read_stored_text
+from verification.store.thinking import MIN_THINKING_BUDGET
 
 __all__ = [
     "CERT_SEED_MIN_CHARS",
@@ -128,7 +128,7 @@ class VerificationSettings(BaseSettings):
     model: list[str] | None = Field(default=None, min_length=1, max_length=16)
     """Overrides the mode's model: one model, or several (``--model A --model B``,
     ``VERIFY_MODEL=A,B`` or a JSON list), each asked the same cases in a run of its own
-    (:mod:`verification.multimodel`)."""
+    (:mod:`verification.compose.multimodel`)."""
     current_mode: Literal["dev", "cert"] = "dev"
     """``dev`` (quick iteration) or ``cert`` (the model of record)."""
     # Unset means the mode's level (a validator fills it in), so the field is never None.
@@ -160,7 +160,7 @@ class VerificationSettings(BaseSettings):
     """Sampling temperature; unset means not sent (some models reject it)."""
     thinking_budget: int | None = Field(default=None, ge=MIN_THINKING_BUDGET, le=128_000)
     """Tokens a model may think before answering (extended thinking, on the models of
-    :data:`verification.pricing.THINKING_FAMILIES`); unset: no thinking. A request asks
+    :data:`verification.store.pricing.THINKING_FAMILIES`); unset: no thinking. A request asks
     for this plus the scaffold's output budget, and sends no temperature."""
     max_retries: int = Field(default=4, ge=0, le=20)
     """Retries of a transient failure, after the first try."""
@@ -187,16 +187,16 @@ class VerificationSettings(BaseSettings):
     """Attempts per answer when it fails to parse (1 = no repair; at most 3)."""
     prices: dict[str, ModelPrice] = Field(default_factory=dict, max_length=200)
     """Prices in USD per million tokens by model or family, over the dated table of
-    :mod:`verification.pricing`, as JSON: ``{"my-model": {"input": 1.0, "output": 5.0}}``
+    :mod:`verification.store.pricing`, as JSON: ``{"my-model": {"input": 1.0, "output": 5.0}}``
     (``cache_write`` and ``cache_read`` optional)."""
     min_cacheable_tokens: dict[str, int] = Field(default_factory=dict, max_length=200)
     """Shortest cacheable prompt prefix by model or family, over the dated table of
-    :mod:`verification.pricing`, as JSON: ``{"claude-haiku-4-5": 4096}``."""
+    :mod:`verification.store.pricing`, as JSON: ``{"claude-haiku-4-5": 4096}``."""
     max_cost: float | None = Field(default=None, gt=0.0, le=1_000_000.0)
     """Budget in USD for the run: no case starts once what it could cost, with the worst
     case of those in flight, would pass it. Unset: no budget."""
     batch: bool = False
-    """Send the run through Anthropic's Message Batches (:mod:`verification.batch_mode`)."""
+    """Send the run through Anthropic's Message Batches (:mod:`verification.run.batch_mode`)."""
     batch_poll_interval: float = Field(default=60.0, ge=0.0, le=3600.0)
     """Seconds between two looks at a batch under way."""
     batch_deadline: float = Field(default=26 * 3600.0, gt=0.0, le=7 * 86400.0)
@@ -206,7 +206,7 @@ class VerificationSettings(BaseSettings):
     """Answer synchronously what did not succeed in a batch (errored, canceled, expired)."""
     early_stop: bool = False
     """Stop asking a scaffold's cases once a planned look decides its status
-    (:mod:`verification.early_stop`)."""
+    (:mod:`verification.run.early_stop`)."""
 
     @field_validator("level", mode="before")
     @classmethod

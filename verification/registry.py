@@ -14,10 +14,10 @@ from typing import Any
 
 from verification.cases import DEFAULT_SEED, TIERS, TestCase, Tier
 from verification.catalog import Catalog, default_catalog
-from verification.drawing import draw_case
+from verification.catalog.drawing import draw_case
+from verification.catalog.spec import ScaffoldSpec
 from verification.errors import ConfigurationError
 from verification.generators.base import TestCaseGenerator
-from verification.spec import ScaffoldSpec
 from verification.validators.base import Validator
 
 __all__ = [

@@ -18,8 +18,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from verification.batch_mode import BatchMode, JobTuple, run_batches
-from verification.budget import CostBudget, cost_basis
 from verification.cases import (
     TIERS,
     TestCase,
@@ -28,15 +26,37 @@ from verification.cases import (
     parse_case_id,
 )
 from verification.catalog import Catalog, default_catalog
+from verification.catalog.spec import ScaffoldSpec
+from verification.certify.calibration import CaseCalibration, calibrate_case
+from verification.certify.costs import ScaffoldCost, run_costs
+from verification.certify.results import (
+    ScaffoldResults,
+    TestResult,
+    results_from_journal,
+)
 from verification.config import VerificationSettings, load_settings
-from verification.costs import ScaffoldCost, run_costs
-from verification.early_stop import LOOK_MIN_N, EarlyStopping
 from verification.errors import (
     FatalLLMError,
     LLMError,
     PluginError,
 )
-from verification.journal import (
+from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
+from verification.llm.batches import ClaudeBatches
+from verification.llm.cache import CachingProvider, shared_cache
+from verification.llm.limiter import Slot
+from verification.llm.prompt_builder import Prompt, PromptBuilder
+from verification.llm.providers import build_provider
+from verification.llm.response_parser import ResponseParser
+from verification.run.batch_mode import BatchMode, JobTuple, run_batches
+from verification.run.budget import CostBudget, cost_basis
+from verification.run.early_stop import LOOK_MIN_N, EarlyStopping
+from verification.run.manifest import ended_manifest, new_manifest
+from verification.run.plan import plan_new, plan_resumed
+from verification.run.planned_cases import plan_cases
+from verification.run.resuming import answered_cases, check_resumable
+from verification.run.scheduling import CaseScheduler, Job
+from verification.run.shards import Shard, cut_shard
+from verification.store.journal import (
     AttemptRecord,
     JournalWriter,
     Outcome,
@@ -46,30 +66,10 @@ from verification.journal import (
     new_run_id,
     read_journal,
 )
-from verification.judging import check_validator, judge_answer
-from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
-from verification.llm.batches import ClaudeBatches
-from verification.llm.cache import CachingProvider, shared_cache
-from verification.llm.limiter import Slot
-from verification.llm.prompt_builder import Prompt, PromptBuilder
-from verification.llm.providers import build_provider
-from verification.llm.response_parser import ResponseParser
-from verification.planning import plan_cases
-from verification.pricing import estimate_tokens, min_cacheable_for
-from verification.results import (
-    ScaffoldResults,
-    TestResult,
-    results_from_journal,
-)
-from verification.resuming import answered_cases, check_resumable
-from verification.run_calibration import CaseCalibration, calibrate_case
-from verification.run_manifest import ended_manifest, new_manifest
-from verification.run_plan import plan_new, plan_resumed
-from verification.scheduling import CaseScheduler, Job
-from verification.shards import Shard, cut_shard
-from verification.spec import ScaffoldSpec
-from verification.thinking import check_thinking, max_tokens_with
+from verification.store.pricing import estimate_tokens, min_cacheable_for
+from verification.store.thinking import check_thinking, max_tokens_with
 from verification.validators.base import Validator
+from verification.validators.judging import check_validator, judge_answer
 
 __all__ = [
     "RunResult",
@@ -506,8 +506,8 @@ class VerificationRunner:
         shard: Shard | None = None,
     ) -> RunResult:
         """Plan, answer, journal and certify; reports are the caller's (see ``reports``).
-        With ``shard``, only that slice of the plan is asked (:mod:`verification.shards`).
-        The run directory is this process's alone (:class:`~verification.journal.RunLock`)
+        With ``shard``, only that slice of the plan is asked (:mod:`verification.run.shards`).
+        The run directory is this process's alone (:class:`~verification.store.journal.RunLock`)
         from before a resumed run reads its journal, or a new run writes its manifest, until
         the journal is closed; a resume of a run in use sends nothing."""
         paths = RunPaths(self.settings.results_dir, resume or new_run_id())

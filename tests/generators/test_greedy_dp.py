@@ -22,10 +22,10 @@ from verification.catalog.dynamic_programming.knapsack_01 import (
 )
 from verification.catalog.greedy import kruskal as greedy
 from verification.catalog.greedy.kruskal import KRUSKAL_EDGE_KINDS, generate_kruskal
+from verification.catalog.spec import InputGenerator
 from verification.generators.base import TIERS, Tier, to_json_data
 from verification.generators.graph import has_unique_minimum_spanning_forest
 from verification.registry import get_spec
-from verification.spec import InputGenerator
 
 SEEDS = range(150)
 MANY_SEEDS = range(500)

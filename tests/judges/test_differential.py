@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from verification.cases import TIERS, TestCase, Tier, to_json_data
 from verification.catalog import default_catalog
-from verification.judging import judge_answer
+from verification.catalog.spec import ScaffoldSpec, no_alternatives, render_answer_as_json
 from verification.llm.response_parser import ResponseParser
-from verification.spec import ScaffoldSpec, no_alternatives, render_answer_as_json
+from verification.validators.judging import judge_answer
 
 
 def _load(name: str) -> ModuleType:

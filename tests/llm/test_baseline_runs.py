@@ -15,9 +15,9 @@ from scipy.stats import binomtest
 
 from verification.cli import main
 from verification.config import packaged_scaffolds_dir
-from verification.journal import RunPaths, read_journal, read_manifest_file
 from verification.llm.bare_prompt import bare_scaffold
 from verification.registry import get_spec
+from verification.store.journal import RunPaths, read_journal, read_manifest_file
 
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from verification.batch_mode import BATCH_FILE, BatchLog, custom_id
 from verification.cli import main
 from verification.config import load_settings
-from verification.journal import read_journal, read_manifest_file
-from verification.pricing import TokenCounts, price_for
+from verification.run.batch_mode import BATCH_FILE, BatchLog, custom_id
 from verification.runner import VerificationRunner
+from verification.store.journal import read_journal, read_manifest_file
+from verification.store.pricing import TokenCounts, price_for
 
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeBatchAPI, FakeModelServer

@@ -17,12 +17,12 @@ import pytest
 
 from verification.cli import main
 from verification.config import packaged_scaffolds_dir
-from verification.journal import read_journal
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.cache import CACHE_FILE, CACHE_FORMAT, ResponseCache, cache_key
 from verification.llm.prompt_builder import PromptBuilder
 from verification.registry import get_spec
 from verification.runner import plan_cases
+from verification.store.journal import read_journal
 
 
 @pytest.fixture(autouse=True)

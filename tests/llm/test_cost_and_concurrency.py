@@ -19,12 +19,14 @@ import pytest
 from verification.cli import main
 from verification.config import load_settings, packaged_scaffolds_dir
 from verification.errors import RateLimitError, TransientLLMError
-from verification.estimate import estimate_run
-from verification.journal import RunPaths, read_journal, read_manifest_file
 from verification.llm.claude import parse_ratelimit_reset
 from verification.llm.limiter import AdaptiveLimiter
 from verification.llm.prompt_builder import PromptBuilder
-from verification.pricing import (
+from verification.registry import get_spec
+from verification.run.estimate import estimate_run
+from verification.runner import VerificationRunner, plan_cases
+from verification.store.journal import RunPaths, read_journal, read_manifest_file
+from verification.store.pricing import (
     ModelPrice,
     TokenCounts,
     estimate_tokens,
@@ -32,8 +34,6 @@ from verification.pricing import (
     min_cacheable_for,
     price_for,
 )
-from verification.registry import get_spec
-from verification.runner import VerificationRunner, plan_cases
 
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from verification.batch_mode import BATCH_FILE
 from verification.cli import main
+from verification.run.batch_mode import BATCH_FILE
 
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer

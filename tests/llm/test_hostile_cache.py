@@ -25,7 +25,6 @@ import pytest
 
 from verification.cli import main
 from verification.config import load_settings
-from verification.journal import read_journal
 from verification.llm.base import LLMResponse
 from verification.llm.cache import (
     CACHE_FILE,
@@ -36,6 +35,7 @@ from verification.llm.cache import (
 from verification.llm.claude import ClaudeProvider
 from verification.llm.providers import retry_policy_from
 from verification.runner import VerificationRunner
+from verification.store.journal import read_journal
 
 
 @pytest.fixture(autouse=True)

@@ -20,10 +20,10 @@ from tenacity import RetryCallState
 
 from verification.cli import main
 from verification.errors import RateLimitError, TransientLLMError
-from verification.journal import read_journal
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.claude import ClaudeProvider, parse_retry_after
 from verification.llm.retry import RetryPolicy
+from verification.store.journal import read_journal
 
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply, Step

@@ -19,11 +19,11 @@ import pytest
 
 from verification.cli import main
 from verification.errors import TransientLLMError
-from verification.journal import read_journal
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.claude import ClaudeProvider
 from verification.llm.openai_compat import MODELS_SHOWN, OpenAICompatibleProvider
 from verification.llm.retry import RetryPolicy
+from verification.store.journal import read_journal
 
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply

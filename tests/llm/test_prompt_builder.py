@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from verification.catalog.spec import format_input_as_json
 from verification.config import packaged_scaffolds_dir
 from verification.errors import ScaffoldFileError
 from verification.llm.prompt_builder import PromptBuilder, ScaffoldParser
 from verification.registry import DEFAULT_SEED, SPECS
 from verification.runner import plan_cases
-from verification.spec import format_input_as_json
 
 
 def test_system_is_the_file_verbatim_and_user_holds_the_input() -> None:

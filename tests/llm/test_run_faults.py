@@ -23,10 +23,10 @@ import pytest
 
 from verification.cli import main
 from verification.config import packaged_scaffolds_dir
-from verification.journal import RunPaths, read_journal, read_manifest_file
 from verification.llm.prompt_builder import PromptBuilder
 from verification.registry import get_spec
 from verification.runner import plan_cases
+from verification.store.journal import RunPaths, read_journal, read_manifest_file
 
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply, Step

@@ -21,10 +21,10 @@ from scipy.stats import binomtest
 
 from verification.cases import TIERS
 from verification.cli import main
+from verification.compose.multimodel import ModelRuns
 from verification.config import load_settings
-from verification.journal import AttemptRecord, read_journal, read_manifest_file
-from verification.multimodel import ModelRuns
 from verification.reports.history import comparability
+from verification.store.journal import AttemptRecord, read_journal, read_manifest_file
 
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply

@@ -16,8 +16,8 @@ import pytest
 
 from tests.llm.conftest import kmp_messages
 from verification.cli import main
-from verification.journal import read_journal
 from verification.llm.cache import CACHE_FILE
+from verification.store.journal import read_journal
 
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 from verification.cli import main
-from verification.journal import read_journal, read_manifest_file
-from verification.pricing import THINKING_FAMILIES, TokenCounts, price_for
 from verification.registry import get_spec
 from verification.reports.history import comparability
+from verification.store.journal import read_journal, read_manifest_file
+from verification.store.pricing import THINKING_FAMILIES, TokenCounts, price_for
 
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply

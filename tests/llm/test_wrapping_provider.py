@@ -8,11 +8,11 @@ import json
 from pathlib import Path
 
 from verification.config import load_settings
-from verification.journal import read_journal
 from verification.llm.base import LLMRequest, LLMResponse, WrappingProvider
 from verification.llm.dry_run import ReplayProvider
 from verification.llm.retry import RetryPolicy
 from verification.runner import VerificationRunner, plan_cases
+from verification.store.journal import read_journal
 
 
 class CountingProvider(WrappingProvider):

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.exact_match import ExactMatchValidator
 
 

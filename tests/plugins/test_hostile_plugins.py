@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from verification.cases import is_scaffold_name
-from verification.plugins import MAX_SPECS_PER_ENTRY
+from verification.catalog.plugins import MAX_SPECS_PER_ENTRY
 
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
 InstallPlugin = Callable[..., dict[str, str]]

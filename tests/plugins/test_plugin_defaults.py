@@ -15,11 +15,11 @@ import pytest
 from pydantic import BaseModel
 
 from verification.cases import TIERS, TestCase
-from verification.generic_mutants import MAX_GENERIC_MUTANTS, GenericMutants
-from verification.plugins import first_heading
+from verification.catalog.generic_mutants import MAX_GENERIC_MUTANTS, GenericMutants
+from verification.catalog.plugins import first_heading
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.certify.calibration import calibrate
 from verification.registry import default_catalog
-from verification.run_calibration import calibrate
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 
 BARE_MODULE = '''
 """The largest number, declared with only the fields a plugin must give."""
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from verification.spec import ScaffoldSpec, SizeAxis
+from verification.catalog.spec import ScaffoldSpec, SizeAxis
 from verification.validators.base import ValidationResult, Validator
 
 from demo_scaffolds import LargestAnswer, generate, largest_number

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from junitparser import Error, Failure, JUnitXml, Skipped
 
-from verification.journal import RunPaths, read_journal
+from verification.certify.results import THRESHOLDS, wilson_interval
 from verification.reports.charts import ChartMark, render_chart
 from verification.reports.summary import RunSummary
 from verification.reports.xmltext import xml_text
-from verification.results import THRESHOLDS, wilson_interval
+from verification.store.journal import RunPaths, read_journal
 
 ScriptedRun = Callable[..., tuple[int, str]]  # the scripted_run fixture (conftest.py)
 SVG = "{http://www.w3.org/2000/svg}"

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from verification import __version__
-from verification.journal import RunPaths, read_manifest_file
+from verification.store.journal import RunPaths, read_manifest_file
 
 ScriptedRun = Callable[..., tuple[int, str]]  # the scripted_run fixture (conftest.py)
 CHECKOUT = Path(__file__).resolve().parents[2]

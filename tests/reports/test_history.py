@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from scipy.stats import binomtest
 
+from verification.certify.paired import MIN_DISCORDANT
 from verification.cli import main
-from verification.journal import RunPaths, read_journal
-from verification.paired import MIN_DISCORDANT
 from verification.reports.history import prune_runs
 from verification.reports.summary import RunSummary
+from verification.store.journal import RunPaths, read_journal
 
 ScriptedRun = Callable[..., tuple[int, str]]  # the scripted_run fixture (conftest.py)
 

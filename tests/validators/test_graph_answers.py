@@ -16,8 +16,8 @@ from verification.catalog.graph.bfs import SPEC as BFS_SPEC
 from verification.catalog.graph.bfs import BfsAnswer
 from verification.catalog.graph.dijkstra import SPEC as DIJKSTRA_SPEC
 from verification.catalog.graph.dijkstra import DijkstraAnswer
+from verification.catalog.spec import ScaffoldSpec
 from verification.generators.base import TIERS, TestCase, generate_case
-from verification.spec import ScaffoldSpec
 from verification.validators.base import ValidationResult
 
 SPECS = (BFS_SPEC, DIJKSTRA_SPEC)

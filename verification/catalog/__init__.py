@@ -3,7 +3,7 @@
 Each scaffold of the package is one module, ``verification/catalog/<category>/<name>.py``,
 that ends with ``SPEC = ScaffoldSpec(...)``; its folder is its category. Installed packages
 add scaffolds through the entry-point group ``verification.scaffolds``: each entry resolves
-to a :class:`~verification.spec.ScaffoldSpec` or an iterable of them, whose ``markdown``
+to a :class:`~verification.catalog.spec.ScaffoldSpec` or an iterable of them, whose ``markdown``
 field points at the scaffold file the plugin ships.
 
 A broken module of the package is our bug and stops the load (:class:`RegistryError`). A
@@ -11,7 +11,7 @@ broken plugin (it raises or exits while loading, is not a spec, breaks a spec ru
 with a known name, or its Markdown is missing) is skipped with a warning that names its
 distribution and what is wrong; every other scaffold keeps working, and asking for a skipped
 one by name says why it was skipped. A plugin's specs are held to their contract at every
-call (:mod:`verification.plugins`).
+call (:mod:`verification.catalog.plugins`).
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from types import ModuleType
 
+from verification.cases import printable
+from verification.catalog.plugins import load_entry
+from verification.catalog.spec import ScaffoldSpec
 from verification.errors import ConfigurationError, RegistryError, UnknownScaffoldError
-from verification.plugins import load_entry
-from verification.printable import printable
-from verification.spec import ScaffoldSpec
 
 __all__ = ["ENTRY_POINT_GROUP", "Catalog", "SkippedScaffold", "default_catalog", "load_catalog"]
 
@@ -116,12 +116,11 @@ class Catalog(Mapping[str, ScaffoldSpec]):
 
 def _package_modules() -> Iterator[ModuleType]:
     """Every scaffold module of the package: ``verification.catalog.<category>.<name>``."""
+    # The catalog's own machinery (spec, drawing, checks, plugins, ...) are the plain modules
+    # beside the category folders; only the folders hold scaffolds.
     for category in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if not category.ispkg:
-            raise RegistryError(
-                f"{__name__}.{category.name} is a module; scaffolds live in category folders "
-                f"({__name__}.<category>.<name>)"
-            )
+            continue
         package = importlib.import_module(f"{__name__}.{category.name}")
         for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
             yield importlib.import_module(f"{package.__name__}.{info.name}")

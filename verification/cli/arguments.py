@@ -44,7 +44,7 @@ class Parser(argparse.ArgumentParser):
     """The top level's subcommand parsers, by name."""
 
     def error(self, message: str) -> NoReturn:  # usage errors exit 2, as configuration does
-        from verification.usage_errors import plain_usage_error
+        from verification.cli.usage_errors import plain_usage_error
 
         self.print_usage(sys.stderr)
         plain = plain_usage_error(
@@ -89,7 +89,7 @@ def size_list(text: str) -> list[int]:
 def shard_argument(text: str) -> Any:
     """``I/N``: the I-th of N slices of the plan."""
     from verification.errors import ConfigurationError
-    from verification.shards import parse_shard
+    from verification.run.shards import parse_shard
 
     try:
         return parse_shard(text)

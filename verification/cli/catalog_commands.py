@@ -21,13 +21,13 @@ class CatalogCommands(CommandsBase):
 
         catalog = default_catalog()
         if markdown:
-            from verification.catalog_docs import catalog_markdown
+            from verification.catalog.docs import catalog_markdown
 
             print(catalog_markdown(catalog), end="")
             return 0
         names = catalog.by_category(category) if category else list(catalog)
         if as_json:
-            from verification.catalog_docs import catalog_json
+            from verification.catalog.docs import catalog_json
 
             print(catalog_json(catalog, names))
             return 0
@@ -55,7 +55,7 @@ class CatalogCommands(CommandsBase):
         cases: int | None = None,
         as_json: bool = False,
     ) -> int:
-        from verification.checks import CASES_PER_TIER, check_scaffold
+        from verification.certify.checks import CASES_PER_TIER, check_scaffold
         from verification.registry import resolve_scaffold_names
 
         failed = 0

@@ -58,8 +58,8 @@ def settings_from_arguments(args: argparse.Namespace) -> VerificationSettings:
     )
     if getattr(args, "resume", None) is None or refused:
         return settings
-    from verification.journal import RunPaths
-    from verification.resume_options import settings_of_run
+    from verification.cli.resume_options import settings_of_run
+    from verification.store.journal import RunPaths
 
     # The run's own provider, model, level, cases...: --resume RUN_ID alone goes on with it.
     manifest = RunPaths(settings.results_dir, args.resume).read_manifest()
@@ -78,7 +78,7 @@ def escape_what_stdout_cannot_encode() -> None:
 
 def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     """Entry point of ``python -m verification`` and ``verify-scaffolds``."""
-    from verification.closed_pipe import quiet_when_stdout_closes
+    from verification.cli.closed_pipe import quiet_when_stdout_closes
 
     with quiet_when_stdout_closes():  # `list | head -1` ends with list's own exit code
         return run_command(argv, prog)
@@ -106,7 +106,7 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
         redact_log_records(secrets_of(settings))
         cli = VerificationCLI(settings, prog=parser.prog, progress=getattr(args, "progress", None))
         if args.command == "check":
-            from verification.plugins import watching_sigint
+            from verification.catalog.plugins import watching_sigint
 
             with watching_sigint():  # a plugin's own KeyboardInterrupt is no Ctrl-C
                 return cli.check(
@@ -137,7 +137,7 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
                 shard=args.shard,
             )
         if args.command == "show-prompt":
-            from verification.plugins import watching_sigint
+            from verification.catalog.plugins import watching_sigint
 
             with watching_sigint():  # a plugin's own KeyboardInterrupt is no Ctrl-C
                 return cli.show_prompt(

@@ -14,7 +14,7 @@ from verification.cli.terminal import ProgressBar, terminable
 from verification.errors import FatalLLMError
 
 if TYPE_CHECKING:
-    from verification.shards import Shard
+    from verification.run.shards import Shard
 
 __all__ = ["RunCommands"]
 
@@ -67,7 +67,7 @@ class RunCommands(CommandsBase):
         chosen_tiers = [t for t in TIERS if t in tiers] if tiers else list(TIERS)
         several = len(self.settings.model_names) > 1
         if several:
-            from verification.multimodel import check_several_models
+            from verification.compose.multimodel import check_several_models
 
             check_several_models(
                 self.settings,
@@ -76,8 +76,8 @@ class RunCommands(CommandsBase):
                 shard=shard is not None,
             )
         if estimate:
-            from verification.estimate import estimate_run, format_estimate
             from verification.llm.prompt_builder import PromptBuilder
+            from verification.run.estimate import estimate_run, format_estimate
 
             if resume:
                 raise ConfigurationError("--estimate plans a new run: leave out --resume")
@@ -156,9 +156,9 @@ class RunCommands(CommandsBase):
         worst of theirs."""
         import asyncio
 
+        from verification.cases import printable
+        from verification.compose.multimodel import ModelRuns, model_file
         from verification.errors import JournalError
-        from verification.multimodel import ModelRuns, model_file
-        from verification.printable import printable
 
         bar = ProgressBar.on_terminal(self.progress)
         runs = ModelRuns(
@@ -201,7 +201,7 @@ class RunCommands(CommandsBase):
     ) -> int:
         import asyncio
 
-        from verification.baseline import run_with_baseline
+        from verification.compose.baseline import run_with_baseline
         from verification.reports.compare import render_pairing
         from verification.reports.generator import write_run_reports
 
@@ -240,7 +240,7 @@ class RunCommands(CommandsBase):
         junit_xml: Path | None = None,
         fail_on_regression: bool = False,
     ) -> int:
-        from verification.merge import merge_shards
+        from verification.compose.merge import merge_shards
 
         outcome = merge_shards(run_dirs, self.settings.results_dir)
         print(f"merged {len(run_dirs)} shard(s) into run {outcome.run_id}")

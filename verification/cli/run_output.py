@@ -20,7 +20,7 @@ def say_how_to_resume(runner: VerificationRunner, prog: str, *, asked: bool = Fa
     when the user stopped it (Ctrl-C, SIGTERM), which is no failure to fix."""
     if not runner.run_id:
         return
-    from verification.resuming import resume_command
+    from verification.run.resuming import resume_command
 
     asks_no_model = runner.provider is not None and runner.provider.dry_run
     command = resume_command(
@@ -84,7 +84,7 @@ def print_summary(results: Any, label: str | None, summary: Path, level: str | N
 
 
 def print_cost(outcome: Any) -> None:
-    from verification.costs import total_cost
+    from verification.certify.costs import total_cost
 
     manifest = outcome.manifest
     if manifest.dry_run or manifest.cost_basis is None:

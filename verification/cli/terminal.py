@@ -61,7 +61,7 @@ class ProgressBar:
 
             return cls(Console(stderr=True, force_terminal=True if shown else None))
         if logger.isEnabledFor(logging.INFO):
-            from verification.progress_log import ProgressLog
+            from verification.cli.progress_log import ProgressLog
 
             return ProgressLog()
         return None

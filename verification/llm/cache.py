@@ -49,11 +49,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TypeVar
 
+from verification.cases import printable
 from verification.config import VerificationSettings, without_credentials
 from verification.errors import CacheError
-from verification.journal import exclusive_lock
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse, WrappingProvider
-from verification.printable import printable
+from verification.store.journal import exclusive_lock
 
 __all__ = [
     "CACHE_FILE",

@@ -26,7 +26,7 @@ from verification.errors import (
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.replies import BODY_FAULTS, message_reply, not_a_reply
 from verification.llm.retry import RetryPolicy
-from verification.thinking import thinking_field
+from verification.store.thinking import thinking_field
 
 if TYPE_CHECKING:
     import anthropic

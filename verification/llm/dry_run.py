@@ -27,7 +27,7 @@ from verification.errors import (
 )
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.retry import RetryPolicy
-from verification.stored_files import read_stored_text
+from verification.store.stored_files import read_stored_text
 
 __all__ = [
     "MAX_REPLAY_BYTES",

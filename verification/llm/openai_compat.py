@@ -12,6 +12,7 @@ import logging
 import re
 from typing import TYPE_CHECKING, Any
 
+from verification.cases import printable
 from verification.config import redact, url_credentials, without_credentials
 from verification.errors import (
     AuthenticationError,
@@ -25,7 +26,6 @@ from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.claude import parse_retry_after
 from verification.llm.replies import BODY_FAULTS, NotAReply, completion_reply, not_a_reply
 from verification.llm.retry import RetryPolicy
-from verification.printable import printable
 
 if TYPE_CHECKING:
     import openai

@@ -24,8 +24,8 @@ import jinja2
 from markdown_it import MarkdownIt
 
 from verification.catalog import Catalog, default_catalog
+from verification.catalog.spec import ScaffoldSpec
 from verification.errors import ScaffoldFileError
-from verification.spec import ScaffoldSpec
 
 __all__ = [
     "REQUIRED_SECTIONS",

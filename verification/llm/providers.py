@@ -19,7 +19,7 @@ from verification.llm.base import LLMProvider
 if TYPE_CHECKING:  # neither loads when a provider is only named (`list`, `--help`)
     from verification.config import VerificationSettings
     from verification.llm.retry import RetryPolicy
-from verification.printable import printable
+from verification.cases import printable
 
 __all__ = [
     "PROVIDERS",

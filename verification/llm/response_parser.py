@@ -27,8 +27,8 @@ from markdown_it import MarkdownIt
 from pydantic import ValidationError
 
 from verification.catalog import Catalog, default_catalog
+from verification.catalog.spec import ScaffoldSpec
 from verification.errors import ParseError
-from verification.spec import ScaffoldSpec
 
 __all__ = [
     "LENIENCIES",

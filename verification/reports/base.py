@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from verification.costs import ScaffoldCost
-from verification.journal import AttemptRecord, RunManifest
-from verification.results import ScaffoldResults
+from verification.certify.costs import ScaffoldCost
+from verification.certify.results import ScaffoldResults
+from verification.store.journal import AttemptRecord, RunManifest
 
 if TYPE_CHECKING:  # both import this module
     from verification.reports.history import RunEntry

@@ -23,9 +23,9 @@ from typing import Any
 
 import jinja2
 
+from verification.certify.results import THRESHOLDS, ScaffoldResults, wilson_interval
 from verification.reports.base import ReportContext
 from verification.reports.xmltext import xml_text
-from verification.results import THRESHOLDS, ScaffoldResults, wilson_interval
 
 __all__ = [
     "TREND_RUNS",

@@ -19,12 +19,12 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
+from verification.certify.results import TestResult
 from verification.errors import ConfigurationError
-from verification.journal import RunManifest
 from verification.reports.base import ReportContext, Reporter
 from verification.reports.generator import DEFAULT_REPORTERS, md_cell
 from verification.reports.xmltext import xml_text
-from verification.results import TestResult
+from verification.store.journal import RunManifest
 
 __all__ = [
     "GithubStepSummaryReporter",

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verification.errors import JournalError
-from verification.journal import RunPaths
 from verification.reports.history import (
     RunEntry,
     comparability,
@@ -21,6 +20,7 @@ from verification.reports.history import (
     status_rates,
 )
 from verification.reports.regressions import PairedRow, compare_outcomes
+from verification.store.journal import RunPaths
 
 __all__ = ["RunPairing", "compare_runs", "render_history", "render_pairing"]
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from verification.printable import printable
+from verification.cases import printable
+from verification.certify.results import ScaffoldResults, TestResult
 from verification.reports.compare import RunPairing
 from verification.reports.history import RunEntry
 from verification.reports.html import (
@@ -22,7 +23,6 @@ from verification.reports.html import (
     render_page,
     safe_json,
 )
-from verification.results import ScaffoldResults, TestResult
 
 __all__ = ["comparison_page_data", "default_comparison_path", "write_comparison_page"]
 

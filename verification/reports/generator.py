@@ -27,16 +27,10 @@ from typing import Any
 import jinja2
 
 from verification.cases import is_scaffold_name
-from verification.costs import ScaffoldCost, run_costs, total_cost
-from verification.envelope import CASES_PER_SIZE
+from verification.certify.costs import ScaffoldCost, run_costs, total_cost
+from verification.certify.envelope import CASES_PER_SIZE
+from verification.certify.results import ScaffoldResults, deciding_thresholds
 from verification.errors import ConfigurationError
-from verification.journal import (
-    RunManifest,
-    RunPaths,
-    ScaffoldEntry,
-    exclusive_lock,
-    read_journal,
-)
 from verification.reports.base import ReportContext, Reporter
 from verification.reports.charts import (
     TREND_RUNS,
@@ -49,7 +43,13 @@ from verification.reports.html import HtmlReporter
 from verification.reports.models import ModelTable, ModelTableReporter, model_table
 from verification.reports.regressions import RunComparison, compare_with_previous
 from verification.reports.summary import build_summary, summary_of
-from verification.results import ScaffoldResults, deciding_thresholds
+from verification.store.journal import (
+    RunManifest,
+    RunPaths,
+    ScaffoldEntry,
+    exclusive_lock,
+    read_journal,
+)
 
 __all__ = [
     "DEFAULT_REPORTERS",

@@ -25,8 +25,10 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
+from verification.certify.results import ScaffoldResults, Status
 from verification.errors import JournalError, RunInUseError, StoredFileError
-from verification.journal import (
+from verification.reports.summary import MAX_SUMMARY_BYTES, RunSummary
+from verification.store.journal import (
     AttemptRecord,
     RunManifest,
     RunPaths,
@@ -35,9 +37,7 @@ from verification.journal import (
     read_manifest_file,
     run_manifests,
 )
-from verification.reports.summary import MAX_SUMMARY_BYTES, RunSummary
-from verification.results import ScaffoldResults, Status
-from verification.stored_files import read_stored_json
+from verification.store.stored_files import read_stored_json
 
 __all__ = [
     "COMPARABLE_FIELDS",
@@ -170,7 +170,7 @@ def read_entry(run_dir: Path) -> RunEntry:
 
 def scan_runs(results_dir: Path) -> list[RunEntry]:
     """Every readable run under ``results_dir/runs``, oldest first; each damaged one is
-    skipped with a warning naming it (:func:`~verification.journal.run_manifests`)."""
+    skipped with a warning naming it (:func:`~verification.store.journal.run_manifests`)."""
     runs = results_dir / "runs"
     entries = [
         RunEntry(runs / m.run_id, m, read_summary(runs / m.run_id))

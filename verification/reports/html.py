@@ -26,12 +26,12 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from verification.cases import printable
+from verification.certify.results import THRESHOLDS, ScaffoldResults, TestResult
 from verification.errors import ConfigurationError
-from verification.journal import AttemptRecord, RunManifest, RunPaths, latest_run_id
-from verification.printable import printable
 from verification.reports.base import ReportContext
 from verification.reports.summary import RunSummary, summary_of
-from verification.results import THRESHOLDS, ScaffoldResults, TestResult
+from verification.store.journal import AttemptRecord, RunManifest, RunPaths, latest_run_id
 
 __all__ = [
     "HTML_REPORT_NAME",

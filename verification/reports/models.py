@@ -1,5 +1,5 @@
 """The model x scaffold table of runs that asked several models at once
-(:mod:`verification.multimodel`): each cell one (model, scaffold) pair's own certification.
+(:mod:`verification.compose.multimodel`): each cell one (model, scaffold) pair's own certification.
 
 The table is folded from the runs' journals, as every figure of a report is: this run's
 results as the reporters have them, each other model's run read back from its manifest and
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from verification.certify.results import ScaffoldResults, results_from_journal
 from verification.errors import ConfigurationError, JournalError, StoredFileError
-from verification.journal import RunPaths, is_run_id, read_journal
 from verification.reports.base import ReportContext
-from verification.results import ScaffoldResults, results_from_journal
+from verification.store.journal import RunPaths, is_run_id, read_journal
 
 __all__ = ["ModelCell", "ModelTable", "ModelTableReporter", "model_table"]
 

@@ -2,7 +2,7 @@
 
 Status changes come first, regressions before improvements. A pass rate can also drop while
 the status holds; such a drop is a regression when it is significant on the cases both runs
-answered: exact McNemar on the discordant split (:mod:`verification.paired`), Holm-corrected
+answered: exact McNemar on the discordant split (:mod:`verification.certify.paired`), Holm-corrected
 across the run's scaffolds, so a catalog of 33 scaffolds does not raise a false alarm most
 nights.
 """
@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from verification.certify.paired import ALPHA, PairedComparison, holm_adjust, paired_comparison
+from verification.certify.results import ScaffoldResults
 from verification.errors import JournalError
-from verification.paired import ALPHA, PairedComparison, holm_adjust, paired_comparison
 from verification.reports.base import status_changes
 from verification.reports.history import RunEntry, entry_outcomes, first_sample_outcomes
-from verification.results import ScaffoldResults
 
 __all__ = [
     "RANK",

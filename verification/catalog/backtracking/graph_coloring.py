@@ -8,8 +8,9 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
 
-from verification.calibration import distinct_answers
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     Pair,
@@ -18,7 +19,6 @@ from verification.generators.graph import (
     vertex_labels,
 )
 from verification.reference.backtracking import graph_coloring
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import ValidationResult, Validator, pick
 
 __all__ = [

@@ -8,10 +8,10 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from verification.calibration import distinct_answers
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.reference.backtracking import n_queens
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import ValidationResult, Validator, pick, repeated
 
 __all__ = [

@@ -9,11 +9,11 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from verification.calibration import distinct_answers, dropped_items, duplicated_items
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers, dropped_items, duplicated_items
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.arrays import array_length, ascending
 from verification.reference.divide_conquer import binary_search
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import CompositeValidator
 from verification.validators.exact_match import ExactMatchValidator, PathMatchValidator
 

@@ -10,13 +10,14 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from verification.calibration import (
+from verification.cases import TestCase, Tier
+from verification.catalog.calibration import (
     distinct_answers,
     dropped_items,
     duplicated_items,
     swapped_items,
 )
-from verification.cases import TestCase, Tier
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.arrays import (
     array_length,
     ascending,
@@ -24,7 +25,6 @@ from verification.generators.arrays import (
     values_with_repeats,
 )
 from verification.reference.divide_conquer import merge_sort
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import CompositeValidator
 from verification.validators.exact_match import ExactMatchValidator, PathMatchValidator
 

@@ -6,15 +6,15 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from verification.calibration import distinct_answers
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.arrays import (
     array_length,
     distinct_values,
     values_with_repeats,
 )
 from verification.reference.divide_conquer import quickselect
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import ValidationResult, Validator, pick
 
 __all__ = [

@@ -6,10 +6,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from verification.calibration import distinct_answers
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.reference.dynamic_programming import knapsack_01
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.knapsack import KnapsackValidator
 
 __all__ = [

@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from verification.calibration import distinct_answers
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import random_word
 from verification.generators.string_pairs import longer_length, string_pair
 from verification.reference.dynamic_programming import longest_common_subsequence
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import ValidationResult, Validator, pick
 
 __all__ = [

@@ -8,11 +8,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from verification.calibration import distinct_answers, duplicated_items, swapped_items
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers, duplicated_items, swapped_items
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.arrays import ascending, distinct_values, values_with_repeats
 from verification.reference.dynamic_programming import longest_increasing_subsequence
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import ValidationResult, Validator, pick
 
 __all__ = [

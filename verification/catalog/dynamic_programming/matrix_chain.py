@@ -8,10 +8,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from verification.calibration import distinct_answers
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.reference.dynamic_programming import matrix_chain_multiplication
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import ValidationResult, Validator, pick
 
 __all__ = [

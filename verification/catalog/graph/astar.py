@@ -11,8 +11,9 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from verification.calibration import distinct_answers
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     Pair,
@@ -25,7 +26,6 @@ from verification.generators.graph import (
     vertex_labels,
 )
 from verification.reference.graph import astar
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import ValidationResult, Validator, pick
 from verification.validators.exact_match import json_differences
 

@@ -7,8 +7,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from verification.calibration import distinct_answers, nudged_values
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers, nudged_values
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     Pair,
@@ -23,7 +24,6 @@ from verification.generators.graph import (
     vertex_labels,
 )
 from verification.reference.graph import bellman_ford
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.exact_match import DictMatchValidator
 
 __all__ = ["BELLMAN_FORD_EDGE_KINDS", "SPEC", "BellmanFordAnswer", "generate_bellman_ford"]

@@ -6,15 +6,16 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from verification.calibration import (
+from verification.cases import TestCase, Tier
+from verification.catalog.calibration import (
     distinct_answers,
     dropped_items,
     duplicated_items,
     nudged_values,
     swapped_items,
 )
-from verification.cases import TestCase, Tier
 from verification.catalog.graph.dijkstra import Distance
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     Pair,
@@ -29,7 +30,6 @@ from verification.generators.graph import (
     vertex_labels,
 )
 from verification.reference.graph import bfs
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import CompositeValidator
 from verification.validators.exact_match import DictMatchValidator, PathMatchValidator
 

@@ -7,13 +7,14 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
-from verification.calibration import (
+from verification.cases import TestCase, Tier
+from verification.catalog.calibration import (
     distinct_answers,
     dropped_items,
     duplicated_items,
     swapped_items,
 )
-from verification.cases import TestCase, Tier
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     Pair,
@@ -28,7 +29,6 @@ from verification.generators.graph import (
     vertex_labels,
 )
 from verification.reference.graph import bfs, dfs
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import CompositeValidator
 from verification.validators.exact_match import PathMatchValidator
 

@@ -8,8 +8,9 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from verification.calibration import distinct_answers, nudged_values
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers, nudged_values
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     Pair,
@@ -24,7 +25,6 @@ from verification.generators.graph import (
     vertex_labels,
 )
 from verification.reference.graph import dijkstra
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.exact_match import DictMatchValidator
 
 __all__ = ["DIJKSTRA_EDGE_KINDS", "SPEC", "DijkstraAnswer", "Distance", "generate_dijkstra"]

@@ -6,8 +6,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from verification.calibration import distinct_answers
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     Pair,
@@ -18,7 +19,6 @@ from verification.generators.graph import (
     vertex_labels,
 )
 from verification.reference.graph import floyd_warshall
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.exact_match import DictMatchValidator
 
 __all__ = [

@@ -6,8 +6,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from verification.calibration import distinct_answers, dropped_items, duplicated_items
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers, dropped_items, duplicated_items
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     Pair,
@@ -16,7 +17,6 @@ from verification.generators.graph import (
     vertex_labels,
 )
 from verification.reference.graph import topological_sort
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import ValidationResult, Validator, pick, repeated
 from verification.validators.exact_match import json_differences
 

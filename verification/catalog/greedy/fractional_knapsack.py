@@ -10,10 +10,10 @@ from typing import Any
 
 from pydantic import FiniteFloat
 
-from verification.calibration import distinct_answers
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.reference.greedy import FRACTIONAL_KNAPSACK_DECIMALS, fractional_knapsack
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import Tolerance, ValidationResult, Validator, pick
 
 __all__ = [

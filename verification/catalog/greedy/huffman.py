@@ -8,10 +8,10 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
-from verification.calibration import distinct_answers
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.reference.greedy import huffman_coding
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import ValidationResult, Validator, pick
 
 __all__ = [

@@ -8,8 +8,9 @@ from typing import Annotated, Any
 
 from pydantic import Strict, StrictInt, StrictStr
 
-from verification.calibration import distinct_answers, dropped_items, duplicated_items
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers, dropped_items, duplicated_items
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     count_vertices,
     has_unique_minimum_spanning_forest,
@@ -17,7 +18,6 @@ from verification.generators.graph import (
     random_tree_pairs,
 )
 from verification.reference.greedy import kruskal_mst
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import ValidationResult, pick
 from verification.validators.set_equivalence import MSTValidator
 

@@ -8,10 +8,10 @@ from typing import Any
 
 from pydantic import FiniteFloat, NonNegativeInt
 
-from verification.calibration import distinct_answers
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.reference.numerical import BisectionStep, bisection, bisection_trace
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import CompositeValidator
 from verification.validators.exact_match import ExactMatchValidator
 from verification.validators.numeric_tolerance import NumericToleranceValidator

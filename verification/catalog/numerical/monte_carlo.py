@@ -8,11 +8,11 @@ from typing import Any
 
 from pydantic import FiniteFloat
 
-from verification.calibration import distinct_answers
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.optimization import uniform_draw
 from verification.reference.numerical import monte_carlo_integration
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.numeric_tolerance import NumericToleranceValidator
 
 __all__ = [

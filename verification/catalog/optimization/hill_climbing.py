@@ -9,10 +9,10 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from verification.calibration import distinct_answers
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.reference.optimization import grid_neighbours, hill_climbing
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.base import CompositeValidator
 from verification.validators.exact_match import ExactMatchValidator, PathMatchValidator
 

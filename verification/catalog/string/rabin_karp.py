@@ -8,11 +8,11 @@ from typing import Any
 
 from pydantic import NonNegativeInt
 
-from verification.calibration import distinct_answers, dropped_items
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers, dropped_items
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import has_overlap, plant, random_word, text_length
 from verification.reference.string_algo import rabin_karp
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.exact_match import ExactMatchValidator
 
 __all__ = ["EDGE_KINDS_RABIN_KARP", "SPEC", "RabinKarpAnswer", "generate_rabin_karp"]

@@ -8,11 +8,11 @@ from typing import Any
 
 from pydantic import NonNegativeInt
 
-from verification.calibration import distinct_answers
 from verification.cases import TestCase, Tier
+from verification.catalog.calibration import distinct_answers
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import random_word
 from verification.reference.string_algo import trie_operations
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.exact_match import ExactMatchValidator
 
 __all__ = ["EDGE_KINDS_TRIE", "SPEC", "TrieAnswer", "generate_trie", "operation_count"]

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from verification.cases import Tier
-from verification.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.validators.exact_match import ExactMatchValidator
 
 

@@ -1,0 +1,396 @@
+"""Plugin scaffolds: loaded without letting them take the process down, and held to their
+spec's contract whenever the harness calls them.
+
+A plugin is someone else's code running in our process. Whatever it does while it loads
+(raises anything, ``sys.exit()``, a ``KeyboardInterrupt`` no one pressed, a SPEC iterable
+that raises or never ends), :func:`load_entry` turns it into a ``ValueError`` that says what
+went wrong, and the catalog skips that entry with a warning naming the distribution. Only a
+real Ctrl-C (the process received SIGINT while the plugin loaded) still interrupts.
+
+Each spec a plugin declares is checked against the rules every spec obeys (a scaffold name,
+a ``Path`` to its Markdown, an output budget of at least
+:data:`~verification.catalog.spec.MIN_OUTPUT_TOKENS`, callables where callables go, a validator that
+takes ``case``) and then wrapped by :func:`guarded_spec`: every call into the plugin
+(generator, reference, input formatter, answer renderer, calibration hooks, answer schema,
+validator, size measure) raises :class:`~verification.errors.PluginError`, naming the
+distribution and the scaffold, when the plugin raises (a ``KeyboardInterrupt`` with no
+Ctrl-C included) or returns what its contract forbids. The runner turns that error into an
+infrastructure error of the case, so the scaffold is INCOMPLETE with the plugin's error as
+the reason and every other scaffold runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import functools
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from importlib.metadata import EntryPoint
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from pydantic import BaseModel, ValidationError, model_validator
+
+from verification.cases import TestCase, printable, to_json_data
+from verification.catalog.spec import ScaffoldSpec
+from verification.errors import PluginError
+from verification.validators.base import (
+    Tolerance,
+    ValidationResult,
+    Validator,
+    accepts_case,
+)
+
+__all__ = [
+    "MAX_HEADING_SCAN",
+    "MAX_SPECS_PER_ENTRY",
+    "describe_exception",
+    "first_heading",
+    "guarded_spec",
+    "load_entry",
+    "watching_sigint",
+]
+
+MAX_SPECS_PER_ENTRY = 256
+"""The most specs one entry point may declare: an iterable that goes on is refused, not
+followed for ever."""
+_MAX_MESSAGE = 300
+
+
+def describe_exception(exc: BaseException) -> str:
+    """``Type: message``, one line, at most 300 characters, unprintable characters escaped;
+    safe on an exception whose ``__str__`` itself raises."""
+    try:
+        text = str(exc)
+    except BaseException:  # a plugin's exception may fail even to describe itself
+        text = "(its message cannot be shown)"
+    return printable(f"{type(exc).__name__}: {text}", limit=_MAX_MESSAGE)
+
+
+def _in_event_loop() -> bool:
+    """Whether an asyncio loop runs in this thread (a ``verify`` run). There a real Ctrl-C
+    cancels the run's task instead of raising in the code that runs, so a
+    ``KeyboardInterrupt`` a plugin raises is the plugin's own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+_WATCH: list[list[bool]] = []
+"""The SIGINT notes of the :func:`watching_sigint` blocks under way, innermost last."""
+
+
+def _real_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc``, raised in a call into a plugin, may be the user's Ctrl-C: a
+    ``KeyboardInterrupt`` outside a ``verify`` run's event loop (see :func:`_in_event_loop`)
+    that, inside a :func:`watching_sigint` block, came with a real SIGINT."""
+    if not isinstance(exc, KeyboardInterrupt) or _in_event_loop():
+        return False
+    return not _WATCH or _WATCH[-1][0]
+
+
+@contextmanager
+def watching_sigint() -> Iterator[list[bool]]:
+    """Note whether the process receives SIGINT in the block, still acting on it as before
+    (a real Ctrl-C interrupts): in the block, a ``KeyboardInterrupt`` a plugin raises with
+    no SIGINT received is the plugin's failure. Outside the main thread no signal arrives,
+    so nothing is noted: a ``KeyboardInterrupt`` raised there is never a Ctrl-C. Not for a
+    block that runs an event loop, whose own SIGINT handler it would displace."""
+    received = [False]
+    _WATCH.append(received)
+    try:
+        if threading.current_thread() is not threading.main_thread():
+            yield received
+            return
+        previous = signal.getsignal(signal.SIGINT)
+
+        def note(signum: int, frame: FrameType | None) -> None:
+            if previous == signal.SIG_IGN:
+                return
+            received[0] = True
+            if callable(previous):
+                previous(signum, frame)
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGINT, note)
+        try:
+            yield received
+        finally:
+            signal.signal(signal.SIGINT, previous)
+    finally:
+        _WATCH.pop()
+
+
+class _Refused(ValueError):
+    """A spec the plugin declared breaks a rule: the message says which."""
+
+
+def load_entry(entry: EntryPoint, distribution: str) -> list[ScaffoldSpec]:
+    """The specs ``entry`` declares, each checked and guarded; a ``ValueError`` says what is
+    wrong. Only a real Ctrl-C escapes as ``KeyboardInterrupt``."""
+    with watching_sigint() as sigint:
+        try:
+            return [guarded_spec(spec, distribution) for spec in _declared_specs(entry)]
+        except KeyboardInterrupt:
+            if sigint[0]:
+                raise
+            raise ValueError(
+                "it raised KeyboardInterrupt while loading, with no Ctrl-C pressed"
+            ) from None
+        except _Refused as exc:
+            raise ValueError(str(exc)) from None
+        except BaseException as exc:  # SystemExit too: a plugin never ends the process
+            raise ValueError(f"it does not load ({describe_exception(exc)})") from None
+
+
+def _declared_specs(entry: EntryPoint) -> list[ScaffoldSpec]:
+    loaded = entry.load()
+    if isinstance(loaded, ScaffoldSpec):
+        loaded = [loaded]
+    elif isinstance(loaded, str | bytes | Mapping) or not hasattr(loaded, "__iter__"):
+        raise _Refused(f"{entry.value} is {type(loaded).__name__}, not a ScaffoldSpec")
+    declared: list[ScaffoldSpec] = []
+    # Checked one by one, so an iterable that never ends is refused at its first bad item
+    # or after MAX_SPECS_PER_ENTRY good ones.
+    for spec in iter(loaded):
+        if not isinstance(spec, ScaffoldSpec):
+            raise _Refused(f"{entry.value} holds {type(spec).__name__}, not a ScaffoldSpec")
+        if any(spec.name == other.name for other in declared):
+            raise _Refused(f"scaffold {spec.name!r} is declared twice by {entry.value}")
+        if len(declared) == MAX_SPECS_PER_ENTRY:
+            raise _Refused(f"{entry.value} declares more than {MAX_SPECS_PER_ENTRY} specs")
+        spec = _with_defaults(spec)
+        _check_contract(spec)
+        declared.append(spec)
+    return declared
+
+
+MAX_HEADING_SCAN = 64 * 1024
+"""How much of a plugin's Markdown is read to find the first heading (its default title)."""
+
+
+def first_heading(markdown: Path) -> str | None:
+    """The text of the first ``#`` heading in the first :data:`MAX_HEADING_SCAN` bytes of
+    ``markdown``, or None when there is none (or the file cannot be read as UTF-8)."""
+    try:
+        with markdown.open("rb") as file:
+            head = file.read(MAX_HEADING_SCAN).decode("utf-8", errors="strict")
+    except (OSError, UnicodeDecodeError):
+        return None
+    for line in head.splitlines():
+        marks = len(line) - len(line.lstrip("#"))
+        if 1 <= marks <= 6 and line[marks : marks + 1] == " " and line[marks:].strip():
+            return line[marks:].strip().rstrip("#").strip() or None
+    return None
+
+
+def _with_defaults(spec: ScaffoldSpec) -> ScaffoldSpec:
+    """``spec`` with a plugin's defaults filled in: ``markdown`` is ``<name>.md`` beside the
+    module that made the spec, ``title`` that Markdown's first heading. (``sizes`` and
+    ``mutants`` default in the spec itself.)"""
+    markdown = spec.markdown
+    if markdown is None:
+        if spec.defined_in is None:
+            raise _Refused(
+                f"spec {spec.name!r} names no markdown file (ScaffoldSpec.markdown) and was "
+                "not made in a module file beside which <name>.md could be"
+            )
+        markdown = spec.defined_in.with_name(f"{spec.name}.md")
+    title = spec.title
+    if not title and isinstance(markdown, Path):
+        title = first_heading(markdown) or ""
+        if not title:
+            raise _Refused(
+                f"spec {spec.name!r} has no title and its markdown {markdown} no first "
+                "heading to take it from"
+            )
+    if markdown is spec.markdown and title == spec.title:
+        return spec
+    try:
+        return dataclasses.replace(spec, markdown=markdown, title=title)
+    except ValueError as exc:  # a heading too long or unprintable for a title
+        raise _Refused(str(exc)) from None
+
+
+def _check_contract(spec: ScaffoldSpec) -> None:
+    """The rules every spec obeys, checked again (a spec object can be changed after it was
+    made), and what a plugin's spec must hold besides."""
+    try:
+        spec.check_rules()
+    except ValueError as exc:
+        raise _Refused(str(exc)) from None
+    name = spec.name
+    if spec.markdown is None or not spec.markdown.is_file():
+        raise _Refused(f"the markdown file of {name!r} is missing: {spec.markdown}")
+    for field in ("reference", "generator", "format_input", "render_answer", "mutants"):
+        if not callable(getattr(spec, field)):
+            raise _Refused(f"spec {name!r}: {field} is not callable")
+    if not callable(spec.alternatives) or not callable(spec.size.measure):
+        raise _Refused(f"spec {name!r}: alternatives and size.measure must be callable")
+    if not (isinstance(spec.answer_schema, type) and issubclass(spec.answer_schema, BaseModel)):
+        raise _Refused(f"spec {name!r}: answer_schema is not a pydantic model")
+    validator = spec.validator
+    if not isinstance(validator, Validator) or not isinstance(validator.kind, str):
+        raise _Refused(f"spec {name!r}: validator is not a Validator with a kind")
+    if not accepts_case(validator):
+        raise _Refused(
+            f"spec {name!r}: {type(validator).__name__}.validate must accept the test case: "
+            "define it as validate(self, actual, expected, *, case=None)"
+        )
+    tolerances = validator.tolerances
+    if not isinstance(tolerances, Mapping) or not all(
+        isinstance(what, str) and isinstance(bound, Tolerance) for what, bound in tolerances.items()
+    ):
+        raise _Refused(f"spec {name!r}: the validator's tolerances are not Tolerances by name")
+
+
+def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
+    """``spec`` with every call into the plugin held to its contract (see the module's
+    docstring)."""
+
+    def fail(what: str, exc: BaseException) -> PluginError:
+        return PluginError(
+            f"its {what} raised {describe_exception(exc)}",
+            distribution=distribution,
+            scaffold=spec.name,
+        )
+
+    def guard(
+        what: str, call: Callable[..., Any], check: Callable[[Any], Any]
+    ) -> Callable[..., Any]:
+        @functools.wraps(call)
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            try:
+                result = call(*args, **kwargs)
+            except BaseException as exc:
+                if isinstance(exc, PluginError) or _real_interrupt(exc):
+                    raise
+                raise fail(what, exc) from None
+            try:
+                return check(result)
+            except (TypeError, ValueError, RecursionError) as exc:
+                raise PluginError(
+                    f"its {what} returned {type(result).__name__}: {exc}",
+                    distribution=distribution,
+                    scaffold=spec.name,
+                ) from None
+
+        return guarded
+
+    size = dataclasses.replace(spec.size, measure=guard("size measure", spec.size.measure, _count))
+    validator = _guarded_validator(spec.validator, guard)
+    return dataclasses.replace(
+        spec,
+        reference=guard("reference", spec.reference, _json_object),
+        generator=guard("generator", spec.generator, _json_object),
+        format_input=guard("input formatter", spec.format_input, _text),
+        render_answer=guard("render_answer", spec.render_answer, _text),
+        # The generic default is ours: it binds to the guarded schema when copied.
+        mutants=spec.mutants
+        if spec.generic_mutants
+        else guard("mutants hook", spec.mutants, _json_objects),
+        alternatives=guard("alternatives hook", spec.alternatives, _json_objects),
+        size=size,
+        validator=validator,
+        answer_schema=_guarded_schema(spec.answer_schema, fail),
+    )
+
+
+def _guarded_schema(
+    schema: type[BaseModel], fail: Callable[[str, BaseException], PluginError]
+) -> type[BaseModel]:
+    """``schema`` under the same name, its validation held to pydantic's contract: a wrong
+    answer is a ``ValidationError``; anything else a plugin's validator raises is the
+    plugin's failure, not the harness's."""
+
+    def held(cls: type[BaseModel], data: Any, handler: Callable[[Any], Any]) -> Any:
+        try:
+            return handler(data)
+        except (ValidationError, ValueError, AssertionError):
+            raise  # pydantic makes these a ValidationError: the answer is wrong
+        except BaseException as exc:
+            if isinstance(exc, PluginError) or _real_interrupt(exc):
+                raise
+            raise fail("answer schema", exc) from None
+
+    namespace = {
+        "__module__": schema.__module__,
+        "__doc__": schema.__doc__,
+        "_held_to_contract": model_validator(mode="wrap")(classmethod(held)),  # type: ignore[arg-type]
+    }
+    return type(schema.__name__, (schema,), namespace)
+
+
+def _json_object(value: Any) -> dict[str, Any]:
+    data = to_json_data(value)  # TypeError or ValueError for a set, NaN, a custom object
+    if not isinstance(data, dict):
+        raise TypeError("not a JSON object (a dict with string keys)")
+    return data
+
+
+def _json_objects(value: Any) -> list[dict[str, Any]]:
+    if not isinstance(value, Sequence) or isinstance(value, str | bytes):
+        raise TypeError("not a sequence of answers")
+    return [_json_object(item) for item in value]
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError("not a str")
+    return value
+
+
+def _count(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError("not an int")
+    return value
+
+
+def _verdict(value: Any) -> ValidationResult:
+    if not isinstance(value, ValidationResult):
+        raise TypeError("not a ValidationResult")
+    return value
+
+
+class _GuardedValidator(Validator):
+    """A plugin's validator, its verdicts checked; its tolerances read once, at load."""
+
+    kind = "plugin"
+
+    def __init__(
+        self,
+        validate: Callable[..., ValidationResult],
+        tolerances: Mapping[str, Tolerance],
+    ) -> None:
+        self._validate = validate
+        self._tolerances = dict(tolerances)
+
+    def validate(
+        self, actual: Any, expected: Any, *, case: TestCase | None = None
+    ) -> ValidationResult:
+        result: ValidationResult = self._validate(actual, expected, case=case)
+        return result
+
+    @property
+    def tolerances(self) -> Mapping[str, Tolerance]:
+        return self._tolerances
+
+
+def _guarded_validator(
+    validator: Validator,
+    guard: Callable[[str, Callable[..., Any], Callable[[Any], Any]], Callable[..., Any]],
+) -> Validator:
+    # A class per plugin validator, so ``kind`` (a class attribute) stays the plugin's.
+    kind = type(
+        f"Guarded{type(validator).__name__}", (_GuardedValidator,), {"kind": validator.kind}
+    )
+    guarded: Validator = kind(
+        guard("validator", validator.validate, _verdict), validator.tolerances
+    )
+    return guarded

@@ -1,0 +1,247 @@
+"""``ScaffoldSpec``: the one place that declares a scaffold.
+
+Each scaffold's module under :mod:`verification.catalog` builds one spec; every table the API
+reference shows (``SCAFFOLD_REGISTRY``, ``VALIDATOR_REGISTRY``, the generators) is derived
+from the specs in :mod:`verification.registry`. A plugin builds specs the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from verification.cases import SCAFFOLD_NAME_FORMAT, TIERS, TestCase, Tier, is_scaffold_name
+from verification.catalog.generic_mutants import GenericMutants
+from verification.validators.base import Tolerance, Validator
+
+__all__ = [
+    "MIN_OUTPUT_TOKENS",
+    "AnswerSchema",
+    "CalibrationHook",
+    "InputGenerator",
+    "ScaffoldSpec",
+    "SizeAxis",
+    "format_input_as_json",
+    "no_alternatives",
+    "render_answer_as_json",
+]
+
+MIN_OUTPUT_TOKENS = 1024
+"""The smallest output budget a spec may set: less cannot hold a worked answer."""
+
+InputGenerator = Callable[[random.Random, Tier, int], dict[str, Any]]
+"""``generate(rng, tier, size) -> input``: a pure function of its arguments."""
+
+CalibrationHook = Callable[[TestCase, random.Random], Sequence[dict[str, Any]]]
+"""``hook(case, rng) -> answers``: wrong answers (``mutants``) or other right answers
+(``alternatives``) for one case, made from its input and expected answer."""
+
+
+def no_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+    """The ``alternatives`` of a problem with exactly one right answer: none."""
+    return ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SizeAxis:
+    """What a scaffold's size measures, and the sizes its generator honours.
+
+    ``measure(generator(rng, tier, s)) == s`` for every ``s`` of a simple or standard
+    tier's range; an edge case may be smaller (an empty or one-element input is the point),
+    never larger. ``check`` draws cases at every size of every range.
+    """
+
+    unit: str
+    """What is counted, in prose: ``vertices``, ``items``, ``text length``."""
+    measure: Callable[[Mapping[str, Any]], int]
+    """The size of an input, read back from the input alone."""
+    ranges: Mapping[Tier, tuple[int, int]]
+    """Per tier, the lowest and highest size (inclusive) the generator honours and the
+    output budget fits."""
+
+    def __post_init__(self) -> None:
+        missing = set(TIERS) - set(self.ranges)
+        if missing:
+            raise ValueError(f"size axis has no range for tiers {sorted(missing)}")
+        for tier, (low, high) in self.ranges.items():
+            if not 0 <= low <= high:
+                raise ValueError(f"size range of tier {tier!r} is empty: {low}..{high}")
+
+    def check(self, tier: Tier, size: int) -> str | None:
+        """Why ``size`` is out of ``tier``'s range, or None when it is in it."""
+        low, high = self.ranges[tier]
+        if low <= size <= high:
+            return None
+        return f"size {size} is outside the {tier} range {low}..{high} ({self.unit})"
+
+    def default_sizes(self) -> dict[Tier, int]:
+        """The sizes of a spec that declares none: the midpoint of the simple and standard
+        ranges (a typical input, which the generator and the output budget honour by the
+        range's promise, where the lower end is often a degenerate one or two), and the
+        lower end of the edge range (edge cases are about the smallest inputs)."""
+        sizes: dict[Tier, int] = {}
+        for tier, (low, high) in self.ranges.items():
+            sizes[tier] = low if tier == "edge" else (low + high) // 2
+        return sizes
+
+
+class AnswerSchema(BaseModel):
+    """Base of every answer schema: strict types (``"3"`` is not an int), no extra keys."""
+
+    # Built on first validation, not at import: `list` and `--help` load all 33 and use none.
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, defer_build=True)
+
+
+def format_input_as_json(test_input: Mapping[str, Any]) -> str:
+    """The input as a JSON block: a key per line, and a list of lists (edges) an item per
+    line, so prompts stay short and readable."""
+    lines = []
+    for key, value in test_input.items():
+        if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
+            items = ",\n".join(f"    {json.dumps(v, allow_nan=False)}" for v in value)
+            text = f"[\n{items}\n  ]"
+        else:
+            text = json.dumps(value, allow_nan=False)
+        lines.append(f"  {json.dumps(key)}: {text}")
+    return "```json\n{\n" + ",\n".join(lines) + "\n}\n```"
+
+
+def render_answer_as_json(answer: Mapping[str, Any]) -> str:
+    """An answer written the way every Output Format asks: one final fenced JSON block."""
+    return "```json\n" + json.dumps(answer, allow_nan=False) + "\n```"
+
+
+_UNBOUND_GENERIC_MUTANTS = GenericMutants()
+"""The default ``mutants``: bound to the spec's answer schema when the spec is made."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScaffoldSpec:
+    """Everything the harness knows about one scaffold."""
+
+    name: str
+    """Governs the scaffold file, CLI, case ids and tests (``kmp``)."""
+    category: str
+    """One of the catalog's categories (``graph``, ``string``, ...)."""
+    title: str = ""
+    """What the algorithm is called in prose (``Knuth-Morris-Pratt search``). A plugin's
+    spec may leave it empty: the loader takes its Markdown's first heading."""
+    reference: Callable[..., dict[str, Any]]
+    """Ground truth: ``reference(**case.input)``; keeps its API name (``kmp_search``)."""
+    generator: InputGenerator
+    """Draws one input for a tier from a seeded ``random.Random`` and a size."""
+    answer_schema: type[BaseModel]
+    """The contract (level 2): validated strictly in JSON mode (arrays may fill tuples, but
+    ``"3"`` is no int); extra keys are refused."""
+    validator: Validator
+    """The behaviour check (level 3)."""
+    format_input: Callable[[Mapping[str, Any]], str] = format_input_as_json
+    """Writes the input into the user prompt."""
+    render_answer: Callable[[Mapping[str, Any]], str] = render_answer_as_json
+    """Writes a right answer as the Output Format asks (the dry-run provider's reply)."""
+    sizes: Mapping[Tier, int] = field(default_factory=dict)
+    """The default size handed to the generator per tier (vertices, items, ...); when none
+    are given, :meth:`SizeAxis.default_sizes`."""
+    size: SizeAxis
+    """What the size measures and the range each tier honours."""
+    mutants: CalibrationHook = _UNBOUND_GENERIC_MUTANTS
+    """Wrong answers made from a case's right one; each fits the answer schema and differs
+    from ``expected``. The validator must reject every one. When none is given, generic
+    mutants made from the answer's shape (see :mod:`verification.catalog.generic_mutants`), which
+    the validator may accept: ``check`` lists those for review."""
+    alternatives: CalibrationHook = no_alternatives
+    """Other right answers for a case (none where the answer is unique). The validator must
+    accept every one."""
+    max_output_tokens: int = 4096
+    """The output budget of one answer; hitting it is a ``truncated`` outcome."""
+    description: str = ""
+    """One line for ``list``."""
+    markdown: Path | None = None
+    """The scaffold's Markdown file, for a scaffold shipped by a plugin; ``None`` means
+    ``<scaffolds_dir>/<category>/<name>.md``; a plugin's loader makes it
+    ``<name>.md`` beside :attr:`defined_in`."""
+    defined_in: Path | None = None
+    """The file of the module that made this spec, noted when it is made."""
+
+    def __post_init__(self) -> None:
+        if self.defined_in is None:
+            # Frames: this method, the dataclass's __init__, then the code calling it.
+            where = sys._getframe(2).f_globals.get("__file__")
+            if isinstance(where, str):
+                object.__setattr__(self, "defined_in", Path(where))
+        if not self.sizes:
+            object.__setattr__(self, "sizes", self.size.default_sizes())
+        if isinstance(self.mutants, GenericMutants) and self.mutants.schema is not (
+            self.answer_schema
+        ):
+            # Bound again on every copy, so a copy with a guarded schema uses that one.
+            object.__setattr__(self, "mutants", GenericMutants(self.answer_schema))
+        self.check_rules()
+
+    def check_rules(self) -> None:
+        """Raise ``ValueError`` naming the first rule this spec breaks. Checked when a spec is
+        made, and again when a plugin's spec is registered."""
+        if not is_scaffold_name(self.name):
+            raise ValueError(
+                f"scaffold name {self.name!r} must be an ASCII lower-case identifier "
+                f"({SCAFFOLD_NAME_FORMAT}): it names files, case ids and reports"
+            )
+        if not is_scaffold_name(self.category):
+            raise ValueError(
+                f"category {self.category!r} of {self.name!r} is not an ASCII lower-case name"
+            )
+        for what, text in (
+            ("title", self.title),
+            ("description", self.description),
+            ("size unit", self.size.unit),
+        ):
+            if not isinstance(text, str) or not text.isprintable() or len(text) > 200:
+                raise ValueError(
+                    f"spec {self.name!r}: its {what} must be one line of printable text "
+                    "(at most 200 characters): `list` and prompts show it"
+                )
+        if self.markdown is not None and not isinstance(self.markdown, Path):
+            raise ValueError(
+                f"spec {self.name!r}: markdown must be a pathlib.Path, not "
+                f"{type(self.markdown).__name__}"
+            )
+        budget = self.max_output_tokens
+        if not isinstance(budget, int) or isinstance(budget, bool) or budget < MIN_OUTPUT_TOKENS:
+            raise ValueError(
+                f"spec {self.name!r}: max_output_tokens must be a whole number of at least "
+                f"{MIN_OUTPUT_TOKENS}, got {budget!r:.40}"
+            )
+        missing = set(TIERS) - set(self.sizes)
+        if missing:
+            raise ValueError(f"spec {self.name!r} has no size for tiers {sorted(missing)}")
+        for tier, default in self.sizes.items():
+            problem = self.size.check(tier, default)
+            if problem is not None:
+                raise ValueError(f"spec {self.name!r}: default {problem}")
+
+    @property
+    def generic_mutants(self) -> bool:
+        """Whether :attr:`mutants` is the generic default, not the author's own hook."""
+        return isinstance(self.mutants, GenericMutants)
+
+    @property
+    def scaffold_file(self) -> str:
+        """Where the scaffold lives, relative to the scaffolds directory."""
+        return f"{self.category}/{self.name}.md"
+
+    @property
+    def reference_name(self) -> str:
+        """The reference function's API name (``kmp_search`` for ``kmp``)."""
+        return getattr(self.reference, "__name__", self.name)
+
+    @property
+    def tolerances(self) -> Mapping[str, Tolerance]:
+        """The numeric tolerances the validator applies."""
+        return self.validator.tolerances

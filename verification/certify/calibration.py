@@ -1,0 +1,164 @@
+"""The validator's calibration on a run's own cases: no model call.
+
+For each case a run asked, the spec's ``mutants`` hook makes wrong answers the validator
+must reject, and its ``alternatives`` hook other right answers it must accept (see
+:mod:`verification.catalog.calibration`). A miss either way is a harness defect: the run's status
+for that scaffold cannot be trusted, whatever the model answered. At most
+:data:`PER_CASE` answers of each kind are judged per case, so the cost grows with the
+number of cases, not with how many answers a hook can make. A hook that raises, or makes a
+"mutant" equal to the expected answer, is a defect of the hook (``check`` names it): such
+answers are left out here rather than counted as the validator's misses. Generic mutants
+(a plugin spec that declares no ``mutants`` hook) are left out too: one may be a right answer,
+so only the author's own hooks calibrate a run (``check`` lists the generic ones accepted).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from verification.cases import TestCase
+from verification.catalog.spec import ScaffoldSpec
+from verification.errors import PluginError
+
+__all__ = [
+    "MAX_MISSES_SHOWN",
+    "PER_CASE",
+    "Calibration",
+    "CalibrationMiss",
+    "CaseCalibration",
+    "calibrate",
+    "calibrate_case",
+]
+
+PER_CASE = 3
+"""Mutants, and alternatives, judged per case at most."""
+MAX_MISSES_SHOWN = 3
+"""Misses kept for the report (the first ones, by case)."""
+_SEED = "run-calibration"
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class CalibrationMiss:
+    """One answer the validator judged wrongly."""
+
+    case_id: str
+    kind: str
+    """``mutant accepted`` or ``alternative rejected``."""
+    answer: str
+    """The answer, as compact JSON (cut to 300 characters)."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """How the validator did on one scaffold's cases of one run."""
+
+    mutants_rejected: int
+    mutants: int
+    alternatives_accepted: int
+    alternatives: int
+    first_misses: tuple[CalibrationMiss, ...] = ()
+
+    @property
+    def misses(self) -> int:
+        """Mutants accepted plus alternatives rejected."""
+        return self.mutants - self.mutants_rejected + self.alternatives - self.alternatives_accepted
+
+
+def _shown(answer: Any) -> str:
+    text = _key(answer)
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _key(answer: Any) -> str:
+    try:
+        return json.dumps(answer, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):
+        return repr(answer)
+
+
+def _answers(
+    spec: ScaffoldSpec, case: TestCase, hook: str, rng: random.Random
+) -> list[dict[str, Any]]:
+    if hook == "mutants" and spec.generic_mutants:
+        return []
+    try:
+        made = list(getattr(spec, hook)(case, rng))[:PER_CASE]
+    except PluginError as exc:  # it names its plugin: a line, not our traceback
+        logger.warning("calibration of case %s skipped: %s", case.id, exc)
+        return []
+    except Exception:  # the hook's own defect, which `check` reports; not the validator's
+        logger.exception("%s hook of %s raised on case %s", hook, spec.name, case.id)
+        return []
+    if hook == "mutants":
+        expected = _key(case.expected)
+        made = [answer for answer in made if _key(answer) != expected]
+    return made
+
+
+def _accepts(spec: ScaffoldSpec, answer: Any, case: TestCase) -> bool:
+    try:
+        return spec.validator.validate(answer, case.expected, case=case).is_valid
+    except Exception:  # a validator that raises rejects (as the runner judges it)
+        return False
+
+
+@dataclass(frozen=True)
+class CaseCalibration:
+    """How the validator did on one case: what :func:`calibrate` folds per scaffold."""
+
+    mutants_rejected: int
+    mutants: int
+    alternatives_accepted: int
+    alternatives: int
+    misses: tuple[CalibrationMiss, ...] = ()
+    """This case's first misses (at most :data:`MAX_MISSES_SHOWN`)."""
+
+
+def calibrate_case(spec: ScaffoldSpec, case: TestCase) -> CaseCalibration:
+    """Judge ``spec``'s mutants and alternatives of one ``case`` with its validator (the
+    same for a case whenever it is judged: its answers are drawn from its id)."""
+    counts = {"mutants": [0, 0], "alternatives": [0, 0]}  # [right verdicts, judged]
+    misses: list[CalibrationMiss] = []
+    rng = random.Random(f"{_SEED}:{case.id}")
+    for hook, wanted in (("mutants", False), ("alternatives", True)):
+        for answer in _answers(spec, case, hook, rng):
+            counts[hook][1] += 1
+            if _accepts(spec, answer, case) == wanted:
+                counts[hook][0] += 1
+            elif len(misses) < MAX_MISSES_SHOWN:
+                kind = "alternative rejected" if wanted else "mutant accepted"
+                misses.append(CalibrationMiss(case.id, kind, _shown(answer)))
+    return CaseCalibration(
+        mutants_rejected=counts["mutants"][0],
+        mutants=counts["mutants"][1],
+        alternatives_accepted=counts["alternatives"][0],
+        alternatives=counts["alternatives"][1],
+        misses=tuple(misses),
+    )
+
+
+def calibrate(
+    spec: ScaffoldSpec,
+    cases: Iterable[TestCase],
+    *,
+    known: Mapping[str, CaseCalibration] | None = None,
+) -> Calibration:
+    """Judge ``spec``'s mutants and alternatives of each case with its validator; a case
+    ``known`` holds by id (the runner calibrates each case once it is answered, while
+    other requests wait) is taken from it instead of being judged again."""
+    known = known or {}
+    per_case = [known.get(case.id) or calibrate_case(spec, case) for case in cases]
+    misses = [miss for each in per_case for miss in each.misses][:MAX_MISSES_SHOWN]
+    return Calibration(
+        mutants_rejected=sum(each.mutants_rejected for each in per_case),
+        mutants=sum(each.mutants for each in per_case),
+        alternatives_accepted=sum(each.alternatives_accepted for each in per_case),
+        alternatives=sum(each.alternatives for each in per_case),
+        first_misses=tuple(misses),
+    )

@@ -1,0 +1,450 @@
+"""The generic checks every registered scaffold must pass, plugins included.
+
+``python -m verification check NAME`` runs them; the test suite runs them over every spec
+(and, in the tests, also confirms each alternative answer with an independent oracle). Each
+check returns a :class:`CheckResult`; none asks a model.
+
+The checks: the scaffold file and its sections; the worked example against the reference;
+the Output Format's example parsing as an answer; every tier's cases fitting the schema and
+passing the validator; the dry-run answer parsing back to the reference's; the calibration
+hooks (mutants that fit the schema, differ from the expected answer, and are all rejected,
+for at least 90% of cases; alternatives that fit the schema and are all accepted); every
+size (cases drawn at every size of every tier's declared range, ``measure`` reading each
+size back); and suites identical under two ``PYTHONHASHSEED`` values.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from verification.cases import TIERS, TestCase, Tier
+from verification.catalog import Catalog, default_catalog
+from verification.catalog.drawing import draw_case
+from verification.catalog.spec import ScaffoldSpec
+from verification.errors import VerificationError
+from verification.llm.prompt_builder import REQUIRED_SECTIONS, PromptBuilder, ScaffoldParser
+from verification.llm.response_parser import ResponseParser
+from verification.validators.base import Tolerance
+
+__all__ = [
+    "CASES_PER_TIER",
+    "MUTANT_COVERAGE",
+    "SIZE_BUDGET",
+    "SIZE_DRAWS",
+    "CheckResult",
+    "calibration_cases",
+    "check_every_size",
+    "check_scaffold",
+    "fits_schema",
+    "stated_tolerances",
+    "suite_digest",
+]
+
+CASES_PER_TIER = 50
+"""Seeded cases per tier the calibration check draws."""
+MUTANT_COVERAGE = 0.9
+"""The share of cases for which ``mutants`` must give at least one wrong answer."""
+CALIBRATION_SEED = 11
+SIZE_DRAWS = 10
+"""Cases the size check draws at each size of each tier's declared range."""
+SIZE_BUDGET = 20.0
+"""Seconds after which the size check starts no further round of draws (the first round,
+one case at every declared size, always runs whole)."""
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One check's verdict on one scaffold."""
+
+    check: str
+    ok: bool
+    detail: str
+    warning: bool = False
+    """Passed, with something for the author to review (``detail`` says what)."""
+
+
+def fits_schema(spec: ScaffoldSpec, answer: Any) -> str | None:
+    """Why ``answer`` does not fit ``spec``'s answer schema (as the parser checks it), or
+    None when it fits."""
+    try:
+        spec.answer_schema.model_validate_json(json.dumps(answer, allow_nan=False), strict=True)
+    except (ValidationError, ValueError, TypeError) as exc:
+        return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return None
+
+
+def calibration_cases(
+    spec: ScaffoldSpec, count: int = CASES_PER_TIER, seed: int = CALIBRATION_SEED
+) -> Iterator[TestCase]:
+    """``count`` seeded cases of every tier."""
+    for tier in TIERS:
+        for index in range(count):
+            yield draw_case(spec, tier, index, seed=seed)
+
+
+def _json_key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, allow_nan=False)
+
+
+def _scaffold_text(spec: ScaffoldSpec, builder: PromptBuilder) -> str:
+    text = builder.get_scaffold_content(spec)
+    sections = ScaffoldParser().parse(text)
+    order = [key for key in sections if key in REQUIRED_SECTIONS]
+    if order != list(REQUIRED_SECTIONS):
+        raise VerificationError(f"sections out of order: {order}")
+    return text
+
+
+def _check_worked_example(spec: ScaffoldSpec, text: str) -> str:
+    parser = ScaffoldParser()
+    inputs = parser.tagged_blocks(text, "worked-example-input")
+    answers = parser.tagged_blocks(text, "worked-example-answer")
+    if len(inputs) != 1 or len(answers) != 1:
+        raise VerificationError(
+            "needs exactly one ```json worked-example-input block and one "
+            f"```json worked-example-answer block (found {len(inputs)} and {len(answers)})"
+        )
+    example_input, example_answer = json.loads(inputs[0]), json.loads(answers[0])
+    computed = json.loads(json.dumps(spec.reference(**example_input)))
+    if computed != example_answer:
+        raise VerificationError(f"the reference computes {_json_key(computed)[:300]}")
+    problem = fits_schema(spec, example_answer)
+    if problem:
+        raise VerificationError(f"the worked answer does not fit the schema: {problem}")
+    return "agrees with the reference"
+
+
+def _check_output_format(spec: ScaffoldSpec, text: str) -> str:
+    parser = ScaffoldParser()
+    examples = parser.tagged_blocks(parser.parse(text)["output_format"], "json")
+    if not examples:
+        raise VerificationError("the Output Format shows no ```json block")
+    parsed = ResponseParser().extract(spec, f"```json\n{examples[0]}\n```")
+    if parsed.failed_level == 1 or parsed.answer is None:
+        raise VerificationError(f"its example does not parse: {parsed.reason}")
+    if not parsed.ok:
+        raise VerificationError(f"its example does not fit the schema: {parsed.reason}")
+    return "its example parses and fits the schema"
+
+
+def _check_tiers(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
+    parser = ResponseParser()
+    for case in cases:
+        problem = fits_schema(spec, case.expected)
+        if problem:
+            raise VerificationError(f"{case.id}: the reference answer misfits: {problem}")
+        json.dumps(case.input, allow_nan=False)
+        verdict = spec.validator.validate(case.expected, case.expected, case=case)
+        if not verdict.is_valid:
+            raise VerificationError(f"{case.id}: the reference answer fails: {verdict.message}")
+        parsed = parser.extract(spec, spec.render_answer(case.expected))
+        if not parsed.ok or parsed.answer != case.expected or parsed.leniency:
+            raise VerificationError(f"{case.id}: the dry-run answer does not parse back")
+    return f"{len(cases)} cases: schema, validator and dry-run answer hold"
+
+
+def _check_mutants(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
+    rng = random.Random(CALIBRATION_SEED)
+    covered = total = 0
+    accepted: list[str] = []  # generic mutants the validator accepts: for review
+    for case in cases:
+        mutants = list(spec.mutants(case, rng))
+        covered += bool(mutants)
+        for mutant in mutants:
+            total += 1
+            if _json_key(mutant) == _json_key(case.expected):
+                raise VerificationError(f"{case.id}: a mutant equals the expected answer")
+            problem = fits_schema(spec, mutant)
+            if problem:
+                raise VerificationError(f"{case.id}: a mutant misfits the schema: {problem}")
+            verdict = spec.validator.validate(mutant, case.expected, case=case)
+            if verdict.is_valid and spec.generic_mutants:
+                accepted.append(f"{case.id}: {_json_key(mutant)[:200]}")
+            elif verdict.is_valid:
+                raise VerificationError(
+                    f"{case.id}: the validator accepts the mutant {_json_key(mutant)[:200]}"
+                )
+    if covered < MUTANT_COVERAGE * len(cases):
+        raise VerificationError(
+            f"mutants for only {covered} of {len(cases)} cases (needs {MUTANT_COVERAGE:.0%})"
+        )
+    if accepted:
+        raise GenericMutantsAccepted(
+            f"the validator accepts {len(accepted)} of {total} generic mutants (made from the "
+            "answer's shape, as the spec declares no mutants hook): review whether each is "
+            "a right answer, or declare your own hook; the first: " + "; ".join(accepted[:5])
+        )
+    kind = "generic mutants" if spec.generic_mutants else "mutants"
+    return f"{total} {kind} over {covered}/{len(cases)} cases, every one rejected"
+
+
+class GenericMutantsAccepted(Exception):
+    """A warning, not a failure: a generic "mutant" may be a right answer."""
+
+
+def _check_alternatives(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
+    rng = random.Random(CALIBRATION_SEED)
+    total = 0
+    for case in cases:
+        for answer in spec.alternatives(case, rng):
+            total += 1
+            problem = fits_schema(spec, answer)
+            if problem:
+                raise VerificationError(f"{case.id}: an alternative misfits: {problem}")
+            verdict = spec.validator.validate(answer, case.expected, case=case)
+            if not verdict.is_valid:
+                raise VerificationError(
+                    f"{case.id}: the validator rejects the alternative "
+                    f"{_json_key(answer)[:200]}: {verdict.message}"
+                )
+    return f"{total} alternatives, every one accepted"
+
+
+def _fractions_in(value: Any) -> bool:
+    if isinstance(value, float):
+        return not value.is_integer()
+    if isinstance(value, Mapping):
+        return any(_fractions_in(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_fractions_in(item) for item in value)
+    return False
+
+
+def _check_tolerances(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
+    stated = spec.tolerances
+    if not stated:
+        fractional = [case.id for case in cases if _fractions_in(case.expected)]
+        if fractional:
+            raise VerificationError(
+                f"{fractional[0]}: the answer holds fractional numbers but the validator "
+                "states no tolerance (give it `tolerances`, shown in every report)"
+            )
+        return "no fractional numbers in any answer; none needed"
+    return "; ".join(f"{what}: {bound}" for what, bound in stated.items())
+
+
+_FIELD = re.compile(r"- `(?P<field>[A-Za-z_]\w*)`")
+_NUMBER = r"(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
+_ACCEPTED = re.compile(rf"accepted\s+within\s+{_NUMBER}")
+_RELATIVE = re.compile(rf"relative\s+(?:tolerance\s+)?(?:of\s+)?{_NUMBER}")
+_ROUNDED = re.compile(r"rounded\s+to\s+(\d+)\s+decimal\s+places")
+
+
+def _field_bullets(output_format: str) -> dict[str, str]:
+    """Each ``- `field`: ...`` bullet's text (its indented continuation lines included)."""
+    bullets: dict[str, str] = {}
+    field: str | None = None
+    for line in output_format.splitlines():
+        if line.startswith("- "):
+            named = _FIELD.match(line)
+            field = named["field"] if named else None
+            if field is not None:
+                bullets[field] = line
+        elif field is not None and line[:1].isspace() and line.strip():
+            bullets[field] += "\n" + line
+        else:
+            field = None
+    return bullets
+
+
+def stated_tolerances(output_format: str) -> dict[str, Tolerance]:
+    """The tolerance each field's bullet of an Output Format states, by field: the figure
+    after "accepted within" (and after "relative", when a bullet states one)."""
+    stated: dict[str, Tolerance] = {}
+    for field, body in _field_bullets(output_format).items():
+        accepted = _ACCEPTED.search(body)
+        if accepted:
+            relative = _RELATIVE.search(body)
+            stated[field] = Tolerance(float(accepted[1]), float(relative[1]) if relative else 0.0)
+    return stated
+
+
+def _rounding(output_format: str, field: str) -> int | None:
+    rounded = _ROUNDED.search(_field_bullets(output_format).get(field, ""))
+    return int(rounded[1]) if rounded else None
+
+
+def _check_stated_tolerances(spec: ScaffoldSpec, text: str) -> str:
+    """What the Output Format says is accepted is exactly what the spec applies."""
+    output_format = ScaffoldParser().parse(text)["output_format"]
+    stated, applied = stated_tolerances(output_format), dict(spec.tolerances)
+    for field in sorted(applied.keys() - stated.keys()):
+        raise VerificationError(
+            f"the spec accepts {field} within {applied[field]}, but the Output Format states "
+            f'no tolerance for it: say "is accepted within ..." in its `{field}` bullet'
+        )
+    for field in sorted(stated.keys() - applied.keys()):
+        raise VerificationError(
+            f"the Output Format states a tolerance for {field} ({stated[field]}) that the "
+            "spec does not apply"
+        )
+    for field, bound in sorted(applied.items()):
+        said = stated[field]
+        if not (
+            math.isclose(said.absolute, bound.absolute, rel_tol=1e-9)
+            and math.isclose(said.relative, bound.relative, rel_tol=1e-9)
+        ):
+            raise VerificationError(
+                f"{field}: the Output Format states {said}, the spec applies {bound}"
+            )
+        decimals = _rounding(output_format, field)
+        if decimals is not None and bound.absolute < 0.5 * 10.0**-decimals:
+            raise VerificationError(
+                f"{field}: a tolerance of {bound.absolute:g} is tighter than the rounding to "
+                f"{decimals} decimal places the Output Format asks for"
+            )
+    return "; ".join(f"{f}: {b}, as stated" for f, b in sorted(applied.items())) or "none stated"
+
+
+def _size_cells(spec: ScaffoldSpec) -> list[tuple[Tier, int]]:
+    return [
+        (tier, size)
+        for tier in TIERS
+        for size in range(spec.size.ranges[tier][0], spec.size.ranges[tier][1] + 1)
+    ]
+
+
+def _check_size_draw(spec: ScaffoldSpec, tier: Tier, size: int, index: int) -> None:
+    case = draw_case(spec, tier, index, seed=CALIBRATION_SEED, size=size)
+    try:
+        measured = spec.size.measure(case.input)
+    except Exception as exc:  # the spec's measure, on its own generator's input
+        raise VerificationError(
+            f"scaffold {spec.name!r}, {tier} size {size}, case {index} ({case.id}): measure "
+            f"raised {type(exc).__name__}: {exc}"
+        ) from exc
+    # An edge case may be smaller than asked (SizeAxis): the empty input is its point.
+    if measured != size and not (tier == "edge" and measured < size):
+        raise VerificationError(
+            f"scaffold {spec.name!r}, {tier} size {size}, case {index} ({case.id}): asked "
+            f"for {size} {spec.size.unit}, measured {measured}"
+        )
+    problem = fits_schema(spec, case.expected)
+    if problem:
+        raise VerificationError(
+            f"scaffold {spec.name!r}, {tier} size {size}, case {index} ({case.id}): the "
+            f"reference answer misfits: {problem}"
+        )
+
+
+def check_every_size(
+    spec: ScaffoldSpec,
+    *,
+    per_size: int = SIZE_DRAWS,
+    budget: float = SIZE_BUDGET,
+    clock: Callable[[], float] = time.monotonic,
+) -> str:
+    """Draw cases at every size of every tier's declared range and read each size back.
+
+    Round ``k`` draws case ``k`` at every size of every tier, for ``per_size`` rounds; the
+    first round always runs whole, so every declared size draws at least once, and no
+    later round starts after ``budget`` seconds. A draw that raises, or an input whose
+    measured size is not the size asked (larger than asked, in the edge tier), fails,
+    naming the scaffold, tier, size and case index.
+    """
+    cells = _size_cells(spec)
+    started = clock()
+    rounds = 0
+    for index in range(per_size):
+        if index and clock() - started > budget:
+            break
+        for tier, size in cells:
+            _check_size_draw(spec, tier, size, index)
+        rounds += 1
+    stopped = "" if rounds == per_size else f" (time budget {budget:g} s reached)"
+    return (
+        f"{rounds * len(cells)} cases: {rounds} at each of the {len(cells)} declared "
+        f"(tier, size) pairs, every size read back{stopped}"
+    )
+
+
+def suite_digest(names: list[str], hash_seed: str, *, cases: int = 10) -> str:
+    """A digest of the named scaffolds' suites, drawn in a fresh interpreter with
+    ``PYTHONHASHSEED=hash_seed``."""
+    code = (
+        "import json, hashlib, sys\n"
+        "from verification.runner import plan_cases\n"
+        f"planned = plan_cases({names!r}, seed=7, cases={cases})\n"
+        "data = {n: [c.model_dump() for c in cs] for n, cs in planned.items()}\n"
+        "print(hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest())\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise VerificationError(f"drawing the suite failed: {done.stderr.strip()[-300:]}")
+    return done.stdout.strip()
+
+
+def _check_hash_seed(spec: ScaffoldSpec) -> str:
+    first, second = suite_digest([spec.name], "1"), suite_digest([spec.name], "4242")
+    if first != second:
+        raise VerificationError("the suite differs between PYTHONHASHSEED 1 and 4242")
+    return f"suite digest {first[:12]} under both hash seeds"
+
+
+def check_scaffold(
+    name: str,
+    *,
+    scaffolds_dir: Path,
+    cases_per_tier: int = CASES_PER_TIER,
+    catalog: Catalog | None = None,
+    hash_seed: bool = True,
+    size_draws: int = SIZE_DRAWS,
+) -> list[CheckResult]:
+    """Every generic check on scaffold ``name``; a check that raises fails, the others run."""
+    spec = (catalog or default_catalog()).get_spec(name)
+    builder = PromptBuilder(scaffolds_dir, catalog=catalog)
+    results: list[CheckResult] = []
+    text: str | None = None
+
+    def run(check: str, body: Callable[[], str]) -> None:
+        try:
+            results.append(CheckResult(check, True, body()))
+        except GenericMutantsAccepted as exc:
+            results.append(CheckResult(check, True, str(exc)[:1500], warning=True))
+        except Exception as exc:  # a check's failure is a verdict, whatever raised it
+            detail = str(exc) or type(exc).__name__
+            results.append(CheckResult(check, False, f"{type(exc).__name__}: {detail}"[:500]))
+
+    def scaffold_file() -> str:
+        nonlocal text
+        text = _scaffold_text(spec, builder)
+        return f"{builder.scaffold_path(spec)}: the five sections, in order"
+
+    run("scaffold file", scaffold_file)
+    if text is not None:
+        markdown = text
+        run("worked example", lambda: _check_worked_example(spec, markdown))
+        run("output format", lambda: _check_output_format(spec, markdown))
+        run("stated tolerances", lambda: _check_stated_tolerances(spec, markdown))
+    cases: list[TestCase] = []
+
+    def draw() -> str:
+        cases.extend(calibration_cases(spec, cases_per_tier))
+        return f"{len(cases)} cases drawn ({cases_per_tier} per tier, seed {CALIBRATION_SEED})"
+
+    run("generator", draw)
+    if cases:
+        run("tiers", lambda: _check_tiers(spec, cases))
+        run("mutants", lambda: _check_mutants(spec, cases))
+        run("alternatives", lambda: _check_alternatives(spec, cases))
+        run("tolerances", lambda: _check_tolerances(spec, cases))
+    run("every size", lambda: check_every_size(spec, per_size=size_draws))
+    if hash_seed:
+        run("hash seed", lambda: _check_hash_seed(spec))
+    return results

@@ -1,0 +1,484 @@
+"""Certification from the journal: a pure function of attempt records.
+
+``n`` counts distinct cases with at least one counted answer: a first attempt that ended
+``passed``, ``failed``, ``truncated`` or ``refused`` (a refusal is an answer the model
+chose not to give: it counts against the rate, at no level). A case's score is the share of
+its counted answers (its samples) that pass; the pass rate is the mean case score, so that
+asking a case again adds no evidence of new cases. The interval is the two-sided 95% Wilson
+interval with ``n`` cases and ``x`` the sum of case scores.
+
+Status uses exact fractions so that no rounding decides it: CERTIFIED when the rate is at
+least 9/10, PARTIAL at 1/2 or more, else FAILED; INCOMPLETE when nothing was counted, more
+than 10% of the planned answers are missing or ended in an infrastructure error, or the
+validator missed on the run's own calibration answers. "Borderline" means the interval
+straddles the deciding threshold: 0.90 for CERTIFIED, 0.50 for FAILED, either for PARTIAL.
+The certified rate is the first-attempt rate; the rate after repair is shown beside it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Any, Literal
+
+from verification.cases import parse_case_id
+from verification.catalog import Catalog, default_catalog
+from verification.certify.calibration import Calibration, CaseCalibration, calibrate
+from verification.errors import JournalError
+from verification.generators.base import TestCase
+from verification.store.journal import AttemptRecord, RunManifest
+
+__all__ = [
+    "BUDGET_LIMIT_SHARE",
+    "THRESHOLDS",
+    "ScaffoldResults",
+    "Status",
+    "TestResult",
+    "answered_cases",
+    "certify",
+    "decided_at_look",
+    "deciding_thresholds",
+    "results_from_journal",
+    "wilson_interval",
+]
+
+Status = Literal["CERTIFIED", "PARTIAL", "FAILED", "INCOMPLETE"]
+THRESHOLDS = {"CERTIFIED": 0.9, "PARTIAL": 0.5}
+_CERTIFIED = Fraction(9, 10)
+_PARTIAL = Fraction(1, 2)
+_Z95 = 1.959963984540054
+BUDGET_LIMIT_SHARE = Fraction(1, 10)
+"""A size where more than this share of answers hit the output budget is budget-limited:
+the spec's budget, not the scaffold, stopped them."""
+
+
+def wilson_interval(passed: float, n: int, z: float = _Z95) -> tuple[float, float]:
+    """The Wilson score interval of ``passed / n`` (95% by default); (0, 1) when n = 0.
+    ``passed`` may be fractional: the sum of case scores when cases have several samples."""
+    if n == 0:
+        return 0.0, 1.0
+    p = passed / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _rate_status(score: Fraction | int, n: int) -> Status:
+    if score >= _CERTIFIED * n:
+        return "CERTIFIED"
+    if score >= _PARTIAL * n:
+        return "PARTIAL"
+    return "FAILED"
+
+
+def certify(passed: Fraction | int, n: int, *, planned: int, unfinished: int) -> Status:
+    """The status of a score of ``passed`` over ``n`` counted cases, ``planned`` answers in
+    all (``unfinished`` of them missing or infrastructure errors)."""
+    if n == 0 or 10 * unfinished > planned:
+        return "INCOMPLETE"
+    return _rate_status(passed, n)
+
+
+def deciding_thresholds(status: str) -> tuple[float, ...]:
+    """The thresholds between ``status`` and the statuses next to it."""
+    return {
+        "CERTIFIED": (THRESHOLDS["CERTIFIED"],),
+        "PARTIAL": (THRESHOLDS["PARTIAL"], THRESHOLDS["CERTIFIED"]),
+        "FAILED": (THRESHOLDS["PARTIAL"],),
+    }.get(status, ())
+
+
+def decided_at_look(score: float, n: int, *, looks: int, confidence: float = 0.95) -> bool:
+    """Whether ``score`` over ``n`` cases decides the status at one of ``looks`` planned
+    looks: the Wilson interval, widened for the looks (Bonferroni: two-sided at
+    ``1 - (1 - confidence) / looks``), lies wholly on one side of each threshold that
+    decides the status its rate gives."""
+    if n == 0:
+        return False
+    z = NormalDist().inv_cdf(1 - (1 - confidence) / (2 * looks))
+    status = _rate_status(Fraction(score).limit_denominator(10**9), n)
+    return not _straddles(wilson_interval(score, n, z), status)
+
+
+def _straddles(interval: tuple[float, float], status: str) -> bool:
+    low, high = interval
+    return any(low < threshold <= high for threshold in deciding_thresholds(status))
+
+
+def _record_size(record: AttemptRecord) -> int | None:
+    if record.size is not None:
+        return record.size
+    key = parse_case_id(record.case_id)  # journals from before sizes were recorded
+    return key.size if key else None
+
+
+@dataclass(frozen=True)
+class SizePoint:
+    """One size of the envelope."""
+
+    size: int
+    score: float
+    n: int
+    answers: int
+    truncated: int
+    interval: tuple[float, float]
+    status: Status
+    budget_limited: bool
+
+    @property
+    def pass_rate(self) -> float:
+        return self.score / self.n if self.n else 0.0
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One answer to one case (its last attempt), as reports show it."""
+
+    __test__ = False
+
+    test_case: TestCase
+    passed: bool
+    actual: Any
+    expected: dict[str, Any]
+    llm_response: str | None
+    validation_message: str
+    error: str | None
+    outcome: str
+    level: int | None
+    epoch: int
+    attempts: int
+    final_outcome: str
+    """The outcome of the last attempt (after any repair)."""
+    leniency: tuple[str, ...]
+    stop_reason: str | None
+    raw_response_chars: int
+    usage: dict[str, int]
+    latency_s: float
+    model: str | None
+
+    @classmethod
+    def from_records(cls, first: AttemptRecord, last: AttemptRecord) -> TestResult:
+        """The result of a chain of attempts (first and last may be the same record)."""
+        case = last.test_case()
+        passed = first.outcome == "passed"
+        return cls(
+            test_case=case,
+            passed=passed,
+            actual=first.answer,
+            expected=first.expected,
+            llm_response=first.raw_response,
+            validation_message=first.reason,
+            error=None if passed else first.reason,
+            outcome=first.outcome,
+            level=first.level,
+            epoch=first.epoch,
+            attempts=last.attempt,
+            final_outcome=last.outcome,
+            leniency=tuple(first.leniency),
+            stop_reason=first.stop_reason,
+            raw_response_chars=first.raw_response_chars,
+            usage=dict(first.usage),
+            latency_s=first.latency_s,
+            model=first.model,
+        )
+
+    @property
+    def repaired(self) -> bool:
+        """Failed first, passed on a repair attempt."""
+        return not self.passed and self.final_outcome == "passed"
+
+
+@dataclass(frozen=True)
+class ScaffoldResults:
+    """One scaffold's certification."""
+
+    scaffold: str
+    results: list[TestResult]
+    """Counted answers, then infrastructure errors, each by first attempt."""
+    planned: int
+    passed: int
+    n: int
+    passed_after_repair: int
+    infra_errors: int
+    missing: int
+    truncated: int
+    failures_by_level: dict[int, int]
+    refused: int
+    """Answers the model declined to give (``stop_reason`` refusal): failures at no level."""
+    per_tier: dict[str, tuple[float, int]]
+    """Tier -> (score sum, cases)."""
+    leniency: dict[str, int]
+    usage: dict[str, int]
+    models: list[str]
+    status: Status
+    interval: tuple[float, float] = field(default=(0.0, 1.0))
+    run_label: str | None = None
+    """``DRY RUN`` or ``REPLAY`` when no model answered: such results certify no model."""
+    from_cache: int = 0
+    """Answers (repairs included) the response cache gave instead of a model call."""
+    score: float = 0.0
+    """The sum of case scores (each the share of the case's answers that pass)."""
+    score_after_repair: float = 0.0
+    answers: int = 0
+    """Counted answers: ``n`` times the samples, less any infrastructure errors."""
+    consistent: int = 0
+    """Cases whose answers all agree (all pass or all fail); every case with one sample."""
+    per_size: dict[int, tuple[float, int]] = field(default_factory=dict)
+    """Size -> (score sum, cases), over every counted case whose size is known."""
+    size_points: tuple[SizePoint, ...] = ()
+    """The envelope: one point per swept size, ascending (empty without a sweep)."""
+    size_unit: str = "size"
+    certified_up_to: int | None = None
+    """The largest swept size up to which every size (budget-limited ones aside)
+    certifies; ``None`` when the smallest does not, or there was no sweep."""
+    budget_limited_sizes: list[int] = field(default_factory=list)
+    calibration: Calibration | None = None
+    """How the validator did on this run's cases (``None``: not run)."""
+    incomplete_reason: str | None = None
+    """Why the status is INCOMPLETE (``validator miss``, ...), else ``None``."""
+
+    @property
+    def pass_rate(self) -> float:
+        """First-attempt pass rate: the mean case score (0.0 when nothing counted)."""
+        return self.score / self.n if self.n else 0.0
+
+    @property
+    def repaired_pass_rate(self) -> float:
+        """Pass rate when repair attempts count."""
+        return self.score_after_repair / self.n if self.n else 0.0
+
+    @property
+    def borderline(self) -> bool:
+        """True when the 95% interval straddles the threshold that decided the status."""
+        return _straddles(self.interval, self.status)
+
+    @property
+    def swept(self) -> bool:
+        """True when the run swept sizes for this scaffold."""
+        return bool(self.size_points)
+
+    @property
+    def holds_across_range(self) -> bool:
+        """True when every swept size certifies (budget-limited ones aside)."""
+        counted = [p for p in self.size_points if not p.budget_limited and p.n]
+        return bool(counted) and all(p.status == "CERTIFIED" for p in counted)
+
+    @classmethod
+    def from_records(
+        cls,
+        scaffold: str,
+        records: Iterable[AttemptRecord],
+        *,
+        planned: int,
+        run_label: str | None = None,
+        swept: Sequence[int] = (),
+        size_unit: str = "size",
+        calibration: Calibration | None = None,
+    ) -> ScaffoldResults:
+        """Fold a journal's records for ``scaffold``. Later lines for the same case,
+        sample and attempt supersede earlier ones (a resumed run retries infra errors).
+        ``swept`` are the sizes of a size sweep; ``calibration`` the validator's record on
+        the run's cases (a miss makes the status INCOMPLETE)."""
+        mine = [record for record in records if record.scaffold == scaffold]
+        latest: dict[tuple[str, int, int], AttemptRecord] = {}
+        for record in mine:
+            latest[(record.case_id, record.epoch, record.attempt)] = record
+        chains: dict[tuple[str, int], dict[int, AttemptRecord]] = {}
+        for (case_id, epoch, attempt), record in latest.items():
+            chains.setdefault((case_id, epoch), {})[attempt] = record
+        counted: list[TestResult] = []
+        infra: list[TestResult] = []
+        sizes: dict[str, int | None] = {}
+        for key in sorted(chains):
+            chain = chains[key]
+            if 1 not in chain:
+                continue
+            result = TestResult.from_records(chain[1], chain[max(chain)])
+            if result.outcome == "infra_error":
+                infra.append(result)
+            else:
+                counted.append(result)
+                sizes[key[0]] = _record_size(chain[1])
+        cases = _CaseScores.fold(counted)
+        failures = Counter(r.level for r in counted if not r.passed and r.level is not None)
+        usage: Counter[str] = Counter()
+        for record in mine:  # every call costs, superseded ones included; the cache is free
+            if record.source != "cache":
+                usage.update(record.usage)
+        models = sorted({r.model for r in latest.values() if r.model})
+        missing = max(planned - len(counted) - len(infra), 0)
+        score = cases.total()
+        status = certify(score, cases.n, planned=planned, unfinished=len(infra) + missing)
+        reason = None
+        if status == "INCOMPLETE":
+            reason = "nothing counted" if cases.n == 0 else "unfinished answers over 10%"
+        if calibration is not None and calibration.misses:
+            status, reason = "INCOMPLETE", "validator miss"
+        points = _size_points(counted, sizes, swept)
+        return cls(
+            scaffold=scaffold,
+            results=counted + infra,
+            planned=planned,
+            passed=sum(r.passed for r in counted),
+            n=cases.n,
+            passed_after_repair=sum(r.passed or r.repaired for r in counted),
+            infra_errors=len(infra),
+            missing=missing,
+            truncated=sum(r.outcome == "truncated" for r in counted),
+            failures_by_level={level: failures.get(level, 0) for level in (1, 2, 3)},
+            refused=sum(r.outcome == "refused" for r in counted),
+            per_tier={
+                tier: (float(part.total()), part.n)
+                for tier in ("simple", "standard", "edge")
+                if (part := _CaseScores.fold([r for r in counted if r.test_case.tier == tier])).n
+            },
+            leniency=dict(Counter(name for r in counted for name in r.leniency)),
+            usage=dict(usage),
+            models=models,
+            status=status,
+            interval=wilson_interval(float(score), cases.n),
+            run_label=run_label,
+            from_cache=sum(record.source == "cache" for record in mine),
+            score=float(score),
+            score_after_repair=float(_CaseScores.fold(counted, after_repair=True).total()),
+            answers=len(counted),
+            consistent=cases.consistent(),
+            per_size={
+                size: (float(part.total()), part.n)
+                for size in sorted({s for s in sizes.values() if s is not None})
+                if (
+                    part := _CaseScores.fold([r for r in counted if sizes[r.test_case.id] == size])
+                ).n
+            },
+            size_points=points,
+            size_unit=size_unit,
+            certified_up_to=_certified_up_to(points),
+            budget_limited_sizes=[p.size for p in points if p.budget_limited],
+            calibration=calibration,
+            incomplete_reason=reason,
+        )
+
+
+@dataclass(frozen=True)
+class _CaseScores:
+    """Per case: (answers that pass, answers counted)."""
+
+    tallies: dict[str, tuple[int, int]]
+
+    @classmethod
+    def fold(cls, results: Iterable[TestResult], *, after_repair: bool = False) -> _CaseScores:
+        tallies: dict[str, tuple[int, int]] = {}
+        for result in results:
+            good, seen = tallies.get(result.test_case.id, (0, 0))
+            ok = result.passed or (after_repair and result.repaired)
+            tallies[result.test_case.id] = (good + ok, seen + 1)
+        return cls(tallies)
+
+    @property
+    def n(self) -> int:
+        return len(self.tallies)
+
+    def total(self) -> Fraction:
+        return sum((Fraction(good, seen) for good, seen in self.tallies.values()), Fraction(0))
+
+    def consistent(self) -> int:
+        return sum(good in (0, seen) for good, seen in self.tallies.values())
+
+
+def _size_points(
+    counted: Sequence[TestResult], sizes: dict[str, int | None], swept: Sequence[int]
+) -> tuple[SizePoint, ...]:
+    points = []
+    for size in sorted(set(swept)):
+        here = [r for r in counted if sizes[r.test_case.id] == size]
+        cases = _CaseScores.fold(here)
+        score = cases.total()
+        truncated = sum(r.outcome == "truncated" for r in here)
+        points.append(
+            SizePoint(
+                size=size,
+                score=float(score),
+                n=cases.n,
+                answers=len(here),
+                truncated=truncated,
+                interval=wilson_interval(float(score), cases.n),
+                status=_rate_status(score, cases.n) if cases.n else "INCOMPLETE",
+                budget_limited=bool(here) and truncated > BUDGET_LIMIT_SHARE * len(here),
+            )
+        )
+    return tuple(points)
+
+
+def _certified_up_to(points: Sequence[SizePoint]) -> int | None:
+    """The largest size before the first that does not certify, budget-limited and empty
+    sizes skipped (neither evidence for the scaffold nor against it)."""
+    reached = None
+    for point in points:
+        if point.budget_limited or not point.n:
+            continue
+        if point.status != "CERTIFIED":
+            break
+        reached = point.size
+    return reached
+
+
+def results_from_journal(
+    manifest: RunManifest,
+    records: Sequence[AttemptRecord],
+    *,
+    catalog: Catalog | None = None,
+    calibrations: Mapping[str, CaseCalibration] | None = None,
+) -> dict[str, ScaffoldResults]:
+    """Each scaffold's certification, folded from the journal (what ``report`` does too).
+    A journal that answers cases the manifest never planned (a hand-edited manifest, or
+    files of two runs mixed) is refused: no status is computed from it. Each scaffold's
+    validator is calibrated on the journal's cases (no model call); a scaffold the catalog
+    no longer has (a plugin since removed) is folded without that. ``calibrations`` are
+    cases' calibrations already made, by case id (the runner's, made as answers came)."""
+    planned = {case_id for info in manifest.scaffolds.values() for case_id in info.case_ids}
+    strays = sorted(
+        {r.case_id for r in records if r.case_id not in planned or r.epoch >= manifest.samples}
+    )
+    if strays:
+        raise JournalError(
+            f"run {manifest.run_id}: its journal holds answers to {len(strays)} case(s) its "
+            f"manifest does not plan ({', '.join(strays[:3])}{', ...' if len(strays) > 3 else ''}"
+            "); the two files disagree (was one edited?), so no status is given"
+        )
+    catalog = catalog or default_catalog()
+    results = {}
+    for name in manifest.scaffolds:
+        spec = catalog.get(name)
+        results[name] = ScaffoldResults.from_records(
+            name,
+            records,
+            planned=_asked(manifest, name) * manifest.samples,
+            run_label=manifest.run_label,
+            swept=(manifest.sizes or {}).get(name, ()),
+            size_unit=spec.size.unit if spec else "size",
+            calibration=(
+                calibrate(spec, answered_cases(name, records), known=calibrations) if spec else None
+            ),
+        )
+    return results
+
+
+def _asked(manifest: RunManifest, scaffold: str) -> int:
+    """The cases a run meant to ask of ``scaffold``: all it planned, or those before the
+    look that stopped it early (the rest are not missing)."""
+    stop = (manifest.early_stops or {}).get(scaffold)
+    return stop.cases if stop else len(manifest.scaffolds[scaffold].case_ids)
+
+
+def answered_cases(scaffold: str, records: Sequence[AttemptRecord]) -> list[TestCase]:
+    """Each case of ``scaffold`` the journal answers, once, as the journal holds it."""
+    cases: dict[str, TestCase] = {}
+    for record in records:
+        if record.scaffold == scaffold and record.case_id not in cases:
+            cases[record.case_id] = record.test_case()
+    return list(cases.values())

@@ -1,0 +1,63 @@
+"""What ``verify --resume RUN_ID`` takes from the run's manifest: who answered (provider,
+model), how deep and on what (mode, level, cases, samples, seed) and the replay file, so a
+stopped run goes on with ``--resume RUN_ID`` alone (a dry run stopped by Ctrl-C does not ask
+for an API key). An option given beside ``--resume`` that says otherwise is refused, naming
+it: a run answered half by one model and half by another would certify neither."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from verification.errors import ConfigurationError
+from verification.store.journal import RunManifest
+
+__all__ = ["RESUMED", "settings_of_run"]
+
+RESUMED: dict[str, tuple[str, Callable[[RunManifest], Any]]] = {
+    "provider": ("--provider", lambda m: m.provider.get("provider")),
+    "model": ("--model", lambda m: None if m.dry_run else [m.model_requested]),
+    "current_mode": ("--mode", lambda m: m.settings.get("current_mode")),
+    "level": ("--level", lambda m: m.level),
+    "cases": ("--cases", lambda m: m.cases),
+    "samples": ("--samples", lambda m: m.samples),
+    "seed": ("--seed", lambda m: None if m.seed_private else m.seed),
+    "temperature": ("--temperature", lambda m: m.settings.get("temperature")),
+}
+"""Each setting a resume takes from the manifest: its option and how the manifest says it
+(None: the manifest does not say, and today's setting holds)."""
+_FILLED_ONLY = {"replay_file": lambda m: m.settings.get("replay_file")}
+"""Settings taken from the manifest unless given: a replay file may change on resume (it
+scripts answers)."""
+
+
+def _shown(value: Any) -> str:
+    return " ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def settings_of_run(manifest: RunManifest, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The setting overrides of a resume of ``manifest``: ``given`` (the command line's
+    options, None where not given) with the run's own values filled in. Raises
+    :class:`ConfigurationError` naming each given option the manifest contradicts."""
+    merged = dict(given)
+    conflicts = []
+    for setting, (option, recorded_by) in RESUMED.items():
+        recorded = recorded_by(manifest)
+        if recorded is None:
+            continue
+        if given.get(setting) is None:
+            merged[setting] = recorded
+        elif given[setting] != recorded:
+            conflicts.append(f"{option} {_shown(given[setting])} (the run has {_shown(recorded)})")
+    for setting, recorded_by in _FILLED_ONLY.items():
+        if given.get(setting) is None and recorded_by(manifest) is not None:
+            merged[setting] = recorded_by(manifest)
+    if conflicts:
+        raise ConfigurationError(
+            f"--resume {manifest.run_id} goes on with the run as it was asked, and "
+            + "; ".join(conflicts)
+            + " says otherwise: leave "
+            + ("it" if len(conflicts) == 1 else "them")
+            + " out, or start a new run"
+        )
+    return merged

@@ -1,0 +1,89 @@
+"""Two linked runs on the same cases, compared pair by pair: "did my edit help?".
+
+``verify NAME --scaffold-file draft.md --baseline`` runs the current scaffold (A), then the
+draft (B); ``--baseline none`` runs the task and Output Format alone (A,
+:mod:`verification.llm.bare_prompt`), then the scaffold (B: the draft when one is given).
+Both runs use the same settings, so they plan the same cases; each is a run of its own
+(own id, journal, reports), its manifest naming the other (``linked_run``) and what it
+showed instead of the catalog's scaffold (``variant``), so that neither is ever taken as the
+previous comparable run of an ordinary one. Both go through the response cache like any
+run: a repeat of the pair asks nothing. The comparison is :func:`compare_runs` on the two.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from verification.cases import Tier
+from verification.config import VerificationSettings
+from verification.errors import ConfigurationError
+from verification.llm.bare_prompt import BarePromptBuilder
+from verification.llm.prompt_builder import PromptBuilder
+from verification.reports.compare import RunPairing, compare_runs
+from verification.runner import RunResult, VerificationRunner
+from verification.store.journal import AttemptRecord
+
+__all__ = ["BASELINES", "Baseline", "PairedRuns", "run_with_baseline"]
+
+Baseline = Literal["current", "none"]
+BASELINES: tuple[Baseline, ...] = ("current", "none")
+
+
+@dataclass(frozen=True)
+class PairedRuns:
+    """The baseline run (A), the run under test (B) and their comparison."""
+
+    a: RunResult
+    b: RunResult
+    pairing: RunPairing
+    a_label: str
+    b_label: str
+
+
+def _linked(run: RunResult, other: str, variant: Literal["bare", "draft"] | None) -> RunResult:
+    manifest = run.manifest.model_copy(update={"linked_run": other, "variant": variant})
+    run.paths.write_manifest(manifest)
+    return dataclasses.replace(run, manifest=manifest)
+
+
+async def run_with_baseline(
+    settings: VerificationSettings,
+    scaffolds: Sequence[str],
+    baseline: Baseline,
+    *,
+    overrides: Mapping[str, Path],
+    tiers: Sequence[Tier],
+    case_ids: Sequence[str] = (),
+    size: int | None = None,
+    progress: Callable[[AttemptRecord], None] | None = None,
+) -> PairedRuns:
+    """Run A (the baseline) then B on the same cases, link them, and compare them."""
+    if baseline == "current" and not overrides:
+        raise ConfigurationError(
+            "--baseline compares the current scaffold with a draft: give --scaffold-file "
+            "(or --baseline none to compare with no scaffold)"
+        )
+    folder = settings.scaffolds_dir
+    builder_a = (
+        BarePromptBuilder(folder, overrides=overrides)
+        if baseline == "none"
+        else PromptBuilder(folder)
+    )
+    runs = []
+    for builder in (builder_a, PromptBuilder(folder, overrides=overrides)):
+        runner = VerificationRunner(settings, prompt_builder=builder, progress=progress)
+        runs.append(await runner.run(scaffolds, tiers=tiers, case_ids=case_ids, size=size))
+    a, b = runs
+    draft: Literal["draft"] | None = "draft" if overrides else None
+    a = _linked(a, b.run_id, "bare" if baseline == "none" else None)
+    b = _linked(b, a.run_id, draft)
+    if baseline == "none":
+        labels = ("no scaffold", "draft" if overrides else "scaffold")
+    else:
+        labels = ("current", "draft")
+    pairing = compare_runs(settings.results_dir, a.run_id, b.run_id)
+    return PairedRuns(a=a, b=b, pairing=pairing, a_label=labels[0], b_label=labels[1])

@@ -1,0 +1,106 @@
+"""A run's spending limit (``--max-cost``) and the price facts a run records.
+
+:class:`CostBudget` is asked before each case starts. It counts what the run has paid (its
+journal's live calls, a resumed run's earlier ones included) and, for every case in
+flight, the worst it could still cost: its prompt, estimated, billed as a cache write, and
+the spec's whole output budget, for each attempt it may make. A case whose own worst case
+would take the total past the limit is not started; cases in flight finish, and the run
+ends with the rest missing, marked so that ``--resume`` with a larger budget goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from verification.config import VerificationSettings
+from verification.errors import ConfigurationError
+from verification.store.journal import AttemptRecord, CostBasis
+from verification.store.pricing import (
+    BATCH_PRICE_SHARE,
+    ModelPrice,
+    TokenCounts,
+    min_cacheable_for,
+    price_for,
+)
+
+__all__ = ["CostBudget", "cost_basis"]
+
+
+def cost_basis(
+    settings: VerificationSettings,
+    model: str,
+    *,
+    prompt_caching: bool,
+    recorded: CostBasis | None = None,
+) -> CostBasis:
+    """The price facts of a run asking ``model`` (a resumed run keeps the price it
+    ``recorded``); with ``--max-cost``, a model with no known price is refused (a budget
+    that cannot be counted is no budget)."""
+    price = recorded.price if recorded and recorded.price else price_for(model, settings.prices)
+    if settings.max_cost is not None and price is None:
+        raise ConfigurationError(
+            f"--max-cost needs a price for model {model!r}, and no table knows it: set "
+            "VERIFY_PRICES, e.g. VERIFY_PRICES='{\"" + model + '": {"input": 3.0, '
+            '"output": 15.0}}\' (USD per million tokens), or leave out --max-cost'
+        )
+    return CostBasis(
+        model=model,
+        price=price,
+        prompt_caching=prompt_caching,
+        min_cacheable_tokens=min_cacheable_for(model, settings.min_cacheable_tokens),
+        max_cost=settings.max_cost,
+    )
+
+
+@dataclass
+class CostBudget:
+    """What a run may still spend; one per run, used from one event loop."""
+
+    limit: float
+    price: ModelPrice
+    spent: float = 0.0
+    """USD paid for live calls so far."""
+    reserved: float = 0.0
+    """The worst case of the cases in flight."""
+    refused: int = 0
+    """Cases not started because of the budget."""
+    _holds: dict[int, float] = field(default_factory=dict)
+
+    @classmethod
+    def for_run(cls, basis: CostBasis, paid: Iterable[AttemptRecord]) -> CostBudget | None:
+        """The budget of a run with ``basis`` that already made the calls in ``paid``
+        (``None`` without ``--max-cost``)."""
+        if basis.max_cost is None or basis.price is None:
+            return None
+        budget = cls(limit=basis.max_cost, price=basis.price)
+        for record in paid:
+            if record.source in ("live", "batch"):
+                budget.record(
+                    record.usage, share=BATCH_PRICE_SHARE if record.source == "batch" else 1
+                )
+        return budget
+
+    def worst_case(self, prompt_tokens: int, max_output_tokens: int, attempts: int) -> float:
+        """The most one case could cost: each attempt's prompt as a cache write (the dearer
+        input) and its whole output budget."""
+        per_call = TokenCounts(output=max_output_tokens, cache_write=prompt_tokens)
+        return attempts * self.price.cost(per_call)
+
+    def start(self, key: int, worst_case: float) -> bool:
+        """Hold ``worst_case`` for the case ``key`` and say yes, or say no when it would
+        take the run past its limit."""
+        if self.refused or self.spent + self.reserved + worst_case > self.limit:
+            self.refused += 1  # once refused, the run starts nothing more: it has stopped
+            return False
+        self._holds[key] = worst_case
+        self.reserved += worst_case
+        return True
+
+    def record(self, usage: dict[str, int], *, share: float = 1.0) -> None:
+        """Count one live call's cost (``share`` of the list price: half in a batch)."""
+        self.spent += share * self.price.cost(TokenCounts.from_usage(usage))
+
+    def finish(self, key: int) -> None:
+        """Release the case ``key``'s hold (what it cost is already recorded)."""
+        self.reserved -= self._holds.pop(key, 0.0)

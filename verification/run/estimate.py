@@ -1,0 +1,130 @@
+"""What a run would ask and cost, before it asks anything (``verify ... --estimate``).
+
+The cases are planned and their prompts built exactly as the run would; no provider is
+built and nothing is sent. Prompt tokens are estimated from the prompts' text (no tokenizer
+is at hand offline); output is counted at the spec's whole output budget, so the cost is an
+upper bound for first attempts. Where the provider caches prompts and the scaffold reaches
+the model's minimum cacheable length, the first request of a scaffold writes the cache and
+the rest read it; repairs, which only a failed parse asks for, are not counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from verification.cases import TIERS, Tier
+from verification.catalog import Catalog, default_catalog
+from verification.config import VerificationSettings
+from verification.llm.prompt_builder import PromptBuilder
+from verification.run.budget import cost_basis
+from verification.run.planned_cases import level_tiers, plan_cases, planned_sweep
+from verification.store.pricing import BATCH_PRICE_SHARE, TokenCounts, estimate_tokens
+from verification.store.thinking import max_tokens_with
+
+__all__ = ["ScaffoldEstimate", "estimate_run", "format_estimate"]
+
+CACHING_PROVIDERS = frozenset({"anthropic"})
+"""Providers whose requests mark the scaffold for prompt caching."""
+
+
+@dataclass(frozen=True)
+class ScaffoldEstimate:
+    """One scaffold's planned requests and tokens."""
+
+    scaffold: str
+    requests: int
+    scaffold_tokens: int
+    tokens: TokenCounts
+    """Input split as it would be billed; output at the whole output budget."""
+    cached: bool
+    """The scaffold would be read from the prompt cache after the first request."""
+    usd: float | None
+
+
+def estimate_run(
+    settings: VerificationSettings,
+    scaffold_names: Sequence[str],
+    *,
+    tiers: Sequence[Tier] = TIERS,
+    case_ids: Sequence[str] = (),
+    size: int | None = None,
+    catalog: Catalog | None = None,
+    prompt_builder: PromptBuilder | None = None,
+) -> tuple[list[ScaffoldEstimate], str]:
+    """Each scaffold's estimate, and the model it prices."""
+    catalog = catalog or default_catalog()
+    builder = prompt_builder or PromptBuilder(settings.scaffolds_dir, catalog=catalog)
+    model = settings.model_name
+    caching = settings.provider in CACHING_PROVIDERS
+    basis = cost_basis(settings, model, prompt_caching=caching)
+    # Planned as the run plans them: the level's tiers and size sweep, the cert seed.
+    planned = plan_cases(
+        scaffold_names,
+        seed=settings.case_seed,
+        cases=settings.cases,
+        tiers=level_tiers(settings.level, tiers),
+        case_ids=case_ids,
+        size=size,
+        sweep=planned_sweep(
+            settings, scaffold_names, catalog=catalog, narrowed=bool(case_ids) or size is not None
+        ),
+        catalog=catalog,
+    )
+    share = BATCH_PRICE_SHARE if settings.batch else 1.0  # --batch: Message Batches' price
+    estimates = []
+    for name, cases in planned.items():
+        spec = catalog.get_spec(name)
+        system = estimate_tokens(builder.get_scaffold_content(spec))
+        requests = len(cases) * settings.samples
+        user = settings.samples * sum(
+            estimate_tokens(builder.build(spec, case.input).user) for case in cases
+        )
+        minimum = basis.min_cacheable_tokens
+        cached = caching and requests > 1 and minimum is not None and system >= minimum
+        tokens = TokenCounts(
+            input=user + (0 if cached else system * requests),
+            output=max_tokens_with(settings.thinking_budget, spec.max_output_tokens) * requests,
+            cache_write=system if cached else 0,
+            cache_read=system * (requests - 1) if cached else 0,
+        )
+        price = basis.price
+        estimates.append(
+            ScaffoldEstimate(
+                scaffold=name,
+                requests=requests,
+                scaffold_tokens=system,
+                tokens=tokens,
+                cached=cached,
+                usd=share * price.cost(tokens) if price else None,
+            )
+        )
+    return estimates, model
+
+
+def format_estimate(
+    estimates: Sequence[ScaffoldEstimate], model: str, *, batch: bool = False
+) -> str:
+    """The estimate as the terminal shows it (``batch``: priced as Message Batches)."""
+    width = max([len(e.scaffold) for e in estimates] + [8])
+    lines = [
+        f"{'SCAFFOLD':<{width}}  {'REQUESTS':>8}  {'SCAFFOLD TOK':>12}  {'INPUT TOK':>10}  "
+        f"{'OUTPUT TOK (MAX)':>16}  {'PROMPT CACHE':<12}  {'USD (AT MOST)':>13}"
+    ]
+    for e in estimates:
+        usd = "unknown" if e.usd is None else f"{e.usd:.4f}"
+        lines.append(
+            f"{e.scaffold:<{width}}  {e.requests:>8}  {e.scaffold_tokens:>12,}  "
+            f"{e.tokens.prompt:>10,}  {e.tokens.output:>16,}  "
+            f"{'read' if e.cached else 'none':<12}  {usd:>13}"
+        )
+    total = sum((e.tokens for e in estimates), TokenCounts())
+    known = [e.usd for e in estimates if e.usd is not None]
+    usd = f"${sum(known):.4f}" if len(known) == len(estimates) else "unknown (no price)"
+    lines.append(
+        f"total: {sum(e.requests for e in estimates)} requests, {total.prompt:,} input tokens "
+        f"(estimated), at most {total.output:,} output tokens; at most {usd} for {model} "
+        f"{'at the Message Batches price (half) ' if batch else ''}"
+        "(first attempts; nothing was sent)"
+    )
+    return "\n".join(lines)

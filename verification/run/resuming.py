@@ -1,0 +1,112 @@
+"""Going on with a stopped run: the command that does it, the scaffold files it reads, what
+it must not change and which of its cases are answered.
+
+A run records each scaffold file it read and that file's sha256. When it is resumed, a
+scaffold it read from somewhere other than where the harness would look today (a draft given
+with ``--scaffold-file``, or another ``--scaffolds-dir``) is read from that stored path again,
+but only when the file there still hashes to the manifest's sha256: the manifest is a file
+anyone may edit, so a path in it is trusted for nothing but text the run already hashed.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterable
+from pathlib import Path
+
+from verification.config import VerificationSettings
+from verification.errors import ConfigurationError, VerificationError
+from verification.llm.base import LLMProvider
+from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, PromptBuilder
+from verification.store.journal import AttemptRecord, RunManifest
+
+__all__ = ["adopt_stored_scaffolds", "answered_cases", "check_resumable", "resume_command"]
+
+
+def adopt_stored_scaffolds(manifest: RunManifest, builder: PromptBuilder) -> list[str]:
+    """Make ``builder`` read each scaffold of ``manifest`` from the file the run read, where
+    that differs from the builder's own choice and still holds the text the run hashed.
+    Scaffolds the command line gave a file for are left as given. Returns the names whose
+    stored file is used."""
+    adopted = []
+    for name, entry in manifest.scaffolds.items():
+        if name in builder.overrides:
+            continue
+        stored = Path(entry.file)
+        try:
+            if stored == builder.scaffold_path(name):
+                continue
+            probe = PromptBuilder(
+                builder.scaffolds_dir, overrides={name: stored}, catalog=builder.catalog
+            )
+            matches = probe.scaffold_sha256(name) == entry.sha256
+        except (VerificationError, OSError, ValueError):
+            continue  # gone, changed or unreadable: the resume check says the scaffold changed
+        if matches:
+            builder.overrides[name] = stored
+            adopted.append(name)
+    return adopted
+
+
+def resume_command(
+    run_id: str, settings: VerificationSettings, *, prog: str, model: str | None
+) -> str:
+    """The command that goes on with ``run_id`` as today's command line reads it: the
+    provider, model, replay file and results folder the run needs, stated (so a resume
+    from another shell, without the same ``VERIFY_*`` variables, still finds the run and
+    passes its checks). ``model`` is ``None`` for a provider that asks no model."""
+    words = [*shlex.split(prog), "verify", "--resume", run_id, "--provider", settings.provider]
+    if model is not None:
+        words += ["--model", model]
+    if settings.replay_file is not None:
+        words += ["--replay-file", str(settings.replay_file)]
+    words += ["--output", str(settings.results_dir)]
+    return shlex.join(words)
+
+
+def check_resumable(
+    manifest: RunManifest,
+    provider: LLMProvider,
+    model: str,
+    prompt_builder: PromptBuilder,
+    thinking_budget: int | None = None,
+) -> None:
+    """Refuse to mix answers of another provider, model, thinking budget or scaffold text
+    into a run (a resume given no budget keeps the run's)."""
+    problems = []
+    if thinking_budget is not None and thinking_budget != manifest.thinking_budget:
+        problems.append(f"thinking budget {manifest.thinking_budget}, now {thinking_budget}")
+    if manifest.provider.get("provider") != provider.name:
+        problems.append(f"provider {manifest.provider.get('provider')!r}, now {provider.name!r}")
+    if not manifest.dry_run and manifest.model_requested != model:
+        problems.append(f"model {manifest.model_requested!r}, now {model!r}")
+    # The replay file may change on resume (it scripts answers); a server may not.
+    then_url, now_url = manifest.provider.get("base_url"), provider.describe().get("base_url")
+    if then_url != now_url:
+        problems.append(f"base URL {then_url!r}, now {now_url!r}")
+    if manifest.template_version != USER_TEMPLATE_VERSION:
+        problems.append(f"prompt template {manifest.template_version}, now {USER_TEMPLATE_VERSION}")
+    for name, info in manifest.scaffolds.items():
+        if info.sha256 != prompt_builder.scaffold_sha256(prompt_builder.spec(name)):
+            problems.append(
+                f"scaffold {name} changed since (sha256 differs from the text read then from "
+                f"{info.file}; --scaffold-file with that text resumes it)"
+            )
+    if problems:
+        raise ConfigurationError(
+            f"cannot resume run {manifest.run_id}: it was started with "
+            + "; ".join(problems)
+            + ". Start a new run instead."
+        )
+
+
+def answered_cases(records: Iterable[AttemptRecord]) -> set[tuple[str, int]]:
+    """The (case id, sample) pairs a journal holds an answer for: an infrastructure error,
+    even after an answer, leaves its case to ask again."""
+    done: set[tuple[str, int]] = set()
+    for record in records:
+        if record.attempt == 1 and record.outcome != "infra_error":
+            done.add((record.case_id, record.epoch))
+        elif record.attempt == 1:
+            done.discard((record.case_id, record.epoch))
+    return done

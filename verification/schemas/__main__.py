@@ -1,8 +1,0 @@
-"""``python -m verification.schemas``: rewrite the JSON Schema files from the models."""
-
-from __future__ import annotations
-
-from verification.schemas import write_schemas
-
-for path in write_schemas():
-    print(path)

@@ -1,0 +1,227 @@
+"""The ``summary.json`` format: a run's certification as data, with a schema of its own.
+
+:class:`RunSummary` is what the summary reporter (:mod:`verification.reports.summary`) writes
+and what any reader (history, compare, an HTML view) reads back. ``schema_version`` says the
+shape (:data:`SUMMARY_SCHEMA`); a field added later is optional with a default, so a summary
+written by an older harness still loads, and a field this version does not know (written by
+a newer one) is ignored rather than refused.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "MAX_SUMMARY_BYTES",
+    "SUMMARY_SCHEMA",
+    "CalibrationSummary",
+    "CostFigures",
+    "MissSummary",
+    "RateDrop",
+    "RunSummary",
+    "ScaffoldSummary",
+    "SizeSummary",
+    "StatusChange",
+    "TierCount",
+]
+
+SUMMARY_SCHEMA = 2
+"""Version 1 was the untyped dictionary before this model (no ``schema_version`` key)."""
+MAX_SUMMARY_BYTES = 16 * 1024 * 1024
+"""A summary file larger than this is not one the harness wrote: readers refuse it."""
+
+
+class _Tolerant(BaseModel):
+    # A newer harness's extra fields are ignored, not refused: old readers keep working.
+    model_config = ConfigDict(extra="ignore", protected_namespaces=())
+
+
+class TierCount(_Tolerant):
+    """One tier's (or size's) first-attempt figures."""
+
+    score: float
+    """The sum of its case scores."""
+    n: int
+    """Its distinct cases."""
+
+
+class StatusChange(_Tolerant):
+    """A scaffold whose status differs from the previous run's."""
+
+    scaffold: str
+    before: str
+    now: str
+    direction: str | None = None
+    """``regression``, ``improvement`` or ``change`` (to or from INCOMPLETE)."""
+
+
+class RateDrop(_Tolerant):
+    """A scaffold that passed fewer of the cases both runs answered (first sample)."""
+
+    scaffold: str
+    shared: int
+    only_before: int
+    """Shared cases the previous run passed and this one failed."""
+    only_now: int
+    p_value: float
+    """Exact McNemar, two-sided."""
+    p_holm: float
+    """Holm-adjusted across the run's scaffolds."""
+    significant: bool
+    verdict: str
+
+
+class CostFigures(_Tolerant):
+    """What a scaffold or a run cost (USD; ``None`` where the model has no known price)."""
+
+    usd: float | None = None
+    usd_per_case: float | None = None
+    most_expensive_case: str | None = None
+    input_tokens: int = 0
+    """Input billed at the full price (neither written to nor read from the prompt cache)."""
+    output_tokens: int = 0
+    """Output, thinking included."""
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+    live_calls: int = 0
+    cached_answers: int = 0
+    """Answers the response cache gave (no call, no cost)."""
+    prompt_cache_savings_usd: float | None = None
+    response_cache_savings_usd: float | None = None
+    batch_savings_usd: float | None = None
+    prompt_cache: str | None = None
+    """``worked``, ``written-not-read``, ``below-minimum``, ``no-activity``, ``off``, or
+    ``None`` (no live call, or scaffolds that differ)."""
+    prompt_cache_detail: str = ""
+
+
+class MissSummary(_Tolerant):
+    """One answer the validator judged wrongly in the run's calibration."""
+
+    case_id: str
+    kind: str
+    answer: str
+
+
+class CalibrationSummary(_Tolerant):
+    """How the validator did on the run's own cases (mutants it must reject,
+    alternatives it must accept)."""
+
+    mutants_rejected: int
+    mutants: int
+    alternatives_accepted: int
+    alternatives: int
+    misses: int
+    first_misses: list[MissSummary] = []
+
+
+class SizeSummary(_Tolerant):
+    """One swept size."""
+
+    size: int
+    score: float
+    n: int
+    pass_rate: float
+    interval_95: tuple[float, float]
+    status: str
+    truncated: int = 0
+    budget_limited: bool = False
+
+
+class ScaffoldSummary(_Tolerant):
+    """One scaffold's certification in a run."""
+
+    status: str
+    run_label: str | None = None
+    pass_rate: float
+    passed: int
+    """First answers that pass, every sample counted (``score`` is what certifies)."""
+    n: int
+    """Distinct cases counted."""
+    planned: int
+    """Answers planned: cases times samples."""
+    interval_95: tuple[float, float]
+    borderline: bool
+    pass_rate_after_repair: float
+    per_tier: dict[str, TierCount] = {}
+    failures_by_level: dict[str, int] = {}
+    truncated: int = 0
+    refused: int = 0
+    from_cache: int = 0
+    infra_errors: int = 0
+    missing: int = 0
+    usage: dict[str, int] = {}
+    cost: CostFigures | None = None
+    score: float = 0.0
+    """The sum of case scores; ``pass_rate`` is ``score / n``."""
+    answers: int = 0
+    """Counted answers (``n`` cases times the samples, less infrastructure errors)."""
+    consistent: int = 0
+    """Cases whose samples all agree."""
+    incomplete_reason: str | None = None
+    per_size: dict[str, TierCount] = {}
+    """Size (as text: JSON keys are strings) -> score and cases, every known size."""
+    size_unit: str = "size"
+    sweep: list[SizeSummary] = []
+    """The size envelope, ascending; empty when the run swept no sizes."""
+    certified_up_to: int | None = None
+    holds_across_range: bool = False
+    budget_limited_sizes: list[int] = []
+    calibration: CalibrationSummary | None = None
+    stopped_early_at: int | None = None
+    """With ``--early-stop``: the planned cases asked before the look that decided the
+    status (the rest were not asked, and are not missing); ``None`` when it did not stop."""
+
+
+class RunSummary(_Tolerant):
+    """The whole ``summary.json``."""
+
+    schema_version: int = SUMMARY_SCHEMA
+    run_id: str
+    dry_run: bool
+    run_label: str | None = None
+    provider: str | None = None
+    model_requested: str | None = None
+    """``None`` in a dry run: no model was asked."""
+    models_returned: list[str] = []
+    model_runs: dict[str, str] | None = None
+    """Every model asked together with this run's (``--model A --model B``) and the run
+    that asked it, this one included; ``None``: one model."""
+    thinking_budget: int | None = None
+    """Extended thinking's budget per request (``--thinking-budget``); ``None``: none."""
+    seed: int
+    """The public seed; 0 when ``seed_private`` (the seed itself is never written)."""
+    seed_private: bool = False
+    seed_sha256: str | None = None
+    level: str | None = None
+    """``quick`` (certifies nothing), ``standard`` or ``thorough``."""
+    certifies: bool = True
+    """False for a dry run, a replay, the quick level, a shard, or a run narrowed to some
+    cases or tiers: such a run certifies nothing."""
+    validator_misses: list[str] = []
+    """Scaffolds whose validator missed on the run's own cases: harness defects."""
+    scaffolds: dict[str, ScaffoldSummary] = Field(default_factory=dict)
+    previous_run_id: str | None = None
+    status_changes: list[StatusChange] | None = None
+    cost: CostFigures | None = None
+    """The run's cost, with the savings of each cache apart."""
+    stopped_by_budget: bool = False
+    """The run stopped at its ``--max-cost`` budget with cases left to ask."""
+    """Against ``previous_run_id``: regressions first, then improvements."""
+    rate_drops: list[RateDrop] | None = None
+    regressions: list[str] | None = None
+    """Scaffolds with a lower status or a significant drop on the shared cases."""
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> RunSummary:
+        """Read a ``summary.json`` (``json`` first, as the journal does: text may hold
+        escapes pydantic's own parser refuses). Raises ``ValueError`` (pydantic's
+        ``ValidationError`` among them) for anything that is not a summary."""
+        if len(text) > MAX_SUMMARY_BYTES:
+            raise ValueError(f"larger than {MAX_SUMMARY_BYTES} bytes: not a summary")
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        return cls.model_validate(data)
