@@ -26,9 +26,9 @@ from verification.cli import main
 from verification.config import LEVEL_CASES, load_settings
 from verification.registry import plan_tier_counts
 from verification.reports.generator import write_run_reports
-from verification.reports.summary import RunSummary
 from verification.runner import VerificationRunner
 from verification.store.journal import AttemptRecord, read_journal
+from verification.store.summary_file import RunSummary
 from verification.validators.base import ValidationResult
 
 Script = Callable[[AttemptRecord, int], dict[str, Any]]

@@ -17,10 +17,10 @@ from scipy.stats import norm
 from verification.cases import TIERS, parse_case_id
 from verification.catalog import default_catalog
 from verification.cli import main
-from verification.reports.summary import RunSummary
 from verification.run.early_stop import LOOK_MIN_N, MAX_LOOKS, interleaved, look_points
 from verification.run.planned_cases import plan_cases
 from verification.store.journal import AttemptRecord, read_journal, read_manifest_file
+from verification.store.summary_file import RunSummary
 
 CASES = 100
 RIGHT = {"kmp": lambda index: True, "bfs": lambda index: False, "dfs": lambda i: i % 4 != 0}

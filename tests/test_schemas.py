@@ -11,9 +11,9 @@ import pytest
 from pydantic.version import VERSION
 
 from verification.cli import main
-from verification.reports.summary import SUMMARY_SCHEMA
 from verification.store.journal import JOURNAL_SCHEMA
 from verification.store.schemas import SCHEMAS, SCHEMAS_DIR, schema_text
+from verification.store.summary_file import SUMMARY_SCHEMA
 
 PYDANTIC_VERSION = tuple(int(part) for part in VERSION.split(".")[:2])
 

@@ -13,9 +13,9 @@ from junitparser import Error, Failure, JUnitXml, Skipped
 
 from verification.certify.results import THRESHOLDS, wilson_interval
 from verification.reports.charts import ChartMark, render_chart
-from verification.reports.summary import RunSummary
 from verification.reports.xmltext import xml_text
 from verification.store.journal import RunPaths, read_journal
+from verification.store.summary_file import RunSummary
 
 ScriptedRun = Callable[..., tuple[int, str]]  # the scripted_run fixture (conftest.py)
 SVG = "{http://www.w3.org/2000/svg}"

@@ -11,13 +11,9 @@ import pytest
 
 from verification.config import load_settings
 from verification.reports.generator import write_run_reports
-from verification.reports.summary import (
-    MAX_SUMMARY_BYTES,
-    SUMMARY_SCHEMA,
-    RunSummary,
-    build_summary,
-)
+from verification.reports.summary import build_summary
 from verification.runner import VerificationRunner
+from verification.store.summary_file import MAX_SUMMARY_BYTES, SUMMARY_SCHEMA, RunSummary
 
 
 @pytest.fixture(scope="module")

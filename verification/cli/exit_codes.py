@@ -27,7 +27,7 @@ EPILOG = "exit codes:\n" + "\n".join(f"  {code:<4} {text}" for code, text in EXI
 def regression_exit(summary: Path, code: int) -> int:
     """5 when the run's ``summary.json`` (beside ``summary``) names a regression, else
     ``code``."""
-    from verification.reports.summary import RunSummary
+    from verification.store.summary_file import RunSummary
 
     regressions = RunSummary.from_json(summary.with_suffix(".json").read_bytes()).regressions
     if regressions:

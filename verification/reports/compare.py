@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verification.errors import JournalError
+from verification.reports.base import PairedRow, RunEntry
 from verification.reports.history import (
-    RunEntry,
     comparability,
     entry_outcomes,
     read_entry,
     status_rates,
 )
-from verification.reports.regressions import PairedRow, compare_outcomes
+from verification.reports.regressions import compare_outcomes
 from verification.store.journal import RunPaths
 
 __all__ = ["RunPairing", "compare_runs", "render_history", "render_pairing"]

@@ -12,8 +12,8 @@ from typing import Any
 
 from verification.cases import printable
 from verification.certify.results import ScaffoldResults, TestResult
+from verification.reports.base import RunEntry
 from verification.reports.compare import RunPairing
-from verification.reports.history import RunEntry
 from verification.reports.html import (
     HTML_REPORT_NAME,
     answer_view,

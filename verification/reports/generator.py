@@ -31,17 +31,17 @@ from verification.certify.costs import ScaffoldCost, run_costs, total_cost
 from verification.certify.envelope import CASES_PER_SIZE
 from verification.certify.results import ScaffoldResults, deciding_thresholds
 from verification.errors import ConfigurationError
-from verification.reports.base import ReportContext, Reporter
+from verification.reports.base import ReportContext, Reporter, RunComparison, RunEntry
 from verification.reports.charts import (
     TREND_RUNS,
     SvgChartReporter,
     scaffold_chart_name,
     summary_charts,
 )
-from verification.reports.history import RunEntry, recent_comparable
+from verification.reports.history import recent_comparable
 from verification.reports.html import HtmlReporter
 from verification.reports.models import ModelTable, ModelTableReporter, model_table
-from verification.reports.regressions import RunComparison, compare_with_previous
+from verification.reports.regressions import compare_with_previous
 from verification.reports.summary import build_summary, summary_of
 from verification.store.journal import (
     RunManifest,

@@ -19,15 +19,14 @@ import json
 import logging
 import os
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, get_args
+from typing import get_args
 
 from pydantic import ValidationError
 
 from verification.certify.results import ScaffoldResults, Status
 from verification.errors import JournalError, RunInUseError, StoredFileError
-from verification.reports.summary import MAX_SUMMARY_BYTES, RunSummary
+from verification.reports.base import RunEntry, manifest_field
 from verification.store.journal import (
     AttemptRecord,
     RunManifest,
@@ -38,11 +37,11 @@ from verification.store.journal import (
     run_manifests,
 )
 from verification.store.stored_files import read_stored_json
+from verification.store.summary_file import MAX_SUMMARY_BYTES, RunSummary
 
 __all__ = [
     "COMPARABLE_FIELDS",
     "MIN_LIVE_SHARE",
-    "RunEntry",
     "as_json_lines",
     "comparability",
     "entry_outcomes",
@@ -78,61 +77,16 @@ _KEPT_REPORTS = frozenset({"summary.json", "summary.md"})
 """What ``prune`` leaves in an old run's reports folder (the rest quotes model replies)."""
 
 
-def _field(manifest: RunManifest, name: str) -> Any:
-    if name == "provider":
-        return manifest.provider.get("provider")
-    if name == "model":
-        return None if manifest.dry_run else manifest.model_requested
-    value = getattr(manifest, name, None)
-    return sorted(value) if isinstance(value, list) else value
-
-
 def comparability(a: RunManifest, b: RunManifest) -> list[str]:
     """Why two runs are not comparable (``"seed 7 != 42"``); empty when they are."""
     reasons = []
     if a.model_runs and b.run_id in a.model_runs.values():
         reasons.append("asked together (another model of the same invocation)")
     for name in COMPARABLE_FIELDS:
-        left, right = _field(a, name), _field(b, name)
+        left, right = manifest_field(a, name), manifest_field(b, name)
         if left != right:
             reasons.append(f"{name} {left} != {right}")
     return reasons
-
-
-@dataclass(frozen=True)
-class RunEntry:
-    """One run as history sees it."""
-
-    run_dir: Path
-    manifest: RunManifest
-    summary: RunSummary | None
-    """``None`` when the run has no usable ``summary.json`` (not reported yet, or damaged)."""
-
-    @property
-    def run_id(self) -> str:
-        return self.manifest.run_id
-
-    def records(self) -> list[AttemptRecord]:
-        """The run's journal (:class:`JournalError` when it cannot be read back)."""
-        return read_journal(self.run_dir / "results.jsonl")
-
-    def as_json(self) -> dict[str, Any]:
-        """What ``history --json`` prints for the run."""
-        m = self.manifest
-        return {
-            "run_id": m.run_id,
-            "created_at": m.created_at,
-            "provider": m.provider.get("provider"),
-            "model": None if m.dry_run else m.model_requested,
-            "dry_run": m.dry_run,
-            "level": _field(m, "level"),
-            "seed": "private" if getattr(m, "seed_private", False) else m.seed,
-            "code_version": m.code_version,
-            "scaffolds": {
-                name: {"status": s.status, "pass_rate": s.pass_rate, "n": s.n}
-                for name, s in (self.summary.scaffolds.items() if self.summary else ())
-            },
-        }
 
 
 _STATUSES = frozenset(get_args(Status))
@@ -306,7 +260,7 @@ def filter_entries(
     """Runs of ``model`` (the model asked) that certified ``scaffold``, when given."""
     chosen = []
     for entry in entries:
-        if model is not None and _field(entry.manifest, "model") != model:
+        if model is not None and manifest_field(entry.manifest, "model") != model:
             continue
         if scaffold is not None and scaffold not in entry.manifest.scaffolds:
             continue

@@ -30,8 +30,9 @@ from verification.cases import printable
 from verification.certify.results import THRESHOLDS, ScaffoldResults, TestResult
 from verification.errors import ConfigurationError
 from verification.reports.base import ReportContext
-from verification.reports.summary import RunSummary, summary_of
+from verification.reports.summary import summary_of
 from verification.store.journal import AttemptRecord, RunManifest, RunPaths, latest_run_id
+from verification.store.summary_file import RunSummary
 
 __all__ = [
     "HTML_REPORT_NAME",

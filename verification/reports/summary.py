@@ -1,22 +1,20 @@
 """``summary.json``: a run's certification as data, built from its results.
 
 The format itself, :class:`RunSummary` and its parts, lives with the other files a run
-stores (:mod:`verification.store.summary_file`); this module builds it and re-exports it.
+stores (:mod:`verification.store.summary_file`); this module builds it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from verification.cases import TIERS
 from verification.certify.calibration import Calibration
 from verification.certify.costs import ScaffoldCost, total_cost
 from verification.certify.results import ScaffoldResults
+from verification.reports.base import ReportContext, RunComparison
 from verification.store.journal import RunManifest
 from verification.store.summary_file import (
-    MAX_SUMMARY_BYTES,
-    SUMMARY_SCHEMA,
     CalibrationSummary,
     CostFigures,
     MissSummary,
@@ -28,26 +26,7 @@ from verification.store.summary_file import (
     TierCount,
 )
 
-if TYPE_CHECKING:  # regressions reads summaries through history
-    from verification.reports.base import ReportContext
-    from verification.reports.regressions import RunComparison
-
-__all__ = [
-    "MAX_SUMMARY_BYTES",
-    "SUMMARY_SCHEMA",
-    "CalibrationSummary",
-    "CostFigures",
-    "MissSummary",
-    "RateDrop",
-    "RunSummary",
-    "ScaffoldSummary",
-    "SizeSummary",
-    "StatusChange",
-    "TierCount",
-    "build_summary",
-    "summary_of",
-    "summary_with_changes",
-]
+__all__ = ["build_summary", "summary_of", "summary_with_changes"]
 
 
 def _cost_figures(cost: ScaffoldCost) -> CostFigures:
