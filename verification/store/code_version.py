@@ -1,14 +1,28 @@
 """The version of the harness a run records: the distribution's, and the commit when it runs
-from its own checkout."""
+from its own checkout. ``verification.__version__`` is :func:`installed_version`, read here so
+that nothing below the package root imports the root (it imports the public surface, from
+every layer)."""
 
 from __future__ import annotations
 
+import functools
 import subprocess
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from verification import DISTRIBUTION, __version__
+__all__ = ["DISTRIBUTION", "code_version", "installed_version"]
 
-__all__ = ["code_version"]
+DISTRIBUTION = "scaffold-verification"
+"""The distribution this package is installed from."""
+
+
+@functools.cache
+def installed_version() -> str:
+    """The installed distribution's version (derived from git when it was built)."""
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
 
 
 def code_version() -> str:
@@ -20,7 +34,7 @@ def code_version() -> str:
     except OSError:
         own = False
     if not own or not (checkout / ".git").exists():
-        return __version__
+        return installed_version()
     try:
         commit = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"],
@@ -32,4 +46,5 @@ def code_version() -> str:
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         commit = ""
-    return f"{__version__}+{commit}" if commit and commit not in __version__ else __version__
+    installed = installed_version()
+    return f"{installed}+{commit}" if commit and commit not in installed else installed

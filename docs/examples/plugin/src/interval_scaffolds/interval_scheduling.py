@@ -11,9 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from verification.cases import Tier
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
-from verification.validators.exact_match import ExactMatchValidator
+from verification import AnswerSchema, ExactMatchValidator, ScaffoldSpec, SizeAxis, Tier
 
 
 class IntervalAnswer(AnswerSchema):
