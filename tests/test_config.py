@@ -104,7 +104,7 @@ def test_an_unknown_provider_is_refused_before_any_request(monkeypatch: pytest.M
 
     monkeypatch.setenv("VERIFY_PROVIDER", "gpt")
     with pytest.raises(ConfigurationError, match="VERIFY_PROVIDER") as caught:
-        build_provider(load_settings())
+        build_provider(load_settings().provider_config)
     assert all(name in str(caught.value) for name in PROVIDERS)
 
 

@@ -34,7 +34,7 @@ from verification.certify.results import (
     TestResult,
     results_from_journal,
 )
-from verification.config import VerificationSettings, load_settings
+from verification.config import RunConfig, VerificationSettings, load_settings, resolve_settings
 from verification.errors import (
     FatalLLMError,
     LLMError,
@@ -104,7 +104,7 @@ class VerificationRunner:
 
     def __init__(
         self,
-        settings: VerificationSettings | None = None,
+        settings: RunConfig | VerificationSettings | None = None,
         provider: LLMProvider | None = None,
         *,
         prompt_builder: PromptBuilder | None = None,
@@ -113,7 +113,8 @@ class VerificationRunner:
         catalog: Catalog | None = None,
         planned: Callable[[int], None] | None = None,
     ) -> None:
-        self.settings = settings or load_settings()
+        self.settings = resolve_settings(settings)
+        """The run's configuration: the settings given (or the environment's), resolved once."""
         self.provider = provider
         self.catalog = catalog or default_catalog()
         self.prompt_builder = prompt_builder or PromptBuilder(
@@ -405,9 +406,10 @@ class VerificationRunner:
 
     async def _ensure_provider(self, cases: dict[str, list[TestCase]]) -> None:
         if self.provider is None:
-            provider = build_provider(self.settings, self.catalog)
+            provider = build_provider(self.settings.provider_config, self.catalog)
             if self.settings.cache and not provider.dry_run:
-                provider = CachingProvider(provider, shared_cache(self.settings))
+                cache = shared_cache(self.settings.cache_dir, self.settings.cache_max_mb)
+                provider = CachingProvider(provider, cache)
             self.provider = provider
             await self.provider.preflight()
         await self.provider.prepare([case for planned in cases.values() for case in planned])

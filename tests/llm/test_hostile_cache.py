@@ -146,7 +146,7 @@ def test_a_cache_write_that_fails_costs_a_warning_never_the_answer(
     cache = _CacheThatFailsAfterTheJournal(tmp_path / CACHE_FILE)
     cache.journalled_first = []
     claude = ClaudeProvider(
-        KEY, base_url=server_env.base_url, retry_policy=retry_policy_from(settings)
+        KEY, base_url=server_env.base_url, retry_policy=retry_policy_from(settings.provider_config)
     )
     runner = VerificationRunner(settings, CachingProvider(claude, cache))
     server_env.script([_answers(server_env, 3)] * 3)

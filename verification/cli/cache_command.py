@@ -24,7 +24,7 @@ class CacheCommand(CommandsBase):
                 if action == "prune"
                 else f"--older-than goes with cache prune, not cache {action}"
             )
-        shared = cache = shared_cache(self.settings)
+        shared = cache = shared_cache(self.settings.cache_dir, self.settings.cache_max_mb)
         if folder is not None and (folder / CACHE_FILE).absolute() != shared.path.absolute():
             cache = ResponseCache(folder / CACHE_FILE, max_bytes=shared.max_bytes)
             if not cache.path.exists() and not cache.path.is_symlink():

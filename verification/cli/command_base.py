@@ -1,11 +1,12 @@
-"""What every command group shares: the settings (read when first needed), how we are called."""
+"""What every command group shares: the run configuration (the settings, read and resolved
+when first needed), how we are called."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from verification.config import VerificationSettings
+    from verification.config import RunConfig, VerificationSettings
 
 __all__ = ["CommandsBase"]
 
@@ -15,21 +16,23 @@ class CommandsBase:
 
     def __init__(
         self,
-        settings: VerificationSettings | None = None,
+        settings: RunConfig | VerificationSettings | None = None,
         *,
         prog: str = "verify-scaffolds",
         progress: bool | None = None,
     ) -> None:
-        self._settings = settings
+        self._given = settings
+        self._settings: RunConfig | None = None
         self.progress = progress
         """Show progress (True), never (False), or when standard error is a terminal."""
         self.prog = prog
         """How the user calls us, for the commands a message suggests."""
 
     @property
-    def settings(self) -> VerificationSettings:
+    def settings(self) -> RunConfig:
+        """The run configuration: the settings given, or the environment's, resolved once."""
         if self._settings is None:
-            from verification.config import load_settings
+            from verification.config import resolve_settings
 
-            self._settings = load_settings()
+            self._settings = resolve_settings(self._given)
         return self._settings

@@ -16,7 +16,7 @@ from verification.cli.terminal import Terminated
 from verification.errors import FatalLLMError, VerificationError
 
 if TYPE_CHECKING:
-    from verification.config import VerificationSettings
+    from verification.config import RunConfig
 
 logger = logging.getLogger("verification")
 
@@ -46,8 +46,10 @@ SETTING_OPTIONS = (
 )
 
 
-def settings_from_arguments(args: argparse.Namespace) -> VerificationSettings:
-    from verification.config import load_settings
+def settings_from_arguments(args: argparse.Namespace) -> RunConfig:
+    """The settings the environment and the options give, resolved once into the run
+    configuration every command is handed (a resumed run's own, from its manifest)."""
+    from verification.config import load_settings, resolve_settings
 
     given: dict[str, Any] = {name: getattr(args, name, None) for name in SETTING_OPTIONS}
     settings = load_settings(**given)
@@ -57,13 +59,13 @@ def settings_from_arguments(args: argparse.Namespace) -> VerificationSettings:
         for option in ("baseline", "shard", "estimate")
     )
     if getattr(args, "resume", None) is None or refused:
-        return settings
+        return resolve_settings(settings)
     from verification.cli.resume_options import settings_of_run
     from verification.store.journal import RunPaths
 
     # The run's own provider, model, level, cases...: --resume RUN_ID alone goes on with it.
     manifest = RunPaths(settings.results_dir, args.resume).read_manifest()
-    return load_settings(warn=False, **settings_of_run(manifest, given))
+    return resolve_settings(load_settings(warn=False, **settings_of_run(manifest, given)))
 
 
 def escape_what_stdout_cannot_encode() -> None:
@@ -100,7 +102,8 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
             return VerificationCLI().list_scaffolds(
                 args.category, markdown=args.markdown, as_json=args.json
             )
-        from verification.config import redact_log_records, secrets_of
+        from verification.config import secrets_of
+        from verification.llm.credentials import redact_log_records
 
         settings = settings_from_arguments(args)
         redact_log_records(secrets_of(settings))

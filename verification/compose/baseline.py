@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Literal
 
 from verification.cases import Tier
-from verification.config import VerificationSettings
+from verification.config import RunConfig
 from verification.errors import ConfigurationError
 from verification.llm.bare_prompt import BarePromptBuilder
 from verification.llm.prompt_builder import PromptBuilder
@@ -51,7 +51,7 @@ def _linked(run: RunResult, other: str, variant: Literal["bare", "draft"] | None
 
 
 async def run_with_baseline(
-    settings: VerificationSettings,
+    settings: RunConfig,
     scaffolds: Sequence[str],
     baseline: Baseline,
     *,

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from verification.cases import Tier
-from verification.config import VerificationSettings
+from verification.config import RunConfig
 from verification.errors import ConfigurationError
 from verification.runner import RunResult, VerificationRunner
 from verification.store.journal import AttemptRecord
@@ -36,7 +36,7 @@ def model_file(path: Path, model: str) -> Path:
 
 
 def check_several_models(
-    settings: VerificationSettings,
+    settings: RunConfig,
     *,
     resume: bool = False,
     baseline: bool = False,
@@ -74,7 +74,7 @@ class ModelRuns:
 
     def __init__(
         self,
-        settings: VerificationSettings,
+        settings: RunConfig,
         *,
         scaffold_overrides: Mapping[str, Path] | None = None,
         progress: Callable[[AttemptRecord], None] | None = None,

@@ -2,7 +2,7 @@
 
 A repeated run (same scaffold text, inputs, model and request parameters) is answered from
 ``cache.sqlite3`` in the user's cache folder (``VERIFY_CACHE_DIR``, by default
-:func:`verification.config.user_cache_dir`), shared by every run whatever its results
+the platform's user cache folder), shared by every run whatever its results
 folder, and makes no network call at all. ``VERIFY_CACHE_MAX_MB`` caps it: past the cap the
 least recently used answers are evicted. The key is a SHA-256 over a
 canonical JSON of the cache format, the provider's name, its base URL without credentials,
@@ -50,9 +50,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from verification.cases import printable
-from verification.config import VerificationSettings, without_credentials
 from verification.errors import CacheError
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse, WrappingProvider
+from verification.llm.credentials import without_credentials
 from verification.store.journal import exclusive_lock
 
 __all__ = [
@@ -601,12 +601,12 @@ class ResponseCache:
         return int(removed)
 
 
-def shared_cache(settings: VerificationSettings) -> ResponseCache:
-    """The response cache every run of the user shares, with its size cap."""
-    cap = settings.cache_max_mb
+def shared_cache(cache_dir: Path, cache_max_mb: float | None) -> ResponseCache:
+    """The response cache every run of the user shares, in ``cache_dir``
+    (``VERIFY_CACHE_DIR``), capped at ``cache_max_mb`` MiB (``VERIFY_CACHE_MAX_MB``)."""
     return ResponseCache(
-        settings.cache_dir / CACHE_FILE,
-        max_bytes=None if cap is None else int(cap * 1024 * 1024),
+        cache_dir / CACHE_FILE,
+        max_bytes=None if cache_max_mb is None else int(cache_max_mb * 1024 * 1024),
     )
 
 

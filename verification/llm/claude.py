@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from verification.config import redact, url_credentials, without_credentials
 from verification.errors import (
     AuthenticationError,
     InvalidRequestError,
@@ -24,6 +23,7 @@ from verification.errors import (
     TransientLLMError,
 )
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
+from verification.llm.credentials import redact, url_credentials, without_credentials
 from verification.llm.replies import BODY_FAULTS, message_reply, not_a_reply
 from verification.llm.retry import RetryPolicy
 from verification.store.thinking import thinking_field

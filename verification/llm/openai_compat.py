@@ -13,7 +13,6 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from verification.cases import printable
-from verification.config import redact, url_credentials, without_credentials
 from verification.errors import (
     AuthenticationError,
     ConfigurationError,
@@ -24,6 +23,7 @@ from verification.errors import (
 )
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.claude import parse_retry_after
+from verification.llm.credentials import redact, url_credentials, without_credentials
 from verification.llm.replies import BODY_FAULTS, NotAReply, completion_reply, not_a_reply
 from verification.llm.retry import RetryPolicy
 

@@ -9,20 +9,23 @@ fix. Each factory imports its SDK lazily, so naming a provider loads only its ow
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from verification.cases import printable
 from verification.catalog import Catalog
 from verification.errors import ConfigurationError
 from verification.llm.base import LLMProvider
 
 if TYPE_CHECKING:  # neither loads when a provider is only named (`list`, `--help`)
-    from verification.config import VerificationSettings
+    from pydantic import SecretStr
+
     from verification.llm.retry import RetryPolicy
-from verification.cases import printable
 
 __all__ = [
     "PROVIDERS",
+    "ProviderConfig",
     "ProviderEntry",
     "ProviderFactory",
     "build_provider",
@@ -38,8 +41,34 @@ NO_KEY_MESSAGE = (
     "or run offline with --provider reference (a dry run that certifies no model)"
 )
 
-ProviderFactory = Callable[["VerificationSettings", "Catalog | None", "RetryPolicy"], LLMProvider]
-"""``factory(settings, catalog, retry_policy) -> provider``."""
+
+@dataclass(frozen=True)
+class ProviderConfig:
+    """What building a provider needs, resolved from the settings by the run's configuration
+    (``RunConfig.provider_config``, in the config layer above); the names are the settings'.
+    The keys stay ``SecretStr`` and are unwrapped only by the factory that hands them to an
+    SDK; the repr shows neither them nor the servers' URLs, which may carry credentials."""
+
+    provider: str
+    """Who answers: a name of :data:`PROVIDERS`."""
+    model_name: str
+    """The model the run asks: the one named, else the mode's."""
+    named_model: str | None = None
+    """The model asked for by name (``--model``), if any: a local server gets only that."""
+    anthropic_api_key: SecretStr | None = None
+    anthropic_base_url: str | None = field(default=None, repr=False)
+    openai_api_key: SecretStr | None = None
+    openai_base_url: str = field(default="http://127.0.0.1:8000/v1", repr=False)
+    replay_file: Path | None = None
+    request_timeout: float = 300.0
+    max_retries: int = 4
+    retry_initial_wait: float = 1.0
+    retry_max_wait: float = 60.0
+    case_budget: float = 1800.0
+
+
+ProviderFactory = Callable[["ProviderConfig", "Catalog | None", "RetryPolicy"], LLMProvider]
+"""``factory(config, catalog, retry_policy) -> provider``."""
 
 
 @dataclass(frozen=True)
@@ -79,8 +108,8 @@ def check_provider_name(name: str) -> ProviderEntry:
         ) from None
 
 
-def retry_policy_from(settings: VerificationSettings) -> RetryPolicy:
-    """The retry policy the settings ask for."""
+def retry_policy_from(settings: ProviderConfig) -> RetryPolicy:
+    """The retry policy the provider's configuration asks for."""
     from verification.llm.retry import RetryPolicy
 
     return RetryPolicy(
@@ -116,7 +145,7 @@ def checked_model(model: str | None) -> str | None:
     return model
 
 
-def build_provider(settings: VerificationSettings, catalog: Catalog | None = None) -> LLMProvider:
+def build_provider(settings: ProviderConfig, catalog: Catalog | None = None) -> LLMProvider:
     """The provider ``settings.provider`` names; the dry run answers from ``catalog``."""
     entry = check_provider_name(settings.provider)
     return entry.factory(settings, catalog, retry_policy_from(settings))
@@ -124,7 +153,7 @@ def build_provider(settings: VerificationSettings, catalog: Catalog | None = Non
 
 @register_provider("anthropic", "Claude through the Messages API (needs ANTHROPIC_API_KEY)")
 def _anthropic(
-    settings: VerificationSettings, catalog: Catalog | None, policy: RetryPolicy
+    settings: ProviderConfig, catalog: Catalog | None, policy: RetryPolicy
 ) -> LLMProvider:
     if settings.anthropic_api_key is None or not settings.anthropic_api_key.get_secret_value():
         raise ConfigurationError(NO_KEY_MESSAGE)
@@ -146,9 +175,7 @@ def _anthropic(
 @register_provider(
     "openai", "an OpenAI-compatible server (vLLM, Ollama, llama.cpp) at VERIFY_OPENAI_BASE_URL"
 )
-def _openai(
-    settings: VerificationSettings, catalog: Catalog | None, policy: RetryPolicy
-) -> LLMProvider:
+def _openai(settings: ProviderConfig, catalog: Catalog | None, policy: RetryPolicy) -> LLMProvider:
     from verification.llm.openai_compat import OpenAICompatibleProvider
 
     key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
@@ -161,13 +188,13 @@ def _openai(
         api_key=key,
         timeout=settings.request_timeout,
         retry_policy=policy,
-        model=checked_model(settings.model[0] if settings.model else None),
+        model=checked_model(settings.named_model),
     )
 
 
 @register_provider("reference", "offline dry run: each case's reference answer; certifies no model")
 def _reference(
-    settings: VerificationSettings, catalog: Catalog | None, policy: RetryPolicy
+    settings: ProviderConfig, catalog: Catalog | None, policy: RetryPolicy
 ) -> LLMProvider:
     from verification.llm.dry_run import ReferenceProvider
 
@@ -175,9 +202,7 @@ def _reference(
 
 
 @register_provider("replay", "answers recorded or scripted in --replay-file (a JSONL file)")
-def _replay(
-    settings: VerificationSettings, catalog: Catalog | None, policy: RetryPolicy
-) -> LLMProvider:
+def _replay(settings: ProviderConfig, catalog: Catalog | None, policy: RetryPolicy) -> LLMProvider:
     from verification.llm.dry_run import ReplayProvider
 
     if settings.replay_file is None:

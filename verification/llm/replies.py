@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from verification.config import without_credentials
 from verification.errors import TransientLLMError
 from verification.llm.base import LLMResponse
+from verification.llm.credentials import without_credentials
 
 __all__ = [
     "BODY_FAULTS",

@@ -41,7 +41,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from verification.cases import TestCase
 from verification.catalog.spec import ScaffoldSpec
-from verification.config import VerificationSettings
+from verification.config import RunConfig
 from verification.errors import (
     ConfigurationError,
     InvalidRequestError,
@@ -211,7 +211,7 @@ class BatchMode:
         cls,
         batches: ClaudeBatches,
         paths: RunPaths,
-        settings: VerificationSettings,
+        settings: RunConfig,
         *,
         prompt_builder: PromptBuilder,
         request_for: Callable[[JobTuple, Prompt], LLMRequest],
@@ -463,7 +463,7 @@ def _chunks(steps: Sequence[_Step], batches: ClaudeBatches) -> list[list[_Step]]
 
 
 def run_batches(
-    settings: VerificationSettings, provider: LLMProvider, previous: RunManifest | None
+    settings: RunConfig, provider: LLMProvider, previous: RunManifest | None
 ) -> ClaudeBatches | None:
     """The Message Batches a run is sent through (``--batch``, or a resumed run that was),
     else ``None``; refused beside early stopping, which asks in looks."""

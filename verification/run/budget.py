@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from verification.config import VerificationSettings
+from verification.config import RunConfig
 from verification.errors import ConfigurationError
 from verification.store.journal import AttemptRecord, CostBasis
 from verification.store.pricing import (
@@ -28,7 +28,7 @@ __all__ = ["CostBudget", "cost_basis"]
 
 
 def cost_basis(
-    settings: VerificationSettings,
+    settings: RunConfig,
     model: str,
     *,
     prompt_caching: bool,

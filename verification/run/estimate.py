@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from verification.cases import TIERS, Tier
 from verification.catalog import Catalog, default_catalog
-from verification.config import VerificationSettings
+from verification.config import RunConfig
 from verification.llm.prompt_builder import PromptBuilder
 from verification.run.budget import cost_basis
 from verification.run.planned_cases import level_tiers, plan_cases, planned_sweep
@@ -43,7 +43,7 @@ class ScaffoldEstimate:
 
 
 def estimate_run(
-    settings: VerificationSettings,
+    settings: RunConfig,
     scaffold_names: Sequence[str],
     *,
     tiers: Sequence[Tier] = TIERS,

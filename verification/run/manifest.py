@@ -9,7 +9,7 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.spec import ScaffoldSpec
-from verification.config import VerificationSettings
+from verification.config import RunConfig
 from verification.errors import PluginError
 from verification.llm.base import LLMProvider
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, PromptBuilder
@@ -28,7 +28,7 @@ __all__ = ["ended_manifest", "named_models", "new_manifest"]
 
 def new_manifest(
     run_id: str,
-    settings: VerificationSettings,
+    settings: RunConfig,
     provider: LLMProvider,
     prompt_builder: PromptBuilder,
     *,

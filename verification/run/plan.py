@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from verification.cases import TestCase, Tier
 from verification.catalog import Catalog
-from verification.config import VerificationSettings
+from verification.config import RunConfig
 from verification.errors import PluginError
 from verification.llm.prompt_builder import PromptBuilder
 from verification.run.early_stop import check_early_stop, interleaved
@@ -34,7 +34,7 @@ class RunPlan:
 
 def plan_resumed(
     previous: RunManifest,
-    settings: VerificationSettings,
+    settings: RunConfig,
     prompt_builder: PromptBuilder,
     *,
     catalog: Catalog,
@@ -56,7 +56,7 @@ def plan_resumed(
 
 
 def plan_new(
-    settings: VerificationSettings,
+    settings: RunConfig,
     scaffold_names: Sequence[str],
     *,
     catalog: Catalog,

@@ -15,7 +15,7 @@ from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.envelope import sweep_plan, sweep_sizes
-from verification.config import LEVEL_TIERS, Level, VerificationSettings, private_case_seed
+from verification.config import LEVEL_TIERS, Level, RunConfig, private_case_seed
 from verification.errors import ConfigurationError, PluginError
 from verification.registry import plan_tier_counts
 from verification.store.journal import RunManifest
@@ -99,7 +99,7 @@ def plan_cases(
 
 
 def planned_sweep(
-    settings: VerificationSettings,
+    settings: RunConfig,
     scaffold_names: Sequence[str],
     *,
     catalog: Catalog,
@@ -124,7 +124,7 @@ def level_tiers(level: Level, tiers: Sequence[Tier]) -> list[Tier]:
     return [tier for tier in TIERS if tier in LEVEL_TIERS[level]]
 
 
-def resumed_seed(manifest: RunManifest, settings: VerificationSettings) -> int:
+def resumed_seed(manifest: RunManifest, settings: RunConfig) -> int:
     """The seed a resumed run's cases came from; a private one must be given again."""
     if not manifest.seed_private:
         return manifest.seed

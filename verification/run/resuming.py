@@ -14,7 +14,7 @@ import shlex
 from collections.abc import Iterable
 from pathlib import Path
 
-from verification.config import VerificationSettings
+from verification.config import RunConfig
 from verification.errors import ConfigurationError, VerificationError
 from verification.llm.base import LLMProvider
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, PromptBuilder
@@ -48,9 +48,7 @@ def adopt_stored_scaffolds(manifest: RunManifest, builder: PromptBuilder) -> lis
     return adopted
 
 
-def resume_command(
-    run_id: str, settings: VerificationSettings, *, prog: str, model: str | None
-) -> str:
+def resume_command(run_id: str, settings: RunConfig, *, prog: str, model: str | None) -> str:
     """The command that goes on with ``run_id`` as today's command line reads it: the
     provider, model, replay file and results folder the run needs, stated (so a resume
     from another shell, without the same ``VERIFY_*`` variables, still finds the run and

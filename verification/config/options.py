@@ -1,58 +1,47 @@
-"""Settings, read from ``VERIFY_*`` environment variables and a ``.env`` file in the working
-directory (the environment wins over the file; CLI options win over both).
-
-The API key is read from ``VERIFY_ANTHROPIC_API_KEY`` or ``ANTHROPIC_API_KEY`` and kept as a
-``SecretStr``: it is unwrapped only where a provider is built, and never written anywhere.
+"""What a run can be told: every setting's name, type, bounds and default, the derived
+values (the model asked, the case seed), and the dump a manifest keeps, shared by the
+settings read from the environment (:class:`~verification.config.VerificationSettings`) and
+the frozen run configuration resolved from them (:class:`~verification.config.RunConfig`).
 """
 
 from __future__ import annotations
 
-import difflib
 import hashlib
-import logging
-import os
-import re
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Literal
-from urllib.parse import urlsplit, urlunsplit
+from typing import TYPE_CHECKING, Any, Literal, Self
+from urllib.parse import urlsplit
 
 from pydantic import (
     AliasChoices,
+    BaseModel,
+    ConfigDict,
     Field,
     SecretStr,
-    ValidationError,
     ValidationInfo,
     field_validator,
 )
-from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from verification.cases import DEFAULT_SEED
-from verification.errors import ConfigurationError, StoredFileError
+from verification.llm.credentials import without_credentials
 from verification.store.pricing import ModelPrice
-from verification.store.stored_files import MAX_JSON_DEPTH, read_stored_text
 from verification.store.thinking import MIN_THINKING_BUDGET
+
+if TYPE_CHECKING:  # the providers' module loads only when a run builds its provider
+    from verification.llm.providers import ProviderConfig
 
 __all__ = [
     "CERT_SEED_MIN_CHARS",
-    "ENV_FILE",
     "LEVEL_CASES",
     "LEVEL_TIERS",
-    "MAX_ENV_BYTES",
     "Level",
-    "VerificationSettings",
-    "load_settings",
+    "RunOptions",
     "packaged_scaffolds_dir",
     "private_case_seed",
-    "redact",
-    "redact_log_records",
-    "secrets_of",
-    "url_credentials",
     "user_cache_dir",
-    "without_credentials",
 ]
 
-_PACKAGE_DIR = Path(__file__).resolve().parent
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent
+
 
 Level = Literal["quick", "standard", "thorough"]
 LEVEL_CASES: dict[Level, int] = {"quick": 5, "standard": 40, "thorough": 100}
@@ -66,11 +55,6 @@ LEVEL_TIERS: dict[Level, tuple[str, ...]] = {
 CERT_SEED_MIN_CHARS = 16
 """A private seed shorter than this could be found from its sha256 (which reports show)
 by trying every short value."""
-logger = logging.getLogger(__name__)
-ENV_FILE = ".env"
-"""The settings file read from the working directory (when it is a regular file)."""
-MAX_ENV_BYTES = 1024 * 1024
-"""A ``.env`` longer than this is no settings file (a log, a database) and is refused."""
 
 
 def user_cache_dir() -> Path:
@@ -89,17 +73,11 @@ def packaged_scaffolds_dir() -> Path:
     return shipped if shipped.is_dir() else _PACKAGE_DIR.parent / "scaffolds"
 
 
-class VerificationSettings(BaseSettings):
-    """Everything a run can be told; each field is also a ``VERIFY_<NAME>`` variable."""
+class RunOptions(BaseModel):
+    """Everything a run can be told; each field is also a ``VERIFY_<NAME>`` variable (read
+    by :class:`~verification.config.VerificationSettings`)."""
 
-    model_config = SettingsConfigDict(
-        env_prefix="VERIFY_",
-        env_file=ENV_FILE,
-        env_file_encoding="utf-8",
-        extra="ignore",
-        validate_default=True,
-        populate_by_name=True,
-    )
+    model_config = ConfigDict(extra="ignore", validate_default=True, populate_by_name=True)
 
     anthropic_api_key: SecretStr | None = Field(
         default=None,
@@ -307,7 +285,7 @@ class VerificationSettings(BaseSettings):
             return list(self.model)
         return [self.cert_model if self.current_mode == "cert" else self.dev_model]
 
-    def for_model(self, model: str) -> VerificationSettings:
+    def for_model(self, model: str) -> Self:
         """These settings asking ``model`` alone."""
         return self.model_copy(update={"model": [model]})
 
@@ -345,174 +323,32 @@ class VerificationSettings(BaseSettings):
         data["model_name"] = self.model_name
         return data
 
+    @property
+    def provider_config(self) -> ProviderConfig:
+        """What building this run's provider needs
+        (:func:`~verification.llm.providers.build_provider`): the provider, its server and
+        key, the model asked and the retry policy's numbers."""
+        from verification.llm.providers import ProviderConfig
+
+        return ProviderConfig(
+            provider=self.provider,
+            model_name=self.model_name,
+            named_model=self.model[0] if self.model else None,
+            anthropic_api_key=self.anthropic_api_key,
+            anthropic_base_url=self.anthropic_base_url,
+            openai_api_key=self.openai_api_key,
+            openai_base_url=self.openai_base_url,
+            replay_file=self.replay_file,
+            request_timeout=self.request_timeout,
+            max_retries=self.max_retries,
+            retry_initial_wait=self.retry_initial_wait,
+            retry_max_wait=self.retry_max_wait,
+            case_budget=self.case_budget,
+        )
+
 
 def private_case_seed(secret: SecretStr) -> int:
     """The case seed a private cert seed stands for: a digest other than the sha256 reports
     show, so that the one does not give the other away."""
     data = secret.get_secret_value().encode("utf-8", "surrogatepass")
     return int.from_bytes(hashlib.sha256(b"case-seed:" + data).digest()[:8], "big")
-
-
-def without_credentials(url: str | None) -> str | None:
-    """``url`` with any ``user:password@``, query and fragment removed: what manifests,
-    reports and messages may show."""
-    if not url:
-        return url
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
-        return "<unparsable URL>"
-    host = parts.hostname or ""
-    netloc = f"{host}:{port}" if port else host
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
-
-def url_credentials(url: str | None) -> list[str]:
-    """The user name and password a URL carries, if any (what :func:`redact` hides)."""
-    if not url:
-        return []
-    try:
-        parts = urlsplit(url)
-        return [p for p in (parts.username, parts.password) if p]
-    except ValueError:
-        return []
-
-
-def redact(text: str, secrets: Iterable[str | None]) -> str:
-    """``text`` with every secret (of 4 characters or more) replaced by ``<redacted>``."""
-    for secret in sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True):
-        text = text.replace(secret, "<redacted>")
-    return text
-
-
-_LOGGED_SECRETS: set[str] = set()
-
-
-def redact_log_records(secrets: Iterable[str | None]) -> None:
-    """From now on, every log record of this process has ``secrets`` redacted from its
-    message, whoever logs it (an SDK that raises its own log level on import included)."""
-    _LOGGED_SECRETS.update(s for s in secrets if s and len(s) >= 4)
-    if getattr(logging.getLogRecordFactory(), "redacts", False):
-        return
-    previous = logging.getLogRecordFactory()
-
-    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
-        record = previous(*args, **kwargs)
-        try:
-            message = record.getMessage()
-        except Exception:  # a malformed record is the logging module's to report
-            return record
-        cleaned = redact(message, _LOGGED_SECRETS)
-        if cleaned != message:
-            record.msg, record.args = cleaned, ()
-        return record
-
-    factory.redacts = True  # type: ignore[attr-defined]
-    logging.setLogRecordFactory(factory)
-
-
-def secrets_of(settings: VerificationSettings) -> list[str | None]:
-    """Every secret the settings hold: keys and credentials in server URLs."""
-    keys = [settings.anthropic_api_key, settings.openai_api_key, settings.cert_seed]
-    return [
-        *(key.get_secret_value() for key in keys if key is not None),
-        *url_credentials(settings.anthropic_base_url),
-        *url_credentials(settings.openai_base_url),
-    ]
-
-
-def load_settings(*, warn: bool = True, **overrides: Any) -> VerificationSettings:
-    """Read the environment, apply ``overrides`` (from CLI options), and turn a bad value
-    into a :class:`ConfigurationError` that names the variable. ``warn=False`` when the
-    environment was read (and warned about) once already."""
-    given = {key: value for key, value in overrides.items() if value is not None}
-    env_file = ENV_FILE if _check_env_file(Path(ENV_FILE)) else None
-    if warn:
-        _warn_about_misspelt_variables(os.environ, "")
-    if warn and env_file is not None:
-        from dotenv import dotenv_values  # pydantic-settings reads .env with it
-
-        _warn_about_misspelt_variables(dotenv_values(env_file), f" (in {ENV_FILE})")
-    if os.environ.get("VERIFY_ANTHROPIC_API_KEY") == "" and os.environ.get("ANTHROPIC_API_KEY"):
-        # An empty prefixed variable would otherwise hide the plain one.
-        given.setdefault("anthropic_api_key", os.environ["ANTHROPIC_API_KEY"])
-    try:
-        return VerificationSettings(_env_file=env_file, **given)  # type: ignore[call-arg]
-    except ValidationError as exc:
-        problems = []
-        for error in exc.errors():
-            field = str(error["loc"][0]) if error["loc"] else "?"
-            source = f"--{field.replace('_', '-')}" if field in given else _env_name(field)
-            # URLs may hold tokens
-            secretive = field.lower().endswith(("api_key", "base_url", "cert_seed"))
-            shown = "<hidden>" if secretive else _shown(error.get("input"))
-            problems.append(f"{source}: {error['msg']} (got {shown})")
-        raise ConfigurationError("bad setting: " + "; ".join(problems)) from None
-    except SettingsError as exc:  # a JSON setting (VERIFY_PRICES, say) that is no JSON
-        found = re.search(r'field "(\w+)" from source "(\w+)"', str(exc))
-        name = _env_name(found.group(1)) if found else "a VERIFY_ setting given as JSON"
-        where = f" (in {ENV_FILE})" if found and "DotEnv" in found.group(2) else ""
-        raise ConfigurationError(f"bad setting: {name}{where}: not valid JSON") from None
-    except RecursionError:  # JSON nested past the parser's depth: exit 2, not 4
-        deep = sorted(
-            name
-            for name, value in os.environ.items()
-            if name.upper().startswith("VERIFY_")
-            and value.count("[") + value.count("{") > MAX_JSON_DEPTH
-        )
-        named = ", ".join(deep) or "a VERIFY_ setting"
-        raise ConfigurationError(f"bad setting: {named}: JSON nested too deeply") from None
-
-
-def _check_env_file(path: Path) -> bool:
-    """Whether ``path`` is a settings file to read. A ``.env`` that is no regular file (a
-    virtualenv's folder, a pipe that would block the read forever) is none of ours: not
-    read. A regular one that is no settings file is refused, naming it: not UTF-8 text
-    (Latin-1, binary) or longer than :data:`MAX_ENV_BYTES`."""
-    if not path.is_file():
-        return False
-    try:
-        read_stored_text(path, max_bytes=MAX_ENV_BYTES)
-    except FileNotFoundError:  # gone since: nothing to read
-        return False
-    except StoredFileError as exc:
-        raise ConfigurationError(
-            f"the settings file {path.absolute()} cannot be used ({exc}): save it as UTF-8 "
-            "text, or move it out of this folder"
-        ) from None
-    return True
-
-
-def _warn_about_misspelt_variables(variables: Iterable[str], where: str) -> None:
-    """A misspelt ``VERIFY_*`` variable (of the environment, or ``where`` says which file)
-    would be ignored silently: warn, naming the setting it resembles. Other tools'
-    ``VERIFY_*`` variables (``VERIFY_SSL``, say) are theirs: no word about them."""
-    known = {f"VERIFY_{name.upper()}" for name in VerificationSettings.model_fields}
-    for variable in sorted(variables):
-        # Settings are read whatever their case, so a key's case is no misspelling.
-        name = variable.upper()
-        if name.startswith("VERIFY_") and name not in known:
-            close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.85)
-            if close:
-                logger.warning(
-                    "%s%s is not a setting and is ignored; did you mean %s?",
-                    variable,
-                    where,
-                    close[0],
-                )
-
-
-def _env_name(field: str) -> str:
-    # pydantic may name the alias it read (a variable name) rather than the field.
-    field = field.lower().removeprefix("verify_")
-    if field.startswith("anthropic_") and field not in VerificationSettings.model_fields:
-        field = "anthropic_" + field.removeprefix("anthropic_")
-    if field in ("anthropic_api_key", "anthropic_base_url"):
-        return f"ANTHROPIC_{field.removeprefix('anthropic_').upper()} (or VERIFY_{field.upper()})"
-    return f"VERIFY_{field.upper()}"
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."

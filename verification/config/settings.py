@@ -1,0 +1,159 @@
+"""Settings, read from ``VERIFY_*`` environment variables and a ``.env`` file in the working
+directory (the environment wins over the file; CLI options win over both).
+
+The API key is read from ``VERIFY_ANTHROPIC_API_KEY`` or ``ANTHROPIC_API_KEY`` and kept as a
+``SecretStr``: it is unwrapped only where a provider is built, and never written anywhere.
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
+
+from verification.config.options import RunOptions
+from verification.errors import ConfigurationError, StoredFileError
+from verification.llm.credentials import url_credentials
+from verification.store.stored_files import MAX_JSON_DEPTH, read_stored_text
+
+__all__ = [
+    "ENV_FILE",
+    "MAX_ENV_BYTES",
+    "VerificationSettings",
+    "load_settings",
+    "secrets_of",
+]
+
+logger = logging.getLogger(__name__)
+ENV_FILE = ".env"
+"""The settings file read from the working directory (when it is a regular file)."""
+MAX_ENV_BYTES = 1024 * 1024
+"""A ``.env`` longer than this is no settings file (a log, a database) and is refused."""
+
+
+class VerificationSettings(BaseSettings, RunOptions):
+    """Everything a run can be told (:class:`~verification.config.options.RunOptions`), read
+    from the environment and ``.env``; each field is also a ``VERIFY_<NAME>`` variable."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="VERIFY_",
+        env_file=ENV_FILE,
+        env_file_encoding="utf-8",
+        extra="ignore",
+        validate_default=True,
+        populate_by_name=True,
+    )
+
+
+def secrets_of(settings: RunOptions) -> list[str | None]:
+    """Every secret the settings (or a run configuration) hold: keys and credentials in
+    server URLs."""
+    keys = [settings.anthropic_api_key, settings.openai_api_key, settings.cert_seed]
+    return [
+        *(key.get_secret_value() for key in keys if key is not None),
+        *url_credentials(settings.anthropic_base_url),
+        *url_credentials(settings.openai_base_url),
+    ]
+
+
+def load_settings(*, warn: bool = True, **overrides: Any) -> VerificationSettings:
+    """Read the environment, apply ``overrides`` (from CLI options), and turn a bad value
+    into a :class:`ConfigurationError` that names the variable. ``warn=False`` when the
+    environment was read (and warned about) once already."""
+    given = {key: value for key, value in overrides.items() if value is not None}
+    env_file = ENV_FILE if _check_env_file(Path(ENV_FILE)) else None
+    if warn:
+        _warn_about_misspelt_variables(os.environ, "")
+    if warn and env_file is not None:
+        from dotenv import dotenv_values  # pydantic-settings reads .env with it
+
+        _warn_about_misspelt_variables(dotenv_values(env_file), f" (in {ENV_FILE})")
+    if os.environ.get("VERIFY_ANTHROPIC_API_KEY") == "" and os.environ.get("ANTHROPIC_API_KEY"):
+        # An empty prefixed variable would otherwise hide the plain one.
+        given.setdefault("anthropic_api_key", os.environ["ANTHROPIC_API_KEY"])
+    try:
+        return VerificationSettings(_env_file=env_file, **given)  # type: ignore[call-arg]
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            field = str(error["loc"][0]) if error["loc"] else "?"
+            source = f"--{field.replace('_', '-')}" if field in given else _env_name(field)
+            # URLs may hold tokens
+            secretive = field.lower().endswith(("api_key", "base_url", "cert_seed"))
+            shown = "<hidden>" if secretive else _shown(error.get("input"))
+            problems.append(f"{source}: {error['msg']} (got {shown})")
+        raise ConfigurationError("bad setting: " + "; ".join(problems)) from None
+    except SettingsError as exc:  # a JSON setting (VERIFY_PRICES, say) that is no JSON
+        found = re.search(r'field "(\w+)" from source "(\w+)"', str(exc))
+        name = _env_name(found.group(1)) if found else "a VERIFY_ setting given as JSON"
+        where = f" (in {ENV_FILE})" if found and "DotEnv" in found.group(2) else ""
+        raise ConfigurationError(f"bad setting: {name}{where}: not valid JSON") from None
+    except RecursionError:  # JSON nested past the parser's depth: exit 2, not 4
+        deep = sorted(
+            name
+            for name, value in os.environ.items()
+            if name.upper().startswith("VERIFY_")
+            and value.count("[") + value.count("{") > MAX_JSON_DEPTH
+        )
+        named = ", ".join(deep) or "a VERIFY_ setting"
+        raise ConfigurationError(f"bad setting: {named}: JSON nested too deeply") from None
+
+
+def _check_env_file(path: Path) -> bool:
+    """Whether ``path`` is a settings file to read. A ``.env`` that is no regular file (a
+    virtualenv's folder, a pipe that would block the read forever) is none of ours: not
+    read. A regular one that is no settings file is refused, naming it: not UTF-8 text
+    (Latin-1, binary) or longer than :data:`MAX_ENV_BYTES`."""
+    if not path.is_file():
+        return False
+    try:
+        read_stored_text(path, max_bytes=MAX_ENV_BYTES)
+    except FileNotFoundError:  # gone since: nothing to read
+        return False
+    except StoredFileError as exc:
+        raise ConfigurationError(
+            f"the settings file {path.absolute()} cannot be used ({exc}): save it as UTF-8 "
+            "text, or move it out of this folder"
+        ) from None
+    return True
+
+
+def _warn_about_misspelt_variables(variables: Iterable[str], where: str) -> None:
+    """A misspelt ``VERIFY_*`` variable (of the environment, or ``where`` says which file)
+    would be ignored silently: warn, naming the setting it resembles. Other tools'
+    ``VERIFY_*`` variables (``VERIFY_SSL``, say) are theirs: no word about them."""
+    known = {f"VERIFY_{name.upper()}" for name in VerificationSettings.model_fields}
+    for variable in sorted(variables):
+        # Settings are read whatever their case, so a key's case is no misspelling.
+        name = variable.upper()
+        if name.startswith("VERIFY_") and name not in known:
+            close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.85)
+            if close:
+                logger.warning(
+                    "%s%s is not a setting and is ignored; did you mean %s?",
+                    variable,
+                    where,
+                    close[0],
+                )
+
+
+def _env_name(field: str) -> str:
+    # pydantic may name the alias it read (a variable name) rather than the field.
+    field = field.lower().removeprefix("verify_")
+    if field.startswith("anthropic_") and field not in VerificationSettings.model_fields:
+        field = "anthropic_" + field.removeprefix("anthropic_")
+    if field in ("anthropic_api_key", "anthropic_base_url"):
+        return f"ANTHROPIC_{field.removeprefix('anthropic_').upper()} (or VERIFY_{field.upper()})"
+    return f"VERIFY_{field.upper()}"
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
