@@ -29,7 +29,8 @@ from verification.llm.response_parser import ResponseParser
 from verification.registry import SPECS, plan_tier_counts
 from verification.reports.generator import ReportGenerator, write_run_reports
 from verification.runner import VerificationRunner
-from verification.store.journal import AttemptRecord, JournalWriter, cap_response
+from verification.store.journal import JournalWriter
+from verification.store.records import AttemptRecord, cap_response
 
 T = TypeVar("T")
 STAGES = ("generate", "prompt", "parse", "validate", "journal", "fold", "report")

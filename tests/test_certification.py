@@ -27,7 +27,8 @@ from verification.config import LEVEL_CASES, load_settings
 from verification.registry import plan_tier_counts
 from verification.reports.generator import write_run_reports
 from verification.runner import VerificationRunner
-from verification.store.journal import AttemptRecord, read_journal
+from verification.store.journal import read_journal
+from verification.store.records import AttemptRecord
 from verification.store.summary_file import RunSummary
 from verification.validators.base import ValidationResult
 

@@ -18,8 +18,9 @@ import pytest
 
 from verification.cli import main
 from verification.errors import JournalError
-from verification.store import journal
-from verification.store.journal import read_journal, read_manifest_file
+from verification.store import journal, manifests
+from verification.store.journal import read_journal
+from verification.store.manifests import read_manifest_file
 from verification.store.stored_files import MAX_JSON_DEPTH
 
 NAME = "kmp"
@@ -123,7 +124,7 @@ def test_a_damaged_manifest_is_refused_by_report_and_skipped_by_later_runs(
     elif kind == "huge":
         # The bound sits just above a real manifest's size, so the next run's still reads.
         bound = len(json.dumps(original, indent=2)) + 1000
-        monkeypatch.setattr(journal, "MAX_MANIFEST_BYTES", bound)
+        monkeypatch.setattr(manifests, "MAX_MANIFEST_BYTES", bound)
         manifest.write_text(json.dumps({**original, "padding": "x" * bound}), encoding="utf-8")
     elif kind == "binary":
         manifest.write_bytes(b"\xff\xfe\x00{")

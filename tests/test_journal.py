@@ -9,13 +9,8 @@ from pathlib import Path
 import pytest
 
 from verification.errors import JournalError
-from verification.store.journal import (
-    MAX_RAW_RESPONSE_CHARS,
-    AttemptRecord,
-    JournalWriter,
-    cap_response,
-    read_journal,
-)
+from verification.store.journal import JournalWriter, read_journal
+from verification.store.records import MAX_RAW_RESPONSE_CHARS, AttemptRecord, cap_response
 
 REQUIRED_FIELDS = {
     "schema",

@@ -16,7 +16,7 @@ from verification.certify.calibration import Calibration, CalibrationMiss
 from verification.certify.envelope import CASES_PER_SIZE
 from verification.certify.results import ScaffoldResults, certify, wilson_interval
 from verification.config import LEVEL_CASES
-from verification.store.journal import AttemptRecord
+from verification.store.records import AttemptRecord
 
 
 @given(st.integers(min_value=1, max_value=500), st.data())

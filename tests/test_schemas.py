@@ -11,7 +11,7 @@ import pytest
 from pydantic.version import VERSION
 
 from verification.cli import main
-from verification.store.journal import JOURNAL_SCHEMA
+from verification.store.records import JOURNAL_SCHEMA
 from verification.store.schemas import SCHEMAS, SCHEMAS_DIR, schema_text
 from verification.store.summary_file import SUMMARY_SCHEMA
 

@@ -17,7 +17,9 @@ from verification.cases import parse_case_id
 from verification.catalog import default_catalog
 from verification.cli import main
 from verification.reports.history import previous_comparable
-from verification.store.journal import AttemptRecord, read_journal, read_manifest_file
+from verification.store.journal import read_journal
+from verification.store.manifests import read_manifest_file
+from verification.store.records import AttemptRecord
 from verification.store.summary_file import RunSummary
 
 PLAN = ("kmp", "bfs", "--cases", "12", "--sizes", "6,9", "--samples", "2", "--seed", "7")

@@ -56,17 +56,12 @@ from verification.run.planned_cases import plan_cases
 from verification.run.resuming import answered_cases, check_resumable
 from verification.run.scheduling import CaseScheduler, Job
 from verification.run.shards import Shard, cut_shard
-from verification.store.journal import (
-    AttemptRecord,
-    JournalWriter,
-    Outcome,
-    RunManifest,
-    RunPaths,
-    cap_response,
-    new_run_id,
-    read_journal,
-)
+from verification.store.journal import JournalWriter, read_journal
+from verification.store.manifests import RunManifest
+from verification.store.paths import RunPaths
 from verification.store.pricing import estimate_tokens, min_cacheable_for
+from verification.store.records import AttemptRecord, Outcome, cap_response
+from verification.store.run_ids import new_run_id
 from verification.store.thinking import check_thinking, max_tokens_with
 from verification.validators.base import Validator
 from verification.validators.judging import check_validator, judge_answer
@@ -509,7 +504,7 @@ class VerificationRunner:
     ) -> RunResult:
         """Plan, answer, journal and certify; reports are the caller's (see ``reports``).
         With ``shard``, only that slice of the plan is asked (:mod:`verification.run.shards`).
-        The run directory is this process's alone (:class:`~verification.store.journal.RunLock`)
+        The run directory is this process's alone (:class:`~verification.store.locks.RunLock`)
         from before a resumed run reads its journal, or a new run writes its manifest, until
         the journal is closed; a resume of a run in use sends nothing."""
         paths = RunPaths(self.settings.results_dir, resume or new_run_id())

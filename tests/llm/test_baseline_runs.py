@@ -17,7 +17,9 @@ from verification.cli import main
 from verification.config import packaged_scaffolds_dir
 from verification.llm.bare_prompt import bare_scaffold
 from verification.registry import get_spec
-from verification.store.journal import RunPaths, read_journal, read_manifest_file
+from verification.store.journal import read_journal
+from verification.store.manifests import read_manifest_file
+from verification.store.paths import RunPaths
 
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply

@@ -18,7 +18,8 @@ from verification.cli import main
 from verification.config import load_settings
 from verification.run.batch_mode import BATCH_FILE, BatchLog, custom_id
 from verification.runner import VerificationRunner
-from verification.store.journal import read_journal, read_manifest_file
+from verification.store.journal import read_journal
+from verification.store.manifests import read_manifest_file
 from verification.store.pricing import TokenCounts, price_for
 
 if TYPE_CHECKING:

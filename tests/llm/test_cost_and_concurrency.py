@@ -25,7 +25,9 @@ from verification.llm.prompt_builder import PromptBuilder
 from verification.registry import get_spec
 from verification.run.estimate import estimate_run
 from verification.runner import VerificationRunner, plan_cases
-from verification.store.journal import RunPaths, read_journal, read_manifest_file
+from verification.store.journal import read_journal
+from verification.store.manifests import read_manifest_file
+from verification.store.paths import RunPaths
 from verification.store.pricing import (
     ModelPrice,
     TokenCounts,

@@ -26,7 +26,9 @@ from verification.config import packaged_scaffolds_dir
 from verification.llm.prompt_builder import PromptBuilder
 from verification.registry import get_spec
 from verification.runner import plan_cases
-from verification.store.journal import RunPaths, read_journal, read_manifest_file
+from verification.store.journal import read_journal
+from verification.store.manifests import read_manifest_file
+from verification.store.paths import RunPaths
 
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply, Step

@@ -24,7 +24,9 @@ from verification.cli import main
 from verification.compose.multimodel import ModelRuns
 from verification.config import load_settings
 from verification.reports.history import comparability
-from verification.store.journal import AttemptRecord, read_journal, read_manifest_file
+from verification.store.journal import read_journal
+from verification.store.manifests import read_manifest_file
+from verification.store.records import AttemptRecord
 
 if TYPE_CHECKING:
     from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply

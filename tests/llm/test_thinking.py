@@ -15,7 +15,8 @@ import pytest
 from verification.cli import main
 from verification.registry import get_spec
 from verification.reports.history import comparability
-from verification.store.journal import read_journal, read_manifest_file
+from verification.store.journal import read_journal
+from verification.store.manifests import read_manifest_file
 from verification.store.pricing import THINKING_FAMILIES, TokenCounts, price_for
 
 if TYPE_CHECKING:

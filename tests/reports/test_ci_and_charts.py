@@ -14,7 +14,8 @@ from junitparser import Error, Failure, JUnitXml, Skipped
 from verification.certify.results import THRESHOLDS, wilson_interval
 from verification.reports.charts import ChartMark, render_chart
 from verification.reports.xmltext import xml_text
-from verification.store.journal import RunPaths, read_journal
+from verification.store.journal import read_journal
+from verification.store.paths import RunPaths
 from verification.store.summary_file import RunSummary
 
 ScriptedRun = Callable[..., tuple[int, str]]  # the scripted_run fixture (conftest.py)

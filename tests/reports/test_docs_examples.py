@@ -14,7 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from verification import __version__
-from verification.store.journal import RunPaths, read_manifest_file
+from verification.store.manifests import read_manifest_file
+from verification.store.paths import RunPaths
 
 ScriptedRun = Callable[..., tuple[int, str]]  # the scripted_run fixture (conftest.py)
 CHECKOUT = Path(__file__).resolve().parents[2]

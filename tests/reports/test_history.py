@@ -14,7 +14,8 @@ from scipy.stats import binomtest
 from verification.certify.paired import MIN_DISCORDANT
 from verification.cli import main
 from verification.reports.history import prune_runs
-from verification.store.journal import RunPaths, read_journal
+from verification.store.journal import read_journal
+from verification.store.paths import RunPaths
 from verification.store.summary_file import RunSummary
 
 ScriptedRun = Callable[..., tuple[int, str]]  # the scripted_run fixture (conftest.py)

@@ -15,8 +15,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from verification.store.journal import AttemptRecord, CostBasis, RunManifest
+from verification.store.manifests import CostBasis, RunManifest
 from verification.store.pricing import BATCH_PRICE_SHARE, ModelPrice, TokenCounts
+from verification.store.records import AttemptRecord
 
 __all__ = [
     "BATCH_DISCOUNT",

@@ -30,7 +30,8 @@ from verification.catalog import Catalog, default_catalog
 from verification.certify.calibration import Calibration, CaseCalibration, calibrate
 from verification.errors import JournalError
 from verification.generators.base import TestCase
-from verification.store.journal import AttemptRecord, RunManifest
+from verification.store.manifests import RunManifest
+from verification.store.records import AttemptRecord
 
 __all__ = [
     "BUDGET_LIMIT_SHARE",

@@ -61,7 +61,7 @@ def settings_from_arguments(args: argparse.Namespace) -> RunConfig:
     if getattr(args, "resume", None) is None or refused:
         return resolve_settings(settings)
     from verification.cli.resume_options import settings_of_run
-    from verification.store.journal import RunPaths
+    from verification.store.paths import RunPaths
 
     # The run's own provider, model, level, cases...: --resume RUN_ID alone goes on with it.
     manifest = RunPaths(settings.results_dir, args.resume).read_manifest()

@@ -20,7 +20,9 @@ class ReportCommands(CommandsBase):
     def generate_reports(self, run_id: str | None = None) -> int:
         from verification.certify.results import results_from_journal
         from verification.reports.generator import write_run_reports
-        from verification.store.journal import RunPaths, latest_run_id, read_journal
+        from verification.store.journal import read_journal
+        from verification.store.manifests import latest_run_id
+        from verification.store.paths import RunPaths
 
         results_dir = self.settings.results_dir
         if run_id is not None and names_a_folder(run_id):

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from verification.errors import ConfigurationError
-from verification.store.journal import RunManifest
+from verification.store.manifests import RunManifest
 
 __all__ = ["RESUMED", "settings_of_run"]
 

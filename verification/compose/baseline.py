@@ -25,7 +25,7 @@ from verification.llm.bare_prompt import BarePromptBuilder
 from verification.llm.prompt_builder import PromptBuilder
 from verification.reports.compare import RunPairing, compare_runs
 from verification.runner import RunResult, VerificationRunner
-from verification.store.journal import AttemptRecord
+from verification.store.records import AttemptRecord
 
 __all__ = ["BASELINES", "Baseline", "PairedRuns", "run_with_baseline"]
 

@@ -22,16 +22,11 @@ from verification.certify.results import results_from_journal
 from verification.errors import ConfigurationError, JournalError
 from verification.run.shards import plan_sha256
 from verification.runner import RunResult
-from verification.store.journal import (
-    AttemptRecord,
-    JournalWriter,
-    RunManifest,
-    RunPaths,
-    ScaffoldEntry,
-    new_run_id,
-    read_journal,
-    read_manifest_file,
-)
+from verification.store.journal import JournalWriter, read_journal
+from verification.store.manifests import RunManifest, ScaffoldEntry, read_manifest_file
+from verification.store.paths import RunPaths
+from verification.store.records import AttemptRecord
+from verification.store.run_ids import new_run_id
 
 __all__ = ["ShardRun", "merge_shards", "read_shard"]
 

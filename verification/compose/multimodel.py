@@ -22,7 +22,7 @@ from verification.cases import Tier
 from verification.config import RunConfig
 from verification.errors import ConfigurationError
 from verification.runner import RunResult, VerificationRunner
-from verification.store.journal import AttemptRecord
+from verification.store.records import AttemptRecord
 from verification.store.thinking import check_thinking
 
 __all__ = ["ModelRuns", "check_several_models", "model_file"]

@@ -53,7 +53,7 @@ from verification.cases import printable
 from verification.errors import CacheError
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse, WrappingProvider
 from verification.llm.credentials import without_credentials
-from verification.store.journal import exclusive_lock
+from verification.store.locks import exclusive_lock
 
 __all__ = [
     "CACHE_FILE",

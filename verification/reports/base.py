@@ -20,7 +20,9 @@ from typing import Any, Literal, Protocol
 from verification.certify.costs import ScaffoldCost
 from verification.certify.paired import ALPHA, PairedComparison
 from verification.certify.results import ScaffoldResults
-from verification.store.journal import AttemptRecord, RunManifest, read_journal
+from verification.store.journal import read_journal
+from verification.store.manifests import RunManifest
+from verification.store.records import AttemptRecord
 from verification.store.summary_file import RunSummary
 
 __all__ = [

@@ -24,7 +24,7 @@ from verification.errors import ConfigurationError
 from verification.reports.base import ReportContext, Reporter
 from verification.reports.generator import DEFAULT_REPORTERS, md_cell
 from verification.reports.xmltext import xml_text
-from verification.store.journal import RunManifest
+from verification.store.manifests import RunManifest
 
 __all__ = [
     "GithubStepSummaryReporter",

@@ -20,7 +20,7 @@ from verification.reports.history import (
     status_rates,
 )
 from verification.reports.regressions import compare_outcomes
-from verification.store.journal import RunPaths
+from verification.store.paths import RunPaths
 
 __all__ = ["RunPairing", "compare_runs", "render_history", "render_pairing"]
 

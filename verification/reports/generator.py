@@ -43,13 +43,10 @@ from verification.reports.html import HtmlReporter
 from verification.reports.models import ModelTable, ModelTableReporter, model_table
 from verification.reports.regressions import compare_with_previous
 from verification.reports.summary import build_summary, summary_of
-from verification.store.journal import (
-    RunManifest,
-    RunPaths,
-    ScaffoldEntry,
-    exclusive_lock,
-    read_journal,
-)
+from verification.store.journal import read_journal
+from verification.store.locks import exclusive_lock
+from verification.store.manifests import RunManifest, ScaffoldEntry
+from verification.store.paths import RunPaths
 
 __all__ = [
     "DEFAULT_REPORTERS",

@@ -27,15 +27,11 @@ from pydantic import ValidationError
 from verification.certify.results import ScaffoldResults, Status
 from verification.errors import JournalError, RunInUseError, StoredFileError
 from verification.reports.base import RunEntry, manifest_field
-from verification.store.journal import (
-    AttemptRecord,
-    RunManifest,
-    RunPaths,
-    is_run_id,
-    read_journal,
-    read_manifest_file,
-    run_manifests,
-)
+from verification.store.journal import read_journal
+from verification.store.manifests import RunManifest, read_manifest_file, run_manifests
+from verification.store.paths import RunPaths
+from verification.store.records import AttemptRecord
+from verification.store.run_ids import is_run_id
 from verification.store.stored_files import read_stored_json
 from verification.store.summary_file import MAX_SUMMARY_BYTES, RunSummary
 
@@ -124,7 +120,7 @@ def read_entry(run_dir: Path) -> RunEntry:
 
 def scan_runs(results_dir: Path) -> list[RunEntry]:
     """Every readable run under ``results_dir/runs``, oldest first; each damaged one is
-    skipped with a warning naming it (:func:`~verification.store.journal.run_manifests`)."""
+    skipped with a warning naming it (:func:`~verification.store.manifests.run_manifests`)."""
     runs = results_dir / "runs"
     entries = [
         RunEntry(runs / m.run_id, m, read_summary(runs / m.run_id))

@@ -31,7 +31,9 @@ from verification.certify.results import THRESHOLDS, ScaffoldResults, TestResult
 from verification.errors import ConfigurationError
 from verification.reports.base import ReportContext
 from verification.reports.summary import summary_of
-from verification.store.journal import AttemptRecord, RunManifest, RunPaths, latest_run_id
+from verification.store.manifests import RunManifest, latest_run_id
+from verification.store.paths import RunPaths
+from verification.store.records import AttemptRecord
 from verification.store.summary_file import RunSummary
 
 __all__ = [

@@ -18,7 +18,9 @@ from typing import Any
 from verification.certify.results import ScaffoldResults, results_from_journal
 from verification.errors import ConfigurationError, JournalError, StoredFileError
 from verification.reports.base import ReportContext
-from verification.store.journal import RunPaths, is_run_id, read_journal
+from verification.store.journal import read_journal
+from verification.store.paths import RunPaths
+from verification.store.run_ids import is_run_id
 
 __all__ = ["ModelCell", "ModelTable", "ModelTableReporter", "model_table"]
 

@@ -13,7 +13,7 @@ from verification.certify.calibration import Calibration
 from verification.certify.costs import ScaffoldCost, total_cost
 from verification.certify.results import ScaffoldResults
 from verification.reports.base import ReportContext, RunComparison
-from verification.store.journal import RunManifest
+from verification.store.manifests import RunManifest
 from verification.store.summary_file import (
     CalibrationSummary,
     CostFigures,

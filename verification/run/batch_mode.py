@@ -62,8 +62,11 @@ from verification.llm.batches import (
 )
 from verification.llm.prompt_builder import Prompt, PromptBuilder
 from verification.run.budget import CostBudget
-from verification.store.journal import AttemptRecord, RunManifest, RunPaths, read_journal
+from verification.store.journal import read_journal
+from verification.store.manifests import RunManifest
+from verification.store.paths import RunPaths
 from verification.store.pricing import BATCH_PRICE_SHARE, estimate_tokens
+from verification.store.records import AttemptRecord
 from verification.store.stored_files import open_regular_file, parse_stored_json
 from verification.validators.base import Validator
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from verification.config import RunConfig
 from verification.errors import ConfigurationError
-from verification.store.journal import AttemptRecord, CostBasis
+from verification.store.manifests import CostBasis
 from verification.store.pricing import (
     BATCH_PRICE_SHARE,
     ModelPrice,
@@ -23,6 +23,7 @@ from verification.store.pricing import (
     min_cacheable_for,
     price_for,
 )
+from verification.store.records import AttemptRecord
 
 __all__ = ["CostBudget", "cost_basis"]
 

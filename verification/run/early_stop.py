@@ -18,7 +18,8 @@ from typing import TypeVar
 from verification.cases import TIERS, TestCase, parse_case_id
 from verification.certify.results import ScaffoldResults, decided_at_look
 from verification.errors import ConfigurationError
-from verification.store.journal import AttemptRecord, EarlyStop
+from verification.store.manifests import EarlyStop
+from verification.store.records import AttemptRecord
 
 __all__ = [
     "LOOK_MIN_N",

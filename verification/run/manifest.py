@@ -14,14 +14,9 @@ from verification.errors import PluginError
 from verification.llm.base import LLMProvider
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, PromptBuilder
 from verification.store.code_version import code_version
-from verification.store.journal import (
-    AttemptRecord,
-    CostBasis,
-    EarlyStop,
-    RunManifest,
-    ScaffoldEntry,
-)
+from verification.store.manifests import CostBasis, EarlyStop, RunManifest, ScaffoldEntry
 from verification.store.pricing import estimate_tokens
+from verification.store.records import AttemptRecord
 
 __all__ = ["ended_manifest", "named_models", "new_manifest"]
 

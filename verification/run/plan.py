@@ -15,7 +15,7 @@ from verification.run.early_stop import check_early_stop, interleaved
 from verification.run.planned_cases import level_tiers, plan_cases, planned_sweep, resumed_seed
 from verification.run.resuming import adopt_stored_scaffolds
 from verification.run.shards import Shard
-from verification.store.journal import RunManifest
+from verification.store.manifests import RunManifest
 
 __all__ = ["RunPlan", "plan_new", "plan_resumed"]
 

@@ -18,7 +18,7 @@ from verification.certify.envelope import sweep_plan, sweep_sizes
 from verification.config import LEVEL_TIERS, Level, RunConfig, private_case_seed
 from verification.errors import ConfigurationError, PluginError
 from verification.registry import plan_tier_counts
-from verification.store.journal import RunManifest
+from verification.store.manifests import RunManifest
 
 __all__ = ["level_tiers", "plan_cases", "planned_sweep", "resumed_seed"]
 

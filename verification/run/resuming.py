@@ -18,7 +18,8 @@ from verification.config import RunConfig
 from verification.errors import ConfigurationError, VerificationError
 from verification.llm.base import LLMProvider
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, PromptBuilder
-from verification.store.journal import AttemptRecord, RunManifest
+from verification.store.manifests import RunManifest
+from verification.store.records import AttemptRecord
 
 __all__ = ["adopt_stored_scaffolds", "answered_cases", "check_resumable", "resume_command"]
 

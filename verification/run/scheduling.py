@@ -24,7 +24,7 @@ from verification.cases import TestCase
 from verification.catalog.spec import ScaffoldSpec
 from verification.llm.limiter import AdaptiveLimiter, Slot
 from verification.run.budget import CostBudget
-from verification.store.journal import AttemptRecord
+from verification.store.records import AttemptRecord
 from verification.validators.base import Validator
 
 __all__ = ["CaseScheduler", "Job"]

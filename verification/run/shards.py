@@ -1,7 +1,7 @@
 """Sharded runs: one plan cut into N disjoint, deterministic slices (``verify --shard I/N``).
 
 Each shard is an ordinary run with its own id whose manifest keeps only its own cases, and
-in :class:`~verification.store.journal.ShardInfo` where they stand in the whole plan and the
+in :class:`~verification.store.manifests.ShardInfo` where they stand in the whole plan and the
 plan's digest. The cut is a function of the case ids alone: the plan's cases are grouped by
 scaffold, tier and size, each group in index order, and dealt out in turn over all the
 groups, so every shard holds each group's cases to within one and the same count to within
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from verification.cases import TIERS, parse_case_id
 from verification.errors import ConfigurationError
-from verification.store.journal import RunManifest, ShardInfo
+from verification.store.manifests import RunManifest, ShardInfo
 
 __all__ = ["PLAN_FIELDS", "PLAN_SETTINGS", "Shard", "cut_shard", "parse_shard", "plan_sha256"]
 
@@ -99,7 +99,7 @@ def _deal(manifest: RunManifest, count: int) -> dict[str, list[int]]:
 
 def cut_shard(manifest: RunManifest, shard: Shard) -> RunManifest:
     """``manifest`` (a whole plan) narrowed to ``shard``'s cases, with its
-    :class:`~verification.store.journal.ShardInfo`."""
+    :class:`~verification.store.manifests.ShardInfo`."""
     deal = _deal(manifest, shard.count)
     scaffolds, positions = {}, {}
     for name, entry in manifest.scaffolds.items():

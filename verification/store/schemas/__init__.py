@@ -16,7 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from verification.store.journal import JOURNAL_SCHEMA, AttemptRecord, RunManifest
+from verification.store.manifests import RunManifest
+from verification.store.records import JOURNAL_SCHEMA, AttemptRecord
 from verification.store.summary_file import SUMMARY_SCHEMA, RunSummary
 
 __all__ = ["SCHEMAS", "SCHEMAS_DIR", "schema_text", "write_schemas"]

@@ -1,0 +1,270 @@
+"""A run's manifest, ``<run>/manifest.json``: what a run asked, of whom, with which
+files; the models it is written from and read back into (held to what the harness
+writes: anyone may have edited it), and the runs a results folder holds."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from verification.cases import SCAFFOLD_NAME_FORMAT, Tier, is_scaffold_name
+from verification.errors import JournalError, StoredFileError
+from verification.store.pricing import TABLES_DATED, ModelPrice
+from verification.store.run_ids import is_run_id
+from verification.store.stored_files import (
+    MAX_MANIFEST_BYTES,
+    read_stored_json,
+)
+
+__all__ = [
+    "CostBasis",
+    "EarlyStop",
+    "RunManifest",
+    "ScaffoldEntry",
+    "ShardInfo",
+    "latest_run_id",
+    "read_manifest_file",
+    "run_manifests",
+]
+
+
+_SHA256 = re.compile(r"[0-9a-f]{64}|unknown")
+_PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 .,_+:=()/-]{0,127}")
+"""Text a report shows as it is (versions, labels, tolerances): nothing Markdown reads."""
+
+
+logger = logging.getLogger(__name__)
+
+
+class ScaffoldEntry(BaseModel):
+    """What a run read for one scaffold, and which cases it planned."""
+
+    file: str
+    sha256: str
+    case_ids: list[str]
+    tolerances: dict[str, str] = {}
+    """The validator's numeric tolerances, as the report shows them."""
+    prompt_tokens: int | None = Field(default=None, ge=0)
+    """The scaffold's length in tokens, estimated (what decides whether it can be cached)."""
+
+    @field_validator("sha256")
+    @classmethod
+    def _sha256_is_hex(cls, sha256: str) -> str:
+        if not _SHA256.fullmatch(sha256):
+            raise ValueError("not a sha256 (64 hex digits)")
+        return sha256
+
+    @field_validator("tolerances")
+    @classmethod
+    def _tolerances_are_plain(cls, tolerances: dict[str, str]) -> dict[str, str]:
+        for what, bound in tolerances.items():
+            if not (_PLAIN.fullmatch(what) and _PLAIN.fullmatch(bound)):
+                raise ValueError(f"{what!r:.40}: {bound!r:.40} is not a tolerance")
+        return tolerances
+
+
+class CostBasis(BaseModel):
+    """What a run's costs are computed with, fixed when it starts: re-rendering its reports
+    after a price change does not reprice it."""
+
+    model: str
+    price: ModelPrice | None = None
+    """USD per million tokens; ``None`` when no table knows the model."""
+    prompt_caching: bool = False
+    """The provider marks the scaffold for caching."""
+    min_cacheable_tokens: int | None = Field(default=None, ge=0)
+    tables_dated: str = Field(default=TABLES_DATED, max_length=40)
+    max_cost: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
+    """The run's budget in USD (``--max-cost``), if it had one."""
+
+
+class EarlyStop(BaseModel):
+    """Where ``--early-stop`` stopped asking a scaffold's cases."""
+
+    cases: int = Field(ge=1)
+    """The planned cases asked before the deciding look (the rest are not missing)."""
+    look: int = Field(ge=1)
+    looks: int = Field(ge=1, le=5)
+    """How many looks were planned (the interval at each is widened for them all)."""
+
+
+class ShardInfo(BaseModel):
+    """Which slice of a plan a sharded run answered (``verify --shard I/N``)."""
+
+    index: int = Field(ge=1)
+    """I, from 1."""
+    count: int = Field(ge=1)
+    """N: how many shards the plan was cut into."""
+    plan_sha256: str
+    """The whole plan's digest (:func:`~verification.run.shards.plan_sha256`): shards of one
+    plan, and only those, merge."""
+    positions: dict[str, list[int]]
+    """Per scaffold, where each of this shard's cases stands in the whole plan's list."""
+    planned: dict[str, int]
+    """Per scaffold, how many cases the whole plan holds."""
+
+    @field_validator("plan_sha256")
+    @classmethod
+    def _plan_is_a_digest(cls, digest: str) -> str:
+        if not re.fullmatch(r"[0-9a-f]{64}", digest):
+            raise ValueError("not a sha256 (64 hex digits)")
+        return digest
+
+
+class RunManifest(BaseModel):
+    """What a run asked, of whom, with which files: enough to reproduce and compare."""
+
+    # ``model_requested`` is a field, not pydantic API: older pydantic warns without this.
+    model_config = ConfigDict(protected_namespaces=())
+
+    run_id: str
+    created_at: str
+    provider: dict[str, Any]
+    dry_run: bool
+    run_label: str | None
+    """``DRY RUN`` or ``REPLAY`` for providers that certify no model."""
+    model_requested: str | None
+    """The model asked; ``None`` in a dry run, which asks none."""
+    models_returned: list[str] = []
+    settings: dict[str, Any]
+    seed: int
+    cases: int
+    samples: int
+    tiers: list[Tier]
+    case_filter: list[str] | None = None
+    scaffolds: dict[str, ScaffoldEntry]
+    """Per scaffold: file path, sha256, planned case ids."""
+    template_version: str
+    code_version: str
+    finished_at: str | None = None
+    interrupted: bool = False
+    cost_basis: CostBasis | None = None
+    """Prices and caching facts of the run (absent in manifests older than cost figures)."""
+    stopped_by_budget: bool = False
+    """The run stopped starting cases at its ``--max-cost`` budget; cases are left to ask."""
+    level: str | None = None
+    """``quick``, ``standard`` or ``thorough`` (``None``: a run from before levels)."""
+    sizes: dict[str, list[int]] | None = None
+    """Per scaffold, the sizes swept (thorough level or ``--sizes``); ``None``: no sweep."""
+    seed_private: bool = False
+    """The cases came from the private cert seed; ``seed`` is then 0, not the seed."""
+    seed_sha256: str | None = None
+    """The private seed's sha256, so that runs on the same secret can be told apart."""
+    variant: Literal["bare", "draft"] | None = None
+    """What the model was shown in place of the catalog's scaffold: ``bare`` the task and
+    Output Format only (``verify --baseline none``), ``draft`` a ``--scaffold-file`` compared
+    with ``--baseline``; ``None`` the scaffold files as they are. Part of comparability."""
+    linked_run: str | None = None
+    """The other run of a ``--baseline`` pair (same cases)."""
+    shard: ShardInfo | None = None
+    """The slice of a plan this run answered (``--shard I/N``): never published, never a
+    baseline; ``merge`` makes one run of a plan's shards."""
+    merged_shards: list[str] | None = None
+    """The shard runs ``merge`` made this run of, in shard order."""
+    early_stops: dict[str, EarlyStop] | None = None
+    """With ``--early-stop``: the scaffolds a look decided, and where (``None``: the run
+    did not stop early; ``{}``: it could have, but no look decided)."""
+    model_runs: dict[str, str] | None = None
+    """With several models (``--model A --model B``): every model the invocation asked, in
+    order, and the run that asked it, this one included (``None``: one model)."""
+    thinking_budget: int | None = Field(default=None, ge=1)
+    """Extended thinking's budget per request (``--thinking-budget``); ``None``: none.
+    Part of comparability and of every request's cache key."""
+
+    # A manifest is read back from disk, where anyone may have edited it: the names in it
+    # become file names and report lines, so they are held to what the harness writes.
+    @field_validator("run_id", "linked_run")
+    @classmethod
+    def _run_id_is_a_name(cls, run_id: str | None) -> str | None:
+        if run_id is not None and not is_run_id(run_id):
+            raise ValueError("not a run id (letters, digits, '.', '_', '-')")
+        return run_id
+
+    @field_validator("model_runs")
+    @classmethod
+    def _model_runs_are_run_ids(cls, runs: dict[str, str] | None) -> dict[str, str] | None:
+        for run_id in (runs or {}).values():
+            cls._run_id_is_a_name(run_id)
+        return runs
+
+    @field_validator("merged_shards")
+    @classmethod
+    def _shards_are_run_ids(cls, run_ids: list[str] | None) -> list[str] | None:
+        for run_id in run_ids or ():
+            cls._run_id_is_a_name(run_id)
+        return run_ids
+
+    @field_validator("provider")
+    @classmethod
+    def _provider_is_named(cls, provider: dict[str, Any]) -> dict[str, Any]:
+        if not (
+            isinstance(provider.get("provider"), str) and _PLAIN.fullmatch(provider["provider"])
+        ):
+            raise ValueError("names no provider (a 'provider' name)")
+        return provider
+
+    @field_validator("run_label", "template_version", "code_version")
+    @classmethod
+    def _plain_text(cls, text: str | None) -> str | None:
+        if text and not _PLAIN.fullmatch(text):
+            raise ValueError(f"{text!r:.80} holds more than letters, digits and punctuation")
+        return text
+
+    @field_validator("scaffolds")
+    @classmethod
+    def _scaffolds_are_names(cls, scaffolds: dict[str, ScaffoldEntry]) -> dict[str, ScaffoldEntry]:
+        for name in scaffolds:
+            if not is_scaffold_name(name):
+                raise ValueError(f"{name!r:.80} is not a scaffold name ({SCAFFOLD_NAME_FORMAT})")
+        return scaffolds
+
+
+def read_manifest_file(path: Path) -> RunManifest:
+    """A manifest from disk: a regular file, bounded in size and depth, validated; a
+    :class:`StoredFileError` naming the file otherwise (a missing one is
+    :class:`FileNotFoundError`)."""
+    data = read_stored_json(path, max_bytes=MAX_MANIFEST_BYTES)
+    try:
+        return RunManifest.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(map(str, error['loc'])) or 'the document'}: {error['msg']}"
+            for error in exc.errors()[:3]
+        )
+        raise StoredFileError(f"{path}: not a run manifest ({problems})") from None
+
+
+def run_manifests(results_dir: Path) -> Iterator[RunManifest]:
+    """The manifest of every run under ``<results_dir>/runs`` that can be read. A damaged
+    one (or a folder that is not a run) is skipped with a warning naming it: an earlier
+    run never stops a new one. Each manifest's ``run_id`` is its folder's name."""
+    runs = results_dir / "runs"
+    try:
+        folders = sorted(runs.iterdir()) if runs.is_dir() else []
+    except OSError as exc:
+        logger.warning("%s cannot be listed (%s): earlier runs are not read", runs, exc)
+        return
+    for run_dir in folders:
+        if not is_run_id(run_dir.name) or not run_dir.is_dir():
+            continue
+        try:
+            manifest = read_manifest_file(run_dir / "manifest.json")
+        except FileNotFoundError:
+            continue  # a run whose provider could not start leaves no manifest
+        except (OSError, StoredFileError) as exc:
+            logger.warning("run %s skipped: %s", run_dir.name, exc)
+            continue
+        yield manifest.model_copy(update={"run_id": run_dir.name})
+
+
+def latest_run_id(results_dir: Path) -> str:
+    """The id of the most recently created run in ``results_dir``."""
+    created = [(m.created_at, m.run_id) for m in run_manifests(results_dir)]
+    if not created:
+        raise JournalError(f"no runs in {results_dir / 'runs'}")
+    return max(created)[1]

@@ -1,0 +1,95 @@
+"""Where a run's files live::
+
+<results_dir>/runs/<run-id>/manifest.json   what was asked, of whom, with which files
+<results_dir>/runs/<run-id>/results.jsonl   one line per attempt, appended and flushed
+<results_dir>/runs/<run-id>/reports/        rendered from the two files above
+<results_dir>/reports/                      a copy of the latest run's reports
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from verification.errors import JournalError
+from verification.store.locks import RunLock
+from verification.store.manifests import RunManifest, read_manifest_file
+from verification.store.run_ids import check_run_id
+
+__all__ = ["RunPaths", "write_error"]
+
+
+def _no_space(error: OSError) -> bool:
+    return error.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+def write_error(path: Path, run_id: str, error: OSError) -> JournalError:
+    """The :class:`JournalError` for a run's file that cannot be written: what went wrong,
+    and that the run resumes once it is fixed."""
+    what = "no space is left on the device" if _no_space(error) else error.strerror or error
+    return JournalError(
+        f"cannot write {path}: {what}. Run {run_id} keeps every answer written before it; "
+        f"fix that, then continue with --resume {run_id}"
+    )
+
+
+@dataclass(frozen=True)
+class RunPaths:
+    """Where one run's files live."""
+
+    results_dir: Path
+    run_id: str
+
+    def __post_init__(self) -> None:
+        check_run_id(self.run_id)
+
+    @property
+    def run_dir(self) -> Path:
+        return self.results_dir / "runs" / self.run_id
+
+    @property
+    def manifest(self) -> Path:
+        return self.run_dir / "manifest.json"
+
+    @property
+    def journal(self) -> Path:
+        return self.run_dir / "results.jsonl"
+
+    @property
+    def reports(self) -> Path:
+        return self.run_dir / "reports"
+
+    @property
+    def latest_reports(self) -> Path:
+        return self.results_dir / "reports"
+
+    def write_manifest(self, manifest: RunManifest) -> None:
+        """Write the manifest atomically (a reader never sees half of it)."""
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        temporary = self.manifest.with_suffix(".json.tmp")
+        text = json.dumps(manifest.model_dump(mode="json"), indent=2, allow_nan=False) + "\n"
+        try:
+            with temporary.open("w", encoding="utf-8") as file:
+                file.write(text)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, self.manifest)
+        except OSError as exc:
+            temporary.unlink(missing_ok=True)
+            raise write_error(self.manifest, self.run_id, exc) from None
+
+    def lock(self) -> RunLock:
+        """This run's lock, taken (see :class:`RunLock`)."""
+        return RunLock(self.run_dir, self.run_id)
+
+    def read_manifest(self) -> RunManifest:
+        """The run's manifest, or :class:`JournalError` naming the run."""
+        try:
+            return read_manifest_file(self.manifest)
+        except FileNotFoundError:
+            raise JournalError(f"no run {self.run_id!r} in {self.results_dir / 'runs'}") from None
+        except OSError as exc:
+            raise JournalError(f"{self.manifest}: unreadable manifest ({exc})") from None
