@@ -1,31 +1,30 @@
 """Claude through the official ``anthropic`` SDK.
 
 The SDK's own retries are off (``max_retries=0``): the harness's one retry policy decides.
-SDK errors are translated in :func:`translate_anthropic_error`, the one place that knows
-them. The scaffold goes in the system prompt with ``cache_control`` so that every case of a
-scaffold after the first reads it from the prompt cache.
+SDK errors are translated in :func:`translate_anthropic_error`, which reads what the API
+said and leaves the classification to :mod:`verification.llm.sdk_errors`. The scaffold goes
+in the system prompt with ``cache_control`` so that every case of a scaffold after the first
+reads it from the prompt cache.
 """
 
 from __future__ import annotations
 
-import email.utils
-import math
 import time
 from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from verification.errors import (
-    AuthenticationError,
-    InvalidRequestError,
-    LLMError,
-    RateLimitError,
-    TransientLLMError,
-)
+from verification.errors import LLMError
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.credentials import redact, url_credentials, without_credentials
 from verification.llm.replies import BODY_FAULTS, message_reply, not_a_reply
 from verification.llm.retry import RetryPolicy
+from verification.llm.sdk_errors import (
+    SdkWording,
+    StatusReply,
+    parse_retry_after,
+    translate_sdk_error,
+)
 from verification.store.thinking import thinking_field
 
 if TYPE_CHECKING:
@@ -37,38 +36,6 @@ __all__ = [
     "parse_retry_after",
     "translate_anthropic_error",
 ]
-
-
-def _seconds(text: str, scale: float = 1.0) -> float | None:
-    try:
-        value = float(text) * scale
-    except ValueError:
-        return None
-    return max(value, 0.0) if math.isfinite(value) else None
-
-
-def parse_retry_after(headers: Mapping[str, str] | None) -> float | None:
-    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date);
-    ``None`` when neither says anything usable (``soon``, ``nan``, a broken date), which
-    means "use the backoff"."""
-    if not headers:
-        return None
-    milliseconds = _seconds(headers.get("retry-after-ms") or "", 1 / 1000)
-    if milliseconds is not None:
-        return milliseconds
-    value = (headers.get("retry-after") or "").strip()
-    if not value:
-        return None
-    seconds = _seconds(value)
-    if seconds is not None:
-        return seconds
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError, OverflowError):
-        return None
-    if when.tzinfo is None:  # a date without a zone is not an HTTP date
-        return None
-    return max(when.timestamp() - time.time(), 0.0)
 
 
 _RATE_LIMITED = ("requests", "tokens", "input-tokens", "output-tokens")
@@ -97,7 +64,8 @@ def parse_ratelimit_reset(headers: Mapping[str, str] | None) -> float | None:
 def translate_anthropic_error(
     exc: Exception, base_url: str | None = None, *, secrets: list[str | None] | None = None
 ) -> LLMError:
-    """Map an ``anthropic`` exception to the harness's tree (rate limit, transient, final).
+    """Map an ``anthropic`` exception to the harness's tree (rate limit, transient, final:
+    :func:`~verification.llm.sdk_errors.translate_sdk_error`).
 
     Messages carry the status, the API's error type and its message, never request headers;
     ``secrets`` (the key, URL credentials) are redacted from whatever the server said, so a
@@ -106,37 +74,28 @@ def translate_anthropic_error(
     import anthropic
 
     hidden = [*(secrets or []), *url_credentials(base_url)]
+    where = f" at {without_credentials(base_url)}" if base_url else ""
+    wording = SdkWording(
+        sdk="Anthropic SDK",
+        refused_key="the API key was refused. Check ANTHROPIC_API_KEY "
+        "(or VERIFY_ANTHROPIC_API_KEY), or run offline with --provider reference.",
+        timed_out="Anthropic API call timed out",
+        unreachable=f"connection to the Anthropic API{where} failed or was dropped "
+        "(check ANTHROPIC_BASE_URL and the network)",
+    )
 
-    if isinstance(exc, anthropic.APIStatusError):
-        status = exc.status_code
+    def status_reply(exc: anthropic.APIStatusError) -> StatusReply:
         headers = exc.response.headers if exc.response is not None else None
         kind = _error_type(exc.body)
-        text = f"Anthropic API returned HTTP {status}" + (f" ({kind})" if kind else "")
-        if status == 429:
-            wait = parse_retry_after(headers)
-            wait = wait if wait is not None else parse_ratelimit_reset(headers)
-            return RateLimitError(text, status_code=status, retry_after=wait)
-        # 529 "overloaded" has its own SDK class; checked by status so every SDK version agrees.
-        if status == 529 or status >= 500 or status == 408:
-            return TransientLLMError(
-                text, status_code=status, retry_after=parse_retry_after(headers)
-            )
-        if status in (401, 403):
-            return AuthenticationError(
-                f"{text}: the API key was refused. Check ANTHROPIC_API_KEY "
-                "(or VERIFY_ANTHROPIC_API_KEY), or run offline with --provider reference.",
-                status_code=status,
-            )
-        return InvalidRequestError(text + redact(_detail(exc.body), hidden), status_code=status)
-    if isinstance(exc, anthropic.APITimeoutError):
-        return TransientLLMError("Anthropic API call timed out")
-    if isinstance(exc, anthropic.APIConnectionError):
-        where = f" at {without_credentials(base_url)}" if base_url else ""
-        return TransientLLMError(
-            f"connection to the Anthropic API{where} failed or was dropped "
-            "(check ANTHROPIC_BASE_URL and the network)"
+        wait = parse_retry_after(headers)
+        return StatusReply(
+            text=f"Anthropic API returned HTTP {exc.status_code}" + (f" ({kind})" if kind else ""),
+            detail=redact(_detail(exc.body), hidden),
+            rate_limit_wait=wait if wait is not None else parse_ratelimit_reset(headers),
+            transient_wait=wait,
         )
-    return LLMError(f"Anthropic SDK error: {type(exc).__name__}")
+
+    return translate_sdk_error(exc, anthropic, wording, status_reply)
 
 
 def _error_type(body: object) -> str | None:

@@ -13,19 +13,17 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from verification.cases import printable
-from verification.errors import (
-    AuthenticationError,
-    ConfigurationError,
-    InvalidRequestError,
-    LLMError,
-    RateLimitError,
-    TransientLLMError,
-)
+from verification.errors import ConfigurationError, LLMError
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
-from verification.llm.claude import parse_retry_after
 from verification.llm.credentials import redact, url_credentials, without_credentials
 from verification.llm.replies import BODY_FAULTS, NotAReply, completion_reply, not_a_reply
 from verification.llm.retry import RetryPolicy
+from verification.llm.sdk_errors import (
+    SdkWording,
+    StatusReply,
+    parse_retry_after,
+    translate_sdk_error,
+)
 
 if TYPE_CHECKING:
     import openai
@@ -67,35 +65,28 @@ def server_error_text(body: object, secrets: list[str | None]) -> str:
 def translate_openai_error(
     exc: Exception, base_url: str, *, secrets: list[str | None] | None = None
 ) -> LLMError:
-    """Map an ``openai`` exception to the harness's tree; the server's own words are kept,
-    credentials redacted."""
+    """Map an ``openai`` exception to the harness's tree
+    (:func:`~verification.llm.sdk_errors.translate_sdk_error`); the server's own words are
+    kept, credentials redacted."""
     import openai
 
-    if isinstance(exc, openai.APIStatusError):
-        status = exc.status_code
+    where = without_credentials(base_url)
+    wording = SdkWording(
+        sdk="OpenAI SDK",
+        refused_key="set VERIFY_OPENAI_API_KEY if the server wants a key",
+        timed_out=f"call to {where} timed out",
+        unreachable=f"cannot reach {where}: is the server running? (VERIFY_OPENAI_BASE_URL)",
+    )
+
+    def status_reply(exc: openai.APIStatusError) -> StatusReply:
         said = server_error_text(exc.body, [*(secrets or []), *url_credentials(base_url)])
-        text = f"server at {without_credentials(base_url)} returned HTTP {status}"
-        if said:
-            text += f" ({said})"
-        if status == 429:
-            headers = exc.response.headers if exc.response is not None else None
-            return RateLimitError(text, status_code=status, retry_after=parse_retry_after(headers))
-        if status >= 500 or status == 408:
-            return TransientLLMError(text, status_code=status)
-        if status in (401, 403):
-            return AuthenticationError(
-                f"{text}: set VERIFY_OPENAI_API_KEY if the server wants a key",
-                status_code=status,
-            )
-        return InvalidRequestError(text, status_code=status)
-    if isinstance(exc, openai.APITimeoutError):
-        return TransientLLMError(f"call to {without_credentials(base_url)} timed out")
-    if isinstance(exc, openai.APIConnectionError):
-        return TransientLLMError(
-            f"cannot reach {without_credentials(base_url)}: is the server running? "
-            "(VERIFY_OPENAI_BASE_URL)"
+        text = f"server at {where} returned HTTP {exc.status_code}"
+        headers = exc.response.headers if exc.response is not None else None
+        return StatusReply(
+            text + (f" ({said})" if said else ""), rate_limit_wait=parse_retry_after(headers)
         )
-    return LLMError(f"OpenAI SDK error: {type(exc).__name__}")
+
+    return translate_sdk_error(exc, openai, wording, status_reply)
 
 
 class OpenAICompatibleProvider(LLMProvider):

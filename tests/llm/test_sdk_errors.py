@@ -1,0 +1,43 @@
+"""The one classification of an SDK's HTTP error status, shared by the providers."""
+
+from __future__ import annotations
+
+import pytest
+
+from verification.errors import (
+    AuthenticationError,
+    InvalidRequestError,
+    LLMError,
+    RateLimitError,
+    TransientLLMError,
+)
+from verification.llm.sdk_errors import StatusReply, status_error
+
+REPLY = StatusReply(
+    "server returned", detail=": it said no", rate_limit_wait=3.0, transient_wait=7.0
+)
+
+
+@pytest.mark.parametrize(
+    ("status", "kind", "message", "wait"),
+    [
+        (429, RateLimitError, "server returned", 3.0),
+        (408, TransientLLMError, "server returned", 7.0),
+        (500, TransientLLMError, "server returned", 7.0),
+        (529, TransientLLMError, "server returned", 7.0),
+        (401, AuthenticationError, "server returned: check the key", None),
+        (403, AuthenticationError, "server returned: check the key", None),
+        (400, InvalidRequestError, "server returned: it said no", None),
+        (404, InvalidRequestError, "server returned: it said no", None),
+    ],
+)
+def test_each_status_has_one_kind_of_error(
+    status: int, kind: type[LLMError], message: str, wait: float | None
+) -> None:
+    error = status_error(status, REPLY, "check the key")
+    assert type(error) is kind
+    assert (str(error), error.status_code, getattr(error, "retry_after", None)) == (
+        message,
+        status,
+        wait,
+    )
