@@ -1,5 +1,5 @@
 """Shared fixtures: an isolated environment for every test, the scaffold tests' oracles,
-and a judge of one answer as a run judges it."""
+a judge of one answer as a run judges it, and the fake model server (``tests/support``)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ from typing import Any
 
 import pytest
 from hypothesis import settings
+
+# Fixtures of the test-support package, offered to every folder (the provider tests, the
+# runs in run/ and compose/, the cache tests): imported here, defined there.
+from tests.support.fake_server import anthropic_env, fake_server  # noqa: F401
 
 CATALOG_TESTS = Path(__file__).parent / "catalog"
 

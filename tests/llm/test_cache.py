@@ -32,7 +32,7 @@ def _cache_in_the_test_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
 
 if TYPE_CHECKING:
-    from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply
+    from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply
 
 KEY = "sk-ant-cache-canary-Vb72QpLx0"
 URL_PASSWORD = "cache-url-pass-canary-5521"

@@ -1,6 +1,6 @@
 """``ClaudeProvider`` through the real ``anthropic`` SDK against a scripted fake server.
 
-Nothing in the SDK is patched: the fake server (``tests/llm/conftest.py``) speaks HTTP on
+Nothing in the SDK is patched: the fake server (``tests/support/fake_server.py``) speaks HTTP on
 127.0.0.1, so the SDK's request building, response parsing and exceptions are the real ones.
 The canary tests run the whole CLI with a distinctive fake key and check it leaks nowhere.
 """
@@ -34,7 +34,7 @@ from verification.registry import get_spec
 from verification.runner import plan_cases
 
 if TYPE_CHECKING:
-    from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply, Step
+    from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply, Step
 
 E = TypeVar("E", bound=BaseException)
 CANARY = "sk-ant-canary-7Q2xZp9LwV4mKc8RtY3bN6dH1fJ5sA0e"

@@ -45,7 +45,7 @@ def _cache_in_the_test_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
 
 if TYPE_CHECKING:
-    from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply
+    from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply
 
 KEY = "sk-ant-hostile-cache-canary-Lq93"
 MODEL = "claude-test-model"

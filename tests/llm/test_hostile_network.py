@@ -26,7 +26,7 @@ from verification.llm.retry import RetryPolicy
 from verification.store.journal import read_journal
 
 if TYPE_CHECKING:
-    from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply, Step
+    from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply, Step
 
 KEY = "sk-ant-hostile-canary-4f7Hq2ZxW9"
 FAST = RetryPolicy(max_retries=2, initial_wait=0.01, max_wait=1.0)
@@ -35,7 +35,7 @@ SEED = 11
 
 
 def _bad_bodies(server: FakeModelServer) -> dict[str, Reply]:
-    from tests.llm.conftest import Reply
+    from tests.support.fake_server import Reply
 
     good = json.dumps(server.message_body("fine")).encode()
     return {
@@ -244,7 +244,7 @@ def test_a_server_that_echoes_the_key_or_logs_it_prints_no_credential(
 
 
 def _dripped(server: FakeModelServer) -> Reply:
-    from tests.llm.conftest import Reply
+    from tests.support.fake_server import Reply
 
     # Each byte comes well within any read timeout, the whole body in about 20 s.
     return Reply(200, server.message_body("fine " * 20), drip=0.03)

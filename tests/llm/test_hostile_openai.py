@@ -26,7 +26,7 @@ from verification.llm.retry import RetryPolicy
 from verification.store.journal import read_journal
 
 if TYPE_CHECKING:
-    from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply
+    from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply
 
 MODEL = "local-test-model"
 SEED = 17
@@ -107,7 +107,7 @@ def _call(server: FakeModelServer, request: LLMRequest = REQUEST) -> LLMResponse
 
 
 def test_the_attack_list_is_the_table() -> None:
-    from tests.llm.conftest import FakeModelServer
+    from tests.support.fake_server import FakeModelServer
 
     assert sorted(KINDS) == sorted(_not_replies(FakeModelServer()))
 

@@ -1,5 +1,5 @@
 """``OpenAICompatibleProvider`` through the real ``openai`` SDK against a scripted fake server
-(``tests/llm/conftest.py``), as a local vLLM, Ollama or llama.cpp server would answer."""
+(``tests/support/fake_server.py``), as a local vLLM, Ollama or llama.cpp server would answer."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from verification.llm.openai_compat import OpenAICompatibleProvider
 from verification.llm.retry import RetryPolicy
 
 if TYPE_CHECKING:
-    from tests.llm.conftest import FakeModelServer
+    from tests.support.fake_server import FakeModelServer
 
 FAST = RetryPolicy(max_retries=2, initial_wait=0.01, max_wait=1.0)
 REQUEST = LLMRequest(

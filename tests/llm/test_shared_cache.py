@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.llm.conftest import kmp_messages
+from tests.support.fake_server import kmp_messages
 from verification.cli import main
 from verification.llm.cache import CACHE_FILE
 from verification.store.journal import read_journal
 
 if TYPE_CHECKING:
-    from tests.llm.conftest import FakeModelServer
+    from tests.support.fake_server import FakeModelServer
 
 MODEL = "claude-test-model"
 SEED = 5

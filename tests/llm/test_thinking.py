@@ -20,7 +20,7 @@ from verification.store.manifests import read_manifest_file
 from verification.store.pricing import THINKING_FAMILIES, TokenCounts, price_for
 
 if TYPE_CHECKING:
-    from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply
+    from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply
 
 MODEL = "claude-haiku-4-5-20251001"
 SEED = 5

@@ -38,7 +38,7 @@ from verification.store.pricing import (
 )
 
 if TYPE_CHECKING:
-    from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply
+    from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply
 
 KEY = "sk-ant-costs-canary-Hq27XbW9"
 SCAFFOLD = "kmp"
@@ -372,7 +372,7 @@ def test_the_anthropic_rate_limit_headers_say_how_long_to_wait() -> None:
 def test_a_run_asking_64_of_a_server_allowing_8_converges_near_8_and_answers_every_case(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.llm.conftest import FakeModelServer
+    from tests.support.fake_server import FakeModelServer
 
     allowed, cases = 8, 60
     in_flight, most, lock, answered = [0], [0], threading.Lock(), Counter[str]()

@@ -2,10 +2,10 @@
 generator that cannot draw a case of its range is the spec's error (exit 2), never the
 harness's (exit 4).
 
-The sweep itself runs for every registered scaffold in ``tests/test_scaffold_contract.py``
+The sweep itself runs for every registered scaffold in ``tests/catalog/test_scaffold_contract.py``
 (the ``every size`` check of :func:`verification.certify.checks.check_scaffold`) and for the plugin
-scaffold in ``tests/plugins/test_plugins.py`` (``check largest_number``); a plugin that
-cannot draw a size is ``tests/plugins/test_plugin_sizes.py``.
+scaffold in ``tests/catalog/plugins/test_plugins.py`` (``check largest_number``); a plugin that
+cannot draw a size is ``tests/catalog/plugins/test_plugin_sizes.py``.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from verification.store.manifests import read_manifest_file
 from verification.store.records import AttemptRecord
 
 if TYPE_CHECKING:
-    from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply
+    from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply
 
 STRONG = "claude-strong-test-model"
 WEAK = "claude-haiku-4-5"

@@ -23,7 +23,7 @@ from verification.store.manifests import read_manifest_file
 from verification.store.pricing import TokenCounts, price_for
 
 if TYPE_CHECKING:
-    from tests.llm.conftest import FakeBatchAPI, FakeModelServer
+    from tests.support.fake_server import FakeBatchAPI, FakeModelServer
 
 KEY = "sk-ant-batch-canary-7Jq2WcZ0"
 SEED, CASES = 13, 6

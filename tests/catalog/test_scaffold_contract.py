@@ -37,7 +37,7 @@ NAMES = list(CATALOG)
 OWN = [name for name in NAMES if CATALOG.origins[name].startswith("verification.catalog.")]
 """The package's own scaffolds (an installed plugin brings its own tests)."""
 SCAFFOLDS = packaged_scaffolds_dir()
-ORACLES = Path(__file__).parent / "catalog"
+ORACLES = Path(__file__).parent
 
 Oracle = Callable[[dict[str, Any], dict[str, Any]], bool]
 

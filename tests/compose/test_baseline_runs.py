@@ -22,7 +22,7 @@ from verification.store.manifests import read_manifest_file
 from verification.store.paths import RunPaths
 
 if TYPE_CHECKING:
-    from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply
+    from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply
 
 MODEL = "claude-test-model"
 SEED = 5

@@ -18,12 +18,13 @@ Every request is recorded (method, path, lower-cased headers, raw and decoded JS
 A request beyond the script gets a non-retryable 418 and counts as an *overrun*; the
 ``fake_server`` fixture stops the server when the test ends and fails the test on overruns.
 
-The server lives here, in a ``conftest.py``, because the suite runs with
-``--import-mode=importlib``, under which a test module cannot import a sibling helper
-module. Tests reach it through the ``fake_server`` fixture, whose step builders are
-attributes (``fake_server.message(...)``, ``fake_server.anthropic_error(...)``,
-``fake_server.kmp_messages(seed, cases)``, ``fake_server.DROP``), and import its name only
-for type checkers.
+The server lives in the test-support package, not in a ``conftest.py``: the provider
+tests, the runs in ``tests/run/`` and ``tests/compose/`` and the cache tests all use it.
+Tests reach it through the ``fake_server`` and ``anthropic_env`` fixtures (``tests/conftest.py``
+imports them from here), whose step builders are attributes (``fake_server.message(...)``,
+``fake_server.anthropic_error(...)``, ``fake_server.kmp_messages(seed, cases)``,
+``fake_server.DROP``), and import its names from ``tests.support.fake_server`` (the root is
+on ``sys.path`` by pytest's ``pythonpath`` setting).
 """
 
 from __future__ import annotations

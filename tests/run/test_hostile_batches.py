@@ -16,7 +16,7 @@ from verification.cli import main
 from verification.run.batch_mode import BATCH_FILE
 
 if TYPE_CHECKING:
-    from tests.llm.conftest import FakeModelServer
+    from tests.support.fake_server import FakeModelServer
 
 SEED, CASES = 13, 4
 MODEL = "claude-haiku-4-5"
@@ -106,7 +106,7 @@ def test_a_batch_server_answering_nonsense_with_200_is_refused_as_no_reply(
     monkeypatch: pytest.MonkeyPatch,
     body: bytes,
 ) -> None:
-    from tests.llm.conftest import Reply
+    from tests.support.fake_server import Reply
 
     class Nonsense:
         def handle(self, request: Any, base_url: str) -> Reply:

@@ -31,7 +31,7 @@ from verification.store.manifests import read_manifest_file
 from verification.store.paths import RunPaths
 
 if TYPE_CHECKING:
-    from tests.llm.conftest import FakeModelServer, RecordedRequest, Reply, Step
+    from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply, Step
 
 KEY = "sk-ant-faults-canary-Zq81LmX3"
 MODEL = "claude-test-model"
@@ -135,7 +135,7 @@ def _outcomes(output: Path) -> dict[str, str]:
 def test_thirty_percent_injected_faults_give_the_clean_runs_outcomes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.llm.conftest import DROP, FakeModelServer
+    from tests.support.fake_server import DROP, FakeModelServer
 
     cases = 20
     with FakeModelServer(max_requests=400) as server:
@@ -397,7 +397,7 @@ def test_bidi_controls_from_the_server_never_reach_a_report(
 def test_a_server_that_takes_two_at_a_time_still_answers_every_case(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.llm.conftest import FakeModelServer
+    from tests.support.fake_server import FakeModelServer
 
     cases, in_flight, lock, limited = 16, [0], threading.Lock(), Counter[str]()
     with FakeModelServer(max_requests=400) as server:

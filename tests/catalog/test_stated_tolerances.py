@@ -2,7 +2,7 @@
 applies, and ``check`` fails when they differ (issue 13 item 2).
 
 Every registered scaffold passes the ``stated tolerances`` check in
-``tests/test_scaffold_contract.py``; here specs and scaffolds are built to break it.
+``tests/catalog/test_scaffold_contract.py``; here specs and scaffolds are built to break it.
 """
 
 from __future__ import annotations

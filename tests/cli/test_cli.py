@@ -374,7 +374,7 @@ def test_help_documents_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> No
         main(["verify", "--help"])
     assert exited.value.code == 0
     out = capsys.readouterr().out
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     for code in EXIT_CODES:
         assert f"  {code} " in out
         assert f"\n| {code} | " in readme, f"the README's exit-code table lacks {code}"
@@ -698,7 +698,7 @@ def test_a_scaffold_file_that_is_no_regular_file_is_refused_at_once(
 def test_docs_catalog_is_the_catalog(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "list", "--markdown")
     assert code == 0
-    page = Path(__file__).parents[1] / "docs" / "CATALOG.md"
+    page = Path(__file__).parents[2] / "docs" / "CATALOG.md"
     assert page.read_text(encoding="utf-8") == out, (
         "docs/CATALOG.md is out of step: python -m verification list --markdown > docs/CATALOG.md"
     )
@@ -731,7 +731,7 @@ def _copy_of_the_package_in(project: Path, name: str) -> Path:
     import subprocess
 
     shutil.copytree(
-        Path(__file__).parents[1] / "verification",
+        Path(__file__).parents[2] / "verification",
         project / "verification",
         ignore=shutil.ignore_patterns("__pycache__"),
     )

@@ -16,7 +16,7 @@ import yaml
 
 from verification.cli import build_parser
 
-WORKFLOW = Path(__file__).parents[1] / ".github" / "workflows" / "nightly.yml"
+WORKFLOW = Path(__file__).parents[2] / ".github" / "workflows" / "nightly.yml"
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 SCAFFOLD = "interval_scheduling"
-EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "plugin"
+EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "examples" / "plugin"
 
 
 @pytest.fixture(scope="module")
