@@ -42,7 +42,8 @@ from verification.errors import (
 )
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.batches import ClaudeBatches
-from verification.llm.cache import CachingProvider, shared_cache
+from verification.llm.cache.provider import CachingProvider
+from verification.llm.cache.responses import shared_cache
 from verification.llm.limiter import Slot
 from verification.llm.prompt_builder import Prompt, PromptBuilder
 from verification.llm.providers import build_provider

@@ -18,7 +18,9 @@ import pytest
 from verification.cli import main
 from verification.config import packaged_scaffolds_dir
 from verification.llm.base import LLMRequest, LLMResponse
-from verification.llm.cache import CACHE_FILE, CACHE_FORMAT, ResponseCache, cache_key
+from verification.llm.cache.keys import cache_key
+from verification.llm.cache.responses import CACHE_FILE, ResponseCache
+from verification.llm.cache.schema import CACHE_FORMAT
 from verification.llm.prompt_builder import PromptBuilder
 from verification.registry import get_spec
 from verification.runner import plan_cases

@@ -26,12 +26,9 @@ import pytest
 from verification.cli import main
 from verification.config import load_settings
 from verification.llm.base import LLMResponse
-from verification.llm.cache import (
-    CACHE_FILE,
-    CACHE_FORMAT,
-    CachingProvider,
-    ResponseCache,
-)
+from verification.llm.cache.provider import CachingProvider
+from verification.llm.cache.responses import CACHE_FILE, ResponseCache
+from verification.llm.cache.schema import CACHE_FORMAT
 from verification.llm.claude import ClaudeProvider
 from verification.llm.providers import retry_policy_from
 from verification.runner import VerificationRunner
@@ -217,7 +214,7 @@ def test_a_lock_held_by_another_process_is_waited_for_a_bounded_time(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    monkeypatch.setattr("verification.llm.cache.LOCK_TIMEOUT_S", 0.3)
+    monkeypatch.setattr("verification.llm.cache.responses.LOCK_TIMEOUT_S", 0.3)
     server_env.script([_answers(server_env, 2)] * 2)
     assert main(_argv(tmp_path, 2)) == 0
     assert caplog.text.count("is unusable") == 1

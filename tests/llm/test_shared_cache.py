@@ -16,7 +16,7 @@ import pytest
 
 from tests.support.fake_server import kmp_messages
 from verification.cli import main
-from verification.llm.cache import CACHE_FILE
+from verification.llm.cache.responses import CACHE_FILE
 from verification.store.journal import read_journal
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ class CacheCommand(CommandsBase):
         self, action: str, *, folder: Path | None = None, older_than: int | None = None
     ) -> int:
         from verification.errors import ConfigurationError
-        from verification.llm.cache import CACHE_FILE, ResponseCache, shared_cache
+        from verification.llm.cache.responses import CACHE_FILE, ResponseCache, shared_cache
 
         if (action == "prune") != (older_than is not None):
             raise ConfigurationError(

@@ -1,0 +1,79 @@
+"""What ``cache stats`` shows: entries and hits per provider, server and model, and the
+file's size."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from verification.cases import printable
+
+__all__ = ["CacheStats", "ModelStats", "model_stats"]
+
+
+@dataclass(frozen=True)
+class ModelStats:
+    """The entries of one provider, server and model."""
+
+    provider: str
+    server: str
+    model: str
+    entries: int
+    hits: int
+    """How often these entries were served again."""
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    """What ``cache stats`` shows."""
+
+    path: Path
+    entries: int
+    hits: int
+    size_bytes: int
+    """The file with its WAL and shared-memory files."""
+    by_model: tuple[ModelStats, ...]
+    max_bytes: int | None = None
+    """The size cap, if any."""
+
+    def render(self) -> str:
+        """The stats as ``cache stats`` prints them."""
+        cap = "" if self.max_bytes is None else f", capped at {_size(self.max_bytes)}"
+        if not self.by_model:
+            return f"{self.path}: empty ({_size(self.size_bytes)}{cap})"
+        lines = [
+            f"{self.path}: {self.entries} answers, {self.hits} served again, "
+            f"{_size(self.size_bytes)}{cap}"
+        ]
+        width = max(len(row.model) for row in self.by_model)
+        for row in self.by_model:
+            lines.append(
+                f"  {row.provider:<10} {row.model:<{width}} {row.entries:>7} answers "
+                f"{row.hits:>7} served again  {row.server or '(SDK default URL)'}"
+            )
+        return "\n".join(lines)
+
+
+def _size(size_bytes: int) -> str:
+    return (
+        f"{size_bytes / 1024:.0f} KiB"
+        if size_bytes < 1024**2
+        else f"{size_bytes / 1024**2:.1f} MiB"
+    )
+
+
+def model_stats(db: sqlite3.Connection) -> tuple[ModelStats, ...]:
+    """Entries and hits per provider, server and model, in that order."""
+    # Rows are read back as text and numbers whatever a hand or another program put there
+    # (NULL included).
+    rows = db.execute(
+        "SELECT COALESCE(CAST(provider AS TEXT), ''), COALESCE(CAST(server AS TEXT),"
+        " ''), COALESCE(CAST(model AS TEXT), ''), COUNT(*),"
+        " COALESCE(SUM(CAST(hits AS INTEGER)), 0) FROM responses"
+        " GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+    ).fetchall()
+    return tuple(
+        ModelStats(printable(p), printable(s), printable(m), int(n), int(h))
+        for p, s, m, n, h in rows
+    )
