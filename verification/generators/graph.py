@@ -30,6 +30,7 @@ __all__ = [
     "ordered_pair",
     "pairs_with_random_tree",
     "random_tree_pairs",
+    "source_input",
     "split_unreachable",
     "vertex_labels",
 ]
@@ -91,6 +92,25 @@ def edge_list(
         edges.append([u, v] if weights is None else [u, v, weights[index]])
     rng.shuffle(edges)
     return edges
+
+
+def source_input(
+    rng: random.Random,
+    labels: list[str],
+    pairs: list[Pair],
+    source: str,
+    directed: bool,
+    weights: list[int] | None = None,
+) -> dict[str, Any]:
+    """The input of a search from ``source`` (bfs, dfs, dijkstra, bellman_ford): the
+    vertices, the pairs as shuffled JSON edges (:func:`edge_list`, weighted when
+    ``weights`` are given), ``directed`` and ``source``."""
+    return {
+        "vertices": labels,
+        "edges": edge_list(rng, pairs, directed, weights),
+        "directed": directed,
+        "source": source,
+    }
 
 
 def hop_counts(labels: list[str], pairs: list[Pair], source: str, directed: bool) -> dict[str, Any]:

@@ -16,10 +16,10 @@ from verification.generators.graph import (
     connected_pairs,
     count_vertices,
     cut_off_pairs,
-    edge_list,
     far_count,
     hop_counts,
     in_edges_only_pairs,
+    source_input,
     split_unreachable,
     vertex_labels,
 )
@@ -72,28 +72,12 @@ def generate_bellman_ford(rng: random.Random, tier: Tier, size: int) -> dict[str
             pairs = connected_pairs(rng, labels, labels[0], rng.randint(1, 2))
             weights = _potential_weights(rng, labels, pairs)
             if min(weights) < 0:
-                return _input(rng, labels, pairs, weights, labels[0], True)
+                return source_input(rng, labels, pairs, labels[0], True, weights)
         raise RuntimeError(f"no simple bellman_ford graph on {size} vertices")
     if tier == "standard":
         labels = vertex_labels(size, least=5)
         return _standard(rng, labels, negative_cycle=rng.random() < 0.25)
     return _edge(rng, vertex_labels(size, least=4))
-
-
-def _input(
-    rng: random.Random,
-    labels: list[str],
-    pairs: list[Pair],
-    weights: list[int],
-    source: str,
-    directed: bool,
-) -> dict[str, Any]:
-    return {
-        "vertices": labels,
-        "edges": edge_list(rng, pairs, directed, weights),
-        "directed": directed,
-        "source": source,
-    }
 
 
 def _potential_weights(
@@ -183,7 +167,7 @@ def _standard(rng: random.Random, labels: list[str], *, negative_cycle: bool) ->
             pairs, weights = [*pairs, closing[0]], [*weights, closing[1]]
         else:
             pairs, weights = _plant_trap(rng, labels, pairs, weights, source)
-        inp = _input(rng, labels, pairs, weights, source, True)
+        inp = source_input(rng, labels, pairs, source, True, weights)
         answer = bellman_ford(**inp)
         if answer["negative_cycle"] or answer["distances"] != _settle_once(inp):
             return inp
@@ -217,14 +201,16 @@ def _edge(rng: random.Random, labels: list[str]) -> dict[str, Any]:
     kind = rng.choice(BELLMAN_FORD_EDGE_KINDS)
     source = rng.choice(labels)
     if kind == "single":
-        return _input(rng, [source], [], [], source, True)
+        return source_input(rng, [source], [], source, True, [])
     if kind in ("unreachable", "unreachable_negative_cycle"):
         near, far = split_unreachable(rng, labels, source)
         if kind == "unreachable_negative_cycle" and len(far) < 2:
             far, near = [*far, *near[1:]], near[:1]
         pairs = cut_off_pairs(rng, near, far, source, True)
         if kind == "unreachable":
-            return _input(rng, labels, pairs, _potential_weights(rng, labels, pairs), source, True)
+            return source_input(
+                rng, labels, pairs, source, True, _potential_weights(rng, labels, pairs)
+            )
         # Far side: a two-vertex cycle weighing -1..-3 that no path from the source enters.
         a, b = far[0], far[1]
         pairs = [p for p in pairs if p not in ((a, b), (b, a))]
@@ -232,7 +218,7 @@ def _edge(rng: random.Random, labels: list[str]) -> dict[str, Any]:
         back = rng.randint(1, 5)
         pairs += [(a, b), (b, a)]
         weights += [-back - rng.randint(1, 3), back]
-        return _input(rng, labels, pairs, weights, source, True)
+        return source_input(rng, labels, pairs, source, True, weights)
     if kind == "zero_cycle":
         for _ in range(MAX_ATTEMPTS):
             pairs = connected_pairs(rng, labels, source, 1)
@@ -240,26 +226,26 @@ def _edge(rng: random.Random, labels: list[str]) -> dict[str, Any]:
             closing = _cycle_through(rng, pairs, weights, source, 0)
             if closing is not None and closing[1] < 0:
                 pairs, weights = [*pairs, closing[0]], [*weights, closing[1]]
-                return _input(rng, labels, pairs, weights, source, True)
+                return source_input(rng, labels, pairs, source, True, weights)
         raise RuntimeError(f"no bellman_ford graph with a zero cycle on {len(labels)} vertices")
     if kind == "undirected":
         pairs = connected_pairs(rng, labels, source, 1)
         weights = [rng.randint(0, 9) for _ in pairs]
         weights[rng.randrange(len(weights))] = 0
-        return _input(rng, labels, pairs, weights, source, False)
+        return source_input(rng, labels, pairs, source, False, weights)
     if kind == "undirected_negative_edge":
         pairs = connected_pairs(rng, labels, source, 1)
         weights = [rng.randint(1, 9) for _ in pairs]
         weights[rng.randrange(len(weights))] = -rng.randint(1, 4)
-        return _input(rng, labels, pairs, weights, source, False)
+        return source_input(rng, labels, pairs, source, False, weights)
     if kind == "negative_self_loop":
         pairs = connected_pairs(rng, labels, source, 1)
         weights = _potential_weights(rng, labels, pairs)
         pairs.append((loop := rng.choice(labels), loop))
         weights.append(-rng.randint(1, 3))
-        return _input(rng, labels, pairs, weights, source, True)
+        return source_input(rng, labels, pairs, source, True, weights)
     pairs = in_edges_only_pairs(rng, labels, source)
-    return _input(rng, labels, pairs, _potential_weights(rng, labels, pairs), source, True)
+    return source_input(rng, labels, pairs, source, True, _potential_weights(rng, labels, pairs))
 
 
 def bellman_ford_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:

@@ -22,10 +22,10 @@ from verification.generators.graph import (
     connected_pairs,
     count_vertices,
     cut_off_pairs,
-    edge_list,
     far_count,
     hop_counts,
     in_edges_only_pairs,
+    source_input,
     split_unreachable,
     vertex_labels,
 )
@@ -60,35 +60,24 @@ def generate_bfs(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
     if tier == "simple":
         labels = vertex_labels(size, least=3)
         pairs = connected_pairs(rng, labels, labels[0], rng.randint(1, 2))
-        return _bfs_input(rng, labels, pairs, labels[0], False)
+        return source_input(rng, labels, pairs, labels[0], False)
     if tier == "standard":
         return _standard_bfs(rng, vertex_labels(size, least=6))
     labels = vertex_labels(size, least=4)
     kind = rng.choice(BFS_EDGE_KINDS)
     source = rng.choice(labels)
     if kind == "single":
-        return _bfs_input(rng, [source], [], source, rng.random() < 0.5)
+        return source_input(rng, [source], [], source, rng.random() < 0.5)
     if kind == "unreachable":
         directed = rng.random() < 0.5
         near, far = split_unreachable(rng, labels, source)
         pairs = cut_off_pairs(rng, near, far, source, directed)
-        return _bfs_input(rng, labels, pairs, source, directed)
+        return source_input(rng, labels, pairs, source, directed)
     if kind == "isolated_source":
         others = [v for v in labels if v != source]
         pairs = connected_pairs(rng, others, rng.choice(others), rng.randint(0, 1))
-        return _bfs_input(rng, labels, pairs, source, False)
-    return _bfs_input(rng, labels, in_edges_only_pairs(rng, labels, source), source, True)
-
-
-def _bfs_input(
-    rng: random.Random, labels: list[str], pairs: list[Pair], source: str, directed: bool
-) -> dict[str, Any]:
-    return {
-        "vertices": labels,
-        "edges": edge_list(rng, pairs, directed),
-        "directed": directed,
-        "source": source,
-    }
+        return source_input(rng, labels, pairs, source, False)
+    return source_input(rng, labels, in_edges_only_pairs(rng, labels, source), source, True)
 
 
 def _descending_order(
@@ -110,7 +99,7 @@ def _standard_bfs(rng: random.Random, labels: list[str]) -> dict[str, Any]:
         if far_count(hop_counts(labels, pairs, source, directed)) >= 2 and order != (
             _descending_order(labels, pairs, source, directed)
         ):
-            return _bfs_input(rng, labels, pairs, source, directed)
+            return source_input(rng, labels, pairs, source, directed)
     raise RuntimeError(f"no standard bfs graph on {len(labels)} vertices")
 
 

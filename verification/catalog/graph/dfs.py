@@ -21,10 +21,10 @@ from verification.generators.graph import (
     connected_pairs,
     count_vertices,
     cut_off_pairs,
-    edge_list,
     far_count,
     hop_counts,
     in_edges_only_pairs,
+    source_input,
     split_unreachable,
     vertex_labels,
 )
@@ -71,7 +71,7 @@ def generate_dfs(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
         for _ in range(MAX_ATTEMPTS):
             pairs = connected_pairs(rng, labels, labels[0], rng.randint(0, 2))
             if _backtracks(labels, pairs, labels[0], False) >= 1:
-                return _dfs_input(rng, labels, pairs, labels[0], False)
+                return source_input(rng, labels, pairs, labels[0], False)
         raise RuntimeError(f"no simple dfs graph on {size} vertices")
     if tier == "standard":
         return _standard_dfs(rng, vertex_labels(size, least=6))
@@ -79,19 +79,19 @@ def generate_dfs(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
     kind = rng.choice(DFS_EDGE_KINDS)
     source = rng.choice(labels)
     if kind == "single":
-        return _dfs_input(rng, [source], [], source, rng.random() < 0.5)
+        return source_input(rng, [source], [], source, rng.random() < 0.5)
     if kind == "unreachable":
         directed = rng.random() < 0.5
         near, far = split_unreachable(rng, labels, source)
         pairs = cut_off_pairs(rng, near, far, source, directed)
-        return _dfs_input(rng, labels, pairs, source, directed)
+        return source_input(rng, labels, pairs, source, directed)
     if kind == "isolated_source":
         others = [v for v in labels if v != source]
         pairs = connected_pairs(rng, others, rng.choice(others), rng.randint(0, 1))
-        return _dfs_input(rng, labels, pairs, source, False)
+        return source_input(rng, labels, pairs, source, False)
     if kind == "source_in_edges_only":
         pairs = in_edges_only_pairs(rng, labels, source)
-        return _dfs_input(rng, labels, pairs, source, True)
+        return source_input(rng, labels, pairs, source, True)
     if kind == "repeated_edges":
         directed = rng.random() < 0.5
         pairs = connected_pairs(rng, labels, source, 1)
@@ -99,23 +99,12 @@ def generate_dfs(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
         pairs += [(v, v) for v in rng.sample(labels, 2)]
         if not directed:
             pairs.append(pairs[0][::-1])
-        return _dfs_input(rng, labels, pairs, source, directed)
+        return source_input(rng, labels, pairs, source, directed)
     # A path: the search goes all the way down, then unwinds without a single branch.
     line = labels[:]
     rng.shuffle(line)
     pairs = [(line[i], line[i + 1]) for i in range(len(line) - 1)]
-    return _dfs_input(rng, labels, pairs, line[0], rng.random() < 0.5)
-
-
-def _dfs_input(
-    rng: random.Random, labels: list[str], pairs: list[Pair], source: str, directed: bool
-) -> dict[str, Any]:
-    return {
-        "vertices": labels,
-        "edges": edge_list(rng, pairs, directed),
-        "directed": directed,
-        "source": source,
-    }
+    return source_input(rng, labels, pairs, line[0], rng.random() < 0.5)
 
 
 def _run(labels: list[str], pairs: Sequence[Pair], source: str, directed: bool) -> dict[str, Any]:
@@ -182,7 +171,7 @@ def _standard_dfs(rng: random.Random, labels: list[str]) -> dict[str, Any]:
             and order != _descending(labels, pairs, source, directed)["order"]
             and order != _mark_on_push(labels, pairs, source, directed)
         ):
-            return _dfs_input(rng, labels, pairs, source, directed)
+            return source_input(rng, labels, pairs, source, directed)
     raise RuntimeError(f"no standard dfs graph on {len(labels)} vertices")
 
 

@@ -13,14 +13,13 @@ from verification.catalog.calibration import distinct_answers, nudged_values
 from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
-    Pair,
     connected_pairs,
     count_vertices,
     cut_off_pairs,
-    edge_list,
     far_count,
     hop_counts,
     in_edges_only_pairs,
+    source_input,
     split_unreachable,
     vertex_labels,
 )
@@ -57,48 +56,32 @@ def generate_dijkstra(rng: random.Random, tier: Tier, size: int) -> dict[str, An
         labels = vertex_labels(size, least=3)
         pairs = connected_pairs(rng, labels, labels[0], rng.randint(1, 2))
         weights = [rng.randint(1, 10) for _ in pairs]
-        return _dijkstra_input(rng, labels, pairs, weights, labels[0], False)
+        return source_input(rng, labels, pairs, labels[0], False, weights)
     if tier == "standard":
         return _standard_dijkstra(rng, vertex_labels(size, least=6))
     labels = vertex_labels(size, least=4)
     kind = rng.choice(DIJKSTRA_EDGE_KINDS)
     source = rng.choice(labels)
     if kind == "single":
-        return _dijkstra_input(rng, [source], [], [], source, rng.random() < 0.5)
+        return source_input(rng, [source], [], source, rng.random() < 0.5, [])
     if kind == "unreachable":
         directed = rng.random() < 0.5
         near, far = split_unreachable(rng, labels, source)
         pairs = cut_off_pairs(rng, near, far, source, directed)
         weights = [rng.randint(1, 9) for _ in pairs]
-        return _dijkstra_input(rng, labels, pairs, weights, source, directed)
+        return source_input(rng, labels, pairs, source, directed, weights)
     if kind == "zero_weight":
         pairs = connected_pairs(rng, labels, source, rng.randint(1, 2))
         weights = [rng.randint(1, 9) for _ in pairs]
         # The first pair leaves the source: a second vertex at distance 0.
         for index in {0, *rng.sample(range(len(pairs)), 2)}:
             weights[index] = 0
-        return _dijkstra_input(rng, labels, pairs, weights, source, rng.random() < 0.5)
+        return source_input(rng, labels, pairs, source, rng.random() < 0.5, weights)
     if kind == "ties":
         return _tied_dijkstra(rng, labels)
     pairs = in_edges_only_pairs(rng, labels, source)
     weights = [rng.randint(1, 9) for _ in pairs]
-    return _dijkstra_input(rng, labels, pairs, weights, source, True)
-
-
-def _dijkstra_input(
-    rng: random.Random,
-    labels: list[str],
-    pairs: list[Pair],
-    weights: list[int],
-    source: str,
-    directed: bool,
-) -> dict[str, Any]:
-    return {
-        "vertices": labels,
-        "edges": edge_list(rng, pairs, directed, weights),
-        "directed": directed,
-        "source": source,
-    }
+    return source_input(rng, labels, pairs, source, True, weights)
 
 
 def _standard_dijkstra(rng: random.Random, labels: list[str]) -> dict[str, Any]:
@@ -120,7 +103,7 @@ def _standard_dijkstra(rng: random.Random, labels: list[str]) -> dict[str, Any]:
         pairs.append((source, target))
         weights.append(rng.randint(distances[target] + 1, 20))
         if far_count(hop_counts(labels, pairs, source, directed)) >= 2:
-            return _dijkstra_input(rng, labels, pairs, weights, source, directed)
+            return source_input(rng, labels, pairs, source, directed, weights)
     raise RuntimeError(f"no standard dijkstra graph on {len(labels)} vertices")
 
 
@@ -136,7 +119,7 @@ def _tied_dijkstra(rng: random.Random, labels: list[str]) -> dict[str, Any]:
     for v in tail:
         pairs.append((t, v))
         weights.append(rng.randint(1, 6))
-    return _dijkstra_input(rng, labels, pairs, weights, s, rng.random() < 0.5)
+    return source_input(rng, labels, pairs, s, rng.random() < 0.5, weights)
 
 
 def dijkstra_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
