@@ -11,7 +11,12 @@ from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
 from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import random_word
-from verification.generators.string_pairs import longer_length, string_pair
+from verification.generators.string_pairs import (
+    SHARED_EDGE_KINDS,
+    longer_length,
+    shared_edge,
+    string_pair,
+)
 from verification.reference.dynamic_programming import (
     edit_distance,
     longest_common_subsequence,
@@ -35,11 +40,7 @@ class EditDistanceAnswer(AnswerSchema):
 
 
 EDIT_DISTANCE_EDGE_KINDS = (
-    "both_empty",
-    "one_empty",
-    "identical",
-    "no_common_character",
-    "single_character",
+    *SHARED_EDGE_KINDS,
     "prefix",
     "one_replacement",
 )
@@ -103,18 +104,9 @@ def generate_edit_distance(rng: random.Random, tier: Tier, size: int) -> dict[st
 def _edge(rng: random.Random, size: int) -> dict[str, Any]:
     kind = rng.choice(EDIT_DISTANCE_EDGE_KINDS)
     n = rng.randint(1, size)
-    if kind == "both_empty":
-        return {"a": "", "b": ""}
-    if kind == "one_empty":
-        return string_pair(rng, random_word(rng, "abc", n), "")
-    if kind == "identical":
-        word = random_word(rng, "abc", n)
-        return {"a": word, "b": word}
-    if kind == "no_common_character":
-        other = random_word(rng, "xyz", rng.randint(1, n))
-        return string_pair(rng, random_word(rng, "abc", n), other)
-    if kind == "single_character":
-        return string_pair(rng, random_word(rng, "abc", n), rng.choice("abcd"))
+    shared = shared_edge(rng, kind, n, letters="abc", foreign="xyz", single="abcd")
+    if shared is not None:
+        return shared
     word = random_word(rng, "abc", n)
     if kind == "prefix":
         return string_pair(rng, word, word[: rng.randint(0, n - 1)] if n > 1 else "")

@@ -11,7 +11,12 @@ from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
 from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import random_word
-from verification.generators.string_pairs import longer_length, string_pair
+from verification.generators.string_pairs import (
+    SHARED_EDGE_KINDS,
+    longer_length,
+    shared_edge,
+    string_pair,
+)
 from verification.reference.dynamic_programming import longest_common_subsequence
 from verification.validators.base import ValidationResult, Validator, pick
 
@@ -35,11 +40,7 @@ class LcsAnswer(AnswerSchema):
 
 
 LCS_EDGE_KINDS = (
-    "both_empty",
-    "one_empty",
-    "identical",
-    "no_common_character",
-    "single_character",
+    *SHARED_EDGE_KINDS,
     "subsequence_of_other",
     "repeated_letter",
 )
@@ -84,18 +85,9 @@ def generate_lcs(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
 def _edge(rng: random.Random, size: int) -> dict[str, Any]:
     kind = rng.choice(LCS_EDGE_KINDS)
     n = rng.randint(1, size)
-    if kind == "both_empty":
-        return {"a": "", "b": ""}
-    if kind == "one_empty":
-        return string_pair(rng, random_word(rng, "ABC", n), "")
-    if kind == "identical":
-        word = random_word(rng, "ABC", n)
-        return {"a": word, "b": word}
-    if kind == "no_common_character":
-        other = random_word(rng, "XYZ", rng.randint(1, n))
-        return string_pair(rng, random_word(rng, "ABC", n), other)
-    if kind == "single_character":
-        return string_pair(rng, random_word(rng, "ABC", n), rng.choice("ABCD"))
+    shared = shared_edge(rng, kind, n, letters="ABC", foreign="XYZ", single="ABCD")
+    if shared is not None:
+        return shared
     if kind == "subsequence_of_other":
         long = random_word(rng, "ABC", n)
         keep = sorted(rng.sample(range(n), rng.randint(0, n)))
