@@ -8,7 +8,6 @@ journal afterwards, exactly as ``report RUN_ID`` folds them.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
@@ -16,16 +15,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from verification.cases import (
     TIERS,
     TestCase,
-    TestSuite,
     Tier,
     parse_case_id,
 )
 from verification.catalog import Catalog, default_catalog
+from verification.catalog.compat import LegacyRunnerAPI
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.calibration import CaseCalibration, calibrate_case
 from verification.certify.costs import ScaffoldCost, run_costs
@@ -65,7 +64,7 @@ from verification.store.records import AttemptRecord, Outcome, cap_response
 from verification.store.run_ids import new_run_id
 from verification.store.thinking import check_thinking, max_tokens_with
 from verification.validators.base import Validator
-from verification.validators.judging import check_validator, judge_answer
+from verification.validators.judging import judge_answer
 
 __all__ = [
     "RunResult",
@@ -95,7 +94,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class VerificationRunner:
+class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
     """Runs cases against a provider and journals every attempt."""
 
     def __init__(
@@ -371,32 +370,19 @@ class VerificationRunner:
             self._calibrations[case.id] = calibrate_case(spec, case)
         return records
 
-    async def run_single_test(
-        self, test_case: TestCase, validator: Validator | None = None, *, epoch: int = 0
-    ) -> TestResult:
-        """Answer one case (with repair if configured) and judge it."""
-        spec = self.catalog.get_spec(test_case.scaffold)
-        await self._ensure_provider({test_case.scaffold: [test_case]})
-        chosen = check_validator(validator or spec.validator)
-        records = await self._answer_case(spec, test_case, chosen, epoch=epoch)
-        return TestResult.from_records(records[0], records[-1])
+    def _case_result(self, attempts: Sequence[AttemptRecord]) -> TestResult:
+        return TestResult.from_records(attempts[0], attempts[-1])
 
-    async def run_test_suite(
-        self, scaffold_name: str, test_suite: TestSuite, validator: Validator | None = None
+    def _suite_results(
+        self, scaffold: str, attempts: Sequence[AttemptRecord], *, planned: int
     ) -> ScaffoldResults:
-        """Answer every case of a suite (no run directory) and certify the scaffold."""
-        spec = self.catalog.get_spec(scaffold_name)
-        await self._ensure_provider({scaffold_name: list(test_suite.test_cases)})
-        chosen = check_validator(validator or spec.validator)
-        records = await self._gather(
-            [(spec, case, chosen, 0) for case in test_suite.test_cases], done=set()
-        )
-        return ScaffoldResults.from_records(
-            scaffold_name,
-            records,
-            planned=len(test_suite.test_cases),
-            run_label=self.provider.label if self.provider else None,
-        )
+        label = self.provider.label if self.provider else None
+        return ScaffoldResults.from_records(scaffold, attempts, planned=planned, run_label=label)
+
+    @classmethod
+    def from_environment(cls, **overrides: Any) -> Self:
+        """A runner with settings from the environment and ``overrides``."""
+        return cls(load_settings(**overrides))
 
     # -- a whole run ---------------------------------------------------------------------
 
@@ -687,11 +673,6 @@ class VerificationRunner:
         )
 
 
-def run_verification(
-    scaffold_names: Sequence[str], mode: str = "dev", **overrides: Any
-) -> dict[str, ScaffoldResults]:
-    """Synchronous wrapper: run the named scaffolds with settings from the environment and
-    ``overrides``, and return their results (reports are not written)."""
-    settings = load_settings(current_mode=mode, **overrides)
-    result = asyncio.run(VerificationRunner(settings).run(scaffold_names))
-    return result.results
+run_verification = VerificationRunner.run_verification
+"""Synchronous wrapper: run the named scaffolds with settings from the environment and
+``overrides``, and return their results (reports are not written)."""

@@ -1,4 +1,4 @@
-"""Drawing a spec's case, with a failure reported as the spec's own.
+"""Drawing a spec's case, with a failure reported as the spec's own; how many of each tier.
 
 :func:`verification.cases.generate_case` runs a spec's generator and reference; whatever
 they raise for a case inside the declared size range is a defect of the spec, not of the
@@ -8,10 +8,28 @@ naming the scaffold, tier, size and case index (the command line exits 2 on it, 
 
 from __future__ import annotations
 
-from verification.cases import CaseSource, TestCase, Tier, case_id, generate_case
-from verification.errors import CaseDrawError, PluginError
+from collections.abc import Sequence
 
-__all__ = ["draw_case"]
+from verification.cases import TIERS, CaseSource, TestCase, Tier, case_id, generate_case
+from verification.errors import CaseDrawError, ConfigurationError, PluginError
+
+__all__ = ["TIER_WEIGHTS", "draw_case", "plan_tier_counts"]
+
+TIER_WEIGHTS: dict[Tier, int] = {"simple": 3, "standard": 5, "edge": 2}
+"""How a number of cases is shared among the tiers."""
+
+
+def plan_tier_counts(cases: int, tiers: Sequence[Tier] = TIERS) -> dict[Tier, int]:
+    """Split ``cases`` over ``tiers`` by fixed weights (largest remainder first)."""
+    if cases < 1:
+        raise ConfigurationError(f"the number of cases must be at least 1, got {cases}")
+    weights = {tier: TIER_WEIGHTS[tier] for tier in tiers}
+    total = sum(weights.values())
+    counts = {tier: cases * w // total for tier, w in weights.items()}
+    by_remainder = sorted(tiers, key=lambda t: (-(cases * weights[t] % total), TIERS.index(t)))
+    for tier in by_remainder[: cases - sum(counts.values())]:
+        counts[tier] += 1
+    return counts
 
 
 def draw_case(

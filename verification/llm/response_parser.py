@@ -27,8 +27,8 @@ from markdown_it import MarkdownIt
 from pydantic import ValidationError
 
 from verification.catalog import Catalog, default_catalog
+from verification.catalog.compat import LegacyParserAPI
 from verification.catalog.spec import ScaffoldSpec
-from verification.errors import ParseError
 
 __all__ = [
     "LENIENCIES",
@@ -254,11 +254,12 @@ def _decode(body: str) -> tuple[Any, tuple[str, ...], str | None]:
     return None, (), first_error
 
 
-class ResponseParser:
+class ResponseParser(LegacyParserAPI):
     """Finds, decodes and checks the final JSON answer of a reply.
 
-    Methods take the scaffold's spec, or its name (looked up in ``catalog``, by default the
-    process's catalog).
+    ``parse``, the API reference's raising form of :meth:`extract`, is inherited from
+    :mod:`verification.catalog.compat`. Methods take the scaffold's spec, or its name
+    (looked up in ``catalog``, by default the process's catalog).
     """
 
     def __init__(self, catalog: Catalog | None = None) -> None:
@@ -286,13 +287,6 @@ class ResponseParser:
         except ValidationError as exc:
             return ParsedAnswer(value, 2, _summarise(exc), leniency)
         return ParsedAnswer(value, None, "answer found and matches the schema", leniency)
-
-    def parse(self, scaffold_name: ScaffoldSpec | str, response: str | None) -> dict[str, Any]:
-        """The answer of ``response``, or :class:`ParseError` with the level it failed at."""
-        parsed = self.extract(scaffold_name, response)
-        if parsed.failed_level is not None or parsed.answer is None:
-            raise ParseError(parsed.reason, level=parsed.failed_level or 1)
-        return parsed.answer
 
     @staticmethod
     def _syntactic(text: str) -> tuple[Any, tuple[str, ...], str | None]:
