@@ -19,6 +19,17 @@ from tests.support.fake_server import anthropic_env, fake_server  # noqa: F401
 
 CATALOG_TESTS = Path(__file__).parent / "catalog"
 
+# Fixtures that start a server or a process: a test using one is slow whatever its module
+# says, so the fast lane (pytest -m "not slow") never waits on one. Tests that start a
+# process themselves carry the mark in their module.
+SLOW_FIXTURES = frozenset(
+    {
+        "fake_server",  # the fake model server (tests/support/fake_server.py), a thread
+        "browser",  # Chromium (tests/browser/)
+        "cli",  # the command line in a child process (tests/catalog/plugins/)
+    }
+)
+
 # CI draws the same examples on every run, so a landing is judged on the code, not on the
 # luck of the draw; a developer's runs keep exploring, and what they find is kept as an
 # @example. HYPOTHESIS_PROFILE=explore asks for fresh draws under CI too.
@@ -27,6 +38,14 @@ settings.register_profile("explore", print_blob=True)
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "explore")
 )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``slow`` every test that uses a fixture of :data:`SLOW_FIXTURES` (directly or
+    through another fixture, as ``anthropic_env`` uses ``fake_server``)."""
+    for item in items:
+        if SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

@@ -81,6 +81,7 @@ def test_a_size_out_of_range_names_the_range(capsys: pytest.CaptureFixture[str])
     assert "size 500 is outside the simple range" in err and "vertices" in err
 
 
+@pytest.mark.slow
 def test_check_passes_a_sound_scaffold_and_fails_a_broken_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

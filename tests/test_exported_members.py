@@ -87,6 +87,7 @@ def test_the_root_knows_no_other_name() -> None:
     assert set(verification.__all__) <= set(dir(verification))
 
 
+@pytest.mark.slow
 def test_importing_the_root_loads_the_error_tree_and_nothing_heavy() -> None:
     code = (
         "import sys, verification\n"
@@ -97,6 +98,7 @@ def test_importing_the_root_loads_the_error_tree_and_nothing_heavy() -> None:
     assert done.stdout.strip() == "['verification', 'verification.errors']"
 
 
+@pytest.mark.slow
 def test_the_names_a_plugin_needs_import_together() -> None:
     done = subprocess.run(
         [

@@ -16,6 +16,8 @@ import pytest
 
 from verification.catalog import default_catalog
 
+pytestmark = pytest.mark.slow  # builds and installs the wheel
+
 CHECKOUT = Path(__file__).resolve().parents[1]
 
 

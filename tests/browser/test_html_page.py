@@ -9,7 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.browser.conftest import ARTIFACTS, ReplayRun, Watched, replay
+
+pytestmark = pytest.mark.slow  # Chromium
 
 PAGE_TIMEOUT_MS = 10_000
 

@@ -120,6 +120,7 @@ def test_the_reference_agrees_with_brute_force_on_generated_inputs(tier: Any) ->
             assert answer["count"] == _largest_by_dp(_spans(test_input)), test_input
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 12), st.integers(1, 5)), max_size=9))
 def test_any_small_input_agrees_with_brute_force(draws: list[tuple[int, int]]) -> None:
@@ -157,6 +158,7 @@ def test_the_api_reference_example_has_two_not_three() -> None:
     assert not oracle(labelled, {"selected": ["0", "3", "6"], "count": 3})
 
 
+@pytest.mark.slow
 def test_tiers_keep_their_promises() -> None:
     kinds = {"touching": 0, "identical": 0, "empty": 0, "single": 0, "tied": 0}
     for seed in range(150):

@@ -89,6 +89,7 @@ def _graphs(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(_graphs())
 def test_dfs_matches_networkx_on_any_graph(inp: dict[str, Any]) -> None:

@@ -127,6 +127,7 @@ def _exact_fill(test_input: dict[str, Any]) -> list[Fraction]:
     return shares
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(st.tuples(st.integers(1, 30), st.integers(0, 50)), max_size=8),
@@ -142,6 +143,7 @@ def test_any_input_agrees_with_linprog(items: list[tuple[int, int]], capacity: i
     assert math.isclose(answer["max_value"], _optimum(test_input), abs_tol=1e-4)
 
 
+@pytest.mark.slow
 def test_the_validator_agrees_with_the_oracle_on_perturbed_answers() -> None:
     validator = FractionalKnapsackValidator()
     for seed in range(60):

@@ -118,6 +118,7 @@ def test_the_reference_matches_exhaustive_search_on_random_chains(dims: list[int
     _check(dims)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(1, 4), min_size=2, max_size=7))
 def test_optimal_orders_and_costs_agree_with_exhaustive_search(dims: list[int]) -> None:

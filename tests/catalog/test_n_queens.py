@@ -99,6 +99,7 @@ def test_the_reference_agrees_with_the_oracle_on_generated_inputs(tier: Any) -> 
         assert oracle(test_input, n_queens(**test_input)), test_input
 
 
+@pytest.mark.slow
 def test_tiers_keep_their_promises() -> None:
     kinds = set()
     for k in range(25):

@@ -43,6 +43,7 @@ def test_the_reference_agrees_with_the_oracle_on_generated_inputs(tier: Any) -> 
         assert oracle(test_input, quickselect(**test_input)), test_input
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(-5, 5), min_size=1, max_size=30), st.data())
 def test_every_rank_agrees_with_sorting(array: list[int], data: st.DataObject) -> None:

@@ -42,6 +42,7 @@ ORACLES = Path(__file__).parent
 Oracle = Callable[[dict[str, Any], dict[str, Any]], bool]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_generic_checks_pass(name: str) -> None:
     failed = [
@@ -61,6 +62,7 @@ def test_scaffold_has_a_test_module_with_an_oracle(
     assert callable(getattr(scaffold_tests[name], "oracle", None)), f"{path} defines no oracle"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", OWN)
 def test_the_oracle_confirms_alternatives_and_refutes_mutants(
     name: str, scaffold_tests: dict[str, ModuleType]
@@ -110,6 +112,7 @@ def test_every_scaffold_file_has_a_spec_and_every_spec_a_file() -> None:
     assert declared - files == set(), "specs without a scaffold file"
 
 
+@pytest.mark.slow
 def test_suites_do_not_depend_on_the_hash_seed() -> None:
     assert suite_digest(NAMES, "1") == suite_digest(NAMES, "4242")
 
@@ -123,6 +126,7 @@ def test_case_k_does_not_depend_on_how_many_cases_are_asked() -> None:
             assert by_id[case.id] == case
 
 
+@pytest.mark.slow
 def test_importing_the_registry_loads_no_sdk_numpy_or_networkx() -> None:
     code = (
         "import sys, verification.registry, verification.cli\n"

@@ -212,6 +212,7 @@ def test_bad_inputs_raise_value_error(change: dict[str, Any]) -> None:
         simulated_annealing(**{**_GOOD, **change})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tier", TIERS)
 def test_generated_cases_agree_with_the_oracle_and_keep_their_margins(tier: Tier) -> None:
     low, high = SPEC.size.ranges[tier]

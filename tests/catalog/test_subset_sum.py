@@ -67,6 +67,7 @@ def test_the_reference_agrees_with_brute_force_on_generated_inputs(tier: Any) ->
         assert answer["found"] is _reachable(test_input["numbers"], test_input["target"])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 30), max_size=10), st.integers(0, 120))
 def test_any_list_agrees_with_brute_force(numbers: list[int], target: int) -> None:

@@ -147,6 +147,7 @@ def _wilson_by_roots(x: float, n: int) -> tuple[float, float]:
     return max(0.0, low), min(1.0, high)
 
 
+@pytest.mark.slow
 @given(st.integers(min_value=1, max_value=300), st.integers(min_value=1, max_value=5), st.data())
 def test_the_interval_of_a_fractional_score_is_wilson_s(
     n: int, samples: int, data: st.DataObject

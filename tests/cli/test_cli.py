@@ -100,6 +100,7 @@ def test_dry_run_certifies_the_harness_and_says_dry_run(
     assert len(records) == default and all(r.outcome == "passed" for r in records)
 
 
+@pytest.mark.slow
 def test_every_scaffold_passes_its_own_dry_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -632,6 +633,7 @@ def test_version_is_the_installed_distributions(capsys: pytest.CaptureFixture[st
     assert capsys.readouterr().out.strip() == f"verify-scaffolds {version('scaffold-verification')}"
 
 
+@pytest.mark.slow
 def test_help_names_the_command_the_user_typed() -> None:
     import subprocess
     import sys
@@ -742,6 +744,7 @@ def _copy_of_the_package_in(project: Path, name: str) -> Path:
     return project
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("project", ["scaffold-verification", "someone-elses-project"])
 def test_a_commit_is_recorded_only_from_the_packages_own_checkout(
     tmp_path: Path, project: str

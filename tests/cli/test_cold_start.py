@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow  # starts interpreters
+
 NOT_FOR_LISTING = (
     "anthropic",
     "openai",

@@ -82,6 +82,7 @@ def test_a_env_file_that_is_no_text_is_refused_naming_it(
     assert not (in_tmp / "verification_results" / "runs").exists()
 
 
+@pytest.mark.slow
 @POSIX
 @pytest.mark.parametrize("kind", ["a folder (a virtualenv)", "a pipe"])
 def test_a_env_that_is_no_regular_file_is_none_of_ours(in_tmp: Path, kind: str) -> None:
@@ -127,6 +128,7 @@ def test_a_nul_byte_in_a_path_option_is_a_usage_error(
 # --- a console that cannot encode a character ---------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
 def test_show_prompt_on_a_console_that_cannot_encode_a_character(
     tmp_path: Path, encoding: str
@@ -148,6 +150,7 @@ def test_show_prompt_on_a_console_that_cannot_encode_a_character(
 # --- the replay file ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @POSIX
 @pytest.mark.parametrize("kind", ["a pipe", "/dev/zero", "a folder"])
 def test_a_replay_file_that_is_no_regular_file_is_refused_not_waited_on(

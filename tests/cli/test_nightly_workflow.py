@@ -90,6 +90,7 @@ def test_each_shard_certifies_its_slice_thorough_uncached_from_secrets(
     assert "GITHUB_STEP_SUMMARY" not in step["env"]  # Actions sets it; the harness appends
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("code", "passes"), [(0, True), (1, True), (2, False), (3, False)])
 def test_a_shard_tolerates_exit_1_only(workflow: dict[Any, Any], code: int, passes: bool) -> None:
     _, step = _step(workflow, "verification verify", "certify")

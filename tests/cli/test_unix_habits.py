@@ -67,6 +67,7 @@ def _with_stdout_closed(*argv: str, cwd: Path) -> tuple[int, str]:
     return process.wait(timeout=120), err
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_quietly_with_the_command_s_own_exit_code(tmp_path: Path) -> None:
     assert _with_stdout_closed("list", cwd=tmp_path) == (0, "")
     dry_run = ("verify", "kmp", "--provider", "reference", "--cases", "2", "--output", "out")
@@ -114,6 +115,7 @@ def test_list_json_is_the_catalog(capsys: pytest.CaptureFixture[str]) -> None:
     assert listed["skipped"] == []
 
 
+@pytest.mark.slow
 def test_check_takes_a_category_and_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--category", "string", "--cases", "2", "--json"]) == 0
     checked = json.loads(capsys.readouterr().out)

@@ -63,6 +63,7 @@ def _pair(output: Path) -> tuple[Any, Any]:
     return a, b
 
 
+@pytest.mark.slow
 def test_baseline_none_pairs_the_bare_model_with_the_scaffold_and_repeats_from_cache(
     taught_model: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -132,6 +132,7 @@ def minimum_spanning_forests(graph: dict[str, Any]) -> int:
     return min(2, prod(counts))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tier", UNIQUE_TIERS)
 def test_kruskal_simple_and_standard_have_exactly_one_minimum_spanning_tree(tier: Tier) -> None:
     for seed in MANY_SEEDS:
@@ -160,6 +161,7 @@ def weighted_graphs(draw: st.DrawFn) -> dict[str, Any]:
     return {"vertices": vertices, "edges": edges, "directed": False}
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(weighted_graphs())
 def test_kruskal_uniqueness_check_agrees_with_networkx(graph: dict[str, Any]) -> None:

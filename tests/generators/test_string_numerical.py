@@ -46,6 +46,7 @@ def newton_cases(tier: Tier) -> list[dict[str, Any]]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("generator", "sizes"), GENERATORS)
 @pytest.mark.parametrize("tier", TIERS)
 def test_deterministic_and_json_only(generator: Generator, sizes: Any, tier: Tier) -> None:
@@ -131,6 +132,7 @@ def newton_edge_kind(case: dict[str, Any]) -> str | None:
     return None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tier", ["simple", "standard"])
 def test_newton_converges_unambiguously_outside_the_edge_tier(tier: Tier) -> None:
     degrees: Counter[int] = Counter()

@@ -206,6 +206,7 @@ def test_dry_runs_are_never_cached(tmp_path: Path) -> None:
     assert {r.source for r in _records(tmp_path)} == {"reference"}
 
 
+@pytest.mark.slow
 def test_the_openai_preflight_waits_for_a_request_that_goes_out(
     fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -183,6 +183,7 @@ def test_max_tokens_stop_reason_is_passed_through(fake_server: FakeModelServer) 
 # -- retried failures ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_429_honours_retry_after(fake_server: FakeModelServer) -> None:
     fake_server.script(
         [

@@ -267,6 +267,7 @@ def test_a_dripped_reply_is_cut_off_by_the_attempt_deadline_then_retried(
     assert len(fake_server.requests) == 2
 
 
+@pytest.mark.slow
 def test_a_case_past_its_budget_is_an_infra_error_and_the_run_goes_on(
     fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -291,6 +291,7 @@ def test_model_ids_with_terminal_escapes_are_printed_escaped(
     assert err.count("\n") == 1, "one line: a newline in an id cannot forge a log line"
 
 
+@pytest.mark.slow
 def test_a_server_with_fifty_thousand_models_gets_a_short_message(
     openai_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -339,6 +340,7 @@ def test_a_key_no_header_can_carry_is_refused_before_any_request(
     assert fake_server.requests == []
 
 
+@pytest.mark.slow
 def test_a_model_list_dripped_byte_by_byte_is_cut_off_at_the_deadline(
     openai_env: FakeModelServer,
     tmp_path: Path,

@@ -367,6 +367,7 @@ def test_five_megabytes_of_prose_then_the_answer() -> None:
         assert parsed.answer == answer
 
 
+@pytest.mark.slow
 def test_five_megabytes_of_garbage_with_no_answer() -> None:
     rng = random.Random(5)
     no_braces = "".join(rng.choices("abc 123,:[]\"'\\\n`~#", k=FIVE_MB))
@@ -611,6 +612,7 @@ JSONISH = st.lists(
 ).map("".join)
 
 
+@pytest.mark.slow
 @given(JSONISH, st.sampled_from(SCAFFOLDS))
 def test_extract_never_raises_on_json_ish_text(text: str, name: str) -> None:
     parsed = extract(name, text)

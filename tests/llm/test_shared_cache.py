@@ -61,6 +61,7 @@ def test_runs_with_different_outputs_share_the_cache_in_verify_cache_dir(
     assert not (tmp_path / "first" / CACHE_FILE).exists()
 
 
+@pytest.mark.slow
 def test_the_default_cache_is_in_xdg_cache_home(
     anthropic_env: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,6 +9,7 @@ import itertools
 import string
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ def boards(draw: st.DrawFn) -> dict[str, Any]:
     return {"n": n, "placed": [[row, draw(st.integers(0, n - 1))] for row in rows]}
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(boards())
 def test_n_queens_lists_every_solution_that_keeps_the_placed_queens(inp: dict[str, Any]) -> None:
@@ -77,6 +79,7 @@ def colourings(draw: st.DrawFn) -> dict[str, Any]:
     return {"vertices": labels, "edges": edges, "num_colors": draw(st.integers(1, 4))}
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(colourings())
 def test_graph_coloring_is_proper_exactly_when_brute_force_finds_one(inp: dict[str, Any]) -> None:

@@ -111,6 +111,7 @@ def graphs(draw: st.DrawFn, weighted: bool) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(graphs(weighted=True))
 def test_dijkstra_matches_networkx_on_any_graph(inp: dict[str, Any]) -> None:
@@ -119,6 +120,7 @@ def test_dijkstra_matches_networkx_on_any_graph(inp: dict[str, Any]) -> None:
     assert list(answer["distances"]) == inp["vertices"]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(graphs(weighted=False))
 def test_bfs_matches_networkx_on_any_graph(inp: dict[str, Any]) -> None:
@@ -128,6 +130,7 @@ def test_bfs_matches_networkx_on_any_graph(inp: dict[str, Any]) -> None:
     assert list(answer["distances"]) == inp["vertices"]
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(graphs(weighted=True))
 def test_dijkstra_distances_satisfy_the_triangle_inequality(inp: dict[str, Any]) -> None:
@@ -217,6 +220,7 @@ def labelled_graphs(draw: st.DrawFn, weights: st.SearchStrategy[int] | None) -> 
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(inp=labelled_graphs(weights=None))
 def test_dfs_bfs_and_topological_sort_on_any_labels(
@@ -228,6 +232,7 @@ def test_dfs_bfs_and_topological_sort_on_any_labels(
     assert scaffold_tests["topological_sort"].oracle(dag, topological_sort(**dag))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(inp=labelled_graphs(weights=st.integers(-4, 9)))
 def test_bellman_ford_and_floyd_warshall_on_any_labels(
@@ -238,6 +243,7 @@ def test_bellman_ford_and_floyd_warshall_on_any_labels(
     assert scaffold_tests["floyd_warshall"].oracle(table, floyd_warshall(**table))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(inp=labelled_graphs(weights=st.integers(0, 9)), goal=st.data(), share=st.integers(0, 4))
 def test_astar_and_dijkstra_on_any_labels(

@@ -71,12 +71,14 @@ def graphs(draw: st.DrawFn) -> dict[str, Any]:
     return {"vertices": draw(st.permutations(vertices)), "edges": edges, "directed": False}
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(graphs())
 def test_random_graphs_match_networkx(graph: dict[str, Any]) -> None:
     check_against_networkx(graph)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(graphs())
 def test_edges_come_out_in_scan_order_smaller_label_first(graph: dict[str, Any]) -> None:
@@ -131,6 +133,7 @@ def test_activity_selection_on_float_and_negative_times(
     assert scaffold_tests["activity_selection"].oracle(inp, activity_selection(**inp))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     items=st.lists(

@@ -67,6 +67,7 @@ def check_against_oracles(case: dict[str, Any], *, exact_iterations: bool) -> No
         assert result["root"] is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tier", ["simple", "standard"])
 def test_generated_inputs_match_numpy_and_scipy(tier: Tier) -> None:
     for seed in range(150):
@@ -255,6 +256,7 @@ def brackets(draw: st.DrawFn, unit: int) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(brackets(unit=8) | brackets(unit=100))
 def test_bisection_is_the_exact_replay_on_binary_and_decimal_brackets(
@@ -275,6 +277,7 @@ def test_bisection_on_decimal_inputs_is_the_exact_replay(case: dict[str, Any]) -
     check_bisection(case)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     coefficients=st.lists(st.integers(-(10**6), 10**6), min_size=1, max_size=5),

@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -56,6 +57,7 @@ def landscapes(draw_: st.DrawFn) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(inp=landscapes())
 @example(  # the temperature underflowed to 0.0 and the reference divided by it
@@ -95,6 +97,7 @@ def generations(draw_: st.DrawFn) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(inp=generations())
 def test_genetic_algorithm_on_ties_and_extreme_rates(

@@ -13,6 +13,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from verification.reports.html import (
     SHOWN_REPLY_CHARS,
     answer_differences,
@@ -118,6 +120,7 @@ def _run(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
     )
 
 
+@pytest.mark.slow
 def test_view_opens_the_newest_page_and_report_writes_it_again(tmp_path: Path) -> None:
     output = tmp_path / "results"
     done = _run(

@@ -369,6 +369,7 @@ def test_the_anthropic_rate_limit_headers_say_how_long_to_wait() -> None:
     assert parse_ratelimit_reset(broken) is None
 
 
+@pytest.mark.slow
 def test_a_run_asking_64_of_a_server_allowing_8_converges_near_8_and_answers_every_case(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -109,6 +109,7 @@ def _first_answers(run_dir: Path) -> dict[str, list[AttemptRecord]]:
     return asked
 
 
+@pytest.mark.slow
 def test_each_scaffold_stops_where_its_widened_interval_decides(stopped_run: Path) -> None:
     run_dir = _run_dir(stopped_run)
     manifest = read_manifest_file(run_dir / "manifest.json")

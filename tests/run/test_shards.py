@@ -102,6 +102,7 @@ def _without_run(text: str) -> str:
     return re.sub(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?[^ |)]*", "TIME", text)
 
 
+@pytest.mark.slow
 def test_n_shards_merged_give_the_reports_of_one_run(tmp_path: Path, replay_file: Path) -> None:
     whole = tmp_path / "whole"
     code = _replay(whole, replay_file)
@@ -128,6 +129,7 @@ def test_n_shards_merged_give_the_reports_of_one_run(tmp_path: Path, replay_file
     assert (merged / "reports" / "summary.json").exists()  # the merged run is published
 
 
+@pytest.mark.slow
 def test_the_cut_is_disjoint_whole_and_balanced(tmp_path: Path) -> None:
     count = 4
     shard_ids: list[list[str]] = []
@@ -162,6 +164,7 @@ def test_the_cut_is_disjoint_whole_and_balanced(tmp_path: Path) -> None:
         assert max(per_shard) - min(per_shard) <= 1, (name, per_shard)
 
 
+@pytest.mark.slow
 def test_merge_refuses_other_plans_overlaps_and_gaps(
     tmp_path: Path, replay_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -187,6 +190,7 @@ def test_merge_refuses_other_plans_overlaps_and_gaps(
     assert "nowhere" in message
 
 
+@pytest.mark.slow
 def test_a_shard_is_never_a_baseline_but_the_merged_run_is(
     tmp_path: Path, replay_file: Path
 ) -> None:

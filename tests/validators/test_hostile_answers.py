@@ -34,6 +34,7 @@ def _blown_up(value: Any) -> Any:
     return value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SPECS))
 def test_a_huge_answer_gets_a_verdict(name: str) -> None:
     spec = SPECS[name]

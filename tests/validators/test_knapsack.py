@@ -112,6 +112,7 @@ def test_accepts_every_optimal_set() -> None:
     assert alternatives["edge"] >= 20
 
 
+@pytest.mark.slow
 def test_rejects_every_mutant(rejects_every_mutant: Callable[..., object]) -> None:
     rejects_every_mutant(VALIDATOR, CASES, mutants, oracle, kinds=MUTANT_KINDS)
 

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow  # builds and installs the example plugin
+
 SCAFFOLD = "interval_scheduling"
 EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "examples" / "plugin"
 

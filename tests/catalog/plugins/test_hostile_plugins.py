@@ -209,6 +209,7 @@ def hostile_env(
     return install_plugin(tmp_path_factory.mktemp("site"), "\n".join(entries) + "\n", _MODULES)
 
 
+@pytest.mark.slow
 def test_no_plugin_can_end_or_stop_a_command_while_it_loads(
     hostile_env: dict[str, str], cli: RunCli, tmp_path: Path
 ) -> None:
@@ -233,6 +234,7 @@ def test_no_plugin_can_end_or_stop_a_command_while_it_loads(
     assert "CERTIFIED" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_plugin_failing_at_verify_time_makes_its_scaffold_incomplete_and_the_rest_run(
     hostile_env: dict[str, str], cli: RunCli, tmp_path: Path
 ) -> None:
@@ -264,6 +266,7 @@ def test_a_plugin_failing_at_verify_time_makes_its_scaffold_incomplete_and_the_r
     assert len(again) == len(records) + 3 * len(VERIFY_ATTACKS)
 
 
+@pytest.mark.slow
 def test_check_and_show_prompt_blame_the_plugin(
     hostile_env: dict[str, str], cli: RunCli, tmp_path: Path
 ) -> None:
@@ -297,6 +300,7 @@ def test_the_catalog_names_obey_the_rules_the_plugins_are_held_to() -> None:
         assert is_scaffold_name(spec.name)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child is POSIX")
 def test_a_real_ctrl_c_while_a_plugin_loads_still_exits_130(
     tmp_path_factory: pytest.TempPathFactory, install_plugin: InstallPlugin, tmp_path: Path

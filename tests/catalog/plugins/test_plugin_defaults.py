@@ -73,6 +73,7 @@ def bare_env(tmp_path_factory: pytest.TempPathFactory, install_plugin: Any) -> d
     return env
 
 
+@pytest.mark.slow
 def test_the_defaults_fill_markdown_title_and_sizes(
     bare_env: dict[str, str], cli: Any, tmp_path: Path
 ) -> None:
@@ -101,6 +102,7 @@ def test_the_defaults_fill_markdown_title_and_sizes(
         assert len(numbers["numbers"]) == size
 
 
+@pytest.mark.slow
 def test_check_warns_about_generic_mutants_the_validator_accepts(
     bare_env: dict[str, str], cli: Any, tmp_path: Path
 ) -> None:
@@ -112,6 +114,7 @@ def test_check_warns_about_generic_mutants_the_validator_accepts(
     assert "all checks passed" in checked.stdout
 
 
+@pytest.mark.slow
 def test_a_dry_run_certifies_it_without_counting_generic_mutants(
     bare_env: dict[str, str], cli: Any, tmp_path: Path
 ) -> None:

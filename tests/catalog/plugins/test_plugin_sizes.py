@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 GAPPY_MODULE = """
 import dataclasses
 
@@ -23,6 +25,7 @@ SPEC = dataclasses.replace(LARGEST, name="gappy_number", generator=generate)
 """
 
 
+@pytest.mark.slow
 def test_the_command_line_names_the_size_a_plugin_cannot_draw(
     install_plugin: Any, cli: Any, tmp_path: Path
 ) -> None:

@@ -31,6 +31,7 @@ def plugin_env(
     )
 
 
+@pytest.mark.slow
 def test_a_plugin_scaffold_is_certified_in_a_dry_run(
     plugin_env: dict[str, str], cli: RunCli, tmp_path: Path
 ) -> None:
@@ -57,6 +58,7 @@ def test_a_plugin_scaffold_is_certified_in_a_dry_run(
     assert manifest["scaffolds"]["largest_number"]["file"].endswith("largest_number.md")
 
 
+@pytest.mark.slow
 def test_a_plugin_scaffold_is_listed_checked_and_shown(
     plugin_env: dict[str, str], cli: RunCli, tmp_path: Path
 ) -> None:
@@ -79,6 +81,7 @@ def test_a_plugin_scaffold_is_listed_checked_and_shown(
     assert shown.returncode == 0 and shown.stdout.startswith("# Largest Number")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "reason"),
     [
@@ -98,6 +101,7 @@ def test_a_broken_plugin_is_skipped_with_its_reason(
     assert reason in asked.stderr
 
 
+@pytest.mark.slow
 def test_a_plugin_cannot_take_a_known_name(
     plugin_env: dict[str, str], cli: RunCli, tmp_path: Path
 ) -> None:

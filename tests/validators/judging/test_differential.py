@@ -113,6 +113,7 @@ def test_every_multi_answer_scaffold_has_a_checker() -> None:
     assert not missing, f"add a checker from the scaffold's words to _words.py: {missing}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MULTI)
 @settings(max_examples=60, deadline=None)
 @given(tier=st.sampled_from(TIERS), pick=st.integers(0, 99), seed=st.integers(0, 2**32 - 1))
