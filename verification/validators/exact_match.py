@@ -16,6 +16,7 @@ __all__ = [
     "DictMatchValidator",
     "ExactMatchValidator",
     "PathMatchValidator",
+    "compared_with_expected",
     "json_differences",
 ]
 
@@ -47,6 +48,16 @@ def json_differences(
     found: list[str] = []
     _diff(actual, expected, path, found, limit)
     return found
+
+
+def compared_with_expected(actual: Any, expected: Any) -> ValidationResult:
+    """The verdict of a validator that checks properties against the case's input, when it
+    is given no case: equality with ``expected``, saying that is all it checked."""
+    diffs = json_differences(actual, expected)
+    note = "(no test input: compared with the expected answer only)"
+    if diffs:
+        return ValidationResult(False, f"{diffs[0]} {note}", {"differences": diffs})
+    return ValidationResult(True, f"matches the expected answer {note}")
 
 
 _PLAIN = (str, int, float, type(None))
