@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from verification.certify.calibration import calibrate
-from verification.certify.results import answered_cases
+from verification.certify.results import journalled_cases
 from verification.config import load_settings
 from verification.runner import VerificationRunner
 from verification.store.journal import read_journal
@@ -37,7 +37,7 @@ def main() -> None:
         records = read_journal(run.paths.journal)
         spent: dict[str, float] = {}
         for name in run.manifest.scaffolds:
-            cases = answered_cases(name, records)
+            cases = journalled_cases(name, records)
             begun = time.perf_counter()
             calibrate(runner.catalog[name], cases)
             spent[name] = time.perf_counter() - begun

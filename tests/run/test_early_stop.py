@@ -18,7 +18,7 @@ from verification.cases import TIERS, parse_case_id
 from verification.catalog import default_catalog
 from verification.cli import main
 from verification.run.early_stop import LOOK_MIN_N, MAX_LOOKS, interleaved, look_points
-from verification.run.planned_cases import plan_cases
+from verification.run.plan import plan_cases
 from verification.store.journal import read_journal
 from verification.store.manifests import read_manifest_file
 from verification.store.records import AttemptRecord

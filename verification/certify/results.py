@@ -39,10 +39,10 @@ __all__ = [
     "ScaffoldResults",
     "Status",
     "TestResult",
-    "answered_cases",
     "certify",
     "decided_at_look",
     "deciding_thresholds",
+    "journalled_cases",
     "results_from_journal",
     "wilson_interval",
 ]
@@ -463,7 +463,9 @@ def results_from_journal(
             swept=(manifest.sizes or {}).get(name, ()),
             size_unit=spec.size.unit if spec else "size",
             calibration=(
-                calibrate(spec, answered_cases(name, records), known=calibrations) if spec else None
+                calibrate(spec, journalled_cases(name, records), known=calibrations)
+                if spec
+                else None
             ),
         )
     return results
@@ -476,8 +478,9 @@ def _asked(manifest: RunManifest, scaffold: str) -> int:
     return stop.cases if stop else len(manifest.scaffolds[scaffold].case_ids)
 
 
-def answered_cases(scaffold: str, records: Sequence[AttemptRecord]) -> list[TestCase]:
-    """Each case of ``scaffold`` the journal answers, once, as the journal holds it."""
+def journalled_cases(scaffold: str, records: Sequence[AttemptRecord]) -> list[TestCase]:
+    """The test cases of ``scaffold`` the journal holds an attempt at, each once, drawn
+    as the journal holds it (what calibration judges)."""
     cases: dict[str, TestCase] = {}
     for record in records:
         if record.scaffold == scaffold and record.case_id not in cases:

@@ -1,5 +1,5 @@
-"""``--batch``: a run's cases through Anthropic's Message Batches (half price), a mode of
-the runner that produces the same journal lines as the default one.
+"""``--batch`` (the ``batches`` transport): a run's cases through Anthropic's Message
+Batches (half price), making the same journal lines as the concurrent transport.
 
 Round after round, until nothing is left to ask:
 
@@ -19,8 +19,8 @@ Round after round, until nothing is left to ask:
    ``errored``, ``canceled`` and ``expired`` as infrastructure errors naming why. Then the
    batch is marked collected.
 
-Samples that did not succeed in a batch are then finished synchronously through the
-default mode (``batch_sync_finish``, on by default), or left to ``--resume``.
+Samples that did not succeed in a batch are then finished synchronously as the concurrent
+transport asks (``batch_sync_finish``, on by default), or left to ``--resume``.
 """
 
 from __future__ import annotations
@@ -31,26 +31,22 @@ import json
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from verification.cases import TestCase
-from verification.catalog.spec import ScaffoldSpec
-from verification.config import RunConfig
 from verification.errors import (
-    ConfigurationError,
     InvalidRequestError,
     JournalError,
     LLMError,
     PluginError,
     StoredFileError,
 )
-from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
+from verification.llm.base import LLMRequest
 from verification.llm.batches import (
     BATCH_ID,
     CUSTOM_ID,
@@ -60,34 +56,27 @@ from verification.llm.batches import (
     ClaudeBatches,
     batches_for,
 )
-from verification.llm.prompt_builder import Prompt, PromptBuilder
-from verification.run.budget import CostBudget
-from verification.store.journal import read_journal
-from verification.store.manifests import RunManifest
-from verification.store.paths import RunPaths
+from verification.llm.limiter import Slot
+from verification.llm.prompt_builder import Prompt
+from verification.run.attempts import Job
+from verification.run.transport import TransportSetting
 from verification.store.pricing import BATCH_PRICE_SHARE, estimate_tokens
 from verification.store.records import AttemptRecord
 from verification.store.stored_files import open_regular_file, parse_stored_json
-from verification.validators.base import Validator
 
 __all__ = [
     "BATCH_FILE",
     "BatchLine",
     "BatchLog",
-    "BatchMode",
-    "JobTuple",
+    "BatchTransport",
     "RequestKey",
     "custom_id",
-    "run_batches",
 ]
 
 BATCH_FILE = "batches.jsonl"
 MAX_BATCH_LINE_BYTES = 64 * 1024 * 1024
 """The longest ``batches.jsonl`` line read back (a submitted batch's custom id map)."""
 logger = logging.getLogger(__name__)
-
-JobTuple = tuple[ScaffoldSpec, TestCase, Validator, int]
-"""(spec, case, validator, sample): one case sample, as the runner plans it."""
 
 
 class RequestKey(BaseModel):
@@ -170,95 +159,53 @@ def _now() -> str:
 class _Step:
     """One attempt to ask: a job, which attempt, and its request."""
 
-    job: JobTuple
+    job: Job
     attempt: int
     request: LLMRequest
 
     @property
     def key(self) -> tuple[str, int, int]:
-        return (self.job[1].id, self.job[3], self.attempt)
+        return (*self.job.sample, self.attempt)
 
 
-Judge = Callable[[JobTuple, LLMRequest, LLMResponse | LLMError, int], Awaitable[AttemptRecord]]
-"""Judges and journals one attempt's reply (the runner's ``judged``)."""
-FinishSync = Callable[[Sequence[tuple[JobTuple, Prompt, int]]], Awaitable[object]]
-"""Answers (job, prompt, first attempt) through the default mode, repairs included."""
+Chains = dict[tuple[str, int], dict[int, AttemptRecord]]
+"""Each case sample's journalled attempts, by attempt."""
 
 
-@dataclass
-class BatchMode:
-    """Answers a run's jobs through Message Batches."""
+class BatchTransport:
+    """The ``batches`` transport: a run's jobs through Message Batches."""
 
-    batches: ClaudeBatches
-    log: BatchLog
-    prompt_builder: PromptBuilder
-    request_for: Callable[[JobTuple, Prompt], LLMRequest]
-    cached: Callable[[LLMRequest], Awaitable[LLMResponse | None]]
-    """The response cache's answer to a request, if it holds one."""
-    judge: Judge
-    plugin_failed: Callable[[JobTuple, PluginError], Awaitable[object]]
-    journal: Callable[[], list[AttemptRecord]]
-    finish_sync: FinishSync | None
-    """Answers what did not succeed in a batch (``None``: left to ``--resume``)."""
-    repair_attempts: int
-    poll_interval: float
-    deadline: float
-    budget: CostBudget | None = None
-    """``--max-cost``: each batch is held whole against it when it is sent."""
-    submitted: int = 0
-    """Batches this process sent."""
-    _held: list[int] = field(default_factory=list)
+    def __init__(self, setting: TransportSetting) -> None:
+        """The batch transport of the run in ``setting``: its batches logged beside its
+        journal, polled as its settings say, what a batch left finished through the
+        concurrent transport only when they ask (``VERIFY_BATCH_SYNC_FINISH``)."""
+        self.attempts = setting.attempts
+        self.batches = batches_for(self.attempts.provider)  # refused before the folder is made
+        self.log = BatchLog(setting.paths.run_dir / BATCH_FILE)
+        self.scheduler = setting.scheduler if setting.settings.batch_sync_finish else None
+        """Answers what did not succeed in a batch (``None``: left to ``--resume``)."""
+        self.poll_interval = setting.settings.batch_poll_interval
+        self.deadline = setting.settings.batch_deadline
+        self.submitted = 0
+        """Batches this process sent."""
+        self._held: list[int] = []
 
-    @classmethod
-    def for_run(
-        cls,
-        batches: ClaudeBatches,
-        paths: RunPaths,
-        settings: RunConfig,
-        *,
-        prompt_builder: PromptBuilder,
-        request_for: Callable[[JobTuple, Prompt], LLMRequest],
-        cached: Callable[[LLMRequest], Awaitable[LLMResponse | None]],
-        judge: Judge,
-        plugin_failed: Callable[[JobTuple, PluginError], Awaitable[object]],
-        finish_sync: FinishSync,
-        budget: CostBudget | None,
-    ) -> BatchMode:
-        """The batch mode of the run in ``paths``: its batches logged beside its journal,
-        polled and repaired as ``settings`` say, ``finish_sync`` used only when they ask
-        (``VERIFY_BATCH_SYNC_FINISH``)."""
-        return cls(
-            batches,
-            BatchLog(paths.run_dir / BATCH_FILE),
-            prompt_builder=prompt_builder,
-            request_for=request_for,
-            cached=cached,
-            judge=judge,
-            plugin_failed=plugin_failed,
-            journal=lambda: read_journal(paths.journal),
-            finish_sync=finish_sync if settings.batch_sync_finish else None,
-            repair_attempts=settings.repair_attempts,
-            poll_interval=settings.batch_poll_interval,
-            deadline=settings.batch_deadline,
-            budget=budget,
-        )
-
-    async def run(self, jobs: Sequence[JobTuple]) -> None:
+    async def send(self, jobs: Sequence[Job]) -> None:
         """Ask every job's attempts in batches, then finish the rest synchronously."""
-        by_sample = {(job[1].id, job[3]): job for job in jobs}
+        by_sample = {job.sample: job for job in jobs}
         asked: set[tuple[str, int, int]] = set()
         unfinished: dict[tuple[str, int], tuple[int, str]] = {}
         while True:
             for line in self.log.pending():  # a killed run's batches are polled, not re-sent
                 await self._collect(line, by_sample, unfinished)
-            steps = [s for s in await self._next_steps(jobs) if s.key not in asked]
+            steps = [s for s in self._next_steps(jobs) if s.key not in asked]
             if not steps:
                 break
             sent = []
             for step in steps:
-                hit = await self.cached(step.request)
+                hit = await self.attempts.provider.cached(step.request)
                 if hit is not None:  # the response cache answers: nothing to send
-                    await self.judge(step.job, step.request, hit, step.attempt)
+                    await self.attempts.judged(step.job, step.request, hit, attempt=step.attempt)
                     asked.add(step.key)
                 else:
                     sent.append(step)
@@ -268,48 +215,52 @@ class BatchMode:
                     return  # the budget is spent: nothing more is sent, the run says so
                 await self._submit(chunk)
                 asked.update(step.key for step in chunk)
-        if unfinished and self.finish_sync is not None:
-            await self.finish_sync(
-                [
-                    (by_sample[sample], self._prompt(by_sample[sample], attempt, chains), attempt)
-                    for chains in [self._chains()]
-                    for sample, (attempt, _) in unfinished.items()
-                ]
-            )
+        if unfinished and self.scheduler is not None:
+            await self._finish(by_sample, unfinished)
+
+    async def _finish(
+        self,
+        by_sample: dict[tuple[str, int], Job],
+        unfinished: dict[tuple[str, int], tuple[int, str]],
+    ) -> None:
+        """Answer what a batch left through the scheduler, from the attempt it stopped at."""
+        assert self.scheduler is not None
+        chains = self._chains()
+        starts = {
+            sample: (self._prompt(by_sample[sample], attempt, chains), attempt)
+            for sample, (attempt, _) in unfinished.items()
+        }
+
+        async def answer(job: Job, slot: Slot) -> list[AttemptRecord]:
+            prompt, attempt = starts[job.sample]
+            return await self.attempts.answer(job, slot, prompt=prompt, first_attempt=attempt)
+
+        await self.scheduler.run([by_sample[s] for s in unfinished], self.attempts, answer)
 
     # -- what to ask next ---------------------------------------------------------------
 
-    def _chains(self) -> dict[tuple[str, int], dict[int, AttemptRecord]]:
-        chains: dict[tuple[str, int], dict[int, AttemptRecord]] = {}
-        for record in self.journal():
+    def _chains(self) -> Chains:
+        chains: Chains = {}
+        for record in self.attempts.journalled():
             chains.setdefault((record.case_id, record.epoch), {})[record.attempt] = record
         return chains
 
-    def _prompt(
-        self, job: JobTuple, attempt: int, chains: dict[tuple[str, int], dict[int, AttemptRecord]]
-    ) -> Prompt:
-        """Attempt ``attempt``'s prompt: the case's, with a repair for each reply before
-        it that could not be read (their reasons from the journal's ``chains``)."""
-        spec, case, _, epoch = job
-        prompt = self.prompt_builder.build(spec, case.input)
-        chain = chains.get((case.id, epoch), {})
-        for earlier in range(1, attempt):
-            prompt = PromptBuilder.repair(prompt, chain[earlier].reason)
-        return prompt
+    def _prompt(self, job: Job, attempt: int, chains: Chains) -> Prompt:
+        return self.attempts.prompt_at(job, attempt, chains.get(job.sample, {}))
 
-    async def _next_steps(self, jobs: Sequence[JobTuple]) -> list[_Step]:
+    def _next_steps(self, jobs: Sequence[Job]) -> list[_Step]:
         chains = self._chains()
         steps = []
         for job in jobs:
-            attempt = _next_attempt(chains.get((job[1].id, job[3]), {}), self.repair_attempts)
+            attempt = self.attempts.next_attempt(chains.get(job.sample, {}))
             if attempt is None:
                 continue
             try:
                 prompt = self._prompt(job, attempt, chains)
             except PluginError as exc:  # no prompt, no request: the plugin's failure is kept
-                await self.plugin_failed(job, exc)
+                self.attempts.keep_plugin_failure(job.case.id, exc, epoch=job.epoch, case=job.case)
                 continue
-            steps.append(_Step(job, attempt, self.request_for(job, prompt)))
+            steps.append(_Step(job, attempt, self.attempts.request_for(job, prompt)))
         return steps
 
     # -- one batch -----------------------------------------------------------------------
@@ -317,10 +268,11 @@ class BatchMode:
     def _reserve(self, steps: Sequence[_Step]) -> bool:
         """Count a batch whole against the budget before it is sent: the worst case of
         every request in it, at the batch price."""
-        if self.budget is None:
+        budget = self.attempts.budget
+        if budget is None:
             return True
         worst = sum(
-            self.budget.worst_case(
+            budget.worst_case(
                 estimate_tokens(step.request.system or "") + estimate_tokens(step.request.prompt),
                 step.request.max_tokens,
                 1,
@@ -328,7 +280,7 @@ class BatchMode:
             for step in steps
         )
         key = self.submitted + 1  # one hold per batch this process sends
-        if not self.budget.start(key, BATCH_PRICE_SHARE * worst):
+        if not budget.start(key, BATCH_PRICE_SHARE * worst):
             return False
         self._held.append(key)
         return True
@@ -355,7 +307,7 @@ class BatchMode:
     async def _collect(
         self,
         line: BatchLine,
-        by_sample: dict[tuple[str, int], JobTuple],
+        by_sample: dict[tuple[str, int], Job],
         unfinished: dict[tuple[str, int], tuple[int, str]],
     ) -> None:
         """Poll ``line``'s batch until it ends (or its deadline passes) and journal its
@@ -387,8 +339,9 @@ class BatchMode:
                 missing = BatchResult(cid, "errored", error=note or "the batch gave no result")
                 await self._journal(line, job, key.attempt, missing, unfinished, chains)
         self.log.append(BatchLine(event="collected", batch_id=line.batch_id, at=_now(), note=note))
-        if self.budget is not None and self._held:  # what it cost is recorded: the hold goes
-            self.budget.finish(self._held.pop(0))
+        budget = self.attempts.budget
+        if budget is not None and self._held:  # what it cost is recorded: the hold goes
+            budget.finish(self._held.pop(0))
 
     async def _ended(self, line: BatchLine) -> bool:
         try:
@@ -407,23 +360,22 @@ class BatchMode:
     async def _journal(
         self,
         line: BatchLine,
-        job: JobTuple,
+        job: Job,
         attempt: int,
         result: BatchResult,
         unfinished: dict[tuple[str, int], tuple[int, str]],
-        chains: dict[tuple[str, int], dict[int, AttemptRecord]],
+        chains: Chains,
     ) -> None:
-        request = self.request_for(job, self._prompt(job, attempt, chains))
-        sample = (job[1].id, job[3])
+        request = self.attempts.request_for(job, self._prompt(job, attempt, chains))
         if result.response is not None:
-            unfinished.pop(sample, None)
-            await self.judge(job, request, result.response, attempt)
-            if self.budget is not None:
-                self.budget.record(result.response.usage, share=BATCH_PRICE_SHARE)
+            unfinished.pop(job.sample, None)
+            await self.attempts.judged(job, request, result.response, attempt=attempt)
+            if self.attempts.budget is not None:
+                self.attempts.budget.record(result.response.usage, share=BATCH_PRICE_SHARE)
             return
         reason = f"batch {line.batch_id}: {result.error or result.kind}"
-        unfinished[sample] = (attempt, reason)
-        await self.judge(job, request, LLMError(reason), attempt)
+        unfinished[job.sample] = (attempt, reason)
+        await self.attempts.judged(job, request, LLMError(reason), attempt=attempt)
 
 
 def _age(stamp: str) -> float:
@@ -435,20 +387,6 @@ def _age(stamp: str) -> float:
     if then.tzinfo is None:
         return 0.0
     return max((datetime.now(UTC) - then).total_seconds(), 0.0)
-
-
-def _next_attempt(chain: dict[int, AttemptRecord], repair_attempts: int) -> int | None:
-    """The attempt a case sample needs next, given its journalled attempts; ``None`` when
-    it is answered (or out of repairs)."""
-    if not chain:
-        return 1
-    last = max(chain)
-    record = chain[last]
-    if record.outcome == "infra_error":
-        return last
-    if record.outcome == "failed" and record.level in (1, 2) and last < repair_attempts:
-        return last + 1
-    return None
 
 
 def _chunks(steps: Sequence[_Step], batches: ClaudeBatches) -> list[list[_Step]]:
@@ -463,17 +401,3 @@ def _chunks(steps: Sequence[_Step], batches: ClaudeBatches) -> list[list[_Step]]
         chunks[-1].append(step)
         size += length
     return chunks
-
-
-def run_batches(
-    settings: RunConfig, provider: LLMProvider, previous: RunManifest | None
-) -> ClaudeBatches | None:
-    """The Message Batches a run is sent through (``--batch``, or a resumed run that was),
-    else ``None``; refused beside early stopping, which asks in looks."""
-    if not (settings.batch or (previous is not None and previous.settings.get("batch"))):
-        return None
-    if settings.early_stop or (previous is not None and previous.early_stops is not None):
-        raise ConfigurationError(
-            "--batch sends every case at once: leave out --early-stop (it asks in looks)"
-        )
-    return batches_for(provider)  # a provider without batches: said before

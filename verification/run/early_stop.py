@@ -1,4 +1,5 @@
-"""``--early-stop``: ask a scaffold's cases in planned looks and stop once one decides.
+"""``--early-stop`` (the ``early-stop`` stopping rule): ask a scaffold's cases in planned
+looks and stop once one decides.
 
 Each scaffold's cases are asked in an order that interleaves its tiers and sizes (one case
 of each group in turn), so every prefix holds all of them. The run is cut at no more than
@@ -12,13 +13,14 @@ decides its status is asked nothing more. Where it stopped is written to the man
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Mapping, Sequence
 
 from verification.cases import TIERS, TestCase, parse_case_id
 from verification.certify.results import ScaffoldResults, decided_at_look
 from verification.errors import ConfigurationError
-from verification.store.manifests import EarlyStop
+from verification.run.attempts import Job
+from verification.run.stopping import Send
+from verification.store.manifests import EarlyStop, RunManifest
 from verification.store.records import AttemptRecord
 
 __all__ = [
@@ -34,9 +36,6 @@ MAX_LOOKS = 5
 LOOK_MIN_N = {"quick": 5, "standard": 20, "thorough": 50}
 """The fewest cases a look may decide on, per level: half a standard run (every tier
 several times over), and half a thorough run's level cases."""
-
-
-J = TypeVar("J")
 
 
 def check_early_stop(*, sweep: bool, shard: bool) -> None:
@@ -81,52 +80,45 @@ def interleaved(cases: Sequence[TestCase]) -> list[TestCase]:
 
 
 class EarlyStopping:
-    """Answers a run's jobs look by look (a mode of the runner: the same journal lines,
+    """The ``early-stop`` rule: asks a run's jobs look by look (the same journal lines,
     fewer of them)."""
 
     def __init__(
         self,
         planned: Mapping[str, Sequence[TestCase]],
-        *,
-        min_n: int,
-        samples: int,
-        stops: Mapping[str, EarlyStop] | None = None,
+        manifest: RunManifest,
+        journal: Callable[[], list[AttemptRecord]],
     ) -> None:
-        """``planned`` in the order asked (:func:`interleaved`); ``stops`` those a run
-        being resumed made already."""
-        self.samples = samples
-        self.min_n = min_n
+        """``planned`` in the order asked (:func:`interleaved`); the manifest's level sets
+        the first look, its ``early_stops`` are those a run being resumed made already."""
+        self.samples = manifest.samples
+        self.min_n = LOOK_MIN_N.get(manifest.level or "standard", LOOK_MIN_N["standard"])
+        self.journal = journal
         self.position = {
             case.id: place for cases in planned.values() for place, case in enumerate(cases)
         }
-        self.points = {name: look_points(len(cases), min_n) for name, cases in planned.items()}
-        self.stops: dict[str, EarlyStop] = dict(stops or {})
-        """The scaffolds a look decided so far."""
+        self.points = {name: look_points(len(cases), self.min_n) for name, cases in planned.items()}
+        self._stops: dict[str, EarlyStop] = dict(manifest.early_stops or {})
 
-    async def run(
-        self,
-        jobs: Sequence[J],
-        case_of: Callable[[J], TestCase],
-        answer: Callable[[list[J]], Awaitable[object]],
-        journal: Callable[[], list[AttemptRecord]],
-    ) -> dict[str, EarlyStop]:
-        """Answer ``jobs`` (each of the case ``case_of`` says) segment by segment with
-        ``answer``, folding ``journal()`` at each look; return where each decided scaffold
-        stopped."""
+    @property
+    def stops(self) -> dict[str, EarlyStop]:
+        """The scaffolds a look decided so far."""
+        return self._stops
+
+    async def run(self, jobs: Sequence[Job], send: Send) -> None:
+        """Send ``jobs`` segment by segment, folding the journal at each look."""
         looks = max((len(points) for points in self.points.values()), default=0)
         for look in range(looks):
-            segment = [job for job in jobs if self._segment(case_of(job)) == look]
-            await answer(segment)
-            records = journal()
+            await send([job for job in jobs if self._segment(job.case) == look])
+            records = self.journal()
             for name, points in self.points.items():
-                if name in self.stops or look >= len(points) - 1:
+                if name in self._stops or look >= len(points) - 1:
                     continue  # decided already, or its last look: nothing left to stop
                 self._look(name, look, records)
-        return self.stops
 
     def _segment(self, case: TestCase) -> int | None:
         """Which look's segment ``case`` belongs to; ``None`` once its scaffold stopped."""
-        if case.scaffold in self.stops:
+        if case.scaffold in self._stops:
             return None
         place = self.position[case.id]
         return next(k for k, point in enumerate(self.points[case.scaffold]) if place < point)
@@ -140,4 +132,4 @@ class EarlyStopping:
         if results.status == "INCOMPLETE" or results.n < min(self.min_n, point):
             return  # too many unanswered cases to decide on
         if decided_at_look(results.score, results.n, looks=len(self.points[name])):
-            self.stops[name] = EarlyStop(cases=point, look=look + 1, looks=len(self.points[name]))
+            self._stops[name] = EarlyStop(cases=point, look=look + 1, looks=len(self.points[name]))

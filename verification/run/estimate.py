@@ -18,7 +18,7 @@ from verification.catalog import Catalog, default_catalog
 from verification.config import RunConfig
 from verification.llm.prompt_builder import PromptBuilder
 from verification.run.budget import cost_basis
-from verification.run.planned_cases import level_tiers, plan_cases, planned_sweep
+from verification.run.plan import level_tiers, plan_cases, planned_sweep
 from verification.store.pricing import BATCH_PRICE_SHARE, TokenCounts, estimate_tokens
 from verification.store.thinking import max_tokens_with
 

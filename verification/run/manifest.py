@@ -3,43 +3,40 @@ texts), and how it ended."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from verification.cases import TestCase, Tier
 from verification.catalog.spec import ScaffoldSpec
 from verification.config import RunConfig
-from verification.errors import PluginError
 from verification.llm.base import LLMProvider
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, PromptBuilder
+from verification.run.plan import LOOKS, RunPlan
+from verification.run.resuming import check_resumable
 from verification.store.code_version import code_version
 from verification.store.manifests import CostBasis, EarlyStop, RunManifest, ScaffoldEntry
 from verification.store.pricing import estimate_tokens
 from verification.store.records import AttemptRecord
 
-__all__ = ["ended_manifest", "named_models", "new_manifest"]
+__all__ = ["ended_manifest", "manifest_for", "named_models", "new_manifest"]
 
 
 def new_manifest(
     run_id: str,
+    plan: RunPlan,
     settings: RunConfig,
     provider: LLMProvider,
     prompt_builder: PromptBuilder,
     *,
     model: str,
-    specs: dict[str, ScaffoldSpec],
-    planned: dict[str, list[TestCase]],
-    failures: dict[str, PluginError],
-    sweep: dict[str, list[int]] | None,
-    tiers: Sequence[Tier],
-    case_ids: Sequence[str],
+    specs: Mapping[str, ScaffoldSpec],
     basis: CostBasis,
-    thinking_budget: int | None,
 ) -> RunManifest:
-    """The manifest of run ``run_id``, before its first request: ``planned`` are the cases
-    drawn, ``failures`` those a plugin could not draw (planned too, answered by its error)."""
-    return RunManifest(
+    """The manifest of run ``run_id`` before its first request, written from its ``plan``:
+    every planned case (a plugin's failures too, answered by its error); a shard's is the
+    whole plan's, narrowed to the shard's cases with where they stand in it."""
+    case_ids = plan.cut.whole if plan.cut is not None else plan.case_ids()
+    manifest = RunManifest(
         run_id=run_id,
         created_at=datetime.now(UTC).isoformat(timespec="microseconds"),
         provider=provider.describe(),
@@ -51,28 +48,57 @@ def new_manifest(
         seed_private=settings.private_seed,
         seed_sha256=settings.cert_seed_sha256 if settings.private_seed else None,
         level=settings.level,
-        sizes=sweep,
+        sizes=plan.sweep,
         cases=settings.cases,
-        samples=settings.samples,
-        tiers=list(tiers),
-        case_filter=list(case_ids) or None,
+        samples=plan.samples,
+        tiers=list(plan.tiers),
+        case_filter=list(plan.case_filter) or None,
         scaffolds={
             name: ScaffoldEntry(
-                file=str(prompt_builder.scaffold_path(specs[name])),
-                sha256=prompt_builder.scaffold_sha256(specs[name]),
-                case_ids=[case.id for case in cases]
-                + [i for i, error in failures.items() if error.scaffold == name],
-                tolerances={what: str(bound) for what, bound in specs[name].tolerances.items()},
-                prompt_tokens=estimate_tokens(prompt_builder.get_scaffold_content(specs[name])),
+                file=str(prompt_builder.scaffold_path(spec)),
+                sha256=prompt_builder.scaffold_sha256(spec),
+                case_ids=case_ids[name],
+                tolerances={what: str(bound) for what, bound in spec.tolerances.items()},
+                prompt_tokens=estimate_tokens(prompt_builder.get_scaffold_content(spec)),
             )
-            for name, cases in planned.items()
+            for name, spec in ((name, specs[name]) for name in plan.cases)
         },
         template_version=USER_TEMPLATE_VERSION,
         code_version=code_version(),
         cost_basis=None if provider.dry_run else basis,
-        early_stops={} if settings.early_stop else None,
-        thinking_budget=thinking_budget,
+        early_stops={} if plan.stopping == LOOKS else None,
+        thinking_budget=plan.thinking_budget,
     )
+    return manifest if plan.cut is None else plan.cut.narrow(manifest)
+
+
+def manifest_for(
+    plan: RunPlan,
+    run_id: str,
+    settings: RunConfig,
+    provider: LLMProvider,
+    prompt_builder: PromptBuilder,
+    *,
+    model: str,
+    specs: Mapping[str, ScaffoldSpec],
+    basis: CostBasis,
+) -> RunManifest:
+    """The manifest a run of ``plan`` starts with: a resumed run's own, no longer ended, once
+    the run may go on with this provider, model and these scaffold texts
+    (:func:`~verification.run.resuming.check_resumable`); else a new one."""
+    if plan.resumes is None:
+        return new_manifest(
+            run_id,
+            plan,
+            settings,
+            provider,
+            prompt_builder,
+            model=model,
+            specs=specs,
+            basis=basis,
+        )
+    check_resumable(plan.resumes, provider, model, prompt_builder, settings.thinking_budget)
+    return plan.resumes.model_copy(update={"interrupted": False, "finished_at": None})
 
 
 def named_models(settings: dict[str, Any], *, asked: bool) -> dict[str, Any]:

@@ -1,46 +1,133 @@
-"""Which cases a run asks: a new run's, drawn from the settings, or a resumed run's, exactly
-those its manifest planned."""
+"""The planner: which cases a run asks, in which order, and how it is sent and stopped,
+made before the run's first request and handed to the runner whole.
+
+A new run's cases are its level's tiers and count (:data:`~verification.config.LEVEL_CASES`)
+and, at the thorough level or with ``--sizes``, a size sweep
+(:mod:`verification.certify.envelope`); with ``--shard I/N`` only that slice of them
+(:mod:`verification.run.shards`). A resumed run's are exactly the ids its manifest planned,
+drawn again from its seed (a private cert seed must be given again). Either way the plan
+names its stopping rule (:mod:`verification.run.stopping`) and its transport
+(:mod:`verification.run.transport`), and the manifest is written from it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
-from verification.cases import TestCase, Tier
-from verification.catalog import Catalog
-from verification.config import RunConfig
-from verification.errors import PluginError
+from verification.cases import CASE_ID_FORMAT, TIERS, TestCase, Tier, case_id, parse_case_id
+from verification.catalog import Catalog, default_catalog
+from verification.catalog.drawing import draw_case
+from verification.catalog.spec import ScaffoldSpec
+from verification.certify.envelope import sweep_plan, sweep_sizes
+from verification.config import LEVEL_TIERS, Level, RunConfig, private_case_seed
+from verification.errors import ConfigurationError, PluginError
 from verification.llm.prompt_builder import PromptBuilder
+from verification.registry import plan_tier_counts
 from verification.run.early_stop import check_early_stop, interleaved
-from verification.run.planned_cases import level_tiers, plan_cases, planned_sweep, resumed_seed
 from verification.run.resuming import adopt_stored_scaffolds
-from verification.run.shards import Shard
-from verification.store.manifests import RunManifest
+from verification.run.shards import Shard, ShardCut, cut_plan
+from verification.store.manifests import CostBasis, RunManifest
 
-__all__ = ["RunPlan", "plan_new", "plan_resumed"]
+__all__ = [
+    "BATCHES",
+    "CONCURRENT",
+    "FIXED",
+    "LOOKS",
+    "RunPlan",
+    "level_tiers",
+    "plan_cases",
+    "plan_run",
+    "planned_sweep",
+    "resumed_seed",
+]
+
+FIXED = "fixed"
+LOOKS = "early-stop"
+CONCURRENT = "concurrent"
+BATCHES = "batches"
 
 
 @dataclass(frozen=True)
 class RunPlan:
-    """A run's cases, by scaffold, and how they were chosen (what a new run's manifest says)."""
+    """What a run asks, complete before its first request: each scaffold's cases in the
+    order asked (a shard's slice only), how many samples of each, and the names of its
+    stopping rule and transport."""
 
     cases: dict[str, list[TestCase]]
     failures: dict[str, PluginError] = field(default_factory=dict)
     """The cases a plugin could not draw, by id: planned too, each answered by its error."""
+    samples: int = 1
+    stopping: str = FIXED
+    """The stopping rule's name (:mod:`verification.run.stopping`)."""
+    transport: str = CONCURRENT
+    """The transport's name (:mod:`verification.run.transport`)."""
+    thinking_budget: int | None = None
     tiers: Sequence[Tier] = ()
-    case_ids: Sequence[str] = ()
+    case_filter: Sequence[str] = ()
     sweep: dict[str, list[int]] | None = None
+    cut: ShardCut | None = None
+    """A shard's slice of the whole plan (the cases above are already cut to it)."""
+    resumes: RunManifest | None = None
+    """The manifest of the run this plan goes on with (its cases, its settings)."""
+
+    def case_ids(self) -> dict[str, list[str]]:
+        """Per scaffold, every planned case id in order: the drawn cases, then those a
+        plugin could not draw."""
+        return {
+            name: [case.id for case in cases]
+            + [i for i, error in self.failures.items() if error.scaffold == name]
+            for name, cases in self.cases.items()
+        }
+
+    @property
+    def recorded_basis(self) -> CostBasis | None:
+        """The prices a resumed run was started with (a new run has none yet)."""
+        return self.resumes.cost_basis if self.resumes is not None else None
 
 
-def plan_resumed(
+def plan_run(
+    settings: RunConfig,
+    scaffold_names: Sequence[str],
+    *,
+    catalog: Catalog,
+    prompt_builder: PromptBuilder,
+    tiers: Sequence[Tier] = TIERS,
+    case_ids: Sequence[str] = (),
+    size: int | None = None,
+    shard: Shard | None = None,
+    resumes: RunManifest | None = None,
+) -> RunPlan:
+    """The plan of a run: ``resumes``'s own when given (``prompt_builder`` then reads each
+    scaffold from the file that run read, where that still holds the text it hashed), else
+    a new one drawn from ``settings`` and the command line's choices, cut to ``shard``."""
+    plan = (
+        _resumed(resumes, settings, prompt_builder, catalog=catalog)
+        if resumes is not None
+        else _new(
+            settings,
+            scaffold_names,
+            catalog=catalog,
+            tiers=tiers,
+            case_ids=case_ids,
+            size=size,
+            shard=shard,
+        )
+    )
+    if plan.transport == BATCHES and (settings.early_stop or plan.stopping == LOOKS):
+        raise ConfigurationError(
+            "--batch sends every case at once: leave out --early-stop (it asks in looks)"
+        )
+    return plan
+
+
+def _resumed(
     previous: RunManifest,
     settings: RunConfig,
     prompt_builder: PromptBuilder,
     *,
     catalog: Catalog,
 ) -> RunPlan:
-    """The cases ``previous`` planned, drawn again from its seed; ``prompt_builder`` reads
-    each scaffold from the file the run read, where that still holds the text it hashed."""
     failures: dict[str, PluginError] = {}
     adopt_stored_scaffolds(previous, prompt_builder)
     case_ids = [i for info in previous.scaffolds.values() for i in info.case_ids]
@@ -52,10 +139,19 @@ def plan_resumed(
         catalog=catalog,
         plugin_failures=failures,
     )
-    return RunPlan(planned, failures, case_ids=case_ids)
+    return RunPlan(
+        planned,
+        failures,
+        samples=previous.samples,
+        stopping=FIXED if previous.early_stops is None else LOOKS,
+        transport=BATCHES if settings.batch or previous.settings.get("batch") else CONCURRENT,
+        thinking_budget=previous.thinking_budget,
+        case_filter=case_ids,
+        resumes=previous,
+    )
 
 
-def plan_new(
+def _new(
     settings: RunConfig,
     scaffold_names: Sequence[str],
     *,
@@ -89,4 +185,141 @@ def plan_new(
     if settings.early_stop:  # every prefix of a scaffold's cases holds all its groups
         check_early_stop(sweep=sweep is not None, shard=shard is not None)
         planned = {name: interleaved(cases) for name, cases in planned.items()}
-    return RunPlan(planned, failures, tiers, case_ids, sweep)
+    plan = RunPlan(
+        planned,
+        failures,
+        samples=settings.samples,
+        stopping=LOOKS if settings.early_stop else FIXED,
+        transport=BATCHES if settings.batch else CONCURRENT,
+        thinking_budget=settings.thinking_budget,
+        tiers=tiers,
+        case_filter=case_ids,
+        sweep=sweep,
+    )
+    if shard is None:
+        return plan
+    cut = cut_plan(plan.case_ids(), shard)
+    mine = cut.ids()
+    return replace(
+        plan,
+        cases={
+            name: [case for case in cases if case.id in mine] for name, cases in planned.items()
+        },
+        failures={i: error for i, error in plan.failures.items() if i in mine},
+        cut=cut,
+    )
+
+
+def _checked_size(spec: ScaffoldSpec, tier: Tier, size: int | None) -> int | None:
+    if size is not None:
+        problem = spec.size.check(tier, size)
+        if problem is not None:
+            raise ConfigurationError(f"{spec.name}: {problem}; choose --size in it, or --tier")
+    return size
+
+
+def plan_cases(
+    scaffold_names: Sequence[str],
+    *,
+    seed: int,
+    cases: int,
+    tiers: Sequence[Tier] = TIERS,
+    case_ids: Sequence[str] = (),
+    size: int | None = None,
+    sweep: Mapping[str, Sequence[int]] | None = None,
+    catalog: Catalog | None = None,
+    plugin_failures: dict[str, PluginError] | None = None,
+) -> dict[str, list[TestCase]]:
+    """The cases of each scaffold: ``cases`` split over ``tiers`` (at ``size``, default each
+    tier's own) and, for a scaffold ``sweep`` names, the size sweep's cases at its sizes
+    (:func:`~verification.certify.envelope.sweep_cases`); or exactly ``case_ids`` (their ids say
+    their sizes). A case a plugin's generator or reference cannot draw is left out and its
+    error kept in ``plugin_failures`` by case id, when given (raised otherwise)."""
+    catalog = catalog or default_catalog()
+    planned: dict[str, list[TestCase]] = {}
+
+    def draw(spec: ScaffoldSpec, tier: Tier, index: int, size: int | None) -> list[TestCase]:
+        try:
+            return [draw_case(spec, tier, index, seed=seed, size=size)]
+        except PluginError as exc:
+            if plugin_failures is None:
+                raise
+            named = None if size in (None, spec.sizes[tier]) else size
+            plugin_failures[case_id(spec.name, tier, index, named)] = exc
+            return []
+
+    if case_ids:
+        if size is not None:
+            raise ConfigurationError("--case ids say their sizes: leave out --size")
+        for identifier in case_ids:
+            key = parse_case_id(identifier)
+            if key is None:
+                raise ConfigurationError(
+                    f"bad case id {identifier!r}: expected {CASE_ID_FORMAT}, "
+                    "e.g. dijkstra-standard-004 or dijkstra-standard-s12-004"
+                )
+            spec = catalog.get_spec(key.scaffold)
+            if scaffold_names and spec.name not in scaffold_names:
+                raise ConfigurationError(f"case {identifier} is not of {list(scaffold_names)}")
+            chosen = planned.setdefault(spec.name, [])
+            for case in draw(spec, key.tier, key.index, _checked_size(spec, key.tier, key.size)):
+                if case not in chosen:  # "kmp-simple-1" and "kmp-simple-001" are one case
+                    chosen.append(case)
+        return planned
+    counts = plan_tier_counts(cases, tiers)
+    for name in scaffold_names:
+        spec = catalog.get_spec(name)
+        chosen = [
+            case
+            for tier in tiers
+            for index in range(counts[tier])
+            for case in draw(spec, tier, index, _checked_size(spec, tier, size))
+        ]
+        ids = {case.id for case in chosen}
+        for tier, index, at in sweep_plan(spec, (sweep or {}).get(name, ())):
+            for case in draw(spec, tier, index, at):
+                if case.id not in ids:  # a tier's default size is a size a sweep may visit
+                    ids.add(case.id)
+                    chosen.append(case)
+        planned[name] = chosen
+    return planned
+
+
+def planned_sweep(
+    settings: RunConfig,
+    scaffold_names: Sequence[str],
+    *,
+    catalog: Catalog,
+    narrowed: bool,
+) -> dict[str, list[int]] | None:
+    """The sizes each scaffold is swept at: ``--sizes`` for every one, else at the thorough
+    level each spec's own (:func:`~verification.certify.envelope.sweep_sizes`); none when the run is
+    ``narrowed`` to chosen cases or one size."""
+    if settings.sizes is not None:
+        if narrowed:
+            raise ConfigurationError("--sizes sweeps sizes: leave out --size and --case")
+        return {name: list(settings.sizes) for name in scaffold_names}
+    if settings.level != "thorough" or narrowed:
+        return None
+    return {name: sweep_sizes(catalog.get_spec(name)) for name in scaffold_names}
+
+
+def level_tiers(level: Level, tiers: Sequence[Tier]) -> list[Tier]:
+    """The tiers a run asks: the level's, unless the command line chose some."""
+    if tuple(tiers) != TIERS:
+        return list(tiers)
+    return [tier for tier in TIERS if tier in LEVEL_TIERS[level]]
+
+
+def resumed_seed(manifest: RunManifest, settings: RunConfig) -> int:
+    """The seed a resumed run's cases came from; a private one must be given again."""
+    if not manifest.seed_private:
+        return manifest.seed
+    secret = settings.cert_seed
+    if secret is None or settings.cert_seed_sha256 != manifest.seed_sha256:
+        raise ConfigurationError(
+            f"run {manifest.run_id} drew its cases from a private cert seed (sha256 "
+            f"{str(manifest.seed_sha256)[:12]}...): set VERIFY_CERT_SEED to that seed to "
+            "resume it"
+        )
+    return private_case_seed(secret)

@@ -21,7 +21,7 @@ from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, PromptBuilder
 from verification.store.manifests import RunManifest
 from verification.store.records import AttemptRecord
 
-__all__ = ["adopt_stored_scaffolds", "answered_cases", "check_resumable", "resume_command"]
+__all__ = ["adopt_stored_scaffolds", "answered_samples", "check_resumable", "resume_command"]
 
 
 def adopt_stored_scaffolds(manifest: RunManifest, builder: PromptBuilder) -> list[str]:
@@ -99,8 +99,9 @@ def check_resumable(
         )
 
 
-def answered_cases(records: Iterable[AttemptRecord]) -> set[tuple[str, int]]:
-    """The (case id, sample) pairs a journal holds an answer for: an infrastructure error,
+def answered_samples(records: Iterable[AttemptRecord]) -> set[tuple[str, int]]:
+    """The case samples, as (case id, sample) pairs, that a journal holds an answer for
+    (what a resumed run does not ask again): an infrastructure error,
     even after an answer, leaves its case to ask again."""
     done: set[tuple[str, int]] = set()
     for record in records:

@@ -1,4 +1,5 @@
-"""When each case starts: the runner's default mode of answering a run's cases.
+"""When each case starts: how the concurrent transport (:mod:`verification.run.concurrent`)
+answers a run's cases.
 
 :class:`CaseScheduler` starts every planned case as a task and lets each go when three
 things allow it, in this order:
@@ -11,56 +12,29 @@ things allow it, in this order:
    (one per model, started at ``--concurrency``);
 3. **the budget allows it** (``--max-cost``): once it does not, no further case starts.
 
-Another mode (batches, say) is another scheduler producing the same journal lines.
+Another transport (batches, say) produces the same journal lines by other means.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 
-from verification.cases import TestCase
-from verification.catalog.spec import ScaffoldSpec
 from verification.llm.limiter import AdaptiveLimiter, Slot
-from verification.run.budget import CostBudget
+from verification.run.attempts import Attempts, Job
 from verification.store.records import AttemptRecord
-from verification.validators.base import Validator
 
-__all__ = ["CaseScheduler", "Job"]
-
-
-@dataclass(frozen=True)
-class Job:
-    """One case sample to answer."""
-
-    spec: ScaffoldSpec
-    case: TestCase
-    validator: Validator
-    epoch: int
-
+__all__ = ["Answer", "CaseScheduler"]
 
 Answer = Callable[[Job, Slot], Awaitable[list[AttemptRecord]]]
-"""Answers a job, its first try in the slot given (the runner's ``_answer_case``)."""
+"""Answers a job, its first try in the slot given (:meth:`Attempts.answer`, say)."""
 
 
 class CaseScheduler:
     """Starts a run's cases under its limiters, its budget and the cache warm-up."""
 
-    def __init__(
-        self,
-        concurrency: int,
-        *,
-        budget: CostBudget | None = None,
-        warms_cache: Callable[[ScaffoldSpec], bool] = lambda spec: False,
-        worst_case: Callable[[Job], float] = lambda job: 0.0,
-    ) -> None:
+    def __init__(self, concurrency: int) -> None:
         self.concurrency = concurrency
-        self.budget = budget
-        self.warms_cache = warms_cache
-        """Whether a scaffold's first case should warm the prompt cache alone."""
-        self.worst_case = worst_case
-        """The most a job could cost (asked only under a budget)."""
         self.limiters: dict[str, AdaptiveLimiter] = {}
         """One per model, made on first use."""
 
@@ -70,14 +44,19 @@ class CaseScheduler:
             self.limiters[model] = AdaptiveLimiter(self.concurrency)
         return self.limiters[model]
 
-    async def run(self, jobs: Sequence[Job], model: str, answer: Answer) -> list[AttemptRecord]:
-        """Answer every job; on any error (Ctrl-C, a refused key) cancel the others."""
-        limiter = self.limiter_for(model)
+    async def run(
+        self, jobs: Sequence[Job], attempts: Attempts, answer: Answer | None = None
+    ) -> list[AttemptRecord]:
+        """Answer every job with ``answer`` (by default ``attempts.answer``), under the
+        limiter of ``attempts``' model, its budget and its cache warm-up; on any error
+        (Ctrl-C, a refused key) cancel the others."""
+        answer = answer or attempts.answer
+        limiter = self.limiter_for(attempts.model)
         warm: dict[str, asyncio.Event] = {}
         warmers: set[int] = set()
         for position, job in enumerate(jobs):
             name = job.spec.name
-            if name not in warm and self.warms_cache(job.spec):
+            if name not in warm and attempts.warms_cache(job.spec):
                 warm[name] = asyncio.Event()
                 warmers.add(position)
 
@@ -87,7 +66,7 @@ class CaseScheduler:
                 await event.wait()
             try:
                 async with limiter.slot() as slot:
-                    return await self._started(job, slot, answer)
+                    return await self._started(job, slot, attempts, answer)
             finally:
                 if position in warmers:
                     event.set()  # type: ignore[union-attr]
@@ -102,12 +81,14 @@ class CaseScheduler:
             raise
         return [record for records in finished for record in records]
 
-    async def _started(self, job: Job, slot: Slot, answer: Answer) -> list[AttemptRecord]:
-        budget = self.budget
+    async def _started(
+        self, job: Job, slot: Slot, attempts: Attempts, answer: Answer
+    ) -> list[AttemptRecord]:
+        budget = attempts.budget
         if budget is None:
             return await answer(job, slot)
         key = id(job)
-        if not budget.start(key, self.worst_case(job)):
+        if not budget.start(key, attempts.worst_case(job)):
             return []  # left unasked: the run says it stopped at its budget
         try:
             return await answer(job, slot)

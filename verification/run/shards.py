@@ -1,7 +1,7 @@
 """Sharded runs: one plan cut into N disjoint, deterministic slices (``verify --shard I/N``).
 
 Each shard is an ordinary run with its own id whose manifest keeps only its own cases, and
-in :class:`~verification.store.manifests.ShardInfo` where they stand in the whole plan and the
+in :class:`~verification.store.journal.ShardInfo` where they stand in the whole plan and the
 plan's digest. The cut is a function of the case ids alone: the plan's cases are grouped by
 scaffold, tier and size, each group in index order, and dealt out in turn over all the
 groups, so every shard holds each group's cases to within one and the same count to within
@@ -13,13 +13,22 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from verification.cases import TIERS, parse_case_id
 from verification.errors import ConfigurationError
 from verification.store.manifests import RunManifest, ShardInfo
 
-__all__ = ["PLAN_FIELDS", "PLAN_SETTINGS", "Shard", "cut_shard", "parse_shard", "plan_sha256"]
+__all__ = [
+    "PLAN_FIELDS",
+    "PLAN_SETTINGS",
+    "Shard",
+    "ShardCut",
+    "cut_plan",
+    "parse_shard",
+    "plan_sha256",
+]
 
 _SHARD = re.compile(r"([0-9]{1,6})/([0-9]{1,6})")
 PLAN_FIELDS = (
@@ -79,38 +88,64 @@ def plan_sha256(manifest: RunManifest) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def _deal(manifest: RunManifest, count: int) -> dict[str, list[int]]:
+def _deal(case_ids: Mapping[str, Sequence[str]], count: int) -> dict[str, list[int]]:
     """Per scaffold, which shard (0-based) each planned case goes to."""
     tier_order = {tier: position for position, tier in enumerate(TIERS)}
     members: list[tuple[tuple[int, int, int, int, int], str, int]] = []
-    for rank, (name, entry) in enumerate(manifest.scaffolds.items()):
-        for position, identifier in enumerate(entry.case_ids):
+    for rank, (name, ids) in enumerate(case_ids.items()):
+        for position, identifier in enumerate(ids):
             key = parse_case_id(identifier)
             if key is None:  # planned ids are made by case_id(): only a damaged manifest
                 raise ConfigurationError(f"{identifier!r:.80} is not a case id")
             size = -1 if key.size is None else key.size
             group = (rank, tier_order.get(key.tier, len(TIERS)), size, key.index, position)
             members.append((group, name, position))
-    deal = {name: [0] * len(entry.case_ids) for name, entry in manifest.scaffolds.items()}
+    deal = {name: [0] * len(ids) for name, ids in case_ids.items()}
     for turn, (_, name, position) in enumerate(sorted(members)):
         deal[name][position] = turn % count
     return deal
 
 
-def cut_shard(manifest: RunManifest, shard: Shard) -> RunManifest:
-    """``manifest`` (a whole plan) narrowed to ``shard``'s cases, with its
-    :class:`~verification.store.manifests.ShardInfo`."""
-    deal = _deal(manifest, shard.count)
-    scaffolds, positions = {}, {}
-    for name, entry in manifest.scaffolds.items():
-        mine = [p for p, owner in enumerate(deal[name]) if owner == shard.index - 1]
-        positions[name] = mine
-        scaffolds[name] = entry.model_copy(update={"case_ids": [entry.case_ids[p] for p in mine]})
-    info = ShardInfo(
-        index=shard.index,
-        count=shard.count,
-        plan_sha256=plan_sha256(manifest),
-        positions=positions,
-        planned={name: len(entry.case_ids) for name, entry in manifest.scaffolds.items()},
+@dataclass(frozen=True)
+class ShardCut:
+    """A shard's slice of a whole plan: the whole plan's case ids per scaffold, and where
+    this shard's stand in each."""
+
+    shard: Shard
+    whole: dict[str, list[str]]
+    positions: dict[str, list[int]]
+
+    def ids(self) -> set[str]:
+        """The case ids this shard asks."""
+        return {self.whole[name][p] for name, mine in self.positions.items() for p in mine}
+
+    def narrow(self, manifest: RunManifest) -> RunManifest:
+        """``manifest``, written for the whole plan, narrowed to this shard's cases, with
+        its :class:`~verification.store.journal.ShardInfo`."""
+        scaffolds = {
+            name: entry.model_copy(
+                update={"case_ids": [entry.case_ids[p] for p in self.positions[name]]}
+            )
+            for name, entry in manifest.scaffolds.items()
+        }
+        info = ShardInfo(
+            index=self.shard.index,
+            count=self.shard.count,
+            plan_sha256=plan_sha256(manifest),
+            positions=self.positions,
+            planned={name: len(entry.case_ids) for name, entry in manifest.scaffolds.items()},
+        )
+        return manifest.model_copy(update={"scaffolds": scaffolds, "shard": info})
+
+
+def cut_plan(case_ids: Mapping[str, Sequence[str]], shard: Shard) -> ShardCut:
+    """``shard``'s slice of the plan whose cases are ``case_ids`` (per scaffold, in order)."""
+    deal = _deal(case_ids, shard.count)
+    return ShardCut(
+        shard,
+        {name: list(ids) for name, ids in case_ids.items()},
+        {
+            name: [p for p, owner in enumerate(owners) if owner == shard.index - 1]
+            for name, owners in deal.items()
+        },
     )
-    return manifest.model_copy(update={"scaffolds": scaffolds, "shard": info})

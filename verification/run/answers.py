@@ -1,0 +1,80 @@
+"""What kind of answer a run asks for and how it is judged: the :class:`AnswerKind`
+protocol.
+
+A kind writes a case's prompt, judges a reply to it (what the answer was, whether it
+passed, at which level it failed) and writes the re-prompt that asks again after a reply
+that could not be read. Today's kind is the model's worked trace of the algorithm
+(:mod:`verification.run.trace_answers`); a kind is chosen by name
+(:mod:`verification.run.strategies`) and the runner never looks inside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple, Protocol
+
+from verification.cases import TestCase
+from verification.catalog import Catalog
+from verification.catalog.spec import ScaffoldSpec
+from verification.llm.base import LLMRequest, LLMResponse
+from verification.llm.prompt_builder import Prompt, PromptBuilder
+from verification.store.records import AttemptRecord, Outcome
+from verification.validators.base import Validator
+
+__all__ = ["AnswerKind", "AnswerKindFactory", "Judgement", "stopped_early"]
+
+
+class Judgement(NamedTuple):
+    """A reply's outcome, the level that failed, why, the answer read and the leniency
+    the reading needed."""
+
+    outcome: Outcome
+    level: int | None
+    reason: str
+    answer: Any = None
+    leniency: tuple[str, ...] = ()
+
+
+class AnswerKind(Protocol):
+    """Asks a case and judges the reply (a plugin's schema or validator may raise
+    :class:`~verification.errors.PluginError`: the case is then the plugin's failure)."""
+
+    def prompt(self, spec: ScaffoldSpec, case: TestCase) -> Prompt:
+        """The first prompt of ``case``."""
+        ...
+
+    def judge(
+        self,
+        spec: ScaffoldSpec,
+        validator: Validator,
+        case: TestCase,
+        request: LLMRequest,
+        response: LLMResponse,
+    ) -> Judgement:
+        """The verdict on ``response``, the reply to ``request``."""
+        ...
+
+    def needs_repair(self, record: AttemptRecord) -> bool:
+        """Whether the attempt ``record`` could not be read, so a repair may ask again."""
+        ...
+
+    def repair(self, prompt: Prompt, reason: str) -> Prompt:
+        """The prompt that asks again after a reply to ``prompt`` unread for ``reason``."""
+        ...
+
+
+AnswerKindFactory = Callable[[PromptBuilder, Catalog], AnswerKind]
+"""Makes a run's answer kind from its prompt builder and catalog."""
+
+
+def stopped_early(response: LLMResponse, max_tokens: int) -> Judgement | None:
+    """The verdict on a reply that stopped before its end (its token limit, the model's
+    context window, a refusal), whatever kind of answer was asked; ``None`` otherwise."""
+    if response.stop_reason == "max_tokens":
+        return Judgement("truncated", 1, f"the reply hit the {max_tokens}-token limit")
+    if response.stop_reason == "model_context_window_exceeded":
+        return Judgement("truncated", 1, "the reply ran out of the model's context window")
+    if response.stop_reason == "refusal":
+        # The model declined: not a formatting bug, so no level takes the blame.
+        return Judgement("refused", None, "the model refused to answer (stop_reason refusal)")
+    return None

@@ -1,0 +1,299 @@
+"""One run's attempts, whichever transport sends them: each case sample's request, its
+reply judged by the run's answer kind and journalled (only then kept in the response
+cache), a case's repairs, and the cases a plugin kept from being asked.
+
+Every transport makes the same journal lines through one :class:`Attempts`: the
+concurrent one asks and repairs through :meth:`Attempts.answer`, the batch one sends the
+requests :meth:`Attempts.request_for` makes and hands their replies to
+:meth:`Attempts.judged`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from verification.cases import TestCase, parse_case_id
+from verification.catalog.spec import ScaffoldSpec
+from verification.certify.calibration import CaseCalibration, calibrate_case
+from verification.config import RunConfig
+from verification.errors import FatalLLMError, LLMError, PluginError
+from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
+from verification.llm.limiter import AdaptiveLimiter, Slot
+from verification.llm.prompt_builder import Prompt, PromptBuilder
+from verification.run.answers import AnswerKind, Judgement
+from verification.run.budget import CostBudget
+from verification.store.journal import JournalWriter, read_journal
+from verification.store.paths import RunPaths
+from verification.store.pricing import estimate_tokens, min_cacheable_for
+from verification.store.records import AttemptRecord, cap_response
+from verification.store.thinking import max_tokens_with
+from verification.validators.base import Validator
+
+__all__ = ["Attempts", "Job", "ProgressCallback"]
+
+ProgressCallback = Callable[[AttemptRecord], None]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One case sample to answer."""
+
+    spec: ScaffoldSpec
+    case: TestCase
+    validator: Validator
+    epoch: int
+
+    @property
+    def sample(self) -> tuple[str, int]:
+        """(case id, sample): what the journal knows the job by."""
+        return (self.case.id, self.epoch)
+
+
+def _undrawn(identifier: str) -> TestCase:
+    """The case ``identifier`` names, as far as its id says (no input, no answer)."""
+    key = parse_case_id(identifier)
+    assert key is not None  # planned ids are made by case_id()
+    return TestCase(
+        id=identifier,
+        scaffold=key.scaffold,
+        tier=key.tier,
+        index=key.index,
+        input={},
+        expected={},
+        size=key.size,
+    )
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass
+class Attempts:
+    """Makes, judges and journals a run's attempts at its cases."""
+
+    provider: LLMProvider
+    model: str
+    answers: AnswerKind
+    settings: RunConfig
+    prompt_builder: PromptBuilder
+    limiter: AdaptiveLimiter
+    """The model's limiter: a case asked on its own queues for a slot in it."""
+    thinking_budget: int | None = None
+    progress: ProgressCallback | None = None
+    paths: RunPaths | None = None
+    """The run's folder (none for cases asked outside a run)."""
+    journal: JournalWriter | None = None
+    budget: CostBudget | None = None
+    """``--max-cost``: what every live answer costs is recorded in it."""
+    answered: set[tuple[str, int]] = field(default_factory=set)
+    """The case samples the journal answered before this invocation (a resumed run's)."""
+    calibrations: dict[str, CaseCalibration] = field(default_factory=dict)
+    """Each answered case's calibration, by id: made while other requests wait."""
+
+    def journalled(self) -> list[AttemptRecord]:
+        """Every attempt the run's journal holds."""
+        return read_journal(self.paths.journal) if self.paths is not None else []
+
+    def request_for(self, job: Job, prompt: Prompt) -> LLMRequest:
+        """The request that asks ``prompt`` of the run's model for ``job``'s sample."""
+        return LLMRequest(
+            system=prompt.system,
+            prompt=prompt.user,
+            model=self.model,
+            max_tokens=max_tokens_with(self.thinking_budget, job.spec.max_output_tokens),
+            temperature=None if self.thinking_budget else self.settings.temperature,
+            thinking_budget=self.thinking_budget,
+            case_id=job.case.id,
+            sample=job.epoch,
+        )
+
+    def prompt_at(self, job: Job, attempt: int, chain: Mapping[int, AttemptRecord]) -> Prompt:
+        """Attempt ``attempt``'s prompt: the case's, repaired for each reply before it that
+        could not be read (their reasons from the journal's ``chain`` of the sample)."""
+        prompt = self.answers.prompt(job.spec, job.case)
+        for earlier in range(1, attempt):
+            prompt = self.answers.repair(prompt, chain[earlier].reason)
+        return prompt
+
+    def next_attempt(self, chain: Mapping[int, AttemptRecord]) -> int | None:
+        """The attempt a case sample needs next, given its journalled ``chain``; ``None``
+        when it is answered (or out of repairs)."""
+        if not chain:
+            return 1
+        last = max(chain)
+        if chain[last].outcome == "infra_error":
+            return last
+        if self.answers.needs_repair(chain[last]) and last < self.settings.repair_attempts:
+            return last + 1
+        return None
+
+    async def answer(
+        self,
+        job: Job,
+        slot: Slot | None = None,
+        *,
+        prompt: Prompt | None = None,
+        first_attempt: int = 1,
+    ) -> list[AttemptRecord]:
+        """The first attempt (in ``slot``, if one is held) and, while a reply cannot be
+        read, repairs (each queuing for a slot); from ``first_attempt`` with ``prompt``
+        when another transport made the attempts before it (a batch)."""
+        slot = slot or self.limiter.slot()
+        if prompt is None:
+            try:
+                prompt = self.answers.prompt(job.spec, job.case)
+            except PluginError as exc:
+                return [self.keep_plugin_failure(job.case.id, exc, epoch=job.epoch, case=job.case)]
+        records = [await self._attempt(job, prompt, attempt=first_attempt, slot=slot)]
+        while (
+            self.answers.needs_repair(records[-1])
+            and first_attempt - 1 + len(records) < self.settings.repair_attempts
+        ):
+            prompt = self.answers.repair(prompt, records[-1].reason)
+            attempt = first_attempt + len(records)
+            records.append(await self._attempt(job, prompt, attempt=attempt, slot=slot))
+        if job.case.id not in self.calibrations:
+            self.calibrations[job.case.id] = calibrate_case(job.spec, job.case)
+        return records
+
+    async def _attempt(
+        self, job: Job, prompt: Prompt, *, attempt: int, slot: Slot
+    ) -> AttemptRecord:
+        request = self.request_for(job, prompt)
+        started = time.perf_counter()
+        reply: LLMResponse | LLMError
+        try:
+            reply = await self.provider.generate_with_retry(
+                request, max_retries=self.settings.max_retries, slot=slot
+            )
+        except FatalLLMError:
+            raise
+        except LLMError as exc:
+            reply = exc
+        latency = time.perf_counter() - started
+        return await self.judged(job, request, reply, attempt=attempt, latency_s=latency)
+
+    async def judged(
+        self,
+        job: Job,
+        request: LLMRequest,
+        reply: LLMResponse | LLMError,
+        *,
+        attempt: int,
+        latency_s: float = 0.0,
+    ) -> AttemptRecord:
+        """Judge one attempt's ``reply`` (an answer, or the error that stood for one),
+        journal it, and only then keep the answer in the response cache."""
+        response = reply if isinstance(reply, LLMResponse) else None
+        if response is None:
+            verdict = Judgement("infra_error", None, str(reply))
+        else:
+            try:
+                verdict = self.answers.judge(job.spec, job.validator, job.case, request, response)
+            except PluginError as exc:
+                # The plugin's fault, not the answer's: kept, not counted, asked on resume.
+                verdict = Judgement("infra_error", None, str(exc))
+        record = self._record(
+            job.case.id,
+            job.case,
+            verdict,
+            epoch=job.epoch,
+            attempt=attempt,
+            model_asked=request.model,
+            response=response,
+            latency_s=latency_s,
+        )
+        if self.budget is not None and record.source == "live":
+            self.budget.record(record.usage)
+        if response is not None:  # kept (cached) only once journalled: a paid answer stays
+            await self.provider.keep(request, response)
+        if self.progress is not None:
+            self.progress(record)
+        return record
+
+    def keep_plugin_failure(
+        self, identifier: str, error: PluginError, *, epoch: int, case: TestCase | None = None
+    ) -> AttemptRecord:
+        """Journal a case no model was asked because its plugin failed (drawing it, or
+        writing its prompt): an infrastructure error with the plugin's message as reason,
+        so the scaffold is INCOMPLETE, the others run, and ``--resume`` tries it again."""
+        verdict = Judgement("infra_error", None, str(error))
+        record = self._record(
+            identifier, case, verdict, epoch=epoch, attempt=1, model_asked=self.model
+        )
+        if self.progress is not None:
+            self.progress(record)
+        return record
+
+    def _record(
+        self,
+        identifier: str,
+        case: TestCase | None,
+        verdict: Judgement,
+        *,
+        epoch: int,
+        attempt: int,
+        model_asked: str,
+        response: LLMResponse | None = None,
+        latency_s: float = 0.0,
+    ) -> AttemptRecord:
+        """The journal line of one attempt at case ``identifier``, journalled: ``case`` is
+        ``None`` when its plugin could not draw it (its id says the rest), ``response`` when
+        no reply came."""
+        drawn = case or _undrawn(identifier)
+        raw, raw_chars, raw_sha = cap_response(response.content if response else None)
+        record = AttemptRecord(
+            scaffold=drawn.scaffold,
+            case_id=identifier,
+            index=drawn.index,
+            epoch=epoch,
+            attempt=attempt,
+            tier=drawn.tier,
+            input=drawn.input,
+            expected=drawn.expected,
+            outcome=verdict.outcome,
+            level=verdict.level,
+            reason=verdict.reason,
+            leniency=list(verdict.leniency),
+            answer=verdict.answer,
+            raw_response=raw,
+            raw_response_chars=raw_chars,
+            raw_response_sha256=raw_sha,
+            stop_reason=response.stop_reason if response else None,
+            usage=dict(response.usage) if response else {},
+            latency_s=round(latency_s, 6),
+            model=response.model if response else None,
+            finished_at=_now(),
+            source=response.source if response else None,
+            size=drawn.size,
+            model_asked=model_asked,
+        )
+        if self.journal is not None:
+            self.journal.append(record)
+        return record
+
+    def warms_cache(self, spec: ScaffoldSpec) -> bool:
+        """The provider caches prompts and the scaffold is long enough to be cached."""
+        if not self.provider.caches_prompts:
+            return False
+        minimum = min_cacheable_for(self.model, self.settings.min_cacheable_tokens)
+        scaffold = self.prompt_builder.get_scaffold_content(spec)
+        return minimum is None or estimate_tokens(scaffold) >= minimum
+
+    def worst_case(self, job: Job) -> float:
+        """The most ``job`` could cost (its prompt estimated): what the budget holds for it."""
+        assert self.budget is not None
+        try:
+            prompt = self.answers.prompt(job.spec, job.case)
+        except PluginError:
+            return 0.0  # no prompt, no request: the case journals its plugin's failure
+        tokens = estimate_tokens(prompt.system) + estimate_tokens(prompt.user)
+        return self.budget.worst_case(
+            tokens,
+            max_tokens_with(self.thinking_budget, job.spec.max_output_tokens),
+            self.settings.repair_attempts,
+        )

@@ -1,0 +1,25 @@
+"""The ``concurrent`` transport: every case sample a request of its own, started under
+the model's limiter, the budget and the prompt cache warm-up
+(:class:`~verification.run.scheduling.CaseScheduler`), repaired at once when its reply
+cannot be read. A resumed run's answered samples are not asked again."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from verification.run.attempts import Job
+from verification.run.transport import TransportSetting
+
+__all__ = ["ConcurrentTransport"]
+
+
+class ConcurrentTransport:
+    """Sends each case sample's requests as a slot frees."""
+
+    def __init__(self, setting: TransportSetting) -> None:
+        self.attempts = setting.attempts
+        self.scheduler = setting.scheduler
+
+    async def send(self, jobs: Sequence[Job]) -> None:
+        todo = [job for job in jobs if job.sample not in self.attempts.answered]
+        await self.scheduler.run(todo, self.attempts)

@@ -1,0 +1,64 @@
+"""When a run stops: the :class:`StoppingRule` protocol, and the fixed plan.
+
+A rule hands the run's case samples to the transport, all at once or in looks, and says
+where each scaffold stopped (for the manifest). The plan asks everything (``fixed``);
+``--early-stop`` asks in looks and stops a scaffold once one decides
+(:mod:`verification.run.early_stop`). One is chosen by the plan's name for it
+(:mod:`verification.run.strategies`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Protocol
+
+from verification.cases import TestCase
+from verification.run.attempts import Job
+from verification.store.manifests import EarlyStop, RunManifest
+from verification.store.records import AttemptRecord
+
+__all__ = ["FixedPlan", "Send", "StoppingFactory", "StoppingRule"]
+
+Send = Callable[[Sequence[Job]], Awaitable[None]]
+"""The transport's ``send``."""
+
+
+class StoppingRule(Protocol):
+    """Decides how much of the plan is asked."""
+
+    async def run(self, jobs: Sequence[Job], send: Send) -> None:
+        """Hand ``jobs`` (in the plan's order) to ``send``, as much of them as the rule asks."""
+        ...
+
+    @property
+    def stops(self) -> dict[str, EarlyStop] | None:
+        """Where each scaffold stopped before the end of its plan (the manifest's
+        ``early_stops``)."""
+        ...
+
+
+StoppingFactory = Callable[
+    [Mapping[str, Sequence[TestCase]], RunManifest, Callable[[], list[AttemptRecord]]],
+    StoppingRule,
+]
+"""Makes a run's rule from its planned cases (in the order asked), its manifest and a
+reader of its journal."""
+
+
+class FixedPlan:
+    """Asks the whole plan."""
+
+    def __init__(
+        self,
+        planned: Mapping[str, Sequence[TestCase]],
+        manifest: RunManifest,
+        journal: Callable[[], list[AttemptRecord]],
+    ) -> None:
+        self._stops = manifest.early_stops
+
+    async def run(self, jobs: Sequence[Job], send: Send) -> None:
+        await send(jobs)
+
+    @property
+    def stops(self) -> dict[str, EarlyStop] | None:
+        return self._stops
