@@ -207,6 +207,7 @@ def _graphs(draw: st.DrawFn) -> dict[str, Any]:
     return test_input
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(_graphs())
 def test_astar_matches_networkx_on_hypothesis_graphs(test_input: dict[str, Any]) -> None:

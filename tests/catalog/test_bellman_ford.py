@@ -184,6 +184,7 @@ def _graphs(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(_graphs())
 def test_the_reference_matches_networkx_and_the_brute_force_on_any_graph(

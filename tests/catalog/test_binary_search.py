@@ -69,6 +69,7 @@ def test_the_reference_agrees_with_the_oracle_on_generated_inputs(tier: Any) -> 
         assert oracle(test_input, binary_search(**test_input)), test_input
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.integers(-6, 6), max_size=40).map(sorted),

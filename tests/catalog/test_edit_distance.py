@@ -77,12 +77,14 @@ def test_the_reference_matches_the_oracle_on_generated_inputs(tier: Tier) -> Non
         assert oracle(test_input, edit_distance(**test_input))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.text("abc", max_size=5), st.text("abc", max_size=5))
 def test_the_reference_matches_exhaustive_search(a: str, b: str) -> None:
     assert edit_distance(a=a, b=b)["distance"] == _breadth_first(a, b)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.text("abcd", max_size=10), st.text("abcd", max_size=10))
 def test_the_reference_is_symmetric_and_within_its_bounds(a: str, b: str) -> None:

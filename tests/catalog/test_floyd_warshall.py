@@ -167,6 +167,7 @@ def _graphs(draw: st.DrawFn) -> dict[str, Any]:
     return {"vertices": labels, "edges": [list(e) for e in edges], "directed": draw(st.booleans())}
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(_graphs())
 def test_floyd_warshall_matches_networkx_on_hypothesis_graphs(test_input: dict[str, Any]) -> None:

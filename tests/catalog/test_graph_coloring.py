@@ -133,6 +133,7 @@ def graphs(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(graphs())
 def test_any_small_graph_agrees_with_brute_force(test_input: dict[str, Any]) -> None:

@@ -97,6 +97,7 @@ def test_the_reference_agrees_with_the_oracle_on_generated_inputs(tier: Any) -> 
         assert oracle(test_input, huffman_coding(**test_input)), test_input
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.integers(1, 30), min_size=1, max_size=8))
 def test_the_optimum_agrees_with_brute_force_over_length_profiles(counts: list[int]) -> None:

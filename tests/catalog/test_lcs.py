@@ -78,6 +78,7 @@ def test_the_reference_matches_brute_force_on_generated_inputs(tier: Tier) -> No
         _check(**generate_lcs(rng, tier, rng.randint(3, 10)))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.text("ABC", max_size=8), st.text("ABCD", max_size=8))
 def test_the_reference_matches_brute_force_on_random_strings(a: str, b: str) -> None:

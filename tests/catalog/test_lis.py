@@ -88,6 +88,7 @@ def test_the_reference_matches_brute_force_on_generated_inputs(tier: Tier) -> No
         _check(generate_lis(rng, tier, rng.randint(4, 11))["sequence"])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(-3, 8), max_size=10))
 def test_the_reference_matches_brute_force_on_random_lists(values: list[int]) -> None:

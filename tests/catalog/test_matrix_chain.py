@@ -112,6 +112,7 @@ def test_the_reference_matches_exhaustive_search_on_generated_inputs(tier: Tier)
         _check(generate_matrix_chain(rng, tier, rng.randint(4, 7))["dimensions"])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(1, 12), min_size=2, max_size=8))
 def test_the_reference_matches_exhaustive_search_on_random_chains(dims: list[int]) -> None:

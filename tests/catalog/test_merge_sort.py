@@ -43,6 +43,7 @@ def test_the_reference_agrees_with_the_oracle_on_generated_inputs(tier: Any) -> 
         assert oracle(test_input, merge_sort(**test_input)), test_input
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(-5, 5), max_size=30))
 def test_the_reference_agrees_with_the_oracle_on_any_array(array: list[int]) -> None:

@@ -61,6 +61,7 @@ def test_reference_agrees_with_numpy_over_generated_cases() -> None:
             assert oracle(test_input, monte_carlo_integration(**test_input)), (tier, seed)
 
 
+@pytest.mark.slow
 def test_many_draws_approach_the_true_integral() -> None:
     rng = random.Random(3)
     for _ in range(5):

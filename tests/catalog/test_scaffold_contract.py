@@ -117,6 +117,7 @@ def test_suites_do_not_depend_on_the_hash_seed() -> None:
     assert suite_digest(NAMES, "1") == suite_digest(NAMES, "4242")
 
 
+@pytest.mark.slow
 def test_case_k_does_not_depend_on_how_many_cases_are_asked() -> None:
     few = plan_cases(NAMES, seed=3, cases=5)
     many = plan_cases(NAMES, seed=3, cases=40)

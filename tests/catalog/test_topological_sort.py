@@ -172,6 +172,7 @@ def _graphs(draw: st.DrawFn) -> dict[str, Any]:
     return {"vertices": draw(st.permutations(labels)), "edges": draw(st.lists(pair, max_size=14))}
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(_graphs())
 def test_the_reference_matches_networkx_on_any_graph(inp: dict[str, Any]) -> None:

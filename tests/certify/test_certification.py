@@ -79,6 +79,7 @@ def _replay(
     return _verify(output, *options, "--provider", "replay", "--replay-file", str(replay))
 
 
+@pytest.mark.slow
 def test_each_level_asks_its_count_and_says_what_it_certifies(tmp_path: Path) -> None:
     spec = default_catalog()["kmp"]
     for level in ("quick", "standard", "thorough"):
@@ -166,6 +167,7 @@ def test_samples_count_cases_and_the_interval_is_on_case_scores(tmp_path: Path) 
     )
 
 
+@pytest.mark.slow
 def test_the_size_curve_certifies_up_to_the_last_size_the_script_answers_right(
     tmp_path: Path,
 ) -> None:

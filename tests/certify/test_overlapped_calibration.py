@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from verification.catalog import default_catalog
 from verification.certify.results import results_from_journal
 from verification.config import load_settings
@@ -13,6 +15,7 @@ from verification.runner import VerificationRunner
 from verification.store.journal import read_journal
 
 
+@pytest.mark.slow
 def test_a_runs_results_are_those_folded_from_its_files(tmp_path: Path) -> None:
     names = list(default_catalog())
     runner = VerificationRunner(

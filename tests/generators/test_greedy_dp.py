@@ -251,6 +251,7 @@ def test_knapsack_edge_tier_still_has_tied_optima() -> None:
     assert tied >= 0.1 * len(SEEDS)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.tuples(st.integers(0, 6), st.integers(0, 5)), max_size=8),

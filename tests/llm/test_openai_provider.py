@@ -233,6 +233,7 @@ def test_preflight_tolerates_a_server_without_models_endpoint(
         _preflight(fake_server.openai_base_url, model=None)
 
 
+@pytest.mark.slow
 def test_preflight_without_a_server_names_the_setting() -> None:
     base_url = f"http://127.0.0.1:{_unused_port()}/v1"
     with pytest.raises(ConfigurationError) as caught:

@@ -619,6 +619,7 @@ def test_extract_never_raises_on_json_ish_text(text: str, name: str) -> None:
     assert parsed.failed_level in (None, 1, 2)
 
 
+@pytest.mark.slow
 @given(JSON_VALUES, st.sampled_from(["```json\n{}\n```", "```\n{}\n```", "Answer: {}"]))
 def test_any_decodable_object_reaches_the_contract_check(value: Any, template: str) -> None:
     """Whatever object decodes is handed to the schema: level 2 or usable, never level 1."""

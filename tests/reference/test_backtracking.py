@@ -42,6 +42,7 @@ def test_n_queens_lists_every_solution_that_keeps_the_placed_queens(inp: dict[st
     assert n_queens(**inp) == {"solutions": sorted(truth), "count": len(truth)}
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     numbers=st.lists(st.integers(0, 12), max_size=10),

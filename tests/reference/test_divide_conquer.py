@@ -9,6 +9,7 @@ import bisect
 import itertools
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ def _typed(values: list[Any]) -> list[tuple[Any, type]]:
     return [(value, type(value)) for value in values]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(numbers, max_size=40), numbers, st.booleans())
 def test_binary_search_finds_the_leftmost_copy(array: list[Any], target: Any, pick: bool) -> None:
@@ -44,6 +46,7 @@ def test_binary_search_finds_the_leftmost_copy(array: list[Any], target: Any, pi
         assert index in probes
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(numbers, max_size=40))
 def test_merge_sort_is_a_stable_sort_and_counts_inversions(array: list[Any]) -> None:
@@ -55,6 +58,7 @@ def test_merge_sort_is_a_stable_sort_and_counts_inversions(array: list[Any]) -> 
     assert answer["inversions"] == inversions
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(numbers, min_size=1, max_size=40).flatmap(

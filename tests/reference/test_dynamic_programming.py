@@ -51,6 +51,7 @@ def knapsacks(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(knapsacks())
 def test_random_instances_match_brute_force(case: dict[str, Any]) -> None:
@@ -96,6 +97,7 @@ def test_lcs_and_edit_distance_on_any_characters(
     assert scaffold_tests["edit_distance"].oracle(inp, edit_distance(a, b))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(sequence=st.lists(st.integers(-(2**40), 2**40) | st.integers(-2, 2), max_size=10))
 def test_lis_on_negative_huge_and_repeated_values(

@@ -143,6 +143,7 @@ def test_dijkstra_distances_satisfy_the_triangle_inequality(inp: dict[str, Any])
                 assert dist[b] is not None and dist[b] <= dist[a] + w
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(graphs(weighted=True))
 def test_bfs_hops_equal_dijkstra_with_unit_weights(inp: dict[str, Any]) -> None:

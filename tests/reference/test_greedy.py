@@ -122,6 +122,7 @@ def test_bad_input_is_a_value_error(graph: dict[str, Any], message: str) -> None
 times = st.one_of(st.integers(-20, 20), st.floats(-20, 20).map(lambda x: round(x, 3)))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(spans=st.lists(st.tuples(times, st.sampled_from([0.001, 0.5, 1, 2.25, 7])), max_size=9))
 def test_activity_selection_on_float_and_negative_times(
@@ -151,6 +152,7 @@ def test_fractional_knapsack_on_float_weights(
     assert scaffold_tests["fractional_knapsack"].oracle(inp, fractional_knapsack(**inp))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     frequencies=st.dictionaries(

@@ -35,6 +35,7 @@ def grids(draw_: st.DrawFn) -> dict[str, Any]:
     return {"grid": grid, "starts": draw_(st.lists(cell, min_size=1, max_size=3))}
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(inp=grids())
 def test_hill_climbing_on_plateaus_and_thin_grids(
@@ -124,6 +125,7 @@ def descents(draw_: st.DrawFn) -> dict[str, Any]:
     return {**common, "matrix": matrix, "vector": vector, "x0": x0}
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(inp=descents())
 @example(  # diverging to 1e18: one coordinate is 0 here and 256 in numpy, both float noise

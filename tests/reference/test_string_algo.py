@@ -110,6 +110,7 @@ def test_rabin_karp_on_any_characters_base_and_modulus(
     assert scaffold_tests["rabin_karp"].oracle(inp, rabin_karp(**inp))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     operations=st.lists(

@@ -141,6 +141,7 @@ def test_each_scaffold_stops_where_its_widened_interval_decides(stopped_run: Pat
     assert summary.scaffolds["bfs"].status == "FAILED"
 
 
+@pytest.mark.slow
 def test_a_resumed_early_stopped_run_asks_nothing_more(stopped_run: Path) -> None:
     run_dir = _run_dir(stopped_run)
     before = (run_dir / "results.jsonl").read_text()

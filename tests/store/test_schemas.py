@@ -52,6 +52,7 @@ def _schema(name: str) -> dict[str, object]:
     return schema
 
 
+@pytest.mark.slow
 def test_a_run_s_files_meet_their_schemas(tmp_path: Path) -> None:
     argv = ["verify", "kmp", "bfs", "--provider", "reference", "--cases", "3", "--samples", "2"]
     assert main([*argv, "--output", str(tmp_path)]) == 0

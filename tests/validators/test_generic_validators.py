@@ -48,6 +48,7 @@ def test_every_validator_accepts_a_value_equal_to_itself(value: object) -> None:
         assert validator.validate(value, value).is_valid
 
 
+@pytest.mark.slow
 @given(json_values, json_values)
 def test_validators_never_raise_and_exact_agrees_with_json_equality(a: object, b: object) -> None:
     verdict = ExactMatchValidator().validate(a, b)

@@ -228,6 +228,7 @@ def test_dijkstra_validator_never_raises_on_schema_shaped_answers(
     _accepts(SPEC["dijkstra"], {"distances": distances}, case)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(answer=junk)
 def test_validators_never_raise_on_junk(answer: Any) -> None:

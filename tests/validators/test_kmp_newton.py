@@ -162,6 +162,7 @@ answer_like = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @given(junk=json_values | answer_like, index=st.integers(0, 3 * CASES_PER_TIER - 1))
 def test_validators_never_raise_on_junk(junk: Any, index: int) -> None:
     assert not verdict(KMP, junk, KMP_CASES[index]).is_valid or junk == KMP_CASES[index].expected

@@ -163,6 +163,7 @@ def test_accepts_every_alternative_minimum_spanning_forest() -> None:
     assert alternatives["edge"] >= 50
 
 
+@pytest.mark.slow
 def test_rejects_every_mutant(rejects_every_mutant: Callable[..., object]) -> None:
     rejects_every_mutant(VALIDATOR, CASES, mutants, oracle, kinds=MUTANT_KINDS)
 

@@ -225,6 +225,7 @@ def test_the_first_heading_is_read_from_a_bounded_head(tmp_path: Path) -> None:
     assert first_heading(page) is None
 
 
+@pytest.mark.slow
 def test_generic_mutants_of_a_wide_answer_stay_few() -> None:
     class Wide(AnswerSchema):
         colours: dict[str, int]
