@@ -18,7 +18,7 @@ from verification.catalog import Catalog, default_catalog
 from verification.config import RunConfig
 from verification.llm.prompt_builder import PromptBuilder
 from verification.run.budget import cost_basis
-from verification.run.plan import level_tiers, plan_cases, planned_sweep
+from verification.run.plan import new_cases
 from verification.store.pricing import BATCH_PRICE_SHARE, TokenCounts, estimate_tokens
 from verification.store.thinking import max_tokens_with
 
@@ -59,17 +59,8 @@ def estimate_run(
     caching = settings.provider in CACHING_PROVIDERS
     basis = cost_basis(settings, model, prompt_caching=caching)
     # Planned as the run plans them: the level's tiers and size sweep, the cert seed.
-    planned = plan_cases(
-        scaffold_names,
-        seed=settings.case_seed,
-        cases=settings.cases,
-        tiers=level_tiers(settings.level, tiers),
-        case_ids=case_ids,
-        size=size,
-        sweep=planned_sweep(
-            settings, scaffold_names, catalog=catalog, narrowed=bool(case_ids) or size is not None
-        ),
-        catalog=catalog,
+    planned, _, _ = new_cases(
+        settings, scaffold_names, catalog=catalog, tiers=tiers, case_ids=case_ids, size=size
     )
     share = BATCH_PRICE_SHARE if settings.batch else 1.0  # --batch: Message Batches' price
     estimates = []

@@ -36,6 +36,7 @@ __all__ = [
     "LOOKS",
     "RunPlan",
     "level_tiers",
+    "new_cases",
     "plan_cases",
     "plan_run",
     "planned_sweep",
@@ -151,19 +152,19 @@ def _resumed(
     )
 
 
-def _new(
+def new_cases(
     settings: RunConfig,
     scaffold_names: Sequence[str],
     *,
     catalog: Catalog,
-    tiers: Sequence[Tier],
-    case_ids: Sequence[str],
-    size: int | None,
-    shard: Shard | None,
-) -> RunPlan:
-    """A new run's cases: the level's tiers and count, the size sweep, ``case_ids`` or
-    ``size`` when given; with early stopping, each scaffold's cases interleaved."""
-    failures: dict[str, PluginError] = {}
+    tiers: Sequence[Tier] = TIERS,
+    case_ids: Sequence[str] = (),
+    size: int | None = None,
+    plugin_failures: dict[str, PluginError] | None = None,
+) -> tuple[dict[str, list[TestCase]], list[Tier], dict[str, list[int]] | None]:
+    """A new run's cases by scaffold (the level's tiers and count, the size sweep,
+    ``case_ids`` or ``size`` when given), with the tiers and sweep they were drawn at: what
+    a run asks and ``--estimate`` prices."""
     tiers = level_tiers(settings.level, tiers)
     sweep = planned_sweep(
         settings,
@@ -180,6 +181,31 @@ def _new(
         size=size,
         sweep=sweep,
         catalog=catalog,
+        plugin_failures=plugin_failures,
+    )
+    return planned, tiers, sweep
+
+
+def _new(
+    settings: RunConfig,
+    scaffold_names: Sequence[str],
+    *,
+    catalog: Catalog,
+    tiers: Sequence[Tier],
+    case_ids: Sequence[str],
+    size: int | None,
+    shard: Shard | None,
+) -> RunPlan:
+    """A new run's plan (:func:`new_cases`); with early stopping, each scaffold's cases
+    interleaved."""
+    failures: dict[str, PluginError] = {}
+    planned, tiers, sweep = new_cases(
+        settings,
+        scaffold_names,
+        catalog=catalog,
+        tiers=tiers,
+        case_ids=case_ids,
+        size=size,
         plugin_failures=failures,
     )
     if settings.early_stop:  # every prefix of a scaffold's cases holds all its groups
