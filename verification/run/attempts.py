@@ -242,8 +242,8 @@ class Attempts:
         latency_s: float = 0.0,
     ) -> AttemptRecord:
         """The journal line of one attempt at case ``identifier``, journalled: ``case`` is
-        ``None`` when its plugin could not draw it (its id says the rest), ``response`` when
-        no reply came."""
+        ``None`` when its plugin could not draw it (its id says the rest), ``response`` is
+        ``None`` when no reply came."""
         drawn = case or _undrawn(identifier)
         raw, raw_chars, raw_sha = cap_response(response.content if response else None)
         record = AttemptRecord(
