@@ -1,32 +1,48 @@
-"""The one exception tree of the harness.
+"""The one exception tree of the harness; each class carries its exit code.
 
 ::
 
-    VerificationError                 any error the harness raises on purpose
-    ├── ConfigurationError            a bad setting, option or missing prerequisite (exit 2)
-    │   └── UnknownScaffoldError      a scaffold name that no spec declares
-    ├── ScaffoldFileError             a scaffold Markdown file is missing or malformed
-    ├── RegistryError                 two specs clash, or a spec is malformed
-    │   └── CaseDrawError             a spec's generator cannot draw a case it declares
-    ├── PluginError                   a plugin's scaffold code failed or broke its contract
-    ├── ParseError                    no valid answer in a model response
-    ├── JournalError                  a run directory or journal cannot be read or written
-    │   ├── RunInUseError             another process owns the run directory
-    │   └── StoredFileError           a file read back is damaged, too big or not a file
-    ├── CacheError                    the response cache file cannot be read
-    └── LLMError                      a model call failed
-        ├── RetryableLLMError         worth another try
-        │   ├── RateLimitError        429: honour ``retry_after``
-        │   └── TransientLLMError     529, other 5xx, timeouts, dropped connections
-        └── FatalLLMError             stops the whole run at once
-            ├── AuthenticationError   401/403: the key is missing, wrong or not allowed
-            └── InvalidRequestError   400/404/413/422: the request itself is wrong
+    class                           exit  what it means
+    VerificationError                 2   any error the harness raises on purpose
+    ├── ConfigurationError            2   a bad setting, option or missing prerequisite
+    │   └── UnknownScaffoldError      2   a scaffold name that no spec declares
+    ├── ScaffoldFileError             2   a scaffold Markdown file is missing or malformed
+    ├── RegistryError                 2   two registrations clash, or a spec is malformed
+    │   ├── SpecError                 2   a spec breaks a rule of ScaffoldSpec or SizeAxis
+    │   └── CaseDrawError             2   a spec's generator cannot draw a case it declares
+    ├── PluginError                   2   a plugin's scaffold failed or broke its contract
+    ├── ParseError                    2   no valid answer in a model response
+    ├── JournalError                  2   a run directory or journal cannot be read or written
+    │   ├── RunInUseError             2   another process owns the run directory
+    │   └── StoredFileError           2   a file read back is damaged, too big or not a file
+    ├── CacheError                    2   the response cache file cannot be read
+    │   └── UnusableCacheError        2   what the cache's path holds is no cache we can use
+    └── LLMError                      2   a model call failed
+        ├── RetryableLLMError         2   worth another try
+        │   ├── RateLimitError        2   429: honour ``retry_after``
+        │   └── TransientLLMError     2   529, other 5xx, timeouts, dropped connections
+        │       └── NotAReply         2   HTTP 200 with a body that is no reply of the API
+        └── FatalLLMError             2   stops the whole run at once
+            ├── AuthenticationError   2   401/403: the key is missing, wrong or not allowed
+            └── InvalidRequestError   2   400/404/413/422: the request itself is wrong
+    Terminated                      143   SIGTERM: stopped as Ctrl-C stops a run
+
+Each class states its code as ``exit_code``, and the command line maps an error by that
+attribute alone; anything outside the tree that ends a command is a bug of ours (exit 4).
+``Terminated`` is a ``KeyboardInterrupt``, not a ``VerificationError``, so that no
+``except Exception`` stops it on its way out, as none stops Ctrl-C. ``SpecError`` and
+``NotAReply`` are ``ValueError`` too, as they were before they had classes: loading a plugin
+catches a spec's broken rule as one, and a provider catches a body that is no reply together
+with the SDKs' own decoding errors. A module's private ``_Name``
+exception is a signal it raises and catches itself, never an error of the harness.
 
 A wrong answer is never an exception: it is a failing ``ValidationResult``. Messages never
 hold secrets; provider errors are translated in one place per provider (``raise ... from``).
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 __all__ = [
     "AuthenticationError",
@@ -37,6 +53,7 @@ __all__ = [
     "InvalidRequestError",
     "JournalError",
     "LLMError",
+    "NotAReply",
     "ParseError",
     "PluginError",
     "RateLimitError",
@@ -44,9 +61,12 @@ __all__ = [
     "RetryableLLMError",
     "RunInUseError",
     "ScaffoldFileError",
+    "SpecError",
     "StoredFileError",
+    "Terminated",
     "TransientLLMError",
     "UnknownScaffoldError",
+    "UnusableCacheError",
     "VerificationError",
 ]
 
@@ -54,13 +74,20 @@ __all__ = [
 class VerificationError(Exception):
     """Any error the harness raises on purpose."""
 
+    exit_code: ClassVar[int] = 2
+    """The exit code of a command this error ends (every class states its own)."""
+
 
 class ConfigurationError(VerificationError):
     """A bad setting, option or missing prerequisite; the message names the fix."""
 
+    exit_code: ClassVar[int] = 2
+
 
 class UnknownScaffoldError(ConfigurationError):
     """A scaffold name that no spec declares."""
+
+    exit_code: ClassVar[int] = 2
 
     def __init__(self, name: str, *, close_matches: list[str], known: list[str]) -> None:
         hint = (
@@ -76,14 +103,26 @@ class UnknownScaffoldError(ConfigurationError):
 class ScaffoldFileError(VerificationError):
     """A scaffold Markdown file is missing or malformed."""
 
+    exit_code: ClassVar[int] = 2
+
 
 class RegistryError(VerificationError):
-    """Two specs clash, or a spec is malformed."""
+    """Two registrations clash (scaffolds, providers), or a spec is malformed."""
+
+    exit_code: ClassVar[int] = 2
+
+
+class SpecError(RegistryError, ValueError):
+    """A spec breaks a rule of ``ScaffoldSpec`` or ``SizeAxis``; the message names the rule."""
+
+    exit_code: ClassVar[int] = 2
 
 
 class PluginError(VerificationError):
     """A plugin's scaffold raised, or returned what its spec's contract forbids; the
     message names the distribution and the scaffold."""
+
+    exit_code: ClassVar[int] = 2
 
     def __init__(self, message: str, *, distribution: str, scaffold: str) -> None:
         super().__init__(f"plugin {distribution}, scaffold {scaffold!r}: {message}")
@@ -98,6 +137,8 @@ class CaseDrawError(RegistryError):
     the spec's declared size range: the spec's defect, named by scaffold, tier, size and
     index."""
 
+    exit_code: ClassVar[int] = 2
+
     def __init__(self, message: str, *, scaffold: str, tier: str, size: int, index: int) -> None:
         super().__init__(message)
         self.scaffold = scaffold
@@ -109,6 +150,8 @@ class CaseDrawError(RegistryError):
 class ParseError(VerificationError):
     """No valid answer could be taken from a model response."""
 
+    exit_code: ClassVar[int] = 2
+
     def __init__(self, message: str, *, level: int) -> None:
         super().__init__(message)
         self.level = level
@@ -117,22 +160,43 @@ class ParseError(VerificationError):
 class JournalError(VerificationError):
     """A run directory or its journal cannot be read."""
 
+    exit_code: ClassVar[int] = 2
+
 
 class RunInUseError(JournalError):
     """Another live process holds the run directory's lock (a killed one holds nothing)."""
+
+    exit_code: ClassVar[int] = 2
 
 
 class StoredFileError(JournalError):
     """A file the harness wrote earlier (manifest, summary, journal) is damaged, too big, too
     deeply nested or not a regular file; the message names it."""
 
+    exit_code: ClassVar[int] = 2
+
 
 class CacheError(VerificationError):
     """The response cache file cannot be read (a run then goes on without it)."""
 
+    exit_code: ClassVar[int] = 2
+
+
+class UnusableCacheError(CacheError):
+    """What the cache's path holds cannot be used as a cache; ``remedy`` says what mends
+    it."""
+
+    exit_code: ClassVar[int] = 2
+
+    def __init__(self, problem: str, remedy: str) -> None:
+        super().__init__(problem)
+        self.remedy = remedy
+
 
 class LLMError(VerificationError):
     """A model call failed."""
+
+    exit_code: ClassVar[int] = 2
 
     def __init__(self, message: str, *, status_code: int | None = None) -> None:
         super().__init__(message)
@@ -141,6 +205,8 @@ class LLMError(VerificationError):
 
 class RetryableLLMError(LLMError):
     """A model call failed in a way worth another try."""
+
+    exit_code: ClassVar[int] = 2
 
     def __init__(
         self, message: str, *, status_code: int | None = None, retry_after: float | None = None
@@ -152,18 +218,41 @@ class RetryableLLMError(LLMError):
 class RateLimitError(RetryableLLMError):
     """The provider asked us to slow down (HTTP 429)."""
 
+    exit_code: ClassVar[int] = 2
+
 
 class TransientLLMError(RetryableLLMError):
     """Overloaded (529), another 5xx, a timeout or a dropped connection."""
+
+    exit_code: ClassVar[int] = 2
+
+
+class NotAReply(TransientLLMError, ValueError):
+    """The body of an HTTP 200 is not a reply of the API; the message says what is wrong
+    with it (a provider words it as a ``TransientLLMError`` naming the server)."""
+
+    exit_code: ClassVar[int] = 2
 
 
 class FatalLLMError(LLMError):
     """A failure no retry can mend; the run stops at once."""
 
+    exit_code: ClassVar[int] = 2
+
 
 class AuthenticationError(FatalLLMError):
     """The API key is missing, wrong or not allowed (HTTP 401/403)."""
 
+    exit_code: ClassVar[int] = 2
+
 
 class InvalidRequestError(FatalLLMError):
     """The request itself is wrong (HTTP 400, 404, 413, 422)."""
+
+    exit_code: ClassVar[int] = 2
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: stopped like Ctrl-C (the run marked interrupted, a resume hint)."""
+
+    exit_code: ClassVar[int] = 143

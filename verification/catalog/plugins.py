@@ -37,7 +37,7 @@ from pydantic import BaseModel, ValidationError, model_validator
 
 from verification.cases import TestCase, printable, to_json_data
 from verification.catalog.spec import ScaffoldSpec
-from verification.errors import PluginError
+from verification.errors import PluginError, SpecError
 from verification.validators.base import (
     Tolerance,
     ValidationResult,
@@ -68,7 +68,10 @@ def describe_exception(exc: BaseException) -> str:
         text = str(exc)
     except BaseException:  # a plugin's exception may fail even to describe itself
         text = "(its message cannot be shown)"
-    return printable(f"{type(exc).__name__}: {text}", limit=_MAX_MESSAGE)
+    # A spec rule a plugin's module broke while loading is named as Python's ValueError, the
+    # words plugin warnings used before spec rules had SpecError (which is a ValueError).
+    kind = "ValueError" if isinstance(exc, SpecError) else type(exc).__name__
+    return printable(f"{kind}: {text}", limit=_MAX_MESSAGE)
 
 
 def _in_event_loop() -> bool:

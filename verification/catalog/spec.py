@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from verification.cases import SCAFFOLD_NAME_FORMAT, TIERS, TestCase, Tier, is_scaffold_name
 from verification.catalog.generic_mutants import GenericMutants
+from verification.errors import SpecError
 from verification.validators.base import Tolerance, Validator
 
 __all__ = [
@@ -69,10 +70,10 @@ class SizeAxis:
     def __post_init__(self) -> None:
         missing = set(TIERS) - set(self.ranges)
         if missing:
-            raise ValueError(f"size axis has no range for tiers {sorted(missing)}")
+            raise SpecError(f"size axis has no range for tiers {sorted(missing)}")
         for tier, (low, high) in self.ranges.items():
             if not 0 <= low <= high:
-                raise ValueError(f"size range of tier {tier!r} is empty: {low}..{high}")
+                raise SpecError(f"size range of tier {tier!r} is empty: {low}..{high}")
 
     def check(self, tier: Tier, size: int) -> str | None:
         """Why ``size`` is out of ``tier``'s range, or None when it is in it."""
@@ -186,15 +187,16 @@ class ScaffoldSpec:
         self.check_rules()
 
     def check_rules(self) -> None:
-        """Raise ``ValueError`` naming the first rule this spec breaks. Checked when a spec is
+        """Raise :class:`~verification.errors.SpecError` (a ``ValueError``) naming the first rule
+        this spec breaks. Checked when a spec is
         made, and again when a plugin's spec is registered."""
         if not is_scaffold_name(self.name):
-            raise ValueError(
+            raise SpecError(
                 f"scaffold name {self.name!r} must be an ASCII lower-case identifier "
                 f"({SCAFFOLD_NAME_FORMAT}): it names files, case ids and reports"
             )
         if not is_scaffold_name(self.category):
-            raise ValueError(
+            raise SpecError(
                 f"category {self.category!r} of {self.name!r} is not an ASCII lower-case name"
             )
         for what, text in (
@@ -203,28 +205,28 @@ class ScaffoldSpec:
             ("size unit", self.size.unit),
         ):
             if not isinstance(text, str) or not text.isprintable() or len(text) > 200:
-                raise ValueError(
+                raise SpecError(
                     f"spec {self.name!r}: its {what} must be one line of printable text "
                     "(at most 200 characters): `list` and prompts show it"
                 )
         if self.markdown is not None and not isinstance(self.markdown, Path):
-            raise ValueError(
+            raise SpecError(
                 f"spec {self.name!r}: markdown must be a pathlib.Path, not "
                 f"{type(self.markdown).__name__}"
             )
         budget = self.max_output_tokens
         if not isinstance(budget, int) or isinstance(budget, bool) or budget < MIN_OUTPUT_TOKENS:
-            raise ValueError(
+            raise SpecError(
                 f"spec {self.name!r}: max_output_tokens must be a whole number of at least "
                 f"{MIN_OUTPUT_TOKENS}, got {budget!r:.40}"
             )
         missing = set(TIERS) - set(self.sizes)
         if missing:
-            raise ValueError(f"spec {self.name!r} has no size for tiers {sorted(missing)}")
+            raise SpecError(f"spec {self.name!r} has no size for tiers {sorted(missing)}")
         for tier, default in self.sizes.items():
             problem = self.size.check(tier, default)
             if problem is not None:
-                raise ValueError(f"spec {self.name!r}: default {problem}")
+                raise SpecError(f"spec {self.name!r}: default {problem}")
 
     @property
     def generic_mutants(self) -> bool:

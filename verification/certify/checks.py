@@ -182,7 +182,7 @@ def _check_mutants(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
             f"mutants for only {covered} of {len(cases)} cases (needs {MUTANT_COVERAGE:.0%})"
         )
     if accepted:
-        raise GenericMutantsAccepted(
+        raise _GenericMutantsAccepted(
             f"the validator accepts {len(accepted)} of {total} generic mutants (made from the "
             "answer's shape, as the spec declares no mutants hook): review whether each is "
             "a right answer, or declare your own hook; the first: " + "; ".join(accepted[:5])
@@ -191,7 +191,7 @@ def _check_mutants(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
     return f"{total} {kind} over {covered}/{len(cases)} cases, every one rejected"
 
 
-class GenericMutantsAccepted(Exception):
+class _GenericMutantsAccepted(Exception):
     """A warning, not a failure: a generic "mutant" may be a right answer."""
 
 
@@ -415,7 +415,7 @@ def check_scaffold(
     def run(check: str, body: Callable[[], str]) -> None:
         try:
             results.append(CheckResult(check, True, body()))
-        except GenericMutantsAccepted as exc:
+        except _GenericMutantsAccepted as exc:
             results.append(CheckResult(check, True, str(exc)[:1500], warning=True))
         except Exception as exc:  # a check's failure is a verdict, whatever raised it
             detail = str(exc) or type(exc).__name__

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from verification.cli.commands import VerificationCLI
+from verification.cli.exit_codes import INTERNAL_ERROR, INTERRUPTED
 from verification.cli.parser import build_parser
-from verification.cli.terminal import Terminated
-from verification.errors import FatalLLMError, VerificationError
+from verification.errors import ConfigurationError, Terminated, VerificationError
 
 if TYPE_CHECKING:
     from verification.config import RunConfig
@@ -169,21 +169,18 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
                 fail_on_regression=args.fail_on_regression,
             )
         return cli.generate_reports(args.run_id)
-    except FatalLLMError as exc:
+    except VerificationError as exc:  # the tree's classes each carry their code
         print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except VerificationError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except Terminated:
+        return exc.exit_code
+    except Terminated as exc:
         print("terminated (SIGTERM): stopped as asked", file=sys.stderr)
-        return 143
+        return exc.exit_code
     except KeyboardInterrupt:
         print("interrupted (Ctrl-C): stopped as asked", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     except OSError as exc:  # a results or scaffolds folder that cannot be used
         print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
-        return 2
+        return ConfigurationError.exit_code
     except Exception:  # never exit 1 on a crash: CI would read it as a grade
         logger.exception("internal error")
-        return 4
+        return INTERNAL_ERROR

@@ -1,25 +1,36 @@
-"""What each exit code means, and a run's code."""
+"""What each exit code means, and a run's code.
+
+An error's code is its class's ``exit_code`` (:mod:`verification.errors` draws the tree with
+them); the table here says what each code means, and a test holds every class's code to
+it."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["EPILOG", "EXIT_CODES", "exit_code", "regression_exit"]
+from verification.errors import Terminated, VerificationError
+
+__all__ = ["EPILOG", "EXIT_CODES", "INTERNAL_ERROR", "INTERRUPTED", "exit_code", "regression_exit"]
+
+INTERNAL_ERROR = 4
+"""Anything raised outside the error tree: a bug of ours."""
+INTERRUPTED = 130
+"""Ctrl-C (``KeyboardInterrupt``, Python's own): 128 + SIGINT, as a shell reports it."""
 
 
 EXIT_CODES = {
     0: "every scaffold CERTIFIED",
     1: "some scaffold PARTIAL or FAILED",
-    2: "usage or configuration error (bad option, setting, scaffold name or file; no key; "
-    "a spec that cannot draw a case of its declared sizes; a run in use by another process; "
-    "a results folder that cannot be written)",
+    VerificationError.exit_code: "usage or configuration error (bad option, setting, "
+    "scaffold name or file; no key; a spec that cannot draw a case of its declared sizes; "
+    "a run in use by another process; a results folder that cannot be written)",
     3: "some scaffold INCOMPLETE (infrastructure errors or nothing counted)",
-    4: "internal error: a bug in the harness (please report it with the traceback)",
+    INTERNAL_ERROR: "internal error: a bug in the harness (please report it with the traceback)",
     5: "a regression against the previous comparable run, with --fail-on-regression (a "
     "lower status or a significant drop on shared cases; before 1 and 3)",
-    130: "interrupted by Ctrl-C (resume with --resume RUN_ID)",
-    143: "terminated by SIGTERM (resume with --resume RUN_ID)",
+    INTERRUPTED: "interrupted by Ctrl-C (resume with --resume RUN_ID)",
+    Terminated.exit_code: "terminated by SIGTERM (resume with --resume RUN_ID)",
 }
 EPILOG = "exit codes:\n" + "\n".join(f"  {code:<4} {text}" for code, text in EXIT_CODES.items())
 

@@ -8,6 +8,8 @@ import sys
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from verification.errors import Terminated
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -75,10 +77,6 @@ class ProgressBar:
 
     def close(self) -> None:
         self._progress.stop()
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM: stopped like Ctrl-C (the run marked interrupted, a resume hint), exit 143."""
 
 
 async def terminable(work: Awaitable[T]) -> T:

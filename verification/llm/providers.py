@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from verification.cases import printable
 from verification.catalog import Catalog
-from verification.errors import ConfigurationError
+from verification.errors import ConfigurationError, RegistryError
 from verification.llm.base import LLMProvider
 
 if TYPE_CHECKING:  # neither loads when a provider is only named (`list`, `--help`)
@@ -90,7 +90,7 @@ def register_provider(name: str, help: str) -> Callable[[ProviderFactory], Provi
 
     def register(factory: ProviderFactory) -> ProviderFactory:
         if name in PROVIDERS:
-            raise ValueError(f"provider {name!r} is registered twice")
+            raise RegistryError(f"provider {name!r} is registered twice")
         PROVIDERS[name] = ProviderEntry(name, help, factory)
         return factory
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from verification.errors import TransientLLMError
+from verification.errors import NotAReply, TransientLLMError
 from verification.llm.base import LLMResponse
 from verification.llm.credentials import without_credentials
 
@@ -51,10 +51,6 @@ OPENAI_STOP_REASONS = {"length": "max_tokens", "stop": "end_turn", "content_filt
 
 NO_MODEL = "unknown (the server named none)"
 """The model of a reply whose server named none (OpenAI-compatible servers may not)."""
-
-
-class NotAReply(ValueError):
-    """The body is not a reply of the API; the message says what is wrong with it."""
 
 
 def not_a_reply(api: str, base_url: str | None, error: BaseException) -> TransientLLMError:

@@ -16,12 +16,11 @@ from contextlib import closing, contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from verification.errors import CacheError
+from verification.errors import CacheError, UnusableCacheError
 from verification.llm.base import LLMResponse
 from verification.llm.cache.eviction import TRIM_EVERY, evict_beyond, remove_unused_since
 from verification.llm.cache.schema import (
     LAST_USE,
-    Unusable,
     create_or_upgrade,
     storable,
     timestamp,
@@ -106,7 +105,7 @@ class ResponseCache:
 
     def _remedy(self, problem: BaseException) -> str:
         """The command or step that mends ``problem``."""
-        if isinstance(problem, Unusable):
+        if isinstance(problem, UnusableCacheError):
             return problem.remedy
         if isinstance(problem, TimeoutError):
             return (
@@ -120,28 +119,28 @@ class ResponseCache:
         return f"check that {self.path.parent} is a writable folder, or run with --no-cache"
 
     def _check_path(self) -> bool:
-        """Whether a file is there to open; raises :class:`Unusable` when what is there
+        """Whether a file is there to open; raises :class:`UnusableCacheError` when what is there
         is no regular file (a folder, a device, a pipe, a link to nothing)."""
         try:
             mode = os.stat(self.path).st_mode
         except FileNotFoundError:
             if self.path.is_symlink():
-                raise Unusable(
+                raise UnusableCacheError(
                     f"a symbolic link to {os.readlink(self.path)}, which does not exist",
                     f"{self._clear_command} removes the link",
                 ) from None
             return False
         if stat.S_ISDIR(mode):
-            raise Unusable(
+            raise UnusableCacheError(
                 "a folder, not a cache file",
                 f"move the folder away (`mv {self.path} {self.path}.old`), or run with --no-cache",
             )
         if not stat.S_ISREG(mode):
-            raise Unusable("not a regular file", f"{self._clear_command} removes it")
+            raise UnusableCacheError("not a regular file", f"{self._clear_command} removes it")
         return True
 
     def _open(self) -> None:
-        """Create the file or check its format; raises :class:`Unusable`,
+        """Create the file or check its format; raises :class:`UnusableCacheError`,
         :class:`TimeoutError` (a lock held too long) or what SQLite or the OS raise."""
         self._check_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -160,7 +159,7 @@ class ResponseCache:
             return self.usable
         try:
             self._open()
-        except (sqlite3.Error, OSError, Unusable) as exc:
+        except (sqlite3.Error, OSError, UnusableCacheError) as exc:
             self._give_up(exc)
         return self.usable
 
@@ -258,7 +257,7 @@ class ResponseCache:
             self._open()
             with self._connect() as db:
                 removed = remove(db)
-        except (sqlite3.Error, OSError, Unusable) as exc:
+        except (sqlite3.Error, OSError, UnusableCacheError) as exc:
             raise CacheError(
                 f"the response cache {self.path} cannot be {verb} ({exc}); {self._remedy(exc)}"
             ) from None
@@ -310,7 +309,7 @@ class ResponseCache:
             self._open()
             with self._connect() as db:
                 by_model = model_stats(db)
-        except (sqlite3.Error, OSError, Unusable) as exc:
+        except (sqlite3.Error, OSError, UnusableCacheError) as exc:
             raise CacheError(
                 f"the response cache {self.path} cannot be read ({exc}); {self._remedy(exc)}"
             ) from None
@@ -334,7 +333,7 @@ class ResponseCache:
             self._open()
             with self._connect() as db:
                 removed = db.execute("DELETE FROM responses").rowcount
-        except Unusable as exc:
+        except UnusableCacheError as exc:
             if self.path.is_dir():
                 raise CacheError(f"{self.path} is {exc}: nothing removed; {exc.remedy}") from None
             self._remove(exc)

@@ -7,10 +7,11 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime
 
+from verification.errors import UnusableCacheError
+
 __all__ = [
     "CACHE_FORMAT",
     "LAST_USE",
-    "Unusable",
     "check_format",
     "check_table",
     "create_or_upgrade",
@@ -45,19 +46,11 @@ CREATE TABLE responses (
 """
 
 
-class Unusable(Exception):
-    """The cache path cannot be used as a cache; ``remedy`` says what mends it."""
-
-    def __init__(self, problem: str, remedy: str) -> None:
-        super().__init__(problem)
-        self.remedy = remedy
-
-
 def check_format(db: sqlite3.Connection, clear_command: str) -> int:
-    """The file's cache format; raises :class:`Unusable` when a newer harness wrote it."""
+    """The file's cache format; raises :class:`UnusableCacheError` when a newer harness wrote it."""
     (version,) = db.execute("PRAGMA user_version").fetchone()
     if version > CACHE_FORMAT:
-        raise Unusable(
+        raise UnusableCacheError(
             f"written in cache format {version} by a newer version of the harness; "
             f"this one reads format {CACHE_FORMAT}",
             f"run that newer version, or {clear_command} starts a new one for this one",
@@ -91,7 +84,7 @@ def timestamp() -> str:
 def create_or_upgrade(db: sqlite3.Connection, clear_command: str) -> None:
     """Make the file a cache of this format: a new file or one of an older format starts
     afresh, one written before entries were evicted gains its last-use column; raises
-    :class:`Unusable` (a newer format) or :class:`sqlite3.DatabaseError` (another table).
+    :class:`UnusableCacheError` (a newer format) or :class:`sqlite3.DatabaseError` (another table).
     One process at a time, in one transaction."""
     check_format(db, clear_command)  # before any write: a newer file is kept
     db.execute("PRAGMA journal_mode=WAL")  # kept in the file, for every connection
