@@ -159,7 +159,9 @@ def _cli(env: dict[str, str], cwd: Path, *argv: str) -> subprocess.CompletedProc
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=120,
+        # Only there to fail loudly if a command never ends: check of nine hostile plugins
+        # took 20 s on a quiet two-core machine and over 120 s on a loaded one.
+        timeout=600,
         check=False,
     )
 
