@@ -13,12 +13,16 @@ import pytest
 from scipy import optimize
 
 from verification.cases import TIERS
+from tests.support.scaffolds import sections
 from verification.catalog.numerical.bisection import (
     ROOT_TOLERANCE,
+    SIGN_MARGIN,
     SPEC,
     generate_bisection,
+    is_unambiguous,
 )
-from verification.reference.numerical import bisection
+from verification.certify.checks import calibration_cases
+from verification.reference.numerical import bisection, bisection_trace
 
 
 def _decimal(value: Any) -> Fraction:
@@ -204,3 +208,14 @@ def test_issue_13_reproducers_in_exact_arithmetic(
     assert expected == right
     assert judge("bisection", test_input, right)
     assert oracle(test_input, right)
+
+
+def test_the_precision_sentence_asks_only_for_the_sign_and_states_the_margin() -> None:
+    precision = " ".join(sections("bisection")["scaffold_instructions"].split())
+    sentence = precision[precision.index("**Precision.**") :].split("**Before")[0]
+    assert "significant digits" not in sentence
+    assert f"at least {SIGN_MARGIN:f}".rstrip("0") in sentence
+    # The figure stated holds: every midpoint of the drawn cases is that far from a root.
+    for case in calibration_cases(SPEC, 10):
+        if case.tier != "edge":
+            assert is_unambiguous(bisection_trace(**case.input)), case.id

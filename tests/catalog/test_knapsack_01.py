@@ -6,10 +6,17 @@ the validator's in ``tests/validators/test_knapsack.py``.)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
+import pytest
+
+from tests.support.scaffolds import bullet, sections
+from verification.cases import TIERS
+from verification.catalog.drawing import draw_case
+from verification.catalog.dynamic_programming.knapsack_01 import SPEC
 from verification.reference.dynamic_programming import knapsack_01
 
 Judge = Callable[[str, dict[str, Any], Any], bool]
@@ -49,3 +56,47 @@ def test_issue_13_reproducer_indices_in_ascending_order(judge: Judge) -> None:
     descending = {**expected, "selected_items": [2, 0]}
     assert not judge("knapsack_01", test_input, descending)
     assert not oracle(test_input, descending)
+
+
+def test_the_scaffold_states_the_domain_its_reference_accepts() -> None:
+    # The reference refuses a negative value or capacity: the scaffold must not offer one.
+    for bad in ({"values": [-1], "capacity": 1}, {"values": [1], "capacity": -1}):
+        with pytest.raises(ValueError, match="non-negative"):
+            knapsack_01(**{"weights": [1], **bad})
+    inputs = sections("knapsack_01")["when_to_use"]
+    for key in ("`values`", "`capacity`"):
+        assert "non-negative integer" in bullet(inputs, key), key
+
+
+CHARS_PER_TOKEN = 2.5
+"""Characters of written numbers per output token, a low (safe) figure: issue 24 measured
+12-14 tokens for a 30-character comparison."""
+
+
+def test_the_largest_tables_work_fits_the_budget_in_the_short_form_the_scaffold_allows() -> (
+    None
+):
+    instructions = sections("knapsack_01")["scaffold_instructions"]
+    short = re.search(r"`c=(\d+): (\d+)\|(\d+)`", instructions)
+    assert short is not None, "the scaffold names no short form for a comparison"
+    largest = max(high for _, high in SPEC.size.ranges.values())
+    lengths = []
+    for tier in TIERS:
+        for index in range(20):
+            test_input = draw_case(SPEC, tier, index, seed=24, size=largest).input
+            weights, values = test_input["weights"], test_input["values"]
+            row = [0] * (test_input["capacity"] + 1)
+            written = 0
+            for number, (w, v) in enumerate(zip(weights, values, strict=True), start=1):
+                new = [
+                    row[c] if c < w else max(row[c], row[c - w] + v) for c in range(len(row))
+                ]
+                written += sum(
+                    len(f"c={c}: {row[c]}|{row[c - w] + v}; ") for c in range(w, len(row))
+                )
+                written += len(f"R{number} = {new}\n")
+                row = new
+            lengths.append(written / CHARS_PER_TOKEN)
+    # The comparisons and rows take at most 60% of the budget, the rest is for the items,
+    # the recovery walk and the answer.
+    assert max(lengths) < 0.6 * SPEC.max_output_tokens, max(lengths)

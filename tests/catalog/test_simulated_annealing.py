@@ -15,6 +15,7 @@ from verification.catalog.optimization.simulated_annealing import (
     SPEC,
     generate_simulated_annealing,
 )
+from tests.support.scaffolds import bullet, sections
 from verification.reference.optimization import annealing_trace, simulated_annealing
 
 SEEDS = range(200)
@@ -238,3 +239,33 @@ def test_generated_cases_agree_with_the_oracle_and_keep_their_margins(tier: Tier
                 temperature *= test_input["cooling_rate"]
             if tier != "edge":
                 assert len(set(energies.values())) == len(energies)  # a unique best
+
+
+def test_a_draw_of_zero_accepts_an_uphill_move_where_p_underflows_and_the_scaffold_says_so() -> (
+    None
+):
+    # exp(-1 / 1e-300) underflows to 0.0, though the p the scaffold computes is positive:
+    # u = 0 is below it. The scaffold's "very cold" case must not say "every uphill move
+    # is rejected" while its reference accepts this one.
+    temperature = 1e-300
+    assert math.exp(-1 / temperature) == 0.0
+    steps = annealing_trace(
+        energies={"0": 0, "1": 1},
+        initial_state="0",
+        initial_temperature=temperature,
+        cooling_rate=1.0,
+        draws=[[0.0, 1e-300], [0.0, 0.0]],
+    )
+    assert [step.accepted for step in steps] == [False, True]
+    assert _replay(
+        {
+            "energies": {"0": 0, "1": 1},
+            "initial_state": "0",
+            "initial_temperature": temperature,
+            "cooling_rate": 1.0,
+            "draws": [[0.0, 1e-300], [0.0, 0.0]],
+        }
+    )["accepted"] == [False, True]
+    cold = bullet(sections("simulated_annealing")["edge_cases"], "Very cold")
+    assert "every uphill move is rejected" not in cold
+    assert "u = 0" in cold and "accepted" in cold

@@ -45,8 +45,8 @@ more): a root from a wrong branch fails."""
 
 
 SIGN_MARGIN = 5e-5
-"""Every midpoint's ``|f(m)|`` is at least this, so hand arithmetic with ten significant
-digits reads its sign right."""
+"""Every midpoint's ``|f(m)|`` is at least this, so hand arithmetic correct to 5 decimal
+places reads its sign right (the scaffold says so)."""
 
 STOP_MARGIN = 1.2
 """The final half-width is at least this factor below the tolerance and the one before at
