@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from scipy import optimize
 
-from verification.cases import TIERS
 from tests.support.scaffolds import sections
+from verification.cases import TIERS
 from verification.catalog.numerical.bisection import (
     ROOT_TOLERANCE,
     SIGN_MARGIN,

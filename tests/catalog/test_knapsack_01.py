@@ -73,9 +73,7 @@ CHARS_PER_TOKEN = 2.5
 12-14 tokens for a 30-character comparison."""
 
 
-def test_the_largest_tables_work_fits_the_budget_in_the_short_form_the_scaffold_allows() -> (
-    None
-):
+def test_the_largest_tables_work_fits_the_budget_in_the_short_form_the_scaffold_allows() -> None:
     instructions = sections("knapsack_01")["scaffold_instructions"]
     short = re.search(r"`c=(\d+): (\d+)\|(\d+)`", instructions)
     assert short is not None, "the scaffold names no short form for a comparison"
@@ -88,9 +86,7 @@ def test_the_largest_tables_work_fits_the_budget_in_the_short_form_the_scaffold_
             row = [0] * (test_input["capacity"] + 1)
             written = 0
             for number, (w, v) in enumerate(zip(weights, values, strict=True), start=1):
-                new = [
-                    row[c] if c < w else max(row[c], row[c - w] + v) for c in range(len(row))
-                ]
+                new = [row[c] if c < w else max(row[c], row[c - w] + v) for c in range(len(row))]
                 written += sum(
                     len(f"c={c}: {row[c]}|{row[c - w] + v}; ") for c in range(w, len(row))
                 )

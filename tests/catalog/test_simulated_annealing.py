@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from tests.support.scaffolds import bullet, sections
 from verification.cases import TIERS, Tier
 from verification.catalog.optimization.simulated_annealing import (
     SPEC,
     generate_simulated_annealing,
 )
-from tests.support.scaffolds import bullet, sections
 from verification.reference.optimization import annealing_trace, simulated_annealing
 
 SEEDS = range(200)
