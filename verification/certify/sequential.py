@@ -1,0 +1,436 @@
+"""The certification plan: when a run stops asking a scaffold and what it then decides.
+
+A plan is acceptance sampling's group-sequential plan (Wald's sequential probability ratio
+test, looked at in groups): the run looks at a scaffold every 10 answered cases from 20 up
+to the plan's cap. Two Wald tests run side by side on the case scores so far: an upper one
+(0.85 against 0.95) that says whether the scaffold is good enough to certify, and a lower
+one (0.40 against 0.60) that says whether it fails. A look stops the run when both tests
+are decided and what they decide is the status the rate so far gives (CERTIFIED only at a
+rate of at least 0.90, PARTIAL at 0.50 or more and below 0.90, FAILED below 0.50), so a
+status always means what the API reference says of the final rate; at the cap the point
+cut at 0.90 and 0.50 decides. The risks are controlled by *when* the run stops, not by
+moving the thresholds, and the cap is the smallest multiple of 10 at which the plan's exact
+operating characteristic (:func:`operating_characteristic`) meets the level's risks.
+
+``--cases N`` is a fixed plan (:func:`fixed_plan`): one look at ``N``, the point cut. Its
+operating characteristic is stated as well; at small ``N`` it is weak, and
+:func:`oc_sentence` says so.
+
+Scores may be fractional (``--samples K``: a case's score is the share of its answers that
+pass); the log-likelihood ratio is linear in the score sum, so the plan decides on them as
+they are. The operating characteristic is computed for one answer per case (K = 1); with
+more the scores vary less about the same mean and the plan errs less, so its stated OC is
+conservative.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Literal
+
+__all__ = [
+    "CAPS",
+    "FIRST_LOOK",
+    "LOOK_EVERY",
+    "CertificationPlan",
+    "Decision",
+    "DecisionStatus",
+    "OperatingCharacteristic",
+    "PlanLevel",
+    "Risk",
+    "WaldTest",
+    "decide",
+    "fixed_plan",
+    "level_plan",
+    "level_risks",
+    "meets_risks",
+    "oc_sentence",
+    "oc_table",
+    "operating_characteristic",
+    "plan_for",
+    "search_cap",
+    "sequential_looks",
+]
+
+DecisionStatus = Literal["CERTIFIED", "PARTIAL", "FAILED", "UNDECIDED"]
+PlanLevel = Literal["quick", "standard", "thorough"]
+
+FIRST_LOOK = 20
+"""The fewest answered cases a look decides on: every tier several times over."""
+LOOK_EVERY = 10
+QUICK_CASES = 5
+"""The quick level's fixed plan: a smoke test, which certifies nothing."""
+
+_CERTIFIED = Fraction(9, 10)
+_PARTIAL = Fraction(1, 2)
+
+
+@dataclass(frozen=True)
+class WaldTest:
+    """Wald's sequential probability ratio test of ``p0`` against ``p1`` (``p0 < p1``):
+    ``alpha`` is the risk of deciding for ``p1`` when ``p0`` holds, ``beta`` of deciding
+    for ``p0`` when ``p1`` holds."""
+
+    p0: float
+    p1: float
+    alpha: float
+    beta: float
+
+    @property
+    def accept_high(self) -> float:
+        """The log-likelihood ratio at or above which the test decides for ``p1``."""
+        return math.log((1 - self.beta) / self.alpha)
+
+    @property
+    def accept_low(self) -> float:
+        """The log-likelihood ratio at or below which the test decides for ``p0``."""
+        return math.log(self.beta / (1 - self.alpha))
+
+    def llr(self, passed: float, n: int) -> float:
+        """The log-likelihood ratio of ``p1`` to ``p0`` after ``passed`` of ``n`` (a sum of
+        case scores, so possibly fractional)."""
+        return passed * math.log(self.p1 / self.p0) + (n - passed) * math.log(
+            (1 - self.p1) / (1 - self.p0)
+        )
+
+    def verdict(self, passed: float, n: int) -> int:
+        """+1 for ``p1``, -1 for ``p0``, 0 while undecided."""
+        ratio = self.llr(passed, n)
+        if ratio >= self.accept_high:
+            return 1
+        if ratio <= self.accept_low:
+            return -1
+        return 0
+
+
+@dataclass(frozen=True)
+class Risk:
+    """A risk the plan promises: the probability of ``event`` when the true pass rate is
+    ``p`` (and everywhere beyond it, away from the thresholds) is at most (``bound`` with
+    ``at_least`` false) or at least ``bound``."""
+
+    event: Literal["CERTIFIED", "FAILED", "not FAILED"]
+    p: float
+    bound: float
+    at_least: bool = False
+
+    def probability(self, oc: OperatingCharacteristic) -> float:
+        """The event's probability under ``oc``."""
+        if self.event == "CERTIFIED":
+            return oc.certified
+        if self.event == "FAILED":
+            return oc.failed
+        return 1.0 - oc.failed
+
+    def met(self, oc: OperatingCharacteristic) -> bool:
+        """Whether ``oc`` (at :attr:`p`) keeps this promise."""
+        value = self.probability(oc)
+        return value >= self.bound if self.at_least else value <= self.bound
+
+    @property
+    def zone(self) -> tuple[float, float]:
+        """The true rates the promise covers."""
+        good = self.event != "FAILED"  # more likely the higher the true rate
+        above = self.at_least == good
+        return (self.p, 1.0) if above else (0.0, self.p)
+
+    def __str__(self) -> str:
+        side = ">=" if self.zone[0] == self.p else "<="
+        bound = ">=" if self.at_least else "<="
+        return f"P({self.event} | p {side} {self.p:.2f}) {bound} {self.bound:g}"
+
+
+@dataclass(frozen=True)
+class CertificationPlan:
+    """When a run looks at a scaffold's answers and how it decides: ``looks`` are the
+    numbers of answered cases it looks at (the last is ``cap``); ``upper`` and ``lower``
+    the Wald tests at the 0.90 and 0.50 thresholds (``None`` for a fixed plan, which only
+    cuts at the cap); ``risks`` what its operating characteristic promises."""
+
+    name: str
+    looks: tuple[int, ...]
+    cap: int
+    upper: WaldTest | None = None
+    lower: WaldTest | None = None
+    risks: tuple[Risk, ...] = ()
+
+    @property
+    def sequential(self) -> bool:
+        """True when the plan may stop before its cap."""
+        return len(self.looks) > 1
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a plan decided on a scaffold's scores: ``status`` (``UNDECIDED`` while the
+    run must ask more), the ``n`` answered cases it decided on, the ``look`` (1-based;
+    ``None`` when undecided, or when a run that ended short of its cap fell to the point
+    cut on what it had) and whether it stopped ``early`` (before the cap)."""
+
+    status: DecisionStatus
+    n: int
+    look: int | None
+    early: bool
+
+    @property
+    def decided(self) -> bool:
+        return self.status != "UNDECIDED"
+
+
+@dataclass(frozen=True)
+class OperatingCharacteristic:
+    """A plan's behaviour at a true pass rate ``p``, one answer per case."""
+
+    p: float
+    certified: float
+    partial: float
+    failed: float
+    expected_cases: float
+    max_cases: int
+    """The most cases a run asks with positive probability at this rate."""
+
+
+def sequential_looks(cap: int) -> tuple[int, ...]:
+    """A look every :data:`LOOK_EVERY` answered cases from :data:`FIRST_LOOK` up to
+    ``cap``, the cap the last."""
+    looks = list(range(FIRST_LOOK, cap, LOOK_EVERY))
+    return (*looks, cap)
+
+
+_LEVEL_RISKS: dict[str, tuple[float, float, float]] = {
+    "standard": (0.05, 0.10, 0.10),
+    "thorough": (0.01, 0.01, 0.01),
+}
+"""Per level: the risk of certifying at 0.85, of not certifying at 0.95, and of each wrong
+decision at the failure zone (0.40/0.60)."""
+_LEVEL_TESTS: dict[str, tuple[float, float]] = {"standard": (0.05, 0.10), "thorough": (0.01, 0.01)}
+"""Per level, the Wald tests' risks (alpha = beta) at the 0.90 and at the 0.50 threshold."""
+
+CAPS: dict[str, int] = {"standard": 180, "thorough": 290}
+"""Each sequential level's cap: the smallest multiple of 10 whose exact operating
+characteristic meets the level's risks (:func:`search_cap`; a test searches again)."""
+
+
+def level_plan(level: str, cap: int) -> CertificationPlan:
+    """The sequential plan of ``level`` (standard or thorough) cut at ``cap``."""
+    upper, lower = _LEVEL_TESTS[level]
+    return CertificationPlan(
+        name=level,
+        looks=sequential_looks(cap),
+        cap=cap,
+        upper=WaldTest(0.85, 0.95, upper, upper),
+        lower=WaldTest(0.40, 0.60, lower, lower),
+        risks=level_risks(level),
+    )
+
+
+def level_risks(level: str) -> tuple[Risk, ...]:
+    """What ``level``'s plan promises (issue 23's zones): certifying at 0.85 or below,
+    missing at 0.95 or above, failing at 0.60 or above, not failing at 0.40 or below."""
+    certify, miss, fail = _LEVEL_RISKS[level]
+    return (
+        Risk("CERTIFIED", 0.85, certify),
+        Risk("CERTIFIED", 0.95, 1 - miss, at_least=True),
+        Risk("FAILED", 0.60, fail),
+        Risk("not FAILED", 0.40, fail),
+    )
+
+
+def fixed_plan(cases: int) -> CertificationPlan:
+    """``--cases N``: one look at ``N`` cases, decided by the point cut."""
+    if cases < 1:
+        raise ValueError(f"a plan needs at least one case, not {cases}")
+    return CertificationPlan(name=f"fixed {cases}", looks=(cases,), cap=cases)
+
+
+def plan_for(level: str, cases: int | None = None) -> CertificationPlan:
+    """The plan a run of ``level`` follows: ``--cases N`` makes it fixed at ``N``; quick
+    is fixed at 5 (a smoke test); standard and thorough are sequential to their cap."""
+    if cases is not None:
+        return fixed_plan(cases)
+    if level == "quick":
+        return fixed_plan(QUICK_CASES)
+    if level not in CAPS:
+        raise ValueError(f"no certification plan for level {level!r}")
+    return level_plan(level, CAPS[level])
+
+
+def _point_status(passed: Fraction, n: int) -> DecisionStatus:
+    if passed >= _CERTIFIED * n:
+        return "CERTIFIED"
+    if passed >= _PARTIAL * n:
+        return "PARTIAL"
+    return "FAILED"
+
+
+def _at_look(plan: CertificationPlan, passed: Fraction, n: int, *, last: bool) -> DecisionStatus:
+    """The decision at a look of ``n`` answered cases scoring ``passed``; ``last``: the
+    cap (or the end of what a run asked), where the point cut decides."""
+    point = _point_status(passed, n)
+    if last or plan.upper is None or plan.lower is None:
+        return point
+    upper = plan.upper.verdict(float(passed), n)
+    lower = plan.lower.verdict(float(passed), n)
+    tests = {(1, 1): "CERTIFIED", (-1, 1): "PARTIAL", (-1, -1): "FAILED"}.get((upper, lower))
+    return point if tests == point else "UNDECIDED"
+
+
+def _exact(score: float | Fraction) -> Fraction:
+    """A case score as a fraction (a share of at most a few hundred samples), so no
+    rounding of a float decides a status."""
+    return Fraction(score).limit_denominator(10**6)
+
+
+def decide(
+    plan: CertificationPlan, scores: Iterable[float | Fraction], *, final: bool = False
+) -> Decision:
+    """The plan's decision on ``scores``, the answered cases' scores (0 to 1) in plan
+    order: the first look that decides, else the cap's point cut, else ``UNDECIDED`` while
+    fewer scores than the next look needs are in. ``final``: nothing more will be asked
+    (a run that ended short of its cap, e.g. infrastructure errors left it fewer answered
+    cases), so an undecided plan falls to the point cut on every score there is."""
+    passed = Fraction(0)
+    n = 0
+    looks = iter(enumerate(plan.looks, start=1))
+    number, look = next(looks)
+    for score in scores:
+        passed += _exact(score)
+        n += 1
+        if n < look:
+            continue
+        status = _at_look(plan, passed, n, last=look == plan.cap)
+        if status != "UNDECIDED":
+            return Decision(status, n, number, early=look < plan.cap)
+        number, look = next(looks)
+    if final and n:
+        return Decision(_point_status(passed, n), n, None, early=False)
+    return Decision("UNDECIDED", n, None, early=False)
+
+
+_STATUSES: tuple[DecisionStatus, ...] = ("CERTIFIED", "PARTIAL", "FAILED")
+
+
+@lru_cache(maxsize=64)
+def _look_masks(plan: CertificationPlan) -> tuple[tuple[Any, ...], ...]:
+    """Per look, for each status, which whole numbers of passes 0..look it decides (the
+    same at every true rate, so made once per plan)."""
+    import numpy as np
+
+    masks = []
+    for look in plan.looks:
+        decisions = [
+            _at_look(plan, Fraction(x), look, last=look == plan.cap) for x in range(look + 1)
+        ]
+        masks.append(
+            tuple(np.array([d == status for d in decisions], dtype=bool) for status in _STATUSES)
+        )
+    return tuple(masks)
+
+
+def operating_characteristic(plan: CertificationPlan, p: float) -> OperatingCharacteristic:
+    """The plan's exact operating characteristic at true pass rate ``p`` (one answer per
+    case): the distribution of passes among runs still going is carried from look to look
+    (binomial increments between looks), and each look's deciding mass is taken out."""
+    import numpy as np
+    from scipy.stats import binom
+
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"a pass rate is between 0 and 1, not {p}")
+    going = np.ones(1)
+    outcome = dict.fromkeys(_STATUSES, 0.0)
+    expected = 0.0
+    most = 0
+    before = 0
+    for look, masks in zip(plan.looks, _look_masks(plan), strict=True):
+        step = look - before
+        going = np.convolve(going, binom.pmf(np.arange(step + 1), step, p))
+        before = look
+        if going.sum() > 0:
+            most = look
+        for status, mask in zip(_STATUSES, masks, strict=True):
+            mass = float(going[mask].sum())
+            outcome[status] += mass
+            expected += look * mass
+            going[mask] = 0.0
+    return OperatingCharacteristic(
+        p=p,
+        certified=outcome["CERTIFIED"],
+        partial=outcome["PARTIAL"],
+        failed=outcome["FAILED"],
+        expected_cases=expected,
+        max_cases=most,
+    )
+
+
+def meets_risks(plan: CertificationPlan, *, grid: bool = False) -> bool:
+    """Whether the plan's exact OC keeps every risk it states: at each risk's edge, or
+    (``grid``) at every hundredth of its zone."""
+    for risk in plan.risks:
+        low, high = risk.zone
+        points = (
+            [round(low + k / 100, 2) for k in range(round((high - low) * 100) + 1)]
+            if grid
+            else [risk.p]
+        )
+        if not all(risk.met(operating_characteristic(plan, p)) for p in points):
+            return False
+    return True
+
+
+def search_cap(level: str, *, start: int = FIRST_LOOK, stop: int = 1000) -> int:
+    """The smallest multiple of :data:`LOOK_EVERY` at which ``level``'s plan meets its
+    risks."""
+    for cap in range(start, stop + 1, LOOK_EVERY):
+        if meets_risks(level_plan(level, cap)):
+            return cap
+    raise ValueError(f"no cap up to {stop} meets the {level} level's risks")
+
+
+def oc_table(
+    plan: CertificationPlan, rates: Sequence[float] | None = None
+) -> list[OperatingCharacteristic]:
+    """The plan's OC at ``rates`` (default 0.50, 0.55, ..., 1.00)."""
+    rates = rates if rates is not None else [round(0.5 + k / 20, 2) for k in range(11)]
+    return [operating_characteristic(plan, p) for p in rates]
+
+
+def _runs(probability: float, *, at_least: bool) -> int:
+    """Runs of 100, rounded against the plan (so the sentence never flatters it)."""
+    scaled = probability * 100
+    return math.floor(scaled + 1e-9) if at_least else math.ceil(scaled - 1e-9)
+
+
+def oc_sentence(plan: CertificationPlan, *, samples: int = 1) -> str:
+    """One sentence saying what the plan's verdicts mean, from its exact OC; a fixed plan
+    that misses the standard level's risks is called weak."""
+    at = {p: operating_characteristic(plan, p) for p in (0.40, 0.60, 0.85, 0.95)}
+    certified_low = _runs(at[0.85].certified, at_least=False)
+    certified_high = _runs(at[0.95].certified, at_least=True)
+    failed_high = _runs(at[0.60].failed, at_least=False)
+    failed_low = _runs(at[0.40].failed, at_least=True)
+    if plan.sequential:
+        most, least = "at most ", "at least "
+        opening = (
+            f"By this plan ({plan.name}: a look every {LOOK_EVERY} cases from "
+            f"{plan.looks[0]}, at most {plan.cap})"
+        )
+    else:
+        most = least = ""
+        weak = not all(risk.met(at[risk.p]) for risk in level_risks("standard"))
+        opening = (
+            f"By this plan ({plan.cap} case{'' if plan.cap == 1 else 's'}, the rate alone "
+            f"decides{', a weak plan' if weak else ''})"
+        )
+    sentence = (
+        f"{opening} a scaffold whose true pass rate is 85% is certified in {most}"
+        f"{certified_low} run{'' if certified_low == 1 else 's'} of 100, one at 95% in "
+        f"{least}{certified_high}; one at 60% is failed in {most}{failed_high}, one at 40% "
+        f"in {least}{failed_low}."
+    )
+    if samples > 1:
+        sentence += f" (Stated for one answer per case; with {samples} it is conservative.)"
+    return sentence
