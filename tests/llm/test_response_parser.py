@@ -100,7 +100,13 @@ def assert_level_1(parsed: ParsedAnswer, *words: str) -> None:
 
 
 def test_the_leniencies_are_a_closed_list() -> None:
-    assert set(LENIENCIES) == {"untagged_fence", "no_fence", "trailing_comma", "two_final_blocks"}
+    assert set(LENIENCIES) == {
+        "untagged_fence",
+        "no_fence",
+        "trailing_comma",
+        "two_final_blocks",
+        "text_after_answer",
+    }
 
 
 # --- where the answer is -------------------------------------------------------------------
@@ -122,11 +128,12 @@ def test_every_reference_answer_in_the_output_format_is_usable(name: str) -> Non
     ["", "\n", "\n\nI hope this helps! Let me know if {anything} is unclear.\n", "\n---\n"],
 )
 def test_prose_before_and_after_the_block(name: str, after: str) -> None:
+    """Text after the block breaks "nothing after it": forgiven, and recorded."""
     answer = expected(name)
     parsed = extract(name, WORK + "\n" + fenced(answer, indent=2) + after)
     assert parsed.failed_level is None
     assert parsed.answer == answer
-    assert parsed.leniency == ()
+    assert parsed.leniency == (("text_after_answer",) if after.strip() else ())
 
 
 @pytest.mark.parametrize("name", SCAFFOLDS)
@@ -210,12 +217,12 @@ def test_a_fence_in_another_language_is_not_the_answer() -> None:
     answer = expected("knapsack_01")
     code = "```python\nbest = max(row)\nprint(best)\n```"
     dict_code = "```python\nanswer = " + json.dumps(another_expected("knapsack_01")) + "\n```"
-    for text in (
-        WORK + fenced(answer) + "\n\nTo double-check:\n\n" + code,
-        WORK + dict_code + "\n\n" + fenced(answer),
+    for text, leniency in (
+        (WORK + fenced(answer) + "\n\nTo double-check:\n\n" + code, ("text_after_answer",)),
+        (WORK + dict_code + "\n\n" + fenced(answer), ()),
     ):
         parsed = extract("knapsack_01", text)
-        assert (parsed.answer, parsed.leniency) == (answer, ())
+        assert (parsed.answer, parsed.leniency) == (answer, leniency)
 
 
 @pytest.mark.parametrize(
@@ -236,6 +243,7 @@ def test_prose_braces_after_the_final_answer_are_harmless() -> None:
     answer = expected("knapsack_01")
     parsed = extract("knapsack_01", WORK + fenced(answer) + "\n\nSo the set {1, 2} is optimal.")
     assert parsed.answer == answer and parsed.ok
+    assert parsed.leniency == ("text_after_answer",)
 
 
 @pytest.mark.parametrize(
@@ -281,6 +289,40 @@ def test_leniencies_combine_in_a_fixed_order() -> None:
     assert untagged.leniency == ("untagged_fence", "trailing_comma")
     bare = extract("kmp", 'So: {"positions": [1,]}')
     assert bare.leniency == ("no_fence", "trailing_comma")
+    noted = extract("kmp", '```\n{"positions": [1]}\n```\n```\n{"positions": [1,]}\n```\nDone.')
+    assert noted.leniency == (
+        "two_final_blocks",
+        "untagged_fence",
+        "trailing_comma",
+        "text_after_answer",
+    )
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "\nDone.",
+        "\n```python\nprint(1)\n```",
+        "\n<!-- checked -->",
+        "\n> The positions are 20 and 22.",
+    ],
+)
+@pytest.mark.parametrize("form", ["tagged", "bare"])
+def test_text_after_the_answer_is_forgiven_and_recorded(after: str, form: str) -> None:
+    answer = expected("kmp")
+    parsed = extract("kmp", WORK + FORMS[form](answer) + "\n" + after)
+    assert (parsed.answer, parsed.failed_level) == (answer, None)
+    assert parsed.leniency == (*FORM_LENIENCY[form], "text_after_answer")
+    # Blank lines after it are nothing.
+    blank = extract("kmp", WORK + FORMS[form](answer) + "\n \n\t\n")
+    assert blank.leniency == FORM_LENIENCY[form]
+
+
+def test_a_second_answer_object_after_the_block_is_still_refused() -> None:
+    answer = expected("kmp")
+    for form in ("tagged", "tagged-indented", "untagged"):
+        text = WORK + FORMS[form](answer) + "\nOr rather: " + json.dumps(another_expected("kmp"))
+        assert_level_1(extract("kmp", text))
 
 
 def test_a_comma_inside_a_string_is_left_alone() -> None:
@@ -674,7 +716,8 @@ def test_a_reference_answer_in_random_prose_is_extracted_exactly(
     parsed = extract(name, text)
     assert parsed.failed_level is None, parsed.reason
     assert parsed.answer == answer
-    assert parsed.leniency == FORM_LENIENCY[form]
+    noted = ("text_after_answer",) if after.strip() else ()
+    assert parsed.leniency == FORM_LENIENCY[form] + noted
 
 
 def _plain(prose: str) -> str:

@@ -8,7 +8,8 @@ The reply is read as CommonMark blocks (fences in list items and blockquotes cou
 final answer is the last code block tagged ``json`` (or untagged) whose body starts with ``{``
 or ``[`` (an array is then a level 1 failure); with no such block, the last ``{...}`` outside
 every code block in the reply's final :data:`UNFENCED_WINDOW` characters. More JSON after the
-final answer makes the reply ambiguous: level 1, never a guess in the model's favour.
+final answer makes the reply ambiguous: level 1, never a guess in the model's favour; other
+text after it is forgiven and recorded (``text_after_answer``).
 Model text is data: it is never evaluated, and nothing in it can make
 :meth:`ResponseParser.extract` raise. The accepted deviations are a closed list,
 :data:`LENIENCIES`, and each one used is recorded with the answer.
@@ -46,6 +47,8 @@ LENIENCIES: dict[str, str] = {
     "trailing_comma": "commas before a closing `}` or `]` were dropped",
     "two_final_blocks": "two answer blocks end the reply with nothing between them (the "
     "scaffold asks for one); the last was taken",
+    "text_after_answer": "text follows the answer (the scaffold asks for nothing after it); "
+    "it holds no JSON object, so the answer is still the last, and the text was ignored",
 }
 """Every deviation from the Output Format the parser forgives, and nothing else."""
 
@@ -302,13 +305,16 @@ class ResponseParser(LegacyParserAPI):
         def outside(start: int = 0) -> str:
             return "\n".join(lines[i] for i in range(start, len(lines)) if i not in in_code)
 
+        def later_blocks(line: int) -> list[str]:
+            return [f"```\n{b.body}" for b in blocks if b.first_line >= line]
+
         answers = [
             b for b in blocks if b.tag in _JSON_TAGS and b.body.lstrip().startswith(("{", "["))
         ]
         if answers:
             final = answers[-1]
-            later = [b.body for b in blocks if b.first_line >= final.end_line]
-            if _JSONISH.search("\n".join([outside(final.end_line), *later])):
+            after = "\n".join([outside(final.end_line), *later_blocks(final.end_line)])
+            if _JSONISH.search(after):
                 return None, (), "more JSON follows the final answer block (which is meant?)"
             value, leniency, problem = _decode(final.body)
             if final.tag == "":
@@ -318,12 +324,15 @@ class ResponseParser(LegacyParserAPI):
                 and not "".join(lines[answers[-2].end_line : final.first_line]).strip()
             ):
                 leniency = ("two_final_blocks", *leniency)
-            return value, leniency, problem
+            return value, _noting_text_after(leniency, after), problem
         if any(_JSONISH.search(b.body) for b in blocks):
             return None, (), "JSON stands only in a code block not tagged json"
         # No answer block: the last object written outside every fence is the answer, and
         # if it does not decode the reply fails (never fall back to an earlier object).
-        spans, object_left_open = _top_level_objects(outside()[-UNFENCED_WINDOW:])
+        kept = [i for i in range(len(lines)) if i not in in_code]
+        text_outside = "\n".join(lines[i] for i in kept)
+        window = text_outside[-UNFENCED_WINDOW:]
+        spans, object_left_open = _top_level_objects(window)
         if object_left_open:
             return None, (), "the reply's last {...} is never closed (cut off, or unbalanced)"
         if not spans:
@@ -331,7 +340,17 @@ class ResponseParser(LegacyParserAPI):
         value, leniency, problem = _decode(spans[-1])
         if problem is not None:
             return None, (), problem + " (in the last {...} of the reply, which has no fence)"
-        return value, ("no_fence", *leniency), None
+        end = len(text_outside) - len(window) + window.rindex(spans[-1]) + len(spans[-1])
+        end_line = kept[text_outside.count("\n", 0, end)] if kept else 0
+        after = "\n".join([text_outside[end:], *later_blocks(end_line + 1)])
+        return value, _noting_text_after(("no_fence", *leniency), after), None
+
+
+def _noting_text_after(leniency: tuple[str, ...], after: str) -> tuple[str, ...]:
+    """``leniency``, and ``text_after_answer`` when ``after`` (what follows the answer) is
+    more than blank lines: "nothing after it" is forgiven only if recorded. Stray backticks
+    alone (the end of a fence written on the answer's own line) are no text."""
+    return (*leniency, "text_after_answer") if after.strip().strip("`") else leniency
 
 
 def _summarise(exc: ValidationError) -> str:
