@@ -191,7 +191,7 @@ def test_the_size_curve_certifies_up_to_the_last_size_the_script_answers_right(
     _replay(output, records, script, 1, "kmp", "--level", "thorough")
     data = _summary(output).scaffolds["kmp"]
     assert data.certified_up_to == cutoff and not data.holds_across_range
-    assert data.budget_limited_sizes == [limited]
+    assert data.fails_from == sizes[2] and data.budget_limited_sizes == [limited]
     by_size = {point.size: point for point in data.sweep}
     assert list(by_size) == sizes
     for size, point in by_size.items():
@@ -200,8 +200,58 @@ def test_the_size_curve_certifies_up_to_the_last_size_the_script_answers_right(
         assert point.pass_rate == rate
         assert point.interval_95 == pytest.approx(_wilson_by_roots(rate * point.n, point.n))
     report = (output / "reports" / "kmp.md").read_text()
-    assert f"**CERTIFIED up to {cutoff} {spec.size.unit}.**" in report
-    assert f"| {limited} | {CASES_PER_SIZE} |" in report and "(budget-limited)" in report
+    n = CASES_PER_SIZE
+    assert (
+        f"**Size envelope: up to {cutoff} {spec.size.unit}; fails from {sizes[2]}: {n} wrong "
+        in (report)
+    )
+    assert f"| {limited} | {n} |" in report and "FAILED (budget-limited)" in report
+
+
+@pytest.mark.slow
+def test_a_thorough_run_wrong_from_16_vertices_certifies_its_level_and_fails_from_16(
+    tmp_path: Path,
+) -> None:
+    """Issue 23's done-when: answers wrong from 16 vertices, some of them cut by the output
+    budget, give an envelope up to 12 that fails from 16 and does not hold across the range;
+    the status is on the level's cases alone (pooled with the sweep's it would be PARTIAL)."""
+    spec = default_catalog()["dijkstra"]
+    sizes = sweep_sizes(spec)
+    assert sizes[-2:] == [12, 16]
+    dry = tmp_path / "dry"
+    assert _verify(dry, "dijkstra", "--provider", "reference", "--level", "thorough") == 0
+    (run_dir,) = _runs(dry)
+    records = _journal(run_dir)
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    level = {
+        f"dijkstra-{tier}-{index:03d}"
+        for tier, count in plan_tier_counts(manifest["cases"], manifest["tiers"]).items()
+        for index in range(count)
+    }
+    at_16 = [c.id for c in sweep_cases(spec, [16], seed=manifest["seed"])]
+    truncated, wrong = set(at_16[:4]), set(at_16[4:24])
+    level_wrong = set(sorted(level)[:9])  # 91 of 100: CERTIFIED on its own
+
+    def script(record: AttemptRecord, _: int) -> dict[str, Any]:
+        if record.case_id in truncated:
+            return {"case_id": record.case_id, "text": "...", "stop_reason": "max_tokens"}
+        bad = record.case_id in wrong or record.case_id in level_wrong
+        return {"case_id": record.case_id, "text": _wrong(record) if bad else _right(record)}
+
+    output = tmp_path / "replay"
+    code = _replay(output, records, script, 1, "dijkstra", "--level", "thorough")
+    data = _summary(output).scaffolds["dijkstra"]
+    assert data.n == len(level) == LEVEL_CASES["thorough"] and data.score == 91
+    assert data.status == "CERTIFIED" and code == 0
+    assert data.certified_up_to == 12 < 16 and data.fails_from == 16
+    assert not data.holds_across_range and data.budget_limited_sizes == [16]
+    by_size = {point.size: point for point in data.sweep}
+    assert [by_size[s].status for s in sizes] == ["CERTIFIED"] * 3 + ["FAILED"]
+    assert (by_size[16].wrong, by_size[16].truncated, by_size[16].answers) == (20, 4, 35)
+    sentence = "up to 12 vertices; fails from 16: 20 wrong and 4 truncated of 35, budget-limited"
+    assert data.envelope == sentence
+    assert f"**Size envelope: {sentence}.**" in (output / "reports" / "dijkstra.md").read_text()
+    assert sentence in (output / "reports" / "summary.md").read_text()
 
 
 def test_sizes_sweep_chosen_sizes_at_any_level(tmp_path: Path) -> None:

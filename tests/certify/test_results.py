@@ -227,22 +227,32 @@ def _sized(case: str, outcome: str, size: int, **extra: Any) -> AttemptRecord:
     return _record(case, outcome, **extra).model_copy(update={"size": size})
 
 
-def test_the_envelope_skips_a_budget_limited_size_and_stops_at_the_first_failure() -> None:
+def test_a_budget_limited_size_fails_at_its_size_and_the_envelope_stops_there() -> None:
     def at(size: int, outcome: str, count: int = 10) -> list[AttemptRecord]:
         level = None if outcome == "passed" else 1
         return [
             _sized(f"kmp-simple-s{size}-{k:03d}", outcome, size, level=level) for k in range(count)
         ]
 
-    right, limited, wrong = at(6, "passed"), at(12, "truncated"), at(24, "failed")
-    records = [*right, *at(9, "passed"), *limited, *wrong, *at(48, "passed")]
+    # Every size is answered right but 12, whose answers all hit the output budget: they are
+    # failures there, never a reason to skip it (the envelope once read "holds across").
+    records = [*at(6, "passed"), *at(9, "passed"), *at(12, "truncated"), *at(24, "passed")]
     results = ScaffoldResults.from_records(
-        "kmp", records, planned=len(records), swept=[6, 9, 12, 24, 48], size_unit="text length"
+        "kmp", records, planned=len(records), swept=[6, 9, 12, 24], size_unit="text length"
     )
     assert results.budget_limited_sizes == [12]
-    assert results.certified_up_to == 9  # 12 is skipped, 24 fails; 48 comes after a failure
+    assert [p.status for p in results.size_points] == [
+        "CERTIFIED",
+        "CERTIFIED",
+        "FAILED",
+        "CERTIFIED",
+    ]
+    assert results.certified_up_to == 9 and results.fails_from == 12  # 24 comes after it
     assert not results.holds_across_range
-    assert results.per_size[6] == (10.0, 10) and results.per_size[24] == (0.0, 10)
+    assert results.envelope == (
+        "up to 9 text length; fails from 12: 0 wrong and 10 truncated of 10, budget-limited"
+    )
+    assert results.per_size[6] == (10.0, 10) and results.per_size[12] == (0.0, 10)
     # One truncated answer in ten is not more than 10%: it counts against the rate (9 of 10
     # still certifies) and the size is not budget-limited.
     edge = [*at(12, "passed", 9), _sized("kmp-simple-s12-009", "truncated", 12, level=1)]
@@ -258,6 +268,7 @@ def test_a_sweep_where_every_size_certifies_holds_across_the_range() -> None:
         "kmp", [_sized("kmp-simple-s6-000", "failed", 6, level=3)], planned=1, swept=[6, 20]
     )
     assert nothing.certified_up_to is None and not nothing.holds_across_range
+    assert nothing.fails_from == 6 and nothing.envelope.startswith("holds at none")
 
 
 def test_a_validator_miss_makes_the_scaffold_incomplete_whatever_the_answers() -> None:

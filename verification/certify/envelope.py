@@ -6,22 +6,43 @@ range holds the size). The edge tier stays out of the curve: its generator may d
 input smaller than asked (an empty or one-element input is its point), which would blur
 the rate at that size. Case ids at a size are the ordinary ones
 (``dijkstra-standard-s12-004``), so resume, replay and the cache need nothing new.
+
+Each size is decided on its own sweep cases, in the sweep's order, as the level's cases are:
+an answer cut by the output budget is a failure there (level 1), never a reason to leave the
+size out; a size where more than :data:`BUDGET_LIMIT_SHARE` of the answers were cut is
+flagged *budget-limited* beside its decision. "Certified up to S" names the largest size of
+the unbroken run of CERTIFIED sizes from the smallest; "fails from S" the smallest size
+decided PARTIAL or FAILED. A swept run's status is its level's cases' alone
+(:func:`split_cases`): the envelope speaks for the sizes beside it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 
-from verification.cases import TestCase, Tier
-from verification.catalog.drawing import draw_case
+from verification.cases import TestCase, Tier, case_id
+from verification.catalog.drawing import draw_case, plan_tier_counts
 from verification.catalog.spec import ScaffoldSpec
 from verification.errors import ConfigurationError
+from verification.store.manifests import RunManifest
 
 __all__ = [
+    "BUDGET_LIMIT_SHARE",
     "CASES_PER_SIZE",
     "SWEEP_POINTS",
     "SWEEP_TIERS",
+    "CaseSplit",
+    "SizePoint",
+    "certified_up_to",
+    "envelope_sentence",
+    "fails_from",
+    "holds_across_range",
     "honoured_sizes",
+    "is_budget_limited",
+    "run_split",
+    "split_cases",
     "sweep_cases",
     "sweep_plan",
     "sweep_sizes",
@@ -33,6 +54,9 @@ is 90.1%)."""
 SWEEP_POINTS = 4
 """Sizes an automatic sweep visits, from the smallest to the largest honoured."""
 SWEEP_TIERS: tuple[Tier, ...] = ("simple", "standard")
+BUDGET_LIMIT_SHARE = Fraction(1, 10)
+"""A size where more than this share of answers hit the output budget is budget-limited:
+flagged beside its decision (the cut answers still count against it)."""
 
 
 def _tiers_at(spec: ScaffoldSpec, size: int) -> list[Tier]:
@@ -90,3 +114,140 @@ def sweep_cases(
         draw_case(spec, tier, index, seed=seed, size=size)
         for tier, index, size in sweep_plan(spec, sizes, per_size=per_size)
     ]
+
+
+@dataclass(frozen=True)
+class CaseSplit:
+    """A swept run's cases of one scaffold: the level's, and the sweep's at each size."""
+
+    level: frozenset[str]
+    """The level's case ids (its tiers at their default sizes): what the status is on."""
+    sizes: dict[int, list[str]]
+    """Per swept size, ascending, its sweep case ids in the sweep's order."""
+
+
+def split_cases(
+    spec: ScaffoldSpec,
+    sizes: Sequence[int],
+    planned: Sequence[str],
+    *,
+    cases: int,
+    tiers: Sequence[Tier],
+    per_size: int = CASES_PER_SIZE,
+) -> CaseSplit:
+    """Which of ``planned`` (a swept run's case ids of ``spec``) are the level's
+    (``cases`` over ``tiers``, as the planner splits them) and which the sweep's, at most
+    ``per_size`` at each of ``sizes``. A sweep case at a tier's default size has a level
+    case's id: it is the level's when the level asked that index too, and counts at its
+    size as well."""
+    known = set(planned)
+    counts = plan_tier_counts(cases, tiers) if cases > 0 and tiers else {}
+    level_ids = {
+        case_id(spec.name, tier, i) for tier, count in counts.items() for i in range(count)
+    }
+    by_size: dict[int, list[str]] = {}
+    for size in sorted(set(sizes)):
+        at = _tiers_at(spec, size)
+        ids = (
+            (
+                case_id(
+                    spec.name, at[k % len(at)], k // len(at), _named(spec, at[k % len(at)], size)
+                )
+                for k in range(per_size)
+            )
+            if at
+            else iter(())
+        )
+        by_size[size] = [i for i in ids if i in known]
+    swept = {i for ids in by_size.values() for i in ids}
+    level = frozenset(i for i in planned if i in level_ids or i not in swept)
+    return CaseSplit(level, by_size)
+
+
+def run_split(spec: ScaffoldSpec, manifest: RunManifest) -> CaseSplit | None:
+    """:func:`split_cases` of a run's cases of ``spec``; ``None`` when it swept no sizes."""
+    sizes = (manifest.sizes or {}).get(spec.name)
+    if not sizes or spec.name not in manifest.scaffolds:
+        return None
+    return split_cases(
+        spec,
+        sizes,
+        manifest.scaffolds[spec.name].case_ids,
+        cases=manifest.cases,
+        tiers=manifest.tiers,
+        per_size=manifest.sweep_cases or CASES_PER_SIZE,
+    )
+
+
+def _named(spec: ScaffoldSpec, tier: Tier, size: int) -> int | None:
+    return None if size == spec.sizes[tier] else size
+
+
+@dataclass(frozen=True)
+class SizePoint:
+    """One size of the envelope: its sweep cases' score, and its decision."""
+
+    size: int
+    score: float
+    n: int
+    answers: int
+    truncated: int
+    wrong: int
+    """Counted answers that failed other than by the output budget (refusals included)."""
+    interval: tuple[float, float]
+    status: str
+    """The size's decision: CERTIFIED, PARTIAL, FAILED, or INCOMPLETE (too few answers)."""
+    budget_limited: bool
+
+    @property
+    def pass_rate(self) -> float:
+        return self.score / self.n if self.n else 0.0
+
+
+def is_budget_limited(truncated: int, answers: int) -> bool:
+    """More than :data:`BUDGET_LIMIT_SHARE` of ``answers`` hit the output budget."""
+    return answers > 0 and truncated > BUDGET_LIMIT_SHARE * answers
+
+
+def certified_up_to(points: Sequence[SizePoint]) -> int | None:
+    """The largest size of the unbroken run of CERTIFIED sizes from the smallest; ``None``
+    when the smallest is not CERTIFIED (or there was no sweep)."""
+    reached = None
+    for point in points:
+        if point.status != "CERTIFIED":
+            break
+        reached = point.size
+    return reached
+
+
+def fails_from(points: Sequence[SizePoint]) -> int | None:
+    """The smallest size decided PARTIAL or FAILED; ``None`` when there is none."""
+    return next((p.size for p in points if p.status in ("PARTIAL", "FAILED")), None)
+
+
+def holds_across_range(points: Sequence[SizePoint]) -> bool:
+    """Every swept size is CERTIFIED."""
+    return bool(points) and all(p.status == "CERTIFIED" for p in points)
+
+
+def envelope_sentence(points: Sequence[SizePoint], unit: str) -> str:
+    """The envelope in one line: "up to 12 vertices; fails from 16: 20 wrong and 4
+    truncated of 35, budget-limited"; "" without a sweep."""
+    if not points:
+        return ""
+    if holds_across_range(points):
+        return f"holds across the whole range tried ({points[0].size} to {points[-1].size} {unit})"
+    reached = certified_up_to(points)
+    said = f"up to {reached} {unit}" if reached is not None else "holds at none of the sizes tried"
+    failing = fails_from(points)
+    broken = next(p for p in points if p.status != "CERTIFIED")
+    if failing is not None:
+        said += f"; fails from {failing}: {_counts(next(p for p in points if p.size == failing))}"
+    if broken.status == "INCOMPLETE" and (failing is None or broken.size < failing):
+        said += f"; {broken.size} incomplete ({broken.n} case(s) counted)"
+    return said
+
+
+def _counts(point: SizePoint) -> str:
+    said = f"{point.wrong} wrong and {point.truncated} truncated of {point.answers}"
+    return said + (", budget-limited" if point.budget_limited else "")

@@ -13,6 +13,7 @@ than 10% of the planned answers are missing or ended in an infrastructure error,
 validator missed on the run's own calibration answers. "Borderline" means the interval
 straddles the deciding threshold: 0.90 for CERTIFIED, 0.50 for FAILED, either for PARTIAL.
 The certified rate is the first-attempt rate; the rate after repair is shown beside it.
+A swept run's status is on its level's cases (:mod:`verification.certify.envelope`).
 """
 
 from __future__ import annotations
@@ -28,13 +29,22 @@ from typing import Any, Literal
 from verification.cases import parse_case_id
 from verification.catalog import Catalog, default_catalog
 from verification.certify.calibration import Calibration, CaseCalibration, calibrate
+from verification.certify.envelope import (
+    CaseSplit,
+    SizePoint,
+    certified_up_to,
+    envelope_sentence,
+    fails_from,
+    holds_across_range,
+    is_budget_limited,
+    run_split,
+)
 from verification.errors import JournalError
 from verification.generators.base import TestCase
 from verification.store.manifests import RunManifest
 from verification.store.records import AttemptRecord
 
 __all__ = [
-    "BUDGET_LIMIT_SHARE",
     "THRESHOLDS",
     "ScaffoldResults",
     "Status",
@@ -52,9 +62,6 @@ THRESHOLDS = {"CERTIFIED": 0.9, "PARTIAL": 0.5}
 _CERTIFIED = Fraction(9, 10)
 _PARTIAL = Fraction(1, 2)
 _Z95 = 1.959963984540054
-BUDGET_LIMIT_SHARE = Fraction(1, 10)
-"""A size where more than this share of answers hit the output budget is budget-limited:
-the spec's budget, not the scaffold, stopped them."""
 
 
 def wilson_interval(passed: float, n: int, z: float = _Z95) -> tuple[float, float]:
@@ -116,24 +123,6 @@ def _record_size(record: AttemptRecord) -> int | None:
         return record.size
     key = parse_case_id(record.case_id)  # journals from before sizes were recorded
     return key.size if key else None
-
-
-@dataclass(frozen=True)
-class SizePoint:
-    """One size of the envelope."""
-
-    size: int
-    score: float
-    n: int
-    answers: int
-    truncated: int
-    interval: tuple[float, float]
-    status: Status
-    budget_limited: bool
-
-    @property
-    def pass_rate(self) -> float:
-        return self.score / self.n if self.n else 0.0
 
 
 @dataclass(frozen=True)
@@ -235,8 +224,10 @@ class ScaffoldResults:
     """The envelope: one point per swept size, ascending (empty without a sweep)."""
     size_unit: str = "size"
     certified_up_to: int | None = None
-    """The largest swept size up to which every size (budget-limited ones aside)
-    certifies; ``None`` when the smallest does not, or there was no sweep."""
+    """The largest size of the unbroken run of CERTIFIED sizes from the smallest; ``None``
+    when the smallest is not, or there was no sweep."""
+    fails_from: int | None = None
+    """The smallest swept size decided PARTIAL or FAILED (``None``: none)."""
     budget_limited_sizes: list[int] = field(default_factory=list)
     calibration: Calibration | None = None
     """How the validator did on this run's cases (``None``: not run)."""
@@ -259,15 +250,14 @@ class ScaffoldResults:
         return _straddles(self.interval, self.status)
 
     @property
-    def swept(self) -> bool:
-        """True when the run swept sizes for this scaffold."""
-        return bool(self.size_points)
+    def holds_across_range(self) -> bool:
+        """True when every swept size is CERTIFIED."""
+        return holds_across_range(self.size_points)
 
     @property
-    def holds_across_range(self) -> bool:
-        """True when every swept size certifies (budget-limited ones aside)."""
-        counted = [p for p in self.size_points if not p.budget_limited and p.n]
-        return bool(counted) and all(p.status == "CERTIFIED" for p in counted)
+    def envelope(self) -> str:
+        """The envelope in one line (:func:`~verification.certify.envelope.envelope_sentence`)."""
+        return envelope_sentence(self.size_points, self.size_unit)
 
     @classmethod
     def from_records(
@@ -278,13 +268,17 @@ class ScaffoldResults:
         planned: int,
         run_label: str | None = None,
         swept: Sequence[int] = (),
+        split: CaseSplit | None = None,
+        samples: int = 1,
         size_unit: str = "size",
         calibration: Calibration | None = None,
     ) -> ScaffoldResults:
         """Fold a journal's records for ``scaffold``. Later lines for the same case,
         sample and attempt supersede earlier ones (a resumed run retries infra errors).
-        ``swept`` are the sizes of a size sweep; ``calibration`` the validator's record on
-        the run's cases (a miss makes the status INCOMPLETE)."""
+        ``swept`` are the sizes of a sweep, ``split`` which cases are the level's (the
+        status and its figures are theirs alone, ``planned`` their answers) and each
+        size's; ``samples`` the answers planned per case; ``calibration`` the validator's
+        record on the run's cases (a miss makes the status INCOMPLETE)."""
         mine = [record for record in records if record.scaffold == scaffold]
         latest: dict[tuple[str, int, int], AttemptRecord] = {}
         for record in mine:
@@ -305,6 +299,11 @@ class ScaffoldResults:
             else:
                 counted.append(result)
                 sizes[key[0]] = _record_size(chain[1])
+        every, every_infra = counted, infra
+        points = _size_points(every, every_infra, sizes, swept, split, samples)
+        if split is not None:  # the sweep's own cases speak for their sizes only
+            counted = [r for r in every if r.test_case.id in split.level]
+            infra = [r for r in every_infra if r.test_case.id in split.level]
         cases = _CaseScores.fold(counted)
         failures = Counter(r.level for r in counted if not r.passed and r.level is not None)
         usage: Counter[str] = Counter()
@@ -320,10 +319,9 @@ class ScaffoldResults:
             reason = "nothing counted" if cases.n == 0 else "unfinished answers over 10%"
         if calibration is not None and calibration.misses:
             status, reason = "INCOMPLETE", "validator miss"
-        points = _size_points(counted, sizes, swept)
         return cls(
             scaffold=scaffold,
-            results=counted + infra,
+            results=every + every_infra,
             planned=planned,
             passed=sum(r.passed for r in counted),
             n=cases.n,
@@ -352,13 +350,12 @@ class ScaffoldResults:
             per_size={
                 size: (float(part.total()), part.n)
                 for size in sorted({s for s in sizes.values() if s is not None})
-                if (
-                    part := _CaseScores.fold([r for r in counted if sizes[r.test_case.id] == size])
-                ).n
+                if (part := _CaseScores.fold([r for r in every if sizes[r.test_case.id] == size])).n
             },
             size_points=points,
             size_unit=size_unit,
-            certified_up_to=_certified_up_to(points),
+            certified_up_to=certified_up_to(points),
+            fails_from=fails_from(points),
             budget_limited_sizes=[p.size for p in points if p.budget_limited],
             calibration=calibration,
             incomplete_reason=reason,
@@ -392,11 +389,24 @@ class _CaseScores:
 
 
 def _size_points(
-    counted: Sequence[TestResult], sizes: dict[str, int | None], swept: Sequence[int]
+    counted: Sequence[TestResult],
+    infra: Sequence[TestResult],
+    sizes: dict[str, int | None],
+    swept: Sequence[int],
+    split: CaseSplit | None,
+    samples: int,
 ) -> tuple[SizePoint, ...]:
+    """Each swept size decided on its cases: ``split``'s ids at it (INCOMPLETE as a run
+    is), else every counted case recorded at it."""
     points = []
     for size in sorted(set(swept)):
-        here = [r for r in counted if sizes[r.test_case.id] == size]
+        if split is not None:
+            ids = set(split.sizes.get(size, ()))
+            here = [r for r in counted if r.test_case.id in ids]
+            planned = len(ids) * samples
+        else:
+            here = [r for r in counted if sizes[r.test_case.id] == size]
+            planned = len(here)
         cases = _CaseScores.fold(here)
         score = cases.total()
         truncated = sum(r.outcome == "truncated" for r in here)
@@ -407,25 +417,13 @@ def _size_points(
                 n=cases.n,
                 answers=len(here),
                 truncated=truncated,
+                wrong=sum(not r.passed for r in here) - truncated,
                 interval=wilson_interval(float(score), cases.n),
-                status=_rate_status(score, cases.n) if cases.n else "INCOMPLETE",
-                budget_limited=bool(here) and truncated > BUDGET_LIMIT_SHARE * len(here),
+                status=certify(score, cases.n, planned=planned, unfinished=planned - len(here)),
+                budget_limited=is_budget_limited(truncated, len(here)),
             )
         )
     return tuple(points)
-
-
-def _certified_up_to(points: Sequence[SizePoint]) -> int | None:
-    """The largest size before the first that does not certify, budget-limited and empty
-    sizes skipped (neither evidence for the scaffold nor against it)."""
-    reached = None
-    for point in points:
-        if point.budget_limited or not point.n:
-            continue
-        if point.status != "CERTIFIED":
-            break
-        reached = point.size
-    return reached
 
 
 def results_from_journal(
@@ -455,12 +453,15 @@ def results_from_journal(
     results = {}
     for name in manifest.scaffolds:
         spec = catalog.get(name)
+        split = run_split(spec, manifest) if spec else None
         results[name] = ScaffoldResults.from_records(
             name,
             records,
-            planned=_asked(manifest, name) * manifest.samples,
+            planned=(len(split.level) if split else _asked(manifest, name)) * manifest.samples,
             run_label=manifest.run_label,
             swept=(manifest.sizes or {}).get(name, ()),
+            split=split,
+            samples=manifest.samples,
             size_unit=spec.size.unit if spec else "size",
             calibration=(
                 calibrate(spec, journalled_cases(name, records), known=calibrations)

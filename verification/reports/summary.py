@@ -107,12 +107,16 @@ def build_summary(
                         status=p.status,
                         truncated=p.truncated,
                         budget_limited=p.budget_limited,
+                        answers=p.answers,
+                        wrong=p.wrong,
                     )
                     for p in r.size_points
                 ],
                 certified_up_to=r.certified_up_to,
+                fails_from=r.fails_from,
                 holds_across_range=r.holds_across_range,
                 budget_limited_sizes=r.budget_limited_sizes,
+                envelope=r.envelope,
                 calibration=_calibration(r.calibration),
                 stopped_early_at=stop.cases
                 if (stop := (manifest.early_stops or {}).get(r.scaffold))

@@ -151,6 +151,9 @@ class RunManifest(BaseModel):
     """``quick``, ``standard`` or ``thorough`` (``None``: a run from before levels)."""
     sizes: dict[str, list[int]] | None = None
     """Per scaffold, the sizes swept (thorough level or ``--sizes``); ``None``: no sweep."""
+    sweep_cases: int | None = Field(default=None, ge=1)
+    """The cases planned at each swept size (``None``: 35, all a sweep asked before the
+    count was recorded)."""
     seed_private: bool = False
     """The cases came from the private cert seed; ``seed`` is then 0, not the seed."""
     seed_sha256: str | None = None

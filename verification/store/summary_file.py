@@ -126,8 +126,13 @@ class SizeSummary(_Tolerant):
     pass_rate: float
     interval_95: tuple[float, float]
     status: str
+    """The size's decision on its own sweep cases."""
     truncated: int = 0
     budget_limited: bool = False
+    """More than a tenth of its answers hit the output budget (they count as failures)."""
+    answers: int = 0
+    wrong: int = 0
+    """Answers that failed other than by the output budget."""
 
 
 class ScaffoldSummary(_Tolerant):
@@ -167,8 +172,13 @@ class ScaffoldSummary(_Tolerant):
     sweep: list[SizeSummary] = []
     """The size envelope, ascending; empty when the run swept no sizes."""
     certified_up_to: int | None = None
+    """The largest size of the unbroken run of CERTIFIED sizes from the smallest."""
+    fails_from: int | None = None
+    """The smallest swept size decided PARTIAL or FAILED."""
     holds_across_range: bool = False
     budget_limited_sizes: list[int] = []
+    envelope: str = ""
+    """The envelope in one line, as the reports say it ("" without a sweep)."""
     calibration: CalibrationSummary | None = None
     stopped_early_at: int | None = None
     """With ``--early-stop``: the planned cases asked before the look that decided the

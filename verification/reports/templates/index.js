@@ -59,7 +59,7 @@
       var cell = el("td"), b = el("button", { "class": "link", type: "button" }, name);
       b.addEventListener("click", function () { setFilter("scaffold", name); });
       cell.appendChild(b); tr.appendChild(cell);
-      tr.appendChild(el("td", { "class": "status " + r.status }, r.status + (r.certified_up_to ? " up to " + r.certified_up_to : "")));
+      tr.appendChild(el("td", { "class": "status " + r.status }, r.status + (r.envelope ? " (size envelope: " + r.envelope + ")" : r.certified_up_to != null ? " up to " + r.certified_up_to : "")));
       tr.appendChild(el("td", { "class": "rate" }, pct(r.pass_rate)));
       tr.appendChild(el("td", { "class": "interval" }, pct(r.interval_95[0]) + " - " + pct(r.interval_95[1])));
       tr.appendChild(el("td", { "class": "borderline" }, r.borderline ? "yes" : ""));
