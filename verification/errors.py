@@ -5,7 +5,8 @@
     class                           exit  what it means
     VerificationError                 2   any error the harness raises on purpose
     ├── ConfigurationError            2   a bad setting, option or missing prerequisite
-    │   └── UnknownScaffoldError      2   a scaffold name that no spec declares
+    │   ├── UnknownScaffoldError      2   a scaffold name that no spec declares
+    │   └── SandboxUnavailableError   2   no sandbox engine can run programs here
     ├── ScaffoldFileError             2   a scaffold Markdown file is missing or malformed
     ├── RegistryError                 2   two registrations clash, or a spec is malformed
     │   ├── SpecError                 2   a spec breaks a rule of ScaffoldSpec or SizeAxis
@@ -60,6 +61,7 @@ __all__ = [
     "RegistryError",
     "RetryableLLMError",
     "RunInUseError",
+    "SandboxUnavailableError",
     "ScaffoldFileError",
     "SpecError",
     "StoredFileError",
@@ -98,6 +100,12 @@ class UnknownScaffoldError(ConfigurationError):
         super().__init__(f"unknown scaffold {name!r}.{hint}")
         self.name = name
         self.close_matches = close_matches
+
+
+class SandboxUnavailableError(ConfigurationError):
+    """No sandbox engine can run programs here; the message says how to install one."""
+
+    exit_code: ClassVar[int] = 2
 
 
 class ScaffoldFileError(VerificationError):

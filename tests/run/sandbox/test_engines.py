@@ -1,0 +1,115 @@
+"""The engines: chosen by name, refused with how to install one, never an unsandboxed
+fallback; what each one's command asks of the kernel or of Docker."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from verification.errors import ConfigurationError, SandboxUnavailableError
+from verification.run.sandbox import ENGINES, Limits
+from verification.run.sandbox import engines as engines_module
+from verification.run.sandbox.engines import BubblewrapEngine, DockerEngine, available_engine
+from verification.run.sandbox.seccomp import seccomp_filter
+
+
+def test_no_engine_runs_a_program_without_a_sandbox() -> None:
+    assert set(ENGINES) == {"bubblewrap", "docker"}
+
+
+def test_an_unknown_engine_is_refused_naming_the_known_ones() -> None:
+    with pytest.raises(SandboxUnavailableError, match="bubblewrap, docker"):
+        available_engine("chroot")
+
+
+def test_a_missing_bubblewrap_is_refused_saying_how_to_install_it() -> None:
+    with pytest.raises(SandboxUnavailableError, match="apt-get install bubblewrap") as caught:
+        BubblewrapEngine(bwrap="no-such-bwrap-here")
+    assert isinstance(caught.value, ConfigurationError)  # exit 2, before any request
+
+
+def test_a_missing_docker_is_refused_saying_how_to_install_bubblewrap() -> None:
+    with pytest.raises(SandboxUnavailableError, match="apt-get install bubblewrap"):
+        DockerEngine(docker="no-such-docker-here")
+
+
+def test_when_no_engine_works_the_error_names_each_ones_problem(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(name: str) -> type[BubblewrapEngine]:
+        class Broken(BubblewrapEngine):
+            def __init__(self) -> None:
+                raise SandboxUnavailableError(f"{name} is broken here")
+
+        return Broken
+
+    monkeypatch.setattr(engines_module, "ENGINES", {n: broken(n) for n in ENGINES})
+    available_engine.cache_clear()
+    try:
+        with pytest.raises(SandboxUnavailableError) as caught:
+            available_engine()
+    finally:
+        available_engine.cache_clear()
+    for name in ENGINES:
+        assert f"{name} is broken here" in str(caught.value)
+
+
+def _options(argv: list[str]) -> list[str]:
+    return argv[: argv.index("--")]
+
+
+def test_bubblewrap_isolates_what_the_issue_asks() -> None:
+    engine = BubblewrapEngine(bwrap=sys.executable)  # the command only: no sandbox started
+    limits = Limits(tmp_bytes=12345)
+    launch = engine.launch(limits, "pass")
+    for fd in launch.pass_fds:
+        os.close(fd)
+    options = _options(launch.argv)
+    for flag in ("--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
+                 "--clearenv", "--new-session"):  # fmt: skip
+        assert flag in options
+    assert options[options.index("--tmpfs") - 2 : options.index("--tmpfs") + 2] == [
+        "--size", "12345", "--tmpfs", "/tmp",
+    ]  # fmt: skip
+    assert options[options.index("--uid") + 1] != "0"
+    assert ("--seccomp" in options) == (seccomp_filter() is not None)
+    # Read-only binds only, of the system and the interpreter's installation; nothing of a
+    # home folder but that installation, nothing of the project or its results.
+    binds = [options[i + 2] for i, o in enumerate(options) if o in ("--bind", "--ro-bind")]
+    assert "--bind" not in options
+    installation = str(engine.python.parent.parent)
+    project = str(Path(__file__).resolve().parents[3])
+    for target in binds:
+        assert not project.startswith(target + "/") and target != project
+        if target.startswith(("/root", "/home")):
+            assert target == installation
+    python = launch.argv[launch.argv.index("--") + 1 :]
+    assert python[0] == str(engine.python)
+    assert "-c" in python and "-s" in python and "-S" in python
+    env = options[options.index("--clearenv") :]
+    assert env[1:4] == ["--setenv", "PYTHONHASHSEED", "0"]
+
+
+def test_docker_isolates_what_the_issue_asks() -> None:
+    engine = DockerEngine(docker=sys.executable)  # the command only: no container started
+    limits = Limits(address_space=123 * 1024**2, processes=7, tmp_bytes=999)
+    launch = engine.launch(limits, "pass")
+    argv = launch.argv
+    pairs = {(argv[i], argv[i + 1]) for i in range(len(argv) - 1)}
+    assert ("--network", "none") in pairs
+    assert "--read-only" in argv
+    assert ("--memory", str(limits.address_space)) in pairs
+    assert ("--pids-limit", "7") in pairs
+    assert ("--cap-drop", "ALL") in pairs
+    assert any(a.startswith("/tmp:") and "size=999" in a for a in argv)
+    assert engine.kill(launch) == [engine.docker, "kill", launch.name]
+
+
+def test_the_seccomp_filter_is_whole_instructions_and_known_machines_only() -> None:
+    for machine in ("x86_64", "aarch64"):
+        program = seccomp_filter(machine)
+        assert program is not None and len(program) % 8 == 0
+    assert seccomp_filter("sparc") is None

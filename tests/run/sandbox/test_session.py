@@ -1,0 +1,166 @@
+"""A program in the sandbox, case by case: its answers, each way a case can fail as its own
+outcome with its reason, one interpreter for many cases, a fresh one after a case kills it.
+These start sandboxes (bubblewrap here; the engine that ``available_engine`` finds)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from verification.run.sandbox import (
+    Engine,
+    Execution,
+    Limits,
+    Outcome,
+    ProgramSession,
+    available_engine,
+    run_program,
+    run_programs,
+)
+
+pytestmark = pytest.mark.slow
+
+FAST = Limits(cpu_seconds=1, wall_seconds=4, startup_seconds=20)
+SORTER = """
+def solve(input):
+    return {"sorted": sorted(input["values"]), "total": sum(input["values"])}
+"""
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return available_engine()
+
+
+def _run(
+    source: str, inputs: Sequence[dict[str, object]], engine: Engine, limits: Limits = FAST
+) -> list[Execution]:
+    return asyncio.run(run_program(source, inputs, limits=limits, engine=engine))
+
+
+def _inputs(count: int) -> list[dict[str, object]]:
+    rng = random.Random(26)
+    return [
+        {"values": [rng.randint(-99, 99) for _ in range(rng.randint(0, 30))]} for _ in range(count)
+    ]
+
+
+def test_a_correct_program_answers_every_case_in_one_interpreter(engine: Engine) -> None:
+    inputs = _inputs(50)
+
+    async def go() -> tuple[list[Execution], int]:
+        async with ProgramSession(SORTER, limits=FAST, engine=engine) as session:
+            done = [await session.run(case) for case in inputs]
+            return done, session.starts
+
+    executions, starts = asyncio.run(go())
+    assert starts == 1
+    for case, execution in zip(inputs, executions, strict=True):
+        values = case["values"]
+        assert isinstance(values, list)
+        assert execution.outcome is Outcome.OK, execution.reason
+        assert execution.value == {"sorted": sorted(values), "total": sum(values)}
+        assert execution.seconds > 0 and execution.solve_seconds is not None
+        assert execution.output.startswith("{")
+
+
+def test_the_python_version_the_sandbox_runs_is_known(engine: Engine) -> None:
+    (execution,) = _run(
+        "import sys\ndef solve(i): return {'v': list(sys.version_info[:3])}", [{}], engine
+    )
+    assert ".".join(map(str, execution.value["v"])) == engine.python_version  # type: ignore[index]
+
+
+def test_hashes_repeat_across_interpreters(engine: Engine) -> None:
+    source = "def solve(i): return {'h': hash('dijkstra')}"
+    first, second = (_run(source, [{}], engine)[0] for _ in range(2))
+    assert first.value == second.value
+
+
+@pytest.mark.parametrize(
+    ("source", "outcome", "words"),
+    [
+        ("def solve(:\n", Outcome.SYNTAX, "SyntaxError"),
+        ("x = 1\n", Outcome.NO_SOLVE, "solve"),
+        ("solve = 3\n", Outcome.NO_SOLVE, "solve"),
+        ("raise RuntimeError('at import')\n", Outcome.EXCEPTION, "at import"),
+        ("def solve(i):\n    raise KeyError('nope')\n", Outcome.EXCEPTION, "KeyError"),
+        ("def solve(i):\n    return {1: 2}\n", Outcome.BAD_VALUE, "key of type int"),
+        ("def solve(i):\n    return {'d': float('inf')}\n", Outcome.BAD_VALUE, "inf"),
+        ("def solve(i):\n    return {'s': {1}}\n", Outcome.BAD_VALUE, "set"),
+        ("def solve(i):\n    return ['a' * 100] * 20000\n", Outcome.OUTPUT_LIMIT, "bytes"),
+        ("def solve(i):\n    while True:\n        pass\n", Outcome.TIMEOUT, "CPU"),
+    ],
+)
+def test_each_failure_is_the_programs_outcome_with_its_reason(
+    engine: Engine, source: str, outcome: Outcome, words: str
+) -> None:
+    limits = Limits(cpu_seconds=1, wall_seconds=8, value_bytes=1 << 20)
+    executions = _run(source, [{}, {}], engine, limits)
+    for execution in executions:
+        assert execution.outcome is outcome, execution
+        assert words in execution.reason, execution.reason
+        assert execution.value is None and execution.output == ""
+
+
+def test_a_case_that_kills_the_interpreter_is_its_own_failure_and_the_next_starts_afresh(
+    engine: Engine,
+) -> None:
+    source = (
+        "import os\ndef solve(i):\n    if i['die']:\n        os._exit(7)\n    return {'ok': 1}\n"
+    )
+    inputs = [{"die": False}, {"die": True}, {"die": False}]
+
+    async def go() -> tuple[list[Execution], int]:
+        async with ProgramSession(source, limits=FAST, engine=engine) as session:
+            return [await session.run(case) for case in inputs], session.starts
+
+    executions, starts = asyncio.run(go())
+    assert [e.outcome for e in executions] == [Outcome.OK, Outcome.CRASH, Outcome.OK]
+    assert "exit status 7" in executions[1].reason
+    assert starts == 2
+
+
+def test_a_program_that_fails_to_start_is_started_once(engine: Engine) -> None:
+    async def go() -> int:
+        async with ProgramSession("def solve(:", limits=FAST, engine=engine) as session:
+            for _ in range(5):
+                await session.run({})
+            return session.starts
+
+    assert asyncio.run(go()) == 1
+
+
+def test_a_cases_own_cpu_limit_applies(engine: Engine) -> None:
+    source = (
+        "import time\n"
+        "def solve(i):\n"
+        "    end = time.process_time() + i['spin']\n"
+        "    while time.process_time() < end:\n"
+        "        pass\n"
+        "    return {}\n"
+    )
+    limits = Limits(cpu_seconds=5, wall_seconds=40)
+
+    async def go() -> list[Execution]:
+        async with ProgramSession(source, limits=limits, engine=engine) as session:
+            return [
+                await session.run({"spin": 1.5}, cpu_seconds=1),
+                await session.run({"spin": 1.5}),
+            ]
+
+    tight, loose = asyncio.run(go())
+    assert tight.outcome is Outcome.TIMEOUT and loose.outcome is Outcome.OK
+    assert loose.cpu_seconds is not None and loose.cpu_seconds >= 1.4
+
+
+def test_identical_programs_run_once_and_share_their_executions(engine: Engine) -> None:
+    other = SORTER.replace("sum(", "max(0, *")
+    results = asyncio.run(
+        run_programs([SORTER, other, SORTER], _inputs(3), limits=FAST, engine=engine)
+    )
+    assert results[0] is results[2] and results[0] is not results[1]
+    assert all(e.ok for e in results[1])

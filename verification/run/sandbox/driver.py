@@ -1,0 +1,203 @@
+"""The driver: the small program inside the sandbox that serves one program's cases.
+
+It runs as ``python -c <this file's text>`` in the sandboxed interpreter and imports only
+the standard library. Its protocol is one JSON object a line, on the interpreter's standard
+input and output as the engine started it; before anything of the program runs, it moves
+both to private descriptors and points the program's standard output at standard error, so
+what the program prints (or closes) never touches the protocol::
+
+    harness -> driver   {"source": ..., "value_bytes": N, "max_depth": D}   once
+    driver -> harness   {"status": "ready"} or a failure (below), then it exits
+    harness -> driver   {"input": {...}}                                    per case
+    driver -> harness   {"status": "ok", "seconds": S, "value": ...}        or a failure
+
+A failure is ``{"status": OUTCOME, "reason": TEXT}`` with an outcome of
+:class:`~verification.run.sandbox.execution.Outcome`. The driver checks the answer before
+encoding it (JSON types only, string keys, no NaN or infinity, nesting and size bounded), with
+an encoder made before the program ran, so a program that monkeypatches ``json`` changes its
+own answer at most. The program is in the same process and can damage the driver: the harness
+trusts no reply (it re-reads each one under a size cap) and measures time from outside.
+"""
+
+from __future__ import annotations
+
+import json
+import linecache
+import math
+import os
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any, BinaryIO
+
+__all__ = ["check_answer", "main"]
+
+PROGRAM_NAME = "<program>"
+
+
+def _reason(error: BaseException) -> str:
+    """The tail of a program's traceback, its own frames only where possible."""
+    try:
+        # The first frame is the driver's own call of the program: not the program's story.
+        frames = error.__traceback__.tb_next if error.__traceback__ is not None else None
+        text = "".join(traceback.format_exception(type(error), error, frames))
+    except BaseException:  # a hostile __str__; the class name is still true
+        text = type(error).__name__
+    return text[-1500:]
+
+
+def check_answer(value: object, max_depth: int, value_bytes: int) -> str | None:
+    """Why ``value`` is no JSON answer within the limits, or ``None``; iterative, so a deep
+    value cannot recurse (the harness checks each reply with it again)."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    nodes, max_nodes = 0, max(1, value_bytes // 2)
+    while stack:
+        item, depth = stack.pop()
+        nodes += 1
+        if nodes > max_nodes:
+            return f"the answer holds more than {max_nodes} values"
+        if item is None or isinstance(item, bool | int):
+            continue
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return "the answer holds a string that is not valid Unicode"
+            continue
+        if isinstance(item, float):
+            if not math.isfinite(item):
+                return f"the answer holds {item!r}, which JSON cannot carry"
+            continue
+        if depth >= max_depth:
+            return f"the answer nests deeper than {max_depth} levels"
+        if isinstance(item, list | tuple):
+            stack.extend((element, depth + 1) for element in item)
+        elif isinstance(item, dict):
+            for key, element in item.items():
+                if not isinstance(key, str):
+                    kind = type(key).__name__
+                    return f"the answer has a key of type {kind}; JSON keys are strings"
+                stack.append((element, depth + 1))
+        else:
+            return f"the answer holds a {type(item).__name__}, which is no JSON value"
+    return None
+
+
+class _Channel:
+    """The driver's protocol on private descriptors."""
+
+    def __init__(self, reader: BinaryIO, out_fd: int) -> None:
+        self.reader = reader
+        self.out_fd = out_fd
+        # Bound now, before the program runs: a program that monkeypatches json later
+        # does not reach the driver's own reading and writing.
+        self.loads = json.loads
+        self.dumps = json.dumps
+
+    def receive(self) -> Any:
+        line = self.reader.readline()
+        if not line:
+            os._exit(0)  # the harness closed the pipe: nothing more to serve
+        return self.loads(line)
+
+    def send_bytes(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.out_fd, view) :]
+
+    def send(self, status: str, **fields: object) -> None:
+        self.send_bytes(self.dumps({"status": status, **fields}).encode() + b"\n")
+
+
+def _attempt(
+    channel: _Channel, status: str, what: str, call: Callable[..., Any], *args: object
+) -> tuple[bool, Any]:
+    """``call(*args)`` (the program's code, or code it may have damaged): whether it
+    returned, and what; a failure is reported on ``channel`` as ``status``."""
+    try:
+        return True, call(*args)
+    except MemoryError:
+        channel.send("memory", reason=f"{what} ran out of memory (MemoryError)")
+    except BaseException as error:  # SystemExit and KeyboardInterrupt are the program's too
+        channel.send(status, reason=f"{what} raised: {_reason(error)}")
+    finally:
+        _flush_program_output()
+    return False, None
+
+
+def _flush_program_output() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except BaseException:  # the program closed or replaced it: its output is its own
+            pass
+
+
+def main() -> None:
+    """Serve one program's cases until the harness closes the pipe."""
+    proto_in = os.dup(0)
+    proto_out = os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)
+    channel = _Channel(os.fdopen(proto_in, "rb"), proto_out)
+    encoder = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    clock = time.perf_counter
+
+    header = channel.receive()
+    source, value_bytes, max_depth = header["source"], header["value_bytes"], header["max_depth"]
+    try:
+        code = compile(source, PROGRAM_NAME, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as error:  # ValueError: a NUL byte in the source
+        channel.send("syntax", reason=_reason(error))
+        return
+    except MemoryError:
+        channel.send("memory", reason="compiling the program ran out of memory")
+        return
+    linecache.cache[PROGRAM_NAME] = (len(source), None, source.splitlines(True), PROGRAM_NAME)
+    namespace: dict[str, Any] = {"__name__": "__program__", "__builtins__": __builtins__}
+    loaded, _ = _attempt(channel, "exception", "the program's top level", exec, code, namespace)
+    if not loaded:
+        return
+    solve = namespace.get("solve")
+    if not callable(solve):
+        channel.send("no_solve", reason="the program defines no function solve(input)")
+        return
+    channel.send("ready")
+
+    while True:
+        request = channel.receive()
+        case_input = request["input"]  # parsed afresh from its line: the program may keep it
+        started = clock()
+        solved, value = _attempt(channel, "exception", "solve", solve, case_input)
+        seconds = clock() - started
+        if not solved:
+            continue
+        checked, problem = _attempt(
+            channel, "bad_value", "checking the answer", check_answer, value, max_depth, value_bytes
+        )
+        if not checked:
+            continue
+        if problem:
+            channel.send("bad_value", reason=problem)
+            continue
+        encoded, text = _attempt(channel, "bad_value", "encoding the answer", encoder.encode, value)
+        if not encoded:
+            continue
+        data = text.encode("utf-8")
+        if len(data) > value_bytes:
+            channel.send(
+                "output_limit",
+                reason=f"the answer is {len(data)} bytes of JSON, over the limit of {value_bytes}",
+            )
+            continue
+        channel.send_bytes(
+            b'{"status":"ok","seconds":' + repr(seconds).encode() + b',"value":' + data + b"}\n"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""What a sandboxed program may use: the limits of one program's interpreter and each case.
+
+The ceilings are the issue's (at most 2 GB of address space, 64 processes, 1 GB of /tmp and
+of any one written file); a ``Limits`` over one is refused when it is made, so no setting can
+lift them. The CPU limit of a case is scaled from the reference's time on that case with a
+floor (:func:`cpu_seconds_for`): a program may be slower than the reference by a constant
+factor, not by a different complexity class, and the floor keeps start-up noise and a loaded
+machine from failing a fast program.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from verification.errors import ConfigurationError
+
+__all__ = [
+    "MAX_ADDRESS_SPACE",
+    "MAX_FILE_BYTES",
+    "MAX_PROCESSES",
+    "MAX_TMP_BYTES",
+    "Limits",
+    "cpu_seconds_for",
+]
+
+MIB = 1024 * 1024
+MAX_ADDRESS_SPACE = 2 * 1024 * MIB
+MAX_PROCESSES = 64
+MAX_TMP_BYTES = 1024 * MIB
+MAX_FILE_BYTES = 1024 * MIB
+
+CPU_FLOOR_SECONDS = 1.0
+"""No case gets less CPU than this, however fast the reference was on it."""
+CPU_FACTOR = 10.0
+"""How many times the reference's time a case may take before it is over its limit."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one program's sandboxed interpreter; per case where the name says so.
+
+    ``cpu_seconds`` and ``wall_seconds`` bound each case (``ProgramSession.run`` may give a
+    case its own CPU limit; its wall clock is then scaled with it); ``startup_seconds`` bounds
+    starting the interpreter and running the program's top level. The rest bound the
+    interpreter: ``address_space`` (RLIMIT_AS, bytes), ``processes`` (tasks of the sandbox:
+    the bubblewrap engine allows threads and no child process at all, Docker's pids limit is
+    this), ``file_bytes`` (RLIMIT_FSIZE: the largest file it may write), ``tmp_bytes`` (the
+    size of its private /tmp), ``output_bytes`` (what it may print, standard output and
+    error together, per case) and ``value_bytes`` (the JSON text of one returned answer).
+    """
+
+    cpu_seconds: float = 2.0
+    wall_seconds: float = 10.0
+    startup_seconds: float = 20.0
+    address_space: int = 1024 * MIB
+    processes: int = 16
+    file_bytes: int = 64 * MIB
+    tmp_bytes: int = 64 * MIB
+    output_bytes: int = 1 * MIB
+    value_bytes: int = 16 * MIB
+    max_depth: int = 64
+    """How deeply the returned answer may nest (lists and objects)."""
+
+    def __post_init__(self) -> None:
+        problems = [
+            f"{name} must be positive"
+            for name in (
+                "cpu_seconds",
+                "wall_seconds",
+                "startup_seconds",
+                "address_space",
+                "processes",
+                "file_bytes",
+                "tmp_bytes",
+                "output_bytes",
+                "value_bytes",
+                "max_depth",
+            )
+            if not getattr(self, name) > 0 or not math.isfinite(getattr(self, name))
+        ]
+        for name, ceiling in (
+            ("address_space", MAX_ADDRESS_SPACE),
+            ("processes", MAX_PROCESSES),
+            ("tmp_bytes", MAX_TMP_BYTES),
+            ("file_bytes", MAX_FILE_BYTES),
+        ):
+            if getattr(self, name) > ceiling:
+                problems.append(f"{name} is at most {ceiling}, not {getattr(self, name)}")
+        if self.wall_seconds < self.cpu_seconds:
+            problems.append("wall_seconds must be at least cpu_seconds")
+        if problems:
+            raise ConfigurationError("sandbox limits: " + "; ".join(problems))
+
+    def for_case(self, cpu_seconds: float | None) -> Limits:
+        """These limits with a case's own CPU limit, its wall clock scaled alike."""
+        if cpu_seconds is None or cpu_seconds == self.cpu_seconds:
+            return self
+        wall = self.wall_seconds * cpu_seconds / self.cpu_seconds
+        return replace(self, cpu_seconds=cpu_seconds, wall_seconds=wall)
+
+
+def cpu_seconds_for(reference_seconds: float, *, floor: float = CPU_FLOOR_SECONDS) -> float:
+    """A case's CPU limit from the reference's seconds on it: ``CPU_FACTOR`` times, at
+    least ``floor``."""
+    if not math.isfinite(reference_seconds) or reference_seconds < 0:
+        raise ConfigurationError(
+            f"a reference time must be a finite number >= 0, not {reference_seconds}"
+        )
+    return max(floor, CPU_FACTOR * reference_seconds)

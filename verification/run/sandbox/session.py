@@ -1,0 +1,436 @@
+"""One program's sandboxed interpreter serving its cases: ``ProgramSession``, ``run_program``.
+
+The interpreter starts once per program (the driver compiles the program and runs its top
+level) and serves case after case over a pipe; a case that kills it (a time-out, a crash, too
+much output) ends as that case's failure and the next case starts a fresh one. A program that
+fails to start (no compile, no ``solve``, a top level that raises) fails every case the same
+way without another start. Every limit is enforced from here, outside the program: the rlimits
+the engine's ``preexec`` sets before exec, a CPU limit per case lowered onto the running
+interpreter (``prlimit``) and read back from ``/proc`` after the case, a wall-clock kill, and
+caps on the bytes read from its pipes. Nothing a program does raises here: every end is an
+:class:`~verification.run.sandbox.execution.Execution`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import os
+import re
+import resource
+import signal
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from verification.run.sandbox.driver import check_answer
+from verification.run.sandbox.engines import Engine, Launch
+from verification.run.sandbox.execution import Execution, Outcome, cut
+from verification.run.sandbox.limits import Limits
+
+__all__ = ["DRIVER_SOURCE", "ProgramSession", "run_program", "run_programs"]
+
+DRIVER_SOURCE = Path(__file__).with_name("driver.py").read_text(encoding="utf-8")
+TAIL_BYTES = 4096
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is no JSON value")
+
+
+def _decode(line: bytes) -> Any:
+    """A reply line as JSON data; strict JSON only (no NaN), as the driver writes it."""
+    return json.loads(line, parse_constant=_no_constant)
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes under ``pid``, parents first (``/proc``'s children lists)."""
+    found, queue = [], [pid]
+    while queue:
+        parent = queue.pop(0)
+        try:
+            text = Path(f"/proc/{parent}/task/{parent}/children").read_text()
+        except OSError:
+            continue
+        children = [int(word) for word in text.split()]
+        found += children
+        queue += children
+    return found
+
+
+def _cpu_seconds(pids: Sequence[int]) -> float | None:
+    """The user and system CPU time of ``pids`` together, or ``None`` once one is gone."""
+    total = 0
+    for pid in pids:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            return None
+        fields = stat[stat.rindex(")") + 2 :].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    return total / CLOCK_TICKS
+
+
+def _timeout_reason(limits: Limits, cpu: float | None) -> str:
+    """Why a case killed at its wall clock failed: its CPU time says whether it was slow or
+    the machine was."""
+    if cpu is None:
+        return f"killed at the wall-clock limit of {limits.wall_seconds:g} s"
+    if cpu >= limits.cpu_seconds:
+        return f"over the CPU limit of {limits.cpu_seconds:g} s (used {cpu:.2f} s)"
+    return (
+        f"killed at the wall-clock limit of {limits.wall_seconds:g} s, having used {cpu:.2f} s "
+        f"of CPU (sleeping, or a loaded machine)"
+    )
+
+
+class ProgramSession:
+    """One program in one sandboxed interpreter, started on the first case and restarted
+    after a case that killed it. Use as ``async with ProgramSession(...) as session``."""
+
+    def __init__(self, source: str, *, limits: Limits, engine: Engine) -> None:
+        self.source = source
+        self.limits = limits
+        self.engine = engine
+        self.failure: Execution | None = None
+        """A failure of the program as a whole (it failed to start): every case's answer."""
+        self.starts = 0
+        """How many interpreters this session started."""
+        self._process: asyncio.subprocess.Process | None = None
+        self._launch: Launch | None = None
+        self._pids: list[int] = []
+        self._drain: asyncio.Task[None] | None = None
+        self._printed = 0
+        self._printed_cap = limits.output_bytes
+        self._over_output = False
+        self._tail = b""
+        self._final_cpu: float | None = None
+
+    async def __aenter__(self) -> ProgramSession:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Stop the interpreter, if one runs."""
+        await self._kill()
+
+    async def run(
+        self, case_input: Mapping[str, object], *, cpu_seconds: float | None = None
+    ) -> Execution:
+        """``solve(case_input)`` in the sandbox, within this case's CPU limit (the session's
+        unless given, the wall clock scaled alike)."""
+        if self.failure is not None:
+            return self.failure
+        if self._process is None or self._process.returncode is not None:
+            failure = await self._start()
+            if failure is not None:
+                self.failure = failure
+                return failure
+        limits = self.limits.for_case(cpu_seconds)
+        payload = json.dumps({"input": case_input}, ensure_ascii=False).encode() + b"\n"
+        self._reset_output()
+        before = _cpu_seconds(self._pids) if self._pids else None
+        self._lower_cpu_limit(limits.cpu_seconds)
+        self._final_cpu = None
+        started = time.perf_counter()
+        reply = await self._exchange(payload, limits.wall_seconds)
+        seconds = time.perf_counter() - started
+        # A killed interpreter's CPU time was read just before the kill.
+        after = self._final_cpu if self._process is None else _cpu_seconds(self._pids)
+        cpu = None if before is None or after is None else max(0.0, after - before)
+        stderr = self._tail_text()
+        if isinstance(reply, Execution):
+            if reply.outcome is Outcome.TIMEOUT and reply.reason.startswith("killed at"):
+                reply = replace(reply, reason=_timeout_reason(limits, cpu))
+            return replace(reply, seconds=seconds, cpu_seconds=cpu, stderr=stderr)
+        status = reply.get("status")
+        if status == Outcome.OK:
+            solve_seconds = reply.get("seconds")
+            if not isinstance(solve_seconds, float | int) or isinstance(solve_seconds, bool):
+                solve_seconds = None
+            if cpu is not None and cpu > limits.cpu_seconds:
+                return Execution(
+                    Outcome.TIMEOUT,
+                    seconds=seconds,
+                    solve_seconds=solve_seconds,
+                    cpu_seconds=cpu,
+                    reason=f"used {cpu:.2f} s of CPU, over the limit of {limits.cpu_seconds:g} s",
+                    stderr=stderr,
+                )
+            value = reply.get("value")
+            problem = check_answer(value, self.limits.max_depth, self.limits.value_bytes)
+            if problem is not None:
+                return Execution(
+                    Outcome.BAD_VALUE,
+                    seconds=seconds,
+                    cpu_seconds=cpu,
+                    reason=problem,
+                    stderr=stderr,
+                )
+            return Execution(
+                Outcome.OK,
+                value=value,
+                seconds=seconds,
+                solve_seconds=solve_seconds,
+                cpu_seconds=cpu,
+                stderr=stderr,
+            )
+        return replace(self._failure_reply(reply), seconds=seconds, cpu_seconds=cpu, stderr=stderr)
+
+    # -- the interpreter's life --------------------------------------------------------
+
+    async def _start(self) -> Execution | None:
+        """Start an interpreter and load the program; its failure, or ``None`` once ready."""
+        launch = self.engine.launch(self.limits, DRIVER_SOURCE)
+        self._launch = launch
+        self.starts += 1
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *launch.argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=launch.env,
+                pass_fds=launch.pass_fds,
+                preexec_fn=launch.preexec,
+                start_new_session=True,
+                limit=self.limits.value_bytes + 64 * 1024,
+            )
+        except OSError as error:
+            return Execution(
+                Outcome.SANDBOX, reason=f"the {self.engine.name} sandbox did not start: {error}"
+            )
+        finally:
+            for fd in launch.pass_fds:
+                os.close(fd)
+        self._process = process
+        assert process.stderr is not None
+        self._reset_output()
+        self._drain = asyncio.create_task(self._read_output(process.stderr))
+        header = {
+            "source": self.source,
+            "value_bytes": self.limits.value_bytes,
+            "max_depth": self.limits.max_depth,
+        }
+        started = time.perf_counter()
+        reply = await self._exchange(
+            json.dumps(header).encode() + b"\n", self.limits.startup_seconds
+        )
+        seconds = time.perf_counter() - started
+        if isinstance(reply, Execution):
+            tail = self._tail_text()
+            if tail.startswith("bwrap:") and reply.outcome is Outcome.CRASH:
+                reply = replace(
+                    reply, outcome=Outcome.SANDBOX, reason=f"the sandbox failed: {cut(tail, 500)}"
+                )
+            return replace(
+                reply, reason="starting the program: " + reply.reason, seconds=seconds, stderr=tail
+            )
+        if reply.get("status") != "ready":
+            await self._kill()
+            return replace(self._failure_reply(reply), seconds=seconds, stderr=self._tail_text())
+        self._pids = _descendants(process.pid) if self.engine.measures_cpu else []
+        return None
+
+    def _failure_reply(self, reply: dict[str, Any]) -> Execution:
+        """A failure the driver reported, as an execution (an unknown status is damage)."""
+        status, reason = reply.get("status"), reply.get("reason")
+        outcomes = {o.value: o for o in Outcome}
+        if status in (Outcome.OK, Outcome.NOT_RUN, Outcome.SANDBOX) or status not in outcomes:
+            return Execution(
+                Outcome.BAD_VALUE, reason="the driver's reply was damaged by the program"
+            )
+        return Execution(outcomes[status], reason=cut(reason if isinstance(reason, str) else ""))
+
+    async def _exchange(self, payload: bytes, wall: float) -> dict[str, Any] | Execution:
+        """Send one line and read one back within ``wall`` seconds; a failure ends the
+        interpreter and comes back as an execution."""
+        process = self._process
+        assert process is not None and process.stdin is not None and process.stdout is not None
+        try:
+            async with asyncio.timeout(wall):
+                process.stdin.write(payload)
+                await process.stdin.drain()
+                line = await process.stdout.readline()
+        except TimeoutError:
+            await self._kill()
+            if self._over_output:
+                return self._output_failure()
+            return Execution(
+                Outcome.TIMEOUT, reason=f"killed at the wall-clock limit of {wall:g} s"
+            )
+        except ValueError:  # the line is over the stream's limit
+            await self._kill()
+            return Execution(
+                Outcome.OUTPUT_LIMIT,
+                reason=f"the answer is over the limit of {self.limits.value_bytes} bytes",
+            )
+        except (BrokenPipeError, ConnectionResetError):
+            line = b""
+        if self._over_output:
+            await self._kill()
+            return self._output_failure()
+        if not line.endswith(b"\n"):
+            return await self._ended()
+        try:
+            reply = _decode(line)
+        except (ValueError, RecursionError):
+            reply = None
+        if not isinstance(reply, dict) or (
+            _SURROGATE_ESCAPE.search(line) and check_answer(reply, 10**6, len(line)) is not None
+        ):
+            await self._kill()
+            return Execution(
+                Outcome.BAD_VALUE, reason="the driver's reply was damaged by the program"
+            )
+        return reply
+
+    def _output_failure(self) -> Execution:
+        return Execution(
+            Outcome.OUTPUT_LIMIT,
+            reason=f"printed more than the limit of {self.limits.output_bytes} bytes",
+        )
+
+    async def _ended(self) -> Execution:
+        """The interpreter ended on its own during a case: why, as far as can be told."""
+        process = self._process
+        assert process is not None
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(5):
+                await process.wait()
+                if self._drain is not None:
+                    await self._drain
+        code = process.returncode
+        await self._kill()
+        tail = self._tail_text()
+        signalled = code - 128 if code is not None and code > 128 else None
+        if code is not None and code < 0:
+            signalled = -code
+        if signalled == signal.SIGXCPU:
+            return Execution(Outcome.TIMEOUT, reason="over its CPU limit (SIGXCPU)")
+        if "MemoryError" in tail[-300:]:
+            return Execution(Outcome.MEMORY, reason="the interpreter ran out of memory")
+        how = (
+            f"signal {signal.Signals(signalled).name}"
+            if signalled in set(signal.Signals)
+            else f"exit status {code}"
+        )
+        reason = f"the interpreter ended during the case ({how})"
+        return Execution(Outcome.CRASH, reason=reason + (f": {cut(tail, 500)}" if tail else ""))
+
+    async def _kill(self) -> None:
+        """End the interpreter and everything in its sandbox (``--die-with-parent`` takes
+        the rest when the engine's own process goes)."""
+        process, pids = self._process, self._pids
+        self._final_cpu = _cpu_seconds(pids) if pids else None
+        self._process, self._pids = None, []
+        if process is None:
+            return
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            command = self.engine.kill(self._launch) if self._launch is not None else None
+            if command is not None:
+                with contextlib.suppress(OSError):
+                    killer = await asyncio.create_subprocess_exec(
+                        *command,
+                        stdout=asyncio.subprocess.DEVNULL,
+                        stderr=asyncio.subprocess.DEVNULL,
+                    )
+                    await killer.wait()
+        if process.stdin is not None:
+            process.stdin.close()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(10):
+                await process.wait()
+        if self._drain is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(2):
+                    await self._drain
+            self._drain.cancel()
+
+    def _lower_cpu_limit(self, cpu_seconds: float) -> None:
+        """Set the interpreter's soft CPU limit to this case's end (a SIGXCPU there): a
+        limit set inside would accumulate across cases and could be lifted by the program."""
+        if not self._pids:
+            return
+        python = self._pids[-1]
+        used = _cpu_seconds([python])
+        if used is None:
+            return
+        soft = math.ceil(used + cpu_seconds) + 1
+        with contextlib.suppress(OSError):
+            resource.prlimit(python, resource.RLIMIT_CPU, (soft, resource.RLIM_INFINITY))
+
+    # -- what the program prints -------------------------------------------------------
+
+    def _reset_output(self) -> None:
+        self._printed = 0
+        self._tail = b""
+        self._over_output = False
+
+    def _tail_text(self) -> str:
+        return self._tail.decode("utf-8", "replace")[-TAIL_BYTES:]
+
+    async def _read_output(self, stream: asyncio.StreamReader) -> None:
+        """Drain standard error (the program's prints go there too), keeping the tail and
+        killing the interpreter once a case printed more than its limit."""
+        while chunk := await stream.read(65536):
+            self._printed += len(chunk)
+            self._tail = (self._tail + chunk)[-TAIL_BYTES:]
+            if self._printed > self._printed_cap and not self._over_output:
+                self._over_output = True
+                process = self._process
+                if process is not None and process.returncode is None:
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.killpg(process.pid, signal.SIGKILL)
+
+
+async def run_program(
+    source: str,
+    inputs: Sequence[Mapping[str, object]],
+    *,
+    limits: Limits,
+    engine: Engine,
+    cpu_seconds: Sequence[float] | None = None,
+) -> list[Execution]:
+    """``source``'s ``solve`` on every input in turn, in one sandboxed interpreter (each
+    case's CPU limit from ``cpu_seconds`` where given)."""
+    async with ProgramSession(source, limits=limits, engine=engine) as session:
+        return [
+            await session.run(case, cpu_seconds=None if cpu_seconds is None else cpu_seconds[i])
+            for i, case in enumerate(inputs)
+        ]
+
+
+async def run_programs(
+    sources: Sequence[str],
+    inputs: Sequence[Mapping[str, object]],
+    *,
+    limits: Limits,
+    engine: Engine,
+    cpu_seconds: Sequence[float] | None = None,
+    parallel: int | None = None,
+) -> list[list[Execution]]:
+    """Each program on every input, ``parallel`` programs at once (the machine's cores
+    unless given); identical sources run once and share their executions."""
+    slots = asyncio.Semaphore(parallel or os.cpu_count() or 1)
+    distinct = list(dict.fromkeys(sources))
+
+    async def one(source: str) -> list[Execution]:
+        async with slots:
+            return await run_program(
+                source, inputs, limits=limits, engine=engine, cpu_seconds=cpu_seconds
+            )
+
+    results = await asyncio.gather(*(one(source) for source in distinct))
+    by_source = dict(zip(distinct, results, strict=True))
+    return [by_source[source] for source in sources]
