@@ -7,6 +7,7 @@ from the specs in :mod:`verification.registry`. A plugin builds specs the same w
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 import sys
@@ -242,6 +243,20 @@ class ScaffoldSpec:
     def reference_name(self) -> str:
         """The reference function's API name (``kmp_search`` for ``kmp``)."""
         return getattr(self.reference, "__name__", self.name)
+
+    def input_problem(self, test_input: Mapping[str, Any]) -> str | None:
+        """Why ``test_input`` is no input of this scaffold (its reference does not take
+        those arguments: a field lost or added), or ``None`` when it is one, or when the
+        reference's signature cannot be read."""
+        try:
+            signature = inspect.signature(self.reference)
+        except (TypeError, ValueError):
+            return None
+        try:
+            signature.bind(**test_input)
+        except TypeError as exc:
+            return str(exc)
+        return None
 
     @property
     def tolerances(self) -> Mapping[str, Tolerance]:

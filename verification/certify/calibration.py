@@ -21,9 +21,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from verification.cases import TestCase
+from verification.cases import TestCase, printable
 from verification.catalog.spec import ScaffoldSpec
 from verification.errors import PluginError
+from verification.store.records import AttemptRecord
 
 __all__ = [
     "MAX_MISSES_SHOWN",
@@ -33,6 +34,7 @@ __all__ = [
     "CaseCalibration",
     "calibrate",
     "calibrate_case",
+    "fitting_records",
 ]
 
 PER_CASE = 3
@@ -162,3 +164,30 @@ def calibrate(
         alternatives=sum(each.alternatives for each in per_case),
         first_misses=tuple(misses),
     )
+
+
+def fitting_records(
+    records: Iterable[AttemptRecord], specs: Mapping[str, ScaffoldSpec]
+) -> list[AttemptRecord]:
+    """The records whose input is one of their scaffold's (see
+    :meth:`~verification.catalog.spec.ScaffoldSpec.input_problem`): a line whose input lost
+    or gained a field (a hand edit) is that case's missing answer, named in a warning,
+    rather than a hook's traceback here. A scaffold ``specs`` lacks keeps its records."""
+    kept = []
+    problems: dict[tuple[str, tuple[str, ...]], str | None] = {}
+    for record in records:
+        key = (record.scaffold, tuple(sorted(record.input)))
+        if key not in problems:
+            spec = specs.get(record.scaffold)
+            problems[key] = None if spec is None else spec.input_problem(record.input)
+        if problems[key] is None:
+            kept.append(record)
+        else:
+            logger.warning(
+                "%s: the input of case %s is none of %s (%s): read as that case's missing answer",
+                record.line,
+                printable(record.case_id, 120),
+                record.scaffold,
+                printable(problems[key] or "", 200),
+            )
+    return kept

@@ -28,7 +28,12 @@ from typing import Any, Literal
 
 from verification.cases import parse_case_id
 from verification.catalog import Catalog, default_catalog
-from verification.certify.calibration import Calibration, CaseCalibration, calibrate
+from verification.certify.calibration import (
+    Calibration,
+    CaseCalibration,
+    calibrate,
+    fitting_records,
+)
 from verification.certify.envelope import (
     CaseSplit,
     SizePoint,
@@ -39,8 +44,8 @@ from verification.certify.envelope import (
     is_budget_limited,
     run_split,
 )
-from verification.errors import JournalError
 from verification.generators.base import TestCase
+from verification.store.journal import check_planned
 from verification.store.manifests import RunManifest
 from verification.store.records import AttemptRecord
 
@@ -439,17 +444,9 @@ def results_from_journal(
     validator is calibrated on the journal's cases (no model call); a scaffold the catalog
     no longer has (a plugin since removed) is folded without that. ``calibrations`` are
     cases' calibrations already made, by case id (the runner's, made as answers came)."""
-    planned = {case_id for info in manifest.scaffolds.values() for case_id in info.case_ids}
-    strays = sorted(
-        {r.case_id for r in records if r.case_id not in planned or r.epoch >= manifest.samples}
-    )
-    if strays:
-        raise JournalError(
-            f"run {manifest.run_id}: its journal holds answers to {len(strays)} case(s) its "
-            f"manifest does not plan ({', '.join(strays[:3])}{', ...' if len(strays) > 3 else ''}"
-            "); the two files disagree (was one edited?), so no status is given"
-        )
+    check_planned(manifest, records, f"run {manifest.run_id}")
     catalog = catalog or default_catalog()
+    records = fitting_records(records, catalog)
     results = {}
     for name in manifest.scaffolds:
         spec = catalog.get(name)

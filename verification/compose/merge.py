@@ -22,7 +22,7 @@ from verification.certify.results import results_from_journal
 from verification.errors import ConfigurationError, JournalError
 from verification.run.shards import plan_sha256
 from verification.runner import RunResult
-from verification.store.journal import JournalWriter, read_journal
+from verification.store.journal import JournalWriter, check_planned, read_journal
 from verification.store.manifests import RunManifest, ScaffoldEntry, read_manifest_file
 from verification.store.paths import RunPaths
 from verification.store.records import AttemptRecord
@@ -59,7 +59,11 @@ def read_shard(run_dir: Path) -> ShardRun:
         total = info.planned.get(name, -1)
         if len(places) != len(entry.case_ids) or any(not 0 <= p < total for p in places):
             raise JournalError(f"{run_dir}: its manifest's shard positions do not fit {name}")
-    return ShardRun(run_dir, manifest, read_journal(run_dir / "results.jsonl"))
+    records = read_journal(run_dir / "results.jsonl")
+    # Each shard's lines against its own plan: another shard's case in it is planned by the
+    # whole plan, so only here can it be told from an answer this shard was asked.
+    check_planned(manifest, records, f"shard {run_dir}")
+    return ShardRun(run_dir, manifest, records)
 
 
 def _check_set(shards: Sequence[ShardRun]) -> None:

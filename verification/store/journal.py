@@ -14,22 +14,32 @@ the answers of that last interval, which ``--resume`` asks again.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
 from pydantic import ValidationError
 
+from verification.cases import printable
 from verification.errors import JournalError, StoredFileError
+from verification.store.manifests import RunManifest
 from verification.store.paths import write_error
-from verification.store.records import MAX_RAW_RESPONSE_CHARS, AttemptRecord
+from verification.store.records import MAX_RAW_RESPONSE_CHARS, AttemptRecord, RecordMismatch
 from verification.store.stored_files import (
     open_regular_file,
 )
 
-__all__ = ["FSYNC_INTERVAL", "MAX_JOURNAL_LINE_BYTES", "JournalWriter", "read_journal"]
+__all__ = [
+    "FSYNC_INTERVAL",
+    "MAX_JOURNAL_LINE_BYTES",
+    "JournalWriter",
+    "check_planned",
+    "read_journal",
+]
 
 
 MAX_JOURNAL_LINE_BYTES = 32 * MAX_RAW_RESPONSE_CHARS
@@ -102,7 +112,11 @@ def _drop_torn_tail(path: Path) -> None:
 
 def read_journal(path: Path) -> list[AttemptRecord]:
     """Every record of a journal, in order. A torn last line (a run killed mid-write) is
-    skipped with a warning; a bad line elsewhere is a :class:`JournalError`."""
+    skipped with a warning; a line that is no JSON object elsewhere is a
+    :class:`JournalError` (damage: which case it answered cannot be told). A JSON object
+    that is no record of this version (a field missing or of another type, a tier that is
+    none, a case id that names another scaffold) is skipped with a warning naming the file,
+    the line and its case: that case's answer is missing, and ``--resume`` asks it again."""
     try:
         fd = open_regular_file(path)
     except FileNotFoundError:
@@ -113,14 +127,38 @@ def read_journal(path: Path) -> list[AttemptRecord]:
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        where = f"{path}:{number}"
         try:
-            records.append(AttemptRecord.from_line(line))
-        except (ValueError, ValidationError, StoredFileError) as exc:
+            records.append(AttemptRecord.from_line(line, where))
+        except (ValidationError, RecordMismatch) as exc:
+            logger.warning(
+                "%s: %s is no journal record (%s): read as that case's missing answer",
+                where,
+                _case_named(line),
+                _first_problem(exc),
+            )
+        except (ValueError, StoredFileError) as exc:
             if number == len(lines):
-                logger.warning("%s:%d: skipping a torn last line", path, number)
+                logger.warning("%s: skipping a torn last line", where)
                 continue
-            raise JournalError(f"{path}:{number}: not a journal record ({exc})") from None
+            raise JournalError(f"{where}: not a journal record ({exc})") from None
     return records
+
+
+def _case_named(line: str) -> str:
+    """The case a line that is no record says it answers, made printable."""
+    case = json.loads(line).get("case_id")  # the line parsed already: a JSON object
+    return f"the line of case {printable(case, 120)}" if isinstance(case, str) else "a line"
+
+
+def _first_problem(exc: ValidationError | RecordMismatch) -> str:
+    if isinstance(exc, RecordMismatch):
+        return str(exc)
+    error = exc.errors()[0]
+    where = ".".join(map(str, error["loc"])) or "the line"
+    return f"{printable(where, 80)}: {error['msg']}" + (
+        f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    )
 
 
 def _journal_lines(file: IO[bytes], path: Path) -> list[str]:
@@ -138,3 +176,26 @@ def _journal_lines(file: IO[bytes], path: Path) -> list[str]:
         except UnicodeDecodeError as exc:
             raise JournalError(f"{path}:{number}: not UTF-8 text (byte {exc.start})") from None
     return lines
+
+
+def check_planned(manifest: RunManifest, records: Sequence[AttemptRecord], whose: str) -> None:
+    """:class:`JournalError` when ``records`` answer a case ``manifest`` does not plan (for
+    the scaffold the line names) or a sample it does not ask (a hand-edited manifest,
+    files of two runs mixed, another shard's lines): the two files disagree, and no status
+    is computed from them. ``whose`` names the journal's run in the message."""
+    planned = {
+        (name, case_id) for name, info in manifest.scaffolds.items() for case_id in info.case_ids
+    }
+    strays = sorted(
+        {
+            printable(r.case_id, 80)
+            for r in records
+            if (r.scaffold, r.case_id) not in planned or r.epoch >= manifest.samples
+        }
+    )
+    if strays:
+        raise JournalError(
+            f"{whose}: its journal holds answers to {len(strays)} case(s) its manifest does "
+            f"not plan ({', '.join(strays[:3])}{', ...' if len(strays) > 3 else ''}); the "
+            "two files disagree (was one edited?), so no status is given"
+        )

@@ -7,14 +7,21 @@ import hashlib
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 
-from verification.cases import TestCase
+from verification.cases import TestCase, Tier, parse_case_id, printable
 from verification.store.stored_files import (
     parse_stored_json,
 )
 
-__all__ = ["JOURNAL_SCHEMA", "MAX_RAW_RESPONSE_CHARS", "AttemptRecord", "Outcome", "cap_response"]
+__all__ = [
+    "JOURNAL_SCHEMA",
+    "MAX_RAW_RESPONSE_CHARS",
+    "AttemptRecord",
+    "Outcome",
+    "RecordMismatch",
+    "cap_response",
+]
 
 
 JOURNAL_SCHEMA = 1
@@ -22,6 +29,11 @@ MAX_RAW_RESPONSE_CHARS = 1024 * 1024
 
 
 Outcome = Literal["passed", "failed", "truncated", "refused", "infra_error"]
+
+
+class RecordMismatch(ValueError):
+    """A journal line that is a record, but one whose fields contradict one another (its
+    case id names another scaffold, tier or index than the line does)."""
 
 
 class AttemptRecord(BaseModel):
@@ -38,7 +50,7 @@ class AttemptRecord(BaseModel):
     """Which sample of the case (0-based)."""
     attempt: int
     """1 for the first answer; 2 and 3 are repair attempts."""
-    tier: str
+    tier: Tier
     input: dict[str, Any]
     expected: dict[str, Any]
     outcome: Outcome
@@ -64,13 +76,27 @@ class AttemptRecord(BaseModel):
     model_asked: str | None = None
     """The model the request named (``model`` is what the server says answered); ``None``
     in journals from before it was kept (the manifest's ``model_requested`` then)."""
+    _line: str | None = PrivateAttr(default=None)
+    """Where the record was read (``<journal>:<line>``), for messages naming a bad line;
+    ``None`` for a record made in this process. Never written."""
+
+    def __eq__(self, other: object) -> bool:
+        # Where a record was read is no part of it: a record read back equals the one written.
+        if not isinstance(other, AttemptRecord):
+            return NotImplemented
+        return type(self) is type(other) and self.__dict__ == other.__dict__
+
+    @property
+    def line(self) -> str:
+        """Where the record was read, or its case id for a record made in this process."""
+        return self._line or f"the record of {self.case_id}"
 
     def test_case(self) -> TestCase:
         """The case this record answers, as the journal holds it."""
         return TestCase(
             id=self.case_id,
             scaffold=self.scaffold,
-            tier=self.tier,  # type: ignore[arg-type]
+            tier=self.tier,
             index=self.index,
             input=self.input,
             expected=self.expected,
@@ -85,13 +111,38 @@ class AttemptRecord(BaseModel):
         return json.dumps(data, allow_nan=False, ensure_ascii=True) + "\n"
 
     @classmethod
-    def from_line(cls, line: str) -> AttemptRecord:
-        """Read a line written by :meth:`to_line` (bounded in depth, as any stored JSON)."""
-        data = parse_stored_json(line, where="the line")
+    def from_line(cls, line: str, where: str | None = None) -> AttemptRecord:
+        """Read a line written by :meth:`to_line` (bounded in depth, as any stored JSON):
+        :class:`~verification.errors.StoredFileError` or :class:`ValueError` when it is no
+        JSON object, :class:`pydantic.ValidationError` when the object is no record, and
+        :class:`RecordMismatch` when the record's fields disagree (see
+        :meth:`check_case_id`). ``where`` names the line in later messages."""
+        data = parse_stored_json(line, where=where or "the line")
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         data["schema_version"] = data.pop("schema", JOURNAL_SCHEMA)
-        return cls.model_validate(data)
+        record = cls.model_validate(data)
+        record.check_case_id()
+        record._line = where
+        return record
+
+    def check_case_id(self) -> None:
+        """:class:`RecordMismatch` when the case id names another scaffold, tier, index or
+        size than the record's own fields (a hand edit, or lines of two runs mixed): such
+        a line answers no case for sure. An id of another form is left to the plan."""
+        key = parse_case_id(self.case_id)
+        if key is None:
+            return
+        said = {"scaffold": self.scaffold, "tier": self.tier, "index": self.index}
+        named = {"scaffold": key.scaffold, "tier": key.tier, "index": key.index}
+        if key.size is not None and self.size is not None:
+            said["size"], named["size"] = self.size, key.size
+        for field, value in said.items():
+            if named[field] != value:
+                raise RecordMismatch(
+                    f"its case {self.case_id} is of {field} {named[field]!r}, the line says "
+                    f"'{printable(str(value), 80)}'"
+                )
 
 
 def cap_response(text: str | None) -> tuple[str | None, int, str | None]:

@@ -1,0 +1,176 @@
+"""Journal lines edited by hand (issue 24 items 5, 7 and 8): a line that is a JSON object but
+no record of this run (a tier that is none, an input that lost a field, a case id of another
+scaffold) is that case's missing answer, named in a warning (the file and the line), in
+every command that reads it; none exits 4 or prints a traceback. A shard's lines are held to
+that shard's own plan when shards are merged.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from verification.cli import main
+from verification.store.journal import read_journal
+
+NAME = "kmp"
+CASES = "20"
+"""Enough cases that one missing answer (5%) leaves the status as it was."""
+
+Edit = Callable[[dict[str, Any]], None]
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _dry_run(capsys: pytest.CaptureFixture[str], output: Path, *more: str) -> Path:
+    code, _, err = _run(
+        capsys,
+        "verify",
+        NAME,
+        "--provider",
+        "reference",
+        "--cases",
+        CASES,
+        "--output",
+        str(output),
+        *more,
+    )
+    assert code == 0, err
+    return max((output / "runs").iterdir(), key=lambda run: run.stat().st_mtime_ns)
+
+
+def _edit_line(journal: Path, number: int, edit: Edit) -> str:
+    """Edit line ``number`` (from 1) of ``journal``; returns the case id it answers."""
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    data = json.loads(lines[number - 1])
+    edit(data)
+    lines[number - 1] = json.dumps(data) + "\n"
+    journal.write_text("".join(lines), encoding="utf-8")
+    return str(data["case_id"])
+
+
+def _no_tier(line: dict[str, Any]) -> None:
+    line["tier"] = "hard"  # a hand edit, or a tier of a later version
+
+
+def _input_lost_a_field(line: dict[str, Any]) -> None:
+    del line["input"]["pattern"]
+
+
+def _another_scaffold(line: dict[str, Any]) -> None:
+    line["scaffold"] = "dijkstra"
+
+
+EDITS = {
+    "tier": (_no_tier, "tier"),
+    "input": (_input_lost_a_field, "pattern"),
+    "scaffold": (_another_scaffold, "dijkstra"),
+}
+
+
+@pytest.fixture(params=list(EDITS))
+def edit(request: pytest.FixtureRequest) -> tuple[Edit, str]:
+    return EDITS[request.param]
+
+
+def _assert_named(said: str, journal: Path, case_id: str, why: str) -> None:
+    """The warning names the file, the line and the case, and says why; no traceback."""
+    assert "Traceback" not in said
+    (warning,) = {line for line in said.splitlines() if f"{journal}:2:" in line}
+    assert case_id in warning and why in warning and "missing answer" in warning
+
+
+def test_report_reads_an_edited_line_as_that_case_s_missing_answer(
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    tmp_path: Path,
+    edit: tuple[Edit, str],
+) -> None:
+    # Before: a tier that is none exited 4 (TestCase raised); a lost input field printed the
+    # calibration hook's traceback; another scaffold's name dropped the line unnamed.
+    run = _dry_run(capsys, tmp_path / "results")
+    case_id = _edit_line(run / "results.jsonl", 2, edit[0])
+    code, _, err = _run(capsys, "report", run.name, "--output", str(tmp_path / "results"))
+    assert code == 0, err
+    _assert_named(caplog.text + err, run / "results.jsonl", case_id, edit[1])
+    summary = json.loads((run / "reports" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["scaffolds"][NAME]["missing"] == 1
+
+
+def test_compare_and_the_next_run_read_past_an_edited_line(
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    tmp_path: Path,
+    edit: tuple[Edit, str],
+) -> None:
+    # Before: both exited 4 on a tier that is none (the new run after paying for its answers).
+    output = tmp_path / "results"
+    first = _dry_run(capsys, output)
+    _edit_line(first / "results.jsonl", 2, edit[0])
+    second = _dry_run(capsys, output)  # reads the first as the previous comparable run
+    code, out, err = _run(capsys, "compare", first.name, second.name, "--output", str(output))
+    assert code == 0, err
+    assert "Traceback" not in caplog.text + err and f"{NAME} " in out
+
+
+def test_a_line_of_no_tier_is_skipped_by_the_reader_with_its_line_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    journal = _dry_run(capsys, tmp_path / "results") / "results.jsonl"
+    planned = len(read_journal(journal))
+    _edit_line(journal, 1, _no_tier)
+    records = read_journal(journal)
+    assert len(records) == planned - 1
+    assert all(record.tier in ("simple", "standard", "edge") for record in records)
+    assert f"{journal}:1:" in caplog.text
+
+
+def _shards(capsys: pytest.CaptureFixture[str], output: Path) -> list[Path]:
+    for shard in ("1/2", "2/2"):
+        _dry_run(capsys, output, "--shard", shard)
+    return sorted((output / "runs").iterdir())
+
+
+def test_merge_reads_an_edited_shard_line_as_a_missing_answer(
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    tmp_path: Path,
+    edit: tuple[Edit, str],
+) -> None:
+    output = tmp_path / "results"
+    shards = _shards(capsys, output)
+    case_id = _edit_line(shards[0] / "results.jsonl", 2, edit[0])
+    code, _, err = _run(capsys, "merge", "--output", str(output), *map(str, shards))
+    assert code == 0, err
+    _assert_named(caplog.text + err, shards[0] / "results.jsonl", case_id, edit[1])
+
+
+def test_merge_refuses_a_shard_holding_another_shard_s_case(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Before: merge folded the stray failure into the whole plan (CERTIFIED -> PARTIAL);
+    # report refused the same shard.
+    output = tmp_path / "results"
+    shards = _shards(capsys, output)
+    theirs = (shards[1] / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    strays = []
+    for line in theirs:
+        data = json.loads(line)
+        data.update(outcome="failed", level=3, reason="folded from shard 2")
+        strays.append(json.dumps(data) + "\n")
+    with (shards[0] / "results.jsonl").open("a", encoding="utf-8") as journal:
+        journal.writelines(strays)
+    code, _, err = _run(capsys, "report", shards[0].name, "--output", str(output))
+    assert code == 2 and "does not plan" in err, err
+    code, _, err = _run(capsys, "merge", "--output", str(output), *map(str, shards))
+    assert code == 2, err
+    assert f"shard {shards[0]}" in err and "does not plan" in err
+    assert sorted((output / "runs").iterdir()) == shards  # no merged run
