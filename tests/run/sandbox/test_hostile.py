@@ -1,0 +1,130 @@
+"""Hostile programs are contained (issue 26 item 5), as root (as CI runs) and as an ordinary
+user: each ends as its own failure with a reason, the harness raises nothing, nothing outside
+the sandbox changes (a marker file stays absent, a listener on 127.0.0.1 is never reached, the
+host's /tmp is untouched) and no canary secret comes back in any execution."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.run.sandbox.hostile_programs import EXPECTED, PROGRAMS, run_all
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[3]
+CANARY = f"sk-ant-canary-{uuid.uuid4().hex}"
+NOBODY = 65534
+
+
+@pytest.fixture
+def world(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+    """What the programs aim at: canary files, a marker path, a listener, the key."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", CANARY)
+    outside = Path(tempfile.mkdtemp(prefix="sandbox-outside-", dir="/var/tmp"))
+    outside.chmod(0o777)  # an ordinary user's harness can read and write here too
+    (outside / "canary.txt").write_text(CANARY)
+    (outside / "canary.txt").chmod(0o644)
+    home_file = Path.home() / f".sandbox-canary-{uuid.uuid4().hex}"
+    home_file.write_text(CANARY)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    listener.setblocking(False)
+    tmp_name = f"sandbox-fill-{uuid.uuid4().hex}"
+    try:
+        yield {
+            "context": {
+                "home": str(Path.home()),
+                "home_file": str(home_file),
+                "project_file": str(ROOT / "pyproject.toml"),
+                "outside_file": str(outside / "canary.txt"),
+                "marker": str(outside / "marker"),
+                "port": listener.getsockname()[1],
+                "harness_pid": os.getpid(),
+                "tmp_file": f"/tmp/{tmp_name}",
+            },
+            "outside": outside,
+            "listener": listener,
+            "tmp_name": tmp_name,
+        }
+    finally:
+        listener.close()
+        home_file.unlink()
+        shutil.rmtree(outside)
+
+
+def _assert_contained(results: dict[str, list[dict[str, Any]]], world: dict[str, Any]) -> None:
+    assert set(results) == set(PROGRAMS)
+    wrong = {
+        name: [(e["outcome"], e["reason"][-300:]) for e in executions]
+        for name, executions in results.items()
+        if any(e["outcome"] not in EXPECTED[name] for e in executions)
+    }
+    assert not wrong, wrong
+    for name, executions in results.items():
+        for execution in executions:
+            if execution["outcome"] != "ok":
+                assert execution["reason"].strip(), name  # a failure says why
+    assert results["close_stdout"][0]["value"] == {"answer": 42}
+    # Nothing outside changed; nothing secret came back.
+    assert not (world["outside"] / "marker").exists()
+    with pytest.raises(BlockingIOError):
+        world["listener"].accept()
+    assert not (Path("/tmp") / world["tmp_name"]).exists()
+    project_text = (ROOT / "pyproject.toml").read_text()
+    text = json.dumps(results)
+    assert CANARY not in text
+    assert project_text[:200] not in text
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the harness does not run as root here")
+def test_hostile_programs_are_contained_as_root(world: dict[str, Any]) -> None:
+    _assert_contained(run_all(world["context"]), world)
+
+
+def _ordinary_user_command(context: dict[str, Any]) -> list[str]:
+    script = [str(Path(__file__).with_name("hostile_programs.py")), json.dumps(context)]
+    if os.geteuid() != 0:
+        return [sys.executable, *script]
+    setpriv = shutil.which("setpriv")
+    python = shutil.which("python3", path="/usr/bin:/bin")
+    if setpriv is None or python is None:
+        pytest.skip("no setpriv or system python3 to run the harness as an ordinary user")
+    return [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", python, *script]
+
+
+def test_hostile_programs_are_contained_as_an_ordinary_user(world: dict[str, Any]) -> None:
+    command = _ordinary_user_command(world["context"])
+    probe = subprocess.run(
+        [*command[:-2], "-c", "import verification.run.sandbox as s; s.available_engine()"],
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "ANTHROPIC_API_KEY": CANARY},
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd="/",
+    )
+    if probe.returncode != 0:
+        pytest.skip(f"this machine cannot sandbox as an ordinary user: {probe.stderr[-400:]}")
+    done = subprocess.run(
+        command,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "ANTHROPIC_API_KEY": CANARY},
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd="/",
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    _assert_contained(json.loads(done.stdout), world)
