@@ -415,10 +415,16 @@ def test_the_summary_lists_status_changes_since_the_previous_run(
     assert _verify_replay(capsys, "kmp", _write_replay(tmp_path / "a", right), 4, out_dir) == 0
     assert _verify_replay(capsys, "kmp", _write_replay(tmp_path / "b", wrong), 4, out_dir) == 1
     data = json.loads((out_dir / "reports" / "summary.json").read_text())
-    change = {"scaffold": "kmp", "before": "CERTIFIED", "now": "FAILED", "direction": "regression"}
-    assert data["status_changes"] == [change] and data["regressions"] == ["kmp"]
+    # Four cases that all turned: one-sided p = 1/16, within the noise at this n.
+    change = {
+        "scaffold": "kmp",
+        "before": "CERTIFIED",
+        "now": "FAILED",
+        "direction": "not significant",
+    }
+    assert data["status_changes"] == [change] and data["regressions"] == []
     summary = (out_dir / "reports" / "summary.md").read_text()
-    assert "| kmp | CERTIFIED | FAILED | regression |" in summary
+    assert "| kmp | CERTIFIED | FAILED | changed status, not significant |" in summary
 
 
 def test_a_lone_surrogate_in_a_reply_is_a_failed_answer_not_a_crash(

@@ -27,7 +27,7 @@ def _render(tmp_path: Path, scripted_run: ScriptedRun) -> dict[str, str]:
     """The second run's reports, with what differs from one rendering to the next (run ids,
     folders, the harness's version) replaced by fixed words."""
     output = tmp_path / "out"
-    _, first = scripted_run(output, {"kmp": 12, "bfs": 9}, 12)
+    _, first = scripted_run(output, {"kmp": 12, "bfs": 6}, 12)
     _, second = scripted_run(output, {"kmp": 5, "bfs": 12}, 12)
     reports = RunPaths(output, second).reports
     manifest = read_manifest_file(RunPaths(output, second).manifest)

@@ -1,16 +1,29 @@
 """Paired statistics: two runs judged on the very cases both answered.
 
 Two pass rates measured on different cases are compared with wide, overlapping intervals;
-the same cases asked twice differ only where the answers differ. On the shared cases, the
-ones both runs passed or both failed say nothing about which run is better; the evidence is
-the *discordant* split: ``only_a`` cases only run A passed, ``only_b`` cases only run B
-passed. Exact McNemar is the two-sided binomial test of that split against 1/2 (no normal
-approximation, so it holds at the small counts a scaffold author meets). With fewer than
-:data:`MIN_DISCORDANT` discordant cases no split reaches ``p < 0.05`` (five out of five gives
-``p = 0.0625``): the verdict says so rather than "no difference".
+the same cases asked twice differ only where the answers differ. Each case has a *score*
+per run (the share of its samples that pass: 0 or 1 with one sample). On the shared cases,
+the ones both runs scored alike say nothing about which run is better; the evidence is the
+*discordant* split: ``only_a`` cases run A scored higher, ``only_b`` cases run B scored
+higher. The exact sign test of that split against 1/2 is exact McNemar when each case has
+one sample (no normal approximation, so it holds at the small counts a scaffold author
+meets), and with several samples it pairs the case scores, not first samples.
 
-Several scaffolds tested at once are corrected with Holm's step-down method, which controls
-the chance of any false alarm across the run without Bonferroni's loss of power.
+Two questions are asked of a split:
+
+- ``compare`` and ``--baseline`` ask *do the runs differ?*: the two-sided test, Holm-corrected
+  across the scaffolds compared. Beside it each row carries both rates and the paired
+  difference with its 95% interval (:func:`paired_difference_interval`, Newcombe's hybrid
+  score interval for paired data).
+- The regression gate asks *did this run get worse?*: the one-sided test of a drop
+  (:func:`drop_p_value`), corrected across scaffolds by Holm's step-down method within
+  Tarone's family (:func:`tarone_family`): a scaffold with too few discordant cases to ever
+  reach the level is left out of the count, so that the 30 quiet scaffolds of a night do not
+  dilute the one that moved. The family-wise error rate is at most :data:`ALPHA`: over a
+  whole catalog with nothing changed, the gate fires on at most one night in twenty.
+
+A quiet night is not proof: :func:`drop_power` gives, exactly, the chance that the gate
+catches a drop from 0.90 to 0.80 at a given number of shared cases.
 """
 
 from __future__ import annotations
@@ -18,24 +31,40 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = [
     "ALPHA",
+    "DROP_BEFORE",
+    "DROP_SIZE",
     "MIN_DISCORDANT",
+    "OUT_OF_REACH",
     "PairedComparison",
+    "drop_p_value",
+    "drop_power",
+    "gate_adjust",
     "holm_adjust",
     "mcnemar_exact",
+    "min_attainable",
     "paired_comparison",
+    "paired_difference_interval",
+    "tarone_family",
 ]
 
 ALPHA = 0.05
-"""The family-wise error rate of a verdict."""
+"""The family-wise error rate of a verdict (and so the most a single scaffold is tested at)."""
 MIN_DISCORDANT = 6
 """The fewest discordant cases at which an exact two-sided McNemar test can reach ``ALPHA``
 (``2 * 0.5**6 = 0.03125``; ``2 * 0.5**5 = 0.0625``)."""
 OUT_OF_REACH = "significance out of reach at this n"
+DROP_BEFORE = 0.90
+"""The rate the gate's stated power starts from: the certification threshold."""
+DROP_SIZE = 0.10
+"""The drop the gate's stated power is for (0.90 to 0.80)."""
+_Z95 = 1.959963984540054
 
 
+@lru_cache(maxsize=65536)
 def mcnemar_exact(only_a: int, only_b: int) -> float:
     """The two-sided p-value of exact McNemar on a discordant split.
 
@@ -68,6 +97,56 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     return min(1.0, 2 * tail / (1 << n))
 
 
+@lru_cache(maxsize=65536)
+def drop_p_value(only_a: int, only_b: int) -> float:
+    """The one-sided p-value of a drop from run A to run B: exact sign test (exact McNemar
+    with one sample per case) of ``only_a`` cases A scored higher against ``only_b`` cases
+    B scored higher, ``P(X >= only_a | X ~ Binomial(only_a + only_b, 1/2))``; 1.0 with no
+    discordant case.
+
+    Examples
+    --------
+    >>> drop_p_value(5, 0)
+    0.03125
+    >>> drop_p_value(0, 5)
+    1.0
+    """
+    if only_a < 0 or only_b < 0:
+        raise ValueError(f"counts must not be negative: {only_a}, {only_b}")
+    if only_a + only_b == 0:
+        return 1.0
+    from scipy.stats import binomtest
+
+    return float(binomtest(only_a, only_a + only_b, 0.5, alternative="greater").pvalue)
+
+
+def min_attainable(discordant: int) -> float:
+    """The smallest p-value :func:`drop_p_value` can give with ``discordant`` cases (all of
+    them one way): ``0.5 ** discordant``."""
+    return 0.5**discordant
+
+
+def tarone_family(p_min: Mapping[str, float], alpha: float = ALPHA) -> set[str]:
+    """Tarone's family: the keys whose smallest attainable p-value can reach ``alpha / K``,
+    ``K`` the least count with at most ``K`` such keys.
+
+    A discrete test with few discordant cases can never be significant; counting it in a
+    multiple-testing correction only lowers the level of the others. The family depends on
+    the discordant counts alone, on which the exact tests are conditioned, so Holm within
+    it still bounds the family-wise error rate by ``alpha`` (Tarone 1990, Biometrics 46).
+
+    Examples
+    --------
+    >>> sorted(tarone_family({"a": 0.5**10, "b": 0.5**3, "c": 1.0}))
+    ['a']
+    """
+    for k in range(1, len(p_min) + 1):
+        family = {key for key, p in p_min.items() if p <= alpha / k}
+        if len(family) <= k:
+            return family
+    return set()
+
+
 def holm_adjust(p_values: Mapping[str, float]) -> dict[str, float]:
     """Holm-adjusted p-values, by the same keys.
 
@@ -90,20 +169,118 @@ def holm_adjust(p_values: Mapping[str, float]) -> dict[str, float]:
     return {key: adjusted[key] for key in p_values}
 
 
+def gate_adjust(
+    comparisons: Mapping[str, PairedComparison], alpha: float = ALPHA
+) -> dict[str, float | None]:
+    """The regression gate's adjusted p-values: :func:`drop_p_value` of each comparison,
+    Holm-adjusted within :func:`tarone_family`; ``None`` for a key outside the family (its
+    split cannot reach the level: out of reach at this n)."""
+    family = tarone_family(
+        {key: min_attainable(c.discordant) for key, c in comparisons.items()}, alpha
+    )
+    adjusted = holm_adjust({key: comparisons[key].p_drop for key in family})
+    return {key: adjusted.get(key) for key in comparisons}
+
+
+def drop_power(
+    n: int, level: float = ALPHA, *, before: float = DROP_BEFORE, drop: float = DROP_SIZE
+) -> float:
+    """The chance that the one-sided test at ``level`` finds a drop from ``before`` to
+    ``before - drop`` on ``n`` shared cases, computed exactly.
+
+    Each case passes in the earlier run with probability ``before`` and in the later with
+    ``before - drop``, independently (no case harder than another). Cases that are hard for
+    both runs only make the split cleaner, so this is the power's floor for that drop.
+
+    Examples
+    --------
+    >>> round(drop_power(40), 3)
+    0.23
+    >>> drop_power(0)
+    0.0
+    """
+    if n <= 0:
+        return 0.0
+    import numpy as np
+    from scipy.stats import binom
+
+    after = before - drop
+    only_a, only_b = before * (1 - after), (1 - before) * after
+    share = only_a / (only_a + only_b)
+    power = 0.0
+    for d in range(1, n + 1):
+        # The fewest of d discordant cases one way at which the test rejects at ``level``.
+        tails = binom.sf(np.arange(d + 1) - 1, d, 0.5)
+        reject = np.flatnonzero(tails <= level)
+        if reject.size:
+            k = int(reject[0])
+            power += float(binom.pmf(d, n, only_a + only_b) * binom.sf(k - 1, d, share))
+    return min(power, 1.0)
+
+
+def _wilson(score: float, n: int) -> tuple[float, float]:
+    p = score / n
+    denominator = 1 + _Z95 * _Z95 / n
+    centre = (p + _Z95 * _Z95 / (2 * n)) / denominator
+    half = _Z95 * math.sqrt(p * (1 - p) / n + _Z95 * _Z95 / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _correlation(a: Sequence[float], b: Sequence[float]) -> float:
+    n = len(a)
+    mean_a, mean_b = sum(a) / n, sum(b) / n
+    cov = sum((x - mean_a) * (y - mean_b) for x, y in zip(a, b, strict=True))
+    var_a = sum((x - mean_a) ** 2 for x in a)
+    var_b = sum((y - mean_b) ** 2 for y in b)
+    if var_a <= 0 or var_b <= 0:
+        return 0.0  # a constant run: Newcombe takes phi as 0
+    return max(-1.0, min(1.0, cov / math.sqrt(var_a * var_b)))
+
+
+def paired_difference_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """The 95% interval of ``mean(b) - mean(a)`` for paired case scores in [0, 1].
+
+    Newcombe's hybrid score interval for paired proportions (Newcombe 1998, Statistics in
+    Medicine 17, method 10): each run's Wilson interval, joined through the correlation of
+    the pairs (phi with one sample per case, the scores' Pearson correlation with several).
+    (-1, 1) with no pair.
+    """
+    n = len(a)
+    if n == 0:
+        return -1.0, 1.0
+    p1, p2 = sum(a) / n, sum(b) / n
+    l1, u1 = _wilson(sum(a), n)
+    l2, u2 = _wilson(sum(b), n)
+    phi = _correlation(a, b)
+    delta = p2 - p1
+    below_b, above_a = p2 - l2, u1 - p1  # how far B's rate may fall and A's rise
+    above_b, below_a = u2 - p2, p1 - l1
+    low = delta - math.sqrt(max(0.0, below_b**2 - 2 * phi * below_b * above_a + above_a**2))
+    high = delta + math.sqrt(max(0.0, above_b**2 - 2 * phi * above_b * below_a + below_a**2))
+    return max(-1.0, low), min(1.0, high)
+
+
 @dataclass(frozen=True)
 class PairedComparison:
-    """Two runs on the cases both answered (first sample of each case)."""
+    """Two runs on the cases both answered (each case's score: the share of its samples
+    that pass)."""
 
     shared: int
     """Cases both runs answered."""
     only_a: int
-    """Cases run A passed and run B failed."""
+    """Cases run A scored higher (with one sample: A passed and B failed)."""
     only_b: int
-    """Cases run B passed and run A failed."""
+    """Cases run B scored higher (with one sample: B passed and A failed)."""
     both: int
-    """Cases both passed."""
+    """Cases both runs passed with every sample."""
     p_value: float
-    """Exact McNemar, two-sided (before any correction for several scaffolds)."""
+    """The exact sign test, two-sided (exact McNemar with one sample; before any correction
+    for several scaffolds)."""
+    score_a: float = 0.0
+    """Run A's sum of case scores on the shared cases."""
+    score_b: float = 0.0
+    interval: tuple[float, float] = (-1.0, 1.0)
+    """The 95% interval of ``rate_b - rate_a`` (:func:`paired_difference_interval`)."""
 
     @property
     def discordant(self) -> int:
@@ -111,8 +288,26 @@ class PairedComparison:
 
     @property
     def in_reach(self) -> bool:
-        """Whether this many discordant cases could ever be significant."""
+        """Whether this many discordant cases could ever be significant (two-sided)."""
         return self.discordant >= MIN_DISCORDANT
+
+    @property
+    def rate_a(self) -> float:
+        return self.score_a / self.shared if self.shared else 0.0
+
+    @property
+    def rate_b(self) -> float:
+        return self.score_b / self.shared if self.shared else 0.0
+
+    @property
+    def difference(self) -> float:
+        """``rate_b - rate_a`` on the shared cases."""
+        return self.rate_b - self.rate_a
+
+    @property
+    def p_drop(self) -> float:
+        """The one-sided p-value of a drop from A to B (:func:`drop_p_value`)."""
+        return drop_p_value(self.only_a, self.only_b)
 
     def verdict(self, p_value: float | None = None, *, a: str = "A", b: str = "B") -> str:
         """What the split says, at :data:`ALPHA`, with ``p_value`` (default: this
@@ -125,16 +320,22 @@ class PairedComparison:
         return f"{b} is better" if self.only_b > self.only_a else f"{a} is better"
 
 
-def paired_comparison(a: Mapping[str, bool], b: Mapping[str, bool]) -> PairedComparison:
-    """Compare two runs' outcomes by case id (``True`` = passed) on the ids both hold."""
+def paired_comparison(a: Mapping[str, float], b: Mapping[str, float]) -> PairedComparison:
+    """Compare two runs' case scores (``True``/``False`` or a share of samples passed) by
+    case id, on the ids both hold."""
     shared: Sequence[str] = sorted(a.keys() & b.keys())
-    only_a = sum(a[case] and not b[case] for case in shared)
-    only_b = sum(b[case] and not a[case] for case in shared)
-    both = sum(a[case] and b[case] for case in shared)
+    scores_a = [float(a[case]) for case in shared]
+    scores_b = [float(b[case]) for case in shared]
+    only_a = sum(x > y for x, y in zip(scores_a, scores_b, strict=True))
+    only_b = sum(y > x for x, y in zip(scores_a, scores_b, strict=True))
+    both = sum(x == y == 1 for x, y in zip(scores_a, scores_b, strict=True))
     return PairedComparison(
         shared=len(shared),
         only_a=only_a,
         only_b=only_b,
         both=both,
         p_value=mcnemar_exact(only_a, only_b),
+        score_a=sum(scores_a),
+        score_b=sum(scores_b),
+        interval=paired_difference_interval(scores_a, scores_b),
     )

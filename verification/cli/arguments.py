@@ -257,8 +257,9 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
         "--fail-on-regression",
         action="store_true",
         help="exit 5 when a scaffold regressed against the previous comparable run (same "
-        "provider, model, level, seed and sizes, answered mostly live): a lower status, or "
-        "a pass-rate drop significant on the shared cases (exact McNemar, Holm-corrected)",
+        "provider, model, level, seed and sizes, answered mostly live): a drop significant "
+        "on the shared cases (one-sided exact McNemar on case scores, Holm within Tarone's "
+        "family, 5%% over all scaffolds); a status change within the noise is not one",
     )
 
 

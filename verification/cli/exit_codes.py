@@ -28,7 +28,8 @@ EXIT_CODES = {
     3: "some scaffold INCOMPLETE (infrastructure errors or nothing counted)",
     INTERNAL_ERROR: "internal error: a bug in the harness (please report it with the traceback)",
     5: "a regression against the previous comparable run, with --fail-on-regression (a "
-    "lower status or a significant drop on shared cases; before 1 and 3)",
+    "drop significant by the paired test on shared cases; a status change within the noise "
+    "is none; before 1 and 3)",
     INTERRUPTED: "interrupted by Ctrl-C (resume with --resume RUN_ID)",
     Terminated.exit_code: "terminated by SIGTERM (resume with --resume RUN_ID)",
 }

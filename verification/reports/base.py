@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from verification.certify.costs import ScaffoldCost
-from verification.certify.paired import ALPHA, PairedComparison
+from verification.certify.paired import ALPHA, OUT_OF_REACH, PairedComparison, drop_power
 from verification.certify.results import ScaffoldResults
 from verification.store.journal import read_journal
 from verification.store.manifests import RunManifest
@@ -26,6 +26,7 @@ from verification.store.records import AttemptRecord
 from verification.store.summary_file import RunSummary
 
 __all__ = [
+    "DIRECTION_TEXT",
     "RANK",
     "Direction",
     "PairedRow",
@@ -41,7 +42,18 @@ __all__ = [
 RANK = {"FAILED": 0, "PARTIAL": 1, "CERTIFIED": 2}
 """Statuses in order; INCOMPLETE is no grade, so a change to or from it is neither a
 regression nor an improvement of the scaffold."""
-Direction = Literal["regression", "improvement", "change"]
+Direction = Literal["regression", "improvement", "not significant", "change"]
+"""A status change: to a lower status with a significant drop on the shared cases
+(``regression``), to a higher one with a significant rise (``improvement``), either within
+the noise (``not significant``: "changed status, not significant", never an exit 5), or to
+or from a status that is no grade (``change``)."""
+DIRECTION_TEXT: dict[str, str] = {
+    "regression": "regression",
+    "improvement": "improvement",
+    "not significant": "changed status, not significant",
+    "change": "change",
+}
+"""How each direction reads in a report."""
 
 
 def manifest_field(manifest: RunManifest, name: str) -> Any:
@@ -98,12 +110,27 @@ class StatusChangeRow:
     scaffold: str
     before: str
     now: str
+    significant: bool = False
+    """Whether the paired test on the shared cases found a change in the status's
+    direction (a drop by the regression gate, a rise by the two-sided comparison)."""
 
     @property
     def direction(self) -> Direction:
         if self.before not in RANK or self.now not in RANK:
             return "change"
+        if not self.significant:
+            return "not significant"
         return "regression" if RANK[self.now] < RANK[self.before] else "improvement"
+
+    @property
+    def direction_text(self) -> str:
+        """The direction as a report reads it."""
+        return DIRECTION_TEXT[self.direction]
+
+    @property
+    def lower(self) -> bool:
+        """The status is lower than before (significant or not)."""
+        return self.before in RANK and self.now in RANK and RANK[self.now] < RANK[self.before]
 
 
 @dataclass(frozen=True)
@@ -113,19 +140,47 @@ class PairedRow:
     scaffold: str
     comparison: PairedComparison
     p_holm: float
-    """The McNemar p-value, Holm-adjusted across the scaffolds compared."""
+    """The two-sided p-value, Holm-adjusted across the scaffolds compared (``compare``)."""
+    p_gate: float | None = None
+    """The regression gate's p-value of a drop: one-sided, Holm-adjusted within Tarone's
+    family; ``None`` when the split could never reach the level (out of the family)."""
+    family: int = 1
+    """How many scaffolds the gate's family held."""
 
     @property
     def significant(self) -> bool:
-        return self.comparison.in_reach and self.p_holm < ALPHA
+        """A significant drop: what the regression gate calls a regression."""
+        return self.dropped and self.p_gate is not None and self.p_gate <= ALPHA
+
+    @property
+    def rose(self) -> bool:
+        """A significant rise (two-sided, Holm-corrected)."""
+        c = self.comparison
+        return c.only_b > c.only_a and c.in_reach and self.p_holm < ALPHA
 
     @property
     def dropped(self) -> bool:
-        """The later run (B) passed fewer of the shared cases."""
+        """The later run (B) scored lower on more of the shared cases."""
         return self.comparison.only_a > self.comparison.only_b
+
+    @property
+    def power(self) -> float:
+        """The gate's power to catch a drop from 0.90 to 0.80 at this many shared cases,
+        at the level Holm's first step would test it at (in the family, as a drop puts it)."""
+        return drop_power(self.comparison.shared, ALPHA / (self.family + (self.p_gate is None)))
 
     def verdict(self, a: str = "A", b: str = "B") -> str:
         return self.comparison.verdict(self.p_holm, a=a, b=b)
+
+    def gate_verdict(self) -> str:
+        """What the regression gate says of this scaffold."""
+        if self.significant:
+            return "significant drop"
+        if not self.dropped:
+            return "no drop"
+        if self.p_gate is None:
+            return OUT_OF_REACH
+        return "drop within the noise at this n"
 
 
 @dataclass(frozen=True)
@@ -145,10 +200,9 @@ class RunComparison:
 
     @property
     def regressions(self) -> list[str]:
-        """Scaffolds that regressed: a lower status, or a significant drop on shared cases."""
-        names = [c.scaffold for c in self.status_changes if c.direction == "regression"]
-        names += [r.scaffold for r in self.rate_drops if r.significant and r.scaffold not in names]
-        return names
+        """Scaffolds that regressed: a significant drop on the shared cases (a lower status
+        without one is a change within the noise, not a regression)."""
+        return [row.scaffold for row in self.paired if row.significant]
 
 
 @dataclass(frozen=True)

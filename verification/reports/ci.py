@@ -160,7 +160,7 @@ class GithubStepSummaryReporter:
             lines += ["", f"Compared with run `{comparison.previous_run_id}`."]
             for change in comparison.status_changes:
                 before, now = change.before, change.now
-                lines.append(f"- {change.scaffold}: {before} -> {now} ({change.direction})")
+                lines.append(f"- {change.scaffold}: {before} -> {now} ({change.direction_text})")
             if comparison.regressions:
                 lines.append(f"- **Regressions:** {', '.join(comparison.regressions)}")
         with _writing(self.path, _STEP_SUMMARY), self.path.open("a", encoding="utf-8") as file:

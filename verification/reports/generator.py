@@ -107,6 +107,11 @@ def _pct(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
+def _signed(value: float) -> str:
+    """A difference of rates in percentage points, signed (``+2.5 pp``)."""
+    return f"{100 * value:+.1f} pp"
+
+
 def _num(value: float) -> str:
     """A score: whole when it is, else to two decimals (a mean of samples)."""
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
@@ -127,6 +132,7 @@ def _environment() -> jinja2.Environment:
     )
     env.globals.update(
         pct=_pct,
+        signed=_signed,
         num=_num,
         deciding=_deciding,
         per_size=CASES_PER_SIZE,

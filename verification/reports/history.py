@@ -39,11 +39,11 @@ __all__ = [
     "COMPARABLE_FIELDS",
     "MIN_LIVE_SHARE",
     "as_json_lines",
+    "case_scores",
     "comparability",
     "entry_outcomes",
     "entry_results",
     "filter_entries",
-    "first_sample_outcomes",
     "live_share",
     "previous_comparable",
     "prune_runs",
@@ -177,14 +177,16 @@ def recent_comparable(results_dir: Path, manifest: RunManifest, limit: int) -> l
     return found[::-1]
 
 
-def first_sample_outcomes(results: ScaffoldResults) -> dict[str, bool]:
-    """Case id -> passed at the first attempt, for the first sample of each answered case
-    (infrastructure errors are no answer)."""
-    return {
-        r.test_case.id: r.passed
-        for r in results.results
-        if r.epoch == 0 and r.outcome != "infra_error"
-    }
+def case_scores(results: ScaffoldResults) -> dict[str, float]:
+    """Case id -> its score: the share of its counted samples that passed at the first
+    attempt (0 or 1 with one sample; infrastructure errors are no answer). Paired tests
+    pair these, so every sample counts, not only the first."""
+    tallies: dict[str, tuple[int, int]] = {}
+    for r in results.results:
+        if r.outcome != "infra_error":
+            good, seen = tallies.get(r.test_case.id, (0, 0))
+            tallies[r.test_case.id] = (good + r.passed, seen + 1)
+    return {case: good / seen for case, (good, seen) in tallies.items()}
 
 
 def entry_results(entry: RunEntry) -> dict[str, ScaffoldResults]:
@@ -196,9 +198,9 @@ def entry_results(entry: RunEntry) -> dict[str, ScaffoldResults]:
     }
 
 
-def entry_outcomes(entry: RunEntry) -> dict[str, dict[str, bool]]:
-    """Scaffold -> :func:`first_sample_outcomes` of an earlier run."""
-    return {name: first_sample_outcomes(r) for name, r in entry_results(entry).items()}
+def entry_outcomes(entry: RunEntry) -> dict[str, dict[str, float]]:
+    """Scaffold -> :func:`case_scores` of an earlier run."""
+    return {name: case_scores(r) for name, r in entry_results(entry).items()}
 
 
 def _strip_replies(journal: Path) -> int:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from verification.cases import TIERS
 from verification.certify.calibration import Calibration
 from verification.certify.costs import ScaffoldCost, total_cost
+from verification.certify.paired import ALPHA
 from verification.certify.results import ScaffoldResults
 from verification.reports.base import ReportContext, RunComparison
 from verification.store.manifests import RunManifest
@@ -19,6 +20,7 @@ from verification.store.summary_file import (
     CostFigures,
     MissSummary,
     RateDrop,
+    RegressionGate,
     RunSummary,
     ScaffoldSummary,
     SizeSummary,
@@ -172,14 +174,25 @@ def summary_with_changes(
                 shared=row.comparison.shared,
                 only_before=row.comparison.only_a,
                 only_now=row.comparison.only_b,
-                p_value=row.comparison.p_value,
-                p_holm=row.p_holm,
+                p_value=row.comparison.p_drop,
+                p_holm=1.0 if row.p_gate is None else row.p_gate,
                 significant=row.significant,
-                verdict=row.verdict("previous", "this run"),
+                verdict=row.gate_verdict(),
+                rate_before=row.comparison.rate_a,
+                rate_now=row.comparison.rate_b,
+                difference_interval_95=row.comparison.interval,
+                power_drop_010=row.power,
             )
             for row in comparison.rate_drops
         ]
         summary.regressions = comparison.regressions
+        summary.regression_gate = RegressionGate(
+            alpha=ALPHA,
+            compared=len(comparison.paired),
+            family=[row.scaffold for row in comparison.paired if row.p_gate is not None],
+            power_drop_010={row.scaffold: row.power for row in comparison.paired},
+            shared={row.scaffold: row.comparison.shared for row in comparison.paired},
+        )
     return summary
 
 

@@ -20,6 +20,7 @@ __all__ = [
     "CostFigures",
     "MissSummary",
     "RateDrop",
+    "RegressionGate",
     "RunSummary",
     "ScaffoldSummary",
     "SizeSummary",
@@ -54,23 +55,53 @@ class StatusChange(_Tolerant):
     before: str
     now: str
     direction: str | None = None
-    """``regression``, ``improvement`` or ``change`` (to or from INCOMPLETE)."""
+    """``regression`` or ``improvement`` (backed by the paired test), ``not significant``
+    (changed status, not significant: no regression) or ``change`` (to or from a status
+    that is no grade)."""
 
 
 class RateDrop(_Tolerant):
-    """A scaffold that passed fewer of the cases both runs answered (first sample)."""
+    """A scaffold that scored lower on more of the cases both runs answered (case scores:
+    every sample counts)."""
 
     scaffold: str
     shared: int
     only_before: int
-    """Shared cases the previous run passed and this one failed."""
+    """Shared cases the previous run scored higher (one sample: passed, now failed)."""
     only_now: int
     p_value: float
-    """Exact McNemar, two-sided."""
+    """The one-sided exact sign test of the drop (exact McNemar with one sample); summaries
+    written before the regression gate hold the two-sided value here."""
     p_holm: float
-    """Holm-adjusted across the run's scaffolds."""
+    """Holm-adjusted within Tarone's family (1.0 when out of it: out of reach at this n);
+    before the gate: two-sided, across the run's scaffolds."""
     significant: bool
+    """A regression: ``p_holm`` at most 0.05."""
     verdict: str
+    rate_before: float | None = None
+    """The previous run's pass rate on the shared cases."""
+    rate_now: float | None = None
+    difference_interval_95: tuple[float, float] | None = None
+    """The 95% interval of ``rate_now - rate_before`` (Newcombe's paired score interval)."""
+    power_drop_010: float | None = None
+    """The gate's power to catch a drop from 0.90 to 0.80 at ``shared`` cases."""
+
+
+class RegressionGate(_Tolerant):
+    """How the regression gate decided, and what it could have seen."""
+
+    test: str = "one-sided exact sign test on case scores (exact McNemar with one sample)"
+    alpha: float = 0.05
+    """The family-wise error rate over the scaffolds compared."""
+    compared: int = 0
+    """Scaffolds compared on shared cases."""
+    family: list[str] = []
+    """Tarone's family: the scaffolds whose split could reach the level (Holm within it)."""
+    power_drop_010: dict[str, float] = {}
+    """Scaffold -> the chance of catching a drop from 0.90 to 0.80 at its shared cases
+    (exact; answers independent between runs), at the level of Holm's first step."""
+    shared: dict[str, int] = {}
+    """Scaffold -> shared cases."""
 
 
 class CostFigures(_Tolerant):
@@ -222,7 +253,10 @@ class RunSummary(_Tolerant):
     """Against ``previous_run_id``: regressions first, then improvements."""
     rate_drops: list[RateDrop] | None = None
     regressions: list[str] | None = None
-    """Scaffolds with a lower status or a significant drop on the shared cases."""
+    """Scaffolds with a significant drop on the shared cases (the regression gate); runs
+    written before it also named every lower status here."""
+    regression_gate: RegressionGate | None = None
+    """Against ``previous_run_id``: the gate's family and its power at this n."""
 
     @classmethod
     def from_json(cls, text: str | bytes) -> RunSummary:
