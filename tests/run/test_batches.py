@@ -16,7 +16,7 @@ import pytest
 
 from verification.cli import main
 from verification.config import load_settings
-from verification.run.batch_mode import BATCH_FILE, BatchLog, custom_id
+from verification.run.batch_log import BATCH_FILE, BatchLog, custom_id, intent_token
 from verification.runner import VerificationRunner
 from verification.store.journal import read_journal
 from verification.store.manifests import read_manifest_file
@@ -91,10 +91,12 @@ def test_a_run_goes_in_one_batch_at_half_price(server_env: FakeModelServer, tmp_
     run = _run(tmp_path)
     records = read_journal(run / "results.jsonl")
     assert {r.source for r in records} == {"batch"} and len(records) == CASES
-    # The batch's id and its custom ids were written down (submitted, then collected).
-    submitted, collected = BatchLog(run / BATCH_FILE).read()
-    assert (submitted.event, collected.event) == ("submitted", "collected")
-    assert sorted(submitted.requests) == sorted(ids)
+    # The intent was written down before the create call, then the batch's id and its custom
+    # ids, then that it was collected.
+    intent, submitted, collected = BatchLog(run / BATCH_FILE).read()
+    assert (intent.event, submitted.event, collected.event) == ("intent", "submitted", "collected")
+    assert sorted(intent.requests) == sorted(submitted.requests) == sorted(ids)
+    assert intent.intent == submitted.intent and submitted.batch_id == collected.batch_id
     assert {(k.case_id, k.epoch, k.attempt) for k in submitted.requests.values()} == {
         (r.case_id, 0, 1) for r in records
     }
@@ -235,16 +237,23 @@ def test_answers_the_response_cache_holds_are_not_sent(
     assert {r.source for r in read_journal(runs[-1] / "results.jsonl")} == {"cache"}
 
 
-def test_custom_ids_fit_the_api_and_stay_unique() -> None:
+def test_custom_ids_fit_the_api_stay_unique_and_carry_the_run() -> None:
     long_case = "a_plugin_scaffold_with_a_very_long_name-standard-s1200-004"
+    tokens = [
+        intent_token(run, n) for run in ("20261126T080728Z-565137", "other-run") for n in (1, 2)
+    ]
+    assert len(set(tokens)) == len(tokens)  # each intent of each run its own
     ids = {
-        custom_id(case, epoch, attempt)
+        custom_id(token, case, epoch, attempt)
+        for token in tokens
         for case in ("kmp-edge-001", long_case)
         for epoch in range(20)
         for attempt in (1, 2, 3)
     }
-    assert len(ids) == 2 * 20 * 3 and all(CUSTOM_ID.match(i) for i in ids)
-    assert custom_id("kmp-edge-001", 3, 2) == "kmp-edge-001_3_2"  # readable when it fits
+    assert len(ids) == len(tokens) * 2 * 20 * 3 and all(CUSTOM_ID.match(i) for i in ids)
+    assert all(any(i.startswith(f"{t}_") for t in tokens) for i in ids)
+    token = tokens[0]
+    assert custom_id(token, "kmp-edge-001", 3, 2) == f"{token}_kmp-edge-001_3_2"  # readable
 
 
 def test_batch_is_refused_for_a_provider_without_batches(

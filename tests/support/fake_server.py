@@ -36,10 +36,12 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from itertools import count
 from types import TracebackType
 from typing import Any, Final, Literal, TypeAlias
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
@@ -249,25 +251,67 @@ def batch_errored(error_type: str = "overloaded_error") -> dict[str, Any]:
 
 class FakeBatchAPI:
     """Message Batches as the API serves them: a batch is created ``in_progress``, ends
-    after ``polls`` retrievals (never, when ``None``), and its results (``answer`` of
-    each request, in reverse order: the API promises no order) stream as JSONL."""
+    after ``polls`` retrievals (never, when ``None``) or once canceled, and its results
+    (``answer`` of each request, fixed when it ends, in reverse order: the API promises no
+    order) stream as JSONL. Batches are listed newest first, a page at a time.
+
+    The attributes after ``answer`` and ``polls`` make it hostile or slow: a create call
+    answered late, a cancel or a list refused, results at another URL, mangled or dripped.
+    """
 
     def __init__(self, answer: BatchAnswer, *, polls: int | None = 1) -> None:
         self.answer = answer
         self.polls = polls
         self.created: list[list[dict[str, Any]]] = []
         """Each batch's requests, in creation order."""
+        self.created_at: list[float] = []
+        """Each batch's creation time (``time.time()``)."""
         self.retrievals: Counter[str] = Counter()
         self.canceled: set[str] = set()
         """Batches the client asked to cancel."""
+        self.finished_when_canceled = 0
+        """Requests of a batch (in creation order) done when it is canceled: they end
+        ``succeeded`` (and billed), the rest ``canceled``."""
+        self.create_delay = 0.0
+        """Seconds between making a batch and answering the call that made it."""
+        self.cancel_reply: Reply | None = None
+        """Answers every cancel instead (a 404, say): the batch goes on."""
+        self.list_reply: Reply | None = None
+        """Answers every listing instead (a 403, say)."""
+        self.results_url: Callable[[str, str], str | None] | None = None
+        """(base URL, batch id) -> an ended batch's ``results_url`` (default: the API's)."""
+        self.results_body: Callable[[bytes], bytes] | None = None
+        """Rewrites the results JSONL before it is sent."""
+        self.results_drip = 0.0
+        """Seconds between the results' bytes."""
+        self._results: dict[int, list[dict[str, Any]]] = {}
         self._lock = threading.Lock()
+
+    @property
+    def billed(self) -> list[tuple[str, str]]:
+        """(batch id, custom id) of every request that ended ``succeeded``: what is paid,
+        read or not."""
+        with self._lock:
+            return [
+                (f"msgbatch_fake{index}", line["custom_id"])
+                for index, lines in sorted(self._results.items())
+                for line in lines
+                if line["result"].get("type") == "succeeded"
+            ]
 
     def handle(self, request: RecordedRequest, base_url: str) -> Reply:
         parts = request.path.split("?")[0].rstrip("/").split("/")[4:]  # after /v1/messages/batches
-        with self._lock:
-            if request.method == "POST" and not parts:
+        if request.method == "POST" and not parts:
+            with self._lock:
                 self.created.append(list(request.json["requests"]))
-                return Reply(200, self._batch(len(self.created) - 1, base_url))
+                self.created_at.append(time.time())
+                index = len(self.created) - 1
+            time.sleep(self.create_delay)  # made, not yet answered: a kill now loses its id
+            with self._lock:
+                return Reply(200, self._batch(index, base_url))
+        with self._lock:
+            if not parts and request.method == "GET":
+                return self.list_reply or self._page(request.path, base_url)
             index = self._index(parts[0]) if parts else None
             if index is None:
                 return anthropic_error(404, "not_found_error", "no such batch")
@@ -275,18 +319,18 @@ class FakeBatchAPI:
                 self.retrievals[parts[0]] += 1
                 return Reply(200, self._batch(index, base_url))
             if parts[1:] == ["cancel"] and request.method == "POST":
+                if self.cancel_reply is not None:
+                    return self.cancel_reply
                 self.canceled.add(parts[0])
                 return Reply(200, self._batch(index, base_url))
             if parts[1:] == ["results"] and self._ended(index):
-                lines = [
-                    {
-                        "custom_id": r["custom_id"],
-                        "result": self.answer(r["custom_id"], r["params"]),
-                    }
-                    for r in reversed(self.created[index])
-                ]
-                raw = "".join(json.dumps(line) + "\n" for line in lines).encode()
-                return Reply(200, raw=raw, content_type="application/binary")
+                lines = self._results[index]
+                raw = "".join(json.dumps(line) + "\n" for line in reversed(lines)).encode()
+                if self.results_body is not None:
+                    raw = self.results_body(raw)
+                return Reply(
+                    200, raw=raw, content_type="application/binary", drip=self.results_drip
+                )
             return anthropic_error(404, "not_found_error", "no results yet")
 
     def _index(self, batch_id: str) -> int | None:
@@ -297,29 +341,78 @@ class FakeBatchAPI:
         return index if index < len(self.created) else None
 
     def _ended(self, index: int) -> bool:
-        return self.polls is not None and self.retrievals[f"msgbatch_fake{index}"] >= self.polls
+        batch_id = f"msgbatch_fake{index}"
+        ended = batch_id in self.canceled or (
+            self.polls is not None and self.retrievals[batch_id] >= self.polls
+        )
+        if ended and index not in self._results:  # what it did is fixed (and billed) once
+            done = len(self.created[index])
+            if batch_id in self.canceled:
+                done = min(done, self.finished_when_canceled)
+            self._results[index] = [
+                {
+                    "custom_id": r["custom_id"],
+                    "result": self.answer(r["custom_id"], r["params"])
+                    if n < done
+                    else {"type": "canceled"},
+                }
+                for n, r in enumerate(self.created[index])
+            ]
+        return ended
+
+    def _page(self, path: str, base_url: str) -> Reply:
+        """One page of the list, newest first (``limit``, ``after_id``, ``before_id``)."""
+        query = dict(parse_qsl(urlsplit(path).query))
+        limit = int(query.get("limit", 20))
+        ids = [f"msgbatch_fake{index}" for index in reversed(range(len(self.created)))]
+        start = 0
+        if "after_id" in query and query["after_id"] in ids:
+            start = ids.index(query["after_id"]) + 1
+        end = len(ids)
+        if "before_id" in query and query["before_id"] in ids:
+            end = ids.index(query["before_id"])
+            start = max(start, end - limit)
+        page = ids[start : min(end, start + limit)]
+        data = [self._batch(self._index(batch_id) or 0, base_url) for batch_id in page]
+        return Reply(
+            200,
+            {
+                "data": data,
+                "has_more": start + len(page) < end,
+                "first_id": page[0] if page else None,
+                "last_id": page[-1] if page else None,
+            },
+        )
 
     def _batch(self, index: int, base_url: str) -> dict[str, Any]:
         batch_id = f"msgbatch_fake{index}"
         ended = self._ended(index)
         total = len(self.created[index])
+        kinds = Counter(line["result"].get("type") for line in self._results.get(index, []))
+        url = f"{base_url}/v1/messages/batches/{batch_id}/results"
+        if self.results_url is not None:
+            url = self.results_url(base_url, batch_id)
+        created = datetime.fromtimestamp(self.created_at[index], UTC)
+        canceling = batch_id in self.canceled
         return {
             "id": batch_id,
             "type": "message_batch",
             "processing_status": "ended" if ended else "in_progress",
             "request_counts": {
                 "processing": 0 if ended else total,
-                "succeeded": total if ended else 0,
-                "errored": 0,
-                "canceled": 0,
-                "expired": 0,
+                "succeeded": kinds["succeeded"],
+                "errored": kinds["errored"],
+                "canceled": kinds["canceled"],
+                "expired": kinds["expired"],
             },
-            "created_at": "2026-11-24T00:00:00Z",
-            "expires_at": "2026-11-25T00:00:00Z",
+            "created_at": created.isoformat().replace("+00:00", "Z"),
+            "expires_at": (created + timedelta(days=1)).isoformat().replace("+00:00", "Z"),
             "ended_at": "2026-11-24T00:01:00Z" if ended else None,
             "archived_at": None,
-            "cancel_initiated_at": None,
-            "results_url": f"{base_url}/v1/messages/batches/{batch_id}/results" if ended else None,
+            "cancel_initiated_at": created.isoformat().replace("+00:00", "Z")
+            if canceling
+            else None,
+            "results_url": url if ended else None,
         }
 
 

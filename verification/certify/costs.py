@@ -47,8 +47,9 @@ class ScaffoldCost:
     """One scaffold's (or a whole run's) cost."""
 
     tokens: TokenCounts
-    """Billed tokens of live calls."""
+    """Billed tokens of live calls and batch answers."""
     live_calls: int
+    """Calls answered one by one (a batch's answers are not among them)."""
     cached_answers: int
     """Answers the response cache gave (no call)."""
     cases: int
@@ -59,6 +60,8 @@ class ScaffoldCost:
     response_cache_savings_usd: float | None
     batch_savings_usd: float | None = None
     """Message Batches' discount: half the list price of every answer a batch gave."""
+    batch_answers: int = 0
+    """Answers a batch gave (billed at the batch price)."""
     most_expensive_case: tuple[str, float] | None = None
     prompt_cache: PromptCacheVerdict = field(
         default_factory=lambda: PromptCacheVerdict(None, "no live call")
@@ -123,11 +126,12 @@ def scaffold_cost(
             cached += TokenCounts.from_usage(record.usage)
         elif record.source in ("live", "batch"):  # dry runs and failed calls cost nothing
             counts = TokenCounts.from_usage(record.usage)
-            live_calls += 1
             live += counts
             if record.source == "batch":
                 batched += counts
                 batch_calls += 1
+            else:
+                live_calls += 1
             key = (record.case_id, record.epoch)
             per_case[key] = per_case.get(key, TokenCounts()) + counts
     basis = basis or CostBasis(model="unknown")
@@ -145,8 +149,9 @@ def scaffold_cost(
         prompt_cache_savings_usd=_prompt_cache_savings(live, price) if price else None,
         response_cache_savings_usd=price.cost(cached) if price else None,
         batch_savings_usd=BATCH_DISCOUNT * price.cost(batched) if price and batch_calls else None,
+        batch_answers=batch_calls,
         most_expensive_case=most,
-        prompt_cache=_verdict(live, live_calls, basis, prompt_tokens),
+        prompt_cache=_verdict(live, live_calls + batch_calls, basis, prompt_tokens),
     )
 
 
@@ -161,6 +166,7 @@ def total_cost(costs: Mapping[str, ScaffoldCost], basis: CostBasis | None) -> Sc
     tokens = sum((c.tokens for c in parts), TokenCounts())
     expensive = [c.most_expensive_case for c in parts if c.most_expensive_case]
     live_calls = sum(c.live_calls for c in parts)
+    batch_answers = sum(c.batch_answers for c in parts)
     states = Counter(c.prompt_cache.state for c in parts if c.prompt_cache.state)
     verdict = PromptCacheVerdict(
         next(iter(states)) if len(states) == 1 else None,
@@ -180,6 +186,7 @@ def total_cost(costs: Mapping[str, ScaffoldCost], basis: CostBasis | None) -> Sc
         )
         if any(c.batch_savings_usd is not None for c in parts)
         else None,
+        batch_answers=batch_answers,
         most_expensive_case=max(expensive, key=lambda pair: pair[1]) if expensive else None,
         prompt_cache=verdict,
     )

@@ -91,8 +91,10 @@ def print_cost(outcome: Any) -> None:
         return
     cost = total_cost(outcome.costs, manifest.cost_basis)
     usd = "unknown (no price: set VERIFY_PRICES)" if cost.usd is None else f"${cost.usd:.4f}"
+    batch = f" and {cost.batch_answers} batch answer(s)" if cost.batch_answers else ""
     print(
-        f"cost: {usd} for {cost.live_calls} live call(s); prompt cache: {cost.prompt_cache.detail}"
+        f"cost: {usd} for {cost.live_calls} live call(s){batch}; "
+        f"prompt cache: {cost.prompt_cache.detail}"
     )
     if manifest.stopped_by_budget:
         print(

@@ -182,6 +182,9 @@ class RunOptions(BaseModel):
     them its requests are infrastructure errors."""
     batch_sync_finish: bool = True
     """Answer synchronously what did not succeed in a batch (errored, canceled, expired)."""
+    batch_resend: bool = False
+    """Send again the requests of a batch whose create call a killed run left unanswered,
+    when whether the server made it cannot be told (:mod:`verification.run.batch_intents`)."""
     early_stop: bool = False
     """Stop asking a scaffold's cases once a planned look decides its status
     (:mod:`verification.run.early_stop`)."""

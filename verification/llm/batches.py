@@ -1,23 +1,37 @@
 """Anthropic's Message Batches through the official SDK (``client.messages.batches``).
 
-:class:`ClaudeBatches` submits requests under ``custom_id`` s, tells whether a batch has
-ended and reads its results (in any order) as :class:`BatchResult` s: ``succeeded`` with
-the reply (``source`` ``batch``), ``errored`` with the API's error type, ``canceled`` or
+:class:`ClaudeBatches` submits requests under ``custom_id`` s, tells where a batch stands
+(:class:`BatchStatus`), lists the batches made since a time, cancels one, and reads an
+ended batch's results (in any order) as :class:`BatchResult` s: ``succeeded`` with the
+reply (``source`` ``batch``), ``errored`` with the API's error type, ``canceled`` or
 ``expired`` with none. Each SDK call goes through the provider's retry policy and error
 translation, as a Messages call does; the per-case time budget does not apply to a batch,
 which has its own deadline (the runner's).
+
+Results are read here, not by the SDK's ``results()``: the body is untrusted, so it is read
+line by line, and a line that does not decode (not JSON, too deep, ``null``, cut short) is
+only that request's missing answer (:attr:`BatchResults.unread`), never the whole batch's;
+and the results URL the server names is fetched only on the base URL's origin, as the SDK
+would send the API key to whatever host that URL names.
 """
 
 from __future__ import annotations
 
+import importlib
+import json
+import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, Literal, TypeVar
+from urllib.parse import urlsplit
 
+from verification.cases import printable
 from verification.errors import ConfigurationError
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse, WrappingProvider
 from verification.llm.claude import ClaudeProvider, translate_anthropic_error
+from verification.llm.credentials import without_credentials
 from verification.llm.replies import BODY_FAULTS, NotAReply, message_reply, not_a_reply
 
 __all__ = [
@@ -25,6 +39,8 @@ __all__ = [
     "CUSTOM_ID",
     "MAX_BATCH_REQUESTS",
     "BatchResult",
+    "BatchResults",
+    "BatchStatus",
     "ClaudeBatches",
     "batches_for",
 ]
@@ -37,8 +53,12 @@ MAX_BATCH_REQUESTS = 100_000
 """The most requests one batch may hold (the API's limit; 256 MB is the other)."""
 MAX_BATCH_BYTES = 200 * 1024 * 1024
 """Bytes of requests per batch, under the API's 256 MB with room for its framing."""
+MAX_RESULT_LINE_BYTES = 64 * 1024 * 1024
+"""The longest results line read (one reply); a longer one is its request's missing answer."""
 ResultKind = Literal["succeeded", "errored", "canceled", "expired"]
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
+_COUNTS = ("processing", "succeeded", "errored", "canceled", "expired")
 
 
 @dataclass(frozen=True)
@@ -51,6 +71,29 @@ class BatchResult:
     """The reply, when ``succeeded``."""
     error: str | None = None
     """What went wrong, when not ``succeeded`` (no secret: the API's error type)."""
+
+
+@dataclass(frozen=True)
+class BatchResults:
+    """What an ended batch's results said."""
+
+    results: list[BatchResult] = field(default_factory=list)
+    unread: int = 0
+    """Lines that did not decode: their requests have no result."""
+    problem: str | None = None
+    """Why no results could be read at all (``None`` when they were)."""
+
+
+@dataclass(frozen=True)
+class BatchStatus:
+    """Where a batch stands, as the API says."""
+
+    batch_id: str
+    ended: bool
+    results_url: str | None = None
+    created_at: datetime | None = None
+    requests: int | None = None
+    """Its request count (``request_counts`` summed); ``None`` when the server gave none."""
 
 
 class ClaudeBatches:
@@ -95,33 +138,79 @@ class ClaudeBatches:
 
         return await self._call(create)
 
-    async def ended(self, batch_id: str) -> bool:
-        """Whether the batch has ended (its results can be read)."""
+    async def status(self, batch_id: str) -> BatchStatus:
+        """Where the batch stands."""
         client = self.provider.client
 
-        async def retrieve() -> bool:
-            batch = await client.messages.batches.retrieve(batch_id)
-            status = getattr(batch, "processing_status", None)
-            if not isinstance(status, str):
-                raise NotAReply(f"processing_status is {type(status).__name__}, not a string")
-            return status == "ended"
+        async def retrieve() -> BatchStatus:
+            return _status(await client.messages.batches.retrieve(batch_id))
 
         return await self._call(retrieve)
+
+    async def ended(self, batch_id: str) -> bool:
+        """Whether the batch has ended (its results can be read)."""
+        return (await self.status(batch_id)).ended
+
+    async def listed(self, since: datetime) -> list[BatchStatus]:
+        """The batches the key sees that were created at ``since`` or later, newest first
+        (the API lists newest first: the listing stops at the first older one)."""
+        client = self.provider.client
+
+        async def listing() -> list[BatchStatus]:
+            found = []
+            async for batch in client.messages.batches.list(limit=100):
+                status = _status(batch)
+                if status.created_at is None:
+                    raise NotAReply(f"batch {status.batch_id} has no creation time")
+                if status.created_at < since:
+                    break
+                found.append(status)
+            return found
+
+        return await self._call(listing)
 
     async def cancel(self, batch_id: str) -> None:
         """Ask the API to stop a batch (what it finished is still billed)."""
         client = self.provider.client
         await self._call(lambda: client.messages.batches.cancel(batch_id))
 
-    async def results(self, batch_id: str) -> list[BatchResult]:
-        """Every result of an ended batch."""
+    async def results(self, batch_id: str) -> BatchResults:
+        """Every result of an ended batch that could be read."""
+        status = await self.status(batch_id)
+        if status.results_url is None:
+            return BatchResults(problem="the batch ended with no results URL")
+        url = self._on_our_origin(batch_id, status.results_url)
         client = self.provider.client
+        response_class = _transport_response()
 
-        async def read() -> list[BatchResult]:
-            stream = await client.messages.batches.results(batch_id)
-            return [_result(item) async for item in stream]
+        async def read() -> BatchResults:
+            response = await client.get(
+                url,
+                cast_to=response_class,
+                stream=True,
+                options={"headers": {"Accept": "application/binary"}},
+            )
+            try:
+                return await _read_results(response.aiter_bytes())
+            finally:
+                await response.aclose()
 
         return await self._call(read)
+
+    def _on_our_origin(self, batch_id: str, url: str) -> str:
+        """``url`` when it is on the base URL's origin; else the API's own results path on
+        the base URL (the request carries the API key: no other host gets it)."""
+        base = str(self.provider.client.base_url)
+        if _origin(url) == _origin(base):
+            return url
+        logger.warning(
+            "batch %s: the server names its results at %s, on another origin than the base "
+            "URL %s: not fetched there (the API key would go with it), read from the base URL",
+            batch_id,
+            printable(without_credentials(url) or "", 200),
+            without_credentials(base),
+        )
+        return f"/v1/messages/batches/{batch_id}/results"
 
 
 def _batch_id(batch: object) -> str:
@@ -130,6 +219,102 @@ def _batch_id(batch: object) -> str:
     if not isinstance(batch_id, str) or not BATCH_ID.fullmatch(batch_id):
         raise NotAReply(f"a batch without an id of letters, digits, '_' and '-' ({batch_id!r:.60})")
     return batch_id
+
+
+def _status(batch: object) -> BatchStatus:
+    """A listed or retrieved batch's status; else the body is no batch."""
+    status = getattr(batch, "processing_status", None)
+    if not isinstance(status, str):
+        raise NotAReply(f"processing_status is {type(status).__name__}, not a string")
+    counts = getattr(batch, "request_counts", None)
+    numbers = [getattr(counts, kind, None) for kind in _COUNTS]
+    created = getattr(batch, "created_at", None)
+    url = getattr(batch, "results_url", None)
+    return BatchStatus(
+        batch_id=_batch_id(batch),
+        ended=status == "ended",
+        results_url=url if isinstance(url, str) and url else None,
+        created_at=created if isinstance(created, datetime) and created.tzinfo else None,
+        requests=sum(n for n in numbers if isinstance(n, int))
+        if all(type(n) is int for n in numbers)
+        else None,
+    )
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    """Scheme, host and port (the scheme's default when none is written)."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1  # a port no origin of ours has
+    scheme = parts.scheme.lower()
+    return scheme, (parts.hostname or "").lower(), port or {"http": 80, "https": 443}.get(scheme)
+
+
+def _transport_response() -> type[Any]:
+    """The response class of the SDK's HTTP library (``httpx``, or ``httpx2`` in newer SDKs):
+    given as ``cast_to``, the SDK hands back the streamed response itself, unparsed."""
+    import anthropic
+
+    for cls in anthropic.DefaultAsyncHttpxClient.__mro__:
+        package = cls.__module__.split(".")[0]
+        if package not in ("anthropic", "builtins"):
+            response: type[Any] = importlib.import_module(package).Response
+            return response
+    raise ConfigurationError("the anthropic SDK's HTTP library could not be found")
+
+
+async def _read_results(chunks: AsyncIterator[bytes]) -> BatchResults:
+    """The results of a JSONL body, line by line: a line that does not decode is counted
+    in ``unread`` and skipped (its request has no result), the others are kept."""
+    results: list[BatchResult] = []
+    unread = 0
+    line = bytearray()
+    too_long = False
+
+    def take(raw: bytes | None) -> None:
+        nonlocal unread
+        result = None if raw is None else _decoded(raw)
+        if result is None:
+            unread += 1
+        else:
+            results.append(result)
+
+    async for chunk in chunks:
+        *whole, rest = chunk.split(b"\n")
+        for part in whole:
+            line += part
+            if too_long or len(line) > MAX_RESULT_LINE_BYTES:
+                take(None)
+            elif line.strip():
+                take(bytes(line))
+            line.clear()
+            too_long = False
+        line += rest
+        if len(line) > MAX_RESULT_LINE_BYTES:  # held no longer: the line is lost anyway
+            too_long = True
+            line.clear()
+    if too_long or line.strip():  # a last line without its newline: cut short, or not
+        take(None if too_long else bytes(line))
+    return BatchResults(results, unread)
+
+
+def _decoded(line: bytes) -> BatchResult | None:
+    """One results line's result; ``None`` when it is no result line."""
+    from anthropic.types.messages import MessageBatchIndividualResponse
+
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    custom_id = data.get("custom_id") if isinstance(data, dict) else None
+    if not isinstance(custom_id, str) or not CUSTOM_ID.fullmatch(custom_id):
+        return None
+    try:
+        return _result(MessageBatchIndividualResponse.construct(**data))
+    except BODY_FAULTS:
+        return None
 
 
 def _result(item: Any) -> BatchResult:

@@ -46,6 +46,7 @@ def _cost_figures(cost: ScaffoldCost) -> CostFigures:
         prompt_cache_savings_usd=cost.prompt_cache_savings_usd,
         response_cache_savings_usd=cost.response_cache_savings_usd,
         batch_savings_usd=cost.batch_savings_usd,
+        batch_answers=cost.batch_answers,
         prompt_cache=cost.prompt_cache.state,
         prompt_cache_detail=cost.prompt_cache.detail,
     )

@@ -185,9 +185,11 @@ class Attempts:
         *,
         attempt: int,
         latency_s: float = 0.0,
+        batch_id: str | None = None,
     ) -> AttemptRecord:
-        """Judge one attempt's ``reply`` (an answer, or the error that stood for one),
-        journal it, and only then keep the answer in the response cache."""
+        """Judge one attempt's ``reply`` (an answer, or the error that stood for one, from
+        the batch ``batch_id`` if any), journal it, and only then keep the answer in the
+        response cache."""
         response = reply if isinstance(reply, LLMResponse) else None
         if response is None:
             verdict = Judgement("infra_error", None, str(reply))
@@ -206,6 +208,7 @@ class Attempts:
             model_asked=request.model,
             response=response,
             latency_s=latency_s,
+            batch_id=batch_id,
         )
         if self.budget is not None and record.source == "live":
             self.budget.record(record.usage)
@@ -240,6 +243,7 @@ class Attempts:
         model_asked: str,
         response: LLMResponse | None = None,
         latency_s: float = 0.0,
+        batch_id: str | None = None,
     ) -> AttemptRecord:
         """The journal line of one attempt at case ``identifier``, journalled: ``case`` is
         ``None`` when its plugin could not draw it (its id says the rest), ``response`` is
@@ -271,6 +275,7 @@ class Attempts:
             source=response.source if response else None,
             size=drawn.size,
             model_asked=model_asked,
+            batch_id=batch_id,
         )
         if self.journal is not None:
             self.journal.append(record)

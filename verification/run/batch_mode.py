@@ -1,5 +1,5 @@
-"""``--batch`` (the ``batches`` transport): a run's cases through Anthropic's Message
-Batches (half price), making the same journal lines as the concurrent transport.
+"""``--batch`` (the ``batches`` transport): a run's cases through Anthropic's Message Batches
+(half price), making the same journal lines as the concurrent transport.
 
 Round after round, until nothing is left to ask:
 
@@ -9,15 +9,20 @@ Round after round, until nothing is left to ask:
 2. Answers the response cache holds are journalled from it and not sent.
 3. The rest go in batches (at most :data:`~verification.llm.batches.MAX_BATCH_REQUESTS`
    requests or :data:`~verification.llm.batches.MAX_BATCH_BYTES` each), each request under
-   a ``custom_id`` made of its case id, sample and attempt (hashed when it would not fit
-   ``^[a-zA-Z0-9_-]{1,64}$``). Each batch's id and the ``custom_id`` mapping are written to
-   ``batches.jsonl`` in the run folder, flushed to the disk, *before* it is polled: a
-   process killed while waiting resumes polling that batch instead of sending it again.
-4. Each batch is polled every ``batch_poll_interval`` seconds until it ends or
-   ``batch_deadline`` passes (no per-call time limit applies meanwhile); its results, in
-   any order, are journalled: ``succeeded`` judged like any answer (``source`` ``batch``),
-   ``errored``, ``canceled`` and ``expired`` as infrastructure errors naming why. Then the
-   batch is marked collected.
+   a ``custom_id`` led by its intent's token (a hash of the run id) and made of its case
+   id, sample and attempt (hashed when it would not fit ``^[a-zA-Z0-9_-]{1,64}$``). The
+   intent (time, requests, worst cost) is written to ``batches.jsonl`` and forced to the
+   disk *before* the create call, and the batch's id after it
+   (:mod:`verification.run.batch_log`): a process killed while waiting resumes polling
+   that batch instead of sending it again, and one killed during the create call looks
+   for the batch it may have made (:mod:`verification.run.batch_intents`).
+4. Each batch is polled every ``batch_poll_interval`` seconds until it ends; past
+   ``batch_deadline`` it is canceled and polled until it ends canceled (no per-call time
+   limit applies meanwhile). Its results, in any order, read line by line, are journalled:
+   ``succeeded`` judged like any answer (``source`` ``batch``), ``errored``, ``canceled``,
+   ``expired`` and a missing or unreadable result as infrastructure errors naming why.
+   Each journal line names its batch, so a result journalled before a crash is never
+   journalled (or counted) twice. Then the batch is marked collected.
 
 Samples that did not succeed in a batch are then finished synchronously as the concurrent
 transport asks (``batch_sync_finish``, on by default), or left to ``--resume``.
@@ -26,133 +31,51 @@ transport asks (``batch_sync_finish``, on by default), or left to ``--resume``.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from pathlib import Path
-from typing import Literal
-
-from pydantic import BaseModel, Field, ValidationError
 
 from verification.errors import (
+    FatalLLMError,
     InvalidRequestError,
     JournalError,
     LLMError,
     PluginError,
-    StoredFileError,
 )
 from verification.llm.base import LLMRequest
 from verification.llm.batches import (
-    BATCH_ID,
-    CUSTOM_ID,
     MAX_BATCH_BYTES,
     MAX_BATCH_REQUESTS,
     BatchResult,
+    BatchResults,
     ClaudeBatches,
     batches_for,
 )
 from verification.llm.limiter import Slot
 from verification.llm.prompt_builder import Prompt
 from verification.run.attempts import Job
+from verification.run.batch_intents import Adopted, NotMade, Unsure, find_batch
+from verification.run.batch_log import (
+    BATCH_FILE,
+    BatchLine,
+    BatchLog,
+    RequestKey,
+    age,
+    custom_id,
+    intent_token,
+    now,
+)
 from verification.run.transport import TransportSetting
-from verification.store.pricing import BATCH_PRICE_SHARE, estimate_tokens
+from verification.store.pricing import BATCH_PRICE_SHARE, TokenCounts, estimate_tokens, price_for
 from verification.store.records import AttemptRecord
-from verification.store.stored_files import open_regular_file, parse_stored_json
 
-__all__ = [
-    "BATCH_FILE",
-    "BatchLine",
-    "BatchLog",
-    "BatchTransport",
-    "RequestKey",
-    "custom_id",
-]
+__all__ = ["BATCH_FILE", "CANCEL_WAIT", "BatchLog", "BatchTransport", "custom_id"]
 
-BATCH_FILE = "batches.jsonl"
-MAX_BATCH_LINE_BYTES = 64 * 1024 * 1024
-"""The longest ``batches.jsonl`` line read back (a submitted batch's custom id map)."""
+CANCEL_WAIT = 600.0
+"""Seconds a canceled batch is polled for to end; one still canceling is left to --resume."""
 logger = logging.getLogger(__name__)
-
-
-class RequestKey(BaseModel):
-    """What one ``custom_id`` stands for."""
-
-    case_id: str = Field(max_length=200)
-    epoch: int = Field(ge=0)
-    attempt: int = Field(ge=1, le=3)
-
-
-class BatchLine(BaseModel):
-    """One line of ``batches.jsonl``."""
-
-    event: Literal["submitted", "collected"]
-    batch_id: str = Field(pattern=rf"^{BATCH_ID.pattern}$")
-    at: str = Field(max_length=64)
-    requests: dict[str, RequestKey] = {}
-    """``custom_id`` -> case sample and attempt (``submitted`` only)."""
-    note: str | None = Field(default=None, max_length=300)
-
-
-def custom_id(case_id: str, epoch: int, attempt: int) -> str:
-    """The ``custom_id`` of one attempt at one case sample: readable when it fits the API's
-    ``^[a-zA-Z0-9_-]{1,64}$``, else a hash of it (``batches.jsonl`` keeps the mapping)."""
-    plain = f"{case_id}_{epoch}_{attempt}"
-    if CUSTOM_ID.fullmatch(plain):
-        return plain
-    return "h-" + hashlib.sha256(plain.encode("utf-8", "surrogatepass")).hexdigest()[:48]
-
-
-class BatchLog:
-    """``batches.jsonl``: appended and forced to the disk line by line; read back as an
-    untrusted file (regular file, bounded lines, each validated)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def append(self, line: BatchLine) -> None:
-        text = json.dumps(line.model_dump(mode="json"), allow_nan=False, ensure_ascii=True)
-        with self.path.open("a", encoding="utf-8") as file:
-            file.write(text + "\n")
-            file.flush()
-            os.fsync(file.fileno())  # a batch paid for must be found again after a crash
-
-    def read(self) -> list[BatchLine]:
-        try:
-            fd = open_regular_file(self.path)
-        except FileNotFoundError:
-            return []
-        lines: list[BatchLine] = []
-        with os.fdopen(fd, "rb") as file:
-            while raw := file.readline(MAX_BATCH_LINE_BYTES + 1):
-                where = f"{self.path}:{len(lines) + 1}"
-                if len(raw) > MAX_BATCH_LINE_BYTES or not raw.endswith(b"\n"):
-                    # Not skipped: a batch it names could be paid for twice. The user decides.
-                    raise JournalError(
-                        f"{where}: not a whole batch line (torn by a crash, or too long). "
-                        "If it names a batch, that batch may be under way; remove the line "
-                        "to send its requests again, then --resume"
-                    )
-                try:
-                    data = parse_stored_json(raw.decode("utf-8"), where=where)
-                    lines.append(BatchLine.model_validate(data))
-                except (UnicodeDecodeError, ValueError, ValidationError, StoredFileError) as exc:
-                    raise JournalError(f"{where}: not a batch line ({exc})"[:400]) from None
-        return lines
-
-    def pending(self) -> list[BatchLine]:
-        """Batches submitted and not yet collected, oldest first."""
-        lines = self.read()
-        collected = {line.batch_id for line in lines if line.event == "collected"}
-        return [x for x in lines if x.event == "submitted" and x.batch_id not in collected]
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True)
@@ -170,6 +93,8 @@ class _Step:
 
 Chains = dict[tuple[str, int], dict[int, AttemptRecord]]
 """Each case sample's journalled attempts, by attempt."""
+Unfinished = dict[tuple[str, int], tuple[int, str]]
+"""Case samples a batch did not answer: the attempt it stopped at, and why."""
 
 
 class BatchTransport:
@@ -182,23 +107,39 @@ class BatchTransport:
         self.attempts = setting.attempts
         self.batches = batches_for(self.attempts.provider)  # refused before the folder is made
         self.log = BatchLog(setting.paths.run_dir / BATCH_FILE)
+        self.run_id = setting.paths.run_id
         self.scheduler = setting.scheduler if setting.settings.batch_sync_finish else None
         """Answers what did not succeed in a batch (``None``: left to ``--resume``)."""
         self.poll_interval = setting.settings.batch_poll_interval
         self.deadline = setting.settings.batch_deadline
+        self.resend = setting.settings.batch_resend
+        self.prices = setting.settings.prices
         self.submitted = 0
         """Batches this process sent."""
-        self._held: list[int] = []
+        self._held: dict[str, int] = {}
+        """The budget hold of each batch this process sent, by batch id."""
+        self._left: set[str] = set()
+        """Batches canceled that had not ended: left to --resume."""
 
     async def send(self, jobs: Sequence[Job]) -> None:
         """Ask every job's attempts in batches, then finish the rest synchronously."""
         by_sample = {job.sample: job for job in jobs}
         asked: set[tuple[str, int, int]] = set()
-        unfinished: dict[tuple[str, int], tuple[int, str]] = {}
+        unfinished: Unfinished = {}
+        await self._resolve_intents()
         while True:
+            waiting: set[tuple[str, int]] = set()  # a batch under way answers them
             for line in self.log.pending():  # a killed run's batches are polled, not re-sent
-                await self._collect(line, by_sample, unfinished)
-            steps = [s for s in self._next_steps(jobs) if s.key not in asked]
+                if line.batch_id in self._left or not await self._collect(
+                    line, by_sample, unfinished
+                ):
+                    self._left.add(str(line.batch_id))
+                    waiting.update((k.case_id, k.epoch) for k in line.requests.values())
+            steps = [
+                s
+                for s in self._next_steps(jobs)
+                if s.key not in asked and s.job.sample not in waiting
+            ]
             if not steps:
                 break
             sent = []
@@ -210,19 +151,18 @@ class BatchTransport:
                 else:
                     sent.append(step)
             for chunk in _chunks(sent, self.batches):
-                if not self._reserve(chunk):
+                hold = self._reserve(chunk)
+                if hold is None:
                     logger.warning("--max-cost: a batch of %d request(s) not sent", len(chunk))
                     return  # the budget is spent: nothing more is sent, the run says so
-                await self._submit(chunk)
+                batch_id = await self._submit(chunk)
+                if hold:
+                    self._held[batch_id] = hold
                 asked.update(step.key for step in chunk)
         if unfinished and self.scheduler is not None:
             await self._finish(by_sample, unfinished)
 
-    async def _finish(
-        self,
-        by_sample: dict[tuple[str, int], Job],
-        unfinished: dict[tuple[str, int], tuple[int, str]],
-    ) -> None:
+    async def _finish(self, by_sample: dict[tuple[str, int], Job], unfinished: Unfinished) -> None:
         """Answer what a batch left through the scheduler, from the attempt it stopped at."""
         assert self.scheduler is not None
         chains = self._chains()
@@ -263,89 +203,167 @@ class BatchTransport:
             steps.append(_Step(job, attempt, self.attempts.request_for(job, prompt)))
         return steps
 
-    # -- one batch -----------------------------------------------------------------------
+    # -- sending a batch ----------------------------------------------------------------
 
-    def _reserve(self, steps: Sequence[_Step]) -> bool:
-        """Count a batch whole against the budget before it is sent: the worst case of
-        every request in it, at the batch price."""
+    def _worst(self, steps: Sequence[_Step]) -> float | None:
+        """The most a batch of ``steps`` could cost: each request's prompt as a cache
+        write and its whole output budget, at the batch price (``None``: no price)."""
+        budget = self.attempts.budget
+        price = budget.price if budget is not None else price_for(self.attempts.model, self.prices)
+        if price is None:
+            return None
+        worst = 0.0
+        for step in steps:
+            tokens = estimate_tokens(step.request.system or "")
+            tokens += estimate_tokens(step.request.prompt)
+            worst += price.cost(TokenCounts(output=step.request.max_tokens, cache_write=tokens))
+        return BATCH_PRICE_SHARE * worst
+
+    def _reserve(self, steps: Sequence[_Step]) -> int | None:
+        """Count a batch whole against the budget before it is sent (its worst case): the
+        hold's key, 0 without a budget, ``None`` when it would pass the budget."""
         budget = self.attempts.budget
         if budget is None:
-            return True
-        worst = sum(
-            budget.worst_case(
-                estimate_tokens(step.request.system or "") + estimate_tokens(step.request.prompt),
-                step.request.max_tokens,
-                1,
-            )
-            for step in steps
-        )
+            return 0
         key = self.submitted + 1  # one hold per batch this process sends
-        if not budget.start(key, BATCH_PRICE_SHARE * worst):
-            return False
-        self._held.append(key)
-        return True
+        return key if budget.start(key, self._worst(steps) or 0.0) else None
 
-    async def _submit(self, steps: Sequence[_Step]) -> None:
-        requests = {custom_id(*step.key): step for step in steps}
+    async def _submit(self, steps: Sequence[_Step]) -> str:
+        token = intent_token(self.run_id, self.log.intents() + 1)
+        requests = {custom_id(token, *step.key): step for step in steps}
         if len(requests) != len(steps):  # a hash collision of two attempts: never silent
             raise JournalError("two requests of one batch got the same custom_id")
-        batch_id = await self.batches.submit([(cid, s.request) for cid, s in requests.items()])
+        mapping = {
+            cid: RequestKey(case_id=s.key[0], epoch=s.key[1], attempt=s.key[2])
+            for cid, s in requests.items()
+        }
+        # Written first: a process killed during the call leaves what to look for.
+        self.log.append(
+            BatchLine(
+                event="intent",
+                intent=token,
+                at=now(),
+                requests=mapping,
+                worst_usd=self._worst(steps),
+            )
+        )
+        try:
+            batch_id = await self.batches.submit([(cid, s.request) for cid, s in requests.items()])
+        except FatalLLMError as exc:  # the server refused it: no batch was made
+            self.log.append(
+                BatchLine(event="abandoned", intent=token, at=now(), note=str(exc)[:300])
+            )
+            raise
         self.submitted += 1
         self.log.append(
             BatchLine(
-                event="submitted",
-                batch_id=batch_id,
-                at=_now(),
-                requests={
-                    cid: RequestKey(case_id=s.key[0], epoch=s.key[1], attempt=s.key[2])
-                    for cid, s in requests.items()
-                },
+                event="submitted", batch_id=batch_id, intent=token, at=now(), requests=mapping
             )
         )
         logger.info("batch %s: %d request(s) submitted", batch_id, len(requests))
+        return batch_id
+
+    async def _resolve_intents(self) -> None:
+        """Look for the batch of each intent a killed process left without a batch id:
+        adopt it, or send its requests again when none was made; stop when that cannot
+        be told (unless ``VERIFY_BATCH_RESEND`` says to send them again)."""
+        for intent in self.log.unresolved():
+            found = await find_batch(
+                self.batches,
+                intent,
+                self.log.known(),
+                deadline=self.deadline,
+                poll_interval=self.poll_interval,
+            )
+            token = intent.intent
+            if isinstance(found, Adopted):
+                logger.warning(
+                    "batch %s: made by a create call this run did not see answered; adopted",
+                    found.batch_id,
+                )
+                line = BatchLine(
+                    event="submitted",
+                    batch_id=found.batch_id,
+                    intent=token,
+                    at=now(),
+                    requests=intent.requests,
+                    note="found by listing the batches made since its intent",
+                )
+                self.log.append(line)
+            elif isinstance(found, NotMade):
+                note = f"no batch of it was made ({found.looked_at} of its size looked at)"
+                self.log.append(BatchLine(event="abandoned", intent=token, at=now(), note=note))
+            elif self.resend:
+                note = f"sent again (VERIFY_BATCH_RESEND): {found.why}"[:600]
+                self.log.append(BatchLine(event="abandoned", intent=token, at=now(), note=note))
+                logger.warning("%s: %s", self.log.path, self._unsure(intent, found))
+            else:
+                raise JournalError(self._unsure(intent, found))
+
+    def _unsure(self, intent: BatchLine, found: Unsure) -> str:
+        may_be = ", ".join(
+            f"{c.batch_id} ({'ended' if c.ended else 'under way'})" for c in found.candidates
+        )
+        cost = "" if intent.worst_usd is None else f" (at most ${intent.worst_usd:.4f})"
+        command = f"python -m verification verify --resume {self.run_id}"
+        return (
+            f"{self.log.path}: a batch of {len(intent.requests)} request(s) was being sent at "
+            f"{intent.at} when the run stopped, and whether the server made it cannot be "
+            f"told: {found.why}. "
+            + (f"It may be {may_be}. " if may_be else "")
+            + f"If it was made, it is billed{cost}. To wait and look again: {command}. "
+            f"To send its requests again (a batch made before is paid too): "
+            f"VERIFY_BATCH_RESEND=true {command}"
+        )
+
+    # -- collecting a batch -------------------------------------------------------------
 
     async def _collect(
-        self,
-        line: BatchLine,
-        by_sample: dict[tuple[str, int], Job],
-        unfinished: dict[tuple[str, int], tuple[int, str]],
-    ) -> None:
-        """Poll ``line``'s batch until it ends (or its deadline passes) and journal its
-        results; a request without a succeeded result is left ``unfinished``."""
-        started = time.monotonic() - _age(line.at)  # the deadline runs from submission
-        results: list[BatchResult] = []
+        self, line: BatchLine, by_sample: dict[tuple[str, int], Job], unfinished: Unfinished
+    ) -> bool:
+        """Poll ``line``'s batch until it ends (canceled past its deadline) and journal its
+        results; a request without a succeeded result is left ``unfinished``. ``False``
+        when a canceled batch has not ended yet (left to --resume)."""
+        batch_id = str(line.batch_id)
+        started = time.monotonic() - age(line.at)  # the deadline runs from submission
         note = None
+        canceled_at: float | None = None
         while not await self._ended(line):
-            if time.monotonic() - started >= self.deadline:
+            waited = time.monotonic()
+            if canceled_at is None and waited - started >= self.deadline:
                 note = f"the batch did not end within {self.deadline:g} s: canceled"
-                await self.batches.cancel(line.batch_id)  # what it has not done is not paid
-                break
+                refused = await self._cancel(batch_id)
+                if refused is not None:
+                    why = f"{note}, and the cancel was refused ({refused}): could not be canceled"
+                    await self._journal_all(line, by_sample, unfinished, BatchResults(), why)
+                    return True
+                canceled_at = waited
+            elif canceled_at is not None and waited - canceled_at >= CANCEL_WAIT:
+                logger.warning(
+                    "batch %s: canceled, and not ended %g s later: --resume reads what it did",
+                    batch_id,
+                    CANCEL_WAIT,
+                )
+                return False
             await asyncio.sleep(self.poll_interval)
-        else:
-            results = await self.batches.results(line.batch_id)
-        seen = set()
-        chains = self._chains()
-        for result in results:
-            key = line.requests.get(result.custom_id)
-            job = by_sample.get((key.case_id, key.epoch)) if key else None
-            if key is None or job is None or result.custom_id in seen:
-                logger.warning("batch %s: a result for no request of it", line.batch_id)
-                continue
-            seen.add(result.custom_id)
-            await self._journal(line, job, key.attempt, result, unfinished, chains)
-        for cid, key in line.requests.items():
-            job = by_sample.get((key.case_id, key.epoch))
-            if cid not in seen and job is not None:
-                missing = BatchResult(cid, "errored", error=note or "the batch gave no result")
-                await self._journal(line, job, key.attempt, missing, unfinished, chains)
-        self.log.append(BatchLine(event="collected", batch_id=line.batch_id, at=_now(), note=note))
-        budget = self.attempts.budget
-        if budget is not None and self._held:  # what it cost is recorded: the hold goes
-            budget.finish(self._held.pop(0))
+        read = await self.batches.results(batch_id)
+        await self._journal_all(line, by_sample, unfinished, read, note)
+        return True
+
+    async def _cancel(self, batch_id: str) -> str | None:
+        """Cancel the batch (what it finished is still read, and billed); the reason when
+        the server knows no such batch to cancel."""
+        try:
+            await self.batches.cancel(batch_id)
+        except InvalidRequestError as exc:
+            if exc.status_code != 404:
+                raise
+            return str(exc)[:200]
+        return None
 
     async def _ended(self, line: BatchLine) -> bool:
         try:
-            return await self.batches.ended(line.batch_id)
+            return await self.batches.ended(str(line.batch_id))
         except InvalidRequestError as exc:
             if exc.status_code != 404:
                 raise
@@ -357,36 +375,83 @@ class BatchTransport:
                 "send its requests again, then --resume"
             ) from None
 
+    async def _journal_all(
+        self,
+        line: BatchLine,
+        by_sample: dict[tuple[str, int], Job],
+        unfinished: Unfinished,
+        read: BatchResults,
+        note: str | None,
+    ) -> None:
+        """Journal each request's result (or why it has none) once, mark the batch
+        collected and release its budget hold."""
+        batch_id = str(line.batch_id)
+        records = self.attempts.journalled()
+        done = {(r.case_id, r.epoch, r.attempt) for r in records if r.batch_id == batch_id}
+        chains: Chains = {}
+        for record in records:
+            chains.setdefault((record.case_id, record.epoch), {})[record.attempt] = record
+        results: dict[str, BatchResult] = {}
+        for result in read.results:
+            if result.custom_id not in line.requests or result.custom_id in results:
+                logger.warning("batch %s: a result for no request of it", batch_id)
+                continue
+            results[result.custom_id] = result
+        why = read.problem or "the batch gave no result for it"
+        if read.unread:
+            why = f"its result could not be read ({read.unread} results line(s) did not decode)"
+        for cid, key in line.requests.items():
+            job = by_sample.get((key.case_id, key.epoch))
+            if job is None or key.key in done:  # journalled before a crash: once only
+                continue
+            result = results.get(cid) or BatchResult(cid, "errored", error=note or why)
+            if note and result.response is None and note not in (result.error or ""):
+                result = BatchResult(cid, result.kind, error=f"{result.error} ({note})")
+            await self._journal(line, job, key, result, unfinished, chains)
+        self.log.append(BatchLine(event="collected", batch_id=batch_id, at=now(), note=note))
+        hold = self._held.pop(batch_id, 0)
+        if self.attempts.budget is not None and hold:  # what it cost is recorded: the hold goes
+            self.attempts.budget.finish(hold)
+
     async def _journal(
         self,
         line: BatchLine,
         job: Job,
-        attempt: int,
+        key: RequestKey,
         result: BatchResult,
-        unfinished: dict[tuple[str, int], tuple[int, str]],
+        unfinished: Unfinished,
         chains: Chains,
     ) -> None:
-        request = self.attempts.request_for(job, self._prompt(job, attempt, chains))
+        chain = chains.get(job.sample, {})
+        lost = [n for n in range(1, key.attempt) if n not in chain]
+        if lost:  # a line edited, or of another run: its own failure, never the run's
+            logger.warning(
+                "%s: batch %s maps %s to attempt %d of %s (sample %d), which has no attempt "
+                "%d in the journal: its result is not journalled, the case is asked as it needs",
+                self.log.path,
+                line.batch_id,
+                result.custom_id,
+                key.attempt,
+                key.case_id,
+                key.epoch,
+                lost[0],
+            )
+            return
+        request = self.attempts.request_for(job, self._prompt(job, key.attempt, chains))
+        batch_id = str(line.batch_id)
         if result.response is not None:
             unfinished.pop(job.sample, None)
-            await self.attempts.judged(job, request, result.response, attempt=attempt)
+            await self.attempts.judged(
+                job, request, result.response, attempt=key.attempt, batch_id=batch_id
+            )
             if self.attempts.budget is not None:
                 self.attempts.budget.record(result.response.usage, share=BATCH_PRICE_SHARE)
             return
-        reason = f"batch {line.batch_id}: {result.error or result.kind}"
-        unfinished[job.sample] = (attempt, reason)
-        await self.attempts.judged(job, request, LLMError(reason), attempt=attempt)
-
-
-def _age(stamp: str) -> float:
-    """Seconds since ``stamp`` (an ISO time this module wrote); 0 when it is none."""
-    try:
-        then = datetime.fromisoformat(stamp)
-    except ValueError:
-        return 0.0
-    if then.tzinfo is None:
-        return 0.0
-    return max((datetime.now(UTC) - then).total_seconds(), 0.0)
+        reason = f"batch {batch_id}: {result.error or result.kind}"
+        unfinished[job.sample] = (key.attempt, reason)
+        await self.attempts.judged(
+            job, request, LLMError(reason), attempt=key.attempt, batch_id=batch_id
+        )
 
 
 def _chunks(steps: Sequence[_Step], batches: ClaudeBatches) -> list[list[_Step]]:

@@ -76,6 +76,9 @@ class AttemptRecord(BaseModel):
     model_asked: str | None = None
     """The model the request named (``model`` is what the server says answered); ``None``
     in journals from before it was kept (the manifest's ``model_requested`` then)."""
+    batch_id: str | None = None
+    """The Message Batch the attempt's answer (or its failure) came from: a batch's results
+    read again after a crash are journalled only where this is not already written."""
     _line: str | None = PrivateAttr(default=None)
     """Where the record was read (``<journal>:<line>``), for messages naming a bad line;
     ``None`` for a record made in this process. Never written."""

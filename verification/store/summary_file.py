@@ -117,8 +117,11 @@ class CostFigures(_Tolerant):
     cache_write_tokens: int = 0
     cache_read_tokens: int = 0
     live_calls: int = 0
+    """Calls answered one by one (not a batch's answers: ``batch_answers``)."""
     cached_answers: int = 0
     """Answers the response cache gave (no call, no cost)."""
+    batch_answers: int = 0
+    """Answers Message Batches gave (at the batch price)."""
     prompt_cache_savings_usd: float | None = None
     response_cache_savings_usd: float | None = None
     batch_savings_usd: float | None = None
