@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from scipy import optimize
 
 from verification.cases import TIERS, Tier
+from verification.catalog.drawing import draw_case
 from verification.catalog.optimization.gradient_descent import SPEC, generate_gradient_descent
 from verification.reference.optimization import gradient_descent
 
@@ -23,6 +25,8 @@ MINIMUM_TOLERANCE = 1e-5
 """Ten times the rounding the Output Format asks for (6 decimals)."""
 
 SEEDS = range(150)
+
+Judge = Callable[[str, dict[str, Any], Any], bool]
 
 
 def _replay(test_input: dict[str, Any]) -> tuple[np.ndarray | None, int, bool]:
@@ -79,8 +83,12 @@ def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
         if isinstance(got, list | bool) or not isinstance(got, int | float):
             return False
         values = [got]
+    # "Within" includes the bound, on the numbers as their decimals write them.
+    bound = _written(MINIMUM_TOLERANCE)
     return all(
-        isinstance(v, int | float) and not isinstance(v, bool) and abs(v - p) <= MINIMUM_TOLERANCE
+        isinstance(v, int | float)
+        and not isinstance(v, bool)
+        and abs(_written(v) - _written(p)) <= bound
         for v, p in zip(values, point.tolist(), strict=True)
     )
 
@@ -389,3 +397,100 @@ def test_generated_cases_agree_with_the_oracle_and_keep_their_margins(tier: Tier
             assert all(not tol / 2 <= s < 2 * tol for s in _steps_by_numpy(test_input))
             if tier != "edge":
                 assert answer["converged"] and answer["iterations"] == size
+
+
+# --- the reported point, in exact arithmetic (issue 24) ---------------------------------------
+
+
+def _written(value: float) -> Fraction:
+    """A JSON number as its decimals write it (0.225 is 225/1000, not the double's value)."""
+    return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+
+
+def _exact_run(test_input: dict[str, Any]) -> tuple[list[Fraction], int, bool]:
+    """The stated rule in fractions, for a quadratic (degree at most 2, or a quadratic
+    form): the last point, the iterations and whether a step fell below the tolerance
+    (compared squared, so no root is taken)."""
+    rate, tol = _written(test_input["learning_rate"]), _written(test_input["tolerance"])
+    if "coefficients" in test_input:
+        coefficients = [_written(c) for c in test_input["coefficients"]]
+        assert len(coefficients) <= 3, "exact replay is for quadratics"
+        a, b = ([Fraction(0)] * 3 + coefficients)[-3:-1]
+
+        def gradient(x: list[Fraction]) -> list[Fraction]:
+            return [2 * a * x[0] + b]
+
+        x = [_written(test_input["x0"])]
+    else:
+        matrix = [[_written(v) for v in row] for row in test_input["matrix"]]
+        vector = [_written(v) for v in test_input["vector"]]
+
+        def gradient(x: list[Fraction]) -> list[Fraction]:
+            return [
+                sum(m * v for m, v in zip(row, x, strict=True)) + c
+                for row, c in zip(matrix, vector, strict=True)
+            ]
+
+        x = [_written(v) for v in test_input["x0"]]
+    for k in range(1, int(test_input["max_iterations"]) + 1):
+        step = [rate * g for g in gradient(x)]
+        x = [xi - si for xi, si in zip(x, step, strict=True)]
+        if sum(s * s for s in step) < tol * tol:
+            return x, k, True
+    return x, int(test_input["max_iterations"]), False
+
+
+def _round_half_away(value: Fraction, places: int = 6) -> Fraction:
+    scaled = abs(value) * 10**places
+    whole = math.floor(scaled + Fraction(1, 2))  # a tie goes up, away from zero
+    return math.copysign(1, value) * Fraction(whole, 10**places)
+
+
+def _is_quadratic(test_input: dict[str, Any]) -> bool:
+    return "matrix" in test_input or len(test_input["coefficients"]) <= 3
+
+
+def test_issue_24_tie_rounds_away_from_zero_and_the_window_is_around_the_exact_point(
+    judge: Judge,
+) -> None:
+    test_input = {
+        "coefficients": [2, 1, -1],
+        "x0": 4.0,
+        "learning_rate": 0.225,
+        "tolerance": 0.001,
+        "max_iterations": 50,
+    }
+    (exact,), iterations, converged = _exact_run(test_input)
+    assert exact * 10**7 % 10 == 5 and (exact * 10**7).denominator == 1  # a tie
+    expected = gradient_descent(**test_input)
+    assert expected == {
+        "minimum": float(_round_half_away(exact)),
+        "iterations": iterations,
+        "converged": converged,
+    }
+    window = _written(MINIMUM_TOLERANCE)
+    verdicts = {}
+    for written in ("-0.2499675", "-0.249947"):
+        inside = abs(Fraction(written) - exact) <= window
+        answer = {**expected, "minimum": float(written)}
+        assert judge("gradient_descent", test_input, answer) is inside, written
+        assert oracle(test_input, answer) is inside, written
+        verdicts[written] = inside
+    assert sorted(verdicts.values()) == [False, True]  # one on each side of the window
+
+
+def test_the_reported_point_is_the_exact_iterate_rounded_half_away_from_zero() -> None:
+    ties = 0
+    for tier in ("simple", "standard"):
+        for index in range(300):
+            case = draw_case(SPEC, tier, index, seed=60917)
+            if not _is_quadratic(case.input):
+                continue
+            point, iterations, converged = _exact_run(case.input)
+            reported = case.expected["minimum"]
+            assert case.expected["iterations"] == iterations, case.id
+            assert case.expected["converged"] is converged, case.id
+            rounded = [float(_round_half_away(v)) for v in point]
+            assert (reported if isinstance(reported, list) else [reported]) == rounded, case.id
+            ties += sum((v * 10**7).denominator == 1 and v * 10**7 % 10 == 5 for v in point)
+    assert ties > 0  # the draw holds ties, where float rounding went wrong

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from verification.cases import TestCase
@@ -24,7 +24,12 @@ class NumericToleranceValidator(FieldValidator):
 
     With ``places``, the expected numbers are first rounded to that many decimals, for an
     Output Format that says "accepted within ... of the exact value, rounded as asked"
-    where the reference keeps every digit."""
+    where the reference keeps every digit.
+
+    With ``truth``, the window is measured around the exact values ``truth(case.input)``
+    gives (shaped like the field), where the expected answer holds them rounded: rounding
+    must not shift the window. Without a case, or where ``truth`` gives ``None``, around
+    ``expected``."""
 
     kind = "numeric"
 
@@ -35,11 +40,13 @@ class NumericToleranceValidator(FieldValidator):
         *,
         relative: float = 0.0,
         places: int | None = None,
+        truth: Callable[[Mapping[str, Any]], Any] | None = None,
     ) -> None:
         super().__init__(field)
         self.bounds = Tolerance(tolerance, relative)
         self.tolerance = tolerance
         self.places = places
+        self.truth = truth
 
     @property
     def tolerances(self) -> Mapping[str, Tolerance]:
@@ -49,7 +56,12 @@ class NumericToleranceValidator(FieldValidator):
         self, actual: Any, expected: Any, *, case: TestCase | None = None
     ) -> ValidationResult:
         where = self.where
-        problem = self._compare(*self.picked(actual, expected), where)
+        got, want = self.picked(actual, expected)
+        if self.truth is not None and case is not None:
+            exact = self.truth(case.input)
+            if exact is not None:
+                want, where = exact, f"{where} (exact point)"
+        problem = self._compare(got, want, where)
         if problem:
             return ValidationResult(False, problem, {"tolerance": str(self.bounds)})
         return ValidationResult(True, f"{where} within {self.bounds}")

@@ -31,13 +31,16 @@ from verification.reference.optimization.genetic import (
     tournament_index,
 )
 from verification.reference.optimization.gradient import (
+    EXACT_DIGITS,
     MINIMUM_DECIMALS,
     DescentStep,
     descent_trace,
+    exact_last_point,
     gradient_descent,
 )
 
 __all__ = [
+    "EXACT_DIGITS",
     "MINIMUM_DECIMALS",
     "AnnealingStep",
     "DescentStep",
@@ -47,6 +50,7 @@ __all__ = [
     "bit_fitness",
     "crossover_point",
     "descent_trace",
+    "exact_last_point",
     "genetic_algorithm",
     "genetic_trace",
     "gradient_descent",

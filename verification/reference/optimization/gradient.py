@@ -5,12 +5,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any, NamedTuple
 
 from verification.reference._inputs import finite, is_real
 from verification.reference.optimization._checks import as_list, count
 
-__all__ = ["MINIMUM_DECIMALS", "DescentStep", "descent_trace", "gradient_descent"]
+__all__ = [
+    "EXACT_DIGITS",
+    "MINIMUM_DECIMALS",
+    "DescentStep",
+    "descent_trace",
+    "exact_last_point",
+    "gradient_descent",
+]
 
 
 Vector = tuple[float, ...]
@@ -22,8 +30,20 @@ MINIMUM_DECIMALS = 6
 scaffold's Output Format asks."""
 
 
-def _rounded(value: float) -> float:
-    return round(value, MINIMUM_DECIMALS) + 0.0  # + 0.0 turns -0.0 into 0.0
+EXACT_DIGITS = 400
+"""Significant digits of the decimal replay behind :func:`exact_last_point`: every
+quadratic the generator draws stays exact for 50 iterations (each step adds the learning
+rate's few decimals); a cubic or quartic, whose digits triple each step, is then within
+1e-390 of its exact point."""
+
+_QUANTUM = Decimal(1).scaleb(-MINIMUM_DECIMALS)
+
+
+def _rounded(value: Decimal) -> float:
+    """``value`` to :data:`MINIMUM_DECIMALS` decimals, a tie away from zero (as the scaffold
+    says, and as hand rounding does), computed on the decimal, never on a float near it."""
+    with localcontext(prec=EXACT_DIGITS):  # a far iterate has more than 28 digits
+        return float(value.quantize(_QUANTUM, rounding=ROUND_HALF_UP)) + 0.0  # -0.0 is 0.0
 
 
 class DescentStep(NamedTuple):
@@ -304,13 +324,118 @@ def gradient_descent(
     )
     last = steps[-1]
     scalar = is_real(x0)
-    if not all(map(math.isfinite, last.x_new)):
+    exact = _exact_point(steps, x0, learning_rate, coefficients, matrix, vector)
+    if exact is None:
         # The scaffold's rule for any run that does not converge: the whole budget counts.
         return {"minimum": None, "iterations": int(max_iterations), "converged": False}
-    rounded = [_rounded(v) for v in last.x_new]
+    rounded = [_rounded(v) for v in exact]
     point: Any = rounded[0] if scalar else rounded
     return {
         "minimum": point,
         "iterations": last.iteration,
         "converged": last.step_norm < float(tolerance),
     }
+
+
+def _as_decimal(value: float) -> Decimal:
+    """A number as JSON writes it: the float 0.225 is the decimal 0.225, not the double's
+    0.225000000000000005551..."""
+    return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+
+
+def _exact_point(
+    steps: Sequence[DescentStep],
+    x0: Any,
+    learning_rate: Any,
+    coefficients: Any,
+    matrix: Any,
+    vector: Any,
+) -> tuple[Decimal, ...] | None:
+    """The last point of ``steps`` replayed in decimal arithmetic on the inputs as written,
+    for as many iterations; ``None`` when the float run overflowed. A function given as a
+    callable has no decimal form: its float point is taken as written."""
+    last = steps[-1]
+    if not all(map(math.isfinite, last.x_new)):
+        return None
+    if coefficients is None and matrix is None:
+        return tuple(_as_decimal(v) for v in last.x_new)
+    with localcontext(prec=EXACT_DIGITS):
+        rate = _as_decimal(learning_rate)
+        x = [_as_decimal(v) for v in ([x0] if is_real(x0) else x0)]
+        if coefficients is not None:
+            values = [_as_decimal(c) for c in coefficients]
+            degree = len(values) - 1
+            derivative = [c * (degree - i) for i, c in enumerate(values[:-1])]
+            for _ in range(last.iteration):
+                total = Decimal(0)
+                for c in derivative:  # Horner's rule, as the scaffold teaches it
+                    total = total * x[0] + c
+                x = [x[0] - rate * total]
+        else:
+            table = [[_as_decimal(a) for a in row] for row in matrix]
+            linear = [_as_decimal(b) for b in vector]
+            for _ in range(last.iteration):
+                gradient = [
+                    sum((a * xj for a, xj in zip(row, x, strict=True)), Decimal(0)) + b
+                    for row, b in zip(table, linear, strict=True)
+                ]
+                x = [xi - rate * gi for xi, gi in zip(x, gradient, strict=True)]
+        return tuple(v.normalize() for v in x)
+
+
+def exact_last_point(
+    f: Callable[..., Any] | None = None,
+    df: Callable[..., Any] | None = None,
+    *,
+    x0: float | Sequence[float],
+    learning_rate: float,
+    tolerance: float = 1e-6,
+    max_iterations: int = 50,
+    coefficients: Sequence[float] | None = None,
+    matrix: Sequence[Sequence[float]] | None = None,
+    vector: Sequence[float] | None = None,
+) -> tuple[Decimal, ...] | None:
+    """The point :func:`gradient_descent` reports, before rounding, in decimal arithmetic.
+
+    Parameters
+    ----------
+    f, df, x0, learning_rate, tolerance, max_iterations, coefficients, matrix, vector
+        As for :func:`gradient_descent`.
+
+    Returns
+    -------
+    tuple of Decimal or None
+        One decimal per coordinate: the last iterate computed on the inputs as their
+        decimals write them (exact for a quadratic, within :data:`EXACT_DIGITS` significant
+        digits otherwise), after the iterations the run takes; ``None`` when it overflows.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`gradient_descent`.
+
+    Examples
+    --------
+    >>> exact_last_point(coefficients=[2, 1, -1], x0=4.0, learning_rate=0.225,
+    ...                  tolerance=0.001)
+    (Decimal('-0.2499575'),)
+
+    Notes
+    -----
+    The float iterate of that example is the double nearest -0.2499575, which lies below
+    the tie and would round to -0.249957; the decimal rounds to -0.249958, a tie away from
+    zero. The iteration count and the stop are the float run's: the generator keeps every
+    step a factor 2 away from the tolerance, where the two cannot differ.
+    """
+    steps = descent_trace(
+        f,
+        df,
+        x0=x0,
+        learning_rate=learning_rate,
+        tolerance=tolerance,
+        max_iterations=max_iterations,
+        coefficients=coefficients,
+        matrix=matrix,
+        vector=vector,
+    )
+    return _exact_point(steps, x0, learning_rate, coefficients, matrix, vector)
