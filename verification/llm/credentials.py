@@ -10,35 +10,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+
+# Below the providers: a manifest read back strips URLs with them too (the store's layer).
+from verification.store.urls import url_credentials, without_credentials
 
 __all__ = ["redact", "redact_log_records", "url_credentials", "without_credentials"]
-
-
-def without_credentials(url: str | None) -> str | None:
-    """``url`` with any ``user:password@``, query and fragment removed: what manifests,
-    reports and messages may show."""
-    if not url:
-        return url
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
-        return "<unparsable URL>"
-    host = parts.hostname or ""
-    netloc = f"{host}:{port}" if port else host
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
-
-def url_credentials(url: str | None) -> list[str]:
-    """The user name and password a URL carries, if any (what :func:`redact` hides)."""
-    if not url:
-        return []
-    try:
-        parts = urlsplit(url)
-        return [p for p in (parts.username, parts.password) if p]
-    except ValueError:
-        return []
 
 
 def redact(text: str, secrets: Iterable[str | None]) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from verification.cases import printable
 from verification.errors import JournalError
 from verification.reports.base import PairedRow, RunEntry
 from verification.reports.history import (
@@ -55,8 +56,8 @@ def compare_runs(results_dir: Path, run_a: str, run_b: str) -> RunPairing:
 def render_pairing(pairing: RunPairing, *, a: str = "A", b: str = "B") -> str:
     """The comparison as a text table, one line per scaffold both runs hold."""
     lines = [f"{a}: run {pairing.a.run_id}", f"{b}: run {pairing.b.run_id}"]
-    if pairing.differences:
-        lines.append("note: the runs differ in " + "; ".join(pairing.differences))
+    if pairing.differences:  # they quote the manifests, which anyone may have edited
+        lines.append("note: the runs differ in " + printable("; ".join(pairing.differences)))
     if not pairing.rows:
         lines.append("no scaffold in common: nothing to compare")
         return "\n".join(lines) + "\n"
@@ -84,10 +85,13 @@ def render_history(entries: Sequence[RunEntry], scaffold: str | None = None) -> 
     lines = []
     for entry in reversed(entries):
         data = entry.as_json()
+        # A manifest's text is printed as a server's model names are: escaped, one line.
         lines.append(
-            f"{data['run_id']}  {data['created_at'][:19]}  model {data['model'] or 'none'}  "
-            f"provider {data['provider']}  level {data['level'] or '-'}  seed {data['seed']}  "
-            f"code {data['code_version'] or '-'}"
+            printable(
+                f"{data['run_id']}  {data['created_at'][:19]}  model {data['model'] or 'none'}  "
+                f"provider {data['provider']}  level {data['level'] or '-'}  "
+                f"seed {data['seed']}  code {data['code_version'] or '-'}"
+            )
         )
         rates = status_rates(entry, scaffold)
         if entry.summary is None:

@@ -20,6 +20,7 @@ from verification.store.stored_files import (
     MAX_MANIFEST_BYTES,
     read_stored_json,
 )
+from verification.store.urls import without_url_credentials
 
 __all__ = [
     "CostBasis",
@@ -209,7 +210,14 @@ class RunManifest(BaseModel):
             isinstance(provider.get("provider"), str) and _PLAIN.fullmatch(provider["provider"])
         ):
             raise ValueError("names no provider (a 'provider' name)")
-        return provider
+        return dict(without_url_credentials(provider))
+
+    @field_validator("settings")
+    @classmethod
+    def _settings_hold_no_credentials(cls, settings: dict[str, Any]) -> dict[str, Any]:
+        # The harness writes URLs without credentials; a hand edit may have put them back,
+        # and reports copy what a manifest says: they are stripped on every read.
+        return dict(without_url_credentials(settings))
 
     @field_validator("run_label", "template_version", "code_version")
     @classmethod

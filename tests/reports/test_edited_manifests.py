@@ -1,0 +1,103 @@
+"""Text from a hand-edited manifest (issue 24 item 11): a model name holding escape codes is
+printed escaped by ``history`` and ``compare``, as a server's model names are; a server URL
+carrying credentials is stripped whenever a manifest is read, so ``report`` copies no
+secret into the reports it writes and publishes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from verification.cli import main
+from verification.store.manifests import read_manifest_file
+
+NAME = "kmp"
+HOSTILE_MODEL = "claude\x1b[2J\x1b[31m-x\r\n# CERTIFIED \u202e"
+SECRET = "sk-ant-api03-secret"
+URL = f"http://user:{SECRET}@models.example:8080/v1?key={SECRET}#{SECRET}"
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _dry_run(capsys: pytest.CaptureFixture[str], output: Path) -> Path:
+    before = set((output / "runs").iterdir()) if (output / "runs").is_dir() else set()
+    code, _, err = _run(
+        capsys, "verify", NAME, "--provider", "reference", "--cases", "3", "--output", str(output)
+    )
+    assert code == 0, err
+    (run,) = set((output / "runs").iterdir()) - before
+    return run
+
+
+def _edit_manifest(run: Path, edit: Callable[[dict[str, Any]], None]) -> None:
+    path = run / "manifest.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    edit(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _hostile_model(manifest: dict[str, Any]) -> None:
+    manifest.update(dry_run=False, run_label=None, model_requested=HOSTILE_MODEL)
+
+
+def _assert_escaped(out: str) -> None:
+    assert not any(char in out for char in "\x1b\r\u202e"), out
+    assert "claude\\x1b[2J\\x1b[31m-x\\x0d\\x0a# CERTIFIED \\u202e" in out
+
+
+def test_history_prints_an_edited_model_name_escaped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    output = tmp_path / "results"
+    _edit_manifest(_dry_run(capsys, output), _hostile_model)
+    code, out, err = _run(capsys, "history", "--output", str(output))
+    assert code == 0, err
+    _assert_escaped(out)
+
+
+def test_compare_prints_an_edited_model_name_escaped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    output = tmp_path / "results"
+    first = _dry_run(capsys, output)
+    second = _dry_run(capsys, output)
+    _edit_manifest(first, _hostile_model)
+    code, out, err = _run(capsys, "compare", first.name, second.name, "--output", str(output))
+    assert code == 0, err
+    _assert_escaped(out)
+
+
+def _credentials(manifest: dict[str, Any]) -> None:
+    manifest["provider"]["base_url"] = URL
+    manifest["settings"]["anthropic_base_url"] = URL
+    manifest["settings"]["openai_base_url"] = URL
+
+
+def test_report_copies_no_credentials_from_an_edited_manifest(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    output = tmp_path / "results"
+    run = _dry_run(capsys, output)
+    _edit_manifest(run, _credentials)
+    manifest = read_manifest_file(run / "manifest.json")
+    assert manifest.provider["base_url"] == "http://models.example:8080/v1"
+    assert manifest.settings["anthropic_base_url"] == "http://models.example:8080/v1"
+    code, out, err = _run(capsys, "report", run.name, "--output", str(output))
+    assert code == 0, err
+    assert (
+        (run / "reports" / f"{NAME}.md").read_text(encoding="utf-8").count("models.example:8080/v1")
+    )  # the URL is shown, without what it carried
+    written = [
+        path for path in output.rglob("*") if path.is_file() and path.name != "manifest.json"
+    ]
+    leaked = [path for path in written if SECRET.encode() in path.read_bytes()]
+    assert leaked == [] and SECRET not in out + err

@@ -1,0 +1,50 @@
+"""What a stored file may hold of a server's URL: no ``user:password@``, query or fragment.
+
+The providers write a URL into a manifest without its credentials; a manifest read back
+(anyone may have edited it) is stripped again, so no report copies a secret from it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+__all__ = ["url_credentials", "without_credentials", "without_url_credentials"]
+
+
+def without_credentials(url: str | None) -> str | None:
+    """``url`` with any ``user:password@``, query and fragment removed: what manifests,
+    reports and messages may show."""
+    if not url:
+        return url
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return "<unparsable URL>"
+    host = parts.hostname or ""
+    netloc = f"{host}:{port}" if port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def url_credentials(url: str | None) -> list[str]:
+    """The user name and password a URL carries, if any (what :func:`redact` hides)."""
+    if not url:
+        return []
+    try:
+        parts = urlsplit(url)
+        return [p for p in (parts.username, parts.password) if p]
+    except ValueError:
+        return []
+
+
+def without_url_credentials(value: Any) -> Any:
+    """``value`` (JSON data) with every string that is a URL (``scheme://host...``), at any
+    depth, replaced by :func:`without_credentials` of it; the rest as it was."""
+    if isinstance(value, dict):
+        return {key: without_url_credentials(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [without_url_credentials(item) for item in value]
+    if isinstance(value, str) and "://" in value:
+        return without_credentials(value)
+    return value
