@@ -63,3 +63,35 @@ def test_a_junit_file_that_cannot_be_written_names_the_option(
     err = capsys.readouterr().err
     assert code == 2, err
     assert f"--junit-xml {target}: cannot be written" in err
+
+
+def test_junit_failure_bodies_are_cut_as_their_messages_are(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Before: a failure's body held the whole reason (a plugin validator's 2 MB message gave
+    # a 45 MB file for 6 cases); only the message attribute was cut.
+    import json
+    import xml.etree.ElementTree as ET
+
+    output = tmp_path / "results"
+    for shard in ("1/2", "2/2"):
+        assert main([*DRY_RUN, "--shard", shard, "--output", str(output)]) == 0
+    shards = sorted((output / "runs").iterdir())
+    journal = shards[0] / "results.jsonl"
+    lines = journal.read_text(encoding="utf-8").splitlines()
+    huge = "vertex " + "v" * 2_000_000 + " is not in the graph"
+    for number, line in enumerate(lines):
+        data = json.loads(line)
+        data.update(outcome="failed", level=3, reason=huge)
+        lines[number] = json.dumps(data)
+    journal.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    target = tmp_path / "junit.xml"
+    code = main(["merge", "--output", str(output), "--junit-xml", str(target), *map(str, shards)])
+    assert code == 0, capsys.readouterr().err  # the quick level certifies nothing: exit 0
+    failures = ET.parse(target).getroot().findall(".//failure")
+    assert len(failures) == len(lines)
+    for failure in failures:
+        message, body = failure.get("message") or "", failure.text or ""
+        assert body.startswith(message[:-3]) and message.endswith("...") and body.endswith("...")
+        assert len(message) <= 1000 and len(body) <= 10_000
+    assert target.stat().st_size < 20_000 * len(lines) + 100_000

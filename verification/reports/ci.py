@@ -37,6 +37,15 @@ _JUNIT = "--junit-xml"
 _STEP_SUMMARY = "GITHUB_STEP_SUMMARY"
 
 _MESSAGE_CHARS = 1000
+_BODY_CHARS = 10_000
+"""A failure's or error's body: the reason at more length than its message attribute, cut
+as that is (a validator's reason may quote a whole answer: megabytes)."""
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` fit for XML and cut to ``limit`` characters (``...`` marking a cut), without
+    clearing more of it than is kept."""
+    return xml_text(text[: limit + 1], limit)
 
 
 def _refuse_other_kinds(path: Path, named: str) -> None:
@@ -75,20 +84,21 @@ def check_ci_outputs(junit_xml: Path | None, step_summary: str | None) -> None:
 def _testcase(result: TestResult) -> ET.Element:
     case = ET.Element(
         "testcase",
-        classname=xml_text(result.test_case.scaffold),
-        name=xml_text(result.test_case.id),
+        classname=_cut(result.test_case.scaffold, _MESSAGE_CHARS),
+        name=_cut(result.test_case.id, _MESSAGE_CHARS),
         time=f"{result.latency_s:.3f}",
     )
     if result.outcome == "infra_error":
-        message = xml_text(f"infrastructure error: {result.validation_message}", _MESSAGE_CHARS)
-        ET.SubElement(case, "error", message=message, type="infra_error").text = message
+        text = f"infrastructure error: {result.validation_message}"
+        error = ET.SubElement(case, "error", message=_cut(text, _MESSAGE_CHARS), type="infra_error")
+        error.text = _cut(text, _BODY_CHARS)
     elif not result.passed:
         level = f"level {result.level}" if result.level else "no level"
-        message = xml_text(f"{result.outcome} at {level}: {result.validation_message}")
+        text = f"{result.outcome} at {level}: {result.validation_message}"
         failure = ET.SubElement(
-            case, "failure", message=message[:_MESSAGE_CHARS], type=result.outcome
+            case, "failure", message=_cut(text, _MESSAGE_CHARS), type=result.outcome
         )
-        failure.text = message
+        failure.text = _cut(text, _BODY_CHARS)
     return case
 
 
