@@ -196,6 +196,16 @@ def test_the_comparison_page_lists_discordant_cases_first(watched: Watched, tmp_
         assert row.locator(".only-b").inner_text() == str(
             sum(1 for c in only_b if first_b[c]["scaffold"] == name)
         )
+        shared = [c for c in first_b if first_b[c]["scaffold"] == name]
+        rate_a = sum(passed_a[c] for c in shared) / len(shared)
+        rate_b = sum(passed_b[c] for c in shared) / len(shared)
+        assert row.locator(".rate-a").inner_text() == f"{100 * rate_a:.1f}%"
+        assert row.locator(".rate-b").inner_text() == f"{100 * rate_b:.1f}%"
+        assert (
+            row.locator(".difference")
+            .inner_text()
+            .startswith(f"{100 * (rate_b - rate_a):+.1f}pp (")
+        )
     shown = _shown_ids(watched.page)
     assert set(shown[: len(only_a)]) == only_a
     assert set(shown[len(only_a) : len(only_a) + len(only_b)]) == only_b

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from scipy.stats import binomtest
 
+from verification.certify.paired import paired_difference_interval
 from verification.cli import main
 from verification.config import packaged_scaffolds_dir
 from verification.llm.bare_prompt import bare_scaffold
@@ -80,17 +81,11 @@ def test_baseline_none_pairs_the_bare_model_with_the_scaffold_and_repeats_from_c
     assert a.scaffolds["kmp"].case_ids == b.scaffolds["kmp"].case_ids
     (row,) = [line.split() for line in first.splitlines() if line.startswith("kmp ")][-1:]
     p = binomtest(0, CASES, 0.5).pvalue
-    assert row == [
-        "kmp",
-        str(CASES),
-        "0",
-        str(CASES),
-        f"{p:.4f}",
-        f"{p:.4f}",
-        "scaffold",
-        "is",
-        "better",
-    ]
+    assert row[:6] == ["kmp", str(CASES), "0", str(CASES), f"{p:.4f}", f"{p:.4f}"]
+    assert row[-3:] == ["scaffold", "is", "better"]
+    low, high = paired_difference_interval([0.0] * CASES, [1.0] * CASES)
+    assert row[6:12] == ["0.0%", "100.0%", "+100.0pp", f"({100 * low:+.1f}pp", "to", "+100.0pp)"]
+    assert high == 1.0
     # The scaffold run is not compared with the bare one as if it were its previous run.
     summary = json.loads((RunPaths(output, b.run_id).reports / "summary.json").read_text())
     assert summary["previous_run_id"] is None
@@ -127,3 +122,6 @@ def test_baseline_compares_the_current_scaffold_with_a_draft(
     assert variants == ["None", "draft"]
     assert "current: run" in out and "draft: run" in out and "ONLY current" in out
     assert "significance out of reach at this n" in out  # a dry run: every answer right
+    assert "RATE current" in out and "RATE draft" in out  # both rates, then the difference
+    (row,) = [line.split() for line in out.splitlines() if line.startswith("kmp ")][-1:]
+    assert row[6:9] == ["100.0%", "100.0%", "+0.0pp"]

@@ -11,7 +11,12 @@ from pathlib import Path
 import pytest
 from scipy.stats import binomtest
 
-from verification.certify.paired import ALPHA, MIN_DISCORDANT, min_attainable
+from verification.certify.paired import (
+    ALPHA,
+    MIN_DISCORDANT,
+    min_attainable,
+    paired_difference_interval,
+)
 from verification.cli import main
 from verification.reports.history import prune_runs
 from verification.store.journal import read_journal
@@ -146,7 +151,18 @@ def test_compare_pairs_two_runs_and_prune_keeps_what_it_needs(
     before = capsys.readouterr().out
     p = binomtest(0, 10, 0.5).pvalue
     (row,) = [line.split() for line in before.splitlines() if line.startswith("kmp ")]
-    assert row == ["kmp", "12", "0", "10", f"{p:.4f}", f"{p:.4f}", "B", "is", "better"]
+    assert row[:6] == ["kmp", "12", "0", "10", f"{p:.4f}", f"{p:.4f}"]
+    assert row[-3:] == ["B", "is", "better"]
+    # Both rates on the shared cases, and B - A with Newcombe's paired interval.
+    low, high = paired_difference_interval([1.0] * 2 + [0.0] * 10, [1.0] * 12)
+    assert row[6:12] == [
+        f"{100 * 2 / 12:.1f}%",
+        "100.0%",
+        f"{100 * 10 / 12:+.1f}pp",
+        f"({100 * low:+.1f}pp",
+        "to",
+        f"{100 * high:+.1f}pp)",
+    ]
     assert main(["prune", "--keep", "1", "--output", str(output)]) == 0
     assert f"{a}: 12 replies and 1 scaffold reports removed" in capsys.readouterr().out
     assert all(r.raw_response is None for r in read_journal(RunPaths(output, a).journal))

@@ -1,8 +1,11 @@
 """``compare RUN_A RUN_B`` and ``history`` as text: what the command line prints.
 
-``compare`` pairs the two runs per scaffold on the cases both answered (first sample of
-each): the cases only A passed, the cases only B passed, exact McNemar on that split and a
-verdict, Holm-corrected when several scaffolds are compared at once.
+``compare`` (and ``verify --baseline``) pairs the two runs per scaffold on the cases both
+answered, by case score (the share of each case's samples that pass: every sample counts):
+both runs' pass rates on those cases, their paired difference with its 95% interval
+(Newcombe's paired score interval), the cases only A and only B scored higher, the exact
+sign test on that split (exact McNemar with one sample) and a verdict, Holm-corrected when
+several scaffolds are compared at once.
 """
 
 from __future__ import annotations
@@ -63,19 +66,33 @@ def render_pairing(pairing: RunPairing, *, a: str = "A", b: str = "B") -> str:
         return "\n".join(lines) + "\n"
     width = max(len("SCAFFOLD"), *(len(row.scaffold) for row in pairing.rows))
     lines.append(
-        f"{'SCAFFOLD':<{width}}  SHARED  ONLY {a:<4}  ONLY {b:<4}  {'P':>7}  {'P HOLM':>7}  VERDICT"
+        f"{'SCAFFOLD':<{width}}  SHARED  ONLY {a:<4}  ONLY {b:<4}  {'P':>7}  {'P HOLM':>7}  "
+        f"{'RATE ' + a:>9}  {'RATE ' + b:>9}  {b + ' - ' + a + ' (95% CI)':<28}  VERDICT"
     )
     for row in pairing.rows:
         c = row.comparison
+        low, high = c.interval
+        difference = f"{_points(c.difference)} ({_points(low)} to {_points(high)})"
         lines.append(
             f"{row.scaffold:<{width}}  {c.shared:>6}  {c.only_a:>9}  {c.only_b:>9}  "
-            f"{c.p_value:>7.4f}  {row.p_holm:>7.4f}  {row.verdict(a, b)}"
+            f"{c.p_value:>7.4f}  {row.p_holm:>7.4f}  {_pct(c.rate_a):>9}  {_pct(c.rate_b):>9}  "
+            f"{difference:<28}  {row.verdict(a, b)}"
         )
     lines.append(
-        "(first sample of each case both runs answered; exact McNemar, two-sided, "
-        f"Holm-corrected across {len(pairing.rows)} scaffold(s))"
+        "(case scores, every sample of each case both runs answered; rates on those cases; "
+        "difference: Newcombe's paired score interval; exact sign test (McNemar with one "
+        f"sample), two-sided, Holm-corrected across {len(pairing.rows)} scaffold(s))"
     )
     return "\n".join(lines) + "\n"
+
+
+def _pct(rate: float) -> str:
+    return f"{100 * rate:.1f}%"
+
+
+def _points(difference: float) -> str:
+    """A difference of rates in percentage points, signed."""
+    return f"{100 * difference:+.1f}pp"
 
 
 def render_history(entries: Sequence[RunEntry], scaffold: str | None = None) -> str:

@@ -100,8 +100,10 @@ def comparison_page_data(pairing: RunPairing) -> dict[str, Any]:
         ("the runs differ in", "; ".join(pairing.differences) or "nothing history compares"),
         (
             "cases",
-            "first sample of each case both runs answered; exact McNemar, two-sided, "
-            f"Holm-corrected across {len(pairing.rows)} scaffold(s)",
+            "case scores (every sample) of each case both runs answered; rates on those "
+            "cases; difference: Newcombe's paired score interval; exact sign test (McNemar "
+            f"with one sample), two-sided, Holm-corrected across {len(pairing.rows)} "
+            "scaffold(s)",
         ),
     ]
     return {
@@ -121,6 +123,10 @@ def comparison_page_data(pairing: RunPairing) -> dict[str, Any]:
                 "only_b": row.comparison.only_b,
                 "p_value": row.comparison.p_value,
                 "p_holm": row.p_holm,
+                "rate_a": row.comparison.rate_a,
+                "rate_b": row.comparison.rate_b,
+                "difference": row.comparison.difference,
+                "interval": list(row.comparison.interval),
                 "verdict": row.verdict(),
             }
             for row in pairing.rows

@@ -20,6 +20,7 @@
     return node;
   }
   function pct(x) { return (100 * x).toFixed(1) + "%"; }
+  function points(x) { return (x >= 0 ? "+" : "") + (100 * x).toFixed(1) + "pp"; }
   function num(x) { return Number.isInteger(x) ? String(x) : x.toFixed(2); }
   function own(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
   function json(value) { return JSON.stringify(value, null, 1); }
@@ -38,7 +39,7 @@
     names.forEach(function (name) { row.appendChild(el("th", null, name)); });
   }
   function pairing() {
-    heads(["Scaffold", "Shared cases", "Only A passed", "Only B passed", "p (McNemar)", "p (Holm)", "Verdict"]);
+    heads(["Scaffold", "Shared cases", "Only A passed", "Only B passed", "p (McNemar)", "p (Holm)", "Rate A", "Rate B", "B - A (95% interval)", "Verdict"]);
     var body = document.querySelector("#summary tbody");
     DATA.pairing.forEach(function (r) {
       var tr = el("tr", { "data-scaffold": r.scaffold });
@@ -46,7 +47,9 @@
       b.addEventListener("click", function () { setFilter("scaffold", r.scaffold); });
       cell.appendChild(b); tr.appendChild(cell);
       [["shared", r.shared], ["only-a", r.only_a], ["only-b", r.only_b], ["p", r.p_value.toFixed(4)],
-       ["p-holm", r.p_holm.toFixed(4)], ["verdict", r.verdict]].forEach(function (c) { tr.appendChild(el("td", { "class": c[0] }, c[1])); });
+       ["p-holm", r.p_holm.toFixed(4)], ["rate-a", pct(r.rate_a)], ["rate-b", pct(r.rate_b)],
+       ["difference", points(r.difference) + " (" + points(r.interval[0]) + " to " + points(r.interval[1]) + ")"],
+       ["verdict", r.verdict]].forEach(function (c) { tr.appendChild(el("td", { "class": c[0] }, c[1])); });
       body.appendChild(tr);
     });
   }
