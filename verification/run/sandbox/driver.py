@@ -47,16 +47,21 @@ def _reason(error: BaseException) -> str:
     return text[-1500:]
 
 
-def check_answer(value: object, max_depth: int, value_bytes: int) -> str | None:
-    """Why ``value`` is no JSON answer within the limits, or ``None``; iterative, so a deep
-    value cannot recurse (the harness checks each reply with it again)."""
+def check_answer(value: object, max_depth: int, value_bytes: int) -> tuple[str, str] | None:
+    """Why ``value`` is no JSON answer within the limits, as an outcome (``bad_value`` or
+    ``output_limit``) and a reason, or ``None``. Iterative, so a deep value cannot recurse,
+    and it counts the JSON text's size as it goes, so a huge answer is refused before it
+    is encoded (the harness checks each reply with it again)."""
     stack: list[tuple[object, int]] = [(value, 0)]
-    nodes, max_nodes = 0, max(1, value_bytes // 2)
+    over = ("output_limit", f"the answer is over the limit of {value_bytes} bytes of JSON")
+    size = 0  # at least the JSON text's bytes so far: a separator or a number's digit each
     while stack:
         item, depth = stack.pop()
-        nodes += 1
-        if nodes > max_nodes:
-            return f"the answer holds more than {max_nodes} values"
+        size += 1
+        if isinstance(item, str):
+            size += len(item) + 1  # with the node's own byte, its two quotes
+        if size > value_bytes:
+            return over
         if item is None or isinstance(item, bool | int):
             continue
         if isinstance(item, str):
@@ -64,24 +69,34 @@ def check_answer(value: object, max_depth: int, value_bytes: int) -> str | None:
                 try:
                     item.encode("utf-8")
                 except UnicodeEncodeError:
-                    return "the answer holds a string that is not valid Unicode"
+                    return "bad_value", "the answer holds a string that is not valid Unicode"
             continue
         if isinstance(item, float):
             if not math.isfinite(item):
-                return f"the answer holds {item!r}, which JSON cannot carry"
+                return "bad_value", f"the answer holds {item!r}, which JSON cannot carry"
             continue
         if depth >= max_depth:
-            return f"the answer nests deeper than {max_depth} levels"
+            return "bad_value", f"the answer nests deeper than {max_depth} levels"
+        if isinstance(item, list | tuple | dict):
+            # Its closing bracket and commas, and a byte at least for each element: a list
+            # of a billion numbers is refused here, before its elements are stacked.
+            size += len(item)
+            if size + len(item) > value_bytes:
+                return over
         if isinstance(item, list | tuple):
             stack.extend((element, depth + 1) for element in item)
         elif isinstance(item, dict):
             for key, element in item.items():
                 if not isinstance(key, str):
                     kind = type(key).__name__
-                    return f"the answer has a key of type {kind}; JSON keys are strings"
+                    return (
+                        "bad_value",
+                        f"the answer has a key of type {kind}; JSON keys are strings",
+                    )
+                size += len(key) + 3
                 stack.append((element, depth + 1))
         else:
-            return f"the answer holds a {type(item).__name__}, which is no JSON value"
+            return "bad_value", f"the answer holds a {type(item).__name__}, which is no JSON value"
     return None
 
 
@@ -182,7 +197,7 @@ def main() -> None:
         if not checked:
             continue
         if problem:
-            channel.send("bad_value", reason=problem)
+            channel.send(problem[0], reason=problem[1])
             continue
         encoded, text = _attempt(channel, "bad_value", "encoding the answer", encoder.encode, value)
         if not encoded:

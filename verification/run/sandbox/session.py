@@ -168,12 +168,9 @@ class ProgramSession:
             value = reply.get("value")
             problem = check_answer(value, self.limits.max_depth, self.limits.value_bytes)
             if problem is not None:
+                outcome, reason = problem
                 return Execution(
-                    Outcome.BAD_VALUE,
-                    seconds=seconds,
-                    cpu_seconds=cpu,
-                    reason=problem,
-                    stderr=stderr,
+                    Outcome(outcome), seconds=seconds, cpu_seconds=cpu, reason=reason, stderr=stderr
                 )
             return Execution(
                 Outcome.OK,
