@@ -21,7 +21,8 @@ from scipy.stats import norm
 
 from verification.cases import parse_case_id
 from verification.catalog import Catalog, default_catalog
-from verification.certify.envelope import CASES_PER_SIZE, sweep_cases, sweep_sizes
+from verification.certify.envelope import CASES_PER_SIZE, size_plan, sweep_cases, sweep_sizes
+from verification.certify.sequential import decide
 from verification.cli import main
 from verification.config import LEVEL_CASES, load_settings
 from verification.registry import plan_tier_counts
@@ -95,8 +96,12 @@ def test_each_level_asks_its_count_and_says_what_it_certifies(tmp_path: Path) ->
         if level == "thorough":
             sizes = sweep_sizes(spec)
             assert len(sizes) >= 4 and manifest["sizes"] == {"kmp": sizes}
-            swept = {c.id for c in sweep_cases(spec, sizes, seed=manifest["seed"])}
-            assert len(swept) == CASES_PER_SIZE * len(sizes)
+            per_size = manifest["sweep_cases"]
+            assert per_size == size_plan(level).cap > CASES_PER_SIZE  # a size may need more
+            swept = {
+                c.id for c in sweep_cases(spec, sizes, seed=manifest["seed"], per_size=per_size)
+            }
+            assert len(swept) == per_size * len(sizes)
             assert ids == tier_ids | swept
         else:
             assert manifest["sizes"] is None and ids == tier_ids
@@ -194,18 +199,22 @@ def test_the_size_curve_certifies_up_to_the_last_size_the_script_answers_right(
     assert data.fails_from == sizes[2] and data.budget_limited_sizes == [limited]
     by_size = {point.size: point for point in data.sweep}
     assert list(by_size) == sizes
+    plan = size_plan("thorough", json.loads((run_dir / "manifest.json").read_text())["sweep_cases"])
     for size, point in by_size.items():
-        assert point.n == CASES_PER_SIZE
         rate = 1.0 if size <= cutoff else 0.0
+        # Each size is decided by the plan on its cases in sweep order, where it decides.
+        assert point.n == decide(plan, [rate] * plan.cap).n
         assert point.pass_rate == rate
         assert point.interval_95 == pytest.approx(_wilson_by_roots(rate * point.n, point.n))
     report = (output / "reports" / "kmp.md").read_text()
-    n = CASES_PER_SIZE
+    n = by_size[sizes[2]].n
     assert (
         f"**Size envelope: up to {cutoff} {spec.size.unit}; fails from {sizes[2]}: {n} wrong "
         in (report)
     )
-    assert f"| {limited} | {n} |" in report and "FAILED (budget-limited)" in report
+    cut = decide(plan, [0.0] * plan.cap)
+    assert f"| {limited} | {cut.n} |" in report
+    assert f"FAILED at look {cut.look} (budget-limited)" in report
 
 
 @pytest.mark.slow
@@ -214,7 +223,7 @@ def test_a_thorough_run_wrong_from_16_vertices_certifies_its_level_and_fails_fro
 ) -> None:
     """Issue 23's done-when: answers wrong from 16 vertices, some of them cut by the output
     budget, give an envelope up to 12 that fails from 16 and does not hold across the range;
-    the status is on the level's cases alone (pooled with the sweep's it would be PARTIAL)."""
+    the status is on the level's cases alone, none of the sweep's."""
     spec = default_catalog()["dijkstra"]
     sizes = sweep_sizes(spec)
     assert sizes[-2:] == [12, 16]
@@ -228,27 +237,40 @@ def test_a_thorough_run_wrong_from_16_vertices_certifies_its_level_and_fails_fro
         for tier, count in plan_tier_counts(manifest["cases"], manifest["tiers"]).items()
         for index in range(count)
     }
-    at_16 = [c.id for c in sweep_cases(spec, [16], seed=manifest["seed"])]
-    truncated, wrong = set(at_16[:4]), set(at_16[4:24])
-    level_wrong = set(sorted(level)[:9])  # 91 of 100: CERTIFIED on its own
+    plan = size_plan("thorough", manifest["sweep_cases"])
+    at_16 = [c.id for c in sweep_cases(spec, [16], seed=manifest["seed"], per_size=plan.cap)]
+    # At 16 vertices one case in three is right, through the 31st (11 right of the first 35,
+    # spread so that no look before 35 decides); of the wrong ones the first five are cut.
+    right = {i for k, i in enumerate(at_16) if k % 3 == 0 and k <= 30}
+    truncated = set([i for i in at_16 if i not in right][:5])
+    decided = decide(plan, [float(i in right) for i in at_16])
+    kept = set(at_16[: decided.n])
+    cut = len(kept & truncated)
+    wrong = decided.n - len(kept & right) - cut
+    assert decided.status == "FAILED" and 10 * cut > decided.n
 
     def script(record: AttemptRecord, _: int) -> dict[str, Any]:
         if record.case_id in truncated:
             return {"case_id": record.case_id, "text": "...", "stop_reason": "max_tokens"}
-        bad = record.case_id in wrong or record.case_id in level_wrong
+        bad = record.size == 16 and record.case_id not in right
         return {"case_id": record.case_id, "text": _wrong(record) if bad else _right(record)}
 
     output = tmp_path / "replay"
     code = _replay(output, records, script, 1, "dijkstra", "--level", "thorough")
     data = _summary(output).scaffolds["dijkstra"]
-    assert data.n == len(level) == LEVEL_CASES["thorough"] and data.score == 91
     assert data.status == "CERTIFIED" and code == 0
+    assert 0 < data.n <= len(level) == LEVEL_CASES["thorough"] and data.score == data.n
     assert data.certified_up_to == 12 < 16 and data.fails_from == 16
     assert not data.holds_across_range and data.budget_limited_sizes == [16]
     by_size = {point.size: point for point in data.sweep}
     assert [by_size[s].status for s in sizes] == ["CERTIFIED"] * 3 + ["FAILED"]
-    assert (by_size[16].wrong, by_size[16].truncated, by_size[16].answers) == (20, 4, 35)
-    sentence = "up to 12 vertices; fails from 16: 20 wrong and 4 truncated of 35, budget-limited"
+    assert (by_size[16].wrong, by_size[16].truncated, by_size[16].answers) == (
+        wrong,
+        cut,
+        decided.n,
+    )
+    sentence = f"up to 12 vertices; fails from 16: {wrong} wrong and {cut} truncated of {decided.n}"
+    sentence += ", budget-limited"  # decided at its look of 40: "24 wrong and 5 truncated of 40"
     assert data.envelope == sentence
     assert f"**Size envelope: {sentence}.**" in (output / "reports" / "dijkstra.md").read_text()
     assert sentence in (output / "reports" / "summary.md").read_text()

@@ -6,18 +6,24 @@ from __future__ import annotations
 from verification.catalog import default_catalog
 from verification.certify.envelope import (
     CASES_PER_SIZE,
+    CaseSplit,
     SizePoint,
     certified_up_to,
     envelope_sentence,
     fails_from,
     holds_across_range,
+    size_plan,
     split_cases,
     sweep_plan,
     sweep_sizes,
 )
-from verification.config import LEVEL_CASES, LEVEL_TIERS
+from verification.certify.results import ScaffoldResults
+from verification.certify.sequential import decide, operating_characteristic
+from verification.config import LEVEL_CASES, LEVEL_TIERS, load_settings
 from verification.registry import plan_tier_counts
+from verification.run.estimate import sweep_estimate
 from verification.run.plan import plan_cases
+from verification.store.records import AttemptRecord
 
 
 def test_a_sweep_case_at_a_default_size_is_the_levels_only_where_the_level_asked_it() -> None:
@@ -93,3 +99,79 @@ def test_the_envelope_is_the_unbroken_run_of_certified_sizes_from_the_smallest()
         == "holds across the whole range tried (3 to 16 vertices)"
     )
     assert envelope_sentence([], "vertices") == "" and not holds_across_range([])
+
+
+def _answer(case: str, outcome: str, size: int) -> AttemptRecord:
+    return AttemptRecord(
+        scaffold="kmp",
+        case_id=case,
+        index=int(case[-3:]),
+        epoch=0,
+        attempt=1,
+        tier="simple",
+        input={},
+        expected={},
+        outcome=outcome,  # type: ignore[arg-type]
+        level=None if outcome == "passed" else 1,
+        reason=outcome,
+        leniency=[],
+        answer=None,
+        raw_response="x",
+        raw_response_chars=1,
+        raw_response_sha256=None,
+        stop_reason="max_tokens" if outcome == "truncated" else "end_turn",
+        usage={},
+        latency_s=0.1,
+        model="m",
+        finished_at="t",
+        size=size,
+    )
+
+
+def test_the_status_is_the_levels_and_each_size_is_decided_by_its_plan() -> None:
+    plan = size_plan("thorough", 60)
+    level = [f"kmp-simple-{k:03d}" for k in range(20)]
+    good = [f"kmp-simple-s6-{k:03d}" for k in range(60)]
+    bad = [f"kmp-simple-s48-{k:03d}" for k in range(60)]
+    split = CaseSplit(frozenset(level), {6: good, 48: bad}, plan)
+    # The level's 20 right, size 48's cases all wrong (the first four cut): pooled with the
+    # sweep's the rate would be 80 of 100, PARTIAL; on its own cases the level is CERTIFIED.
+    outcomes = {i: "passed" for i in level + good} | {i: "failed" for i in bad}
+    outcomes |= dict.fromkeys(bad[:4], "truncated")
+    asked = level + good + bad[: decide(plan, [0.0] * 60).n]  # size 48 stopped at its look
+    records = [_answer(i, outcomes[i], 48 if "-s48-" in i else 6) for i in asked]
+    results = ScaffoldResults.from_records(
+        "kmp", records, planned=20, swept=[6, 48], split=split, size_unit="text length"
+    )
+    assert (results.status, results.n, results.score) == ("CERTIFIED", 20, 20.0)
+    assert results.truncated == 0 and len(results.results) == len(asked)
+    six, forty_eight = results.size_points
+    assert six.decision == decide(plan, [1.0] * 60) and six.n == six.decision.n
+    assert (six.status, forty_eight.status) == ("CERTIFIED", "FAILED")
+    early = decide(plan, [0.0] * 60)
+    assert early.early and forty_eight.decision == early and forty_eight.n == early.n
+    assert (forty_eight.wrong, forty_eight.truncated) == (early.n - 4, 4)
+    # The cases after a look that decided were never asked: not missing. A size whose cases
+    # before its decision are missing is INCOMPLETE, neither certified nor failed.
+    gaps = [r for r in records if r.case_id not in good[:10]]
+    holed = ScaffoldResults.from_records("kmp", gaps, planned=20, swept=[6, 48], split=split)
+    assert [p.status for p in holed.size_points] == ["INCOMPLETE", "FAILED"]
+    assert holed.certified_up_to is None and holed.fails_from == 48
+
+
+def test_the_estimate_says_a_size_may_need_more_cases_than_35() -> None:
+    thorough = load_settings(provider="reference", level="thorough")
+    plan = size_plan("thorough")
+    line = sweep_estimate(thorough, ["dijkstra", "bfs"])
+    assert line is not None and plan.cap > CASES_PER_SIZE
+    assert "size sweep: 8 size(s), each decided by its own thorough plan" in line
+    assert f"at most {plan.cap} cases a size" in line
+    at_one = operating_characteristic(plan, 1.0).expected_cases
+    assert f"on average {at_one:.0f} when the true pass rate is 1.00" in line
+    standard = load_settings(provider="reference", level="standard")
+    assert sweep_estimate(standard, ["dijkstra"]) is None
+    assert sweep_estimate(thorough, ["dijkstra"], narrowed=True) is None
+    quick = load_settings(provider="reference", level="quick", sizes=[4, 8])
+    assert sweep_estimate(quick, ["dijkstra"]) == (
+        f"size sweep: 2 size(s), {CASES_PER_SIZE} cases at each (the point cut decides)"
+    )

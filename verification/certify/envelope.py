@@ -18,13 +18,21 @@ decided PARTIAL or FAILED. A swept run's status is its level's cases' alone
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from verification.cases import TestCase, Tier, case_id
 from verification.catalog.drawing import draw_case, plan_tier_counts
 from verification.catalog.spec import ScaffoldSpec
+from verification.certify.sequential import (
+    CAPS,
+    CertificationPlan,
+    Decision,
+    decide,
+    fixed_plan,
+    level_plan,
+)
 from verification.errors import ConfigurationError
 from verification.store.manifests import RunManifest
 
@@ -36,12 +44,14 @@ __all__ = [
     "CaseSplit",
     "SizePoint",
     "certified_up_to",
+    "decide_size",
     "envelope_sentence",
     "fails_from",
     "holds_across_range",
     "honoured_sizes",
     "is_budget_limited",
     "run_split",
+    "size_plan",
     "split_cases",
     "sweep_cases",
     "sweep_plan",
@@ -124,6 +134,8 @@ class CaseSplit:
     """The level's case ids (its tiers at their default sizes): what the status is on."""
     sizes: dict[int, list[str]]
     """Per swept size, ascending, its sweep case ids in the sweep's order."""
+    plan: CertificationPlan = field(default_factory=lambda: fixed_plan(CASES_PER_SIZE))
+    """The plan each size is decided by (:func:`size_plan`)."""
 
 
 def split_cases(
@@ -134,12 +146,14 @@ def split_cases(
     cases: int,
     tiers: Sequence[Tier],
     per_size: int = CASES_PER_SIZE,
+    level: str | None = None,
 ) -> CaseSplit:
     """Which of ``planned`` (a swept run's case ids of ``spec``) are the level's
     (``cases`` over ``tiers``, as the planner splits them) and which the sweep's, at most
     ``per_size`` at each of ``sizes``. A sweep case at a tier's default size has a level
     case's id: it is the level's when the level asked that index too, and counts at its
-    size as well."""
+    size as well. Each size is decided by ``level``'s plan cut at ``per_size``
+    (:func:`size_plan`)."""
     known = set(planned)
     counts = plan_tier_counts(cases, tiers) if cases > 0 and tiers else {}
     level_ids = {
@@ -160,8 +174,8 @@ def split_cases(
         )
         by_size[size] = [i for i in ids if i in known]
     swept = {i for ids in by_size.values() for i in ids}
-    level = frozenset(i for i in planned if i in level_ids or i not in swept)
-    return CaseSplit(level, by_size)
+    level_ids_planned = frozenset(i for i in planned if i in level_ids or i not in swept)
+    return CaseSplit(level_ids_planned, by_size, size_plan(level, per_size))
 
 
 def run_split(spec: ScaffoldSpec, manifest: RunManifest) -> CaseSplit | None:
@@ -176,7 +190,32 @@ def run_split(spec: ScaffoldSpec, manifest: RunManifest) -> CaseSplit | None:
         cases=manifest.cases,
         tiers=manifest.tiers,
         per_size=manifest.sweep_cases or CASES_PER_SIZE,
+        level=manifest.level,
     )
+
+
+def size_plan(level: str | None, per_size: int | None = None) -> CertificationPlan:
+    """The plan each swept size of a ``level`` run is decided by: the level's sequential
+    plan, with its risks, cut at ``per_size`` (default its cap: a size may need as many
+    cases as the level does); at a level without one (quick) a fixed plan of ``per_size``
+    (default :data:`CASES_PER_SIZE`), decided by the point cut."""
+    if level in CAPS:
+        return level_plan(level, per_size or CAPS[level])
+    return fixed_plan(per_size or CASES_PER_SIZE)
+
+
+def decide_size(
+    plan: CertificationPlan, ids: Sequence[str], scores: Mapping[str, Fraction]
+) -> tuple[Decision, frozenset[str], int]:
+    """``plan``'s decision on a size's answered cases (``scores`` by id) in its sweep order
+    ``ids``: the decision, the cases it was reached on, and how many of ``ids`` it reached
+    (up to the deciding case when a look decided early, else all: the cases after an early
+    decision were never asked, those missing before it are missing)."""
+    answered = [i for i in ids if i in scores]
+    decision = decide(plan, [scores[i] for i in answered], final=True)
+    kept = answered[: decision.n]
+    reach = ids.index(kept[-1]) + 1 if decision.early and kept else len(ids)
+    return decision, frozenset(kept), reach
 
 
 def _named(spec: ScaffoldSpec, tier: Tier, size: int) -> int | None:
@@ -198,6 +237,9 @@ class SizePoint:
     status: str
     """The size's decision: CERTIFIED, PARTIAL, FAILED, or INCOMPLETE (too few answers)."""
     budget_limited: bool
+    decision: Decision | None = None
+    """What the size's plan decided, at which look (``None``: decided by the point cut on
+    every case recorded at the size)."""
 
     @property
     def pass_rate(self) -> float:

@@ -38,6 +38,7 @@ from verification.certify.envelope import (
     CaseSplit,
     SizePoint,
     certified_up_to,
+    decide_size,
     envelope_sentence,
     fails_from,
     holds_across_range,
@@ -305,7 +306,7 @@ class ScaffoldResults:
                 counted.append(result)
                 sizes[key[0]] = _record_size(chain[1])
         every, every_infra = counted, infra
-        points = _size_points(every, every_infra, sizes, swept, split, samples)
+        points = _size_points(every, sizes, swept, split, samples)
         if split is not None:  # the sweep's own cases speak for their sizes only
             counted = [r for r in every if r.test_case.id in split.level]
             infra = [r for r in every_infra if r.test_case.id in split.level]
@@ -392,23 +393,29 @@ class _CaseScores:
     def consistent(self) -> int:
         return sum(good in (0, seen) for good, seen in self.tallies.values())
 
+    def scores(self) -> dict[str, Fraction]:
+        return {case: Fraction(good, seen) for case, (good, seen) in self.tallies.items()}
+
 
 def _size_points(
     counted: Sequence[TestResult],
-    infra: Sequence[TestResult],
     sizes: dict[str, int | None],
     swept: Sequence[int],
     split: CaseSplit | None,
     samples: int,
 ) -> tuple[SizePoint, ...]:
-    """Each swept size decided on its cases: ``split``'s ids at it (INCOMPLETE as a run
-    is), else every counted case recorded at it."""
+    """Each swept size decided on its cases: ``split``'s ids at it, by its plan on their
+    scores in sweep order (INCOMPLETE as a run is, up to where it decided), else every
+    counted case recorded at it by the point cut."""
     points = []
     for size in sorted(set(swept)):
+        decision = None
         if split is not None:
-            ids = set(split.sizes.get(size, ()))
-            here = [r for r in counted if r.test_case.id in ids]
-            planned = len(ids) * samples
+            ids = split.sizes.get(size, [])
+            tallies = _CaseScores.fold(r for r in counted if r.test_case.id in set(ids))
+            decision, kept, reach = decide_size(split.plan, ids, tallies.scores())
+            here = [r for r in counted if r.test_case.id in kept]
+            planned = reach * samples
         else:
             here = [r for r in counted if sizes[r.test_case.id] == size]
             planned = len(here)
@@ -426,6 +433,7 @@ def _size_points(
                 interval=wilson_interval(float(score), cases.n),
                 status=certify(score, cases.n, planned=planned, unfinished=planned - len(here)),
                 budget_limited=is_budget_limited(truncated, len(here)),
+                decision=decision,
             )
         )
     return tuple(points)

@@ -77,7 +77,7 @@ class RunCommands(CommandsBase):
             )
         if estimate:
             from verification.llm.prompt_builder import PromptBuilder
-            from verification.run.estimate import estimate_run, format_estimate
+            from verification.run.estimate import estimate_run, format_estimate, sweep_estimate
 
             if resume:
                 raise ConfigurationError("--estimate plans a new run: leave out --resume")
@@ -94,6 +94,11 @@ class RunCommands(CommandsBase):
                     prompt_builder=builder,
                 )
                 print(format_estimate(estimates, model, batch=self.settings.batch))
+            swept = sweep_estimate(
+                self.settings, scaffolds, narrowed=bool(case_ids) or size is not None
+            )
+            if swept:
+                print(swept)
             return 0
         if baseline is not None:
             if resume or estimate:

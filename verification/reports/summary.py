@@ -112,6 +112,8 @@ def build_summary(
                         budget_limited=p.budget_limited,
                         answers=p.answers,
                         wrong=p.wrong,
+                        decided_look=p.decision.look if p.decision else None,
+                        decided_early=bool(p.decision and p.decision.early),
                     )
                     for p in r.size_points
                 ],

@@ -15,14 +15,16 @@ from dataclasses import dataclass
 
 from verification.cases import TIERS, Tier
 from verification.catalog import Catalog, default_catalog
+from verification.certify.envelope import CASES_PER_SIZE, size_plan
+from verification.certify.sequential import operating_characteristic
 from verification.config import RunConfig
 from verification.llm.prompt_builder import PromptBuilder
 from verification.run.budget import cost_basis
-from verification.run.plan import new_cases
+from verification.run.plan import new_cases, planned_sweep
 from verification.store.pricing import BATCH_PRICE_SHARE, TokenCounts, estimate_tokens
 from verification.store.thinking import max_tokens_with
 
-__all__ = ["ScaffoldEstimate", "estimate_run", "format_estimate"]
+__all__ = ["ScaffoldEstimate", "estimate_run", "format_estimate", "sweep_estimate"]
 
 CACHING_PROVIDERS = frozenset({"anthropic"})
 """Providers whose requests mark the scaffold for prompt caching."""
@@ -119,3 +121,35 @@ def format_estimate(
         "(first attempts; nothing was sent)"
     )
     return "\n".join(lines)
+
+
+def sweep_estimate(
+    settings: RunConfig,
+    scaffold_names: Sequence[str],
+    *,
+    narrowed: bool = False,
+    catalog: Catalog | None = None,
+) -> str | None:
+    """What a size sweep asks, in one line: each size decided by its own plan, which may
+    need more cases than the sweep's old 35 (its cap, and the expected count at a few true
+    pass rates); ``None`` when the run sweeps no sizes (``narrowed``: to cases or a size)."""
+    sweep = planned_sweep(
+        settings, scaffold_names, catalog=catalog or default_catalog(), narrowed=narrowed
+    )
+    if not sweep:
+        return None
+    plan = size_plan(settings.level)
+    sizes = sum(len(at) for at in sweep.values())
+    if not plan.sequential:
+        return f"size sweep: {sizes} size(s), {plan.cap} cases at each (the point cut decides)"
+    first, *rest = (
+        f"{operating_characteristic(plan, p).expected_cases:.0f} at {p:.2f}"
+        for p in (1.0, 0.95, 0.9, 0.85)
+    )
+    return (
+        f"size sweep: {sizes} size(s), each decided by its own {plan.name} plan (a look every "
+        f"{plan.looks[1] - plan.looks[0]} cases from {plan.looks[0]}): at most {plan.cap} "
+        f"cases a size (more than the {CASES_PER_SIZE} a sweep once asked), on average "
+        f"{first.replace(' at ', ' when the true pass rate is ')}, {', '.join(rest)}; the "
+        "requests above count every size at its cap"
+    )

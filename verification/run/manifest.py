@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from verification.catalog.spec import ScaffoldSpec
-from verification.certify.envelope import CASES_PER_SIZE
+from verification.certify.envelope import size_plan
 from verification.config import RunConfig
 from verification.llm.base import LLMProvider
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, PromptBuilder
@@ -50,7 +50,7 @@ def new_manifest(
         seed_sha256=settings.cert_seed_sha256 if settings.private_seed else None,
         level=settings.level,
         sizes=plan.sweep,
-        sweep_cases=CASES_PER_SIZE if plan.sweep else None,
+        sweep_cases=size_plan(settings.level).cap if plan.sweep else None,
         cases=settings.cases,
         samples=plan.samples,
         tiers=list(plan.tiers),

@@ -19,7 +19,7 @@ from verification.cases import CASE_ID_FORMAT, TIERS, TestCase, Tier, case_id, p
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.spec import ScaffoldSpec
-from verification.certify.envelope import sweep_plan, sweep_sizes
+from verification.certify.envelope import CASES_PER_SIZE, size_plan, sweep_plan, sweep_sizes
 from verification.config import LEVEL_TIERS, Level, RunConfig, private_case_seed
 from verification.errors import ConfigurationError, PluginError
 from verification.llm.prompt_builder import PromptBuilder
@@ -180,6 +180,7 @@ def new_cases(
         case_ids=case_ids,
         size=size,
         sweep=sweep,
+        per_size=size_plan(settings.level).cap,
         catalog=catalog,
         plugin_failures=plugin_failures,
     )
@@ -253,14 +254,16 @@ def plan_cases(
     case_ids: Sequence[str] = (),
     size: int | None = None,
     sweep: Mapping[str, Sequence[int]] | None = None,
+    per_size: int = CASES_PER_SIZE,
     catalog: Catalog | None = None,
     plugin_failures: dict[str, PluginError] | None = None,
 ) -> dict[str, list[TestCase]]:
     """The cases of each scaffold: ``cases`` split over ``tiers`` (at ``size``, default each
-    tier's own) and, for a scaffold ``sweep`` names, the size sweep's cases at its sizes
-    (:func:`~verification.certify.envelope.sweep_cases`); or exactly ``case_ids`` (their ids say
-    their sizes). A case a plugin's generator or reference cannot draw is left out and its
-    error kept in ``plugin_failures`` by case id, when given (raised otherwise)."""
+    tier's own) and, for a scaffold ``sweep`` names, the size sweep's ``per_size`` cases at
+    each of its sizes (:func:`~verification.certify.envelope.sweep_cases`); or exactly
+    ``case_ids`` (their ids say their sizes). A case a plugin's generator or reference
+    cannot draw is left out and its error kept in ``plugin_failures`` by case id, when given
+    (raised otherwise)."""
     catalog = catalog or default_catalog()
     planned: dict[str, list[TestCase]] = {}
 
@@ -302,7 +305,7 @@ def plan_cases(
             for case in draw(spec, tier, index, _checked_size(spec, tier, size))
         ]
         ids = {case.id for case in chosen}
-        for tier, index, at in sweep_plan(spec, (sweep or {}).get(name, ())):
+        for tier, index, at in sweep_plan(spec, (sweep or {}).get(name, ()), per_size=per_size):
             for case in draw(spec, tier, index, at):
                 if case.id not in ids:  # a tier's default size is a size a sweep may visit
                     ids.add(case.id)

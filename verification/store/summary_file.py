@@ -167,6 +167,11 @@ class SizeSummary(_Tolerant):
     answers: int = 0
     wrong: int = 0
     """Answers that failed other than by the output budget."""
+    decided_look: int | None = None
+    """The look of the size's plan that decided it (1 is the first; ``None``: its point
+    cut on every case it had, a run that ended short of a look)."""
+    decided_early: bool = False
+    """The look came before the plan's cap: the size's later cases were not asked."""
 
 
 class ScaffoldSummary(_Tolerant):
