@@ -1,6 +1,7 @@
 """The ``trace`` answer kind: the model works the algorithm through on the case in the
 scaffold's output format; the parser reads the answer (levels 1 and 2: found, well
-formed) and the scaffold's validator judges it (level 3). A reply that could not be read
+formed) and the scaffold's validator judges it (level 3; level 2 when it breaks only a form
+rule of the Output Format). A reply that could not be read
 is repaired by re-prompting with the parser's reason."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from verification.llm.response_parser import ResponseParser
 from verification.run.answers import Judgement, stopped_early
 from verification.store.records import AttemptRecord
 from verification.validators.base import Validator
-from verification.validators.judging import judge_answer
+from verification.validators.judging import failed_level, judge_answer
 
 __all__ = ["TraceAnswers"]
 
@@ -53,7 +54,7 @@ class TraceAnswers:
         verdict = judge_answer(validator, parsed.answer, case)
         if verdict.is_valid:
             return Judgement("passed", None, verdict.message, *read)
-        return Judgement("failed", 3, verdict.message, *read)
+        return Judgement("failed", failed_level(verdict), verdict.message, *read)
 
     def needs_repair(self, record: AttemptRecord) -> bool:
         return record.outcome == "failed" and record.level in (1, 2)

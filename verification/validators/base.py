@@ -38,6 +38,9 @@ class ValidationResult:
     is_valid: bool
     message: str
     details: dict[str, Any] = field(default_factory=dict)
+    form_rule: str | None = None
+    """The Output Format's rule the answer breaks, in its words, when it is wrong in form
+    only (right in substance): a level 2 (contract) failure, not a level 3 one."""
 
     @property
     def passed(self) -> bool:

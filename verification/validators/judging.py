@@ -10,7 +10,7 @@ from verification.cases import TestCase
 from verification.errors import ConfigurationError, PluginError
 from verification.validators.base import ValidationResult, Validator, accepts_case
 
-__all__ = ["check_validator", "judge_answer"]
+__all__ = ["check_validator", "failed_level", "judge_answer"]
 
 logger = logging.getLogger("verification.runner")  # the logger these messages always had
 
@@ -40,3 +40,9 @@ def judge_answer(validator: Validator, answer: Any, case: TestCase) -> Validatio
             False, f"validator error: it returned {type(verdict).__name__}, not a verdict"
         )
     return verdict
+
+
+def failed_level(verdict: ValidationResult) -> int:
+    """The level a rejected answer fails at: 2 (the contract) when it breaks only a form
+    rule its Output Format states, 3 (behaviour) otherwise."""
+    return 2 if verdict.form_rule else 3

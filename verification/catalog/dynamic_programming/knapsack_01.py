@@ -10,6 +10,7 @@ from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
 from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.reference.dynamic_programming import knapsack_01
+from verification.validators.form import ascending, with_form_rules
 from verification.validators.knapsack import KnapsackValidator
 
 __all__ = [
@@ -200,7 +201,9 @@ SPEC = ScaffoldSpec(
     reference=knapsack_01,
     generator=generate_knapsack_01,
     answer_schema=Knapsack01Answer,
-    validator=KnapsackValidator(),
+    validator=with_form_rules(
+        KnapsackValidator(), ascending("in ascending order", "selected_items")
+    ),
     sizes={"simple": 4, "standard": 7, "edge": 5},
     size=SizeAxis(
         unit="items",

@@ -19,8 +19,10 @@ from verification.generators.graph import (
 from verification.reference.graph import topological_sort
 from verification.validators.base import ValidationResult, Validator, pick, repeated
 from verification.validators.exact_match import compared_with_expected
+from verification.validators.form import FormRule, with_form_rules
 
 __all__ = [
+    "CYCLE_NOT_CLOSED",
     "SPEC",
     "TOPOLOGICAL_EDGE_KINDS",
     "TopologicalSortAnswer",
@@ -364,6 +366,24 @@ def topological_sort_mutants(case: TestCase, rng: random.Random) -> Sequence[dic
     return distinct_answers(wrong, unlike=[case.expected])
 
 
+def _cycle_not_closed(answer: Any) -> Any:
+    cycle = answer.get("cycle")
+    if isinstance(cycle, list) and len(cycle) > 1 and cycle[0] == cycle[-1]:
+        return {**answer, "cycle": cycle[:-1]}
+    return answer
+
+
+def _cycle_closed(answer: Any, rng: random.Random) -> Any:
+    cycle = answer.get("cycle")
+    return {**answer, "cycle": [*cycle, cycle[0]]} if cycle else None
+
+
+CYCLE_NOT_CLOSED = FormRule(
+    "the first vertex NOT written again at the end", _cycle_not_closed, _cycle_closed
+)
+"""A right cycle written closed (``[A, B, A]``) is a form breach (level 2)."""
+
+
 SPEC = ScaffoldSpec(
     name="topological_sort",
     category="graph",
@@ -372,7 +392,7 @@ SPEC = ScaffoldSpec(
     reference=topological_sort,
     generator=generate_topological_sort,
     answer_schema=TopologicalSortAnswer,
-    validator=TopologicalSortValidator(),
+    validator=with_form_rules(TopologicalSortValidator(), CYCLE_NOT_CLOSED),
     sizes={"simple": 5, "standard": 8, "edge": 5},
     size=SizeAxis(
         unit="vertices",

@@ -13,9 +13,11 @@ from verification.catalog.calibration import distinct_answers
 from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.reference.greedy import huffman_coding
 from verification.validators.base import ValidationResult, Validator, pick
+from verification.validators.form import FormRule, with_form_rules
 
 __all__ = [
     "HUFFMAN_EDGE_KINDS",
+    "LONE_SYMBOL_ZERO",
     "MAX_SYMBOLS",
     "SPEC",
     "HuffmanAnswer",
@@ -296,6 +298,22 @@ def huffman_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[st
     return distinct_answers(right, unlike=[case.expected])[:6]
 
 
+def _lone_zero(answer: Any) -> Any:
+    codes = answer["codes"]
+    if len(codes) == 1 and list(codes.values()) == ["1"]:
+        return {**answer, "codes": dict.fromkeys(codes, "0")}
+    return answer
+
+
+def _lone_one(answer: Any, rng: random.Random) -> Any:
+    codes = answer["codes"]
+    return {**answer, "codes": dict.fromkeys(codes, "1")} if len(codes) == 1 else None
+
+
+LONE_SYMBOL_ZERO = FormRule('a lone symbol\'s code is "0"', _lone_zero, _lone_one)
+"""A lone symbol coded ``"1"`` is as short as ``"0"``: a form breach (level 2)."""
+
+
 SPEC = ScaffoldSpec(
     name="huffman",
     category="greedy",
@@ -304,7 +322,7 @@ SPEC = ScaffoldSpec(
     reference=huffman_coding,
     generator=generate_huffman,
     answer_schema=HuffmanAnswer,
-    validator=HuffmanValidator(),
+    validator=with_form_rules(HuffmanValidator(), LONE_SYMBOL_ZERO),
     sizes={"simple": 4, "standard": 8, "edge": 6},
     size=SizeAxis(
         unit="symbols",

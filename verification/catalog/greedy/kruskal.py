@@ -19,10 +19,12 @@ from verification.generators.graph import (
 )
 from verification.reference.greedy import kruskal_mst
 from verification.validators.base import ValidationResult, pick
+from verification.validators.form import FormRule, with_form_rules
 from verification.validators.set_equivalence import MSTValidator
 
 __all__ = [
     "KRUSKAL_EDGE_KINDS",
+    "KRUSKAL_FORM_RULES",
     "SPEC",
     "KruskalAnswer",
     "KruskalValidator",
@@ -257,6 +259,37 @@ def kruskal_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[st
     )
 
 
+def _smaller_label_first(answer: Any) -> Any:
+    return {**answer, "edges": [[*sorted(edge[:2]), edge[2]] for edge in answer["edges"]]}
+
+
+def _one_edge_flipped(answer: Any, rng: random.Random) -> Any:
+    flippable = [i for i, edge in enumerate(answer["edges"]) if edge[0] != edge[1]]
+    if not flippable:
+        return None
+    index = rng.choice(flippable)
+    u, v, w = answer["edges"][index]
+    return {**answer, "edges": [*answer["edges"][:index], [v, u, w], *answer["edges"][index + 1 :]]}
+
+
+def _in_acceptance_order(answer: Any) -> Any:
+    return {**answer, "edges": sorted(answer["edges"], key=lambda edge: edge[2])}
+
+
+def _heaviest_first(answer: Any, rng: random.Random) -> Any:
+    edges = answer["edges"]
+    return {**answer, "edges": edges[::-1]} if len({e[2] for e in edges}) > 1 else None
+
+
+KRUSKAL_FORM_RULES = (
+    FormRule("write the smaller label first", _smaller_label_first, _one_edge_flipped),
+    FormRule(
+        "list the edges in the order you accepted them", _in_acceptance_order, _heaviest_first
+    ),
+)
+"""A right tree written against these is a form breach (level 2), not a reasoning bug."""
+
+
 SPEC = ScaffoldSpec(
     name="kruskal",
     category="greedy",
@@ -265,7 +298,7 @@ SPEC = ScaffoldSpec(
     reference=kruskal_mst,
     generator=generate_kruskal,
     answer_schema=KruskalAnswer,
-    validator=KruskalValidator(),
+    validator=with_form_rules(KruskalValidator(), *KRUSKAL_FORM_RULES),
     sizes={"simple": 4, "standard": 7, "edge": 5},
     size=SizeAxis(
         unit="vertices",

@@ -15,6 +15,7 @@ from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import has_overlap, plant, random_word, text_length
 from verification.reference.string_algo import failure_function, kmp_search
 from verification.validators.exact_match import ExactMatchValidator
+from verification.validators.form import ascending, with_form_rules
 
 __all__ = ["EDGE_KINDS_KMP", "SPEC", "KmpAnswer", "generate_kmp"]
 
@@ -144,7 +145,7 @@ SPEC = ScaffoldSpec(
     reference=kmp_search,
     generator=generate_kmp,
     answer_schema=KmpAnswer,
-    validator=ExactMatchValidator(),
+    validator=with_form_rules(ExactMatchValidator(), ascending("in ascending order", "positions")),
     sizes={"simple": 10, "standard": 24, "edge": 8},
     size=SizeAxis(
         unit="text length",

@@ -14,6 +14,7 @@ from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import has_overlap, plant, random_word, text_length
 from verification.reference.string_algo import rabin_karp
 from verification.validators.exact_match import ExactMatchValidator
+from verification.validators.form import ascending, with_form_rules
 
 __all__ = ["EDGE_KINDS_RABIN_KARP", "SPEC", "RabinKarpAnswer", "generate_rabin_karp"]
 
@@ -169,7 +170,9 @@ SPEC = ScaffoldSpec(
     reference=rabin_karp,
     generator=generate_rabin_karp,
     answer_schema=RabinKarpAnswer,
-    validator=ExactMatchValidator(),
+    validator=with_form_rules(
+        ExactMatchValidator(), ascending("ascending", "positions", "spurious_hits")
+    ),
     sizes={"simple": 10, "standard": 16, "edge": 10},
     size=SizeAxis(
         unit="text length",
