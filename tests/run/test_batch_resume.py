@@ -247,3 +247,33 @@ def test_a_batch_line_naming_a_repair_with_no_first_attempt_is_its_own_failure(
     records = read_journal(journal)
     assert len(records) == CASES and all(r.attempt == 1 for r in records)
     assert len(api.created) == 3  # the case asked again, as it needed
+
+
+def test_a_create_call_answered_with_no_batch_is_not_sent_again_blindly(
+    server_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.support.fake_server import RecordedRequest, Reply
+
+    api = _answering_right(server_env)
+
+    class LostAnswer:
+        """The create call's answer is lost (a proxy's page); the rest is the API's."""
+
+        def handle(self, request: RecordedRequest, base_url: str) -> Reply:
+            if request.method == "POST" and request.path.rstrip("/").endswith("/batches"):
+                return Reply(200, raw=b"<html>502 Bad Gateway</html>")
+            return api.handle(request, base_url)
+
+    server_env.batches = LostAnswer()  # type: ignore[assignment]
+    assert _verify(tmp_path) == 2
+    err = capsys.readouterr().err
+    assert "Whether the batch was made is not known" in err and "Traceback" not in err
+    # Before: retried, each retry a batch the server may have made and billed.
+    creates = [r for r in server_env.requests if r.method == "POST"]
+    assert len(creates) == 1
+    server_env.batches = api
+    (run,) = (tmp_path / "runs").iterdir()
+    assert _resume(tmp_path, run) == 0  # nothing of its size was made: sent, once
+    assert len(api.created) == 1
+    events = [x.event for x in BatchLog(run / BATCH_FILE).read()]
+    assert events == ["intent", "abandoned", "intent", "submitted", "collected"]

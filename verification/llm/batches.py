@@ -28,7 +28,7 @@ from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from verification.cases import printable
-from verification.errors import ConfigurationError
+from verification.errors import ConfigurationError, LLMError
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse, WrappingProvider
 from verification.llm.claude import ClaudeProvider, translate_anthropic_error
 from verification.llm.credentials import without_credentials
@@ -128,13 +128,30 @@ class ClaudeBatches:
         return {**arguments, **extra}
 
     async def submit(self, requests: Sequence[tuple[str, LLMRequest]]) -> str:
-        """Create a batch of ``(custom_id, request)`` pairs; its id."""
+        """Create a batch of ``(custom_id, request)`` pairs; its id. A call that got no
+        answer, or one that is no batch, is not retried: the server may have made the
+        batch, and a second call would make (and bill) it twice. The error says so, and
+        ``--resume`` looks for it."""
+        import anthropic
+
         client = self.provider.client
         body = [{"custom_id": cid, "params": self.params(request)} for cid, request in requests]
+        base_url = self.provider.base_url
 
         async def create() -> str:
-            batch = await client.messages.batches.create(requests=body)  # type: ignore[arg-type]
-            return _batch_id(batch)
+            try:
+                batch = await client.messages.batches.create(requests=body)  # type: ignore[arg-type]
+                return _batch_id(batch)
+            except anthropic.APIConnectionError as exc:  # timed out or dropped, perhaps made
+                lost: LLMError = translate_anthropic_error(
+                    exc, base_url, secrets=self.provider.secrets
+                )
+            except BODY_FAULTS as exc:
+                lost = not_a_reply("Message Batches API", base_url, exc)
+            raise LLMError(
+                f"{lost}. Whether the batch was made is not known, so it was not sent again: "
+                "--resume looks for it before sending anything"
+            ) from None
 
         return await self._call(create)
 
