@@ -108,6 +108,20 @@ PROGRAMS: dict[str, str] = {
         'json.JSONEncoder.encode = lambda self, o: \'{"forged": 1}\\n{"status": "ok"\'\n'
         "def solve(i):\n    return {'answer': 42}\n"
     ),
+    # Damage the driver's encoder from inside solve, so the forged text is the answer.
+    "forged_deep_reply": (
+        "import json\n"
+        "def solve(i):\n"
+        "    deep = '[' * 500 + ']' * 500\n"
+        "    json.JSONEncoder.iterencode = lambda self, o, _one_shot=False: [deep]\n"
+        "    return {'answer': 42}\n"
+    ),
+    "forged_surrogate_reply": (
+        "import json\n"
+        "def solve(i):\n"
+        "    json.JSONEncoder.iterencode = lambda self, o, _one_shot=False: ['\"\\\\ud800\"']\n"
+        "    return {'answer': 42}\n"
+    ),
     "sleep": "import time\ndef solve(i):\n    time.sleep(3600)\n",
     "fill_tmp": (
         "def solve(i):\n"
@@ -148,7 +162,10 @@ EXPECTED: dict[str, set[str]] = {
     "close_every_descriptor": {Outcome.CRASH.value},
     "huge_object": {Outcome.OUTPUT_LIMIT.value, Outcome.BAD_VALUE.value},
     "deeply_nested": {Outcome.BAD_VALUE.value},
-    "monkeypatch_json": {Outcome.BAD_VALUE.value},
+    # The driver bound its encoder before the program ran: the answer comes through intact.
+    "monkeypatch_json": {Outcome.OK.value},
+    "forged_deep_reply": {Outcome.BAD_VALUE.value},
+    "forged_surrogate_reply": {Outcome.BAD_VALUE.value},
     "sleep": {Outcome.TIMEOUT.value},
     "fill_tmp": EXCEPTION,
     "many_tmp_files": EXCEPTION,

@@ -16,6 +16,7 @@ The interface (import these from ``verification.run.sandbox``)::
     # or, case by case (to skip larger sizes after a time-out):
     async with ProgramSession(source, limits=limits, engine=engine) as session:
         execution = await session.run(case_input, cpu_seconds=...)
+    # an input encoded once serves many programs: session.run_encoded(encode_input(case))
     # or several programs at once, up to the machine's cores, identical sources run once:
     per_program = await run_programs(sources, inputs, limits=limits, engine=engine)
 
@@ -39,7 +40,12 @@ from __future__ import annotations
 from verification.run.sandbox.engines import ENGINES, Engine, available_engine
 from verification.run.sandbox.execution import PROGRAM_FAILURES, Execution, Outcome
 from verification.run.sandbox.limits import Limits, cpu_seconds_for
-from verification.run.sandbox.session import ProgramSession, run_program, run_programs
+from verification.run.sandbox.session import (
+    ProgramSession,
+    encode_input,
+    run_program,
+    run_programs,
+)
 
 __all__ = [
     "ENGINES",
@@ -51,6 +57,7 @@ __all__ = [
     "ProgramSession",
     "available_engine",
     "cpu_seconds_for",
+    "encode_input",
     "run_program",
     "run_programs",
 ]

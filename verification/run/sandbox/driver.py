@@ -109,7 +109,7 @@ class _Channel:
         # Bound now, before the program runs: a program that monkeypatches json later
         # does not reach the driver's own reading and writing.
         self.loads = json.loads
-        self.dumps = json.dumps
+        self.dumps = json.JSONEncoder().encode
 
     def receive(self) -> Any:
         line = self.reader.readline()
@@ -159,7 +159,7 @@ def main() -> None:
     os.dup2(devnull, 0)
     os.dup2(2, 1)
     channel = _Channel(os.fdopen(proto_in, "rb"), proto_out)
-    encoder = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
     clock = time.perf_counter
 
     header = channel.receive()
@@ -199,7 +199,7 @@ def main() -> None:
         if problem:
             channel.send(problem[0], reason=problem[1])
             continue
-        encoded, text = _attempt(channel, "bad_value", "encoding the answer", encoder.encode, value)
+        encoded, text = _attempt(channel, "bad_value", "encoding the answer", encode, value)
         if not encoded:
             continue
         data = text.encode("utf-8")

@@ -32,7 +32,7 @@ from verification.run.sandbox.engines import Engine, Launch
 from verification.run.sandbox.execution import Execution, Outcome, cut
 from verification.run.sandbox.limits import Limits
 
-__all__ = ["DRIVER_SOURCE", "ProgramSession", "run_program", "run_programs"]
+__all__ = ["DRIVER_SOURCE", "ProgramSession", "encode_input", "run_program", "run_programs"]
 
 DRIVER_SOURCE = Path(__file__).with_name("driver.py").read_text(encoding="utf-8")
 TAIL_BYTES = 4096
@@ -49,32 +49,66 @@ def _decode(line: bytes) -> Any:
     return json.loads(line, parse_constant=_no_constant)
 
 
-def _descendants(pid: int) -> list[int]:
-    """The processes under ``pid``, parents first (``/proc``'s children lists)."""
-    found, queue = [], [pid]
-    while queue:
-        parent = queue.pop(0)
+def _interpreter_pid(pid: int) -> int | None:
+    """The last process under ``pid`` (``/proc``'s children lists): under bubblewrap's
+    own processes, the interpreter."""
+    found = None
+    while True:
         try:
-            text = Path(f"/proc/{parent}/task/{parent}/children").read_text()
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
         except OSError:
-            continue
-        children = [int(word) for word in text.split()]
-        found += children
-        queue += children
-    return found
+            return found
+        if not children:
+            return found
+        pid = found = int(children[-1])
 
 
-def _cpu_seconds(pids: Sequence[int]) -> float | None:
-    """The user and system CPU time of ``pids`` together, or ``None`` once one is gone."""
-    total = 0
-    for pid in pids:
+class _CpuClock:
+    """The interpreter's CPU time (user and system), read from outside through its
+    ``/proc/<pid>/stat``, opened once and re-read with ``pread``."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+
+    def seconds(self) -> float | None:
+        """Its CPU seconds so far, or ``None`` once it is gone."""
         try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
+            stat = os.pread(self.fd, 1024, 0)
         except OSError:
             return None
-        fields = stat[stat.rindex(")") + 2 :].split()
-        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
-    return total / CLOCK_TICKS
+        if not stat:
+            return None
+        fields = stat[stat.rindex(b")") + 2 :].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+def _depth_within(value: object, max_depth: int) -> bool:
+    """Whether parsed JSON data nests at most ``max_depth`` containers deep. Containers
+    only: a reply's size is capped by the read, NaN refused by the parse, and a lone
+    surrogate looked for in its text."""
+    level: list[dict[str, object] | list[object]] = (
+        [value] if isinstance(value, dict | list) else []
+    )
+    depth = 0
+    while level:
+        depth += 1
+        if depth > max_depth:
+            return False
+        below: list[dict[str, object] | list[object]] = []
+        for item in level:
+            children = item.values() if isinstance(item, dict) else item
+            below.extend(c for c in children if isinstance(c, dict | list))
+        level = below
+    return True
+
+
+def encode_input(case_input: Mapping[str, object]) -> bytes:
+    """A case's input as the driver reads it: one line of JSON (encode once, run many)."""
+    return json.dumps({"input": case_input}, ensure_ascii=False).encode() + b"\n"
 
 
 def _timeout_reason(limits: Limits, cpu: float | None) -> str:
@@ -104,7 +138,7 @@ class ProgramSession:
         """How many interpreters this session started."""
         self._process: asyncio.subprocess.Process | None = None
         self._launch: Launch | None = None
-        self._pids: list[int] = []
+        self._clock: _CpuClock | None = None
         self._drain: asyncio.Task[None] | None = None
         self._printed = 0
         self._printed_cap = limits.output_bytes
@@ -127,6 +161,11 @@ class ProgramSession:
     ) -> Execution:
         """``solve(case_input)`` in the sandbox, within this case's CPU limit (the session's
         unless given, the wall clock scaled alike)."""
+        return await self.run_encoded(encode_input(case_input), cpu_seconds=cpu_seconds)
+
+    async def run_encoded(self, payload: bytes, *, cpu_seconds: float | None = None) -> Execution:
+        """``run`` of an input already made a line by :func:`encode_input` (several
+        programs on the same cases encode each case once)."""
         if self.failure is not None:
             return self.failure
         if self._process is None or self._process.returncode is not None:
@@ -135,16 +174,16 @@ class ProgramSession:
                 self.failure = failure
                 return failure
         limits = self.limits.for_case(cpu_seconds)
-        payload = json.dumps({"input": case_input}, ensure_ascii=False).encode() + b"\n"
         self._reset_output()
-        before = _cpu_seconds(self._pids) if self._pids else None
-        self._lower_cpu_limit(limits.cpu_seconds)
+        before = self._clock.seconds() if self._clock is not None else None
+        self._lower_cpu_limit(before, limits.cpu_seconds)
         self._final_cpu = None
         started = time.perf_counter()
         reply = await self._exchange(payload, limits.wall_seconds)
         seconds = time.perf_counter() - started
         # A killed interpreter's CPU time was read just before the kill.
-        after = self._final_cpu if self._process is None else _cpu_seconds(self._pids)
+        clock = self._clock
+        after = self._final_cpu if self._process is None or clock is None else clock.seconds()
         cpu = None if before is None or after is None else max(0.0, after - before)
         stderr = self._tail_text()
         if isinstance(reply, Execution):
@@ -166,11 +205,14 @@ class ProgramSession:
                     stderr=stderr,
                 )
             value = reply.get("value")
-            problem = check_answer(value, self.limits.max_depth, self.limits.value_bytes)
-            if problem is not None:
-                outcome, reason = problem
+            if not _depth_within(value, self.limits.max_depth):
+                reason = f"the answer nests deeper than {self.limits.max_depth} levels"
                 return Execution(
-                    Outcome(outcome), seconds=seconds, cpu_seconds=cpu, reason=reason, stderr=stderr
+                    Outcome.BAD_VALUE,
+                    seconds=seconds,
+                    cpu_seconds=cpu,
+                    reason=reason,
+                    stderr=stderr,
                 )
             return Execution(
                 Outcome.OK,
@@ -234,7 +276,10 @@ class ProgramSession:
         if reply.get("status") != "ready":
             await self._kill()
             return replace(self._failure_reply(reply), seconds=seconds, stderr=self._tail_text())
-        self._pids = _descendants(process.pid) if self.engine.measures_cpu else []
+        if self.engine.measures_cpu:
+            pid = _interpreter_pid(process.pid)
+            with contextlib.suppress(OSError):
+                self._clock = _CpuClock(pid) if pid is not None else None
         return None
 
     def _failure_reply(self, reply: dict[str, Any]) -> Execution:
@@ -283,7 +328,7 @@ class ProgramSession:
             reply = None
         if not isinstance(reply, dict) or (
             _SURROGATE_ESCAPE.search(line) and check_answer(reply, 10**6, len(line)) is not None
-        ):
+        ):  # a lone surrogate would break whatever writes the answer down later
             await self._kill()
             return Execution(
                 Outcome.BAD_VALUE, reason="the driver's reply was damaged by the program"
@@ -326,9 +371,11 @@ class ProgramSession:
     async def _kill(self) -> None:
         """End the interpreter and everything in its sandbox (``--die-with-parent`` takes
         the rest when the engine's own process goes)."""
-        process, pids = self._process, self._pids
-        self._final_cpu = _cpu_seconds(pids) if pids else None
-        self._process, self._pids = None, []
+        process, clock = self._process, self._clock
+        self._final_cpu = clock.seconds() if clock is not None else None
+        self._process, self._clock = None, None
+        if clock is not None:
+            clock.close()
         if process is None:
             return
         if process.returncode is None:
@@ -354,18 +401,14 @@ class ProgramSession:
                     await self._drain
             self._drain.cancel()
 
-    def _lower_cpu_limit(self, cpu_seconds: float) -> None:
+    def _lower_cpu_limit(self, used: float | None, cpu_seconds: float) -> None:
         """Set the interpreter's soft CPU limit to this case's end (a SIGXCPU there): a
         limit set inside would accumulate across cases and could be lifted by the program."""
-        if not self._pids:
-            return
-        python = self._pids[-1]
-        used = _cpu_seconds([python])
-        if used is None:
+        if self._clock is None or used is None:
             return
         soft = math.ceil(used + cpu_seconds) + 1
         with contextlib.suppress(OSError):
-            resource.prlimit(python, resource.RLIMIT_CPU, (soft, resource.RLIM_INFINITY))
+            resource.prlimit(self._clock.pid, resource.RLIMIT_CPU, (soft, resource.RLIM_INFINITY))
 
     # -- what the program prints -------------------------------------------------------
 
@@ -393,19 +436,22 @@ class ProgramSession:
 
 async def run_program(
     source: str,
-    inputs: Sequence[Mapping[str, object]],
+    inputs: Sequence[Mapping[str, object] | bytes],
     *,
     limits: Limits,
     engine: Engine,
     cpu_seconds: Sequence[float] | None = None,
 ) -> list[Execution]:
     """``source``'s ``solve`` on every input in turn, in one sandboxed interpreter (each
-    case's CPU limit from ``cpu_seconds`` where given)."""
+    case's CPU limit from ``cpu_seconds`` where given). An input may be given encoded
+    (:func:`encode_input`)."""
     async with ProgramSession(source, limits=limits, engine=engine) as session:
-        return [
-            await session.run(case, cpu_seconds=None if cpu_seconds is None else cpu_seconds[i])
-            for i, case in enumerate(inputs)
-        ]
+        done = []
+        for index, case in enumerate(inputs):
+            payload = case if isinstance(case, bytes) else encode_input(case)
+            limit = None if cpu_seconds is None else cpu_seconds[index]
+            done.append(await session.run_encoded(payload, cpu_seconds=limit))
+        return done
 
 
 async def run_programs(
@@ -421,11 +467,12 @@ async def run_programs(
     unless given); identical sources run once and share their executions."""
     slots = asyncio.Semaphore(parallel or os.cpu_count() or 1)
     distinct = list(dict.fromkeys(sources))
+    payloads = [encode_input(case) for case in inputs]
 
     async def one(source: str) -> list[Execution]:
         async with slots:
             return await run_program(
-                source, inputs, limits=limits, engine=engine, cpu_seconds=cpu_seconds
+                source, payloads, limits=limits, engine=engine, cpu_seconds=cpu_seconds
             )
 
     results = await asyncio.gather(*(one(source) for source in distinct))
