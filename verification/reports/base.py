@@ -12,6 +12,9 @@ type.
 
 from __future__ import annotations
 
+import os
+import stat
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +23,7 @@ from typing import Any, Literal, Protocol
 from verification.certify.costs import ScaffoldCost
 from verification.certify.paired import ALPHA, OUT_OF_REACH, PairedComparison, drop_power
 from verification.certify.results import ScaffoldResults
+from verification.errors import ConfigurationError
 from verification.store.journal import read_journal
 from verification.store.manifests import RunManifest
 from verification.store.records import AttemptRecord
@@ -37,6 +41,7 @@ __all__ = [
     "StatusChangeRow",
     "manifest_field",
     "status_changes",
+    "write_report",
 ]
 
 RANK = {"FAILED": 0, "PARTIAL": 1, "CERTIFIED": 2}
@@ -254,3 +259,30 @@ def status_changes(
         if before and before != now:
             changes.append((name, before, now))
     return changes
+
+
+def write_report(path: Path, text: str) -> Path:
+    """Write ``text`` to the report file ``path`` without going through what is there: a
+    temporary file beside it is renamed over it, so a symbolic link there is replaced, never
+    followed out of the folder, and a reader sees the old file or the new one. A FIFO (whose
+    open would wait for a reader for ever), a device or a folder there is refused with a
+    :class:`ConfigurationError` naming it, as is a write that fails. Returns ``path``."""
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise ConfigurationError(f"{path}: cannot be used ({exc.strerror or exc})") from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise ConfigurationError(f"{path} is a folder: give a file's name to write there")
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise ConfigurationError(f"{path}: not a regular file, so nothing is written there")
+    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        with temporary.open("x", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise ConfigurationError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+    return path

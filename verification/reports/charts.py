@@ -24,7 +24,7 @@ from typing import Any
 import jinja2
 
 from verification.certify.results import THRESHOLDS, ScaffoldResults, wilson_interval
-from verification.reports.base import ReportContext
+from verification.reports.base import ReportContext, write_report
 from verification.reports.xmltext import xml_text
 
 __all__ = [
@@ -249,6 +249,4 @@ class SvgChartReporter:
 
     @staticmethod
     def _write(context: ReportContext, name: str, text: str) -> Path:
-        path = context.output_dir / name
-        path.write_text(text, encoding="utf-8")
-        return path
+        return write_report(context.output_dir / name, text)

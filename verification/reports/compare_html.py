@@ -12,7 +12,8 @@ from typing import Any
 
 from verification.cases import printable
 from verification.certify.results import ScaffoldResults, TestResult
-from verification.reports.base import RunEntry
+from verification.errors import ConfigurationError
+from verification.reports.base import RunEntry, write_report
 from verification.reports.compare import RunPairing
 from verification.reports.html import (
     HTML_REPORT_NAME,
@@ -147,7 +148,10 @@ def default_comparison_path(results_dir: Path, pairing: RunPairing) -> Path:
 
 
 def write_comparison_page(pairing: RunPairing, path: Path) -> Path:
-    """Write the comparison page to ``path``; returns it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_page(comparison_page_data(pairing)), encoding="utf-8")
-    return path
+    """Write the comparison page to ``path`` (a FIFO or a folder there refused, naming it);
+    returns it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigurationError(f"{path.parent}: cannot be made ({exc.strerror or exc})") from None
+    return write_report(path, render_page(comparison_page_data(pairing)))

@@ -31,7 +31,13 @@ from verification.certify.costs import ScaffoldCost, run_costs, total_cost
 from verification.certify.envelope import CASES_PER_SIZE
 from verification.certify.results import ScaffoldResults, deciding_thresholds
 from verification.errors import ConfigurationError
-from verification.reports.base import ReportContext, Reporter, RunComparison, RunEntry
+from verification.reports.base import (
+    ReportContext,
+    Reporter,
+    RunComparison,
+    RunEntry,
+    write_report,
+)
 from verification.reports.charts import (
     TREND_RUNS,
     SvgChartReporter,
@@ -221,10 +227,9 @@ class MarkdownReporter:
                 context.costs.get(results.scaffold),
                 size_chart=chart.name if chart.is_file() else None,
             )
-            path.write_text(text, encoding="utf-8")
-            written.append(path)
-        summary = context.output_dir / "summary.md"
-        summary.write_text(
+            written.append(write_report(path, text))
+        summary = write_report(
+            context.output_dir / "summary.md",
             render_summary(
                 context.manifest,
                 list(context.results.values()),
@@ -233,7 +238,6 @@ class MarkdownReporter:
                 charts=[p.name for p in summary_charts(context)],
                 models=model_table(context),
             ),
-            encoding="utf-8",
         )
         return [*written, summary]
 
@@ -248,8 +252,7 @@ class SummaryJsonReporter:
         summary = summary_of(context)
         data = summary.model_dump(mode="json")
         path = context.output_dir / "summary.json"
-        path.write_text(json.dumps(data, indent=2, allow_nan=False) + "\n", encoding="utf-8")
-        return [path]
+        return [write_report(path, json.dumps(data, indent=2, allow_nan=False) + "\n")]
 
 
 DEFAULT_REPORTERS: tuple[Reporter, ...] = (
@@ -344,7 +347,9 @@ def write_run_reports(
 ) -> Path:
     """Run every reporter into the run's reports folder, then (unless ``publish`` is false:
     an older run re-rendered) publish that folder to ``<results_dir>/reports``; returns the
-    run's ``summary.md``."""
+    run's ``summary.md``. A run or reports folder that leads out of the results folder
+    through a symbolic link is refused (:meth:`RunPaths.check_inside`)."""
+    paths.check_inside()
     records = read_journal(paths.journal)
     recent = recent_comparable(paths.results_dir, manifest, TREND_RUNS)
     previous = recent[-1] if recent else None
@@ -361,7 +366,7 @@ def write_run_reports(
     )
     for reporter in reporters:
         reporter.write(context)
-    (paths.reports / _MARKER).write_text("written by the scaffold certification harness\n")
+    write_report(paths.reports / _MARKER, "written by the scaffold certification harness\n")
     if publish and manifest.shard is None:  # a shard alone is never the latest run's reports
         publish_latest(paths)
     return paths.reports / "summary.md"
@@ -386,6 +391,10 @@ def publish_latest(paths: RunPaths) -> Path | None:
     """
     latest = paths.latest_reports
     published = paths.results_dir / _PUBLISHED
+    if published.is_symlink() or paths.leads_out(published):
+        # Each publication empties that folder of all but its copy: never one elsewhere.
+        logger.warning("%s is a symbolic link: latest reports not published", published)
+        return None
     published.mkdir(parents=True, exist_ok=True)
     with exclusive_lock(published / _PUBLISH_LOCK):
         if latest.exists() and not latest.is_symlink() and not (latest / _MARKER).exists():

@@ -230,6 +230,7 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
     for entry in entries[: max(len(entries) - keep, 0)]:
         paths = RunPaths(results_dir, entry.run_id)
         try:
+            paths.check_inside()  # an archive linked in is read by history, never rewritten
             with paths.lock():
                 stripped = _strip_replies(paths.journal)
                 removed = 0

@@ -29,7 +29,7 @@ from markupsafe import Markup
 from verification.cases import printable
 from verification.certify.results import THRESHOLDS, ScaffoldResults, TestResult
 from verification.errors import ConfigurationError
-from verification.reports.base import ReportContext
+from verification.reports.base import ReportContext, write_report
 from verification.reports.summary import summary_of
 from verification.store.manifests import RunManifest, latest_run_id
 from verification.store.paths import RunPaths
@@ -55,6 +55,8 @@ __all__ = [
 HTML_REPORT_NAME = "index.html"
 SHOWN_REPLY_CHARS = 20_000
 """A raw reply longer than this is cut on the page (the journal keeps it)."""
+SHOWN_ANSWER_CHARS = SHOWN_REPLY_CHARS
+"""A parsed answer whose JSON is longer than this is cut on the page, as replies are."""
 
 
 @dataclass(frozen=True)
@@ -152,14 +154,46 @@ def attempt_view(record: AttemptRecord, journal: str) -> dict[str, Any]:
 
 
 def answer_view(result: TestResult) -> dict[str, Any]:
-    """An answer's verdict and parsed answer, with its differences to the expected one."""
+    """An answer's verdict and parsed answer (cut: :func:`shown_answer`), with its
+    differences to the expected one."""
+    answer, diff = shown_answer(result.actual, answer_differences(result.actual, result.expected))
     return {
         "outcome": result.outcome,
         "level": result.level,
         "message": printable(result.validation_message, 2000),
-        "answer": safe_json(result.actual),
-        "diff": answer_differences(result.actual, result.expected),
+        "answer": answer,
+        "diff": diff,
     }
+
+
+def shown_answer(
+    answer: Any, diff: Mapping[str, list[int] | None]
+) -> tuple[Any, dict[str, list[int] | None]]:
+    """A parsed answer and its differences as the page shows them: whole when its JSON
+    holds at most :data:`SHOWN_ANSWER_CHARS` characters; else each field longer than its
+    share is shown as the start of its JSON text, marked cut (and, if it differs, marked
+    whole), and an answer that is no object, or whose field names alone are too long, is
+    shown as the start of its JSON text. The journal keeps the whole answer."""
+    value = safe_json(answer)
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) <= SHOWN_ANSWER_CHARS:
+        return value, dict(diff)
+    names = json.dumps(list(value), ensure_ascii=False) if isinstance(value, dict) else text
+    if not isinstance(value, dict) or len(names) > SHOWN_ANSWER_CHARS // 2:
+        return _cut_json(text, SHOWN_ANSWER_CHARS), {}
+    share = (SHOWN_ANSWER_CHARS - len(names)) // max(len(value), 1)
+    shown: dict[str, Any] = {}
+    marks = dict(diff)
+    for key, item in value.items():
+        item_text = json.dumps(item, ensure_ascii=False)
+        shown[key] = item if len(item_text) <= share else _cut_json(item_text, share)
+        if key in marks and shown[key] is not item:
+            marks[key] = None
+    return shown, marks
+
+
+def _cut_json(text: str, limit: int) -> str:
+    return f"{text[:limit]} ... (cut: {len(text)} characters; the journal holds them all)"
 
 
 def attempts_by_case(records: Sequence[AttemptRecord]) -> dict[str, list[AttemptRecord]]:
@@ -295,9 +329,7 @@ class HtmlReporter:
         context.output_dir.mkdir(parents=True, exist_ok=True)
         summary = summary_of(context)
         data = page_data(context.manifest, context.results, context.records, summary)
-        path = context.output_dir / HTML_REPORT_NAME
-        path.write_text(render_page(data), encoding="utf-8")
-        return [path]
+        return [write_report(context.output_dir / HTML_REPORT_NAME, render_page(data))]
 
 
 def page_path(results_dir: Path, run_id: str | None = None) -> Path:

@@ -17,7 +17,7 @@ from typing import Any
 
 from verification.certify.results import ScaffoldResults, results_from_journal
 from verification.errors import ConfigurationError, JournalError, StoredFileError
-from verification.reports.base import ReportContext
+from verification.reports.base import ReportContext, write_report
 from verification.store.journal import read_journal
 from verification.store.paths import RunPaths
 from verification.store.run_ids import is_run_id
@@ -122,7 +122,5 @@ class ModelTableReporter:
         if table is None:
             return []
         context.output_dir.mkdir(parents=True, exist_ok=True)
-        path = context.output_dir / "models.json"
         text = json.dumps(table.as_json(), indent=2, allow_nan=False, ensure_ascii=True)
-        path.write_text(text + "\n", encoding="utf-8")
-        return [path]
+        return [write_report(context.output_dir / "models.json", text + "\n")]

@@ -81,6 +81,22 @@ class RunPaths:
             temporary.unlink(missing_ok=True)
             raise write_error(self.manifest, self.run_id, exc) from None
 
+    def leads_out(self, path: Path) -> bool:
+        """Whether ``path``, its symbolic links followed, lies outside the results folder."""
+        root = os.path.realpath(self.results_dir)
+        return os.path.commonpath([root, os.path.realpath(path)]) != root
+
+    def check_inside(self) -> None:
+        """:class:`JournalError` when this run's folder or its reports folder is (or lies
+        under) a symbolic link that leads out of the results folder: reports, prune and
+        publishing write nothing through it (an archive it points at is no run of ours)."""
+        for path in (self.run_dir, self.reports):
+            if self.leads_out(path):
+                raise JournalError(
+                    f"{path} leads out of the results folder {self.results_dir} through a "
+                    "symbolic link: nothing is written there"
+                )
+
     def lock(self) -> RunLock:
         """This run's lock, taken (see :class:`RunLock`)."""
         return RunLock(self.run_dir, self.run_id)

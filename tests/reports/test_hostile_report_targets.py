@@ -1,0 +1,183 @@
+"""Where reports are written, given hostile folders and files (issue 24 items 9 and 12):
+a run or reports folder linked out of the results folder is never written through (not by
+``report``, ``prune`` or publishing); a FIFO or a folder where a report or ``compare
+--html`` page goes is refused with a clear error instead of blocking or a bare "Is a
+directory"; a page cuts long parsed answers as it cuts replies.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verification.cli import main
+from verification.reports.html import SHOWN_ANSWER_CHARS
+
+NAME = "kmp"
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="links and FIFOs are POSIX")
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _dry_run(capsys: pytest.CaptureFixture[str], output: Path) -> Path:
+    before = set((output / "runs").iterdir()) if (output / "runs").is_dir() else set()
+    code, _, err = _run(
+        capsys, "verify", NAME, "--provider", "reference", "--cases", "3", "--output", str(output)
+    )
+    assert code == 0, err
+    (run,) = set((output / "runs").iterdir()) - before
+    return run
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(folder)): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def _archived(run: Path, archive: Path) -> Path:
+    """Move ``run`` to ``archive`` and leave a symbolic link to it in its place."""
+    moved = archive / run.name
+    shutil.move(run, moved)
+    run.symlink_to(moved, target_is_directory=True)
+    return moved
+
+
+# -- item 9: links out of the results folder -------------------------------------------------
+
+
+def test_prune_leaves_a_run_linked_in_from_an_archive_alone(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Before: `prune --keep 1` rewrote the archive's journal and deleted its reports.
+    output = tmp_path / "results"
+    older = _dry_run(capsys, output)
+    _dry_run(capsys, output)
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    moved = _archived(older, archive)
+    before = _snapshot(archive)
+    code, out, err = _run(capsys, "prune", "--keep", "1", "--output", str(output))
+    assert code == 0, err
+    assert f"{older.name}: left alone" in out and "leads out of the results folder" in out
+    assert _snapshot(archive) == before and (moved / "reports" / f"{NAME}.md").is_file()
+
+
+@pytest.mark.parametrize("linked", ["run", "reports"])
+def test_report_writes_nothing_through_a_folder_linked_out(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, linked: str
+) -> None:
+    output = tmp_path / "results"
+    run = _dry_run(capsys, output)
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    _archived(run if linked == "run" else run / "reports", archive)
+    before = _snapshot(archive)
+    code, _, err = _run(capsys, "report", run.name, "--output", str(output))
+    assert code == 2, err
+    assert "leads out of the results folder" in err and "Traceback" not in err
+    assert _snapshot(archive) == before
+
+
+def test_publishing_never_empties_a_folder_the_published_link_points_at(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    output = tmp_path / "results"
+    _dry_run(capsys, output)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("mine", encoding="utf-8")
+    shutil.rmtree(output / ".published")
+    (output / ".published").symlink_to(elsewhere, target_is_directory=True)
+    _dry_run(capsys, output)
+    assert _snapshot(elsewhere) == {"keep.txt": b"mine"}
+
+
+# -- item 12: FIFOs and folders where a report goes; the page's answers ------------------------
+
+
+@pytest.mark.slow  # a subprocess: a FIFO that blocks must not hang the test run
+def test_report_into_a_fifo_is_refused_not_blocked(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    output = tmp_path / "results"
+    run = _dry_run(capsys, output)
+    summary = run / "reports" / "summary.md"
+    summary.unlink()
+    os.mkfifo(summary)
+    done = subprocess.run(
+        [sys.executable, "-m", "verification", "report", run.name, "--output", str(output)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert f"{summary}: not a regular file" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.slow  # a subprocess: a FIFO that blocks must not hang the test run
+def test_compare_html_into_a_fifo_is_refused_not_blocked(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    output = tmp_path / "results"
+    first, second = _dry_run(capsys, output), _dry_run(capsys, output)
+    fifo = tmp_path / "page.html"
+    os.mkfifo(fifo)
+    argv = ["compare", first.name, second.name, "--html", str(fifo), "--output", str(output)]
+    done = subprocess.run(
+        [sys.executable, "-m", "verification", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert f"{fifo}: not a regular file" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_compare_html_into_a_folder_says_what_is_wrong(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Before: "error: Is a directory" and the path, nothing more.
+    output = tmp_path / "results"
+    first, second = _dry_run(capsys, output), _dry_run(capsys, output)
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    argv = ["compare", first.name, second.name, "--html", str(folder), "--output", str(output)]
+    code, _, err = _run(capsys, *argv)
+    assert code == 2 and f"{folder} is a folder: give a file's name" in err, err
+    assert list(folder.iterdir()) == []
+
+
+def test_a_page_cuts_long_parsed_answers_as_it_cuts_replies(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Before: every parsed answer went into the page whole (99 answers of 0.5-1 MB: 44 MB).
+    output = tmp_path / "results"
+    run = _dry_run(capsys, output)
+    journal = run / "results.jsonl"
+    lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+    huge = list(range(100_000))  # about 600,000 characters of JSON
+    for line in lines:
+        line.update(outcome="failed", level=3, reason="wrong", answer={"positions": huge})
+    journal.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    page = run / "reports" / "index.html"
+    code, _, err = _run(capsys, "report", run.name, "--output", str(output))
+    assert code == 1, err
+    text = page.read_text(encoding="utf-8")
+    assert len(text) < 200_000 + 2 * SHOWN_ANSWER_CHARS * len(lines)
+    assert text.count("characters; the journal holds them all") == len(lines)
