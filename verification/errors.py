@@ -15,7 +15,8 @@
     ├── ParseError                    2   no valid answer in a model response
     ├── JournalError                  2   a run directory or journal cannot be read or written
     │   ├── RunInUseError             2   another process owns the run directory
-    │   └── StoredFileError           2   a file read back is damaged, too big or not a file
+    │   ├── StoredFileError           2   a file read back is damaged, too big or not a file
+    │   └── RecordMismatch            2   a journal line whose fields contradict one another
     ├── CacheError                    2   the response cache file cannot be read
     │   └── UnusableCacheError        2   what the cache's path holds is no cache we can use
     └── LLMError                      2   a model call failed
@@ -58,6 +59,7 @@ __all__ = [
     "ParseError",
     "PluginError",
     "RateLimitError",
+    "RecordMismatch",
     "RegistryError",
     "RetryableLLMError",
     "RunInUseError",
@@ -180,6 +182,14 @@ class RunInUseError(JournalError):
 class StoredFileError(JournalError):
     """A file the harness wrote earlier (manifest, summary, journal) is damaged, too big, too
     deeply nested or not a regular file; the message names it."""
+
+    exit_code: ClassVar[int] = 2
+
+
+class RecordMismatch(JournalError, ValueError):
+    """A journal line that is a record, but one whose fields contradict one another (its
+    case id names another scaffold, tier or index than the line does). A ``ValueError`` too,
+    so pydantic reports it where a record is validated."""
 
     exit_code: ClassVar[int] = 2
 

@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from verification.cases import TestCase, Tier, parse_case_id, printable
+from verification.errors import RecordMismatch
 from verification.store.stored_files import (
     parse_stored_json,
 )
@@ -29,11 +30,6 @@ MAX_RAW_RESPONSE_CHARS = 1024 * 1024
 
 
 Outcome = Literal["passed", "failed", "truncated", "refused", "infra_error"]
-
-
-class RecordMismatch(ValueError):
-    """A journal line that is a record, but one whose fields contradict one another (its
-    case id names another scaffold, tier or index than the line does)."""
 
 
 class AttemptRecord(BaseModel):
