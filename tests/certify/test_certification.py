@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
+from tests.support.clustering import design_effect_answers
 from verification.cases import parse_case_id
 from verification.catalog import Catalog, default_catalog
 from verification.certify.envelope import CASES_PER_SIZE, size_plan, sweep_cases, sweep_sizes
@@ -133,7 +134,7 @@ def test_the_quick_level_exits_on_errors_only(tmp_path: Path) -> None:
     assert _replay(again, _journal(standard_run), script, 1, "kmp", "--cases", "5") == 1
 
 
-def _wilson_by_roots(x: float, n: int) -> tuple[float, float]:
+def _wilson_by_roots(x: float, n: float) -> tuple[float, float]:
     """Wilson bounds solved from their definition, (x/n - p)^2 = z^2 p (1 - p) / n."""
     z = float(norm.ppf(0.975))
     phat, k = x / n, z * z / n
@@ -164,7 +165,13 @@ def test_samples_count_cases_and_the_interval_is_on_case_scores(tmp_path: Path) 
     assert data.n == cases and data.answers == cases * samples
     assert data.score == pytest.approx(float(score))
     assert data.pass_rate == pytest.approx(float(score) / cases)
-    assert data.interval_95 == pytest.approx(_wilson_by_roots(float(score), cases), abs=1e-9)
+    # Wilson's at the effective number of answers: the samples cluster by case.
+    answers = np.array([[sample < good(r) for sample in range(samples)] for r in firsts], float)
+    effective = design_effect_answers(answers)
+    assert data.effective_answers == pytest.approx(effective)
+    assert data.interval_95 == pytest.approx(
+        _wilson_by_roots(float(score) / cases * effective, effective), abs=1e-9
+    )
     assert data.consistent == sum(good(r) in (0, samples) for r in firsts)
     report = (output / "reports" / "bfs.md").read_text()
     assert f"Consistent cases (all {samples} answers agree) | {data.consistent} of {cases}" in (
@@ -366,3 +373,31 @@ def test_a_short_cert_seed_is_refused_without_showing_it(
     assert _verify(tmp_path, "kmp", "--provider", "reference", "--mode", "cert") == 2
     out, err = capsys.readouterr()
     assert "VERIFY_CERT_SEED" in err and "s3cr3t" not in out + err
+
+
+def test_infrastructure_errors_are_shown_as_a_worst_case_rate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = 20
+    dry = tmp_path / "dry"
+    assert _verify(dry, "kmp", "--cases", str(cases), "--provider", "reference") == 0
+    (run_dir,) = _runs(dry)
+    records = _journal(run_dir)
+    lost = {r.case_id for r in records if r.epoch == 0}
+    lost = set(sorted(lost)[:2])  # two cases the infrastructure never answers
+
+    def script(record: AttemptRecord, _: int) -> dict[str, Any]:
+        if record.case_id in lost:
+            return {"case_id": record.case_id, "error": "error"}
+        return {"case_id": record.case_id, "text": _right(record)}
+
+    output = tmp_path / "replay"
+    capsys.readouterr()
+    _replay(output, records, script, 1, "kmp", "--cases", str(cases))
+    data = _summary(output).scaffolds["kmp"]
+    assert (data.n, data.infra_errors, data.pass_rate) == (cases - 2, 2, 1.0)
+    assert data.worst_case_pass_rate == pytest.approx((cases - 2) / cases)
+    shown = f"infra errors 2: worst case {100 * (cases - 2) / cases:.1f}% had they failed"
+    assert shown in capsys.readouterr().out
+    summary = (output / "reports" / "summary.md").read_text()
+    assert f"| 2 (worst case {100 * (cases - 2) / cases:.1f}%) |" in summary

@@ -33,6 +33,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from verification.certify.results import wilson_interval
+
 __all__ = [
     "ALPHA",
     "DROP_BEFORE",
@@ -61,7 +63,6 @@ DROP_BEFORE = 0.90
 """The rate the gate's stated power starts from: the certification threshold."""
 DROP_SIZE = 0.10
 """The drop the gate's stated power is for (0.90 to 0.80)."""
-_Z95 = 1.959963984540054
 
 
 @lru_cache(maxsize=65536)
@@ -218,14 +219,6 @@ def drop_power(
     return min(power, 1.0)
 
 
-def _wilson(score: float, n: int) -> tuple[float, float]:
-    p = score / n
-    denominator = 1 + _Z95 * _Z95 / n
-    centre = (p + _Z95 * _Z95 / (2 * n)) / denominator
-    half = _Z95 * math.sqrt(p * (1 - p) / n + _Z95 * _Z95 / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def _correlation(a: Sequence[float], b: Sequence[float]) -> float:
     n = len(a)
     mean_a, mean_b = sum(a) / n, sum(b) / n
@@ -249,8 +242,8 @@ def paired_difference_interval(a: Sequence[float], b: Sequence[float]) -> tuple[
     if n == 0:
         return -1.0, 1.0
     p1, p2 = sum(a) / n, sum(b) / n
-    l1, u1 = _wilson(sum(a), n)
-    l2, u2 = _wilson(sum(b), n)
+    l1, u1 = wilson_interval(sum(a), n)
+    l2, u2 = wilson_interval(sum(b), n)
     phi = _correlation(a, b)
     delta = p2 - p1
     below_b, above_a = p2 - l2, u1 - p1  # how far B's rate may fall and A's rise

@@ -5,7 +5,8 @@
 chose not to give: it counts against the rate, at no level). A case's score is the share of
 its counted answers (its samples) that pass; the pass rate is the mean case score, so that
 asking a case again adds no evidence of new cases. The interval is the two-sided 95% Wilson
-interval with ``n`` cases and ``x`` the sum of case scores.
+interval of the rate at the effective number of answers (:mod:`verification.certify.effective`):
+``n`` with one sample per case, more when a case's samples vary independently.
 
 Status uses exact fractions so that no rounding decides it: CERTIFIED when the rate is at
 least 9/10, PARTIAL at 1/2 or more, else FAILED; INCOMPLETE when nothing was counted, more
@@ -34,6 +35,8 @@ from verification.certify.calibration import (
     calibrate,
     fitting_records,
 )
+from verification.certify.effective import effective_answers, intra_case_correlation
+from verification.certify.effective import worst_case_rate as _worst_case
 from verification.certify.envelope import (
     CaseSplit,
     SizePoint,
@@ -70,7 +73,7 @@ _PARTIAL = Fraction(1, 2)
 _Z95 = 1.959963984540054
 
 
-def wilson_interval(passed: float, n: int, z: float = _Z95) -> tuple[float, float]:
+def wilson_interval(passed: float, n: float, z: float = _Z95) -> tuple[float, float]:
     """The Wilson score interval of ``passed / n`` (95% by default); (0, 1) when n = 0.
     ``passed`` may be fractional: the sum of case scores when cases have several samples."""
     if n == 0:
@@ -239,6 +242,13 @@ class ScaffoldResults:
     """How the validator did on this run's cases (``None``: not run)."""
     incomplete_reason: str | None = None
     """Why the status is INCOMPLETE (``validator miss``, ...), else ``None``."""
+    effective_answers: float = 0.0
+    """The independent answers the interval stands on: ``n`` with one sample per case."""
+    intra_case_correlation: float | None = None
+    """How alike a case's samples are (``None``: one sample per case)."""
+    worst_case_rate: float | None = None
+    """The pass rate had every answer lost to an infrastructure error failed (``None``:
+    no such error): shown beside the rate, since errors on the hard cases bias it up."""
 
     @property
     def pass_rate(self) -> float:
@@ -346,7 +356,7 @@ class ScaffoldResults:
             usage=dict(usage),
             models=models,
             status=status,
-            interval=wilson_interval(float(score), cases.n),
+            interval=cases.interval(),
             run_label=run_label,
             from_cache=sum(record.source == "cache" for record in mine),
             score=float(score),
@@ -365,6 +375,11 @@ class ScaffoldResults:
             budget_limited_sizes=[p.size for p in points if p.budget_limited],
             calibration=calibration,
             incomplete_reason=reason,
+            effective_answers=effective_answers(cases.tallies.values()),
+            intra_case_correlation=intra_case_correlation(cases.tallies.values()),
+            worst_case_rate=_worst_case(cases.tallies, Counter(r.test_case.id for r in infra))
+            if infra
+            else None,
         )
 
 
@@ -389,6 +404,15 @@ class _CaseScores:
 
     def total(self) -> Fraction:
         return sum((Fraction(good, seen) for good, seen in self.tallies.values()), Fraction(0))
+
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the mean case score at the effective number of
+        answers (:func:`~verification.certify.effective.effective_answers`): ``n`` with
+        one sample per case, more when samples of a case vary independently."""
+        if not self.n:
+            return 0.0, 1.0
+        effective = effective_answers(self.tallies.values())
+        return wilson_interval(float(self.total()) / self.n * effective, effective)
 
     def consistent(self) -> int:
         return sum(good in (0, seen) for good, seen in self.tallies.values())

@@ -76,9 +76,13 @@ def print_summary(results: Any, label: str | None, summary: Path, level: str | N
     for r in results:
         low, high = r.interval
         mark = " (borderline)" if r.borderline else ""
+        worst = r.worst_case_rate
+        errors = f"infra errors {r.infra_errors}" + (
+            f": worst case {100 * worst:.1f}% had they failed" if worst is not None else ""
+        )
         print(
             f"{r.scaffold:<24} {r.status + mark:<24} {100 * r.pass_rate:5.1f}% "
-            f"(n={r.n}, 95% CI {100 * low:.1f}-{100 * high:.1f}%, infra errors {r.infra_errors})"
+            f"(n={r.n}, 95% CI {100 * low:.1f}-{100 * high:.1f}%, {errors})"
         )
     print(f"report: {summary}")
 

@@ -219,6 +219,15 @@ class ScaffoldSummary(_Tolerant):
     envelope: str = ""
     """The envelope in one line, as the reports say it ("" without a sweep)."""
     calibration: CalibrationSummary | None = None
+    worst_case_pass_rate: float | None = None
+    """The pass rate had every answer lost to an infrastructure error failed; ``None``
+    when there was no such error."""
+    effective_answers: float | None = None
+    """The independent answers the rate stands on (``--samples``: the answers over the
+    design effect of their intra-case correlation; ``n`` with one sample per case)."""
+    intra_case_correlation: float | None = None
+    """The ANOVA estimate of how alike a case's samples are, in [0, 1]; ``None`` when it
+    cannot be estimated (one sample per case)."""
     stopped_early_at: int | None = None
     """With ``--early-stop``: the planned cases asked before the look that decided the
     status (the rest were not asked, and are not missing); ``None`` when it did not stop."""
