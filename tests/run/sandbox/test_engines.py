@@ -113,3 +113,17 @@ def test_the_seccomp_filter_is_whole_instructions_and_known_machines_only() -> N
         program = seccomp_filter(machine)
         assert program is not None and len(program) % 8 == 0
     assert seccomp_filter("sparc") is None
+
+
+@pytest.mark.slow
+def test_docker_works_or_is_refused_saying_how_to_install_a_sandbox() -> None:
+    """Here a Docker client may stand without a daemon: a probe that fails is refused."""
+    available_engine.cache_clear()
+    try:
+        engine = available_engine("docker")
+    except SandboxUnavailableError as error:
+        assert "apt-get install bubblewrap" in str(error)
+    else:
+        assert engine.name == "docker" and engine.python_version
+    finally:
+        available_engine.cache_clear()

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from tests.run.sandbox.hostile_programs import EXPECTED, PROGRAMS, run_all
+from verification.run.sandbox import Engine
 
 pytestmark = pytest.mark.slow
 
@@ -91,7 +92,7 @@ def _assert_contained(results: dict[str, list[dict[str, Any]]], world: dict[str,
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the harness does not run as root here")
-def test_hostile_programs_are_contained_as_root(world: dict[str, Any]) -> None:
+def test_hostile_programs_are_contained_as_root(world: dict[str, Any], engine: Engine) -> None:
     _assert_contained(run_all(world["context"]), world)
 
 
@@ -106,7 +107,9 @@ def _ordinary_user_command(context: dict[str, Any]) -> list[str]:
     return [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", python, *script]
 
 
-def test_hostile_programs_are_contained_as_an_ordinary_user(world: dict[str, Any]) -> None:
+def test_hostile_programs_are_contained_as_an_ordinary_user(
+    world: dict[str, Any], engine: Engine
+) -> None:
     command = _ordinary_user_command(world["context"])
     probe = subprocess.run(
         [*command[:-2], "-c", "import verification.run.sandbox as s; s.available_engine()"],

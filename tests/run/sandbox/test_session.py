@@ -16,7 +16,6 @@ from verification.run.sandbox import (
     Limits,
     Outcome,
     ProgramSession,
-    available_engine,
     run_program,
     run_programs,
 )
@@ -28,11 +27,6 @@ SORTER = """
 def solve(input):
     return {"sorted": sorted(input["values"]), "total": sum(input["values"])}
 """
-
-
-@pytest.fixture(scope="module")
-def engine() -> Engine:
-    return available_engine()
 
 
 def _run(
@@ -164,3 +158,20 @@ def test_identical_programs_run_once_and_share_their_executions(engine: Engine) 
     )
     assert results[0] is results[2] and results[0] is not results[1]
     assert all(e.ok for e in results[1])
+
+
+def test_threads_are_allowed_and_child_processes_are_not(engine: Engine) -> None:
+    source = (
+        "import os, threading\n"
+        "def solve(i):\n"
+        "    box = []\n"
+        "    worker = threading.Thread(target=box.append, args=(i['n'] * 2,))\n"
+        "    worker.start()\n"
+        "    worker.join()\n"
+        "    if i['fork']:\n"
+        "        os.fork()\n"
+        "    return {'doubled': box[0]}\n"
+    )
+    threaded, forked = _run(source, [{"n": 21, "fork": False}, {"n": 1, "fork": True}], engine)
+    assert threaded.outcome is Outcome.OK and threaded.value == {"doubled": 42}
+    assert forked.outcome is Outcome.EXCEPTION and "PermissionError" in forked.reason
