@@ -79,7 +79,8 @@ async def find_batch(
     except LLMError as exc:
         return Unsure(f"the server would not list its batches ({exc})", [])
     count = len(intent.requests)
-    candidates = [b for b in listed if b.batch_id not in known and b.requests == count]
+    # A server that gives no counts hides no candidate: its results are looked at too.
+    candidates = [b for b in listed if b.batch_id not in known and b.requests in (None, count)]
     waited_from = time.monotonic() - age(intent.at)
     while not all(c.ended for c in candidates):
         if time.monotonic() - waited_from >= deadline:
