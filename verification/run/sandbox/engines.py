@@ -48,8 +48,8 @@ HASH_SEED = "0"
 INSTALL_HINT = (
     "install bubblewrap (Debian and Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf "
     "install bubblewrap`) and allow unprivileged user namespaces (Ubuntu 24.04: `sysctl "
-    "kernel.apparmor_restrict_unprivileged_userns=0`), or start a Docker daemon and pass "
-    "`--sandbox docker`"
+    "kernel.apparmor_restrict_unprivileged_userns=0`), or start a Docker daemon for the "
+    "docker engine"
 )
 SYSTEM_PATHS = ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/libx32", "/sbin")
 """What the interpreter may need of the system: programs and shared libraries, read-only."""
@@ -122,12 +122,17 @@ class Engine(ABC):
     def launch(self, limits: Limits, code: str) -> Launch:
         """How to start ``python -c code`` sandboxed under ``limits``."""
 
+    def hint(self) -> str:
+        """How to make this engine work."""
+        return INSTALL_HINT
+
     def kill(self, launch: Launch) -> list[str] | None:
         """A command that stops ``launch``'s sandbox besides killing its process, if any."""
         return None
 
     def probe(self) -> str:
-        """Start an interpreter in the sandbox once; its Python version, or the error."""
+        """Start an interpreter in the sandbox once; its Python version, or the error
+        (for Docker, with the image to pull when it is missing)."""
         launch = self.launch(Limits(), PROBE)
         try:
             done = subprocess.run(
@@ -151,7 +156,7 @@ class Engine(ABC):
         if done.returncode != 0:
             raise SandboxUnavailableError(
                 f"the {self.name} sandbox failed to start an interpreter (exit "
-                f"{done.returncode}: {done.stderr.strip()[-500:]}); {INSTALL_HINT}"
+                f"{done.returncode}: {done.stderr.strip()[-500:]}); {self.hint()}"
             )
         self.python_version = done.stdout.strip()
         return self.python_version
@@ -258,6 +263,8 @@ class DockerEngine(Engine):
         name = f"verification-sandbox-{uuid.uuid4().hex[:12]}"
         argv = [
             self.docker, "run", "--rm", "-i", "--name", name,
+            "--pull", "never",  # no download in the middle of a run: pulled beforehand
+            "--cpus", "1",
             "--network", "none",
             "--read-only",
             "--tmpfs", f"/tmp:rw,nosuid,nodev,size={limits.tmp_bytes}",
@@ -275,6 +282,9 @@ class DockerEngine(Engine):
             self.image, "python", *PYTHON_FLAGS, "-c", code,
         ]  # fmt: skip
         return Launch(argv, dict(os.environ), lambda: None, name=name)
+
+    def hint(self) -> str:
+        return f"pull the image first (`docker pull {self.image}`), or {INSTALL_HINT}"
 
     def kill(self, launch: Launch) -> list[str] | None:
         return [self.docker, "kill", launch.name]
