@@ -3,6 +3,7 @@ fallback; what each one's command asks of the kernel or of Docker."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from verification.errors import ConfigurationError, SandboxUnavailableError
-from verification.run.sandbox import ENGINES, Limits
+from verification.run.sandbox import ENGINES, Limits, Outcome, run_program
 from verification.run.sandbox import engines as engines_module
 from verification.run.sandbox.engines import BubblewrapEngine, DockerEngine, available_engine
 from verification.run.sandbox.seccomp import seccomp_filter
@@ -127,3 +128,39 @@ def test_docker_works_or_is_refused_saying_how_to_install_a_sandbox() -> None:
         assert engine.name == "docker" and engine.python_version
     finally:
         available_engine.cache_clear()
+
+
+FAKE_DOCKER = """#!/bin/sh
+# A stand-in for the docker client: logs what it is asked, runs the command after the image
+# with this machine's Python (no container: it tests the harness's side of the engine only).
+log="$FAKE_DOCKER_LOG"
+if [ "$1" = kill ]; then echo "kill $2" >> "$log"; exit 0; fi
+while [ "$1" != "--name" ]; do shift; done
+echo "run $2" >> "$log"
+while [ "$1" != "python" ]; do shift; done
+shift
+exec "$FAKE_PYTHON" "$@"
+"""
+
+
+@pytest.mark.slow
+def test_the_docker_engine_runs_cases_and_kills_its_container_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = tmp_path / "docker"
+    fake.write_text(FAKE_DOCKER)
+    fake.chmod(0o755)
+    log = tmp_path / "log"
+    monkeypatch.setenv("FAKE_DOCKER_LOG", str(log))
+    monkeypatch.setenv("FAKE_PYTHON", sys.executable)
+    engine = DockerEngine(docker=str(fake))
+    source = "def solve(i):\n    while i['spin']:\n        pass\n    return {'ok': True}\n"
+    limits = Limits(cpu_seconds=1, wall_seconds=2)
+    spun, answered = asyncio.run(
+        run_program(source, [{"spin": True}, {"spin": False}], limits=limits, engine=engine)
+    )
+    assert spun.outcome is Outcome.TIMEOUT and spun.cpu_seconds is None  # not seen from here
+    assert answered.outcome is Outcome.OK and answered.value == {"ok": True}
+    runs = [line.split()[1] for line in log.read_text().splitlines() if line.startswith("run")]
+    kills = [line.split()[1] for line in log.read_text().splitlines() if line.startswith("kill")]
+    assert len(runs) == 2 and runs[0] in kills  # the timed-out container was killed by name
