@@ -136,6 +136,9 @@ class CaseSplit:
     """Per swept size, ascending, its sweep case ids in the sweep's order."""
     plan: CertificationPlan = field(default_factory=lambda: fixed_plan(CASES_PER_SIZE))
     """The plan each size is decided by (:func:`size_plan`)."""
+    final: bool = True
+    """The run asks nothing more: a size no look decided falls to the point cut on what it
+    has (``False`` at a look while the run goes on: it stays undecided)."""
 
 
 def split_cases(
@@ -205,14 +208,18 @@ def size_plan(level: str | None, per_size: int | None = None) -> CertificationPl
 
 
 def decide_size(
-    plan: CertificationPlan, ids: Sequence[str], scores: Mapping[str, Fraction]
+    plan: CertificationPlan,
+    ids: Sequence[str],
+    scores: Mapping[str, Fraction],
+    *,
+    final: bool = True,
 ) -> tuple[Decision, frozenset[str], int]:
     """``plan``'s decision on a size's answered cases (``scores`` by id) in its sweep order
     ``ids``: the decision, the cases it was reached on, and how many of ``ids`` it reached
     (up to the deciding case when a look decided early, else all: the cases after an early
     decision were never asked, those missing before it are missing)."""
     answered = [i for i in ids if i in scores]
-    decision = decide(plan, [scores[i] for i in answered], final=True)
+    decision = decide(plan, [scores[i] for i in answered], final=final)
     kept = answered[: decision.n]
     reach = ids.index(kept[-1]) + 1 if decision.early and kept else len(ids)
     return decision, frozenset(kept), reach

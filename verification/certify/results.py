@@ -437,7 +437,9 @@ def _size_points(
         if split is not None:
             ids = split.sizes.get(size, [])
             tallies = _CaseScores.fold(r for r in counted if r.test_case.id in set(ids))
-            decision, kept, reach = decide_size(split.plan, ids, tallies.scores())
+            decision, kept, reach = decide_size(
+                split.plan, ids, tallies.scores(), final=split.final
+            )
             here = [r for r in counted if r.test_case.id in kept]
             planned = reach * samples
         else:
@@ -486,7 +488,7 @@ def results_from_journal(
         results[name] = ScaffoldResults.from_records(
             name,
             records,
-            planned=(len(split.level) if split else _asked(manifest, name)) * manifest.samples,
+            planned=_asked(manifest, name, split) * manifest.samples,
             run_label=manifest.run_label,
             swept=(manifest.sizes or {}).get(name, ()),
             split=split,
@@ -501,11 +503,14 @@ def results_from_journal(
     return results
 
 
-def _asked(manifest: RunManifest, scaffold: str) -> int:
-    """The cases a run meant to ask of ``scaffold``: all it planned, or those before the
-    look that stopped it early (the rest are not missing)."""
+def _asked(manifest: RunManifest, scaffold: str, split: CaseSplit | None = None) -> int:
+    """The cases a run meant to ask of ``scaffold`` for its status: all it planned (of a
+    swept run, the level's), or those before the look that stopped it early (the rest are
+    not missing)."""
     stop = (manifest.early_stops or {}).get(scaffold)
-    return stop.cases if stop else len(manifest.scaffolds[scaffold].case_ids)
+    if stop:
+        return stop.cases
+    return len(split.level) if split else len(manifest.scaffolds[scaffold].case_ids)
 
 
 def journalled_cases(scaffold: str, records: Sequence[AttemptRecord]) -> list[TestCase]:
