@@ -20,14 +20,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, cast
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 __all__ = [
     "DEFAULT_SEED",
+    "PROGRAM_ID_FORMAT",
     "SCAFFOLD_NAME_FORMAT",
     "TIERS",
     "CaseKey",
     "CaseSource",
+    "ProgramTask",
     "TestCase",
     "TestSuite",
     "Tier",
@@ -36,7 +38,9 @@ __all__ = [
     "generate_case",
     "is_scaffold_name",
     "parse_case_id",
+    "parse_program_id",
     "printable",
+    "program_id",
     "to_json_data",
 ]
 
@@ -55,6 +59,10 @@ _CASE_ID = re.compile(
     r"(?:-s(?P<size>\d{1,6}))?-(?P<index>\d{1,9})$"
 )
 CASE_ID_FORMAT = "<scaffold>-<tier>-<NNN> or <scaffold>-<tier>-s<size>-<NNN>"
+_PROGRAM_ID = re.compile(rf"^(?P<scaffold>{SCAFFOLD_NAME_FORMAT})-program-(?P<index>\d{{1,9}})$")
+PROGRAM_ID_FORMAT = "<scaffold>-program-<NNN>"
+"""The request id of a code-mode program (``dijkstra-program-000``): one request, run on the
+whole case suite, not a case of a tier."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,18 @@ def parse_case_id(text: str) -> CaseKey | None:
         index=int(match["index"]),
         size=None if size is None else int(size),
     )
+
+
+def program_id(scaffold: str, index: int) -> str:
+    """The request id of program ``index`` of ``scaffold`` in code mode."""
+    return f"{scaffold}-program-{index:03d}"
+
+
+def parse_program_id(text: str) -> tuple[str, int] | None:
+    """The scaffold and index a program id names, or ``None`` when ``text`` is not one
+    (see :data:`PROGRAM_ID_FORMAT`)."""
+    match = _PROGRAM_ID.match(text)
+    return None if match is None else (match["scaffold"], int(match["index"]))
 
 
 def case_rng(
@@ -141,6 +161,16 @@ class TestCase(BaseModel):
                 index = int(last) if last.isdigit() else 0
             data = {**data, "index": index}
         return data
+
+
+class ProgramTask(TestCase):
+    """One program asked in code mode: its id is a program id, its ``suite`` the cases the
+    program is run on (kept out of any serialization: the journal records each case's
+    result, not the suite). Its ``tier`` is a placeholder: a program belongs to no tier."""
+
+    suite: tuple[TestCase, ...] = Field(default=(), exclude=True, repr=False)
+    reference_seconds: tuple[float, ...] = Field(default=(), exclude=True, repr=False)
+    """The reference's seconds on each case of ``suite``, in order (its time limits')."""
 
 
 class TestSuite(BaseModel):

@@ -85,7 +85,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         progress: ProgressCallback | None = None,
         catalog: Catalog | None = None,
         planned: Callable[[int], None] | None = None,
-        answer_kind: str = "trace",
+        answer_kind: str | None = None,
         transport: str | None = None,
     ) -> None:
         self.settings = resolve_settings(settings)
@@ -99,8 +99,9 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         self.planned = planned
         """Told how many first answers a run will ask, once it knows (a progress bar's
         total)."""
-        self.answer_kind = answer_kind
-        """What kind of answer is asked and judged (:mod:`verification.run.strategies`)."""
+        self.answer_kind = answer_kind or self.settings.answer
+        """What kind of answer is asked and judged (:mod:`verification.run.strategies`);
+        the settings' (``--answer``) unless given."""
         self.transport = transport
         """How requests are sent, by name; ``None``: as the plan says (``--batch``)."""
         self.scheduler = CaseScheduler(self.settings.concurrency)

@@ -15,6 +15,7 @@ import pytest
 from verification.catalog.graph.bfs import generate_bfs
 from verification.catalog.graph.dijkstra import generate_dijkstra
 from verification.generators.base import TIERS, Tier, to_json_data
+from verification.generators.graph import MAX_VERTICES, vertex_labels
 from verification.reference.graph import bfs, dijkstra
 
 SIZES: dict[Tier, int] = {"simple": 5, "standard": 8, "edge": 5}
@@ -184,8 +185,18 @@ def test_standard_keeps_its_promise_at_every_size(generator: Generator, size: in
 
 @pytest.mark.parametrize("generator", [generate_dijkstra, generate_bfs])
 @pytest.mark.parametrize(
-    ("tier", "size"), [("simple", 2), ("standard", 5), ("edge", 3), ("edge", 27)]
+    ("tier", "size"), [("simple", 2), ("standard", 5), ("edge", 3), ("edge", MAX_VERTICES + 1)]
 )
 def test_sizes_out_of_range_are_refused(generator: Generator, tier: Tier, size: int) -> None:
     with pytest.raises(ValueError, match="size"):
         generator(random.Random(0), tier, size)
+
+
+def test_labels_past_26_vertices_are_unique_spreadsheet_columns() -> None:
+    """Code mode's size ladder draws graphs of 1,000 vertices: A..Z, then AA, AB, ..."""
+    labels = vertex_labels(1000)
+    assert len(set(labels)) == 1000
+    assert labels[:26] == list(string.ascii_uppercase)
+    assert labels[26:28] == ["AA", "AB"] and labels[701:703] == ["ZZ", "AAA"]
+    graph = generate_dijkstra(random.Random(0), "standard", 300)
+    assert len(set(graph["vertices"])) == 300

@@ -171,6 +171,19 @@ class ScaffoldSpec:
     ``<name>.md`` beside :attr:`defined_in`."""
     defined_in: Path | None = None
     """The file of the module that made this spec, noted when it is made."""
+    code_rules: Mapping[str, str] = field(default_factory=dict)
+    """Code mode (``--answer code``): by answer field, the exact rule its value follows
+    where only one way of running the algorithm determines it (the probes of one search,
+    an acceptance order); stated in the Code Format."""
+    code_dropped_fields: Mapping[str, str] = field(default_factory=dict)
+    """Code mode: by answer field, why it is not asked of a program (a field that only
+    means something done by hand); a program's value for it is ignored and the
+    reference's judged in its place."""
+    code_sizes: Sequence[int] = ()
+    """Code mode: the standard tier's size ladder a program is run on besides the level's
+    cases, far past the trace sizes (1,000 vertices or items where the algorithm is
+    polynomial), kept to a few seconds of reference time in all; none: the top of the
+    standard range."""
 
     def __post_init__(self) -> None:
         if self.defined_in is None:
@@ -221,6 +234,7 @@ class ScaffoldSpec:
                 f"spec {self.name!r}: max_output_tokens must be a whole number of at least "
                 f"{MIN_OUTPUT_TOKENS}, got {budget!r:.40}"
             )
+        self._check_code_mode()
         missing = set(TIERS) - set(self.sizes)
         if missing:
             raise SpecError(f"spec {self.name!r} has no size for tiers {sorted(missing)}")
@@ -228,6 +242,36 @@ class ScaffoldSpec:
             problem = self.size.check(tier, default)
             if problem is not None:
                 raise SpecError(f"spec {self.name!r}: default {problem}")
+
+    def _check_code_mode(self) -> None:
+        fields = set(getattr(self.answer_schema, "model_fields", {}))
+        for what, declared in (
+            ("code_rules", self.code_rules),
+            ("code_dropped_fields", self.code_dropped_fields),
+        ):
+            for key, text in declared.items():
+                if key not in fields:
+                    raise SpecError(
+                        f"spec {self.name!r}: {what} names {key!r}, not a field of its answer "
+                        f"schema ({', '.join(sorted(fields))})"
+                    )
+                if not isinstance(text, str) or not text.strip():
+                    raise SpecError(f"spec {self.name!r}: {what}[{key!r}] must say something")
+        both = set(self.code_rules) & set(self.code_dropped_fields)
+        if both:
+            raise SpecError(
+                f"spec {self.name!r}: {sorted(both)} both ruled and dropped in code mode"
+            )
+        if fields and not fields - set(self.code_dropped_fields):
+            raise SpecError(f"spec {self.name!r}: code mode cannot drop every answer field")
+        for size in self.code_sizes:
+            if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+                raise SpecError(f"spec {self.name!r}: code size {size!r} is not a positive int")
+
+    @property
+    def code_ladder(self) -> tuple[int, ...]:
+        """The standard-tier sizes code mode runs a program at besides the level's cases."""
+        return tuple(self.code_sizes) or (self.size.ranges["standard"][1],)
 
     @property
     def generic_mutants(self) -> bool:

@@ -176,6 +176,9 @@ def fitting_records(
     kept = []
     problems: dict[tuple[str, tuple[str, ...]], str | None] = {}
     for record in records:
+        if record.is_program:  # a code-mode program's input is its suite's, not a case's
+            kept.append(record)
+            continue
         key = (record.scaffold, tuple(sorted(record.input)))
         if key not in problems:
             spec = specs.get(record.scaffold)

@@ -27,7 +27,7 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Any, Literal
 
-from verification.cases import parse_case_id
+from verification.cases import ProgramTask, parse_case_id
 from verification.catalog import Catalog, default_catalog
 from verification.certify.calibration import (
     Calibration,
@@ -350,7 +350,15 @@ class ScaffoldResults:
             per_tier={
                 tier: (float(part.total()), part.n)
                 for tier in ("simple", "standard", "edge")
-                if (part := _CaseScores.fold([r for r in counted if r.test_case.tier == tier])).n
+                if (
+                    part := _CaseScores.fold(
+                        [
+                            r
+                            for r in counted
+                            if r.test_case.tier == tier and not isinstance(r.test_case, ProgramTask)
+                        ]
+                    )
+                ).n
             },
             leniency=dict(Counter(name for r in counted for name in r.leniency)),
             usage=dict(usage),
@@ -518,6 +526,7 @@ def journalled_cases(scaffold: str, records: Sequence[AttemptRecord]) -> list[Te
     as the journal holds it (what calibration judges)."""
     cases: dict[str, TestCase] = {}
     for record in records:
-        if record.scaffold == scaffold and record.case_id not in cases:
+        # A code-mode program is no case: calibration judges answers to cases.
+        if record.scaffold == scaffold and record.case_id not in cases and not record.is_program:
             cases[record.case_id] = record.test_case()
     return list(cases.values())

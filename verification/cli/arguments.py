@@ -217,6 +217,14 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "Polled every VERIFY_BATCH_POLL_INTERVAL seconds (60) up to VERIFY_BATCH_DEADLINE",
     )
     group.add_argument(
+        "--answer",
+        choices=["trace", "code"],
+        help="what the model is asked for: trace (default), the algorithm worked by hand on "
+        "each case; code, one Python program per request, run in a sandbox on every case of "
+        "every tier and a size ladder far past trace sizes (n counts programs; not with "
+        "--samples). VERIFY_ANSWER",
+    )
+    group.add_argument(
         "--early-stop",
         action="store_const",
         const=True,

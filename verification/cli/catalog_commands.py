@@ -93,6 +93,7 @@ class CatalogCommands(CommandsBase):
         part: str = "both",
         scaffold_file: Path | None = None,
         size: int | None = None,
+        answer: str | None = None,
     ) -> int:
         from verification.cases import case_id as make_case_id
         from verification.cases import parse_case_id
@@ -100,6 +101,8 @@ class CatalogCommands(CommandsBase):
         from verification.llm.prompt_builder import PromptBuilder
         from verification.runner import plan_cases
 
+        if (answer or self.settings.answer) == "code":
+            return self._show_code_prompt(name, part=part, scaffold_file=scaffold_file)
         if case_id is None:  # the first standard case, as a user trying a scaffold wants
             case_id = make_case_id(name, "standard", 0, size)
             print(
@@ -125,4 +128,23 @@ class CatalogCommands(CommandsBase):
         )
         text = {"system": prompt.system, "user": prompt.user, "both": both}[part]
         print(text)
+        return 0
+
+    def _show_code_prompt(self, name: str, *, part: str, scaffold_file: Path | None) -> int:
+        """A code-mode program's prompt: the scaffold and the Code Format (the same for
+        every program of the scaffold)."""
+        from verification.catalog.code_format import CODE_FORMAT_VERSION
+        from verification.llm.prompt_builder import PromptBuilder
+        from verification.run.code_answers import code_prompt
+
+        overrides = {name: scaffold_file} if scaffold_file else {}
+        builder = PromptBuilder(self.settings.scaffolds_dir, overrides=overrides)
+        prompt = code_prompt(builder, builder.spec(name))
+        both = (
+            f"===== system prompt: {builder.scaffold_path(name)} verbatim =====\n"
+            f"{prompt.system.rstrip()}\n\n"
+            f"===== user prompt: Code Format {CODE_FORMAT_VERSION}, program of {name} =====\n"
+            f"{prompt.user}"
+        )
+        print({"system": prompt.system, "user": prompt.user, "both": both}[part])
         return 0

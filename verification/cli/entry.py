@@ -43,6 +43,7 @@ SETTING_OPTIONS = (
     "max_cost",
     "early_stop",
     "batch",
+    "answer",
 )
 
 
@@ -149,6 +150,7 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
                     part=args.part,
                     scaffold_file=args.scaffold_file,
                     size=args.size,
+                    answer=args.answer,
                 )
         if args.command == "view":
             return cli.view(args.run_id)

@@ -191,6 +191,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "--scaffold-file", type=path_argument, metavar="FILE", help="use this draft scaffold file"
     )
     show.add_argument(
+        "--answer",
+        choices=["trace", "code"],
+        help="the prompt of a trace (default: one case's) or of a program (code mode: the "
+        "scaffold and the generated Code Format; --case is then not needed)",
+    )
+    show.add_argument(
         "--seed", type=int, metavar="N", help="suite seed the case is drawn with (VERIFY_SEED)"
     )
     show.add_argument(

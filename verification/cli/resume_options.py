@@ -23,6 +23,7 @@ RESUMED: dict[str, tuple[str, Callable[[RunManifest], Any]]] = {
     "samples": ("--samples", lambda m: m.samples),
     "seed": ("--seed", lambda m: None if m.seed_private else m.seed),
     "temperature": ("--temperature", lambda m: m.settings.get("temperature")),
+    "answer": ("--answer", lambda m: m.settings.get("answer")),
 }
 """Each setting a resume takes from the manifest: its option and how the manifest says it
 (None: the manifest does not say, and today's setting holds)."""

@@ -188,6 +188,10 @@ class RunOptions(BaseModel):
     early_stop: bool = False
     """Stop asking a scaffold's cases once a planned look decides its status
     (:mod:`verification.run.early_stop`)."""
+    answer: Literal["trace", "code"] = "trace"
+    """What a model is asked for (``--answer``): ``trace``, the algorithm worked by hand on
+    each case; ``code``, a program run in a sandbox on every case
+    (:mod:`verification.run.code_answers`)."""
 
     @field_validator("level", mode="before")
     @classmethod

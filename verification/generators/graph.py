@@ -44,11 +44,33 @@ def count_vertices(test_input: Mapping[str, Any]) -> int:
     return len(test_input["vertices"])
 
 
+MAX_VERTICES = 5000
+"""The most vertices a graph generator draws (code mode's size ladder goes to 1,000)."""
+
+
 def vertex_labels(size: int, least: int = 1) -> list[str]:
-    """``"A"``, ``"B"``, ... for ``size`` vertices; a size outside ``least..26`` is an error."""
-    if not least <= size <= len(string.ascii_uppercase):
-        raise ValueError(f"size must be between {least} and 26 vertices, got {size}")
-    return list(string.ascii_uppercase[:size])
+    """``"A"``, ``"B"``, ..., ``"Z"``, then ``"AA"``, ``"AB"``, ... (spreadsheet columns) for
+    ``size`` vertices; a size outside ``least..MAX_VERTICES`` is an error. A trace-mode size
+    range stays within 26, one letter per vertex.
+
+    Examples
+    --------
+    >>> vertex_labels(3)
+    ['A', 'B', 'C']
+    >>> vertex_labels(28)[25:]
+    ['Z', 'AA', 'AB']
+    """
+    if not least <= size <= MAX_VERTICES:
+        raise ValueError(f"size must be between {least} and {MAX_VERTICES} vertices, got {size}")
+    letters = string.ascii_uppercase
+    labels = []
+    for number in range(1, size + 1):
+        label = ""
+        while number:
+            number, digit = divmod(number - 1, 26)
+            label = letters[digit] + label
+        labels.append(label)
+    return labels
 
 
 def deep_tree_pairs(rng: random.Random, labels: list[str], source: str) -> list[Pair]:

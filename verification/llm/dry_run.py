@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from verification.cases import TestCase
+from verification.cases import TestCase, parse_program_id
 from verification.catalog import Catalog, default_catalog
 from verification.errors import (
     AuthenticationError,
@@ -22,6 +22,7 @@ from verification.errors import (
     LLMError,
     PluginError,
     RateLimitError,
+    SpecError,
     StoredFileError,
     TransientLLMError,
 )
@@ -43,7 +44,9 @@ MAX_REPLAY_BYTES = 512 * 1024 * 1024
 
 
 class ReferenceProvider(LLMProvider):
-    """Answers every case with its reference answer, written as the Output Format asks.
+    """Answers every case with its reference answer, written as the Output Format asks,
+    and every code-mode program (``<scaffold>-program-<k>``) with the program built from
+    the reference implementation (:mod:`verification.catalog.reference_programs`).
 
     It checks the harness end to end with no key and no network; it certifies no model. Its
     answers come from the catalog: each case's expected answer, rendered by its spec.
@@ -68,10 +71,16 @@ class ReferenceProvider(LLMProvider):
 
     async def prepare(self, cases: Sequence[TestCase]) -> None:
         catalog = self.catalog or default_catalog()
+        from verification.catalog.reference_programs import reference_program
+
         for case in cases:
             try:
-                answer = catalog.get_spec(case.scaffold).render_answer(case.expected)
-            except PluginError as exc:  # that case has no answer; the others still do
+                spec = catalog.get_spec(case.scaffold)
+                if parse_program_id(case.id) is not None:
+                    answer = "```python\n" + reference_program(spec) + "```"
+                else:
+                    answer = spec.render_answer(case.expected)
+            except (PluginError, SpecError) as exc:  # that case has no answer; others do
                 self._unanswerable[case.id] = str(exc)
             else:
                 self._answers[case.id] = answer

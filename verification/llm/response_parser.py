@@ -39,6 +39,7 @@ __all__ = [
     "UNFENCED_WINDOW",
     "ParsedAnswer",
     "ResponseParser",
+    "fenced_blocks",
 ]
 
 LENIENCIES: dict[str, str] = {
@@ -121,6 +122,13 @@ def _code_blocks(text: str, lines: list[str]) -> list[_Block]:
         tag = token.info.strip().split(maxsplit=1)[0].lower() if token.info.strip() else ""
         blocks.append(_Block(tag, token.content, first, end, closed))
     return blocks
+
+
+def fenced_blocks(text: str) -> list[tuple[str, str, bool]]:
+    """Every code block of ``text`` as a CommonMark reader sees it: its tag (lower case,
+    ``""`` untagged), its body and whether it is closed (code mode reads its program
+    from the last ```python block)."""
+    return [(b.tag, b.body, b.closed) for b in _code_blocks(text, text.splitlines())]
 
 
 def _max_depth(text: str, limit: int) -> int:

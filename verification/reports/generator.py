@@ -47,6 +47,7 @@ from verification.reports.charts import (
 from verification.reports.history import recent_comparable
 from verification.reports.html import HtmlReporter
 from verification.reports.models import ModelTable, ModelTableReporter, model_table
+from verification.reports.programs import programs_markdown
 from verification.reports.regressions import compare_with_previous
 from verification.reports.summary import build_summary, summary_of
 from verification.store.journal import read_journal
@@ -227,6 +228,7 @@ class MarkdownReporter:
                 context.costs.get(results.scaffold),
                 size_chart=chart.name if chart.is_file() else None,
             )
+            text += programs_markdown(context.records, results.scaffold)
             written.append(write_report(path, text))
         summary = write_report(
             context.output_dir / "summary.md",

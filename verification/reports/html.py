@@ -30,6 +30,7 @@ from verification.cases import printable
 from verification.certify.results import THRESHOLDS, ScaffoldResults, TestResult
 from verification.errors import ConfigurationError
 from verification.reports.base import ReportContext, write_report
+from verification.reports.programs import programs_html
 from verification.reports.summary import summary_of
 from verification.store.manifests import RunManifest, latest_run_id
 from verification.store.paths import RunPaths
@@ -304,8 +305,9 @@ def page_data(
     }
 
 
-def render_page(data: Mapping[str, Any]) -> str:
-    """The page of ``data`` (:func:`page_data`)."""
+def render_page(data: Mapping[str, Any], programs: Markup | None = None) -> str:
+    """The page of ``data`` (:func:`page_data`), with code mode's ``programs`` section
+    (escaped HTML, :func:`~verification.reports.programs.programs_html`) if any."""
     assets = _assets()
     # ASCII JSON keeps lone surrogates as escapes; with '<' escaped no string can close
     # the script element or open a comment in it.
@@ -317,6 +319,7 @@ def render_page(data: Mapping[str, Any]) -> str:
         style=Markup(assets.style),
         script=Markup(assets.script),
         data=Markup(block),
+        programs=programs or Markup(""),
     )
 
 
@@ -329,7 +332,8 @@ class HtmlReporter:
         context.output_dir.mkdir(parents=True, exist_ok=True)
         summary = summary_of(context)
         data = page_data(context.manifest, context.results, context.records, summary)
-        return [write_report(context.output_dir / HTML_REPORT_NAME, render_page(data))]
+        page = render_page(data, programs_html(context.records))
+        return [write_report(context.output_dir / HTML_REPORT_NAME, page)]
 
 
 def page_path(results_dir: Path, run_id: str | None = None) -> Path:

@@ -4,13 +4,14 @@ protocol.
 A kind writes a case's prompt, judges a reply to it (what the answer was, whether it
 passed, at which level it failed) and writes the re-prompt that asks again after a reply
 that could not be read. Today's kind is the model's worked trace of the algorithm
-(:mod:`verification.run.trace_answers`); a kind is chosen by name
+(:mod:`verification.run.trace_answers`), or a program run on every case
+(:mod:`verification.run.code_answers`); a kind is chosen by name
 (:mod:`verification.run.strategies`) and the runner never looks inside it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple, Protocol
 
 from verification.cases import TestCase
@@ -18,7 +19,7 @@ from verification.catalog import Catalog
 from verification.catalog.spec import ScaffoldSpec
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.prompt_builder import Prompt, PromptBuilder
-from verification.store.records import AttemptRecord, Outcome
+from verification.store.records import AttemptRecord, Outcome, ProgramRun
 from verification.validators.base import Validator
 
 __all__ = ["AnswerKind", "AnswerKindFactory", "Judgement", "stopped_early"]
@@ -26,13 +27,14 @@ __all__ = ["AnswerKind", "AnswerKindFactory", "Judgement", "stopped_early"]
 
 class Judgement(NamedTuple):
     """A reply's outcome, the level that failed, why, the answer read and the leniency
-    the reading needed."""
+    the reading needed (and, for a code-mode program, its run on the suite)."""
 
     outcome: Outcome
     level: int | None
     reason: str
     answer: Any = None
     leniency: tuple[str, ...] = ()
+    program: ProgramRun | None = None
 
 
 class AnswerKind(Protocol):
@@ -50,8 +52,9 @@ class AnswerKind(Protocol):
         case: TestCase,
         request: LLMRequest,
         response: LLMResponse,
-    ) -> Judgement:
-        """The verdict on ``response``, the reply to ``request``."""
+    ) -> Judgement | Awaitable[Judgement]:
+        """The verdict on ``response``, the reply to ``request`` (awaited when a kind
+        judges by running something, as code mode runs a program)."""
         ...
 
     def needs_repair(self, record: AttemptRecord) -> bool:

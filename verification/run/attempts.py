@@ -10,12 +10,13 @@ requests :meth:`Attempts.request_for` makes and hands their replies to
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from verification.cases import TestCase, parse_case_id
+from verification.cases import ProgramTask, TestCase, parse_case_id, parse_program_id
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.calibration import CaseCalibration, calibrate_case
 from verification.config import RunConfig
@@ -28,7 +29,7 @@ from verification.run.budget import CostBudget
 from verification.store.journal import JournalWriter, read_journal
 from verification.store.paths import RunPaths
 from verification.store.pricing import estimate_tokens, min_cacheable_for
-from verification.store.records import AttemptRecord, cap_response
+from verification.store.records import PROGRAM_TIER, AttemptRecord, cap_response
 from verification.store.thinking import max_tokens_with
 from verification.validators.base import Validator
 
@@ -51,9 +52,21 @@ class Job:
         """(case id, sample): what the journal knows the job by."""
         return (self.case.id, self.epoch)
 
+    @property
+    def request_sample(self) -> int:
+        """The sample its request names: the epoch, or a program's index (programs of a
+        scaffold share their prompt, and each must be its own request to the cache)."""
+        return self.case.index if isinstance(self.case, ProgramTask) else self.epoch
+
 
 def _undrawn(identifier: str) -> TestCase:
     """The case ``identifier`` names, as far as its id says (no input, no answer)."""
+    program = parse_program_id(identifier)
+    if program is not None:
+        scaffold, index = program
+        return ProgramTask(
+            id=identifier, scaffold=scaffold, tier="standard", index=index, input={}, expected={}
+        )
     key = parse_case_id(identifier)
     assert key is not None  # planned ids are made by case_id()
     return TestCase(
@@ -108,7 +121,7 @@ class Attempts:
             temperature=None if self.thinking_budget else self.settings.temperature,
             thinking_budget=self.thinking_budget,
             case_id=job.case.id,
-            sample=job.epoch,
+            sample=job.request_sample,
         )
 
     def prompt_at(self, job: Job, attempt: int, chain: Mapping[int, AttemptRecord]) -> Prompt:
@@ -156,7 +169,7 @@ class Attempts:
             prompt = self.answers.repair(prompt, records[-1].reason)
             attempt = first_attempt + len(records)
             records.append(await self._attempt(job, prompt, attempt=attempt, slot=slot))
-        if job.case.id not in self.calibrations:
+        if job.case.id not in self.calibrations and not isinstance(job.case, ProgramTask):
             self.calibrations[job.case.id] = calibrate_case(job.spec, job.case)
         return records
 
@@ -195,7 +208,8 @@ class Attempts:
             verdict = Judgement("infra_error", None, str(reply))
         else:
             try:
-                verdict = self.answers.judge(job.spec, job.validator, job.case, request, response)
+                judged = self.answers.judge(job.spec, job.validator, job.case, request, response)
+                verdict = await judged if inspect.isawaitable(judged) else judged
             except PluginError as exc:
                 # The plugin's fault, not the answer's: kept, not counted, asked on resume.
                 verdict = Judgement("infra_error", None, str(exc))
@@ -256,7 +270,7 @@ class Attempts:
             index=drawn.index,
             epoch=epoch,
             attempt=attempt,
-            tier=drawn.tier,
+            tier=PROGRAM_TIER if isinstance(drawn, ProgramTask) else drawn.tier,
             input=drawn.input,
             expected=drawn.expected,
             outcome=verdict.outcome,
@@ -276,6 +290,7 @@ class Attempts:
             size=drawn.size,
             model_asked=model_asked,
             batch_id=batch_id,
+            program=verdict.program,
         )
         if self.journal is not None:
             self.journal.append(record)

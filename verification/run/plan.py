@@ -15,16 +15,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from verification.cases import CASE_ID_FORMAT, TIERS, TestCase, Tier, case_id, parse_case_id
+from verification.cases import (
+    CASE_ID_FORMAT,
+    TIERS,
+    TestCase,
+    Tier,
+    case_id,
+    parse_case_id,
+    parse_program_id,
+)
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.envelope import CASES_PER_SIZE, size_plan, sweep_plan, sweep_sizes
-from verification.config import LEVEL_TIERS, Level, RunConfig, private_case_seed
+from verification.certify.sequential import plan_for
+from verification.config import LEVEL_CASES, LEVEL_TIERS, Level, RunConfig, private_case_seed
 from verification.errors import ConfigurationError, PluginError
 from verification.llm.prompt_builder import PromptBuilder
 from verification.registry import plan_tier_counts
 from verification.run.early_stop import check_early_stop, interleaved
+from verification.run.programs import program_tasks
 from verification.run.resuming import adopt_stored_scaffolds
 from verification.run.shards import Shard, ShardCut, cut_plan
 from verification.store.manifests import CostBasis, RunManifest
@@ -132,6 +142,23 @@ def _resumed(
     failures: dict[str, PluginError] = {}
     adopt_stored_scaffolds(previous, prompt_builder)
     case_ids = [i for info in previous.scaffolds.values() for i in info.case_ids]
+    if previous.settings.get("answer") == "code":
+        return RunPlan(
+            {
+                name: program_tasks(
+                    catalog.get_spec(name),
+                    seed=resumed_seed(previous, settings),
+                    cases=_suite_cases(previous.level),
+                    tiers=previous.tiers,
+                    count=sum(parse_program_id(i) is not None for i in info.case_ids),
+                )
+                for name, info in previous.scaffolds.items()
+            },
+            transport=BATCHES if settings.batch or previous.settings.get("batch") else CONCURRENT,
+            thinking_budget=previous.thinking_budget,
+            tiers=previous.tiers,
+            resumes=previous,
+        )
     planned = plan_cases(
         list(previous.scaffolds),
         seed=resumed_seed(previous, settings),
@@ -199,6 +226,18 @@ def _new(
 ) -> RunPlan:
     """A new run's plan (:func:`new_cases`); with early stopping, each scaffold's cases
     interleaved."""
+    if settings.answer == "code":
+        return _new_programs(
+            settings,
+            scaffold_names,
+            catalog=catalog,
+            tiers=tiers,
+            refused={
+                "--case": bool(case_ids),
+                "--size": size is not None,
+                "--shard": shard is not None,
+            },
+        )
     failures: dict[str, PluginError] = {}
     planned, tiers, sweep = new_cases(
         settings,
@@ -235,6 +274,59 @@ def _new(
         failures={i: error for i, error in plan.failures.items() if i in mine},
         cut=cut,
     )
+
+
+def _new_programs(
+    settings: RunConfig,
+    scaffold_names: Sequence[str],
+    *,
+    catalog: Catalog,
+    tiers: Sequence[Tier],
+    refused: Mapping[str, bool],
+) -> RunPlan:
+    """A new code-mode plan: per scaffold, the level's number of programs, each run on the
+    same suite (:func:`~verification.run.programs.program_tasks`) of the level's number of
+    cases over every tier and the spec's size ladder."""
+    if settings.samples > 1:
+        raise ConfigurationError(
+            "--samples is refused with --answer code: each program is already a sample "
+            "(n counts programs)"
+        )
+    for option, given in {
+        **refused,
+        "--early-stop": settings.early_stop,
+        "--sizes": settings.sizes is not None,
+    }.items():
+        if given:
+            raise ConfigurationError(
+                f"{option} is refused with --answer code: each program runs on the whole "
+                "suite, every tier and the spec's size ladder"
+            )
+    # n counts programs: the level's plan decides how many (--cases N: N, a fixed plan).
+    # The suite is the level's cases over every tier, whatever the level (unless --tier
+    # chose some), and the spec's ladder: a program is run on all of it.
+    suite = _suite_cases(settings.level)
+    count = plan_for(settings.level, None if settings.cases == suite else settings.cases).cap
+    return RunPlan(
+        {
+            name: program_tasks(
+                catalog.get_spec(name),
+                seed=settings.case_seed,
+                cases=suite,
+                tiers=tiers,
+                count=count,
+            )
+            for name in scaffold_names
+        },
+        transport=BATCHES if settings.batch else CONCURRENT,
+        thinking_budget=settings.thinking_budget,
+        tiers=list(tiers),
+    )
+
+
+def _suite_cases(level: str | None) -> int:
+    """The cases of a code-mode suite (before its ladder): the level's count."""
+    return next((n for name, n in LEVEL_CASES.items() if name == level), LEVEL_CASES["standard"])
 
 
 def _checked_size(spec: ScaffoldSpec, tier: Tier, size: int | None) -> int | None:

@@ -18,6 +18,7 @@ from typing import Generic, TypeVar
 from verification.errors import ConfigurationError
 from verification.run.answers import AnswerKindFactory
 from verification.run.batch_mode import BatchTransport
+from verification.run.code_answers import CodeAnswers
 from verification.run.concurrent import ConcurrentTransport
 from verification.run.early_stop import EarlyStopping
 from verification.run.plan import BATCHES, CONCURRENT, FIXED, LOOKS
@@ -80,5 +81,6 @@ register_stopping_rule = STOPPING_RULES.register
 register_transport(CONCURRENT, ConcurrentTransport)
 register_transport(BATCHES, BatchTransport)
 register_answer_kind("trace", TraceAnswers)
+register_answer_kind("code", CodeAnswers)
 register_stopping_rule(FIXED, FixedPlan)
 register_stopping_rule(LOOKS, EarlyStopping)

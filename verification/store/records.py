@@ -9,7 +9,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr
 
-from verification.cases import TestCase, Tier, parse_case_id, printable
+from verification.cases import (
+    ProgramTask,
+    TestCase,
+    Tier,
+    parse_case_id,
+    parse_program_id,
+    printable,
+)
 from verification.errors import RecordMismatch
 from verification.store.stored_files import (
     parse_stored_json,
@@ -18,8 +25,13 @@ from verification.store.stored_files import (
 __all__ = [
     "JOURNAL_SCHEMA",
     "MAX_RAW_RESPONSE_CHARS",
+    "PROGRAM_TIER",
     "AttemptRecord",
+    "CaseRun",
+    "CaseRunOutcome",
     "Outcome",
+    "ProgramFailure",
+    "ProgramRun",
     "RecordMismatch",
     "cap_response",
 ]
@@ -30,6 +42,67 @@ MAX_RAW_RESPONSE_CHARS = 1024 * 1024
 
 
 Outcome = Literal["passed", "failed", "truncated", "refused", "infra_error"]
+
+
+PROGRAM_TIER: Literal["program"] = "program"
+"""The ``tier`` of a program's journal record: a program belongs to no tier of cases."""
+
+CaseRunOutcome = Literal["passed", "failed", "not_run"]
+
+
+class CaseRun(BaseModel):
+    """One case of a code-mode program's suite: how its execution was judged."""
+
+    model_config = ConfigDict(frozen=True)
+
+    case_id: str
+    tier: str
+    size: int | None
+    outcome: CaseRunOutcome
+    level: int | None
+    """The level it failed at (2 contract, 3 behaviour); ``None`` when it passed or was
+    not run."""
+    reason: str
+    seconds: float | None
+    """The program's time on the case (its ``solve`` call as the sandbox timed it)."""
+    reference_seconds: float
+    """The reference implementation's time on the same case."""
+    output: str | None = None
+    """The value returned, as JSON text, cut as replies are."""
+
+
+class ProgramFailure(BaseModel):
+    """A program's first failing case, with what a reader needs to see it (each cut)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    case_id: str
+    level: int | None
+    reason: str
+    input: str
+    expected: str
+    actual: str | None
+
+
+class ProgramRun(BaseModel):
+    """What a code-mode program came to on its suite: the journal's record of a program."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: str | None
+    """The program (cut as replies are); ``None`` when the reply held none, or when it is
+    another's (``shared_with``), recorded there."""
+    source_sha256: str | None = None
+    cases: list[CaseRun] = []
+    first_failure: ProgramFailure | None = None
+    python: str | None = None
+    """The Python version the sandbox ran."""
+    engine: str | None = None
+    """The sandbox engine (``bubblewrap``, ``docker``)."""
+    harness_seconds: float = 0.0
+    """The harness's own time on the program beyond the program's (judging, sandbox)."""
+    shared_with: str | None = None
+    """The program id whose identical source was executed once for both."""
 
 
 class AttemptRecord(BaseModel):
@@ -46,7 +119,8 @@ class AttemptRecord(BaseModel):
     """Which sample of the case (0-based)."""
     attempt: int
     """1 for the first answer; 2 and 3 are repair attempts."""
-    tier: Tier
+    tier: Tier | Literal["program"]
+    """The case's tier; :data:`PROGRAM_TIER` for a code-mode program's record."""
     input: dict[str, Any]
     expected: dict[str, Any]
     outcome: Outcome
@@ -75,6 +149,9 @@ class AttemptRecord(BaseModel):
     batch_id: str | None = None
     """The Message Batch the attempt's answer (or its failure) came from: a batch's results
     read again after a crash are journalled only where this is not already written."""
+    program: ProgramRun | None = None
+    """Code mode: the program's executions on its suite (a record of a program, whose
+    ``case_id`` is a program id and ``tier`` :data:`PROGRAM_TIER`)."""
     _line: str | None = PrivateAttr(default=None)
     """Where the record was read (``<journal>:<line>``), for messages naming a bad line;
     ``None`` for a record made in this process. Never written."""
@@ -90,8 +167,23 @@ class AttemptRecord(BaseModel):
         """Where the record was read, or its case id for a record made in this process."""
         return self._line or f"the record of {self.case_id}"
 
+    @property
+    def is_program(self) -> bool:
+        """Whether this record is a code-mode program's, not a case's."""
+        return parse_program_id(self.case_id) is not None
+
     def test_case(self) -> TestCase:
-        """The case this record answers, as the journal holds it."""
+        """The case this record answers, as the journal holds it (a program's record: its
+        :class:`~verification.cases.ProgramTask`, suite not kept)."""
+        if self.tier == PROGRAM_TIER or self.is_program:
+            return ProgramTask(
+                id=self.case_id,
+                scaffold=self.scaffold,
+                tier="standard",
+                index=self.index,
+                input=self.input,
+                expected=self.expected,
+            )
         return TestCase(
             id=self.case_id,
             scaffold=self.scaffold,
@@ -130,11 +222,20 @@ class AttemptRecord(BaseModel):
         size than the record's own fields (a hand edit, or lines of two runs mixed): such
         a line answers no case for sure. An id of another form is left to the plan."""
         key = parse_case_id(self.case_id)
-        if key is None:
+        program = parse_program_id(self.case_id)
+        said: dict[str, object] = {
+            "scaffold": self.scaffold,
+            "tier": self.tier,
+            "index": self.index,
+        }
+        named: dict[str, object]
+        if program is not None:  # a code-mode program's line: of no tier but its own
+            named = {"scaffold": program[0], "tier": PROGRAM_TIER, "index": program[1]}
+        elif key is None:
             return
-        said = {"scaffold": self.scaffold, "tier": self.tier, "index": self.index}
-        named = {"scaffold": key.scaffold, "tier": key.tier, "index": key.index}
-        if key.size is not None and self.size is not None:
+        else:
+            named = {"scaffold": key.scaffold, "tier": key.tier, "index": key.index}
+        if key is not None and key.size is not None and self.size is not None:
             said["size"], named["size"] = self.size, key.size
         for field, value in said.items():
             if named[field] != value:

@@ -372,4 +372,5 @@ SPEC = ScaffoldSpec(
     mutants=graph_coloring_mutants,
     alternatives=graph_coloring_alternatives,
     max_output_tokens=6144,
+    code_sizes=(24,),
 )

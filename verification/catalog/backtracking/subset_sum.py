@@ -314,4 +314,5 @@ SPEC = ScaffoldSpec(
     mutants=subset_sum_mutants,
     alternatives=subset_sum_alternatives,
     max_output_tokens=6144,
+    code_sizes=(28,),
 )

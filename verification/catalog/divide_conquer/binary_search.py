@@ -229,4 +229,13 @@ SPEC = ScaffoldSpec(
     ),
     mutants=binary_search_mutants,
     max_output_tokens=4096,
+    code_rules={
+        "probes": (
+            "every `mid` of the scaffold's closed-interval leftmost search, in order: `lo ="
+            " 0`, `hi = n - 1`, loop while `lo <= hi`, `mid = (lo + hi) // 2`, on "
+            "`array[mid] == target` set `hi = mid - 1` and go on; a half-open search (`lo <"
+            " hi`, `hi = mid`) probes other indices and fails"
+        ),
+    },
+    code_sizes=(512, 1000),
 )

@@ -195,4 +195,5 @@ SPEC = ScaffoldSpec(
     ),
     mutants=quickselect_mutants,
     max_output_tokens=4096,
+    code_sizes=(120, 300, 1000),
 )

@@ -153,4 +153,5 @@ SPEC = ScaffoldSpec(
     ),
     mutants=edit_distance_mutants,
     max_output_tokens=6144,
+    code_sizes=(24, 100, 300),
 )

@@ -213,4 +213,11 @@ SPEC = ScaffoldSpec(
     mutants=knapsack_mutants,
     alternatives=knapsack_alternatives,
     max_output_tokens=6144,
+    code_rules={
+        "selected_items": (
+            "the chosen indices in ascending order (`sorted(...)`), each once; not in the "
+            "order a backtracking walk finds them"
+        ),
+    },
+    code_sizes=(24, 100, 300),
 )

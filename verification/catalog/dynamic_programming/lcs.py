@@ -239,4 +239,5 @@ SPEC = ScaffoldSpec(
     mutants=lcs_mutants,
     alternatives=lcs_alternatives,
     max_output_tokens=6144,
+    code_sizes=(24, 100, 300),
 )

@@ -261,4 +261,5 @@ SPEC = ScaffoldSpec(
     mutants=lis_mutants,
     alternatives=lis_alternatives,
     max_output_tokens=6144,
+    code_sizes=(32,),
 )

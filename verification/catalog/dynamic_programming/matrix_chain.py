@@ -368,4 +368,12 @@ SPEC = ScaffoldSpec(
     mutants=matrix_chain_mutants,
     alternatives=matrix_chain_alternatives,
     max_output_tokens=8192,
+    code_rules={
+        "parenthesization": (
+            "a string of the grammar `expr := 'A' index | '(' expr expr ')'`, indices from "
+            "1 in decimal, one pair of parentheses around every product including the "
+            "outermost, with no spaces, `*` or other characters (`((A1(A2A3))A4)`)"
+        ),
+    },
+    code_sizes=(16, 50, 100),
 )

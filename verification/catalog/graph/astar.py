@@ -483,4 +483,5 @@ SPEC = ScaffoldSpec(
     mutants=astar_mutants,
     alternatives=astar_alternatives,
     max_output_tokens=6144,
+    code_sizes=(32, 100),
 )

@@ -299,4 +299,5 @@ SPEC = ScaffoldSpec(
     ),
     mutants=bellman_ford_mutants,
     max_output_tokens=8192,
+    code_sizes=(20, 50, 100, 300),
 )

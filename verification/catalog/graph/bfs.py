@@ -142,4 +142,12 @@ SPEC = ScaffoldSpec(
     ),
     mutants=bfs_mutants,
     max_output_tokens=4096,
+    code_rules={
+        "order": (
+            "the visiting order of a queue-based search from `source` whose neighbour lists"
+            " are deduplicated and sorted in Python string order (`sorted()`), a vertex "
+            "marked when put in the queue"
+        ),
+    },
+    code_sizes=(50, 100, 300, 1000),
 )

@@ -223,4 +223,13 @@ SPEC = ScaffoldSpec(
     ),
     mutants=dfs_mutants,
     max_output_tokens=6144,
+    code_rules={
+        "order": (
+            "the discovery order of the scaffold's depth-first search: neighbour lists "
+            "deduplicated, self loops dropped, sorted in Python string order (`sorted()`), "
+            "searched from the scaffold's start vertex"
+        ),
+        "finish_order": ("the order vertices finish in that same search"),
+    },
+    code_sizes=(50, 100, 300, 1000),
 )

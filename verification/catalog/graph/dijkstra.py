@@ -154,4 +154,5 @@ SPEC = ScaffoldSpec(
     ),
     mutants=dijkstra_mutants,
     max_output_tokens=6144,
+    code_sizes=(25, 50, 100, 250, 1000),
 )

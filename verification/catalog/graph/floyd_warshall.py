@@ -301,4 +301,5 @@ SPEC = ScaffoldSpec(
     ),
     mutants=floyd_warshall_mutants,
     max_output_tokens=8192,
+    code_sizes=(16,),
 )

@@ -402,4 +402,12 @@ SPEC = ScaffoldSpec(
     mutants=topological_sort_mutants,
     alternatives=topological_sort_alternatives,
     max_output_tokens=6144,
+    code_rules={
+        "cycle": (
+            "`None` without a cycle; else the cycle's distinct vertices `[v1, ..., vk]` "
+            "with edges `v1->v2`, ..., `vk->v1`, the first vertex not repeated at the end "
+            "(a self loop is `[v]`)"
+        ),
+    },
+    code_sizes=(50, 100, 300, 1000),
 )

@@ -332,4 +332,11 @@ SPEC = ScaffoldSpec(
     mutants=huffman_mutants,
     alternatives=huffman_alternatives,
     max_output_tokens=6144,
+    code_rules={
+        "codes": (
+            "the codes of the scaffold's construction: the two lightest nodes merged each "
+            "time, ties taken oldest first (symbols in input order, then merged nodes in "
+            "the order made), the first taken on the 0 side"
+        ),
+    },
 )

@@ -308,4 +308,12 @@ SPEC = ScaffoldSpec(
     mutants=kruskal_mutants,
     alternatives=kruskal_alternatives,
     max_output_tokens=4096,
+    code_rules={
+        "edges": (
+            "each tree edge as `[u, v, weight]` with `u < v` (Python string order), listed "
+            "in the order Kruskal accepts them: edges sorted by weight (a stable sort of "
+            "the input order), scanned once, an edge accepted when it joins two components;"
+            " not sorted by label afterwards"
+        ),
+    },
 )

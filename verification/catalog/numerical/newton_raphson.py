@@ -244,4 +244,5 @@ SPEC = ScaffoldSpec(
     mutants=newton_mutants,
     alternatives=newton_alternatives,
     max_output_tokens=6144,
+    code_sizes=(24, 100, 1000),
 )

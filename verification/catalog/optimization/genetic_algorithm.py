@@ -267,4 +267,11 @@ SPEC = ScaffoldSpec(
     ),
     mutants=genetic_algorithm_mutants,
     max_output_tokens=6144,
+    code_rules={
+        "population": (
+            "the final population in the scaffold's order (pair 1's child 1, pair 1's child"
+            " 2, pair 2's child 1, ...), each draw used exactly where the scaffold's steps "
+            "use it"
+        ),
+    },
 )

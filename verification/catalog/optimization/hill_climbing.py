@@ -265,4 +265,11 @@ SPEC = ScaffoldSpec(
     ),
     mutants=hill_climbing_mutants,
     max_output_tokens=6144,
+    code_rules={
+        "paths": (
+            "per start, in input order, the cells from the start to its peak; neighbours "
+            "looked at in the fixed order up, left, right, down, the first of equal best "
+            "values taken, a move made only to a strictly higher value"
+        ),
+    },
 )

@@ -297,4 +297,12 @@ SPEC = ScaffoldSpec(
     ),
     mutants=simulated_annealing_mutants,
     max_output_tokens=6144,
+    code_rules={
+        "accepted": (
+            "one bool per pair of `draws`, in order: accept when `delta <= 0`, else when `u"
+            " < exp(-delta / T)` with the draw `u` and the step's temperature, exactly as "
+            "the scaffold's steps compute them (`math.exp`)"
+        ),
+    },
+    code_sizes=(30, 100, 300, 1000),
 )

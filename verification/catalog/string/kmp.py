@@ -154,4 +154,5 @@ SPEC = ScaffoldSpec(
     ),
     mutants=kmp_mutants,
     max_output_tokens=4096,
+    code_sizes=(96, 300),
 )

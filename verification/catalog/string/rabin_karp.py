@@ -181,4 +181,12 @@ SPEC = ScaffoldSpec(
     ),
     mutants=rabin_karp_mutants,
     max_output_tokens=6144,
+    code_rules={
+        "spurious_hits": (
+            "the window starts whose hash equals the pattern's, with the scaffold's rolling"
+            " hash (letter values `ord(c) % q`, base `b`, modulus `q`), but whose text "
+            "differs, in increasing order"
+        ),
+    },
+    code_sizes=(60, 100),
 )

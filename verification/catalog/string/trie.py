@@ -246,4 +246,5 @@ SPEC = ScaffoldSpec(
     ),
     mutants=trie_mutants,
     max_output_tokens=6144,
+    code_sizes=(48, 100, 300, 1000),
 )

@@ -35,20 +35,23 @@ def polynomial(coefficients: Any) -> tuple[RealFunction, RealFunction]:
         raise ValueError("coefficients must not be empty")
     values = [finite(c, f"coefficients[{i}]") for i, c in enumerate(coefficients)]
 
-    import numpy as np
+    # Horner's rule in floats, as numpy's polyval computes it, with the standard library
+    # only: a code-mode dry run runs this module inside the sandbox, where numpy is not.
+    degree = len(values) - 1
+    derivative = [c * (degree - i) for i, c in enumerate(values[:-1])]
 
-    poly = np.asarray(values, dtype=float)
-    derivative = np.polyder(poly)
-
-    def evaluate(p: Any) -> RealFunction:
+    def evaluate(p: Sequence[float]) -> RealFunction:
         def value(x: float) -> float:
-            # Divergent iterates may overflow; the caller stops on a non-finite step.
-            with np.errstate(over="ignore", invalid="ignore"):
-                return float(np.polyval(p, x))
+            total = 0.0
+            for c in p:
+                # Divergent iterates may overflow to inf or nan, as numpy's would; the
+                # caller stops on a non-finite step.
+                total = total * x + c
+            return total
 
         return value
 
-    return evaluate(poly), evaluate(derivative)
+    return evaluate(values), evaluate(derivative)
 
 
 def function_and_derivative(

@@ -1,0 +1,109 @@
+"""The Code Format of every registered scaffold, the spec's code-mode declarations, and the
+reference programs a code-mode dry run answers with."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+
+import pytest
+
+from verification.catalog import default_catalog
+from verification.catalog.code_format import code_answer, code_format, worked_case
+from verification.catalog.reference_programs import bundled_modules, reference_program
+from verification.catalog.spec import ScaffoldSpec
+from verification.errors import SpecError
+from verification.registry import get_spec
+
+SPECS = [default_catalog().get_spec(name) for name in default_catalog()]
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_every_code_format_states_the_contract_and_the_scaffold_s_rules(spec: ScaffoldSpec) -> None:
+    text = code_format(spec, python_version="3.11", time_limit="LIMIT")
+    case = worked_case(spec)
+    assert "def solve(input: dict) -> dict:" in text and "Python 3.11" in text
+    assert "LIMIT" in text and "standard library only" in text
+    assert "never `3.0`" in text and "`None`" in text and "keeps no state" in text
+    assert text.rstrip().endswith("write nothing after it.")
+    assert json.dumps(case.input, allow_nan=False) in text
+    shown = {
+        k: v for k, v in spec.reference(**case.input).items() if k not in spec.code_dropped_fields
+    }
+    assert json.dumps(json.loads(json.dumps(shown)), allow_nan=False) in text
+    for key, rule in spec.code_rules.items():
+        assert f"- `{key}`: {rule}" in text
+    for key in spec.code_dropped_fields:
+        assert f"- `{key}`: not asked" in text
+    for key in spec.code_rules.keys() | spec.code_dropped_fields.keys():
+        assert key in spec.answer_schema.model_fields
+    assert all(size > 0 for size in spec.code_ladder)
+
+
+def test_a_declaration_naming_no_field_or_a_field_twice_is_refused() -> None:
+    spec = get_spec("binary_search")
+    with pytest.raises(SpecError, match="not a field"):
+        dataclasses.replace(spec, code_rules={"prob": "x"})
+    with pytest.raises(SpecError, match="both ruled and dropped"):
+        dataclasses.replace(spec, code_dropped_fields={"probes": "a trace's"})
+    with pytest.raises(SpecError, match="every answer field"):
+        dataclasses.replace(
+            spec,
+            code_rules={},
+            code_dropped_fields=dict.fromkeys(["index", "found", "probes"], "x"),
+        )
+    with pytest.raises(SpecError, match="positive"):
+        dataclasses.replace(spec, code_sizes=(0,))
+
+
+def test_a_dropped_field_is_judged_as_the_reference_s() -> None:
+    spec = dataclasses.replace(
+        get_spec("binary_search"), code_rules={}, code_dropped_fields={"probes": "by hand only"}
+    )
+    case = worked_case(spec)
+    returned = {k: v for k, v in case.expected.items() if k != "probes"}
+    assert code_answer(spec, returned, case.expected) == case.expected
+    assert code_answer(spec, {**returned, "probes": [99]}, case.expected) == case.expected
+    assert "- `probes`: not asked (by hand only)" in code_format(
+        spec, python_version="3.11", time_limit="1 s"
+    )
+
+
+def test_a_reference_importing_outside_the_standard_library_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("inspect.getsource", lambda module: "import numpy\n")
+    with pytest.raises(SpecError, match="numpy, not of the standard library"):
+        bundled_modules.__wrapped__("verification.reference.greedy")
+
+
+@pytest.mark.slow
+def test_every_reference_program_runs_with_the_standard_library_alone() -> None:
+    """Each reference program, in an isolated interpreter without site-packages, returns
+    the reference's answer on the spec's worked case."""
+    programs = {spec.name: reference_program(spec) for spec in SPECS}
+    cases = {spec.name: worked_case(spec).input for spec in SPECS}
+    driver = (
+        "import json, sys\n"
+        "data = json.load(sys.stdin)\n"
+        "out = {}\n"
+        "for name, source in data['programs'].items():\n"
+        "    space = {}\n"
+        "    exec(compile(source, name, 'exec'), space)\n"
+        "    out[name] = space['solve'](data['cases'][name])\n"
+        "print(json.dumps(out))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", driver],
+        input=json.dumps({"programs": programs, "cases": cases}),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    answers = json.loads(done.stdout)
+    for spec in SPECS:
+        expected = json.loads(json.dumps(spec.reference(**cases[spec.name])))
+        assert answers[spec.name] == expected, spec.name

@@ -1,0 +1,188 @@
+"""Code mode end to end: programs replayed by request id, run in the bubblewrap sandbox on
+every case of the suite and its size ladder, judged at three levels, reported from the
+journal alone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from verification.cases import program_id
+from verification.catalog import default_catalog
+from verification.cli import main
+from verification.store.journal import read_journal
+from verification.store.records import AttemptRecord
+
+pytestmark = pytest.mark.slow  # every test here starts sandboxed interpreters
+
+DIJKSTRA = """
+import heapq
+
+
+def solve(input):
+    out = {v: [] for v in input["vertices"]}
+    for u, v, w in input["edges"]:
+        out[u].append((v, w))
+        if not input["directed"]:
+            out[v].append((u, w))
+    best = {input["source"]: 0}
+    heap = [(0, input["source"])]
+    done = set()
+    while heap:
+        d, u = heapq.heappop(heap)
+        if u in done:
+            continue
+        done.add(u)
+        for v, w in out[u]:
+            if d + w < best.get(v, d + w + 1):
+                best[v] = d + w
+                heapq.heappush(heap, (d + w, v))
+    distances = {v: best.get(v) for v in input["vertices"]}
+"""
+CORRECT = DIJKSTRA + "    return {'distances': distances}\n"
+WRONG_FROM_50 = (
+    DIJKSTRA
+    + """    if len(input["vertices"]) >= 50:
+        far = max((v for v in distances if distances[v]), key=distances.get)
+        distances[far] += 1
+    return {"distances": distances}
+"""
+)
+SLOW_FROM_100 = (
+    DIJKSTRA
+    + """    while len(input["vertices"]) >= 100:
+        pass
+    return {"distances": distances}
+"""
+)
+
+
+def _reply(source: str) -> str:
+    return f"Here is the program.\n\n```python\n{source}```\n"
+
+
+def _replay(path: Path, replies: dict[str, str]) -> Path:
+    lines = [json.dumps({"case_id": key, "raw_response": text}) for key, text in replies.items()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _verify(tmp_path: Path, replies: dict[str, str], *more: str) -> tuple[int, list[AttemptRecord]]:
+    replay = _replay(tmp_path / "replay.jsonl", replies)
+    output = tmp_path / "out"
+    code = main(
+        [
+            "verify", "dijkstra", "--provider", "replay", "--replay-file", str(replay),
+            "--answer", "code", "--level", "quick", "--cases", str(len(replies)),
+            "--output", str(output), *more,
+        ]
+    )  # fmt: skip
+    (run_dir,) = (output / "runs").iterdir()
+    return code, read_journal(run_dir / "results.jsonl")
+
+
+def _report(tmp_path: Path) -> str:
+    (run_dir,) = (tmp_path / "out" / "runs").iterdir()
+    return (run_dir / "reports" / "dijkstra.md").read_text(encoding="utf-8")
+
+
+def test_a_replayed_correct_dijkstra_program_passes_every_case(tmp_path: Path) -> None:
+    code, records = _verify(tmp_path, {program_id("dijkstra", 0): _reply(CORRECT)})
+    (record,) = records
+    assert code == 0
+    assert record.case_id == "dijkstra-program-000" and record.tier == "program"
+    assert record.outcome == "passed", record.reason
+    assert record.program is not None and record.program.first_failure is None
+    runs = record.program.cases
+    assert {c.tier for c in runs} == {"simple", "standard", "edge"}
+    spec = default_catalog().get_spec("dijkstra")
+    assert max(c.size or 0 for c in runs) == max(spec.code_ladder) > spec.size.ranges["standard"][1]
+    assert all(c.outcome == "passed" and c.seconds is not None for c in runs)
+    assert "pass@1: 100.0%" in _report(tmp_path)
+
+
+def test_a_program_wrong_from_50_vertices_fails_there_and_the_report_names_the_size(
+    tmp_path: Path,
+) -> None:
+    code, records = _verify(tmp_path, {program_id("dijkstra", 0): _reply(WRONG_FROM_50)})
+    (record,) = records
+    assert code == 0  # the quick level is a smoke test: a failed program is no error
+    assert record.outcome == "failed" and record.level == 3
+    assert record.program is not None
+    failure = record.program.first_failure
+    assert failure is not None
+    failing = {c.case_id: c for c in record.program.cases if c.outcome == "failed"}
+    assert min(c.size or 0 for c in failing.values()) == 50
+    assert failing[failure.case_id].size == 50
+    assert all(c.outcome == "passed" for c in record.program.cases if (c.size or 0) < 50)
+    assert "(size 50)" in record.reason
+    report = _report(tmp_path)
+    assert f"`{failure.case_id}` (size 50, level 3)" in report
+    assert "handled up to size" in report and "| 25 |" in report
+
+
+def test_identical_programs_run_once_and_share_their_results(tmp_path: Path) -> None:
+    replies = {program_id("dijkstra", k): _reply(WRONG_FROM_50) for k in range(2)}
+    _, records = _verify(tmp_path, replies)
+    first, second = sorted(records, key=lambda r: r.case_id)
+    assert first.program is not None and second.program is not None
+    assert first.program.shared_with is None
+    assert second.program.shared_with == first.case_id
+    assert second.program.cases == first.program.cases
+    assert second.outcome == first.outcome == "failed"
+
+
+def test_levels_one_and_two_and_a_time_out_skip_larger_sizes(tmp_path: Path) -> None:
+    replies = {
+        program_id("dijkstra", 0): "I would rather explain it in words.",
+        program_id("dijkstra", 1): _reply("def solve(input):\n    return {\n"),
+        program_id("dijkstra", 2): _reply(CORRECT.replace("best.get(v)", "float(best.get(v, 0))")),
+        program_id("dijkstra", 3): _reply(SLOW_FROM_100),
+    }
+    _, records = _verify(tmp_path, replies)
+    by_id = {r.case_id: r for r in records}
+    none, syntax, floats, slow = (by_id[program_id("dijkstra", k)] for k in range(4))
+    assert (none.outcome, none.level) == ("failed", 1) and "python" in none.reason
+    assert (syntax.outcome, syntax.level) == ("failed", 1) and "compile" in syntax.reason
+    assert (floats.outcome, floats.level) == ("failed", 2) and "schema" in floats.reason
+    assert slow.program is not None
+    outcomes = {c.size: c.outcome for c in slow.program.cases if c.tier == "standard"}
+    assert outcomes[50] == "passed" and outcomes[100] == "failed"
+    skipped = [c for c in slow.program.cases if (c.size or 0) > 100 and c.tier == "standard"]
+    assert skipped and all(c.outcome == "not_run" for c in skipped)
+    assert all(c.reason == "not run: over the time limit at size 100" for c in skipped)
+    assert (slow.level, slow.outcome) == (2, "failed") and "timeout" in slow.reason
+
+
+def test_a_resumed_run_asks_only_the_programs_it_lacks_and_reports_from_the_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    replies = {program_id("dijkstra", 0): _reply(CORRECT)}
+    replay = _replay(tmp_path / "replay.jsonl", replies)
+    output = tmp_path / "out"
+    argv = ["verify", "dijkstra", "--provider", "replay", "--replay-file", str(replay)]
+    main([*argv, "--answer", "code", "--level", "quick", "--cases", "2", "--output", str(output)])
+    (run_dir,) = (output / "runs").iterdir()
+    first = read_journal(run_dir / "results.jsonl")
+    assert {r.outcome for r in first if r.case_id.endswith("001")} == {"infra_error"}
+    _replay(tmp_path / "replay.jsonl", {program_id("dijkstra", 1): _reply(CORRECT + "\n")})
+    main(["verify", "--resume", run_dir.name, "--output", str(output)])
+    records = read_journal(run_dir / "results.jsonl")
+    asked = [r.case_id for r in records if r.outcome != "infra_error"]
+    assert sorted(asked) == [program_id("dijkstra", 0), program_id("dijkstra", 1)]
+    capsys.readouterr()
+    (run_dir / "reports" / "dijkstra.md").unlink()
+    assert main(["report", run_dir.name, "--output", str(output)]) == 0
+    report = (run_dir / "reports" / "dijkstra.md").read_text(encoding="utf-8")
+    assert "2 of 2 programs pass every case" in report and "pass@2: 100.0%" in report
+
+
+def test_the_page_shows_a_hostile_program_as_text(tmp_path: Path) -> None:
+    hostile = "# </pre><script>alert(1)</script>\n" + CORRECT
+    _verify(tmp_path, {program_id("dijkstra", 0): _reply(hostile)})
+    (run_dir,) = (tmp_path / "out" / "runs").iterdir()
+    page = (run_dir / "reports" / "index.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<script>alert(1)" not in page

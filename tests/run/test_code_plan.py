@@ -1,0 +1,102 @@
+"""Code mode's plan and records, with no program run: program ids, the suite every program
+shares, what code mode refuses, the prompt, and a program's journal line."""
+
+from __future__ import annotations
+
+import pytest
+
+from verification.cases import (
+    ProgramTask,
+    parse_case_id,
+    parse_program_id,
+    program_id,
+)
+from verification.cli import main
+from verification.registry import get_spec
+from verification.run.programs import extract_program, program_tasks, run_order
+from verification.store.records import AttemptRecord, CaseRun, ProgramRun
+
+
+def test_a_program_id_is_no_case_id_and_reads_back() -> None:
+    identifier = program_id("dijkstra", 7)
+    assert identifier == "dijkstra-program-007"
+    assert parse_program_id(identifier) == ("dijkstra", 7)
+    assert parse_case_id(identifier) is None
+    assert parse_program_id("dijkstra-standard-007") is None
+
+
+def test_programs_share_one_suite_of_every_tier_and_the_ladder() -> None:
+    spec = get_spec("dijkstra")
+    tasks = program_tasks(spec, seed=1, cases=5, tiers=("simple", "standard", "edge"), count=3)
+    assert [t.id for t in tasks] == [program_id("dijkstra", k) for k in range(3)]
+    assert all(isinstance(t, ProgramTask) for t in tasks)
+    suites = [t.suite for t in tasks if isinstance(t, ProgramTask)]
+    suite = suites[0]
+    assert all(other == suite for other in suites)
+    assert {case.tier for case in suite} == {"simple", "standard", "edge"}
+    assert {case.size for case in suite} >= set(spec.code_ladder)
+    order = [suite[i] for i in run_order(suite)]
+    sizes = [case.size or 0 for case in order if case.tier == "standard"]
+    assert sizes == sorted(sizes)
+
+
+@pytest.mark.parametrize(
+    ("reply", "found"),
+    [
+        ("```python\ndef solve(i):\n    return {}\n```", True),
+        ("```json\n{}\n```", False),
+        ("```python\ndef solve(:\n```", False),
+        ("```python\ndef solve(i):\n    return {}\n", False),
+        ("", False),
+    ],
+)
+def test_a_program_is_the_last_python_block_that_compiles(reply: str, found: bool) -> None:
+    source, reason = extract_program(reply)
+    assert (source is not None) == found, reason
+
+
+@pytest.mark.parametrize("option", [["--samples", "2"], ["--early-stop"], ["--sizes", "4,8"]])
+def test_code_mode_refuses_what_a_program_makes_meaningless(
+    option: list[str], capsys: pytest.CaptureFixture[str], tmp_path: object
+) -> None:
+    argv = ["verify", "dijkstra", "--provider", "reference", "--answer", "code", *option]
+    assert main([*argv, "--output", str(tmp_path)]) == 2
+    assert "refused with --answer code" in capsys.readouterr().err
+
+
+def test_show_prompt_shows_the_scaffold_and_the_code_format(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["show-prompt", "kruskal", "--answer", "code"]) == 0
+    out = capsys.readouterr().out
+    assert "## Code Format" in out and "def solve(input: dict) -> dict:" in out
+    assert get_spec("kruskal").code_rules["edges"] in out
+    assert "## Output Format" in out  # the scaffold, verbatim, as the system prompt
+
+
+def test_a_program_s_journal_line_reads_back_as_a_program() -> None:
+    run = ProgramRun(
+        source="def solve(i):\n    return {}\n",
+        cases=[
+            CaseRun(
+                case_id="dijkstra-simple-000",
+                tier="simple",
+                size=5,
+                outcome="failed",
+                level=2,
+                reason="timeout",
+                seconds=1.5,
+                reference_seconds=0.001,
+            )
+        ],
+    )
+    record = AttemptRecord(
+        scaffold="dijkstra", case_id=program_id("dijkstra", 0), index=0, epoch=0, attempt=1,
+        tier="program", input={}, expected={}, outcome="failed", level=2, reason="r",
+        leniency=[], answer=None, raw_response=None, raw_response_chars=0,
+        raw_response_sha256=None, stop_reason=None, usage={}, latency_s=0.0, model=None,
+        finished_at="2026-11-26T00:00:00+00:00", program=run,
+    )  # fmt: skip
+    again = AttemptRecord.from_line(record.to_line())
+    assert again == record and again.is_program
+    assert isinstance(again.test_case(), ProgramTask)

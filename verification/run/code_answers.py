@@ -1,0 +1,203 @@
+"""The ``code`` answer kind (``--answer code``): the model writes the algorithm once, as a
+Python program, and the harness runs it in a sandbox on every case of the suite.
+
+Each request asks one program (a :class:`~verification.cases.ProgramTask`, id
+``<scaffold>-program-<k>``); its prompt is the scaffold plus the Code Format
+(:func:`~verification.catalog.code_format.code_format`). Its judgement is level 1 when the
+reply holds no python block that compiles, else the program's run on the suite
+(:mod:`verification.run.programs`): passed when every case passes, failed naming its first
+failing case and level. Identical programs (the same source) are executed once and share
+their executions. A reply with no program is repaired like an unreadable trace.
+
+The sandbox engine is found when the kind is made, before any request: where none works
+the run is refused saying how to install one (there is no unsandboxed fallback).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from verification.cases import ProgramTask, TestCase
+from verification.catalog import Catalog
+from verification.catalog.code_format import code_format
+from verification.catalog.spec import ScaffoldSpec
+from verification.llm.base import LLMRequest, LLMResponse
+from verification.llm.prompt_builder import Prompt, PromptBuilder
+from verification.run.answers import Judgement, stopped_early
+from verification.run.programs import extract_program, judge_executions, run_order, source_sha256
+from verification.run.sandbox import (
+    Engine,
+    Execution,
+    Limits,
+    Outcome,
+    ProgramSession,
+    available_engine,
+    cpu_seconds_for,
+)
+from verification.run.sandbox.limits import CPU_FACTOR, CPU_FLOOR_SECONDS
+from verification.store.records import AttemptRecord, ProgramRun
+from verification.validators.base import Validator
+
+__all__ = ["CodeAnswers", "code_prompt", "execute_suite", "python_version", "time_limit_text"]
+
+
+def python_version() -> str:
+    """The Python the sandbox runs programs on, as the Code Format names it: the harness's
+    own interpreter (``major.minor``: the same in every prompt of a run)."""
+    return f"{sys.version_info.major}.{sys.version_info.minor}"
+
+
+def time_limit_text() -> str:
+    """How the Code Format states a call's time limit."""
+    return (
+        f"{CPU_FACTOR:g} times the reference implementation's CPU time on the same input, "
+        f"and never less than {CPU_FLOOR_SECONDS:g} s"
+    )
+
+
+def code_prompt(prompt_builder: PromptBuilder, spec: ScaffoldSpec) -> Prompt:
+    """A program's prompt: the scaffold verbatim (the system prompt, as in trace mode) and
+    the Code Format as the user prompt."""
+    user = code_format(spec, python_version=python_version(), time_limit=time_limit_text())
+    return Prompt(system=prompt_builder.get_scaffold_content(spec), user=user)
+
+
+async def execute_suite(
+    source: str, task: ProgramTask, *, engine: Engine, limits: Limits | None = None
+) -> list[Execution]:
+    """``source`` on every case of ``task``'s suite in one sandboxed interpreter, tier by
+    tier in increasing size; after a time-out at size ``S`` the tier's larger sizes are
+    not run. One execution per case, in suite order."""
+    limits = limits or Limits()
+    executions: dict[int, Execution] = {}
+    over: dict[str, int] = {}
+    async with ProgramSession(source, limits=limits, engine=engine) as session:
+        for position in run_order(task.suite):
+            case = task.suite[position]
+            size = case.size or 0
+            if case.tier in over and size > over[case.tier]:
+                executions[position] = Execution(
+                    Outcome.NOT_RUN,
+                    reason=f"not run: over the time limit at size {over[case.tier]}",
+                )
+                continue
+            execution = await session.run(
+                case.input, cpu_seconds=cpu_seconds_for(task.reference_seconds[position])
+            )
+            if execution.outcome is Outcome.TIMEOUT:
+                over[case.tier] = min(size, over.get(case.tier, size))
+            executions[position] = execution
+    return [executions[i] for i in range(len(task.suite))]
+
+
+@dataclass
+class CodeAnswers:
+    """Programs, asked with the Code Format and run in the sandbox found when made."""
+
+    prompt_builder: PromptBuilder
+    catalog: Catalog
+    engine: Engine | None = None
+    """The sandbox (found when the kind is made, unless given)."""
+    parallel: int = field(default_factory=lambda: os.cpu_count() or 1)
+    """Programs executed at once."""
+    _runs: dict[tuple[str, str, str], asyncio.Future[list[Execution]]] = field(
+        default_factory=dict, init=False
+    )
+    _first: dict[tuple[str, str, str], str] = field(default_factory=dict, init=False)
+    _slots: asyncio.Semaphore | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        if self.engine is None:
+            self.engine = available_engine()
+
+    def prompt(self, spec: ScaffoldSpec, case: TestCase) -> Prompt:
+        return code_prompt(self.prompt_builder, spec)
+
+    async def judge(
+        self,
+        spec: ScaffoldSpec,
+        validator: Validator,
+        case: TestCase,
+        request: LLMRequest,
+        response: LLMResponse,
+    ) -> Judgement:
+        started = time.perf_counter()
+        source, reason = extract_program(response.content)
+        early = stopped_early(response, request.max_tokens)
+        if early is not None:
+            return early._replace(program=ProgramRun(source=source))
+        if source is None:
+            return Judgement("failed", 1, reason, program=ProgramRun(source=None))
+        if not isinstance(case, ProgramTask) or not case.suite:
+            return Judgement("infra_error", None, f"{case.id} is no program with a suite")
+        executions, shared = await self._executions(spec, case, source)
+        assert self.engine is not None
+        spent = sum(e.seconds for e in executions)
+        run = judge_executions(
+            spec,
+            validator,
+            case,
+            source,
+            executions,
+            engine=self.engine.name,
+            python=self.engine.python_version or python_version(),
+            harness_seconds=max(0.0, time.perf_counter() - started - spent),
+            shared_with=shared,
+        )
+        if any(e.outcome is Outcome.SANDBOX for e in executions):
+            failed = next(e for e in executions if e.outcome is Outcome.SANDBOX)
+            return Judgement("infra_error", None, f"the sandbox failed: {failed.reason}"[:500])
+        return _verdict(run)
+
+    async def _executions(
+        self, spec: ScaffoldSpec, task: ProgramTask, source: str
+    ) -> tuple[list[Execution], str | None]:
+        """The executions of ``source`` on the suite: run now, or shared with the program
+        of the same source run before (whose id is returned)."""
+        key = (spec.name, task.suite[0].id if task.suite else "", source_sha256(source))
+        if key in self._runs:
+            return list(await asyncio.shield(self._runs[key])), self._first[key]
+        future: asyncio.Future[list[Execution]] = asyncio.get_running_loop().create_future()
+        self._runs[key] = future
+        self._first[key] = task.id
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.parallel)
+        assert self.engine is not None
+        try:
+            async with self._slots:
+                executions = await execute_suite(source, task, engine=self.engine)
+        except BaseException as exc:
+            del self._runs[key]
+            future.set_exception(exc)
+            future.exception()  # retrieved: no "never retrieved" warning when none waits
+            raise
+        future.set_result(executions)
+        return executions, None
+
+    def needs_repair(self, record: AttemptRecord) -> bool:
+        return record.outcome == "failed" and record.level == 1
+
+    def repair(self, prompt: Prompt, reason: str) -> Prompt:
+        return PromptBuilder.repair(prompt, reason)
+
+
+def _verdict(run: ProgramRun) -> Judgement:
+    cases: Sequence[object] = run.cases
+    first = run.first_failure
+    if first is None:
+        return Judgement("passed", None, f"passed all {len(cases)} cases", program=run)
+    failed = sum(c.outcome != "passed" for c in run.cases)
+    size = next((c.size for c in run.cases if c.case_id == first.case_id), None)
+    at = f" (size {size})" if size is not None else ""
+    return Judgement(
+        "failed",
+        first.level,
+        f"first failing case {first.case_id}{at}, level {first.level}: {first.reason}"[:600]
+        + f" ({failed} of {len(cases)} cases not passed)",
+        program=run,
+    )
