@@ -175,3 +175,16 @@ def test_threads_are_allowed_and_child_processes_are_not(engine: Engine) -> None
     threaded, forked = _run(source, [{"n": 21, "fork": False}, {"n": 1, "fork": True}], engine)
     assert threaded.outcome is Outcome.OK and threaded.value == {"doubled": 42}
     assert forked.outcome is Outcome.EXCEPTION and "PermissionError" in forked.reason
+
+
+def test_cases_asked_at_once_of_one_session_are_served_in_turn(engine: Engine) -> None:
+    inputs = _inputs(6)
+
+    async def go() -> list[Execution]:
+        async with ProgramSession(SORTER, limits=FAST, engine=engine) as session:
+            return list(await asyncio.gather(*(session.run(case) for case in inputs)))
+
+    for case, execution in zip(inputs, asyncio.run(go()), strict=True):
+        values = case["values"]
+        assert isinstance(values, list)
+        assert execution.value == {"sorted": sorted(values), "total": sum(values)}

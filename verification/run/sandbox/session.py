@@ -145,6 +145,7 @@ class ProgramSession:
         self._over_output = False
         self._tail = b""
         self._final_cpu: float | None = None
+        self._turn = asyncio.Lock()  # one case at a time: the protocol is a line each way
 
     async def __aenter__(self) -> ProgramSession:
         return self
@@ -166,6 +167,10 @@ class ProgramSession:
     async def run_encoded(self, payload: bytes, *, cpu_seconds: float | None = None) -> Execution:
         """``run`` of an input already made a line by :func:`encode_input` (several
         programs on the same cases encode each case once)."""
+        async with self._turn:
+            return await self._run_encoded(payload, cpu_seconds)
+
+    async def _run_encoded(self, payload: bytes, cpu_seconds: float | None) -> Execution:
         if self.failure is not None:
             return self.failure
         if self._process is None or self._process.returncode is not None:
