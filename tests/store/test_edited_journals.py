@@ -69,8 +69,13 @@ def _another_scaffold(line: dict[str, Any]) -> None:
     line["scaffold"] = "dijkstra"
 
 
+def _latency_not_a_number(line: dict[str, Any]) -> None:
+    line["latency_s"] = float("nan")  # json writes NaN; the harness never does
+
+
 EDITS = {
     "tier": (_no_tier, "tier"),
+    "latency": (_latency_not_a_number, "latency_s"),
     "input": (_input_lost_a_field, "pattern"),
     "scaffold": (_another_scaffold, "dijkstra"),
 }
@@ -131,6 +136,18 @@ def test_a_line_of_no_tier_is_skipped_by_the_reader_with_its_line_named(
     assert len(records) == planned - 1
     assert all(record.tier in ("simple", "standard", "edge") for record in records)
     assert f"{journal}:1:" in caplog.text
+
+
+def test_an_edited_expected_answer_costs_its_calibration_not_a_traceback(
+    capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    # Before: the calibration hook's KeyError was logged with its traceback.
+    run = _dry_run(capsys, tmp_path / "results")
+    case_id = _edit_line(run / "results.jsonl", 2, lambda line: line.update(expected={}))
+    code, _, err = _run(capsys, "report", run.name, "--output", str(tmp_path / "results"))
+    assert code == 0, err
+    assert "Traceback" not in caplog.text + err
+    assert f"raised on case {case_id} (KeyError: 'positions')" in caplog.text
 
 
 def _shards(capsys: pytest.CaptureFixture[str], output: Path) -> list[Path]:

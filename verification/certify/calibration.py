@@ -94,8 +94,16 @@ def _answers(
     except PluginError as exc:  # it names its plugin: a line, not our traceback
         logger.warning("calibration of case %s skipped: %s", case.id, exc)
         return []
-    except Exception:  # the hook's own defect, which `check` reports; not the validator's
-        logger.exception("%s hook of %s raised on case %s", hook, spec.name, case.id)
+    except Exception as exc:  # the hook's defect (`check` reports it), or a case edited by hand
+        # One line, no traceback: the case may come from a journal anyone may have edited.
+        logger.warning(
+            "%s hook of %s raised on case %s (%s: %s): its answers are left out of calibration",
+            hook,
+            spec.name,
+            printable(case.id, 120),
+            type(exc).__name__,
+            printable(str(exc), 200),
+        )
         return []
     if hook == "mutants":
         expected = _key(case.expected)

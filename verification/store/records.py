@@ -7,7 +7,7 @@ import hashlib
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PrivateAttr
 
 from verification.cases import (
     ProgramTask,
@@ -114,30 +114,30 @@ class AttemptRecord(BaseModel):
     schema_version: int = JOURNAL_SCHEMA
     scaffold: str
     case_id: str
-    index: int
-    epoch: int
+    index: int = Field(ge=0)
+    epoch: int = Field(ge=0)
     """Which sample of the case (0-based)."""
-    attempt: int
+    attempt: int = Field(ge=1)
     """1 for the first answer; 2 and 3 are repair attempts."""
     tier: Tier | Literal["program"]
     """The case's tier; :data:`PROGRAM_TIER` for a code-mode program's record."""
     input: dict[str, Any]
     expected: dict[str, Any]
     outcome: Outcome
-    level: int | None
+    level: int | None = Field(ge=1)
     """The level an unsuccessful attempt failed at: 1, 2 or 3."""
     reason: str
     leniency: list[str]
     answer: Any
     raw_response: str | None
-    raw_response_chars: int
+    raw_response_chars: int = Field(ge=0)
     raw_response_sha256: str | None
     stop_reason: str | None
-    usage: dict[str, int]
-    latency_s: float
+    usage: dict[str, NonNegativeInt]
+    latency_s: float = Field(ge=0.0, allow_inf_nan=False)
     model: str | None
     finished_at: str
-    size: int | None = None
+    size: int | None = Field(default=None, ge=0)
     """The size the case was drawn at (``None`` in journals from before sizes were kept:
     the case id's ``s<size>`` or the tier's default size says it)."""
     source: str | None = None
