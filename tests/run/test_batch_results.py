@@ -186,3 +186,21 @@ def test_a_batch_whose_cancel_is_answered_404_does_not_stop_the_run(
     api.cancel_reply, api.polls = None, 1  # the next batch ends
     assert main(["verify", "--resume", run.name, "--output", str(tmp_path)]) == 0
     assert len(api.created) == 2
+
+
+def test_an_endless_results_stream_is_read_no_further_than_a_batch_holds() -> None:
+    import asyncio
+    import json
+    from collections.abc import AsyncIterator
+
+    from tests.support.fake_server import batch_succeeded
+    from verification.llm.batches import _read_results
+
+    line = json.dumps({"custom_id": "a", "result": batch_succeeded("hi")}).encode() + b"\n"
+
+    async def endless() -> AsyncIterator[bytes]:
+        while True:
+            yield line * 7 + b"not json\n"
+
+    read = asyncio.run(asyncio.wait_for(_read_results(endless(), 112), timeout=60))
+    assert len(read.results) + read.unread == 112 and read.unread == 112 // 8

@@ -277,3 +277,21 @@ def test_a_create_call_answered_with_no_batch_is_not_sent_again_blindly(
     assert len(api.created) == 1
     events = [x.event for x in BatchLog(run / BATCH_FILE).read()]
     assert events == ["intent", "abandoned", "intent", "submitted", "collected"]
+
+
+@pytest.mark.slow  # the SDK builds 10,000 listed batches: seconds
+def test_a_listing_that_pages_forever_ends_and_says_so(
+    server_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.support.fake_server import Reply
+
+    api = _answering_right(server_env)
+    run = _killed_during_create(api, tmp_path)
+    recent = api.batch_object(0, server_env.base_url)
+    page = {"data": [recent] * 1000, "has_more": True, "first_id": "a", "last_id": "b"}
+    api.list_reply = Reply(200, page)
+    # Before the bound, the resume paged on forever.
+    assert _resume(tmp_path, run) == 2
+    err = capsys.readouterr().err
+    assert "more than 10000 batches" in err and "VERIFY_BATCH_RESEND=true" in err
+    assert len(api.created) == 1 and not api.canceled

@@ -299,6 +299,11 @@ class FakeBatchAPI:
                 if line["result"].get("type") == "succeeded"
             ]
 
+    def batch_object(self, index: int, base_url: str) -> dict[str, Any]:
+        """The ``index``-th batch as the API shows it (to build a hostile listing)."""
+        with self._lock:
+            return self._batch(index, base_url)
+
     def handle(self, request: RecordedRequest, base_url: str) -> Reply:
         parts = request.path.split("?")[0].rstrip("/").split("/")[4:]  # after /v1/messages/batches
         if request.method == "POST" and not parts:

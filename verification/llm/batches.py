@@ -55,6 +55,8 @@ MAX_BATCH_BYTES = 200 * 1024 * 1024
 """Bytes of requests per batch, under the API's 256 MB with room for its framing."""
 MAX_RESULT_LINE_BYTES = 64 * 1024 * 1024
 """The longest results line read (one reply); a longer one is its request's missing answer."""
+MAX_LISTED = 10_000
+"""Batches a listing goes through at most (a server that pages forever ends there)."""
 ResultKind = Literal["succeeded", "errored", "canceled", "expired"]
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
@@ -182,6 +184,8 @@ class ClaudeBatches:
                 if status.created_at < since:
                     break
                 found.append(status)
+                if len(found) >= MAX_LISTED:
+                    raise NotAReply(f"a listing of more than {MAX_LISTED} batches made since")
             return found
 
         return await self._call(listing)
@@ -191,8 +195,9 @@ class ClaudeBatches:
         client = self.provider.client
         await self._call(lambda: client.messages.batches.cancel(batch_id))
 
-    async def results(self, batch_id: str) -> BatchResults:
-        """Every result of an ended batch that could be read."""
+    async def results(self, batch_id: str, requests: int) -> BatchResults:
+        """Every result of an ended batch of ``requests`` requests that could be read
+        (lines past twice as many, a server's endless stream, are not read)."""
         status = await self.status(batch_id)
         if status.results_url is None:
             return BatchResults(problem="the batch ended with no results URL")
@@ -208,7 +213,7 @@ class ClaudeBatches:
                 options={"headers": {"Accept": "application/binary"}},
             )
             try:
-                return await _read_results(response.aiter_bytes())
+                return await _read_results(response.aiter_bytes(), 2 * requests + 100)
             finally:
                 await response.aclose()
 
@@ -282,9 +287,10 @@ def _transport_response() -> type[Any]:
     raise ConfigurationError("the anthropic SDK's HTTP library could not be found")
 
 
-async def _read_results(chunks: AsyncIterator[bytes]) -> BatchResults:
-    """The results of a JSONL body, line by line: a line that does not decode is counted
-    in ``unread`` and skipped (its request has no result), the others are kept."""
+async def _read_results(chunks: AsyncIterator[bytes], most: int) -> BatchResults:
+    """The results of a JSONL body, line by line, up to ``most`` lines: a line that does not
+    decode is counted in ``unread`` and skipped (its request has no result), the others are
+    kept."""
     results: list[BatchResult] = []
     unread = 0
     line = bytearray()
@@ -308,6 +314,8 @@ async def _read_results(chunks: AsyncIterator[bytes]) -> BatchResults:
                 take(bytes(line))
             line.clear()
             too_long = False
+            if len(results) + unread >= most:  # no batch has more: the rest is not read
+                return BatchResults(results, unread)
         line += rest
         if len(line) > MAX_RESULT_LINE_BYTES:  # held no longer: the line is lost anyway
             too_long = True

@@ -77,7 +77,7 @@ async def find_batch(
     try:
         listed = await batches.listed(started - CLOCK_SKEW)
     except LLMError as exc:
-        return Unsure(f"the server would not list its batches ({exc})", [])
+        return Unsure(f"the server would not list its batches, or not readably ({exc})", [])
     count = len(intent.requests)
     # A server that gives no counts hides no candidate: its results are looked at too.
     candidates = [b for b in listed if b.batch_id not in known and b.requests in (None, count)]
@@ -99,7 +99,7 @@ async def find_batch(
     ours: list[str] = []
     for candidate in candidates:
         try:
-            read = await batches.results(candidate.batch_id)
+            read = await batches.results(candidate.batch_id, count)
         except LLMError as exc:
             return Unsure(f"the results of {candidate.batch_id} could not be read ({exc})", [])
         ids = {result.custom_id for result in read.results}

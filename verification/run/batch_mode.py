@@ -346,7 +346,7 @@ class BatchTransport:
                 )
                 return False
             await asyncio.sleep(self.poll_interval)
-        read = await self.batches.results(batch_id)
+        read = await self.batches.results(batch_id, len(line.requests))
         await self._journal_all(line, by_sample, unfinished, read, note)
         return True
 
