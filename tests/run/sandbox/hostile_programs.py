@@ -33,6 +33,19 @@ PROGRAMS: dict[str, str] = {
     "read_harness_proc": (
         "def solve(i):\n    return {'env': open(f\"/proc/{i['harness_pid']}/environ\").read()}\n"
     ),
+    "search_proc_for_key": (
+        "import os\n"
+        "def solve(i):\n"
+        "    for pid in filter(str.isdigit, os.listdir('/proc')):\n"
+        "        for part in ('environ', 'cmdline'):\n"
+        "            try:\n"
+        "                text = open(f'/proc/{pid}/{part}', 'rb').read()\n"
+        "            except OSError:\n"
+        "                continue\n"
+        "            if b'ANTHROPIC_API_KEY' in text:\n"
+        "                return {'found': text.decode(errors='replace')}\n"
+        "    raise LookupError('no process here holds the key')\n"
+    ),
     "read_key": "import os\ndef solve(i):\n    return {'key': os.environ['ANTHROPIC_API_KEY']}\n",
     "write_outside": (
         "def solve(i):\n    open(i['marker'], 'w').write('escaped')\n    return {}\n"
@@ -144,6 +157,7 @@ EXPECTED: dict[str, set[str]] = {
     "read_project": EXCEPTION,
     "read_outside": EXCEPTION,
     "read_harness_proc": EXCEPTION,
+    "search_proc_for_key": EXCEPTION,
     "read_key": EXCEPTION,
     "write_outside": EXCEPTION,
     "connect": EXCEPTION,
