@@ -27,7 +27,7 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Any, Literal
 
-from verification.cases import ProgramTask, parse_case_id
+from verification.cases import TIERS, ProgramTask, parse_case_id
 from verification.catalog import Catalog, default_catalog
 from verification.certify.calibration import (
     Calibration,
@@ -55,6 +55,7 @@ from verification.store.records import AttemptRecord
 
 __all__ = [
     "THRESHOLDS",
+    "UNCERTIFIED",
     "ScaffoldResults",
     "Status",
     "TestResult",
@@ -63,6 +64,7 @@ __all__ = [
     "deciding_thresholds",
     "journalled_cases",
     "results_from_journal",
+    "uncertified_reason",
     "wilson_interval",
 ]
 
@@ -242,6 +244,9 @@ class ScaffoldResults:
     """How the validator did on this run's cases (``None``: not run)."""
     incomplete_reason: str | None = None
     """Why the status is INCOMPLETE (``validator miss``, ...), else ``None``."""
+    uncertified: str | None = None
+    """Why this run certifies nothing because of what it asked (:func:`uncertified_reason`);
+    then :attr:`shown_status` is UNCERTIFIED, whatever the rate."""
     effective_answers: float = 0.0
     """The independent answers the interval stands on: ``n`` with one sample per case."""
     intra_case_correlation: float | None = None
@@ -256,14 +261,23 @@ class ScaffoldResults:
         return self.score / self.n if self.n else 0.0
 
     @property
+    def shown_status(self) -> str:
+        """The status a report shows: :attr:`status`, or UNCERTIFIED (INCOMPLETE aside)
+        when the run certifies nothing because of what it asked."""
+        if self.uncertified and self.status != "INCOMPLETE":
+            return UNCERTIFIED
+        return self.status
+
+    @property
     def repaired_pass_rate(self) -> float:
         """Pass rate when repair attempts count."""
         return self.score_after_repair / self.n if self.n else 0.0
 
     @property
     def borderline(self) -> bool:
-        """True when the 95% interval straddles the threshold that decided the status."""
-        return _straddles(self.interval, self.status)
+        """True when the 95% interval straddles the threshold that decided the status (never
+        in a run that certifies nothing: no threshold decided anything)."""
+        return not self.uncertified and _straddles(self.interval, self.status)
 
     @property
     def holds_across_range(self) -> bool:
@@ -288,6 +302,7 @@ class ScaffoldResults:
         samples: int = 1,
         size_unit: str = "size",
         calibration: Calibration | None = None,
+        uncertified: str | None = None,
     ) -> ScaffoldResults:
         """Fold a journal's records for ``scaffold``. Later lines for the same case,
         sample and attempt supersede earlier ones (a resumed run retries infra errors).
@@ -383,6 +398,7 @@ class ScaffoldResults:
             budget_limited_sizes=[p.size for p in points if p.budget_limited],
             calibration=calibration,
             incomplete_reason=reason,
+            uncertified=uncertified,
             effective_answers=effective_answers(cases.tallies.values()),
             intra_case_correlation=intra_case_correlation(cases.tallies.values()),
             worst_case_rate=_worst_case(cases.tallies, Counter(r.test_case.id for r in infra))
@@ -473,6 +489,29 @@ def _size_points(
     return tuple(points)
 
 
+UNCERTIFIED = "UNCERTIFIED"
+"""The status shown, in place of the rate's, by a run that certifies nothing because of
+what it asked (:func:`uncertified_reason`)."""
+
+
+def uncertified_reason(manifest: RunManifest) -> str | None:
+    """Why a run that asked a model certifies nothing because of what it asked (the quick
+    level, chosen cases or tiers, one shard of a plan); ``None`` when it certifies, and for
+    a dry run or a replay, which keep their status words under their banner."""
+    if manifest.dry_run:
+        return None
+    if manifest.level == "quick":
+        return "the quick level asks too few cases to certify"
+    if manifest.case_filter:
+        return "only the cases named with --case were asked"
+    if not set(manifest.tiers) >= set(TIERS):
+        return "only some tiers (--tier) were asked"
+    if manifest.shard is not None:
+        shard = manifest.shard
+        return f"shard {shard.index} of {shard.count} asked only its slice: merge the shards"
+    return None
+
+
 def results_from_journal(
     manifest: RunManifest,
     records: Sequence[AttemptRecord],
@@ -507,6 +546,7 @@ def results_from_journal(
                 if spec
                 else None
             ),
+            uncertified=uncertified_reason(manifest),
         )
     return results
 

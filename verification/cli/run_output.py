@@ -71,8 +71,11 @@ def finish_run(outcome: RunResult, *, junit_xml: Path | None, fail_on_regression
 def print_summary(results: Any, label: str | None, summary: Path, level: str | None = None) -> None:
     if label:
         print(f"{label}: no model was asked; this run certifies no model.")
+    results = list(results)
     if level == "quick":
         print("quick level: a smoke test; it certifies nothing and exits 0 unless errors.")
+    for reason in dict.fromkeys(r.uncertified for r in results if r.uncertified):
+        print(f"NOT CERTIFIED: {reason}; each status reads UNCERTIFIED.")
     for r in results:
         low, high = r.interval
         mark = " (borderline)" if r.borderline else ""
@@ -81,7 +84,7 @@ def print_summary(results: Any, label: str | None, summary: Path, level: str | N
             f": worst case {100 * worst:.1f}% had they failed" if worst is not None else ""
         )
         print(
-            f"{r.scaffold:<24} {r.status + mark:<24} {100 * r.pass_rate:5.1f}% "
+            f"{r.scaffold:<24} {r.shown_status + mark:<24} {100 * r.pass_rate:5.1f}% "
             f"(n={r.n}, 95% CI {100 * low:.1f}-{100 * high:.1f}%, {errors})"
         )
     print(f"report: {summary}")

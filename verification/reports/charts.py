@@ -177,7 +177,7 @@ def render_chart(title: str, marks: Sequence[ChartMark], *, horizontal: bool) ->
 
 def _scaffold_mark(r: ScaffoldResults) -> ChartMark:
     low, high = r.interval
-    return ChartMark(r.scaffold, r.pass_rate, low, high, r.n, r.status)
+    return ChartMark(r.scaffold, r.pass_rate, low, high, r.n, r.shown_status)
 
 
 def _size_marks(results: ScaffoldResults) -> list[ChartMark]:

@@ -158,12 +158,16 @@ class GithubStepSummaryReporter:
             "| Scaffold | Status | Pass rate | n | 95% interval |",
             "|---|---|---|---|---|",
         ]
+        for reason in dict.fromkeys(
+            r.uncertified for r in context.results.values() if r.uncertified
+        ):
+            lines[3:3] = [f"**NOT CERTIFIED:** {md_cell(reason)}.", ""]
         for r in context.results.values():
             low, high = r.interval
             mark = " (borderline)" if r.borderline else ""
             lines.append(
-                f"| {md_cell(r.scaffold)} | **{r.status}**{mark} | {100 * r.pass_rate:.1f}% | "
-                f"{r.n} | {100 * low:.1f}% to {100 * high:.1f}% |"
+                f"| {md_cell(r.scaffold)} | **{r.shown_status}**{mark} | "
+                f"{100 * r.pass_rate:.1f}% | {r.n} | {100 * low:.1f}% to {100 * high:.1f}% |"
             )
         comparison = context.comparison
         if comparison is not None:

@@ -201,7 +201,7 @@ def render_summary(
         .render(
             m=manifest,
             results=results,
-            totals=dict(Counter(r.status for r in results)),
+            totals=dict(Counter(r.shown_status for r in results)),
             cost=total_cost(costs, manifest.cost_basis) if costs else None,
             costs=costs or {},
             comparison=comparison,

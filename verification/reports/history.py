@@ -24,7 +24,7 @@ from typing import get_args
 
 from pydantic import ValidationError
 
-from verification.certify.results import ScaffoldResults, Status
+from verification.certify.results import UNCERTIFIED, ScaffoldResults, Status
 from verification.errors import JournalError, RunInUseError, StoredFileError
 from verification.reports.base import RunEntry, manifest_field
 from verification.store.journal import read_journal
@@ -85,7 +85,7 @@ def comparability(a: RunManifest, b: RunManifest) -> list[str]:
     return reasons
 
 
-_STATUSES = frozenset(get_args(Status))
+_STATUSES = frozenset(get_args(Status)) | {UNCERTIFIED}
 
 
 def read_summary(run_dir: Path) -> RunSummary | None:

@@ -40,7 +40,7 @@ class ModelCell:
     @classmethod
     def of(cls, results: ScaffoldResults) -> ModelCell:
         r = results
-        return cls(r.status, r.pass_rate, r.interval, r.n, r.borderline)
+        return cls(r.shown_status, r.pass_rate, r.interval, r.n, r.borderline)
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,6 @@ def compare_with_previous(
             "previous run %s: journal unreadable (%s): no paired test", previous.run_id, exc
         )
         before = {}
-    statuses = {name: r.status for name, r in results.items()}
+    statuses = {name: r.shown_status for name, r in results.items()}
     paired = compare_outcomes(before, now)
     return judge(previous.run_id, previous.summary.model_dump(), statuses, paired)

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from verification.cases import TIERS
 from verification.certify.calibration import Calibration
 from verification.certify.costs import ScaffoldCost, total_cost
 from verification.certify.paired import ALPHA
-from verification.certify.results import ScaffoldResults
+from verification.certify.results import ScaffoldResults, uncertified_reason
 from verification.reports.base import ReportContext, RunComparison
 from verification.store.manifests import RunManifest
 from verification.store.summary_file import (
@@ -76,7 +75,9 @@ def build_summary(
         validator_misses=[r.scaffold for r in results if r.calibration and r.calibration.misses],
         scaffolds={
             r.scaffold: ScaffoldSummary(
-                status=r.status,
+                status=r.shown_status,
+                rate_status=r.status,
+                uncertified=r.uncertified,
                 run_label=manifest.run_label,
                 pass_rate=r.pass_rate,
                 passed=r.passed,
@@ -138,9 +139,7 @@ def build_summary(
 
 
 def _certifies(manifest: RunManifest) -> bool:
-    whole_suite = not manifest.case_filter and set(manifest.tiers) >= set(TIERS)
-    whole_plan = manifest.shard is None  # a shard is a slice: its merged run certifies
-    return not manifest.dry_run and manifest.level != "quick" and whole_suite and whole_plan
+    return not manifest.dry_run and uncertified_reason(manifest) is None
 
 
 def _calibration(calibration: Calibration | None) -> CalibrationSummary | None:

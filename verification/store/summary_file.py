@@ -178,6 +178,15 @@ class ScaffoldSummary(_Tolerant):
     """One scaffold's certification in a run."""
 
     status: str
+    """CERTIFIED, PARTIAL, FAILED or INCOMPLETE; UNCERTIFIED when the run certifies nothing
+    because of what it asked (``uncertified`` says why; ``rate_status`` is what the rate
+    alone reads)."""
+    rate_status: str | None = None
+    """The status the pass rate gives, by the rule that certifies (the same as ``status``
+    unless that is UNCERTIFIED)."""
+    uncertified: str | None = None
+    """Why the run certifies nothing because of what it asked (the quick level, chosen
+    cases or tiers, one shard); ``None`` when it certifies, and for dry runs and replays."""
     run_label: str | None = None
     pass_rate: float
     passed: int
