@@ -210,15 +210,6 @@ class ProgramSession:
                     stderr=stderr,
                 )
             value = reply.get("value")
-            if not _depth_within(value, self.limits.max_depth):
-                reason = f"the answer nests deeper than {self.limits.max_depth} levels"
-                return Execution(
-                    Outcome.BAD_VALUE,
-                    seconds=seconds,
-                    cpu_seconds=cpu,
-                    reason=reason,
-                    stderr=stderr,
-                )
             return Execution(
                 Outcome.OK,
                 value=value,
@@ -337,6 +328,15 @@ class ProgramSession:
             await self._kill()
             return Execution(
                 Outcome.BAD_VALUE, reason="the driver's reply was damaged by the program"
+            )
+        # The answer sits one level down in the reply. Fewer brackets than the limit cannot
+        # nest past it (counted in C: the walk costs more than the rest of a case).
+        depth = self.limits.max_depth + 1
+        if line.count(b"[") + line.count(b"{") > depth and not _depth_within(reply, depth):
+            await self._kill()
+            return Execution(
+                Outcome.BAD_VALUE,
+                reason=f"the answer nests deeper than {self.limits.max_depth} levels",
             )
         return reply
 
