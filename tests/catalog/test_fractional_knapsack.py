@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 
+from tests.support.scaffolds import bullet, sections
 from verification.cases import TestCase
 from verification.catalog.greedy.fractional_knapsack import (
     FRACTION_TOLERANCE,
@@ -289,3 +290,18 @@ def test_tied_ratios_may_share_the_room_any_way_but_not_more_or_less(judge: Judg
         assert _judged(judge, test_input, split)
     assert not _judged(judge, test_input, [1.0, 0.5, 0.4])
     assert not _judged(judge, test_input, [0.5, 0.75, 0.5])
+
+
+def test_a_whole_item_written_0_99995_is_accepted_as_the_output_format_says(
+    judge: Judge,
+) -> None:
+    test_input = {"weights": [2, 3, 4], "values": [6, 6, 4], "capacity": 7}
+    expected = fractional_knapsack(**test_input)
+    whole = expected["fractions"].index(1.0)
+    fractions = list(expected["fractions"])
+    fractions[whole] = 0.99995  # within 0.0001 of 1, as every fraction may be
+    answer = {**expected, "fractions": fractions}
+    assert judge("fractional_knapsack", test_input, answer)
+    assert oracle(test_input, answer)
+    fractions_bullet = bullet(sections("fractional_knapsack")["output_format"], "`fractions`")
+    assert "`0.99995` for a whole item is accepted" in fractions_bullet

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.scaffolds import bullet, sections
 from verification.cases import TestCase
 from verification.catalog.greedy.huffman import (
     SPEC,
@@ -230,3 +231,21 @@ def test_issue_13_reproducer_a_lone_symbol_gets_code_0(
     lone_one = {"codes": {"Q": "1"}, "total_bits": expected["total_bits"]}
     assert not judge("huffman", test_input, lone_one)
     assert not oracle(test_input, lone_one)
+
+
+def test_a_lone_symbol_coded_1_is_a_form_breach_the_output_format_states() -> None:
+    case = TestCase(
+        id="huffman-edge-000",
+        scaffold="huffman",
+        tier="edge",
+        input={"frequencies": {"Q": 7}},
+        expected=huffman_coding(frequencies={"Q": 7}),
+    )
+    assert case.expected["codes"] == {"Q": "0"}
+    verdict = SPEC.validator.validate(
+        {**case.expected, "codes": {"Q": "1"}}, case.expected, case=case
+    )
+    assert not verdict.is_valid and verdict.form_rule == 'a lone symbol\'s code is "0"'
+    codes = " ".join(bullet(sections("huffman")["output_format"], "`codes`").split())
+    # The text no longer says both "any optimal code is right" and "a lone symbol's is 0".
+    assert 'with one exception: a lone symbol\'s code is `"0"` (`"1"` fails' in codes
