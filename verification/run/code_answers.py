@@ -109,6 +109,7 @@ class CodeAnswers:
         default_factory=dict, init=False
     )
     _first: dict[tuple[str, str, str], str] = field(default_factory=dict, init=False)
+    _judged: dict[tuple[str, str, str], ProgramRun] = field(default_factory=dict, init=False)
     _slots: asyncio.Semaphore | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
@@ -137,18 +138,27 @@ class CodeAnswers:
             return Judgement("infra_error", None, f"{case.id} is no program with a suite")
         executions, shared = await self._executions(spec, case, source)
         assert self.engine is not None
-        spent = sum(e.seconds for e in executions)
-        run = judge_executions(
-            spec,
-            validator,
-            case,
-            source,
-            executions,
-            engine=self.engine.name,
-            python=self.engine.python_version or python_version(),
-            harness_seconds=max(0.0, time.perf_counter() - started - spent),
-            shared_with=shared,
-        )
+        key = self._key(spec, case, source)
+        judged = self._judged.get(key) if shared else None
+        if judged is not None:  # the same executions judged the same way: judged once
+            run = judged.model_copy(
+                update={"source": None, "shared_with": shared, "harness_seconds": 0.0}
+            )
+        else:
+            spent = sum(e.seconds for e in executions)
+            run = judge_executions(
+                spec,
+                validator,
+                case,
+                source,
+                executions,
+                engine=self.engine.name,
+                python=self.engine.python_version or python_version(),
+                harness_seconds=max(0.0, time.perf_counter() - started - spent),
+                shared_with=shared,
+            )
+            if not shared:
+                self._judged[key] = run
         if any(e.outcome is Outcome.SANDBOX for e in executions):
             failed = next(e for e in executions if e.outcome is Outcome.SANDBOX)
             return Judgement("infra_error", None, f"the sandbox failed: {failed.reason}"[:500])
@@ -159,7 +169,7 @@ class CodeAnswers:
     ) -> tuple[list[Execution], str | None]:
         """The executions of ``source`` on the suite: run now, or shared with the program
         of the same source run before (whose id is returned)."""
-        key = (spec.name, task.suite[0].id if task.suite else "", source_sha256(source))
+        key = self._key(spec, task, source)
         if key in self._runs:
             return list(await asyncio.shield(self._runs[key])), self._first[key]
         future: asyncio.Future[list[Execution]] = asyncio.get_running_loop().create_future()
@@ -178,6 +188,11 @@ class CodeAnswers:
             raise
         future.set_result(executions)
         return executions, None
+
+    @staticmethod
+    def _key(spec: ScaffoldSpec, task: ProgramTask, source: str) -> tuple[str, str, str]:
+        """What identical programs share: the scaffold, its suite and the source."""
+        return (spec.name, task.suite[0].id if task.suite else "", source_sha256(source))
 
     def needs_repair(self, record: AttemptRecord) -> bool:
         return record.outcome == "failed" and record.level == 1
