@@ -206,3 +206,33 @@ def test_a_previous_run_with_a_damaged_journal_still_gives_its_status_changes(
     assert changes == [("kmp", "CERTIFIED", "FAILED", "not significant")]
     assert summary.rate_drops == []
     assert any(f"previous run {first}: journal unreadable" in m for m in caplog.messages)
+
+
+def _as_recorded_before_the_gate(output: Path, run_id: str) -> None:
+    """Rewrite a run's summary.json as a harness before the regression gate wrote it: no
+    field of the gate, of honest n or of uncertified runs."""
+    path = RunPaths(output, run_id).reports / "summary.json"
+    data = json.loads(path.read_text())
+    data.pop("regression_gate", None)
+    for scaffold in data["scaffolds"].values():
+        for name in ("rate_status", "uncertified", "worst_case_pass_rate", "effective_answers"):
+            scaffold.pop(name, None)
+        scaffold.pop("intra_case_correlation", None)
+    path.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize(("turned", "regressed"), [(4, False), (6, True)])
+def test_a_run_recorded_before_the_gate_is_compared_by_the_paired_test_alone(
+    tmp_path: Path, scripted_run: ScriptedRun, turned: int, regressed: bool
+) -> None:
+    output = tmp_path / "out"
+    _, first = scripted_run(output, {"kmp": 6}, 6)
+    _as_recorded_before_the_gate(output, first)
+    code, second = scripted_run(output, {"kmp": 6 - turned}, 6, "--fail-on-regression")
+    summary = _summary(output, second)
+    assert summary.previous_run_id == first
+    (change,) = summary.status_changes or []
+    assert (change.before, change.now) == ("CERTIFIED", "FAILED")  # a lower status both ways
+    assert (summary.regressions == ["kmp"]) is regressed
+    assert (code == 5) is regressed
+    assert change.direction == ("regression" if regressed else "not significant")
