@@ -13,9 +13,11 @@ from verification.catalog.calibration import distinct_answers
 from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.reference.dynamic_programming import matrix_chain_multiplication
 from verification.validators.base import ValidationResult, Validator, pick
+from verification.validators.form import FormRule, with_form_rules
 
 __all__ = [
     "MATRIX_CHAIN_EDGE_KINDS",
+    "NO_SPACES",
     "SPEC",
     "MatrixChainAnswer",
     "MatrixChainValidator",
@@ -350,6 +352,20 @@ def _costliest(d: Sequence[int]) -> str:
     return written(1, n)
 
 
+def _without_blanks(answer: Any) -> Any:
+    return {**answer, "parenthesization": "".join(answer["parenthesization"].split())}
+
+
+def _with_a_blank(answer: Any, rng: random.Random) -> Any:
+    text: str = answer["parenthesization"]
+    at = rng.randrange(1, len(text)) if len(text) > 1 else len(text)
+    return {**answer, "parenthesization": text[:at] + " " + text[at:]}
+
+
+NO_SPACES = FormRule("no spaces", _without_blanks, _with_a_blank)
+"""A right order written with blanks (``"(A1 A2)"``) is a form breach (level 2)."""
+
+
 SPEC = ScaffoldSpec(
     name="matrix_chain",
     category="dynamic_programming",
@@ -358,7 +374,7 @@ SPEC = ScaffoldSpec(
     reference=matrix_chain_multiplication,
     generator=generate_matrix_chain,
     answer_schema=MatrixChainAnswer,
-    validator=MatrixChainValidator(),
+    validator=with_form_rules(MatrixChainValidator(), NO_SPACES),
     sizes={"simple": 4, "standard": 6, "edge": 5},
     size=SizeAxis(
         unit="matrices",
