@@ -120,6 +120,12 @@ def test_a_program_wrong_from_50_vertices_fails_there_and_the_report_names_the_s
     assert "(size 50)" in record.reason
     report = _report(tmp_path)
     assert f"`{failure.case_id}` (size 50, level 3)" in report
+    (run_dir,) = (tmp_path / "out" / "runs").iterdir()
+    summary = json.loads((run_dir / "reports" / "summary.json").read_text(encoding="utf-8"))
+    programs = summary["scaffolds"]["dijkstra"]["programs"]
+    assert programs["first_failing_sizes"] == {record.case_id: 50}
+    assert programs["handled_up_to"] == {record.case_id: 25}
+    assert (programs["programs"], programs["passing"], programs["pass_at_k"]) == (1, 0, {"1": 0.0})
     assert "handled up to size" in report and "| 25 |" in report
 
 

@@ -21,6 +21,7 @@ from markupsafe import Markup
 from verification.cases import printable
 from verification.certify.pass_at_k import pass_at_ks
 from verification.store.records import AttemptRecord, ProgramRun
+from verification.store.summary_file import ProgramsSummary, RunSummary
 
 __all__ = [
     "ProgramView",
@@ -28,6 +29,8 @@ __all__ = [
     "program_views",
     "programs_html",
     "programs_markdown",
+    "programs_summary",
+    "with_programs",
 ]
 
 SHOWN_SOURCE_CHARS = 20_000
@@ -293,3 +296,30 @@ def _program_html(view: ProgramView) -> Markup:
         "<th>reference time</th></tr></thead><tbody>{}</tbody></table><pre>{}</pre>"
     ).format(times, run.source[:SHOWN_SOURCE_CHARS])
     return head + body + Markup("</details>")
+
+
+def programs_summary(records: Sequence[AttemptRecord], scaffold: str) -> ProgramsSummary | None:
+    """``summary.json``'s figures of ``scaffold``'s programs (``None`` without any)."""
+    views = program_views(records, scaffold)
+    if not views:
+        return None
+    counted = _counted(views)
+    passing = sum(v.passed for v in counted)
+    return ProgramsSummary(
+        programs=len(counted),
+        passing=passing,
+        pass_at_k={str(k): v for k, v in pass_at_ks(len(counted), passing).items()},
+        first_failing_sizes={v.program_id: v.first_failing_size for v in counted if not v.passed},
+        handled_up_to={v.program_id: v.handled_up_to for v in counted},
+    )
+
+
+def with_programs(summary: RunSummary, records: Sequence[AttemptRecord]) -> RunSummary:
+    """``summary`` with each code-mode scaffold's :class:`ProgramsSummary` filled in."""
+    if not any(r.is_program for r in records):
+        return summary
+    scaffolds = {
+        name: entry.model_copy(update={"programs": programs_summary(records, name)})
+        for name, entry in summary.scaffolds.items()
+    }
+    return summary.model_copy(update={"scaffolds": scaffolds})

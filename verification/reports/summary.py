@@ -13,6 +13,7 @@ from verification.certify.costs import ScaffoldCost, total_cost
 from verification.certify.paired import ALPHA
 from verification.certify.results import ScaffoldResults, uncertified_reason
 from verification.reports.base import ReportContext, RunComparison
+from verification.reports.programs import with_programs
 from verification.store.manifests import RunManifest
 from verification.store.summary_file import (
     CalibrationSummary,
@@ -203,6 +204,7 @@ def summary_with_changes(
 
 def summary_of(context: ReportContext) -> RunSummary:
     """The summary of the run a reporter writes (:func:`summary_with_changes`)."""
-    return summary_with_changes(
+    summary = summary_with_changes(
         context.manifest, list(context.results.values()), context.comparison, context.costs
     )
+    return with_programs(summary, context.records)

@@ -19,6 +19,7 @@ __all__ = [
     "CalibrationSummary",
     "CostFigures",
     "MissSummary",
+    "ProgramsSummary",
     "RateDrop",
     "RegressionGate",
     "RunSummary",
@@ -174,6 +175,21 @@ class SizeSummary(_Tolerant):
     """The look came before the plan's cap: the size's later cases were not asked."""
 
 
+class ProgramsSummary(_Tolerant):
+    """Code mode: a scaffold's programs (each run on the whole suite)."""
+
+    programs: int
+    """Programs counted (infrastructure errors and refusals left out)."""
+    passing: int
+    """Programs that passed every case."""
+    pass_at_k: dict[str, float] = {}
+    """k (as text) -> the unbiased pass@k of Chen et al. (2021)."""
+    first_failing_sizes: dict[str, int | None] = {}
+    """Per failed program, the size of its first failing case."""
+    handled_up_to: dict[str, int | None] = {}
+    """Per program, the largest size at and below which every case passed in time."""
+
+
 class ScaffoldSummary(_Tolerant):
     """One scaffold's certification in a run."""
 
@@ -237,6 +253,8 @@ class ScaffoldSummary(_Tolerant):
     intra_case_correlation: float | None = None
     """The ANOVA estimate of how alike a case's samples are, in [0, 1]; ``None`` when it
     cannot be estimated (one sample per case)."""
+    programs: ProgramsSummary | None = None
+    """Code mode (``--answer code``): the programs and their pass@k; ``None`` in trace mode."""
     stopped_early_at: int | None = None
     """With ``--early-stop``: the planned cases asked before the look that decided the
     status (the rest were not asked, and are not missing); ``None`` when it did not stop."""
