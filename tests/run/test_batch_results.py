@@ -204,3 +204,19 @@ def test_an_endless_results_stream_is_read_no_further_than_a_batch_holds() -> No
 
     read = asyncio.run(asyncio.wait_for(_read_results(endless(), 112), timeout=60))
     assert len(read.results) + read.unread == 112 and read.unread == 112 // 8
+
+
+def test_an_ended_batch_whose_results_are_gone_is_asked_again(
+    server_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    api = _answering_right(server_env)
+    api.results_url = lambda base, batch_id: f"{base}/v1/messages/batches/{batch_id}/gone"
+    server_env.script([server_env.kmp_messages(SEED, CASES)] * CASES)
+    code = _verify(tmp_path)
+    err = capsys.readouterr().err
+    # Before: exit 2 on the results' 404, and the same on every --resume.
+    assert code == 0, err
+    records = read_journal(_run(tmp_path) / "results.jsonl")
+    failed = [r for r in records if r.outcome == "infra_error"]
+    assert len(failed) == CASES and all("results could not be had" in r.reason for r in failed)
+    assert Counter(r.source for r in records if r.outcome == "passed") == {"live": CASES}

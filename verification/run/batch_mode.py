@@ -346,7 +346,13 @@ class BatchTransport:
                 )
                 return False
             await asyncio.sleep(self.poll_interval)
-        read = await self.batches.results(batch_id, len(line.requests))
+        try:
+            read = await self.batches.results(batch_id, len(line.requests))
+        except InvalidRequestError as exc:
+            if exc.status_code != 404:
+                raise
+            # Gone (expired, or a server's fault): asked again, or every resume stops here.
+            read = BatchResults(problem=f"its results could not be had ({exc})"[:300])
         await self._journal_all(line, by_sample, unfinished, read, note)
         return True
 
