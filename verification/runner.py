@@ -126,7 +126,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         return Attempts(
             self.provider,
             self.model,
-            ANSWER_KINDS[self.answer_kind](self.prompt_builder, self.catalog),
+            ANSWER_KINDS[self.answer_kind](self.prompt_builder, self.catalog, self.settings),
             self.settings,
             self.prompt_builder,
             self.scheduler.limiter_for(self.model),

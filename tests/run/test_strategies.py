@@ -13,7 +13,7 @@ import pytest
 from verification.cases import TestCase
 from verification.catalog import Catalog
 from verification.catalog.spec import ScaffoldSpec
-from verification.config import load_settings
+from verification.config import RunConfig, load_settings
 from verification.errors import ConfigurationError
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.prompt_builder import PromptBuilder
@@ -60,7 +60,7 @@ class _Contrarian(TraceAnswers):
         return read._replace(outcome="failed", level=3, reason="the contrarian disagrees")
 
 
-def _contrarian(builder: PromptBuilder, catalog: Catalog) -> _Contrarian:
+def _contrarian(builder: PromptBuilder, catalog: Catalog, config: RunConfig) -> _Contrarian:
     return _Contrarian(builder, catalog)
 
 

@@ -225,6 +225,12 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "--samples). VERIFY_ANSWER",
     )
     group.add_argument(
+        "--sandbox",
+        choices=["bubblewrap", "docker"],
+        help="where --answer code runs programs: bubblewrap or docker (default: the first "
+        "that works here; none is refused before any request). VERIFY_SANDBOX",
+    )
+    group.add_argument(
         "--early-stop",
         action="store_const",
         const=True,

@@ -44,6 +44,7 @@ SETTING_OPTIONS = (
     "early_stop",
     "batch",
     "answer",
+    "sandbox",
 )
 
 

@@ -192,6 +192,10 @@ class RunOptions(BaseModel):
     """What a model is asked for (``--answer``): ``trace``, the algorithm worked by hand on
     each case; ``code``, a program run in a sandbox on every case
     (:mod:`verification.run.code_answers`)."""
+    sandbox: Literal["bubblewrap", "docker"] | None = None
+    """Where code mode runs programs (``--sandbox``): ``bubblewrap`` or ``docker``; unset,
+    the first of them that works here (:mod:`verification.run.sandbox`). A code-mode run
+    that finds none is refused before any request; there is no unsandboxed fallback."""
 
     @field_validator("level", mode="before")
     @classmethod

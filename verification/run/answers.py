@@ -17,6 +17,7 @@ from typing import Any, NamedTuple, Protocol
 from verification.cases import TestCase
 from verification.catalog import Catalog
 from verification.catalog.spec import ScaffoldSpec
+from verification.config import RunConfig
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.prompt_builder import Prompt, PromptBuilder
 from verification.store.records import AttemptRecord, Outcome, ProgramRun
@@ -66,8 +67,8 @@ class AnswerKind(Protocol):
         ...
 
 
-AnswerKindFactory = Callable[[PromptBuilder, Catalog], AnswerKind]
-"""Makes a run's answer kind from its prompt builder and catalog."""
+AnswerKindFactory = Callable[[PromptBuilder, Catalog, RunConfig], AnswerKind]
+"""Makes a run's answer kind from its prompt builder, catalog and configuration."""
 
 
 def stopped_early(response: LLMResponse, max_tokens: int) -> Judgement | None:

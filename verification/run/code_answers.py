@@ -103,6 +103,8 @@ class CodeAnswers:
     catalog: Catalog
     engine: Engine | None = None
     """The sandbox (found when the kind is made, unless given)."""
+    sandbox: str | None = None
+    """The engine asked for by name (``--sandbox``); ``None``: the first that works."""
     parallel: int = field(default_factory=lambda: os.cpu_count() or 1)
     """Programs executed at once."""
     _runs: dict[tuple[str, str, str], asyncio.Future[list[Execution]]] = field(
@@ -114,7 +116,7 @@ class CodeAnswers:
 
     def __post_init__(self) -> None:
         if self.engine is None:
-            self.engine = available_engine()
+            self.engine = available_engine(self.sandbox)
 
     def prompt(self, spec: ScaffoldSpec, case: TestCase) -> Prompt:
         return code_prompt(self.prompt_builder, spec)

@@ -15,8 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Generic, TypeVar
 
+from verification.catalog import Catalog
+from verification.config import RunConfig
 from verification.errors import ConfigurationError
-from verification.run.answers import AnswerKindFactory
+from verification.llm.prompt_builder import PromptBuilder
+from verification.run.answers import AnswerKind, AnswerKindFactory
 from verification.run.batch_mode import BatchTransport
 from verification.run.code_answers import CodeAnswers
 from verification.run.concurrent import ConcurrentTransport
@@ -80,7 +83,17 @@ register_stopping_rule = STOPPING_RULES.register
 
 register_transport(CONCURRENT, ConcurrentTransport)
 register_transport(BATCHES, BatchTransport)
-register_answer_kind("trace", TraceAnswers)
-register_answer_kind("code", CodeAnswers)
+
+
+def _trace_answers(builder: PromptBuilder, catalog: Catalog, config: RunConfig) -> AnswerKind:
+    return TraceAnswers(builder, catalog)
+
+
+def _code_answers(builder: PromptBuilder, catalog: Catalog, config: RunConfig) -> AnswerKind:
+    return CodeAnswers(builder, catalog, sandbox=config.sandbox)
+
+
+register_answer_kind("trace", _trace_answers)
+register_answer_kind("code", _code_answers)
 register_stopping_rule(FIXED, FixedPlan)
 register_stopping_rule(LOOKS, EarlyStopping)

@@ -48,8 +48,8 @@ HASH_SEED = "0"
 INSTALL_HINT = (
     "install bubblewrap (Debian and Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf "
     "install bubblewrap`) and allow unprivileged user namespaces (Ubuntu 24.04: `sysctl "
-    "kernel.apparmor_restrict_unprivileged_userns=0`), or start a Docker daemon for the "
-    "docker engine"
+    "kernel.apparmor_restrict_unprivileged_userns=0`), or start a Docker daemon and pass "
+    "`--sandbox docker`"
 )
 SYSTEM_PATHS = ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/libx32", "/sbin")
 """What the interpreter may need of the system: programs and shared libraries, read-only."""
