@@ -1,9 +1,9 @@
 """A ``--batch`` run SIGKILLed at each bad moment, then resumed (issue 24's done-when): the
 run is a ``python -m verification`` subprocess talking through the real ``anthropic`` SDK to
-the stand-in Batches server in this process, killed during the create call, after it, while
-the results stream in, and after part of them is journalled. However it was killed, the
-resumed run keeps every answer the server billed exactly once, pays for none twice, and its
-cost is what was billed."""
+the stand-in Batches server in this process, killed during the create call (SIGKILL, and
+SIGTERM), after it, while the results stream in, and after part of them is journalled.
+However it was killed, the resumed run keeps every answer the server billed exactly once,
+pays for none twice, and its cost is what was billed."""
 
 from __future__ import annotations
 
@@ -116,25 +116,27 @@ def _after_some_journalled(
 
 
 KILL_POINTS = {
-    "during the create call": _during_create,
-    "after the create call": _after_create,
-    "while the results stream in": _during_results,
-    "after part of the results is journalled": _after_some_journalled,
+    "during the create call": (_during_create, signal.SIGKILL),
+    "SIGTERM during the create call": (_during_create, signal.SIGTERM),
+    "after the create call": (_after_create, signal.SIGKILL),
+    "while the results stream in": (_during_results, signal.SIGKILL),
+    "after part of the results is journalled": (_after_some_journalled, signal.SIGKILL),
 }
 
 
-@pytest.mark.parametrize("kill_point", KILL_POINTS.values(), ids=KILL_POINTS)
+@pytest.mark.parametrize(("kill_point", "kill"), KILL_POINTS.values(), ids=KILL_POINTS)
 def test_a_batch_run_killed_at_any_point_keeps_every_paid_answer_once(
     server_env: FakeModelServer,
     tmp_path: Path,
     kill_point: Callable[[FakeBatchAPI, FakeModelServer, Path], Callable[[], bool]],
+    kill: signal.Signals,
 ) -> None:
     cases = 40 if kill_point is _after_some_journalled else 16  # a window wide enough
     api = _answering_right(server_env, cases)
     process = _started(tmp_path, cases)
     try:
         _until(kill_point(api, server_env, tmp_path), process)
-        process.send_signal(signal.SIGKILL)
+        process.send_signal(kill)
         process.wait(timeout=60)
     finally:
         if process.poll() is None:
