@@ -9,6 +9,7 @@ journal afterwards, exactly as ``report RUN_ID`` folds them.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -87,6 +88,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         planned: Callable[[int], None] | None = None,
         answer_kind: str | None = None,
         transport: str | None = None,
+        stopping: str | None = None,
     ) -> None:
         self.settings = resolve_settings(settings)
         """The run's configuration: the settings given (or the environment's), resolved once."""
@@ -104,6 +106,9 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         the settings' (``--answer``) unless given."""
         self.transport = transport
         """How requests are sent, by name; ``None``: as the plan says (``--batch``)."""
+        self.stopping = stopping
+        """How much is asked, by name; ``None``: as the plan says (its looks, as it goes,
+        where it can)."""
         self.scheduler = CaseScheduler(self.settings.concurrency)
         """Starts cases: the limiter per model (kept from run to run)."""
         self.run_id: str | None = None
@@ -234,6 +239,8 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             shard=shard,
             resumes=paths.read_manifest() if resumed else None,
         )
+        if self.stopping is not None:
+            plan = dataclasses.replace(plan, stopping=self.stopping)
         specs = {name: self.catalog.get_spec(name) for name in plan.cases}
         for spec in specs.values():  # a broken scaffold file stops the run before any request
             self.prompt_builder.get_scaffold_content(spec)

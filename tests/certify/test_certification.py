@@ -10,6 +10,7 @@ import dataclasses
 import hashlib
 import json
 import random
+from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -23,7 +24,7 @@ from tests.support.clustering import design_effect_answers
 from verification.cases import parse_case_id
 from verification.catalog import Catalog, default_catalog
 from verification.certify.envelope import CASES_PER_SIZE, size_plan, sweep_cases, sweep_sizes
-from verification.certify.sequential import decide
+from verification.certify.sequential import decide, operating_characteristic, plan_for
 from verification.cli import main
 from verification.config import LEVEL_CASES, load_settings
 from verification.registry import plan_tier_counts
@@ -92,8 +93,14 @@ def test_each_level_asks_its_count_and_says_what_it_certifies(tmp_path: Path) ->
         manifest = json.loads((run_dir / "manifest.json").read_text())
         tiers = ["simple"] if level == "quick" else ["simple", "standard", "edge"]
         expected = plan_tier_counts(LEVEL_CASES[level], tiers)  # type: ignore[arg-type]
-        tier_ids = {i for i in ids if (key := parse_case_id(i)) and key.size is None}
-        assert len(tier_ids) == sum(expected.values()) == LEVEL_CASES[level]
+        planned = manifest["scaffolds"]["kmp"]["case_ids"]
+        level_ids = planned[: LEVEL_CASES[level]]
+        assert Counter(parse_case_id(i).tier for i in level_ids) == expected  # type: ignore[union-attr]
+        # the level's plan asks its cases in plan order until a look decides (a perfect
+        # scaffold: at its first deciding look; quick is fixed at its 5)
+        plan = plan_for(level)
+        asked = decide(plan, [1.0] * plan.cap).n
+        assert asked == (5 if level == "quick" else operating_characteristic(plan, 1.0).max_cases)
         if level == "thorough":
             sizes = sweep_sizes(spec)
             assert len(sizes) >= 4 and manifest["sizes"] == {"kmp": sizes}
@@ -103,9 +110,9 @@ def test_each_level_asks_its_count_and_says_what_it_certifies(tmp_path: Path) ->
                 c.id for c in sweep_cases(spec, sizes, seed=manifest["seed"], per_size=per_size)
             }
             assert len(swept) == per_size * len(sizes)
-            assert ids == tier_ids | swept
+            assert ids == set(level_ids[:asked]) | swept  # the sweep asked whole
         else:
-            assert manifest["sizes"] is None and ids == tier_ids
+            assert manifest["sizes"] is None and ids == set(level_ids[:asked])
         summary = _summary(output)
         assert summary.level == manifest["level"] == level
         report = (output / "reports" / "kmp.md").read_text()

@@ -10,6 +10,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from verification.catalog import default_catalog
+from verification.certify.sequential import decide, operating_characteristic, plan_for
 from verification.cli import EXIT_CODES, main
 from verification.config import LEVEL_CASES
 from verification.registry import DEFAULT_SEED, get_spec
@@ -84,7 +85,9 @@ def test_dry_run_certifies_the_harness_and_says_dry_run(
     report = (tmp_path / "reports" / "dijkstra.md").read_text()
     first_line = report.splitlines()[0]
     assert "DRY RUN" in first_line and "CERTIFIED" in first_line
-    default = LEVEL_CASES["standard"]  # the dev default level's count, 40
+    # the dev default level's plan stops a perfect scaffold at its first deciding look
+    default = decide(plan_for("standard"), [1.0] * LEVEL_CASES["standard"]).n
+    assert default == operating_characteristic(plan_for("standard"), 1.0).max_cases < 40
     assert f"100.0% ({default}/{default})" in report and "borderline" not in report
     summary = (tmp_path / "reports" / "summary.md").read_text()
     assert "DRY RUN" in summary.splitlines()[0]

@@ -7,11 +7,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from verification.catalog import default_catalog
+from verification.certify.sequential import fixed_plan, plan_for
 from verification.config import RunConfig, load_settings, resolve_settings
-from verification.errors import ConfigurationError
 from verification.llm.prompt_builder import PromptBuilder
 from verification.llm.providers import build_provider
 from verification.run.manifest import new_manifest
@@ -73,15 +71,26 @@ def test_a_sharded_plan_holds_only_its_cut_and_its_manifest_is_written_from_it(
 
 
 def test_the_plan_names_its_stopping_rule_and_transport(tmp_path: Path) -> None:
-    assert _plan(tmp_path).stopping == FIXED
-    assert _plan(tmp_path).transport == CONCURRENT
-    looks = _plan(tmp_path, early_stop=True)
-    assert looks.stopping == LOOKS
+    looks = _plan(tmp_path)
+    assert looks.stopping == LOOKS  # the level's sequential plan looks as it goes
+    assert looks.certification == plan_for("standard")
+    assert looks.transport == CONCURRENT
+    assert len(looks.cases["kmp"]) == plan_for("standard").cap
     kmp = [case.tier for case in looks.cases["kmp"]]
     assert kmp[:3] == ["simple", "standard", "edge"]  # interleaved: every prefix holds all
-    assert _plan(tmp_path, batch=True).transport == BATCHES
-    with pytest.raises(ConfigurationError, match="leave out --early-stop"):
-        _plan(tmp_path, batch=True, early_stop=True)
+    # --early-stop is what every level run does now: accepted, the same plan
+    assert _plan(tmp_path, early_stop=True) == looks
+    # runs that cannot look as they go ask the whole plan, in the same order
+    batch = _plan(tmp_path, batch=True, early_stop=True)
+    assert (batch.transport, batch.stopping) == (BATCHES, FIXED)
+    assert batch.case_ids() == looks.case_ids()
+    shard = _plan(tmp_path, Shard(1, 2))
+    assert shard.stopping == FIXED
+    assert shard.cut is not None and shard.cut.whole == looks.case_ids()
+    # --cases N: a fixed plan decided by the point cut, asked at once as before
+    fixed = _plan(tmp_path, cases=12)
+    assert (fixed.stopping, fixed.certification) == (FIXED, fixed_plan(12))
+    assert [case.tier for case in fixed.cases["kmp"]][:2] == ["simple", "simple"]
 
 
 def test_a_resumed_plan_is_the_runs_own(tmp_path: Path) -> None:

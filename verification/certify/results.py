@@ -15,6 +15,12 @@ validator missed on the run's own calibration answers. "Borderline" means the in
 straddles the deciding threshold: 0.90 for CERTIFIED, 0.50 for FAILED, either for PARTIAL.
 The certified rate is the first-attempt rate; the rate after repair is shown beside it.
 A swept run's status is on its level's cases (:mod:`verification.certify.envelope`).
+
+A run that follows a sequential certification plan (:mod:`verification.certify.sequential`)
+is decided by :func:`~verification.certify.sequential.decide` on its case scores in plan
+order: its status and figures are those of the cases up to the look that decided, so a run
+that asked up to the cap and looked afterwards (``--shard``, ``--batch``) is decided as one
+that looked as it went. The status a decision gives is the rate's at that look, as above.
 """
 
 from __future__ import annotations
@@ -24,11 +30,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from statistics import NormalDist
-from typing import Any, Literal
+from typing import Literal
 
 from verification.cases import TIERS, ProgramTask, parse_case_id
 from verification.catalog import Catalog, default_catalog
+from verification.certify.answers import CaseScores, TestResult
 from verification.certify.calibration import (
     Calibration,
     CaseCalibration,
@@ -48,6 +54,13 @@ from verification.certify.envelope import (
     is_budget_limited,
     run_split,
 )
+from verification.certify.sequential import (
+    CertificationPlan,
+    Decision,
+    decide,
+    fixed_plan,
+    plan_from_record,
+)
 from verification.generators.base import TestCase
 from verification.store.journal import check_planned
 from verification.store.manifests import RunManifest
@@ -59,8 +72,8 @@ __all__ = [
     "ScaffoldResults",
     "Status",
     "TestResult",
+    "case_order",
     "certify",
-    "decided_at_look",
     "deciding_thresholds",
     "journalled_cases",
     "results_from_journal",
@@ -112,16 +125,14 @@ def deciding_thresholds(status: str) -> tuple[float, ...]:
     }.get(status, ())
 
 
-def decided_at_look(score: float, n: int, *, looks: int, confidence: float = 0.95) -> bool:
-    """Whether ``score`` over ``n`` cases decides the status at one of ``looks`` planned
-    looks: the Wilson interval, widened for the looks (Bonferroni: two-sided at
-    ``1 - (1 - confidence) / looks``), lies wholly on one side of each threshold that
-    decides the status its rate gives."""
-    if n == 0:
-        return False
-    z = NormalDist().inv_cdf(1 - (1 - confidence) / (2 * looks))
-    status = _rate_status(Fraction(score).limit_denominator(10**9), n)
-    return not _straddles(wilson_interval(score, n, z), status)
+def _interval(cases: CaseScores) -> tuple[float, float]:
+    """The 95% Wilson interval of the mean case score at the effective number of answers
+    (:func:`~verification.certify.effective.effective_answers`): ``n`` with one sample per
+    case, more when samples of a case vary independently."""
+    if not cases.n:
+        return 0.0, 1.0
+    effective = effective_answers(cases.tallies.values())
+    return wilson_interval(float(cases.total()) / cases.n * effective, effective)
 
 
 def _straddles(interval: tuple[float, float], status: str) -> bool:
@@ -134,64 +145,6 @@ def _record_size(record: AttemptRecord) -> int | None:
         return record.size
     key = parse_case_id(record.case_id)  # journals from before sizes were recorded
     return key.size if key else None
-
-
-@dataclass(frozen=True)
-class TestResult:
-    """One answer to one case (its last attempt), as reports show it."""
-
-    __test__ = False
-
-    test_case: TestCase
-    passed: bool
-    actual: Any
-    expected: dict[str, Any]
-    llm_response: str | None
-    validation_message: str
-    error: str | None
-    outcome: str
-    level: int | None
-    epoch: int
-    attempts: int
-    final_outcome: str
-    """The outcome of the last attempt (after any repair)."""
-    leniency: tuple[str, ...]
-    stop_reason: str | None
-    raw_response_chars: int
-    usage: dict[str, int]
-    latency_s: float
-    model: str | None
-
-    @classmethod
-    def from_records(cls, first: AttemptRecord, last: AttemptRecord) -> TestResult:
-        """The result of a chain of attempts (first and last may be the same record)."""
-        case = last.test_case()
-        passed = first.outcome == "passed"
-        return cls(
-            test_case=case,
-            passed=passed,
-            actual=first.answer,
-            expected=first.expected,
-            llm_response=first.raw_response,
-            validation_message=first.reason,
-            error=None if passed else first.reason,
-            outcome=first.outcome,
-            level=first.level,
-            epoch=first.epoch,
-            attempts=last.attempt,
-            final_outcome=last.outcome,
-            leniency=tuple(first.leniency),
-            stop_reason=first.stop_reason,
-            raw_response_chars=first.raw_response_chars,
-            usage=dict(first.usage),
-            latency_s=first.latency_s,
-            model=first.model,
-        )
-
-    @property
-    def repaired(self) -> bool:
-        """Failed first, passed on a repair attempt."""
-        return not self.passed and self.final_outcome == "passed"
 
 
 @dataclass(frozen=True)
@@ -254,6 +207,14 @@ class ScaffoldResults:
     worst_case_rate: float | None = None
     """The pass rate had every answer lost to an infrastructure error failed (``None``:
     no such error): shown beside the rate, since errors on the hard cases bias it up."""
+    plan: CertificationPlan | None = None
+    """The plan the status was decided by (``None``: a run from before plans)."""
+    decision: Decision | None = None
+    """What a sequential plan decided, and at which look (``None``: a fixed plan, or a
+    run from before plans, decided by the point cut on every counted case)."""
+    asked_after: int = 0
+    """Counted cases answered past the look that decided (a run that asked up to its cap
+    and looked afterwards): shown, not counted."""
 
     @property
     def pass_rate(self) -> float:
@@ -275,9 +236,12 @@ class ScaffoldResults:
 
     @property
     def borderline(self) -> bool:
-        """True when the 95% interval straddles the threshold that decided the status (never
-        in a run that certifies nothing: no threshold decided anything)."""
-        return not self.uncertified and _straddles(self.interval, self.status)
+        """True when the 95% interval straddles the threshold that decided the status; never
+        in a run that certifies nothing (no threshold decided anything), nor when a look of
+        a sequential plan decided before its cap (its Wald tests did, at the plan's risks)."""
+        if self.uncertified or (self.decision is not None and self.decision.early):
+            return False
+        return _straddles(self.interval, self.status)
 
     @property
     def holds_across_range(self) -> bool:
@@ -303,13 +267,18 @@ class ScaffoldResults:
         size_unit: str = "size",
         calibration: Calibration | None = None,
         uncertified: str | None = None,
+        plan: CertificationPlan | None = None,
+        order: Sequence[str] = (),
+        final: bool = True,
     ) -> ScaffoldResults:
         """Fold a journal's records for ``scaffold``. Later lines for the same case,
         sample and attempt supersede earlier ones (a resumed run retries infra errors).
         ``swept`` are the sizes of a sweep, ``split`` which cases are the level's (the
         status and its figures are theirs alone, ``planned`` their answers) and each
         size's; ``samples`` the answers planned per case; ``calibration`` the validator's
-        record on the run's cases (a miss makes the status INCOMPLETE)."""
+        record on the run's cases (a miss makes the status INCOMPLETE). A sequential
+        ``plan`` decides on the case scores in ``order`` (its cases, in plan order);
+        ``final``: the run asks nothing more (else an undecided plan stays UNDECIDED)."""
         mine = [record for record in records if record.scaffold == scaffold]
         latest: dict[tuple[str, int, int], AttemptRecord] = {}
         for record in mine:
@@ -335,7 +304,7 @@ class ScaffoldResults:
         if split is not None:  # the sweep's own cases speak for their sizes only
             counted = [r for r in every if r.test_case.id in split.level]
             infra = [r for r in every_infra if r.test_case.id in split.level]
-        cases = _CaseScores.fold(counted)
+        cases = CaseScores.fold(counted)
         failures = Counter(r.level for r in counted if not r.passed and r.level is not None)
         usage: Counter[str] = Counter()
         for record in mine:  # every call costs, superseded ones included; the cache is free
@@ -343,6 +312,14 @@ class ScaffoldResults:
                 usage.update(record.usage)
         models = sorted({r.model for r in latest.values() if r.model})
         missing = max(planned - len(counted) - len(infra), 0)
+        decision, asked_after = None, 0
+        if plan is not None and plan.sequential:  # its status is the decided cases' alone
+            ordered = cases.ordered_ids(order)
+            decision = decide(plan, cases.in_order(order), final=final)
+            asked_after = len(ordered) - decision.n
+            decided = set(ordered[: decision.n])
+            counted = [r for r in counted if r.test_case.id in decided]
+            cases = CaseScores.fold(counted)
         score = cases.total()
         status = certify(score, cases.n, planned=planned, unfinished=len(infra) + missing)
         reason = None
@@ -366,7 +343,7 @@ class ScaffoldResults:
                 tier: (float(part.total()), part.n)
                 for tier in ("simple", "standard", "edge")
                 if (
-                    part := _CaseScores.fold(
+                    part := CaseScores.fold(
                         [
                             r
                             for r in counted
@@ -379,17 +356,17 @@ class ScaffoldResults:
             usage=dict(usage),
             models=models,
             status=status,
-            interval=cases.interval(),
+            interval=_interval(cases),
             run_label=run_label,
             from_cache=sum(record.source == "cache" for record in mine),
             score=float(score),
-            score_after_repair=float(_CaseScores.fold(counted, after_repair=True).total()),
+            score_after_repair=float(CaseScores.fold(counted, after_repair=True).total()),
             answers=len(counted),
             consistent=cases.consistent(),
             per_size={
                 size: (float(part.total()), part.n)
                 for size in sorted({s for s in sizes.values() if s is not None})
-                if (part := _CaseScores.fold([r for r in every if sizes[r.test_case.id] == size])).n
+                if (part := CaseScores.fold([r for r in every if sizes[r.test_case.id] == size])).n
             },
             size_points=points,
             size_unit=size_unit,
@@ -404,45 +381,10 @@ class ScaffoldResults:
             worst_case_rate=_worst_case(cases.tallies, Counter(r.test_case.id for r in infra))
             if infra
             else None,
+            plan=plan,
+            decision=decision,
+            asked_after=asked_after,
         )
-
-
-@dataclass(frozen=True)
-class _CaseScores:
-    """Per case: (answers that pass, answers counted)."""
-
-    tallies: dict[str, tuple[int, int]]
-
-    @classmethod
-    def fold(cls, results: Iterable[TestResult], *, after_repair: bool = False) -> _CaseScores:
-        tallies: dict[str, tuple[int, int]] = {}
-        for result in results:
-            good, seen = tallies.get(result.test_case.id, (0, 0))
-            ok = result.passed or (after_repair and result.repaired)
-            tallies[result.test_case.id] = (good + ok, seen + 1)
-        return cls(tallies)
-
-    @property
-    def n(self) -> int:
-        return len(self.tallies)
-
-    def total(self) -> Fraction:
-        return sum((Fraction(good, seen) for good, seen in self.tallies.values()), Fraction(0))
-
-    def interval(self) -> tuple[float, float]:
-        """The 95% Wilson interval of the mean case score at the effective number of
-        answers (:func:`~verification.certify.effective.effective_answers`): ``n`` with
-        one sample per case, more when samples of a case vary independently."""
-        if not self.n:
-            return 0.0, 1.0
-        effective = effective_answers(self.tallies.values())
-        return wilson_interval(float(self.total()) / self.n * effective, effective)
-
-    def consistent(self) -> int:
-        return sum(good in (0, seen) for good, seen in self.tallies.values())
-
-    def scores(self) -> dict[str, Fraction]:
-        return {case: Fraction(good, seen) for case, (good, seen) in self.tallies.items()}
 
 
 def _size_points(
@@ -460,7 +402,7 @@ def _size_points(
         decision = None
         if split is not None:
             ids = split.sizes.get(size, [])
-            tallies = _CaseScores.fold(r for r in counted if r.test_case.id in set(ids))
+            tallies = CaseScores.fold(r for r in counted if r.test_case.id in set(ids))
             decision, kept, reach = decide_size(
                 split.plan, ids, tallies.scores(), final=split.final
             )
@@ -469,7 +411,7 @@ def _size_points(
         else:
             here = [r for r in counted if sizes[r.test_case.id] == size]
             planned = len(here)
-        cases = _CaseScores.fold(here)
+        cases = CaseScores.fold(here)
         score = cases.total()
         truncated = sum(r.outcome == "truncated" for r in here)
         points.append(
@@ -528,10 +470,14 @@ def results_from_journal(
     check_planned(manifest, records, f"run {manifest.run_id}")
     catalog = catalog or default_catalog()
     records = fitting_records(records, catalog)
+    plan = plan_from_record(manifest.plan) if manifest.plan is not None else None
     results = {}
     for name in manifest.scaffolds:
         spec = catalog.get(name)
         split = run_split(spec, manifest) if spec else None
+        mine = plan
+        if mine is not None and manifest.case_filter:  # the cases chosen, by the point cut
+            mine = fixed_plan(max(len(manifest.scaffolds[name].case_ids), 1))
         results[name] = ScaffoldResults.from_records(
             name,
             records,
@@ -540,6 +486,8 @@ def results_from_journal(
             swept=(manifest.sizes or {}).get(name, ()),
             split=split,
             samples=manifest.samples,
+            plan=mine,
+            order=case_order(manifest, name, mine, split),
             size_unit=spec.size.unit if spec else "size",
             calibration=(
                 calibrate(spec, journalled_cases(name, records), known=calibrations)
@@ -559,6 +507,21 @@ def _asked(manifest: RunManifest, scaffold: str, split: CaseSplit | None = None)
     if stop:
         return stop.cases
     return len(split.level) if split else len(manifest.scaffolds[scaffold].case_ids)
+
+
+def case_order(
+    manifest: RunManifest,
+    scaffold: str,
+    plan: CertificationPlan | None,
+    split: CaseSplit | None = None,
+) -> list[str]:
+    """The cases ``plan`` decides ``scaffold`` on, in plan order: its first ``cap`` level
+    cases (tiers interleaved; a size sweep's are ``split``'s own)."""
+    if plan is None:
+        return []
+    ids = manifest.scaffolds[scaffold].case_ids
+    level = [i for i in ids if i in split.level] if split is not None else ids
+    return level[: plan.cap]
 
 
 def journalled_cases(scaffold: str, records: Sequence[AttemptRecord]) -> list[TestCase]:

@@ -27,15 +27,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal
+
+from verification.store.manifests import PlanRecord, WaldRecord
 
 __all__ = [
     "CAPS",
     "FIRST_LOOK",
     "LOOK_EVERY",
+    "QUICK_CASES",
     "CertificationPlan",
     "Decision",
     "DecisionStatus",
@@ -52,6 +55,8 @@ __all__ = [
     "oc_table",
     "operating_characteristic",
     "plan_for",
+    "plan_from_record",
+    "plan_record",
     "search_cap",
     "sequential_looks",
 ]
@@ -259,6 +264,45 @@ def plan_for(level: str, cases: int | None = None) -> CertificationPlan:
     return level_plan(level, CAPS[level])
 
 
+def plan_record(plan: CertificationPlan) -> PlanRecord:
+    """``plan`` as a manifest keeps it."""
+
+    def wald(test: WaldTest | None) -> WaldRecord | None:
+        if test is None:
+            return None
+        return WaldRecord(p0=test.p0, p1=test.p1, alpha=test.alpha, beta=test.beta)
+
+    return PlanRecord(
+        name=plan.name,
+        looks=list(plan.looks),
+        cap=plan.cap,
+        upper=wald(plan.upper),
+        lower=wald(plan.lower),
+    )
+
+
+def plan_from_record(record: PlanRecord) -> CertificationPlan:
+    """The plan a manifest recorded (its risks, when it is a level's plan as issued)."""
+
+    def wald(test: WaldRecord | None) -> WaldTest | None:
+        if test is None:
+            return None
+        return WaldTest(test.p0, test.p1, test.alpha, test.beta)
+
+    plan = CertificationPlan(
+        name=record.name,
+        looks=tuple(record.looks),
+        cap=record.cap,
+        upper=wald(record.upper),
+        lower=wald(record.lower),
+    )
+    if record.name in _LEVEL_RISKS:
+        issued = level_plan(record.name, record.cap)
+        if replace(issued, risks=()) == plan:
+            return issued
+    return plan
+
+
 def _point_status(passed: Fraction, n: int) -> DecisionStatus:
     if passed >= _CERTIFIED * n:
         return "CERTIFIED"
@@ -404,6 +448,7 @@ def _runs(probability: float, *, at_least: bool) -> int:
     return math.floor(scaled + 1e-9) if at_least else math.ceil(scaled - 1e-9)
 
 
+@lru_cache(maxsize=256)
 def oc_sentence(plan: CertificationPlan, *, samples: int = 1) -> str:
     """One sentence saying what the plan's verdicts mean, from its exact OC; a fixed plan
     that misses the standard level's risks is called weak."""

@@ -137,14 +137,18 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "--level",
         choices=["quick", "standard", "thorough"],
         help="quick: a smoke test of the simple tier, 5 cases, certifies nothing (exit code "
-        "reflects only errors); standard: every tier, 40 cases (dev default); thorough: every "
-        "tier, 100 cases plus a sweep of each scaffold's size range (cert default)",
+        "reflects only errors); standard: every tier, a sequential certification plan that "
+        "looks every 10 cases from 20 and stops once decided, at most 180 (dev default); "
+        "thorough: the same at stricter risks, at most 290, plus a sweep of each scaffold's "
+        "size range (cert default). `python -m verification plan --level L` shows a plan",
     )
     group.add_argument(
         "--cases",
         type=int,
         metavar="N",
-        help="cases per scaffold, split over tiers; default: the level's (5, 40, 100)",
+        help="a fixed plan of N cases per scaffold, split over tiers, all asked and decided "
+        "by the rate alone (at small N a weak plan: `plan --cases N` says how weak); "
+        "default: the level's plan",
     )
     group.add_argument(
         "--sizes",
@@ -234,11 +238,10 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "--early-stop",
         action="store_const",
         const=True,
-        help="ask each scaffold's cases in at most 5 planned looks (tiers interleaved, the "
-        "first at the level's minimum n: 20 standard, 50 thorough) and stop asking once a "
-        "look's interval, widened for the looks (Bonferroni), lies on one side of the "
-        "thresholds that decide the status; the report says where. Not with --sizes, the "
-        "thorough level's size sweep or --shard",
+        help="accepted for old command lines; what it asked for is now every standard and "
+        "thorough run's own: the certification plan looks every 10 answered cases from 20 "
+        "and stops a scaffold once a look decides (`python -m verification plan` shows the "
+        "plan). --cases N, --case, --shard, --batch and several models ask the whole plan",
     )
     group.add_argument(
         "--no-cache",

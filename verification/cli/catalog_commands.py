@@ -1,4 +1,5 @@
-"""``list``, ``check`` and ``show-prompt``: the scaffolds, with no model asked."""
+"""``list``, ``check``, ``show-prompt`` and ``plan``: the scaffolds and the certification
+plan, with no model asked."""
 
 from __future__ import annotations
 
@@ -12,7 +13,14 @@ __all__ = ["CatalogCommands"]
 
 
 class CatalogCommands(CommandsBase):
-    """``list``, ``check`` and ``show-prompt``."""
+    """``list``, ``check``, ``show-prompt`` and ``plan``."""
+
+    def plan(self) -> int:
+        """Print the plan a run of these settings certifies by, and its OC table."""
+        from verification.reports.plan_text import plan_text
+
+        print(plan_text(self.settings.certification_plan, samples=self.settings.samples), end="")
+        return 0
 
     def list_scaffolds(
         self, category: str | None = None, *, markdown: bool = False, as_json: bool = False

@@ -153,6 +153,8 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
                     size=args.size,
                     answer=args.answer,
                 )
+        if args.command == "plan":
+            return cli.plan()
         if args.command == "view":
             return cli.view(args.run_id)
         if args.command == "cache":

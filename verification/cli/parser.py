@@ -165,6 +165,26 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     add_run_options(verify)
     add_ci_options(verify)
 
+    plan = command(
+        "plan",
+        help="print a level's certification plan: its looks, risks and OC table",
+        description="Print the certification plan a run follows: the looks at which it may "
+        "stop, its two Wald tests, the risks it keeps (computed exactly) and its operating "
+        "characteristic (the probability of each status, and the cases asked on average, at "
+        "true pass rates 0.50 to 1.00). No model is asked.",
+    )
+    plan.add_argument(
+        "--level",
+        choices=["quick", "standard", "thorough"],
+        help="the level whose plan to print (VERIFY_LEVEL; default: the mode's)",
+    )
+    plan.add_argument(
+        "--cases", type=int, metavar="N", help="the fixed plan of N cases (`verify --cases N`)"
+    )
+    plan.add_argument(
+        "--samples", type=int, metavar="K", help="answers per case (the OC is stated for 1)"
+    )
+
     show = command(
         "show-prompt",
         help="print the prompt of one case",

@@ -76,8 +76,14 @@ class RunCommands(CommandsBase):
                 shard=shard is not None,
             )
         if estimate:
+            from verification.certify.sequential import fixed_plan
             from verification.llm.prompt_builder import PromptBuilder
-            from verification.run.estimate import estimate_run, format_estimate, sweep_estimate
+            from verification.run.estimate import (
+                estimate_run,
+                format_estimate,
+                plan_cases_line,
+                sweep_estimate,
+            )
 
             if resume:
                 raise ConfigurationError("--estimate plans a new run: leave out --resume")
@@ -94,6 +100,8 @@ class RunCommands(CommandsBase):
                     prompt_builder=builder,
                 )
                 print(format_estimate(estimates, model, batch=self.settings.batch))
+            plan = fixed_plan(len(case_ids)) if case_ids else self.settings.certification_plan
+            print(plan_cases_line(plan, samples=self.settings.samples))
             swept = sweep_estimate(
                 self.settings, scaffolds, narrowed=bool(case_ids) or size is not None
             )

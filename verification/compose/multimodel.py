@@ -21,6 +21,7 @@ from pathlib import Path
 from verification.cases import Tier
 from verification.config import RunConfig
 from verification.errors import ConfigurationError
+from verification.run.plan import FIXED
 from verification.runner import RunResult, VerificationRunner
 from verification.store.records import AttemptRecord
 from verification.store.thinking import check_thinking
@@ -97,6 +98,7 @@ class ModelRuns:
                 scaffold_overrides=dict(scaffold_overrides or {}),
                 progress=progress,
                 planned=planned_for(model),
+                stopping=FIXED,  # every model answers every case: their runs pair
             )
             for model in self.models
         }

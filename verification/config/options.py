@@ -19,9 +19,11 @@ from pydantic import (
     SecretStr,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 from verification.cases import DEFAULT_SEED
+from verification.certify.sequential import CAPS, QUICK_CASES, CertificationPlan, plan_for
 from verification.llm.credentials import without_credentials
 from verification.store.pricing import ModelPrice
 from verification.store.thinking import MIN_THINKING_BUDGET
@@ -44,9 +46,14 @@ _PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 
 Level = Literal["quick", "standard", "thorough"]
-LEVEL_CASES: dict[Level, int] = {"quick": 5, "standard": 40, "thorough": 100}
-"""Cases per scaffold at each level (``--cases`` overrides). 40 at standard: a perfect run
-clears 0.90 with its whole interval from 35 cases on, so it is never "borderline"."""
+LEVEL_CASES: dict[Level, int] = {
+    "quick": QUICK_CASES,
+    "standard": CAPS["standard"],
+    "thorough": CAPS["thorough"],
+}
+"""Cases planned per scaffold at each level: the cap of its certification plan
+(:mod:`verification.certify.sequential`), which asks them look by look and stops once one
+decides (a perfect scaffold at standard after 30). ``--cases`` overrides with a fixed plan."""
 LEVEL_TIERS: dict[Level, tuple[str, ...]] = {
     "quick": ("simple",),
     "standard": ("simple", "standard", "edge"),
@@ -186,8 +193,13 @@ class RunOptions(BaseModel):
     """Send again the requests of a batch whose create call a killed run left unanswered,
     when whether the server made it cannot be told (:mod:`verification.run.batch_intents`)."""
     early_stop: bool = False
-    """Stop asking a scaffold's cases once a planned look decides its status
-    (:mod:`verification.run.early_stop`)."""
+    """Kept for old command lines and scripts: stopping at a look that decides is what
+    every standard and thorough run now does (its certification plan's looks,
+    :mod:`verification.certify.sequential`), so this changes nothing."""
+    cases_fixed: bool = False
+    """``cases`` was chosen (``--cases N`` or ``VERIFY_CASES``): the run follows a fixed
+    plan of that many cases decided by the point cut, not its level's sequential plan.
+    Set from whether ``cases`` was given."""
     answer: Literal["trace", "code"] = "trace"
     """What a model is asked for (``--answer``): ``trace``, the algorithm worked by hand on
     each case; ``code``, a program run in a sandbox on every case
@@ -196,6 +208,13 @@ class RunOptions(BaseModel):
     """Where code mode runs programs (``--sandbox``): ``bubblewrap`` or ``docker``; unset,
     the first of them that works here (:mod:`verification.run.sandbox`). A code-mode run
     that finds none is refused before any request; there is no unsandboxed fallback."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _were_cases_chosen(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "cases_fixed" not in data:
+            return {**data, "cases_fixed": data.get("cases") is not None}
+        return data
 
     @field_validator("level", mode="before")
     @classmethod
@@ -299,6 +318,12 @@ class RunOptions(BaseModel):
     def for_model(self, model: str) -> Self:
         """These settings asking ``model`` alone."""
         return self.model_copy(update={"model": [model]})
+
+    @property
+    def certification_plan(self) -> CertificationPlan:
+        """The plan a run of these settings certifies by: the level's, or a fixed plan of
+        ``cases`` when they were chosen."""
+        return plan_for(self.level, self.cases if self.cases_fixed else None)
 
     @property
     def private_seed(self) -> bool:

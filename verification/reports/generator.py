@@ -30,6 +30,7 @@ from verification.cases import is_scaffold_name
 from verification.certify.costs import ScaffoldCost, run_costs, total_cost
 from verification.certify.envelope import CASES_PER_SIZE
 from verification.certify.results import ScaffoldResults, deciding_thresholds
+from verification.certify.sequential import CertificationPlan, oc_sentence, plan_from_record
 from verification.errors import ConfigurationError
 from verification.reports.base import (
     ReportContext,
@@ -124,6 +125,17 @@ def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
+def _claim(plan: CertificationPlan | None, samples: int) -> str | None:
+    """What a status by ``plan`` claims, from its exact OC (``None``: a run from before
+    plans)."""
+    return oc_sentence(plan, samples=samples) if plan is not None else None
+
+
+def _run_plan(manifest: RunManifest) -> CertificationPlan | None:
+    """The plan a run recorded (``None``: a run from before plans)."""
+    return plan_from_record(manifest.plan) if manifest.plan is not None else None
+
+
 def _deciding(status: str) -> str:
     return " or ".join(_pct(t) for t in deciding_thresholds(status))
 
@@ -142,6 +154,8 @@ def _environment() -> jinja2.Environment:
         signed=_signed,
         num=_num,
         deciding=_deciding,
+        claim=_claim,
+        run_plan=_run_plan,
         per_size=CASES_PER_SIZE,
         cell=md_cell,
         code=md_code,

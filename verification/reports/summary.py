@@ -12,6 +12,7 @@ from verification.certify.calibration import Calibration
 from verification.certify.costs import ScaffoldCost, total_cost
 from verification.certify.paired import ALPHA
 from verification.certify.results import ScaffoldResults, uncertified_reason
+from verification.certify.sequential import CertificationPlan, oc_sentence, plan_from_record
 from verification.reports.base import ReportContext, RunComparison
 from verification.reports.programs import with_programs
 from verification.store.manifests import RunManifest
@@ -19,6 +20,7 @@ from verification.store.summary_file import (
     CalibrationSummary,
     CostFigures,
     MissSummary,
+    PlanSummary,
     RateDrop,
     RegressionGate,
     RunSummary,
@@ -131,11 +133,32 @@ def build_summary(
                 stopped_early_at=stop.cases
                 if (stop := (manifest.early_stops or {}).get(r.scaffold))
                 else None,
+                plan=_plan_summary(r.plan, manifest.samples, r),
             )
             for r in results
         },
         cost=_cost_figures(total_cost(costs, manifest.cost_basis)) if costs else None,
         stopped_by_budget=manifest.stopped_by_budget,
+        plan=_plan_summary(
+            plan_from_record(manifest.plan) if manifest.plan else None, manifest.samples
+        ),
+    )
+
+
+def _plan_summary(
+    plan: CertificationPlan | None, samples: int, results: ScaffoldResults | None = None
+) -> PlanSummary | None:
+    """``plan`` as the summary states it, with where it decided ``results``."""
+    if plan is None:
+        return None
+    decision = results.decision if results is not None else None
+    return PlanSummary(
+        name=plan.name,
+        looks=list(plan.looks),
+        cap=plan.cap,
+        oc=oc_sentence(plan, samples=samples),
+        decided_at=decision.n if decision else (results.n if results is not None else None),
+        look=decision.look if decision else None,
     )
 
 

@@ -9,7 +9,7 @@
 - ``strategies``: the registries of the three choices, chosen by name once per run:
   ``transport`` (``concurrent`` with ``scheduling``'s limiter, budget and cache warm-up, or
   ``batch_mode``'s Message Batches), ``answers`` (``trace_answers``: the worked trace) and
-  ``stopping`` (the fixed plan, or ``early_stop``'s looks).
+  ``stopping`` (the whole plan at once, or the certification plan's ``looks``).
 - ``attempts``: what every transport shares: request, judgement, journal line, repairs.
 - ``budget`` and ``estimate``: ``--max-cost`` during a run, ``--estimate`` before one.
 """

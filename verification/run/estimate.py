@@ -6,6 +6,10 @@ is at hand offline); output is counted at the spec's whole output budget, so the
 upper bound for first attempts. Where the provider caches prompts and the scaffold reaches
 the model's minimum cacheable length, the first request of a scaffold writes the cache and
 the rest read it; repairs, which only a failed parse asks for, are not counted.
+
+A sequential certification plan asks a scaffold's cases only until a look decides: the
+requests above are its maximum (its cap), and :func:`plan_cases_line` says how many it asks
+on average, from the plan's exact operating characteristic.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from dataclasses import dataclass
 from verification.cases import TIERS, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.certify.envelope import CASES_PER_SIZE, size_plan
-from verification.certify.sequential import operating_characteristic
+from verification.certify.sequential import CertificationPlan, operating_characteristic
 from verification.config import RunConfig
 from verification.llm.prompt_builder import PromptBuilder
 from verification.run.budget import cost_basis
@@ -24,7 +28,13 @@ from verification.run.plan import new_cases, planned_sweep
 from verification.store.pricing import BATCH_PRICE_SHARE, TokenCounts, estimate_tokens
 from verification.store.thinking import max_tokens_with
 
-__all__ = ["ScaffoldEstimate", "estimate_run", "format_estimate", "sweep_estimate"]
+__all__ = [
+    "ScaffoldEstimate",
+    "estimate_run",
+    "format_estimate",
+    "plan_cases_line",
+    "sweep_estimate",
+]
 
 CACHING_PROVIDERS = frozenset({"anthropic"})
 """Providers whose requests mark the scaffold for prompt caching."""
@@ -93,6 +103,30 @@ def estimate_run(
             )
         )
     return estimates, model
+
+
+EXPECTED_AT = (1.0, 0.9)
+"""The true pass rates ``--estimate`` states a plan's average cases at: a perfect scaffold
+(the cheapest), and one at the 0.90 threshold (the slowest to decide)."""
+
+
+def plan_cases_line(plan: CertificationPlan, *, samples: int = 1) -> str:
+    """How many of each scaffold's level cases ``plan`` asks: at most its cap (what the
+    table prices), and on average at the rates of :data:`EXPECTED_AT`."""
+    if not plan.sequential:
+        return (
+            f"plan {plan.name}: every one of the {plan.cap} level cases of a scaffold is asked "
+            "(the table prices them all)"
+        )
+    perfect, threshold = (operating_characteristic(plan, p) for p in EXPECTED_AT)
+    times = f" (x {samples} samples)" if samples > 1 else ""
+    return (
+        f"plan {plan.name}: a look every {plan.looks[1] - plan.looks[0]} answered cases from "
+        f"{plan.looks[0]} stops a scaffold once decided; it asks at most {plan.cap} level "
+        f"cases{times} (the table prices that maximum), on average "
+        f"{perfect.expected_cases:.0f} when every answer is right (p = 1.00) and "
+        f"{threshold.expected_cases:.0f} at a true pass rate of 0.90 (the slowest to decide)"
+    )
 
 
 def format_estimate(

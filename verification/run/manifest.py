@@ -9,6 +9,7 @@ from typing import Any
 
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.envelope import size_plan
+from verification.certify.sequential import plan_record
 from verification.config import RunConfig
 from verification.llm.base import LLMProvider
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, PromptBuilder
@@ -69,6 +70,7 @@ def new_manifest(
         code_version=code_version(),
         cost_basis=None if provider.dry_run else basis,
         early_stops={} if plan.stopping == LOOKS else None,
+        plan=plan_record(plan.certification) if plan.certification else None,
         thinking_budget=plan.thinking_budget,
     )
     return manifest if plan.cut is None else plan.cut.narrow(manifest)

@@ -6,8 +6,13 @@ and, at the thorough level or with ``--sizes``, a size sweep
 (:mod:`verification.certify.envelope`); with ``--shard I/N`` only that slice of them
 (:mod:`verification.run.shards`). A resumed run's are exactly the ids its manifest planned,
 drawn again from its seed (a private cert seed must be given again). Either way the plan
-names its stopping rule (:mod:`verification.run.stopping`) and its transport
-(:mod:`verification.run.transport`), and the manifest is written from it.
+names its certification plan (:mod:`verification.certify.sequential`: the level's
+sequential plan, or a fixed one for ``--cases N`` and ``--case``), its stopping rule
+(:mod:`verification.run.stopping`: the plan's looks as it goes, or the whole plan at once
+where a run cannot look as it goes) and its transport (:mod:`verification.run.transport`),
+and the manifest is written from it. Under a sequential plan a scaffold's level cases are
+in plan order (tiers interleaved), whichever rule asks them, so every run of the plan
+decides on the same cases in the same order.
 """
 
 from __future__ import annotations
@@ -28,12 +33,17 @@ from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.envelope import CASES_PER_SIZE, size_plan, sweep_plan, sweep_sizes
-from verification.certify.sequential import plan_for
+from verification.certify.sequential import (
+    CertificationPlan,
+    fixed_plan,
+    plan_for,
+    plan_from_record,
+)
 from verification.config import LEVEL_CASES, LEVEL_TIERS, Level, RunConfig, private_case_seed
 from verification.errors import ConfigurationError, PluginError
 from verification.llm.prompt_builder import PromptBuilder
 from verification.registry import plan_tier_counts
-from verification.run.early_stop import check_early_stop, interleaved
+from verification.run.looks import interleaved
 from verification.run.programs import program_tasks
 from verification.run.resuming import adopt_stored_scaffolds
 from verification.run.shards import Shard, ShardCut, cut_plan
@@ -54,7 +64,7 @@ __all__ = [
 ]
 
 FIXED = "fixed"
-LOOKS = "early-stop"
+LOOKS = "looks"
 CONCURRENT = "concurrent"
 BATCHES = "batches"
 
@@ -81,6 +91,9 @@ class RunPlan:
     """A shard's slice of the whole plan (the cases above are already cut to it)."""
     resumes: RunManifest | None = None
     """The manifest of the run this plan goes on with (its cases, its settings)."""
+    certification: CertificationPlan | None = None
+    """The certification plan its statuses are decided by (``None``: a resumed run from
+    before plans, decided by the point cut)."""
 
     def case_ids(self) -> dict[str, list[str]]:
         """Per scaffold, every planned case id in order: the drawn cases, then those a
@@ -125,10 +138,8 @@ def plan_run(
             shard=shard,
         )
     )
-    if plan.transport == BATCHES and (settings.early_stop or plan.stopping == LOOKS):
-        raise ConfigurationError(
-            "--batch sends every case at once: leave out --early-stop (it asks in looks)"
-        )
+    if plan.transport == BATCHES:  # sent at once: the looks are applied afterwards
+        return replace(plan, stopping=FIXED)
     return plan
 
 
@@ -167,11 +178,13 @@ def _resumed(
         catalog=catalog,
         plugin_failures=failures,
     )
+    looked = previous.early_stops is not None and previous.plan is not None
     return RunPlan(
         planned,
         failures,
         samples=previous.samples,
-        stopping=FIXED if previous.early_stops is None else LOOKS,
+        stopping=LOOKS if looked else FIXED,  # a resumed run continues its plan as it went
+        certification=plan_from_record(previous.plan) if previous.plan else None,
         transport=BATCHES if settings.batch or previous.settings.get("batch") else CONCURRENT,
         thinking_budget=previous.thinking_budget,
         case_filter=case_ids,
@@ -188,6 +201,7 @@ def new_cases(
     case_ids: Sequence[str] = (),
     size: int | None = None,
     plugin_failures: dict[str, PluginError] | None = None,
+    level_counts: dict[str, int] | None = None,
 ) -> tuple[dict[str, list[TestCase]], list[Tier], dict[str, list[int]] | None]:
     """A new run's cases by scaffold (the level's tiers and count, the size sweep,
     ``case_ids`` or ``size`` when given), with the tiers and sweep they were drawn at: what
@@ -210,6 +224,7 @@ def new_cases(
         per_size=size_plan(settings.level).cap,
         catalog=catalog,
         plugin_failures=plugin_failures,
+        level_counts=level_counts,
     )
     return planned, tiers, sweep
 
@@ -224,8 +239,9 @@ def _new(
     size: int | None,
     shard: Shard | None,
 ) -> RunPlan:
-    """A new run's plan (:func:`new_cases`); with early stopping, each scaffold's cases
-    interleaved."""
+    """A new run's plan (:func:`new_cases`): under a sequential certification plan each
+    scaffold's level cases interleaved (its sweep's after them), and looked at as they are
+    answered unless the run is a shard."""
     if settings.answer == "code":
         return _new_programs(
             settings,
@@ -239,6 +255,7 @@ def _new(
             },
         )
     failures: dict[str, PluginError] = {}
+    level: dict[str, int] = {}
     planned, tiers, sweep = new_cases(
         settings,
         scaffold_names,
@@ -247,15 +264,22 @@ def _new(
         case_ids=case_ids,
         size=size,
         plugin_failures=failures,
+        level_counts=level,
     )
-    if settings.early_stop:  # every prefix of a scaffold's cases holds all its groups
-        check_early_stop(sweep=sweep is not None, shard=shard is not None)
-        planned = {name: interleaved(cases) for name, cases in planned.items()}
+    certification = settings.certification_plan
+    if case_ids:  # the chosen cases, by the point cut
+        certification = fixed_plan(max([len(cases) for cases in planned.values()] + [1]))
+    if certification.sequential:  # every prefix of a scaffold's cases holds all its groups
+        planned = {
+            name: interleaved(cases[: level[name]]) + cases[level[name] :]
+            for name, cases in planned.items()
+        }
     plan = RunPlan(
         planned,
         failures,
         samples=settings.samples,
-        stopping=LOOKS if settings.early_stop else FIXED,
+        stopping=LOOKS if certification.sequential and shard is None else FIXED,
+        certification=certification,
         transport=BATCHES if settings.batch else CONCURRENT,
         thinking_budget=settings.thinking_budget,
         tiers=tiers,
@@ -349,13 +373,16 @@ def plan_cases(
     per_size: int = CASES_PER_SIZE,
     catalog: Catalog | None = None,
     plugin_failures: dict[str, PluginError] | None = None,
+    level_counts: dict[str, int] | None = None,
 ) -> dict[str, list[TestCase]]:
     """The cases of each scaffold: ``cases`` split over ``tiers`` (at ``size``, default each
     tier's own) and, for a scaffold ``sweep`` names, the size sweep's ``per_size`` cases at
     each of its sizes (:func:`~verification.certify.envelope.sweep_cases`); or exactly
     ``case_ids`` (their ids say their sizes). A case a plugin's generator or reference
     cannot draw is left out and its error kept in ``plugin_failures`` by case id, when given
-    (raised otherwise)."""
+    (raised otherwise).
+    ``level_counts``, when given, is told how many of each scaffold's cases (the first)
+    are its level's, before its sweep's."""
     catalog = catalog or default_catalog()
     planned: dict[str, list[TestCase]] = {}
 
@@ -397,6 +424,8 @@ def plan_cases(
             for case in draw(spec, tier, index, _checked_size(spec, tier, size))
         ]
         ids = {case.id for case in chosen}
+        if level_counts is not None:
+            level_counts[name] = len(chosen)
         for tier, index, at in sweep_plan(spec, (sweep or {}).get(name, ()), per_size=per_size):
             for case in draw(spec, tier, index, at):
                 if case.id not in ids:  # a tier's default size is a size a sweep may visit

@@ -1,10 +1,11 @@
-"""When a run stops: the :class:`StoppingRule` protocol, and the fixed plan.
+"""When a run stops: the :class:`StoppingRule` protocol, and asking the whole plan.
 
 A rule hands the run's case samples to the transport, all at once or in looks, and says
-where each scaffold stopped (for the manifest). The plan asks everything (``fixed``);
-``--early-stop`` asks in looks and stops a scaffold once one decides
-(:mod:`verification.run.early_stop`). One is chosen by the plan's name for it
-(:mod:`verification.run.strategies`).
+where each scaffold stopped (for the manifest). A run that cannot look as it goes (a fixed
+plan, ``--shard``, ``--batch``, several models) asks everything (``fixed``) and its
+certification plan's looks are applied afterwards; otherwise it asks in the plan's looks and
+stops a scaffold once one decides (:mod:`verification.run.looks`). Either way the verdict is
+the same. One is chosen by the run plan's name for it (:mod:`verification.run.strategies`).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ reader of its journal."""
 
 
 class FixedPlan:
-    """Asks the whole plan."""
+    """Asks the whole plan (the looks are applied to the journal afterwards)."""
 
     def __init__(
         self,
@@ -57,7 +58,8 @@ class FixedPlan:
         self._stops = manifest.early_stops
 
     async def run(self, jobs: Sequence[Job], send: Send) -> None:
-        await send(jobs)
+        stopped = self._stops or {}  # a resumed run's scaffolds a look decided already
+        await send([job for job in jobs if job.case.scaffold not in stopped])
 
     @property
     def stops(self) -> dict[str, EarlyStop] | None:

@@ -23,7 +23,7 @@ from verification.run.answers import AnswerKind, AnswerKindFactory
 from verification.run.batch_mode import BatchTransport
 from verification.run.code_answers import CodeAnswers
 from verification.run.concurrent import ConcurrentTransport
-from verification.run.early_stop import EarlyStopping
+from verification.run.looks import PlannedLooks
 from verification.run.plan import BATCHES, CONCURRENT, FIXED, LOOKS
 from verification.run.stopping import FixedPlan, StoppingFactory
 from verification.run.trace_answers import TraceAnswers
@@ -96,4 +96,4 @@ def _code_answers(builder: PromptBuilder, catalog: Catalog, config: RunConfig) -
 register_answer_kind("trace", _trace_answers)
 register_answer_kind("code", _code_answers)
 register_stopping_rule(FIXED, FixedPlan)
-register_stopping_rule(LOOKS, EarlyStopping)
+register_stopping_rule(LOOKS, PlannedLooks)

@@ -4,13 +4,21 @@ writes: anyone may have edited it), and the runs a results folder holds."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from verification.cases import SCAFFOLD_NAME_FORMAT, Tier, is_scaffold_name
 from verification.errors import JournalError, StoredFileError
@@ -25,9 +33,11 @@ from verification.store.urls import without_url_credentials
 __all__ = [
     "CostBasis",
     "EarlyStop",
+    "PlanRecord",
     "RunManifest",
     "ScaffoldEntry",
     "ShardInfo",
+    "WaldRecord",
     "latest_run_id",
     "read_manifest_file",
     "run_manifests",
@@ -85,13 +95,49 @@ class CostBasis(BaseModel):
 
 
 class EarlyStop(BaseModel):
-    """Where ``--early-stop`` stopped asking a scaffold's cases."""
+    """Where a look of the run's certification plan stopped asking a scaffold's cases
+    (before issue 23: where ``--early-stop``'s widened intervals did)."""
 
     cases: int = Field(ge=1)
     """The planned cases asked before the deciding look (the rest are not missing)."""
     look: int = Field(ge=1)
-    looks: int = Field(ge=1, le=5)
-    """How many looks were planned (the interval at each is widened for them all)."""
+    looks: int = Field(ge=1, le=1000)
+    """How many looks were planned."""
+
+
+class WaldRecord(BaseModel):
+    """One of a plan's Wald tests: ``p0`` against ``p1`` at risks ``alpha`` and ``beta``."""
+
+    p0: float = Field(gt=0.0, lt=1.0)
+    p1: float = Field(gt=0.0, lt=1.0)
+    alpha: float = Field(gt=0.0, lt=1.0)
+    beta: float = Field(gt=0.0, lt=1.0)
+
+
+class PlanRecord(BaseModel):
+    """The certification plan a run followed (:mod:`verification.certify.sequential`),
+    so that its statuses are decided by it whatever the code's plans are later."""
+
+    name: str = Field(max_length=40, pattern=r"^[a-z0-9 ]+$")
+    looks: list[int] = Field(min_length=1, max_length=1000)
+    cap: int = Field(ge=1, le=100_000)
+    upper: WaldRecord | None = None
+    """The test at the 0.90 threshold (``None``: a fixed plan, the point cut alone)."""
+    lower: WaldRecord | None = None
+    """The test at the 0.50 threshold."""
+
+    @field_validator("looks")
+    @classmethod
+    def _looks_ascend(cls, looks: list[int]) -> list[int]:
+        if looks[0] < 1 or any(b <= a for a, b in itertools.pairwise(looks)):
+            raise ValueError("looks must be case counts from 1, ascending")
+        return looks
+
+    @model_validator(mode="after")
+    def _the_cap_is_the_last_look(self) -> PlanRecord:
+        if self.looks[-1] != self.cap:
+            raise ValueError(f"the last look ({self.looks[-1]}) is not the cap ({self.cap})")
+        return self
 
 
 class ShardInfo(BaseModel):
@@ -171,8 +217,12 @@ class RunManifest(BaseModel):
     merged_shards: list[str] | None = None
     """The shard runs ``merge`` made this run of, in shard order."""
     early_stops: dict[str, EarlyStop] | None = None
-    """With ``--early-stop``: the scaffolds a look decided, and where (``None``: the run
-    did not stop early; ``{}``: it could have, but no look decided)."""
+    """The scaffolds a look of the plan decided before its cap, and where (``None``: the
+    run asked its whole plan, looking afterwards; ``{}``: it looked as it went, and no
+    look decided before the cap)."""
+    plan: PlanRecord | None = None
+    """The certification plan its statuses are decided by (``None``: a run from before
+    plans, decided by the point cut on every case it counted)."""
     model_runs: dict[str, str] | None = None
     """With several models (``--model A --model B``): every model the invocation asked, in
     order, and the run that asked it, this one included (``None``: one model)."""

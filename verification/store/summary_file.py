@@ -19,6 +19,7 @@ __all__ = [
     "CalibrationSummary",
     "CostFigures",
     "MissSummary",
+    "PlanSummary",
     "ProgramsSummary",
     "RateDrop",
     "RegressionGate",
@@ -175,6 +176,22 @@ class SizeSummary(_Tolerant):
     """The look came before the plan's cap: the size's later cases were not asked."""
 
 
+class PlanSummary(_Tolerant):
+    """The certification plan a status was decided by, and what the status claims."""
+
+    name: str
+    looks: list[int]
+    """The numbers of answered cases it looks at; the last is the cap."""
+    cap: int
+    oc: str
+    """What a status by it claims: one sentence from its exact operating characteristic."""
+    decided_at: int | None = None
+    """The answered cases the decision was reached at (``None`` at run level)."""
+    look: int | None = None
+    """The look that decided (1-based); ``None`` when the point cut decided what a run
+    that ended short of its cap had, or at run level."""
+
+
 class ProgramsSummary(_Tolerant):
     """Code mode: a scaffold's programs (each run on the whole suite)."""
 
@@ -256,8 +273,10 @@ class ScaffoldSummary(_Tolerant):
     programs: ProgramsSummary | None = None
     """Code mode (``--answer code``): the programs and their pass@k; ``None`` in trace mode."""
     stopped_early_at: int | None = None
-    """With ``--early-stop``: the planned cases asked before the look that decided the
-    status (the rest were not asked, and are not missing); ``None`` when it did not stop."""
+    """The planned cases asked before the look that decided the status (the rest were not
+    asked, and are not missing); ``None`` when the run did not stop early."""
+    plan: PlanSummary | None = None
+    """The plan this status was decided by (``None``: a run from before plans)."""
 
 
 class RunSummary(_Tolerant):
@@ -294,6 +313,9 @@ class RunSummary(_Tolerant):
     """The run's cost, with the savings of each cache apart."""
     stopped_by_budget: bool = False
     """The run stopped at its ``--max-cost`` budget with cases left to ask."""
+    plan: PlanSummary | None = None
+    """The run's certification plan and what its statuses claim (``None``: a run from
+    before plans)."""
     """Against ``previous_run_id``: regressions first, then improvements."""
     rate_drops: list[RateDrop] | None = None
     regressions: list[str] | None = None

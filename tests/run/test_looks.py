@@ -1,0 +1,226 @@
+"""The certification plan's looks (issue 23 item 1): a standard run asks each scaffold's
+cases look by look (tiers interleaved) and stops where an independent computation of the
+plan's two Wald tests (scipy's binomial log-likelihoods) and the point status agree; its
+unasked cases are not missing, the reports say where it stopped, and a run that asks the
+whole plan and looks afterwards reaches the same verdicts on the same cases."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import random
+from collections import Counter
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from scipy.stats import binom
+
+from verification.cases import TIERS, parse_case_id
+from verification.catalog import default_catalog
+from verification.certify.sequential import operating_characteristic, plan_for
+from verification.cli import main
+from verification.config import load_settings, resolve_settings
+from verification.run.looks import interleaved
+from verification.run.plan import FIXED, plan_cases
+from verification.runner import VerificationRunner
+from verification.store.journal import read_journal
+from verification.store.manifests import read_manifest_file
+from verification.store.records import AttemptRecord
+from verification.store.summary_file import RunSummary
+
+RIGHT: dict[str, Callable[[int], bool]] = {
+    "kmp": lambda index: True,
+    "bfs": lambda index: False,
+    "dfs": lambda index: index % 4 != 0,
+    "lcs": lambda index: index % 10 != 3,
+}
+"""Which of a scaffold's cases the script answers right: all, none, three in four, nine in
+ten (a rate at the threshold, which no early look decides)."""
+
+
+def _verify(output: Path, *options: str) -> int:
+    return main(["verify", *options, "--output", str(output), "--no-cache"])
+
+
+def _run_dir(output: Path) -> Path:
+    (run_dir,) = (output / "runs").iterdir()
+    return run_dir
+
+
+def _wald(passed: int, n: int, p0: float, p1: float, risk: float) -> int:
+    """Wald's test of p0 against p1 at ``risk`` each way, from scipy's log-pmfs."""
+    ratio = binom.logpmf(passed, n, p1) - binom.logpmf(passed, n, p0)
+    if ratio >= math.log((1 - risk) / risk):
+        return 1
+    return -1 if ratio <= math.log(risk / (1 - risk)) else 0
+
+
+def _expected_stop(right: list[bool], cap: int) -> tuple[int, str]:
+    """Where the standard plan stops and what it decides, computed afresh."""
+    for n in range(20, cap + 1, 10):
+        passed = sum(right[:n])
+        rate = Fraction(passed, n)
+        point = "CERTIFIED" if rate >= 0.9 else "PARTIAL" if rate >= Fraction(1, 2) else "FAILED"
+        if n == cap:
+            return n, point
+        tests = (_wald(passed, n, 0.85, 0.95, 0.05), _wald(passed, n, 0.40, 0.60, 0.10))
+        decided = {(1, 1): "CERTIFIED", (-1, 1): "PARTIAL", (-1, -1): "FAILED"}.get(tests)
+        if decided == point:
+            return n, point
+    raise AssertionError("the cap is a look")
+
+
+def test_every_prefix_past_the_groups_holds_every_tier_and_size() -> None:
+    planned = plan_cases(["kmp"], seed=3, cases=40, sweep={"kmp": [10, 20, 30]})["kmp"]
+    order = interleaved(planned)
+    assert sorted(c.id for c in order) == sorted(c.id for c in planned)
+
+    def group(identifier: str) -> tuple[str, int | None]:
+        key = parse_case_id(identifier)
+        assert key is not None
+        return key.tier, key.size
+
+    groups = {group(c.id) for c in planned}
+    smallest = min(Counter(group(c.id) for c in planned).values())
+    for end in range(len(groups), smallest * len(groups) + 1):
+        assert {group(c.id) for c in order[:end]} == groups
+
+
+@pytest.fixture(scope="module")
+def stopped_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A standard run of four scaffolds answered from a script (``--early-stop`` given, as
+    old command lines do: it changes nothing)."""
+    root = tmp_path_factory.mktemp("looks")
+    names = list(RIGHT)
+    cap = plan_for("standard").cap
+    # every case id the plan may ask, answered right by the reference
+    dry = ("--provider", "reference", "--cases", str(cap), "--seed", "5")
+    assert _verify(root / "dry", *names, *dry) == 0
+    catalog = default_catalog()
+    lines = []
+    for record in read_journal(_run_dir(root / "dry") / "results.jsonl"):
+        spec = catalog[record.scaffold]
+        answer = record.expected
+        if not RIGHT[record.scaffold](record.index):
+            answer = spec.mutants(record.test_case(), random.Random(record.case_id))[0]
+        lines.append({"case_id": record.case_id, "text": spec.render_answer(answer)})
+    replay = root / "replay.jsonl"
+    replay.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    output = root / "run"
+    options = ("--provider", "replay", "--replay-file", str(replay), "--early-stop")
+    assert _verify(output, *names, "--seed", "5", *options) == 1  # bfs FAILED
+    return output
+
+
+def _first_answers(run_dir: Path) -> dict[str, list[AttemptRecord]]:
+    asked: dict[str, list[AttemptRecord]] = {}
+    for record in read_journal(run_dir / "results.jsonl"):
+        if record.attempt == 1:
+            asked.setdefault(record.scaffold, []).append(record)
+    return asked
+
+
+@pytest.mark.slow
+def test_each_scaffold_stops_where_the_plan_decides(stopped_run: Path) -> None:
+    run_dir = _run_dir(stopped_run)
+    manifest = read_manifest_file(run_dir / "manifest.json")
+    summary = RunSummary.from_json((stopped_run / "reports" / "summary.json").read_text())
+    asked = _first_answers(run_dir)
+    plan = plan_for("standard")
+    stops = manifest.early_stops or {}
+    assert manifest.plan is not None and manifest.plan.cap == plan.cap
+    for name, right in RIGHT.items():
+        order = manifest.scaffolds[name].case_ids
+        assert len(order) == plan.cap
+        indices = [parse_case_id(i).index for i in order]  # type: ignore[union-attr]
+        expected, status = _expected_stop([right(i) for i in indices], plan.cap)
+        # Exactly the first cases of the interleaved order were asked, every tier among them.
+        assert sorted(r.case_id for r in asked[name]) == sorted(order[:expected])
+        assert {r.tier for r in asked[name]} == set(TIERS)
+        data = summary.scaffolds[name]
+        assert (data.status, data.n, data.missing) == (status, expected, 0)
+        if expected < plan.cap:
+            assert stops[name].cases == expected
+            assert stops[name].look == plan.looks.index(expected) + 1
+        else:
+            assert name not in stops
+        assert data.stopped_early_at == (expected if name in stops else None)
+        report = (stopped_run / "reports" / f"{name}.md").read_text()
+        assert (f"**Stopped early at n = {expected}.**" in report) == (name in stops)
+    assert {"kmp", "bfs", "dfs"} <= set(stops)  # decided early; lcs sits at the threshold
+    assert summary.scaffolds["kmp"].n == 30  # a perfect scaffold: 30 cases, not 40
+
+
+@pytest.mark.slow
+def test_asking_the_whole_plan_and_looking_afterwards_gives_the_same_verdicts(
+    stopped_run: Path, tmp_path: Path
+) -> None:
+    sequential = RunSummary.from_json((stopped_run / "reports" / "summary.json").read_text())
+    settings = resolve_settings(
+        load_settings(
+            provider="replay",
+            replay_file=stopped_run.parent / "replay.jsonl",
+            results_dir=tmp_path,
+            seed=5,
+            cache=False,
+        )
+    )
+    runner = VerificationRunner(settings, stopping=FIXED)
+    whole = asyncio.run(runner.run(list(RIGHT)))
+    assert whole.manifest.early_stops is None  # it looked afterwards
+    for name in RIGHT:
+        result = whole.results[name]
+        assert result.decision is not None
+        assert (result.status, result.n) == (
+            sequential.scaffolds[name].status,
+            sequential.scaffolds[name].n,
+        )
+        assert result.asked_after == settings.cases - result.n
+
+
+@pytest.mark.slow
+def test_a_resumed_stopped_run_asks_nothing_more(stopped_run: Path) -> None:
+    run_dir = _run_dir(stopped_run)
+    before = (run_dir / "results.jsonl").read_text()
+    manifest = read_manifest_file(run_dir / "manifest.json")
+    replay = stopped_run.parent / "replay.jsonl"
+    code = _verify(
+        stopped_run, "--resume", run_dir.name, "--provider", "replay", "--replay-file", str(replay)
+    )
+    assert code == 1
+    assert (run_dir / "results.jsonl").read_text() == before
+    assert read_manifest_file(run_dir / "manifest.json").early_stops == manifest.early_stops
+
+
+def test_early_stop_goes_with_a_shard_which_asks_its_whole_slice(tmp_path: Path) -> None:
+    code = _verify(
+        tmp_path / "out", "kmp", "--provider", "reference", "--early-stop", "--shard", "1/6"
+    )
+    assert code == 0
+    run_dir = _run_dir(tmp_path / "out")
+    manifest = read_manifest_file(run_dir / "manifest.json")
+    assert manifest.early_stops is None  # a shard looks afterwards, once merged
+    asked = {r.case_id for r in read_journal(run_dir / "results.jsonl")}
+    assert asked == set(manifest.scaffolds["kmp"].case_ids)
+    assert len(asked) == math.ceil(plan_for("standard").cap / 6)
+
+
+def test_estimate_states_the_plans_average_and_prices_its_maximum(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = plan_for("standard")
+    code = main(["verify", "kmp", "--estimate", "--output", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    row = next(line for line in out.splitlines() if line.startswith("kmp "))
+    assert int(row.split()[1]) == plan.cap  # the requests priced: the plan's maximum
+    perfect = operating_characteristic(plan, 1.0).expected_cases
+    threshold = operating_characteristic(plan, 0.9).expected_cases
+    assert f"at most {plan.cap} level cases" in out
+    assert f"on average {perfect:.0f} when every answer is right (p = 1.00)" in out
+    assert f"{threshold:.0f} at a true pass rate of 0.90" in out
+    main(["verify", "kmp", "--estimate", "--cases", "12", "--output", str(tmp_path)])
+    assert "every one of the 12 level cases" in capsys.readouterr().out

@@ -1,0 +1,110 @@
+"""One answer to one case as reports show it: :class:`TestResult`, folded from the chain of
+attempts (a first answer and its repairs) the journal holds; and answers folded into case
+scores (:class:`CaseScores`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from verification.generators.base import TestCase
+from verification.store.records import AttemptRecord
+
+__all__ = ["CaseScores", "TestResult"]
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One answer to one case (its last attempt), as reports show it."""
+
+    __test__ = False
+
+    test_case: TestCase
+    passed: bool
+    actual: Any
+    expected: dict[str, Any]
+    llm_response: str | None
+    validation_message: str
+    error: str | None
+    outcome: str
+    level: int | None
+    epoch: int
+    attempts: int
+    final_outcome: str
+    """The outcome of the last attempt (after any repair)."""
+    leniency: tuple[str, ...]
+    stop_reason: str | None
+    raw_response_chars: int
+    usage: dict[str, int]
+    latency_s: float
+    model: str | None
+
+    @classmethod
+    def from_records(cls, first: AttemptRecord, last: AttemptRecord) -> TestResult:
+        """The result of a chain of attempts (first and last may be the same record)."""
+        case = last.test_case()
+        passed = first.outcome == "passed"
+        return cls(
+            test_case=case,
+            passed=passed,
+            actual=first.answer,
+            expected=first.expected,
+            llm_response=first.raw_response,
+            validation_message=first.reason,
+            error=None if passed else first.reason,
+            outcome=first.outcome,
+            level=first.level,
+            epoch=first.epoch,
+            attempts=last.attempt,
+            final_outcome=last.outcome,
+            leniency=tuple(first.leniency),
+            stop_reason=first.stop_reason,
+            raw_response_chars=first.raw_response_chars,
+            usage=dict(first.usage),
+            latency_s=first.latency_s,
+            model=first.model,
+        )
+
+    @property
+    def repaired(self) -> bool:
+        """Failed first, passed on a repair attempt."""
+        return not self.passed and self.final_outcome == "passed"
+
+
+@dataclass(frozen=True)
+class CaseScores:
+    """Per case: (answers that pass, answers counted), folded from answers."""
+
+    tallies: dict[str, tuple[int, int]]
+
+    @classmethod
+    def fold(cls, results: Iterable[TestResult], *, after_repair: bool = False) -> CaseScores:
+        tallies: dict[str, tuple[int, int]] = {}
+        for result in results:
+            good, seen = tallies.get(result.test_case.id, (0, 0))
+            ok = result.passed or (after_repair and result.repaired)
+            tallies[result.test_case.id] = (good + ok, seen + 1)
+        return cls(tallies)
+
+    @property
+    def n(self) -> int:
+        return len(self.tallies)
+
+    def total(self) -> Fraction:
+        return sum((Fraction(good, seen) for good, seen in self.tallies.values()), Fraction(0))
+
+    def consistent(self) -> int:
+        return sum(good in (0, seen) for good, seen in self.tallies.values())
+
+    def ordered_ids(self, order: Sequence[str]) -> list[str]:
+        """The counted cases of ``order``, in its order."""
+        return [case for case in order if case in self.tallies]
+
+    def in_order(self, order: Sequence[str]) -> list[Fraction]:
+        """The scores of the counted cases of ``order``, in its order."""
+        return [Fraction(*self.tallies[case]) for case in self.ordered_ids(order)]
+
+    def scores(self) -> dict[str, Fraction]:
+        return {case: Fraction(good, seen) for case, (good, seen) in self.tallies.items()}
