@@ -25,12 +25,9 @@ that looked as it went. The status a decision gives is the rate's at that look, 
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Literal
 
 from verification.cases import TIERS, ProgramTask, parse_case_id
 from verification.catalog import Catalog, default_catalog
@@ -61,6 +58,14 @@ from verification.certify.sequential import (
     fixed_plan,
     plan_from_record,
 )
+from verification.certify.statuses import (
+    THRESHOLDS,
+    Status,
+    certify,
+    deciding_thresholds,
+    straddles,
+    wilson_interval,
+)
 from verification.generators.base import TestCase
 from verification.store.journal import check_planned
 from verification.store.manifests import RunManifest
@@ -81,49 +86,6 @@ __all__ = [
     "wilson_interval",
 ]
 
-Status = Literal["CERTIFIED", "PARTIAL", "FAILED", "INCOMPLETE"]
-THRESHOLDS = {"CERTIFIED": 0.9, "PARTIAL": 0.5}
-_CERTIFIED = Fraction(9, 10)
-_PARTIAL = Fraction(1, 2)
-_Z95 = 1.959963984540054
-
-
-def wilson_interval(passed: float, n: float, z: float = _Z95) -> tuple[float, float]:
-    """The Wilson score interval of ``passed / n`` (95% by default); (0, 1) when n = 0.
-    ``passed`` may be fractional: the sum of case scores when cases have several samples."""
-    if n == 0:
-        return 0.0, 1.0
-    p = passed / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _rate_status(score: Fraction | int, n: int) -> Status:
-    if score >= _CERTIFIED * n:
-        return "CERTIFIED"
-    if score >= _PARTIAL * n:
-        return "PARTIAL"
-    return "FAILED"
-
-
-def certify(passed: Fraction | int, n: int, *, planned: int, unfinished: int) -> Status:
-    """The status of a score of ``passed`` over ``n`` counted cases, ``planned`` answers in
-    all (``unfinished`` of them missing or infrastructure errors)."""
-    if n == 0 or 10 * unfinished > planned:
-        return "INCOMPLETE"
-    return _rate_status(passed, n)
-
-
-def deciding_thresholds(status: str) -> tuple[float, ...]:
-    """The thresholds between ``status`` and the statuses next to it."""
-    return {
-        "CERTIFIED": (THRESHOLDS["CERTIFIED"],),
-        "PARTIAL": (THRESHOLDS["PARTIAL"], THRESHOLDS["CERTIFIED"]),
-        "FAILED": (THRESHOLDS["PARTIAL"],),
-    }.get(status, ())
-
 
 def _interval(cases: CaseScores) -> tuple[float, float]:
     """The 95% Wilson interval of the mean case score at the effective number of answers
@@ -133,11 +95,6 @@ def _interval(cases: CaseScores) -> tuple[float, float]:
         return 0.0, 1.0
     effective = effective_answers(cases.tallies.values())
     return wilson_interval(float(cases.total()) / cases.n * effective, effective)
-
-
-def _straddles(interval: tuple[float, float], status: str) -> bool:
-    low, high = interval
-    return any(low < threshold <= high for threshold in deciding_thresholds(status))
 
 
 def _record_size(record: AttemptRecord) -> int | None:
@@ -241,7 +198,7 @@ class ScaffoldResults:
         a sequential plan decided before its cap (its Wald tests did, at the plan's risks)."""
         if self.uncertified or (self.decision is not None and self.decision.early):
             return False
-        return _straddles(self.interval, self.status)
+        return straddles(self.interval, self.status)
 
     @property
     def holds_across_range(self) -> bool:
