@@ -192,3 +192,21 @@ def test_the_page_shows_a_hostile_program_as_text(tmp_path: Path) -> None:
     page = (run_dir / "reports" / "index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<script>alert(1)" not in page
+
+
+def test_a_resume_runs_a_journalled_program_again_without_asking(tmp_path: Path) -> None:
+    """A program whose run did not end (the sandbox failed: an infrastructure error) is run
+    again from the reply the journal holds; the model is not asked again."""
+    _verify(tmp_path, {program_id("dijkstra", 0): _reply(CORRECT)})
+    (run_dir,) = (tmp_path / "out" / "runs").iterdir()
+    journal = run_dir / "results.jsonl"
+    (line,) = journal.read_text(encoding="utf-8").splitlines()
+    data = json.loads(line)
+    data.update(outcome="infra_error", reason="the sandbox failed: simulated", program=None)
+    journal.write_text(json.dumps(data) + "\n", encoding="utf-8")
+    _replay(tmp_path / "replay.jsonl", {program_id("dijkstra", 9): _reply("# never asked\n")})
+    main(["verify", "--resume", run_dir.name, "--output", str(tmp_path / "out")])
+    first, again = read_journal(journal)
+    assert first.outcome == "infra_error"
+    assert (again.case_id, again.outcome, again.source) == (first.case_id, "passed", "journal")
+    assert again.raw_response == first.raw_response

@@ -105,6 +105,9 @@ class Attempts:
     answered: set[tuple[str, int]] = field(default_factory=set)
     """The case samples the journal answered before this invocation (a resumed run's)."""
     calibrations: dict[str, CaseCalibration] = field(default_factory=dict)
+    _kept: dict[tuple[str, int, int], AttemptRecord] | None = field(default=None, init=False)
+    """Code mode: programs' replies journalled whole whose runs did not end, by (program,
+    sample, attempt): run again on resume rather than asked again."""
     """Each answered case's calibration, by id: made while other requests wait."""
 
     def journalled(self) -> list[AttemptRecord]:
@@ -178,17 +181,42 @@ class Attempts:
     ) -> AttemptRecord:
         request = self.request_for(job, prompt)
         started = time.perf_counter()
-        reply: LLMResponse | LLMError
+        reply: LLMResponse | LLMError | None = self._kept_reply(job, attempt)
         try:
-            reply = await self.provider.generate_with_retry(
-                request, max_retries=self.settings.max_retries, slot=slot
-            )
+            if reply is None:
+                reply = await self.provider.generate_with_retry(
+                    request, max_retries=self.settings.max_retries, slot=slot
+                )
         except FatalLLMError:
             raise
         except LLMError as exc:
             reply = exc
         latency = time.perf_counter() - started
         return await self.judged(job, request, reply, attempt=attempt, latency_s=latency)
+
+    def _kept_reply(self, job: Job, attempt: int) -> LLMResponse | None:
+        """A code-mode program's reply that the journal holds whole but whose run did not
+        end (the sandbox failed: an infrastructure error): a resume runs it again from the
+        journal instead of asking the model again."""
+        if not isinstance(job.case, ProgramTask):
+            return None
+        if self._kept is None:
+            self._kept = {
+                (r.case_id, r.epoch, r.attempt): r
+                for r in self.journalled()
+                if r.outcome == "infra_error"
+                and r.raw_response is not None
+                and r.raw_response_chars == len(r.raw_response)
+            }
+        record = self._kept.pop((job.case.id, job.epoch, attempt), None)
+        if record is None or record.raw_response is None:
+            return None
+        return LLMResponse(
+            content=record.raw_response,
+            model=record.model or self.model,
+            stop_reason=record.stop_reason,
+            source="journal",
+        )
 
     async def judged(
         self,

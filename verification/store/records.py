@@ -142,7 +142,8 @@ class AttemptRecord(BaseModel):
     the case id's ``s<size>`` or the tier's default size says it)."""
     source: str | None = None
     """Where the answer came from (``live``, ``cache``, ``batch``, ``reference``,
-    ``replay``); ``None`` when no answer came."""
+    ``replay``, or ``journal``: a code-mode program's reply run again on resume); ``None``
+    when no answer came."""
     model_asked: str | None = None
     """The model the request named (``model`` is what the server says answered); ``None``
     in journals from before it was kept (the manifest's ``model_requested`` then)."""
