@@ -21,6 +21,7 @@ from verification.catalog.numerical.bisection import (
     generate_bisection,
     is_unambiguous,
 )
+from verification.catalog.wording import ROUNDING
 from verification.certify.checks import calibration_cases
 from verification.reference.numerical import bisection, bisection_trace
 
@@ -219,3 +220,26 @@ def test_the_precision_sentence_asks_only_for_the_sign_and_states_the_margin() -
     for case in calibration_cases(SPEC, 10):
         if case.tier != "edge":
             assert is_unambiguous(bisection_trace(**case.input)), case.id
+
+
+def _half_away(value: Fraction, places: int) -> Fraction:
+    """The school rule, by hand: a tie goes away from zero."""
+    scaled = abs(value) * 10**places
+    whole = int(scaled) + (1 if scaled - int(scaled) >= Fraction(1, 2) else 0)
+    return Fraction(whole, 10**places) * (-1 if value < 0 else 1)
+
+
+def test_the_root_is_the_exact_midpoint_rounded_a_tie_away_from_zero() -> None:
+    # On [0, 1] with tolerance 0.002 the run stops at k = 9, at a midpoint j / 512 of 9
+    # decimals ending in 5: a tie at 8 places, which a tie-to-even rule (Fraction's round)
+    # breaks toward zero whenever the 8th decimal is even.
+    differs = 0
+    for root in ("0.3", "0.31", "0.62", "0.7", "0.85", "0.93"):
+        test_input = {"coefficients": [1, -float(root)], "a": 0.0, "b": 1.0, "tolerance": 0.002}
+        exact, iterations, _ = _exact(test_input)
+        assert exact is not None and iterations == 9
+        assert (exact * 10**9).denominator == 1 and exact * 10**9 % 10 == 5  # a tie
+        assert bisection(**test_input)["root"] == float(_half_away(exact, 8)), root
+        differs += round(exact, 8) != _half_away(exact, 8)
+    assert differs > 0
+    assert ROUNDING in " ".join(sections("bisection")["output_format"].split())

@@ -3,19 +3,23 @@ and the reference against it and (with many draws) against ``scipy.integrate.qua
 
 from __future__ import annotations
 
+import math
 import random
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pytest
 from scipy import integrate
 
+from tests.support.scaffolds import sections
 from verification.cases import TIERS
 from verification.catalog.numerical.monte_carlo import (
     ESTIMATE_TOLERANCE,
     SPEC,
     generate_monte_carlo,
 )
+from verification.catalog.wording import ROUNDING
 from verification.reference.numerical import monte_carlo_integration
 
 
@@ -134,3 +138,16 @@ def test_the_oracle_refuses_the_true_integral_and_a_dropped_draw() -> None:
     assert not oracle(test_input, {"estimate": exact})
     dropped = {**test_input, "samples": test_input["samples"][:-1]}
     assert not oracle(test_input, {"estimate": _numpy_estimate(dropped)})
+
+
+def test_a_tie_rounds_away_from_zero_as_the_output_format_says() -> None:
+    # The mean of 0.000005 and 0 is 0.0000025: a tie at 6 places, which rounding to even
+    # (or the double just below it) sends to 0.000002.
+    for sign in (1, -1):
+        samples = [0.000005, 0.0]
+        exact = sign * sum(Fraction(repr(u)) for u in samples) / len(samples)
+        assert (exact * 10**7) % 10 == 5 * sign % 10 and (exact * 10**7).denominator == 1
+        away = Fraction(math.floor(abs(exact) * 10**6 + Fraction(1, 2)), 10**6) * sign
+        result = monte_carlo_integration(coefficients=[sign, 0], a=0.0, b=1.0, samples=samples)
+        assert result == {"estimate": float(away)}
+    assert ROUNDING in " ".join(sections("monte_carlo")["output_format"].split())

@@ -18,7 +18,14 @@ from tests.support.scaffolds import sections
 from verification.cases import TestCase
 from verification.catalog import default_catalog
 from verification.catalog.spec import ScaffoldSpec
-from verification.catalog.wording import BOUNDS, INTEGERS, NUMBERS, number_kinds, number_rules
+from verification.catalog.wording import (
+    BOUNDS,
+    INTEGERS,
+    NUMBERS,
+    ROUNDING,
+    number_kinds,
+    number_rules,
+)
 from verification.certify.checks import calibration_cases
 from verification.llm.response_parser import ResponseParser
 
@@ -34,13 +41,17 @@ def _words(text: str) -> str:
 @pytest.mark.parametrize("name", NAMES)
 def test_every_output_format_states_the_shared_rules_its_numbers_call_for(name: str) -> None:
     output_format = _words(sections(name)["output_format"])
-    for rule in number_rules(CATALOG[name]):
+    for rule in number_rules(CATALOG[name], output_format):
         assert _words(rule) in output_format, rule
 
 
 def test_the_rules_apply_where_the_answers_hold_such_numbers() -> None:
-    applied = {rule for spec in CATALOG.values() for rule in number_rules(spec)}
-    assert applied == {INTEGERS, NUMBERS, BOUNDS}
+    applied = {
+        rule
+        for name, spec in CATALOG.items()
+        for rule in number_rules(spec, sections(name)["output_format"])
+    }
+    assert applied == {INTEGERS, NUMBERS, BOUNDS, ROUNDING}
 
 
 def _numbers(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:

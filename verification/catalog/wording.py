@@ -1,9 +1,10 @@
 """The sentences every Output Format states about numbers, decided once for all scaffolds.
 
 A scaffold says what its fields mean; how a number is written is the same everywhere, so it
-is said in the same words everywhere: which of :data:`INTEGERS`, :data:`NUMBERS` and
-:data:`BOUNDS` a scaffold's Output Format must hold follows from its answer schema and its
-validator's tolerances (:func:`number_rules`), and a test holds every registered scaffold's
+is said in the same words everywhere: which of :data:`INTEGERS`, :data:`NUMBERS`,
+:data:`BOUNDS` and :data:`ROUNDING` a scaffold's Output Format must hold follows from its
+answer schema, its validator's tolerances and whether it asks for rounding
+(:func:`number_rules`), and a test holds every registered scaffold's
 Markdown to them. The developer guide gives the reasons ("One rule for an answer's form").
 """
 
@@ -14,7 +15,15 @@ from typing import Any
 
 from verification.catalog.spec import ScaffoldSpec
 
-__all__ = ["BOUNDS", "INTEGERS", "NUMBERS", "number_kinds", "number_rules"]
+__all__ = [
+    "ASKS_ROUNDING",
+    "BOUNDS",
+    "INTEGERS",
+    "NUMBERS",
+    "ROUNDING",
+    "number_kinds",
+    "number_rules",
+]
 
 INTEGERS = (
     'An integer is written with digits only (`3`, `-2`): `3.0`, `3e0` and `"3"` are not '
@@ -37,6 +46,18 @@ BOUNDS = (
 bound itself)."""
 
 
+ROUNDING = (
+    "A number asked rounded is rounded to the nearest; a tie (a 5 just past the last place "
+    "asked, and nothing after it) rounds away from zero: to 2 places, `0.125` is `0.13` and "
+    "`-0.125` is `-0.13`."
+)
+"""Where the Output Format asks for a number "rounded to" some places: the references round
+the exact value so (``round_half_away``), never a double near a tie."""
+
+ASKS_ROUNDING = "rounded to"
+"""The words by which an Output Format asks for a rounded number."""
+
+
 def _types(schema: Any, definitions: dict[str, Any]) -> Iterator[str]:
     if isinstance(schema, dict):
         if "$ref" in schema:
@@ -57,12 +78,15 @@ def number_kinds(spec: ScaffoldSpec) -> frozenset[str]:
     return frozenset(_types(schema, schema.get("$defs", {})))
 
 
-def number_rules(spec: ScaffoldSpec) -> tuple[str, ...]:
-    """The shared sentences ``spec``'s Output Format states, in this order."""
+def number_rules(spec: ScaffoldSpec, output_format: str = "") -> tuple[str, ...]:
+    """The shared sentences ``spec``'s Output Format (``output_format``) states, in this
+    order."""
     kinds = number_kinds(spec)
     rules = [INTEGERS] if "integer" in kinds else []
     if "number" in kinds:
         rules.append(NUMBERS)
     if spec.validator.tolerances:
         rules.append(BOUNDS)
+    if ASKS_ROUNDING in " ".join(output_format.split()):
+        rules.append(ROUNDING)
     return tuple(rules)

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
-__all__ = ["finite", "is_int", "is_real", "vertex_labels"]
+__all__ = ["finite", "is_int", "is_real", "round_half_away", "vertex_labels"]
 
 
 def is_int(value: Any) -> bool:
@@ -44,3 +46,17 @@ def vertex_labels(vertices: Any) -> list[str]:
     if repeated:
         raise ValueError(f"vertex labels must be unique; repeated: {repeated}")
     return list(vertices)
+
+
+def round_half_away(value: Fraction | Decimal | float | int, places: int) -> float:
+    """``value`` rounded to ``places`` decimals, a tie away from zero, as the scaffolds ask.
+
+    The rounding is done on the exact value (a float as its shortest decimal writes it),
+    never on a double near a tie: ``round_half_away(0.0000025, 6)`` is ``3e-06``, where
+    ``round`` gives ``2e-06`` (a tie to even) or either side of it (a double near it).
+    ``-0.0`` comes back as ``0.0``.
+    """
+    exact = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+    scaled = abs(exact) * 10**places
+    whole = math.floor(scaled + Fraction(1, 2))
+    return math.copysign(float(Fraction(whole, 10**places)), exact) + 0.0

@@ -158,11 +158,11 @@ MONTE_CARLO_ESTIMATE = Fraction("0.0001")
 """monte_carlo.md: "accepted within 0.0001 of the exact value for these draws, rounded as
 asked" (6 places)."""
 NEWTON_ROOT = Fraction("0.00000005")
-"""newton_raphson.md: "accepted within 0.00000005 of the exact `x_new`, rounded as asked"
-(8 places)."""
+"""newton_raphson.md: "accepted within 0.00000005 of the exact `x_new` (before
+rounding)"."""
 DESCENT_POINT = Fraction("0.00001")
-"""gradient_descent.md: "Each number is accepted within 0.00001 of the exact point, rounded
-as asked" (6 places)."""
+"""gradient_descent.md: "Each number is accepted within 0.00001 of the exact point (the last
+iterate in exact arithmetic, before rounding)"."""
 FRACTIONAL_VALUE = Fraction("0.001")
 """fractional_knapsack.md: max_value "is accepted within 0.001 of the optimum"."""
 FRACTIONAL_SHARE = Fraction("0.0001")
@@ -170,10 +170,16 @@ FRACTIONAL_SHARE = Fraction("0.0001")
 
 
 def _within(value: float, truth: Fraction, places: int | None, bound: Fraction) -> bool:
-    """``value`` (as written) within ``bound`` of ``truth`` rounded to ``places``; "within"
-    includes the bound itself, in decimals, not in binary floats."""
-    target = truth if places is None else round(truth, places)
+    """``value`` (as written) within ``bound`` of ``truth`` rounded to ``places`` (a tie away
+    from zero, as every Output Format that rounds says); "within" includes the bound itself,
+    in decimals, not in binary floats."""
+    target = truth if places is None else _half_away(truth, places)
     return abs(_decimal(value) - target) <= bound
+
+
+def _half_away(value: Fraction, places: int) -> Fraction:
+    whole = math.floor(abs(value) * 10**places + Fraction(1, 2))
+    return Fraction(whole, 10**places) * (-1 if value < 0 else 1)
 
 
 def _decimal(value: float) -> Fraction:
@@ -221,7 +227,7 @@ def _newton(oracles: Oracles, test_input: dict[str, Any], answer: dict[str, Any]
         return False
     if root is None or answer["root"] is None:
         return root is None and answer["root"] is None
-    return _within(answer["root"], Fraction(root), 8, NEWTON_ROOT)
+    return _within(answer["root"], _decimal(root), None, NEWTON_ROOT)
 
 
 def _descent(test_input: dict[str, Any]) -> tuple[list[float] | None, int, bool]:
@@ -273,7 +279,7 @@ def _gradient_descent(oracles: Oracles, test_input: dict[str, Any], answer: dict
             return False
         values = [got]
     return all(
-        _within(v, Fraction(p), 6, DESCENT_POINT) for v, p in zip(values, point, strict=True)
+        _within(v, _decimal(p), None, DESCENT_POINT) for v, p in zip(values, point, strict=True)
     )
 
 

@@ -123,7 +123,9 @@ def test_every_multi_answer_scaffold_has_a_checker() -> None:
 @example(tier="edge", pick=812, seed=116)  # monte_carlo -37.0868, 0.0001 off (exact bound)
 @example(tier="edge", pick=203, seed=29)  # fractional_knapsack 6.001, 0.001 off (exact bound)
 @example(tier="simple", pick=441, seed=63)  # fractional_knapsack 0.8502 for 0.85 (each share)
-@example(tier="simple", pick=1, seed=9)  # newton_raphson 5.47e-8 off x_new rounded (places=8)
+@example(
+    tier="simple", pick=1, seed=9
+)  # newton_raphson 5.47e-8 off x_new rounded (the window is x_new's)
 def test_verdict_equals_the_scaffolds_words(
     name: str, tier: Tier, pick: int, seed: int, scaffold_tests: Oracles
 ) -> None:

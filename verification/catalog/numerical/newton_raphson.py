@@ -232,7 +232,7 @@ SPEC = ScaffoldSpec(
             ExactMatchValidator(field="iterations"),
             # "within 0.00000005 of the exact x_new, rounded as asked": the reference
             # keeps every digit of x_new, the answer has 8 decimals.
-            NumericToleranceValidator(tolerance=ROOT_TOLERANCE, field="root", places=8),
+            NumericToleranceValidator(tolerance=ROOT_TOLERANCE, field="root"),
         ]
     ),
     sizes={"simple": 6, "standard": 9, "edge": 4},

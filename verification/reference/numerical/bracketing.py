@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from verification.reference._inputs import finite
+from verification.reference._inputs import finite, round_half_away
 from verification.reference.numerical._functions import (
     ExactFunction,
     RealFunction,
@@ -155,7 +155,7 @@ def _bisect(
 
 
 def _rounded(value: Fraction, decimals: int) -> float:
-    return float(round(value, decimals)) + 0.0
+    return round_half_away(value, decimals)
 
 
 def bisection(

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from verification.reference._inputs import finite
+from verification.reference._inputs import finite, round_half_away
 from verification.reference.numerical._functions import (
     RealFunction,
     as_written,
@@ -97,7 +97,7 @@ def monte_carlo_integration(
     estimate = width * total / len(draws)
     if not math.isfinite(estimate):
         raise ValueError("the estimate overflows; the function is too large on [a, b]")
-    return {"estimate": round(estimate, MONTE_CARLO_DECIMALS) + 0.0}
+    return {"estimate": round_half_away(estimate, MONTE_CARLO_DECIMALS)}
 
 
 def _exact_estimate(coefficients: Sequence[float], a: float, b: float, draws: list[float]) -> float:
@@ -111,8 +111,7 @@ def _exact_estimate(coefficients: Sequence[float], a: float, b: float, draws: li
     total = Fraction(0)
     for u in draws:
         total += func(lo + (hi - lo) * as_written(u))
-    estimate = round((hi - lo) * total / len(draws), MONTE_CARLO_DECIMALS)
     try:
-        return float(estimate) + 0.0
+        return round_half_away((hi - lo) * total / len(draws), MONTE_CARLO_DECIMALS)
     except OverflowError:
         raise ValueError("the estimate overflows; the function is too large on [a, b]") from None

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from decimal import ROUND_HALF_UP, Decimal, localcontext
+from decimal import Decimal, localcontext
 from typing import Any, NamedTuple
 
-from verification.reference._inputs import finite, is_real
+from verification.reference._inputs import finite, is_real, round_half_away
 from verification.reference.optimization._checks import as_list, count
 
 __all__ = [
@@ -36,14 +36,11 @@ quadratic the generator draws stays exact for 50 iterations (each step adds the 
 rate's few decimals); a cubic or quartic, whose digits triple each step, is then within
 1e-390 of its exact point."""
 
-_QUANTUM = Decimal(1).scaleb(-MINIMUM_DECIMALS)
-
 
 def _rounded(value: Decimal) -> float:
     """``value`` to :data:`MINIMUM_DECIMALS` decimals, a tie away from zero (as the scaffold
     says, and as hand rounding does), computed on the decimal, never on a float near it."""
-    with localcontext(prec=EXACT_DIGITS):  # a far iterate has more than 28 digits
-        return float(value.quantize(_QUANTUM, rounding=ROUND_HALF_UP)) + 0.0  # -0.0 is 0.0
+    return round_half_away(value, MINIMUM_DECIMALS)
 
 
 class DescentStep(NamedTuple):
