@@ -69,7 +69,6 @@ def test_the_cost_of_a_power_is_the_first_n_that_reaches_it() -> None:
             assert drop_power(n, level) >= power > drop_power(n - 1, level)
 
 
-@pytest.mark.slow
 def test_the_gates_power_table_is_drop_power() -> None:
     (header, *rows) = _tables("### The regression gate")[0]
     sizes = [int(cell) for cell in header[1:]]

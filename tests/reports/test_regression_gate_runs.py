@@ -49,4 +49,5 @@ def test_thirty_pairs_of_standard_runs_at_090_with_nothing_changed_exit_5_at_mos
         exits.append(code)
         capsys.readouterr()
     assert all(code in (0, 1, 5) for code in exits)
+    print(f"exit codes of the {_PAIRS} second runs: {exits}")
     assert exits.count(5) <= 3, exits
