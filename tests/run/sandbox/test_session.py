@@ -188,3 +188,16 @@ def test_cases_asked_at_once_of_one_session_are_served_in_turn(engine: Engine) -
         values = case["values"]
         assert isinstance(values, list)
         assert execution.value == {"sorted": sorted(values), "total": sum(values)}
+
+
+def test_a_file_over_the_file_size_limit_cannot_be_written(engine: Engine) -> None:
+    limits = Limits(cpu_seconds=2, wall_seconds=10, file_bytes=1024**2, tmp_bytes=64 * 1024**2)
+    source = (
+        "def solve(i):\n"
+        "    with open('/tmp/big', 'wb') as f:\n"
+        "        f.write(b'x' * i['bytes'])\n"
+        "    return {'wrote': i['bytes']}\n"
+    )
+    under, over = _run(source, [{"bytes": 1024**2}, {"bytes": 1024**2 + 1}], engine, limits)
+    assert under.outcome is Outcome.OK
+    assert over.outcome is Outcome.EXCEPTION and "File too large" in over.reason
