@@ -20,7 +20,7 @@ from verification.cases import TIERS, TestCase, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.compat import LegacyRunnerAPI
 from verification.catalog.spec import ScaffoldSpec
-from verification.certify.calibration import CaseCalibration
+from verification.certify.calibration import CaseCalibration, fitting_records
 from verification.certify.costs import ScaffoldCost, run_costs
 from verification.certify.results import (
     ScaffoldResults,
@@ -280,7 +280,8 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         paths.write_manifest(manifest)
         self.run_id = paths.run_id
         journalled = read_journal(paths.journal)
-        attempts.answered = answered_samples(journalled)
+        # A line whose input is none of its scaffold's counts as no answer: asked again.
+        attempts.answered = answered_samples(fitting_records(journalled, specs))
         # What the run paid before (on resume) counts against this invocation's budget.
         attempts.budget = None if self.provider.dry_run else CostBudget.for_run(basis, journalled)
         jobs = [

@@ -110,6 +110,29 @@ def test_report_reads_an_edited_line_as_that_case_s_missing_answer(
     assert summary["scaffolds"][NAME]["missing"] == 1
 
 
+def test_resume_asks_again_the_case_of_an_edited_line(
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    tmp_path: Path,
+    edit: tuple[Edit, str],
+) -> None:
+    # Before: a tier that is none exited 4; an input that lost a field was taken as answered,
+    # so the case stayed missing after every resume.
+    output = tmp_path / "results"
+    run = _dry_run(capsys, output)
+    journal = run / "results.jsonl"
+    planned = len(journal.read_text(encoding="utf-8").splitlines())
+    case_id = _edit_line(journal, 2, edit[0])
+    argv = ["verify", "--resume", run.name, "--provider", "reference", "--output", str(output)]
+    code, _, err = _run(capsys, *argv)
+    assert code == 0, err
+    assert "Traceback" not in caplog.text + err
+    lines = journal.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == planned + 1 and json.loads(lines[-1])["case_id"] == case_id
+    summary = json.loads((run / "reports" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["scaffolds"][NAME]["missing"] == 0
+
+
 def test_compare_and_the_next_run_read_past_an_edited_line(
     capsys: pytest.CaptureFixture[str],
     caplog: pytest.LogCaptureFixture,

@@ -30,10 +30,13 @@ class ReportCommands(CommandsBase):
         run_id = run_id or latest_run_id(results_dir)
         paths = RunPaths(results_dir, run_id)
         manifest = paths.read_manifest()
-        results = results_from_journal(manifest, read_journal(paths.journal))
+        records = read_journal(paths.journal)
+        results = results_from_journal(manifest, records)
         # <output>/reports shows the latest run: re-rendering an older one leaves it alone.
         latest = latest_run_id(results_dir)
-        summary = write_run_reports(paths, manifest, results, publish=run_id == latest)
+        summary = write_run_reports(
+            paths, manifest, results, publish=run_id == latest, records=records
+        )
         print_summary(results.values(), manifest.run_label, summary, manifest.level)
         return exit_code([r.status for r in results.values()], manifest.level)
 

@@ -55,6 +55,7 @@ from verification.store.journal import read_journal
 from verification.store.locks import exclusive_lock
 from verification.store.manifests import RunManifest, ScaffoldEntry
 from verification.store.paths import RunPaths
+from verification.store.records import AttemptRecord
 
 __all__ = [
     "DEFAULT_REPORTERS",
@@ -360,13 +361,15 @@ def write_run_reports(
     options: Mapping[str, Any] | None = None,
     publish: bool = True,
     costs: Mapping[str, ScaffoldCost] | None = None,
+    records: Sequence[AttemptRecord] | None = None,
 ) -> Path:
     """Run every reporter into the run's reports folder, then (unless ``publish`` is false:
     an older run re-rendered) publish that folder to ``<results_dir>/reports``; returns the
-    run's ``summary.md``. A run or reports folder that leads out of the results folder
-    through a symbolic link is refused (:meth:`RunPaths.check_inside`)."""
+    run's ``summary.md``. ``records``: the run's journal, when the caller read it already
+    (its bad lines then warned about once). A run or reports folder that leads out of the
+    results folder through a symbolic link is refused (:meth:`RunPaths.check_inside`)."""
     paths.check_inside()
-    records = read_journal(paths.journal)
+    records = read_journal(paths.journal) if records is None else list(records)
     recent = recent_comparable(paths.results_dir, manifest, TREND_RUNS)
     previous = recent[-1] if recent else None
     context = ReportContext(
