@@ -224,3 +224,25 @@ def test_estimate_states_the_plans_average_and_prices_its_maximum(
     assert f"{threshold:.0f} at a true pass rate of 0.90" in out
     main(["verify", "kmp", "--estimate", "--cases", "12", "--output", str(tmp_path)])
     assert "every one of the 12 level cases" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_shards_merged_are_decided_as_the_run_that_looked(
+    stopped_run: Path, tmp_path: Path
+) -> None:
+    sequential = RunSummary.from_json((stopped_run / "reports" / "summary.json").read_text())
+    replay = stopped_run.parent / "replay.jsonl"
+    shards = []
+    for index in (1, 2):
+        output = tmp_path / f"shard{index}"
+        options = ("--provider", "replay", "--replay-file", str(replay), "--seed", "5")
+        _verify(output, *RIGHT, *options, "--shard", f"{index}/2")
+        shards.append(str(_run_dir(output)))
+    assert main(["merge", *shards, "--output", str(tmp_path / "merged")]) in (0, 1)
+    merged = RunSummary.from_json((tmp_path / "merged" / "reports" / "summary.json").read_text())
+    for name in RIGHT:
+        assert (merged.scaffolds[name].status, merged.scaffolds[name].n) == (
+            sequential.scaffolds[name].status,
+            sequential.scaffolds[name].n,
+        )
+        assert merged.scaffolds[name].plan == sequential.scaffolds[name].plan
