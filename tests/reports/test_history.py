@@ -236,3 +236,29 @@ def test_a_run_recorded_before_the_gate_is_compared_by_the_paired_test_alone(
     assert (summary.regressions == ["kmp"]) is regressed
     assert (code == 5) is regressed
     assert change.direction == ("regression" if regressed else "not significant")
+
+
+def test_one_case_apart_is_a_change_within_the_noise_not_a_regression(
+    tmp_path: Path,
+    scripted_run: ScriptedRun,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The issue's case: 36 of 40, then 35 of 40 (CERTIFIED, then PARTIAL by the rate)."""
+    step_summary = tmp_path / "step-summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
+    output = tmp_path / "out"
+    scripted_run(output, {"kmp": 36}, 40)
+    code, second = scripted_run(output, {"kmp": 35}, 40, "--fail-on-regression")
+    summary = _summary(output, second)
+    (change,) = summary.status_changes or []
+    assert (change.before, change.now, change.direction) == (
+        "CERTIFIED",
+        "PARTIAL",
+        "not significant",
+    )
+    assert summary.regressions == [] and code == 1  # PARTIAL, not a regression
+    assert "regression against" not in capsys.readouterr().out
+    job = step_summary.read_text()
+    assert "kmp: CERTIFIED -> PARTIAL (changed status, not significant)" in job
+    assert "Regressions" not in job
