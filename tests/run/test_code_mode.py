@@ -12,6 +12,7 @@ import pytest
 from verification.cases import program_id
 from verification.catalog import default_catalog
 from verification.cli import main
+from verification.reports.programs import program_views
 from verification.store.journal import read_journal
 from verification.store.records import AttemptRecord
 
@@ -136,8 +137,12 @@ def test_identical_programs_run_once_and_share_their_results(tmp_path: Path) -> 
     assert first.program is not None and second.program is not None
     assert first.program.shared_with is None
     assert second.program.shared_with == first.case_id
-    assert second.program.cases == first.program.cases
+    assert second.program.cases == [] and second.program.source is None
     assert second.outcome == first.outcome == "failed"
+    assert second.program.first_failure == first.program.first_failure
+    views = {view.program_id: view for view in program_views(records, "dijkstra")}
+    assert views[second.case_id].sizes == views[first.case_id].sizes
+    assert views[second.case_id].first_failing_size == 50
 
 
 def test_levels_one_and_two_and_a_time_out_skip_larger_sizes(tmp_path: Path) -> None:

@@ -55,7 +55,7 @@ def test_a_program_is_the_last_python_block_that_compiles(reply: str, found: boo
     assert (source is not None) == found, reason
 
 
-@pytest.mark.parametrize("option", [["--samples", "2"], ["--early-stop"], ["--sizes", "4,8"]])
+@pytest.mark.parametrize("option", [["--samples", "2"], ["--sizes", "4,8"], ["--size", "8"]])
 def test_code_mode_refuses_what_a_program_makes_meaningless(
     option: list[str], capsys: pytest.CaptureFixture[str], tmp_path: object
 ) -> None:
@@ -100,3 +100,23 @@ def test_a_program_s_journal_line_reads_back_as_a_program() -> None:
     again = AttemptRecord.from_line(record.to_line())
     assert again == record and again.is_program
     assert isinstance(again.test_case(), ProgramTask)
+
+
+@pytest.mark.parametrize(("cases", "sequential"), [(None, True), (7, False)])
+def test_the_certification_plan_counts_programs(cases: int | None, sequential: bool) -> None:
+    from verification.catalog import default_catalog
+    from verification.certify.sequential import plan_for
+    from verification.config import load_settings, resolve_settings
+    from verification.llm.prompt_builder import PromptBuilder
+    from verification.run.plan import LOOKS, plan_run
+
+    settings = resolve_settings(load_settings(answer="code", cases=cases, level="standard"))
+    plan = plan_run(
+        settings, ["dijkstra"], catalog=default_catalog(), prompt_builder=PromptBuilder()
+    )
+    expected = plan_for("standard", cases)
+    assert plan.certification == expected and expected.sequential == sequential
+    assert [case.id for case in plan.cases["dijkstra"]] == [
+        program_id("dijkstra", k) for k in range(expected.cap)
+    ]
+    assert (plan.stopping == LOOKS) == sequential

@@ -124,10 +124,15 @@ def program_views(records: Sequence[AttemptRecord], scaffold: str) -> list[Progr
     for record in records:
         if record.scaffold == scaffold and record.is_program:
             last[record.case_id] = record
-    return [
-        ProgramView(r.case_id, r.outcome, r.level, r.reason, r.program)
-        for _, r in sorted(last.items())
-    ]
+    views = []
+    for identifier, record in sorted(last.items()):
+        run = record.program
+        shared = last.get(run.shared_with) if run and run.shared_with else None
+        if run is not None and shared is not None and shared.program and not run.cases:
+            # Executed once with the program it shares its source with: those cases.
+            run = run.model_copy(update={"cases": shared.program.cases})
+        views.append(ProgramView(identifier, record.outcome, record.level, record.reason, run))
+    return views
 
 
 def _fence(text: str, info: str = "") -> str:

@@ -143,8 +143,9 @@ class CodeAnswers:
         key = self._key(spec, case, source)
         judged = self._judged.get(key) if shared else None
         if judged is not None:  # the same executions judged the same way: judged once
+            # Recorded once, with the first program: its cases are this one's too.
             run = judged.model_copy(
-                update={"source": None, "shared_with": shared, "harness_seconds": 0.0}
+                update={"source": None, "cases": [], "shared_with": shared, "harness_seconds": 0.0}
             )
         else:
             spent = sum(e.seconds for e in executions)

@@ -36,15 +36,14 @@ from verification.certify.envelope import CASES_PER_SIZE, size_plan, sweep_plan,
 from verification.certify.sequential import (
     CertificationPlan,
     fixed_plan,
-    plan_for,
     plan_from_record,
 )
-from verification.config import LEVEL_CASES, LEVEL_TIERS, Level, RunConfig, private_case_seed
+from verification.config import LEVEL_TIERS, Level, RunConfig, private_case_seed
 from verification.errors import ConfigurationError, PluginError
 from verification.llm.prompt_builder import PromptBuilder
 from verification.registry import plan_tier_counts
 from verification.run.looks import interleaved
-from verification.run.programs import program_tasks
+from verification.run.programs import SUITE_CASES, program_tasks
 from verification.run.resuming import adopt_stored_scaffolds
 from verification.run.shards import Shard, ShardCut, cut_plan
 from verification.store.manifests import CostBasis, RunManifest
@@ -159,12 +158,14 @@ def _resumed(
                 name: program_tasks(
                     catalog.get_spec(name),
                     seed=resumed_seed(previous, settings),
-                    cases=_suite_cases(previous.level),
+                    cases=SUITE_CASES.get(previous.level or "standard", SUITE_CASES["standard"]),
                     tiers=previous.tiers,
                     count=sum(parse_program_id(i) is not None for i in info.case_ids),
                 )
                 for name, info in previous.scaffolds.items()
             },
+            stopping=LOOKS if previous.early_stops is not None and previous.plan else FIXED,
+            certification=plan_from_record(previous.plan) if previous.plan else None,
             transport=BATCHES if settings.batch or previous.settings.get("batch") else CONCURRENT,
             thinking_budget=previous.thinking_budget,
             tiers=previous.tiers,
@@ -316,41 +317,33 @@ def _new_programs(
             "--samples is refused with --answer code: each program is already a sample "
             "(n counts programs)"
         )
-    for option, given in {
-        **refused,
-        "--early-stop": settings.early_stop,
-        "--sizes": settings.sizes is not None,
-    }.items():
+    for option, given in {**refused, "--sizes": settings.sizes is not None}.items():
         if given:
             raise ConfigurationError(
                 f"{option} is refused with --answer code: each program runs on the whole "
                 "suite, every tier and the spec's size ladder"
             )
-    # n counts programs: the level's plan decides how many (--cases N: N, a fixed plan).
-    # The suite is the level's cases over every tier, whatever the level (unless --tier
-    # chose some), and the spec's ladder: a program is run on all of it.
-    suite = _suite_cases(settings.level)
-    count = plan_for(settings.level, None if settings.cases == suite else settings.cases).cap
+    # n counts programs: the level's certification plan decides how many, look by look
+    # (--cases N: N, a fixed plan). The suite is SUITE_CASES of the level over every tier,
+    # whatever the level (unless --tier chose some), and the spec's ladder.
+    certification = settings.certification_plan
     return RunPlan(
         {
             name: program_tasks(
                 catalog.get_spec(name),
                 seed=settings.case_seed,
-                cases=suite,
+                cases=SUITE_CASES[settings.level],
                 tiers=tiers,
-                count=count,
+                count=certification.cap,
             )
             for name in scaffold_names
         },
+        stopping=LOOKS if certification.sequential else FIXED,
+        certification=certification,
         transport=BATCHES if settings.batch else CONCURRENT,
         thinking_budget=settings.thinking_budget,
         tiers=list(tiers),
     )
-
-
-def _suite_cases(level: str | None) -> int:
-    """The cases of a code-mode suite (before its ladder): the level's count."""
-    return next((n for name, n in LEVEL_CASES.items() if name == level), LEVEL_CASES["standard"])
 
 
 def _checked_size(spec: ScaffoldSpec, tier: Tier, size: int | None) -> int | None:

@@ -34,6 +34,8 @@ __all__ = [
     "LADDER_CASES",
     "MAX_PROGRAM_CHARS",
     "OUTPUT_CHARS",
+    "PASSED_OUTPUT_CHARS",
+    "SUITE_CASES",
     "extract_program",
     "judge_executions",
     "program_suite",
@@ -44,10 +46,15 @@ __all__ = [
 
 LADDER_CASES = 2
 """Cases drawn at each size of a spec's code-mode ladder."""
+SUITE_CASES: dict[str, int] = {"quick": 5, "standard": 40, "thorough": 100}
+"""The cases of every tier each program runs on, per level, before the ladder (the
+certification plan counts programs, not these)."""
 MAX_PROGRAM_CHARS = 256 * 1024
 """The longest program read from a reply."""
 OUTPUT_CHARS = 2000
 """How much of a returned value, an input or an expected answer a record keeps."""
+PASSED_OUTPUT_CHARS = 200
+"""How much of a passed case's returned value a record keeps."""
 _PYTHON_TAGS = frozenset({"python", "py", "python3"})
 
 
@@ -193,6 +200,9 @@ def judge_executions(
     for position, (case, execution) in enumerate(zip(task.suite, executions, strict=True)):
         outcome, level, reason = _judge_case(spec, validator, case, execution)
         output = _cut(json.dumps(execution.value)) if execution.ok else None
+        if output is not None and outcome == "passed" and len(output) > PASSED_OUTPUT_CHARS:
+            # A right answer is the reference's: its beginning is enough to recognise it.
+            output = output[: PASSED_OUTPUT_CHARS - 3] + "..."
         runs.append(
             CaseRun(
                 case_id=case.id,

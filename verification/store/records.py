@@ -102,7 +102,9 @@ class ProgramRun(BaseModel):
     harness_seconds: float = 0.0
     """The harness's own time on the program beyond the program's (judging, sandbox)."""
     shared_with: str | None = None
-    """The program id whose identical source was executed once for both."""
+    """The program id whose identical source was executed once for both: its record
+    holds the source and every case's run, which are this program's too (``cases`` is
+    then empty here)."""
 
 
 class AttemptRecord(BaseModel):
