@@ -106,6 +106,21 @@ def test_publishing_never_empties_a_folder_the_published_link_points_at(
     assert _snapshot(elsewhere) == {"keep.txt": b"mine"}
 
 
+def test_compare_writes_no_default_page_through_a_comparisons_link_out(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    output = tmp_path / "results"
+    first, second = _dry_run(capsys, output), _dry_run(capsys, output)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (output / "comparisons").symlink_to(elsewhere, target_is_directory=True)
+    code, _, err = _run(
+        capsys, "compare", first.name, second.name, "--html", "--output", str(output)
+    )
+    assert code == 2 and "leads out of the results folder" in err, err
+    assert list(elsewhere.iterdir()) == []
+
+
 # -- item 12: FIFOs and folders where a report goes; the page's answers ------------------------
 
 

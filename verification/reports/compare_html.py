@@ -24,6 +24,7 @@ from verification.reports.html import (
     render_page,
     safe_json,
 )
+from verification.store.paths import leads_out
 
 __all__ = ["comparison_page_data", "default_comparison_path", "write_comparison_page"]
 
@@ -142,8 +143,14 @@ def _model(entry: RunEntry) -> str:
 
 
 def default_comparison_path(results_dir: Path, pairing: RunPairing) -> Path:
-    """``<results>/comparisons/<A>-vs-<B>/index.html``."""
+    """``<results>/comparisons/<A>-vs-<B>/index.html``; a :class:`ConfigurationError` when
+    a symbolic link there leads out of the results folder (nothing is written through it)."""
     folder = results_dir / "comparisons" / f"{pairing.a.run_id}-vs-{pairing.b.run_id}"
+    if leads_out(results_dir, folder):
+        raise ConfigurationError(
+            f"{folder} leads out of the results folder {results_dir} through a symbolic "
+            "link: give the page's path with --html PATH"
+        )
     return folder / HTML_REPORT_NAME
 
 

@@ -19,7 +19,7 @@ from verification.store.locks import RunLock
 from verification.store.manifests import RunManifest, read_manifest_file
 from verification.store.run_ids import check_run_id
 
-__all__ = ["RunPaths", "write_error"]
+__all__ = ["RunPaths", "leads_out", "write_error"]
 
 
 def _no_space(error: OSError) -> bool:
@@ -34,6 +34,12 @@ def write_error(path: Path, run_id: str, error: OSError) -> JournalError:
         f"cannot write {path}: {what}. Run {run_id} keeps every answer written before it; "
         f"fix that, then continue with --resume {run_id}"
     )
+
+
+def leads_out(results_dir: Path, path: Path) -> bool:
+    """Whether ``path``, its symbolic links followed, lies outside ``results_dir``."""
+    root = os.path.realpath(results_dir)
+    return os.path.commonpath([root, os.path.realpath(path)]) != root
 
 
 @dataclass(frozen=True)
@@ -83,8 +89,7 @@ class RunPaths:
 
     def leads_out(self, path: Path) -> bool:
         """Whether ``path``, its symbolic links followed, lies outside the results folder."""
-        root = os.path.realpath(self.results_dir)
-        return os.path.commonpath([root, os.path.realpath(path)]) != root
+        return leads_out(self.results_dir, path)
 
     def check_inside(self) -> None:
         """:class:`JournalError` when this run's folder or its reports folder is (or lies
