@@ -27,9 +27,15 @@ RESUMED: dict[str, tuple[str, Callable[[RunManifest], Any]]] = {
 }
 """Each setting a resume takes from the manifest: its option and how the manifest says it
 (None: the manifest does not say, and today's setting holds)."""
-_FILLED_ONLY = {"replay_file": lambda m: m.settings.get("replay_file")}
-"""Settings taken from the manifest unless given: a replay file may change on resume (it
-scripts answers)."""
+_FILLED_ONLY: dict[str, Callable[[RunManifest], Any]] = {
+    "replay_file": lambda m: m.settings.get("replay_file"),
+    # Only "no": a run that used the cache may go on without it (--no-cache, VERIFY_CACHE).
+    "cache": lambda m: False if m.settings.get("cache") is False else None,
+    "max_cost": lambda m: m.settings.get("max_cost"),
+}
+"""Settings taken from the manifest unless given: they may change on resume without mixing
+two runs' answers (a replay file scripts answers; the cache may be left, not taken again;
+a budget may grow)."""
 
 
 def _shown(value: Any) -> str:

@@ -152,7 +152,13 @@ class RunCommands(CommandsBase):
         finally:
             if bar is not None:
                 bar.close()
-        return finish_run(outcome, junit_xml=junit_xml, fail_on_regression=fail_on_regression)
+        return finish_run(
+            outcome,
+            junit_xml=junit_xml,
+            fail_on_regression=fail_on_regression,
+            settings=self.settings,
+            prog=self.prog,
+        )
 
     def _verify_models(
         self,
@@ -199,6 +205,8 @@ class RunCommands(CommandsBase):
                     outcome,
                     junit_xml=model_file(junit_xml, model) if junit_xml else None,
                     fail_on_regression=fail_on_regression,
+                    settings=self.settings,
+                    prog=self.prog,
                 )
             )
         return max(codes)  # the highest code is the worst: 5 regression, 3, 1, 0
@@ -257,4 +265,10 @@ class RunCommands(CommandsBase):
 
         outcome = merge_shards(run_dirs, self.settings.results_dir)
         print(f"merged {len(run_dirs)} shard(s) into run {outcome.run_id}")
-        return finish_run(outcome, junit_xml=junit_xml, fail_on_regression=fail_on_regression)
+        return finish_run(
+            outcome,
+            junit_xml=junit_xml,
+            fail_on_regression=fail_on_regression,
+            settings=self.settings,
+            prog=self.prog,
+        )

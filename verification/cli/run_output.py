@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from verification.cli.exit_codes import exit_code, regression_exit
 
 if TYPE_CHECKING:
+    from verification.config import RunConfig
     from verification.runner import RunResult, VerificationRunner
 
 __all__ = ["finish_run", "print_cost", "print_summary", "say_how_to_resume"]
@@ -38,9 +39,17 @@ def say_how_to_resume(runner: VerificationRunner, prog: str, *, asked: bool = Fa
     )
 
 
-def finish_run(outcome: RunResult, *, junit_xml: Path | None, fail_on_regression: bool) -> int:
-    """Write a finished run's reports (and CI outputs), print its summary and cost, and
-    return its exit code."""
+def finish_run(
+    outcome: RunResult,
+    *,
+    junit_xml: Path | None,
+    fail_on_regression: bool,
+    settings: RunConfig,
+    prog: str,
+) -> int:
+    """Write a finished run's reports (and CI outputs), print its summary and cost (and
+    the command that goes on with it, asked with ``settings`` as ``prog``), and return its
+    exit code."""
     from verification.reports.ci import run_reporters
     from verification.reports.generator import write_run_reports
 
@@ -57,7 +66,7 @@ def finish_run(outcome: RunResult, *, junit_xml: Path | None, fail_on_regression
     print_summary(
         outcome.results.values(), outcome.manifest.run_label, summary, outcome.manifest.level
     )
-    print_cost(outcome)
+    print_cost(outcome, settings, prog)
     if outcome.manifest.shard is not None:
         print(
             f"shard {outcome.manifest.shard.index}/{outcome.manifest.shard.count}: not "
@@ -90,7 +99,7 @@ def print_summary(results: Any, label: str | None, summary: Path, level: str | N
     print(f"report: {summary}")
 
 
-def print_cost(outcome: Any) -> None:
+def print_cost(outcome: RunResult, settings: RunConfig, prog: str) -> None:
     from verification.certify.costs import total_cost
 
     manifest = outcome.manifest
@@ -103,9 +112,22 @@ def print_cost(outcome: Any) -> None:
         f"cost: {usd} for {cost.live_calls} live call(s){batch}; "
         f"prompt cache: {cost.prompt_cache.detail}"
     )
-    if manifest.stopped_by_budget:
+    basis = manifest.cost_basis
+    if manifest.stopped_by_budget and basis.max_cost is not None:
+        from verification.run.resuming import resume_command
+
+        spent = "an unknown sum" if cost.usd is None else f"${cost.usd:.4f}"
+        command = resume_command(
+            manifest.run_id,
+            settings.model_copy(update={"results_dir": outcome.paths.results_dir}),
+            prog=prog,
+            model=manifest.model_requested,
+            max_cost=2 * basis.max_cost,
+        )
         print(
-            f"stopped at the --max-cost budget: continue with --resume {manifest.run_id} "
-            "and a larger --max-cost",
+            f"stopped at the --max-cost budget: {spent} of ${basis.max_cost:g} spent, and "
+            "a case is started only when its worst case (its prompt and its whole output "
+            "budget, for each attempt it may make) fits in what is left; continue with "
+            f"a larger budget: {command}",
             file=sys.stderr,
         )

@@ -49,16 +49,29 @@ def adopt_stored_scaffolds(manifest: RunManifest, builder: PromptBuilder) -> lis
     return adopted
 
 
-def resume_command(run_id: str, settings: RunConfig, *, prog: str, model: str | None) -> str:
+def resume_command(
+    run_id: str,
+    settings: RunConfig,
+    *,
+    prog: str,
+    model: str | None,
+    max_cost: float | None = None,
+) -> str:
     """The command that goes on with ``run_id`` as today's command line reads it: the
-    provider, model, replay file and results folder the run needs, stated (so a resume
-    from another shell, without the same ``VERIFY_*`` variables, still finds the run and
-    passes its checks). ``model`` is ``None`` for a provider that asks no model."""
+    provider, model, replay file, cache choice and results folder the run needs, stated (so
+    a resume from another shell, without the same ``VERIFY_*`` variables, still finds the
+    run, passes its checks and asks as it asked). ``model`` is ``None`` for a provider that
+    asks no model; ``max_cost`` is the budget to go on with (default: the run's own)."""
     words = [*shlex.split(prog), "verify", "--resume", run_id, "--provider", settings.provider]
     if model is not None:
         words += ["--model", model]
     if settings.replay_file is not None:
         words += ["--replay-file", str(settings.replay_file)]
+    if not settings.cache:
+        words.append("--no-cache")
+    budget = settings.max_cost if max_cost is None else max_cost
+    if budget is not None:
+        words += ["--max-cost", f"{budget:g}"]
     words += ["--output", str(settings.results_dir)]
     return shlex.join(words)
 

@@ -1,0 +1,101 @@
+"""Every command the CLI prints for the user to run works as printed (issue 27 items 1-2): a
+resumed run keeps the settings it was started with (``--no-cache`` included), the resume
+hint of a stopped run and the ``--max-cost`` stop hint are followed word for word here."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+
+from tests.support.fake_server import FakeModelServer, anthropic_error, kmp_messages
+from verification.cli import main
+from verification.registry import get_spec
+from verification.store.journal import read_journal
+from verification.store.pricing import ModelPrice, TokenCounts
+
+MODEL, SEED, CASES = "claude-hint-model", 11, 4
+
+
+def _argv(output: Path, *extra: str) -> list[str]:
+    return [
+        *("verify", "kmp", "--provider", "anthropic", "--model", MODEL, "--seed", str(SEED)),
+        *("--cases", str(CASES), "--concurrency", "1", "--output", str(output), *extra),
+    ]
+
+
+def _hint(err: str, lead: str) -> list[str]:
+    """The command of the one line of ``err`` holding ``lead``, from its ``verify`` on (the
+    words before it name the program, which the test calls in process)."""
+    (line,) = [line for line in err.splitlines() if lead in line]
+    words = shlex.split(line.split(lead, 1)[1])
+    return words[words.index("verify") :]
+
+
+def _run(output: Path) -> Path:
+    (run,) = (output / "runs").iterdir()
+    return run
+
+
+def _cache_filled(anthropic_env: FakeModelServer, tmp_path: Path) -> None:
+    """A run of the same cases with the cache on, in another results folder: every answer a
+    later run could take from the cache is there."""
+    anthropic_env.script([kmp_messages(SEED, CASES)] * CASES)
+    assert main(_argv(tmp_path / "cached")) == 0
+    assert len(anthropic_env.requests) == CASES
+
+
+def test_the_max_cost_hint_works_as_printed_and_keeps_no_cache(
+    anthropic_env: FakeModelServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _cache_filled(anthropic_env, tmp_path)
+    # Output is all that is priced and each reply spends its whole output budget: each case
+    # costs its worst case, so 1.5 cases' budget allows one.
+    monkeypatch.setenv("VERIFY_PRICES", json.dumps({MODEL: {"input": 0.0, "output": 2.0}}))
+    budget = get_spec("kmp").max_output_tokens
+    per_case = ModelPrice(input=0.0, output=2.0).cost(TokenCounts(output=budget))
+    anthropic_env.script([kmp_messages(SEED, CASES, output_tokens=budget)] * (2 * CASES))
+    capsys.readouterr()
+    output = tmp_path / "results"
+    limit = f"{1.5 * per_case:.6f}"
+    assert main(_argv(output, "--no-cache", "--max-cost", limit)) == 3
+    err = capsys.readouterr().err
+    assert f"${per_case:.4f} of ${float(limit):g} spent" in err
+    assert "worst case" in err
+    command = _hint(err, "continue with a larger budget: ")
+    assert "--no-cache" in command and "--output" in command
+    assert main(command) in (0, 3)  # followed as printed: no exit 2
+    while "--max-cost" in (command := _hint(capsys.readouterr().err or "", "budget: ")):
+        if main(command) == 0:
+            break
+    records = read_journal(_run(output) / "results.jsonl")
+    assert len({r.case_id for r in records}) == CASES
+    assert {r.source for r in records} == {"live"}, "a --no-cache run takes nothing cached"
+    assert len(anthropic_env.requests) == 2 * CASES
+
+
+def test_a_no_cache_run_resumed_with_its_id_alone_asks_the_model(
+    anthropic_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _cache_filled(anthropic_env, tmp_path)
+    refused = anthropic_error(401, "authentication_error", "invalid x-api-key")
+    anthropic_env.script([kmp_messages(SEED, CASES), refused])
+    output = tmp_path / "results"
+    assert main(_argv(output, "--no-cache")) == 2
+    command = _hint(capsys.readouterr().err, "continue with: ")
+    assert "--no-cache" in command, "the resume hint keeps the run's --no-cache"
+    anthropic_env.script([kmp_messages(SEED, CASES)] * CASES)
+    # Without the option the run still keeps its own setting: the cache is not read.
+    without = [word for word in command if word != "--no-cache"]
+    assert main(without) == 0
+    records = read_journal(_run(output) / "results.jsonl")
+    answered = [r for r in records if r.outcome != "infra_error"]
+    assert len({r.case_id for r in answered}) == CASES
+    assert {r.source for r in answered} == {"live"}
+    manifest = json.loads((_run(output) / "manifest.json").read_text("utf-8"))
+    assert manifest["settings"]["cache"] is False
