@@ -64,8 +64,14 @@ def test_a_run_of_chosen_cases_reads_uncertified_everywhere(
     )
     assert kmp["uncertified"] == "only the cases named with --case were asked"
     assert not kmp["borderline"]
-    markdown = (RunPaths(output, run_dir.name).reports / "summary.md").read_text()
+    reports = RunPaths(output, run_dir.name).reports
+    markdown = (reports / "summary.md").read_text()
     assert "| **UNCERTIFIED** |" in markdown and "**CERTIFIED**" not in markdown
+    report = (reports / "kmp.md").read_text()
+    assert report.startswith("# kmp: UNCERTIFIED")
+    assert "| Status | **UNCERTIFIED** (NOT CERTIFIED: only the cases named with --case" in report
+    chart = (reports / "summary-pass-rates.svg").read_text()
+    assert "UNCERTIFIED" in chart and not _words(chart.replace(",", " ")) & set(VERDICTS)
     job = step_summary.read_text()
     assert "**NOT CERTIFIED:**" in job and "**UNCERTIFIED**" in job and "**CERTIFIED**" not in job
     assert not set(VERDICTS) & _words(junit.read_text().replace("<", " ").replace(">", " "))
