@@ -120,3 +120,23 @@ def test_the_certification_plan_counts_programs(cases: int | None, sequential: b
         program_id("dijkstra", k) for k in range(expected.cap)
     ]
     assert (plan.stopping == LOOKS) == sequential
+
+
+def test_the_code_format_names_the_python_the_sandbox_runs() -> None:
+    from verification.catalog import default_catalog
+    from verification.llm.prompt_builder import PromptBuilder
+    from verification.run.code_answers import CodeAnswers
+    from verification.run.sandbox import Engine, Limits
+    from verification.run.sandbox.engines import Launch
+
+    class Elsewhere(Engine):
+        name = "elsewhere"
+        python_version = "3.99.4"
+
+        def launch(self, limits: Limits, code: str) -> Launch:
+            raise AssertionError("no program runs in this test")
+
+    kind = CodeAnswers(PromptBuilder(), default_catalog(), engine=Elsewhere())
+    spec = get_spec("dijkstra")
+    prompt = kind.prompt(spec, program_tasks(spec, seed=1, cases=1, tiers=("simple",), count=1)[0])
+    assert "Write a Python 3.99 program" in prompt.user and "Python 3.99, standard" in prompt.user

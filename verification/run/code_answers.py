@@ -60,10 +60,15 @@ def time_limit_text() -> str:
     )
 
 
-def code_prompt(prompt_builder: PromptBuilder, spec: ScaffoldSpec) -> Prompt:
+def code_prompt(
+    prompt_builder: PromptBuilder, spec: ScaffoldSpec, *, version: str | None = None
+) -> Prompt:
     """A program's prompt: the scaffold verbatim (the system prompt, as in trace mode) and
-    the Code Format as the user prompt."""
-    user = code_format(spec, python_version=python_version(), time_limit=time_limit_text())
+    the Code Format as the user prompt, naming Python ``version`` (default: the harness's,
+    which the bubblewrap sandbox runs)."""
+    user = code_format(
+        spec, python_version=version or python_version(), time_limit=time_limit_text()
+    )
     return Prompt(system=prompt_builder.get_scaffold_content(spec), user=user)
 
 
@@ -119,7 +124,10 @@ class CodeAnswers:
             self.engine = available_engine(self.sandbox)
 
     def prompt(self, spec: ScaffoldSpec, case: TestCase) -> Prompt:
-        return code_prompt(self.prompt_builder, spec)
+        # The sandbox's own Python (a Docker image's may differ from the harness's).
+        running = self.engine.python_version if self.engine is not None else ""
+        version = ".".join(running.split(".")[:2]) or None
+        return code_prompt(self.prompt_builder, spec, version=version)
 
     async def judge(
         self,
