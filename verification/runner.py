@@ -45,7 +45,7 @@ from verification.run.transport import TransportSetting
 from verification.store.journal import JournalWriter, read_journal
 from verification.store.manifests import RunManifest
 from verification.store.paths import RunPaths
-from verification.store.records import AttemptRecord
+from verification.store.records import Arm, AttemptRecord
 from verification.store.run_ids import new_run_id
 from verification.store.thinking import check_thinking
 from verification.validators.base import Validator
@@ -89,6 +89,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         answer_kind: str | None = None,
         transport: str | None = None,
         stopping: str | None = None,
+        arm: Arm | None = None,
     ) -> None:
         self.settings = resolve_settings(settings)
         """The run's configuration: the settings given (or the environment's), resolved once."""
@@ -109,6 +110,9 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         self.stopping = stopping
         """How much is asked, by name; ``None``: as the plan says (its looks, as it goes,
         where it can)."""
+        self.arm = arm
+        """The arm of a ``--baseline`` pair this run is, journalled on each line (``None``:
+        no pair)."""
         self.scheduler = CaseScheduler(self.settings.concurrency)
         """Starts cases: the limiter per model (kept from run to run)."""
         self.run_id: str | None = None
@@ -139,6 +143,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             progress=self.progress,
             paths=paths,
             calibrations=self._calibrations,
+            arm=self.arm,
         )
 
     async def _answer_case(

@@ -125,3 +125,70 @@ def test_baseline_compares_the_current_scaffold_with_a_draft(
     assert "RATE current" in out and "RATE draft" in out  # both rates, then the difference
     (row,) = [line.split() for line in out.splitlines() if line.startswith("kmp ")][-1:]
     assert row[6:9] == ["100.0%", "100.0%", "+0.0pp"]
+
+
+def _arm_runs(output: Path, after: set[Path]) -> dict[str, Path]:
+    """The runs of the newest pair under ``output`` (those not in ``after``), by arm."""
+    runs = {}
+    for run in set((output / "runs").iterdir()) - after:
+        (arm,) = {r.arm for r in read_journal(run / "results.jsonl")}
+        assert arm is not None
+        runs[arm] = run
+    return runs
+
+
+def _table(out: str) -> list[list[str]]:
+    """The comparison's rows (one per scaffold), run ids left out."""
+    return [line.split() for line in out.splitlines() if line.startswith("kmp ")]
+
+
+def test_a_baseline_none_pair_replays_each_arm_its_own_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "out"
+    argv = ["verify", "kmp", "--cases", "6", "--output", str(output)]
+    assert main([*argv, "--provider", "reference", "--baseline", "none"]) == 0
+    recorded = _arm_runs(output, set())
+    assert set(recorded) == {"bare", "scaffold"}
+    # A replay file whose arms answer differently: the bare arm wrong, the scaffold arm right,
+    # the bare lines first (the order a run of no arm would be served them in).
+    replay = tmp_path / "replay.jsonl"
+    lines = [
+        json.dumps({"case_id": r.case_id, "arm": arm, "text": text(r.raw_response)})
+        for arm, text in (("bare", lambda _: "```json\n{}\n```"), ("scaffold", lambda t: t))
+        for r in read_journal(recorded[arm] / "results.jsonl")
+    ]
+    replay.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    seen = set((output / "runs").iterdir())
+    replayed = [*argv, "--provider", "replay", "--baseline", "none"]
+    main([*replayed, "--replay-file", str(replay)])
+    first = capsys.readouterr().out
+    runs = _arm_runs(output, seen)
+    texts = {
+        arm: {r.raw_response for r in read_journal(run / "results.jsonl")}
+        for arm, run in runs.items()
+    }
+    assert texts["bare"] == {"```json\n{}\n```"}
+    assert texts["scaffold"] == {
+        r.raw_response for r in read_journal(recorded["scaffold"] / "results.jsonl")
+    }
+    # The pair's own two journals, joined, replay as the pair: the same comparison again.
+    joined = tmp_path / "joined.jsonl"
+    joined.write_text(
+        "".join((run / "results.jsonl").read_text(encoding="utf-8") for run in runs.values()),
+        encoding="utf-8",
+    )
+    seen = set((output / "runs").iterdir())
+    main([*replayed, "--replay-file", str(joined)])
+    again = capsys.readouterr().out
+    assert _table(again) == _table(first) and _table(first)
+    (row,) = _table(first)[-1:]
+    assert row[6:9] == ["0.0%", "100.0%", "+100.0pp"]
+    rerun = _arm_runs(output, seen)
+    assert (
+        main(["compare", rerun["bare"].name, rerun["scaffold"].name, "--output", str(output)]) == 0
+    )
+    compared = capsys.readouterr().out
+    assert main(["compare", runs["bare"].name, runs["scaffold"].name, "--output", str(output)]) == 0
+    assert _table(capsys.readouterr().out) == _table(compared) == _table(first)[-1:]

@@ -45,7 +45,7 @@ def test_the_last_error_is_raised_when_tries_run_out(tmp_path: Path) -> None:
     provider = _provider(tmp_path, [{"error": "transient"}])
     with pytest.raises(TransientLLMError):
         _ask(provider)
-    assert provider._served["c"] == FAST.max_retries + 1
+    assert provider._served[(None, "c")] == FAST.max_retries + 1
 
 
 @pytest.mark.parametrize("error", ["auth", "invalid_request", "error"])
@@ -53,7 +53,7 @@ def test_final_errors_are_not_retried(tmp_path: Path, error: str) -> None:
     provider = _provider(tmp_path, [{"error": error}, {"text": "never reached"}])
     with pytest.raises(LLMError) as raised:
         _ask(provider)
-    assert provider._served["c"] == 1
+    assert provider._served[(None, "c")] == 1
     if error == "auth":
         assert isinstance(raised.value, AuthenticationError)
 
@@ -79,3 +79,22 @@ def test_a_bad_replay_file_is_a_configuration_error(tmp_path: Path) -> None:
         ReplayProvider(path)
     with pytest.raises(ConfigurationError, match="cannot read"):
         ReplayProvider(tmp_path / "missing.jsonl")
+
+
+def test_each_arm_is_served_its_own_lines_then_the_lines_of_no_arm(tmp_path: Path) -> None:
+    provider = _provider(
+        tmp_path,
+        [{"arm": "bare", "text": "b1"}, {"arm": "scaffold", "text": "s1"}, {"text": "any"}],
+    )
+
+    def ask(arm: str | None) -> str:
+        request = LLMRequest(prompt="p", model="m", case_id="c", arm=arm)
+        return asyncio.run(provider.generate_with_retry(request)).content
+
+    assert [ask("scaffold"), ask("bare"), ask("scaffold")] == ["s1", "b1", "s1"]
+    assert ask("draft") == "any"  # no line of its arm: those that name none
+    assert ask(None) == "b1"  # a run of no pair: every line, in order
+    only_bare = _provider(tmp_path, [{"arm": "bare", "text": "b1"}])
+    request = LLMRequest(prompt="p", model="m", case_id="c", arm="scaffold")
+    with pytest.raises(LLMError, match="of arm 'scaffold'"):
+        asyncio.run(only_bare.generate(request))

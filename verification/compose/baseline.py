@@ -7,7 +7,9 @@ Both runs use the same settings, so they plan the same cases; each is a run of i
 (own id, journal, reports), its manifest naming the other (``linked_run``) and what it
 showed instead of the catalog's scaffold (``variant``), so that neither is ever taken as the
 previous comparable run of an ordinary one. Both go through the response cache like any
-run: a repeat of the pair asks nothing. The comparison is :func:`compare_runs` on the two.
+run: a repeat of the pair asks nothing. Each journal line names its arm (``bare``,
+``scaffold``, ``current``, ``draft``), so the two journals joined in one replay file replay
+as the pair, each arm served its own answers. The comparison is :func:`compare_runs` on the two.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from verification.llm.bare_prompt import BarePromptBuilder
 from verification.llm.prompt_builder import PromptBuilder
 from verification.reports.compare import RunPairing, compare_runs
 from verification.runner import RunResult, VerificationRunner
-from verification.store.records import AttemptRecord
+from verification.store.records import Arm, AttemptRecord
 
 __all__ = ["BASELINES", "Baseline", "PairedRuns", "run_with_baseline"]
 
@@ -48,6 +50,13 @@ def _linked(run: RunResult, other: str, variant: Literal["bare", "draft"] | None
     manifest = run.manifest.model_copy(update={"linked_run": other, "variant": variant})
     run.paths.write_manifest(manifest)
     return dataclasses.replace(run, manifest=manifest)
+
+
+def _arms(baseline: Baseline, *, drafted: bool) -> tuple[Arm, Arm]:
+    """The arms of runs A and B, journalled on their lines (a replay serves each its own)."""
+    if baseline == "none":
+        return ("bare", "draft" if drafted else "scaffold")
+    return ("current", "draft")
 
 
 async def run_with_baseline(
@@ -73,17 +82,17 @@ async def run_with_baseline(
         if baseline == "none"
         else PromptBuilder(folder)
     )
+    arms = _arms(baseline, drafted=bool(overrides))
     runs = []
-    for builder in (builder_a, PromptBuilder(folder, overrides=overrides)):
-        runner = VerificationRunner(settings, prompt_builder=builder, progress=progress)
+    for builder, arm in zip(
+        (builder_a, PromptBuilder(folder, overrides=overrides)), arms, strict=True
+    ):
+        runner = VerificationRunner(settings, prompt_builder=builder, progress=progress, arm=arm)
         runs.append(await runner.run(scaffolds, tiers=tiers, case_ids=case_ids, size=size))
     a, b = runs
     draft: Literal["draft"] | None = "draft" if overrides else None
     a = _linked(a, b.run_id, "bare" if baseline == "none" else None)
     b = _linked(b, a.run_id, draft)
-    if baseline == "none":
-        labels = ("no scaffold", "draft" if overrides else "scaffold")
-    else:
-        labels = ("current", "draft")
     pairing = compare_runs(settings.results_dir, a.run_id, b.run_id)
-    return PairedRuns(a=a, b=b, pairing=pairing, a_label=labels[0], b_label=labels[1])
+    a_label, b_label = pairing.labels
+    return PairedRuns(a=a, b=b, pairing=pairing, a_label=a_label, b_label=b_label)

@@ -70,6 +70,10 @@ class LLMRequest(BaseModel):
     """Extended thinking's ``budget_tokens`` (inside ``max_tokens``); None: no thinking."""
     case_id: str | None = None
     """Which case this is for: never sent to a model, never part of a cache key."""
+    arm: str | None = None
+    """Which arm of a ``--baseline`` pair asks (``bare``, ``scaffold``, ...): never sent to a
+    model, never part of a cache key (the arms' prompts differ, or are the same question);
+    a replay provider serves each arm its own recorded lines."""
     sample: int = Field(default=0, ge=0)
     """Which sample (epoch) of the same prompt this is: never sent to a model, but part of
     the cache key, so ``--samples 3`` asks three times and a repeated run gets all three."""

@@ -28,6 +28,7 @@ from verification.errors import (
 )
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.retry import RetryPolicy
+from verification.store.records import Arm
 from verification.store.stored_files import read_stored_text
 
 __all__ = [
@@ -114,6 +115,12 @@ class ReplayProvider(LLMProvider):
     :data:`REPLAY_ERRORS`, with optional ``retry_after``). Lines for the same case are served
     in order, the last one again once they run out. A run's own ``results.jsonl`` is a valid
     replay file (its ``infra_error`` lines carry no response and are skipped).
+
+    A line may name its ``arm`` (a journal line of a ``--baseline`` pair does): a request of
+    an arm is served that arm's lines of the case, or its lines that name no arm when it has
+    none of that arm, never another arm's; a request of no arm is served every line. So the
+    two journals of a pair, joined in one file, replay as the pair: each run of a pair has
+    its own provider, and each arm is served what it answered.
     """
 
     name = "replay"
@@ -124,14 +131,13 @@ class ReplayProvider(LLMProvider):
         super().__init__(retry_policy=retry_policy)
         self.path = path
         self._scripts = _read_replay_file(path)
-        self._served: dict[str, int] = {}
+        self._served: dict[tuple[str | None, str], int] = {}
 
     async def generate(self, request: LLMRequest) -> LLMResponse:
-        script = self._scripts.get(request.case_id or "")
-        if not script:
-            raise LLMError(f"no recorded response for case {request.case_id!r} in {self.path}")
-        served = self._served.get(request.case_id or "", 0)
-        self._served[request.case_id or ""] = served + 1
+        script = self._script(request)
+        key = (request.arm, request.case_id or "")
+        served = self._served.get(key, 0)
+        self._served[key] = served + 1
         entry = script[min(served, len(script) - 1)]
         if entry.error is not None:
             error_class = REPLAY_ERRORS[entry.error]
@@ -147,6 +153,18 @@ class ReplayProvider(LLMProvider):
             source="replay",
         )
 
+    def _script(self, request: LLMRequest) -> list[ReplayEntry]:
+        """The lines that answer ``request``: its case's, of its arm (see the class)."""
+        lines = self._scripts.get(request.case_id or "", [])
+        if request.arm is not None:
+            lines = [e for e in lines if e.arm == request.arm] or [
+                e for e in lines if e.arm is None
+            ]
+        if not lines:
+            arm = "" if request.arm is None else f" of arm {request.arm!r}"
+            raise LLMError(f"no recorded response for case {request.case_id!r}{arm} in {self.path}")
+        return lines
+
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "replay_file": str(self.path)}
 
@@ -157,6 +175,7 @@ class ReplayEntry(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
     case_id: str
+    arm: Arm | None = None
     text: str | None = None
     raw_response: str | None = None
     error: Literal["rate_limit", "transient", "auth", "invalid_request", "error"] | None = None

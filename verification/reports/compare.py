@@ -39,6 +39,20 @@ class RunPairing:
     differences: list[str]
     """What makes the runs not comparable as history means it (empty when they are)."""
 
+    @property
+    def labels(self) -> tuple[str, str]:
+        """What A and B are called: the arms of a ``--baseline`` pair (``no scaffold`` and
+        ``scaffold`` or ``draft``; ``current`` and ``draft``), as ``verify --baseline``
+        printed them, when the runs are that pair; else ``A`` and ``B``."""
+        a, b = self.a.manifest, self.b.manifest
+        if a.linked_run != b.run_id or b.linked_run != a.run_id:
+            return ("A", "B")
+        if a.variant == "bare":
+            return ("no scaffold", "draft" if b.variant == "draft" else "scaffold")
+        if a.variant is None and b.variant == "draft":
+            return ("current", "draft")
+        return ("A", "B")
+
 
 def load_run(results_dir: Path, run_id: str) -> RunEntry:
     """A run by id, or a :class:`JournalError` naming what is wrong with it."""
@@ -56,8 +70,11 @@ def compare_runs(results_dir: Path, run_a: str, run_b: str) -> RunPairing:
     return RunPairing(a, b, rows, comparability(a.manifest, b.manifest))
 
 
-def render_pairing(pairing: RunPairing, *, a: str = "A", b: str = "B") -> str:
-    """The comparison as a text table, one line per scaffold both runs hold."""
+def render_pairing(pairing: RunPairing, *, a: str | None = None, b: str | None = None) -> str:
+    """The comparison as a text table, one line per scaffold both runs hold (the runs called
+    ``a`` and ``b``, by default their :attr:`RunPairing.labels`)."""
+    a = a or pairing.labels[0]
+    b = b or pairing.labels[1]
     lines = [f"{a}: run {pairing.a.run_id}", f"{b}: run {pairing.b.run_id}"]
     if pairing.differences:  # they quote the manifests, which anyone may have edited
         lines.append("note: the runs differ in " + printable("; ".join(pairing.differences)))

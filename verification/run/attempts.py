@@ -29,7 +29,7 @@ from verification.run.budget import CostBudget
 from verification.store.journal import JournalWriter, read_journal
 from verification.store.paths import RunPaths
 from verification.store.pricing import estimate_tokens, min_cacheable_for
-from verification.store.records import PROGRAM_TIER, AttemptRecord, cap_response
+from verification.store.records import PROGRAM_TIER, Arm, AttemptRecord, cap_response
 from verification.store.thinking import max_tokens_with
 from verification.validators.base import Validator
 
@@ -105,6 +105,9 @@ class Attempts:
     answered: set[tuple[str, int]] = field(default_factory=set)
     """The case samples the journal answered before this invocation (a resumed run's)."""
     calibrations: dict[str, CaseCalibration] = field(default_factory=dict)
+    arm: Arm | None = None
+    """The arm of a ``--baseline`` pair this run is (``None``: no pair): on every request
+    and journal line."""
     _kept: dict[tuple[str, int, int], AttemptRecord] | None = field(default=None, init=False)
     """Code mode: programs' replies journalled whole whose runs did not end, by (program,
     sample, attempt): run again on resume rather than asked again."""
@@ -124,6 +127,7 @@ class Attempts:
             temperature=None if self.thinking_budget else self.settings.temperature,
             thinking_budget=self.thinking_budget,
             case_id=job.case.id,
+            arm=self.arm,
             sample=job.request_sample,
         )
 
@@ -319,6 +323,7 @@ class Attempts:
             model_asked=model_asked,
             batch_id=batch_id,
             program=verdict.program,
+            arm=self.arm,
         )
         if self.journal is not None:
             self.journal.append(record)

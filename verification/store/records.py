@@ -26,6 +26,7 @@ __all__ = [
     "JOURNAL_SCHEMA",
     "MAX_RAW_RESPONSE_CHARS",
     "PROGRAM_TIER",
+    "Arm",
     "AttemptRecord",
     "CaseRun",
     "CaseRunOutcome",
@@ -43,6 +44,12 @@ MAX_RAW_RESPONSE_CHARS = 1024 * 1024
 
 Outcome = Literal["passed", "failed", "truncated", "refused", "infra_error"]
 
+
+Arm = Literal["scaffold", "bare", "draft", "current"]
+"""Which arm of a ``--baseline`` pair an attempt belongs to: ``bare`` the task alone
+(``--baseline none``'s A), ``current`` the catalog's scaffold against a draft
+(``--baseline``'s A), ``draft`` a ``--scaffold-file`` (B), ``scaffold`` the catalog's
+scaffold as ``--baseline none``'s B."""
 
 PROGRAM_TIER: Literal["program"] = "program"
 """The ``tier`` of a program's journal record: a program belongs to no tier of cases."""
@@ -155,6 +162,9 @@ class AttemptRecord(BaseModel):
     program: ProgramRun | None = None
     """Code mode: the program's executions on its suite (a record of a program, whose
     ``case_id`` is a program id and ``tier`` :data:`PROGRAM_TIER`)."""
+    arm: Arm | None = None
+    """The arm of a ``--baseline`` pair the attempt was asked in (:data:`Arm`); ``None`` in
+    a run of no pair. A replay provider serves each arm the lines of its own arm."""
     _line: str | None = PrivateAttr(default=None)
     """Where the record was read (``<journal>:<line>``), for messages naming a bad line;
     ``None`` for a record made in this process. Never written."""

@@ -6,13 +6,14 @@ the platform's user cache folder), shared by every run whatever its results
 folder, and makes no network call at all. ``VERIFY_CACHE_MAX_MB`` caps it: past the cap the
 least recently used answers are evicted. The key is a SHA-256 over a
 canonical JSON of the cache format, the provider's name, its base URL without credentials,
-query or fragment, and every field of the request but ``case_id`` (system prompt, prompt,
-model, output budget, temperature, the sample index, and any field added later), so a
-changed scaffold or input is a miss, never a stale hit. Only complete answers are kept: the
-model ended its turn (``end_turn`` or ``stop_sequence``) with some text; errors, refusals,
-replies cut off by the output budget or the context window, and empty replies are asked
-again next time. Dry runs are never wrapped. No secret is written: the key is a hash, and
-an entry holds the answer, the provider's name, the model and the credential-free URL.
+query or fragment, and every field of the request but ``case_id`` and ``arm`` (system
+prompt, prompt, model, output budget, temperature, the sample index, and any field added
+later), so a changed scaffold or input is a miss, never a stale hit. Only complete answers
+are kept: the model ended its turn (``end_turn`` or ``stop_sequence``) with some text;
+errors, refusals, replies cut off by the output budget or the context window, and empty
+replies are asked again next time. Dry runs are never wrapped. No secret is written: the
+key is a hash, and an entry holds the answer, the provider's name, the model and the
+credential-free URL.
 
 The wrapped provider's preflight is put off until the first request that has to go out,
 unless nothing from its server is cached yet (then every request will go out, and the

@@ -1,6 +1,6 @@
 """What a cached answer is found by, and which answers are worth keeping: the key over
-every request field but the case id (credentials, query and fragment of the URL no part of
-it), and the stop reasons of a complete answer."""
+every request field but the case id and the arm (credentials, query and fragment of the URL
+no part of it), and the stop reasons of a complete answer."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ or ``model_context_window_exceeded``, nor an unknown or missing one."""
 
 def cache_key(provider: str, base_url: str | None, request: LLMRequest) -> str:
     """The key of ``request`` sent to ``provider`` at ``base_url``: a SHA-256 over every
-    request field but ``case_id``, so a field added to :class:`LLMRequest` is keyed too.
-    Credentials, query and fragment of the URL are no part of it.
+    request field but ``case_id`` and ``arm``, so a field added to :class:`LLMRequest` is
+    keyed too. Credentials, query and fragment of the URL are no part of it.
 
     Examples
     --------
@@ -30,6 +30,9 @@ def cache_key(provider: str, base_url: str | None, request: LLMRequest) -> str:
     >>> key = cache_key("openai", "http://user:secret@host:8000/v1?key=k", request)
     >>> key == cache_key("openai", "http://host:8000/v1", request.model_copy(
     ...     update={"case_id": "b"}))
+    True
+    >>> key == cache_key("openai", "http://host:8000/v1", request.model_copy(
+    ...     update={"arm": "bare"}))
     True
     >>> key == cache_key("openai", "http://host:8000/v1", request.model_copy(
     ...     update={"sample": 1}))
@@ -45,7 +48,9 @@ def cache_key(provider: str, base_url: str | None, request: LLMRequest) -> str:
         # No budget leaves the key as it was before thinking existed: old entries still hit.
         "request": request.model_dump(
             mode="json",
-            exclude={"case_id"} if request.thinking_budget else {"case_id", "thinking_budget"},
+            exclude={"case_id", "arm"}
+            if request.thinking_budget
+            else {"case_id", "arm", "thinking_budget"},
         ),
     }
     canonical = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
