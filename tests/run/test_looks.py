@@ -246,3 +246,40 @@ def test_shards_merged_are_decided_as_the_run_that_looked(
             sequential.scaffolds[name].n,
         )
         assert merged.scaffolds[name].plan == sequential.scaffolds[name].plan
+
+
+@pytest.mark.slow
+def test_an_interrupted_run_resumed_continues_its_plan(stopped_run: Path, tmp_path: Path) -> None:
+    original = _run_dir(stopped_run)
+    sequential = RunSummary.from_json((stopped_run / "reports" / "summary.json").read_text())
+    output = tmp_path / "out"
+    copy = output / "runs" / original.name
+    copy.mkdir(parents=True)
+    manifest = read_manifest_file(original / "manifest.json")
+    first = {name: set(entry.case_ids[:20]) for name, entry in manifest.scaffolds.items()}
+    # as if killed at the first look: only the first segment answered, nothing decided
+    kept = [
+        line
+        for line in (original / "results.jsonl").read_text().splitlines(keepends=True)
+        if json.loads(line)["case_id"] in first[json.loads(line)["scaffold"]]
+    ]
+    (copy / "results.jsonl").write_text("".join(kept))
+    cut = manifest.model_copy(update={"early_stops": {}, "interrupted": True, "finished_at": None})
+    (copy / "manifest.json").write_text(cut.model_dump_json())
+    replay = stopped_run.parent / "replay.jsonl"
+    code = _verify(
+        output, "--resume", original.name, "--provider", "replay", "--replay-file", str(replay)
+    )
+    assert code == 1
+    resumed = read_manifest_file(copy / "manifest.json")
+    assert resumed.early_stops == manifest.early_stops
+    summary = RunSummary.from_json((output / "reports" / "summary.json").read_text())
+    for name in RIGHT:
+        assert (summary.scaffolds[name].status, summary.scaffolds[name].n) == (
+            sequential.scaffolds[name].status,
+            sequential.scaffolds[name].n,
+        )
+    asked = _first_answers(copy)
+    assert {n: len(r) for n, r in asked.items()} == {
+        n: len(r) for n, r in _first_answers(original).items()
+    }
