@@ -1,8 +1,10 @@
 """``compare RUN_A RUN_B --html``: the paired comparison as a page of the run page's kind.
 
-One row per scaffold both runs hold (the figures ``compare`` prints), then every case both
-answered (first sample, first attempt), the discordant ones first (only A passed, then only
-B passed), each with both runs' verdicts, parsed answers and raw replies side by side.
+One row per scaffold both runs hold (the figures ``compare`` prints, on case scores: every
+sample counts), then every case both answered, shown by its first sample's first attempt,
+the discordant ones first (only A passed, then only B passed), each with both runs'
+verdicts, parsed answers and raw replies side by side. With ``--samples`` the rows and the
+case list can differ: a case's later samples are in the run pages, not here.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ _ORDER = ("only A passed", "only B passed", "both failed", "both passed")
 
 
 def _first_answers(entry: RunEntry, records: list[Any]) -> dict[str, dict[str, TestResult]]:
-    """Scaffold -> case id -> the first sample's answer (infrastructure errors are none),
-    as ``compare`` pairs them."""
+    """Scaffold -> case id -> the first sample's answer (infrastructure errors are none):
+    what the page shows of each case."""
     answers = {}
     for name, scaffold in entry.manifest.scaffolds.items():
         folded = ScaffoldResults.from_records(name, records, planned=len(scaffold.case_ids))
