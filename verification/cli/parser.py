@@ -317,10 +317,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     compare = command(
         "compare",
         help="paired comparison of two runs on the cases both answered",
-        description="Per scaffold both runs hold, on the cases both answered (first sample "
-        "of each): the cases only RUN_A passed, the cases only RUN_B passed, an exact "
-        "McNemar test on that split (Holm-corrected across the scaffolds) and a verdict. "
-        "Fewer than 6 discordant cases can never be significant: the verdict says so.",
+        description="Per scaffold both runs hold, on the cases both answered (case scores: "
+        "every sample counts): the cases only RUN_A scored higher, those only RUN_B scored "
+        "higher, an exact McNemar (sign) test on that split (Holm-corrected across the "
+        "scaffolds), both runs' pass rates, their paired difference with its 95% interval "
+        "and a verdict. Fewer than 6 discordant cases can never be significant: the "
+        "verdict says so.",
     )
     compare.add_argument("run_a", metavar="RUN_A", help="a run under <output>/runs")
     compare.add_argument("run_b", metavar="RUN_B", help="another run under <output>/runs")
