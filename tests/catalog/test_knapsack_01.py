@@ -66,6 +66,11 @@ def test_the_scaffold_states_the_domain_its_reference_accepts() -> None:
     inputs = sections("knapsack_01")["when_to_use"]
     for key in ("`values`", "`capacity`"):
         assert "non-negative integer" in bullet(inputs, key), key
+    # The scaffold's weights start at 1 (its capacity-0 case answers nothing): a weight-0
+    # item, which would fit there, is refused by the reference too.
+    with pytest.raises(ValueError, match="positive"):
+        knapsack_01(weights=[0], values=[5], capacity=0)
+    assert "positive integers (each at least 1)" in bullet(inputs, "`weights`")
 
 
 CHARS_PER_TOKEN = 2.5

@@ -45,7 +45,7 @@ def test_generated_instances_match_brute_force(tier: Tier) -> None:
 def knapsacks(draw: st.DrawFn) -> dict[str, Any]:
     n = draw(st.integers(0, 9))
     return {
-        "weights": draw(st.lists(st.integers(0, 12), min_size=n, max_size=n)),
+        "weights": draw(st.lists(st.integers(1, 12), min_size=n, max_size=n)),
         "values": draw(st.lists(st.integers(0, 15), min_size=n, max_size=n)),
         "capacity": draw(st.integers(0, 40)),
     }
@@ -68,6 +68,10 @@ def test_brute_force_oracle_on_a_known_tie() -> None:
     [
         ({"weights": [1, 2], "values": [1], "capacity": 3}, "2 weights but 1 values"),
         ({"weights": [1, -2], "values": [1, 1], "capacity": 3}, "weights\\[1\\]"),
+        (
+            {"weights": [1, 0], "values": [1, 1], "capacity": 3},
+            "weights\\[1\\] = 0 is not a positive",
+        ),
         ({"weights": [1, 2], "values": [1, 1.5], "capacity": 3}, "values\\[1\\]"),
         ({"weights": [True], "values": [1], "capacity": 3}, "weights\\[0\\]"),
         ({"weights": [1], "values": [1], "capacity": -1}, "capacity"),

@@ -20,7 +20,7 @@ def knapsack_01(weights: Sequence[int], values: Sequence[int], capacity: int) ->
     Parameters
     ----------
     weights : sequence of int
-        Non-negative weight of item ``i``.
+        Positive weight of item ``i`` (at least 1).
     values : sequence of int
         Non-negative value of item ``i``; as many as ``weights``.
     capacity : int
@@ -35,8 +35,8 @@ def knapsack_01(weights: Sequence[int], values: Sequence[int], capacity: int) ->
     Raises
     ------
     ValueError
-        If the lists differ in length, or a weight, value or the capacity is not a
-        non-negative integer.
+        If the lists differ in length, a weight is not a positive integer, or a value or
+        the capacity is not a non-negative integer.
 
     Examples
     --------
@@ -90,12 +90,15 @@ def _table(weights: Sequence[int], values: Sequence[int], capacity: int) -> list
 
 
 def _check(weights: Sequence[int], values: Sequence[int], capacity: int) -> None:
-    for name, items in (("weights", weights), ("values", values)):
+    # Weights start at 1, as the scaffold states: a weight-0 item fits a capacity of 0,
+    # where the scaffold's edge case answers nothing.
+    for name, items, least in (("weights", weights, 1), ("values", values, 0)):
         if isinstance(items, str) or not isinstance(items, Sequence):
             raise ValueError(f"{name} must be a list of integers, got {type(items).__name__}")
+        kind = "a positive" if least else "a non-negative"
         for index, item in enumerate(items):
-            if isinstance(item, bool) or not isinstance(item, int) or item < 0:
-                raise ValueError(f"{name}[{index}] = {item!r} is not a non-negative integer")
+            if isinstance(item, bool) or not isinstance(item, int) or item < least:
+                raise ValueError(f"{name}[{index}] = {item!r} is not {kind} integer")
     if len(weights) != len(values):
         raise ValueError(f"{len(weights)} weights but {len(values)} values")
     if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 0:
