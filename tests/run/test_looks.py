@@ -22,6 +22,7 @@ from verification.cases import TIERS, parse_case_id
 from verification.catalog import default_catalog
 from verification.certify.sequential import operating_characteristic, plan_for
 from verification.cli import main
+from verification.compose.multimodel import ModelRuns
 from verification.config import load_settings, resolve_settings
 from verification.run.looks import interleaved
 from verification.run.plan import FIXED, plan_cases
@@ -283,3 +284,13 @@ def test_an_interrupted_run_resumed_continues_its_plan(stopped_run: Path, tmp_pa
     assert {n: len(r) for n, r in asked.items()} == {
         n: len(r) for n, r in _first_answers(original).items()
     }
+
+
+def test_several_models_ask_the_whole_plan_so_their_runs_pair(tmp_path: Path) -> None:
+    settings = resolve_settings(
+        load_settings(model="model-a,model-b", provider="anthropic", results_dir=tmp_path)
+    )
+    runs = ModelRuns(settings)
+    assert set(runs.runners) == {"model-a", "model-b"}
+    assert {runner.stopping for runner in runs.runners.values()} == {FIXED}
+    assert VerificationRunner(settings.for_model("model-a")).stopping is None  # as planned
