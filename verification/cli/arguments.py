@@ -163,7 +163,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "--concurrency",
         type=int,
         metavar="N",
-        help="requests in flight at the start (4); cut on 429, grown back slowly on success",
+        help="most requests in flight (4); starts at a quarter, cut on 429, grown on success",
     )
     group.add_argument("--seed", type=int, metavar="N", help="suite seed: same seed, same cases")
     group.add_argument(

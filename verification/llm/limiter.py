@@ -1,11 +1,15 @@
 """Requests in flight to one model, adapting to the provider's rate limits.
 
-An :class:`AdaptiveLimiter` starts at ``--concurrency``. A try that meets a rate limit (429)
-cuts the limit to the requests still in flight, at least one: after a burst of 429s it rests
-where the server stopped refusing. Its ``retry-after`` (or the ``anthropic-ratelimit-*``
-reset the provider read) holds every new start until then. The limit grows back by one
-after twice its size of successes in a row while tries wait for a slot, never past where it
-started. Overload (529) and
+An :class:`AdaptiveLimiter` allows at most ``--concurrency`` (its ceiling) and starts slow,
+as TCP does: at a quarter of it (at least four), growing by one with each success while
+tries wait for a slot and nothing has been refused, so the limit doubles each round trip
+and a server allowing fewer meets one small burst of 429s rather than the whole ceiling at
+once. A try that meets a rate limit (429) ends the slow start and cuts the limit to the
+requests still in flight, at least one: after a burst of 429s it rests where the server
+stopped refusing. Its ``retry-after`` (or the ``anthropic-ratelimit-*`` reset the provider
+read) holds every new start until then. From then on the limit grows back by one after
+twice its size of successes in a row while tries wait for a slot, never past the ceiling.
+Overload (529) and
 other transient failures are the retry policy's to back off from: they do not cut. A new
 try starts only while fewer than the limit are in flight.
 
@@ -26,28 +30,47 @@ from typing import TypeVar
 
 from verification.errors import RateLimitError
 
-__all__ = ["AdaptiveLimiter", "Slot"]
+__all__ = ["AdaptiveLimiter", "Slot", "starting_limit"]
 
 A = TypeVar("A")
 T = TypeVar("T")
 
 
+INITIAL_WINDOW = 4
+"""No limiter starts below this (or its ceiling): as TCP's initial window is several
+segments, a small ``--concurrency`` gains nothing from a slower start."""
+
+
+def starting_limit(ceiling: int) -> int:
+    """Where a limiter of ``ceiling`` starts: a quarter of it, rounded up, at least
+    :data:`INITIAL_WINDOW`, at most the ceiling."""
+    return min(ceiling, max(INITIAL_WINDOW, -(-ceiling // 4)))
+
+
 class AdaptiveLimiter:
     """How many requests to one model may be in flight, adapted to its 429s."""
 
-    def __init__(self, limit: int, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        limit: int,
+        *,
+        start: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if limit < 1:
             raise ValueError(f"a limit of at least 1, not {limit}")
         self.ceiling = limit
-        """Where it started, and the most it grows back to."""
-        self.limit = limit
+        """The most it allows (``--concurrency``)."""
+        self.limit = starting_limit(limit) if start is None else max(1, min(start, limit))
+        self.in_slow_start = self.limit < limit
+        """Growing by one per success until the first 429 (or the ceiling)."""
         self.in_flight = 0
         self.peak = 0
         """The most in flight at once."""
         self.rate_limited_count = 0
         """Tries that met a 429."""
         self.lowest = limit
-        """The lowest the limit went."""
+        """The lowest a 429 cut the limit to (the ceiling while none did)."""
         self._clock = clock
         self._paused_until = 0.0
         self._successes = 0
@@ -114,6 +137,7 @@ class AdaptiveLimiter:
         flight, and hold new starts for ``retry_after`` seconds."""
         self.rate_limited_count += 1
         self._successes = 0
+        self.in_slow_start = False
         self.limit = max(1, min(self.limit, self.in_flight))
         self.lowest = min(self.lowest, self.limit)
         if retry_after is not None and retry_after > 0:
@@ -121,10 +145,12 @@ class AdaptiveLimiter:
         self._wake()
 
     def succeeded(self) -> None:
-        """A try got an answer: after twice the limit of these in a row, while tries wait
-        for a slot (the limit, not the work, holds the run back), allow one more."""
+        """A try got an answer: while tries wait for a slot (the limit, not the work, holds
+        the run back), allow one more, at once in the slow start, else after twice the
+        limit of these in a row."""
         self._successes += 1
-        if self.limit < self.ceiling and self._successes >= 2 * self.limit and self._waiters:
+        needed = 1 if self.in_slow_start else 2 * self.limit
+        if self.limit < self.ceiling and self._successes >= needed and self._waiters:
             self.limit += 1
             self._successes = 0
             self._wake()

@@ -9,7 +9,7 @@ things allow it, in this order:
    scaffold wait until it has its answer, so parallel cold requests do not each pay the
    cache-write price (other scaffolds' cases go meanwhile);
 2. **a slot is free** in the model's :class:`~verification.llm.limiter.AdaptiveLimiter`
-   (one per model, started at ``--concurrency``);
+   (one per model, at most ``--concurrency``, starting slow);
 3. **the budget allows it** (``--max-cost``): once it does not, no further case starts.
 
 Another transport (batches, say) produces the same journal lines by other means.
