@@ -75,7 +75,9 @@ def test_reports_and_summary_say_what_the_status_claims(tmp_path: Path) -> None:
     assert kmp["plan"]["look"] == plan.looks.index(kmp["n"]) + 1
     report = (tmp_path / "reports" / "kmp.md").read_text()
     assert oc_sentence(plan) in report
-    assert oc_sentence(plan) in (tmp_path / "reports" / "summary.md").read_text()
+    summary_md = (tmp_path / "reports" / "summary.md").read_text()
+    assert oc_sentence(plan) in summary_md
+    assert f"up to {plan.cap} cases per scaffold" in summary_md
     small = tmp_path / "small"
     assert (
         main(["verify", "kmp", "--provider", "reference", "--cases", "3", "--output", str(small)])

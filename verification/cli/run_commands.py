@@ -101,7 +101,8 @@ class RunCommands(CommandsBase):
                 )
                 print(format_estimate(estimates, model, batch=self.settings.batch))
             plan = fixed_plan(len(case_ids)) if case_ids else self.settings.certification_plan
-            print(plan_cases_line(plan, samples=self.settings.samples))
+            if self.settings.answer != "code":  # code mode counts programs, not cases
+                print(plan_cases_line(plan, samples=self.settings.samples))
             swept = sweep_estimate(
                 self.settings, scaffolds, narrowed=bool(case_ids) or size is not None
             )
