@@ -106,11 +106,18 @@ def test_each_level_asks_its_count_and_says_what_it_certifies(tmp_path: Path) ->
             assert len(sizes) >= 4 and manifest["sizes"] == {"kmp": sizes}
             per_size = manifest["sweep_cases"]
             assert per_size == size_plan(level).cap > CASES_PER_SIZE  # a size may need more
+            # each size asks its cases in the sweep's order until its own plan decides
+            at_each = decide(size_plan(level), [1.0] * per_size).n
+            assert at_each < per_size
             swept = {
-                c.id for c in sweep_cases(spec, sizes, seed=manifest["seed"], per_size=per_size)
+                c.id
+                for size in sizes
+                for c in sweep_cases(spec, [size], seed=manifest["seed"], per_size=per_size)[
+                    :at_each
+                ]
             }
-            assert len(swept) == per_size * len(sizes)
-            assert ids == set(level_ids[:asked]) | swept  # the sweep asked whole
+            assert len(swept) == at_each * len(sizes)
+            assert ids == set(level_ids[:asked]) | swept
         else:
             assert manifest["sizes"] is None and ids == set(level_ids[:asked])
         summary = _summary(output)

@@ -5,6 +5,7 @@ refuses shards of different plans, overlapping and missing shards, naming which.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections import Counter
@@ -16,7 +17,11 @@ import pytest
 from verification.cases import parse_case_id
 from verification.catalog import default_catalog
 from verification.cli import main
+from verification.cli.run_output import finish_run
+from verification.config import load_settings, resolve_settings
 from verification.reports.history import previous_comparable
+from verification.run.plan import FIXED
+from verification.runner import VerificationRunner
 from verification.store.journal import read_journal
 from verification.store.manifests import read_manifest_file
 from verification.store.records import AttemptRecord
@@ -24,6 +29,22 @@ from verification.store.summary_file import RunSummary
 
 PLAN = ("kmp", "bfs", "--cases", "12", "--sizes", "6,9", "--samples", "2", "--seed", "7")
 """Two scaffolds, three tiers, a two-size sweep and two samples: every axis a cut balances."""
+PLAN_SETTINGS: dict[str, Any] = {"cases": 12, "sizes": [6, 9], "samples": 2, "seed": 7}
+
+
+def _asking_all(output: Path, **provider: Any) -> int:
+    """A run of :data:`PLAN` that asks every case of it, as its shards together do, and
+    decides afterwards, its reports written as the command line writes them. (A run that
+    looks as it goes asks each swept size only up to its deciding look: the same verdicts,
+    tests/run/test_size_looks.py, on fewer answers.)"""
+    settings = load_settings(
+        **PLAN_SETTINGS, **provider, results_dir=output, cache=False, concurrency=1
+    )
+    runner = VerificationRunner(resolve_settings(settings), stopping=FIXED)
+    outcome = asyncio.run(runner.run(["kmp", "bfs"]))
+    return finish_run(outcome, junit_xml=None, fail_on_regression=False)
+
+
 _RUN_ID = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}")
 
 
@@ -58,7 +79,7 @@ def _script(dry_run: list[AttemptRecord]) -> list[dict[str, Any]]:
 def replay_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A replay script answering every case of :data:`PLAN`, drawn from its dry run."""
     root = tmp_path_factory.mktemp("plan")
-    assert _verify(root / "dry", *PLAN, "--provider", "reference") == 0
+    assert _asking_all(root / "dry", provider="reference") == 0
     (run_dir,) = _run_dirs(root / "dry")
     records = sorted(read_journal(run_dir / "results.jsonl"), key=lambda r: (r.case_id, r.epoch))
     lines = _script(records)
@@ -105,7 +126,7 @@ def _without_run(text: str) -> str:
 @pytest.mark.slow
 def test_n_shards_merged_give_the_reports_of_one_run(tmp_path: Path, replay_file: Path) -> None:
     whole = tmp_path / "whole"
-    code = _replay(whole, replay_file)
+    code = _asking_all(whole, provider="replay", replay_file=replay_file)
     shard_dirs = _shards(tmp_path, replay_file, 3)
     merged = tmp_path / "merged"
     assert main(["merge", *map(str, shard_dirs), "--output", str(merged)]) == code

@@ -247,6 +247,9 @@ class SizePoint:
     decision: Decision | None = None
     """What the size's plan decided, at which look (``None``: decided by the point cut on
     every case recorded at the size)."""
+    cases: frozenset[str] = frozenset()
+    """The cases it was decided on (a run that asked past its deciding look shows the rest,
+    and counts them nowhere)."""
 
     @property
     def pass_rate(self) -> float:

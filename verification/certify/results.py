@@ -257,6 +257,7 @@ class ScaffoldResults:
                 counted.append(result)
                 sizes[key[0]] = _record_size(chain[1])
         every, every_infra = counted, infra
+        shown = every  # what the size curves show
         points = _size_points(every, sizes, swept, split, samples)
         if split is not None:  # the sweep's own cases speak for their sizes only
             counted = [r for r in every if r.test_case.id in split.level]
@@ -278,6 +279,9 @@ class ScaffoldResults:
             counted = [r for r in counted if r.test_case.id in decided]
             cases = CaseScores.fold(counted)
         score = cases.total()
+        if split is not None:  # the curves show what counts: no answer past a decision
+            kept = {r.test_case.id for r in counted}.union(*(p.cases for p in points))
+            shown = [r for r in every if r.test_case.id in kept]
         status = certify(score, cases.n, planned=planned, unfinished=len(infra) + missing)
         reason = None
         if status == "INCOMPLETE":
@@ -323,7 +327,7 @@ class ScaffoldResults:
             per_size={
                 size: (float(part.total()), part.n)
                 for size in sorted({s for s in sizes.values() if s is not None})
-                if (part := CaseScores.fold([r for r in every if sizes[r.test_case.id] == size])).n
+                if (part := CaseScores.fold([r for r in shown if sizes[r.test_case.id] == size])).n
             },
             size_points=points,
             size_unit=size_unit,
@@ -383,6 +387,7 @@ def _size_points(
                 status=certify(score, cases.n, planned=planned, unfinished=planned - len(here)),
                 budget_limited=is_budget_limited(truncated, len(here)),
                 decision=decision,
+                cases=frozenset(r.test_case.id for r in here),
             )
         )
     return tuple(points)

@@ -5,11 +5,14 @@ Each scaffold's cases are planned in an order that interleaves its tiers and siz
 case of each group in turn, :func:`interleaved`), so every prefix holds all of them. The
 plan's first ``cap`` cases are sent up to its first look, then up to each next look; after
 each segment the journal is folded for each scaffold still going, and one the plan
-(:func:`~verification.certify.sequential.decide`) has decided is asked nothing more. The
-cases past the cap (a size sweep's) go with the first segment, and so does a level case a
-sweep visits too (at a tier's default size): the plan does not stop the sweep. Where each
-scaffold stopped is written to the manifest (``early_stops``), so its unasked cases are not
-missing. The statuses are decided from the journal by the same function
+(:func:`~verification.certify.sequential.decide`) has decided is asked nothing more. Each
+swept size is a unit of its own: its cases, in the sweep's order, are asked look by look
+of its own plan (:func:`~verification.certify.envelope.size_plan`) and stop once that
+decides, beside the level's and as independently (a level case a sweep visits too, at a
+tier's default size, is asked while either still needs it). Where each scaffold's level
+cases stopped is written to the manifest (``early_stops``), so its unasked cases are not
+missing; a size's stop needs no record: its decision is reached on its cases again. The
+statuses are decided from the journal by the same function
 (:func:`~verification.certify.results.results_from_journal`), so a run that asks its whole
 plan and looks afterwards (the ``fixed`` rule) ends with the same verdicts.
 """
@@ -17,12 +20,13 @@ plan and looks afterwards (the ``fixed`` rule) ends with the same verdicts.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
-from verification.cases import TIERS, TestCase, case_id, parse_case_id
+from verification.cases import TIERS, TestCase, parse_case_id
 from verification.catalog import default_catalog
-from verification.certify.envelope import CASES_PER_SIZE, sweep_plan
+from verification.certify.envelope import CaseSplit, run_split
 from verification.certify.results import ScaffoldResults
-from verification.certify.sequential import plan_from_record
+from verification.certify.sequential import CertificationPlan, plan_from_record
 from verification.errors import ConfigurationError
 from verification.run.attempts import Job
 from verification.run.stopping import Send
@@ -46,23 +50,39 @@ def interleaved(cases: Sequence[TestCase]) -> list[TestCase]:
     return [group[i] for i in range(longest) for group in ordered if i < len(group)]
 
 
-def _swept(manifest: RunManifest) -> frozenset[str]:
-    """The case ids a run's size sweep asks (at a tier's default size, a level case's)."""
+@dataclass(frozen=True, eq=False)  # each unit is itself: looked up by identity, fast
+class _Unit:
+    """What one plan decides on: a scaffold's level cases (``size`` ``None``) or one swept
+    size's cases, in plan order (at most the plan's cap)."""
+
+    scaffold: str
+    size: int | None
+    plan: CertificationPlan
+    ids: tuple[str, ...]
+
+    def segment(self, place: int) -> int:
+        """The look whose segment the unit's ``place``-th case is asked in."""
+        return next(k for k, point in enumerate(self.plan.looks) if place < point)
+
+
+def _size_units(manifest: RunManifest) -> list[_Unit]:
+    """Each swept size of each scaffold, a unit of its own (:func:`run_split`)."""
     catalog = default_catalog()
-    ids: set[str] = set()
-    for name, sizes in (manifest.sizes or {}).items():
+    units: list[_Unit] = []
+    for name in manifest.sizes or {}:
         spec = catalog.get(name)
-        if spec is None:
-            continue
-        per_size = manifest.sweep_cases or CASES_PER_SIZE
-        for tier, index, size in sweep_plan(spec, sizes, per_size=per_size):
-            ids.add(case_id(name, tier, index, None if size == spec.sizes[tier] else size))
-    return frozenset(ids)
+        split = run_split(spec, manifest) if spec is not None else None
+        if split is not None:
+            units.extend(
+                _Unit(name, size, split.plan, tuple(ids)) for size, ids in split.sizes.items()
+            )
+    return units
 
 
 class PlannedLooks:
-    """The ``looks`` rule: asks a run's jobs look by look of its plan (the same journal
-    lines, fewer of them)."""
+    """The ``looks`` rule: asks a run's jobs look by look of its plans (the same journal
+    lines, fewer of them): each scaffold's level cases by the run's plan, each swept size's
+    by its own."""
 
     def __init__(
         self,
@@ -80,45 +100,79 @@ class PlannedLooks:
         self.samples = manifest.samples
         self.journal = journal
         self.order = {name: [case.id for case in cases] for name, cases in planned.items()}
-        self.position = {
-            case.id: place for cases in planned.values() for place, case in enumerate(cases)
-        }
         self._stops: dict[str, EarlyStop] = dict(manifest.early_stops or {})
-        self.swept = _swept(manifest)
+        level = [
+            _Unit(name, None, self.plan, tuple(ids[: self.plan.cap]))
+            for name, ids in self.order.items()
+        ]  # the level's cases come first, tiers interleaved; a sweep's after them
+        sizes = [unit for unit in _size_units(manifest) if unit.scaffold in self.order]
+        self.units = level + sizes
+        self.places: dict[str, list[tuple[_Unit, int]]] = {}
+        for unit in self.units:
+            for place, identifier in enumerate(unit.ids):
+                self.places.setdefault(identifier, []).append((unit, place))
+        self.decided: set[_Unit] = set()
+        """The units a look decided (a level unit's scaffold is in :attr:`stops` too)."""
+        self.sent: set[tuple[str, int]] = set()
 
     @property
     def stops(self) -> dict[str, EarlyStop]:
-        """The scaffolds a look decided so far."""
+        """The scaffolds whose level cases a look decided so far."""
         return self._stops
+
+    def _going(self, unit: _Unit) -> bool:
+        if unit.size is None:
+            return unit.scaffold not in self._stops
+        return unit not in self.decided
 
     async def run(self, jobs: Sequence[Job], send: Send) -> None:
         """Send ``jobs`` segment by segment, folding the journal after each look but the
-        last."""
-        looks = self.plan.looks
-        for look, point in enumerate(looks):
-            await send([job for job in jobs if self._segment(job.case) == look])
-            if point == self.plan.cap:
+        last; a resumed run's sizes are looked at on what it has first."""
+        records = self.journal()
+        if records:  # a resumed run: a size decided before is asked nothing more
+            for unit in self.units:
+                if unit.size is not None:
+                    self._look(unit, len(unit.ids), records)
+        rounds = max(len(unit.plan.looks) for unit in self.units) if self.units else 1
+        for look in range(rounds):
+            segment = [
+                job
+                for job in jobs
+                if job.sample not in self.sent and self._segment(job.case) == look
+            ]
+            self.sent.update(job.sample for job in segment)
+            await send(segment)
+            if look == rounds - 1:
                 return
             records = self.journal()
-            for name in self.order:
-                if name not in self._stops:
-                    self._look(name, point, records)
+            for unit in self.units:
+                if self._going(unit) and look < len(unit.plan.looks) - 1:
+                    self._look(unit, unit.plan.looks[look], records)
 
     def _segment(self, case: TestCase) -> int | None:
-        """Which look's segment ``case`` belongs to; ``None`` once its scaffold stopped."""
-        if case.scaffold in self._stops:
-            return None
-        place = self.position[case.id]
-        if place >= self.plan.cap or case.id in self.swept:
-            return 0  # a sweep's case: not the plan's to stop
-        return next(k for k, point in enumerate(self.plan.looks) if place < point)
+        """Which look's segment ``case`` belongs to: the earliest of the units that ask it
+        and still go (a level case a sweep visits too, at a tier's default size, is both);
+        ``None`` once none does."""
+        places = self.places.get(case.id, [])
+        if not places:  # in no unit (past the cap of a plan that was cut): asked at once
+            return None if case.scaffold in self._stops else 0
+        going = [unit.segment(place) for unit, place in places if self._going(unit)]
+        return min(going) if going else None
 
-    def _look(self, name: str, point: int, records: Sequence[AttemptRecord]) -> None:
-        asked = self.order[name][: min(point, self.plan.cap)]
+    def _look(self, unit: _Unit, point: int, records: Sequence[AttemptRecord]) -> None:
+        asked = list(unit.ids[:point])
         mine = set(asked)
-        seen = [r for r in records if r.scaffold == name and r.case_id in mine]
+        seen = [r for r in records if r.scaffold == unit.scaffold and r.case_id in mine]
+        if unit.size is not None:
+            split = CaseSplit(frozenset(), {unit.size: asked}, unit.plan, final=False)
+            (size,) = ScaffoldResults.from_records(
+                unit.scaffold, seen, planned=0, swept=[unit.size], split=split
+            ).size_points
+            if size.status != "INCOMPLETE" and size.decision and size.decision.decided:
+                self.decided.add(unit)
+            return
         results = ScaffoldResults.from_records(
-            name,
+            unit.scaffold,
             seen,
             planned=len(asked) * self.samples,
             plan=self.plan,
@@ -128,6 +182,6 @@ class PlannedLooks:
         decision = results.decision
         if results.status == "INCOMPLETE" or decision is None or not decision.decided:
             return  # too many unanswered cases, or no look decided yet
-        self._stops[name] = EarlyStop(
+        self._stops[unit.scaffold] = EarlyStop(
             cases=len(asked), look=decision.look or len(self.plan.looks), looks=len(self.plan.looks)
         )

@@ -279,7 +279,7 @@ def _new(
         planned,
         failures,
         samples=settings.samples,
-        stopping=LOOKS if certification.sequential and shard is None else FIXED,
+        stopping=LOOKS if _looks(certification, sweep, settings) and shard is None else FIXED,
         certification=certification,
         transport=BATCHES if settings.batch else CONCURRENT,
         thinking_budget=settings.thinking_budget,
@@ -344,6 +344,13 @@ def _new_programs(
         thinking_budget=settings.thinking_budget,
         tiers=list(tiers),
     )
+
+
+def _looks(certification: CertificationPlan, sweep: object | None, settings: RunConfig) -> bool:
+    """Whether a run has a plan to look at as it goes: its level's, or its sweep's sizes'
+    (each decided by :func:`~verification.certify.envelope.size_plan`, also under a fixed
+    ``--cases N`` plan)."""
+    return certification.sequential or (sweep is not None and size_plan(settings.level).sequential)
 
 
 def _checked_size(spec: ScaffoldSpec, tier: Tier, size: int | None) -> int | None:
