@@ -53,6 +53,18 @@ def test_summary_figures_are_summary_json(watched: Watched, replay_run: ReplayRu
     assert not watched.errors and not watched.requests
 
 
+def test_the_heading_names_the_run_its_scaffolds_and_its_model(
+    watched: Watched, replay_run: ReplayRun
+) -> None:
+    watched.open(replay_run.page.as_uri())
+    manifest = json.loads((replay_run.run_dir / "manifest.json").read_text("utf-8"))
+    heading = watched.page.locator("#run h1").inner_text()
+    who = manifest["model_requested"] or manifest["run_label"]  # a replay asks no model
+    assert replay_run.run_id in heading and who in heading
+    assert all(name in heading for name in manifest["scaffolds"])
+    assert watched.page.title().startswith(heading)
+
+
 def test_filtering_by_outcome_shows_exactly_the_failing_cases(
     watched: Watched, replay_run: ReplayRun
 ) -> None:
@@ -188,6 +200,11 @@ def test_the_comparison_page_lists_discordant_cases_first(watched: Watched, tmp_
     assert only_a and only_b
 
     watched.open(page.resolve().as_uri())
+    heading = watched.page.locator("#run h1").inner_text()
+    manifest = json.loads((run_a.run_dir / "manifest.json").read_text("utf-8"))
+    model = f"{manifest['run_label']}, no model asked"  # a replay
+    assert f"run {run_a.run_id} (A, {model}) against {run_b.run_id} (B, {model})" in heading
+    assert all(f"{name}" in heading for name in {line["scaffold"] for line in first_b.values()})
     for name in {line["scaffold"] for line in first_b.values()}:
         row = watched.page.locator(f'#summary tbody tr[data-scaffold="{name}"]')
         assert row.locator(".only-a").inner_text() == str(

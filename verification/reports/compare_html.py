@@ -24,7 +24,9 @@ from verification.reports.html import (
     attempts_by_case,
     journal_name,
     render_page,
+    run_model,
     safe_json,
+    scaffolds_named,
 )
 from verification.store.paths import leads_out
 
@@ -110,9 +112,16 @@ def comparison_page_data(pairing: RunPairing) -> dict[str, Any]:
             "scaffold(s)",
         ),
     ]
+    named = scaffolds_named([row.scaffold for row in pairing.rows])
+    title = printable(
+        f"{named}: run {pairing.a.run_id} (A, {_model(pairing.a)}) against "
+        f"{pairing.b.run_id} (B, {_model(pairing.b)})",
+        300,
+    )
     return {
-        "title": f"Run {pairing.a.run_id} (A) against {pairing.b.run_id} (B)",
+        "title": title,
         "run": {
+            "title": title,
             "run_id": pairing.b.run_id,
             "dry_run": False,
             "run_label": None,
@@ -140,8 +149,7 @@ def comparison_page_data(pairing: RunPairing) -> dict[str, Any]:
 
 
 def _model(entry: RunEntry) -> str:
-    manifest = entry.manifest
-    return "none (dry run)" if manifest.dry_run else str(manifest.model_requested)
+    return run_model(entry.manifest)
 
 
 def default_comparison_path(results_dir: Path, pairing: RunPairing) -> Path:

@@ -47,9 +47,12 @@ __all__ = [
     "attempts_by_case",
     "journal_name",
     "page_data",
+    "page_heading",
     "page_path",
     "render_page",
+    "run_model",
     "safe_json",
+    "scaffolds_named",
     "shown_text",
 ]
 
@@ -283,6 +286,24 @@ def _run_fields(manifest: RunManifest, summary: RunSummary) -> list[tuple[str, s
     return [(name, printable(value, 300)) for name, value in fields]
 
 
+def scaffolds_named(names: Sequence[str]) -> str:
+    """The scaffolds of a heading: each named, up to four (a whole catalog is a count)."""
+    return ", ".join(names) if len(names) <= 4 else f"{len(names)} scaffolds"
+
+
+def run_model(manifest: RunManifest) -> str:
+    """Who answered a run, as a heading names it."""
+    if manifest.dry_run:
+        return f"{manifest.run_label or 'DRY RUN'}, no model asked"
+    return str(manifest.model_requested)
+
+
+def page_heading(manifest: RunManifest) -> str:
+    """The page's heading: the run's scaffolds, its model and its id."""
+    heading = f"{scaffolds_named(list(manifest.scaffolds))}: {run_model(manifest)}"
+    return printable(f"{heading}, run {manifest.run_id}", 300)
+
+
 def page_data(
     manifest: RunManifest,
     results: Mapping[str, ScaffoldResults],
@@ -292,8 +313,9 @@ def page_data(
     """What the page shows, as JSON data (``summary`` is what ``summary.json`` holds)."""
     journal = journal_name(manifest.run_id)
     return {
-        "title": f"Run {manifest.run_id}",
+        "title": page_heading(manifest),
         "run": {
+            "title": page_heading(manifest),
             "run_id": manifest.run_id,
             "dry_run": manifest.dry_run,
             "run_label": manifest.run_label,
