@@ -49,6 +49,7 @@ from verification.reports.history import recent_comparable
 from verification.reports.html import HtmlReporter
 from verification.reports.models import ModelTable, ModelTableReporter, model_table
 from verification.reports.programs import programs_markdown
+from verification.reports.reasons import failure_groups, level_name
 from verification.reports.regressions import compare_with_previous
 from verification.reports.summary import build_summary, summary_of
 from verification.store.journal import read_journal
@@ -156,6 +157,8 @@ def _environment() -> jinja2.Environment:
         num=_num,
         deciding=_deciding,
         claim=_claim,
+        failure_groups=failure_groups,
+        level_name=level_name,
         run_plan=_run_plan,
         per_size=CASES_PER_SIZE,
         cell=md_cell,
