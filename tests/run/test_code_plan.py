@@ -140,3 +140,21 @@ def test_the_code_format_names_the_python_the_sandbox_runs() -> None:
     spec = get_spec("dijkstra")
     prompt = kind.prompt(spec, program_tasks(spec, seed=1, cases=1, tiers=("simple",), count=1)[0])
     assert "Write a Python 3.99 program" in prompt.user and "Python 3.99, standard" in prompt.user
+
+
+def test_estimate_prices_programs_with_the_code_format_s_prompt() -> None:
+    from verification.catalog import default_catalog
+    from verification.certify.sequential import plan_for
+    from verification.config import load_settings, resolve_settings
+    from verification.llm.prompt_builder import PromptBuilder
+    from verification.run.code_answers import code_prompt
+    from verification.run.estimate import estimate_run
+    from verification.store.pricing import estimate_tokens
+
+    settings = resolve_settings(load_settings(answer="code", provider="reference"))
+    (estimate,), _ = estimate_run(settings, ["kruskal"], catalog=default_catalog())
+    prompt = code_prompt(PromptBuilder(), get_spec("kruskal"))
+    requests = plan_for("standard").cap
+    assert estimate.requests == requests
+    per_request = estimate_tokens(prompt.user) + estimate_tokens(prompt.system)
+    assert estimate.tokens.input == requests * per_request

@@ -24,6 +24,7 @@ from verification.certify.sequential import CertificationPlan, operating_charact
 from verification.config import RunConfig
 from verification.llm.prompt_builder import PromptBuilder
 from verification.run.budget import cost_basis
+from verification.run.code_answers import code_prompt
 from verification.run.plan import new_cases, planned_sweep
 from verification.store.pricing import BATCH_PRICE_SHARE, TokenCounts, estimate_tokens
 from verification.store.thinking import max_tokens_with
@@ -71,8 +72,13 @@ def estimate_run(
     caching = settings.provider in CACHING_PROVIDERS
     basis = cost_basis(settings, model, prompt_caching=caching)
     # Planned as the run plans them: the level's tiers and size sweep, the cert seed.
-    planned, _, _ = new_cases(
-        settings, scaffold_names, catalog=catalog, tiers=tiers, case_ids=case_ids, size=size
+    planned, _, _ = (
+        # Code mode asks programs, each with the same prompt: only their number matters.
+        ({name: [] for name in scaffold_names}, None, None)
+        if settings.answer == "code"
+        else new_cases(
+            settings, scaffold_names, catalog=catalog, tiers=tiers, case_ids=case_ids, size=size
+        )
     )
     share = BATCH_PRICE_SHARE if settings.batch else 1.0  # --batch: Message Batches' price
     estimates = []
@@ -83,6 +89,9 @@ def estimate_run(
         user = settings.samples * sum(
             estimate_tokens(builder.build(spec, case.input).user) for case in cases
         )
+        if settings.answer == "code":  # a program per request: the plan's cap of them
+            requests = settings.certification_plan.cap
+            user = requests * estimate_tokens(code_prompt(builder, spec).user)
         minimum = basis.min_cacheable_tokens
         cached = caching and requests > 1 and minimum is not None and system >= minimum
         tokens = TokenCounts(
