@@ -43,9 +43,10 @@ def taught_model(fake_server: FakeModelServer, monkeypatch: pytest.MonkeyPatch) 
     replies = fake_server.right_kmp_replies(SEED, CASES)
 
     def answer(sent: RecordedRequest) -> Reply:
-        taught = "## Scaffold Instructions" in _system(sent)
-        right = replies[sent.json["messages"][0]["content"]]
-        return fake_server.message(right if taught else "```json\n{}\n```")
+        if "## Scaffold Instructions" not in _system(sent):  # the bare arm: its own user prompt
+            assert "follow the scaffold" not in sent.json["messages"][0]["content"]
+            return fake_server.message("```json\n{}\n```")
+        return fake_server.message(replies[sent.json["messages"][0]["content"]])
 
     fake_server.script([answer] * (2 * CASES))
     return fake_server

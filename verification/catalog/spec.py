@@ -179,6 +179,12 @@ class ScaffoldSpec:
     """Code mode: by answer field, why it is not asked of a program (a field that only
     means something done by hand); a program's value for it is ignored and the
     reference's judged in its place."""
+    graded_conventions: Mapping[str, str] = field(default_factory=dict)
+    """The conventions the right answer depends on and the validator grades (an iteration
+    count, a tie rule, how a given random draw is used), by name: each a phrase the task
+    part of the Markdown (``## When to Use``, ``## Conventions``, ``## Output Format``)
+    states, so that ``--baseline none`` asks the same question; ``check`` fails a
+    scaffold whose bare prompt lacks one (case, spacing, code and emphasis marks aside)."""
     code_sizes: Sequence[int] = ()
     """Code mode: the standard tier's size ladder a program is run on besides the level's
     cases, far past the trace sizes (1,000 vertices or items where the algorithm is

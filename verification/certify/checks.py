@@ -35,6 +35,7 @@ from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.spec import ScaffoldSpec
 from verification.errors import VerificationError
+from verification.llm.bare_prompt import TaskPartUnmarked, bare_problems
 from verification.llm.prompt_builder import REQUIRED_SECTIONS, PromptBuilder, ScaffoldParser
 from verification.llm.response_parser import ResponseParser
 from verification.validators.base import Tolerance
@@ -415,7 +416,7 @@ def check_scaffold(
     def run(check: str, body: Callable[[], str]) -> None:
         try:
             results.append(CheckResult(check, True, body()))
-        except _GenericMutantsAccepted as exc:
+        except (_GenericMutantsAccepted, TaskPartUnmarked) as exc:
             results.append(CheckResult(check, True, str(exc)[:1500], warning=True))
         except Exception as exc:  # a check's failure is a verdict, whatever raised it
             detail = str(exc) or type(exc).__name__
@@ -432,6 +433,7 @@ def check_scaffold(
         run("worked example", lambda: _check_worked_example(spec, markdown))
         run("output format", lambda: _check_output_format(spec, markdown))
         run("stated tolerances", lambda: _check_stated_tolerances(spec, markdown))
+        run("bare prompt", lambda: bare_problems(spec, markdown))
     cases: list[TestCase] = []
 
     def draw() -> str:

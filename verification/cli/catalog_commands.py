@@ -102,10 +102,12 @@ class CatalogCommands(CommandsBase):
         scaffold_file: Path | None = None,
         size: int | None = None,
         answer: str | None = None,
+        bare: bool = False,
     ) -> int:
         from verification.cases import case_id as make_case_id
         from verification.cases import parse_case_id
         from verification.errors import ConfigurationError
+        from verification.llm.bare_prompt import BarePromptBuilder
         from verification.llm.prompt_builder import PromptBuilder
         from verification.runner import plan_cases
 
@@ -124,12 +126,15 @@ class CatalogCommands(CommandsBase):
             case_id = make_case_id(key.scaffold, key.tier, key.index, size)
         case = plan_cases([name], seed=self.settings.seed, cases=1, case_ids=[case_id])[name][0]
         overrides = {name: scaffold_file} if scaffold_file else {}
-        builder = PromptBuilder(self.settings.scaffolds_dir, overrides=overrides)
+        builder = (BarePromptBuilder if bare else PromptBuilder)(
+            self.settings.scaffolds_dir, overrides=overrides
+        )
         prompt = builder.build(name, case.input)
         from verification.llm.prompt_builder import USER_TEMPLATE_VERSION
 
+        shown = "its task part (--baseline none)" if bare else "verbatim"
         both = (
-            f"===== system prompt: {builder.scaffold_path(name)} verbatim =====\n"
+            f"===== system prompt: {builder.scaffold_path(name)} {shown} =====\n"
             f"{prompt.system.rstrip()}\n\n"
             f"===== user prompt: template {USER_TEMPLATE_VERSION}, case {case.id} =====\n"
             f"{prompt.user}"

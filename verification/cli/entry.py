@@ -152,6 +152,7 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
                     scaffold_file=args.scaffold_file,
                     size=args.size,
                     answer=args.answer,
+                    bare=args.baseline == "none",
                 )
         if args.command == "plan":
             return cli.plan()

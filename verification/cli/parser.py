@@ -115,8 +115,8 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="make two linked runs on the same cases and print their paired comparison "
         "(exact McNemar on the cases only one run passed): with --scaffold-file, the "
         "current scaffold (A) against the draft (B); '--baseline none': no scaffold, only "
-        "the task (its When to Use section) and its Output Format (A), against the "
-        "scaffold or draft (B). Each run has its own id; a repeat is answered from the "
+        "the task (its When to Use and Conventions sections) and its Output Format (A), "
+        "against the scaffold or draft (B). Each run has its own id; a repeat is answered from the "
         "response cache",
     )
     verify.add_argument(
@@ -209,6 +209,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     )
     show.add_argument(
         "--scaffold-file", type=path_argument, metavar="FILE", help="use this draft scaffold file"
+    )
+    show.add_argument(
+        "--baseline",
+        choices=["none"],
+        help="'--baseline none': the prompt verify --baseline none sends (the task part "
+        "only: When to Use, Conventions and Output Format)",
     )
     show.add_argument(
         "--answer",

@@ -1,26 +1,77 @@
-"""The no-scaffold baseline's system prompt: the task and its Output Format, nothing else.
+"""The no-scaffold baseline's system prompt: the task, its conventions and its Output Format.
 
 ``verify NAME --baseline none`` asks the same cases with no scaffold, to measure what the
-scaffold adds over the bare model. The bare model still has to know what is asked and how to
-answer so that its reply can be parsed and judged: it is shown the scaffold's title, its
-``## When to Use`` section (the task: what the input holds, what must be reported) and its
-``## Output Format`` section, verbatim. The method (``## Scaffold Instructions``), the
-``## Worked Example`` and the ``## Edge Cases`` are left out, and so is any other section.
-The user prompt is the same template as every run's.
+scaffold adds over the bare model. The bare model must be asked the same question: what the
+input holds, what must be reported, every convention the right answer depends on (how
+iterations are counted, how ties are broken, how given random draws are used, rounding) and
+how to write the answer. A scaffold's Markdown marks that *task* part apart from the
+*method* (the steps that teach the algorithm): the title, ``## When to Use``, ``##
+Conventions`` and ``## Output Format`` are the task, sent verbatim in that order; ``##
+Scaffold Instructions``, ``## Worked Example``, ``## Edge Cases`` and any other section are
+the method, left out. A scaffold with no ``## Conventions`` section marks no task part:
+``check`` warns about it, and ``--baseline none`` refuses a plugin's such scaffold (the
+bare arm would be asked a vaguer question than the scaffold arm).
+
+No sentence of the task part may point at the method it leaves out ("the steps below",
+"step 2", "the Worked Example"): :func:`dangling_references` finds such sentences, and
+``check`` fails a scaffold whose bare prompt holds one, or lacks one of its spec's
+:attr:`~verification.catalog.spec.ScaffoldSpec.graded_conventions`. The user prompt is the
+bare template (``user_bare``), which asks to solve the instance as the instructions say.
 """
 
 from __future__ import annotations
 
+import re
+
+from verification.catalog.spec import ScaffoldSpec
+from verification.errors import ScaffoldFileError
 from verification.llm.prompt_builder import PromptBuilder, Scaffold, ScaffoldParser
 
-__all__ = ["BARE_SECTIONS", "BarePromptBuilder", "bare_scaffold"]
+__all__ = [
+    "BARE_SECTIONS",
+    "BarePromptBuilder",
+    "TaskPartUnmarked",
+    "bare_problems",
+    "bare_scaffold",
+    "dangling_references",
+    "marks_task",
+    "missing_conventions",
+]
 
-BARE_SECTIONS = (("when_to_use", "When to Use"), ("output_format", "Output Format"))
-"""The sections a bare prompt keeps (key, heading), in this order."""
+BARE_SECTIONS = (
+    ("when_to_use", "When to Use"),
+    ("conventions", "Conventions"),
+    ("output_format", "Output Format"),
+)
+"""The sections a bare prompt keeps (key, heading), in this order (``Conventions`` when the
+scaffold has it)."""
+
+_DANGLING = re.compile(
+    r"\bsteps?\s+(?:below|above|that follow)\b"
+    r"|\bstep\s+\d"
+    r"|\bsteps\s+\d"
+    r"|\bthe\s+(?:method|procedure|algorithm)\s+(?:below|above)\b"
+    r"|\bfollow(?:ing)?\s+the\s+scaffold\b"
+    r"|Scaffold Instructions|Worked Example|Edge Cases"
+    r"|\b(?:the|this)\s+(?:worked\s+)?example\s+(?:below|above)\b",
+    re.IGNORECASE,
+)
+"""What points at the method a bare prompt leaves out: its steps, its sections by name."""
+
+_SENTENCE = re.compile(r"(?<=[.!?:])\s+|\n\s*\n")
+
+
+class TaskPartUnmarked(Exception):
+    """A warning, not a failure: the scaffold has no ``## Conventions`` section."""
+
+
+def marks_task(markdown: str) -> bool:
+    """Whether the scaffold marks its task part: it has a ``## Conventions`` section."""
+    return "conventions" in ScaffoldParser().parse(markdown)
 
 
 def bare_scaffold(markdown: str) -> str:
-    """The title, task and Output Format of a (checked) scaffold's Markdown.
+    """The title, task, conventions and Output Format of a (checked) scaffold's Markdown.
 
     Examples
     --------
@@ -39,13 +90,79 @@ def bare_scaffold(markdown: str) -> str:
     """
     sections = ScaffoldParser().parse(markdown)
     parts = [f"# {sections['title']}"] if sections.get("title") else []
-    parts += [f"## {heading}\n\n{sections[key]}" for key, heading in BARE_SECTIONS]
+    parts += [
+        f"## {heading}\n\n{sections[key]}" for key, heading in BARE_SECTIONS if key in sections
+    ]
     return "\n\n".join(parts) + "\n"
+
+
+def dangling_references(text: str) -> list[str]:
+    """The sentences of ``text`` that point at steps or sections it does not hold.
+
+    Examples
+    --------
+    >>> dangling_references("Count as in step 2. Report the root.")
+    ['Count as in step 2.']
+    """
+    return [
+        " ".join(sentence.split())
+        for sentence in _SENTENCE.split(text)
+        if _DANGLING.search(sentence)
+    ]
+
+
+def missing_conventions(spec: ScaffoldSpec, text: str) -> list[str]:
+    """The graded conventions of ``spec`` whose phrase ``text`` does not hold (case,
+    spacing, code and emphasis marks aside)."""
+    said = _plain(text)
+    return [name for name, phrase in spec.graded_conventions.items() if _plain(phrase) not in said]
+
+
+def _plain(text: str) -> str:
+    """``text`` as a convention's phrase is looked for in it: one space for any spacing,
+    no code or emphasis marks, case folded."""
+    return " ".join(text.replace("`", "").replace("*", "").split()).casefold()
+
+
+def bare_problems(spec: ScaffoldSpec, markdown: str) -> str:
+    """``check``'s verdict on a scaffold's bare prompt: what it holds, or
+    :class:`~verification.errors.ScaffoldFileError` naming the sentences that point at left
+    out text and the graded conventions it lacks, or :class:`TaskPartUnmarked`."""
+    text = bare_scaffold(markdown)
+    problems = [f"refers to text it leaves out: {s!r}" for s in dangling_references(text)]
+    problems += [
+        f"lacks the graded convention {name!r} ({spec.graded_conventions[name]!r})"
+        for name in missing_conventions(spec, text)
+    ]
+    if problems:
+        raise ScaffoldFileError("the --baseline none prompt " + "; ".join(problems)[:1200])
+    if not marks_task(markdown):
+        raise TaskPartUnmarked(
+            "marks no task part (no ## Conventions section): --baseline none would send "
+            "## When to Use and ## Output Format only; state there every convention the "
+            "right answer depends on (iteration counting, ties, random draws, rounding)"
+        )
+    conventions = len(spec.graded_conventions)
+    return f"task part marked; states its {conventions} graded convention(s)"
 
 
 class BarePromptBuilder(PromptBuilder):
     """A :class:`PromptBuilder` whose system prompt is :func:`bare_scaffold` of the scaffold
-    it would otherwise send (the file is read and checked as usual)."""
+    it would otherwise send (the file is read and checked as usual), and whose user prompt
+    asks to solve the instance as the instructions say (no scaffold to follow).
+
+    A plugin's scaffold that marks no task part is refused: its bare arm would not be asked
+    the question its scaffold arm is."""
+
+    user_template = "user_bare"
 
     def get_scaffold_content(self, scaffold: Scaffold) -> str:
-        return bare_scaffold(super().get_scaffold_content(scaffold))
+        markdown = super().get_scaffold_content(scaffold)
+        spec = self.spec(scaffold)
+        if spec.markdown is not None and not marks_task(markdown):
+            raise ScaffoldFileError(
+                f"{self.scaffold_path(spec)}: --baseline none needs the scaffold's task "
+                "part marked: it has no ## Conventions section, so the bare prompt would "
+                "drop the conventions its answer depends on (add one stating them)"
+            )
+        return bare_scaffold(markdown)

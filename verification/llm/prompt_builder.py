@@ -158,6 +158,9 @@ class PromptBuilder:
     process's catalog).
     """
 
+    user_template = "user"
+    """The user prompt's template (``<user_template>_<version>.md.j2``)."""
+
     def __init__(
         self,
         scaffolds_dir: str | Path = "scaffolds",
@@ -220,7 +223,7 @@ class PromptBuilder:
         spec = self.spec(scaffold)
         user = (
             _templates()
-            .get_template(f"user_{USER_TEMPLATE_VERSION}.md.j2")
+            .get_template(f"{self.user_template}_{USER_TEMPLATE_VERSION}.md.j2")
             .render(title=spec.title, formatted_input=spec.format_input(test_input))
         )
         return Prompt(system=self.get_scaffold_content(spec), user=user)

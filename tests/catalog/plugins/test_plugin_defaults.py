@@ -109,8 +109,11 @@ def test_check_warns_about_generic_mutants_the_validator_accepts(
     checked = cli(bare_env, tmp_path, "check", "largest_bare", "--cases", "5")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     warned = [line for line in checked.stdout.splitlines() if line.startswith("WARN")]
-    assert len(warned) == 1 and "largest_bare: mutants:" in warned[0]
-    assert "generic mutants" in warned[0] and "review" in warned[0]
+    # Two warnings: the generic mutants, and a Markdown that marks no task part.
+    (mutants,) = [line for line in warned if "largest_bare: mutants:" in line]
+    (bare,) = [line for line in warned if "largest_bare: bare prompt:" in line]
+    assert len(warned) == 2 and "## Conventions" in bare
+    assert "generic mutants" in mutants and "review" in mutants
     assert "all checks passed" in checked.stdout
 
 

@@ -289,6 +289,12 @@ SPEC = ScaffoldSpec(
     category="graph",
     title="Floyd-Warshall all-pairs shortest paths",
     description="all-pairs shortest distances, negative edges allowed, negative cycles reported",
+    graded_conventions={
+        "no path": "is null when no path leads from u to v",
+        "negative self loop": "a negative self loop counts",
+        "undirected negative edge": "any negative edge of an undirected graph",
+        "zero cycle": "a cycle of total weight 0 is not negative",
+    },
     reference=floyd_warshall,
     generator=generate_floyd_warshall,
     answer_schema=FloydWarshallAnswer,

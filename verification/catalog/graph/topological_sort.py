@@ -389,6 +389,11 @@ SPEC = ScaffoldSpec(
     category="graph",
     title="Topological sort",
     description="any order respecting every directed edge, or a directed cycle (Kahn)",
+    graded_conventions={
+        "any order": "any order that puts each edge's tail before its head is right",
+        "any cycle": "so is any directed cycle of the graph",
+        "a self loop": "a self loop [v, v] is the cycle [v]",
+    },
     reference=topological_sort,
     generator=generate_topological_sort,
     answer_schema=TopologicalSortAnswer,

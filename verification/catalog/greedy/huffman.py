@@ -319,6 +319,11 @@ SPEC = ScaffoldSpec(
     category="greedy",
     title="Huffman coding",
     description="optimal prefix-free binary code from symbol frequencies, merging the two lightest",
+    graded_conventions={
+        "any optimal code": "any prefix-free binary code of least total length is right",
+        "a lone symbol": 'a lone symbol gets the code "0"',
+        "no symbols": "no symbols give no codes and total_bits 0",
+    },
     reference=huffman_coding,
     generator=generate_huffman,
     answer_schema=HuffmanAnswer,

@@ -284,6 +284,12 @@ SPEC = ScaffoldSpec(
     category="numerical",
     title="Bisection root finding",
     description="a root of a polynomial in a bracket by halving, with the iteration count",
+    graded_conventions={
+        "ends checked first": "if f(a) = 0 exactly, the root is a after 0 iterations",
+        "stopping rule": "it stops if f(m) = 0 exactly or h < tolerance",
+        "iteration counting": "the iteration that stops counts",
+        "half kept": "a = m when f(m) has the sign of f(a), else b = m",
+    },
     reference=bisection,
     generator=generate_bisection,
     answer_schema=BisectionAnswer,

@@ -221,6 +221,13 @@ SPEC = ScaffoldSpec(
     category="numerical",
     title="Newton-Raphson root finding",
     description="a root of a polynomial by Newton's method, with the iteration count",
+    graded_conventions={
+        "zero derivative": "it stops, not converged, with iterations = k \u2212 1",
+        "stopping rule": "if |step| < tolerance it stops, converged, with root x_new",
+        "iteration counting": "the iteration whose step was below the tolerance counts",
+        "start": "start at x = x0 (not an iteration)",
+        "out of iterations": "not converged, root null, iterations = max_iterations",
+    },
     reference=newton_raphson,
     generator=generate_newton_raphson,
     answer_schema=NewtonRaphsonAnswer,

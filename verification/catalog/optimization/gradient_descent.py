@@ -359,6 +359,12 @@ SPEC = ScaffoldSpec(
     category="optimization",
     title="Gradient descent",
     description="fixed-step descent on a polynomial or 2-D quadratic form, with iteration count",
+    graded_conventions={
+        "the step": "the step s = learning_rate · g and x_new = x \u2212 s",
+        "stopping rule": "it stops, converged, with minimum = x_new and iterations = k",
+        "iteration counting": "the iteration whose step was below the tolerance counts",
+        "out of iterations": "minimum is the last x_new",
+    },
     reference=gradient_descent,
     generator=generate_gradient_descent,
     answer_schema=GradientDescentAnswer,

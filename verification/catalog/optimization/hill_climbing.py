@@ -246,6 +246,12 @@ SPEC = ScaffoldSpec(
     category="optimization",
     title="Hill climbing",
     description="steepest-ascent climbs on a grid from given restarts, with the best peak",
+    graded_conventions={
+        "neighbour order": "in this order: up [r\u22121, c], left [r, c\u22121], right [r, c+1]",
+        "tie among neighbours": "the first in the order up, left, right, down among equals",
+        "strict ascent": "only if its value is strictly greater than the current cell's",
+        "best peak ties": "the peak of the earliest start in starts",
+    },
     reference=hill_climbing,
     generator=generate_hill_climbing,
     answer_schema=HillClimbingAnswer,

@@ -1,0 +1,116 @@
+"""The ``--baseline none`` prompt: the task part of every scaffold, no sentence pointing at the
+method it leaves out, every convention its validator grades; ``check`` fails a scaffold that
+breaks either and warns about one that marks no task part, which a plugin may not send bare."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from verification.catalog import default_catalog
+from verification.catalog.drawing import draw_case
+from verification.cli import main
+from verification.config import packaged_scaffolds_dir
+from verification.errors import ScaffoldFileError
+from verification.llm.bare_prompt import (
+    BarePromptBuilder,
+    TaskPartUnmarked,
+    bare_problems,
+    bare_scaffold,
+    dangling_references,
+    marks_task,
+    missing_conventions,
+)
+from verification.llm.prompt_builder import PromptBuilder, ScaffoldParser
+
+NAMES = list(default_catalog())
+BUILDER = PromptBuilder(packaged_scaffolds_dir())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_bare_prompt_points_at_text_it_leaves_out(name: str) -> None:
+    case = draw_case(default_catalog()[name], "standard", 0, seed=1)
+    bare = BarePromptBuilder(packaged_scaffolds_dir()).build(name, case.input)
+    assert dangling_references(bare.system) == []
+    assert "scaffold" not in bare.user
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if default_catalog()[n].graded_conventions])
+def test_a_bare_prompt_states_every_convention_its_validator_grades(name: str) -> None:
+    spec = default_catalog()[name]
+    markdown = BUILDER.get_scaffold_content(name)
+    assert marks_task(markdown)
+    conventions = ScaffoldParser().parse(markdown)["conventions"]
+    # Each phrase is the task part's own (the Conventions section), and the method's
+    # sections are not what states it.
+    assert missing_conventions(spec, bare_scaffold(markdown)) == []
+    assert missing_conventions(spec, conventions) == []
+    assert "## Scaffold Instructions" not in bare_scaffold(markdown)
+
+
+def _spec_with(markdown: str, tmp_path: Path, name: str) -> tuple[object, str]:
+    """A copy of scaffold ``name`` shipped with ``markdown`` beside it, as a plugin's is."""
+    path = tmp_path / f"{name}.md"
+    path.write_text(markdown, encoding="utf-8")
+    return dataclasses.replace(default_catalog()[name], markdown=path), markdown
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if default_catalog()[n].graded_conventions])
+def test_check_fails_a_bare_prompt_that_refers_to_missing_steps_or_drops_a_convention(
+    name: str,
+) -> None:
+    spec = default_catalog()[name]
+    markdown = BUILDER.get_scaffold_content(name)
+    assert bare_problems(spec, markdown).startswith("task part marked")
+    sections = ScaffoldParser().parse(markdown)
+    pointing = markdown.replace(
+        sections["when_to_use"], sections["when_to_use"] + "\n\nCount as in step 2.", 1
+    )
+    with pytest.raises(ScaffoldFileError, match="step 2"):
+        bare_problems(spec, pointing)
+    dropped = markdown.replace(sections["conventions"], "Nothing more.", 1)
+    with pytest.raises(ScaffoldFileError, match="lacks the graded convention"):
+        bare_problems(spec, dropped)
+
+
+def test_a_plugin_scaffold_that_marks_no_task_part_is_warned_about_and_not_sent_bare(
+    tmp_path: Path,
+) -> None:
+    name = next(n for n in NAMES if default_catalog()[n].graded_conventions)
+    markdown = BUILDER.get_scaffold_content(name)
+    heading = "## Conventions"
+    start = markdown.index(heading)
+    unmarked = markdown[:start] + markdown[markdown.index("\n## ", start + 1) + 1 :]
+    assert not marks_task(unmarked)
+    spec = dataclasses.replace(default_catalog()[name], graded_conventions={})
+    with pytest.raises(TaskPartUnmarked, match="no ## Conventions"):
+        bare_problems(spec, unmarked)
+    path = tmp_path / f"{name}.md"
+    path.write_text(unmarked, encoding="utf-8")
+    plugin = dataclasses.replace(spec, markdown=path)
+    with pytest.raises(ScaffoldFileError, match="--baseline none needs the scaffold's task"):
+        BarePromptBuilder(tmp_path).get_scaffold_content(plugin)
+    PromptBuilder(tmp_path).get_scaffold_content(plugin)  # the scaffold itself is sent
+
+
+def test_show_prompt_baseline_none_prints_the_bare_prompt(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    name = next(n for n in NAMES if default_catalog()[n].graded_conventions)
+    assert main(["show-prompt", name, "--baseline", "none"]) == 0
+    shown = capsys.readouterr().out
+    bare = bare_scaffold(BUILDER.get_scaffold_content(name))
+    assert bare.rstrip() in shown and "## Conventions" in shown
+    assert "## Scaffold Instructions" not in shown and "follow the scaffold" not in shown
+    assert main(["show-prompt", name]) == 0
+    assert "## Scaffold Instructions" in capsys.readouterr().out
+
+
+def test_the_dangling_reference_finder() -> None:
+    found = dangling_references(
+        "Report the root. The steps below give one. Count as in Step 3. See the Worked "
+        "Example. The conventions below say how."
+    )
+    assert found == ["The steps below give one.", "Count as in Step 3.", "See the Worked Example."]
