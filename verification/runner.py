@@ -90,6 +90,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         transport: str | None = None,
         stopping: str | None = None,
         arm: Arm | None = None,
+        reruns: str | None = None,
     ) -> None:
         self.settings = resolve_settings(settings)
         """The run's configuration: the settings given (or the environment's), resolved once."""
@@ -113,6 +114,9 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         self.arm = arm
         """The arm of a ``--baseline`` pair this run is, journalled on each line (``None``:
         no pair)."""
+        self.reruns = reruns
+        """The run whose failed cases a new run asks again (``--rerun-failed``), named in its
+        manifest."""
         self.scheduler = CaseScheduler(self.settings.concurrency)
         """Starts cases: the limiter per model (kept from run to run)."""
         self.run_id: str | None = None
@@ -282,6 +286,8 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             specs=specs,
             basis=basis,
         )
+        if self.reruns is not None and not resumed:
+            manifest = manifest.model_copy(update={"reruns": self.reruns})
         paths.write_manifest(manifest)
         self.run_id = paths.run_id
         journalled = read_journal(paths.journal)

@@ -16,6 +16,7 @@ __all__ = [
     "add_run_options",
     "add_size_option",
     "common_options",
+    "keyword_argument",
     "path_argument",
     "positive",
     "shard_argument",
@@ -95,6 +96,18 @@ def shard_argument(text: str) -> Any:
         return parse_shard(text)
     except ConfigurationError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def keyword_argument(text: str) -> str:
+    """A ``-k`` expression, checked now so a bad one is a usage error."""
+    from verification.errors import ConfigurationError
+    from verification.run.selection import parse_keyword
+
+    try:
+        parse_keyword(text)
+    except ConfigurationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def add_size_option(parser: argparse.ArgumentParser) -> None:

@@ -55,6 +55,15 @@ def settings_from_arguments(args: argparse.Namespace) -> RunConfig:
 
     given: dict[str, Any] = {name: getattr(args, name, None) for name in SETTING_OPTIONS}
     settings = load_settings(**given)
+    rerun = getattr(args, "rerun_failed", None)
+    if rerun is not None:  # the failed cases' ids name cases of the run's own seed
+        from verification.run.selection import rerun_seed
+        from verification.store.paths import RunPaths
+
+        manifest = RunPaths(settings.results_dir, rerun).read_manifest()
+        settings = load_settings(
+            warn=False, **given | {"seed": rerun_seed(manifest, given["seed"])}
+        )
     # What verify refuses beside --resume, it refuses with its own reason.
     refused = len(given.get("model") or ()) > 1 or any(
         getattr(args, option, None) not in (None, False)
@@ -140,6 +149,8 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
                 fail_on_regression=args.fail_on_regression,
                 baseline=args.baseline,
                 shard=args.shard,
+                keyword=args.keyword,
+                rerun_failed=args.rerun_failed,
             )
         if args.command == "show-prompt":
             from verification.catalog.plugins import watching_sigint

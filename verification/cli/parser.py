@@ -15,6 +15,7 @@ from verification.cli.arguments import (
     add_run_options,
     add_size_option,
     common_options,
+    keyword_argument,
     path_argument,
     positive,
     shard_argument,
@@ -131,6 +132,21 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         dest="case_ids",
         metavar="ID",
         help="only this case, e.g. dijkstra-standard-004 (repeatable)",
+    )
+    verify.add_argument(
+        "-k",
+        dest="keyword",
+        type=keyword_argument,
+        metavar="EXPR",
+        help="only the cases whose id holds EXPR, with and, or, not and parentheses as "
+        "pytest's -k: -k 'dijkstra and edge', -k 'not simple' (no NAME: every scaffold)",
+    )
+    verify.add_argument(
+        "--rerun-failed",
+        metavar="RUN_ID",
+        help="a new run asking only the cases that failed or errored in run RUN_ID (its "
+        "seed), with the options given now (another model, provider or --scaffold-file); "
+        "its manifest names RUN_ID (reruns)",
     )
     verify.add_argument(
         "--resume",

@@ -38,6 +38,8 @@ class RunCommands(CommandsBase):
         fail_on_regression: bool = False,
         baseline: str | None = None,
         shard: Shard | None = None,
+        keyword: str | None = None,
+        rerun_failed: str | None = None,
     ) -> int:
         from verification.errors import ConfigurationError, JournalError
         from verification.registry import resolve_scaffold_names
@@ -52,6 +54,19 @@ class RunCommands(CommandsBase):
             raise ConfigurationError(
                 "--shard slices a new run: leave out --resume (a shard resumes its own "
                 "cases) and --baseline"
+            )
+        if (keyword or rerun_failed) and resume:
+            raise ConfigurationError(
+                "--resume answers the run's own cases: leave out -k and --rerun-failed"
+            )
+        if rerun_failed is not None:
+            case_ids = self._failed_cases(rerun_failed, chosen, category, case_ids)
+            if not case_ids:
+                print(f"run {rerun_failed} has no failed or errored case to ask again")
+                return 0
+        if keyword is not None:
+            case_ids = self._selected_cases(
+                keyword, chosen, category, everything, tiers, case_ids, size
             )
         if case_ids and not (chosen or category or everything):
             chosen = list(dict.fromkeys(case_id.split("-")[0] for case_id in case_ids))
@@ -128,6 +143,7 @@ class RunCommands(CommandsBase):
         bar = ProgressBar.on_terminal(self.progress)
         runner = VerificationRunner(
             self.settings,
+            reruns=rerun_failed,
             scaffold_overrides=overrides,
             progress=bar.advance if bar else None,
             planned=bar.start if bar else None,
@@ -159,6 +175,55 @@ class RunCommands(CommandsBase):
             fail_on_regression=fail_on_regression,
             settings=self.settings,
             prog=self.prog,
+        )
+
+    def _failed_cases(
+        self,
+        run_id: str,
+        chosen: Sequence[str],
+        category: str | None,
+        case_ids: Sequence[str],
+    ) -> list[str]:
+        """Run ``run_id``'s failed or errored cases, narrowed to the scaffolds or cases
+        named beside ``--rerun-failed``."""
+        from verification.registry import resolve_scaffold_names
+        from verification.run.selection import rerun_case_ids
+
+        failed = rerun_case_ids(self.settings, run_id)
+        if case_ids:
+            failed = [i for i in failed if i in case_ids]
+        if chosen or category:
+            names = set(resolve_scaffold_names(chosen, category=category))
+            failed = [i for i in failed if i.split("-")[0] in names]
+        return failed
+
+    def _selected_cases(
+        self,
+        keyword: str,
+        chosen: Sequence[str],
+        category: str | None,
+        everything: bool,
+        tiers: Sequence[str] | None,
+        case_ids: Sequence[str],
+        size: int | None,
+    ) -> list[str]:
+        """The cases ``-k keyword`` selects among those the other options plan (no
+        scaffold named: every scaffold's)."""
+        from verification.catalog import default_catalog
+        from verification.registry import resolve_scaffold_names
+        from verification.run.selection import keyword_case_ids
+
+        named = chosen or category or everything
+        return keyword_case_ids(
+            self.settings,
+            resolve_scaffold_names(chosen, category=category, everything=everything or not named)
+            if not case_ids
+            else [],
+            keyword,
+            catalog=default_catalog(),
+            tiers=[t for t in TIERS if t in tiers] if tiers else TIERS,
+            case_ids=case_ids,
+            size=size,
         )
 
     def _verify_models(

@@ -211,6 +211,8 @@ class RunManifest(BaseModel):
     with ``--baseline``; ``None`` the scaffold files as they are. Part of comparability."""
     linked_run: str | None = None
     """The other run of a ``--baseline`` pair (same cases)."""
+    reruns: str | None = None
+    """The run whose failed or errored cases this run asked again (``--rerun-failed``)."""
     shard: ShardInfo | None = None
     """The slice of a plan this run answered (``--shard I/N``): never published, never a
     baseline; ``merge`` makes one run of a plan's shards."""
@@ -232,7 +234,7 @@ class RunManifest(BaseModel):
 
     # A manifest is read back from disk, where anyone may have edited it: the names in it
     # become file names and report lines, so they are held to what the harness writes.
-    @field_validator("run_id", "linked_run")
+    @field_validator("run_id", "linked_run", "reruns")
     @classmethod
     def _run_id_is_a_name(cls, run_id: str | None) -> str | None:
         if run_id is not None and not is_run_id(run_id):
