@@ -127,6 +127,11 @@ SPEC = ScaffoldSpec(
     name="bfs",
     category="graph",
     title="Breadth-first search",
+    graded_conventions={
+        "queue": "a first-in, first-out queue",
+        "marked when queued": "a vertex is marked visited when it is put into the queue",
+        "neighbour order": "its unvisited neighbours are put in in ascending label order",
+    },
     description="visiting order and hop counts, neighbours in ascending label order",
     reference=bfs,
     generator=generate_bfs,

@@ -208,6 +208,11 @@ SPEC = ScaffoldSpec(
     name="dfs",
     category="graph",
     title="Depth-first search",
+    graded_conventions={
+        "recursive": "the convention is the recursive one",
+        "neighbour order": "neighbours in ascending label order",
+        "finishing order": "when u's list is used up, append u to the finishing order",
+    },
     description="discovery and finishing orders, neighbours in ascending label order",
     reference=dfs,
     generator=generate_dfs,

@@ -158,6 +158,11 @@ SPEC = ScaffoldSpec(
     name="monte_carlo",
     category="numerical",
     title="Monte Carlo integration",
+    graded_conventions={
+        "draw to point": "draw u_i gives the point x_i = a + (b \u2212 a) · u_i",
+        "every draw": "each exactly once, in the order given",
+        "rounding": "only the final estimate is rounded",
+    },
     description="the Monte Carlo estimate of a polynomial's integral from given uniform draws",
     reference=monte_carlo_integration,
     generator=generate_monte_carlo,
