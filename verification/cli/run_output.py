@@ -96,7 +96,21 @@ def print_summary(results: Any, label: str | None, summary: Path, level: str | N
             f"{r.scaffold:<24} {r.shown_status + mark:<24} {100 * r.pass_rate:5.1f}% "
             f"(n={r.n}, 95% CI {100 * low:.1f}-{100 * high:.1f}%, {errors})"
         )
+    print_infra_reasons(results)
     print(f"report: {summary}")
+
+
+def print_infra_reasons(results: list[Any]) -> None:
+    """Why the answers that hit infrastructure errors were lost: each reason once, with how
+    many cases it took (a replay file lacking a scaffold's cases is one line, not forty)."""
+    from verification.reports.base import infra_reasons
+
+    for r in results:
+        for reason, cases in infra_reasons(r)[:3]:
+            print(
+                f"{r.scaffold}: {len(cases)} infrastructure error(s), not counted: {reason} "
+                f"(e.g. {cases[0]})"
+            )
 
 
 def print_cost(outcome: RunResult, settings: RunConfig, prog: str) -> None:

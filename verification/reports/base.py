@@ -31,6 +31,7 @@ from verification.store.summary_file import RunSummary
 
 __all__ = [
     "DIRECTION_TEXT",
+    "INFRA_CASE",
     "RANK",
     "Direction",
     "PairedRow",
@@ -39,6 +40,7 @@ __all__ = [
     "RunComparison",
     "RunEntry",
     "StatusChangeRow",
+    "infra_reasons",
     "manifest_field",
     "status_changes",
     "write_report",
@@ -286,3 +288,23 @@ def write_report(path: Path, text: str) -> Path:
         temporary.unlink(missing_ok=True)
         raise ConfigurationError(f"{path}: cannot be written ({exc.strerror or exc})") from None
     return path
+
+
+INFRA_CASE = "…"
+"""What stands for a case's id in a reason :func:`infra_reasons` groups."""
+
+
+def infra_reasons(results: ScaffoldResults) -> list[tuple[str, list[str]]]:
+    """The infrastructure errors of ``results`` grouped by reason, the most frequent first:
+    each reason (its case's id replaced by :data:`INFRA_CASE`, so one cause reads as one
+    reason) with the ids of its cases. Forty cases a replay file lacks are one reason, said
+    once, not forty messages."""
+    groups: dict[str, list[str]] = {}
+    for result in results.results:
+        if result.outcome == "infra_error":
+            case_id = result.test_case.id
+            reason = (result.validation_message or "no reason recorded").replace(
+                case_id, INFRA_CASE
+            )
+            groups.setdefault(reason, []).append(case_id)
+    return sorted(groups.items(), key=lambda group: -len(group[1]))

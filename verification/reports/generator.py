@@ -37,6 +37,7 @@ from verification.reports.base import (
     Reporter,
     RunComparison,
     RunEntry,
+    infra_reasons,
     write_report,
 )
 from verification.reports.charts import (
@@ -165,6 +166,7 @@ def _environment() -> jinja2.Environment:
         code=md_code,
         fence=md_fence,
         shown_chars=SHOWN_RESPONSE_CHARS,
+        infra_reasons=infra_reasons,
     )
     env.filters["cell"] = md_cell
     env.filters["code"] = md_code

@@ -1,0 +1,50 @@
+"""A replay file that lacks a scaffold's cases (issue 27 item 5): the terminal says why once,
+and the scaffold's report gives the reason once with the cases it took, not once a case."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from verification.cli import main
+from verification.registry import get_spec
+from verification.runner import plan_cases
+
+pytestmark = pytest.mark.slow  # two runs of the catalog's checks, seconds
+
+SEED, CASES = 11, 6
+
+
+def test_a_replay_file_missing_a_scaffolds_cases_says_why_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    planned = plan_cases(["kmp", "lcs"], seed=SEED, cases=CASES)
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text(
+        "".join(
+            json.dumps(
+                {"case_id": case.id, "raw_response": get_spec("kmp").render_answer(case.expected)}
+            )
+            + "\n"
+            for case in planned["kmp"]
+        ),
+        "utf-8",
+    )
+    argv = ["verify", "kmp", "lcs", "--provider", "replay", "--replay-file", str(replay)]
+    output = tmp_path / "out"
+    assert main([*argv, "--cases", str(CASES), "--seed", str(SEED), "--output", str(output)]) == 3
+    printed = capsys.readouterr().out
+    lost = [case.id for case in planned["lcs"]]
+    (line,) = [line for line in printed.splitlines() if "infrastructure error" in line]
+    assert line.startswith(f"lcs: {len(lost)} infrastructure error(s)")
+    assert "no recorded response" in line and replay.name in line
+    (run,) = (output / "runs").iterdir()
+    report = (run / "reports" / "lcs.md").read_text("utf-8")
+    # Said in the reasons table (with one example) and once in the list of these errors,
+    # however many cases the file lacks; no failure section per case repeats it.
+    assert report.count("no recorded response") <= 3 < len(lost)
+    assert ": infra_error" not in report
+    assert f"- {len(lost)} case(s): no recorded response" in report
+    assert all(f"`{case_id}`" in report for case_id in lost)
