@@ -117,7 +117,10 @@ def test_a_replayed_correct_dijkstra_program_passes_every_case(tmp_path: Path) -
     spec = default_catalog().get_spec("dijkstra")
     assert max(c.size or 0 for c in runs) == max(spec.code_ladder) > spec.size.ranges["standard"][1]
     assert all(c.outcome == "passed" and c.seconds is not None for c in runs)
-    assert "pass@1: 100.0%" in _report(tmp_path)
+    report = _report(tmp_path)
+    assert "pass@1: 100.0%" in report and "Code mode: n counts programs" in report
+    summary = (tmp_path / "out" / "reports" / "summary.md").read_text(encoding="utf-8")
+    assert "Code mode (`--answer code`)" in summary
 
 
 def test_a_program_wrong_from_50_vertices_fails_there_and_the_report_names_the_size(
