@@ -140,6 +140,12 @@ def test_history_lists_runs_newest_first_filtered_by_scaffold(
     assert capsys.readouterr().out == "no runs\n"
 
 
+def _run_files(output: Path, run_id: str) -> list[str]:
+    """The text of every file in a run's folder."""
+    folder = RunPaths(output, run_id).run_dir
+    return [f.read_text("utf-8", errors="replace") for f in folder.rglob("*") if f.is_file()]
+
+
 def test_compare_pairs_two_runs_and_prune_keeps_what_it_needs(
     tmp_path: Path, scripted_run: ScriptedRun, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -163,11 +169,19 @@ def test_compare_pairs_two_runs_and_prune_keeps_what_it_needs(
         "to",
         f"{100 * high:+.1f}pp)",
     ]
+    replies = {r.raw_response for r in read_journal(RunPaths(output, a).journal)} - {None}
+    assert any(reply in page for reply in replies for page in _run_files(output, a))
+    journal_bytes = RunPaths(output, a).journal.stat().st_size
     assert main(["prune", "--keep", "1", "--output", str(output)]) == 0
-    assert f"{a}: 12 replies and 1 scaffold reports removed" in capsys.readouterr().out
+    (line,) = [line for line in capsys.readouterr().out.splitlines() if line.startswith(a)]
+    assert line.startswith(f"{a}: 12 replies and 1 scaffold reports removed, and the page")
+    freed = journal_bytes - RunPaths(output, a).journal.stat().st_size
+    assert freed > 0 and line.endswith(" freed")
     assert all(r.raw_response is None for r in read_journal(RunPaths(output, a).journal))
     assert any(r.raw_response for r in read_journal(RunPaths(output, b).journal))
     assert not (RunPaths(output, a).reports / "kmp.md").exists()
+    # Pruned everywhere: no file of the run holds a reply (the page quoted every one).
+    assert not any(reply in text for reply in replies for text in _run_files(output, a))
     assert main(["compare", a, b, "--output", str(output)]) == 0
     assert capsys.readouterr().out == before
 

@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from verification.certify.results import UNCERTIFIED, ScaffoldResults, Status
 from verification.errors import JournalError, RunInUseError, StoredFileError
 from verification.reports.base import RunEntry, manifest_field
+from verification.reports.html import HTML_REPORT_NAME
 from verification.store.journal import read_journal
 from verification.store.manifests import RunManifest, read_manifest_file, run_manifests
 from verification.store.paths import RunPaths
@@ -219,12 +220,23 @@ def _strip_replies(journal: Path) -> int:
     return stripped
 
 
+def _size(path: Path) -> int:
+    return path.stat().st_size if path.is_file() else 0
+
+
+def _shown_bytes(count: int) -> str:
+    for unit, scale in (("MB", 1e6), ("kB", 1e3)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count} bytes"
+
+
 def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
     """Drop the raw replies of every run but the newest ``keep``: each journal is rewritten
     with its replies removed (outcomes, parsed answers, lengths and hashes stay, so history,
-    ``compare`` and ``report`` still work) and the scaffold reports that quote replies are
-    deleted (the summary stays). A run in use is left alone. Returns ``(run id, what was
-    done)`` for every older run."""
+    ``compare`` and ``report`` still work) and the reports that quote replies (the scaffold
+    reports and the page) are deleted (the summary stays). A run in use is left alone.
+    Returns ``(run id, what was done and the bytes freed)`` for every older run."""
     done = []
     entries = scan_runs(results_dir)
     for entry in entries[: max(len(entries) - keep, 0)]:
@@ -232,19 +244,28 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
         try:
             paths.check_inside()  # an archive linked in is read by history, never rewritten
             with paths.lock():
+                before = _size(paths.journal)
                 stripped = _strip_replies(paths.journal)
-                removed = 0
-                for report in paths.reports.glob("*.md") if paths.reports.is_dir() else []:
-                    if report.name not in _KEPT_REPORTS:
+                freed = before - _size(paths.journal)
+                removed, page = 0, False
+                for report in sorted(paths.reports.iterdir()) if paths.reports.is_dir() else []:
+                    quotes_replies = report.suffix == ".md" or report.name == HTML_REPORT_NAME
+                    if quotes_replies and report.name not in _KEPT_REPORTS and report.is_file():
+                        freed += _size(report)
                         report.unlink()
-                        removed += 1
+                        page = page or report.name == HTML_REPORT_NAME
+                        removed += report.suffix == ".md"
         except RunInUseError as exc:
             done.append((entry.run_id, f"left alone: {exc}"))
             continue
         except (OSError, JournalError) as exc:
             done.append((entry.run_id, f"left alone: {exc}"))
             continue
-        done.append((entry.run_id, f"{stripped} replies and {removed} scaffold reports removed"))
+        what = f"{stripped} replies and {removed} scaffold reports removed"
+        if page:
+            what += f", and the page ({HTML_REPORT_NAME}; `report {entry.run_id}` writes one "
+            what += "without replies)"
+        done.append((entry.run_id, f"{what}: {_shown_bytes(freed)} freed"))
     return done
 
 
