@@ -16,6 +16,7 @@ __all__ = [
     "add_run_options",
     "add_size_option",
     "common_options",
+    "export_argument",
     "keyword_argument",
     "path_argument",
     "positive",
@@ -108,6 +109,17 @@ def keyword_argument(text: str) -> str:
     except ConfigurationError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text
+
+
+def export_argument(text: str) -> Path:
+    """An ``--export`` file, its extension a known format: else a usage error."""
+    from verification.errors import ConfigurationError
+    from verification.reports.exports import check_export
+
+    try:
+        return check_export(path_argument(text))
+    except ConfigurationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_size_option(parser: argparse.ArgumentParser) -> None:
@@ -282,6 +294,22 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
         "scaffold, name the case id; wrong answers are failures with level and reason, "
         "infrastructure errors are errors. (When GITHUB_STEP_SUMMARY is set, the summary "
         "table is appended to that file too.)",
+    )
+    group.add_argument(
+        "--export",
+        action="append",
+        type=export_argument,
+        metavar="FILE",
+        help="also write the run's results to FILE, in the format its extension names: "
+        ".json the summary, .jsonl the journal, .md, .html the page, .xml JUnit "
+        "(repeatable; with several models, one file per model: out.json -> "
+        "out.<model>.json)",
+    )
+    group.add_argument(
+        "--json",
+        action="store_true",
+        help="print the run's summary.json on standard output (the lines for people go "
+        "to standard error)",
     )
     group.add_argument(
         "--fail-on-regression",

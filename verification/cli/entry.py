@@ -147,6 +147,8 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
                 estimate=args.estimate,
                 junit_xml=args.junit_xml,
                 fail_on_regression=args.fail_on_regression,
+                exports=args.export or (),
+                as_json=args.json,
                 baseline=args.baseline,
                 shard=args.shard,
                 keyword=args.keyword,
@@ -184,6 +186,8 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
                 args.run_dirs,
                 junit_xml=args.junit_xml,
                 fail_on_regression=args.fail_on_regression,
+                exports=args.export or (),
+                as_json=args.json,
             )
         return cli.generate_reports(args.run_id)
     except VerificationError as exc:  # the tree's classes each carry their code

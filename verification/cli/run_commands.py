@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,6 +37,8 @@ class RunCommands(CommandsBase):
         estimate: bool = False,
         junit_xml: Path | None = None,
         fail_on_regression: bool = False,
+        exports: Sequence[Path] = (),
+        as_json: bool = False,
         baseline: str | None = None,
         shard: Shard | None = None,
         keyword: str | None = None,
@@ -127,6 +130,11 @@ class RunCommands(CommandsBase):
         if baseline is not None:
             if resume or estimate:
                 raise ConfigurationError("--baseline makes two new runs: leave out --resume")
+            if exports or as_json:
+                raise ConfigurationError(
+                    "--baseline makes two runs and prints their comparison: leave out "
+                    "--export and --json (`report RUN_ID` re-renders either run)"
+                )
             return self._verify_with_baseline(
                 scaffolds, baseline, overrides, chosen_tiers, case_ids, size
             )
@@ -139,6 +147,8 @@ class RunCommands(CommandsBase):
                 size,
                 junit_xml=junit_xml,
                 fail_on_regression=fail_on_regression,
+                exports=exports,
+                as_json=as_json,
             )
         bar = ProgressBar.on_terminal(self.progress)
         runner = VerificationRunner(
@@ -175,6 +185,8 @@ class RunCommands(CommandsBase):
             fail_on_regression=fail_on_regression,
             settings=self.settings,
             prog=self.prog,
+            exports=exports,
+            as_json=as_json,
         )
 
     def _failed_cases(
@@ -236,6 +248,8 @@ class RunCommands(CommandsBase):
         *,
         junit_xml: Path | None,
         fail_on_regression: bool,
+        exports: Sequence[Path],
+        as_json: bool,
     ) -> int:
         """Every model asked the same cases, each in a run of its own; the exit code is the
         worst of theirs."""
@@ -243,8 +257,13 @@ class RunCommands(CommandsBase):
 
         from verification.cases import printable
         from verification.compose.multimodel import ModelRuns, model_file
-        from verification.errors import JournalError
+        from verification.errors import ConfigurationError, JournalError
 
+        if as_json:
+            raise ConfigurationError(
+                "--json prints one run's summary: ask one model, or --export FILE.json "
+                "(one file per model)"
+            )
         bar = ProgressBar.on_terminal(self.progress)
         runs = ModelRuns(
             self.settings,
@@ -273,6 +292,7 @@ class RunCommands(CommandsBase):
                     fail_on_regression=fail_on_regression,
                     settings=self.settings,
                     prog=self.prog,
+                    exports=[model_file(path, model) for path in exports],
                 )
             )
         return max(codes)  # the highest code is the worst: 5 regression, 3, 1, 0
@@ -326,15 +346,22 @@ class RunCommands(CommandsBase):
         *,
         junit_xml: Path | None = None,
         fail_on_regression: bool = False,
+        exports: Sequence[Path] = (),
+        as_json: bool = False,
     ) -> int:
         from verification.compose.merge import merge_shards
 
         outcome = merge_shards(run_dirs, self.settings.results_dir)
-        print(f"merged {len(run_dirs)} shard(s) into run {outcome.run_id}")
+        print(
+            f"merged {len(run_dirs)} shard(s) into run {outcome.run_id}",
+            file=sys.stderr if as_json else sys.stdout,
+        )
         return finish_run(
             outcome,
             junit_xml=junit_xml,
             fail_on_regression=fail_on_regression,
             settings=self.settings,
             prog=self.prog,
+            exports=exports,
+            as_json=as_json,
         )

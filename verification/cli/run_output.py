@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,11 +48,15 @@ def finish_run(
     fail_on_regression: bool,
     settings: RunConfig,
     prog: str,
+    exports: Sequence[Path] = (),
+    as_json: bool = False,
 ) -> int:
-    """Write a finished run's reports (and CI outputs), print its summary and cost (and
-    the command that goes on with it, asked with ``settings`` as ``prog``), and return its
-    exit code."""
+    """Write a finished run's reports (CI outputs and ``--export`` files too), print its
+    summary and cost (and the command that goes on with it, asked with ``settings`` as
+    ``prog``), and return its exit code. ``as_json``: standard output is the run's
+    ``summary.json`` alone, the lines for people go to standard error."""
     from verification.reports.ci import run_reporters
+    from verification.reports.exports import export_reporters
     from verification.reports.generator import write_run_reports
 
     reporters = run_reporters(
@@ -61,17 +67,20 @@ def finish_run(
         outcome.manifest,
         outcome.results,
         costs=outcome.costs,
-        reporters=reporters,
+        reporters=(*reporters, *export_reporters(exports, outcome.paths)),
     )
-    print_summary(
-        outcome.results.values(), outcome.manifest.run_label, summary, outcome.manifest.level
-    )
-    print_cost(outcome, settings, prog)
-    if outcome.manifest.shard is not None:
-        print(
-            f"shard {outcome.manifest.shard.index}/{outcome.manifest.shard.count}: not "
-            "published to <output>/reports; `merge` the shards' run folders for the run"
+    with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+        print_summary(
+            outcome.results.values(), outcome.manifest.run_label, summary, outcome.manifest.level
         )
+        print_cost(outcome, settings, prog)
+        if outcome.manifest.shard is not None:
+            print(
+                f"shard {outcome.manifest.shard.index}/{outcome.manifest.shard.count}: not "
+                "published to <output>/reports; `merge` the shards' run folders for the run"
+            )
+    if as_json:
+        print((outcome.paths.reports / "summary.json").read_text("utf-8"), end="")
     statuses = [r.status for r in outcome.results.values()]
     code = exit_code(statuses, outcome.manifest.level)
     return regression_exit(summary, code) if fail_on_regression else code
