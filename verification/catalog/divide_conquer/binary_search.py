@@ -210,6 +210,11 @@ SPEC = ScaffoldSpec(
     name="binary_search",
     category="divide_conquer",
     title="Binary search",
+    graded_conventions={
+        "midpoint": "mid = floor((lo + hi) / 2)",
+        "hit goes left": "the search goes on to the left, hi = mid \u2212 1",
+        "probes": "appended to probes",
+    },
     description="leftmost index of a target in a sorted array, with the probed midpoints",
     reference=binary_search,
     generator=generate_binary_search,

@@ -137,6 +137,9 @@ SPEC = ScaffoldSpec(
     name="merge_sort",
     category="divide_conquer",
     title="Merge sort",
+    graded_conventions={
+        "strict inversions": "equal values never make one",
+    },
     description="sorted array and inversion count, counted while merging",
     reference=merge_sort,
     generator=generate_merge_sort,

@@ -182,6 +182,10 @@ SPEC = ScaffoldSpec(
     name="quickselect",
     category="divide_conquer",
     title="Quickselect",
+    graded_conventions={
+        "k from 1": "k counts from 1",
+        "copies": "every copy of a repeated value counts",
+    },
     description="k-th smallest value (k from 1) by partitioning around pivots",
     reference=quickselect,
     generator=generate_quickselect,

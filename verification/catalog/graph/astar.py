@@ -469,6 +469,10 @@ SPEC = ScaffoldSpec(
     name="astar",
     category="graph",
     title="A* search",
+    graded_conventions={
+        "any cheapest path": "any one of them is right",
+        "no path": "both path and cost are null",
+    },
     description="a least-cost source-to-goal path guided by a consistent heuristic table",
     reference=astar,
     generator=generate_astar,

@@ -286,6 +286,10 @@ SPEC = ScaffoldSpec(
     name="bellman_ford",
     category="graph",
     title="Bellman-Ford shortest paths",
+    graded_conventions={
+        "reachable cycle": "a negative cycle counts only when it can be reached from the source",
+        "undirected negative edge": "a negative edge is itself a negative cycle",
+    },
     description="single-source distances with negative weights; reachable negative cycles",
     reference=bellman_ford,
     generator=generate_bellman_ford,

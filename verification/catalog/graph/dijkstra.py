@@ -141,6 +141,10 @@ SPEC = ScaffoldSpec(
     name="dijkstra",
     category="graph",
     title="Dijkstra's shortest paths",
+    graded_conventions={
+        "unreachable": "null when no path reaches it",
+        "source": "0 for the source itself",
+    },
     description="single-source shortest path distances, non-negative integer weights",
     reference=dijkstra,
     generator=generate_dijkstra,

@@ -365,6 +365,10 @@ SPEC = ScaffoldSpec(
     name="activity_selection",
     category="greedy",
     title="Activity selection",
+    graded_conventions={
+        "touching": "touching activities are compatible",
+        "any largest set": "any largest set of mutually compatible activities is right",
+    },
     description="largest set of mutually compatible activities, earliest finish first",
     reference=activity_selection,
     generator=generate_activity_selection,

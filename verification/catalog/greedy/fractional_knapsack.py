@@ -434,6 +434,10 @@ SPEC = ScaffoldSpec(
     name="fractional_knapsack",
     category="greedy",
     title="Fractional knapsack",
+    graded_conventions={
+        "input order": "fractions follow the input order of the items",
+        "ties": "any split between the equally good items is right",
+    },
     description="most valuable load when items may be cut, best value per weight first",
     reference=fractional_knapsack,
     generator=generate_fractional_knapsack,

@@ -294,6 +294,10 @@ SPEC = ScaffoldSpec(
     name="kruskal",
     category="greedy",
     title="Kruskal's minimum spanning tree",
+    graded_conventions={
+        "acceptance order": "in the order kruskal's algorithm accepts them: by weight",
+        "forest": "one minimum spanning tree inside each connected component",
+    },
     description="minimum spanning tree (forest) of an undirected graph, union-find",
     reference=kruskal_mst,
     generator=generate_kruskal,
