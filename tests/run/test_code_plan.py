@@ -11,10 +11,12 @@ from verification.cases import (
     parse_program_id,
     program_id,
 )
+from verification.catalog import default_catalog
 from verification.cli import main
 from verification.registry import get_spec
 from verification.run.programs import extract_program, program_tasks, run_order
 from verification.store.records import AttemptRecord, CaseRun, ProgramRun
+from verification.validators.form import form_rules_of
 
 
 def test_a_program_id_is_no_case_id_and_reads_back() -> None:
@@ -158,3 +160,37 @@ def test_estimate_prices_programs_with_the_code_format_s_prompt() -> None:
     assert estimate.requests == requests
     per_request = estimate_tokens(prompt.user) + estimate_tokens(prompt.system)
     assert estimate.tokens.input == requests * per_request
+
+
+@pytest.mark.parametrize(
+    "name", [name for name in default_catalog() if form_rules_of(get_spec(name).validator)]
+)
+def test_a_value_that_breaks_only_a_stated_rule_fails_the_contract(name: str) -> None:
+    """Every scaffold whose Output Format states form rules restates them in its Code
+    Format, and a program's right value written against one fails at level 2."""
+    import random
+
+    from verification.run.programs import judge_executions
+    from verification.run.sandbox import Execution, Outcome
+
+    spec = get_spec(name)
+    assert spec.code_rules, f"{name} states form rules but its Code Format restates none"
+    task = program_tasks(spec, seed=3, cases=30, tiers=("simple", "standard", "edge"), count=1)[0]
+    assert isinstance(task, ProgramTask)
+    breached = 0
+    for rule in form_rules_of(spec.validator):
+        if rule.breach is None:
+            continue
+        for case in task.suite:
+            wrong = rule.breach(case.expected, random.Random(0))
+            if wrong is None or wrong == case.expected:
+                continue
+            one = task.model_copy(update={"suite": (case,), "reference_seconds": (0.0,)})
+            run = judge_executions(
+                spec, spec.validator, one, "", [Execution(Outcome.OK, value=wrong)],
+                engine="none", python="3",
+            )  # fmt: skip
+            assert run.first_failure is not None and run.first_failure.level == 2, rule.rule
+            breached += 1
+            break
+    assert breached

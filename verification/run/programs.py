@@ -28,7 +28,7 @@ from verification.llm.response_parser import fenced_blocks
 from verification.run.sandbox import Execution, Outcome
 from verification.store.records import CaseRun, CaseRunOutcome, ProgramFailure, ProgramRun
 from verification.validators.base import Validator
-from verification.validators.judging import judge_answer
+from verification.validators.judging import failed_level, judge_answer
 
 __all__ = [
     "LADDER_CASES",
@@ -178,7 +178,8 @@ def _judge_case(
     verdict = judge_answer(validator, answer, case)
     if verdict.is_valid:
         return "passed", None, verdict.message[:OUTPUT_CHARS]
-    return "failed", 3, verdict.message[:OUTPUT_CHARS]
+    # A right value written against a rule the Code Format states is the contract's (2).
+    return "failed", failed_level(verdict), verdict.message[:OUTPUT_CHARS]
 
 
 def judge_executions(

@@ -341,7 +341,8 @@ SPEC = ScaffoldSpec(
         "codes": (
             "the codes of the scaffold's construction: the two lightest nodes merged each "
             "time, ties taken oldest first (symbols in input order, then merged nodes in "
-            "the order made), the first taken on the 0 side"
+            "the order made), the first taken on the 0 side; a lone symbol's code is "
+            '"0"'
         ),
     },
 )

@@ -154,5 +154,10 @@ SPEC = ScaffoldSpec(
     ),
     mutants=kmp_mutants,
     max_output_tokens=4096,
+    code_rules={
+        "positions": (
+            "every 0-based start of a match, overlapping ones included, in ascending order"
+        ),
+    },
     code_sizes=(96, 300),
 )

@@ -182,6 +182,7 @@ SPEC = ScaffoldSpec(
     mutants=rabin_karp_mutants,
     max_output_tokens=6144,
     code_rules={
+        "positions": "every 0-based start of a match, in ascending order",
         "spurious_hits": (
             "the window starts whose hash equals the pattern's, with the scaffold's rolling"
             " hash (letter values `ord(c) % q`, base `b`, modulus `q`), but whose text "
