@@ -126,8 +126,8 @@ def test_history_lists_runs_newest_first_filtered_by_scaffold(
     capsys.readouterr()
     assert main(["history", "--output", str(output), "--json"]) == 0
     runs = json.loads(capsys.readouterr().out)
-    assert [r["run_id"] for r in runs] == [first, second]
-    assert runs[0]["scaffolds"]["bfs"] == {"status": "PARTIAL", "pass_rate": 0.5, "n": 6}
+    assert [r["run_id"] for r in runs] == [second, first]  # newest first, as the table
+    assert runs[1]["scaffolds"]["bfs"] == {"status": "PARTIAL", "pass_rate": 0.5, "n": 6}
     assert runs[0]["provider"] == "replay" and runs[0]["seed"] == runs[1]["seed"]
     assert main(["history", "--output", str(output), "--scaffold", "bfs"]) == 0
     text = capsys.readouterr().out
@@ -155,6 +155,13 @@ def test_compare_pairs_two_runs_and_prune_keeps_what_it_needs(
     capsys.readouterr()
     assert main(["compare", a, b, "--output", str(output)]) == 0
     before = capsys.readouterr().out
+    # Run folders (what verify prints) name the runs as well as ids do, as report and view
+    # take them; no --output needed.
+    folder_a, folder_b = RunPaths(output, a).run_dir, RunPaths(output, b).reports
+    assert main(["compare", str(folder_a), str(folder_b)]) == 0
+    assert capsys.readouterr().out == before
+    assert main(["compare", str(folder_a), b]) == 0
+    assert capsys.readouterr().out == before
     p = binomtest(0, 10, 0.5).pvalue
     (row,) = [line.split() for line in before.splitlines() if line.startswith("kmp ")]
     assert row[:6] == ["kmp", "12", "0", "10", f"{p:.4f}", f"{p:.4f}"]
@@ -189,8 +196,11 @@ def test_compare_pairs_two_runs_and_prune_keeps_what_it_needs(
 def test_compare_refuses_a_run_that_is_not_there(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["compare", "nope", "../etc", "--output", str(tmp_path)]) == 2
+    assert main(["compare", "nope", "nothing", "--output", str(tmp_path)]) == 2
     assert "no run 'nope'" in capsys.readouterr().err
+    # A path is taken as a run folder, as report and view take it, and refused as none.
+    assert main(["compare", "nope", "../etc", "--output", str(tmp_path)]) == 2
+    assert "../etc is no run folder" in capsys.readouterr().err
 
 
 def test_prune_leaves_a_run_in_use_alone(tmp_path: Path, scripted_run: ScriptedRun) -> None:

@@ -346,8 +346,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "and a verdict. Fewer than 6 discordant cases can never be significant: the "
         "verdict says so.",
     )
-    compare.add_argument("run_a", metavar="RUN_A", help="a run under <output>/runs")
-    compare.add_argument("run_b", metavar="RUN_B", help="another run under <output>/runs")
+    compare.add_argument(
+        "run_a", metavar="RUN_A", help="a run under <output>/runs: its id or its folder"
+    )
+    compare.add_argument(
+        "run_b", metavar="RUN_B", help="another run of that results folder: its id or folder"
+    )
     compare.add_argument(
         "--html",
         type=path_argument,
@@ -382,8 +386,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="remove old runs' raw replies, keeping what history and compare need",
         description="For every run but the newest N: rewrite its journal without the raw "
         "model replies (outcomes, parsed answers, reply lengths and hashes stay, so "
-        "history, compare and report still work) and delete its scaffold reports, which "
-        "quote replies (summary.md and summary.json stay). A run in use is left alone.",
+        "history, compare and report still work) and delete its scaffold reports and page, "
+        "which quote replies (summary.md and summary.json stay), saying what that freed. A "
+        "run in use is left alone.",
     )
     prune.add_argument(
         "--keep", type=positive, required=True, metavar="N", help="newest runs kept whole"

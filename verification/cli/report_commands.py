@@ -72,13 +72,37 @@ class ReportCommands(CommandsBase):
 
         entries = scan_runs(self.settings.results_dir)
         chosen = filter_entries(entries, model=model, scaffold=scaffold)[-limit:]
-        print(as_json_lines(chosen) if as_json else render_history(chosen, scaffold), end="")
+        # Newest first, as the table shows them and the help says.
+        newest_first = list(reversed(chosen))
+        print(as_json_lines(newest_first) if as_json else render_history(chosen, scaffold), end="")
         return 0
+
+    def _pair_of_runs(self, run_a: str, run_b: str) -> tuple[Path, str, str]:
+        """The results folder and run ids of ``compare``'s two runs, each a run id or a run
+        folder (as ``report`` and ``view`` take them); a run id beside a folder is looked
+        for in that folder's results folder."""
+        from verification.errors import ConfigurationError
+
+        folders: set[Path] = set()
+        ids = []
+        for run in (run_a, run_b):
+            if names_a_folder(run):
+                folder, run = run_folder(Path(run))
+                folders.add(folder.resolve())
+            ids.append(run)
+        if len(folders) > 1:
+            raise ConfigurationError(
+                f"compare reads both runs from one results folder, and {run_a} and {run_b} "
+                "lie in different ones: copy one run folder beside the other"
+            )
+        results_dir = folders.pop() if folders else self.settings.results_dir
+        return results_dir, ids[0], ids[1]
 
     def compare(self, run_a: str, run_b: str, *, html: Path | None = None) -> int:
         from verification.reports.compare import compare_runs, render_pairing
 
-        pairing = compare_runs(self.settings.results_dir, run_a, run_b)
+        results_dir, run_a, run_b = self._pair_of_runs(run_a, run_b)
+        pairing = compare_runs(results_dir, run_a, run_b)
         print(render_pairing(pairing), end="")
         if html is not None:
             from verification.reports.compare_html import (
@@ -87,7 +111,7 @@ class ReportCommands(CommandsBase):
             )
 
             if html == DEFAULT_PAGE:
-                html = default_comparison_path(self.settings.results_dir, pairing)
+                html = default_comparison_path(results_dir, pairing)
             print(f"page: {write_comparison_page(pairing, html)}")
         return 0
 
