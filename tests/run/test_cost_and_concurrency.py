@@ -356,6 +356,30 @@ def test_a_limiter_starts_at_a_quarter_and_doubles_each_round_until_the_first_42
     assert [AdaptiveLimiter(n).limit for n in (1, 3, 4, 16, 17, 256)] == [1, 3, 4, 4, 5, 64]
 
 
+def test_a_429_cuts_the_limit_before_its_slot_is_given_back_so_no_waiter_takes_it() -> None:
+    async def scenario() -> None:
+        limiter = AdaptiveLimiter(4)
+        slots = [limiter.slot() for _ in range(4)]
+        for slot in slots:
+            await slot.__aenter__()
+        waiter = asyncio.create_task(limiter.acquire())
+        await asyncio.sleep(0)
+
+        async def refused(_: None) -> None:
+            raise RateLimitError("429")  # no retry-after: nothing else holds the waiter
+
+        with pytest.raises(RateLimitError):
+            await slots[0].call(refused, None)
+        await asyncio.sleep(0)
+        # Given back first, the slot would have sent the waiter to the server at the old
+        # limit of 4: one more request it refuses.
+        assert limiter.limit == limiter.in_flight == 3 and not waiter.done()
+        waiter.cancel()
+        await asyncio.gather(waiter, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
 def test_retry_after_holds_every_new_start_until_it_has_passed() -> None:
     now = [100.0]
 

@@ -5,7 +5,8 @@ as TCP does: at a quarter of it (at least four), growing by one with each succes
 tries wait for a slot and nothing has been refused, so the limit doubles each round trip
 and a server allowing fewer meets one small burst of 429s rather than the whole ceiling at
 once. A try that meets a rate limit (429) ends the slow start and cuts the limit to the
-requests still in flight, at least one: after a burst of 429s it rests where the server
+requests still in flight (before its slot is given back, so no waiting try takes it at
+the old limit), at least one: after a burst of 429s it rests where the server
 stopped refusing. Its ``retry-after`` (or the ``anthropic-ratelimit-*`` reset the provider
 read) holds every new start until then. From then on the limit grows back by one after
 twice its size of successes in a row while tries wait for a slot, never past the ceiling.
@@ -132,13 +133,14 @@ class AdaptiveLimiter:
 
     # -- adapting
 
-    def rate_limited(self, retry_after: float | None) -> None:
-        """A try met a 429 (its slot already given back): cut the limit to what is still in
-        flight, and hold new starts for ``retry_after`` seconds."""
+    def rate_limited(self, retry_after: float | None, *, held: int = 0) -> None:
+        """A try met a 429: cut the limit to what is still in flight (less the ``held``
+        slots of the refused tries, about to be given back), and hold new starts for
+        ``retry_after`` seconds."""
         self.rate_limited_count += 1
         self._successes = 0
         self.in_slow_start = False
-        self.limit = max(1, min(self.limit, self.in_flight))
+        self.limit = max(1, min(self.limit, self.in_flight - held))
         self.lowest = min(self.lowest, self.limit)
         if retry_after is not None and retry_after > 0:
             self._paused_until = max(self._paused_until, self._clock() + retry_after)
@@ -190,8 +192,10 @@ class Slot:
         try:
             result = await fn(argument)
         except RateLimitError as exc:
+            # Cut before the slot is given back: given back first, it would go to a
+            # waiter at the old limit, one more request the server refuses.
+            self.limiter.rate_limited(exc.retry_after, held=1 if self._held else 0)
             self._give_back()
-            self.limiter.rate_limited(exc.retry_after)
             raise
         finally:
             self._give_back()
