@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 
@@ -39,6 +40,7 @@ def test_a_significant_drop_is_a_regression_even_when_the_status_holds(
     assert scripted_run(output, {"kmp": 19, "bfs": 12}, 40)[0] == 1  # kmp 19/40: FAILED
     code, second = scripted_run(output, {"kmp": 0, "bfs": 12}, 40, "--fail-on-regression")
     assert code == 5
+    out = capsys.readouterr().out
     summary = _summary(output, second)
     assert summary.status_changes == [] and summary.regressions == ["kmp"]
     (drop,) = summary.rate_drops or []
@@ -51,7 +53,31 @@ def test_a_significant_drop_is_a_regression_even_when_the_status_holds(
     gate = summary.regression_gate
     assert gate is not None and gate.family == ["kmp"] and gate.compared == 2
     markdown = (RunPaths(output, second).reports / "summary.md").read_text()
-    assert "| kmp | 40 | 19 | 0 |" in markdown and "**Regressions:** kmp." in markdown
+    first = summary.previous_run_id
+    assert first is not None
+    assert "| kmp | 40 | 19 | 0 |" in markdown
+    # The regression line names both runs and the command that shows their cases.
+    assert f"**Regressions:** kmp, this run `{second}` against run `{first}`." in markdown
+    assert f"`python -m verification compare {first} {second}`" in markdown
+    (line,) = [line for line in out.splitlines() if line.startswith("regression against")]
+    assert "regression against the previous comparable run: kmp" in line
+    assert f"run {second} against run {first}" in line
+    command = shlex.split(line.split("the cases side by side: ", 1)[1])
+    words = command[command.index("compare") :]  # after the program's name (pytest's here)
+    assert words[:3] == ["compare", first, second] and "--output" in words
+    assert main(words) == 0
+    shown = capsys.readouterr().out
+    assert first in shown and second in shown and "kmp" in shown
+
+
+def test_a_regression_is_said_on_the_terminal_without_the_gate(
+    tmp_path: Path, scripted_run: ScriptedRun, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "out"
+    scripted_run(output, {"kmp": 10}, 10)
+    code, second = scripted_run(output, {"kmp": 0}, 10)
+    assert code == 1  # FAILED; no --fail-on-regression, so no exit 5
+    assert _summary(output, second).regressions == ["kmp"]
     assert "regression against the previous comparable run: kmp" in capsys.readouterr().out
 
 

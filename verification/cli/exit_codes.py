@@ -36,16 +36,34 @@ EXIT_CODES = {
 EPILOG = "exit codes:\n" + "\n".join(f"  {code:<4} {text}" for code, text in EXIT_CODES.items())
 
 
-def regression_exit(summary: Path, code: int) -> int:
-    """5 when the run's ``summary.json`` (beside ``summary``) names a regression, else
-    ``code``."""
+def regression_exit(
+    summary: Path,
+    code: int,
+    *,
+    results_dir: Path | None = None,
+    prog: str = "python -m verification",
+    fail: bool = True,
+) -> int:
+    """Say any regression the run's ``summary.json`` (beside ``summary``) names, with both
+    runs and the ``compare`` command that shows their cases (``results_dir``: the results
+    folder it reads, ``prog``: how the command is invoked); 5 when it names one and ``fail``
+    (``--fail-on-regression``), else ``code``."""
+    import shlex
+
     from verification.store.summary_file import RunSummary
 
-    regressions = RunSummary.from_json(summary.with_suffix(".json").read_bytes()).regressions
-    if regressions:
-        print(f"regression against the previous comparable run: {', '.join(regressions)}")
-        return 5
-    return code
+    data = RunSummary.from_json(summary.with_suffix(".json").read_bytes())
+    if not data.regressions or data.previous_run_id is None:
+        return code
+    words = [*shlex.split(prog), "compare", data.previous_run_id, data.run_id]
+    if results_dir is not None:
+        words += ["--output", str(results_dir)]
+    print(
+        f"regression against the previous comparable run: {', '.join(data.regressions)} "
+        f"(run {data.run_id} against run {data.previous_run_id}); the cases side by side: "
+        f"{shlex.join(words)}"
+    )
+    return 5 if fail else code
 
 
 def exit_code(statuses: Sequence[str], level: str | None = None) -> int:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from verification.config import RunConfig
     from verification.runner import RunResult, VerificationRunner
 
-__all__ = ["finish_run", "print_cost", "print_summary", "say_how_to_resume"]
+__all__ = ["finish_run", "print_cost", "print_run_notes", "print_summary", "say_how_to_resume"]
 
 
 def say_how_to_resume(runner: VerificationRunner, prog: str, *, asked: bool = False) -> None:
@@ -73,6 +73,7 @@ def finish_run(
         print_summary(
             outcome.results.values(), outcome.manifest.run_label, summary, outcome.manifest.level
         )
+        print_run_notes(outcome)
         print_cost(outcome, settings, prog)
         if outcome.manifest.shard is not None:
             print(
@@ -83,7 +84,14 @@ def finish_run(
         print((outcome.paths.reports / "summary.json").read_text("utf-8"), end="")
     statuses = [r.status for r in outcome.results.values()]
     code = exit_code(statuses, outcome.manifest.level)
-    return regression_exit(summary, code) if fail_on_regression else code
+    with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+        return regression_exit(
+            summary,
+            code,
+            results_dir=outcome.paths.results_dir,
+            prog=prog,
+            fail=fail_on_regression,
+        )
 
 
 def print_summary(results: Any, label: str | None, summary: Path, level: str | None = None) -> None:
@@ -119,6 +127,26 @@ def print_infra_reasons(results: list[Any]) -> None:
             print(
                 f"{r.scaffold}: {len(cases)} infrastructure error(s), not counted: {reason} "
                 f"(e.g. {cases[0]})"
+            )
+
+
+def print_run_notes(outcome: RunResult) -> None:
+    """Say on the terminal what the reports say of how the answers came: from the response
+    cache (no model was called for them), or fewer because a look of the plan decided."""
+    stops = outcome.manifest.early_stops or {}
+    for r in outcome.results.values():
+        if r.from_cache:
+            print(
+                f"{r.scaffold}: {r.from_cache} answer(s) from the response cache (no model "
+                "call; --no-cache asks the model again)"
+            )
+        stop = stops.get(r.scaffold)
+        if stop is not None:
+            planned = len(outcome.manifest.scaffolds[r.scaffold].case_ids)
+            print(
+                f"{r.scaffold}: stopped early at n = {r.n}: look {stop.look} of {stop.looks} "
+                f"decided after {stop.cases} of {planned} planned cases; the cases not asked "
+                "are not missing"
             )
 
 

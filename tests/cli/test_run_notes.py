@@ -1,0 +1,54 @@
+"""What the reports say of how a run's answers came, the terminal says too (issue 27 item
+8): answers taken from the response cache, and a scaffold a look of its plan stopped early."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.fake_server import FakeModelServer, kmp_messages
+from verification.cli import main
+from verification.store.manifests import read_manifest_file
+from verification.store.summary_file import RunSummary
+
+MODEL, SEED, CASES = "claude-notes-model", 13, 4
+
+
+def _run_dir(output: Path) -> Path:
+    (run,) = (output / "runs").iterdir()
+    return run
+
+
+@pytest.mark.slow
+def test_answers_from_the_cache_are_said_on_the_terminal(
+    anthropic_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    anthropic_env.script([kmp_messages(SEED, CASES)] * CASES)
+    argv = ["verify", "kmp", "--provider", "anthropic", "--model", MODEL, "--seed", str(SEED)]
+    argv += ["--cases", str(CASES), "--concurrency", "1"]
+    assert main([*argv, "--output", str(tmp_path / "first")]) == 0
+    assert "from the response cache" not in capsys.readouterr().out  # every answer live
+    assert main([*argv, "--output", str(tmp_path / "again")]) == 0
+    assert len(anthropic_env.requests) == CASES  # the second run asked nothing
+    out = capsys.readouterr().out
+    summary = RunSummary.from_json(
+        (_run_dir(tmp_path / "again") / "reports/summary.json").read_text()
+    )
+    assert f"kmp: {CASES} answer(s) from the response cache (no model call" in out
+    assert summary.run_id in out
+
+
+def test_a_scaffold_stopped_early_is_said_on_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "out"
+    assert main(["verify", "kmp", "--provider", "reference", "--output", str(output)]) == 0
+    manifest = read_manifest_file(_run_dir(output) / "manifest.json")
+    stop = (manifest.early_stops or {})["kmp"]
+    planned = len(manifest.scaffolds["kmp"].case_ids)
+    out = capsys.readouterr().out
+    assert (
+        f"kmp: stopped early at n = {stop.cases}: look {stop.look} of {stop.looks} decided "
+        f"after {stop.cases} of {planned} planned cases" in out
+    )
