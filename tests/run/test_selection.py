@@ -92,6 +92,20 @@ def test_k_keeps_only_the_planned_cases_it_selects(
     assert "bad -k expression" in capsys.readouterr().err
 
 
+def test_k_selecting_every_case_of_a_scaffold_runs_it_as_if_named(tmp_path: Path) -> None:
+    named = ["verify", "rabin_karp", "--provider", "reference", "--level", "quick"]
+    assert main([*named, "--output", str(tmp_path / "named")]) == 0
+    both = ["verify", "kmp", "rabin_karp", "--provider", "reference", "--level", "quick"]
+    assert main([*both, "--output", str(tmp_path / "k"), "-k", "rabin"]) == 0
+    manifests = [
+        json.loads(next((tmp_path / d / "runs").glob("*/manifest.json")).read_text("utf-8"))
+        for d in ("named", "k")
+    ]
+    # Under the level's own plan, not as chosen cases (a fixed plan of every case).
+    for key in ("scaffolds", "plan", "case_filter", "level"):
+        assert manifests[0][key] == manifests[1][key], key
+
+
 @pytest.mark.slow
 def test_rerun_failed_asks_only_the_failures_as_a_new_linked_run_with_today_s_options(
     anthropic_env: FakeModelServer, tmp_path: Path

@@ -68,9 +68,11 @@ class RunCommands(CommandsBase):
                 print(f"run {rerun_failed} has no failed or errored case to ask again")
                 return 0
         if keyword is not None:
-            case_ids = self._selected_cases(
+            names, case_ids = self._selected_cases(
                 keyword, chosen, category, everything, tiers, case_ids, size
             )
+            if not case_ids:  # every planned case of these scaffolds: as if named
+                chosen, category, everything = names, None, False
         if case_ids and not (chosen or category or everything):
             chosen = list(dict.fromkeys(case_id.split("-")[0] for case_id in case_ids))
         if resume and not (chosen or category or everything):
@@ -218,9 +220,9 @@ class RunCommands(CommandsBase):
         tiers: Sequence[str] | None,
         case_ids: Sequence[str],
         size: int | None,
-    ) -> list[str]:
-        """The cases ``-k keyword`` selects among those the other options plan (no
-        scaffold named: every scaffold's)."""
+    ) -> tuple[list[str], list[str]]:
+        """The scaffolds and cases ``-k keyword`` selects among those the other options
+        plan (no scaffold named: every scaffold's); no cases: those scaffolds whole."""
         from verification.catalog import default_catalog
         from verification.registry import resolve_scaffold_names
         from verification.run.selection import keyword_case_ids

@@ -127,23 +127,30 @@ def keyword_case_ids(
     tiers: Sequence[Tier] = TIERS,
     case_ids: Sequence[str] = (),
     size: int | None = None,
-) -> list[str]:
-    """The ids, among those a new run of these options would ask (or among ``case_ids``
-    when given), that ``expression`` selects; none selected is an error naming how many
-    there were."""
+) -> tuple[list[str], list[str]]:
+    """The scaffolds and case ids ``expression`` selects among the cases a new run of these
+    options would plan (or among ``case_ids`` when given). Where it selects every planned
+    case of each scaffold it selects (``-k dijkstra``), the ids are empty: those scaffolds
+    are run as if named, under the level's own plan, not as chosen cases. None selected is
+    an error naming how many there were."""
     matches = parse_keyword(expression)
     if case_ids:
-        candidates = list(case_ids)
+        planned = {"": list(case_ids)}
     else:
-        planned, _, _ = new_cases(settings, scaffold_names, catalog=catalog, tiers=tiers, size=size)
-        candidates = [case.id for cases in planned.values() for case in cases]
-    chosen = [identifier for identifier in candidates if matches(identifier)]
-    if not chosen:
+        drawn, _, _ = new_cases(settings, scaffold_names, catalog=catalog, tiers=tiers, size=size)
+        planned = {name: [case.id for case in cases] for name, cases in drawn.items()}
+    chosen = {name: [i for i in ids if matches(i)] for name, ids in planned.items()}
+    selected = [i for ids in chosen.values() for i in ids]
+    if not selected:
+        candidates = [i for ids in planned.values() for i in ids]
         raise ConfigurationError(
             f"-k {expression!r} selects none of the {len(candidates)} cases planned "
             f"(ids such as {candidates[0] if candidates else 'kmp-simple-000'})"
         )
-    return chosen
+    whole = not case_ids and all(
+        len(ids) == len(planned[name]) for name, ids in chosen.items() if ids
+    )
+    return [name for name, ids in chosen.items() if ids], [] if whole else selected
 
 
 def failed_case_ids(records: Iterable[AttemptRecord]) -> list[str]:
