@@ -37,11 +37,12 @@ def test_no_bare_prompt_points_at_text_it_leaves_out(name: str) -> None:
     assert "scaffold" not in bare.user
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if default_catalog()[n].graded_conventions])
+@pytest.mark.parametrize("name", NAMES)
 def test_a_bare_prompt_states_every_convention_its_validator_grades(name: str) -> None:
     spec = default_catalog()[name]
     markdown = BUILDER.get_scaffold_content(name)
-    assert marks_task(markdown)
+    # Every scaffold of the catalog marks its task part and names what its validator grades.
+    assert marks_task(markdown) and spec.graded_conventions
     # Each phrase is the task part's own: the method's sections are not what states it.
     assert missing_conventions(spec, bare_scaffold(markdown)) == []
     assert "## Scaffold Instructions" not in bare_scaffold(markdown)
@@ -54,7 +55,7 @@ def _spec_with(markdown: str, tmp_path: Path, name: str) -> tuple[object, str]:
     return dataclasses.replace(default_catalog()[name], markdown=path), markdown
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if default_catalog()[n].graded_conventions])
+@pytest.mark.parametrize("name", NAMES)
 def test_check_fails_a_bare_prompt_that_refers_to_missing_steps_or_drops_a_convention(
     name: str,
 ) -> None:

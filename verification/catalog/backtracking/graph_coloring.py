@@ -358,6 +358,10 @@ SPEC = ScaffoldSpec(
     name="graph_coloring",
     category="backtracking",
     title="Graph colouring by backtracking",
+    graded_conventions={
+        "any proper coloring": "any proper coloring with colors from 1..k is right",
+        "not colorable": "false is right only when no proper coloring",
+    },
     description="a proper colouring with at most k colours, or proof that none exists",
     reference=graph_coloring,
     generator=generate_graph_coloring,

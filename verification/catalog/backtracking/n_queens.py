@@ -278,6 +278,9 @@ SPEC = ScaffoldSpec(
     name="n_queens",
     category="backtracking",
     title="N-queens",
+    graded_conventions={
+        "complete": "every solution is listed, each once, in any order",
+    },
     description="every placement of n non-attacking queens that keeps the queens placed, "
     "row-by-row backtracking",
     reference=n_queens,

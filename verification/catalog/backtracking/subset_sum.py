@@ -298,6 +298,10 @@ SPEC = ScaffoldSpec(
     name="subset_sum",
     category="backtracking",
     title="Subset sum by backtracking",
+    graded_conventions={
+        "positions": "given by 0-based positions",
+        "empty subset": "the empty subset sums to 0",
+    },
     description="indices of numbers that sum to a target, or proof that none do",
     reference=subset_sum,
     generator=generate_subset_sum,

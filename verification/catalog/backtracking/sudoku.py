@@ -358,6 +358,9 @@ SPEC = ScaffoldSpec(
     name="sudoku",
     category="backtracking",
     title="Sudoku by backtracking",
+    graded_conventions={
+        "any completion": "any completion that keeps every given digit in place",
+    },
     description="complete a 4x4, 6x6 or 9x9 sudoku (or show it has no completion)",
     reference=solve_sudoku,
     generator=generate_sudoku,

@@ -140,6 +140,9 @@ SPEC = ScaffoldSpec(
     name="edit_distance",
     category="dynamic_programming",
     title="Edit distance (Levenshtein)",
+    graded_conventions={
+        "unit costs": "inserting, deleting and replacing one character each cost 1",
+    },
     description="fewest unit-cost inserts, deletes and replacements between two strings, DP table",
     reference=edit_distance,
     generator=generate_edit_distance,

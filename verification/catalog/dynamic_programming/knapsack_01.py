@@ -197,6 +197,10 @@ SPEC = ScaffoldSpec(
     name="knapsack_01",
     category="dynamic_programming",
     title="0/1 knapsack",
+    graded_conventions={
+        "any optimal set": "any one of them is right",
+        "ascending": "listed in ascending order",
+    },
     description="most valuable item set within a weight capacity, DP table",
     reference=knapsack_01,
     generator=generate_knapsack_01,

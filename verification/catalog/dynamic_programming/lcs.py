@@ -225,6 +225,9 @@ SPEC = ScaffoldSpec(
     name="lcs",
     category="dynamic_programming",
     title="Longest common subsequence",
+    graded_conventions={
+        "any longest": "any one of them is right",
+    },
     description="length and one witness of a longest common subsequence, DP table",
     reference=longest_common_subsequence,
     generator=generate_lcs,

@@ -247,6 +247,10 @@ SPEC = ScaffoldSpec(
     name="lis",
     category="dynamic_programming",
     title="Longest increasing subsequence",
+    graded_conventions={
+        "strictly": "increases strictly",
+        "any longest": "any one of them is right",
+    },
     description="length and one witness of a longest strictly increasing subsequence, O(n^2) DP",
     reference=longest_increasing_subsequence,
     generator=generate_lis,

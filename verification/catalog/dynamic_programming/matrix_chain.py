@@ -370,6 +370,10 @@ SPEC = ScaffoldSpec(
     name="matrix_chain",
     category="dynamic_programming",
     title="Matrix-chain multiplication",
+    graded_conventions={
+        "cost of a product": "costs p \u00b7 q \u00b7 r scalar multiplications",
+        "any optimal order": "any one of them is right",
+    },
     description="fewest scalar multiplications and an optimal parenthesization, interval DP",
     reference=matrix_chain_multiplication,
     generator=generate_matrix_chain,

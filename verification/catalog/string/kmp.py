@@ -141,6 +141,9 @@ SPEC = ScaffoldSpec(
     name="kmp",
     category="string",
     title="Knuth-Morris-Pratt search",
+    graded_conventions={
+        "overlapping": "every occurrence counts, overlapping ones included",
+    },
     description="every occurrence of a pattern in a text, overlaps included",
     reference=kmp_search,
     generator=generate_kmp,

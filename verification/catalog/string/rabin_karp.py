@@ -166,6 +166,10 @@ SPEC = ScaffoldSpec(
     name="rabin_karp",
     category="string",
     title="Rabin-Karp search",
+    graded_conventions={
+        "spurious": "a spurious hit otherwise",
+        "every window": "every window of the pattern's length is hashed",
+    },
     description="every occurrence of a pattern by rolling hash, with the spurious hits",
     reference=rabin_karp,
     generator=generate_rabin_karp,

@@ -233,6 +233,10 @@ SPEC = ScaffoldSpec(
     name="trie",
     category="string",
     title="Trie operations",
+    graded_conventions={
+        "in order": "each seeing only the inserts before it",
+        "node count": "the root not counted",
+    },
     description="insert, search and prefix queries on a trie, with its node count",
     reference=trie_operations,
     generator=generate_trie,

@@ -75,4 +75,5 @@ SPEC = ScaffoldSpec(
         ranges={"simple": (2, 8), "standard": (8, 24), "edge": (0, 2)},
     ),
     description="the most non-overlapping intervals (an example plugin)",
+    graded_conventions={"half-open": "touching intervals do not overlap"},
 )
