@@ -142,12 +142,14 @@ class PlannedLooks:
             ]
             self.sent.update(job.sample for job in segment)
             await send(segment)
-            if look == rounds - 1:
-                return
+            if not any(self._going(unit) for unit in self.units):
+                return  # every unit decided: nothing is left to ask (nor to read again)
+            looking = [u for u in self.units if self._going(u) and look < len(u.plan.looks) - 1]
+            if look == rounds - 1 or not looking:
+                continue
             records = self.journal()
-            for unit in self.units:
-                if self._going(unit) and look < len(unit.plan.looks) - 1:
-                    self._look(unit, unit.plan.looks[look], records)
+            for unit in looking:
+                self._look(unit, unit.plan.looks[look], records)
 
     def _segment(self, case: TestCase) -> int | None:
         """Which look's segment ``case`` belongs to: the earliest of the units that ask it
