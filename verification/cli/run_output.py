@@ -15,7 +15,14 @@ if TYPE_CHECKING:
     from verification.config import RunConfig
     from verification.runner import RunResult, VerificationRunner
 
-__all__ = ["finish_run", "print_cost", "print_run_notes", "print_summary", "say_how_to_resume"]
+__all__ = [
+    "finish_run",
+    "print_annotations",
+    "print_cost",
+    "print_run_notes",
+    "print_summary",
+    "say_how_to_resume",
+]
 
 
 def say_how_to_resume(runner: VerificationRunner, prog: str, *, asked: bool = False) -> None:
@@ -85,6 +92,8 @@ def finish_run(
     statuses = [r.status for r in outcome.results.values()]
     code = exit_code(statuses, outcome.manifest.level)
     with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+        if os.environ.get("GITHUB_ACTIONS") == "true":
+            print_annotations(outcome, summary)
         return regression_exit(
             summary,
             code,
@@ -128,6 +137,24 @@ def print_infra_reasons(results: list[Any]) -> None:
                 f"{r.scaffold}: {len(cases)} infrastructure error(s), not counted: {reason} "
                 f"(e.g. {cases[0]})"
             )
+
+
+def print_annotations(outcome: RunResult, summary: Path) -> None:
+    """Under GitHub Actions, an ``::error`` line on each scaffold file that failed or
+    regressed (the regressions read from the run's ``summary.json`` beside ``summary``)."""
+    from verification.reports.ci import github_annotations
+    from verification.store.summary_file import RunSummary
+
+    data = RunSummary.from_json(summary.with_suffix(".json").read_bytes())
+    workspace = Path(os.environ.get("GITHUB_WORKSPACE") or Path.cwd())
+    for line in github_annotations(
+        outcome.manifest,
+        outcome.results.values(),
+        data.regressions or (),
+        data.previous_run_id,
+        workspace=workspace,
+    ):
+        print(line)
 
 
 def print_run_notes(outcome: RunResult) -> None:

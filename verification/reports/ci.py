@@ -9,6 +9,12 @@ and escaped by the serializer, so no reply can make the file unreadable.
 
 Job summary: when ``GITHUB_STEP_SUMMARY`` names a file (GitHub Actions sets it in every
 step), the summary table and any regressions are appended to it.
+
+Annotations: under GitHub Actions (``GITHUB_ACTIONS=true``), each scaffold that failed
+(PARTIAL or FAILED) or regressed is one ``::error file=scaffolds/<category>/<name>.md::``
+workflow command (:func:`github_annotations`), so a pull request shows it on the scaffold's
+file; its message and file are escaped as GitHub's workflow commands ask (``%``, CR and LF,
+and in the file also ``:`` and ``,``), so no scaffold name or reason can end the command.
 """
 
 from __future__ import annotations
@@ -16,10 +22,10 @@ from __future__ import annotations
 import contextlib
 import stat
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from verification.certify.results import TestResult
+from verification.certify.results import ScaffoldResults, TestResult
 from verification.errors import ConfigurationError
 from verification.reports.base import ReportContext, Reporter
 from verification.reports.generator import DEFAULT_REPORTERS, md_cell
@@ -30,6 +36,7 @@ __all__ = [
     "GithubStepSummaryReporter",
     "JUnitXmlReporter",
     "check_ci_outputs",
+    "github_annotations",
     "run_reporters",
 ]
 
@@ -193,3 +200,55 @@ def run_reporters(
     if step_summary:
         reporters.append(GithubStepSummaryReporter(Path(step_summary)))
     return tuple(reporters)
+
+
+_FAILING = ("PARTIAL", "FAILED")
+
+
+def _escape_data(text: str) -> str:
+    """A workflow command's message as GitHub reads it back (its ``escapeData``)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    """A workflow command's property value (its ``escapeProperty``)."""
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _repository_path(file: str, workspace: Path) -> str:
+    """The scaffold file as the repository names it: relative to the checkout (GitHub's
+    workspace), else its last three parts (``scaffolds/<category>/<name>.md``)."""
+    path = Path(file)
+    try:
+        return path.resolve().relative_to(workspace.resolve()).as_posix()
+    except (ValueError, OSError):
+        return Path(*path.parts[-3:]).as_posix() if len(path.parts) >= 3 else path.as_posix()
+
+
+def github_annotations(
+    manifest: RunManifest,
+    results: Iterable[ScaffoldResults],
+    regressions: Iterable[str] = (),
+    previous_run_id: str | None = None,
+    *,
+    workspace: Path,
+) -> list[str]:
+    """One ``::error`` workflow command per scaffold that failed (PARTIAL or FAILED) or
+    regressed against ``previous_run_id``, on its scaffold file (relative to
+    ``workspace``)."""
+    regressed = set(regressions)
+    lines = []
+    for r in results:
+        failing = r.shown_status in _FAILING
+        if not failing and r.scaffold not in regressed:
+            continue
+        entry = manifest.scaffolds.get(r.scaffold)
+        if entry is None:
+            continue
+        words = [f"{r.scaffold}: {r.shown_status}, pass rate {100 * r.pass_rate:.1f}%"]
+        words[0] += f" (n={r.n}) in run {manifest.run_id}"
+        if r.scaffold in regressed:
+            words.append(f"a significant drop against run {previous_run_id}")
+        where = _escape_property(_repository_path(entry.file, workspace))
+        lines.append(f"::error file={where}::{_escape_data('; '.join(words))}")
+    return lines
