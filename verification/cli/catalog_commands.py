@@ -109,27 +109,36 @@ class CatalogCommands(CommandsBase):
         from verification.errors import ConfigurationError
         from verification.llm.bare_prompt import BarePromptBuilder
         from verification.llm.prompt_builder import PromptBuilder
+        from verification.registry import get_spec
         from verification.runner import plan_cases
 
+        spec = get_spec(name)  # an unknown name is refused before any case is named
         if (answer or self.settings.answer) == "code":
             return self._show_code_prompt(name, part=part, scaffold_file=scaffold_file)
+        chosen = case_id is None
         if case_id is None:  # the first standard case, as a user trying a scaffold wants
             case_id = make_case_id(name, "standard", 0, size)
-            print(
-                f"showing case {case_id} (the first standard case; --case ID for another)",
-                file=sys.stderr,
-            )
         key = parse_case_id(case_id)
         if size is not None and key is not None:
             if key.size not in (None, size):
                 raise ConfigurationError(f"case {case_id} names size {key.size}, not {size}")
             case_id = make_case_id(key.scaffold, key.tier, key.index, size)
+            problem = spec.size.check(key.tier, size)
+            if problem is not None:  # show-prompt has no --tier: another tier is another --case
+                raise ConfigurationError(
+                    f"{name}: {problem}; choose --size in it, or --case ID of another tier"
+                )
         case = plan_cases([name], seed=self.settings.seed, cases=1, case_ids=[case_id])[name][0]
         overrides = {name: scaffold_file} if scaffold_file else {}
         builder = (BarePromptBuilder if bare else PromptBuilder)(
             self.settings.scaffolds_dir, overrides=overrides
         )
         prompt = builder.build(name, case.input)
+        if chosen:  # said once the case and the scaffold's file are known to be there
+            print(
+                f"showing case {case_id} (the first standard case; --case ID for another)",
+                file=sys.stderr,
+            )
         from verification.llm.prompt_builder import USER_TEMPLATE_VERSION
 
         shown = "its task part (--baseline none)" if bare else "verbatim"
@@ -140,7 +149,7 @@ class CatalogCommands(CommandsBase):
             f"{prompt.user}"
         )
         text = {"system": prompt.system, "user": prompt.user, "both": both}[part]
-        print(text)
+        print(text.rstrip("\n"))  # one newline at the end, whatever the part
         return 0
 
     def _show_code_prompt(self, name: str, *, part: str, scaffold_file: Path | None) -> int:
@@ -159,5 +168,5 @@ class CatalogCommands(CommandsBase):
             f"===== user prompt: Code Format {CODE_FORMAT_VERSION}, program of {name} =====\n"
             f"{prompt.user}"
         )
-        print({"system": prompt.system, "user": prompt.user, "both": both}[part])
+        print({"system": prompt.system, "user": prompt.user, "both": both}[part].rstrip("\n"))
         return 0

@@ -62,8 +62,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     listing.add_argument(
         "--json",
         action="store_true",
-        help="print the scaffolds as a JSON array (name, category, title, description, "
-        "validator, size unit and each tier's range, output budget) and the skipped plugins",
+        help='print the catalog as one JSON object: "scaffolds", an array (name, category, '
+        "title, description, validator, size unit and each tier's range, output budget), and "
+        '"skipped", the plugins skipped',
     )
 
     check = command(

@@ -198,6 +198,11 @@ class PromptBuilder:
             try:
                 text = _read_capped(path).decode("utf-8")
             except FileNotFoundError:
+                if scaffold_name in self.overrides:  # a file the user named: it is missing
+                    raise ScaffoldFileError(
+                        f"scaffold file not found: {path} (the file --scaffold-file names "
+                        "does not exist; check its path)"
+                    ) from None
                 raise ScaffoldFileError(
                     f"scaffold file not found: {path} (set --scaffolds-dir or "
                     "VERIFY_SCAFFOLDS_DIR to the folder that holds <category>/<name>.md)"
