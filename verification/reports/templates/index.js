@@ -90,8 +90,11 @@
     var box = document.getElementById("curves"), W = 220, H = 110, L = 30, B = 20;
     Object.keys(DATA.summary.scaffolds).forEach(function (name) {
       var r = DATA.summary.scaffolds[name];
-      var sizes = Object.keys(r.per_size).map(Number).sort(function (a, b) { return a - b; });
-      if (sizes.length < 2) return;
+      // Only a sweep draws a curve: the tiers' default sizes (kmp: 8, 10, 24) belong to
+      // different kinds of case, so joined they would read as a size effect there is none of.
+      var sweep = (r.sweep || []).slice().sort(function (a, b) { return a.size - b.size; });
+      if (sweep.length < 2) return;
+      var sizes = sweep.map(function (p) { return p.size; });
       var fig = el("figure", { "class": "curve", "data-scaffold": name });
       var g = svg("svg", { width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img" });
       var lo = sizes[0], hi = sizes[sizes.length - 1];
@@ -100,16 +103,16 @@
       g.appendChild(svg("line", { "class": "axis", x1: L, y1: y(0), x2: W - 8, y2: y(0) }));
       g.appendChild(svg("line", { "class": "axis", x1: L, y1: y(0), x2: L, y2: y(1) }));
       g.appendChild(svg("line", { "class": "thr", x1: L, y1: y(DATA.certify), x2: W - 8, y2: y(DATA.certify) }));
-      var points = sizes.map(function (s) { var p = r.per_size[String(s)]; return [x(s), y(p.n ? p.score / p.n : 0)]; });
+      var points = sweep.map(function (p) { return [x(p.size), y(p.pass_rate)]; });
       g.appendChild(svg("polyline", { "class": "line", points: points.map(function (p) { return p.join(","); }).join(" ") }));
-      points.forEach(function (p) { g.appendChild(svg("circle", { "class": "dot", cx: p[0], cy: p[1], r: 3 })); });
+      points.forEach(function (p, i) { g.appendChild(svg("circle", { "class": "dot", cx: p[0], cy: p[1], r: 3, "data-size": sweep[i].size, "data-rate": sweep[i].pass_rate })); });
       [[lo, x(lo)], [hi, x(hi)]].forEach(function (t) { var tx = svg("text", { x: t[1], y: H - 6, "text-anchor": "middle" }); tx.textContent = String(t[0]); g.appendChild(tx); });
       [["100%", y(1) + 4], ["0%", y(0)]].forEach(function (t) { var tx = svg("text", { x: 2, y: t[1] }); tx.textContent = t[0]; g.appendChild(tx); });
       fig.appendChild(g);
       fig.appendChild(el("figcaption", null, name + ": pass rate by " + r.size_unit));
       box.appendChild(fig);
     });
-    if (!box.childNodes.length) box.appendChild(el("p", { "class": "note" }, "No scaffold was answered at two sizes or more."));
+    if (!box.childNodes.length) box.appendChild(el("p", { "class": "note" }, "No scaffold was swept over two sizes or more (--sizes): the tiers' own sizes draw no curve, their cases differ in kind."));
   }
 
   // Filters ----------------------------------------------------------------------------

@@ -1,0 +1,51 @@
+"""The page draws size curves from a size sweep only (issue 27 item 7): a run without one
+has its tiers at their own sizes (kmp: 8, 10, 24), which read as a curve would say "breaks
+at length 10"; in a real headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Watched
+
+pytestmark = pytest.mark.slow  # Chromium
+
+
+def _run(output: Path, *extra: str) -> tuple[Path, dict[str, Any]]:
+    argv = ["kmp", "--provider", "reference", *extra, "--output", str(output)]
+    # A process of its own: Playwright's client keeps an event loop running in this one.
+    done = subprocess.run(
+        [sys.executable, "-m", "verification", "verify", *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    (run_dir,) = (output / "runs").iterdir()
+    summary = json.loads((run_dir / "reports" / "summary.json").read_text())
+    return run_dir / "reports" / "index.html", summary["scaffolds"]["kmp"]
+
+
+def test_tiers_at_their_own_sizes_draw_no_curve(watched: Watched, tmp_path: Path) -> None:
+    page, kmp = _run(tmp_path / "results")
+    assert len(kmp["per_size"]) >= 2 and not kmp["sweep"]  # sizes by tier, no sweep
+    watched.open(page.as_uri())
+    assert watched.page.locator("#curves figure.curve").count() == 0
+    assert "No scaffold was swept" in watched.page.locator("#curves").inner_text()
+    assert not watched.errors
+
+
+def test_a_sweep_draws_its_curve_from_its_sizes(watched: Watched, tmp_path: Path) -> None:
+    page, kmp = _run(tmp_path / "results", "--level", "quick", "--sizes", "8,16")
+    watched.open(page.as_uri())
+    (figure,) = watched.page.locator('#curves figure.curve[data-scaffold="kmp"]').all()
+    dots = figure.locator("circle.dot").all()
+    drawn = [(int(d.get_attribute("data-size")), float(d.get_attribute("data-rate"))) for d in dots]
+    assert drawn == [(p["size"], pytest.approx(p["pass_rate"])) for p in kmp["sweep"]]
+    assert not watched.errors
