@@ -25,33 +25,29 @@ class CatalogCommands(CommandsBase):
     def list_scaffolds(
         self, category: str | None = None, *, markdown: bool = False, as_json: bool = False
     ) -> int:
-        from verification.catalog import default_catalog
+        if markdown or as_json:
+            from verification.catalog import default_catalog
+            from verification.catalog.docs import catalog_json, catalog_markdown
 
-        catalog = default_catalog()
-        if markdown:
-            from verification.catalog.docs import catalog_markdown
-
-            print(catalog_markdown(catalog), end="")
+            catalog = default_catalog()
+            if markdown:
+                print(catalog_markdown(catalog), end="")
+            else:
+                names = catalog.by_category(category) if category else list(catalog)
+                print(catalog_json(catalog, names))
             return 0
-        names = catalog.by_category(category) if category else list(catalog)
-        if as_json:
-            from verification.catalog.docs import catalog_json
+        from verification.cli.listing import catalog_listing
 
-            print(catalog_json(catalog, names))
-            return 0
+        # The plain table comes from the catalog's index: a cold `list` loads no scaffold.
+        listing = catalog_listing()
         rows = [("NAME", "CATEGORY", "VALIDATOR", "SIZE", "DESCRIPTION")]
-        for name in names:
-            spec = catalog[name]
-            low, high = spec.size.ranges["standard"]
-            size = f"{spec.size.unit} {low}-{high}"
-            description = spec.description or spec.title
-            rows.append((name, spec.category, spec.validator.kind, size, description))
+        rows += listing.of_category(category) if category else listing.rows
         # Each column as wide as its widest entry, so every row lines up.
         widths = [max(len(row[column]) for row in rows) for column in range(4)]
         for row in rows:
             print("  ".join([*(f"{c:<{w}}" for c, w in zip(row, widths, strict=False)), row[4]]))
-        for skipped in catalog.skipped.values():
-            print(f"skipped plugin {skipped.name} ({skipped.distribution}): {skipped.reason}")
+        for skipped in listing.skipped:
+            print(skipped)
         return 0
 
     def check(

@@ -25,11 +25,20 @@ from verification.cli.exit_codes import EPILOG
 __all__ = ["build_parser"]
 
 
+class VersionAction(argparse.Action):
+    """``--version``: the installed version, read only when asked (reading it loads
+    ``importlib.metadata``, which every other command started without)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from verification import __version__
+
+        print(f"{parser.prog} {__version__}")
+        parser.exit()
+
+
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     """The argument parser (also documents every command in --help); ``prog`` is how the
     user called us (``python -m verification`` or ``verify-scaffolds``)."""
-    from verification import __version__
-
     common = common_options()
     parser = Parser(
         prog=prog or Path(sys.argv[0]).name or "verify-scaffolds",
@@ -39,7 +48,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--version", action=VersionAction, nargs=0, help="show the version and exit"
+    )
     commands = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=Parser
     )

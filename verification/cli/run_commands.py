@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from verification.cases import TIERS, Tier
 from verification.cli.command_base import CommandsBase
 from verification.cli.exit_codes import exit_code
 from verification.cli.run_output import finish_run, print_summary, say_how_to_resume
@@ -15,6 +14,7 @@ from verification.cli.terminal import ProgressBar, terminable
 from verification.errors import FatalLLMError
 
 if TYPE_CHECKING:
+    from verification.cases import Tier
     from verification.run.shards import Shard
 
 __all__ = ["RunCommands"]
@@ -84,6 +84,8 @@ class RunCommands(CommandsBase):
             if len(scaffolds) != 1:
                 raise ConfigurationError("--scaffold-file certifies one draft: name one scaffold")
             overrides[scaffolds[0]] = scaffold_file
+        from verification.cases import TIERS
+
         chosen_tiers = [t for t in TIERS if t in tiers] if tiers else list(TIERS)
         several = len(self.settings.model_names) > 1
         if several:
@@ -223,6 +225,7 @@ class RunCommands(CommandsBase):
     ) -> tuple[list[str], list[str]]:
         """The scaffolds and cases ``-k keyword`` selects among those the other options
         plan (no scaffold named: every scaffold's); no cases: those scaffolds whole."""
+        from verification.cases import TIERS
         from verification.catalog import default_catalog
         from verification.registry import resolve_scaffold_names
         from verification.run.selection import keyword_case_ids

@@ -13,14 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from verification.cases import printable
-from verification.catalog import Catalog
 from verification.errors import ConfigurationError, RegistryError
-from verification.llm.base import LLMProvider
 
-if TYPE_CHECKING:  # neither loads when a provider is only named (`list`, `--help`)
+if TYPE_CHECKING:  # none loads when a provider is only named (`list`, `--help`): pydantic
     from pydantic import SecretStr
 
+    from verification.catalog import Catalog
+    from verification.llm.base import LLMProvider
     from verification.llm.retry import RetryPolicy
 
 __all__ = [
@@ -67,7 +66,7 @@ class ProviderConfig:
     case_budget: float = 1800.0
 
 
-ProviderFactory = Callable[["ProviderConfig", "Catalog | None", "RetryPolicy"], LLMProvider]
+ProviderFactory = Callable[["ProviderConfig", "Catalog | None", "RetryPolicy"], "LLMProvider"]
 """``factory(config, catalog, retry_policy) -> provider``."""
 
 
@@ -138,6 +137,8 @@ def checked_model(model: str | None) -> str | None:
     are not text (undecodable bytes of a command line arrive as lone surrogates), which
     would fail every request before it is sent. Shown escaped."""
     if model is not None and not all(char.isprintable() for char in model):
+        from verification.cases import printable
+
         raise ConfigurationError(
             f"the model name {printable(model, 100)!r} holds control characters or bytes "
             "that are not text: check --model (or VERIFY_MODEL)"
