@@ -1,6 +1,6 @@
 """Small things a new user meets (issue 27 item 14): show-prompt checks before it speaks and
 suggests only its own options, `list --help` says what `--json` prints, a missing
-`--scaffold-file` is named as missing."""
+`--scaffold-file` is named as missing, an estimate of a dry run says nothing is paid."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 
 from verification.cli import main
+from verification.config import packaged_scaffolds_dir
+from verification.llm.prompt_builder import PromptBuilder
+from verification.store.pricing import estimate_tokens, min_cacheable_for
 
 
 def test_show_prompt_refuses_an_unknown_name_before_naming_a_case(
@@ -63,3 +66,23 @@ def test_a_missing_scaffold_file_is_named_missing(
     err = capsys.readouterr().err
     assert f"{missing}" in err and "--scaffold-file names does not exist" in err
     assert "--scaffolds-dir" not in err and "showing case" not in err
+
+
+def test_an_estimate_of_a_dry_run_says_nothing_is_paid_and_what_prompt_cache_means(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["verify", "kmp", "--estimate", "--output", str(tmp_path)]
+    assert main([*argv, "--provider", "reference"]) == 0
+    out = capsys.readouterr().out
+    assert "nothing is paid: the reference provider asks no model" in out
+    assert "$" not in out
+    (legend,) = [line for line in out.splitlines() if line.startswith("PROMPT CACHE:")]
+    assert "none: the reference provider marks no prompt for caching" in legend
+    # A model whose minimum the scaffold does not reach: the legend says so, in numbers.
+    model = "claude-haiku-4-5"
+    assert main([*argv, "--model", model]) == 0
+    out = capsys.readouterr().out
+    minimum = min_cacheable_for(model)
+    scaffold = PromptBuilder(packaged_scaffolds_dir()).get_scaffold_content("kmp")
+    assert minimum is not None and estimate_tokens(scaffold) < minimum
+    assert f"shorter than the {minimum:,} tokens {model} caches at least" in out

@@ -101,6 +101,7 @@ class RunCommands(CommandsBase):
             from verification.certify.sequential import fixed_plan
             from verification.llm.prompt_builder import PromptBuilder
             from verification.run.estimate import (
+                UNPAID_PROVIDERS,
                 estimate_run,
                 format_estimate,
                 plan_cases_line,
@@ -121,7 +122,15 @@ class RunCommands(CommandsBase):
                     size=size,
                     prompt_builder=builder,
                 )
-                print(format_estimate(estimates, model, batch=self.settings.batch))
+                unpaid = self.settings.provider in UNPAID_PROVIDERS
+                print(
+                    format_estimate(
+                        estimates,
+                        model,
+                        batch=self.settings.batch,
+                        unpaid=self.settings.provider if unpaid else None,
+                    )
+                )
             plan = fixed_plan(len(case_ids)) if case_ids else self.settings.certification_plan
             if self.settings.answer != "code":  # code mode counts programs, not cases
                 print(plan_cases_line(plan, samples=self.settings.samples))

@@ -39,6 +39,8 @@ __all__ = [
 
 CACHING_PROVIDERS = frozenset({"anthropic"})
 """Providers whose requests mark the scaffold for prompt caching."""
+UNPAID_PROVIDERS = frozenset({"reference", "replay"})
+"""Providers that ask no model: a run of theirs pays nothing."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,8 @@ class ScaffoldEstimate:
     cached: bool
     """The scaffold would be read from the prompt cache after the first request."""
     usd: float | None
+    no_cache_reason: str = ""
+    """Why the scaffold would not be read from the prompt cache (empty when it would)."""
 
 
 def estimate_run(
@@ -101,6 +105,19 @@ def estimate_run(
             cache_read=system * (requests - 1) if cached else 0,
         )
         price = basis.price
+        if settings.provider in UNPAID_PROVIDERS:
+            price = None
+        if cached:
+            why = ""
+        elif not caching:
+            why = f"the {settings.provider} provider marks no prompt for caching"
+        elif minimum is not None and system < minimum:
+            why = (
+                f"{name}'s scaffold ({system:,} tokens) is shorter than the {minimum:,} "
+                f"tokens {model} caches at least"
+            )
+        else:
+            why = "one request has nothing to read from the cache"
         estimates.append(
             ScaffoldEstimate(
                 scaffold=name,
@@ -109,6 +126,7 @@ def estimate_run(
                 tokens=tokens,
                 cached=cached,
                 usd=share * price.cost(tokens) if price else None,
+                no_cache_reason=why,
             )
         )
     return estimates, model
@@ -139,16 +157,21 @@ def plan_cases_line(plan: CertificationPlan, *, samples: int = 1) -> str:
 
 
 def format_estimate(
-    estimates: Sequence[ScaffoldEstimate], model: str, *, batch: bool = False
+    estimates: Sequence[ScaffoldEstimate],
+    model: str,
+    *,
+    batch: bool = False,
+    unpaid: str | None = None,
 ) -> str:
-    """The estimate as the terminal shows it (``batch``: priced as Message Batches)."""
+    """The estimate as the terminal shows it (``batch``: priced as Message Batches;
+    ``unpaid``: the provider that asks no model, so nothing is paid)."""
     width = max([len(e.scaffold) for e in estimates] + [8])
     lines = [
         f"{'SCAFFOLD':<{width}}  {'REQUESTS':>8}  {'SCAFFOLD TOK':>12}  {'INPUT TOK':>10}  "
         f"{'OUTPUT TOK (MAX)':>16}  {'PROMPT CACHE':<12}  {'USD (AT MOST)':>13}"
     ]
     for e in estimates:
-        usd = "unknown" if e.usd is None else f"{e.usd:.4f}"
+        usd = "0 (unpaid)" if unpaid else "unknown" if e.usd is None else f"{e.usd:.4f}"
         lines.append(
             f"{e.scaffold:<{width}}  {e.requests:>8}  {e.scaffold_tokens:>12,}  "
             f"{e.tokens.prompt:>10,}  {e.tokens.output:>16,}  "
@@ -157,12 +180,21 @@ def format_estimate(
     total = sum((e.tokens for e in estimates), TokenCounts())
     known = [e.usd for e in estimates if e.usd is not None]
     usd = f"${sum(known):.4f}" if len(known) == len(estimates) else "unknown (no price)"
+    paid = (
+        f"nothing is paid: the {unpaid} provider asks no model (the tokens are what a model "
+        "would be sent)"
+        if unpaid
+        else f"at most {usd} for {model} "
+        f"{'at the Message Batches price (half) ' if batch else ''}(first attempts)"
+    )
     lines.append(
         f"total: {sum(e.requests for e in estimates)} requests, {total.prompt:,} input tokens "
-        f"(estimated), at most {total.output:,} output tokens; at most {usd} for {model} "
-        f"{'at the Message Batches price (half) ' if batch else ''}"
-        "(first attempts; nothing was sent)"
+        f"(estimated), at most {total.output:,} output tokens; {paid}; nothing was sent"
     )
+    reasons = list(dict.fromkeys(e.no_cache_reason for e in estimates if e.no_cache_reason))
+    cache = "PROMPT CACHE: read: a scaffold's first request writes its scaffold to the "
+    cache += "prompt cache and the rest read it (a tenth of the input price)"
+    lines.append(cache + ("; none: " + "; ".join(reasons) if reasons else ""))
     return "\n".join(lines)
 
 
