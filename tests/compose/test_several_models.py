@@ -195,18 +195,24 @@ def test_verify_model_takes_a_list(monkeypatch: pytest.MonkeyPatch, given: str) 
     assert settings.for_model("b-model").model_names == ["b-model"]
 
 
-def test_a_dry_run_of_two_models_writes_a_junit_file_each_and_never_compares_them(
+def test_a_dry_run_of_two_models_writes_one_junit_file_and_never_compares_them(
     tmp_path: Path,
 ) -> None:
     junit = tmp_path / "junit.xml"
     argv = ["verify", "kmp", "--provider", "reference", "--cases", "2", "--output", str(tmp_path)]
     models = ["--model", "vendor/model a", "--model", WEAK]
     assert main([*argv, *models, "--junit-xml", str(junit)]) == 0
-    written = sorted(p.name for p in tmp_path.glob("junit*.xml"))
-    assert written == [f"junit.{WEAK}.xml", "junit.vendor_model_a.xml"]
-    for name in written:
-        cases = ET.parse(tmp_path / name).getroot().iter("testcase")
-        assert len(list(cases)) == 2
+    assert [p.name for p in tmp_path.glob("junit*.xml")] == ["junit.xml"]  # the file given
+    suites = ET.parse(junit).getroot().findall("testsuite")
+    assert len(suites) == 2  # a suite per model, each a test case per scaffold
+    for suite in suites:
+        assert [case.get("name") for case in suite.iter("testcase")] == ["kmp"]
+    runs = _runs(tmp_path)
+    named = {s.get("name"): s.find("properties/property[@name='run_id']") for s in suites}
+    assert set(named) == {f"{model}: none (DRY RUN)" for model in runs}
+    for model, run in runs.items():
+        prop = named[f"{model}: none (DRY RUN)"]
+        assert prop is not None and prop.get("value") == run.name
     a, b = (read_manifest_file(run / "manifest.json") for run in _runs(tmp_path).values())
     # A dry run asks no model, so only being asked together keeps them from being compared.
     assert comparability(a, b) == ["asked together (another model of the same invocation)"]

@@ -22,27 +22,54 @@ ScriptedRun = Callable[..., tuple[int, str]]  # the scripted_run fixture (confte
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def test_junit_has_one_testcase_per_case_with_failures_and_reasons(
+def _properties(case: ET.Element) -> dict[str, str]:
+    return {p.get("name", ""): p.get("value", "") for p in case.iter("property")}
+
+
+def test_junit_has_one_testcase_per_scaffold_failing_as_its_status_does(
     tmp_path: Path, scripted_run: ScriptedRun
 ) -> None:
     output, junit = tmp_path / "out", tmp_path / "ci" / "junit.xml"
     _, run_id = scripted_run(output, {"kmp": 4, "bfs": 6}, 6, "--junit-xml", str(junit))
     records = [r for r in read_journal(RunPaths(output, run_id).journal) if r.attempt == 1]
+    summary = RunSummary.from_json((RunPaths(output, run_id).reports / "summary.json").read_text())
     xml = JUnitXml.fromfile(str(junit))
-    cases = {(case.classname, case.name): case for suite in xml for case in suite}
-    assert set(cases) == {(r.scaffold, r.case_id) for r in records}
-    for record in records:
-        results = cases[(record.scaffold, record.case_id)].result
-        if record.outcome == "passed":
-            assert results == []
-        else:
+    (suite,) = xml
+    assert suite.name == "none (REPLAY)"  # a run that asked no model: named by what answered
+    cases = {case.name: case for case in suite}
+    assert list(cases) == list(summary.scaffolds)
+    for name, figures in summary.scaffolds.items():
+        results = cases[name].result
+        if figures.status in ("PARTIAL", "FAILED"):
             (failure,) = results
             assert isinstance(failure, Failure) and not isinstance(failure, Error | Skipped)
-            assert failure.message.startswith(f"{record.outcome} at level {record.level}: ")
-            assert record.reason[:100] in failure.message
-    suites = {suite.name: suite for suite in xml}
-    assert (suites["kmp"].tests, suites["kmp"].failures) == (6, 2)
-    assert (suites["bfs"].tests, suites["bfs"].failures) == (6, 0)
+            assert failure.message.startswith(f"{figures.status}: pass rate ")
+        else:
+            assert results == []  # bfs: every case right
+    assert summary.scaffolds["kmp"].status == "PARTIAL"  # 4 of 6: some wrong, still a test
+    assert (suite.tests, suite.failures) == (2, 1)
+    root = ET.parse(junit).getroot()
+    for record in records:
+        (case,) = [c for c in root.iter("testcase") if c.get("name") == record.scaffold]
+        verdict = _properties(case)[record.case_id]
+        out = case.findtext("system-out") or ""
+        if record.outcome == "passed":
+            assert verdict == "passed" and record.case_id not in out
+        else:
+            assert verdict == f"{record.outcome} at level {record.level}"
+            assert f"{record.case_id}: {verdict}: {record.reason[:100]}" in out
+
+
+def test_junit_fails_a_scaffold_that_regressed(tmp_path: Path, scripted_run: ScriptedRun) -> None:
+    output, junit = tmp_path / "out", tmp_path / "junit.xml"
+    _, first = scripted_run(output, {"kmp": 19}, 40)
+    _, second = scripted_run(output, {"kmp": 0}, 40, "--junit-xml", str(junit))
+    summary = RunSummary.from_json((RunPaths(output, second).reports / "summary.json").read_text())
+    assert summary.regressions == ["kmp"]
+    ((case,),) = JUnitXml.fromfile(str(junit))
+    (failure,) = case.result
+    assert isinstance(failure, Failure)
+    assert failure.message.endswith(f"; a significant drop against run {first}")
 
 
 def test_junit_text_drops_what_xml_forbids_and_infra_errors_are_errors(
@@ -65,19 +92,22 @@ def test_junit_text_drops_what_xml_forbids_and_infra_errors_are_errors(
     junit = tmp_path / "junit.xml"
     argv = ["verify", "kmp", "--provider", "replay", "--replay-file", str(replay)]
     main([*argv, "--cases", "2", "--output", str(tmp_path / "out"), "--junit-xml", str(junit)])
-    ET.parse(junit)  # well-formed XML
-    (suite,) = JUnitXml.fromfile(str(junit))
-    by_name = {case.name: case.result for case in suite}
-    (failure,) = by_name[first.id]
+    root = ET.parse(junit).getroot()  # well-formed XML
+    (case,) = root.iter("testcase")
     (record,) = [
         r
         for r in read_journal(next((tmp_path / "out" / "runs").iterdir()) / "results.jsonl")
         if r.case_id == first.id
     ]
-    assert isinstance(failure, Failure)
-    assert failure.text == xml_text(f"{record.outcome} at level {record.level}: {record.reason}")
-    (error,) = by_name[second.id]
-    assert isinstance(error, Error) and error.message.startswith("infrastructure error")
+    verdict = f"{record.outcome} at level {record.level}"
+    assert _properties(case)[first.id] == verdict
+    assert xml_text(f"{first.id}: {verdict}: {record.reason}") in (
+        case.findtext("system-out") or ""
+    )
+    # One answer of two lost to an infrastructure error: INCOMPLETE, an error, not a failure.
+    assert _properties(case)[second.id] == "infrastructure error"
+    (error,) = case.findall("error")
+    assert error.get("type") == "INCOMPLETE" and not case.findall("failure")
 
 
 def test_a_job_summary_is_appended_where_github_asks(

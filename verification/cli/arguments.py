@@ -290,10 +290,10 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
         "--junit-xml",
         type=path_argument,
         metavar="PATH",
-        help="also write JUnit XML: one testcase per case (first sample), classname the "
-        "scaffold, name the case id; wrong answers are failures with level and reason, "
-        "infrastructure errors are errors. (When GITHUB_STEP_SUMMARY is set, the summary "
-        "table is appended to that file too.)",
+        help="also write JUnit XML: a testsuite per model, a testcase per scaffold that "
+        "fails as its status does (PARTIAL, FAILED or a significant regression; INCOMPLETE "
+        "is an error), its cases as properties and system-out. (When GITHUB_STEP_SUMMARY "
+        "is set, the summary table is appended to that file too.)",
     )
     group.add_argument(
         "--export",

@@ -297,12 +297,13 @@ class RunCommands(CommandsBase):
             if bar is not None:
                 bar.close()
         codes = []
-        for model, outcome in zip(runs.models, outcomes, strict=True):
+        for index, (model, outcome) in enumerate(zip(runs.models, outcomes, strict=True)):
             print(f"model {printable(model, 100)}: run {outcome.run_id}")
             codes.append(
                 finish_run(
                     outcome,
-                    junit_xml=model_file(junit_xml, model) if junit_xml else None,
+                    junit_xml=junit_xml,  # one file, a suite per model
+                    junit_append=index > 0,
                     fail_on_regression=fail_on_regression,
                     settings=self.settings,
                     prog=self.prog,

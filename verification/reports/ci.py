@@ -1,9 +1,12 @@
 """Outputs for CI systems: a JUnit XML file and the GitHub Actions job summary.
 
-JUnit (``--junit-xml PATH``): one ``testsuite`` per scaffold and one ``testcase`` per case,
-first sample only (``classname`` the scaffold, ``name`` the case id): a failed answer is a
-``failure`` whose message gives the level and the reason, an infrastructure error is an
-``error`` (no verdict on the scaffold), a planned case never answered is ``skipped``. Every
+JUnit (``--junit-xml PATH``): one ``testsuite`` per model (a run that asked none is named
+by what answered it) and one ``testcase`` per scaffold, ``classname`` the suite and ``name``
+the scaffold, failing only as its status does: a ``failure`` when it is PARTIAL or FAILED or
+dropped significantly against the previous comparable run, an ``error`` when INCOMPLETE, so a
+CERTIFIED scaffold with one wrong case is a green test. Its cases ride along: each case id a
+``property`` whose value is its outcome (first sample), and ``system-out`` the failed cases
+with their reasons. Several models of one invocation write one file, a suite each. Every
 text is cleared of characters XML forbids (:func:`~verification.reports.xmltext.xml_text`)
 and escaped by the serializer, so no reply can make the file unreadable.
 
@@ -41,9 +44,12 @@ __all__ = [
 ]
 
 _JUNIT = "--junit-xml"
+_FAILING = ("PARTIAL", "FAILED")
 _STEP_SUMMARY = "GITHUB_STEP_SUMMARY"
 
 _MESSAGE_CHARS = 1000
+_SYSTEM_OUT_CHARS = 200_000
+"""A scaffold's per-case lines (each cut at the message's length) at most."""
 _BODY_CHARS = 10_000
 """A failure's or error's body: the reason at more length than its message attribute, cut
 as that is (a validator's reason may quote a whole answer: megabytes)."""
@@ -88,52 +94,137 @@ def check_ci_outputs(junit_xml: Path | None, step_summary: str | None) -> None:
         _refuse_other_kinds(Path(step_summary), _STEP_SUMMARY)
 
 
-def _testcase(result: TestResult) -> ET.Element:
+def _case_verdict(result: TestResult) -> str:
+    """One case's outcome in a word or three (``failed at level 2``)."""
+    if result.outcome == "infra_error":
+        return "infrastructure error"
+    if result.passed:
+        return "passed"
+    return f"{result.outcome} at level {result.level}" if result.level else result.outcome
+
+
+def _scaffold_testcase(
+    results: ScaffoldResults,
+    classname: str,
+    planned: list[str],
+    regressed_against: str | None,
+) -> ET.Element:
+    """The test case of one scaffold: failing when its status fails it (PARTIAL, FAILED, or
+    a significant drop against ``regressed_against``), an error when it is INCOMPLETE; its
+    cases ride along as properties (case id -> outcome) and system-out (with reasons)."""
+    first = [r for r in results.results if r.epoch == 0]
     case = ET.Element(
         "testcase",
-        classname=_cut(result.test_case.scaffold, _MESSAGE_CHARS),
-        name=_cut(result.test_case.id, _MESSAGE_CHARS),
-        time=f"{result.latency_s:.3f}",
+        classname=_cut(classname, _MESSAGE_CHARS),
+        name=_cut(results.scaffold, _MESSAGE_CHARS),
+        time=f"{sum(r.latency_s for r in first):.3f}",
     )
-    if result.outcome == "infra_error":
-        text = f"infrastructure error: {result.validation_message}"
-        error = ET.SubElement(case, "error", message=_cut(text, _MESSAGE_CHARS), type="infra_error")
-        error.text = _cut(text, _BODY_CHARS)
-    elif not result.passed:
-        level = f"level {result.level}" if result.level else "no level"
-        text = f"{result.outcome} at {level}: {result.validation_message}"
-        failure = ET.SubElement(
-            case, "failure", message=_cut(text, _MESSAGE_CHARS), type=result.outcome
+    low, high = results.interval
+    figures = {
+        "status": results.shown_status,
+        "pass_rate": f"{results.pass_rate:.6f}",
+        "n": str(results.n),
+        "interval_95": f"{low:.6f} to {high:.6f}",
+    }
+    properties = ET.SubElement(case, "properties")
+    for name, value in figures.items():
+        ET.SubElement(properties, "property", name=name, value=value)
+    answered = {r.test_case.id for r in first}
+    unanswered = [case_id for case_id in planned if case_id not in answered]
+    for r in first:
+        ET.SubElement(
+            properties,
+            "property",
+            name=_cut(r.test_case.id, _MESSAGE_CHARS),
+            value=_case_verdict(r),
         )
-        failure.text = _cut(text, _BODY_CHARS)
+    for case_id in unanswered:
+        ET.SubElement(
+            properties, "property", name=_cut(case_id, _MESSAGE_CHARS), value="not answered"
+        )
+    summary = (
+        f"{results.shown_status}: pass rate {100 * results.pass_rate:.1f}% (n={results.n}, 95% "
+        f"interval {100 * low:.1f}% to {100 * high:.1f}%)"
+    )
+    lines = [
+        _cut(f"{r.test_case.id}: {_case_verdict(r)}: {r.validation_message}", _MESSAGE_CHARS)
+        for r in first
+        if not r.passed
+    ]
+    lines += [f"{case_id}: not answered (interrupted run)" for case_id in unanswered]
+    why = []
+    if results.shown_status in _FAILING:
+        why.append(summary)
+    if regressed_against is not None:
+        why.append(f"a significant drop against run {regressed_against}")
+    if why:
+        message = "; ".join(why)
+        failure = ET.SubElement(
+            case,
+            "failure",
+            message=_cut(message, _MESSAGE_CHARS),
+            type="regression" if results.shown_status not in _FAILING else results.shown_status,
+        )
+        failure.text = _cut("\n".join([message, *lines[:10]]), _BODY_CHARS)
+    elif results.shown_status == "INCOMPLETE":
+        text = f"{summary}: {results.incomplete_reason or 'unfinished'}"
+        error = ET.SubElement(case, "error", message=_cut(text, _MESSAGE_CHARS), type="INCOMPLETE")
+        error.text = _cut(text, _BODY_CHARS)
+    out = ET.SubElement(case, "system-out")
+    out.text = xml_text("\n".join([summary, *lines]), _SYSTEM_OUT_CHARS)
     return case
 
 
+def _suite_name(manifest: RunManifest) -> str:
+    """A suite per model: the model asked; for a run that asked none, what answered it (and
+    the model it stood for, one of several)."""
+    if manifest.dry_run or not manifest.model_requested:
+        stood_for = [m for m, run in (manifest.model_runs or {}).items() if run == manifest.run_id]
+        label = f"none ({manifest.run_label or 'no model'})"
+        return f"{stood_for[0]}: {label}" if stood_for else label
+    return manifest.model_requested
+
+
 class JUnitXmlReporter:
-    """One ``testcase`` per case (first sample), written to ``path``."""
+    """One ``testcase`` per scaffold in a ``testsuite`` named after the model, written to
+    ``path`` (``append``: a suite added to the file an earlier model of the same invocation
+    wrote, so several models write one file)."""
 
     name = "junit-xml"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, append: bool = False) -> None:
         self.path = path
+        self.append = append
+
+    def _root(self, title: str) -> ET.Element:
+        if self.append and self.path.is_file():
+            try:
+                root = ET.parse(self.path).getroot()
+            except (ET.ParseError, OSError):
+                root = None
+            if root is not None and root.tag == "testsuites":
+                return root
+        return ET.Element("testsuites", name=xml_text(title))
 
     def write(self, context: ReportContext) -> list[Path]:
-        title = f"scaffold certification {context.manifest.run_id}"
-        root = ET.Element("testsuites", name=xml_text(title))
+        manifest = context.manifest
+        root = self._root(f"scaffold certification {manifest.run_id}")
+        suite_name = xml_text(_suite_name(manifest), _MESSAGE_CHARS)
+        suite = ET.SubElement(root, "testsuite", name=suite_name)
+        ET.SubElement(
+            ET.SubElement(suite, "properties"), "property", name="run_id", value=manifest.run_id
+        )
+        comparison = context.comparison
+        regressed = set(comparison.regressions) if comparison is not None else set()
         for name, results in context.results.items():
-            first = [r for r in results.results if r.epoch == 0]
-            suite = ET.SubElement(root, "testsuite", name=xml_text(name))
-            suite.extend(_testcase(r) for r in first)
-            answered = {r.test_case.id for r in first}
-            planned = context.manifest.scaffolds.get(name)
-            for case_id in planned.case_ids if planned else []:
-                if case_id not in answered:
-                    case = ET.SubElement(suite, "testcase", classname=name, name=case_id)
-                    ET.SubElement(case, "skipped", message="not answered (interrupted run)")
-            suite.set("tests", str(len(suite)))
-            suite.set("failures", str(len(suite.findall("testcase/failure"))))
-            suite.set("errors", str(len(suite.findall("testcase/error"))))
-            suite.set("skipped", str(len(suite.findall("testcase/skipped"))))
+            planned = manifest.scaffolds.get(name)
+            previous = comparison.previous_run_id if comparison and name in regressed else None
+            case_ids = list(planned.case_ids) if planned else []
+            suite.append(_scaffold_testcase(results, suite_name, case_ids, previous))
+        suite.set("tests", str(len(suite.findall("testcase"))))
+        suite.set("failures", str(len(suite.findall("testcase/failure"))))
+        suite.set("errors", str(len(suite.findall("testcase/error"))))
+        suite.set("skipped", "0")
         with _writing(self.path, _JUNIT):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             ET.ElementTree(root).write(self.path, encoding="utf-8", xml_declaration=True)
@@ -190,19 +281,20 @@ class GithubStepSummaryReporter:
 
 
 def run_reporters(
-    *, junit_xml: Path | None = None, step_summary: str | None = None
+    *,
+    junit_xml: Path | None = None,
+    step_summary: str | None = None,
+    junit_append: bool = False,
 ) -> tuple[Reporter, ...]:
-    """Every reporter of a run: the default ones, JUnit when a path is given, the job
-    summary when GitHub Actions names a file (an empty name is none)."""
+    """Every reporter of a run: the default ones, JUnit when a path is given (``junit_append``:
+    its suite added to the file an earlier model of the invocation wrote), the job summary
+    when GitHub Actions names a file (an empty name is none)."""
     reporters: list[Reporter] = list(DEFAULT_REPORTERS)
     if junit_xml is not None:
-        reporters.append(JUnitXmlReporter(junit_xml))
+        reporters.append(JUnitXmlReporter(junit_xml, append=junit_append))
     if step_summary:
         reporters.append(GithubStepSummaryReporter(Path(step_summary)))
     return tuple(reporters)
-
-
-_FAILING = ("PARTIAL", "FAILED")
 
 
 def _escape_data(text: str) -> str:
