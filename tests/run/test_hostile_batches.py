@@ -122,3 +122,25 @@ def test_a_batch_server_answering_nonsense_with_200_is_refused_as_no_reply(
     assert code == 2, err
     assert "answered HTTP 200 with a body that is not a Message Batches API reply" in err
     assert "Traceback" not in err
+
+
+def test_a_server_without_the_batches_api_says_so_and_to_run_without_batch(
+    server_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.support.fake_server import Reply, anthropic_error, kmp_messages
+
+    class NoBatches:  # a LiteLLM proxy: the Messages API, no Message Batches API
+        def handle(self, request: Any, base_url: str) -> Reply:
+            return anthropic_error(404, "not_found_error", "Not Found")
+
+    server_env.batches = NoBatches()  # type: ignore[assignment]
+    assert _verify(tmp_path) == 2
+    err = capsys.readouterr().err
+    assert "offers no Message Batches API" in err and "run again without --batch" in err
+    assert "returned HTTP 404" not in err
+    # No resume is offered: a batch run resumes through batches, and would fail the same way.
+    assert "--resume" not in err
+    # The remedy it names works: the same cases asked one by one.
+    server_env.script([kmp_messages(SEED, CASES)] * CASES)
+    argv = ["verify", "kmp", "--provider", "anthropic", "--model", MODEL, "--cases", str(CASES)]
+    assert main([*argv, "--seed", str(SEED), "--output", str(tmp_path / "live")]) == 0

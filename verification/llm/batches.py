@@ -104,12 +104,33 @@ class ClaudeBatches:
     def __init__(self, provider: ClaudeProvider) -> None:
         self.provider = provider
 
-    async def _call(self, call: Callable[[], Awaitable[T]]) -> T:
+    def _no_batches_api(self) -> ConfigurationError:
+        """The error of a server with no Message Batches API (a LiteLLM proxy answers 404):
+        no retry mends it, nor a resume (a batch run resumes through batches), so no resume
+        is offered: the remedy is a run without ``--batch``."""
+        base_url = self.provider.base_url
+        where = f"the server at {without_credentials(base_url)}" if base_url else "the server"
+        return ConfigurationError(
+            f"{where} offers no Message Batches API (it answered HTTP 404 where batches are "
+            "made and listed): run again without --batch, which asks the same requests one "
+            "by one"
+        )
+
+    async def _call(self, call: Callable[[], Awaitable[T]], *, whole_api: bool = False) -> T:
+        """``call`` with the retry policy, its errors translated; ``whole_api``: a call on
+        the batches themselves (make, list), where 404 means the server has no such API,
+        not that one batch is unknown."""
         import anthropic
 
         async def once(_: None) -> T:
             try:
                 return await call()
+            except anthropic.NotFoundError as exc:
+                if whole_api:
+                    raise self._no_batches_api() from exc
+                raise translate_anthropic_error(
+                    exc, self.provider.base_url, secrets=self.provider.secrets
+                ) from exc
             except anthropic.AnthropicError as exc:
                 raise translate_anthropic_error(
                     exc, self.provider.base_url, secrets=self.provider.secrets
@@ -155,7 +176,7 @@ class ClaudeBatches:
                 "--resume looks for it before sending anything"
             ) from None
 
-        return await self._call(create)
+        return await self._call(create, whole_api=True)
 
     async def status(self, batch_id: str) -> BatchStatus:
         """Where the batch stands."""
@@ -188,7 +209,7 @@ class ClaudeBatches:
                     raise NotAReply(f"a listing of more than {MAX_LISTED} batches made since")
             return found
 
-        return await self._call(listing)
+        return await self._call(listing, whole_api=True)
 
     async def cancel(self, batch_id: str) -> None:
         """Ask the API to stop a batch (what it finished is still billed)."""
