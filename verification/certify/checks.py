@@ -15,6 +15,7 @@ size back); and suites identical under two ``PYTHONHASHSEED`` values.
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 import os
@@ -398,6 +399,33 @@ def _check_hash_seed(spec: ScaffoldSpec) -> str:
     return f"suite digest {first[:12]} under both hash seeds"
 
 
+_CHECKOUT_TESTS = Path(__file__).resolve().parents[2] / "tests" / "catalog"
+"""Where the package's scaffolds keep their oracles, in a checkout of the harness."""
+
+
+def _check_oracle(spec: ScaffoldSpec) -> str:
+    """In a checkout, a package scaffold's test module defines ``oracle(input, answer)``,
+    which the generic tests hold its reference and hooks to (``check`` cannot run it: the
+    tests are no part of the package)."""
+    path = _CHECKOUT_TESTS / f"test_{spec.name}.py"
+    shown = path.relative_to(_CHECKOUT_TESTS.parents[1])
+    if not path.is_file():
+        raise VerificationError(f"add {shown} with oracle(test_input, answer) -> bool")
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    defined = {
+        node.name for node in tree.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    } | {
+        t.id
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
+    if "oracle" not in defined:
+        raise VerificationError(f"{shown} defines no oracle(test_input, answer) -> bool")
+    return f"{shown} defines oracle (pytest holds the reference to it)"
+
+
 def check_scaffold(
     name: str,
     *,
@@ -449,4 +477,7 @@ def check_scaffold(
     run("every size", lambda: check_every_size(spec, per_size=size_draws))
     if hash_seed:
         run("hash seed", lambda: _check_hash_seed(spec))
+    origin = (catalog or default_catalog()).origins.get(spec.name, "")
+    if origin.startswith("verification.catalog.") and _CHECKOUT_TESTS.is_dir():
+        run("oracle", lambda: _check_oracle(spec))
     return results

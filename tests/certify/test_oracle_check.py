@@ -1,0 +1,69 @@
+"""`check` on a package scaffold in a checkout fails until the scaffold's test module defines
+its oracle (issue 27 item 15): it said "all checks passed" before any oracle existed, though
+the generic tests hold the reference and the hooks to it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from verification.catalog import Catalog, default_catalog
+from verification.certify import checks
+from verification.config import packaged_scaffolds_dir
+from verification.errors import VerificationError
+
+SPEC = default_catalog()["merge_sort"]
+ORIGIN = "verification.catalog.divide_conquer.merge_sort"
+
+
+def _oracle_check(catalog: Catalog) -> checks.CheckResult:
+    results = checks.check_scaffold(
+        SPEC.name,
+        scaffolds_dir=packaged_scaffolds_dir(),
+        cases_per_tier=2,
+        catalog=catalog,
+        hash_seed=False,
+        size_draws=1,
+    )
+    (oracle,) = [r for r in results if r.check == "oracle"]
+    return oracle
+
+
+@pytest.mark.parametrize(
+    ("module", "ok"),
+    [
+        (None, False),
+        ("def helper(test_input, answer):\n    return True\n", False),
+        ("import math\n\ndef oracle(test_input, answer):\n    return True\n", True),
+        ("from somewhere import judge\n\noracle = judge\n", True),
+    ],
+)
+def test_a_package_scaffold_needs_its_oracle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str | None, ok: bool
+) -> None:
+    tests = tmp_path / "tests" / "catalog"
+    tests.mkdir(parents=True)
+    if module is not None:
+        (tests / f"test_{SPEC.name}.py").write_text(module, encoding="utf-8")
+    monkeypatch.setattr(checks, "_CHECKOUT_TESTS", tests)
+    try:
+        detail, passed = checks._check_oracle(SPEC), True
+    except VerificationError as exc:
+        detail, passed = str(exc), False
+    assert passed is ok, detail
+    assert f"tests/catalog/test_{SPEC.name}.py" in detail
+
+
+@pytest.mark.slow  # every generic check, on a few cases
+def test_check_asks_a_package_scaffold_for_its_oracle_and_not_a_plugins() -> None:
+    assert _oracle_check(Catalog([SPEC], origins={SPEC.name: ORIGIN})).ok
+    results = checks.check_scaffold(
+        SPEC.name,
+        scaffolds_dir=packaged_scaffolds_dir(),
+        cases_per_tier=2,
+        catalog=Catalog([SPEC], origins={SPEC.name: "some-plugin"}),
+        hash_seed=False,
+        size_draws=1,
+    )
+    assert "oracle" not in {r.check for r in results}
