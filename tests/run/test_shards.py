@@ -40,9 +40,11 @@ def _asking_all(output: Path, **provider: Any) -> int:
     settings = load_settings(
         **PLAN_SETTINGS, **provider, results_dir=output, cache=False, concurrency=1
     )
-    runner = VerificationRunner(resolve_settings(settings), stopping=FIXED)
-    outcome = asyncio.run(runner.run(["kmp", "bfs"]))
-    return finish_run(outcome, junit_xml=None, fail_on_regression=False)
+    config = resolve_settings(settings)
+    outcome = asyncio.run(VerificationRunner(config, stopping=FIXED).run(["kmp", "bfs"]))
+    return finish_run(
+        outcome, junit_xml=None, fail_on_regression=False, settings=config, prog="verification"
+    )
 
 
 _RUN_ID = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}")
