@@ -58,3 +58,12 @@ def test_an_export_that_is_a_folder_is_refused_before_the_run(
         main([*DRY, "--output", str(tmp_path), "--export", str(tmp_path / "taken.json")])
     assert exited.value.code == 2
     assert "is a folder" in capsys.readouterr().err
+
+
+def test_estimate_which_makes_no_run_refuses_export_and_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for option in (["--export", str(tmp_path / "plan.json")], ["--json"]):
+        assert main([*DRY, "--output", str(tmp_path), "--estimate", *option]) == 2
+        assert "makes no run" in capsys.readouterr().err
+    assert not (tmp_path / "plan.json").exists()

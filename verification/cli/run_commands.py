@@ -110,6 +110,10 @@ class RunCommands(CommandsBase):
 
             if resume:
                 raise ConfigurationError("--estimate plans a new run: leave out --resume")
+            if exports or as_json:
+                raise ConfigurationError(
+                    "--estimate prints a plan and makes no run: leave out --export and --json"
+                )
             if shard is not None:
                 raise ConfigurationError("--estimate prices the whole plan: leave out --shard")
             builder = PromptBuilder(self.settings.scaffolds_dir, overrides=overrides)
