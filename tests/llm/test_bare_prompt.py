@@ -16,7 +16,6 @@ from verification.config import packaged_scaffolds_dir
 from verification.errors import ScaffoldFileError
 from verification.llm.bare_prompt import (
     BarePromptBuilder,
-    TaskPartUnmarked,
     bare_problems,
     bare_scaffold,
     dangling_references,
@@ -83,8 +82,7 @@ def test_a_plugin_scaffold_that_marks_no_task_part_is_warned_about_and_not_sent_
     unmarked = markdown[:start] + markdown[markdown.index("\n## ", start + 1) + 1 :]
     assert not marks_task(unmarked)
     spec = dataclasses.replace(default_catalog()[name], graded_conventions={})
-    with pytest.raises(TaskPartUnmarked, match="no ## Conventions"):
-        bare_problems(spec, unmarked)
+    assert "no ## Conventions" in bare_problems(spec, unmarked)
     path = tmp_path / f"{name}.md"
     path.write_text(unmarked, encoding="utf-8")
     plugin = dataclasses.replace(spec, markdown=path)

@@ -16,6 +16,7 @@ size back); and suites identical under two ``PYTHONHASHSEED`` values.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import math
 import os
@@ -36,7 +37,7 @@ from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.spec import ScaffoldSpec
 from verification.errors import VerificationError
-from verification.llm.bare_prompt import TaskPartUnmarked, bare_problems
+from verification.llm.bare_prompt import bare_problems, marks_task
 from verification.llm.prompt_builder import REQUIRED_SECTIONS, PromptBuilder, ScaffoldParser
 from verification.llm.response_parser import ResponseParser
 from verification.validators.base import Tolerance
@@ -444,7 +445,7 @@ def check_scaffold(
     def run(check: str, body: Callable[[], str]) -> None:
         try:
             results.append(CheckResult(check, True, body()))
-        except (_GenericMutantsAccepted, TaskPartUnmarked) as exc:
+        except _GenericMutantsAccepted as exc:
             results.append(CheckResult(check, True, str(exc)[:1500], warning=True))
         except Exception as exc:  # a check's failure is a verdict, whatever raised it
             detail = str(exc) or type(exc).__name__
@@ -462,6 +463,8 @@ def check_scaffold(
         run("output format", lambda: _check_output_format(spec, markdown))
         run("stated tolerances", lambda: _check_stated_tolerances(spec, markdown))
         run("bare prompt", lambda: bare_problems(spec, markdown))
+        if results[-1].ok and not marks_task(markdown):  # a plugin may mark none: a warning
+            results[-1] = dataclasses.replace(results[-1], warning=True)
     cases: list[TestCase] = []
 
     def draw() -> str:

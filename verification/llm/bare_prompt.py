@@ -30,7 +30,6 @@ from verification.llm.prompt_builder import PromptBuilder, Scaffold, ScaffoldPar
 __all__ = [
     "BARE_SECTIONS",
     "BarePromptBuilder",
-    "TaskPartUnmarked",
     "bare_problems",
     "bare_scaffold",
     "dangling_references",
@@ -59,10 +58,6 @@ _DANGLING = re.compile(
 """What points at the method a bare prompt leaves out: its steps, its sections by name."""
 
 _SENTENCE = re.compile(r"(?<=[.!?:])\s+|\n\s*\n")
-
-
-class TaskPartUnmarked(Exception):
-    """A warning, not a failure: the scaffold has no ``## Conventions`` section."""
 
 
 def marks_task(markdown: str) -> bool:
@@ -125,9 +120,10 @@ def _plain(text: str) -> str:
 
 
 def bare_problems(spec: ScaffoldSpec, markdown: str) -> str:
-    """``check``'s verdict on a scaffold's bare prompt: what it holds, or
+    """``check``'s verdict on a scaffold's bare prompt: what it holds (a warning to give when
+    the scaffold marks no task part, :func:`marks_task`), or
     :class:`~verification.errors.ScaffoldFileError` naming the sentences that point at left
-    out text and the graded conventions it lacks, or :class:`TaskPartUnmarked`."""
+    out text and the graded conventions it lacks."""
     text = bare_scaffold(markdown)
     problems = [f"refers to text it leaves out: {s!r}" for s in dangling_references(text)]
     problems += [
@@ -137,7 +133,7 @@ def bare_problems(spec: ScaffoldSpec, markdown: str) -> str:
     if problems:
         raise ScaffoldFileError("the --baseline none prompt " + "; ".join(problems)[:1200])
     if not marks_task(markdown):
-        raise TaskPartUnmarked(
+        return (
             "marks no task part (no ## Conventions section): --baseline none would send "
             "## When to Use and ## Output Format only; state there every convention the "
             "right answer depends on (iteration counting, ties, random draws, rounding)"
