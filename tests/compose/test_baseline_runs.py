@@ -143,6 +143,7 @@ def _table(out: str) -> list[list[str]]:
     return [line.split() for line in out.splitlines() if line.startswith("kmp ")]
 
 
+@pytest.mark.slow  # three pairs of runs: about ten seconds
 def test_a_baseline_none_pair_replays_each_arm_its_own_lines(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
