@@ -34,9 +34,14 @@ def _summary(output: Path, run_id: str) -> RunSummary:
 
 
 def test_a_significant_drop_is_a_regression_even_when_the_status_holds(
-    tmp_path: Path, scripted_run: ScriptedRun, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    scripted_run: ScriptedRun,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     output = tmp_path / "out"
+    step_summary = tmp_path / "step-summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
     assert scripted_run(output, {"kmp": 19, "bfs": 12}, 40)[0] == 1  # kmp 19/40: FAILED
     code, second = scripted_run(output, {"kmp": 0, "bfs": 12}, 40, "--fail-on-regression")
     assert code == 5
@@ -59,6 +64,9 @@ def test_a_significant_drop_is_a_regression_even_when_the_status_holds(
     # The regression line names both runs and the command that shows their cases.
     assert f"**Regressions:** kmp, this run `{second}` against run `{first}`." in markdown
     assert f"`python -m verification compare {first} {second}`" in markdown
+    job = step_summary.read_text()
+    assert f"- **Regressions:** kmp (this run `{second}` against run `{first}`; " in job
+    assert f"`python -m verification compare {first} {second}`)" in job
     (line,) = [line for line in out.splitlines() if line.startswith("regression against")]
     assert "regression against the previous comparable run: kmp" in line
     assert f"run {second} against run {first}" in line

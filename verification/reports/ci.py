@@ -274,7 +274,12 @@ class GithubStepSummaryReporter:
                 before, now = change.before, change.now
                 lines.append(f"- {change.scaffold}: {before} -> {now} ({change.direction_text})")
             if comparison.regressions:
-                lines.append(f"- **Regressions:** {', '.join(comparison.regressions)}")
+                before, now = comparison.previous_run_id, m.run_id
+                lines.append(
+                    f"- **Regressions:** {', '.join(comparison.regressions)} (this run `{now}` "
+                    f"against run `{before}`; the cases side by side: "
+                    f"`python -m verification compare {before} {now}`)"
+                )
         with _writing(self.path, _STEP_SUMMARY), self.path.open("a", encoding="utf-8") as file:
             file.write("\n".join(lines) + "\n\n")
         return [self.path]
