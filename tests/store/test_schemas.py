@@ -20,12 +20,15 @@ PYDANTIC_VERSION = tuple(int(part) for part in VERSION.split(".")[:2])
 
 def _without_version_noise(value: object) -> object:
     """A schema without what older pydantic releases leave out of the same model's schema
-    (``additionalProperties: true``, JSON Schema's default, and docstring descriptions)."""
+    (``additionalProperties: true``, JSON Schema's default, docstring descriptions, and the
+    one-value ``enum`` a newer release writes beside a ``const`` of that value)."""
     if isinstance(value, dict):
         return {
             key: _without_version_noise(item)
             for key, item in value.items()
-            if key != "description" and not (key == "additionalProperties" and item is True)
+            if key != "description"
+            and not (key == "additionalProperties" and item is True)
+            and not (key == "enum" and "const" in value and item == [value["const"]])
         }
     if isinstance(value, list):
         return [_without_version_noise(item) for item in value]
