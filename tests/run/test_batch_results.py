@@ -13,16 +13,15 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.support.batch_runs import CASES, SEED, answering_right, verify_batch
 from verification.cli import main
 from verification.run.batch_mode import BATCH_FILE, BatchLog
 from verification.store.journal import read_journal
 
 if TYPE_CHECKING:
-    from tests.support.fake_server import FakeBatchAPI, FakeModelServer
+    from tests.support.fake_server import FakeModelServer
 
 KEY = "sk-ant-results-canary-Vb41xQ"
-SEED, CASES = 13, 6
-MODEL = "claude-haiku-4-5"
 
 
 @pytest.fixture
@@ -30,25 +29,6 @@ def server_env(anthropic_env: FakeModelServer, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("VERIFY_BATCH_POLL_INTERVAL", "0.01")
     monkeypatch.setenv("VERIFY_CACHE", "false")
     return anthropic_env
-
-
-def _answering_right(server: FakeModelServer, *, polls: int | None = 1) -> FakeBatchAPI:
-    right = server.right_kmp_replies(SEED, CASES)
-    api = server.FakeBatchAPI(
-        lambda cid, params: server.batch_succeeded(right[str(params["messages"][0]["content"])]),
-        polls=polls,
-    )
-    server.batches = api
-    return api
-
-
-def _verify(output: Path, *extra: str) -> int:
-    return main(
-        [
-            *("verify", "kmp", "--provider", "anthropic", "--model", MODEL, "--batch"),
-            *("--cases", str(CASES), "--seed", str(SEED), "--output", str(output), *extra),
-        ]
-    )
 
 
 def _run(output: Path) -> Path:
@@ -86,10 +66,10 @@ def test_a_results_line_that_does_not_decode_is_that_request_s_missing_answer(
     capsys: pytest.CaptureFixture[str],
     mangle: Callable[[bytes], bytes],
 ) -> None:
-    api = _answering_right(server_env)
+    api = answering_right(server_env)
     api.results_body = mangle
     server_env.script([server_env.kmp_messages(SEED, CASES)])  # the one left, asked again
-    code = _verify(tmp_path)
+    code = verify_batch(tmp_path)
     err = capsys.readouterr().err
     # Before: the whole read failed (retried, then exit 2), none of the 6 paid answers kept,
     # and a traceback ("aclose(): asynchronous generator is already running").
@@ -108,11 +88,11 @@ def test_a_results_line_that_does_not_decode_is_that_request_s_missing_answer(
 def test_a_batch_past_its_deadline_keeps_what_it_finished(
     server_env: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    api = _answering_right(server_env, polls=None)  # never ends unless canceled
+    api = answering_right(server_env, polls=None)  # never ends unless canceled
     api.finished_when_canceled = 4  # done, and billed, when the cancel came
     monkeypatch.setenv("VERIFY_BATCH_DEADLINE", "0.3")
     server_env.script([server_env.kmp_messages(SEED, CASES)] * 2)  # only the other two
-    assert _verify(tmp_path) == 0
+    assert verify_batch(tmp_path) == 0
     assert api.canceled == {"msgbatch_fake0"}
     records = read_journal(_run(tmp_path) / "results.jsonl")
     kept = [r for r in records if r.source == "batch"]
@@ -132,11 +112,11 @@ def test_a_results_url_on_another_origin_is_not_sent_the_key(
     from tests.support.fake_server import FakeModelServer
 
     with FakeModelServer() as elsewhere:
-        api = _answering_right(server_env)
+        api = answering_right(server_env)
         api.results_url = lambda base, batch_id: (
             f"{elsewhere.base_url}/v1/messages/batches/{batch_id}/results"
         )
-        code = _verify(tmp_path)
+        code = verify_batch(tmp_path)
         err = capsys.readouterr().err
         # Before: the SDK sent the API key to the other host.
         assert not elsewhere.requests
@@ -149,10 +129,10 @@ def test_a_results_url_on_another_origin_is_not_sent_the_key(
 def test_an_ended_batch_without_a_results_url_is_asked_again(
     server_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    api = _answering_right(server_env)
+    api = answering_right(server_env)
     api.results_url = lambda base, batch_id: None
     server_env.script([server_env.kmp_messages(SEED, CASES)] * CASES)
-    code = _verify(tmp_path)
+    code = verify_batch(tmp_path)
     err = capsys.readouterr().err
     # Before: 'Anthropic SDK error: AnthropicError', exit 2, on every --resume.
     assert code == 0, err
@@ -171,11 +151,11 @@ def test_a_batch_whose_cancel_is_answered_404_does_not_stop_the_run(
 ) -> None:
     from tests.support.fake_server import anthropic_error
 
-    api = _answering_right(server_env, polls=None)
+    api = answering_right(server_env, polls=None)
     api.cancel_reply = anthropic_error(404, "not_found_error", "no such batch")
     monkeypatch.setenv("VERIFY_BATCH_DEADLINE", "0.3")
     monkeypatch.setenv("VERIFY_BATCH_SYNC_FINISH", "false")
-    code = _verify(tmp_path)
+    code = verify_batch(tmp_path)
     err = capsys.readouterr().err
     # Before: exit 2 on the cancel's 404, and the same on every --resume.
     assert code == 3, err  # its requests are infrastructure errors: INCOMPLETE
@@ -209,10 +189,10 @@ def test_an_endless_results_stream_is_read_no_further_than_a_batch_holds() -> No
 def test_an_ended_batch_whose_results_are_gone_is_asked_again(
     server_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    api = _answering_right(server_env)
+    api = answering_right(server_env)
     api.results_url = lambda base, batch_id: f"{base}/v1/messages/batches/{batch_id}/gone"
     server_env.script([server_env.kmp_messages(SEED, CASES)] * CASES)
-    code = _verify(tmp_path)
+    code = verify_batch(tmp_path)
     err = capsys.readouterr().err
     # Before: exit 2 on the results' 404, and the same on every --resume.
     assert code == 0, err

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.support.batch_runs import CASES, MODEL, SEED, answering_right, verify_batch
 from verification.cli import main
 from verification.config import load_settings
 from verification.run.batch_log import BATCH_FILE, BatchLog, now
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
     from tests.support.fake_server import FakeBatchAPI, FakeModelServer
 
 KEY = "sk-ant-resume-canary-Qm27pd"
-SEED, CASES = 13, 6
-MODEL = "claude-haiku-4-5"
 
 
 @pytest.fixture
@@ -34,25 +33,6 @@ def server_env(anthropic_env: FakeModelServer, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("VERIFY_BATCH_POLL_INTERVAL", "0.01")
     monkeypatch.setenv("VERIFY_CACHE", "false")
     return anthropic_env
-
-
-def _answering_right(server: FakeModelServer, *, polls: int | None = 1) -> FakeBatchAPI:
-    right = server.right_kmp_replies(SEED, CASES)
-    api = server.FakeBatchAPI(
-        lambda cid, params: server.batch_succeeded(right[str(params["messages"][0]["content"])]),
-        polls=polls,
-    )
-    server.batches = api
-    return api
-
-
-def _verify(output: Path, *extra: str) -> int:
-    return main(
-        [
-            *("verify", "kmp", "--provider", "anthropic", "--model", MODEL, "--batch"),
-            *("--cases", str(CASES), "--seed", str(SEED), "--output", str(output), *extra),
-        ]
-    )
 
 
 def _resume(output: Path, run: Path) -> int:
@@ -95,7 +75,7 @@ def _foreign_batch(api: FakeBatchAPI, size: int) -> None:
 def test_a_run_killed_during_the_create_call_adopts_the_batch_it_made(
     server_env: FakeModelServer, tmp_path: Path
 ) -> None:
-    api = _answering_right(server_env, polls=3)
+    api = answering_right(server_env, polls=3)
     run = _killed_during_create(api, tmp_path)
     _foreign_batch(api, CASES)  # same size, same window: never adopted, never canceled
     api.answer = _foreign_or(api.answer, server_env)
@@ -134,7 +114,7 @@ def test_an_intent_whose_batch_was_never_made_is_sent_again(
     )
     server_env.batches = api
     monkeypatch.setenv("VERIFY_BATCH_SYNC_FINISH", "false")
-    assert _verify(tmp_path) == 3
+    assert verify_batch(tmp_path) == 3
     (run,) = (tmp_path / "runs").iterdir()
     (missing,) = [r for r in read_journal(run / "results.jsonl") if r.outcome == "infra_error"]
     # A create call that never reached the server (killed before it went out).
@@ -161,7 +141,7 @@ def test_a_refused_listing_stops_and_names_the_choice(
 ) -> None:
     from tests.support.fake_server import anthropic_error
 
-    api = _answering_right(server_env)
+    api = answering_right(server_env)
     run = _killed_during_create(api, tmp_path)
     api.list_reply = anthropic_error(403, "permission_error", "this key may not list batches")
     assert _resume(tmp_path, run) == 2
@@ -184,7 +164,7 @@ def test_a_candidate_that_does_not_end_is_named_not_adopted_nor_canceled(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    api = _answering_right(server_env, polls=None)
+    api = answering_right(server_env, polls=None)
     run = _killed_during_create(api, tmp_path)
     monkeypatch.setenv("VERIFY_BATCH_DEADLINE", "0.3")
     assert _resume(tmp_path, run) == 2
@@ -196,8 +176,8 @@ def test_a_candidate_that_does_not_end_is_named_not_adopted_nor_canceled(
 def test_results_journalled_before_a_crash_are_not_journalled_or_counted_twice(
     server_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    api = _answering_right(server_env)
-    assert _verify(tmp_path) == 0
+    api = answering_right(server_env)
+    assert verify_batch(tmp_path) == 0
     (run,) = (tmp_path / "runs").iterdir()
     # As a process killed after journalling three of the results leaves it: no 'collected'.
     journal = run / "results.jsonl"
@@ -224,8 +204,8 @@ def test_results_journalled_before_a_crash_are_not_journalled_or_counted_twice(
 def test_a_batch_line_naming_a_repair_with_no_first_attempt_is_its_own_failure(
     server_env: FakeModelServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    api = _answering_right(server_env)
-    assert _verify(tmp_path) == 0
+    api = answering_right(server_env)
+    assert verify_batch(tmp_path) == 0
     (run,) = (tmp_path / "runs").iterdir()
     journal = run / "results.jsonl"
     first, *rest = journal.read_text().splitlines(keepends=True)
@@ -254,7 +234,7 @@ def test_a_create_call_answered_with_no_batch_is_not_sent_again_blindly(
 ) -> None:
     from tests.support.fake_server import RecordedRequest, Reply
 
-    api = _answering_right(server_env)
+    api = answering_right(server_env)
 
     class LostAnswer:
         """The create call's answer is lost (a proxy's page); the rest is the API's."""
@@ -265,7 +245,7 @@ def test_a_create_call_answered_with_no_batch_is_not_sent_again_blindly(
             return api.handle(request, base_url)
 
     server_env.batches = LostAnswer()  # type: ignore[assignment]
-    assert _verify(tmp_path) == 2
+    assert verify_batch(tmp_path) == 2
     err = capsys.readouterr().err
     assert "Whether the batch was made is not known" in err and "Traceback" not in err
     # Before: retried, each retry a batch the server may have made and billed.
@@ -285,7 +265,7 @@ def test_a_listing_that_pages_forever_ends_and_says_so(
 ) -> None:
     from tests.support.fake_server import Reply
 
-    api = _answering_right(server_env)
+    api = answering_right(server_env)
     run = _killed_during_create(api, tmp_path)
     recent = api.batch_object(0, server_env.base_url)
     page = {"data": [recent] * 1000, "has_more": True, "first_id": "a", "last_id": "b"}
