@@ -5,6 +5,7 @@ breaks either and warns about one that marks no task part, which a plugin may no
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,20 @@ def test_no_bare_prompt_points_at_text_it_leaves_out(name: str) -> None:
     bare = BarePromptBuilder(packaged_scaffolds_dir()).build(name, case.input)
     assert dangling_references(bare.system) == []
     assert "scaffold" not in bare.user
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_sentence_of_a_bare_prompt_refers_to_a_scaffold(name: str) -> None:
+    """No scaffold is sent bare, so no sentence of either message may name one ("Use this
+    scaffold to ..."): the scaffold's address is said as the task."""
+    case = draw_case(default_catalog()[name], "standard", 0, seed=1)
+    bare = BarePromptBuilder(packaged_scaffolds_dir()).build(name, case.input)
+    for message in (bare.system, bare.user):
+        assert re.findall(r"[^.:\n]*\bscaffold\b[^.:\n]*", message, re.IGNORECASE) == []
+    # The task's own words are kept: the When to Use section's first sentence, re-addressed.
+    opening = ScaffoldParser().parse(BUILDER.get_scaffold_content(name))["when_to_use"]
+    said = re.sub(r"^Use this scaffold (to|for)\b", "", opening.split("\n")[0]).strip()
+    assert said and said in bare.system
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -107,6 +122,11 @@ def test_show_prompt_baseline_none_prints_the_bare_prompt(
 def test_the_dangling_reference_finder() -> None:
     found = dangling_references(
         "Report the root. The steps below give one. Count as in Step 3. See the Worked "
-        "Example. The conventions below say how."
+        "Example. The conventions below say how. Use this scaffold to add."
     )
-    assert found == ["The steps below give one.", "Count as in Step 3.", "See the Worked Example."]
+    assert found == [
+        "The steps below give one.",
+        "Count as in Step 3.",
+        "See the Worked Example.",
+        "Use this scaffold to add.",
+    ]

@@ -12,8 +12,11 @@ the method, left out. A scaffold with no ``## Conventions`` section marks no tas
 ``check`` warns about it, and ``--baseline none`` refuses a plugin's such scaffold (the
 bare arm would be asked a vaguer question than the scaffold arm).
 
-No sentence of the task part may point at the method it leaves out ("the steps below",
-"step 2", "the Worked Example"): :func:`dangling_references` finds such sentences, and
+No sentence of the bare prompt may point at the method it leaves out ("the steps below",
+"step 2", "the Worked Example") or at a scaffold, for none is sent: a scaffold's ``When to
+Use`` opens "Use this scaffold to find ...", which the bare prompt says as "Your task is to
+find ..." (:data:`TASK_ADDRESS`). :func:`dangling_references` finds the sentences that
+still point at a scaffold or at left out text, and
 ``check`` fails a scaffold whose bare prompt holds one, or lacks one of its spec's
 :attr:`~verification.catalog.spec.ScaffoldSpec.graded_conventions`. The user prompt is the
 bare template (``user_bare``), which asks to solve the instance as the instructions say.
@@ -29,6 +32,7 @@ from verification.llm.prompt_builder import PromptBuilder, Scaffold, ScaffoldPar
 
 __all__ = [
     "BARE_SECTIONS",
+    "TASK_ADDRESS",
     "BarePromptBuilder",
     "bare_problems",
     "bare_scaffold",
@@ -45,17 +49,25 @@ BARE_SECTIONS = (
 """The sections a bare prompt keeps (key, heading), in this order (``Conventions`` when the
 scaffold has it)."""
 
+TASK_ADDRESS = (
+    (re.compile(r"\bUse this scaffold to\b"), "Your task is to"),
+    (re.compile(r"\bUse this scaffold for\b"), "This task asks for"),
+)
+"""How the task part's address to a reader of the scaffold reads in the bare prompt, which
+sends no scaffold (pattern, replacement)."""
+
 _DANGLING = re.compile(
     r"\bsteps?\s+(?:below|above|that follow)\b"
     r"|\bstep\s+\d"
     r"|\bsteps\s+\d"
     r"|\bthe\s+(?:method|procedure|algorithm)\s+(?:below|above)\b"
-    r"|\bfollow(?:ing)?\s+the\s+scaffold\b"
+    r"|\bscaffold"
     r"|Scaffold Instructions|Worked Example|Edge Cases"
     r"|\b(?:the|this)\s+(?:worked\s+)?example\s+(?:below|above)\b",
     re.IGNORECASE,
 )
-"""What points at the method a bare prompt leaves out: its steps, its sections by name."""
+"""What points at the method a bare prompt leaves out (its steps, its sections by name) or
+at a scaffold, which it does not send."""
 
 _SENTENCE = re.compile(r"(?<=[.!?:])\s+|\n\s*\n")
 
@@ -66,17 +78,19 @@ def marks_task(markdown: str) -> bool:
 
 
 def bare_scaffold(markdown: str) -> str:
-    """The title, task, conventions and Output Format of a (checked) scaffold's Markdown.
+    """The title, task, conventions and Output Format of a (checked) scaffold's Markdown,
+    its address to a reader of the scaffold said as a task (:data:`TASK_ADDRESS`).
 
     Examples
     --------
-    >>> text = "# T\\n\\n## When to Use\\n\\nTask.\\n\\n## Scaffold Instructions\\n\\n1. Do.\\n"
-    >>> print(bare_scaffold(text + "\\n## Output Format\\n\\nJSON.\\n"))
+    >>> text = "# T\\n\\n## When to Use\\n\\nUse this scaffold to add.\\n\\n"
+    >>> text += "## Scaffold Instructions\\n\\n1. Do.\\n\\n## Output Format\\n\\nJSON.\\n"
+    >>> print(bare_scaffold(text))
     # T
     <BLANKLINE>
     ## When to Use
     <BLANKLINE>
-    Task.
+    Your task is to add.
     <BLANKLINE>
     ## Output Format
     <BLANKLINE>
@@ -88,11 +102,15 @@ def bare_scaffold(markdown: str) -> str:
     parts += [
         f"## {heading}\n\n{sections[key]}" for key, heading in BARE_SECTIONS if key in sections
     ]
-    return "\n\n".join(parts) + "\n"
+    text = "\n\n".join(parts) + "\n"
+    for pattern, said in TASK_ADDRESS:
+        text = pattern.sub(said, text)
+    return text
 
 
 def dangling_references(text: str) -> list[str]:
-    """The sentences of ``text`` that point at steps or sections it does not hold.
+    """The sentences of ``text`` that point at steps or sections it does not hold, or at a
+    scaffold.
 
     Examples
     --------
