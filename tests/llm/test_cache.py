@@ -278,10 +278,10 @@ def test_cache_stats_and_clear(
     assert _verify(tmp_path, 3) == 0
     assert _verify(tmp_path, 3) == 0
     capsys.readouterr()
-    assert main(["cache", "stats", "--output", str(tmp_path)]) == 0
+    assert main(["cache", "stats", "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "3 answers, 3 served again" in out and MODEL in out
-    assert main(["cache", "clear", "--output", str(tmp_path)]) == 0
+    assert main(["cache", "clear", "--cache-dir", str(tmp_path)]) == 0
     assert "removed 3 cached answers" in capsys.readouterr().out
     assert ResponseCache(tmp_path / CACHE_FILE).stats().entries == 0
 
@@ -333,9 +333,9 @@ def test_a_broken_cache_file_is_reported_once_and_cleared(
     anthropic_env.script([_answers(anthropic_env, 3)] * 6)
     assert _verify(tmp_path, 3) == 0
     assert caplog.text.count("is unusable") == 1, caplog.text
-    assert main(["cache", "stats", "--output", str(tmp_path)]) == 2
+    assert main(["cache", "stats", "--cache-dir", str(tmp_path)]) == 2
     assert "cannot be read" in capsys.readouterr().err
-    assert main(["cache", "clear", "--output", str(tmp_path)]) == 0
+    assert main(["cache", "clear", "--cache-dir", str(tmp_path)]) == 0
     assert not (tmp_path / CACHE_FILE).exists()
     assert _verify(tmp_path, 3) == 0  # a new cache, filled
     assert ResponseCache(tmp_path / CACHE_FILE).stats().entries == 3

@@ -88,7 +88,7 @@ def _records(output: Path) -> list[Any]:
 
 def _stats(output: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     capsys.readouterr()
-    code = main(["cache", "stats", "--output", str(output)])
+    code = main(["cache", "stats", "--cache-dir", str(output)])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -280,7 +280,7 @@ def test_a_cache_that_is_a_folder_is_left_alone_and_said_so(
 ) -> None:
     folder = tmp_path / CACHE_FILE
     (folder / "keep").mkdir(parents=True)
-    assert main(["cache", "clear", "--output", str(tmp_path)]) == 2
+    assert main(["cache", "clear", "--cache-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "a folder" in err and "nothing removed" in err and "removed 0" not in err
     assert (folder / "keep").is_dir()
@@ -312,11 +312,11 @@ def test_a_cache_that_is_no_file_is_reported_and_removed_by_cache_clear(
     else:
         path.symlink_to(tmp_path / "gone" / "cache.sqlite3")
     code, _, err = _stats(tmp_path, capsys)
-    assert code == 2 and "cache clear --output" in err, err
+    assert code == 2 and "cache clear --cache-dir" in err, err
     server_env.script([_answers(server_env, 2)] * 2)
     assert main(_argv(tmp_path, 2)) == 0  # no hang on the pipe, no crash
-    assert caplog.text.count("is unusable") == 1 and "cache clear --output" in caplog.text
-    assert main(["cache", "clear", "--output", str(tmp_path)]) == 0
+    assert caplog.text.count("is unusable") == 1 and "cache clear --cache-dir" in caplog.text
+    assert main(["cache", "clear", "--cache-dir", str(tmp_path)]) == 0
     assert not path.exists() and not path.is_symlink()
     assert not (tmp_path / "gone").exists(), "the link's target was not created"
     server_env.script([_answers(server_env, 2)] * 2)
@@ -338,8 +338,8 @@ def test_another_programs_responses_table_is_cleared_for_good(
 ) -> None:
     _foreign_cache(tmp_path / CACHE_FILE, "id INTEGER, body TEXT", [(1, "theirs")])
     code, _, err = _stats(tmp_path, capsys)
-    assert code == 2 and "not a response cache" in err and "cache clear --output" in err
-    assert main(["cache", "clear", "--output", str(tmp_path)]) == 0
+    assert code == 2 and "not a response cache" in err and "cache clear --cache-dir" in err
+    assert main(["cache", "clear", "--cache-dir", str(tmp_path)]) == 0
     code, out, _ = _stats(tmp_path, capsys)
     assert code == 0 and "empty" in out
     server_env.script([_answers(server_env, 2)] * 2)

@@ -5,6 +5,7 @@ used answers. Driven through the CLI against the fake Messages API server."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -162,7 +163,25 @@ def test_a_capped_cache_stays_under_its_cap_while_a_run_keeps_answers(
 def test_cache_stats_on_a_folder_with_no_cache_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["cache", "stats", "--output", str(tmp_path)]) == 0
+    assert main(["cache", "stats", "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert f"{tmp_path} holds no response cache; the shared one is " in out
     assert not (tmp_path / CACHE_FILE).exists()
+
+
+@pytest.mark.parametrize("action", ["stats", "clear"])
+def test_cache_refuses_output_which_names_a_results_folder_elsewhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], action: str
+) -> None:
+    # --output is the results folder for every other command; the cache is shared whatever
+    # it is, so `cache clear --output R` must not act on some other file or clear the
+    # shared cache: it is refused, naming the shared cache and --cache-dir.
+    legacy = tmp_path / "results"
+    legacy.mkdir()
+    (legacy / CACHE_FILE).write_bytes(b"kept")
+    assert main(["cache", action, "--output", str(legacy)]) == 2
+    err = capsys.readouterr().err
+    shared = Path(os.environ["VERIFY_CACHE_DIR"]) / CACHE_FILE  # set by conftest
+    assert "cache takes no --output" in err and f"--cache-dir {legacy}" in err, err
+    assert str(shared) in err, err
+    assert (legacy / CACHE_FILE).read_bytes() == b"kept"

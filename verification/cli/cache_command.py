@@ -13,11 +13,24 @@ class CacheCommand(CommandsBase):
     """``cache``."""
 
     def cache(
-        self, action: str, *, folder: Path | None = None, older_than: int | None = None
+        self,
+        action: str,
+        *,
+        folder: Path | None = None,
+        older_than: int | None = None,
+        output: Path | None = None,
     ) -> int:
         from verification.errors import ConfigurationError
         from verification.llm.cache.responses import CACHE_FILE, ResponseCache, shared_cache
 
+        if output is not None:
+            shared = shared_cache(self.settings.cache_dir, self.settings.cache_max_mb)
+            raise ConfigurationError(
+                f"cache takes no --output: every run shares one response cache whatever its "
+                f"--output (results folder), {shared.path}; --cache-dir {output} acts on "
+                f"the {CACHE_FILE} in {output} instead (a results folder where a version "
+                "before the shared cache kept one)"
+            )
         if (action == "prune") != (older_than is not None):
             raise ConfigurationError(
                 "cache prune needs --older-than DAYS"

@@ -172,7 +172,12 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
         if args.command == "view":
             return cli.view(args.run_id)
         if args.command == "cache":
-            return cli.cache(args.action, folder=args.cache_folder, older_than=args.older_than)
+            return cli.cache(
+                args.action,
+                folder=args.cache_folder,
+                older_than=args.older_than,
+                output=args.cache_output,
+            )
         if args.command == "history":
             return cli.history(
                 model=args.model, scaffold=args.scaffold, limit=args.limit, as_json=args.json

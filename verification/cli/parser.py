@@ -322,13 +322,17 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="with prune: remove answers neither kept nor served in the last DAYS days",
     )
     cache.add_argument(
-        "--output",
+        "--cache-dir",
         type=path_argument,
         dest="cache_folder",
         metavar="DIR",
-        help="act on the cache.sqlite3 that versions before the shared cache kept in the "
-        "results folder DIR, instead of the shared cache",
+        help="act on the cache.sqlite3 in DIR instead of the shared cache: a folder "
+        "VERIFY_CACHE_DIR named, or a results folder where a version before the shared "
+        "cache kept one",
     )
+    # --output names the results folder everywhere else, which no cache depends on: it is
+    # refused with a word on --cache-dir (its name here before) rather than reinterpreted.
+    cache.add_argument("--output", type=path_argument, dest="cache_output", help=argparse.SUPPRESS)
 
     history = command(
         "history",

@@ -75,7 +75,7 @@ class ResponseCache:
 
     @property
     def _clear_command(self) -> str:
-        return f"`python -m verification cache clear --output {self.path.parent}`"
+        return f"`python -m verification cache clear --cache-dir {self.path.parent}`"
 
     @property
     def usable(self) -> bool:
