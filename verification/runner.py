@@ -37,7 +37,7 @@ from verification.run.attempts import Attempts, Job, ProgressCallback
 from verification.run.budget import CostBudget, cost_basis
 from verification.run.manifest import ended_manifest, manifest_for
 from verification.run.plan import plan_cases, plan_run
-from verification.run.resuming import answered_samples
+from verification.run.resuming import answered_samples, resumed_arm
 from verification.run.scheduling import CaseScheduler
 from verification.run.shards import Shard
 from verification.run.strategies import ANSWER_KINDS, STOPPING_RULES, TRANSPORTS
@@ -237,6 +237,9 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
     ) -> RunResult:
         settings = self.settings
         self._calibrations = {}  # another run's case of the same id may differ (its seed)
+        previous = paths.read_manifest() if resumed else None
+        if previous is not None:  # a run of a --baseline pair goes on as its arm
+            self.prompt_builder, self.arm = resumed_arm(previous, self.prompt_builder, self.arm)
         plan = plan_run(
             settings,
             scaffold_names,
@@ -246,7 +249,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             case_ids=case_ids,
             size=size,
             shard=shard,
-            resumes=paths.read_manifest() if resumed else None,
+            resumes=previous,
         )
         if self.stopping is not None:
             plan = dataclasses.replace(plan, stopping=self.stopping)
@@ -288,6 +291,8 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         )
         if self.reruns is not None and not resumed:
             manifest = manifest.model_copy(update={"reruns": self.reruns})
+        if self.arm is not None and not resumed:
+            manifest = manifest.model_copy(update={"arm": self.arm})
         paths.write_manifest(manifest)
         self.run_id = paths.run_id
         journalled = read_journal(paths.journal)

@@ -6,6 +6,9 @@ scaffold it read from somewhere other than where the harness would look today (a
 with ``--scaffold-file``, or another ``--scaffolds-dir``) is read from that stored path again,
 but only when the file there still hashes to the manifest's sha256: the manifest is a file
 anyone may edit, so a path in it is trusted for nothing but text the run already hashed.
+
+A run of a ``--baseline`` pair goes on as the arm it is (:func:`resumed_arm`): a bare arm
+is asked the bare prompt again, and every arm's new lines name it, whoever resumes it.
 """
 
 from __future__ import annotations
@@ -16,12 +19,37 @@ from pathlib import Path
 
 from verification.config import RunConfig
 from verification.errors import ConfigurationError, VerificationError
+from verification.llm.bare_prompt import BarePromptBuilder
 from verification.llm.base import LLMProvider
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, PromptBuilder
 from verification.store.manifests import RunManifest
-from verification.store.records import AttemptRecord
+from verification.store.records import Arm, AttemptRecord
 
-__all__ = ["adopt_stored_scaffolds", "answered_samples", "check_resumable", "resume_command"]
+__all__ = [
+    "adopt_stored_scaffolds",
+    "answered_samples",
+    "check_resumable",
+    "resume_command",
+    "resumed_arm",
+]
+
+
+def resumed_arm(
+    manifest: RunManifest, builder: PromptBuilder, arm: Arm | None
+) -> tuple[PromptBuilder, Arm | None]:
+    """The prompt builder and arm a resumed run asks with: the arm its manifest records (a
+    run of no pair keeps ``arm``), and for the bare arm a :class:`BarePromptBuilder` reading
+    the same scaffolds, so a resumed bare arm stays bare (the scaffold sent in its place
+    would mix two questions in one run; its manifest's sha256 is of the bare text). A
+    manifest from before arms were kept names the bare arm by its ``variant``."""
+    recorded = manifest.arm or ("bare" if manifest.variant == "bare" else None)
+    if recorded is None:
+        return builder, arm
+    if recorded == "bare" and not isinstance(builder, BarePromptBuilder):
+        builder = BarePromptBuilder(
+            builder.scaffolds_dir, overrides=builder.overrides, catalog=builder.catalog
+        )
+    return builder, recorded
 
 
 def adopt_stored_scaffolds(manifest: RunManifest, builder: PromptBuilder) -> list[str]:

@@ -23,6 +23,7 @@ from pydantic import (
 from verification.cases import SCAFFOLD_NAME_FORMAT, Tier, is_scaffold_name
 from verification.errors import JournalError, StoredFileError
 from verification.store.pricing import TABLES_DATED, ModelPrice
+from verification.store.records import Arm
 from verification.store.run_ids import is_run_id
 from verification.store.stored_files import (
     MAX_MANIFEST_BYTES,
@@ -211,6 +212,10 @@ class RunManifest(BaseModel):
     with ``--baseline``; ``None`` the scaffold files as they are. Part of comparability."""
     linked_run: str | None = None
     """The other run of a ``--baseline`` pair (same cases)."""
+    arm: Arm | None = None
+    """The arm of a ``--baseline`` pair this run is (written when it starts, so that a
+    resume, even of a run stopped before its pair was linked, asks as that arm did);
+    ``None``: no pair, or a run from before arms were kept."""
     reruns: str | None = None
     """The run whose failed or errored cases this run asked again (``--rerun-failed``)."""
     shard: ShardInfo | None = None

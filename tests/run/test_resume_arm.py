@@ -1,0 +1,85 @@
+"""A resumed run of a ``--baseline`` pair goes on as its arm: a bare arm is asked the bare
+prompt again (not the scaffold), and every arm's new journal lines name it, whoever resumes
+it (``verify --resume`` builds an ordinary runner)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from verification.catalog import default_catalog
+from verification.config import load_settings, packaged_scaffolds_dir
+from verification.llm.bare_prompt import BarePromptBuilder
+from verification.llm.base import LLMRequest, LLMResponse
+from verification.llm.dry_run import ReplayProvider
+from verification.llm.prompt_builder import PromptBuilder
+from verification.runner import VerificationRunner
+from verification.store.journal import read_journal
+from verification.store.records import Arm
+
+CASES = 6
+WRONG = "```json\n{}\n```"
+
+
+class RecordingReplay(ReplayProvider):
+    """The replay provider, keeping every request it was sent."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.sent: list[LLMRequest] = []
+
+    async def generate(self, request: LLMRequest) -> LLMResponse:
+        self.sent.append(request)
+        return await super().generate(request)
+
+
+def _replay(path: Path, lines: list[dict[str, str]]) -> Path:
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("arm", ["bare", "scaffold"])
+def test_a_resumed_pair_run_keeps_its_arm_and_its_prompt(tmp_path: Path, arm: Arm) -> None:
+    output = tmp_path / "out"
+    scaffolds = packaged_scaffolds_dir()
+    builder = BarePromptBuilder(scaffolds) if arm == "bare" else PromptBuilder(scaffolds)
+    reference = load_settings(results_dir=output, provider="reference", cases=CASES, cache=False)
+    ids = [
+        r.case_id
+        for r in read_journal(asyncio.run(VerificationRunner(reference).run(["kmp"])).paths.journal)
+    ]
+    # The run of the arm: half its cases have no line, so it ends with them left to ask.
+    half = _replay(tmp_path / "half.jsonl", [{"case_id": i, "text": WRONG} for i in ids[::2]])
+    settings = load_settings(
+        results_dir=output, provider="replay", replay_file=half, cases=CASES, cache=False
+    )
+    first = asyncio.run(VerificationRunner(settings, prompt_builder=builder, arm=arm).run(["kmp"]))
+    assert first.manifest.arm == arm
+    left = {r.case_id for r in read_journal(first.paths.journal) if r.outcome == "infra_error"}
+    assert left == set(ids[1::2])
+    # Every case answered by another arm first: a run that forgot its arm is served those.
+    other = "scaffold" if arm == "bare" else "bare"
+    full = _replay(
+        tmp_path / "full.jsonl",
+        [{"case_id": i, "arm": name, "text": f"{name} {i}"} for i in ids for name in (other, arm)],
+    )
+    provider = RecordingReplay(full)
+    resumed_settings = load_settings(
+        results_dir=output, provider="replay", replay_file=full, cases=CASES, cache=False
+    )
+    # As verify --resume makes it: an ordinary runner, no arm, the scaffold's prompt builder.
+    resumer = VerificationRunner(resumed_settings, provider=provider)
+    asyncio.run(resumer.run([], resume=first.run_id))
+    spec = default_catalog()["kmp"]
+    assert {request.case_id for request in provider.sent} == left
+    assert {request.system for request in provider.sent} == {builder.get_scaffold_content(spec)}
+    assert {request.arm for request in provider.sent} == {arm}
+    again = [
+        r
+        for r in read_journal(first.paths.journal)
+        if r.case_id in left and r.outcome != "infra_error"
+    ]
+    assert {(r.arm, r.raw_response) for r in again} == {(arm, f"{arm} {i}") for i in left}
