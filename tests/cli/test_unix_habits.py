@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from verification.cases import TIERS
 from verification.catalog import default_catalog
 from verification.cli import main
 
@@ -110,7 +111,9 @@ def test_list_json_is_the_catalog(capsys: pytest.CaptureFixture[str]) -> None:
         spec = catalog[entry["name"]]
         assert entry["category"] == spec.category and entry["title"] == spec.title
         assert entry["size"]["unit"] == spec.size.unit
-        assert {t: tuple(r) for t, r in entry["size"]["ranges"].items()} == spec.size.ranges
+        ranges = entry["size"]["ranges"]
+        assert {t: tuple(ranges[t]) for t in TIERS} == spec.size.ranges
+        assert ranges["stress"] == (list(spec.size.stress) if spec.size.stress else None)
         assert entry["answer_schema"] == spec.answer_schema.model_json_schema()
     assert listed["skipped"] == []
 

@@ -60,6 +60,8 @@ def catalog_json(catalog: Catalog, names: Sequence[str]) -> str:
     scaffolds = []
     for name in names:
         spec = catalog[name]
+        ranges: dict[str, list[int] | None] = {t: list(spec.size.ranges[t]) for t in TIERS}
+        ranges["stress"] = list(spec.size.stress) if spec.size.stress else None
         scaffolds.append(
             {
                 "name": name,
@@ -69,7 +71,8 @@ def catalog_json(catalog: Catalog, names: Sequence[str]) -> str:
                 "validator": spec.validator.kind,
                 "size": {
                     "unit": spec.size.unit,
-                    "ranges": {tier: list(spec.size.ranges[tier]) for tier in TIERS},
+                    "ranges": ranges,
+                    "stress_limit": spec.size.stress_limit or None,
                 },
                 "answer_schema": spec.answer_schema.model_json_schema(),
                 "tolerances": {what: str(bound) for what, bound in spec.tolerances.items()},

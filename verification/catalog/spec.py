@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import math
 import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -25,9 +26,13 @@ from verification.validators.base import Tolerance, Validator
 
 __all__ = [
     "MIN_OUTPUT_TOKENS",
+    "MODEL_OUTPUT_CEILING",
+    "STRESS_FACTOR",
+    "STRESS_TIERS",
     "AnswerSchema",
     "CalibrationHook",
     "InputGenerator",
+    "OutputBudget",
     "ScaffoldSpec",
     "SizeAxis",
     "format_input_as_json",
@@ -37,6 +42,16 @@ __all__ = [
 
 MIN_OUTPUT_TOKENS = 1024
 """The smallest output budget a spec may set: less cannot hold a worked answer."""
+
+MODEL_OUTPUT_CEILING = 32_000
+"""The most output tokens a size may budget for one answer: what the default models write in
+one reply, well inside the request timeout. A size whose budget passes it is not offered."""
+
+STRESS_FACTOR = 4
+"""How far past the standard maximum a stress range reaches where the scaffold allows."""
+
+STRESS_TIERS: tuple[Tier, ...] = ("simple", "standard")
+"""The tiers whose inputs a stress range scales; edge cases stay small by design."""
 
 InputGenerator = Callable[[random.Random, Tier, int], dict[str, Any]]
 """``generate(rng, tier, size) -> input``: a pure function of its arguments."""
@@ -52,12 +67,42 @@ def no_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, An
 
 
 @dataclass(frozen=True, kw_only=True)
+class OutputBudget:
+    """How an answer's output budget grows with its size: ``base + per_unit * size **
+    exponent`` tokens, rounded up; fitted to the work the scaffold itself asks for at that
+    size (its trace rendered in the scaffold's format, or cold replies) with a margin.
+
+    Examples
+    --------
+    >>> OutputBudget(per_unit=3.5, exponent=2, base=800).tokens(40)
+    6400
+    """
+
+    per_unit: float
+    exponent: float = 1.0
+    base: int = 0
+
+    def __post_init__(self) -> None:
+        for what, value in (("per_unit", self.per_unit), ("exponent", self.exponent)):
+            if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
+                raise SpecError(f"output budget: {what} must be a positive number, got {value!r}")
+        if not isinstance(self.base, int) or isinstance(self.base, bool) or self.base < 0:
+            raise SpecError(f"output budget: base must be a whole number >= 0, got {self.base!r}")
+
+    def tokens(self, size: int) -> int:
+        """The budget of one answer at ``size``."""
+        grown: float = self.base + self.per_unit * float(size) ** self.exponent
+        return math.ceil(grown)
+
+
+@dataclass(frozen=True, kw_only=True)
 class SizeAxis:
     """What a scaffold's size measures, and the sizes its generator honours.
 
     ``measure(generator(rng, tier, s)) == s`` for every ``s`` of a simple or standard
-    tier's range; an edge case may be smaller (an empty or one-element input is the point),
-    never larger. ``check`` draws cases at every size of every range.
+    tier's range, and of the stress range; an edge case may be smaller (an empty or
+    one-element input is the point), never larger. ``check`` draws cases at every size of
+    every range, and across the stress range.
     """
 
     unit: str
@@ -67,6 +112,13 @@ class SizeAxis:
     ranges: Mapping[Tier, tuple[int, int]]
     """Per tier, the lowest and highest size (inclusive) the generator honours and the
     output budget fits."""
+    stress: tuple[int, int] | None = None
+    """Sizes past the standard maximum that the :data:`STRESS_TIERS`' generators also
+    honour (the case ids carry the size), reaching :data:`STRESS_FACTOR` times it where the
+    answer stays checkable and its work fits :data:`MODEL_OUTPUT_CEILING`; ``None``: none."""
+    stress_limit: str = ""
+    """Why the stress range stops short of :data:`STRESS_FACTOR` times the standard maximum
+    (or why there is none): required then, shown by ``list``."""
 
     def __post_init__(self) -> None:
         missing = set(TIERS) - set(self.ranges)
@@ -75,13 +127,60 @@ class SizeAxis:
         for tier, (low, high) in self.ranges.items():
             if not 0 <= low <= high:
                 raise SpecError(f"size range of tier {tier!r} is empty: {low}..{high}")
+        if self.stress is not None:
+            low, high = self.stress
+            top = self.ranges["standard"][1]
+            if not top < low <= high:
+                raise SpecError(
+                    f"stress range {low}..{high} must lie past the standard maximum {top}"
+                )
+        if not isinstance(self.stress_limit, str) or not self.stress_limit.isprintable():
+            raise SpecError(f"size axis ({self.unit}): stress_limit must be one line of text")
+
+    def stress_problem(self) -> str | None:
+        """Why the stress range falls short of what ``check`` asks of a scaffold: a range
+        short of :data:`STRESS_FACTOR` times the standard maximum (or none) that does not say
+        why; ``None`` when it holds."""
+        top = self.ranges["standard"][1]
+        if self.stress_limit.strip() or (
+            self.stress is not None and self.stress[1] >= STRESS_FACTOR * top
+        ):
+            return None
+        reach = "no stress range" if self.stress is None else f"a stress range to {self.stress[1]}"
+        return (
+            f"{reach}, short of {STRESS_FACTOR}x the standard maximum ({STRESS_FACTOR * top} "
+            f"{self.unit}), and no stress_limit saying why"
+        )
 
     def check(self, tier: Tier, size: int) -> str | None:
-        """Why ``size`` is out of ``tier``'s range, or None when it is in it."""
+        """Why ``size`` is out of ``tier``'s range, stress included, or None when it is in
+        it."""
         low, high = self.ranges[tier]
-        if low <= size <= high:
+        if low <= size <= high or self.in_stress(tier, size):
             return None
+        honoured = self.honoured(tier)
+        if honoured != (low, high):
+            return (
+                f"size {size} is outside the {tier} range {low}..{high} and its stress range "
+                f"{self.stress[0]}..{self.stress[1]} ({self.unit})"  # type: ignore[index]
+            )
         return f"size {size} is outside the {tier} range {low}..{high} ({self.unit})"
+
+    def in_stress(self, tier: Tier, size: int) -> bool:
+        """Whether ``size`` is one of ``tier``'s stress sizes."""
+        return (
+            self.stress is not None
+            and tier in STRESS_TIERS
+            and self.stress[0] <= size <= self.stress[1]
+        )
+
+    def honoured(self, tier: Tier) -> tuple[int, int]:
+        """The lowest and highest size ``tier`` accepts, its stress range included (a
+        stress tier accepts every size between them when the ranges meet)."""
+        low, high = self.ranges[tier]
+        if self.stress is not None and tier in STRESS_TIERS:
+            return low, max(high, self.stress[1])
+        return low, high
 
     def default_sizes(self) -> dict[Tier, int]:
         """The sizes of a spec that declares none: the midpoint of the simple and standard
@@ -162,7 +261,11 @@ class ScaffoldSpec:
     """Other right answers for a case (none where the answer is unique). The validator must
     accept every one."""
     max_output_tokens: int = 4096
-    """The output budget of one answer; hitting it is a ``truncated`` outcome."""
+    """The output budget of one answer within the tiers' ranges; hitting it is a
+    ``truncated`` outcome. Past them, :meth:`max_output_tokens_at`."""
+    output_budget: OutputBudget | None = None
+    """How the budget grows with the size (the stress range needs it); the larger of it and
+    :attr:`max_output_tokens` is used at each size."""
     description: str = ""
     """One line for ``list``."""
     markdown: Path | None = None
@@ -241,6 +344,7 @@ class ScaffoldSpec:
                 f"{MIN_OUTPUT_TOKENS}, got {budget!r:.40}"
             )
         self._check_code_mode()
+        self._check_stress_budget()
         missing = set(TIERS) - set(self.sizes)
         if missing:
             raise SpecError(f"spec {self.name!r} has no size for tiers {sorted(missing)}")
@@ -273,6 +377,26 @@ class ScaffoldSpec:
         for size in self.code_sizes:
             if not isinstance(size, int) or isinstance(size, bool) or size < 1:
                 raise SpecError(f"spec {self.name!r}: code size {size!r} is not a positive int")
+
+    def _check_stress_budget(self) -> None:
+        if self.output_budget is not None and not isinstance(self.output_budget, OutputBudget):
+            raise SpecError(f"spec {self.name!r}: output_budget must be an OutputBudget")
+        if self.size.stress is None:
+            return
+        top = self.size.stress[1]
+        budget = self.max_output_tokens_at(top)
+        if budget > MODEL_OUTPUT_CEILING:
+            raise SpecError(
+                f"spec {self.name!r}: its largest stress size {top} budgets {budget} output "
+                f"tokens, past the {MODEL_OUTPUT_CEILING} a model writes in one reply: lower "
+                "the stress range, or let the scaffold write compact work there"
+            )
+
+    def max_output_tokens_at(self, size: int | None) -> int:
+        """The output budget of one answer at ``size`` (``None``: the flat budget)."""
+        if size is None or self.output_budget is None:
+            return self.max_output_tokens
+        return max(self.max_output_tokens, self.output_budget.tokens(size))
 
     @property
     def code_ladder(self) -> tuple[int, ...]:

@@ -35,7 +35,7 @@ from pydantic import ValidationError
 from verification.cases import TIERS, TestCase, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
-from verification.catalog.spec import ScaffoldSpec
+from verification.catalog.spec import STRESS_TIERS, ScaffoldSpec
 from verification.errors import VerificationError
 from verification.llm.bare_prompt import bare_problems, marks_task
 from verification.llm.prompt_builder import REQUIRED_SECTIONS, PromptBuilder, ScaffoldParser
@@ -47,6 +47,7 @@ __all__ = [
     "MUTANT_COVERAGE",
     "SIZE_BUDGET",
     "SIZE_DRAWS",
+    "STRESS_POINTS",
     "CheckResult",
     "calibration_cases",
     "check_every_size",
@@ -61,6 +62,8 @@ CASES_PER_TIER = 50
 MUTANT_COVERAGE = 0.9
 """The share of cases for which ``mutants`` must give at least one wrong answer."""
 CALIBRATION_SEED = 11
+STRESS_POINTS = 5
+"""Sizes of the stress range the size check draws at, spread from one end to the other."""
 SIZE_DRAWS = 10
 """Cases the size check draws at each size of each tier's declared range."""
 SIZE_BUDGET = 20.0
@@ -313,11 +316,30 @@ def _check_stated_tolerances(spec: ScaffoldSpec, text: str) -> str:
 
 
 def _size_cells(spec: ScaffoldSpec) -> list[tuple[Tier, int]]:
-    return [
+    cells = [
         (tier, size)
         for tier in TIERS
         for size in range(spec.size.ranges[tier][0], spec.size.ranges[tier][1] + 1)
     ]
+    return cells + [(tier, size) for tier in STRESS_TIERS for size in _stress_points(spec)]
+
+
+def _stress_summary(spec: ScaffoldSpec) -> str:
+    axis = spec.size
+    if axis.stress is None:
+        return f"no stress range: {axis.stress_limit}"
+    low, high = axis.stress
+    said = f"{low}..{high} {axis.unit}, budget {spec.max_output_tokens_at(high)} tokens at {high}"
+    return f"{said}; {axis.stress_limit}" if axis.stress_limit else said
+
+
+def _stress_points(spec: ScaffoldSpec) -> list[int]:
+    """A few sizes spread over the stress range, both ends included: every size there
+    would cost the reference seconds each at the top."""
+    if spec.size.stress is None:
+        return []
+    low, high = spec.size.stress
+    return sorted({low + (high - low) * k // (STRESS_POINTS - 1) for k in range(STRESS_POINTS)})
 
 
 def _check_size_draw(spec: ScaffoldSpec, tier: Tier, size: int, index: int) -> None:
@@ -478,6 +500,9 @@ def check_scaffold(
         run("alternatives", lambda: _check_alternatives(spec, cases))
         run("tolerances", lambda: _check_tolerances(spec, cases))
     run("every size", lambda: check_every_size(spec, per_size=size_draws))
+    # A scaffold without a stress range still certifies: its author is told, not stopped.
+    short = spec.size.stress_problem()
+    results.append(CheckResult("stress range", True, short or _stress_summary(spec), bool(short)))
     if hash_seed:
         run("hash seed", lambda: _check_hash_seed(spec))
     origin = (catalog or default_catalog()).origins.get(spec.name, "")

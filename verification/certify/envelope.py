@@ -73,12 +73,16 @@ def _tiers_at(spec: ScaffoldSpec, size: int) -> list[Tier]:
     return [tier for tier in SWEEP_TIERS if spec.size.check(tier, size) is None]
 
 
-def honoured_sizes(spec: ScaffoldSpec) -> list[int]:
-    """Every size some sweep tier of ``spec`` honours, ascending."""
+def honoured_sizes(spec: ScaffoldSpec, *, stress: bool = False) -> list[int]:
+    """Every size some sweep tier of ``spec`` honours, ascending; with ``stress``, its
+    stress range too (an automatic sweep stays within the declared ranges: stress sizes
+    are asked for by name)."""
     found: set[int] = set()
     for tier in SWEEP_TIERS:
         low, high = spec.size.ranges[tier]
         found.update(range(low, high + 1))
+    if stress and spec.size.stress is not None:
+        found.update(range(spec.size.stress[0], spec.size.stress[1] + 1))
     return sorted(found)
 
 
@@ -107,10 +111,11 @@ def sweep_plan(
     for size in sizes:
         tiers = _tiers_at(spec, size)
         if not tiers:
-            known = honoured_sizes(spec)
+            known = honoured_sizes(spec, stress=True)
             raise ConfigurationError(
                 f"{spec.name}: size {size} is outside the range it honours "
-                f"({known[0]}..{known[-1]} {spec.size.unit}); choose --sizes in it"
+                f"({known[0]}..{known[-1]} {spec.size.unit}, stress sizes included); "
+                "choose --sizes in it"
             )
         plan.extend((tiers[k % len(tiers)], k // len(tiers), size) for k in range(per_size))
     return plan

@@ -70,6 +70,8 @@ def listing_of(catalog: Catalog) -> Listing:
     for spec in catalog.values():
         low, high = spec.size.ranges["standard"]
         size = f"{spec.size.unit} {low}-{high}"
+        if spec.size.stress is not None:
+            size += f" (stress to {spec.size.stress[1]})"
         rows.append(
             (spec.name, spec.category, spec.validator.kind, size, spec.description or spec.title)
         )

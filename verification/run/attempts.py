@@ -123,7 +123,9 @@ class Attempts:
             system=prompt.system,
             prompt=prompt.user,
             model=self.model,
-            max_tokens=max_tokens_with(self.thinking_budget, job.spec.max_output_tokens),
+            max_tokens=max_tokens_with(
+                self.thinking_budget, job.spec.max_output_tokens_at(job.case.size)
+            ),
             temperature=None if self.thinking_budget else self.settings.temperature,
             thinking_budget=self.thinking_budget,
             case_id=job.case.id,
@@ -347,6 +349,6 @@ class Attempts:
         tokens = estimate_tokens(prompt.system) + estimate_tokens(prompt.user)
         return self.budget.worst_case(
             tokens,
-            max_tokens_with(self.thinking_budget, job.spec.max_output_tokens),
+            max_tokens_with(self.thinking_budget, job.spec.max_output_tokens_at(job.case.size)),
             self.settings.repair_attempts,
         )

@@ -93,14 +93,19 @@ def estimate_run(
         user = settings.samples * sum(
             estimate_tokens(builder.build(spec, case.input).user) for case in cases
         )
+        output = settings.samples * sum(
+            max_tokens_with(settings.thinking_budget, spec.max_output_tokens_at(case.size))
+            for case in cases
+        )
         if settings.answer == "code":  # a program per request: the plan's cap of them
             requests = settings.certification_plan.cap
             user = requests * estimate_tokens(code_prompt(builder, spec).user)
+            output = max_tokens_with(settings.thinking_budget, spec.max_output_tokens) * requests
         minimum = basis.min_cacheable_tokens
         cached = caching and requests > 1 and minimum is not None and system >= minimum
         tokens = TokenCounts(
             input=user + (0 if cached else system * requests),
-            output=max_tokens_with(settings.thinking_budget, spec.max_output_tokens) * requests,
+            output=output,
             cache_write=system if cached else 0,
             cache_read=system * (requests - 1) if cached else 0,
         )
