@@ -63,6 +63,21 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+@pytest.fixture(scope="session")
+def axe() -> Any:
+    """axe-core, the engine of the browsers' accessibility audits, as
+    ``axe-playwright-python`` bundles it for Playwright (skipped locally without it, failed
+    under CI, as the browser is)."""
+    try:
+        from axe_playwright_python.sync_playwright import Axe
+    except ImportError:
+        reason = "axe-playwright-python is not installed (pip install -e '.[dev]')"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser tests cannot run in CI: {reason}")
+        pytest.skip(reason)
+    return Axe()
+
+
 @dataclass
 class Watched:
     """A page with every console message, page error and request beyond the file seen."""

@@ -96,7 +96,10 @@
       if (sweep.length < 2) return;
       var sizes = sweep.map(function (p) { return p.size; });
       var fig = el("figure", { "class": "curve", "data-scaffold": name });
-      var g = svg("svg", { width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img" });
+      // The drawing's text alternative is its data: every size with its pass rate.
+      var label = name + ": pass rate by " + r.size_unit + ", " + sweep.map(function (p) {
+        return p.size + " " + pct(p.pass_rate); }).join(", ") + "; the CERTIFIED threshold " + pct(DATA.certify);
+      var g = svg("svg", { width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": label });
       var lo = sizes[0], hi = sizes[sizes.length - 1];
       function x(s) { return L + (W - L - 8) * (s - lo) / (hi - lo); }
       function y(rate) { return 6 + (H - B - 6) * (1 - rate); }
@@ -176,13 +179,23 @@
   // One case ---------------------------------------------------------------------------
   function caseRow(c) {
     var d = el("details", { "class": "case", "data-id": c.id, "data-outcome": c.outcome });
+    // A summary is the toggle itself: a link inside it would be a control in a control
+    // (which keyboards and screen readers cannot reach apart), so the link opens the body.
     var s = el("summary");
-    s.appendChild(el("a", { href: "#" + encodeURIComponent(c.id), "class": "id" }, c.id));
+    s.appendChild(el("span", { "class": "id" }, c.id));
     s.appendChild(el("span", { "class": "outcome " + c.outcome.replace(/ /g, "-") }, c.outcome + (c.level !== null ? " (level " + c.level + ")" : "")));
     s.appendChild(el("span", null, c.tier + (c.size !== null ? ", size " + c.size : "")));
     s.appendChild(el("span", { "class": "msg" }, c.message));
     d.appendChild(s);
-    d.addEventListener("toggle", function () { if (d.open && d.childNodes.length === 1) d.appendChild(caseBody(c)); });
+    d.addEventListener("toggle", function () {
+      if (!d.open || d.childNodes.length !== 1) return;
+      var b = caseBody(c);
+      b.insertBefore(el("p", { "class": "link" }), b.firstChild)
+        .appendChild(el("a", { href: "#" + encodeURIComponent(c.id) }, "link to case " + c.id));
+      // A box that scrolls must be reachable by keyboard to be scrolled.
+      b.querySelectorAll("pre").forEach(function (pre) { pre.tabIndex = 0; });
+      d.appendChild(b);
+    });
     return d;
   }
   function block(parent, title, text) { parent.appendChild(el("h3", null, title)); parent.appendChild(el("pre", null, text)); }
