@@ -9,6 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 import networkx as nx
+import pytest
+
+from tests.support.stress import stress_case, stress_cells
+from verification.cases import Tier
 
 
 def _graph(test_input: dict[str, Any]) -> nx.Graph:
@@ -30,3 +34,10 @@ def test_the_oracle_reads_an_unreachable_vertex_as_none() -> None:
     test_input = {"vertices": ["A", "B"], "edges": [], "directed": False, "source": "A"}
     assert oracle(test_input, {"distances": {"A": 0, "B": None}})
     assert not oracle(test_input, {"distances": {"A": 0, "B": 0}})
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("dijkstra"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    case = stress_case("dijkstra", tier, size, index)
+    assert len(case.input["vertices"]) == size
+    assert oracle(case.input, case.expected), case.id

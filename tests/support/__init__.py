@@ -5,6 +5,7 @@ never from another test's ``conftest.py``.
   Message Batches, on ``127.0.0.1``, and the ``fake_server``/``anthropic_env`` fixtures that
   ``tests/conftest.py`` makes available everywhere.
 - :mod:`tests.support.scaffolds`: the packaged scaffolds' Markdown, by section.
+- :mod:`tests.support.stress`: cases across a scaffold's stress range, for its oracle.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers, nudged_values
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     connected_pairs,
@@ -155,8 +155,13 @@ SPEC = ScaffoldSpec(
         unit="vertices",
         measure=count_vertices,
         ranges={"simple": (3, 16), "standard": (6, 16), "edge": (4, 16)},
+        stress=(17, 64),
     ),
     mutants=dijkstra_mutants,
     max_output_tokens=6144,
+    # The rule of every graph scaffold (benchmarks/stress_budgets.py): the flat budget holds
+    # the work at 16 vertices (about 460 tokens of lists and settle lines) with room for
+    # prose; each vertex past it adds 1.5x its measured work (about 30 tokens: 1,884 at 64).
+    output_budget=OutputBudget(per_unit=45, base=5424),
     code_sizes=(25, 50, 100, 250, 1000),
 )

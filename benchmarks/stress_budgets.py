@@ -1,0 +1,165 @@
+"""The work a graph scaffold's own format asks for at a size, against its output budget
+(issue 25 item 1: the budget of a stress size is derived from that work, with a margin).
+
+Run: ``python benchmarks/stress_budgets.py [NAME ...] [--cases 5]``. For each scaffold, cases
+of the simple and standard tiers are drawn at its standard maximum and across its stress
+range; each is written out as a careful answer in the scaffold's format (the per-step lines
+its Scaffold Instructions ask, rendered from the reference's own steps, then the answer's
+JSON block), and its length counted as tokens at :data:`CHARS_PER_TOKEN` characters each
+(labels, digits and arrows tokenise densely: 3, not the 4 of prose).
+
+The rule each graph spec's budget follows: the flat ``max_output_tokens`` holds the work at
+the standard maximum with room for the reply's prose and re-checks; a larger size adds its
+extra work times :data:`MARGIN` (:func:`required_tokens`). Printed per size: the longest
+rendering's tokens, what the rule requires there, the budget the spec declares, and the
+``OutputBudget`` the rule fits (``--exponent 2`` for work that grows with the square of the
+size). ``tests/catalog/test_graph_stress_budgets.py`` holds every declared budget to the rule.
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import json
+import math
+from collections.abc import Callable
+from typing import Any
+
+from verification.cases import DEFAULT_SEED, generate_case
+from verification.catalog import default_catalog
+from verification.catalog.spec import STRESS_TIERS, OutputBudget, ScaffoldSpec
+
+__all__ = [
+    "CHARS_PER_TOKEN",
+    "MARGIN",
+    "RENDERERS",
+    "fitted_budget",
+    "main",
+    "required_tokens",
+    "stress_points",
+    "work_tokens",
+]
+
+CHARS_PER_TOKEN = 3.0
+"""Characters per token of a worked graph answer (labels, numbers, arrows: denser than
+prose's 4)."""
+MARGIN = 1.5
+"""How much more than the rendered work a declared budget gives: a model's reply carries
+prose and re-checks beside the lines the scaffold asks."""
+
+Renderer = Callable[[dict[str, Any], dict[str, Any]], str]
+
+
+def _answer(expected: dict[str, Any]) -> str:
+    return "```json\n" + json.dumps(expected) + "\n```\n"
+
+
+def _arcs(test_input: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """The lightest weight of each arc, both ways when undirected."""
+    arcs: dict[str, dict[str, int]] = {v: {} for v in test_input["vertices"]}
+    for u, v, w in test_input["edges"]:
+        ends = [(u, v)] if test_input["directed"] else [(u, v), (v, u)]
+        for a, b in ends:
+            arcs[a][b] = min(w, arcs[a].get(b, w))
+    return arcs
+
+
+def _neighbour_lists(arcs: dict[str, dict[str, int]]) -> list[str]:
+    return [
+        f"- {u}: " + (", ".join(f"{v} ({w})" for v, w in out.items()) or "none")
+        for u, out in arcs.items()
+    ]
+
+
+def _dijkstra(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """Neighbour lists, one ``Settle C (1): B 4 -> 3, D inf -> 9`` line per settled vertex,
+    a one-line check per reached vertex, the answer."""
+    arcs = _arcs(test_input)
+    lines = _neighbour_lists(arcs)
+    source = test_input["source"]
+    lines.append(f"Start: {source} = 0, all others inf.")
+    best: dict[str, int] = {source: 0}
+    settled: set[str] = set()
+    heap = [(0, source)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if u in settled:
+            continue
+        settled.add(u)
+        changes = []
+        for v, w in arcs[u].items():
+            if v not in settled and d + w < best.get(v, math.inf):
+                changes.append(f"{v} {best.get(v, 'inf')} -> {d + w}")
+                best[v] = d + w
+                heapq.heappush(heap, (d + w, v))
+        lines.append(f"- Settle {u} ({d}): " + (", ".join(changes) or "nothing changes") + ".")
+    lines.append("Check: " + ", ".join(f"{v} {d} ok" for v, d in best.items()) + ".")
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
+RENDERERS: dict[str, Renderer] = {"dijkstra": _dijkstra}
+"""Per scaffold, a careful answer in its format from its input and right answer."""
+
+
+def stress_points(spec: ScaffoldSpec) -> list[int]:
+    """The standard maximum and, when the spec has a stress range, its ends and middle."""
+    top = spec.size.ranges["standard"][1]
+    if spec.size.stress is None:
+        return [top]
+    low, high = spec.size.stress
+    return sorted({top, low, (low + high) // 2, high})
+
+
+def work_tokens(spec: ScaffoldSpec, size: int, cases: int = 5, seed: int = DEFAULT_SEED) -> int:
+    """The most tokens a careful answer in ``spec``'s format takes over ``cases`` cases of
+    each stress tier at ``size``."""
+    render = RENDERERS[spec.name]
+    longest = 0
+    for tier in STRESS_TIERS:
+        for index in range(cases):
+            case = generate_case(spec, tier, index, seed=seed, size=size)
+            longest = max(longest, len(render(case.input, case.expected)))
+    return math.ceil(longest / CHARS_PER_TOKEN)
+
+
+def required_tokens(spec: ScaffoldSpec, size: int, cases: int = 5) -> int:
+    """The budget the rule asks at ``size``: the flat budget, plus :data:`MARGIN` times the
+    work past the standard maximum's."""
+    top = spec.size.ranges["standard"][1]
+    extra = work_tokens(spec, size, cases) - work_tokens(spec, top, cases)
+    return spec.max_output_tokens + math.ceil(MARGIN * max(0, extra))
+
+
+def fitted_budget(spec: ScaffoldSpec, exponent: float = 1.0, cases: int = 5) -> OutputBudget:
+    """``base + per_unit * size ** exponent`` through the rule's budget at the standard
+    maximum (the flat one) and at the top of the stress range."""
+    top = spec.size.ranges["standard"][1]
+    high = spec.size.stress[1] if spec.size.stress else top + 1
+    rise = required_tokens(spec, high, cases) - spec.max_output_tokens
+    per_unit = math.ceil(max(1, rise) / (high**exponent - top**exponent) * 10) / 10
+    base = max(0, math.floor(spec.max_output_tokens - per_unit * top**exponent))
+    return OutputBudget(per_unit=per_unit, exponent=exponent, base=base)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the measured work and the declared budget per size of each scaffold."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", default=sorted(RENDERERS))
+    parser.add_argument("--cases", type=int, default=5)
+    parser.add_argument("--exponent", type=float, default=1.0)
+    args = parser.parse_args(argv)
+    catalog = default_catalog()
+    print(f"{'scaffold':<18}{'size':>6}{'work tokens':>13}{'rule':>8}{'declared':>10}")
+    for name in args.names:
+        spec = catalog[name]
+        for size in stress_points(spec):
+            work = work_tokens(spec, size, args.cases)
+            rule = required_tokens(spec, size, args.cases)
+            declared = spec.max_output_tokens_at(size)
+            print(f"{name:<18}{size:>6}{work:>13}{rule:>8}{declared:>10}")
+        print(f"{name}: the rule fits {fitted_budget(spec, args.exponent, args.cases)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

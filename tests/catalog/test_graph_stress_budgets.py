@@ -1,0 +1,52 @@
+"""The graph scaffolds' stress ranges and output budgets (issue 25 item 1): each budget
+follows the rule of ``benchmarks/stress_budgets.py``, measured from a careful answer in the
+scaffold's own format at each stress size."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from verification.cases import generate_case
+from verification.catalog import default_catalog
+from verification.catalog.spec import MODEL_OUTPUT_CEILING
+
+ROOT = Path(__file__).resolve().parents[2]
+GRAPH = ["dijkstra"]
+"""The graph scaffolds whose stress budgets are fitted to their measured work."""
+
+
+def _benchmark() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "stress_budgets", ROOT / "benchmarks" / "stress_budgets.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+BENCH = _benchmark()
+
+
+@pytest.mark.parametrize("name", GRAPH)
+def test_the_budget_holds_the_scaffolds_work_at_every_stress_size(name: str) -> None:
+    spec = default_catalog()[name]
+    assert spec.size.stress is not None
+    for size in BENCH.stress_points(spec):
+        declared = spec.max_output_tokens_at(size)
+        assert declared >= BENCH.required_tokens(spec, size), (name, size)
+        assert declared >= BENCH.MARGIN * BENCH.work_tokens(spec, size), (name, size)
+        assert declared <= MODEL_OUTPUT_CEILING
+
+
+def test_a_careful_dijkstra_answer_settles_every_reached_vertex_once() -> None:
+    drawn = generate_case(default_catalog()["dijkstra"], "standard", 0, seed=7, size=40)
+    text = BENCH.RENDERERS["dijkstra"](drawn.input, drawn.expected)
+    reached = [v for v, d in drawn.expected["distances"].items() if d is not None]
+    assert text.count("- Settle ") == len(reached)

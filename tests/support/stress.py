@@ -1,0 +1,32 @@
+"""Cases of a scaffold's stress range (issue 25 item 1), for the property tests of
+``tests/catalog/test_<name>.py`` that hold the reference to its oracle there."""
+
+from __future__ import annotations
+
+from verification.cases import DEFAULT_SEED, TestCase, Tier, generate_case
+from verification.catalog import default_catalog
+from verification.catalog.spec import STRESS_TIERS
+
+__all__ = ["STRESS_CASES_PER_SIZE", "stress_case", "stress_cells"]
+
+STRESS_CASES_PER_SIZE = 2
+"""Cases drawn at each end and the middle of the stress range, per stress tier."""
+
+
+def stress_cells(name: str) -> list[tuple[Tier, int, int]]:
+    """``(tier, size, index)`` of the cases drawn across ``name``'s stress range: both ends
+    and the middle, in each stress tier. A scaffold without a stress range fails here."""
+    stress = default_catalog()[name].size.stress
+    assert stress is not None, f"{name} declares no stress range"
+    low, high = stress
+    return [
+        (tier, size, index)
+        for tier in STRESS_TIERS
+        for size in sorted({low, (low + high) // 2, high})
+        for index in range(STRESS_CASES_PER_SIZE)
+    ]
+
+
+def stress_case(name: str, tier: Tier, size: int, index: int) -> TestCase:
+    """Case ``index`` of ``tier`` at the stress ``size``, drawn and answered by the reference."""
+    return generate_case(default_catalog()[name], tier, index, seed=DEFAULT_SEED, size=size)
