@@ -330,6 +330,7 @@ class RunCommands(CommandsBase):
         from verification.compose.baseline import run_with_baseline
         from verification.reports.compare import render_pairing
         from verification.reports.generator import write_run_reports
+        from verification.reports.lift import render_lift
 
         bar = ProgressBar.on_terminal(self.progress)
         try:
@@ -354,6 +355,9 @@ class RunCommands(CommandsBase):
         summary = write_run_reports(runs.b.paths, runs.b.manifest, runs.b.results)
         print_summary(runs.b.results.values(), runs.b.manifest.run_label, summary)
         print(render_pairing(runs.pairing, a=runs.a_label, b=runs.b_label), end="")
+        lift = runs.lift()
+        if lift is not None:
+            print(render_lift(lift), end="")
         return exit_code([r.status for r in runs.b.results.values()], runs.b.manifest.level)
 
     def verify_category(self, category: str) -> int:

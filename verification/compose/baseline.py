@@ -9,7 +9,8 @@ showed instead of the catalog's scaffold (``variant``), so that neither is ever 
 previous comparable run of an ordinary one. Both go through the response cache like any
 run: a repeat of the pair asks nothing. Each journal line names its arm (``bare``,
 ``scaffold``, ``current``, ``draft``), so the two journals joined in one replay file replay
-as the pair, each arm served its own answers. The comparison is :func:`compare_runs` on the two.
+as the pair, each arm served its own answers. The comparison is :func:`compare_runs` on the two;
+a ``--baseline none`` pair adds the scaffold's lift (:meth:`PairedRuns.lift`), size by size.
 """
 
 from __future__ import annotations
@@ -21,12 +22,15 @@ from pathlib import Path
 from typing import Literal
 
 from verification.cases import Tier
+from verification.certify.lift import PairLift
 from verification.config import RunConfig
 from verification.errors import ConfigurationError
 from verification.llm.bare_prompt import BarePromptBuilder
 from verification.llm.prompt_builder import PromptBuilder
 from verification.reports.compare import RunPairing, compare_runs
+from verification.reports.lift import pair_lift
 from verification.runner import RunResult, VerificationRunner
+from verification.store.journal import read_journal
 from verification.store.records import Arm, AttemptRecord
 
 __all__ = ["BASELINES", "Baseline", "PairedRuns", "run_with_baseline"]
@@ -44,6 +48,16 @@ class PairedRuns:
     pairing: RunPairing
     a_label: str
     b_label: str
+
+    def lift(self) -> PairLift | None:
+        """What the scaffold adds over no scaffold, size by size, and its price
+        (:mod:`verification.certify.lift`); ``None`` unless A is the bare arm."""
+        if self.a.manifest.variant != "bare":
+            return None
+        return pair_lift(
+            (self.a.manifest, self.a.results, read_journal(self.a.paths.journal)),
+            (self.b.manifest, self.b.results, read_journal(self.b.paths.journal)),
+        )
 
 
 def _linked(run: RunResult, other: str, variant: Literal["bare", "draft"] | None) -> RunResult:

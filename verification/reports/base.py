@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from verification.certify.costs import ScaffoldCost
+from verification.certify.lift import PairLift
 from verification.certify.paired import ALPHA, OUT_OF_REACH, PairedComparison, drop_power
 from verification.certify.results import ScaffoldResults
 from verification.errors import ConfigurationError
@@ -234,6 +235,8 @@ class ReportContext:
     """Earlier comparable runs, oldest first (the last is the previous one)."""
     records: Sequence[AttemptRecord] = ()
     """The run's journal: every attempt of every case, in order (the HTML page lists them)."""
+    lift: PairLift | None = None
+    """In a run of a ``--baseline none`` pair: what the scaffold adds over no scaffold."""
 
 
 class Reporter(Protocol):

@@ -29,6 +29,7 @@ import jinja2
 from verification.cases import is_scaffold_name
 from verification.certify.costs import ScaffoldCost, run_costs, total_cost
 from verification.certify.envelope import CASES_PER_SIZE
+from verification.certify.lift import PairLift
 from verification.certify.results import ScaffoldResults, deciding_thresholds
 from verification.certify.sequential import CertificationPlan, oc_sentence, plan_from_record
 from verification.errors import ConfigurationError
@@ -48,6 +49,7 @@ from verification.reports.charts import (
 )
 from verification.reports.history import recent_comparable
 from verification.reports.html import HtmlReporter
+from verification.reports.lift import lift_markdown, linked_lift
 from verification.reports.models import ModelTable, ModelTableReporter, model_table
 from verification.reports.programs import programs_markdown
 from verification.reports.reasons import failure_groups, level_name
@@ -212,9 +214,11 @@ def render_summary(
     *,
     charts: Sequence[str] = (),
     models: ModelTable | None = None,
+    lift: PairLift | None = None,
 ) -> str:
     """The Markdown summary of a run (``charts``: SVG files beside it, shown in order;
-    ``models``: the table of the runs asked with it, several models at once)."""
+    ``models``: the table of the runs asked with it, several models at once; ``lift``: the
+    scaffold's lift, in a run of a ``--baseline none`` pair)."""
     return (
         _environment()
         .get_template("summary.md.j2")
@@ -227,6 +231,7 @@ def render_summary(
             comparison=comparison,
             charts=charts,
             models=models,
+            lift=lift_markdown(lift) if lift is not None else "",
         )
     )
 
@@ -259,6 +264,7 @@ class MarkdownReporter:
                 context.costs,
                 charts=[p.name for p in summary_charts(context)],
                 models=model_table(context),
+                lift=context.lift,
             ),
         )
         return [*written, summary]
@@ -387,6 +393,7 @@ def write_run_reports(
         comparison=None if previous is None else compare_with_previous(previous, results),
         history=tuple(recent),
         records=records,
+        lift=linked_lift(paths.results_dir, manifest, results, records),
     )
     for reporter in reporters:
         reporter.write(context)

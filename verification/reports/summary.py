@@ -14,6 +14,7 @@ from verification.certify.paired import ALPHA
 from verification.certify.results import ScaffoldResults, uncertified_reason
 from verification.certify.sequential import CertificationPlan, oc_sentence, plan_from_record
 from verification.reports.base import ReportContext, RunComparison
+from verification.reports.lift import lift_summaries
 from verification.reports.programs import with_programs
 from verification.store.manifests import RunManifest
 from verification.store.summary_file import (
@@ -230,4 +231,6 @@ def summary_of(context: ReportContext) -> RunSummary:
     summary = summary_with_changes(
         context.manifest, list(context.results.values()), context.comparison, context.costs
     )
+    if context.lift is not None:
+        summary.lift = lift_summaries(context.lift)
     return with_programs(summary, context.records)

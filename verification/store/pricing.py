@@ -35,6 +35,7 @@ __all__ = [
     "min_cacheable_for",
     "price_for",
     "supports_thinking",
+    "tokens_of_chars",
 ]
 
 TABLES_DATED = "2025-11-24"
@@ -191,4 +192,9 @@ def supports_thinking(model: str) -> bool:
 def estimate_tokens(text: str) -> int:
     """A rough token count of ``text`` with no tokenizer at hand: four characters a token,
     the usual rule for English prose (the scaffolds' Markdown measures 3.7 to 4)."""
-    return math.ceil(len(text) / 4)
+    return tokens_of_chars(len(text))
+
+
+def tokens_of_chars(chars: int) -> int:
+    """:func:`estimate_tokens` of a text of ``chars`` characters."""
+    return math.ceil(chars / 4)

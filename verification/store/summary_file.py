@@ -18,6 +18,8 @@ __all__ = [
     "SUMMARY_SCHEMA",
     "CalibrationSummary",
     "CostFigures",
+    "LiftRowSummary",
+    "LiftSummary",
     "MissSummary",
     "PlanSummary",
     "ProgramsSummary",
@@ -279,6 +281,50 @@ class ScaffoldSummary(_Tolerant):
     """The plan this status was decided by (``None``: a run from before plans)."""
 
 
+class LiftRowSummary(_Tolerant):
+    """A ``--baseline none`` pair at one size (``size`` ``None``: every case both arms
+    answered): the bare arm against the scaffold arm on their shared cases."""
+
+    size: int | None = None
+    shared: int
+    bare_pass_rate: float
+    scaffold_pass_rate: float
+    difference: float
+    """Scaffold - bare, on the shared cases."""
+    difference_interval_95: tuple[float, float]
+    """Newcombe's paired score interval of the difference."""
+    p_value: float
+    """Exact sign test of the discordant split, two-sided (exact McNemar with one sample)."""
+    p_holm: float
+    """``p_value`` Holm-corrected across the sizes (the row of every case: uncorrected)."""
+    bare_status: str | None = None
+    """The size's decision in each arm's envelope (``None`` in the row of every case)."""
+    scaffold_status: str | None = None
+    bare_output_tokens_per_case: float | None = None
+    scaffold_output_tokens_per_case: float | None = None
+    token_ratio: float | None = None
+    """Scaffold arm's output tokens per case over the bare arm's."""
+    tokens_estimated: bool = False
+    """Some reply recorded no usage: its length (four characters a token) stands for it."""
+
+
+class LiftSummary(_Tolerant):
+    """One scaffold's lift over no scaffold, from a ``verify --baseline none`` pair."""
+
+    bare_run: str
+    scaffold_run: str
+    unit: str = "size"
+    sentence: str
+    """The lift as the reports say it: both envelopes, what the scaffold adds, its price."""
+    bare_certified_up_to: int | None = None
+    bare_fails_from: int | None = None
+    scaffold_certified_up_to: int | None = None
+    scaffold_fails_from: int | None = None
+    sizes: list[LiftRowSummary] = []
+    """One row per swept size, ascending (empty: the pair swept no size)."""
+    overall: LiftRowSummary
+
+
 class RunSummary(_Tolerant):
     """The whole ``summary.json``."""
 
@@ -323,6 +369,9 @@ class RunSummary(_Tolerant):
     written before it also named every lower status here."""
     regression_gate: RegressionGate | None = None
     """Against ``previous_run_id``: the gate's family and its power at this n."""
+    lift: dict[str, LiftSummary] | None = None
+    """In either run of a ``--baseline none`` pair: per scaffold, what the scaffold adds
+    over no scaffold, size by size, and its price in output tokens; ``None`` otherwise."""
 
     @classmethod
     def from_json(cls, text: str | bytes) -> RunSummary:

@@ -1,0 +1,247 @@
+"""The scaffold's lift: what a ``--baseline none`` pair says the scaffold adds, size by size,
+and what it costs.
+
+The two runs of the pair (the bare arm, asked the task alone, and the scaffold arm) asked the
+same cases. At each swept size (``--sizes``, the thorough level's sweep, or an envelope
+search) the cases both arms decided that size on are paired (:mod:`.paired`): both pass
+rates, the paired difference scaffold - bare with its 95% interval (Newcombe's paired score
+interval), and the exact sign test of the discordant split (exact McNemar with one sample),
+Holm-corrected across the sizes. Each arm's envelope is its own results' (``certified up
+to``, ``fails from``: :mod:`.envelope` decides them), so an author reads "with the scaffold
+certified up to 48; without, up to 16". The price is the output tokens each arm wrote per
+case (every attempt of every sample of the case: a repair is paid too) and their ratio: a
+reply that recorded no usage (a dry run, a replay line without it) is counted by its length
+(:func:`~verification.store.pricing.tokens_of_chars`), and the figure says it is estimated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from verification.certify.answers import CaseScores
+from verification.certify.paired import PairedComparison, holm_adjust, paired_comparison
+from verification.certify.results import ScaffoldResults
+from verification.store.pricing import TokenCounts, tokens_of_chars
+from verification.store.records import AttemptRecord
+
+__all__ = [
+    "ArmTokens",
+    "Lift",
+    "LiftRow",
+    "PairLift",
+    "arm_tokens",
+    "lift_sentence",
+    "scaffold_lift",
+]
+
+
+@dataclass(frozen=True)
+class ArmTokens:
+    """The output tokens one arm wrote on some cases."""
+
+    cases: int
+    output_tokens: int
+    estimated: bool = False
+    """Some reply recorded no usage: its length stands for its tokens (four characters a
+    token)."""
+
+    @property
+    def per_case(self) -> float | None:
+        """Output tokens per case (``None`` with no case)."""
+        return self.output_tokens / self.cases if self.cases else None
+
+
+def arm_tokens(records: Iterable[AttemptRecord], cases: Iterable[str]) -> ArmTokens:
+    """The output tokens ``records`` (one run's journal lines of one scaffold) spent on
+    ``cases``: every attempt that was answered, repairs and samples included."""
+    wanted = set(cases)
+    total, estimated = 0, False
+    for record in records:
+        if record.case_id not in wanted or record.outcome == "infra_error":
+            continue
+        output = TokenCounts.from_usage(record.usage).output
+        if output == 0 and not record.usage and record.raw_response_chars:
+            output, estimated = tokens_of_chars(record.raw_response_chars), True
+        total += output
+    return ArmTokens(len(wanted), total, estimated)
+
+
+@dataclass(frozen=True)
+class LiftRow:
+    """The pair at one size (``size`` ``None``: on every case both arms answered)."""
+
+    size: int | None
+    comparison: PairedComparison
+    """Run A the bare arm, run B the scaffold arm: ``difference`` is scaffold - bare."""
+    bare_tokens: ArmTokens
+    scaffold_tokens: ArmTokens
+    bare_status: str | None = None
+    """The size's decision in the bare arm's envelope (``None``: the row of every case)."""
+    scaffold_status: str | None = None
+    p_holm: float = 1.0
+    """The two-sided p-value, Holm-corrected across the sizes (the whole row: uncorrected)."""
+
+    @property
+    def token_ratio(self) -> float | None:
+        """Scaffold arm's output tokens per case over the bare arm's (``None`` when the bare
+        arm wrote none)."""
+        bare, scaffold = self.bare_tokens.per_case, self.scaffold_tokens.per_case
+        return scaffold / bare if bare and scaffold is not None else None
+
+    @property
+    def lifted(self) -> bool:
+        """The 95% interval of the difference lies above zero."""
+        return self.comparison.interval[0] > 0
+
+    @property
+    def lowered(self) -> bool:
+        """The 95% interval of the difference lies below zero."""
+        return self.comparison.interval[1] < 0
+
+
+@dataclass(frozen=True)
+class Lift:
+    """One scaffold's lift over no scaffold, from a ``--baseline none`` pair."""
+
+    scaffold: str
+    unit: str
+    sizes: tuple[LiftRow, ...]
+    """One row per size either arm swept, ascending (empty: the pair swept no size)."""
+    overall: LiftRow
+    """Every case both arms answered, at whatever size."""
+    bare_certified_up_to: int | None = None
+    bare_fails_from: int | None = None
+    scaffold_certified_up_to: int | None = None
+    scaffold_fails_from: int | None = None
+
+
+@dataclass(frozen=True)
+class PairLift:
+    """A ``--baseline none`` pair's lift: its two runs, and each scaffold's."""
+
+    bare_run: str
+    scaffold_run: str
+    scaffolds: dict[str, Lift]
+
+
+def _scores(results: ScaffoldResults) -> dict[str, float]:
+    """Case id -> score (share of its answered samples that passed)."""
+    answered = (r for r in results.results if r.outcome != "infra_error")
+    return {case: float(score) for case, score in CaseScores.fold(answered).scores().items()}
+
+
+def _row(
+    size: int | None,
+    bare: dict[str, float],
+    scaffold: dict[str, float],
+    records: tuple[Sequence[AttemptRecord], Sequence[AttemptRecord]],
+    statuses: tuple[str | None, str | None] = (None, None),
+) -> LiftRow:
+    comparison = paired_comparison(bare, scaffold)
+    shared = bare.keys() & scaffold.keys()
+    return LiftRow(
+        size,
+        comparison,
+        arm_tokens(records[0], shared),
+        arm_tokens(records[1], shared),
+        *statuses,
+        p_holm=comparison.p_value,
+    )
+
+
+def scaffold_lift(
+    bare: ScaffoldResults,
+    scaffold: ScaffoldResults,
+    bare_records: Sequence[AttemptRecord],
+    scaffold_records: Sequence[AttemptRecord],
+) -> Lift:
+    """The lift of one scaffold from its pair's results and journal lines (each arm's).
+
+    At each size, each arm's cases are those its envelope decided the size on
+    (:attr:`~verification.certify.envelope.SizePoint.cases`); the pair is their shared ids.
+    """
+    bare_scores, scaffold_scores = _scores(bare), _scores(scaffold)
+    records = (
+        [r for r in bare_records if r.scaffold == bare.scaffold],
+        [r for r in scaffold_records if r.scaffold == scaffold.scaffold],
+    )
+    bare_points = {p.size: p for p in bare.size_points}
+    scaffold_points = {p.size: p for p in scaffold.size_points}
+    rows = []
+    for size in sorted(bare_points.keys() | scaffold_points.keys()):
+        a, b = bare_points.get(size), scaffold_points.get(size)
+        rows.append(
+            _row(
+                size,
+                {i: s for i, s in bare_scores.items() if a is not None and i in a.cases},
+                {i: s for i, s in scaffold_scores.items() if b is not None and i in b.cases},
+                records,
+                (a.status if a else None, b.status if b else None),
+            )
+        )
+    adjusted = holm_adjust({str(row.size): row.comparison.p_value for row in rows})
+    return Lift(
+        scaffold=scaffold.scaffold,
+        unit=scaffold.size_unit,
+        sizes=tuple(replace(row, p_holm=adjusted[str(row.size)]) for row in rows),
+        overall=_row(None, bare_scores, scaffold_scores, records),
+        bare_certified_up_to=bare.certified_up_to,
+        bare_fails_from=bare.fails_from,
+        scaffold_certified_up_to=scaffold.certified_up_to,
+        scaffold_fails_from=scaffold.fails_from,
+    )
+
+
+def _reach(up_to: int | None, fails: int | None, lift: Lift) -> str:
+    """One arm's envelope: "up to 16 vertices, failing from 24"."""
+    if up_to is None:
+        said = "at none of the sizes tried"
+    else:
+        said = f"up to {up_to} {lift.unit}"
+        if fails is None and all(row.size is not None and row.size <= up_to for row in lift.sizes):
+            said += " (the whole range tried)"
+    return said + (f", failing from {fails}" if fails is not None else "")
+
+
+def _sizes(rows: Sequence[LiftRow]) -> str:
+    return ", ".join(str(row.size) for row in rows)
+
+
+def lift_sentence(lift: Lift) -> str:
+    """The lift in a sentence or two: both envelopes (when the pair swept sizes), what the
+    scaffold adds (where the difference's interval clears zero, or nothing detectable), and
+    its price in output tokens per case."""
+    said = []
+    if lift.sizes:
+        with_it = _reach(lift.scaffold_certified_up_to, lift.scaffold_fails_from, lift)
+        without = _reach(lift.bare_certified_up_to, lift.bare_fails_from, lift)
+        said.append(f"With the scaffold certified {with_it}; without, {without}.")
+    rows = lift.sizes or (lift.overall,)
+    lifted = [row for row in rows if row.lifted]
+    lowered = [row for row in rows if row.lowered]
+    where = "at these sizes" if lift.sizes else "on these cases"
+    if lifted:
+        best = max(lifted, key=lambda row: row.comparison.difference)
+        at = f" at {_sizes(lifted)} {lift.unit}" if lift.sizes else ""
+        at_best = f" at {best.size}" if lift.sizes else ""
+        by = f"{100 * best.comparison.difference:+.1f} pp{at_best}"
+        adds = f"The scaffold lifts the pass rate{at} (by {by})"
+    else:
+        adds = f"The scaffold adds nothing detectable {where}"
+    if lowered:
+        adds += (
+            f", and lowers it at {_sizes(lowered)} {lift.unit}" if lift.sizes else ", and lowers it"
+        )
+    ratio = lift.overall.token_ratio
+    bare, scaffold = lift.overall.bare_tokens, lift.overall.scaffold_tokens
+    if ratio is None or bare.per_case is None or scaffold.per_case is None:
+        cost = " (no output tokens were recorded to price it)"
+    else:
+        estimated = ", estimated from reply lengths" if bare.estimated or scaffold.estimated else ""
+        cost = (
+            f" and costs {ratio:.1f}x the output tokens ({scaffold.per_case:,.0f} per case "
+            f"against {bare.per_case:,.0f}{estimated})"
+        )
+    said.append(adds + cost + ".")
+    return " ".join(said)
