@@ -1,4 +1,4 @@
-"""The work a graph scaffold's own format asks for at a size, against its output budget
+"""The work a scaffold's own format asks for at a size, against its output budget
 (issue 25 item 1: the budget of a stress size is derived from that work, with a margin).
 
 Run: ``python benchmarks/stress_budgets.py [NAME ...] [--cases 5]``. For each scaffold, cases
@@ -23,6 +23,7 @@ import heapq
 import json
 import math
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from verification.cases import DEFAULT_SEED, generate_case
@@ -99,6 +100,45 @@ def _dijkstra(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
 
 RENDERERS: dict[str, Renderer] = {"dijkstra": _dijkstra}
 """Per scaffold, a careful answer in its format from its input and right answer."""
+
+
+def _exact(value: Fraction) -> str:
+    """A terminating fraction in all its decimal digits (``Fraction(-7, 4)`` -> ``-1.75``)."""
+    sign, value = ("-" if value < 0 else ""), abs(value)
+    whole, rest = divmod(value.numerator, value.denominator)
+    digits = ""
+    while rest and len(digits) < 40:
+        digit, rest = divmod(rest * 10, value.denominator)
+        digits += str(digit)
+    return f"{sign}{whole}" + (f".{digits}" if digits else "")
+
+
+def _monte_carlo(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """``w`` and ``N``, a row ``i | u_i | x_i | f(x_i)`` per draw (Horner's rule written
+    out), the sum of every value, the mean and the estimate, the answer."""
+    coefficients: list[int] = test_input["coefficients"]
+    a, width = test_input["a"], test_input["b"] - test_input["a"]
+    lines = [f"w = {width}, N = {len(test_input['samples'])}", "| i | u_i | x_i | f(x_i) |"]
+    values = []
+    for index, u in enumerate(test_input["samples"], 1):
+        x = a + width * Fraction(str(u))
+        value, shown = Fraction(coefficients[0]), str(coefficients[0])
+        for c in coefficients[1:]:
+            value = value * x + c
+            shown = f"({shown})·{_exact(x)} + {c}"
+        values.append(value)
+        lines.append(f"| {index} | {u} | {_exact(x)} | {shown} = {_exact(value)} |")
+    total = sum(values, Fraction(0))
+    lines.append("S = " + " + ".join(_exact(v) for v in values) + f" = {_exact(total)}")
+    lines.append(f"S / N = {float(total / len(values))}; estimate = {expected['estimate']}")
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
+RENDERERS.update(
+    {
+        "monte_carlo": _monte_carlo,
+    }
+)
 
 
 def stress_points(spec: ScaffoldSpec) -> list[int]:

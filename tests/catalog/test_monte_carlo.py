@@ -13,7 +13,8 @@ import pytest
 from scipy import integrate
 
 from tests.support.scaffolds import sections
-from verification.cases import TIERS
+from tests.support.stress import stress_case, stress_cells
+from verification.cases import TIERS, Tier
 from verification.catalog.numerical.monte_carlo import (
     ESTIMATE_TOLERANCE,
     SPEC,
@@ -151,3 +152,10 @@ def test_a_tie_rounds_away_from_zero_as_the_output_format_says() -> None:
         result = monte_carlo_integration(coefficients=[sign, 0], a=0.0, b=1.0, samples=samples)
         assert result == {"estimate": float(away)}
     assert ROUNDING in " ".join(sections("monte_carlo")["output_format"].split())
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("monte_carlo"))
+def test_the_reference_agrees_with_numpy_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    case = stress_case("monte_carlo", tier, size, index)
+    assert len(case.input["samples"]) == size
+    assert oracle(case.input, case.expected), case.id

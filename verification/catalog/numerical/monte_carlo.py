@@ -10,7 +10,7 @@ from pydantic import FiniteFloat
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.optimization import uniform_draw
 from verification.reference.numerical import monte_carlo_integration
 from verification.validators.numeric_tolerance import NumericToleranceValidator
@@ -18,6 +18,7 @@ from verification.validators.numeric_tolerance import NumericToleranceValidator
 __all__ = [
     "EDGE_KINDS_MONTE_CARLO",
     "ESTIMATE_TOLERANCE",
+    "MAX_DRAWS",
     "SPEC",
     "MonteCarloAnswer",
     "generate_monte_carlo",
@@ -39,6 +40,9 @@ sampling error of the method."""
 
 EDGE_KINDS_MONTE_CARLO = ("one_sample", "constant", "zero_width", "draws_at_zero", "negative")
 """The degenerate Monte Carlo instances the edge tier draws from."""
+
+MAX_DRAWS = 80
+"""The most draws an input holds: four times the standard maximum (the stress range)."""
 
 _MISTAKE_GAP = 10 * ESTIMATE_TOLERANCE
 """A mutant is at least this far from the right estimate."""
@@ -97,8 +101,8 @@ def generate_monte_carlo(rng: random.Random, tier: Tier, size: int) -> dict[str,
     zero-width interval (``a == b``, estimate 0), draws of 0 (the point ``a``) and a
     repeated draw, or a function negative on the whole interval.
     """
-    if not 1 <= size <= 20:
-        raise ValueError(f"monte_carlo takes 1 to 20 draws, got {size}")
+    if not 1 <= size <= MAX_DRAWS:
+        raise ValueError(f"monte_carlo takes 1 to {MAX_DRAWS} draws, got {size}")
     if tier == "edge":
         return _edge(rng, size)
     if tier not in ("simple", "standard"):
@@ -173,8 +177,13 @@ SPEC = ScaffoldSpec(
         unit="draws",
         measure=sample_count,
         ranges={"simple": (2, 8), "standard": (4, 20), "edge": (1, 20)},
+        stress=(21, MAX_DRAWS),
     ),
     mutants=monte_carlo_mutants,
     alternatives=monte_carlo_alternatives,
     max_output_tokens=4096,
+    # The work is a row per draw (u, x, f(x) by Horner's rule) and the sum of every value:
+    # 625 tokens at 20 draws, 2,425 at 80 (python benchmarks/stress_budgets.py monte_carlo).
+    # The flat budget holds the standard maximum; each draw past it adds 1.5x its work.
+    output_budget=OutputBudget(per_unit=45.0, base=3196),
 )

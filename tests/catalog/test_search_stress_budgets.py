@@ -1,0 +1,33 @@
+"""The stress ranges' output budgets of the backtracking, numerical and optimization
+scaffolds (issue 25 item 1): each follows the rule of ``benchmarks/stress_budgets.py``,
+measured from a careful answer in the scaffold's own format at each stress size."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.catalog.test_graph_stress_budgets import BENCH
+from verification.catalog import default_catalog
+from verification.catalog.spec import MODEL_OUTPUT_CEILING
+
+SCAFFOLDS = ["monte_carlo"]
+"""The scaffolds whose stress budgets are fitted to their measured work."""
+
+
+@pytest.mark.parametrize("name", SCAFFOLDS)
+def test_the_budget_holds_the_scaffolds_work_at_every_stress_size(name: str) -> None:
+    spec = default_catalog()[name]
+    assert spec.size.stress is not None
+    for size in BENCH.stress_points(spec):
+        declared = spec.max_output_tokens_at(size)
+        assert declared >= BENCH.required_tokens(spec, size), (name, size)
+        assert declared >= BENCH.MARGIN * BENCH.work_tokens(spec, size), (name, size)
+        assert declared <= MODEL_OUTPUT_CEILING
+
+
+def test_a_careful_monte_carlo_answer_has_a_row_per_draw() -> None:
+    spec = default_catalog()["monte_carlo"]
+    assert spec.size.stress is not None
+    drawn = BENCH.generate_case(spec, "standard", 0, seed=7, size=spec.size.stress[1])
+    text = BENCH.RENDERERS["monte_carlo"](drawn.input, drawn.expected)
+    assert text.count("\n| ") == len(drawn.input["samples"]) + 1  # and the header
