@@ -29,6 +29,7 @@ from typing import Any
 from verification.cases import DEFAULT_SEED, generate_case
 from verification.catalog import default_catalog
 from verification.catalog.spec import STRESS_TIERS, OutputBudget, ScaffoldSpec
+from verification.reference.numerical import newton_trace
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -134,9 +135,41 @@ def _monte_carlo(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n" + _answer(expected)
 
 
+def _horner(coefficients: list[int] | list[float], x: float) -> str:
+    """Horner's rule written out: ``v = 1 -> 0.5 -> 2.25 -> 3.625``."""
+    value, shown = float(coefficients[0]), [f"{coefficients[0]}"]
+    for c in coefficients[1:]:
+        value = value * x + c
+        shown.append(f"{value:.10g}")
+    return "v = " + " -> ".join(shown)
+
+
+def _newton_raphson(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """The derivative's coefficients, Horner's rule for ``f`` and ``f'`` at each iterate, a
+    table row per iteration, the result, the answer."""
+    coefficients: list[int] = test_input["coefficients"]
+    degree = len(coefficients) - 1
+    derivative = [c * (degree - i) for i, c in enumerate(coefficients[:-1])] or [0]
+    lines = [f"f'(x) coefficients: {derivative}", "| k | x | f(x) | f'(x) | step | x_new | stop? |"]
+    for step in newton_trace(**test_input):
+        x = step.x
+        lines.append(f"x = {x:.10g}: f: {_horner(coefficients, x)}; f': {_horner(derivative, x)}")
+        if step.x_new is None:
+            lines.append(f"| {step.iteration} | {x:.10g} | {step.fx:.10g} | 0 | - | - | stop |")
+            continue
+        change = step.x - step.x_new
+        lines.append(
+            f"| {step.iteration} | {x:.10g} | {step.fx:.10g} | {step.dfx:.10g} | "
+            f"{change:.10g} | {step.x_new:.10g} | {'yes' if abs(change) < 1e-6 else 'no'} |"
+        )
+    lines.append(f"Result: root {expected['root']}, {expected['iterations']} iterations.")
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
 RENDERERS.update(
     {
         "monte_carlo": _monte_carlo,
+        "newton_raphson": _newton_raphson,
     }
 )
 

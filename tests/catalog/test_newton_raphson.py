@@ -9,8 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
-from verification.catalog.numerical.newton_raphson import ROOT_TOLERANCE
+from tests.support.stress import stress_case, stress_cells
+from verification.cases import Tier
+from verification.catalog.numerical.newton_raphson import ROOT_TOLERANCE, largest_coefficient
 
 
 def _steps(test_input: dict[str, Any]) -> tuple[float | None, int, bool]:
@@ -48,3 +51,10 @@ def test_the_oracle_refuses_a_root_off_by_more_than_the_tolerance() -> None:
     root = 2**0.5
     assert oracle(test_input, {"root": root, "iterations": 5, "converged": True})
     assert not oracle(test_input, {"root": root + 1e-6, "iterations": 5, "converged": True})
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("newton_raphson"))
+def test_the_reference_agrees_with_numpy_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    case = stress_case("newton_raphson", tier, size, index)
+    assert largest_coefficient(case.input) == size
+    assert oracle(case.input, case.expected), case.id

@@ -10,7 +10,7 @@ from tests.catalog.test_graph_stress_budgets import BENCH
 from verification.catalog import default_catalog
 from verification.catalog.spec import MODEL_OUTPUT_CEILING
 
-SCAFFOLDS = ["monte_carlo"]
+SCAFFOLDS = ["monte_carlo", "newton_raphson"]
 """The scaffolds whose stress budgets are fitted to their measured work."""
 
 
@@ -31,3 +31,10 @@ def test_a_careful_monte_carlo_answer_has_a_row_per_draw() -> None:
     drawn = BENCH.generate_case(spec, "standard", 0, seed=7, size=spec.size.stress[1])
     text = BENCH.RENDERERS["monte_carlo"](drawn.input, drawn.expected)
     assert text.count("\n| ") == len(drawn.input["samples"]) + 1  # and the header
+
+
+def test_a_careful_newton_raphson_answer_has_a_row_per_iteration() -> None:
+    spec = default_catalog()["newton_raphson"]
+    drawn = BENCH.generate_case(spec, "standard", 0, seed=7, size=48)
+    text = BENCH.RENDERERS["newton_raphson"](drawn.input, drawn.expected)
+    assert text.count("\n| ") == drawn.expected["iterations"] + 1  # and the header
