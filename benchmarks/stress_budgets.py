@@ -99,7 +99,75 @@ def _dijkstra(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n" + _answer(expected)
 
 
-RENDERERS: dict[str, Renderer] = {"dijkstra": _dijkstra}
+def _label_key(label: str) -> tuple[int, str]:
+    return len(label), label
+
+
+def _sorted_lists(test_input: dict[str, Any], loops: bool = True) -> dict[str, list[str]]:
+    out: dict[str, set[str]] = {v: set() for v in test_input["vertices"]}
+    for u, v in test_input["edges"]:
+        if u == v and not loops:
+            continue
+        out[u].add(v)
+        if not test_input["directed"]:
+            out[v].add(u)
+    return {u: sorted(vs, key=_label_key) for u, vs in out.items()}
+
+
+def _plain_lists(out: dict[str, list[str]]) -> list[str]:
+    return [f"- {u}: " + (", ".join(vs) or "none") for u, vs in out.items()]
+
+
+def _bfs(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """Sorted neighbour lists, one ``Take B (1): neighbours A, E -> add E (2). Queue: [D, E]``
+    line per vertex taken out, the answer."""
+    out = _sorted_lists(test_input)
+    lines = _plain_lists(out)
+    source = test_input["source"]
+    hops = {source: 0}
+    queue = [source]
+    while queue:
+        u = queue.pop(0)
+        added = [v for v in out[u] if v not in hops]
+        for v in added:
+            hops[v] = hops[u] + 1
+        queue += added
+        news = ", ".join(f"{v} ({hops[v]})" for v in added) or "nothing"
+        lines.append(
+            f"- Take {u} ({hops[u]}): neighbours {', '.join(out[u]) or 'none'} -> add {news}."
+            f" Queue: [{', '.join(queue)}]"
+        )
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
+def _dfs(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """Sorted neighbour lists, one ``At E (stack A B E): B visited -> go to D`` line per
+    step, the answer."""
+    out = _sorted_lists(test_input, loops=False)
+    lines = _plain_lists(out)
+    source = test_input["source"]
+    visited, stack, at = {source}, [source], {source: 0}
+    while stack:
+        u = stack[-1]
+        skipped = []
+        while at[u] < len(out[u]) and out[u][at[u]] in visited:
+            skipped.append(out[u][at[u]])
+            at[u] += 1
+        said = f"- At {u} (stack {' '.join(stack)}): " + "".join(f"{v} visited, " for v in skipped)
+        if at[u] == len(out[u]):
+            stack.pop()
+            lines.append(said + f"nothing left -> finish {u}")
+            continue
+        v = out[u][at[u]]
+        at[u] += 1
+        visited.add(v)
+        at[v] = 0
+        stack.append(v)
+        lines.append(said + f"-> go to {v}")
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
+RENDERERS: dict[str, Renderer] = {"bfs": _bfs, "dfs": _dfs, "dijkstra": _dijkstra}
 """Per scaffold, a careful answer in its format from its input and right answer."""
 
 

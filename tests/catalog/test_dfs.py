@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.stress import in_label_order, stress_case, stress_cells
 from verification.cases import TIERS, Tier
 from verification.catalog.graph.dfs import DFS_EDGE_KINDS, generate_dfs
 from verification.reference.graph import dfs
@@ -32,8 +33,8 @@ def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     postorder, both with neighbours in ascending label order."""
     graph, source = _graph(test_input), test_input["source"]
     return answer == {
-        "order": list(nx.dfs_preorder_nodes(graph, source, sort_neighbors=sorted)),
-        "finish_order": list(nx.dfs_postorder_nodes(graph, source, sort_neighbors=sorted)),
+        "order": list(nx.dfs_preorder_nodes(graph, source, sort_neighbors=in_label_order)),
+        "finish_order": list(nx.dfs_postorder_nodes(graph, source, sort_neighbors=in_label_order)),
     }
 
 
@@ -119,3 +120,10 @@ def test_deep_paths_do_not_hit_the_recursion_limit() -> None:
 def test_bad_inputs_raise_value_error(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         dfs(**kwargs)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("dfs"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    case = stress_case("dfs", tier, size, index)
+    assert len(case.input["vertices"]) == size
+    assert oracle(case.input, case.expected), case.id

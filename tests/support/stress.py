@@ -3,14 +3,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from verification.cases import DEFAULT_SEED, TestCase, Tier, generate_case
 from verification.catalog import default_catalog
 from verification.catalog.spec import STRESS_TIERS
 
-__all__ = ["STRESS_CASES_PER_SIZE", "stress_case", "stress_cells"]
+__all__ = ["STRESS_CASES_PER_SIZE", "in_label_order", "stress_case", "stress_cells"]
 
 STRESS_CASES_PER_SIZE = 2
 """Cases drawn at each end and the middle of the stress range, per stress tier."""
+
+
+def in_label_order(labels: Iterable[str]) -> list[str]:
+    """``labels`` in the scaffolds' ascending label order, as the oracles state it apart from
+    the references: a shorter label first, then alphabetically (``Z`` before ``AA``)."""
+    return sorted(labels, key=lambda label: (len(label), label))
 
 
 def stress_cells(name: str) -> list[tuple[Tier, int, int]]:

@@ -9,7 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["finite", "is_int", "is_real", "round_half_away", "vertex_labels"]
+__all__ = ["finite", "is_int", "is_real", "label_order", "round_half_away", "vertex_labels"]
 
 
 def is_int(value: Any) -> bool:
@@ -46,6 +46,17 @@ def vertex_labels(vertices: Any) -> list[str]:
     if repeated:
         raise ValueError(f"vertex labels must be unique; repeated: {repeated}")
     return list(vertices)
+
+
+def label_order(label: str) -> tuple[int, str]:
+    """The sort key of the scaffolds' "ascending label order": a shorter label first, labels
+    of one length alphabetically, so ``A`` .. ``Z``, ``AA``, ``AB`` .. sort as spreadsheet
+    columns are numbered (plain string order puts ``AA`` before ``B``).
+
+    >>> sorted(["B", "AA", "A", "Z", "AB"], key=label_order)
+    ['A', 'B', 'Z', 'AA', 'AB']
+    """
+    return len(label), label
 
 
 def round_half_away(value: Fraction | Decimal | float | int, places: int) -> float:

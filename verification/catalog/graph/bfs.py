@@ -15,7 +15,7 @@ from verification.catalog.calibration import (
     swapped_items,
 )
 from verification.catalog.graph.dijkstra import Distance
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     Pair,
@@ -144,14 +144,20 @@ SPEC = ScaffoldSpec(
         unit="vertices",
         measure=count_vertices,
         ranges={"simple": (3, 16), "standard": (6, 16), "edge": (4, 16)},
+        stress=(17, 64),
     ),
     mutants=bfs_mutants,
     max_output_tokens=4096,
+    # The graph scaffolds' rule (benchmarks/stress_budgets.py): the flat budget past the
+    # standard maximum's work, plus 1.5x the work each size adds. A careful answer (sorted
+    # lists, a Take line with the queue per vertex) is 552 tokens at 16, 2,991 at 64.
+    output_budget=OutputBudget(per_unit=77, base=2864),
     code_rules={
         "order": (
             "the visiting order of a queue-based search from `source` whose neighbour lists"
-            " are deduplicated and sorted in Python string order (`sorted()`), a vertex "
-            "marked when put in the queue"
+            " are deduplicated and sorted in ascending label order (a shorter label first:"
+            " `sorted(labels, key=lambda label: (len(label), label))`), a vertex marked when"
+            " put in the queue"
         ),
     },
     code_sizes=(50, 100, 300, 1000),

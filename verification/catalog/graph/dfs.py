@@ -14,7 +14,7 @@ from verification.catalog.calibration import (
     duplicated_items,
     swapped_items,
 )
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     Pair,
@@ -225,14 +225,20 @@ SPEC = ScaffoldSpec(
         unit="vertices",
         measure=count_vertices,
         ranges={"simple": (3, 16), "standard": (6, 16), "edge": (4, 16)},
+        stress=(17, 64),
     ),
     mutants=dfs_mutants,
     max_output_tokens=6144,
+    # The graph scaffolds' rule (benchmarks/stress_budgets.py): the flat budget past the
+    # standard maximum's work, plus 1.5x the work each size adds. A careful answer (sorted
+    # lists, an At line with the stack per step) is 740 tokens at 16, 5,089 at 64.
+    output_budget=OutputBudget(per_unit=137, base=3952),
     code_rules={
         "order": (
             "the discovery order of the scaffold's depth-first search: neighbour lists "
-            "deduplicated, self loops dropped, sorted in Python string order (`sorted()`), "
-            "searched from the scaffold's start vertex"
+            "deduplicated, self loops dropped, sorted in ascending label order (a shorter "
+            "label first: `sorted(labels, key=lambda label: (len(label), label))`), searched"
+            " from the scaffold's start vertex"
         ),
         "finish_order": ("the order vertices finish in that same search"),
     },

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from verification.reference._inputs import vertex_labels
+from verification.reference._inputs import label_order, vertex_labels
 
 __all__ = [
     "check_edge",
@@ -51,7 +51,8 @@ def search_input(
     vertices: Any, edges: Any, source: Any, directed: Any
 ) -> tuple[list[str], dict[str, list[str]]]:
     """Checked labels and sorted out-neighbour lists of an unweighted search input:
-    deduplicated, in ascending label order (plain string order)."""
+    deduplicated, in ascending label order (:func:`~verification.reference._inputs.label_order`:
+    a shorter label first)."""
     labels = check_vertices(vertices, source, directed)
     known = set(labels)
     neighbours: dict[str, set[str]] = {v: set() for v in labels}
@@ -60,7 +61,7 @@ def search_input(
         neighbours[u].add(v)
         if not directed:
             neighbours[v].add(u)
-    return labels, {v: sorted(out) for v, out in neighbours.items()}
+    return labels, {v: sorted(out, key=label_order) for v, out in neighbours.items()}
 
 
 def weighted_edges(labels: list[str], edges: Any, *, negative: bool) -> list[tuple[str, str, int]]:

@@ -55,7 +55,8 @@ def bfs(
     -----
     O(V + E log E) with the sort. The order is unique under this convention: a FIFO
     queue; a vertex is marked visited when it is enqueued; when a vertex is dequeued its
-    unvisited out-neighbours are enqueued in ascending label order (plain string order).
+    unvisited out-neighbours are enqueued in ascending label order (a shorter label first,
+    then alphabetically: ``Z`` before ``AA``).
 
     References
     ----------
@@ -123,11 +124,11 @@ def dfs(
     -----
     O(V + E log E) with the sort. Both orders are unique under this convention, the
     recursive one: ``visit(u)`` marks ``u`` visited and appends it to ``order``, then, for
-    each out-neighbour ``v`` of ``u`` in ascending label order (plain string order), calls
-    ``visit(v)`` if ``v`` is still unvisited at that moment; when the loop ends ``u`` is
-    appended to ``finish_order``. The recursion is run on an explicit stack of
-    ``(vertex, next neighbour index)`` frames, so deep graphs cannot overflow Python's
-    stack and the orders are exactly the recursive ones.
+    each out-neighbour ``v`` of ``u`` in ascending label order (a shorter label first, then
+    alphabetically: ``Z`` before ``AA``), calls ``visit(v)`` if ``v`` is still unvisited at
+    that moment; when the loop ends ``u`` is appended to ``finish_order``. The recursion
+    is run on an explicit stack of ``(vertex, next neighbour index)`` frames, so deep
+    graphs cannot overflow Python's stack and the orders are exactly the recursive ones.
 
     References
     ----------
