@@ -76,8 +76,9 @@ async def execute_suite(
     source: str, task: ProgramTask, *, engine: Engine, limits: Limits | None = None
 ) -> list[Execution]:
     """``source`` on every case of ``task``'s suite in one sandboxed interpreter, tier by
-    tier in increasing size; after a time-out at size ``S`` the tier's larger sizes are
-    not run. One execution per case, in suite order."""
+    tier in increasing size; after a time-out at size ``S`` the tier's remaining cases of
+    size ``S`` and above are not run (each would only wait out its own limit). One
+    execution per case, in suite order."""
     limits = limits or Limits()
     executions: dict[int, Execution] = {}
     over: dict[str, int] = {}
@@ -85,7 +86,7 @@ async def execute_suite(
         for position in run_order(task.suite):
             case = task.suite[position]
             size = case.size or 0
-            if case.tier in over and size > over[case.tier]:
+            if case.tier in over and size >= over[case.tier]:
                 executions[position] = Execution(
                     Outcome.NOT_RUN,
                     reason=f"not run: over the time limit at size {over[case.tier]}",
@@ -95,7 +96,7 @@ async def execute_suite(
                 case.input, cpu_seconds=cpu_seconds_for(task.reference_seconds[position])
             )
             if execution.outcome is Outcome.TIMEOUT:
-                over[case.tier] = min(size, over.get(case.tier, size))
+                over[case.tier] = size
             executions[position] = execution
     return [executions[i] for i in range(len(task.suite))]
 

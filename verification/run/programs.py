@@ -5,7 +5,8 @@ A program is asked once per request (``dijkstra-program-000``) and run on the wh
 the level's cases of every tier, then the spec's size ladder on the standard tier, far past
 the trace sizes (:attr:`~verification.catalog.spec.ScaffoldSpec.code_ladder`). Cases run in
 one sandboxed interpreter (:mod:`verification.run.sandbox`), each tier's in increasing size;
-once a case is over its time limit at size ``S``, the tier's larger sizes are not run. Each
+once a case is over its time limit at size ``S``, the tier's remaining cases (size ``S`` and
+above) are not run. Each
 case is judged at level 2 (it returned within the limits a value that fits the answer schema)
 and level 3 (the validator accepts it); a program passes when every case passes.
 """

@@ -61,12 +61,27 @@ def test_the_wall_clock_is_never_shorter_than_the_cpu_limit() -> None:
         Limits(cpu_seconds=5, wall_seconds=4)
 
 
-def test_a_cases_own_cpu_limit_scales_its_wall_clock() -> None:
-    limits = Limits(cpu_seconds=2, wall_seconds=10)
+def test_a_cases_own_cpu_limit_scales_its_wall_clock_above_a_floor() -> None:
+    limits = Limits(cpu_seconds=2, wall_seconds=10, wall_factor=5)
     case = limits.for_case(4)
     assert case.cpu_seconds == 4
-    assert case.wall_seconds / case.cpu_seconds == limits.wall_seconds / limits.cpu_seconds
+    assert case.wall_seconds == limits.wall_factor * case.cpu_seconds
+    # A small CPU limit keeps the session's wall clock: the floor.
+    assert limits.for_case(1).wall_seconds == limits.wall_seconds
     assert limits.for_case(None) is limits
+    with pytest.raises(ConfigurationError, match="wall_factor"):
+        Limits(wall_factor=0.5)
+
+
+def test_the_default_wall_clock_outlasts_a_loaded_machine() -> None:
+    """A correct program given a tenth of a core (load 20 on two cores) within its CPU
+    limit still ends within its wall clock: the old 5x ratio killed it at a fifth."""
+    limits = Limits()
+    share = 0.1
+    for cpu in (limits_module.CPU_FLOOR_SECONDS, 3.0, 20.0):
+        case = limits.for_case(cpu)
+        assert case.wall_seconds >= case.cpu_seconds / share
+        assert case.wall_seconds >= limits_module.WALL_FLOOR_SECONDS
 
 
 @pytest.mark.parametrize("reference", [0.0, 1e-6, 0.05, 0.5, 3.0])

@@ -5,7 +5,11 @@ of any one written file); a ``Limits`` over one is refused when it is made, so n
 lift them. The CPU limit of a case is scaled from the reference's time on that case with a
 floor (:func:`cpu_seconds_for`): a program may be slower than the reference by a constant
 factor, not by a different complexity class, and the floor keeps start-up noise and a loaded
-machine from failing a fast program.
+machine from failing a fast program. The wall clock is generous on top of that
+(:data:`WALL_FACTOR` times the CPU limit, never under :data:`WALL_FLOOR_SECONDS`): it is there
+to end a program that sleeps or waits, and a machine shared by many processes gives a
+correct program a small share of a core, so a tight wall clock would kill it for the
+machine's load, not for its own time.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_PROCESSES",
     "MAX_TMP_BYTES",
+    "WALL_FACTOR",
+    "WALL_FLOOR_SECONDS",
     "Limits",
     "cpu_seconds_for",
 ]
@@ -34,6 +40,11 @@ CPU_FLOOR_SECONDS = 1.0
 """No case gets less CPU than this, however fast the reference was on it."""
 CPU_FACTOR = 10.0
 """How many times the reference's time a case may take before it is over its limit."""
+WALL_FACTOR = 10.0
+"""A case's wall clock is this many times its CPU limit (at least the floor): a program
+given a tenth of a core by a loaded machine still ends within it."""
+WALL_FLOOR_SECONDS = 30.0
+"""No case's wall clock is shorter (the default :attr:`Limits.wall_seconds`)."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +52,8 @@ class Limits:
     """The limits of one program's sandboxed interpreter; per case where the name says so.
 
     ``cpu_seconds`` and ``wall_seconds`` bound each case (``ProgramSession.run`` may give a
-    case its own CPU limit; its wall clock is then scaled with it); ``startup_seconds`` bounds
+    case its own CPU limit; its wall clock is then ``wall_factor`` times that, never under
+    ``wall_seconds``, the floor); ``startup_seconds`` bounds
     starting the interpreter and running the program's top level. The rest bound the
     interpreter: ``address_space`` (RLIMIT_AS, bytes), ``processes`` (tasks of the sandbox:
     the bubblewrap engine allows threads and no child process at all, Docker's pids limit is
@@ -51,7 +63,8 @@ class Limits:
     """
 
     cpu_seconds: float = 2.0
-    wall_seconds: float = 10.0
+    wall_seconds: float = WALL_FLOOR_SECONDS
+    wall_factor: float = WALL_FACTOR
     startup_seconds: float = 20.0
     address_space: int = 1024 * MIB
     processes: int = 16
@@ -68,6 +81,7 @@ class Limits:
             for name in (
                 "cpu_seconds",
                 "wall_seconds",
+                "wall_factor",
                 "startup_seconds",
                 "address_space",
                 "processes",
@@ -89,14 +103,17 @@ class Limits:
                 problems.append(f"{name} is at most {ceiling}, not {getattr(self, name)}")
         if self.wall_seconds < self.cpu_seconds:
             problems.append("wall_seconds must be at least cpu_seconds")
+        if self.wall_factor < 1:
+            problems.append("wall_factor must be at least 1 (a wall clock under the CPU limit)")
         if problems:
             raise ConfigurationError("sandbox limits: " + "; ".join(problems))
 
     def for_case(self, cpu_seconds: float | None) -> Limits:
-        """These limits with a case's own CPU limit, its wall clock scaled alike."""
+        """These limits with a case's own CPU limit; its wall clock is ``wall_factor`` times
+        that, never shorter than this one's ``wall_seconds`` (the floor)."""
         if cpu_seconds is None or cpu_seconds == self.cpu_seconds:
             return self
-        wall = self.wall_seconds * cpu_seconds / self.cpu_seconds
+        wall = max(self.wall_seconds, self.wall_factor * cpu_seconds)
         return replace(self, cpu_seconds=cpu_seconds, wall_seconds=wall)
 
 

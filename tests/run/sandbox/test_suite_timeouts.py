@@ -1,0 +1,91 @@
+"""A program's run on its suite (``execute_suite``): after a time-out at size S the tier's
+remaining cases, of size S and above, are not run, so a program that never returns costs one
+time-out per tier; a case killed by the wall clock says so in its own reason. These start
+sandboxed interpreters."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import pytest
+
+from verification.cases import ProgramTask
+from verification.catalog import default_catalog
+from verification.run.code_answers import execute_suite
+from verification.run.programs import program_tasks
+from verification.run.sandbox import Engine, Execution, Limits, Outcome, ProgramSession
+
+pytestmark = pytest.mark.slow
+
+LIMITS = Limits(cpu_seconds=1, wall_seconds=4, startup_seconds=20)
+
+
+def _task() -> ProgramTask:
+    spec = default_catalog().get_spec("dijkstra")
+    (task,) = program_tasks(spec, seed=26, cases=5, tiers=("simple", "standard", "edge"), count=1)
+    assert isinstance(task, ProgramTask)
+    return task
+
+
+def _execute(source: str, task: ProgramTask, engine: Engine) -> list[Execution]:
+    return asyncio.run(execute_suite(source, task, engine=engine, limits=LIMITS))
+
+
+def test_a_time_out_skips_the_rest_of_its_size_and_every_larger_one(engine: Engine) -> None:
+    """The ladder draws two cases at each size: the second at the size that timed out is
+    not run either (it waited out its own limit before)."""
+    source = (
+        "def solve(input):\n"
+        "    while len(input['vertices']) >= 50:\n"
+        "        pass\n"
+        "    return {'distances': {v: None for v in input['vertices']}}\n"
+    )
+    task = _task()
+    executions = _execute(source, task, engine)
+    standard = [
+        (case.size or 0, execution)
+        for case, execution in zip(task.suite, executions, strict=True)
+        if case.tier == "standard"
+    ]
+    at_50 = [execution.outcome for size, execution in standard if size == 50]
+    assert len(at_50) >= 2, "the ladder should draw more than one case at size 50"
+    assert Counter(at_50) == Counter({Outcome.TIMEOUT: 1, Outcome.NOT_RUN: len(at_50) - 1})
+    for size, execution in standard:
+        if size < 50:
+            assert execution.outcome is Outcome.OK, execution.reason
+        elif execution.outcome is Outcome.NOT_RUN:
+            assert execution.reason == "not run: over the time limit at size 50"
+    assert sum(execution.outcome is Outcome.TIMEOUT for _, execution in standard) == 1
+
+
+def test_a_program_that_never_returns_costs_one_time_out_per_tier(engine: Engine) -> None:
+    task = _task()
+    executions = _execute("def solve(input):\n    while True:\n        pass\n", task, engine)
+    by_tier: dict[str, Counter[Outcome]] = {}
+    for case, execution in zip(task.suite, executions, strict=True):
+        by_tier.setdefault(case.tier, Counter())[execution.outcome] += 1
+    tiers = {case.tier for case in task.suite}
+    assert set(by_tier) == tiers
+    for counts in by_tier.values():
+        assert counts[Outcome.TIMEOUT] == 1
+        assert counts[Outcome.TIMEOUT] + counts[Outcome.NOT_RUN] == sum(counts.values())
+    # The run is as short as its time-outs: one wall clock per tier at most, not per case
+    # (a loaded machine may end a spinning case at its wall clock before its CPU limit).
+    spent = sum(execution.seconds for execution in executions)
+    assert spent < len(tiers) * (LIMITS.wall_seconds + 1)
+
+
+def test_a_wall_clock_kill_reads_as_its_own_reason(engine: Engine) -> None:
+    sleeper = "import time\n\ndef solve(input):\n    time.sleep(60)\n"
+    spinner = "def solve(input):\n    while True:\n        pass\n"
+
+    async def one(source: str) -> Execution:
+        async with ProgramSession(source, limits=LIMITS, engine=engine) as session:
+            return await session.run({})
+
+    slept, spun = asyncio.run(one(sleeper)), asyncio.run(one(spinner))
+    assert slept.outcome is Outcome.TIMEOUT and spun.outcome is Outcome.TIMEOUT
+    assert slept.reason.startswith(f"killed at the wall-clock limit of {LIMITS.wall_seconds:g} s")
+    assert "having used" in slept.reason and "CPU limit" not in slept.reason
+    assert "CPU limit" in spun.reason and "wall-clock" not in spun.reason
