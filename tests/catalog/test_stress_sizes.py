@@ -136,6 +136,17 @@ def test_an_edge_case_at_a_stress_size_is_refused_naming_the_range() -> None:
             catalog=catalog,
         )
     assert str(BASE.size.ranges["edge"][1]) in str(refused.value)
+    assert "add --tier standard" in str(refused.value)  # the tiers that draw it, named
+
+
+def test_a_stress_size_asked_of_every_tier_names_the_tiers_that_draw_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    spec = default_catalog()["dijkstra"]
+    assert spec.size.stress is not None
+    top = spec.size.stress[1]
+    assert main(["verify", "dijkstra", "--provider", "reference", "--size", str(top)]) == 2
+    assert f"{top} is a stress size" in capsys.readouterr().err
 
 
 def test_sizes_may_sweep_into_the_stress_range_but_an_automatic_sweep_stays_out() -> None:

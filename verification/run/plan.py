@@ -31,7 +31,7 @@ from verification.cases import (
 )
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
-from verification.catalog.spec import ScaffoldSpec
+from verification.catalog.spec import STRESS_TIERS, ScaffoldSpec
 from verification.certify.envelope import CASES_PER_SIZE, size_plan, sweep_plan, sweep_sizes
 from verification.certify.sequential import (
     CertificationPlan,
@@ -357,6 +357,12 @@ def _checked_size(spec: ScaffoldSpec, tier: Tier, size: int | None) -> int | Non
     if size is not None:
         problem = spec.size.check(tier, size)
         if problem is not None:
+            honouring = [t for t in STRESS_TIERS if spec.size.in_stress(t, size)]
+            if honouring:  # a stress size: only those tiers' inputs scale to it
+                raise ConfigurationError(
+                    f"{spec.name}: {problem}; {size} is a stress size, which only the "
+                    f"{' and '.join(honouring)} tiers draw: add --tier {honouring[-1]}"
+                )
             raise ConfigurationError(f"{spec.name}: {problem}; choose --size in it, or --tier")
     return size
 
