@@ -170,6 +170,11 @@ def test_a_baseline_none_pair_over_sizes_reports_the_lift_and_its_price(
         markdown = (run / "reports" / "summary.md").read_text(encoding="utf-8")
         assert "## Lift over no scaffold" in markdown and sentence in markdown
     assert f"lift of dijkstra (vertices): {sentence}" in terminal
+    # compare of the pair's two runs prints what verify printed, the lift included.
+    assert main(["compare", bare_run.name, scaffold_run.name, "--output", str(output)]) == 0
+    compared = capsys.readouterr().out
+    lift_lines = terminal[terminal.index("lift of dijkstra") :]
+    assert lift_lines and compared.endswith(lift_lines)
     shown = [line.split() for line in terminal.splitlines() if line[:1].isdigit()]
     assert [row[0] for row in shown] == [str(s) for s in SIZES]
     for row in shown:

@@ -104,6 +104,12 @@ class ReportCommands(CommandsBase):
         results_dir, run_a, run_b = self._pair_of_runs(run_a, run_b)
         pairing = compare_runs(results_dir, run_a, run_b)
         print(render_pairing(pairing), end="")
+        if pairing.labels[0] == "no scaffold":  # a --baseline none pair: its lift too
+            from verification.reports.lift import render_lift, stored_lift
+
+            lift = stored_lift(results_dir, run_b)
+            if lift is not None:
+                print(render_lift(lift), end="")
         if html is not None:
             from verification.reports.compare_html import (
                 default_comparison_path,

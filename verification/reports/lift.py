@@ -30,6 +30,7 @@ __all__ = [
     "linked_lift",
     "pair_lift",
     "render_lift",
+    "stored_lift",
 ]
 
 logger = logging.getLogger(__name__)
@@ -77,6 +78,20 @@ def linked_lift(
     mine: ArmRun = (manifest, results, records)
     theirs: ArmRun = (other, other_results, other_records)
     return pair_lift(mine, theirs) if manifest.variant == "bare" else pair_lift(theirs, mine)
+
+
+def stored_lift(results_dir: Path, run_id: str) -> PairLift | None:
+    """:func:`linked_lift` of a run read back from ``results_dir`` (``compare`` of a pair
+    prints what ``verify --baseline none`` printed); ``None`` as there, or when the run
+    itself cannot be read (warned about)."""
+    paths = RunPaths(results_dir, run_id)
+    try:
+        manifest = paths.read_manifest()
+        results = results_from_journal(manifest, records := read_journal(paths.journal))
+    except (ConfigurationError, StoredFileError, JournalError, OSError, ValueError) as exc:
+        logger.warning("the lift is left out: run %s cannot be read: %s", run_id, exc)
+        return None
+    return linked_lift(results_dir, manifest, results, records)
 
 
 def _pct(rate: float) -> str:
