@@ -30,6 +30,7 @@ from verification.cases import DEFAULT_SEED, generate_case
 from verification.catalog import default_catalog
 from verification.catalog.spec import STRESS_TIERS, OutputBudget, ScaffoldSpec
 from verification.reference.numerical import newton_trace
+from verification.reference.optimization import annealing_trace
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -234,10 +235,38 @@ def _newton_raphson(test_input: dict[str, Any], expected: dict[str, Any]) -> str
     return "\n".join(lines) + "\n" + _answer(expected)
 
 
+def _simulated_annealing(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """A line per step as the scaffold's example writes it (the temperature, the flipped
+    bit, the energies' difference, the probability of an uphill move, the decision, the
+    current and the best state), the answer."""
+    energies: dict[str, int] = test_input["energies"]
+    current = best = test_input["initial_state"]
+    lines = []
+    for step, (r, _) in zip(annealing_trace(**test_input), test_input["draws"], strict=True):
+        bit = int(r * len(current))
+        decision = "downhill → accept"
+        if step.probability is not None:
+            p = step.probability
+            decision = f"p = exp({-step.delta / step.temperature:.5g}) = {p:.3f}, u = {step.u} "
+            decision += "< p → accept" if step.accepted else ">= p → reject"
+        if step.accepted:
+            current = str(step.candidate)
+            if energies[current] < energies[best]:
+                best = current
+        lines.append(
+            f"k={step.step}, T={step.temperature:.6g}: r={r} → i={bit}: {step.state} → "
+            f"{step.candidate}, delta = {energies[str(step.candidate)]} - "
+            f"{energies[str(step.state)]} = {step.delta:+g}, {decision}. "
+            f"Current {current} ({energies[current]}). Best {best} ({energies[best]})."
+        )
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
 RENDERERS.update(
     {
         "monte_carlo": _monte_carlo,
         "newton_raphson": _newton_raphson,
+        "simulated_annealing": _simulated_annealing,
     }
 )
 

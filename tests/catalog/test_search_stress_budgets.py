@@ -10,7 +10,7 @@ from tests.catalog.test_graph_stress_budgets import BENCH
 from verification.catalog import default_catalog
 from verification.catalog.spec import MODEL_OUTPUT_CEILING
 
-SCAFFOLDS = ["monte_carlo", "newton_raphson"]
+SCAFFOLDS = ["monte_carlo", "newton_raphson", "simulated_annealing"]
 """The scaffolds whose stress budgets are fitted to their measured work."""
 
 
@@ -38,3 +38,10 @@ def test_a_careful_newton_raphson_answer_has_a_row_per_iteration() -> None:
     drawn = BENCH.generate_case(spec, "standard", 0, seed=7, size=48)
     text = BENCH.RENDERERS["newton_raphson"](drawn.input, drawn.expected)
     assert text.count("\n| ") == drawn.expected["iterations"] + 1  # and the header
+
+
+def test_a_careful_simulated_annealing_answer_has_a_line_per_step() -> None:
+    spec = default_catalog()["simulated_annealing"]
+    drawn = BENCH.generate_case(spec, "standard", 0, seed=7, size=60)
+    text = BENCH.RENDERERS["simulated_annealing"](drawn.input, drawn.expected)
+    assert text.count("\nk=") + text.startswith("k=") == len(drawn.input["draws"])

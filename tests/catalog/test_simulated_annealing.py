@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.support.scaffolds import bullet, sections
+from tests.support.stress import stress_case, stress_cells
 from verification.cases import TIERS, Tier
 from verification.catalog.optimization.simulated_annealing import (
     SPEC,
@@ -269,3 +270,12 @@ def test_a_draw_of_zero_accepts_an_uphill_move_where_p_underflows_and_the_scaffo
     cold = bullet(sections("simulated_annealing")["edge_cases"], "Very cold")
     assert "every uphill move is rejected" not in cold
     assert "u = 0" in cold and "accepted" in cold
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("simulated_annealing"))
+def test_the_reference_agrees_with_the_oracle_at_stress_sizes(
+    tier: Tier, size: int, index: int
+) -> None:
+    case = stress_case("simulated_annealing", tier, size, index)
+    assert len(case.input["draws"]) == size
+    assert oracle(case.input, case.expected), case.id

@@ -11,7 +11,7 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.optimization import draw_away_from, index_draw, uniform_draw
 from verification.reference.optimization import annealing_trace, simulated_annealing
 from verification.validators.base import CompositeValidator
@@ -302,9 +302,14 @@ SPEC = ScaffoldSpec(
         unit="steps",
         measure=count_steps,
         ranges={"simple": (4, 8), "standard": (6, 15), "edge": (0, 8)},
+        stress=(16, 60),
     ),
     mutants=simulated_annealing_mutants,
     max_output_tokens=6144,
+    # A line per step (benchmarks/stress_budgets.py): 769 tokens at 15 steps, 3,145 at 60;
+    # the flat budget holds the standard maximum, each step past it 1.5x its work (9,800 at
+    # 60).
+    output_budget=OutputBudget(per_unit=80, base=5000),
     code_rules={
         "accepted": (
             "one bool per pair of `draws`, in order: accept when `delta <= 0`, else when `u"
