@@ -78,6 +78,23 @@ def axe() -> Any:
     return Axe()
 
 
+AXE_BLOCKING = ("serious", "critical")
+"""The impacts no page may have (axe's others: minor, moderate)."""
+AXE_NAMED = ("nested-interactive", "svg-img-alt", "landmark-one-main", "region", "empty-heading")
+"""The rules axe found broken on the run's page (issue 27 item 6b): none at any impact."""
+
+
+def axe_violations(axe: Any, page: Any) -> list[str]:
+    """axe-core's serious and critical violations on ``page``, and any of the rules
+    :data:`AXE_NAMED`, one line per rule."""
+    response = axe.run(page).response
+    return [
+        f"{v['id']} ({v['impact']}, {len(v['nodes'])} nodes: {v['nodes'][0]['target']})"
+        for v in response["violations"]
+        if v["impact"] in AXE_BLOCKING or v["id"] in AXE_NAMED
+    ]
+
+
 @dataclass
 class Watched:
     """A page with every console message, page error and request beyond the file seen."""

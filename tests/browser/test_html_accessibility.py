@@ -13,14 +13,10 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import ReplayRun, Watched, replay
+from tests.browser.conftest import ReplayRun, Watched, axe_violations, replay
 
 pytestmark = pytest.mark.slow  # Chromium
 
-BLOCKING = ("serious", "critical")
-"""The impacts no page may have (axe's others: minor, moderate)."""
-NAMED = ("nested-interactive", "svg-img-alt", "landmark-one-main", "region", "empty-heading")
-"""The rules axe found broken on the page (issue 27 item 6b): none at any impact."""
 TABS = 400
 """Tab presses allowed to reach a control (the run page has a few dozen before its cases)."""
 
@@ -60,17 +56,6 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> Pages:
     return Pages(run_b, compare, sweep_run / "reports" / "index.html")
 
 
-def _blocking(axe: Any, page: Any) -> list[str]:
-    """axe-core's serious and critical violations on ``page``, and any of the rules
-    :data:`NAMED`, one line per rule."""
-    response = axe.run(page).response
-    return [
-        f"{v['id']} ({v['impact']}, {len(v['nodes'])} nodes: {v['nodes'][0]['target']})"
-        for v in response["violations"]
-        if v["impact"] in BLOCKING or v["id"] in NAMED
-    ]
-
-
 def _open_everything(page: Any) -> None:
     """Every case drawn opened, then every raw reply in them: what axe sees of a read page."""
     page.evaluate("document.querySelectorAll('details.case').forEach(d => { d.open = true; })")
@@ -88,10 +73,10 @@ def test_axe_finds_no_serious_violation(
     watched.open(path.as_uri())
     if which == "sweep":  # the drawing whose text alternative axe checks
         assert watched.page.locator("#curves figure.curve svg").count() == 1
-    assert _blocking(axe, watched.page) == []
+    assert axe_violations(axe, watched.page) == []
     _open_everything(watched.page)
     assert watched.page.locator("details.raw[open] pre").count() > 0
-    assert _blocking(axe, watched.page) == []
+    assert axe_violations(axe, watched.page) == []
     assert not watched.errors and not watched.requests
 
 

@@ -277,18 +277,22 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
 
     view = command(
         "view",
-        help="open a run's HTML page (reports/index.html) in the browser",
-        description="Open the run's self-contained page (every case with its input, "
-        "expected and parsed answer, raw reply, filters and links) in the default browser "
-        "(the BROWSER variable chooses another); its path is printed either way, so with "
-        "no browser open the file by hand or copy it.",
+        help="open the index of every run, or a run's HTML page, in the browser",
+        description="With no run, write <output>/index.html and open it: one static page "
+        "listing every run of the results folder, newest first (its status per scaffold, "
+        "model, provider, level and start, links to each run's page and to the comparison "
+        "pages of `compare --html`; a run folder that cannot be read is listed as broken). "
+        "Each run writes it again too. With a run, open that run's self-contained page "
+        "(every case with its input, expected and parsed answer, raw reply, filters and "
+        "links). The default browser opens it (the BROWSER variable chooses another); its "
+        "path is printed either way, so with no browser open the file by hand or copy it.",
     )
     view.add_argument(
         "run_id",
         metavar="RUN_ID",
         nargs="?",
         help="a run under <output>/runs, or a run's folder as verify prints it; default: "
-        "the latest",
+        "the index of every run",
     )
     add_output_option(view)
 

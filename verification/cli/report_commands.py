@@ -41,15 +41,27 @@ class ReportCommands(CommandsBase):
         return exit_code([r.status for r in results.values()], manifest.level)
 
     def view(self, run_id: str | None = None) -> int:
-        """Open a run's page in the browser; print its path (all there is without one)."""
+        """Open a run's page in the browser, or with no run the results folder's index of
+        every run (written afresh); print its path (all there is without a browser)."""
         import webbrowser
 
         from verification.reports.html import page_path
+        from verification.reports.results_index import write_results_index
 
         results_dir = self.settings.results_dir
         if run_id is not None and names_a_folder(run_id):  # as `report` takes it
             results_dir, run_id = run_folder(Path(run_id))
-        path = page_path(results_dir, run_id).resolve()
+        if run_id is None:
+            if not results_dir.is_dir():
+                from verification.errors import ConfigurationError
+
+                raise ConfigurationError(
+                    f"no results folder at {results_dir}: `verify` makes one (--output names "
+                    "another)"
+                )
+            path = write_results_index(results_dir).resolve()
+        else:
+            path = page_path(results_dir, run_id).resolve()
         print(path)
         try:
             opened = webbrowser.open(path.as_uri())
@@ -115,10 +127,12 @@ class ReportCommands(CommandsBase):
                 default_comparison_path,
                 write_comparison_page,
             )
+            from verification.reports.results_index import write_results_index
 
             if html == DEFAULT_PAGE:
                 html = default_comparison_path(results_dir, pairing)
             print(f"page: {write_comparison_page(pairing, html)}")
+            write_results_index(results_dir)  # it lists the comparison pages
         return 0
 
     def prune(self, keep: int) -> int:
@@ -128,6 +142,10 @@ class ReportCommands(CommandsBase):
         for run_id, what in done:
             print(f"{run_id}: {what}")
         print(f"{len(done)} older run(s) pruned; the newest {keep} kept whole")
+        if self.settings.results_dir.is_dir():  # its links to removed pages go
+            from verification.reports.results_index import write_results_index
+
+            write_results_index(self.settings.results_dir)
         return 0
 
 

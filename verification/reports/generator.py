@@ -54,6 +54,7 @@ from verification.reports.models import ModelTable, ModelTableReporter, model_ta
 from verification.reports.programs import programs_markdown
 from verification.reports.reasons import failure_groups, level_name
 from verification.reports.regressions import compare_with_previous
+from verification.reports.results_index import write_results_index
 from verification.reports.summary import build_summary, summary_of
 from verification.store.journal import read_journal
 from verification.store.locks import exclusive_lock
@@ -400,6 +401,10 @@ def write_run_reports(
     write_report(paths.reports / _MARKER, "written by the scaffold certification harness\n")
     if publish and manifest.shard is None:  # a shard alone is never the latest run's reports
         publish_latest(paths)
+    try:
+        write_results_index(paths.results_dir)
+    except ConfigurationError as exc:  # the run's own reports are written: never a stop
+        logger.warning("the results folder's index is not written: %s", exc)
     return paths.reports / "summary.md"
 
 

@@ -49,6 +49,8 @@ __all__ = [
     "page_data",
     "page_heading",
     "page_path",
+    "page_style",
+    "page_template",
     "render_page",
     "run_model",
     "safe_json",
@@ -87,14 +89,23 @@ def _assets() -> _Assets:
     return _Assets(style, script, csp)
 
 
+def page_style() -> tuple[str, str]:
+    """The pages' style sheet and the Content-Security-Policy of a page that has it and no
+    script (the results folder's index): nothing else is loaded or run."""
+    style = _assets().style
+    policy = f"default-src 'none'; style-src {_sha256(style)}; base-uri 'none'; form-action 'none'"
+    return style, policy
+
+
 @cache
-def _template() -> jinja2.Template:
+def page_template(name: str = "index.html.j2") -> jinja2.Template:
+    """A page's template from ``reports/templates``, every value it is given escaped."""
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("verification.reports", "templates"),
         undefined=jinja2.StrictUndefined,
         autoescape=True,
     )
-    return env.get_template("index.html.j2")
+    return env.get_template(name)
 
 
 def shown_text(text: str | None, limit: int = SHOWN_REPLY_CHARS) -> str | None:
@@ -335,7 +346,7 @@ def render_page(data: Mapping[str, Any], programs: Markup | None = None) -> str:
     # the script element or open a comment in it.
     block = json.dumps(data, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
     block = block.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return _template().render(
+    return page_template().render(
         title=data["title"],
         csp=assets.csp,
         style=Markup(assets.style),

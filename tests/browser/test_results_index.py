@@ -1,0 +1,87 @@
+"""The results folder's index (issue 27 item 11) in a real headless Chromium: made by two
+dry runs, a comparison page and a broken run folder, it loads, lists every run, each of its
+links opens a page that is there, and axe-core finds no serious or critical violation."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Watched, axe_violations
+
+pytestmark = pytest.mark.slow  # Chromium
+
+BROKEN = "20200101T000000Z-aaaaaa"
+
+
+def _cli(*argv: str) -> str:
+    # A process of its own: Playwright's client keeps an event loop running in this one.
+    done = subprocess.run(
+        [sys.executable, "-m", "verification", *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "BROWSER": "true"},  # view opens no browser
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _dry_run(output: Path) -> str:
+    before = set((output / "runs").iterdir()) if (output / "runs").is_dir() else set()
+    _cli(
+        "verify",
+        "kmp",
+        "lcs",
+        "--provider",
+        "reference",
+        "--level",
+        "quick",
+        "--output",
+        str(output),
+    )
+    (run,) = set((output / "runs").iterdir()) - before
+    return run.name
+
+
+def test_the_index_lists_every_run_and_links_to_pages_that_are_there(
+    watched: Watched, axe: Any, tmp_path: Path
+) -> None:
+    output = tmp_path / "results"
+    first, second = _dry_run(output), _dry_run(output)
+    _cli("compare", first, second, "--html", "--output", str(output))
+    (output / "runs" / BROKEN).mkdir()
+    (output / "runs" / BROKEN / "manifest.json").write_text('{"run_id": ', encoding="utf-8")
+    index = Path(_cli("view", "--output", str(output)).strip())
+    assert index == (output / "index.html").resolve()
+
+    page = watched.page
+    watched.page.goto(index.as_uri())
+    assert page.title().startswith("Runs in results")
+    rows = page.eval_on_selector_all("#runs tbody tr", "rows => rows.map(r => r.dataset.run)")
+    assert rows == [second, first, BROKEN]
+    assert "broken" in page.locator(f'tr[data-run="{BROKEN}"]').inner_text()
+    for run in (first, second):
+        summary = json.loads((output / "runs" / run / "reports" / "summary.json").read_text())
+        for name, figures in summary["scaffolds"].items():
+            item = page.locator(f'tr[data-run="{run}"] li[data-scaffold="{name}"]')
+            assert item.locator(".status").inner_text() == figures["status"]
+        row = page.locator(f'tr[data-run="{run}"]')
+        assert row.locator(f'a[href="runs/{run}/reports/index.html"]').count() == 1
+        assert row.locator(f'a[href="comparisons/{first}-vs-{second}/index.html"]').count() == 1
+    assert axe_violations(axe, page) == []
+
+    links = page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
+    assert len(links) == 2 + 3  # each run's page; the comparison from both rows and its table
+    for link in dict.fromkeys(links):
+        target = Path(link.removeprefix("file://"))
+        assert target.is_file() and target.is_relative_to(output.resolve()), link
+        watched.open(link)  # the run's page or the comparison page, drawn
+        assert page.locator("#run h1").inner_text()
+    assert not watched.errors and not watched.requests
