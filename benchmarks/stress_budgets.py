@@ -168,7 +168,48 @@ def _dfs(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n" + _answer(expected)
 
 
-RENDERERS: dict[str, Renderer] = {"bfs": _bfs, "dfs": _dfs, "dijkstra": _dijkstra}
+def _topological_sort(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """The in-degree table, one ``Place C: A 1->0, E 1->0. Free: A, E, G. Order: B C`` line
+    per placed vertex, the backward walk when stuck, the answer."""
+    pairs = {(u, v) for u, v in test_input["edges"]}
+    successors: dict[str, list[str]] = {v: [] for v in test_input["vertices"]}
+    waiting = dict.fromkeys(test_input["vertices"], 0)
+    for u, v in sorted(pairs):
+        successors[u].append(v)
+        waiting[v] += 1
+    lines = [
+        f"- {u}: in {waiting[u]}, out " + (", ".join(vs) or "none") for u, vs in successors.items()
+    ]
+    free = sorted((v for v, count in waiting.items() if count == 0), key=_label_key)
+    lines.append(f"Free: {', '.join(free)}.")
+    order: list[str] = []
+    while free:
+        u = free.pop(0)
+        order.append(u)
+        changes = []
+        for v in successors[u]:
+            changes.append(f"{v} {waiting[v]}->{waiting[v] - 1}")
+            waiting[v] -= 1
+            if waiting[v] == 0:
+                free.append(v)
+        free.sort(key=_label_key)
+        lines.append(
+            f"- Place {u}: {', '.join(changes) or 'no successors'}. "
+            f"Free: {', '.join(free) or 'empty'}. Order: {' '.join(order)}."
+        )
+    if expected["has_cycle"]:
+        unplaced = [v for v in test_input["vertices"] if v not in order]
+        lines.append(f"Stuck: {', '.join(unplaced)} unplaced. Walk back: ")
+        lines.append(" <- ".join([*expected["cycle"][::-1], expected["cycle"][-1]]))
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
+RENDERERS: dict[str, Renderer] = {
+    "bfs": _bfs,
+    "dfs": _dfs,
+    "dijkstra": _dijkstra,
+    "topological_sort": _topological_sort,
+}
 """Per scaffold, a careful answer in its format from its input and right answer."""
 
 

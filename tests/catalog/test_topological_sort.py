@@ -14,12 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.stress import in_label_order, stress_case, stress_cells
 from verification.cases import TIERS, TestCase, Tier
 from verification.catalog.graph.topological_sort import (
     SPEC,
     TOPOLOGICAL_EDGE_KINDS,
     generate_topological_sort,
 )
+from verification.generators.graph import vertex_labels
 from verification.reference.graph import topological_sort
 
 SEEDS = range(80)
@@ -194,3 +196,17 @@ def test_the_reference_matches_networkx_on_any_graph(inp: dict[str, Any]) -> Non
 def test_bad_inputs_raise_value_error(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         topological_sort(**kwargs)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("topological_sort"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    case = stress_case("topological_sort", tier, size, index)
+    assert len(case.input["vertices"]) == size
+    assert oracle(case.input, case.expected), case.id
+
+
+def test_the_reference_breaks_ties_in_ascending_label_order_past_z() -> None:
+    labels = vertex_labels(30)
+    shuffled = random.Random(3).sample(labels, len(labels))
+    assert topological_sort(shuffled, [])["order"] == in_label_order(labels)
+    assert topological_sort(shuffled, [[labels[0], labels[1]]])["order"] == in_label_order(labels)

@@ -8,7 +8,7 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers, dropped_items, duplicated_items
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     Pair,
@@ -16,6 +16,7 @@ from verification.generators.graph import (
     random_tree_pairs,
     vertex_labels,
 )
+from verification.reference._inputs import label_order
 from verification.reference.graph import topological_sort
 from verification.validators.base import ValidationResult, Validator, pick, repeated
 from verification.validators.exact_match import compared_with_expected
@@ -272,7 +273,7 @@ def _kahn(vertices: Sequence[str], pairs: set[Pair], rng: random.Random | None) 
     waiting = {v: 0 for v in vertices}
     for _, v in pairs:
         waiting[v] += 1
-    free = sorted(v for v in vertices if waiting[v] == 0)
+    free = sorted((v for v in vertices if waiting[v] == 0), key=label_order)
     order: list[str] = []
     while free:
         u = free.pop(rng.randrange(len(free))) if rng is not None else free.pop(0)
@@ -282,7 +283,7 @@ def _kahn(vertices: Sequence[str], pairs: set[Pair], rng: random.Random | None) 
                 waiting[b] -= 1
                 if waiting[b] == 0:
                     free.append(b)
-        free.sort()
+        free.sort(key=label_order)
     return order
 
 
@@ -403,10 +404,16 @@ SPEC = ScaffoldSpec(
         unit="vertices",
         measure=count_vertices,
         ranges={"simple": (3, 16), "standard": (5, 16), "edge": (3, 16)},
+        stress=(17, 64),
     ),
     mutants=topological_sort_mutants,
     alternatives=topological_sort_alternatives,
     max_output_tokens=6144,
+    # The graph scaffolds' rule (benchmarks/stress_budgets.py): the flat budget past the
+    # standard maximum's work, plus 1.5x the work each size adds. A careful answer (the
+    # in-degree table, a Place line with the free list and the order so far per vertex) is
+    # 550 tokens at 16, 4,235 at 64.
+    output_budget=OutputBudget(per_unit=116, base=4288),
     code_rules={
         "cycle": (
             "`None` without a cycle; else the cycle's distinct vertices `[v1, ..., vk]` "

@@ -6,6 +6,7 @@ import heapq
 from collections.abc import Sequence
 from typing import Any
 
+from verification.reference._inputs import label_order
 from verification.reference.graph._checks import check_edge, check_vertices, edge_list
 
 __all__ = ["topological_sort"]
@@ -47,8 +48,9 @@ def topological_sort(vertices: Sequence[str], edges: Sequence[Sequence[Any]]) ->
     Notes
     -----
     Kahn's algorithm, O((V + E) log V): repeatedly output the vertex with no incoming edge
-    from an unplaced vertex; among several, the smallest label (plain string order), so the
-    order returned is the lexicographically smallest one. Any order respecting every edge
+    from an unplaced vertex; among several, the smallest label (ascending label order: a
+    shorter label first, then alphabetically), so the order returned is the smallest one
+    in that order. Any order respecting every edge
     is right; this tie-break only makes the reference deterministic. If vertices remain when
     none is free, each of them has a predecessor among them: walking from the smallest one
     to its smallest remaining predecessor, again and again, must revisit a vertex, and the
@@ -72,26 +74,26 @@ def topological_sort(vertices: Sequence[str], edges: Sequence[Sequence[Any]]) ->
         successors[u].append(v)
         predecessors[v].append(u)
     waiting = {v: len(predecessors[v]) for v in labels}
-    free = [v for v in labels if waiting[v] == 0]
+    free = [label_order(v) for v in labels if waiting[v] == 0]
     heapq.heapify(free)
     order: list[str] = []
     while free:
-        u = heapq.heappop(free)
+        _, u = heapq.heappop(free)
         order.append(u)
         for v in successors[u]:
             waiting[v] -= 1
             if waiting[v] == 0:
-                heapq.heappush(free, v)
+                heapq.heappush(free, label_order(v))
     if len(order) == len(labels):
         return {"order": order, "has_cycle": False, "cycle": None}
     remaining = set(labels) - set(order)
-    walk = [min(remaining)]
+    walk = [min(remaining, key=label_order)]
     seen = {walk[0]: 0}
     while True:
-        back = min(p for p in predecessors[walk[-1]] if p in remaining)
+        back = min((p for p in predecessors[walk[-1]] if p in remaining), key=label_order)
         if back in seen:
             cycle = walk[seen[back] :][::-1]
-            start = cycle.index(min(cycle))
+            start = cycle.index(min(cycle, key=label_order))
             return {"order": None, "has_cycle": True, "cycle": cycle[start:] + cycle[:start]}
         seen[back] = len(walk)
         walk.append(back)
