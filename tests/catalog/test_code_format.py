@@ -107,3 +107,94 @@ def test_every_reference_program_runs_with_the_standard_library_alone() -> None:
     for spec in SPECS:
         expected = json.loads(json.dumps(spec.reference(**cases[spec.name])))
         assert answers[spec.name] == expected, spec.name
+
+
+ONE_WAY_FIELDS: dict[str, frozenset[str]] = {
+    "graph_coloring": frozenset(),  # any proper colouring is right
+    "n_queens": frozenset(),  # every solution, in any order
+    "subset_sum": frozenset(),
+    "sudoku": frozenset(),  # any completion is right
+    "binary_search": frozenset({"probes"}),
+    "merge_sort": frozenset(),
+    "quickselect": frozenset(),
+    "edit_distance": frozenset(),
+    "knapsack_01": frozenset({"selected_items"}),
+    "lcs": frozenset(),  # any longest
+    "lis": frozenset(),  # any longest
+    "matrix_chain": frozenset({"parenthesization"}),
+    "astar": frozenset(),  # any cheapest path
+    "bellman_ford": frozenset(),
+    "bfs": frozenset({"order"}),
+    "dfs": frozenset({"order", "finish_order"}),
+    "dijkstra": frozenset(),
+    "floyd_warshall": frozenset(),
+    "topological_sort": frozenset({"cycle"}),
+    "activity_selection": frozenset(),  # any largest set
+    "fractional_knapsack": frozenset(),  # any split between equally good items
+    "huffman": frozenset({"codes"}),
+    "kruskal": frozenset({"edges"}),
+    "bisection": frozenset({"root", "iterations"}),
+    "monte_carlo": frozenset({"estimate"}),
+    "newton_raphson": frozenset({"root", "iterations", "converged"}),
+    "genetic_algorithm": frozenset({"population", "best_individual"}),
+    "gradient_descent": frozenset({"minimum", "iterations", "converged"}),
+    "hill_climbing": frozenset({"paths", "best_state"}),
+    "simulated_annealing": frozenset({"accepted", "final_state", "best_state"}),
+    "kmp": frozenset({"positions"}),
+    "rabin_karp": frozenset({"positions", "spurious_hits"}),
+    "trie": frozenset(),
+}
+"""The audit of issue 26 item 1, by scaffold: the answer fields a program is told an exact
+rule for or that are dropped (an order or tie only one way of running determines, an
+iteration count, a value computed from given draws, a form the Output Format fixes); every
+other field is determined by the input alone, or any right value is accepted."""
+
+
+def test_every_registered_scaffold_is_audited_for_its_code_mode_fields() -> None:
+    """A new scaffold joins the audit: which of its fields need a rule in code mode."""
+    assert set(default_catalog()) == set(ONE_WAY_FIELDS)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_every_field_one_way_of_running_determines_is_ruled_or_dropped(spec: ScaffoldSpec) -> None:
+    fields = ONE_WAY_FIELDS[spec.name]
+    declared = set(spec.code_rules) | set(spec.code_dropped_fields)
+    assert declared == fields, f"{spec.name}: ruled or dropped {sorted(declared)}"
+    text = code_format(spec, python_version="3.11", time_limit="1 s")
+    for key in fields:
+        stated = (
+            f"- `{key}`: {spec.code_rules[key]}"
+            if key in spec.code_rules
+            else f"- `{key}`: not asked ({spec.code_dropped_fields[key]})"
+        )
+        assert stated in text
+
+
+@pytest.mark.parametrize(
+    "spec", [s for s in SPECS if "iterations" in s.answer_schema.model_fields], ids=lambda s: s.name
+)
+def test_an_iteration_count_run_another_way_fails(spec: ScaffoldSpec) -> None:
+    """A program that counts iterations otherwise (the stopping one left out, or the start
+    counted) fails every case it runs, as its Code Format's rule says."""
+    from verification.cases import ProgramTask
+    from verification.run.programs import judge_executions, program_tasks
+    from verification.run.sandbox import Execution, Outcome
+
+    (task,) = program_tasks(spec, seed=5, cases=9, tiers=("simple", "standard", "edge"), count=1)
+    assert isinstance(task, ProgramTask)
+    for shift in (-1, 1):
+        executions = [
+            Execution(
+                Outcome.OK,
+                value={**case.expected, "iterations": case.expected["iterations"] + shift},
+            )
+            for case in task.suite
+        ]
+        run = judge_executions(
+            spec, spec.validator, task, "", executions, engine="none", python="3"
+        )
+        judged = [c for c in run.cases if c.outcome != "not_run"]
+        assert judged and all(c.outcome == "failed" for c in judged)
+    right = [Execution(Outcome.OK, value=dict(case.expected)) for case in task.suite]
+    run = judge_executions(spec, spec.validator, task, "", right, engine="none", python="3")
+    assert run.first_failure is None

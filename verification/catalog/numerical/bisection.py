@@ -311,4 +311,14 @@ SPEC = ScaffoldSpec(
     mutants=bisection_mutants,
     alternatives=bisection_alternatives,
     max_output_tokens=6144,
+    code_rules={
+        "iterations": "the number of midpoints computed, the one that stops counted: for "
+        "k = 1, 2, ...: `h = (b - a) / 2`, `m = a + h`; stop at k when `f(m) == 0` or "
+        "`h < tolerance`; else `a = m` when `f(m)` has the sign of `f(a)`, else `b = m`. "
+        "0 when `f(a) == 0` (checked first) or `f(b) == 0`, and when `f(a)` and `f(b)` "
+        "have the same sign",
+        "root": "the midpoint `m` of the iteration that stops, rounded to 8 decimals "
+        "(`round(m, 8)`); `a` or `b` when `f` is 0 there (`a` checked first); `None` when "
+        "`f(a)` and `f(b)` have the same sign",
+    },
 )

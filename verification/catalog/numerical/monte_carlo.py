@@ -182,6 +182,11 @@ SPEC = ScaffoldSpec(
     mutants=monte_carlo_mutants,
     alternatives=monte_carlo_alternatives,
     max_output_tokens=4096,
+    code_rules={
+        "estimate": "`(b - a) * (f(x_1) + ... + f(x_N)) / N` with `x_i = a + (b - a) * u_i` "
+        "for each draw `u_i` of `samples`, every one once, in the order given, rounded once "
+        "at the end to 6 decimals (`round(..., 6)`)",
+    },
     # The work is a row per draw (u, x, f(x) by Horner's rule) and the sum of every value:
     # 625 tokens at 20 draws, 2,425 at 80 (python benchmarks/stress_budgets.py monte_carlo).
     # The flat budget holds the standard maximum; each draw past it adds 1.5x its work.

@@ -252,6 +252,16 @@ SPEC = ScaffoldSpec(
     mutants=newton_mutants,
     alternatives=newton_alternatives,
     max_output_tokens=6144,
+    code_rules={
+        "iterations": "`x = x0` (no iteration); for k = 1 .. `max_iterations`: when "
+        "`abs(f'(x)) < 1e-12` stop with k - 1; `x_new = x - f(x) / f'(x)`; when `x_new` is "
+        "not finite or `abs(x_new - x) < tolerance` stop with k; `x = x_new`. Out of "
+        "iterations: `max_iterations`",
+        "root": "`x_new` of the step that stopped the run below the tolerance (8 decimals "
+        "are enough); `None` when it stops on a zero derivative, a non-finite step or out "
+        "of iterations",
+        "converged": "`True` only when the run stops on a step below the tolerance",
+    },
     # The stress range makes the arithmetic harder, not longer: the iterations stay 3 to 8,
     # and the work (the derivative, Horner's rule at each iterate, a row per iteration) is
     # 445 tokens at 12 and 390 to 520 at 13 to 48 (benchmarks/stress_budgets.py). The rule

@@ -281,5 +281,7 @@ SPEC = ScaffoldSpec(
             " 2, pair 2's child 1, ...), each draw used exactly where the scaffold's steps "
             "use it"
         ),
+        "best_individual": "the fittest string of that final population, the first in its "
+        "order on a tie",
     },
 )

@@ -388,4 +388,14 @@ SPEC = ScaffoldSpec(
     mutants=gradient_descent_mutants,
     alternatives=gradient_descent_alternatives,
     max_output_tokens=6144,
+    code_rules={
+        "iterations": "`x = x0`; for k = 1 .. `max_iterations`: `g = gradient(x)`, "
+        "`step = learning_rate * g`, `x_new = x - step`; when the length of `step` (its "
+        "absolute value, or the Euclidean norm of a point) is below `tolerance` stop with k; "
+        "`x = x_new`. Without stopping so, or when an iterate overflows: `max_iterations`",
+        "minimum": "`x_new` of the iteration that stopped, else the last point after "
+        "`max_iterations`, rounded to 6 decimals and shaped like `x0` (a number or a list); "
+        "`None` when an iterate overflows",
+        "converged": "`True` only when the run stops on a step below the tolerance",
+    },
 )

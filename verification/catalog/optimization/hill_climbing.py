@@ -277,5 +277,7 @@ SPEC = ScaffoldSpec(
             "looked at in the fixed order up, left, right, down, the first of equal best "
             "values taken, a move made only to a strictly higher value"
         ),
+        "best_state": "the peak (last cell of a path) of the highest value; on a tie, the "
+        "peak of the earliest start in `starts`",
     },
 )

@@ -316,6 +316,11 @@ SPEC = ScaffoldSpec(
             " < exp(-delta / T)` with the draw `u` and the step's temperature, exactly as "
             "the scaffold's steps compute them (`math.exp`)"
         ),
+        "final_state": "the current state after the last step: each step proposes the "
+        "current state with bit `floor(r * n)` flipped (bit 0 leftmost, `r` the pair's first "
+        "draw, `n` the number of bits) and moves there when it accepts",
+        "best_state": "`initial_state`, replaced only by an accepted state of strictly lower "
+        "energy",
     },
     code_sizes=(30, 100, 300, 1000),
 )
