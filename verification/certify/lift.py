@@ -81,6 +81,26 @@ class LiftRow:
     scaffold_status: str | None = None
     p_holm: float = 1.0
     """The two-sided p-value, Holm-corrected across the sizes (the whole row: uncorrected)."""
+    bare_alone: float | None = None
+    """The bare arm's pass rate on every case it decided the size on (``None``: it did not
+    try the size); shown where the arms share no case (an envelope search of each arm may
+    try sizes the other does not)."""
+    scaffold_alone: float | None = None
+
+    @property
+    def paired(self) -> bool:
+        """The arms share cases here: the rates and the difference are paired."""
+        return self.comparison.shared > 0
+
+    @property
+    def bare_rate(self) -> float | None:
+        """The bare arm's rate: on the shared cases, else on its own (``None``: untried)."""
+        return self.comparison.rate_a if self.paired else self.bare_alone
+
+    @property
+    def scaffold_rate(self) -> float | None:
+        """The scaffold arm's rate: on the shared cases, else on its own."""
+        return self.comparison.rate_b if self.paired else self.scaffold_alone
 
     @property
     def token_ratio(self) -> float | None:
@@ -143,10 +163,13 @@ def _row(
     return LiftRow(
         size,
         comparison,
-        arm_tokens(records[0], shared),
-        arm_tokens(records[1], shared),
+        # where no case is shared, each arm's price is of its own cases at the size
+        arm_tokens(records[0], shared or bare.keys()),
+        arm_tokens(records[1], shared or scaffold.keys()),
         *statuses,
         p_holm=comparison.p_value,
+        bare_alone=sum(bare.values()) / len(bare) if bare else None,
+        scaffold_alone=sum(scaffold.values()) / len(scaffold) if scaffold else None,
     )
 
 

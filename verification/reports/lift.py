@@ -111,19 +111,24 @@ def _tokens(row: LiftRow) -> tuple[str, str, str]:
     )
 
 
+def _rate(rate: float | None) -> str:
+    return "-" if rate is None else _pct(rate)
+
+
 def _cells(row: LiftRow) -> list[str]:
     c = row.comparison
     low, high = c.interval
     statuses = f"{row.bare_status or '-'} / {row.scaffold_status or '-'}"
     bare, scaffold, ratio = _tokens(row)
+    paired = f"{_pp(c.difference)} pp ({_pp(low)} to {_pp(high)})" if row.paired else "-"
     return [
         "all" if row.size is None else str(row.size),
         str(c.shared),
-        _pct(c.rate_a),
-        _pct(c.rate_b),
-        f"{_pp(c.difference)} pp ({_pp(low)} to {_pp(high)})",
-        f"{c.p_value:.4f}",
-        f"{row.p_holm:.4f}" if row.size is not None else "-",
+        _rate(row.bare_rate),
+        _rate(row.scaffold_rate),
+        paired,
+        f"{c.p_value:.4f}" if row.paired else "-",
+        f"{row.p_holm:.4f}" if row.size is not None and row.paired else "-",
         statuses if row.size is not None else "-",
         f"{bare} / {scaffold}",
         ratio,
@@ -156,7 +161,8 @@ _MARKDOWN_HEADERS = [
 _NOTE = (
     "case scores on the cases both arms decided each size on; difference scaffold - no "
     "scaffold, Newcombe's paired score interval; exact sign test (McNemar with one sample), "
-    "two-sided, Holm-corrected across the sizes; output tokens of every attempt of a case"
+    "two-sided, Holm-corrected across the sizes; a size one arm did not try shows the "
+    "other's own rate; output tokens of every attempt of a case"
 )
 
 
@@ -212,10 +218,10 @@ def _row_summary(row: LiftRow) -> LiftRowSummary:
     return LiftRowSummary(
         size=row.size,
         shared=c.shared,
-        bare_pass_rate=c.rate_a,
-        scaffold_pass_rate=c.rate_b,
-        difference=c.difference,
-        difference_interval_95=c.interval,
+        bare_pass_rate=row.bare_rate,
+        scaffold_pass_rate=row.scaffold_rate,
+        difference=c.difference if row.paired else None,
+        difference_interval_95=c.interval if row.paired else None,
         p_value=c.p_value,
         p_holm=row.p_holm,
         bare_status=row.bare_status,

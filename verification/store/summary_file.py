@@ -287,11 +287,13 @@ class LiftRowSummary(_Tolerant):
 
     size: int | None = None
     shared: int
-    bare_pass_rate: float
-    scaffold_pass_rate: float
-    difference: float
-    """Scaffold - bare, on the shared cases."""
-    difference_interval_95: tuple[float, float]
+    bare_pass_rate: float | None = None
+    """On the shared cases; where the arms share none, on the arm's own cases at the size
+    (``None``: the arm did not try it: an envelope search of each arm may differ)."""
+    scaffold_pass_rate: float | None = None
+    difference: float | None = None
+    """Scaffold - bare, on the shared cases (``None``: none shared)."""
+    difference_interval_95: tuple[float, float] | None = None
     """Newcombe's paired score interval of the difference."""
     p_value: float
     """Exact sign test of the discordant split, two-sided (exact McNemar with one sample)."""

@@ -1,0 +1,49 @@
+"""The lift at a size only one arm of a pair tried (each arm's envelope search climbs and
+narrows on its own answers): that arm's own rate, its decision and its price are shown, and
+no difference, test or lift is claimed where the arms share no case."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from pathlib import Path
+
+import pytest
+
+from verification.certify.lift import PairLift, scaffold_lift
+from verification.certify.results import results_from_journal
+from verification.cli import main
+from verification.reports.lift import render_lift
+from verification.store.journal import read_journal
+from verification.store.manifests import read_manifest_file
+
+
+@pytest.mark.slow  # a dry-run pair over two sizes: a few seconds
+def test_a_size_only_one_arm_tried_shows_that_arm_alone(tmp_path: Path) -> None:
+    argv = ["verify", "kmp", "--level", "quick", "--sizes", "10,30", "--provider", "reference"]
+    assert main([*argv, "--baseline", "none", "--output", str(tmp_path)]) == 0
+    arms = {}
+    for run in (tmp_path / "runs").iterdir():
+        manifest = read_manifest_file(run / "manifest.json")
+        records = read_journal(run / "results.jsonl")
+        results = results_from_journal(manifest, records)["kmp"]
+        arms[manifest.variant] = (results, records)
+    (bare, bare_records), (scaffold, scaffold_records) = arms["bare"], arms[None]
+    # The bare arm's search stopped below the largest size: it never tried it.
+    bare = dataclasses.replace(bare, size_points=bare.size_points[:1])
+    lift = scaffold_lift(bare, scaffold, bare_records, scaffold_records)
+    paired, alone = lift.sizes
+    assert paired.paired and paired.comparison.shared == len(scaffold.size_points[0].cases)
+    point = scaffold.size_points[-1]
+    assert (alone.size, alone.paired, alone.comparison.shared) == (point.size, False, 0)
+    assert alone.bare_rate is None and alone.bare_status is None
+    assert alone.scaffold_rate == pytest.approx(point.pass_rate)
+    assert alone.scaffold_status == point.status
+    spent = [r for r in scaffold_records if r.case_id in point.cases]
+    tokens = sum(math.ceil(r.raw_response_chars / 4) for r in spent) / len(point.cases)
+    assert alone.scaffold_tokens.per_case == pytest.approx(tokens)
+    assert alone.bare_tokens.per_case is None and alone.token_ratio is None
+    assert not alone.lifted and not alone.lowered
+    shown = render_lift(PairLift("a", "b", {"kmp": lift})).splitlines()
+    (row,) = [line.split() for line in shown if line.startswith(f"{point.size} ")]
+    assert row[:5] == [str(point.size), "0", "-", f"{100 * point.pass_rate:.1f}%", "-"]
