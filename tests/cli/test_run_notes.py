@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from tests.support.fake_server import FakeModelServer, kmp_messages
+from verification.certify.envelope import size_plan
+from verification.certify.sequential import plan_for
 from verification.cli import main
 from verification.store.manifests import read_manifest_file
 from verification.store.summary_file import RunSummary
@@ -52,3 +55,35 @@ def test_a_scaffold_stopped_early_is_said_on_the_terminal(
         f"kmp: stopped early at n = {stop.cases}: look {stop.look} of {stop.looks} decided "
         f"after {stop.cases} of {planned} planned cases" in out
     )
+
+
+@pytest.mark.slow
+def test_a_swept_run_promises_what_its_plans_ask(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 27 item 4: the header said 35 cases at each swept size and the terminal counted
+    # every size's cases as the level's, while each size is decided by a plan of its own.
+    output = tmp_path / "out"
+    argv = ["verify", "dijkstra", "--sizes", "4,8,12,16", "--provider", "reference"]
+    assert main([*argv, "--output", str(output)]) == 0
+    out = capsys.readouterr().out
+    run = _run_dir(output)
+    manifest = read_manifest_file(run / "manifest.json")
+    level, swept = plan_for(manifest.level or ""), size_plan(manifest.level)
+    header = next(
+        line
+        for line in (run / "reports/summary.md").read_text().splitlines()
+        if line.startswith("Run ")
+    )
+    promised = re.search(
+        r"up to (\d+) cases per scaffold, .* plus up to (\d+) cases at each", header
+    )
+    assert promised is not None, header
+    assert [int(n) for n in promised.groups()] == [level.cap, swept.cap], header
+    assert f"each decided by its own `{swept.name}` plan" in header
+    stop = (manifest.early_stops or {})["dijkstra"]
+    assert f"after {stop.cases} of {level.cap} planned cases" in out, out
+    result = RunSummary.from_json((run / "reports/summary.json").read_text()).scaffolds["dijkstra"]
+    assert result.n <= level.cap
+    assert [point.size for point in result.sweep] == [4, 8, 12, 16]
+    assert all(0 < point.n <= swept.cap for point in result.sweep)

@@ -10,7 +10,7 @@ from typing import Any
 
 from verification.cases import TIERS
 from verification.catalog import Catalog
-from verification.catalog.spec import ScaffoldSpec
+from verification.catalog.spec import SWEEP_TIERS, ScaffoldSpec
 
 __all__ = ["answer_shape", "catalog_json", "catalog_markdown", "json_type"]
 
@@ -54,6 +54,16 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _size_options(spec: ScaffoldSpec) -> dict[str, list[int] | None]:
+    """The sizes each option accepts: ``size`` (``--size N`` on a run of every tier; ``null``
+    when the tiers share none) and ``sizes`` (``--sizes``, over the sweep's tiers)."""
+    shared = spec.size.shared(TIERS)
+    return {
+        "size": list(shared) if shared else None,
+        "sizes": list(spec.size.spanned(SWEEP_TIERS)),
+    }
+
+
 def catalog_json(catalog: Catalog, names: Sequence[str]) -> str:
     """``list --json``: the scaffolds ``names`` of ``catalog`` and the skipped plugins, as
     one JSON document other tools read."""
@@ -73,6 +83,7 @@ def catalog_json(catalog: Catalog, names: Sequence[str]) -> str:
                     "unit": spec.size.unit,
                     "ranges": ranges,
                     "stress_limit": spec.size.stress_limit or None,
+                    "options": _size_options(spec),
                 },
                 "answer_schema": spec.answer_schema.model_json_schema(),
                 "tolerances": {what: str(bound) for what, bound in spec.tolerances.items()},

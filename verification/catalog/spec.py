@@ -29,6 +29,7 @@ __all__ = [
     "MODEL_OUTPUT_CEILING",
     "STRESS_FACTOR",
     "STRESS_TIERS",
+    "SWEEP_TIERS",
     "AnswerSchema",
     "CalibrationHook",
     "InputGenerator",
@@ -52,6 +53,10 @@ STRESS_FACTOR = 4
 
 STRESS_TIERS: tuple[Tier, ...] = ("simple", "standard")
 """The tiers whose inputs a stress range scales; edge cases stay small by design."""
+
+SWEEP_TIERS: tuple[Tier, ...] = ("simple", "standard")
+"""The tiers a size sweep (``--sizes``) draws its cases from, interleaved at each size: the
+edge tier stays out (its generator may draw smaller inputs than asked)."""
 
 InputGenerator = Callable[[random.Random, Tier, int], dict[str, Any]]
 """``generate(rng, tier, size) -> input``: a pure function of its arguments."""
@@ -181,6 +186,33 @@ class SizeAxis:
         if self.stress is not None and tier in STRESS_TIERS:
             return low, max(high, self.stress[1])
         return low, high
+
+    def shared(self, tiers: Sequence[Tier]) -> tuple[int, int] | None:
+        """The sizes every one of ``tiers`` honours, stress included: what ``--size N`` may
+        be on a run that asks them all (``None``: they share none)."""
+        low = max(self.honoured(tier)[0] for tier in tiers)
+        high = min(self.honoured(tier)[1] for tier in tiers)
+        return (low, high) if low <= high else None
+
+    def spanned(self, tiers: Sequence[Tier]) -> tuple[int, int]:
+        """From the lowest to the highest size some one of ``tiers`` honours, stress
+        included: what ``--sizes`` may name over the sweep's tiers."""
+        return (
+            min(self.honoured(tier)[0] for tier in tiers),
+            max(self.honoured(tier)[1] for tier in tiers),
+        )
+
+    def options_text(self) -> str:
+        """Which sizes each option accepts, for ``list``: ``--size`` on a run of every
+        tier, ``--sizes`` over the :data:`SWEEP_TIERS` (the stress range named when there
+        is one)."""
+        size = self.shared(TIERS)
+        low, high = self.spanned(SWEEP_TIERS)
+        text = f"{self.unit}: --size " + (f"{size[0]}-{size[1]}" if size else "none")
+        text += f", --sizes {low}-{high}"
+        if self.stress is not None:
+            text += f" (stress {self.stress[0]}-{self.stress[1]})"
+        return text
 
     def default_sizes(self) -> dict[Tier, int]:
         """The sizes of a spec that declares none: the midpoint of the simple and standard

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from verification.cases import TestCase, Tier, case_id
 from verification.catalog.drawing import draw_case, plan_tier_counts
-from verification.catalog.spec import ScaffoldSpec
+from verification.catalog.spec import SWEEP_TIERS, ScaffoldSpec
 from verification.certify.sequential import (
     CAPS,
     CertificationPlan,
@@ -50,6 +50,7 @@ __all__ = [
     "holds_across_range",
     "honoured_sizes",
     "is_budget_limited",
+    "run_size_plan",
     "run_split",
     "size_plan",
     "split_cases",
@@ -63,7 +64,6 @@ CASES_PER_SIZE = 35
 is 90.1%)."""
 SWEEP_POINTS = 4
 """Sizes an automatic sweep visits, from the smallest to the largest honoured."""
-SWEEP_TIERS: tuple[Tier, ...] = ("simple", "standard")
 BUDGET_LIMIT_SHARE = Fraction(1, 10)
 """A size where more than this share of answers hit the output budget is budget-limited:
 flagged beside its decision (the cut answers still count against it)."""
@@ -111,10 +111,14 @@ def sweep_plan(
     for size in sizes:
         tiers = _tiers_at(spec, size)
         if not tiers:
-            known = honoured_sizes(spec, stress=True)
+            low, high = spec.size.spanned(SWEEP_TIERS)
+            each = ", ".join(
+                f"{tier} {spec.size.honoured(tier)[0]}..{spec.size.honoured(tier)[1]}"
+                for tier in SWEEP_TIERS
+            )
             raise ConfigurationError(
-                f"{spec.name}: size {size} is outside the range it honours "
-                f"({known[0]}..{known[-1]} {spec.size.unit}, stress sizes included); "
+                f"{spec.name}: --sizes {size} is outside the sizes a sweep honours, "
+                f"{low}..{high} {spec.size.unit} (its tiers {each}, stress sizes included); "
                 "choose --sizes in it"
             )
         plan.extend((tiers[k % len(tiers)], k // len(tiers), size) for k in range(per_size))
@@ -184,6 +188,13 @@ def split_cases(
     swept = {i for ids in by_size.values() for i in ids}
     level_ids_planned = frozenset(i for i in planned if i in level_ids or i not in swept)
     return CaseSplit(level_ids_planned, by_size, size_plan(level, per_size))
+
+
+def run_size_plan(manifest: RunManifest) -> CertificationPlan:
+    """The plan each swept size of a run is decided by (:func:`size_plan` at the cases a
+    size was planned; 35 for a run from before it recorded them): what its reports' header
+    promises at each size."""
+    return size_plan(manifest.level, manifest.sweep_cases or CASES_PER_SIZE)
 
 
 def run_split(spec: ScaffoldSpec, manifest: RunManifest) -> CaseSplit | None:

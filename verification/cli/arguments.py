@@ -127,8 +127,9 @@ def add_size_option(parser: argparse.ArgumentParser) -> None:
         "--size",
         type=positive,
         metavar="N",
-        help="generate every case at size N (vertices, items, text length, ...: `list` shows "
-        "each scaffold's unit and range); default: each tier's own size",
+        help="generate every case at size N (vertices, items, text length, ...), which every "
+        "tier the run asks must honour (`list` shows each scaffold's unit and the sizes "
+        "--size accepts; --tier narrows the tiers); default: each tier's own size",
     )
 
 
@@ -179,9 +180,11 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "--sizes",
         type=size_list,
         metavar="N,N,...",
-        help="sweep these sizes (35 cases at each, tiers interleaved) on top of the level's "
-        "cases, at any level; the report shows pass rate against size and the largest size "
-        "that certifies",
+        help="sweep these sizes (simple and standard tiers interleaved; `list` shows the sizes "
+        "--sizes accepts) on top of the level's cases, at any level; each size is decided by "
+        "its own plan of the level (up to the level's cap of cases at each size: `plan` "
+        "shows it; 35 at quick); the report shows pass rate against size and the largest "
+        "size that certifies",
     )
     group.add_argument("--samples", type=int, metavar="N", help="answers asked per case (1)")
     group.add_argument(

@@ -68,12 +68,14 @@ def listing_of(catalog: Catalog) -> Listing:
     """The rows of every scaffold of ``catalog``."""
     rows = []
     for spec in catalog.values():
-        low, high = spec.size.ranges["standard"]
-        size = f"{spec.size.unit} {low}-{high}"
-        if spec.size.stress is not None:
-            size += f" (stress to {spec.size.stress[1]})"
         rows.append(
-            (spec.name, spec.category, spec.validator.kind, size, spec.description or spec.title)
+            (
+                spec.name,
+                spec.category,
+                spec.validator.kind,
+                spec.size.options_text(),
+                spec.description or spec.title,
+            )
         )
     skipped = [
         f"skipped plugin {s.name} ({s.distribution}): {s.reason}" for s in catalog.skipped.values()

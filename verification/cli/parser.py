@@ -62,7 +62,16 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
 
     parser.commands = commands.choices
 
-    listing = command("list", help="list the scaffolds the catalog declares")
+    listing = command(
+        "list",
+        help="list the scaffolds the catalog declares",
+        description="One row per scaffold. SIZE names the unit and which sizes each option "
+        "accepts: --size, the sizes every tier honours (a run asks them all unless --tier "
+        "narrows it; a case's own tier may honour more, as show-prompt --size takes); "
+        "--sizes, the sizes the sweep's simple and standard tiers honour between them "
+        "(stress sizes included, named when there are some). --json gives each tier's "
+        "range under size.ranges and the two options' under size.options.",
+    )
     listing.add_argument("--category", metavar="CATEGORY", help="only this category")
     listing.add_argument(
         "--markdown",
@@ -74,7 +83,8 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "--json",
         action="store_true",
         help='print the catalog as one JSON object: "scaffolds", an array (name, category, '
-        "title, description, validator, size unit and each tier's range, output budget), and "
+        "title, description, validator, size unit, each tier's range and what --size and "
+        "--sizes accept, output budget), and "
         '"skipped", the plugins skipped',
     )
 

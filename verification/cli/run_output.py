@@ -164,6 +164,8 @@ def print_annotations(outcome: RunResult, summary: Path) -> None:
 def print_run_notes(outcome: RunResult) -> None:
     """Say on the terminal what the reports say of how the answers came: from the response
     cache (no model was called for them), or fewer because a look of the plan decided."""
+    from verification.certify.sequential import plan_from_record
+
     stops = outcome.manifest.early_stops or {}
     for r in outcome.results.values():
         if r.from_cache:
@@ -173,7 +175,14 @@ def print_run_notes(outcome: RunResult) -> None:
             )
         stop = stops.get(r.scaffold)
         if stop is not None:
-            planned = len(outcome.manifest.scaffolds[r.scaffold].case_ids)
+            # The look and its cases are the level's plan's: a swept run's case ids also
+            # hold every size's cases, each size decided by a plan of its own.
+            record = outcome.manifest.plan
+            planned = (
+                plan_from_record(record).cap
+                if record is not None
+                else len(outcome.manifest.scaffolds[r.scaffold].case_ids)
+            )
             print(
                 f"{r.scaffold}: stopped early at n = {r.n}: look {stop.look} of {stop.looks} "
                 f"decided after {stop.cases} of {planned} planned cases; the cases not asked "

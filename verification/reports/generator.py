@@ -28,7 +28,7 @@ import jinja2
 
 from verification.cases import is_scaffold_name
 from verification.certify.costs import ScaffoldCost, run_costs, total_cost
-from verification.certify.envelope import CASES_PER_SIZE
+from verification.certify.envelope import run_size_plan
 from verification.certify.lift import PairLift
 from verification.certify.results import ScaffoldResults, deciding_thresholds
 from verification.certify.sequential import CertificationPlan, oc_sentence, plan_from_record
@@ -164,7 +164,7 @@ def _environment() -> jinja2.Environment:
         failure_groups=failure_groups,
         level_name=level_name,
         run_plan=_run_plan,
-        per_size=CASES_PER_SIZE,
+        size_plan=run_size_plan,
         cell=md_cell,
         code=md_code,
         fence=md_fence,

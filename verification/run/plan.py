@@ -353,7 +353,11 @@ def _looks(certification: CertificationPlan, sweep: object | None, settings: Run
     return certification.sequential or (sweep is not None and size_plan(settings.level).sequential)
 
 
-def _checked_size(spec: ScaffoldSpec, tier: Tier, size: int | None) -> int | None:
+def _checked_size(
+    spec: ScaffoldSpec, tier: Tier, size: int | None, *, asked: Sequence[Tier] = ()
+) -> int | None:
+    """``size`` when ``tier`` honours it; ``asked``: the tiers a ``--size`` run asks, each
+    of which must (the error names the sizes they share, as ``list`` shows them)."""
     if size is not None:
         problem = spec.size.check(tier, size)
         if problem is not None:
@@ -363,7 +367,15 @@ def _checked_size(spec: ScaffoldSpec, tier: Tier, size: int | None) -> int | Non
                     f"{spec.name}: {problem}; {size} is a stress size, which only the "
                     f"{' and '.join(honouring)} tiers draw: add --tier {honouring[-1]}"
                 )
-            raise ConfigurationError(f"{spec.name}: {problem}; choose --size in it, or --tier")
+            if not asked:  # a case id's own size
+                raise ConfigurationError(f"{spec.name}: {problem}; choose a size in it")
+            shared = spec.size.shared(asked)
+            share = f"share {shared[0]}..{shared[1]}" if shared else "share no size"
+            raise ConfigurationError(
+                f"{spec.name}: {problem}; --size applies to every tier the run "
+                f"asks ({', '.join(asked)}), which {share}: choose --size in it, or --tier "
+                "to ask only tiers that honour it"
+            )
     return size
 
 
@@ -421,13 +433,14 @@ def plan_cases(
                     chosen.append(case)
         return planned
     counts = plan_tier_counts(cases, tiers)
+    asked = [tier for tier in tiers if counts[tier]]
     for name in scaffold_names:
         spec = catalog.get_spec(name)
         chosen = [
             case
             for tier in tiers
             for index in range(counts[tier])
-            for case in draw(spec, tier, index, _checked_size(spec, tier, size))
+            for case in draw(spec, tier, index, _checked_size(spec, tier, size, asked=asked))
         ]
         ids = {case.id for case in chosen}
         if level_counts is not None:
