@@ -204,7 +204,34 @@ def _topological_sort(test_input: dict[str, Any], expected: dict[str, Any]) -> s
     return "\n".join(lines) + "\n" + _answer(expected)
 
 
+def _bellman_ford(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """The arc list, one ``Round 2: C 10 -> -1 (via B), D inf -> 2 (via C)`` line per round,
+    the negative-cycle test when the rounds run out, a check line, the answer."""
+    arcs = []
+    for u, v, w in test_input["edges"]:
+        arcs.append((u, v, w))
+        if not test_input["directed"]:
+            arcs.append((v, u, w))
+    lines = [f"- {u} -> {v} ({w})" for u, v, w in arcs]
+    best: dict[str, int] = {test_input["source"]: 0}
+    rounds = max(1, len(test_input["vertices"]) - 1)
+    for number in range(1, rounds + 1):
+        changes = []
+        for u, v, w in arcs:
+            if u in best and best[u] + w < best.get(v, best[u] + w + 1):
+                changes.append(f"{v} {best.get(v, 'inf')} -> {best[u] + w} (via {u})")
+                best[v] = best[u] + w
+        lines.append(f"Round {number}: " + (", ".join(changes) or "no change -> stop"))
+        if not changes:
+            break
+    else:
+        lines.append("Negative-cycle test: " + ", ".join(f"{u} -> {v} ok" for u, v, _ in arcs))
+    lines.append("Check: " + ", ".join(f"{v} {d} ok" for v, d in best.items()) + ".")
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
 RENDERERS: dict[str, Renderer] = {
+    "bellman_ford": _bellman_ford,
     "bfs": _bfs,
     "dfs": _dfs,
     "dijkstra": _dijkstra,
@@ -343,11 +370,15 @@ def required_tokens(spec: ScaffoldSpec, size: int, cases: int = 5) -> int:
 
 def fitted_budget(spec: ScaffoldSpec, exponent: float = 1.0, cases: int = 5) -> OutputBudget:
     """``base + per_unit * size ** exponent`` through the rule's budget at the standard
-    maximum (the flat one) and at the top of the stress range."""
+    maximum (the flat one), at or above it at every stress point."""
     top = spec.size.ranges["standard"][1]
-    high = spec.size.stress[1] if spec.size.stress else top + 1
-    rise = required_tokens(spec, high, cases) - spec.max_output_tokens
-    per_unit = math.ceil(max(1, rise) / (high**exponent - top**exponent) * 10) / 10
+    slopes = [
+        (required_tokens(spec, size, cases) - spec.max_output_tokens)
+        / (size**exponent - top**exponent)
+        for size in stress_points(spec)
+        if size > top
+    ]
+    per_unit = math.ceil(max([1.0, *slopes]) * 10) / 10
     base = max(0, math.floor(spec.max_output_tokens - per_unit * top**exponent))
     return OutputBudget(per_unit=per_unit, exponent=exponent, base=base)
 

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.stress import stress_case, stress_cells
 from verification.cases import TIERS, Tier
 from verification.catalog.graph.bellman_ford import (
     BELLMAN_FORD_EDGE_KINDS,
@@ -212,3 +213,10 @@ def test_the_reference_matches_networkx_and_the_brute_force_on_any_graph(
 def test_bad_inputs_raise_value_error(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         bellman_ford(**kwargs)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("bellman_ford"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    case = stress_case("bellman_ford", tier, size, index)
+    assert len(case.input["vertices"]) == size
+    assert oracle(case.input, case.expected), case.id

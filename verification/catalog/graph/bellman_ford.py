@@ -9,7 +9,7 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers, nudged_values
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     Pair,
@@ -300,8 +300,14 @@ SPEC = ScaffoldSpec(
         unit="vertices",
         measure=count_vertices,
         ranges={"simple": (3, 8), "standard": (5, 10), "edge": (4, 10)},
+        stress=(11, 40),
     ),
     mutants=bellman_ford_mutants,
     max_output_tokens=8192,
+    # The graph scaffolds' rule (benchmarks/stress_budgets.py --cases 20): the flat budget
+    # past the standard maximum's work, plus 1.5x the work each size adds. A careful answer
+    # (the arc list, a line of changes per round: up to V - 1 rounds with a negative cycle)
+    # is 670 tokens at 10, up to 3,428 at 25 and 4,833 at 40.
+    output_budget=OutputBudget(per_unit=276, base=5432),
     code_sizes=(20, 50, 100, 300),
 )
