@@ -1,10 +1,12 @@
 """The run's page and the compare page are accessible (issue 27 item 6b): axe-core, the
 engine behind the browsers' accessibility audits, finds no serious or critical violation on
-them (with every case and reply opened, and with a size curve drawn), and the page is used
+them (with every case and reply opened, with a size curve drawn, and with code mode's
+programs), and the page is used
 with the keyboard alone: a filter, a case's toggle, the case opened and its link followed."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -147,4 +149,27 @@ def test_the_page_is_used_with_the_keyboard_alone(watched: Watched, pages: Pages
     assert _focused(page)["tag"] == "summary"
     page.keyboard.press("Enter")
     assert case.get_attribute("open") is None
+    assert not watched.errors and not watched.requests
+
+
+def test_a_code_mode_page_passes_axe_too(watched: Watched, axe: Any, tmp_path: Path) -> None:
+    from verification.errors import SandboxUnavailableError
+    from verification.run.sandbox import available_engine
+
+    try:
+        available_engine()
+    except SandboxUnavailableError as error:  # CI installs bubblewrap
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"code mode cannot run in CI: {error}")
+        pytest.skip(f"no sandbox here: {error}")
+    output = tmp_path / "results"
+    argv = ["kmp", "--provider", "reference", "--answer", "code", "--level", "quick"]
+    _cli("verify", *argv, "--output", str(output))
+    (run,) = (output / "runs").iterdir()
+    watched.open((run / "reports" / "index.html").as_uri())
+    programs = watched.page.locator("#programs ~ details")
+    assert programs.count() > 0
+    watched.page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    assert programs.first.locator("pre").count() > 0  # the program's source, and more
+    assert axe_violations(axe, watched.page) == []
     assert not watched.errors and not watched.requests

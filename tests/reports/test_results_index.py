@@ -7,6 +7,7 @@ name or a scaffold's name edited into them is shown escaped."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -70,6 +71,9 @@ def test_each_run_writes_the_index_of_every_run(tmp_path: Path) -> None:
     for run in (first, second):
         assert f"runs/{run.name}/reports/index.html" in index.links
         summary = json.loads((run / "reports" / "summary.json").read_text(encoding="utf-8"))
+        manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+        started = datetime.fromisoformat(manifest["created_at"]).astimezone(UTC)
+        assert started.strftime("%Y-%m-%d %H:%M:%S UTC") in index.shown
         for name, figures in summary["scaffolds"].items():
             assert f"{name} {figures['status']} {100 * figures['pass_rate']:.1f}%" in index.shown
     for link in index.links:

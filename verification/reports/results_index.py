@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from markupsafe import Markup
@@ -74,6 +75,9 @@ class IndexRow:
 
     run_id: str
     started: str = ""
+    """When the run started, to the second in UTC, as the page shows it."""
+    created: str = ""
+    """When the run started as its manifest says (runs are ordered by it)."""
     model: str = ""
     provider: str = ""
     level: str = ""
@@ -96,6 +100,16 @@ class IndexRow:
 
 def _text(value: object) -> str:
     return printable(str(value), _TEXT)
+
+
+def _when(created_at: str) -> str:
+    try:
+        moment = datetime.fromisoformat(created_at)
+    except ValueError:  # an edited manifest: shown as it is
+        return _text(created_at)
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%d %H:%M:%S") + (" UTC" if moment.tzinfo else "")
 
 
 def _page(run_dir: Path, results_dir: Path) -> str | None:
@@ -127,7 +141,8 @@ def _row(run_dir: Path, results_dir: Path, compared: tuple[Comparison, ...]) -> 
         notes.append(f"no page: `report {name}` writes it")
     return IndexRow(
         run_id=name,
-        started=_text(manifest.created_at),
+        started=_when(manifest.created_at),
+        created=manifest.created_at,
         model=_text(run_model(manifest)),
         provider=_text(manifest.provider.get("provider", "unknown")),
         level=_text(manifest.level or "-")
@@ -197,7 +212,7 @@ def index_rows(results_dir: Path) -> tuple[list[IndexRow], int]:
             break
         compared = tuple(c for c in pages if run_dir.name in (c.run_a, c.run_b))
         rows.append(_row(run_dir, results_dir, compared))
-    rows.sort(key=lambda row: (row.run_id[:16], row.started, row.run_id), reverse=True)
+    rows.sort(key=lambda row: (row.run_id[:16], row.created, row.run_id), reverse=True)
     return rows[:MAX_LISTED], max(len(folders) - MAX_LISTED, 0)
 
 

@@ -279,6 +279,8 @@
   }
 
   header(); summary(); curves();
+  // Code mode's section is written with the page: its boxes of text are reached as the cases' are.
+  document.querySelectorAll("#programs ~ details pre").forEach(function (pre) { pre.tabIndex = 0; });
   FILTERS.forEach(fillSelect);
   controls.search = document.getElementById("f-search");
   controls.search.addEventListener("input", apply);
