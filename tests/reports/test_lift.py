@@ -34,6 +34,9 @@ Rule = Callable[[AttemptRecord], bool]
 """Whether the bare arm answers a case right."""
 RULES: dict[str, Rule] = {
     "breaks": lambda r: (r.size or 0) < BREAK or r.index % 3 == 0,
+    # Six wrong at BREAK: the interval of the difference clears zero and the sign test's
+    # p-value (0.03125) would, but not once Holm-corrected across the two sizes.
+    "borderline": lambda r: (r.size or 0) < BREAK or r.index >= 3,
     "adds nothing": lambda r: True,
 }
 
@@ -156,15 +159,16 @@ def test_a_baseline_none_pair_over_sizes_reports_the_lift_and_its_price(
             assert lift[f"{arm}_certified_up_to"] == arms[arm]["certified_up_to"]
             assert lift[f"{arm}_fails_from"] == arms[arm]["fails_from"]
         assert lift["scaffold_certified_up_to"] == max(SIZES)
-        failing = [s for s in SIZES if expected[s]["bare_pass_rate"] < 1]
-        assert lift["bare_fails_from"] == (min(failing) if failing else None)
         ratio = f"{scaffold_total / bare_total:.1f}x the output tokens"
         sentence = lift["sentence"]
         assert ratio in sentence
-        if failing:
-            below = max(s for s in SIZES if s < min(failing))
-            assert f"without, up to {below} vertices, failing from {min(failing)}" in sentence
-            assert f"lifts the pass rate at {min(failing)} vertices" in sentence
+        fails = arms["bare"]["fails_from"]
+        if fails is not None:
+            below = arms["bare"]["certified_up_to"]
+            assert f"without, up to {below} vertices, failing from {fails}" in sentence
+        lifted = [s for s in SIZES if holm[s] < 0.05 and expected[s]["difference"] > 0]
+        if lifted:
+            assert f"lifts the pass rate at {', '.join(map(str, lifted))} vertices" in sentence
         else:
             assert "adds nothing detectable at these sizes" in sentence
         markdown = (run / "reports" / "summary.md").read_text(encoding="utf-8")

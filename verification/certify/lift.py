@@ -20,7 +20,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from verification.certify.answers import CaseScores
-from verification.certify.paired import PairedComparison, holm_adjust, paired_comparison
+from verification.certify.paired import (
+    ALPHA,
+    PairedComparison,
+    holm_adjust,
+    paired_comparison,
+)
 from verification.certify.results import ScaffoldResults
 from verification.store.pricing import TokenCounts, tokens_of_chars
 from verification.store.records import AttemptRecord
@@ -111,13 +116,14 @@ class LiftRow:
 
     @property
     def lifted(self) -> bool:
-        """The 95% interval of the difference lies above zero."""
-        return self.comparison.interval[0] > 0
+        """The scaffold arm did significantly better here: the exact sign test, Holm-corrected
+        across the sizes, below :data:`~verification.certify.paired.ALPHA`."""
+        return self.p_holm < ALPHA and self.comparison.only_b > self.comparison.only_a
 
     @property
     def lowered(self) -> bool:
-        """The 95% interval of the difference lies below zero."""
-        return self.comparison.interval[1] < 0
+        """The bare arm did significantly better here."""
+        return self.p_holm < ALPHA and self.comparison.only_a > self.comparison.only_b
 
 
 @dataclass(frozen=True)
@@ -233,8 +239,8 @@ def _sizes(rows: Sequence[LiftRow]) -> str:
 
 def lift_sentence(lift: Lift) -> str:
     """The lift in a sentence or two: both envelopes (when the pair swept sizes), what the
-    scaffold adds (where the difference's interval clears zero, or nothing detectable), and
-    its price in output tokens per case."""
+    scaffold adds (where it did significantly better, Holm-corrected across the sizes, or
+    nothing detectable), and its price in output tokens per case."""
     said = []
     if lift.sizes:
         with_it = _reach(lift.scaffold_certified_up_to, lift.scaffold_fails_from, lift)
