@@ -35,6 +35,7 @@ from verification.llm.prompt_builder import PromptBuilder
 from verification.llm.providers import build_provider
 from verification.run.attempts import Attempts, Job, ProgressCallback
 from verification.run.budget import CostBudget, cost_basis
+from verification.run.growth import SizeGrowth
 from verification.run.manifest import ended_manifest, manifest_for
 from verification.run.plan import plan_cases, plan_run
 from verification.run.resuming import answered_samples, resumed_arm
@@ -250,6 +251,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             size=size,
             shard=shard,
             resumes=previous,
+            stopping=self.stopping,
         )
         if self.stopping is not None:
             plan = dataclasses.replace(plan, stopping=self.stopping)
@@ -315,7 +317,8 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         if self.planned is not None:
             todo = sum(job.sample not in attempts.answered for job in jobs)
             self.planned(todo + len(unanswerable))
-        stopping = STOPPING_RULES[plan.stopping](plan.cases, manifest, attempts.journalled)
+        growth = SizeGrowth(manifest, paths, specs, attempts, catalog=self.catalog, seed=plan.seed)
+        stopping = STOPPING_RULES[plan.stopping](plan.cases, manifest, attempts.journalled, growth)
         attempts.journal = journal = JournalWriter(paths.journal, paths.run_id)
         interrupted = False
         try:
@@ -333,7 +336,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             journal.close()
             records = read_journal(paths.journal)
             manifest = ended_manifest(
-                manifest,
+                growth.manifest,  # with the sizes a rule added as it went
                 records,
                 interrupted=interrupted,
                 basis=basis,

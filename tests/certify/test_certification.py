@@ -24,6 +24,7 @@ from tests.support.clustering import design_effect_answers
 from verification.cases import parse_case_id
 from verification.catalog import Catalog, default_catalog
 from verification.certify.envelope import CASES_PER_SIZE, size_plan, sweep_cases, sweep_sizes
+from verification.certify.envelope_search import search_for
 from verification.certify.sequential import decide, operating_characteristic, plan_for
 from verification.cli import main
 from verification.config import LEVEL_CASES, load_settings
@@ -101,9 +102,13 @@ def test_each_level_asks_its_count_and_says_what_it_certifies(tmp_path: Path) ->
         plan = plan_for(level)
         asked = decide(plan, [1.0] * plan.cap).n
         assert asked == (5 if level == "quick" else operating_characteristic(plan, 1.0).max_cases)
-        if level == "thorough":
-            sizes = sweep_sizes(spec)
-            assert len(sizes) >= 4 and manifest["sizes"] == {"kmp": sizes}
+        if level == "thorough":  # the envelope search: a dry run climbs to the largest size
+            search, verdicts = search_for(spec), dict[int, bool]()
+            while (next_size := search.next_size(verdicts)) is not None:
+                verdicts[next_size] = True
+            sizes = sorted(verdicts)
+            assert manifest["sizes"] == {"kmp": sizes}
+            assert manifest["envelope"]["kmp"]["tried"] == list(verdicts)
             per_size = manifest["sweep_cases"]
             assert per_size == size_plan(level).cap > CASES_PER_SIZE  # a size may need more
             # each size asks its cases in the sweep's order until its own plan decides
@@ -195,8 +200,9 @@ def test_samples_count_cases_and_the_interval_is_on_case_scores(tmp_path: Path) 
 
 @pytest.mark.slow
 def test_the_size_curve_certifies_up_to_the_last_size_the_script_answers_right(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("VERIFY_ENVELOPE", "false")  # the thorough level's fixed sweep
     spec = default_catalog()["kmp"]
     sizes = sweep_sizes(spec)
     cutoff, limited = sizes[1], sizes[-1]
@@ -240,11 +246,12 @@ def test_the_size_curve_certifies_up_to_the_last_size_the_script_answers_right(
 
 @pytest.mark.slow
 def test_a_thorough_run_wrong_from_16_vertices_certifies_its_level_and_fails_from_16(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 23's done-when: answers wrong from 16 vertices, some of them cut by the output
     budget, give an envelope up to 12 that fails from 16 and does not hold across the range;
     the status is on the level's cases alone, none of the sweep's."""
+    monkeypatch.setenv("VERIFY_ENVELOPE", "false")  # the thorough level's fixed sweep
     spec = default_catalog()["dijkstra"]
     sizes = sweep_sizes(spec)
     assert sizes[-2:] == [12, 16]

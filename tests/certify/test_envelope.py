@@ -19,9 +19,9 @@ from verification.certify.envelope import (
 )
 from verification.certify.results import ScaffoldResults
 from verification.certify.sequential import decide, operating_characteristic
-from verification.config import LEVEL_CASES, LEVEL_TIERS, load_settings
+from verification.config import LEVEL_CASES, LEVEL_TIERS, load_settings, resolve_settings
 from verification.registry import plan_tier_counts
-from verification.run.estimate import sweep_estimate
+from verification.run.estimate import envelope_paths, sweep_estimate
 from verification.run.plan import plan_cases
 from verification.store.records import AttemptRecord
 
@@ -164,6 +164,17 @@ def test_the_estimate_says_a_size_may_need_more_cases_than_35() -> None:
     plan = size_plan("thorough")
     line = sweep_estimate(thorough, ["dijkstra", "bfs"])
     assert line is not None and plan.cap > CASES_PER_SIZE
+    # A thorough run's envelope is the search: priced at its costliest course.
+    paths = envelope_paths(
+        resolve_settings(thorough), ["dijkstra", "bfs"], catalog=default_catalog()
+    )
+    assert paths is not None
+    worst = sum(len(path) for path in paths.values())
+    assert f"at worst {worst} size(s)" in line
+    assert f"each decided by its own thorough plan: at most {plan.cap} cases a size" in line
+    fixed = load_settings(provider="reference", level="thorough", envelope=False)
+    line = sweep_estimate(fixed, ["dijkstra", "bfs"])
+    assert line is not None
     assert "size sweep: 8 size(s), each decided by its own thorough plan" in line
     assert f"at most {plan.cap} cases a size" in line
     at_one = operating_characteristic(plan, 1.0).expected_cases

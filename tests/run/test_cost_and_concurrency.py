@@ -16,14 +16,16 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from verification.catalog import default_catalog
 from verification.cli import main
-from verification.config import load_settings, packaged_scaffolds_dir
+from verification.config import load_settings, packaged_scaffolds_dir, resolve_settings
 from verification.errors import RateLimitError, TransientLLMError
 from verification.llm.claude import parse_ratelimit_reset
 from verification.llm.limiter import AdaptiveLimiter
 from verification.llm.prompt_builder import PromptBuilder
 from verification.registry import get_spec
-from verification.run.estimate import estimate_run
+from verification.run.estimate import envelope_paths, estimate_run
+from verification.run.plan import new_cases
 from verification.runner import VerificationRunner, plan_cases
 from verification.store.journal import read_journal
 from verification.store.manifests import read_manifest_file
@@ -480,15 +482,33 @@ def test_a_run_asking_64_of_a_server_allowing_8_starts_slow_meets_few_429s_and_a
     assert answered["429"] <= 15
 
 
-@pytest.mark.parametrize("level", ["quick", "thorough"])
+@pytest.mark.parametrize(("level", "envelope"), [("quick", None), ("thorough", False)])
 def test_estimate_plans_the_requests_a_run_of_the_same_level_sends(
-    tmp_path: Path, level: str
+    tmp_path: Path, level: str, envelope: bool | None
 ) -> None:
-    settings = load_settings(provider="reference", level=level, results_dir=tmp_path)
+    settings = load_settings(
+        provider="reference", level=level, results_dir=tmp_path, envelope=envelope
+    )
     estimates, _ = estimate_run(settings, [SCAFFOLD])
     result = asyncio.run(VerificationRunner(settings).run([SCAFFOLD]))
     planned = result.manifest.scaffolds[SCAFFOLD].case_ids
     assert sum(e.requests for e in estimates) == len(planned) * settings.samples
+
+
+def test_the_estimate_of_an_envelope_search_prices_its_costliest_course(tmp_path: Path) -> None:
+    settings = load_settings(provider="reference", level="thorough", results_dir=tmp_path)
+    estimates, _ = estimate_run(settings, [SCAFFOLD])
+    paths = envelope_paths(resolve_settings(settings), [SCAFFOLD], catalog=default_catalog())
+    assert paths is not None
+    priced, _, _ = new_cases(
+        resolve_settings(settings), [SCAFFOLD], catalog=default_catalog(), sweep=paths
+    )
+    assert sum(e.requests for e in estimates) == len(priced[SCAFFOLD])
+    result = asyncio.run(VerificationRunner(settings).run([SCAFFOLD]))
+    assert result.manifest.envelope is not None  # the run searched, and planned no more
+    planned = result.manifest.scaffolds[SCAFFOLD].case_ids
+    assert result.manifest.envelope[SCAFFOLD].tried
+    assert len(planned) <= len(priced[SCAFFOLD])
 
 
 def test_a_limiter_paused_as_one_event_loop_ends_wakes_waiters_in_the_next() -> None:

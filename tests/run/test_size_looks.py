@@ -78,7 +78,10 @@ def test_each_size_stops_where_its_plan_decides_and_asking_all_decides_the_same(
 ) -> None:
     output = tmp_path / "looked"
     options = ("--provider", "replay", "--replay-file", str(replay), "--seed", str(SEED))
-    assert main(["verify", SCAFFOLD, "--level", "thorough", *options, "--output", str(output)]) in (
+    # The thorough level's fixed sweep (the automatic envelope searches its own sizes).
+    sizes = ",".join(map(str, sweep_sizes(default_catalog()[SCAFFOLD])))
+    argv = ["verify", SCAFFOLD, "--level", "thorough", "--sizes", sizes, *options]
+    assert main([*argv, "--output", str(output)]) in (
         0,
         1,
     )

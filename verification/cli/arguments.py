@@ -186,6 +186,15 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "shows it; 35 at quick); the report shows pass rate against size and the largest "
         "size that certifies",
     )
+    group.add_argument(
+        "--envelope",
+        action="store_const",
+        const=True,
+        help="search the size envelope: decide the standard maximum, climb by doubling "
+        "(into the stress range) while sizes certify, then bisect to the largest size that "
+        "still certifies; each size decided by the level's plan, within --max-cost (the "
+        "thorough level's automatic envelope)",
+    )
     group.add_argument("--samples", type=int, metavar="N", help="answers asked per case (1)")
     group.add_argument(
         "--concurrency",

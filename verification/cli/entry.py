@@ -30,6 +30,7 @@ SETTING_OPTIONS = (
     "level",
     "cases",
     "sizes",
+    "envelope",
     "samples",
     "concurrency",
     "seed",

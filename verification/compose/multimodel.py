@@ -82,6 +82,11 @@ class ModelRuns:
         planned: Callable[[int], None] | None = None,
     ) -> None:
         self.models = settings.model_names
+        if settings.envelope is True and len(self.models) > 1:
+            raise ConfigurationError(
+                "--envelope is refused with several models (each model's search takes its "
+                "own course): ask one model at a time"
+            )
         totals: dict[str, int] = {}
 
         def planned_for(model: str) -> Callable[[int], None]:

@@ -139,6 +139,11 @@ class RunOptions(BaseModel):
     sizes: list[int] | None = None
     """Sizes to sweep (``--sizes 4,8,12``): every scaffold is asked at each, on top of its
     level's cases; the thorough level sweeps each scaffold's own range when unset."""
+    envelope: bool | None = None
+    """Search each scaffold's size envelope (``--envelope``): decide the standard maximum,
+    climb by doubling into the stress range while sizes certify, then narrow to the
+    boundary. Unset: a thorough run searches (where it can decide size after size); false:
+    a thorough run sweeps its fixed sizes instead."""
     samples: int = Field(default=1, ge=1, le=20)
     """Answers asked per case (epochs); each is graded."""
     temperature: float | None = Field(default=None, ge=0.0, le=2.0)

@@ -20,17 +20,19 @@ from dataclasses import dataclass
 from verification.cases import TIERS, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.certify.envelope import CASES_PER_SIZE, size_plan
+from verification.certify.envelope_search import search_for
 from verification.certify.sequential import CertificationPlan, operating_characteristic
 from verification.config import RunConfig
 from verification.llm.prompt_builder import PromptBuilder
 from verification.run.budget import cost_basis
 from verification.run.code_answers import code_prompt
-from verification.run.plan import new_cases, planned_sweep
+from verification.run.plan import new_cases, planned_sweep, searches_envelope
 from verification.store.pricing import BATCH_PRICE_SHARE, TokenCounts, estimate_tokens
 from verification.store.thinking import max_tokens_with
 
 __all__ = [
     "ScaffoldEstimate",
+    "envelope_paths",
     "estimate_run",
     "format_estimate",
     "plan_cases_line",
@@ -76,12 +78,22 @@ def estimate_run(
     caching = settings.provider in CACHING_PROVIDERS
     basis = cost_basis(settings, model, prompt_caching=caching)
     # Planned as the run plans them: the level's tiers and size sweep, the cert seed.
+    # An envelope search is priced at its costliest course, every size at its cap.
+    worst = envelope_paths(
+        settings, scaffold_names, catalog=catalog, narrowed=bool(case_ids) or size is not None
+    )
     planned, _, _ = (
         # Code mode asks programs, each with the same prompt: only their number matters.
         ({name: [] for name in scaffold_names}, None, None)
         if settings.answer == "code"
         else new_cases(
-            settings, scaffold_names, catalog=catalog, tiers=tiers, case_ids=case_ids, size=size
+            settings,
+            scaffold_names,
+            catalog=catalog,
+            tiers=tiers,
+            case_ids=case_ids,
+            size=size,
+            sweep=worst,
         )
     )
     share = BATCH_PRICE_SHARE if settings.batch else 1.0  # --batch: Message Batches' price
@@ -203,6 +215,25 @@ def format_estimate(
     return "\n".join(lines)
 
 
+def envelope_paths(
+    settings: RunConfig,
+    scaffold_names: Sequence[str],
+    *,
+    catalog: Catalog,
+    narrowed: bool = False,
+) -> dict[str, list[int]] | None:
+    """Per scaffold, the costliest course its envelope search could take (the sizes it
+    would decide if every verdict fell the dearest way), when the run searches one; ``None``
+    otherwise. A size's cost is its output budget (the bulk of a case's price, and what
+    grows with the size), its cases at the plan's cap at each size alike."""
+    if settings.answer == "code" or not searches_envelope(settings, narrowed=narrowed):
+        return None
+    return {
+        name: search_for(spec).worst_path(spec.max_output_tokens_at)
+        for name, spec in ((name, catalog.get_spec(name)) for name in scaffold_names)
+    }
+
+
 def sweep_estimate(
     settings: RunConfig,
     scaffold_names: Sequence[str],
@@ -213,13 +244,21 @@ def sweep_estimate(
     """What a size sweep asks, in one line: each size decided by its own plan, which may
     need more cases than the sweep's old 35 (its cap, and the expected count at a few true
     pass rates); ``None`` when the run sweeps no sizes (``narrowed``: to cases or a size)."""
-    sweep = planned_sweep(
-        settings, scaffold_names, catalog=catalog or default_catalog(), narrowed=narrowed
-    )
+    catalog = catalog or default_catalog()
+    paths = envelope_paths(settings, scaffold_names, catalog=catalog, narrowed=narrowed)
+    sweep = paths or planned_sweep(settings, scaffold_names, catalog=catalog, narrowed=narrowed)
     if not sweep:
         return None
     plan = size_plan(settings.level)
     sizes = sum(len(at) for at in sweep.values())
+    if paths is not None:
+        courses = "; ".join(f"{name} {', '.join(map(str, at))}" for name, at in paths.items())
+        return (
+            f"envelope search: each scaffold decides its standard maximum, climbs by doubling "
+            f"while sizes certify and bisects to the boundary; at worst {sizes} size(s) "
+            f"({courses}), each decided by its own {plan.name} plan: at most {plan.cap} cases "
+            f"a size (the requests above count every one of them at its cap)"
+        )
     if not plan.sequential:
         return f"size sweep: {sizes} size(s), {plan.cap} cases at each (the point cut decides)"
     first, *rest = (

@@ -23,8 +23,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from verification.cases import TIERS, TestCase, parse_case_id
-from verification.catalog import default_catalog
-from verification.certify.envelope import CaseSplit, run_split
+from verification.catalog import Catalog, default_catalog
+from verification.certify.envelope import CaseSplit, SizePoint, run_split
 from verification.certify.results import ScaffoldResults
 from verification.certify.sequential import CertificationPlan, plan_from_record
 from verification.errors import ConfigurationError
@@ -33,7 +33,7 @@ from verification.run.stopping import Send
 from verification.store.manifests import EarlyStop, RunManifest
 from verification.store.records import AttemptRecord
 
-__all__ = ["PlannedLooks", "interleaved"]
+__all__ = ["PlannedLooks", "interleaved", "size_point"]
 
 
 def interleaved(cases: Sequence[TestCase]) -> list[TestCase]:
@@ -48,6 +48,26 @@ def interleaved(cases: Sequence[TestCase]) -> list[TestCase]:
     ordered = [groups[key] for key in sorted(groups)]
     longest = max((len(group) for group in ordered), default=0)
     return [group[i] for i in range(longest) for group in ordered if i < len(group)]
+
+
+def size_point(
+    scaffold: str,
+    size: int,
+    ids: Sequence[str],
+    plan: CertificationPlan,
+    records: Sequence[AttemptRecord],
+    *,
+    final: bool,
+) -> SizePoint:
+    """``scaffold``'s point at ``size``: its sweep cases ``ids`` (in order) decided by
+    ``plan`` on ``records`` (``final`` false: undecided while a look may still ask more)."""
+    mine = set(ids)
+    seen = [r for r in records if r.scaffold == scaffold and r.case_id in mine]
+    split = CaseSplit(frozenset(), {size: list(ids)}, plan, final=final)
+    (point,) = ScaffoldResults.from_records(
+        scaffold, seen, planned=0, swept=[size], split=split
+    ).size_points
+    return point
 
 
 @dataclass(frozen=True, eq=False)  # each unit is itself: looked up by identity, fast
@@ -65,9 +85,8 @@ class _Unit:
         return next(k for k, point in enumerate(self.plan.looks) if place < point)
 
 
-def _size_units(manifest: RunManifest) -> list[_Unit]:
+def _size_units(manifest: RunManifest, catalog: Catalog) -> list[_Unit]:
     """Each swept size of each scaffold, a unit of its own (:func:`run_split`)."""
-    catalog = default_catalog()
     units: list[_Unit] = []
     for name in manifest.sizes or {}:
         spec = catalog.get(name)
@@ -89,9 +108,15 @@ class PlannedLooks:
         planned: Mapping[str, Sequence[TestCase]],
         manifest: RunManifest,
         journal: Callable[[], list[AttemptRecord]],
+        growth: object = None,
+        *,
+        catalog: Catalog | None = None,
+        level: bool = True,
     ) -> None:
         """``planned`` in plan order; the manifest's ``plan`` is the one followed, its
-        ``early_stops`` those a run being resumed made already."""
+        ``early_stops`` those a run being resumed made already. ``level`` false: only the
+        manifest's swept sizes are looked at (a stage of the envelope search); ``catalog``
+        holds the specs (default the packaged one)."""
         if manifest.plan is None:
             raise ConfigurationError(
                 f"run {manifest.run_id} records no certification plan, so it cannot look as it goes"
@@ -101,12 +126,17 @@ class PlannedLooks:
         self.journal = journal
         self.order = {name: [case.id for case in cases] for name, cases in planned.items()}
         self._stops: dict[str, EarlyStop] = dict(manifest.early_stops or {})
-        level = [
+        levels = [
             _Unit(name, None, self.plan, tuple(ids[: self.plan.cap]))
             for name, ids in self.order.items()
+            if level
         ]  # the level's cases come first, tiers interleaved; a sweep's after them
-        sizes = [unit for unit in _size_units(manifest) if unit.scaffold in self.order]
-        self.units = level + sizes
+        sizes = [
+            unit
+            for unit in _size_units(manifest, catalog or default_catalog())
+            if unit.scaffold in self.order
+        ]
+        self.units = levels + sizes
         self.places: dict[str, list[tuple[_Unit, int]]] = {}
         for unit in self.units:
             for place, identifier in enumerate(unit.ids):
@@ -166,10 +196,7 @@ class PlannedLooks:
         mine = set(asked)
         seen = [r for r in records if r.scaffold == unit.scaffold and r.case_id in mine]
         if unit.size is not None:
-            split = CaseSplit(frozenset(), {unit.size: asked}, unit.plan, final=False)
-            (size,) = ScaffoldResults.from_records(
-                unit.scaffold, seen, planned=0, swept=[unit.size], split=split
-            ).size_points
+            size = size_point(unit.scaffold, unit.size, asked, unit.plan, seen, final=False)
             if size.status != "INCOMPLETE" and size.decision and size.decision.decided:
                 self.decided.add(unit)
             return

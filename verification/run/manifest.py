@@ -13,10 +13,16 @@ from verification.certify.sequential import plan_record
 from verification.config import RunConfig
 from verification.llm.base import LLMProvider
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, PromptBuilder
-from verification.run.plan import LOOKS, RunPlan
+from verification.run.plan import ENVELOPE, LOOKS, RunPlan
 from verification.run.resuming import check_resumable
 from verification.store.code_version import code_version
-from verification.store.manifests import CostBasis, EarlyStop, RunManifest, ScaffoldEntry
+from verification.store.manifests import (
+    CostBasis,
+    EarlyStop,
+    EnvelopeRecord,
+    RunManifest,
+    ScaffoldEntry,
+)
 from verification.store.pricing import estimate_tokens
 from verification.store.records import AttemptRecord
 
@@ -69,7 +75,10 @@ def new_manifest(
         template_version=USER_TEMPLATE_VERSION,
         code_version=code_version(),
         cost_basis=None if provider.dry_run else basis,
-        early_stops={} if plan.stopping == LOOKS else None,
+        early_stops={} if plan.stopping in (LOOKS, ENVELOPE) else None,
+        envelope=(
+            {name: EnvelopeRecord() for name in plan.cases} if plan.stopping == ENVELOPE else None
+        ),
         plan=plan_record(plan.certification) if plan.certification else None,
         thinking_budget=plan.thinking_budget,
     )

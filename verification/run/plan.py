@@ -51,6 +51,7 @@ from verification.store.manifests import CostBasis, RunManifest
 __all__ = [
     "BATCHES",
     "CONCURRENT",
+    "ENVELOPE",
     "FIXED",
     "LOOKS",
     "RunPlan",
@@ -60,10 +61,12 @@ __all__ = [
     "plan_run",
     "planned_sweep",
     "resumed_seed",
+    "searches_envelope",
 ]
 
 FIXED = "fixed"
 LOOKS = "looks"
+ENVELOPE = "envelope"
 CONCURRENT = "concurrent"
 BATCHES = "batches"
 
@@ -93,6 +96,9 @@ class RunPlan:
     certification: CertificationPlan | None = None
     """The certification plan its statuses are decided by (``None``: a resumed run from
     before plans, decided by the point cut)."""
+    seed: int | None = None
+    """The seed its cases are drawn from (a rule that adds sizes as it goes draws theirs
+    from it)."""
 
     def case_ids(self) -> dict[str, list[str]]:
         """Per scaffold, every planned case id in order: the drawn cases, then those a
@@ -120,10 +126,20 @@ def plan_run(
     size: int | None = None,
     shard: Shard | None = None,
     resumes: RunManifest | None = None,
+    stopping: str | None = None,
 ) -> RunPlan:
     """The plan of a run: ``resumes``'s own when given (``prompt_builder`` then reads each
     scaffold from the file that run read, where that still holds the text it hashed), else
-    a new one drawn from ``settings`` and the command line's choices, cut to ``shard``."""
+    a new one drawn from ``settings`` and the command line's choices, cut to ``shard``.
+    ``stopping`` names a rule the caller imposes (several models' runs ask everything): a
+    thorough run's envelope is then its fixed sweep, and ``--envelope`` is refused."""
+    if stopping is not None and stopping != ENVELOPE and resumes is None:
+        if settings.envelope is True:
+            raise ConfigurationError(
+                f"--envelope is refused here: this run is asked by the {stopping!r} rule "
+                "(every case at once), and the search decides one size before the next"
+            )
+        settings = settings.model_copy(update={"envelope": False})
     plan = (
         _resumed(resumes, settings, prompt_builder, catalog=catalog)
         if resumes is not None
@@ -171,9 +187,10 @@ def _resumed(
             tiers=previous.tiers,
             resumes=previous,
         )
+    seed = resumed_seed(previous, settings)
     planned = plan_cases(
         list(previous.scaffolds),
-        seed=resumed_seed(previous, settings),
+        seed=seed,
         cases=1,
         case_ids=case_ids,
         catalog=catalog,
@@ -184,7 +201,9 @@ def _resumed(
         planned,
         failures,
         samples=previous.samples,
-        stopping=LOOKS if looked else FIXED,  # a resumed run continues its plan as it went
+        # a resumed run continues its plan as it went: its search, its looks, or all at once
+        stopping=ENVELOPE if previous.envelope is not None else LOOKS if looked else FIXED,
+        seed=seed,
         certification=plan_from_record(previous.plan) if previous.plan else None,
         transport=BATCHES if settings.batch or previous.settings.get("batch") else CONCURRENT,
         thinking_budget=previous.thinking_budget,
@@ -203,16 +222,20 @@ def new_cases(
     size: int | None = None,
     plugin_failures: dict[str, PluginError] | None = None,
     level_counts: dict[str, int] | None = None,
+    shard: bool = False,
+    sweep: dict[str, list[int]] | None = None,
 ) -> tuple[dict[str, list[TestCase]], list[Tier], dict[str, list[int]] | None]:
     """A new run's cases by scaffold (the level's tiers and count, the size sweep,
     ``case_ids`` or ``size`` when given), with the tiers and sweep they were drawn at: what
-    a run asks and ``--estimate`` prices."""
+    a run asks and ``--estimate`` prices (``sweep``, when given, in place of the run's:
+    an envelope search's costliest course)."""
     tiers = level_tiers(settings.level, tiers)
-    sweep = planned_sweep(
+    sweep = sweep or planned_sweep(
         settings,
         scaffold_names,
         catalog=catalog,
         narrowed=bool(case_ids) or size is not None,
+        shard=shard,
     )
     planned = plan_cases(
         scaffold_names,
@@ -266,6 +289,7 @@ def _new(
         size=size,
         plugin_failures=failures,
         level_counts=level,
+        shard=shard is not None,
     )
     certification = settings.certification_plan
     if case_ids:  # the chosen cases, by the point cut
@@ -279,13 +303,14 @@ def _new(
         planned,
         failures,
         samples=settings.samples,
-        stopping=LOOKS if _looks(certification, sweep, settings) and shard is None else FIXED,
+        stopping=_stopping(certification, sweep, settings, shard=shard is not None),
         certification=certification,
         transport=BATCHES if settings.batch else CONCURRENT,
         thinking_budget=settings.thinking_budget,
         tiers=tiers,
         case_filter=case_ids,
         sweep=sweep,
+        seed=settings.case_seed,
     )
     if shard is None:
         return plan
@@ -317,7 +342,8 @@ def _new_programs(
             "--samples is refused with --answer code: each program is already a sample "
             "(n counts programs)"
         )
-    for option, given in {**refused, "--sizes": settings.sizes is not None}.items():
+    given_sizes = {"--sizes": settings.sizes is not None, "--envelope": settings.envelope is True}
+    for option, given in {**refused, **given_sizes}.items():
         if given:
             raise ConfigurationError(
                 f"{option} is refused with --answer code: each program runs on the whole "
@@ -344,6 +370,20 @@ def _new_programs(
         thinking_budget=settings.thinking_budget,
         tiers=list(tiers),
     )
+
+
+def _stopping(
+    certification: CertificationPlan,
+    sweep: Mapping[str, Sequence[int]] | None,
+    settings: RunConfig,
+    *,
+    shard: bool,
+) -> str:
+    """The rule a new run stops by: the envelope search when its sweep is one (sizes left
+    to the search), else its plan's looks as it goes where it can, else all at once."""
+    if sweep is not None and not any(sweep.values()):
+        return ENVELOPE
+    return LOOKS if _looks(certification, sweep, settings) and not shard else FIXED
 
 
 def _looks(certification: CertificationPlan, sweep: object | None, settings: RunConfig) -> bool:
@@ -460,10 +500,15 @@ def planned_sweep(
     *,
     catalog: Catalog,
     narrowed: bool,
+    shard: bool = False,
 ) -> dict[str, list[int]] | None:
-    """The sizes each scaffold is swept at: ``--sizes`` for every one, else at the thorough
-    level each spec's own (:func:`~verification.certify.envelope.sweep_sizes`); none when the run is
-    ``narrowed`` to chosen cases or one size."""
+    """The sizes each scaffold is swept at: ``--sizes`` for every one; with an envelope
+    search (:func:`searches_envelope`) none yet, each scaffold's empty list (the search adds
+    them as it goes); else at the thorough level each spec's own
+    (:func:`~verification.certify.envelope.sweep_sizes`); none when the run is ``narrowed``
+    to chosen cases or one size."""
+    if searches_envelope(settings, narrowed=narrowed, shard=shard):
+        return {name: [] for name in scaffold_names}
     if settings.sizes is not None:
         if narrowed:
             raise ConfigurationError("--sizes sweeps sizes: leave out --size and --case")
@@ -471,6 +516,33 @@ def planned_sweep(
     if settings.level != "thorough" or narrowed:
         return None
     return {name: sweep_sizes(catalog.get_spec(name)) for name in scaffold_names}
+
+
+def searches_envelope(settings: RunConfig, *, narrowed: bool, shard: bool = False) -> bool:
+    """Whether a new run searches each scaffold's size envelope
+    (:mod:`verification.certify.envelope_search`): asked for with ``--envelope``, or a
+    thorough run's automatic envelope where the run can decide size after size (not with
+    ``--sizes``, ``--batch``, ``--shard``, several models or ``--envelope`` turned off). An
+    ``--envelope`` the run cannot search is refused, saying why."""
+    if settings.envelope is True:
+        refused = {
+            "--sizes (the search chooses its sizes)": settings.sizes is not None,
+            "--size or --case (it searches sizes)": narrowed,
+            "--batch (it decides one size before choosing the next)": settings.batch,
+            "--shard (each size is decided before the next is chosen)": shard,
+            "several models (each model's search takes its own course)": len(settings.model_names)
+            > 1,
+        }
+        for option, given in refused.items():
+            if given:
+                raise ConfigurationError(f"--envelope is refused with {option}")
+        return True
+    return (
+        settings.envelope is None
+        and settings.level == "thorough"
+        and not (narrowed or shard or settings.batch or settings.sizes is not None)
+        and len(settings.model_names) == 1
+    )
 
 
 def level_tiers(level: Level, tiers: Sequence[Tier]) -> list[Tier]:

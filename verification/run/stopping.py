@@ -15,6 +15,7 @@ from typing import Protocol
 
 from verification.cases import TestCase
 from verification.run.attempts import Job
+from verification.run.growth import SizeGrowth
 from verification.store.manifests import EarlyStop, RunManifest
 from verification.store.records import AttemptRecord
 
@@ -39,11 +40,17 @@ class StoppingRule(Protocol):
 
 
 StoppingFactory = Callable[
-    [Mapping[str, Sequence[TestCase]], RunManifest, Callable[[], list[AttemptRecord]]],
+    [
+        Mapping[str, Sequence[TestCase]],
+        RunManifest,
+        Callable[[], list[AttemptRecord]],
+        SizeGrowth,
+    ],
     StoppingRule,
 ]
-"""Makes a run's rule from its planned cases (in the order asked), its manifest and a
-reader of its journal."""
+"""Makes a run's rule from its planned cases (in the order asked), its manifest, a
+reader of its journal and the means to add sizes to the run as it goes (the envelope
+search's; the other rules ask what was planned)."""
 
 
 class FixedPlan:
@@ -54,6 +61,7 @@ class FixedPlan:
         planned: Mapping[str, Sequence[TestCase]],
         manifest: RunManifest,
         journal: Callable[[], list[AttemptRecord]],
+        growth: object = None,
     ) -> None:
         self._stops = manifest.early_stops
 

@@ -23,8 +23,9 @@ from verification.run.answers import AnswerKind, AnswerKindFactory
 from verification.run.batch_mode import BatchTransport
 from verification.run.code_answers import CodeAnswers
 from verification.run.concurrent import ConcurrentTransport
+from verification.run.envelope_climb import EnvelopeClimb
 from verification.run.looks import PlannedLooks
-from verification.run.plan import BATCHES, CONCURRENT, FIXED, LOOKS
+from verification.run.plan import BATCHES, CONCURRENT, ENVELOPE, FIXED, LOOKS
 from verification.run.stopping import FixedPlan, StoppingFactory
 from verification.run.trace_answers import TraceAnswers
 from verification.run.transport import TransportFactory
@@ -97,3 +98,4 @@ register_answer_kind("trace", _trace_answers)
 register_answer_kind("code", _code_answers)
 register_stopping_rule(FIXED, FixedPlan)
 register_stopping_rule(LOOKS, PlannedLooks)
+register_stopping_rule(ENVELOPE, EnvelopeClimb)

@@ -34,6 +34,7 @@ from verification.store.urls import without_url_credentials
 __all__ = [
     "CostBasis",
     "EarlyStop",
+    "EnvelopeRecord",
     "PlanRecord",
     "RunManifest",
     "ScaffoldEntry",
@@ -104,6 +105,21 @@ class EarlyStop(BaseModel):
     look: int = Field(ge=1)
     looks: int = Field(ge=1, le=1000)
     """How many looks were planned."""
+
+
+class EnvelopeRecord(BaseModel):
+    """An envelope search's course for one scaffold (``verify --envelope``)."""
+
+    tried: list[int] = []
+    """The sizes it decided, in the order it tried them."""
+    stopped: Literal["", "budget", "incomplete"] = ""
+    """Why it ended before finding the boundary: ``budget``, the next size's worst case
+    would have passed ``--max-cost``; ``incomplete``, a size had too few answers to decide
+    (errors); "" when it ran its course (or goes on)."""
+    next_size: int | None = Field(default=None, ge=1)
+    """The size it would have tried next, when it stopped."""
+    next_worst_usd: float | None = Field(default=None, ge=0)
+    """That size's worst case (every case at the plan's cap), when the budget stopped it."""
 
 
 class WaldRecord(BaseModel):
@@ -233,6 +249,9 @@ class RunManifest(BaseModel):
     model_runs: dict[str, str] | None = None
     """With several models (``--model A --model B``): every model the invocation asked, in
     order, and the run that asked it, this one included (``None``: one model)."""
+    envelope: dict[str, EnvelopeRecord] | None = None
+    """Per scaffold, its envelope search (``--envelope``): the sizes tried and why it
+    stopped (``None``: no search; its sizes are then ``sizes``' fixed sweep)."""
     thinking_budget: int | None = Field(default=None, ge=1)
     """Extended thinking's budget per request (``--thinking-budget``); ``None``: none.
     Part of comparability and of every request's cache key."""

@@ -1,0 +1,93 @@
+"""The envelope search's course (issue 25 item 2): which sizes it decides, in which order,
+and the costliest path ``--estimate --envelope`` prices. Each walk is held against an
+oracle: a model that certifies below a threshold size and not from it."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from verification.catalog import default_catalog
+from verification.certify.envelope import honoured_sizes
+from verification.certify.envelope_search import EnvelopeSearch, search_for
+
+SEARCH = EnvelopeSearch(tuple(range(3, 65)), 16)
+"""Dijkstra's shape: 3..16 declared, a stress range to 64."""
+
+
+def _walk(search: EnvelopeSearch, threshold: int) -> list[int]:
+    verdicts: dict[int, bool] = {}
+    tried: list[int] = []
+    while (size := search.next_size(verdicts)) is not None:
+        assert size not in verdicts, "a size is decided once"
+        verdicts[size] = size < threshold
+        tried.append(size)
+    return tried
+
+
+def _boundary(search: EnvelopeSearch, threshold: int) -> tuple[int | None, int | None]:
+    """The largest certifying honoured size below the threshold and the smallest failing
+    one, as a full sweep would find them."""
+    held = [s for s in search.sizes if s < threshold]
+    failed = [s for s in search.sizes if s >= threshold]
+    return (held[-1] if held else None), (failed[0] if failed else None)
+
+
+@pytest.mark.parametrize("threshold", [3, 4, 9, 16, 17, 30, 33, 40, 63, 64, 65])
+def test_the_search_finds_the_boundary_a_full_sweep_would(threshold: int) -> None:
+    tried = _walk(SEARCH, threshold)
+    held, failed = _boundary(SEARCH, threshold)
+    certified = sorted(s for s in tried if s < threshold)
+    failing = sorted(s for s in tried if s >= threshold)
+    assert (certified[-1] if certified else None) == held
+    assert (failing[0] if failing else None) == failed
+    assert tried[0] == SEARCH.start
+    assert len(tried) <= 2 + len(SEARCH.sizes).bit_length() * 2  # a handful, never a sweep
+
+
+def test_it_climbs_by_doubling_then_bisects_between_the_last_certified_and_first_failed() -> None:
+    tried = _walk(SEARCH, 40)
+    climb = [SEARCH.start]
+    while climb[-1] < SEARCH.sizes[-1]:
+        climb.append(min(2 * climb[-1], SEARCH.sizes[-1]))
+    assert tried[: len(climb)] == climb
+    low, high = 32, 64
+    for size in tried[len(climb) :]:
+        assert low < size < high
+        low, high = (size, high) if size < 40 else (low, size)
+    assert (low, high) == (39, 40)
+
+
+def test_when_the_standard_maximum_fails_it_narrows_up_from_the_smallest_size() -> None:
+    tried = _walk(SEARCH, 9)
+    assert tried[:2] == [SEARCH.start, SEARCH.sizes[0]]
+    assert all(SEARCH.sizes[0] < s < SEARCH.start for s in tried[2:])
+    assert _walk(SEARCH, 3) == [SEARCH.start, SEARCH.sizes[0]]  # nothing certifies: done
+
+
+def test_a_model_right_everywhere_climbs_to_the_largest_size_and_stops() -> None:
+    tried = _walk(SEARCH, 10**6)
+    assert tried[-1] == SEARCH.sizes[-1] and len(tried) == len(set(tried))
+    assert all(b == min(2 * a, SEARCH.sizes[-1]) for a, b in itertools.pairwise(tried))
+
+
+def test_a_scaffold_with_no_stress_range_decides_its_maximum_only_when_it_certifies() -> None:
+    spec = default_catalog()["kmp"]
+    search = search_for(spec)
+    assert search.start == honoured_sizes(spec)[-1]
+    if spec.size.stress is None:
+        assert _walk(search, 10**6) == [search.start]
+
+
+def test_the_worst_path_is_the_costliest_way_the_verdicts_could_fall() -> None:
+    paths = SEARCH.paths()
+    walks = [_walk(SEARCH, t) for t in range(3, 66)]
+    assert all(walk in paths for walk in walks)  # every monotone model's course is a path
+
+    def cost(size: int) -> float:
+        return float(size * size)
+
+    worst = SEARCH.worst_path(cost)
+    assert sum(map(cost, worst)) == max(sum(map(cost, path)) for path in paths)
+    assert sum(map(cost, worst)) >= max(sum(map(cost, walk)) for walk in walks)

@@ -1,0 +1,162 @@
+"""The envelope search as a run asks it (issue 25 item 2): the ``envelope`` stopping rule
+draws each size the search names, asks it look by look of its plan and climbs or narrows
+on the decision, within ``--max-cost``. Built on a variant of ``merge_sort`` with a stress
+range (its generator draws an array of any length) and a provider that answers right below
+a threshold size and wrong from it; every expectation is computed from that threshold and
+the search itself."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from verification.cases import parse_case_id
+from verification.catalog import Catalog, default_catalog
+from verification.catalog.spec import OutputBudget, ScaffoldSpec
+from verification.certify.envelope import honoured_sizes, run_split
+from verification.certify.envelope_search import envelope_result, search_for
+from verification.certify.sequential import decide
+from verification.config import load_settings, resolve_settings
+from verification.errors import ConfigurationError
+from verification.llm.base import LLMRequest, LLMResponse
+from verification.llm.dry_run import ReferenceProvider
+from verification.run.plan import ENVELOPE, FIXED
+from verification.runner import RunResult, VerificationRunner
+from verification.store.journal import read_journal
+from verification.store.pricing import TokenCounts, price_for
+
+BASE = default_catalog()["merge_sort"]
+TOP = BASE.size.ranges["standard"][1]
+SPEC: ScaffoldSpec = dataclasses.replace(
+    BASE,
+    size=dataclasses.replace(BASE.size, stress=(TOP + 1, 2 * TOP)),
+    output_budget=OutputBudget(per_unit=100.0, exponent=1.0, base=500),
+)
+CATALOG = Catalog([SPEC])
+THRESHOLD = TOP + TOP // 2 + 3
+"""Right below it, wrong from it: past the standard maximum, inside the stress range."""
+
+
+class Threshold(ReferenceProvider):
+    """The reference's answer below ``threshold`` (by the size the case id names), none
+    from it; ``paid`` makes it a priced model rather than a dry run."""
+
+    def __init__(self, threshold: int, *, paid: bool = False) -> None:
+        super().__init__(CATALOG)
+        self.threshold = threshold
+        self.dry_run = not paid
+        self.asked: list[str] = []
+
+    async def generate(self, request: LLMRequest) -> LLMResponse:
+        self.asked.append(request.case_id or "")
+        key = parse_case_id(request.case_id or "")
+        if key is not None and key.size is not None and key.size >= self.threshold:
+            return LLMResponse(content="no answer", model="m", stop_reason="end_turn")
+        return await super().generate(request)
+
+
+def _run(tmp_path: Path, model: Threshold, **settings: Any) -> RunResult:
+    config = resolve_settings(
+        load_settings(results_dir=tmp_path, cache=False, envelope=True, **settings)
+    )
+    return asyncio.run(VerificationRunner(config, model, catalog=CATALOG).run([SPEC.name]))
+
+
+def test_the_search_finds_the_threshold_asking_each_size_only_to_its_deciding_look(
+    tmp_path: Path,
+) -> None:
+    provider = Threshold(THRESHOLD)
+    run = _run(tmp_path, provider, provider="reference")
+    results = run.results[SPEC.name]
+    sizes = honoured_sizes(SPEC, stress=True)
+    assert results.certified_up_to == max(s for s in sizes if s < THRESHOLD)
+    assert results.fails_from == THRESHOLD
+    assert run.manifest.envelope is not None
+    course = run.manifest.envelope[SPEC.name]
+    # The course is the search's own, on the threshold's verdicts.
+    verdicts: dict[int, bool] = {}
+    expected = []
+    search = search_for(SPEC)
+    while (size := search.next_size(verdicts)) is not None:
+        verdicts[size] = size < THRESHOLD
+        expected.append(size)
+    assert course.tried == expected and not course.stopped
+    assert run.manifest.sizes == {SPEC.name: sorted(expected)}
+    split = run_split(SPEC, run.manifest)
+    assert split is not None
+    asked = set(provider.asked)
+    for size, ids in split.sizes.items():
+        decision = decide(split.plan, [1.0 if size < THRESHOLD else 0.0] * len(ids))
+        assert [i for i in ids if i in asked] == ids[: decision.n]
+    swept = {parse_case_id(i).size for i in asked} - {None}  # type: ignore[union-attr]
+    assert swept <= set(expected)
+    outcome = envelope_result(results, run.manifest, read_journal(run.paths.journal), split)
+    assert outcome is not None
+    assert [t.size for t in outcome.tried] == expected
+    assert outcome.certified_up_to == results.certified_up_to
+    assert all(t.usd is None for t in outcome.tried)  # a dry run pays nothing
+
+
+def test_a_dry_run_climbs_to_the_largest_honoured_size_and_stops(tmp_path: Path) -> None:
+    run = _run(tmp_path, Threshold(10**6), provider="reference")
+    results = run.results[SPEC.name]
+    largest = honoured_sizes(SPEC, stress=True)[-1]
+    assert results.certified_up_to == largest and results.fails_from is None
+    assert run.manifest.envelope is not None
+    assert run.manifest.envelope[SPEC.name].tried[-1] == largest
+
+
+def test_the_climb_stops_and_says_so_when_the_next_size_would_pass_the_budget(
+    tmp_path: Path,
+) -> None:
+    settings = resolve_settings(load_settings(results_dir=tmp_path / "price", cache=False))
+    price = price_for(settings.model_name, None)
+    assert price is not None
+    # Less than the worst case of the first size's cases (each at its whole budget).
+    first = search_for(SPEC).start
+    per_case = price.cost(TokenCounts(output=SPEC.max_output_tokens_at(first)))
+    limit = per_case * 10
+    provider = Threshold(10**6, paid=True)
+    run = _run(tmp_path, provider, max_cost=limit)
+    assert run.manifest.envelope is not None
+    course = run.manifest.envelope[SPEC.name]
+    assert course.stopped == "budget" and course.next_size == first and course.tried == []
+    assert course.next_worst_usd is not None and course.next_worst_usd > limit
+    assert all(parse_case_id(i).size is None for i in provider.asked)  # type: ignore[union-attr]
+    outcome = envelope_result(
+        run.results[SPEC.name], run.manifest, read_journal(run.paths.journal), None
+    )
+    assert outcome is not None and "--max-cost" in outcome.stopped
+
+
+def test_a_run_asked_all_at_once_sweeps_its_fixed_sizes_and_refuses_envelope(
+    tmp_path: Path,
+) -> None:
+    config = resolve_settings(
+        load_settings(results_dir=tmp_path, cache=False, provider="reference", envelope=True)
+    )
+    runner = VerificationRunner(config, Threshold(10**6), catalog=CATALOG, stopping=FIXED)
+    with pytest.raises(ConfigurationError, match="--envelope is refused"):
+        asyncio.run(runner.run([SPEC.name]))
+    thorough = resolve_settings(
+        load_settings(results_dir=tmp_path, cache=False, provider="reference", level="thorough")
+    )
+    from verification.run.plan import plan_run
+
+    plan = plan_run(
+        thorough,
+        [SPEC.name],
+        catalog=CATALOG,
+        prompt_builder=VerificationRunner(thorough, catalog=CATALOG).prompt_builder,
+    )
+    assert plan.stopping == ENVELOPE and plan.sweep == {SPEC.name: []}
+
+
+def test_jobs_are_never_asked_twice(tmp_path: Path) -> None:
+    provider = Threshold(THRESHOLD)
+    _run(tmp_path, provider, provider="reference")
+    assert len(provider.asked) == len(set(provider.asked))

@@ -1,0 +1,229 @@
+"""The envelope search (``verify NAME --envelope``): the largest size at which a scaffold
+still certifies, found by deciding a few sizes rather than sweeping them all.
+
+The search decides the standard maximum (the largest size the tiers declare, before the
+stress range) first. While sizes certify it climbs, doubling (to the nearest honoured size
+at or past twice the last, the largest honoured size at most); once one does not certify
+it narrows, bisecting the honoured sizes between the last certified and the first failed
+size until none is left between them. When the standard maximum already fails it decides
+the smallest honoured size and narrows between that and the standard maximum instead.
+Each size is decided by the run's certification plan (:func:`~verification.certify
+.envelope.size_plan`), on its own sweep cases (:mod:`verification.certify.envelope`), so
+"certified up to" and "fails from" mean what they mean in a sweep: the search only chooses
+which sizes are swept.
+
+:class:`EnvelopeSearch` is pure: the next size from the verdicts so far, and the costliest
+path the search could take (what ``--estimate --envelope`` prices). :func:`envelope_result`
+is one arm's outcome from a finished run, for the reports and for a ``--baseline`` pair's
+lift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from verification.catalog.spec import ScaffoldSpec
+from verification.certify.costs import scaffold_cost
+from verification.certify.envelope import CaseSplit, SizePoint, honoured_sizes
+from verification.certify.results import ScaffoldResults
+from verification.store.manifests import CostBasis, EnvelopeRecord, RunManifest
+from verification.store.records import AttemptRecord
+
+__all__ = [
+    "EnvelopeResult",
+    "EnvelopeSearch",
+    "SizeTried",
+    "envelope_result",
+    "search_for",
+    "stop_sentence",
+]
+
+
+@dataclass(frozen=True)
+class EnvelopeSearch:
+    """The search over ``sizes`` (ascending, every size the sweep tiers honour, stress
+    included) starting at ``start`` (the standard maximum)."""
+
+    sizes: tuple[int, ...]
+    start: int
+
+    def next_size(self, certified: Mapping[int, bool]) -> int | None:
+        """The size to decide next, given whether each size decided so far certified;
+        ``None`` when the search has ended (the boundary found, or the range's end)."""
+        if self.start not in certified:
+            return self.start
+        if certified[self.start]:
+            low = self.start
+            while (up := self._doubled(low)) is not None:
+                if up not in certified:
+                    return up
+                if not certified[up]:
+                    return self._bisect(low, up, certified)
+                low = up
+            return None  # certified at the largest honoured size
+        smallest = self.sizes[0]
+        if smallest == self.start:
+            return None
+        if smallest not in certified:
+            return smallest
+        return self._bisect(smallest, self.start, certified) if certified[smallest] else None
+
+    def _doubled(self, low: int) -> int | None:
+        """The climb's next size: the smallest honoured size at or past ``2 * low``, or the
+        largest when none is; ``None`` from the largest."""
+        if low >= self.sizes[-1]:
+            return None
+        return next((s for s in self.sizes if s >= 2 * low), self.sizes[-1])
+
+    def _bisect(self, low: int, high: int, certified: Mapping[int, bool]) -> int | None:
+        while True:
+            between = [s for s in self.sizes if low < s < high]
+            if not between:
+                return None
+            middle = between[len(between) // 2]
+            if middle not in certified:
+                return middle
+            if certified[middle]:
+                low = middle
+            else:
+                high = middle
+
+    def paths(self) -> list[list[int]]:
+        """Every sequence of sizes the search could decide, one per way the verdicts could
+        fall."""
+        found: list[list[int]] = []
+
+        def walk(verdicts: dict[int, bool], path: list[int]) -> None:
+            size = self.next_size(verdicts)
+            if size is None:
+                found.append(path)
+                return
+            for verdict in (True, False):
+                walk({**verdicts, size: verdict}, [*path, size])
+
+        walk({}, [])
+        return found
+
+    def worst_path(self, cost: Callable[[int], float]) -> list[int]:
+        """The costliest path (:meth:`paths`) at ``cost`` per size decided, ties to the
+        longer then the larger sizes."""
+        return max(self.paths(), key=lambda path: (sum(map(cost, path)), len(path), path))
+
+
+def search_for(spec: ScaffoldSpec) -> EnvelopeSearch:
+    """The search of ``spec``: its honoured sizes with the stress range, from the standard
+    maximum."""
+    return EnvelopeSearch(
+        tuple(honoured_sizes(spec, stress=True)), honoured_sizes(spec, stress=False)[-1]
+    )
+
+
+@dataclass(frozen=True)
+class SizeTried:
+    """One size the search decided, in the order it was tried."""
+
+    size: int
+    status: str
+    """Its decision: CERTIFIED, PARTIAL, FAILED, or INCOMPLETE (too few answers)."""
+    n: int
+    """The cases it was decided on."""
+    pass_rate: float
+    budget_limited: bool
+    input_tokens: int
+    output_tokens: int
+    usd: float | None
+    """What its live calls cost (``None``: no known price, or a dry run)."""
+
+
+@dataclass(frozen=True)
+class EnvelopeResult:
+    """One arm's envelope search, as a finished (or stopped) run leaves it."""
+
+    scaffold: str
+    unit: str
+    certified_up_to: int | None
+    """The largest size of the unbroken run of CERTIFIED sizes from the smallest tried."""
+    fails_from: int | None
+    """The smallest size tried decided PARTIAL or FAILED."""
+    tried: tuple[SizeTried, ...]
+    """Every size decided, in the order the search tried them."""
+    stopped: str
+    """Why the search ended before finding the boundary ("" when it ran its course)."""
+    points: tuple[SizePoint, ...]
+    """The sizes as the envelope's points, ascending (the size curve's)."""
+
+    @property
+    def sentence(self) -> str:
+        """The search in one line: "certified up to 39 vertices; fails from 40 (8 sizes
+        tried)"."""
+        held = (
+            f"certified up to {self.certified_up_to} {self.unit}"
+            if self.certified_up_to is not None
+            else "certified at none of the sizes tried"
+        )
+        fails = f"; fails from {self.fails_from}" if self.fails_from is not None else ""
+        stop = f"; {self.stopped}" if self.stopped else ""
+        return f"{held}{fails} ({len(self.tried)} size(s) tried){stop}"
+
+
+def envelope_result(
+    results: ScaffoldResults,
+    manifest: RunManifest,
+    records: Iterable[AttemptRecord],
+    split: CaseSplit | None,
+) -> EnvelopeResult | None:
+    """``results``'s envelope search in ``manifest``'s run (``records`` its journal,
+    ``split`` its cases' split): ``None`` when the run searched no envelope for it."""
+    record = (manifest.envelope or {}).get(results.scaffold)
+    if record is None:
+        return None
+    points = {point.size: point for point in results.size_points}
+    mine = [r for r in records if r.scaffold == results.scaffold]
+    tried = []
+    for size in record.tried:
+        point = points.get(size)
+        if point is None:
+            continue
+        asked = set((split.sizes if split else {}).get(size, ()))
+        cost = scaffold_cost([r for r in mine if r.case_id in asked], manifest.cost_basis)
+        tried.append(
+            SizeTried(
+                size=size,
+                status=point.status,
+                n=point.n,
+                pass_rate=point.pass_rate,
+                budget_limited=point.budget_limited,
+                input_tokens=cost.tokens.prompt,
+                output_tokens=cost.tokens.output,
+                usd=None if manifest.dry_run else cost.usd,
+            )
+        )
+    return EnvelopeResult(
+        scaffold=results.scaffold,
+        unit=results.size_unit,
+        certified_up_to=results.certified_up_to,
+        fails_from=results.fails_from,
+        tried=tuple(tried),
+        stopped=stop_sentence(record, results.size_unit, manifest.cost_basis),
+        points=results.size_points,
+    )
+
+
+def stop_sentence(record: EnvelopeRecord, unit: str, basis: CostBasis | None) -> str:
+    """Why the search ``record`` ended before finding the boundary, in words ("" when it
+    ran its course)."""
+    if record.stopped == "budget":
+        limit = basis.max_cost if basis is not None else None
+        worst = f" (${record.next_worst_usd:.4f} at worst)" if record.next_worst_usd else ""
+        cap = f" of ${limit:.2f}" if limit is not None else ""
+        return (
+            f"the search stopped before {record.next_size} {unit}: its worst case{worst} "
+            f"would pass the --max-cost budget{cap}"
+        )
+    if record.stopped == "incomplete":
+        return (
+            f"the search stopped at {record.next_size} {unit}: too few answers there to "
+            "decide it (see the errors)"
+        )
+    return ""
