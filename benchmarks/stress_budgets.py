@@ -230,11 +230,43 @@ def _bellman_ford(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n" + _answer(expected)
 
 
+def _floyd_warshall(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """The initial table, one ``k = B: A->C 3 -> 2 (4 + -2)`` line per round, the final
+    table and the diagonal test, the answer."""
+    labels = test_input["vertices"]
+    d: dict[str, dict[str, float]] = {
+        u: {v: 0 if u == v else math.inf for v in labels} for u in labels
+    }
+    for u, v, w in test_input["edges"]:
+        for a, b in [(u, v)] if test_input["directed"] else [(u, v), (v, u)]:
+            if a != b or w < 0:
+                d[a][b] = min(d[a][b], w)
+
+    def table() -> list[str]:
+        cell = {math.inf: "inf"}
+        return [f"{u}: " + " ".join(cell.get(x, str(x)) for x in d[u].values()) for u in labels]
+
+    lines = ["Initial:", *table()]
+    for k in labels:
+        changes = []
+        for u in labels:
+            for v in labels:
+                through = d[u][k] + d[k][v]
+                if through < d[u][v]:
+                    was = "inf" if d[u][v] == math.inf else d[u][v]
+                    changes.append(f"{u}->{v} {was} -> {through} ({d[u][k]} + {d[k][v]})")
+                    d[u][v] = through
+        lines.append(f"k = {k}: " + (", ".join(changes) or "no change"))
+    lines += ["Final:", *table(), "Diagonal: " + " ".join(str(d[v][v]) for v in labels)]
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
 RENDERERS: dict[str, Renderer] = {
     "bellman_ford": _bellman_ford,
     "bfs": _bfs,
     "dfs": _dfs,
     "dijkstra": _dijkstra,
+    "floyd_warshall": _floyd_warshall,
     "topological_sort": _topological_sort,
 }
 """Per scaffold, a careful answer in its format from its input and right answer."""

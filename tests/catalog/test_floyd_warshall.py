@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.stress import stress_case, stress_cells
 from verification.cases import TIERS, Tier
 from verification.catalog.graph.floyd_warshall import (
     FLOYD_WARSHALL_EDGE_KINDS,
@@ -202,3 +203,10 @@ def test_bad_inputs_raise_value_error(change: dict[str, Any], message: str) -> N
     base = {"vertices": ["A", "B"], "edges": [["A", "B", 1]], "directed": True}
     with pytest.raises(ValueError, match=message):
         floyd_warshall(**{**base, **change})
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("floyd_warshall"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    case = stress_case("floyd_warshall", tier, size, index)
+    assert len(case.input["vertices"]) == size
+    assert oracle(case.input, case.expected), case.id

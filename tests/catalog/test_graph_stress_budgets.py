@@ -16,7 +16,7 @@ from verification.catalog import default_catalog
 from verification.catalog.spec import MODEL_OUTPUT_CEILING
 
 ROOT = Path(__file__).resolve().parents[2]
-GRAPH = ["bellman_ford", "bfs", "dfs", "dijkstra", "topological_sort"]
+GRAPH = ["bellman_ford", "bfs", "dfs", "dijkstra", "floyd_warshall", "topological_sort"]
 """The graph scaffolds whose stress budgets are fitted to their measured work."""
 
 
@@ -43,6 +43,14 @@ def test_the_budget_holds_the_scaffolds_work_at_every_stress_size(name: str) -> 
         assert declared >= BENCH.required_tokens(spec, size), (name, size)
         assert declared >= BENCH.MARGIN * BENCH.work_tokens(spec, size), (name, size)
         assert declared <= MODEL_OUTPUT_CEILING
+
+
+def test_floyd_warshall_stops_where_its_tables_would_pass_what_a_model_writes() -> None:
+    spec = default_catalog()["floyd_warshall"]
+    assert spec.size.stress is not None and spec.size.stress_limit
+    past = 28
+    assert spec.size.stress[1] < past
+    assert BENCH.required_tokens(spec, past, cases=20) > MODEL_OUTPUT_CEILING
 
 
 def test_a_careful_dijkstra_answer_settles_every_reached_vertex_once() -> None:

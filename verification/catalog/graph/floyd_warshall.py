@@ -8,7 +8,7 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     Pair,
@@ -304,8 +304,19 @@ SPEC = ScaffoldSpec(
         unit="vertices",
         measure=count_vertices,
         ranges={"simple": (3, 6), "standard": (4, 8), "edge": (1, 8)},
+        stress=(9, 26),
+        stress_limit=(
+            "the work is n-by-n tables: a careful answer (the first and last table, each "
+            "round's changes) is 14,094 tokens at 26 vertices and 16,890 at 28, and its "
+            "budget with the 1.5x margin passes the 32,000 a model writes from 28 on"
+        ),
     ),
     mutants=floyd_warshall_mutants,
     max_output_tokens=8192,
+    # The graph scaffolds' rule (benchmarks/stress_budgets.py floyd_warshall --cases 20
+    # --exponent 2): the flat budget past the standard maximum's work, plus 1.5x the work
+    # each size adds, which grows with the square of the size: 867 tokens at 8, 5,174 at
+    # 17, 14,094 at 26.
+    output_budget=OutputBudget(per_unit=32.6, exponent=2, base=6105),
     code_sizes=(16,),
 )
