@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
 from pathlib import Path
 
 import pytest
 
 from verification.catalog import default_catalog
+from verification.cli import main
 from verification.config import load_settings, packaged_scaffolds_dir
 from verification.llm.bare_prompt import BarePromptBuilder
 from verification.llm.base import LLMRequest, LLMResponse
@@ -41,6 +43,7 @@ def _replay(path: Path, lines: list[dict[str, str]]) -> Path:
     return path
 
 
+@pytest.mark.slow  # a dry run, a run and its resume: some seconds
 @pytest.mark.parametrize("arm", ["bare", "scaffold"])
 def test_a_resumed_pair_run_keeps_its_arm_and_its_prompt(tmp_path: Path, arm: Arm) -> None:
     output = tmp_path / "out"
@@ -83,3 +86,37 @@ def test_a_resumed_pair_run_keeps_its_arm_and_its_prompt(tmp_path: Path, arm: Ar
         if r.case_id in left and r.outcome != "infra_error"
     ]
     assert {(r.arm, r.raw_response) for r in again} == {(arm, f"{arm} {i}") for i in left}
+
+
+@pytest.mark.slow  # a dry run, a pair stopped and its resume: some seconds
+def test_a_pair_stopped_in_its_bare_run_says_how_to_resume_it_and_resumes_bare(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "out"
+    argv = ["verify", "kmp", "--cases", str(CASES), "--output", str(output)]
+    assert main([*argv, "--provider", "reference"]) == 0
+    (dry,) = (output / "runs").iterdir()
+    ids = [r.case_id for r in read_journal(dry / "results.jsonl")]
+    # The key is refused on the last case of the bare run: the pair stops there.
+    lines: list[dict[str, str]] = [{"case_id": i, "arm": "bare", "text": WRONG} for i in ids]
+    lines[-1] = {"case_id": ids[-1], "arm": "bare", "error": "auth"}
+    stopping = _replay(tmp_path / "stopping.jsonl", lines)
+    capsys.readouterr()
+    replay = ["--provider", "replay", "--replay-file"]
+    assert main([*argv, *replay, str(stopping), "--baseline", "none"]) != 0
+    said = capsys.readouterr().err
+    (bare,) = set((output / "runs").iterdir()) - {dry}
+    command = shlex.split(said[said.index("continue with: ") :].split("\n")[0])[2:]
+    assert command[1:4] == ["verify", "--resume", bare.name]
+    # Resumed as it says, with the refused line answered now: the bare arm goes on bare.
+    answering = _replay(
+        tmp_path / "answering.jsonl",
+        [*lines[:-1], {"case_id": ids[-1], "arm": "bare", "text": WRONG}],
+    )
+    resumed = command[command.index("verify") :]
+    resumed[resumed.index("--replay-file") + 1] = str(answering)
+    main(resumed)
+    last = [r for r in read_journal(bare / "results.jsonl") if r.case_id == ids[-1]]
+    assert [(r.arm, r.raw_response) for r in last if r.outcome != "infra_error"] == [
+        ("bare", WRONG)
+    ]

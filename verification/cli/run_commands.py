@@ -328,11 +328,14 @@ class RunCommands(CommandsBase):
         import asyncio
 
         from verification.compose.baseline import run_with_baseline
+        from verification.errors import JournalError
         from verification.reports.compare import render_pairing
         from verification.reports.generator import write_run_reports
         from verification.reports.lift import render_lift
+        from verification.runner import VerificationRunner
 
         bar = ProgressBar.on_terminal(self.progress)
+        runners: list[VerificationRunner] = []
         try:
             runs = asyncio.run(
                 terminable(
@@ -345,9 +348,14 @@ class RunCommands(CommandsBase):
                         case_ids=case_ids,
                         size=size,
                         progress=bar.advance if bar else None,
+                        runners=runners,
                     )
                 )
             )
+        except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
+            if runners:  # the run under way; it goes on as its arm when resumed
+                say_how_to_resume(runners[-1], self.prog, asked=isinstance(exc, KeyboardInterrupt))
+            raise
         finally:
             if bar is not None:
                 bar.close()

@@ -83,8 +83,11 @@ async def run_with_baseline(
     case_ids: Sequence[str] = (),
     size: int | None = None,
     progress: Callable[[AttemptRecord], None] | None = None,
+    runners: list[VerificationRunner] | None = None,
 ) -> PairedRuns:
-    """Run A (the baseline) then B on the same cases, link them, and compare them."""
+    """Run A (the baseline) then B on the same cases, link them, and compare them.
+    ``runners``, when given, is told each run's runner as it starts (the last is the one
+    under way when the pair stops: the run to resume)."""
     if baseline == "current" and not overrides:
         raise ConfigurationError(
             "--baseline compares the current scaffold with a draft: give --scaffold-file "
@@ -102,6 +105,8 @@ async def run_with_baseline(
         (builder_a, PromptBuilder(folder, overrides=overrides)), arms, strict=True
     ):
         runner = VerificationRunner(settings, prompt_builder=builder, progress=progress, arm=arm)
+        if runners is not None:
+            runners.append(runner)
         runs.append(await runner.run(scaffolds, tiers=tiers, case_ids=case_ids, size=size))
     a, b = runs
     draft: Literal["draft"] | None = "draft" if overrides else None
