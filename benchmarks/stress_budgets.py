@@ -261,7 +261,39 @@ def _floyd_warshall(test_input: dict[str, Any], expected: dict[str, Any]) -> str
     return "\n".join(lines) + "\n" + _answer(expected)
 
 
+def _astar(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """Neighbour lists, one ``Expand B (g=6, f=13): A g 18 -> 8 (f 13, parent B); open: A
+    (13)`` line per expansion, the path read back with its sum, the answer."""
+    arcs = _arcs(test_input)
+    h = test_input["heuristic"]
+    lines = _neighbour_lists(arcs)
+    source, goal = test_input["source"], test_input["goal"]
+    g, closed = {source: 0}, set()
+    open_ = {source}
+    while open_:
+        u = min(open_, key=lambda v: (g[v] + h[v], _label_key(v)))
+        open_.remove(u)
+        said = f"- Expand {u} (g={g[u]}, f={g[u] + h[u]})"
+        if u == goal:
+            lines.append(said + ": the goal.")
+            break
+        closed.add(u)
+        changes = []
+        for v, w in arcs[u].items():
+            if v not in closed and g[u] + w < g.get(v, math.inf):
+                was = f"g {g[v]} -> " if v in g else "g="
+                g[v] = g[u] + w
+                open_.add(v)
+                changes.append(f"{v} {was}{g[v]} (f {g[v] + h[v]}, parent {u})")
+        listed = ", ".join(f"{v} ({g[v] + h[v]})" for v in sorted(open_, key=_label_key))
+        lines.append(said + ": " + (", ".join(changes) or "nothing") + f"; open: {listed}")
+    if expected["path"] is not None:
+        lines.append("Path: " + " -> ".join(expected["path"]) + f", cost {expected['cost']}.")
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
 RENDERERS: dict[str, Renderer] = {
+    "astar": _astar,
     "bellman_ford": _bellman_ford,
     "bfs": _bfs,
     "dfs": _dfs,

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.stress import in_label_order, stress_case, stress_cells
 from verification.cases import TIERS, Tier
 from verification.catalog.graph.astar import ASTAR_EDGE_KINDS, generate_astar
 from verification.reference.graph import astar
@@ -248,3 +249,19 @@ def _tiny() -> dict[str, Any]:
 def test_bad_inputs_raise_value_error(change: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         astar(**{**_tiny(), **change})
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("astar"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    case = stress_case("astar", tier, size, index)
+    assert len(case.input["vertices"]) == size
+    assert oracle(case.input, case.expected), case.id
+
+
+def test_equal_f_values_expand_in_ascending_label_order_past_z() -> None:
+    # Two equal routes from A to C, through B and through AA: the first expanded is kept.
+    middles = ["AA", "B"]
+    edges = [[end, middle, 1] for middle in middles for end in ("A", "C")]
+    heuristic = dict.fromkeys(["A", "B", "C", "AA"], 0)
+    answer = astar(["A", "B", "C", "AA"], edges, "A", "C", heuristic)
+    assert answer == {"path": ["A", in_label_order(middles)[0], "C"], "cost": 2}

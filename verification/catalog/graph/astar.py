@@ -13,7 +13,7 @@ from pydantic import Field
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     Pair,
@@ -483,9 +483,15 @@ SPEC = ScaffoldSpec(
         unit="vertices",
         measure=count_vertices,
         ranges={"simple": (4, 14), "standard": (6, 16), "edge": (4, 16)},
+        stress=(17, 64),
     ),
     mutants=astar_mutants,
     alternatives=astar_alternatives,
     max_output_tokens=6144,
+    # The graph scaffolds' rule (benchmarks/stress_budgets.py astar --cases 20): the flat
+    # budget past the standard maximum's work, plus 1.5x the work each size adds. A careful
+    # answer (lists, an Expand line with the open list per expansion) is 626 tokens at 16,
+    # 2,230 at 64.
+    output_budget=OutputBudget(per_unit=54, base=5280),
     code_sizes=(32, 100),
 )

@@ -6,6 +6,7 @@ import heapq
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from verification.reference._inputs import label_order
 from verification.reference.graph._checks import check_vertices, lightest_arcs
 
 __all__ = ["astar"]
@@ -73,7 +74,8 @@ def astar(
     Notes
     -----
     O((V + E) log V) with a binary heap. The open vertex of least ``f = g + h`` is expanded
-    next, the smaller label first among equal ``f``; the search stops when ``goal`` is
+    next, the smaller label first among equal ``f`` (ascending label order: a shorter label
+    first, then alphabetically, so ``Z`` before ``AA``); the search stops when ``goal`` is
     expanded. A neighbour's ``g`` and parent change only on a strictly smaller ``g``, and a
     consistent heuristic means an expanded (closed) vertex never needs reopening. Several
     paths can share the least cost; any of them is right, and this tie-break only makes
@@ -103,9 +105,9 @@ def astar(
     best: dict[str, int] = {source: 0}
     parent: dict[str, str] = {}
     closed: set[str] = set()
-    heap: list[tuple[int, str]] = [(h[source], source)]
+    heap: list[tuple[int, tuple[int, str]]] = [(h[source], label_order(source))]
     while heap:
-        _, u = heapq.heappop(heap)
+        _, (_, u) = heapq.heappop(heap)
         if u in closed:
             continue
         if u == goal:
@@ -119,7 +121,7 @@ def astar(
             if v not in closed and candidate < best.get(v, candidate + 1):
                 best[v] = candidate
                 parent[v] = u
-                heapq.heappush(heap, (candidate + h[v], v))
+                heapq.heappush(heap, (candidate + h[v], label_order(v)))
     return {"path": None, "cost": None}
 
 
