@@ -13,7 +13,9 @@ the standard maximum with room for the reply's prose and re-checks; a larger siz
 extra work times :data:`MARGIN` (:func:`required_tokens`). Printed per size: the longest
 rendering's tokens, what the rule requires there, the budget the spec declares, and the
 ``OutputBudget`` the rule fits (``--exponent 2`` for work that grows with the square of the
-size). ``tests/catalog/test_graph_stress_budgets.py`` holds every declared budget to the rule.
+size). The specs are fitted over ``--cases 20`` (a reply's length varies from case to case:
+a negative cycle makes bellman_ford run every round); ``tests/catalog/test_graph_stress_budgets.py``
+holds every declared budget to the rule over the first five.
 """
 
 from __future__ import annotations

@@ -45,6 +45,7 @@ def test_the_budget_holds_the_scaffolds_work_at_every_stress_size(name: str) -> 
         assert declared <= MODEL_OUTPUT_CEILING
 
 
+@pytest.mark.slow  # twenty cases a tier at 28 vertices, about five seconds
 def test_floyd_warshall_stops_where_its_tables_would_pass_what_a_model_writes() -> None:
     spec = default_catalog()["floyd_warshall"]
     assert spec.size.stress is not None and spec.size.stress_limit

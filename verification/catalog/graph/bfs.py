@@ -148,10 +148,11 @@ SPEC = ScaffoldSpec(
     ),
     mutants=bfs_mutants,
     max_output_tokens=4096,
-    # The graph scaffolds' rule (benchmarks/stress_budgets.py): the flat budget past the
-    # standard maximum's work, plus 1.5x the work each size adds. A careful answer (sorted
-    # lists, a Take line with the queue per vertex) is 552 tokens at 16, 2,991 at 64.
-    output_budget=OutputBudget(per_unit=77, base=2864),
+    # The graph scaffolds' rule (benchmarks/stress_budgets.py bfs --cases 20): the flat
+    # budget past the standard maximum's work, plus 1.5x the work each size adds. A careful
+    # answer (sorted lists, a Take line with the queue per vertex) is 552 tokens at 16,
+    # 3,121 at 64.
+    output_budget=OutputBudget(per_unit=81, base=2800),
     code_rules={
         "order": (
             "the visiting order of a queue-based search from `source` whose neighbour lists"

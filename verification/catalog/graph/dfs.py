@@ -229,10 +229,11 @@ SPEC = ScaffoldSpec(
     ),
     mutants=dfs_mutants,
     max_output_tokens=6144,
-    # The graph scaffolds' rule (benchmarks/stress_budgets.py): the flat budget past the
-    # standard maximum's work, plus 1.5x the work each size adds. A careful answer (sorted
-    # lists, an At line with the stack per step) is 740 tokens at 16, 5,089 at 64.
-    output_budget=OutputBudget(per_unit=137, base=3952),
+    # The graph scaffolds' rule (benchmarks/stress_budgets.py dfs --cases 20): the flat
+    # budget past the standard maximum's work, plus 1.5x the work each size adds. A careful
+    # answer (sorted lists, an At line with the stack per step) is 758 tokens at 16, 5,231
+    # at 64.
+    output_budget=OutputBudget(per_unit=140, base=3904),
     code_rules={
         "order": (
             "the discovery order of the scaffold's depth-first search: neighbour lists "

@@ -159,9 +159,10 @@ SPEC = ScaffoldSpec(
     ),
     mutants=dijkstra_mutants,
     max_output_tokens=6144,
-    # The rule of every graph scaffold (benchmarks/stress_budgets.py): the flat budget holds
-    # the work at 16 vertices (about 460 tokens of lists and settle lines) with room for
-    # prose; each vertex past it adds 1.5x its measured work (about 30 tokens: 1,884 at 64).
+    # The rule of every graph scaffold (benchmarks/stress_budgets.py dijkstra --cases 20):
+    # the flat budget holds the work at 16 vertices (about 470 tokens of lists and settle
+    # lines) with room for prose; each vertex past it adds 1.5x its measured work (about 30
+    # tokens: 1,884 at 64).
     output_budget=OutputBudget(per_unit=45, base=5424),
     code_sizes=(25, 50, 100, 250, 1000),
 )

@@ -409,11 +409,11 @@ SPEC = ScaffoldSpec(
     mutants=topological_sort_mutants,
     alternatives=topological_sort_alternatives,
     max_output_tokens=6144,
-    # The graph scaffolds' rule (benchmarks/stress_budgets.py): the flat budget past the
-    # standard maximum's work, plus 1.5x the work each size adds. A careful answer (the
-    # in-degree table, a Place line with the free list and the order so far per vertex) is
-    # 550 tokens at 16, 4,235 at 64.
-    output_budget=OutputBudget(per_unit=116, base=4288),
+    # The graph scaffolds' rule (benchmarks/stress_budgets.py topological_sort --cases 20):
+    # the flat budget past the standard maximum's work, plus 1.5x the work each size adds.
+    # A careful answer (the in-degree table, a Place line with the free list and the order
+    # so far per vertex) is 550 tokens at 16, 4,384 at 64.
+    output_budget=OutputBudget(per_unit=120, base=4224),
     code_rules={
         "cycle": (
             "`None` without a cycle; else the cycle's distinct vertices `[v1, ..., vk]` "
