@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import re
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +25,12 @@ from verification.config import load_settings, resolve_settings
 from verification.errors import ConfigurationError
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.dry_run import ReferenceProvider
+from verification.reports.generator import write_run_reports
 from verification.run.plan import ENVELOPE, FIXED
 from verification.runner import RunResult, VerificationRunner
 from verification.store.journal import read_journal
 from verification.store.pricing import TokenCounts, price_for
+from verification.store.summary_file import RunSummary
 
 BASE = default_catalog()["merge_sort"]
 TOP = BASE.size.ranges["standard"][1]
@@ -66,6 +69,7 @@ def _run(tmp_path: Path, model: Threshold, **settings: Any) -> RunResult:
     return asyncio.run(VerificationRunner(config, model, catalog=CATALOG).run([SPEC.name]))
 
 
+@pytest.mark.slow  # eight sizes, about ten seconds
 def test_the_search_finds_the_threshold_asking_each_size_only_to_its_deciding_look(
     tmp_path: Path,
 ) -> None:
@@ -88,17 +92,36 @@ def test_the_search_finds_the_threshold_asking_each_size_only_to_its_deciding_lo
     assert run.manifest.sizes == {SPEC.name: sorted(expected)}
     split = run_split(SPEC, run.manifest)
     assert split is not None
+    assert len(provider.asked) == len(set(provider.asked))  # no sample asked twice
     asked = set(provider.asked)
     for size, ids in split.sizes.items():
         decision = decide(split.plan, [1.0 if size < THRESHOLD else 0.0] * len(ids))
         assert [i for i in ids if i in asked] == ids[: decision.n]
     swept = {parse_case_id(i).size for i in asked} - {None}  # type: ignore[union-attr]
     assert swept <= set(expected)
-    outcome = envelope_result(results, run.manifest, read_journal(run.paths.journal), split)
+    outcome = envelope_result(results, run.manifest, read_journal(run.paths.journal))
     assert outcome is not None
     assert [t.size for t in outcome.tried] == expected
     assert outcome.certified_up_to == results.certified_up_to
     assert all(t.usd is None for t in outcome.tried)  # a dry run pays nothing
+    # The reports: summary.json's envelope_search, the section in the order tried, the plot.
+    write_run_reports(run.paths, run.manifest, run.results)
+    summary = RunSummary.from_json((run.paths.reports / "summary.json").read_text())
+    searched = summary.scaffolds[SPEC.name].envelope_search
+    assert searched is not None and [t.size for t in searched.tried] == expected
+    assert (searched.certified_up_to, searched.fails_from) == (
+        results.certified_up_to,
+        results.fails_from,
+    )
+    assert [t.n for t in searched.tried] == [
+        {p.size: p.n for p in results.size_points}[size] for size in expected
+    ]
+    report = (run.paths.reports / f"{SPEC.name}.md").read_text()
+    rows = [line for line in report.splitlines() if re.match(r"\| \d+ \| \d+ \| [A-Z]", line)]
+    assert [int(row.split("|")[2]) for row in rows] == expected
+    assert outcome.sentence[1:] in report
+    chart = (run.paths.reports / f"{SPEC.name}-sizes.svg").read_text()
+    assert all(f">{size}<" in chart for size in expected)
 
 
 def test_a_dry_run_climbs_to_the_largest_honoured_size_and_stops(tmp_path: Path) -> None:
@@ -127,9 +150,7 @@ def test_the_climb_stops_and_says_so_when_the_next_size_would_pass_the_budget(
     assert course.stopped == "budget" and course.next_size == first and course.tried == []
     assert course.next_worst_usd is not None and course.next_worst_usd > limit
     assert all(parse_case_id(i).size is None for i in provider.asked)  # type: ignore[union-attr]
-    outcome = envelope_result(
-        run.results[SPEC.name], run.manifest, read_journal(run.paths.journal), None
-    )
+    outcome = envelope_result(run.results[SPEC.name], run.manifest, read_journal(run.paths.journal))
     assert outcome is not None and "--max-cost" in outcome.stopped
 
 
@@ -154,9 +175,3 @@ def test_a_run_asked_all_at_once_sweeps_its_fixed_sizes_and_refuses_envelope(
         prompt_builder=VerificationRunner(thorough, catalog=CATALOG).prompt_builder,
     )
     assert plan.stopping == ENVELOPE and plan.sweep == {SPEC.name: []}
-
-
-def test_jobs_are_never_asked_twice(tmp_path: Path) -> None:
-    provider = Threshold(THRESHOLD)
-    _run(tmp_path, provider, provider="reference")
-    assert len(provider.asked) == len(set(provider.asked))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.costs import scaffold_cost
-from verification.certify.envelope import CaseSplit, SizePoint, honoured_sizes
+from verification.certify.envelope import SizePoint, honoured_sizes
 from verification.certify.results import ScaffoldResults
 from verification.store.manifests import CostBasis, EnvelopeRecord, RunManifest
 from verification.store.records import AttemptRecord
@@ -162,6 +162,8 @@ class EnvelopeResult:
             if self.certified_up_to is not None
             else "certified at none of the sizes tried"
         )
+        if self.fails_from is None and not self.stopped and self.tried:
+            held += ", the largest size tried"
         fails = f"; fails from {self.fails_from}" if self.fails_from is not None else ""
         stop = f"; {self.stopped}" if self.stopped else ""
         return f"{held}{fails} ({len(self.tried)} size(s) tried){stop}"
@@ -171,10 +173,10 @@ def envelope_result(
     results: ScaffoldResults,
     manifest: RunManifest,
     records: Iterable[AttemptRecord],
-    split: CaseSplit | None,
 ) -> EnvelopeResult | None:
-    """``results``'s envelope search in ``manifest``'s run (``records`` its journal,
-    ``split`` its cases' split): ``None`` when the run searched no envelope for it."""
+    """``results``'s envelope search in ``manifest``'s run (``records`` its journal):
+    ``None`` when the run searched no envelope for it. Each size's cost is that of the
+    cases it was decided on (every attempt of each, repairs and samples included)."""
     record = (manifest.envelope or {}).get(results.scaffold)
     if record is None:
         return None
@@ -185,8 +187,7 @@ def envelope_result(
         point = points.get(size)
         if point is None:
             continue
-        asked = set((split.sizes if split else {}).get(size, ()))
-        cost = scaffold_cost([r for r in mine if r.case_id in asked], manifest.cost_basis)
+        cost = scaffold_cost([r for r in mine if r.case_id in point.cases], manifest.cost_basis)
         tried.append(
             SizeTried(
                 size=size,

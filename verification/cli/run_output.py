@@ -164,10 +164,15 @@ def print_annotations(outcome: RunResult, summary: Path) -> None:
 def print_run_notes(outcome: RunResult) -> None:
     """Say on the terminal what the reports say of how the answers came: from the response
     cache (no model was called for them), or fewer because a look of the plan decided."""
+    from verification.certify.envelope_search import envelope_result
     from verification.certify.sequential import plan_from_record
 
     stops = outcome.manifest.early_stops or {}
     for r in outcome.results.values():
+        searched = envelope_result(r, outcome.manifest, ())
+        if searched is not None:
+            sizes = ", ".join(f"{t.size} {t.status}" for t in searched.tried)
+            print(f"{r.scaffold}: envelope search: {searched.sentence}: {sizes or 'none'}")
         if r.from_cache:
             print(
                 f"{r.scaffold}: {r.from_cache} answer(s) from the response cache (no model "

@@ -47,6 +47,7 @@ from verification.reports.charts import (
     scaffold_chart_name,
     summary_charts,
 )
+from verification.reports.envelope_search import search_markdown, search_results
 from verification.reports.history import recent_comparable
 from verification.reports.html import HtmlReporter
 from verification.reports.lift import lift_markdown, linked_lift
@@ -245,6 +246,7 @@ class MarkdownReporter:
     def write(self, context: ReportContext) -> list[Path]:
         context.output_dir.mkdir(parents=True, exist_ok=True)
         written = []
+        searches = search_results(context.manifest, context.results, context.records)
         for results in context.results.values():
             path = scaffold_report_path(context.output_dir, results.scaffold)
             chart = context.output_dir / scaffold_chart_name(results.scaffold)
@@ -254,6 +256,7 @@ class MarkdownReporter:
                 context.costs.get(results.scaffold),
                 size_chart=chart.name if chart.is_file() else None,
             )
+            text += search_markdown(searches.get(results.scaffold))
             text += programs_markdown(context.records, results.scaffold)
             written.append(write_report(path, text))
         summary = write_report(

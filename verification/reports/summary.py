@@ -14,6 +14,7 @@ from verification.certify.paired import ALPHA
 from verification.certify.results import ScaffoldResults, uncertified_reason
 from verification.certify.sequential import CertificationPlan, oc_sentence, plan_from_record
 from verification.reports.base import ReportContext, RunComparison
+from verification.reports.envelope_search import search_results, with_searches
 from verification.reports.lift import lift_summaries
 from verification.reports.programs import with_programs
 from verification.store.manifests import RunManifest
@@ -233,4 +234,5 @@ def summary_of(context: ReportContext) -> RunSummary:
     )
     if context.lift is not None:
         summary.lift = lift_summaries(context.lift)
-    return with_programs(summary, context.records)
+    searches = search_results(context.manifest, context.results, context.records)
+    return with_programs(with_searches(summary, searches), context.records)

@@ -18,6 +18,8 @@ __all__ = [
     "SUMMARY_SCHEMA",
     "CalibrationSummary",
     "CostFigures",
+    "EnvelopeSearchSummary",
+    "EnvelopeTry",
     "LiftRowSummary",
     "LiftSummary",
     "MissSummary",
@@ -178,6 +180,33 @@ class SizeSummary(_Tolerant):
     """The look came before the plan's cap: the size's later cases were not asked."""
 
 
+class EnvelopeTry(_Tolerant):
+    """One size an envelope search decided, in the order it tried them."""
+
+    size: int
+    status: str
+    n: int
+    pass_rate: float
+    budget_limited: bool = False
+    input_tokens: int = 0
+    output_tokens: int = 0
+    usd: float | None = None
+    """What its live calls cost (``None``: no known price, or a dry run)."""
+
+
+class EnvelopeSearchSummary(_Tolerant):
+    """A scaffold's envelope search (``verify --envelope``, a thorough run's envelope)."""
+
+    certified_up_to: int | None = None
+    fails_from: int | None = None
+    tried: list[EnvelopeTry] = []
+    """Every size it decided, in the order it tried them (``sweep`` has them ascending)."""
+    stopped: str = ""
+    """Why it ended before finding the boundary ("" when it ran its course)."""
+    statement: str = ""
+    """The search in one line, as the reports say it."""
+
+
 class PlanSummary(_Tolerant):
     """The certification plan a status was decided by, and what the status claims."""
 
@@ -262,6 +291,8 @@ class ScaffoldSummary(_Tolerant):
     budget_limited_sizes: list[int] = []
     envelope: str = ""
     """The envelope in one line, as the reports say it ("" without a sweep)."""
+    envelope_search: EnvelopeSearchSummary | None = None
+    """The envelope search that chose the swept sizes (``None``: none; a fixed sweep)."""
     calibration: CalibrationSummary | None = None
     worst_case_pass_rate: float | None = None
     """The pass rate had every answer lost to an infrastructure error failed; ``None``
