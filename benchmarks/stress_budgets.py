@@ -294,6 +294,38 @@ def _astar(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n" + _answer(expected)
 
 
+def _kruskal(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """The normalised edges, the sorted numbered list, one ``4. [A, B, 4]: comp(A)=A,
+    comp(B)=A -> reject (cycle)`` line per scanned edge with the components after each
+    merge, the check, the answer."""
+    edges = [[*sorted((u, v), key=_label_key), w] for u, v, w in test_input["edges"]]
+    lines = ["Normalised: " + ", ".join(f"[{u}, {v}, {w}]" for u, v, w in edges)]
+    edges.sort(key=lambda e: (e[2], _label_key(e[0]), _label_key(e[1])))
+    lines += [f"{i}. [{u}, {v}, {w}]" for i, (u, v, w) in enumerate(edges, 1)]
+    comp = {v: v for v in test_input["vertices"]}
+    accepted = 0
+    for i, (u, v, w) in enumerate(edges, 1):
+        if accepted == len(comp) - 1:
+            break
+        said = f"{i}. [{u}, {v}, {w}]: comp({u})={comp[u]}, comp({v})={comp[v]}"
+        if comp[u] == comp[v]:
+            lines.append(said + " -> reject (cycle)")
+            continue
+        accepted += 1
+        keep, gone = sorted((comp[u], comp[v]), key=_label_key)
+        for x, name in comp.items():
+            if name == gone:
+                comp[x] = keep
+        groups: dict[str, list[str]] = {}
+        for x, name in comp.items():
+            groups.setdefault(name, []).append(x)
+        listed = " | ".join(" ".join(group) for group in groups.values())
+        lines.append(said + f" -> accept. Components: {listed}")
+    total = " + ".join(str(w) for _, _, w in expected["edges"])
+    lines.append(f"Check: {accepted} edges; total {total} = {expected['total_weight']}.")
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
 RENDERERS: dict[str, Renderer] = {
     "astar": _astar,
     "bellman_ford": _bellman_ford,
@@ -301,6 +333,7 @@ RENDERERS: dict[str, Renderer] = {
     "dfs": _dfs,
     "dijkstra": _dijkstra,
     "floyd_warshall": _floyd_warshall,
+    "kruskal": _kruskal,
     "topological_sort": _topological_sort,
 }
 """Per scaffold, a careful answer in its format from its input and right answer."""

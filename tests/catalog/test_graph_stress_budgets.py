@@ -16,7 +16,16 @@ from verification.catalog import default_catalog
 from verification.catalog.spec import MODEL_OUTPUT_CEILING
 
 ROOT = Path(__file__).resolve().parents[2]
-GRAPH = ["astar", "bellman_ford", "bfs", "dfs", "dijkstra", "floyd_warshall", "topological_sort"]
+GRAPH = [
+    "astar",
+    "bellman_ford",
+    "bfs",
+    "dfs",
+    "dijkstra",
+    "floyd_warshall",
+    "kruskal",
+    "topological_sort",
+]
 """The graph scaffolds whose stress budgets are fitted to their measured work."""
 
 

@@ -11,7 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 import networkx as nx
+import pytest
 
+from tests.support.stress import in_label_order, stress_case, stress_cells
+from verification.cases import Tier
 from verification.reference.greedy import kruskal_mst
 
 Judge = Callable[[str, dict[str, Any], Any], bool]
@@ -23,7 +26,8 @@ def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     written as the Output Format asks: the smaller label first, in an order Kruskal's scan
     accepts (weights never decrease)."""
     weights = [weight for _, _, weight in answer["edges"]]
-    if weights != sorted(weights) or any(u >= v for u, v, _ in answer["edges"]):
+    smaller_first = all(in_label_order([u, v]) == [u, v] for u, v, _ in answer["edges"])
+    if weights != sorted(weights) or not smaller_first:
         return False
     graph = nx.Graph()
     graph.add_nodes_from(test_input["vertices"])
@@ -76,3 +80,19 @@ def test_the_acceptance_order_is_graded_as_a_property(judge: Judge) -> None:
     assert not judge("kruskal", test_input, {**expected, "edges": [*tied, first]})
     assert oracle(test_input, {**expected, "edges": [first, *tied[::-1]]})
     assert not oracle(test_input, {**expected, "edges": [*tied, first]})
+
+
+def test_past_z_a_shorter_label_is_the_smaller(judge: Judge) -> None:
+    test_input = {"vertices": ["B", "AA"], "edges": [["B", "AA", 1]], "directed": False}
+    expected = kruskal_mst(**test_input)
+    assert expected["edges"] == [[*in_label_order(["AA", "B"]), 1]]
+    assert judge("kruskal", test_input, expected)
+    flipped = {**expected, "edges": [[expected["edges"][0][1], expected["edges"][0][0], 1]]}
+    assert not judge("kruskal", test_input, flipped)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("kruskal"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    case = stress_case("kruskal", tier, size, index)
+    assert len(case.input["vertices"]) == size
+    assert oracle(case.input, case.expected), case.id

@@ -24,7 +24,7 @@ from verification.catalog.greedy import kruskal as greedy
 from verification.catalog.greedy.kruskal import KRUSKAL_EDGE_KINDS, generate_kruskal
 from verification.catalog.spec import InputGenerator
 from verification.generators.base import TIERS, Tier, to_json_data
-from verification.generators.graph import has_unique_minimum_spanning_forest
+from verification.generators.graph import MAX_VERTICES, has_unique_minimum_spanning_forest
 from verification.registry import get_spec
 
 SEEDS = range(150)
@@ -181,7 +181,7 @@ def test_kruskal_edge_tier_is_degenerate_and_covers_every_kind() -> None:
 
 
 def test_kruskal_rejects_impossible_sizes() -> None:
-    for size in (0, 27):
+    for size in (0, MAX_VERTICES + 1):
         with pytest.raises(ValueError, match="vertices"):
             generate_kruskal(random.Random(0), "standard", size)
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from verification.reference._inputs import is_real, vertex_labels
+from verification.reference._inputs import is_real, label_order, vertex_labels
 
 __all__ = [
     "FRACTIONAL_KNAPSACK_DECIMALS",
@@ -64,8 +64,9 @@ def kruskal_mst(
 
     Notes
     -----
-    Edges are sorted by ``(weight, smaller label, larger label)`` (labels compared as
-    strings), so among tied minimum spanning forests the one accepted is the one whose
+    Edges are sorted by ``(weight, smaller label, larger label)`` (labels in ascending
+    label order: a shorter label first, then alphabetically, so ``Z`` before ``AA``), so
+    among tied minimum spanning forests the one accepted is the one whose
     sorted edge keys come first; an edge is accepted when its endpoints lie in different
     components. Components are a union-find with path compression and union by rank:
     O(E log E) for the sort and O(E alpha(V)) for the finds. The scan stops early once
@@ -81,7 +82,10 @@ def kruskal_mst(
     if directed:
         raise ValueError("kruskal_mst needs an undirected graph; got directed=True")
     labels = vertex_labels(vertices)
-    keyed = sorted(_check_edges(edges, labels))
+    keyed = sorted(
+        _check_edges(edges, labels),
+        key=lambda edge: (edge[0], label_order(edge[1]), label_order(edge[2])),
+    )
 
     parent = {label: label for label in labels}
     rank = dict.fromkeys(labels, 0)
@@ -111,7 +115,7 @@ def kruskal_mst(
 
 
 def _check_edges(edges: Sequence[Sequence[Any]], labels: list[str]) -> list[tuple[int, str, str]]:
-    """``(weight, smaller label, larger label)`` per edge, the order Kruskal scans them in."""
+    """``(weight, smaller label, larger label)`` per edge (in ascending label order)."""
     known = set(labels)
     seen: set[tuple[str, str]] = set()
     keyed: list[tuple[int, str, str]] = []
@@ -126,7 +130,7 @@ def _check_edges(edges: Sequence[Sequence[Any]], labels: list[str]) -> list[tupl
                 raise ValueError(f"edge {list(edge)!r} names an unknown vertex {end!r}")
         if u == v:
             raise ValueError(f"edge {list(edge)!r} is a self loop")
-        pair = (min(u, v), max(u, v))
+        pair = (u, v) if label_order(u) < label_order(v) else (v, u)
         if pair in seen:
             raise ValueError(f"edge {list(edge)!r} repeats the pair {list(pair)!r}")
         seen.add(pair)

@@ -10,13 +10,15 @@ from pydantic import Strict, StrictInt, StrictStr
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers, dropped_items, duplicated_items
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     count_vertices,
     has_unique_minimum_spanning_forest,
     pairs_with_random_tree,
     random_tree_pairs,
+    vertex_labels,
 )
+from verification.reference._inputs import label_order
 from verification.reference.greedy import kruskal_mst
 from verification.validators.base import ValidationResult, pick
 from verification.validators.form import FormRule, with_form_rules
@@ -53,9 +55,6 @@ KRUSKAL_EDGE_KINDS = (
 )
 """The degenerate instances the edge tier draws from."""
 
-_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
 _UNIQUE_ATTEMPTS = 50
 
 
@@ -70,8 +69,8 @@ def generate_kruskal(rng: random.Random, tier: Tier, size: int) -> dict[str, Any
     ``edge``: at most ``size`` vertices, one of :data:`KRUSKAL_EDGE_KINDS`
     (``equal_weights`` has several minimum spanning trees).
     """
-    if not 1 <= size <= len(_LETTERS):
-        raise ValueError(f"kruskal needs 1..{len(_LETTERS)} vertices, got {size}")
+    if size < 1:
+        raise ValueError(f"kruskal needs 1 or more vertices, got {size}")
     if tier == "simple":
         return _simple(rng, max(size, 3))
     if tier == "standard":
@@ -84,7 +83,7 @@ def _graph(vertices: list[str], edges: list[list[Any]]) -> dict[str, Any]:
 
 
 def _simple(rng: random.Random, n: int) -> dict[str, Any]:
-    vertices = list(_LETTERS[:n])
+    vertices = vertex_labels(n)
     pairs = pairs_with_random_tree(rng, vertices, n - 1 + rng.randint(1, 2))
     # Distinct weights: exactly one minimum spanning tree.
     weights = rng.sample(range(1, max(9, len(pairs)) + 1), len(pairs))
@@ -92,7 +91,7 @@ def _simple(rng: random.Random, n: int) -> dict[str, Any]:
 
 
 def _standard(rng: random.Random, n: int) -> dict[str, Any]:
-    vertices = list(_LETTERS[:n])
+    vertices = vertex_labels(n)
     pairs = pairs_with_random_tree(rng, vertices, 2 * (n - 1))
     top = max(20, len(pairs))
     for _ in range(_UNIQUE_ATTEMPTS):
@@ -125,9 +124,9 @@ def _either_order(rng: random.Random, u: str, v: str) -> list[str]:
 def _edge(rng: random.Random, size: int) -> dict[str, Any]:
     kind = rng.choice(KRUSKAL_EDGE_KINDS)
     if kind == "single_vertex" or size < 3:
-        return _graph([rng.choice(_LETTERS[:size])], [])
+        return _graph([rng.choice(vertex_labels(size))], [])
     n = rng.randint(3, size)
-    vertices = list(_LETTERS[:n])
+    vertices = vertex_labels(n)
     if kind == "disconnected":
         return _disconnected(rng, vertices)
     if kind == "equal_weights":
@@ -177,7 +176,7 @@ class KruskalValidator(MSTValidator):
             if isinstance(edge, str | bytes) or not isinstance(edge, Sequence) or len(edge) != 3:
                 return ValidationResult(False, f"edge {edge!r:.60} is not [u, v, weight]")
             u, v, weight = edge
-            if not u < v:
+            if not (isinstance(u, str) and isinstance(v, str)) or label_order(u) >= label_order(v):
                 return ValidationResult(
                     False, f"edge {list(edge)!r:.60}: write the smaller label first"
                 )
@@ -220,7 +219,10 @@ def kruskal_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, An
                 continue
             swapped = [*tree[:index], [u, v, w], *tree[index + 1 :]]
             if _spans(swapped, tree):
-                swapped = sorted(([*sorted(e[:2]), e[2]] for e in swapped), key=lambda e: e[2])
+                swapped = sorted(
+                    ([*sorted(e[:2], key=label_order), e[2]] for e in swapped),
+                    key=lambda e: e[2],
+                )
                 wrong.append({"edges": swapped, "total_weight": _total(swapped)})
                 break
         if len(wrong) >= 8:
@@ -260,7 +262,10 @@ def kruskal_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[st
 
 
 def _smaller_label_first(answer: Any) -> Any:
-    return {**answer, "edges": [[*sorted(edge[:2]), edge[2]] for edge in answer["edges"]]}
+    return {
+        **answer,
+        "edges": [[*sorted(edge[:2], key=label_order), edge[2]] for edge in answer["edges"]],
+    }
 
 
 def _one_edge_flipped(answer: Any, rng: random.Random) -> Any:
@@ -297,6 +302,7 @@ SPEC = ScaffoldSpec(
     graded_conventions={
         "acceptance order": "in the order kruskal's algorithm accepts them: by weight",
         "forest": "one minimum spanning tree inside each connected component",
+        "smaller label first": "a shorter label is the smaller",
     },
     description="minimum spanning tree (forest) of an undirected graph, union-find",
     reference=kruskal_mst,
@@ -308,13 +314,20 @@ SPEC = ScaffoldSpec(
         unit="vertices",
         measure=count_vertices,
         ranges={"simple": (3, 14), "standard": (4, 14), "edge": (1, 14)},
+        stress=(15, 56),
     ),
     mutants=kruskal_mutants,
     alternatives=kruskal_alternatives,
     max_output_tokens=4096,
+    # The graph scaffolds' rule (benchmarks/stress_budgets.py kruskal --cases 20): the flat
+    # budget past the standard maximum's work, plus 1.5x the work each size adds. A careful
+    # answer (the sorted list, a scan line per edge with the components after each merge)
+    # is 1,007 tokens at 14, 7,276 at 56.
+    output_budget=OutputBudget(per_unit=224, base=960),
     code_rules={
         "edges": (
-            "each tree edge as `[u, v, weight]` with `u < v` (Python string order), listed "
+            "each tree edge as `[u, v, weight]` with `u` before `v` in ascending label order "
+            "(a shorter label first: `(len(u), u) < (len(v), v)`), listed "
             "in the order Kruskal accepts them: edges sorted by weight (a stable sort of "
             "the input order), scanned once, an edge accepted when it joins two components;"
             " not sorted by label afterwards"
