@@ -95,3 +95,26 @@ def test_repair_prompt_keeps_the_question_and_says_why() -> None:
     repaired = PromptBuilder.repair(prompt, "no JSON object found in the reply")
     assert repaired.system == prompt.system
     assert prompt.user in repaired.user and "no JSON object found" in repaired.user
+
+
+def test_scaffolds_are_parsed_for_their_blocks_only() -> None:
+    # Issue 27 item 16: a run parses each scaffold once, and the inline pass (emphasis,
+    # links, code spans: nothing a section or a tagged block needs) was two thirds of it.
+    # The sections and blocks are the same as CommonMark's full parse gives.
+    from markdown_it import MarkdownIt
+
+    from verification.llm import prompt_builder
+
+    full = MarkdownIt("commonmark")
+    for name in ("dijkstra", "kmp", "sudoku"):
+        text = PromptBuilder(packaged_scaffolds_dir()).get_scaffold_content(name)
+        tokens = prompt_builder._commonmark().parse(text)
+        assert all(not token.children for token in tokens if token.type == "inline")
+
+        def shape(parsed: list[object]) -> list[tuple[object, ...]]:
+            return [
+                (t.type, t.tag, t.map, t.content, t.info)  # type: ignore[attr-defined]
+                for t in parsed
+            ]
+
+        assert shape(tokens) == shape(full.parse(text))

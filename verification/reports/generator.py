@@ -155,6 +155,7 @@ def _environment() -> jinja2.Environment:
         autoescape=False,  # Markdown; escaping is done by md_cell and md_fence
         trim_blocks=False,
         keep_trailing_newline=True,
+        auto_reload=False,  # package files: no stat of a template each time it is asked for
     )
     env.globals.update(
         pct=_pct,
