@@ -221,3 +221,32 @@ def test_a_pair_of_no_sweep_prices_its_replies_by_their_length_when_no_usage_was
         f"per case against {per_case['bare']:,.0f}, estimated from reply lengths)."
     )
     assert lift["sentence"] in terminal
+
+
+@pytest.mark.slow  # a dry-run pair, each arm searching its envelope: some seconds
+def test_a_pair_searching_envelopes_takes_each_arms_envelope_from_its_search(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "out"
+    argv = ["verify", "dijkstra", "--envelope", "--level", "quick", "--provider", "reference"]
+    assert main([*argv, "--baseline", "none", "--output", str(output)]) == 0
+    terminal = capsys.readouterr().out
+    runs = {
+        read_manifest_file(run / "manifest.json").variant: run
+        for run in (output / "runs").iterdir()
+    }
+    tried = {}
+    for variant, run in runs.items():
+        manifest = read_manifest_file(run / "manifest.json")
+        assert manifest.envelope is not None
+        tried[variant] = manifest.envelope["dijkstra"].tried
+    assert tried["bare"] == tried[None]  # every answer right: both climb the same course
+    summary = json.loads((runs[None] / "reports" / "summary.json").read_text(encoding="utf-8"))
+    lift = summary["lift"]["dijkstra"]
+    assert [row["size"] for row in lift["sizes"]] == sorted(tried[None])
+    for arm in ("bare", "scaffold"):
+        assert lift[f"{arm}_certified_up_to"] == max(tried[None])
+        assert lift[f"{arm}_fails_from"] is None and lift[f"{arm}_stopped"] == ""
+    said = f"up to {max(tried[None])} vertices (the whole range tried)"
+    assert lift["sentence"].startswith(f"With the scaffold certified {said}; without, {said}.")
+    assert lift["sentence"] in terminal

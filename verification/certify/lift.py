@@ -6,11 +6,12 @@ same cases. At each swept size (``--sizes``, the thorough level's sweep, or an e
 search) the cases both arms decided that size on are paired (:mod:`.paired`): both pass
 rates, the paired difference scaffold - bare with its 95% interval (Newcombe's paired score
 interval), and the exact sign test of the discordant split (exact McNemar with one sample),
-Holm-corrected across the sizes. Each arm's envelope is its own results' (``certified up
-to``, ``fails from``: :mod:`.envelope` decides them), so an author reads "with the scaffold
-certified up to 48; without, up to 16". The price is the output tokens each arm wrote per
-case (every attempt of every sample of the case: a repair is paid too) and their ratio: a
-reply that recorded no usage (a dry run, a replay line without it) is counted by its length
+Holm-corrected across the sizes. Each arm's envelope is its own: its envelope search's
+result when it searched (:func:`~verification.certify.envelope_search.envelope_result`, with
+why a search stopped short), else its sweep's (:mod:`.envelope`), so an author reads "with
+the scaffold certified up to 48; without, up to 16". The price is the output tokens each arm
+wrote per case (every attempt of every sample of the case: a repair is paid too) and their
+ratio: a reply that recorded no usage (a dry run, a replay line without it) is counted by its length
 (:func:`~verification.store.pricing.tokens_of_chars`), and the figure says it is estimated.
 """
 
@@ -20,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from verification.certify.answers import CaseScores
+from verification.certify.envelope_search import EnvelopeResult
 from verification.certify.paired import (
     ALPHA,
     PairedComparison,
@@ -140,6 +142,10 @@ class Lift:
     bare_fails_from: int | None = None
     scaffold_certified_up_to: int | None = None
     scaffold_fails_from: int | None = None
+    bare_stopped: str = ""
+    """Why the bare arm's envelope search ended before finding its boundary ("" when it
+    ran its course, or the arm swept fixed sizes)."""
+    scaffold_stopped: str = ""
 
 
 @dataclass(frozen=True)
@@ -184,12 +190,16 @@ def scaffold_lift(
     scaffold: ScaffoldResults,
     bare_records: Sequence[AttemptRecord],
     scaffold_records: Sequence[AttemptRecord],
+    *,
+    searches: tuple[EnvelopeResult | None, EnvelopeResult | None] = (None, None),
 ) -> Lift:
-    """The lift of one scaffold from its pair's results and journal lines (each arm's).
+    """The lift of one scaffold from its pair's results and journal lines (each arm's), and
+    each arm's envelope search (``None``: the arm searched none; its sweep's envelope).
 
     At each size, each arm's cases are those its envelope decided the size on
     (:attr:`~verification.certify.envelope.SizePoint.cases`); the pair is their shared ids.
     """
+    bare_search, scaffold_search = searches
     bare_scores, scaffold_scores = _scores(bare), _scores(scaffold)
     records = (
         [r for r in bare_records if r.scaffold == bare.scaffold],
@@ -215,14 +225,16 @@ def scaffold_lift(
         unit=scaffold.size_unit,
         sizes=tuple(replace(row, p_holm=adjusted[str(row.size)]) for row in rows),
         overall=_row(None, bare_scores, scaffold_scores, records),
-        bare_certified_up_to=bare.certified_up_to,
-        bare_fails_from=bare.fails_from,
-        scaffold_certified_up_to=scaffold.certified_up_to,
-        scaffold_fails_from=scaffold.fails_from,
+        bare_certified_up_to=(bare_search or bare).certified_up_to,
+        bare_fails_from=(bare_search or bare).fails_from,
+        scaffold_certified_up_to=(scaffold_search or scaffold).certified_up_to,
+        scaffold_fails_from=(scaffold_search or scaffold).fails_from,
+        bare_stopped=bare_search.stopped if bare_search else "",
+        scaffold_stopped=scaffold_search.stopped if scaffold_search else "",
     )
 
 
-def _reach(up_to: int | None, fails: int | None, lift: Lift) -> str:
+def _reach(up_to: int | None, fails: int | None, lift: Lift, stopped: str = "") -> str:
     """One arm's envelope: "up to 16 vertices, failing from 24"."""
     if up_to is None:
         said = "at none of the sizes tried"
@@ -230,7 +242,8 @@ def _reach(up_to: int | None, fails: int | None, lift: Lift) -> str:
         said = f"up to {up_to} {lift.unit}"
         if fails is None and all(row.size is not None and row.size <= up_to for row in lift.sizes):
             said += " (the whole range tried)"
-    return said + (f", failing from {fails}" if fails is not None else "")
+    said += f", failing from {fails}" if fails is not None else ""
+    return said + (f" ({stopped})" if stopped else "")
 
 
 def _sizes(rows: Sequence[LiftRow]) -> str:
@@ -243,8 +256,10 @@ def lift_sentence(lift: Lift) -> str:
     nothing detectable), and its price in output tokens per case."""
     said = []
     if lift.sizes:
-        with_it = _reach(lift.scaffold_certified_up_to, lift.scaffold_fails_from, lift)
-        without = _reach(lift.bare_certified_up_to, lift.bare_fails_from, lift)
+        with_it = _reach(
+            lift.scaffold_certified_up_to, lift.scaffold_fails_from, lift, lift.scaffold_stopped
+        )
+        without = _reach(lift.bare_certified_up_to, lift.bare_fails_from, lift, lift.bare_stopped)
         said.append(f"With the scaffold certified {with_it}; without, {without}.")
     rows = lift.sizes or (lift.overall,)
     lifted = [row for row in rows if row.lifted]

@@ -13,6 +13,9 @@ import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from verification.catalog import default_catalog
+from verification.certify.envelope import run_split
+from verification.certify.envelope_search import EnvelopeResult, envelope_result
 from verification.certify.lift import Lift, LiftRow, PairLift, lift_sentence, scaffold_lift
 from verification.certify.results import ScaffoldResults, results_from_journal
 from verification.errors import ConfigurationError, JournalError, StoredFileError
@@ -39,15 +42,30 @@ ArmRun = tuple[RunManifest, Mapping[str, ScaffoldResults], Sequence[AttemptRecor
 """One run of a pair: its manifest, each scaffold's results, its journal."""
 
 
+def _search(arm: ArmRun, name: str) -> EnvelopeResult | None:
+    """The arm's envelope search of scaffold ``name`` (``None``: it searched none)."""
+    manifest, results, records = arm
+    spec = default_catalog().get(name)
+    split = run_split(spec, manifest) if spec is not None else None
+    return envelope_result(results[name], manifest, records, split)
+
+
 def pair_lift(bare: ArmRun, scaffold: ArmRun) -> PairLift:
-    """The lift of every scaffold both runs of a pair hold (in the scaffold run's order)."""
+    """The lift of every scaffold both runs of a pair hold (in the scaffold run's order),
+    each arm's envelope its search's where it searched."""
     (bare_manifest, bare_results, bare_records) = bare
     (scaffold_manifest, scaffold_results, scaffold_records) = scaffold
     return PairLift(
         bare_manifest.run_id,
         scaffold_manifest.run_id,
         {
-            name: scaffold_lift(bare_results[name], results, bare_records, scaffold_records)
+            name: scaffold_lift(
+                bare_results[name],
+                results,
+                bare_records,
+                scaffold_records,
+                searches=(_search(bare, name), _search(scaffold, name)),
+            )
             for name, results in scaffold_results.items()
             if name in bare_results
         },
@@ -245,6 +263,8 @@ def lift_summaries(lift: PairLift) -> dict[str, LiftSummary]:
             bare_fails_from=one.bare_fails_from,
             scaffold_certified_up_to=one.scaffold_certified_up_to,
             scaffold_fails_from=one.scaffold_fails_from,
+            bare_stopped=one.bare_stopped,
+            scaffold_stopped=one.scaffold_stopped,
             sizes=[_row_summary(row) for row in one.sizes],
             overall=_row_summary(one.overall),
         )

@@ -353,6 +353,10 @@ class LiftSummary(_Tolerant):
     bare_fails_from: int | None = None
     scaffold_certified_up_to: int | None = None
     scaffold_fails_from: int | None = None
+    bare_stopped: str = ""
+    """Why the bare arm's envelope search ended short of its boundary ("" when it ran its
+    course, or the arm swept fixed sizes)."""
+    scaffold_stopped: str = ""
     sizes: list[LiftRowSummary] = []
     """One row per swept size, ascending (empty: the pair swept no size)."""
     overall: LiftRowSummary
