@@ -13,8 +13,6 @@ import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from verification.catalog import default_catalog
-from verification.certify.envelope import run_split
 from verification.certify.envelope_search import EnvelopeResult, envelope_result
 from verification.certify.lift import Lift, LiftRow, PairLift, lift_sentence, scaffold_lift
 from verification.certify.results import ScaffoldResults, results_from_journal
@@ -45,9 +43,7 @@ ArmRun = tuple[RunManifest, Mapping[str, ScaffoldResults], Sequence[AttemptRecor
 def _search(arm: ArmRun, name: str) -> EnvelopeResult | None:
     """The arm's envelope search of scaffold ``name`` (``None``: it searched none)."""
     manifest, results, records = arm
-    spec = default_catalog().get(name)
-    split = run_split(spec, manifest) if spec is not None else None
-    return envelope_result(results[name], manifest, records, split)
+    return envelope_result(results[name], manifest, records)
 
 
 def pair_lift(bare: ArmRun, scaffold: ArmRun) -> PairLift:
