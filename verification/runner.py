@@ -314,10 +314,19 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             for epoch in range(plan.samples)
             if (identifier, epoch) not in attempts.answered
         ]
+        todo = sum(job.sample not in attempts.answered for job in jobs) + len(unanswerable)
         if self.planned is not None:
-            todo = sum(job.sample not in attempts.answered for job in jobs)
-            self.planned(todo + len(unanswerable))
-        growth = SizeGrowth(manifest, paths, specs, attempts, catalog=self.catalog, seed=plan.seed)
+            self.planned(todo)
+        growth = SizeGrowth(
+            manifest,
+            paths,
+            specs,
+            attempts,
+            catalog=self.catalog,
+            seed=plan.seed,
+            planned=self.planned,
+            total=todo,
+        )
         stopping = STOPPING_RULES[plan.stopping](plan.cases, manifest, attempts.journalled, growth)
         attempts.journal = journal = JournalWriter(paths.journal, paths.run_id)
         interrupted = False

@@ -166,6 +166,7 @@ def test_the_cache_keeps_each_model_s_answers_apart(
         (("--resume", "20261124T000000Z-abcdef"), "--resume"),
         (("--max-cost", "5"), "--max-cost"),
         (("--shard", "1/2"), "--shard"),
+        (("--envelope",), "--envelope"),
         # WEAK thinks, STRONG does not: refused before WEAK's run asks anything.
         (("--thinking-budget", "2048"), f"{STRONG!r}"),
     ],

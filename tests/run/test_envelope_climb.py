@@ -21,11 +21,13 @@ from verification.catalog.spec import OutputBudget, ScaffoldSpec
 from verification.certify.envelope import honoured_sizes, run_split
 from verification.certify.envelope_search import envelope_result, search_for
 from verification.certify.sequential import decide
+from verification.cli import main
 from verification.config import load_settings, resolve_settings
 from verification.errors import ConfigurationError
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.dry_run import ReferenceProvider
 from verification.reports.generator import write_run_reports
+from verification.run.estimate import envelope_paths
 from verification.run.plan import ENVELOPE, FIXED
 from verification.runner import RunResult, VerificationRunner
 from verification.store.journal import read_journal
@@ -125,7 +127,15 @@ def test_the_search_finds_the_threshold_asking_each_size_only_to_its_deciding_lo
 
 
 def test_a_dry_run_climbs_to_the_largest_honoured_size_and_stops(tmp_path: Path) -> None:
-    run = _run(tmp_path, Threshold(10**6), provider="reference")
+    totals: list[int] = []
+    config = resolve_settings(
+        load_settings(results_dir=tmp_path, cache=False, envelope=True, provider="reference")
+    )
+    model = Threshold(10**6)
+    runner = VerificationRunner(config, model, catalog=CATALOG, planned=totals.append)
+    run = asyncio.run(runner.run([SPEC.name]))
+    # The progress bar's total grows with each size the search adds, and is never passed.
+    assert totals == sorted(totals) and len(totals) > 1 and totals[-1] >= len(model.asked)
     results = run.results[SPEC.name]
     largest = honoured_sizes(SPEC, stress=True)[-1]
     assert results.certified_up_to == largest and results.fails_from is None
@@ -152,6 +162,18 @@ def test_the_climb_stops_and_says_so_when_the_next_size_would_pass_the_budget(
     assert all(parse_case_id(i).size is None for i in provider.asked)  # type: ignore[union-attr]
     outcome = envelope_result(run.results[SPEC.name], run.manifest, read_journal(run.paths.journal))
     assert outcome is not None and "--max-cost" in outcome.stopped
+    # --resume without the limit goes on where the search stopped, to the largest size.
+    again = resolve_settings(load_settings(results_dir=tmp_path, cache=False))
+    resumed = asyncio.run(
+        VerificationRunner(again, Threshold(10**6, paid=True), catalog=CATALOG).run(
+            [SPEC.name], resume=run.run_id
+        )
+    )
+    assert resumed.manifest.envelope is not None
+    course = resumed.manifest.envelope[SPEC.name]
+    assert not course.stopped and course.tried[0] == first
+    assert course.tried[-1] == honoured_sizes(SPEC, stress=True)[-1]
+    assert resumed.results[SPEC.name].certified_up_to == course.tried[-1]
 
 
 def test_a_run_asked_all_at_once_sweeps_its_fixed_sizes_and_refuses_envelope(
@@ -175,3 +197,32 @@ def test_a_run_asked_all_at_once_sweeps_its_fixed_sizes_and_refuses_envelope(
         prompt_builder=VerificationRunner(thorough, catalog=CATALOG).prompt_builder,
     )
     assert plan.stopping == ENVELOPE and plan.sweep == {SPEC.name: []}
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--sizes", "4,8"], "--sizes"),
+        (["--size", "8"], "--size or --case"),
+        (["--batch"], "--batch"),
+        (["--shard", "1/2"], "--shard"),
+    ],
+)
+def test_envelope_is_refused_where_the_run_cannot_decide_size_after_size(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], said: str
+) -> None:
+    argv = ["verify", "kmp", "--envelope", "--provider", "reference", "--no-cache", *extra]
+    assert main([*argv, "--output", str(tmp_path)]) == 2
+    assert f"--envelope is refused with {said}" in capsys.readouterr().err
+
+
+def test_estimate_envelope_names_the_costliest_course(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "kmp", "--envelope", "--estimate", "--provider", "reference"]) == 0
+    paths = envelope_paths(
+        resolve_settings(load_settings(provider="reference", envelope=True)),
+        ["kmp"],
+        catalog=default_catalog(),
+    )
+    assert paths is not None
+    course = ", ".join(map(str, paths["kmp"]))
+    assert f"at worst {len(paths['kmp'])} size(s) (kmp {course})" in capsys.readouterr().out

@@ -118,8 +118,11 @@ class RunCommands(CommandsBase):
                 raise ConfigurationError("--estimate prices the whole plan: leave out --shard")
             builder = PromptBuilder(self.settings.scaffolds_dir, overrides=overrides)
             for model in self.settings.model_names:
+                priced = self.settings.for_model(model)
+                if several:  # asked all at once: a thorough run sweeps its fixed sizes
+                    priced = priced.model_copy(update={"envelope": False})
                 estimates, model = estimate_run(
-                    self.settings.for_model(model),
+                    priced,
                     scaffolds,
                     tiers=chosen_tiers,
                     case_ids=case_ids,

@@ -54,6 +54,10 @@ def check_several_models(
             settings.max_cost is not None,
             "--max-cost (a budget holds for one run: give each model its own run)",
         ),
+        (
+            settings.envelope is True,
+            "--envelope (each model's search takes its own course: one --model each)",
+        ),
     ]
     for given, what in refused:
         if given:
@@ -82,11 +86,6 @@ class ModelRuns:
         planned: Callable[[int], None] | None = None,
     ) -> None:
         self.models = settings.model_names
-        if settings.envelope is True and len(self.models) > 1:
-            raise ConfigurationError(
-                "--envelope is refused with several models (each model's search takes its "
-                "own course): ask one model at a time"
-            )
         totals: dict[str, int] = {}
 
         def planned_for(model: str) -> Callable[[int], None]:

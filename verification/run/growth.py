@@ -8,7 +8,7 @@ A run whose rule adds nothing keeps the manifest it started with.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from verification.cases import TestCase, case_id
 from verification.catalog import Catalog
@@ -35,6 +35,8 @@ class SizeGrowth:
         *,
         catalog: Catalog,
         seed: int | None,
+        planned: Callable[[int], None] | None = None,
+        total: int = 0,
     ) -> None:
         self.manifest = manifest
         """The run's manifest, with every size added so far."""
@@ -43,6 +45,10 @@ class SizeGrowth:
         self.attempts = attempts
         self.catalog = catalog
         self.seed = seed
+        self.planned = planned
+        """Told the run's new total of first answers to ask when a size adds some (a
+        progress bar's total)."""
+        self.total = total
 
     @property
     def per_size(self) -> int:
@@ -106,6 +112,9 @@ class SizeGrowth:
             }
         )
         self.paths.write_manifest(self.manifest)
+        self.total += sum(job.sample not in self.attempts.answered for job in jobs)
+        if self.planned is not None:
+            self.planned(self.total)
         for identifier, error in failed.items():
             for epoch in range(self.manifest.samples):
                 if (identifier, epoch) not in self.attempts.answered:
