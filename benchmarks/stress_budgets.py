@@ -326,6 +326,37 @@ def _kruskal(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n" + _answer(expected)
 
 
+def _graph_coloring(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """Neighbour lists, one ``D: colored neighbours A=1 -> free 2, 3 -> D=2`` line per
+    colour given and one per dead end, in search order, the answer."""
+    vertices, k = test_input["vertices"], test_input["num_colors"]
+    out: dict[str, list[str]] = {v: [] for v in vertices}
+    for u, v in test_input["edges"]:
+        out[u].append(v)
+        out[v].append(u)
+    lines = _plain_lists(out)
+    colour: dict[str, int] = {}
+
+    def assign(index: int) -> bool:
+        if index == len(vertices):
+            return True
+        v = vertices[index]
+        seen = [f"{u}={colour[u]}" for u in out[v] if u in colour]
+        free = [c for c in range(1, k + 1) if c not in {colour[u] for u in out[v] if u in colour}]
+        said = f"{v}: colored neighbours {', '.join(seen) or 'none'} -> free "
+        for c in free:
+            colour[v] = c
+            lines.append(said + f"{', '.join(map(str, free))} -> {v}={c}")
+            if assign(index + 1):
+                return True
+            del colour[v]
+        lines.append(said + "none left -> back")
+        return False
+
+    assign(0)
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
 RENDERERS: dict[str, Renderer] = {
     "astar": _astar,
     "bellman_ford": _bellman_ford,
@@ -333,6 +364,7 @@ RENDERERS: dict[str, Renderer] = {
     "dfs": _dfs,
     "dijkstra": _dijkstra,
     "floyd_warshall": _floyd_warshall,
+    "graph_coloring": _graph_coloring,
     "kruskal": _kruskal,
     "topological_sort": _topological_sort,
 }

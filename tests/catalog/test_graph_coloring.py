@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import Bounds, LinearConstraint, milp
 
+from tests.support.stress import stress_case, stress_cells
 from verification.cases import TestCase, Tier
 from verification.catalog.backtracking.graph_coloring import (
     GraphColoringValidator,
@@ -233,3 +234,12 @@ def test_long_paths_do_not_hit_the_recursion_limit() -> None:
 def test_bad_inputs_raise(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         graph_coloring(**kwargs)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("graph_coloring"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    case = stress_case("graph_coloring", tier, size, index)
+    graph = _graph(case.input)
+    assert len(graph) == size and nx.is_connected(graph)
+    assert len(case.input["edges"]) == graph.number_of_edges()  # no pair twice, past Z too
+    assert oracle(case.input, case.expected), case.id

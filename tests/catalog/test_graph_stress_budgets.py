@@ -23,6 +23,7 @@ GRAPH = [
     "dfs",
     "dijkstra",
     "floyd_warshall",
+    "graph_coloring",
     "kruskal",
     "topological_sort",
 ]

@@ -10,7 +10,7 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
     Pair,
@@ -121,10 +121,14 @@ class GraphColoringValidator(Validator):
         )
 
 
-def search_effort(vertices: list[str], pairs: Sequence[Pair], k: int) -> tuple[int, int]:
+def search_effort(
+    vertices: list[str], pairs: Sequence[Pair], k: int, limit: int | None = None
+) -> tuple[int, int]:
     """The scaffold's search (vertices in the given order, smallest free colour first): how
     many lines it shows (a colour given, a dead end, a step back) and how many dead ends
-    (a vertex with no free colour left to try) it meets before it stops."""
+    (a vertex with no free colour left to try) it meets before it stops; with ``limit``, it
+    stops counting once the lines pass it (the generators want short searches only, and
+    on stress sizes a long one runs to tens of thousands of lines)."""
     neighbours: dict[str, set[str]] = {v: set() for v in vertices}
     for u, v in pairs:
         neighbours[u].add(v)
@@ -142,7 +146,7 @@ def search_effort(vertices: list[str], pairs: Sequence[Pair], k: int) -> tuple[i
         for candidate in free:
             lines += 1
             colour[vertex] = candidate
-            if assign(index + 1):
+            if assign(index + 1) or (limit is not None and lines > limit):
                 return True
             del colour[vertex]
         lines += 1
@@ -167,7 +171,10 @@ def _planted(rng: random.Random, vertices: list[str], classes: int, extra: float
         u = rng.choice([w for w in order[:index] if hidden[w] != hidden[v]])
         pairs.add((min(u, v), max(u, v)))
     for u, v in combinations(vertices, 2):
-        if hidden[u] != hidden[v] and (u, v) not in pairs and rng.random() < extra:
+        # Both ways round: past Z a tree pair's ends (in string order) may be the other
+        # way round from combinations' (in the order of ``vertices``).
+        joined = (u, v) in pairs or (v, u) in pairs
+        if hidden[u] != hidden[v] and not joined and rng.random() < extra:
             pairs.add((u, v))
     return sorted(pairs)
 
@@ -182,12 +189,12 @@ def generate_graph_coloring(rng: random.Random, tier: Tier, size: int) -> dict[s
     """One ``graph_coloring`` input: ``vertices`` (``"A"``, ``"B"``, ... in order),
     undirected ``edges`` ``[u, v]`` (no repeats, no self loops) and ``num_colors``.
 
-    - ``simple``: ``size`` vertices (3..8), connected, ``num_colors`` 3; a proper
-      3-colouring exists and the search never goes back (smallest free colour in vertex
-      order succeeds at once).
-    - ``standard``: ``size`` vertices (5..12), connected, ``num_colors`` 3; a proper
-      3-colouring exists, but the search runs out of colours at some vertex at least once
-      before it finds one, and shows at most 60 lines.
+    - ``simple``: ``size`` vertices (3..8, or a stress size 13..48), connected,
+      ``num_colors`` 3; a proper 3-colouring exists and the search never goes back
+      (smallest free colour in vertex order succeeds at once).
+    - ``standard``: ``size`` vertices (5..12, or a stress size 13..48), connected,
+      ``num_colors`` 3; a proper 3-colouring exists, but the search runs out of colours at
+      some vertex at least once before it finds one, and shows at most 60 lines.
     - ``edge``: at most ``size`` vertices, one of :data:`GRAPH_COLORING_EDGE_KINDS`:
       ``exactly_k`` (2..4 colours, a clique of that many vertices inside a graph a hidden
       colouring with that many colours makes proper), ``not_colorable`` (2 colours and an
@@ -219,7 +226,7 @@ def _searched(
 ) -> dict[str, Any]:
     for _ in range(MAX_ATTEMPTS):
         pairs = _planted(rng, vertices, 3, rng.uniform(0.25, 0.6))
-        if wanted(*search_effort(vertices, pairs, 3)):
+        if wanted(*search_effort(vertices, pairs, 3, limit=_MAX_LINES + len(vertices))):
             return _coloring_input(rng, vertices, pairs, 3)
     raise RuntimeError(f"no graph_coloring input on {len(vertices)} vertices")
 
@@ -372,9 +379,15 @@ SPEC = ScaffoldSpec(
         unit="vertices",
         measure=count_vertices,
         ranges={"simple": (3, 8), "standard": (5, 12), "edge": (1, 10)},
+        stress=(13, 48),
     ),
     mutants=graph_coloring_mutants,
     alternatives=graph_coloring_alternatives,
     max_output_tokens=6144,
+    # The graph scaffolds' rule (benchmarks/stress_budgets.py graph_coloring --cases 20):
+    # the flat budget past the standard maximum's work, plus 1.5x the work each size adds.
+    # A careful answer (lists, a line per colour given or dead end, at most 60 in a standard
+    # search) is 1,247 tokens at 12, 3,041 at 48.
+    output_budget=OutputBudget(per_unit=75, base=5244),
     code_sizes=(24,),
 )
