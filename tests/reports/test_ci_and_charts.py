@@ -60,6 +60,44 @@ def test_junit_has_one_testcase_per_scaffold_failing_as_its_status_does(
             assert f"{record.case_id}: {verdict}: {record.reason[:100]}" in out
 
 
+def test_junit_cases_writes_each_case_in_a_second_file_on_request(
+    tmp_path: Path, scripted_run: ScriptedRun
+) -> None:
+    # Issue 27 item 9: the scaffolds' file keeps one test case per scaffold; each case's
+    # result goes in a second file, a test case per case failing as the case did.
+    output, junit, cases = tmp_path / "out", tmp_path / "junit.xml", tmp_path / "ci" / "cases.xml"
+    argv = ("--junit-xml", str(junit), "--junit-cases", str(cases))
+    _, run_id = scripted_run(output, {"kmp": 4, "bfs": 6}, 6, *argv)
+    records = [r for r in read_journal(RunPaths(output, run_id).journal) if r.attempt == 1]
+    assert [len(suite) for suite in JUnitXml.fromfile(str(junit))] == [2]  # one per scaffold
+    suites = {suite.name: suite for suite in JUnitXml.fromfile(str(cases))}
+    assert list(suites) == ["none (REPLAY): kmp", "none (REPLAY): bfs"]
+    for name, suite in suites.items():
+        scaffold = name.split(": ")[-1]
+        mine = {r.case_id: r for r in records if r.scaffold == scaffold}
+        assert {case.name for case in suite} == set(mine)
+        for case in suite:
+            record = mine[case.name]
+            if record.outcome == "passed":
+                assert case.result == []
+            else:
+                (failure,) = case.result
+                assert isinstance(failure, Failure) and not isinstance(failure, Error | Skipped)
+                assert failure.message.startswith(f"{record.outcome} at level {record.level}: ")
+        failed = sum(r.outcome != "passed" for r in mine.values())
+        assert (suite.tests, suite.failures, suite.errors) == (len(mine), failed, 0)
+    assert suites["none (REPLAY): kmp"].failures == 2
+
+
+def test_junit_cases_is_refused_where_the_scaffolds_file_goes(tmp_path: Path) -> None:
+    from verification.cli import main
+
+    junit = str(tmp_path / "junit.xml")
+    argv = ["verify", "kmp", "--provider", "reference", "--cases", "1"]
+    assert main([*argv, "--junit-xml", junit, "--junit-cases", junit]) == 2
+    assert not (tmp_path / "junit.xml").exists()
+
+
 def test_junit_fails_a_scaffold_that_regressed(tmp_path: Path, scripted_run: ScriptedRun) -> None:
     output, junit = tmp_path / "out", tmp_path / "junit.xml"
     _, first = scripted_run(output, {"kmp": 19}, 40)

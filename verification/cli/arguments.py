@@ -308,6 +308,15 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
         "is set, the summary table is appended to that file too.)",
     )
     group.add_argument(
+        "--junit-cases",
+        type=path_argument,
+        metavar="PATH",
+        help="also write each case's result as JUnit XML in a second file: a testsuite per "
+        "model and scaffold, a testcase per case that fails as the case did (an error for "
+        "an infrastructure error, skipped when it was not asked), for CI tools that show "
+        "test cases; --junit-xml's file stays one test case per scaffold",
+    )
+    group.add_argument(
         "--export",
         action="append",
         type=export_argument,

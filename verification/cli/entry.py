@@ -134,7 +134,9 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
         if args.command in ("verify", "merge"):
             from verification.reports.ci import check_ci_outputs
 
-            check_ci_outputs(args.junit_xml, os.environ.get("GITHUB_STEP_SUMMARY"))
+            check_ci_outputs(
+                args.junit_xml, os.environ.get("GITHUB_STEP_SUMMARY"), args.junit_cases
+            )
         if args.command == "verify":
             return cli.verify(
                 args.names,
@@ -147,6 +149,7 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
                 size=args.size,
                 estimate=args.estimate,
                 junit_xml=args.junit_xml,
+                junit_cases=args.junit_cases,
                 fail_on_regression=args.fail_on_regression,
                 exports=args.export or (),
                 as_json=args.json,
@@ -191,6 +194,7 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
             return cli.merge(
                 args.run_dirs,
                 junit_xml=args.junit_xml,
+                junit_cases=args.junit_cases,
                 fail_on_regression=args.fail_on_regression,
                 exports=args.export or (),
                 as_json=args.json,

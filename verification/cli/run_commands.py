@@ -36,6 +36,7 @@ class RunCommands(CommandsBase):
         size: int | None = None,
         estimate: bool = False,
         junit_xml: Path | None = None,
+        junit_cases: Path | None = None,
         fail_on_regression: bool = False,
         exports: Sequence[Path] = (),
         as_json: bool = False,
@@ -166,6 +167,7 @@ class RunCommands(CommandsBase):
                 case_ids,
                 size,
                 junit_xml=junit_xml,
+                junit_cases=junit_cases,
                 fail_on_regression=fail_on_regression,
                 exports=exports,
                 as_json=as_json,
@@ -202,6 +204,7 @@ class RunCommands(CommandsBase):
         return finish_run(
             outcome,
             junit_xml=junit_xml,
+            junit_cases=junit_cases,
             fail_on_regression=fail_on_regression,
             settings=self.settings,
             prog=self.prog,
@@ -268,6 +271,7 @@ class RunCommands(CommandsBase):
         size: int | None,
         *,
         junit_xml: Path | None,
+        junit_cases: Path | None,
         fail_on_regression: bool,
         exports: Sequence[Path],
         as_json: bool,
@@ -310,6 +314,7 @@ class RunCommands(CommandsBase):
                 finish_run(
                     outcome,
                     junit_xml=junit_xml,  # one file, a suite per model
+                    junit_cases=junit_cases,  # one file, a suite per model and scaffold
                     junit_append=index > 0,
                     fail_on_regression=fail_on_regression,
                     settings=self.settings,
@@ -379,6 +384,7 @@ class RunCommands(CommandsBase):
         run_dirs: Sequence[Path],
         *,
         junit_xml: Path | None = None,
+        junit_cases: Path | None = None,
         fail_on_regression: bool = False,
         exports: Sequence[Path] = (),
         as_json: bool = False,
@@ -393,6 +399,7 @@ class RunCommands(CommandsBase):
         return finish_run(
             outcome,
             junit_xml=junit_xml,
+            junit_cases=junit_cases,
             fail_on_regression=fail_on_regression,
             settings=self.settings,
             prog=self.prog,

@@ -58,12 +58,14 @@ def finish_run(
     exports: Sequence[Path] = (),
     as_json: bool = False,
     junit_append: bool = False,
+    junit_cases: Path | None = None,
 ) -> int:
     """Write a finished run's reports (CI outputs and ``--export`` files too), print its
     summary and cost (and the command that goes on with it, asked with ``settings`` as
     ``prog``), and return its exit code. ``as_json``: standard output is the run's
     ``summary.json`` alone, the lines for people go to standard error. ``junit_append``:
-    the run's JUnit suite joins the file an earlier model of the invocation wrote."""
+    the run's JUnit suite joins the file an earlier model of the invocation wrote (and its
+    ``junit_cases`` suites the cases file)."""
     from verification.reports.ci import run_reporters
     from verification.reports.exports import export_reporters
     from verification.reports.generator import write_run_reports
@@ -72,6 +74,7 @@ def finish_run(
         junit_xml=junit_xml,
         step_summary=os.environ.get("GITHUB_STEP_SUMMARY"),
         junit_append=junit_append,
+        junit_cases=junit_cases,
     )
     summary = write_run_reports(
         outcome.paths,

@@ -6,7 +6,9 @@ the scaffold, failing only as its status does: a ``failure`` when it is PARTIAL 
 dropped significantly against the previous comparable run, an ``error`` when INCOMPLETE, so a
 CERTIFIED scaffold with one wrong case is a green test. Its cases ride along: each case id a
 ``property`` whose value is its outcome (first sample), and ``system-out`` the failed cases
-with their reasons. Several models of one invocation write one file, a suite each. Every
+with their reasons. Several models of one invocation write one file, a suite each. On
+request (``--junit-cases PATH``) a second file holds each case as a test case of its own, a
+suite per model and scaffold (:class:`JUnitCasesReporter`). Every
 text is cleared of characters XML forbids (:func:`~verification.reports.xmltext.xml_text`)
 and escaped by the serializer, so no reply can make the file unreadable.
 
@@ -37,6 +39,7 @@ from verification.store.manifests import RunManifest
 
 __all__ = [
     "GithubStepSummaryReporter",
+    "JUnitCasesReporter",
     "JUnitXmlReporter",
     "check_ci_outputs",
     "github_annotations",
@@ -44,6 +47,7 @@ __all__ = [
 ]
 
 _JUNIT = "--junit-xml"
+_JUNIT_CASES = "--junit-cases"
 _FAILING = ("PARTIAL", "FAILED")
 _STEP_SUMMARY = "GITHUB_STEP_SUMMARY"
 
@@ -86,10 +90,19 @@ def _writing(path: Path, named: str) -> Iterator[None]:
         ) from None
 
 
-def check_ci_outputs(junit_xml: Path | None, step_summary: str | None) -> None:
-    """Refuse, before a run asks anything, CI output paths that exist but are no file."""
+def check_ci_outputs(
+    junit_xml: Path | None, step_summary: str | None, junit_cases: Path | None = None
+) -> None:
+    """Refuse, before a run asks anything, CI output paths that exist but are no file (and
+    the cases file where the scaffolds' goes: the second would overwrite the first)."""
     if junit_xml is not None:
         _refuse_other_kinds(junit_xml, _JUNIT)
+    if junit_cases is not None:
+        _refuse_other_kinds(junit_cases, _JUNIT_CASES)
+        if junit_xml is not None and junit_cases.absolute() == junit_xml.absolute():
+            raise ConfigurationError(
+                f"{_JUNIT_CASES} {junit_cases}: the file {_JUNIT} names too; give each its own"
+            )
     if step_summary:
         _refuse_other_kinds(Path(step_summary), _STEP_SUMMARY)
 
@@ -231,6 +244,68 @@ class JUnitXmlReporter:
         return [self.path]
 
 
+def _case_testcase(result: TestResult, classname: str) -> ET.Element:
+    """One case's test case: failing as the case did (its first sample), an error for an
+    infrastructure error."""
+    case = ET.Element(
+        "testcase",
+        classname=classname,
+        name=_cut(result.test_case.id, _MESSAGE_CHARS),
+        time=f"{result.latency_s:.3f}",
+    )
+    if not result.passed:
+        verdict = _case_verdict(result)
+        kind = "error" if result.outcome == "infra_error" else "failure"
+        element = ET.SubElement(
+            case, kind, message=_cut(f"{verdict}: {result.validation_message}", _MESSAGE_CHARS)
+        )
+        element.set("type", result.outcome)
+        element.text = _cut(result.validation_message, _BODY_CHARS)
+    return case
+
+
+class JUnitCasesReporter(JUnitXmlReporter):
+    """``--junit-cases PATH``: each case's result, a ``testsuite`` per model and scaffold
+    (``model: scaffold``) and a ``testcase`` per case, failing as the case did; a planned
+    case not asked (an interrupted run) is skipped. The scaffolds' file stays green for a
+    CERTIFIED scaffold with a wrong case; this one shows that case."""
+
+    name = "junit-cases"
+
+    def write(self, context: ReportContext) -> list[Path]:
+        manifest = context.manifest
+        root = self._root(f"scaffold certification {manifest.run_id}: cases")
+        model = _suite_name(manifest)
+        for name, results in context.results.items():
+            suite_name = _cut(f"{model}: {name}", _MESSAGE_CHARS)
+            suite = ET.SubElement(root, "testsuite", name=suite_name)
+            ET.SubElement(
+                ET.SubElement(suite, "properties"), "property", name="run_id", value=manifest.run_id
+            )
+            first = [r for r in results.results if r.epoch == 0]
+            for result in first:
+                suite.append(_case_testcase(result, suite_name))
+            answered = {r.test_case.id for r in first}
+            planned = manifest.scaffolds.get(name)
+            for case_id in planned.case_ids if planned else []:
+                if case_id not in answered:
+                    case = ET.SubElement(
+                        suite, "testcase", classname=suite_name, name=_cut(case_id, 200)
+                    )
+                    ET.SubElement(case, "skipped", message="not asked (an unfinished run)")
+            for count, path in (
+                ("tests", "testcase"),
+                ("failures", "testcase/failure"),
+                ("errors", "testcase/error"),
+                ("skipped", "testcase/skipped"),
+            ):
+                suite.set(count, str(len(suite.findall(path))))
+        with _writing(self.path, _JUNIT_CASES):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            ET.ElementTree(root).write(self.path, encoding="utf-8", xml_declaration=True)
+        return [self.path]
+
+
 def _model(manifest: RunManifest) -> str:
     if manifest.dry_run:
         return f"none ({md_cell(manifest.run_label)})"
@@ -290,13 +365,17 @@ def run_reporters(
     junit_xml: Path | None = None,
     step_summary: str | None = None,
     junit_append: bool = False,
+    junit_cases: Path | None = None,
 ) -> tuple[Reporter, ...]:
     """Every reporter of a run: the default ones, JUnit when a path is given (``junit_append``:
-    its suite added to the file an earlier model of the invocation wrote), the job summary
-    when GitHub Actions names a file (an empty name is none)."""
+    its suite added to the file an earlier model of the invocation wrote), each case's
+    result when ``junit_cases`` names a second file, the job summary when GitHub Actions
+    names a file (an empty name is none)."""
     reporters: list[Reporter] = list(DEFAULT_REPORTERS)
     if junit_xml is not None:
         reporters.append(JUnitXmlReporter(junit_xml, append=junit_append))
+    if junit_cases is not None:
+        reporters.append(JUnitCasesReporter(junit_cases, append=junit_append))
     if step_summary:
         reporters.append(GithubStepSummaryReporter(Path(step_summary)))
     return tuple(reporters)
