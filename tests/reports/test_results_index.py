@@ -160,3 +160,22 @@ def test_view_without_a_run_writes_the_index_and_opens_it(
     assert _index(output).rows == [run.name]
     assert main(["view", "--output", str(tmp_path / "none")]) == 2
     assert "no results folder" in capsys.readouterr().err
+
+
+def test_compare_and_prune_write_the_index_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "results"
+    first, second = _dry_run(output, "kmp"), _dry_run(output, "kmp")
+    argv = ["compare", first.name, second.name, "--html", "--output", str(output)]
+    assert main(argv) == 0
+    page = f"comparisons/{first.name}-vs-{second.name}/index.html"
+    assert _index(output).links.count(page) == 3  # both runs' rows and the table
+    assert (output / page).is_file()
+
+    assert main(["prune", "--keep", "1", "--output", str(output)]) == 0
+    index = _index(output)
+    assert f"runs/{first.name}/reports/index.html" not in index.links  # pruned: no page
+    assert f"no page: `report {first.name}` writes it" in index.shown
+    assert f"runs/{second.name}/reports/index.html" in index.links
+    capsys.readouterr()
