@@ -7,6 +7,7 @@ scaffold's ``## Scaffold Instructions``), so the paired comparison has a known s
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -194,3 +195,30 @@ def test_a_baseline_none_pair_replays_each_arm_its_own_lines(
     compared = capsys.readouterr().out
     assert main(["compare", runs["bare"].name, runs["scaffold"].name, "--output", str(output)]) == 0
     assert _table(capsys.readouterr().out) == _table(compared) == _table(first)[-1:]
+
+
+def test_the_estimate_of_a_pair_prices_both_arms_and_their_sum(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-estimate-only")
+    argv = ["verify", "kmp", "--provider", "anthropic", "--model", "claude-sonnet-4-5"]
+    argv += ["--cases", "6", "--output", str(tmp_path), "--estimate", "--baseline", "none"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert not (tmp_path / "runs").exists()
+    assert [line for line in out.splitlines() if line.startswith("--baseline arm")] == [
+        "--baseline arm bare:",
+        "--baseline arm scaffold:",
+    ]
+    # Each arm's system prompt as it would be sent, counted at four characters a token.
+    scaffolds = packaged_scaffolds_dir()
+    texts = [
+        bare_scaffold((scaffolds / get_spec("kmp").scaffold_file).read_text(encoding="utf-8")),
+        (scaffolds / get_spec("kmp").scaffold_file).read_text(encoding="utf-8"),
+    ]
+    rows = [line.split() for line in out.splitlines() if line.startswith("kmp ")]
+    assert [int(row[2].replace(",", "")) for row in rows] == [-(-len(t) // 4) for t in texts]
+    totals = re.findall(r"^total: .*at most \$([0-9.]+) for", out, re.MULTILINE)
+    assert len(totals) == 2
+    (pair,) = re.findall(r"^the pair: two runs, at most \$([0-9.]+) for", out, re.MULTILINE)
+    assert float(pair) == pytest.approx(sum(map(float, totals)), abs=1e-4)

@@ -105,6 +105,7 @@ class RunCommands(CommandsBase):
                 UNPAID_PROVIDERS,
                 estimate_run,
                 format_estimate,
+                pair_total,
                 plan_cases_line,
                 sweep_estimate,
             )
@@ -117,28 +118,47 @@ class RunCommands(CommandsBase):
                 )
             if shard is not None:
                 raise ConfigurationError("--estimate prices the whole plan: leave out --shard")
-            builder = PromptBuilder(self.settings.scaffolds_dir, overrides=overrides)
+            arms: list[tuple[str | None, PromptBuilder]] = [
+                (None, PromptBuilder(self.settings.scaffolds_dir, overrides=overrides))
+            ]
+            if baseline is not None:  # a pair makes two runs: each arm priced, then both
+                from verification.compose.baseline import arm_builders
+
+                arms = list(
+                    arm_builders(
+                        self.settings.scaffolds_dir,
+                        "none" if baseline == "none" else "current",
+                        overrides,
+                    )
+                )
+            unpaid = self.settings.provider in UNPAID_PROVIDERS
             for model in self.settings.model_names:
                 priced = self.settings.for_model(model)
                 if several:  # asked all at once: a thorough run sweeps its fixed sizes
                     priced = priced.model_copy(update={"envelope": False})
-                estimates, model = estimate_run(
-                    priced,
-                    scaffolds,
-                    tiers=chosen_tiers,
-                    case_ids=case_ids,
-                    size=size,
-                    prompt_builder=builder,
-                )
-                unpaid = self.settings.provider in UNPAID_PROVIDERS
-                print(
-                    format_estimate(
-                        estimates,
-                        model,
-                        batch=self.settings.batch,
-                        unpaid=self.settings.provider if unpaid else None,
+                costs: list[float | None] = []
+                for arm, builder in arms:
+                    estimates, model = estimate_run(
+                        priced,
+                        scaffolds,
+                        tiers=chosen_tiers,
+                        case_ids=case_ids,
+                        size=size,
+                        prompt_builder=builder,
                     )
-                )
+                    if arm is not None:
+                        print(f"--baseline arm {arm}:")
+                    print(
+                        format_estimate(
+                            estimates,
+                            model,
+                            batch=self.settings.batch,
+                            unpaid=self.settings.provider if unpaid else None,
+                        )
+                    )
+                    costs += [e.usd for e in estimates]
+                if baseline is not None and not unpaid:
+                    print(pair_total(costs, model))
             plan = fixed_plan(len(case_ids)) if case_ids else self.settings.certification_plan
             if self.settings.answer != "code":  # code mode counts programs, not cases
                 print(plan_cases_line(plan, samples=self.settings.samples))

@@ -33,7 +33,7 @@ from verification.runner import RunResult, VerificationRunner
 from verification.store.journal import read_journal
 from verification.store.records import Arm, AttemptRecord
 
-__all__ = ["BASELINES", "Baseline", "PairedRuns", "run_with_baseline"]
+__all__ = ["BASELINES", "Baseline", "PairedRuns", "arm_builders", "run_with_baseline"]
 
 Baseline = Literal["current", "none"]
 BASELINES: tuple[Baseline, ...] = ("current", "none")
@@ -73,6 +73,25 @@ def _arms(baseline: Baseline, *, drafted: bool) -> tuple[Arm, Arm]:
     return ("current", "draft")
 
 
+def arm_builders(
+    scaffolds_dir: Path, baseline: Baseline, overrides: Mapping[str, Path]
+) -> list[tuple[Arm, PromptBuilder]]:
+    """Each arm of a pair, A then B, with the prompt builder it is asked with (what
+    :func:`run_with_baseline` runs and ``--estimate --baseline`` prices)."""
+    if baseline == "current" and not overrides:
+        raise ConfigurationError(
+            "--baseline compares the current scaffold with a draft: give --scaffold-file "
+            "(or --baseline none to compare with no scaffold)"
+        )
+    builder_a = (
+        BarePromptBuilder(scaffolds_dir, overrides=overrides)
+        if baseline == "none"
+        else PromptBuilder(scaffolds_dir)
+    )
+    arm_a, arm_b = _arms(baseline, drafted=bool(overrides))
+    return [(arm_a, builder_a), (arm_b, PromptBuilder(scaffolds_dir, overrides=overrides))]
+
+
 async def run_with_baseline(
     settings: RunConfig,
     scaffolds: Sequence[str],
@@ -88,22 +107,8 @@ async def run_with_baseline(
     """Run A (the baseline) then B on the same cases, link them, and compare them.
     ``runners``, when given, is told each run's runner as it starts (the last is the one
     under way when the pair stops: the run to resume)."""
-    if baseline == "current" and not overrides:
-        raise ConfigurationError(
-            "--baseline compares the current scaffold with a draft: give --scaffold-file "
-            "(or --baseline none to compare with no scaffold)"
-        )
-    folder = settings.scaffolds_dir
-    builder_a = (
-        BarePromptBuilder(folder, overrides=overrides)
-        if baseline == "none"
-        else PromptBuilder(folder)
-    )
-    arms = _arms(baseline, drafted=bool(overrides))
     runs = []
-    for builder, arm in zip(
-        (builder_a, PromptBuilder(folder, overrides=overrides)), arms, strict=True
-    ):
+    for arm, builder in arm_builders(settings.scaffolds_dir, baseline, overrides):
         runner = VerificationRunner(settings, prompt_builder=builder, progress=progress, arm=arm)
         if runners is not None:
             runners.append(runner)

@@ -35,6 +35,7 @@ __all__ = [
     "envelope_paths",
     "estimate_run",
     "format_estimate",
+    "pair_total",
     "plan_cases_line",
     "sweep_estimate",
 ]
@@ -213,6 +214,14 @@ def format_estimate(
     cache += "prompt cache and the rest read it (a tenth of the input price)"
     lines.append(cache + ("; none: " + "; ".join(reasons) if reasons else ""))
     return "\n".join(lines)
+
+
+def pair_total(priced: Sequence[float | None], model: str) -> str:
+    """The line under a ``--baseline`` pair's two estimates: what both runs cost at most
+    (``priced``: every scaffold's price in both arms, ``None`` where unknown)."""
+    known = [usd for usd in priced if usd is not None]
+    usd = f"${sum(known):.4f}" if len(known) == len(priced) else "unknown (no price)"
+    return f"the pair: two runs, at most {usd} for {model} in all (first attempts)"
 
 
 def envelope_paths(
