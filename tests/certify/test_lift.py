@@ -1,21 +1,25 @@
 """The lift at a size only one arm of a pair tried (each arm's envelope search climbs and
 narrows on its own answers): that arm's own rate, its decision and its price are shown, and
-no difference, test or lift is claimed where the arms share no case."""
+no difference, test or lift is claimed where the arms share no case. A pair's reports take
+the lift their caller folded, and say once what its figures are."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 from pathlib import Path
 
 import pytest
 
-from verification.certify.lift import PairLift, scaffold_lift
+from verification.certify.lift import PairLift, lift_sentence, scaffold_lift
 from verification.certify.results import results_from_journal
 from verification.cli import main
-from verification.reports.lift import render_lift
+from verification.reports.generator import write_run_reports
+from verification.reports.lift import lift_markdown, pair_lift, render_lift
 from verification.store.journal import read_journal
 from verification.store.manifests import read_manifest_file
+from verification.store.paths import RunPaths
 
 
 @pytest.mark.slow  # a dry-run pair over two sizes: a few seconds
@@ -47,3 +51,35 @@ def test_a_size_only_one_arm_tried_shows_that_arm_alone(tmp_path: Path) -> None:
     shown = render_lift(PairLift("a", "b", {"kmp": lift})).splitlines()
     (row,) = [line.split() for line in shown if line.startswith(f"{point.size} ")]
     assert row[:5] == [str(point.size), "0", "-", f"{100 * point.pass_rate:.1f}%", "-"]
+
+
+@pytest.mark.slow  # a dry-run pair: a few seconds
+def test_a_pairs_reports_take_the_lift_given_and_say_what_its_figures_are_once(
+    tmp_path: Path,
+) -> None:
+    argv = ["verify", "kmp", "--level", "quick", "--sizes", "10", "--provider", "reference"]
+    assert main([*argv, "--baseline", "none", "--output", str(tmp_path)]) == 0
+    arms = {}
+    for run in (tmp_path / "runs").iterdir():
+        paths = RunPaths(tmp_path, run.name)
+        manifest = paths.read_manifest()
+        records = read_journal(paths.journal)
+        arms[manifest.variant] = (manifest, results_from_journal(manifest, records), records)
+    lift = pair_lift(arms["bare"], arms[None])
+    # The bare run's journal gone: the scaffold run's reports cannot read it back, and
+    # leave the lift out, unless the caller gives the lift it folded (as verify does).
+    bare_journal = RunPaths(tmp_path, lift.bare_run).journal
+    bare_journal.rename(tmp_path / "elsewhere.jsonl")
+    manifest, results, _ = arms[None]
+    paths = RunPaths(tmp_path, manifest.run_id)
+    summary = paths.reports / "summary.json"
+    write_run_reports(paths, manifest, results, publish=False)
+    assert json.loads(summary.read_text(encoding="utf-8"))["lift"] is None
+    write_run_reports(paths, manifest, results, publish=False, lift=lift)
+    written = json.loads(summary.read_text(encoding="utf-8"))["lift"]["kmp"]
+    assert written["sentence"] == lift_sentence(lift.scaffolds["kmp"])
+    # Several scaffolds: each its sentence and table, what the figures are said once.
+    two = PairLift("a", "b", {"kmp": lift.scaffolds["kmp"], "lcs": lift.scaffolds["kmp"]})
+    for text in (render_lift(two), lift_markdown(two)):
+        assert text.count("case scores on the cases both arms decided") == 1
+        assert text.count(lift_sentence(lift.scaffolds["kmp"])) == 2

@@ -387,11 +387,11 @@ class RunCommands(CommandsBase):
         finally:
             if bar is not None:
                 bar.close()
-        write_run_reports(runs.a.paths, runs.a.manifest, runs.a.results, publish=False)
-        summary = write_run_reports(runs.b.paths, runs.b.manifest, runs.b.results)
+        lift = runs.lift()  # both runs' reports carry it, folded once here
+        write_run_reports(runs.a.paths, runs.a.manifest, runs.a.results, publish=False, lift=lift)
+        summary = write_run_reports(runs.b.paths, runs.b.manifest, runs.b.results, lift=lift)
         print_summary(runs.b.results.values(), runs.b.manifest.run_label, summary)
         print(render_pairing(runs.pairing, a=runs.a_label, b=runs.b_label), end="")
-        lift = runs.lift()
         if lift is not None:
             print(render_lift(lift), end="")
         return exit_code([r.status for r in runs.b.results.values()], runs.b.manifest.level)

@@ -378,12 +378,15 @@ def write_run_reports(
     publish: bool = True,
     costs: Mapping[str, ScaffoldCost] | None = None,
     records: Sequence[AttemptRecord] | None = None,
+    lift: PairLift | None = None,
 ) -> Path:
     """Run every reporter into the run's reports folder, then (unless ``publish`` is false:
     an older run re-rendered) publish that folder to ``<results_dir>/reports``; returns the
     run's ``summary.md``. ``records``: the run's journal, when the caller read it already
-    (its bad lines then warned about once). A run or reports folder that leads out of the
-    results folder through a symbolic link is refused (:meth:`RunPaths.check_inside`)."""
+    (its bad lines then warned about once). ``lift``: the lift of the ``--baseline none``
+    pair the run is one of, when the caller has it (else its other run is read back). A run
+    or reports folder that leads out of the results folder through a symbolic link is
+    refused (:meth:`RunPaths.check_inside`)."""
     paths.check_inside()
     records = read_journal(paths.journal) if records is None else list(records)
     recent = recent_comparable(paths.results_dir, manifest, TREND_RUNS)
@@ -398,7 +401,7 @@ def write_run_reports(
         comparison=None if previous is None else compare_with_previous(previous, results),
         history=tuple(recent),
         records=records,
-        lift=linked_lift(paths.results_dir, manifest, results, records),
+        lift=lift or linked_lift(paths.results_dir, manifest, results, records),
     )
     for reporter in reporters:
         reporter.write(context)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from verification.certify.envelope_search import EnvelopeResult, envelope_result
-from verification.certify.lift import Lift, LiftRow, PairLift, lift_sentence, scaffold_lift
+from verification.certify.lift import LiftRow, PairLift, lift_sentence, scaffold_lift
 from verification.certify.results import ScaffoldResults, results_from_journal
 from verification.errors import ConfigurationError, JournalError, StoredFileError
 from verification.store.journal import read_journal
@@ -85,6 +85,8 @@ def linked_lift(
         other = paths.read_manifest()
         if other.linked_run != manifest.run_id or "bare" not in (manifest.variant, other.variant):
             return None
+        if not paths.journal.is_file():  # an empty arm would read as one that failed all
+            raise FileNotFoundError(f"{paths.journal} is missing")
         other_results = results_from_journal(other, other_records := read_journal(paths.journal))
     except (ConfigurationError, StoredFileError, JournalError, OSError, ValueError) as exc:
         logger.warning("the lift is left out: run %s cannot be read: %s", other_id, exc)
@@ -180,14 +182,11 @@ _NOTE = (
 )
 
 
-def _estimated(lift: Lift) -> bool:
-    rows = (*lift.sizes, lift.overall)
-    return any(row.bare_tokens.estimated or row.scaffold_tokens.estimated for row in rows)
-
-
-def _note(lift: Lift) -> str:
+def _note(lift: PairLift) -> str:
+    """What the tables' figures are, said once under them."""
+    rows = [row for one in lift.scaffolds.values() for row in (*one.sizes, one.overall)]
     said = _NOTE
-    if _estimated(lift):
+    if any(row.bare_tokens.estimated or row.scaffold_tokens.estimated for row in rows):
         said += ", estimated from reply lengths (four characters a token) where none was recorded"
     return said
 
@@ -207,13 +206,14 @@ def lift_markdown(lift: PairLift) -> str:
         lines.append("|" + "---|" * len(headers))
         for row in (*one.sizes, one.overall):
             lines.append("| " + " | ".join(_cells(row)) + " |")
-        lines += ["", f"({_note(one)}.)"]
+    if lift.scaffolds:
+        lines += ["", f"({_note(lift)}.)"]
     return "\n".join(lines) + "\n"
 
 
 def render_lift(lift: PairLift) -> str:
     """The lift as the terminal prints it under the pair's comparison: per scaffold its
-    sentence and a table of the sizes."""
+    sentence and a table of the sizes, then once what the figures are."""
     lines: list[str] = []
     for name, one in lift.scaffolds.items():
         rows = [_HEADERS, *(_cells(row) for row in (*one.sizes, one.overall))]
@@ -223,7 +223,8 @@ def render_lift(lift: PairLift) -> str:
             "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
             for row in rows
         ]
-        lines.append(f"({_note(one)})")
+    if lines:
+        lines.append(f"({_note(lift)})")
     return "\n".join(lines) + "\n" if lines else ""
 
 
