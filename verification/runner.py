@@ -239,8 +239,12 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         settings = self.settings
         self._calibrations = {}  # another run's case of the same id may differ (its seed)
         previous = paths.read_manifest() if resumed else None
+        # Read once: the run's folder is this process's from here (a new run's has none).
+        journalled = read_journal(paths.journal)
         if previous is not None:  # a run of a --baseline pair goes on as its arm
-            self.prompt_builder, self.arm = resumed_arm(previous, self.prompt_builder, self.arm)
+            self.prompt_builder, self.arm = resumed_arm(
+                previous, self.prompt_builder, self.arm, journalled
+            )
         plan = plan_run(
             settings,
             scaffold_names,
@@ -297,7 +301,6 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             manifest = manifest.model_copy(update={"arm": self.arm})
         paths.write_manifest(manifest)
         self.run_id = paths.run_id
-        journalled = read_journal(paths.journal)
         # A line whose input is none of its scaffold's counts as no answer: asked again.
         attempts.answered = answered_samples(fitting_records(journalled, specs))
         # What the run paid before (on resume) counts against this invocation's budget.

@@ -45,7 +45,10 @@ def _replay(path: Path, lines: list[dict[str, str]]) -> Path:
 
 @pytest.mark.slow  # a dry run, a run and its resume: some seconds
 @pytest.mark.parametrize("arm", ["bare", "scaffold"])
-def test_a_resumed_pair_run_keeps_its_arm_and_its_prompt(tmp_path: Path, arm: Arm) -> None:
+@pytest.mark.parametrize("recorded", [True, False], ids=["arm recorded", "older manifest"])
+def test_a_resumed_pair_run_keeps_its_arm_and_its_prompt(
+    tmp_path: Path, arm: Arm, recorded: bool
+) -> None:
     output = tmp_path / "out"
     scaffolds = packaged_scaffolds_dir()
     builder = BarePromptBuilder(scaffolds) if arm == "bare" else PromptBuilder(scaffolds)
@@ -61,6 +64,11 @@ def test_a_resumed_pair_run_keeps_its_arm_and_its_prompt(tmp_path: Path, arm: Ar
     )
     first = asyncio.run(VerificationRunner(settings, prompt_builder=builder, arm=arm).run(["kmp"]))
     assert first.manifest.arm == arm
+    if not recorded:  # a manifest written before arms were kept: its journal names the arm
+        path = first.paths.run_dir / "manifest.json"
+        data = json.loads(path.read_text(encoding="utf-8"))
+        del data["arm"]
+        path.write_text(json.dumps(data), encoding="utf-8")
     left = {r.case_id for r in read_journal(first.paths.journal) if r.outcome == "infra_error"}
     assert left == set(ids[1::2])
     # Every case answered by another arm first: a run that forgot its arm is served those.

@@ -35,14 +35,21 @@ __all__ = [
 
 
 def resumed_arm(
-    manifest: RunManifest, builder: PromptBuilder, arm: Arm | None
+    manifest: RunManifest,
+    builder: PromptBuilder,
+    arm: Arm | None,
+    journalled: Iterable[AttemptRecord] = (),
 ) -> tuple[PromptBuilder, Arm | None]:
     """The prompt builder and arm a resumed run asks with: the arm its manifest records (a
     run of no pair keeps ``arm``), and for the bare arm a :class:`BarePromptBuilder` reading
     the same scaffolds, so a resumed bare arm stays bare (the scaffold sent in its place
     would mix two questions in one run; its manifest's sha256 is of the bare text). A
-    manifest from before arms were kept names the bare arm by its ``variant``."""
+    manifest from before arms were kept names the bare arm by its ``variant`` once its pair
+    was linked, and a run stopped before that by the arm its journal's lines name
+    (``journalled``)."""
     recorded = manifest.arm or ("bare" if manifest.variant == "bare" else None)
+    if recorded is None and manifest.linked_run is None:
+        recorded = next((r.arm for r in journalled if r.arm is not None), None)
     if recorded is None:
         return builder, arm
     if recorded == "bare" and not isinstance(builder, BarePromptBuilder):
