@@ -11,7 +11,7 @@ from types import ModuleType
 
 import pytest
 
-from verification.cases import generate_case
+from verification.cases import TIERS, generate_case
 from verification.catalog import default_catalog
 from verification.catalog.spec import MODEL_OUTPUT_CEILING
 
@@ -53,6 +53,18 @@ def test_the_budget_holds_the_scaffolds_work_at_every_stress_size(name: str) -> 
         assert declared >= BENCH.required_tokens(spec, size), (name, size)
         assert declared >= BENCH.MARGIN * BENCH.work_tokens(spec, size), (name, size)
         assert declared <= MODEL_OUTPUT_CEILING
+
+
+@pytest.mark.parametrize("name", GRAPH)
+def test_every_size_list_offers_to_size_is_one_every_tier_accepts(name: str) -> None:
+    # bellman_ford, floyd_warshall, astar and graph_coloring's simple ranges stop short of
+    # the standard maximum, where their stress ranges begin: the sizes between are no
+    # simple size, so --size (every tier) must not offer them.
+    axis = default_catalog()[name].size
+    shared = axis.shared(TIERS)
+    assert shared is not None
+    for size in range(shared[0], shared[1] + 1):
+        assert all(axis.check(tier, size) is None for tier in TIERS), (name, size)
 
 
 @pytest.mark.slow  # twenty cases a tier at 28 vertices, about five seconds

@@ -180,10 +180,12 @@ class SizeAxis:
         )
 
     def honoured(self, tier: Tier) -> tuple[int, int]:
-        """The lowest and highest size ``tier`` accepts, its stress range included (a
-        stress tier accepts every size between them when the ranges meet)."""
+        """The lowest and highest size ``tier`` accepts, its stress range included when it
+        meets the tier's own range (a simple range that stops short of the standard maximum
+        leaves a gap no size of which is drawn: the stress range is then not counted, so
+        every size between the two ends is one the tier accepts)."""
         low, high = self.ranges[tier]
-        if self.stress is not None and tier in STRESS_TIERS:
+        if self.stress is not None and tier in STRESS_TIERS and self.stress[0] <= high + 1:
             return low, max(high, self.stress[1])
         return low, high
 
