@@ -54,13 +54,13 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _size_options(spec: ScaffoldSpec) -> dict[str, list[int] | None]:
-    """The sizes each option accepts: ``size`` (``--size N`` on a run of every tier; ``null``
-    when the tiers share none) and ``sizes`` (``--sizes``, over the sweep's tiers)."""
-    shared = spec.size.shared(TIERS)
+def _size_options(spec: ScaffoldSpec) -> dict[str, list[list[int]]]:
+    """The sizes each option accepts, as ascending ``[low, high]`` runs: ``size`` (``--size
+    N`` on a run of every tier; empty when the tiers share none) and ``sizes``
+    (``--sizes``, over the sweep's tiers)."""
     return {
-        "size": list(shared) if shared else None,
-        "sizes": list(spec.size.spanned(SWEEP_TIERS)),
+        "size": [list(run) for run in spec.size.shared(TIERS)],
+        "sizes": [list(run) for run in spec.size.spanned(SWEEP_TIERS)],
     }
 
 

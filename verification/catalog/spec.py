@@ -100,6 +100,21 @@ class OutputBudget:
         return math.ceil(grown)
 
 
+def _runs(sizes: set[int]) -> list[tuple[int, int]]:
+    """``sizes`` as ascending runs of consecutive sizes, ``(low, high)`` each."""
+    runs: list[tuple[int, int]] = []
+    for size in sorted(sizes):
+        if runs and runs[-1][1] == size - 1:
+            runs[-1] = (runs[-1][0], size)
+        else:
+            runs.append((size, size))
+    return runs
+
+
+def _shown_runs(runs: Sequence[tuple[int, int]]) -> str:
+    return ",".join(f"{low}-{high}" for low, high in runs) or "none"
+
+
 @dataclass(frozen=True, kw_only=True)
 class SizeAxis:
     """What a scaffold's size measures, and the sizes its generator honours.
@@ -189,29 +204,30 @@ class SizeAxis:
             return low, max(high, self.stress[1])
         return low, high
 
-    def shared(self, tiers: Sequence[Tier]) -> tuple[int, int] | None:
-        """The sizes every one of ``tiers`` honours, stress included: what ``--size N`` may
-        be on a run that asks them all (``None``: they share none)."""
-        low = max(self.honoured(tier)[0] for tier in tiers)
-        high = min(self.honoured(tier)[1] for tier in tiers)
-        return (low, high) if low <= high else None
+    def _accepted(self, tier: Tier) -> set[int]:
+        low, high = self.ranges[tier]
+        sizes = set(range(low, high + 1))
+        if self.stress is not None and tier in STRESS_TIERS:
+            sizes.update(range(self.stress[0], self.stress[1] + 1))
+        return sizes
 
-    def spanned(self, tiers: Sequence[Tier]) -> tuple[int, int]:
-        """From the lowest to the highest size some one of ``tiers`` honours, stress
-        included: what ``--sizes`` may name over the sweep's tiers."""
-        return (
-            min(self.honoured(tier)[0] for tier in tiers),
-            max(self.honoured(tier)[1] for tier in tiers),
-        )
+    def shared(self, tiers: Sequence[Tier]) -> list[tuple[int, int]]:
+        """The sizes every one of ``tiers`` accepts (:meth:`check`), stress included, as
+        ascending ``(low, high)`` runs: what ``--size N`` may be on a run that asks them
+        all (empty: they share none)."""
+        return _runs(set.intersection(*(self._accepted(tier) for tier in tiers)))
+
+    def spanned(self, tiers: Sequence[Tier]) -> list[tuple[int, int]]:
+        """The sizes some one of ``tiers`` accepts, stress included, as ascending ``(low,
+        high)`` runs: what ``--sizes`` may name over the sweep's tiers."""
+        return _runs(set().union(*(self._accepted(tier) for tier in tiers)))
 
     def options_text(self) -> str:
         """Which sizes each option accepts, for ``list``: ``--size`` on a run of every
         tier, ``--sizes`` over the :data:`SWEEP_TIERS` (the stress range named when there
         is one)."""
-        size = self.shared(TIERS)
-        low, high = self.spanned(SWEEP_TIERS)
-        text = f"{self.unit}: --size " + (f"{size[0]}-{size[1]}" if size else "none")
-        text += f", --sizes {low}-{high}"
+        text = f"{self.unit}: --size {_shown_runs(self.shared(TIERS))}"
+        text += f", --sizes {_shown_runs(self.spanned(SWEEP_TIERS))}"
         if self.stress is not None:
             text += f" (stress {self.stress[0]}-{self.stress[1]})"
         return text

@@ -111,15 +111,16 @@ def sweep_plan(
     for size in sizes:
         tiers = _tiers_at(spec, size)
         if not tiers:
-            low, high = spec.size.spanned(SWEEP_TIERS)
+            honoured = ", ".join(f"{low}..{high}" for low, high in spec.size.spanned(SWEEP_TIERS))
             each = ", ".join(
-                f"{tier} {spec.size.honoured(tier)[0]}..{spec.size.honoured(tier)[1]}"
+                f"{tier} {spec.size.ranges[tier][0]}..{spec.size.ranges[tier][1]}"
                 for tier in SWEEP_TIERS
             )
+            stress = spec.size.stress
+            each += f", stress {stress[0]}..{stress[1]}" if stress else ""
             raise ConfigurationError(
                 f"{spec.name}: --sizes {size} is outside the sizes a sweep honours, "
-                f"{low}..{high} {spec.size.unit} (its tiers {each}, stress sizes included); "
-                "choose --sizes in it"
+                f"{honoured} {spec.size.unit} (its tiers {each}); choose --sizes in it"
             )
         plan.extend((tiers[k % len(tiers)], k // len(tiers), size) for k in range(per_size))
     return plan

@@ -409,8 +409,8 @@ def _checked_size(
                 )
             if not asked:  # a case id's own size
                 raise ConfigurationError(f"{spec.name}: {problem}; choose a size in it")
-            shared = spec.size.shared(asked)
-            share = f"share {shared[0]}..{shared[1]}" if shared else "share no size"
+            shared = ", ".join(f"{low}..{high}" for low, high in spec.size.shared(asked))
+            share = f"share {shared}" if shared else "share no size"
             raise ConfigurationError(
                 f"{spec.name}: {problem}; --size applies to every tier the run "
                 f"asks ({', '.join(asked)}), which {share}: choose --size in it, or --tier "
