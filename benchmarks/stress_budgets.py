@@ -461,11 +461,47 @@ def _simulated_annealing(test_input: dict[str, Any], expected: dict[str, Any]) -
     return "\n".join(lines) + "\n" + _answer(expected)
 
 
+def _subset_sum(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """The suffix sums, then a line per step of the scaffold's search (take, skip, dead
+    end, undo, success) as its example writes them, the answer."""
+    numbers: list[int] = test_input["numbers"]
+    target: int = test_input["target"]
+    rest = [sum(numbers[i:]) for i in range(len(numbers) + 1)]
+    lines = [f"rest = {rest}"]
+    taken: list[int] = []
+    index = total = 0
+    while total != target:
+        if index == len(numbers) or total + rest[index] < target:
+            lines.append(f"i={index} sum {total}: {total}+rest {rest[index]} < {target} -> back")
+            if not taken:
+                lines.append("nothing left to undo: no subset")
+                break
+            undone = taken.pop()
+            total -= numbers[undone]
+            lines.append(f"undo i={undone} ({numbers[undone]}), skip it")
+            index = undone + 1
+        elif total + numbers[index] <= target:
+            taken.append(index)
+            lines.append(
+                f"i={index} ({numbers[index]}) sum {total}: take -> {total + numbers[index]}"
+            )
+            total += numbers[index]
+            index += 1
+        else:
+            value = numbers[index]
+            lines.append(f"i={index} ({value}) sum {total}: {total}+{value} > {target} -> skip")
+            index += 1
+    else:
+        lines.append(f"sum {total} = target -> success. Positions taken: {taken}")
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
 RENDERERS.update(
     {
         "monte_carlo": _monte_carlo,
         "newton_raphson": _newton_raphson,
         "simulated_annealing": _simulated_annealing,
+        "subset_sum": _subset_sum,
     }
 )
 

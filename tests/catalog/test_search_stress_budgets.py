@@ -8,9 +8,10 @@ import pytest
 
 from tests.catalog.test_graph_stress_budgets import BENCH
 from verification.catalog import default_catalog
+from verification.catalog.backtracking.subset_sum import search_effort
 from verification.catalog.spec import MODEL_OUTPUT_CEILING
 
-SCAFFOLDS = ["monte_carlo", "newton_raphson", "simulated_annealing"]
+SCAFFOLDS = ["monte_carlo", "newton_raphson", "simulated_annealing", "subset_sum"]
 """The scaffolds whose stress budgets are fitted to their measured work."""
 
 
@@ -45,3 +46,11 @@ def test_a_careful_simulated_annealing_answer_has_a_line_per_step() -> None:
     drawn = BENCH.generate_case(spec, "standard", 0, seed=7, size=60)
     text = BENCH.RENDERERS["simulated_annealing"](drawn.input, drawn.expected)
     assert text.count("\nk=") + text.startswith("k=") == len(drawn.input["draws"])
+
+
+def test_a_careful_subset_sum_answer_shows_every_step_of_the_search() -> None:
+    spec = default_catalog()["subset_sum"]
+    drawn = BENCH.generate_case(spec, "standard", 0, seed=7, size=56)
+    text = BENCH.RENDERERS["subset_sum"](drawn.input, drawn.expected)
+    steps, _ = search_effort(drawn.input["numbers"], drawn.input["target"])
+    assert text.count("\n") == steps + 1 + 3  # the suffix sums; the answer's block

@@ -11,11 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verification.cases import TestCase
+from tests.support.stress import stress_case, stress_cells
+from verification.cases import TestCase, Tier
 from verification.catalog.backtracking.subset_sum import (
+    MAX_STEPS,
+    SPEC,
+    STANDARD_MAX,
     SUBSET_SUM_EDGE_KINDS,
     SubsetSumValidator,
     generate_subset_sum,
+    search_effort,
 )
 from verification.reference.backtracking import subset_sum
 
@@ -179,3 +184,30 @@ def test_long_lists_do_not_hit_the_recursion_limit() -> None:
 def test_bad_inputs_raise(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         subset_sum(**kwargs)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("subset_sum"))
+def test_stress_sizes_keep_the_tiers_promises_and_the_reference_holds(
+    tier: Tier, size: int, index: int
+) -> None:
+    case = stress_case("subset_sum", tier, size, index)
+    numbers, target = case.input["numbers"], case.input["target"]
+    assert len(numbers) == size and 0 < target < sum(numbers)
+    if tier == "simple":
+        assert len(set(numbers)) == size
+    else:
+        taken = 0  # taking whatever fits, in order, misses: the search has to go back
+        for value in numbers:
+            taken += value if taken + value <= target else 0
+        assert taken != target
+    # The shown search grows with the size, in proportion past the standard maximum.
+    steps, _ = search_effort(numbers, target)
+    assert steps <= MAX_STEPS[tier] * size / STANDARD_MAX
+    assert oracle(case.input, case.expected), case.id
+    # Calibration asks both hooks of a run's own cases: they must hold (and be quick) here.
+    rng = random.Random(index)
+    for other in SPEC.alternatives(case, rng):
+        assert oracle(case.input, other)
+        assert SPEC.validator.validate(other, case.expected, case=case).is_valid
+    for wrong in SPEC.mutants(case, rng):  # (the oracle's "no subset" check is brute force)
+        assert not SPEC.validator.validate(wrong, case.expected, case=case).is_valid

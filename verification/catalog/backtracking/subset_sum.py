@@ -9,13 +9,16 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.arrays import distinct_values, values_with_repeats
 from verification.reference.backtracking import subset_sum
 from verification.validators.base import ValidationResult, Validator, pick
 
 __all__ = [
+    "MAX_STEPS",
     "SPEC",
+    "STANDARD_MAX",
+    "STRESS_MAX",
     "SUBSET_SUM_EDGE_KINDS",
     "SubsetSumAnswer",
     "SubsetSumValidator",
@@ -48,10 +51,21 @@ SUBSET_SUM_EDGE_KINDS = (
 that no subset reaches; a target above the total; the target equal to the total; one
 number; zeros and repeated values (several right index sets)."""
 
-_MAX_STEPS = {"simple": 30, "standard": 90, "no_subset": 60}
+MAX_STEPS = {"simple": 30, "standard": 90, "no_subset": 60}
 """The most steps the scaffold's search shows before it stops, per tier (and for the edge
-tier's ``no_subset`` instances, whose search runs to the end): the work fits the budget."""
+tier's ``no_subset`` instances, whose search runs to the end): the work fits the budget.
+A stress size grows a tier's in proportion to the size past the standard maximum."""
 _ATTEMPTS = 500
+STANDARD_MAX = 14
+"""The most numbers of a standard case; past it, up to four times as many (the stress
+range)."""
+STRESS_MAX = 4 * STANDARD_MAX
+
+
+def _step_cap(tier: str, size: int) -> int:
+    """The most steps a case's search shows: the tier's, grown in proportion to the size
+    past the standard maximum."""
+    return MAX_STEPS[tier] * max(size, STANDARD_MAX) // STANDARD_MAX
 
 
 def _is_int(value: Any) -> bool:
@@ -107,16 +121,18 @@ class SubsetSumValidator(Validator):
         return ValidationResult(True, f"{len(indices)} numbers summing to {target}")
 
 
-def search_effort(numbers: Sequence[int], target: int) -> tuple[int, int]:
+def search_effort(numbers: Sequence[int], target: int, limit: int | None = None) -> tuple[int, int]:
     """The scaffold's search on this input: how many steps it shows (a take, a skip, a
-    dead end, an undo, the success) and how many branches it abandons as dead ends."""
+    dead end, an undo, the success) and how many branches it abandons as dead ends; with
+    ``limit``, the count stops just past it (a search too long to show is not followed to
+    its end)."""
     after = [sum(numbers[i:]) for i in range(len(numbers) + 1)]
     steps = cuts = 0
 
     def search(index: int, total: int) -> bool:
         nonlocal steps, cuts
         steps += 1
-        if total == target:
+        if total == target or (limit is not None and steps > limit):
             return True
         if index == len(numbers) or total + after[index] < target:
             cuts += 1
@@ -157,14 +173,21 @@ def generate_subset_sum(rng: random.Random, tier: Tier, size: int) -> dict[str, 
       ``no_subset``, ``above_total``, ``empty_set`` with a positive target and
       ``single_number`` with another target have no subset; a ``no_subset`` search
       shows at most 60 steps before it gives up.
+    - At a stress size (15..56, past the standard maximum): the simple tier's numbers are
+      distinct of 1..3*size, and either tier's search shows at most its steps times
+      ``size / 14``.
     """
+    # Past the standard maximum (the stress range) the numbers reach higher, so that many
+    # distinct ones exist, and the search may show more steps, in proportion to the size.
+    stress = size > STANDARD_MAX
     if tier == "simple":
         if size < 3:
             raise ValueError(f"simple subset_sum needs at least 3 numbers, got {size}")
         for _ in range(_ATTEMPTS):
-            numbers = distinct_values(rng, size, 1, 20)
+            numbers = distinct_values(rng, size, 1, 3 * size if stress else 20)
             target = sum(rng.sample(numbers, rng.randint(2, size - 1)))
-            if search_effort(numbers, target)[0] <= _MAX_STEPS["simple"]:
+            cap = _step_cap("simple", size)
+            if search_effort(numbers, target, cap)[0] <= cap:
                 return {"numbers": numbers, "target": target}
         raise RuntimeError(f"no simple subset_sum input of {size} numbers")
     if tier == "standard":
@@ -176,8 +199,9 @@ def generate_subset_sum(rng: random.Random, tier: Tier, size: int) -> dict[str, 
             target = sum(picked)
             if _greedy_hits(numbers, target):
                 continue
-            steps, cuts = search_effort(numbers, target)
-            if cuts >= 1 and steps <= _MAX_STEPS["standard"]:
+            cap = _step_cap("standard", size)
+            steps, cuts = search_effort(numbers, target, cap)
+            if cuts >= 1 and steps <= cap:
                 return {"numbers": numbers, "target": target}
         raise RuntimeError(f"no standard subset_sum input of {size} numbers")
     return _edge(rng, size)
@@ -227,7 +251,7 @@ def _no_subset(rng: random.Random, n: int) -> dict[str, Any]:
         else:
             numbers = distinct_values(rng, n, 5, 10 + 4 * n)
             target = rng.randint(min(numbers) + 1, sum(numbers) - 1)
-        if search_effort(numbers, target)[0] > _MAX_STEPS["no_subset"]:
+        if search_effort(numbers, target)[0] > MAX_STEPS["no_subset"]:
             continue  # too long a search to show by hand
         if not subsets_summing_to(numbers, target, limit=1):
             return {"numbers": numbers, "target": target}
@@ -282,13 +306,31 @@ def _all_subsets(numbers: Sequence[int]) -> list[list[int]]:
     return [[i for i in range(len(numbers)) if m >> i & 1] for m in range(1 << len(numbers))]
 
 
+def _swapped(numbers: Sequence[int], indices: Sequence[int], limit: int = 10) -> list[list[int]]:
+    """Up to ``limit`` index sets with the same sum as ``indices``: one of them swapped for
+    an index outside them that holds the same number."""
+    chosen = set(indices)
+    found = [
+        sorted(chosen - {i} | {j})
+        for i in indices
+        for j in range(len(numbers))
+        if j not in chosen and numbers[j] == numbers[i]
+    ]
+    return found[:limit]
+
+
 def subset_sum_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
-    """Up to three other index sets that reach the target (brute force), and the expected
-    indices in descending order."""
+    """Up to three other index sets that reach the target (brute force; past the standard
+    maximum, one index swapped for another of the same number), and the expected indices
+    in descending order."""
     indices: list[int] | None = case.expected["indices"]
     if indices is None:
         return []
-    others = subsets_summing_to(case.input["numbers"], case.input["target"])
+    numbers: list[int] = case.input["numbers"]
+    if len(numbers) <= STANDARD_MAX:
+        others = subsets_summing_to(numbers, case.input["target"])
+    else:  # a stress size: too many subsets to try them all
+        others = _swapped(numbers, indices)
     answers = [{"found": True, "indices": s} for s in rng.sample(others, min(3, len(others)))]
     answers.append({"found": True, "indices": indices[::-1]})
     return distinct_answers(answers, unlike=[case.expected])
@@ -313,10 +355,15 @@ SPEC = ScaffoldSpec(
     size=SizeAxis(
         unit="numbers",
         measure=count_numbers,
-        ranges={"simple": (3, 8), "standard": (6, 14), "edge": (0, 10)},
+        ranges={"simple": (3, 8), "standard": (6, STANDARD_MAX), "edge": (0, 10)},
+        stress=(STANDARD_MAX + 1, STRESS_MAX),
     ),
     mutants=subset_sum_mutants,
     alternatives=subset_sum_alternatives,
     max_output_tokens=6144,
+    # The suffix sums and a line per step of the search (benchmarks/stress_budgets.py): 907
+    # tokens at 14 numbers, 4,486 at 56 (the step cap grows with the size); the flat budget
+    # holds the standard maximum, each number past it 1.5x its work (11,618 at 56).
+    output_budget=OutputBudget(per_unit=128, base=4450),
     code_sizes=(28,),
 )
