@@ -23,7 +23,7 @@ from verification.certify.envelope_search import envelope_result, search_for
 from verification.certify.sequential import decide
 from verification.cli import main
 from verification.config import load_settings, resolve_settings
-from verification.errors import ConfigurationError
+from verification.errors import ConfigurationError, LLMError
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.dry_run import ReferenceProvider
 from verification.reports.generator import write_run_reports
@@ -226,3 +226,27 @@ def test_estimate_envelope_names_the_costliest_course(capsys: pytest.CaptureFixt
     assert paths is not None
     course = ", ".join(map(str, paths["kmp"]))
     assert f"at worst {len(paths['kmp'])} size(s) (kmp {course})" in capsys.readouterr().out
+
+
+class Erring(Threshold):
+    """The reference's answer below the threshold, an error from it (no answer at all)."""
+
+    async def generate(self, request: LLMRequest) -> LLMResponse:
+        key = parse_case_id(request.case_id or "")
+        if key is not None and key.size is not None and key.size >= self.threshold:
+            raise LLMError("the stand-in cannot answer this size")
+        return await super().generate(request)
+
+
+@pytest.mark.slow  # the erring size asks all its cases: no look decides on errors
+def test_a_size_left_incomplete_by_errors_stops_the_search_saying_so(tmp_path: Path) -> None:
+    run = _run(tmp_path, Erring(search_for(SPEC).start + 1), provider="reference", max_retries=0)
+    assert run.manifest.envelope is not None
+    course = run.manifest.envelope[SPEC.name]
+    first = search_for(SPEC).start
+    climbed = search_for(SPEC).next_size({first: True})
+    assert course.tried == [first, climbed] and course.stopped == "incomplete"
+    assert course.next_size == climbed
+    outcome = envelope_result(run.results[SPEC.name], run.manifest, ())
+    assert outcome is not None and f"stopped at {climbed}" in outcome.stopped
+    assert outcome.tried[-1].status == "INCOMPLETE"
