@@ -12,6 +12,7 @@ import pytest
 
 from verification.catalog import default_catalog
 from verification.catalog.code_format import code_answer, code_format, worked_case
+from verification.catalog.docs import catalog_markdown
 from verification.catalog.reference_programs import bundled_modules, reference_program
 from verification.catalog.spec import ScaffoldSpec
 from verification.errors import SpecError
@@ -198,3 +199,25 @@ def test_an_iteration_count_run_another_way_fails(spec: ScaffoldSpec) -> None:
     right = [Execution(Outcome.OK, value=dict(case.expected)) for case in task.suite]
     run = judge_executions(spec, spec.validator, task, "", right, engine="none", python="3")
     assert run.first_failure is None
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_a_ladder_short_of_1000_says_why_and_one_reaching_it_does_not(spec: ScaffoldSpec) -> None:
+    """Issue 26 item 2: 1,000 vertices or items where the algorithm is polynomial; the spec
+    states why where its ladder stops short, and the catalog page shows it."""
+    short = max(spec.code_ladder) < 1000
+    assert bool(spec.code_size_limit) == short, spec.code_size_limit
+    if short:
+        assert spec.code_size_limit in catalog_markdown(default_catalog())
+    assert list(spec.code_ladder) == sorted(set(spec.code_ladder))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_every_size_of_a_ladder_is_drawn_and_answered(spec: ScaffoldSpec) -> None:
+    from verification.catalog.drawing import draw_case
+
+    for size in spec.code_ladder:
+        case = draw_case(spec, "standard", 0, seed=26, size=size)
+        assert spec.size.measure(case.input) == size
+        assert spec.reference(**case.input) == case.expected

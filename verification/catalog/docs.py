@@ -133,4 +133,23 @@ def catalog_markdown(catalog: Catalog) -> str:
             ]
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
-    return "\n".join(lines)
+    return "\n".join(lines + _code_ladders(catalog))
+
+
+def _code_ladders(catalog: Catalog) -> list[str]:
+    """Code mode's size ladders: the standard-tier sizes every program runs at, and why a
+    ladder stops short of 1,000."""
+    lines = [
+        "## Code mode's size ladders",
+        "",
+        "`verify --answer code` runs every program at these standard-tier sizes besides the",
+        "level's cases (two cases each); where a ladder stops short of 1,000, why.",
+        "",
+        "| scaffold | sizes | why not 1,000 |",
+        "|---|---|---|",
+    ]
+    for name in sorted(catalog):
+        spec = catalog[name]
+        sizes = ", ".join(f"{size:,}" for size in spec.code_ladder)
+        lines.append(f"| `{name}` | {sizes} | {_cell(spec.code_size_limit) or '-'} |")
+    return [*lines, ""]

@@ -343,6 +343,11 @@ class ScaffoldSpec:
     cases, far past the trace sizes (1,000 vertices or items where the algorithm is
     polynomial), kept to a few seconds of reference time in all; none: the top of the
     standard range."""
+    code_size_limit: str = ""
+    """Code mode: why :attr:`code_sizes` stop short of 1,000 (the algorithm is exponential,
+    the reference's time or the generator's draws grow past a few seconds, the generator
+    draws no larger instance); ``list --markdown`` shows it. A test holds every built-in
+    scaffold whose ladder ends below 1,000 to saying why."""
 
     def __post_init__(self) -> None:
         if self.defined_in is None:
@@ -424,6 +429,8 @@ class ScaffoldSpec:
             )
         if fields and not fields - set(self.code_dropped_fields):
             raise SpecError(f"spec {self.name!r}: code mode cannot drop every answer field")
+        if not isinstance(self.code_size_limit, str) or not self.code_size_limit.isprintable():
+            raise SpecError(f"spec {self.name!r}: code_size_limit must be one line of text")
         for size in self.code_sizes:
             if not isinstance(size, int) or isinstance(size, bool) or size < 1:
                 raise SpecError(f"spec {self.name!r}: code size {size!r} is not a positive int")

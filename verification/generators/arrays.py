@@ -45,9 +45,9 @@ def distinct_values(rng: random.Random, n: int, low: int, high: int) -> list[int
 
 def values_with_repeats(rng: random.Random, n: int, low: int, high: int) -> list[int]:
     """``n`` integers of ``low..high`` in random order, at least one value repeated
-    (``n >= 2``): a pool of about two thirds of ``n`` distinct values, each used once, the
-    rest drawn from the pool again."""
-    pool = rng.sample(range(low, high + 1), max(1, min(n - 1, (2 * n) // 3)))
+    (``n >= 2``): a pool of about two thirds of ``n`` distinct values (all of
+    ``low..high`` when that is fewer), each used once, the rest drawn from the pool again."""
+    pool = rng.sample(range(low, high + 1), max(1, min(n - 1, (2 * n) // 3, high - low + 1)))
     values = pool + [rng.choice(pool) for _ in range(n - len(pool))]
     rng.shuffle(values)
     return values

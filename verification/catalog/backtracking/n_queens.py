@@ -298,4 +298,8 @@ SPEC = ScaffoldSpec(
     mutants=n_queens_mutants,
     alternatives=n_queens_alternatives,
     max_output_tokens=8192,
+    code_size_limit=(
+        "exponential: a backtracking search, which no polynomial algorithm replaces, "
+        "and every solution is listed: 724 of them at 10"
+    ),
 )

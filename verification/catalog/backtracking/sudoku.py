@@ -374,4 +374,8 @@ SPEC = ScaffoldSpec(
     ),
     mutants=sudoku_mutants,
     max_output_tokens=8192,
+    code_size_limit=(
+        "exponential: a backtracking search, which no polynomial algorithm replaces; a "
+        "9x9 grid has at most 81 blanks and the generator keeps a unique completion"
+    ),
 )

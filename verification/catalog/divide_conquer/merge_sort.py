@@ -155,5 +155,5 @@ SPEC = ScaffoldSpec(
     ),
     mutants=merge_sort_mutants,
     max_output_tokens=6144,
-    code_sizes=(64, 100),
+    code_sizes=(64, 100, 300, 1000),
 )

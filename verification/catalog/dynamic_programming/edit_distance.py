@@ -156,5 +156,9 @@ SPEC = ScaffoldSpec(
     ),
     mutants=edit_distance_mutants,
     max_output_tokens=6144,
-    code_sizes=(24, 100, 300),
+    code_sizes=(24, 100, 300, 500),
+    code_size_limit=(
+        "a quadratic table: at 1,000 letters one case is about a second of reference "
+        "time (three with its draw), past a few seconds for the ladder's cases"
+    ),
 )

@@ -224,4 +224,9 @@ SPEC = ScaffoldSpec(
         ),
     },
     code_sizes=(24, 100, 300),
+    code_size_limit=(
+        "a pseudo-polynomial table of items times capacity, the capacity growing with "
+        "the items: one case of 1,000 items takes 35 s to draw and 4 s of reference "
+        "time"
+    ),
 )

@@ -242,5 +242,9 @@ SPEC = ScaffoldSpec(
     mutants=lcs_mutants,
     alternatives=lcs_alternatives,
     max_output_tokens=6144,
-    code_sizes=(24, 100, 300),
+    code_sizes=(24, 100, 300, 500),
+    code_size_limit=(
+        "a quadratic table: at 1,000 letters one case is about two seconds of reference "
+        "time (four with its draw), past a few seconds for the ladder's cases"
+    ),
 )

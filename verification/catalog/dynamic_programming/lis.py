@@ -265,5 +265,5 @@ SPEC = ScaffoldSpec(
     mutants=lis_mutants,
     alternatives=lis_alternatives,
     max_output_tokens=6144,
-    code_sizes=(32,),
+    code_sizes=(32, 100, 300, 1000),
 )

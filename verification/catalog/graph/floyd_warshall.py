@@ -318,5 +318,9 @@ SPEC = ScaffoldSpec(
     # each size adds, which grows with the square of the size: 867 tokens at 8, 5,174 at
     # 17, 14,094 at 26.
     output_budget=OutputBudget(per_unit=32.6, exponent=2, base=6105),
-    code_sizes=(16,),
+    code_sizes=(16, 32, 50),
+    code_size_limit=(
+        "cubic, and the answer is a V x V matrix; drawing an instance takes 0.4 s at 50 "
+        "vertices and over 40 s at 100"
+    ),
 )

@@ -386,4 +386,8 @@ SPEC = ScaffoldSpec(
     mutants=activity_selection_mutants,
     alternatives=activity_selection_alternatives,
     max_output_tokens=4096,
+    code_size_limit=(
+        "the generator draws at most 20 activities (MAX_ACTIVITIES): its labels and "
+        "untied times are the trace's"
+    ),
 )

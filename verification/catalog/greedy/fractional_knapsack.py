@@ -452,4 +452,7 @@ SPEC = ScaffoldSpec(
     mutants=fractional_knapsack_mutants,
     alternatives=fractional_knapsack_alternatives,
     max_output_tokens=4096,
+    code_size_limit=(
+        "the generator draws at most 14 items (MAX_ITEMS), each ratio distinct as the trace asks"
+    ),
 )

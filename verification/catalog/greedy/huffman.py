@@ -345,4 +345,7 @@ SPEC = ScaffoldSpec(
             '"0"'
         ),
     },
+    code_size_limit=(
+        "the generator draws at most 16 symbols (MAX_SYMBOLS), their weights kept free of ties"
+    ),
 )

@@ -321,4 +321,9 @@ SPEC = ScaffoldSpec(
         "(`round(m, 8)`); `a` or `b` when `f` is 0 there (`a` checked first); `None` when "
         "`f(a)` and `f(b)` have the same sign",
     },
+    code_size_limit=(
+        "the size is the iteration count of a halving: a double runs out of precision "
+        "after about 50 halvings, and the generator keeps every stop clear of the "
+        "tolerance"
+    ),
 )

@@ -191,4 +191,6 @@ SPEC = ScaffoldSpec(
     # 625 tokens at 20 draws, 2,425 at 80 (python benchmarks/stress_budgets.py monte_carlo).
     # The flat budget holds the standard maximum; each draw past it adds 1.5x its work.
     output_budget=OutputBudget(per_unit=45.0, base=3196),
+    code_sizes=(20, 80),
+    code_size_limit="the generator draws at most 80 draws (MAX_DRAWS)",
 )

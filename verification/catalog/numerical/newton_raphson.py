@@ -268,5 +268,9 @@ SPEC = ScaffoldSpec(
     # of every stress budget (the flat one, plus 1.5x the work past the standard maximum's)
     # is met with room: 10 tokens a coefficient unit past 12.
     output_budget=OutputBudget(per_unit=10, base=6024),
-    code_sizes=(24, 100, 1000),
+    code_sizes=(24, 100, 300),
+    code_size_limit=(
+        "the size is the largest coefficient, not work (every run is one short polynomial); "
+        "at 1,000 the generator finds no clear-stopping start for some cases (4 of 30)"
+    ),
 )

@@ -284,4 +284,9 @@ SPEC = ScaffoldSpec(
         "best_individual": "the fittest string of that final population, the first in its "
         "order on a tie",
     },
+    code_sizes=(3, 10, 20),
+    code_size_limit=(
+        "the size is generations, each a set of given draws: drawing takes 0.9 s at 30 "
+        "generations and grows with them"
+    ),
 )

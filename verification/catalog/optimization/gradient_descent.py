@@ -398,4 +398,9 @@ SPEC = ScaffoldSpec(
         "`None` when an iterate overflows",
         "converged": "`True` only when the run stops on a step below the tolerance",
     },
+    code_size_limit=(
+        "the size is the iteration count: the generator finds no start, step and "
+        "tolerance that stop after 20 clear iterations (no step within "
+        "a factor 2 of the tolerance)"
+    ),
 )

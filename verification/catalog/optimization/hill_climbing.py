@@ -280,4 +280,8 @@ SPEC = ScaffoldSpec(
         "best_state": "the peak (last cell of a path) of the highest value; on a tie, the "
         "peak of the earliest start in `starts`",
     },
+    code_size_limit=(
+        "the size is the grid's side: the generator's cells take distinct values of "
+        "1..99, so the grid is at most 9 x 9"
+    ),
 )

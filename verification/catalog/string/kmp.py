@@ -163,4 +163,8 @@ SPEC = ScaffoldSpec(
         ),
     },
     code_sizes=(96, 300),
+    code_size_limit=(
+        "the standard generator asks for 2 to 5 matches of a 3-5 letter pattern over "
+        "2-3 letters, which a random text past a few hundred letters no longer has"
+    ),
 )
