@@ -1,5 +1,6 @@
 """The run's page states a swept scaffold's size envelope as summary.json does (issue 23
-item 3): in a real headless Chromium."""
+item 3), and an envelope search's sizes in the order tried as the scaffold report does
+(issue 25 item 2): in a real headless Chromium."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Watched
+from tests.browser.conftest import Watched, axe_violations
+from verification.reports.html import render_page
 
 pytestmark = pytest.mark.slow  # Chromium
 
@@ -32,4 +35,82 @@ def test_the_summary_row_states_the_size_envelope(watched: Watched, tmp_path: Pa
     watched.open((run_dir / "reports" / "index.html").as_uri())
     status = watched.page.locator('#summary tbody tr[data-scaffold="kmp"] .status').inner_text()
     assert status == f"{summary['status']} (size envelope: {summary['envelope']})"
+    assert not watched.errors and not watched.requests
+
+
+def _verify(*argv: str) -> Path:
+    """The run folder of ``verify`` with ``argv`` (a process of its own, as above)."""
+    output = Path(argv[argv.index("--output") + 1])
+    done = subprocess.run(
+        [sys.executable, "-m", "verification", "verify", *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    (run_dir,) = (output / "runs").iterdir()
+    return run_dir
+
+
+@pytest.fixture(scope="module")
+def searched(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The reports folder of a dry run of dijkstra's envelope search."""
+    output = tmp_path_factory.mktemp("envelope") / "results"
+    run_dir = _verify("dijkstra", "--provider", "reference", "--envelope", "--output", str(output))
+    return run_dir / "reports"
+
+
+def _search_table(watched: Watched, name: str) -> tuple[str, list[list[str]]]:
+    table = watched.page.locator(f'#searches table.search[data-scaffold="{name}"]')
+    caption = table.locator("caption").inner_text()
+    rows = table.locator("tbody tr").all()
+    return caption, [row.locator("td").all_inner_texts() for row in rows]
+
+
+def test_the_page_lists_the_envelope_search_as_the_report_does(
+    watched: Watched, axe: Any, searched: Path
+) -> None:
+    search = json.loads((searched / "summary.json").read_text())["scaffolds"]["dijkstra"]
+    search = search["envelope_search"]
+    assert len(search["tried"]) >= 2
+    watched.open((searched / "index.html").as_uri())
+    caption, rows = _search_table(watched, "dijkstra")
+    assert caption == (
+        f"dijkstra: envelope search, certified up to {search['certified_up_to']} vertices, "
+        "fails from no size tried"
+    )
+    # The Markdown report's rows, cell for cell, in the order the search tried the sizes.
+    report = (searched / "dijkstra.md").read_text().split("## Envelope search")[1]
+    lines = [line for line in report.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    assert rows == [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]
+    assert [int(row[1]) for row in rows] == [t["size"] for t in search["tried"]]
+    note = watched.page.locator('#searches p.search-note[data-scaffold="dijkstra"]').inner_text()
+    assert note.lower() == search["statement"].lower() + "."
+    assert axe_violations(axe, watched.page) == []
+    assert not watched.errors and not watched.requests
+
+
+def test_a_search_that_failed_and_stopped_says_so(
+    watched: Watched, searched: Path, tmp_path: Path
+) -> None:
+    page = (searched / "index.html").read_text()
+    block = page.split('id="run-data">')[1].split("</script>")[0]
+    data = json.loads(block)
+    search = data["summary"]["scaffolds"]["dijkstra"]["envelope_search"]
+    search["tried"][-1].update(status="FAILED", pass_rate=0.5, budget_limited=True, usd=0.01234)
+    search.update(
+        certified_up_to=search["tried"][-2]["size"], fails_from=search["tried"][-1]["size"]
+    )
+    search["stopped"] = "the next size would pass --max-cost"
+    (tmp_path / "index.html").write_text(render_page(data))
+    watched.open((tmp_path / "index.html").as_uri())
+    caption, rows = _search_table(watched, "dijkstra")
+    assert caption == (
+        f"dijkstra: envelope search, certified up to {search['certified_up_to']} vertices, "
+        f"fails from {search['fails_from']} vertices"
+    )
+    assert rows[-1][2] == "FAILED (budget-limited)" and rows[-1][4] == "50.0%"
+    assert rows[-1][7] == "$0.0123"
+    note = watched.page.locator('#searches p.search-note[data-scaffold="dijkstra"]').inner_text()
+    assert note.endswith(" The next size would pass --max-cost.")
     assert not watched.errors and not watched.requests

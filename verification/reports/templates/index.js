@@ -118,6 +118,46 @@
     if (!box.childNodes.length) box.appendChild(el("p", { "class": "note" }, "No scaffold was swept over two sizes or more (--sizes): the tiers' own sizes draw no curve, their cases differ in kind."));
   }
 
+  function grouped(n) { return n.toLocaleString("en-US"); }
+  function usd(x) { return x === null || x === undefined ? "-" : "$" + x.toFixed(4); }
+  function table(caption, names, rows, attrs) {
+    // A caption names the table and a header cell each column, for a screen reader.
+    var t = el("table", attrs), head = el("tr"), body = el("tbody");
+    t.appendChild(el("caption", null, caption));
+    names.forEach(function (n) { head.appendChild(el("th", { scope: "col" }, n)); });
+    t.appendChild(el("thead")).appendChild(head);
+    rows.forEach(function (cells) {
+      var tr = el("tr");
+      cells.forEach(function (c) { tr.appendChild(el("td", null, c)); });
+      body.appendChild(tr);
+    });
+    t.appendChild(body);
+    return t;
+  }
+  function sized(size, unit, none) { return size === null || size === undefined ? none : size + " " + unit; }
+
+  function searches() {
+    // Each envelope search's sizes in the order it tried them, as the scaffold report's
+    // "Envelope search" section lists them; the curve above has them by size.
+    var box = document.getElementById("searches");
+    if (!DATA.summary) return;
+    Object.keys(DATA.summary.scaffolds).forEach(function (name) {
+      var r = DATA.summary.scaffolds[name], s = r.envelope_search;
+      if (!s) return;
+      var bounds = "certified up to " + sized(s.certified_up_to, r.size_unit, "no size tried") +
+        ", fails from " + sized(s.fails_from, r.size_unit, "no size tried");
+      box.appendChild(table(name + ": envelope search, " + bounds,
+        ["Order", "Size (" + r.size_unit + ")", "Decision", "Cases", "Pass rate", "Input tokens", "Output tokens", "USD"],
+        s.tried.map(function (t, i) {
+          return [i + 1, t.size, t.status + (t.budget_limited ? " (budget-limited)" : ""), t.n, pct(t.pass_rate),
+                  grouped(t.input_tokens), grouped(t.output_tokens), usd(t.usd)];
+        }), { "class": "search", "data-scaffold": name }));
+      var said = s.statement.charAt(0).toUpperCase() + s.statement.slice(1) + ".";
+      if (s.stopped) said += " " + s.stopped.charAt(0).toUpperCase() + s.stopped.slice(1) + ".";
+      box.appendChild(el("p", { "class": "note search-note", "data-scaffold": name }, said));
+    });
+  }
+
   // Filters ----------------------------------------------------------------------------
   var FILTERS = ["scaffold", "outcome", "level", "tier", "size"];
   // The list draws a window of the shown cases, [first, rendered): more as the end is
@@ -278,7 +318,7 @@
     node.scrollIntoView();
   }
 
-  header(); summary(); curves();
+  header(); summary(); curves(); searches();
   // Code mode's section is written with the page: its boxes of text are reached as the cases' are.
   document.querySelectorAll("#programs ~ details pre").forEach(function (pre) { pre.tabIndex = 0; });
   FILTERS.forEach(fillSelect);
