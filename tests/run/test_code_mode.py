@@ -121,6 +121,14 @@ def test_a_replayed_correct_dijkstra_program_passes_every_case(tmp_path: Path) -
     assert "pass@1: 100.0%" in report and "Code mode: n counts programs" in report
     summary = (tmp_path / "out" / "reports" / "summary.md").read_text(encoding="utf-8")
     assert "Code mode (`--answer code`)" in summary
+    # The harness's own time per case, from the journal (issue 26 item 7).
+    assert "| harness per case |" in report
+    (run_dir,) = (tmp_path / "out" / "runs").iterdir()
+    figures = json.loads((run_dir / "reports" / "summary.json").read_text(encoding="utf-8"))
+    per_case = figures["scaffolds"]["dijkstra"]["programs"]["harness_seconds_per_case"]
+    ran = sum(c.outcome != "not_run" for c in runs)
+    assert per_case == {record.case_id: round(record.program.harness_seconds / ran, 9)}
+    assert 0 < per_case[record.case_id] < 1
 
 
 def test_a_program_wrong_from_50_vertices_fails_there_and_the_report_names_the_size(

@@ -106,6 +106,16 @@ class ProgramView:
         return next((c.size for c in self.run.cases if c.case_id == failed), None)
 
     @property
+    def harness_per_case(self) -> float | None:
+        """The harness's own seconds per case the program ran (reading it, the sandbox
+        beyond the cases' round trips, judging); ``None`` for a program sharing another's
+        run, whose time is that one's."""
+        if self.run is None or self.run.shared_with:
+            return None
+        ran = sum(c.outcome != "not_run" for c in self.run.cases)
+        return self.run.harness_seconds / ran if ran else None
+
+    @property
     def time_ratio(self) -> float | None:
         """The median, over the cases it ran, of its time over the reference's."""
         if self.run is None:
@@ -174,8 +184,9 @@ def programs_markdown(records: Sequence[AttemptRecord], scaffold: str) -> str:
         lines.append(f"- pass@{k}: {value:.1%}")
     lines += [
         "",
-        "| program | verdict | first failing case | handled up to size | time vs reference |",
-        "|---|---|---|---|---|",
+        "| program | verdict | first failing case | handled up to size | time vs reference "
+        "| harness per case |",
+        "|---|---|---|---|---|---|",
     ]
     for view in views:
         failure = view.run.first_failure if view.run else None
@@ -188,7 +199,7 @@ def programs_markdown(records: Sequence[AttemptRecord], scaffold: str) -> str:
         lines.append(
             f"| {view.program_id} | {view.outcome} | {first} | "
             f"{'-' if view.handled_up_to is None else view.handled_up_to} | "
-            f"{'-' if ratio is None else f'{ratio:.2f}x'} |"
+            f"{'-' if ratio is None else f'{ratio:.2f}x'} | {_seconds(view.harness_per_case)} |"
         )
     for view in views:
         lines += ["", f"### {view.program_id}: {view.outcome}", ""]
@@ -262,6 +273,10 @@ def _program_html(view: ProgramView) -> Markup:
     head = Markup("<details><summary>{}: {} {}</summary>").format(
         view.program_id, view.outcome, printable(view.reason, 300)
     )
+    if view.harness_per_case is not None:
+        head += Markup("<p>The harness's own time per case: {}</p>").format(
+            _seconds(view.harness_per_case)
+        )
     if run is None or run.source is None or run.shared_with:
         shared = run.shared_with if run is not None else None
         note = Markup("<p>The same source as {}, executed once.</p>").format(shared)
@@ -316,6 +331,11 @@ def programs_summary(records: Sequence[AttemptRecord], scaffold: str) -> Program
         pass_at_k={str(k): v for k, v in pass_at_ks(len(counted), passing).items()},
         first_failing_sizes={v.program_id: v.first_failing_size for v in counted if not v.passed},
         handled_up_to={v.program_id: v.handled_up_to for v in counted},
+        harness_seconds_per_case={
+            v.program_id: round(v.harness_per_case, 9)
+            for v in counted
+            if v.harness_per_case is not None
+        },
     )
 
 

@@ -118,6 +118,8 @@ class CodeAnswers:
     )
     _first: dict[tuple[str, str, str], str] = field(default_factory=dict, init=False)
     _judged: dict[tuple[str, str, str], ProgramRun] = field(default_factory=dict, init=False)
+    _overhead: dict[tuple[str, str, str], float] = field(default_factory=dict, init=False)
+    """The harness's own seconds in each suite's run: its wall time less the cases'."""
     _slots: asyncio.Semaphore | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
@@ -140,6 +142,7 @@ class CodeAnswers:
     ) -> Judgement:
         started = time.perf_counter()
         source, reason = extract_program(response.content)
+        read = time.perf_counter() - started
         early = stopped_early(response, request.max_tokens)
         if early is not None:
             return early._replace(program=ProgramRun(source=source))
@@ -148,6 +151,7 @@ class CodeAnswers:
         if not isinstance(case, ProgramTask) or not case.suite:
             return Judgement("infra_error", None, f"{case.id} is no program with a suite")
         executions, shared = await self._executions(spec, case, source)
+        judging = time.perf_counter()
         assert self.engine is not None
         key = self._key(spec, case, source)
         judged = self._judged.get(key) if shared else None
@@ -157,7 +161,6 @@ class CodeAnswers:
                 update={"source": None, "cases": [], "shared_with": shared, "harness_seconds": 0.0}
             )
         else:
-            spent = sum(e.seconds for e in executions)
             run = judge_executions(
                 spec,
                 validator,
@@ -166,9 +169,13 @@ class CodeAnswers:
                 executions,
                 engine=self.engine.name,
                 python=self.engine.python_version or python_version(),
-                harness_seconds=max(0.0, time.perf_counter() - started - spent),
                 shared_with=shared,
             )
+            # Reading the reply, running the suite outside the cases' own round trips
+            # (the sandbox's start included) and judging: not the wait for a free slot.
+            overhead = self._overhead.get(key, 0.0) if not shared else 0.0
+            harness = read + overhead + time.perf_counter() - judging
+            run = run.model_copy(update={"harness_seconds": round(max(0.0, harness), 6)})
             if not shared:
                 self._judged[key] = run
         if any(e.outcome is Outcome.SANDBOX for e in executions):
@@ -192,7 +199,10 @@ class CodeAnswers:
         assert self.engine is not None
         try:
             async with self._slots:
+                began = time.perf_counter()
                 executions = await execute_suite(source, task, engine=self.engine)
+                elapsed = time.perf_counter() - began
+            self._overhead[key] = max(0.0, elapsed - sum(e.seconds for e in executions))
         except BaseException as exc:
             del self._runs[key]
             future.set_exception(exc)

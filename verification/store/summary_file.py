@@ -236,6 +236,9 @@ class ProgramsSummary(_Tolerant):
     """Per failed program, the size of its first failing case."""
     handled_up_to: dict[str, int | None] = {}
     """Per program, the largest size at and below which every case passed in time."""
+    harness_seconds_per_case: dict[str, float] = {}
+    """Per program run (not one sharing another's run), the harness's own seconds per case
+    it ran: reading it, the sandbox beyond the cases' round trips, judging."""
 
 
 class ScaffoldSummary(_Tolerant):
