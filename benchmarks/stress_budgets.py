@@ -32,7 +32,7 @@ from verification.cases import DEFAULT_SEED, generate_case
 from verification.catalog import default_catalog
 from verification.catalog.spec import STRESS_TIERS, OutputBudget, ScaffoldSpec
 from verification.reference.numerical import newton_trace
-from verification.reference.optimization import annealing_trace
+from verification.reference.optimization import annealing_trace, descent_trace, genetic_trace
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -496,8 +496,66 @@ def _subset_sum(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n" + _answer(expected)
 
 
+def _genetic_algorithm(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """Per generation the fitness list, then a line per pair as the scaffold's example
+    writes it (both tournaments with their draws, the crossover, the flips), the answer."""
+    generations, _ = genetic_trace(
+        population=test_input["population"],
+        draws=test_input["draws"],
+        mutation_rate=test_input["mutation_rate"],
+        weights=test_input["weights"],
+    )
+    lines = []
+    for number, (generation, draws) in enumerate(
+        zip(generations, test_input["draws"], strict=True)
+    ):
+        people = generation.population
+        lines.append(f"Generation {number + 1}: fitness {list(generation.fitness)}")
+        for k, (pair, drawn) in enumerate(zip(generation.pairs, draws, strict=True), 1):
+            select = drawn["select"]
+            parents = []
+            for side, (first, second, winner) in enumerate(pair.tournaments):
+                one, two = select[2 * side], select[2 * side + 1]
+                parents.append(
+                    f"{'ab'[side]} {one}→#{first}, {two}→#{second} → P{side + 1} = "
+                    f"#{winner} {people[winner]}"
+                )
+            flips = [", ".join(f"bit {b}" for b in bits) or "none" for bits in pair.flipped]
+            lines.append(
+                f"Pair {k}: {'; '.join(parents)}. t = {pair.point} ({drawn['cross']}): "
+                f"{', '.join(pair.crossed)}. Flips: child 1 {flips[0]}; child 2 {flips[1]} "
+                f"→ {', '.join(pair.children)}."
+            )
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
+def _gradient_descent(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """The gradient, a row ``k | x | g | s | x_new | |s| < tolerance?`` per iteration, the
+    result, the answer."""
+    if "coefficients" in test_input:
+        gradient = f"derivative of {test_input['coefficients']}"
+    else:
+        gradient = f"A·x + b, A = {test_input['matrix']}, b = {test_input['vector']}"
+    lines = [f"gradient: {gradient}", "| k | x | g | s | x_new | |s| < tolerance? |"]
+    tolerance = test_input["tolerance"]
+
+    def shown(vector: Any) -> str:
+        return ", ".join(f"{v:.10g}" for v in vector)
+
+    for step in descent_trace(**test_input):
+        s = [test_input["learning_rate"] * g for g in step.gradient]
+        lines.append(
+            f"| {step.iteration} | {shown(step.x)} | {shown(step.gradient)} | {shown(s)} | "
+            f"{shown(step.x_new)} | {'yes' if step.step_norm < tolerance else 'no'} |"
+        )
+    lines.append(f"Result: {expected['minimum']}, {expected['iterations']} iterations.")
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
 RENDERERS.update(
     {
+        "genetic_algorithm": _genetic_algorithm,
+        "gradient_descent": _gradient_descent,
         "monte_carlo": _monte_carlo,
         "newton_raphson": _newton_raphson,
         "simulated_annealing": _simulated_annealing,

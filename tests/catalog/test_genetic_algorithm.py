@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.support.stress import stress_case, stress_cells
 from verification.cases import TIERS, Tier
 from verification.catalog.optimization.genetic_algorithm import SPEC, generate_genetic_algorithm
 from verification.reference.optimization import genetic_algorithm
@@ -227,3 +228,12 @@ def test_the_prompt_shows_the_input_as_json_one_pair_per_line() -> None:
         assert json.loads(text[len("```json\n") : -len("\n```")]) == test_input
         pairs = sum(len(generation) for generation in test_input["draws"])
         assert sum(line.strip().startswith('{"select"') for line in text.splitlines()) == pairs
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("genetic_algorithm"))
+def test_the_reference_agrees_with_the_oracle_at_stress_sizes(
+    tier: Tier, size: int, index: int
+) -> None:
+    case = stress_case("genetic_algorithm", tier, size, index)
+    assert len(case.input["draws"]) == size
+    assert oracle(case.input, case.expected), case.id

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import optimize
 
+from tests.support.stress import stress_case, stress_cells
 from verification.cases import TIERS, Tier
 from verification.catalog.drawing import draw_case
 from verification.catalog.optimization.gradient_descent import SPEC, generate_gradient_descent
@@ -494,3 +495,17 @@ def test_the_reported_point_is_the_exact_iterate_rounded_half_away_from_zero() -
             assert (reported if isinstance(reported, list) else [reported]) == rounded, case.id
             ties += sum((v * 10**7).denominator == 1 and v * 10**7 % 10 == 5 for v in point)
     assert ties > 0  # the draw holds ties, where float rounding went wrong
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("gradient_descent"))
+def test_the_reference_agrees_with_the_oracle_at_stress_sizes(
+    tier: Tier, size: int, index: int
+) -> None:
+    case = stress_case("gradient_descent", tier, size, index)
+    assert case.expected["iterations"] == size and case.expected["converged"]
+    assert oracle(case.input, case.expected), case.id
+
+
+def test_the_stress_range_stops_short_saying_why() -> None:
+    assert SPEC.size.stress_problem() is None
+    assert "tolerance" in SPEC.size.stress_limit

@@ -11,7 +11,14 @@ from verification.catalog import default_catalog
 from verification.catalog.backtracking.subset_sum import search_effort
 from verification.catalog.spec import MODEL_OUTPUT_CEILING
 
-SCAFFOLDS = ["monte_carlo", "newton_raphson", "simulated_annealing", "subset_sum"]
+SCAFFOLDS = [
+    "genetic_algorithm",
+    "gradient_descent",
+    "monte_carlo",
+    "newton_raphson",
+    "simulated_annealing",
+    "subset_sum",
+]
 """The scaffolds whose stress budgets are fitted to their measured work."""
 
 

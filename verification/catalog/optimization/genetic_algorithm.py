@@ -10,7 +10,7 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.optimization import draw_away_from, index_draw
 from verification.reference.optimization import bit_fitness, genetic_algorithm, genetic_trace
 from verification.validators.base import CompositeValidator
@@ -272,9 +272,14 @@ SPEC = ScaffoldSpec(
         unit="generations",
         measure=count_generations,
         ranges={"simple": (1, 2), "standard": (1, 3), "edge": (0, 2)},
+        stress=(4, 12),
     ),
     mutants=genetic_algorithm_mutants,
     max_output_tokens=6144,
+    # Per generation the fitness list and a line per pair (benchmarks/stress_budgets.py):
+    # 594 tokens at 3 generations, 2,249 at 12; the flat budget holds the standard maximum,
+    # each generation past it 1.5x its work (8,632 at 12).
+    output_budget=OutputBudget(per_unit=276, base=5320),
     code_rules={
         "population": (
             "the final population in the scaffold's order (pair 1's child 1, pair 1's child"

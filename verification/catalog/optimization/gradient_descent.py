@@ -384,6 +384,12 @@ SPEC = ScaffoldSpec(
         unit="iterations",
         measure=count_iterations,
         ranges={"simple": (3, 8), "standard": (4, 10), "edge": (1, 8)},
+        # Its one stress size keeps to the flat budget: a row per iteration is 405 tokens at
+        # 11, 454 at 10 (benchmarks/stress_budgets.py gradient_descent).
+        stress=(11, 11),
+        stress_limit="a run's stopping iteration is clear only when no step lies within a factor "
+        "2 of the tolerance, so each step must shrink about 4x: from iterates of hand size to "
+        "the smallest tolerance (1e-6) that is 11 iterations at most (none drawn at 12)",
     ),
     mutants=gradient_descent_mutants,
     alternatives=gradient_descent_alternatives,
