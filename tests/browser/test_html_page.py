@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import ARTIFACTS, ReplayRun, Watched, replay
+from verification.reports.html import render_page
 
 pytestmark = pytest.mark.slow  # Chromium
 
@@ -50,6 +51,28 @@ def test_summary_figures_are_summary_json(watched: Watched, replay_run: ReplayRu
     )
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     watched.page.screenshot(path=str(ARTIFACTS / "summary.png"))
+    assert not watched.errors and not watched.requests
+
+
+def test_what_a_status_claims_is_said_beside_the_statuses(
+    watched: Watched, replay_run: ReplayRun, tmp_path: Path
+) -> None:
+    watched.open(replay_run.page.as_uri())
+    oc = {figures["plan"]["oc"] for figures in replay_run.summary()["scaffolds"].values()}
+    (sentence,) = oc  # one plan for every scaffold: said once
+    claims = watched.page.locator("#claims p.claim").all_inner_texts()
+    assert claims == [f"What a status claims. {sentence}"]
+    summary_md = (replay_run.page.parent / "summary.md").read_text()
+    assert f"> **What a status claims.** {sentence}" in summary_md
+    # A run that certifies nothing because of what it asked claims nothing.
+    page = replay_run.page.read_text()
+    data = json.loads(page.split('id="run-data">')[1].split("</script>")[0])
+    for figures in data["summary"]["scaffolds"].values():
+        figures["uncertified"] = "the quick level certifies nothing"
+    (tmp_path / "index.html").write_text(render_page(data))
+    watched.open((tmp_path / "index.html").as_uri())
+    assert watched.page.locator("#claims p").count() == 0
+    assert watched.page.locator("#summary tbody tr").count() == len(data["summary"]["scaffolds"])
     assert not watched.errors and not watched.requests
 
 

@@ -74,6 +74,18 @@
       tr.appendChild(el("td", { "class": "regression" }, (s.regressions || []).indexOf(name) >= 0 ? "REGRESSION" : ""));
       body.appendChild(tr);
     });
+    // What a status claims, from its plan's exact OC, as the reports say it under the status:
+    // once for the scaffolds that share a plan, never where the run certifies nothing
+    // because of what it asked (the quick level, chosen cases or tiers, a shard).
+    var claims = document.getElementById("claims"), said = [];
+    Object.keys(s.scaffolds).forEach(function (name) {
+      var plan = s.scaffolds[name].plan;
+      if (!plan || s.scaffolds[name].uncertified || said.indexOf(plan.oc) >= 0) return;
+      said.push(plan.oc);
+      var p = claims.appendChild(el("p", { "class": "claim" }));
+      p.appendChild(el("strong", null, "What a status claims."));
+      p.appendChild(document.createTextNode(" " + plan.oc));
+    });
     var changes = document.getElementById("changes");
     if (s.previous_run_id) {
       changes.appendChild(el("p", null, "Against the previous comparable run " + s.previous_run_id + ":"));
