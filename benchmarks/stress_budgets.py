@@ -552,10 +552,41 @@ def _gradient_descent(test_input: dict[str, Any], expected: dict[str, Any]) -> s
     return "\n".join(lines) + "\n" + _answer(expected)
 
 
+_UP_LEFT_RIGHT_DOWN = (("up", -1, 0), ("left", 0, -1), ("right", 0, 1), ("down", 1, 0))
+
+
+def _hill_climbing(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """A line per cell of each climb, its neighbours' values in the scaffold's order (up,
+    left, right, down) and the move or the peak, as its example writes them; the answer."""
+    grid: list[list[int]] = test_input["grid"]
+    lines = []
+    for number, path in enumerate(expected["paths"], 1):
+        lines.append(f"Start {number}: {path[0]}")
+        for index, (r, c) in enumerate(path):
+            around = [
+                f"{name} {grid[r + dr][c + dc]}"
+                for name, dr, dc in (
+                    ("up", -1, 0),
+                    ("left", 0, -1),
+                    ("right", 0, 1),
+                    ("down", 1, 0),
+                )
+                if 0 <= r + dr < len(grid) and 0 <= c + dc < len(grid[0])
+            ]
+            if index + 1 < len(path):
+                nr, nc = path[index + 1]
+                end = f"move to [{nr}, {nc}] ({grid[nr][nc]})"
+            else:
+                end = "none larger, peak"
+            lines.append(f"[{r}, {c}] = {grid[r][c]}: {', '.join(around)} → {end}")
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
 RENDERERS.update(
     {
         "genetic_algorithm": _genetic_algorithm,
         "gradient_descent": _gradient_descent,
+        "hill_climbing": _hill_climbing,
         "monte_carlo": _monte_carlo,
         "newton_raphson": _newton_raphson,
         "simulated_annealing": _simulated_annealing,

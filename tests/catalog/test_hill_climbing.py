@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.support.stress import stress_case, stress_cells
 from verification.cases import TIERS, Tier
 from verification.catalog.optimization.hill_climbing import SPEC, generate_hill_climbing
 from verification.reference.optimization import hill_climbing
@@ -209,3 +210,15 @@ def test_generated_cases_agree_with_the_oracle_and_keep_their_promises(tier: Tie
             assert all(len(path) >= 2 for path in answer["paths"])
             if tier == "standard":
                 assert len({tuple(path[-1]) for path in answer["paths"]}) >= 2
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("hill_climbing"))
+def test_stress_grids_hold_distinct_values_and_the_reference_agrees_with_the_oracle(
+    tier: Tier, size: int, index: int
+) -> None:
+    case = stress_case("hill_climbing", tier, size, index)
+    grid = case.input["grid"]
+    assert len(grid) == size and all(len(row) == size for row in grid)
+    values = [value for row in grid for value in row]
+    assert len(set(values)) == len(values)  # one best peak, no ties to break
+    assert oracle(case.input, case.expected), case.id

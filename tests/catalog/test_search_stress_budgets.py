@@ -14,6 +14,7 @@ from verification.catalog.spec import MODEL_OUTPUT_CEILING
 SCAFFOLDS = [
     "genetic_algorithm",
     "gradient_descent",
+    "hill_climbing",
     "monte_carlo",
     "newton_raphson",
     "simulated_annealing",

@@ -11,7 +11,7 @@ from pydantic import Field
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.reference.optimization import grid_neighbours, hill_climbing
 from verification.validators.base import CompositeValidator
 from verification.validators.exact_match import ExactMatchValidator, PathMatchValidator
@@ -19,6 +19,8 @@ from verification.validators.exact_match import ExactMatchValidator, PathMatchVa
 __all__ = [
     "EDGE_KINDS_HILL_CLIMBING",
     "SPEC",
+    "STANDARD_MAX",
+    "STRESS_MAX",
     "HillClimbingAnswer",
     "generate_hill_climbing",
     "grid_side",
@@ -52,14 +54,21 @@ EDGE_KINDS_HILL_CLIMBING = (
 _MAX_TRIES = 5_000
 _LOW, _HIGH = 10, 99
 """Grid values: two-digit integers, easy to read and compare."""
+STANDARD_MAX = 8
+"""The largest side of a standard grid; the stress range reaches four times it."""
+STRESS_MAX = 4 * STANDARD_MAX
 
 
 def landscape(rng: random.Random, rows: int, columns: int, peaks: int = 2) -> list[list[int]]:
-    """A ``rows x columns`` grid of distinct integers from 10 to 99 (at most 90 cells) that
-    rise towards ``peaks`` random summits, with some noise, so climbs take several moves
-    and different starts can reach different summits."""
-    if rows * columns > _HIGH - _LOW + 1:
+    """A ``rows x columns`` grid of distinct integers from 10 to 99 (past 90 cells, from
+    10 to ``10 + 2 * cells``; at most :data:`STRESS_MAX` squared cells) that rise towards
+    ``peaks`` random summits, with some noise, so climbs take several moves and different
+    starts can reach different summits."""
+    cells = rows * columns
+    if cells > STRESS_MAX**2:
         raise ValueError(f"a {rows}x{columns} grid has more cells than distinct values")
+    # Past 90 cells (the stress range) two digits run out: values reach 10 + 2 * cells.
+    high = _HIGH if cells <= _HIGH - _LOW + 1 else _LOW + 2 * cells
     summits = [
         (rng.randrange(rows), rng.randrange(columns), rng.uniform(0.6, 1.2) * max(rows, columns))
         for _ in range(peaks)
@@ -69,7 +78,7 @@ def landscape(rng: random.Random, rows: int, columns: int, peaks: int = 2) -> li
         for r in range(rows)
         for c in range(columns)
     }
-    values = sorted(rng.sample(range(_LOW, _HIGH + 1), rows * columns))
+    values = sorted(rng.sample(range(_LOW, high + 1), cells))
     grid = [[0] * columns for _ in range(rows)]
     for (r, c), value in zip(sorted(height, key=height.__getitem__), values, strict=True):
         grid[r][c] = value
@@ -267,10 +276,15 @@ SPEC = ScaffoldSpec(
     size=SizeAxis(
         unit="grid side",
         measure=grid_side,
-        ranges={"simple": (3, 5), "standard": (4, 8), "edge": (1, 6)},
+        ranges={"simple": (3, 5), "standard": (4, STANDARD_MAX), "edge": (1, 6)},
+        stress=(STANDARD_MAX + 1, STRESS_MAX),
     ),
     mutants=hill_climbing_mutants,
     max_output_tokens=6144,
+    # A line per cell of each climb (benchmarks/stress_budgets.py): 548 tokens at side 8,
+    # 1,627 at 32; the flat budget holds the standard maximum, each side past it 1.5x its
+    # work (7,768 at 32).
+    output_budget=OutputBudget(per_unit=68, base=5592),
     code_rules={
         "paths": (
             "per start, in input order, the cells from the start to its peak; neighbours "
