@@ -199,11 +199,18 @@ def test_verify_model_takes_a_list(monkeypatch: pytest.MonkeyPatch, given: str) 
 def test_a_dry_run_of_two_models_writes_one_junit_file_and_never_compares_them(
     tmp_path: Path,
 ) -> None:
-    junit = tmp_path / "junit.xml"
+    junit, cases = tmp_path / "junit.xml", tmp_path / "cases.xml"
     argv = ["verify", "kmp", "--provider", "reference", "--cases", "2", "--output", str(tmp_path)]
     models = ["--model", "vendor/model a", "--model", WEAK]
-    assert main([*argv, *models, "--junit-xml", str(junit)]) == 0
+    assert main([*argv, *models, "--junit-xml", str(junit), "--junit-cases", str(cases)]) == 0
     assert [p.name for p in tmp_path.glob("junit*.xml")] == ["junit.xml"]  # the file given
+    # The cases file too: one, a suite per model and scaffold, a test case per case.
+    assert [p.name for p in tmp_path.glob("cases*.xml")] == ["cases.xml"]
+    case_suites = ET.parse(cases).getroot().findall("testsuite")
+    assert sorted(str(s.get("name")) for s in case_suites) == sorted(
+        f"{model}: none (DRY RUN): kmp" for model in _runs(tmp_path)
+    )
+    assert all(len(suite.findall("testcase")) == 2 for suite in case_suites)
     suites = ET.parse(junit).getroot().findall("testsuite")
     assert len(suites) == 2  # a suite per model, each a test case per scaffold
     for suite in suites:
