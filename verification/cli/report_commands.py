@@ -116,6 +116,7 @@ class ReportCommands(CommandsBase):
         results_dir, run_a, run_b = self._pair_of_runs(run_a, run_b)
         pairing = compare_runs(results_dir, run_a, run_b)
         print(render_pairing(pairing), end="")
+        lift = None
         if pairing.labels[0] == "no scaffold":  # a --baseline none pair: its lift too
             from verification.reports.lift import render_lift, stored_lift
 
@@ -131,7 +132,7 @@ class ReportCommands(CommandsBase):
 
             if html == DEFAULT_PAGE:
                 html = default_comparison_path(results_dir, pairing)
-            print(f"page: {write_comparison_page(pairing, html)}")
+            print(f"page: {write_comparison_page(pairing, html, lift)}")
             write_results_index(results_dir)  # it lists the comparison pages
         return 0
 

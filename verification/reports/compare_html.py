@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from verification.cases import printable
+from verification.certify.lift import PairLift
 from verification.certify.results import ScaffoldResults, TestResult
 from verification.errors import ConfigurationError
 from verification.reports.base import RunEntry, write_report
@@ -28,6 +29,7 @@ from verification.reports.html import (
     safe_json,
     scaffolds_named,
 )
+from verification.reports.lift import lift_summaries
 from verification.store.paths import leads_out
 
 __all__ = ["comparison_page_data", "default_comparison_path", "write_comparison_page"]
@@ -54,8 +56,9 @@ def _label(passed_a: bool, passed_b: bool) -> str:
     return "only A passed" if passed_a else "only B passed"
 
 
-def comparison_page_data(pairing: RunPairing) -> dict[str, Any]:
-    """What the comparison page shows, as JSON data."""
+def comparison_page_data(pairing: RunPairing, lift: PairLift | None = None) -> dict[str, Any]:
+    """What the comparison page shows, as JSON data (``lift``: a ``--baseline none``
+    pair's, shown as the run pages show it)."""
     records_a, records_b = pairing.a.records(), pairing.b.records()
     answers_a, answers_b = (
         _first_answers(pairing.a, records_a),
@@ -144,6 +147,9 @@ def comparison_page_data(pairing: RunPairing) -> dict[str, Any]:
             }
             for row in pairing.rows
         ],
+        "lift": None
+        if lift is None
+        else {name: one.model_dump(mode="json") for name, one in lift_summaries(lift).items()},
         "cases": cases,
     }
 
@@ -164,11 +170,11 @@ def default_comparison_path(results_dir: Path, pairing: RunPairing) -> Path:
     return folder / HTML_REPORT_NAME
 
 
-def write_comparison_page(pairing: RunPairing, path: Path) -> Path:
-    """Write the comparison page to ``path`` (a FIFO or a folder there refused, naming it);
-    returns it."""
+def write_comparison_page(pairing: RunPairing, path: Path, lift: PairLift | None = None) -> Path:
+    """Write the comparison page to ``path`` (a FIFO or a folder there refused, naming it),
+    with a ``--baseline none`` pair's ``lift``; returns it."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ConfigurationError(f"{path.parent}: cannot be made ({exc.strerror or exc})") from None
-    return write_report(path, render_page(comparison_page_data(pairing)))
+    return write_report(path, render_page(comparison_page_data(pairing, lift)))

@@ -170,6 +170,49 @@
     });
   }
 
+  function lifted() {
+    // A --baseline none pair's lift (summary.json's lift; the compare page's own), with
+    // the figures summary.md's "Lift over no scaffold" gives, drawn from its data.
+    var lift = DATA.summary ? DATA.summary.lift : DATA.lift;
+    if (!lift || !Object.keys(lift).length) return;
+    var box = document.getElementById("lift"), estimated = false;
+    document.getElementById("lift-title").hidden = false;
+    function rate(x) { return x === null ? "-" : pct(x); }
+    function pp(x) { return (x >= 0 ? "+" : "") + (100 * x).toFixed(1); }
+    function tokens(x) { return x === null ? "-" : x.toLocaleString("en-US", { maximumFractionDigits: 0 }); }
+    function envelope(up, from, stopped, unit) {
+      return "certified up to " + sized(up, unit, "no size") + ", fails from " + sized(from, unit, "no size tried") +
+        (stopped ? " (" + stopped + ")" : "");
+    }
+    var first = lift[Object.keys(lift)[0]];
+    box.appendChild(el("p", null, "A --baseline none pair: no scaffold in run " + first.bare_run + ", the scaffold in run " + first.scaffold_run + ", on the same cases."));
+    Object.keys(lift).forEach(function (name) {
+      var one = lift[name];
+      var rows = one.sizes.concat([one.overall]).map(function (r) {
+        estimated = estimated || r.tokens_estimated;
+        var paired = r.difference !== null, iv = r.difference_interval_95;
+        return [r.size === null ? "all" : r.size, r.shared, rate(r.bare_pass_rate), rate(r.scaffold_pass_rate),
+          paired ? pp(r.difference) + " pp (" + pp(iv[0]) + " to " + pp(iv[1]) + ")" : "-",
+          paired ? r.p_value.toFixed(4) : "-",
+          paired && r.size !== null ? r.p_holm.toFixed(4) : "-",
+          r.size !== null ? (r.bare_status || "-") + " / " + (r.scaffold_status || "-") : "-",
+          tokens(r.bare_output_tokens_per_case) + " / " + tokens(r.scaffold_output_tokens_per_case),
+          r.token_ratio === null ? "-" : r.token_ratio.toFixed(2) + "x"];
+      });
+      box.appendChild(table(name + ": " + one.sentence, ["Size (" + one.unit + ")", "Shared cases", "No scaffold", "Scaffold",
+        "Scaffold - no scaffold (95% interval)", "p", "p (Holm)", "Status without / with",
+        "Output tokens per case without / with", "Token ratio"], rows, { "class": "lift", "data-scaffold": name }));
+      var envelopes = el("ul", { "class": "envelopes", "data-scaffold": name });
+      envelopes.appendChild(el("li", null, "With the scaffold: " + envelope(one.scaffold_certified_up_to, one.scaffold_fails_from, one.scaffold_stopped, one.unit)));
+      envelopes.appendChild(el("li", null, "Without: " + envelope(one.bare_certified_up_to, one.bare_fails_from, one.bare_stopped, one.unit)));
+      box.appendChild(envelopes);
+    });
+    box.appendChild(el("p", { "class": "note" }, "(Case scores on the cases both arms decided each size on; difference scaffold - no scaffold, " +
+      "Newcombe's paired score interval; exact sign test (McNemar with one sample), two-sided, Holm-corrected across the sizes; " +
+      "a size one arm did not try shows the other's own rate; output tokens of every attempt of a case" +
+      (estimated ? ", estimated from reply lengths (four characters a token) where none was recorded" : "") + ".)"));
+  }
+
   // Filters ----------------------------------------------------------------------------
   var FILTERS = ["scaffold", "outcome", "level", "tier", "size"];
   // The list draws a window of the shown cases, [first, rendered): more as the end is
@@ -330,7 +373,7 @@
     node.scrollIntoView();
   }
 
-  header(); summary(); curves(); searches();
+  header(); summary(); lifted(); curves(); searches();
   // Code mode's section is written with the page: its boxes of text are reached as the cases' are.
   document.querySelectorAll("#programs ~ details pre").forEach(function (pre) { pre.tabIndex = 0; });
   FILTERS.forEach(fillSelect);
