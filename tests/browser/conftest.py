@@ -134,6 +134,15 @@ def watched(browser: Any) -> Iterator[Watched]:
     context.close()
 
 
+def cli(*argv: str) -> None:
+    """``python -m verification`` with ``argv``, exiting 0 or 1 (a process of its own:
+    Playwright's client keeps an event loop running in this one)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "verification", *argv], capture_output=True, text=True, check=False
+    )
+    assert done.returncode in (0, 1), done.stderr
+
+
 def reply(kind: str, name: str, expected: dict[str, Any]) -> str:
     """A scripted reply: ``right`` (the reference's answer), ``wrong`` (``{}``, rejected by
     the schema), ``unparseable`` (no JSON) or ``hostile`` (about 1 MB of markup, script

@@ -7,15 +7,13 @@ with the keyboard alone: a filter, a case's toggle, the case opened and its link
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import ReplayRun, Watched, axe_violations, replay
+from tests.browser.conftest import ReplayRun, Watched, axe_violations, cli, replay
 
 pytestmark = pytest.mark.slow  # Chromium
 
@@ -30,14 +28,6 @@ class Pages:
     sweep: Path
 
 
-def _cli(*argv: str) -> None:
-    # A process of its own: Playwright's client keeps an event loop running in this one.
-    done = subprocess.run(
-        [sys.executable, "-m", "verification", *argv], capture_output=True, text=True, check=False
-    )
-    assert done.returncode in (0, 1), done.stderr
-
-
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory: pytest.TempPathFactory) -> Pages:
     """Two replay runs of the scripted mix, their comparison page, and a dry run swept over
@@ -45,10 +35,10 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> Pages:
     folder = tmp_path_factory.mktemp("axe")
     output = folder / "results"
     run_a, run_b = replay(folder, output, shift=0), replay(folder, output, shift=1)
-    _cli("compare", run_a.run_id, run_b.run_id, "--html", "--output", str(output))
+    cli("compare", run_a.run_id, run_b.run_id, "--html", "--output", str(output))
     compare = output / "comparisons" / f"{run_a.run_id}-vs-{run_b.run_id}" / "index.html"
     swept = folder / "swept"
-    _cli(
+    cli(
         "verify",
         "kmp",
         *("--provider", "reference", "--level", "quick", "--sizes", "8,16"),
@@ -164,7 +154,7 @@ def test_a_code_mode_page_passes_axe_too(watched: Watched, axe: Any, tmp_path: P
         pytest.skip(f"no sandbox here: {error}")
     output = tmp_path / "results"
     argv = ["kmp", "--provider", "reference", "--answer", "code", "--level", "quick"]
-    _cli("verify", *argv, "--output", str(output))
+    cli("verify", *argv, "--output", str(output))
     (run,) = (output / "runs").iterdir()
     watched.open((run / "reports" / "index.html").as_uri())
     programs = watched.page.locator("#programs ~ details")

@@ -5,15 +5,13 @@ arms' envelopes, in a real headless Chromium, and pass axe-core's audit."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Watched, axe_violations
+from tests.browser.conftest import Watched, axe_violations, cli
 from verification.store.journal import read_journal
 from verification.store.manifests import read_manifest_file
 
@@ -36,21 +34,13 @@ class Pair:
         return self.output / "comparisons" / folder / "index.html"
 
 
-def _cli(*argv: str) -> None:
-    # A process of its own: Playwright's client keeps an event loop running in this one.
-    done = subprocess.run(
-        [sys.executable, "-m", "verification", *argv], capture_output=True, text=True, check=False
-    )
-    assert done.returncode in (0, 1), done.stderr
-
-
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory: pytest.TempPathFactory) -> Pair:
     """A pair answered from a replay file whose arms differ: the scaffold arm right on
     every case, the bare arm wrong on two cases in three from 12 vertices (and with fewer
     output tokens); then the pair's compare page."""
     folder = tmp_path_factory.mktemp("lift")
-    _cli("verify", *ARGV, "--provider", "reference", "--output", str(folder / "dry"))
+    cli("verify", *ARGV, "--provider", "reference", "--output", str(folder / "dry"))
     (dry,) = (folder / "dry" / "runs").iterdir()
     lines = []
     for r in read_journal(dry / "results.jsonl"):
@@ -76,13 +66,13 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Pair:
     replay.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     output = folder / "results"
     argv = ["--provider", "replay", "--replay-file", str(replay), "--output", str(output)]
-    _cli("verify", *ARGV, *argv, "--baseline", "none")
+    cli("verify", *ARGV, *argv, "--baseline", "none")
     runs = {
         read_manifest_file(run / "manifest.json").variant: run
         for run in (output / "runs").iterdir()
     }
     found = Pair(output, runs["bare"], runs[None])
-    _cli("compare", found.bare.name, found.scaffold.name, "--html", "--output", str(output))
+    cli("compare", found.bare.name, found.scaffold.name, "--html", "--output", str(output))
     return found
 
 
