@@ -31,7 +31,7 @@ from typing import Any
 from verification.cases import DEFAULT_SEED, generate_case
 from verification.catalog import default_catalog
 from verification.catalog.spec import STRESS_TIERS, OutputBudget, ScaffoldSpec
-from verification.reference.numerical import newton_trace
+from verification.reference.numerical import bisection_trace, newton_trace
 from verification.reference.optimization import annealing_trace, descent_trace, genetic_trace
 
 __all__ = [
@@ -582,8 +582,33 @@ def _hill_climbing(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n" + _answer(expected)
 
 
+def _bisection(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """``f(a)`` and ``f(b)``, a row ``k | a | b | h | m | f(m) | sign | h < tolerance? |
+    new interval`` per iteration, the result, the answer."""
+    coefficients: list[int] = test_input["coefficients"]
+
+    def f(x: float) -> float:
+        value = 0.0
+        for c in coefficients:
+            value = value * x + c
+        return value
+
+    a, b, tolerance = test_input["a"], test_input["b"], test_input["tolerance"]
+    lines = [f"f(a) = f({a}) = {f(a):.10g}, f(b) = f({b}) = {f(b):.10g}"]
+    for step in bisection_trace(**test_input):
+        sign = "+" if step.f_midpoint > 0 else "-" if step.f_midpoint < 0 else "0"
+        done = "yes" if step.half_width < tolerance else "no"
+        lines.append(
+            f"| {step.iteration} | {step.a:.10g} | {step.b:.10g} | {step.half_width:.10g} | "
+            f"{step.midpoint:.10g} | {step.f_midpoint:.8g} | {sign} | {done} | |"
+        )
+    lines.append(f"Result: root {expected['root']}, {expected['iterations']} iterations.")
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
 RENDERERS.update(
     {
+        "bisection": _bisection,
         "genetic_algorithm": _genetic_algorithm,
         "gradient_descent": _gradient_descent,
         "hill_climbing": _hill_climbing,

@@ -13,7 +13,8 @@ import pytest
 from scipy import optimize
 
 from tests.support.scaffolds import sections
-from verification.cases import TIERS
+from tests.support.stress import stress_case, stress_cells
+from verification.cases import TIERS, Tier
 from verification.catalog.numerical.bisection import (
     ROOT_TOLERANCE,
     SIGN_MARGIN,
@@ -243,3 +244,13 @@ def test_the_root_is_the_exact_midpoint_rounded_a_tie_away_from_zero() -> None:
         differs += round(exact, 8) != _half_away(exact, 8)
     assert differs > 0
     assert ROUNDING in " ".join(sections("bisection")["output_format"].split())
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("bisection"))
+def test_the_reference_agrees_with_the_oracle_at_the_stress_size(
+    tier: Tier, size: int, index: int
+) -> None:
+    case = stress_case("bisection", tier, size, index)
+    assert case.expected["iterations"] == size and case.expected["bracketed"]
+    assert is_unambiguous(bisection_trace(**case.input))  # every midpoint's sign clear
+    assert oracle(case.input, case.expected), case.id

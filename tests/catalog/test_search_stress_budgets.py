@@ -12,6 +12,7 @@ from verification.catalog.backtracking.subset_sum import search_effort
 from verification.catalog.spec import MODEL_OUTPUT_CEILING
 
 SCAFFOLDS = [
+    "bisection",
     "genetic_algorithm",
     "gradient_descent",
     "hill_climbing",
@@ -23,6 +24,7 @@ SCAFFOLDS = [
 """The scaffolds whose stress budgets are fitted to their measured work."""
 
 
+@pytest.mark.slow  # draws and renders 5 cases a tier at up to six sizes: seconds each
 @pytest.mark.parametrize("name", SCAFFOLDS)
 def test_the_budget_holds_the_scaffolds_work_at_every_stress_size(name: str) -> None:
     spec = default_catalog()[name]

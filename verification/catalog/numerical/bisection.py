@@ -10,7 +10,7 @@ from pydantic import FiniteFloat, NonNegativeInt
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.reference.numerical import BisectionStep, bisection, bisection_trace
 from verification.validators.base import CompositeValidator
 from verification.validators.exact_match import ExactMatchValidator
@@ -21,6 +21,7 @@ __all__ = [
     "ROOT_TOLERANCE",
     "SIGN_MARGIN",
     "SPEC",
+    "STANDARD_MAX",
     "STOP_MARGIN",
     "BisectionAnswer",
     "generate_bisection",
@@ -62,6 +63,10 @@ EDGE_KINDS_BISECTION = (
 """The degenerate bisection instances the edge tier draws from."""
 
 _TOLERANCES = (0.3, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0002, 0.0001)
+_STRESS_TOLERANCES = (5e-5, 2e-5, 1e-5)
+"""Smaller tolerances, for the stress size only (the declared sizes draw as before)."""
+STANDARD_MAX = 16
+"""The most iterations of a standard case."""
 _WIDTHS = (1, 2, 3, 4, 5, 6)
 _MAX_TRIES = 20_000
 
@@ -77,10 +82,11 @@ def implied_iterations(a: float, b: float, tolerance: float) -> int:
 
 def _brackets(size: int) -> list[tuple[int, float]]:
     """The (width, tolerance) pairs that take ``size`` iterations with a clear stop."""
+    tolerances = _TOLERANCES if size <= STANDARD_MAX else _TOLERANCES + _STRESS_TOLERANCES
     return [
         (w, t)
         for w in _WIDTHS
-        for t in _TOLERANCES
+        for t in tolerances
         if STOP_MARGIN <= t * 2**size / w <= 2 / STOP_MARGIN
     ]
 
@@ -212,12 +218,13 @@ def generate_bisection(rng: random.Random, tier: Tier, size: int) -> dict[str, A
     :data:`EDGE_KINDS_BISECTION`: a root at ``a`` or at ``b`` (0 iterations), no sign
     change (no root inside, or two), a root some midpoint hits exactly (the run stops
     early), or a cubic with three roots inside (for sizes an interval of width 4 or more
-    can take).
+    can take). The stress size, 17 iterations, is drawn as the simple and standard tiers
+    are, with tolerances down to 1e-5.
     """
-    if not 3 <= size <= 16:
-        raise ValueError(f"bisection takes 3 to 16 iterations, got {size}")
-    if tier in ("simple", "standard"):
-        return _one_root(rng, tier, size)
+    if tier in ("simple", "standard") and 3 <= size <= STANDARD_MAX + 1:
+        return _one_root(rng, tier, size)  # the stress size, 17, included
+    if not 3 <= size <= STANDARD_MAX:
+        raise ValueError(f"bisection takes 3 to {STANDARD_MAX} iterations, got {size}")
     if tier == "edge":
         return _edge(rng, size)
     raise ValueError(f"unknown tier {tier!r}")
@@ -306,11 +313,20 @@ SPEC = ScaffoldSpec(
     size=SizeAxis(
         unit="iterations",
         measure=measure_iterations,
-        ranges={"simple": (3, 8), "standard": (6, 16), "edge": (3, 16)},
+        ranges={"simple": (3, 8), "standard": (6, STANDARD_MAX), "edge": (3, STANDARD_MAX)},
+        stress=(STANDARD_MAX + 1, STANDARD_MAX + 1),
+        stress_limit="every midpoint's sign must be clear at 5 decimals (|f(m)| at least 5e-5), "
+        "and a midpoint within (b - a) / 2^18 of a simple root is closer to zero than that: no "
+        "draw in 20,000 takes 18 iterations; past about 50, the midpoints also run out of "
+        "float precision",
     ),
     mutants=bisection_mutants,
     alternatives=bisection_alternatives,
     max_output_tokens=6144,
+    # A row per iteration (benchmarks/stress_budgets.py bisection): 488 tokens at 16, 493
+    # at 17; the flat budget holds the standard maximum, each iteration past it about 20
+    # tokens of rows, times 1.5.
+    output_budget=OutputBudget(per_unit=30, base=5664),
     code_rules={
         "iterations": "the number of midpoints computed, the one that stops counted: for "
         "k = 1, 2, ...: `h = (b - a) / 2`, `m = a + h`; stop at k when `f(m) == 0` or "
