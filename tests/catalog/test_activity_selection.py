@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verification.cases import TestCase
+from tests.support.stress import assert_holds_at_stress, stress_cells
+from verification.cases import TestCase, Tier
 from verification.catalog.greedy.activity_selection import (
     SPEC,
     ActivitySelectionValidator,
@@ -70,7 +71,11 @@ def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
         return False
     if any(_overlap(spans[x], spans[y]) for x, y in combinations(selected, 2)):
         return False
-    best, _ = _largest(json.dumps(_spans(test_input)))
+    spans_listed = _spans(test_input)
+    if len(spans_listed) <= BRUTE_FORCE_LIMIT:
+        best, _ = _largest(json.dumps(spans_listed))
+    else:  # the stress sizes, up to 80 activities: 2**80 subsets
+        best = _largest_by_dp(spans_listed)
     return count == len(selected) == best
 
 
@@ -224,3 +229,8 @@ def test_edge_inputs(activities: list[list[Any]], expected: dict[str, Any]) -> N
 def test_bad_inputs_raise(activities: Any, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         activity_selection(activities)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("activity_selection"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    assert_holds_at_stress("activity_selection", oracle, tier, size, index)

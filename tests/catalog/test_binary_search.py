@@ -11,6 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.stress import assert_holds_at_stress, stress_cells
+from verification.cases import Tier
 from verification.catalog.divide_conquer.binary_search import (
     BINARY_SEARCH_EDGE_KINDS,
     first_hit_search,
@@ -152,3 +154,8 @@ def test_edge_inputs(array: list[int], target: int, index: int | None) -> None:
 def test_bad_inputs_raise(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         binary_search(**kwargs)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("binary_search"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    assert_holds_at_stress("binary_search", oracle, tier, size, index)

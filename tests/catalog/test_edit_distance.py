@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.stress import assert_holds_at_stress, stress_cells
 from verification.cases import TIERS, Tier
 from verification.catalog.dynamic_programming.edit_distance import generate_edit_distance
 from verification.reference.dynamic_programming import edit_distance
@@ -127,3 +128,8 @@ def test_generated_tiers_keep_their_promises() -> None:
 def test_bad_inputs_raise(a: Any, b: Any) -> None:
     with pytest.raises(ValueError, match="must be a string"):
         edit_distance(a=a, b=b)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("edit_distance"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    assert_holds_at_stress("edit_distance", oracle, tier, size, index)

@@ -20,8 +20,8 @@ import pytest
 
 from verification.cases import DEFAULT_SEED, TIERS, Tier
 from verification.catalog import Catalog, default_catalog
-from verification.catalog.spec import ScaffoldSpec
-from verification.certify.checks import check_every_size, check_scaffold
+from verification.catalog.spec import STRESS_TIERS, ScaffoldSpec
+from verification.certify.checks import STRESS_POINTS, check_every_size, check_scaffold
 from verification.cli import main
 from verification.config import packaged_scaffolds_dir
 from verification.errors import CaseDrawError, VerificationError
@@ -140,6 +140,10 @@ def test_the_first_round_draws_every_size_whatever_the_budget() -> None:
         for tier in TIERS
         for size in range(BASE.size.ranges[tier][0], BASE.size.ranges[tier][1] + 1)
     ]
+    assert BASE.size.stress is not None  # and the stress range, at a few spread sizes
+    low, high = BASE.size.stress
+    spread = sorted({low + (high - low) * k // (STRESS_POINTS - 1) for k in range(STRESS_POINTS)})
+    declared += [(tier, size) for tier in STRESS_TIERS for size in spread]
     assert drawn == declared
     assert "time budget 1 s reached" in detail
 

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 from tests.support.scaffolds import bullet, sections
-from verification.cases import TestCase
+from tests.support.stress import assert_holds_at_stress, stress_cells
+from verification.cases import TestCase, Tier
 from verification.catalog.greedy.fractional_knapsack import (
     FRACTION_TOLERANCE,
     SPEC,
@@ -305,3 +306,8 @@ def test_a_whole_item_written_0_99995_is_accepted_as_the_output_format_says(
     assert oracle(test_input, answer)
     fractions_bullet = bullet(sections("fractional_knapsack")["output_format"], "`fractions`")
     assert "`0.99995` for a whole item is accepted" in fractions_bullet
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("fractional_knapsack"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    assert_holds_at_stress("fractional_knapsack", oracle, tier, size, index)

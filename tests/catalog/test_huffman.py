@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support.scaffolds import bullet, sections
-from verification.cases import TestCase
+from tests.support.stress import assert_holds_at_stress, stress_cells
+from verification.cases import TestCase, Tier
 from verification.catalog.greedy.huffman import (
     SPEC,
     HuffmanValidator,
@@ -249,3 +250,8 @@ def test_a_lone_symbol_coded_1_is_a_form_breach_the_output_format_states() -> No
     codes = " ".join(bullet(sections("huffman")["output_format"], "`codes`").split())
     # The text no longer says both "any optimal code is right" and "a lone symbol's is 0".
     assert 'with one exception: a lone symbol\'s code is `"0"` (`"1"` fails' in codes
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("huffman"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    assert_holds_at_stress("huffman", oracle, tier, size, index)

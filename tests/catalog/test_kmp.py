@@ -7,6 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from tests.support.stress import assert_holds_at_stress, stress_cells
+from verification.cases import Tier
+
 
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``positions`` lists every window equal to the pattern, ascending."""
@@ -18,3 +23,8 @@ def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
 def test_the_oracle_counts_overlapping_matches() -> None:
     assert oracle({"text": "AAA", "pattern": "AA"}, {"positions": [0, 1]})
     assert not oracle({"text": "AAA", "pattern": "AA"}, {"positions": [0]})
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("kmp"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    assert_holds_at_stress("kmp", oracle, tier, size, index)

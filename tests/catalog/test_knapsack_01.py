@@ -1,4 +1,5 @@
-"""What is peculiar to ``knapsack_01``: its oracle, brute force over every item set.
+"""What is peculiar to ``knapsack_01``: its oracle, brute force over every item set (past 12
+items, the stress sizes, scipy's mixed-integer solver).
 
 (The reference's own cross-checks live in ``tests/reference/test_dynamic_programming.py``;
 the validator's in ``tests/validators/test_knapsack.py``.)
@@ -6,6 +7,7 @@ the validator's in ``tests/validators/test_knapsack.py``.)
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 from itertools import combinations
@@ -14,7 +16,8 @@ from typing import Any
 import pytest
 
 from tests.support.scaffolds import bullet, sections
-from verification.cases import TIERS
+from tests.support.stress import assert_holds_at_stress, stress_cells
+from verification.cases import TIERS, Tier
 from verification.catalog.drawing import draw_case
 from verification.catalog.dynamic_programming.knapsack_01 import SPEC
 from verification.reference.dynamic_programming import knapsack_01
@@ -22,17 +25,40 @@ from verification.reference.dynamic_programming import knapsack_01
 Judge = Callable[[str, dict[str, Any], Any], bool]
 
 
+BRUTE_FORCE = 12
+"""The most items whose every subset is tried; past it (stress sizes), :func:`_milp`."""
+
+
+def _brute_force(weights: list[int], values: list[int], capacity: int) -> int:
+    return max(
+        sum(values[i] for i in chosen)
+        for size in range(len(weights) + 1)
+        for chosen in combinations(range(len(weights)), size)
+        if sum(weights[i] for i in chosen) <= capacity
+    )
+
+
+def _milp(test_input: dict[str, Any]) -> int:
+    """The optimum by scipy's mixed-integer solver (HiGHS branch and bound, no table)."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    weights, values = test_input["weights"], test_input["values"]
+    solved = milp(
+        c=[-v for v in values],
+        constraints=LinearConstraint([weights], ub=test_input["capacity"]),
+        integrality=[1] * len(values),
+        bounds=Bounds(0, 1),
+    )
+    assert solved.success, solved.message
+    return round(-solved.fun)
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``selected_items`` are distinct indices in ascending order, within
     capacity, whose value is the brute-force optimum, and ``max_value`` is that optimum."""
     weights, values = test_input["weights"], test_input["values"]
     n, capacity = len(weights), test_input["capacity"]
-    best = max(
-        sum(values[i] for i in chosen)
-        for size in range(n + 1)
-        for chosen in combinations(range(n), size)
-        if sum(weights[i] for i in chosen) <= capacity
-    )
+    best = _brute_force(weights, values, capacity) if n <= BRUTE_FORCE else _milp(test_input)
     chosen = answer["selected_items"]
     if chosen != sorted(chosen):  # "in ascending order"
         return False
@@ -101,3 +127,19 @@ def test_the_largest_tables_work_fits_the_budget_in_the_short_form_the_scaffold_
     # The comparisons and rows take at most 60% of the budget, the rest is for the items,
     # the recovery walk and the answer.
     assert max(lengths) < 0.6 * SPEC.max_output_tokens, max(lengths)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("knapsack_01"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    assert_holds_at_stress("knapsack_01", oracle, tier, size, index)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_solver_finds_the_brute_force_optimum(seed: int) -> None:
+    rng = random.Random(seed)
+    n = rng.randint(1, BRUTE_FORCE)
+    weights = [rng.randint(1, 9) for _ in range(n)]
+    values = [rng.randint(1, 20) for _ in range(n)]
+    capacity = rng.randint(0, sum(weights))
+    test_input = {"weights": weights, "values": values, "capacity": capacity}
+    assert _milp(test_input) == _brute_force(weights, values, capacity)

@@ -1,8 +1,10 @@
 """What is peculiar to ``lcs``: its oracle (brute force over every subsequence of the
-shorter string) and the reference's cross-checks against it."""
+shorter string; past 12 letters, the stress sizes, Hunt and Szymanski's reduction to a
+longest increasing subsequence) and the reference's cross-checks against it."""
 
 from __future__ import annotations
 
+import bisect
 import random
 from functools import cache
 from itertools import combinations
@@ -12,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.stress import assert_holds_at_stress, stress_cells
 from verification.cases import TIERS, TestCase, Tier
 from verification.catalog.dynamic_programming.lcs import LcsValidator, every_lcs, generate_lcs
 from verification.reference.dynamic_programming import longest_common_subsequence
@@ -32,6 +35,23 @@ def _all_longest(a: str, b: str) -> tuple[int, frozenset[str]]:
     raise AssertionError("the empty string is always shared")
 
 
+BRUTE_FORCE = 12
+"""The longest shorter string brute force searches; past it (stress sizes), the LCS length
+comes from :func:`_hunt_szymanski`."""
+
+
+def _hunt_szymanski(a: str, b: str) -> int:
+    """The LCS length as the longest strictly increasing run of matching positions of ``b``
+    (Hunt and Szymanski): each letter of ``a`` lists where it occurs in ``b``, last first, so
+    one letter of ``a`` takes at most one of them; patience sorting finds the longest."""
+    piles: list[int] = []
+    for letter in a:
+        for position in sorted((j for j, c in enumerate(b) if c == letter), reverse=True):
+            at = bisect.bisect_left(piles, position)
+            piles[at : at + 1] = [position]
+    return len(piles)
+
+
 def _occurs_in(part: str, whole: str) -> bool:
     position = 0
     for letter in part:
@@ -50,7 +70,7 @@ def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     if isinstance(length, bool) or not isinstance(length, int):
         return False
     a, b = test_input["a"], test_input["b"]
-    best, _ = _all_longest(a, b)
+    best = _all_longest(a, b)[0] if min(len(a), len(b)) <= BRUTE_FORCE else _hunt_szymanski(a, b)
     return len(witness) == length == best and _occurs_in(witness, a) and _occurs_in(witness, b)
 
 
@@ -125,3 +145,13 @@ def test_the_validator_reads_the_witness_against_the_input() -> None:
 def test_bad_inputs_raise(a: Any, b: Any) -> None:
     with pytest.raises(ValueError, match="must be a string"):
         longest_common_subsequence(a=a, b=b)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("lcs"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    assert_holds_at_stress("lcs", oracle, tier, size, index)
+
+
+@given(st.text("abc", max_size=10), st.text("abc", max_size=10))
+def test_hunt_and_szymanski_find_the_brute_force_length(a: str, b: str) -> None:
+    assert _hunt_szymanski(a, b) == _all_longest(a, b)[0]

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verification.cases import TIERS, TestCase, Tier
-from verification.catalog.dynamic_programming.lis import LisValidator, every_lis, generate_lis
+from tests.support.stress import assert_holds_at_stress, stress_cells
+from verification.cases import DEFAULT_SEED, TIERS, TestCase, Tier, generate_case
+from verification.catalog.dynamic_programming.lis import SPEC, LisValidator, every_lis, generate_lis
 from verification.reference.dynamic_programming import longest_increasing_subsequence
 
 
@@ -146,3 +147,17 @@ def test_the_validator_checks_order_and_strictness() -> None:
 def test_bad_inputs_raise(values: Any) -> None:
     with pytest.raises(ValueError, match="integer"):
         longest_increasing_subsequence(sequence=values)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("lis"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    assert_holds_at_stress("lis", oracle, tier, size, index)
+
+
+def test_the_mutants_change_a_value_even_where_every_near_one_is_taken() -> None:
+    # 64 distinct values of 1..96 (a stress size): every number within 3 of a witness's value
+    # may be in the sequence, and the mutant looks further out for one that is not.
+    case = generate_case(SPEC, "simple", 1, seed=DEFAULT_SEED, size=64)
+    for seed in range(5):
+        for wrong in SPEC.mutants(case, random.Random(seed)):
+            assert not oracle(case.input, wrong), wrong

@@ -1,5 +1,6 @@
 """What is peculiar to ``matrix_chain``: its oracle (exhaustive search over every
-parenthesization, and a stack parser of its own) and the reference's cross-checks."""
+parenthesization, top down over the cheapest part orders past 8 matrices, and a stack
+parser of its own) and the reference's cross-checks."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.stress import assert_holds_at_stress, stress_cells
 from verification.cases import TIERS, TestCase, Tier
 from verification.catalog.dynamic_programming.matrix_chain import (
     MatrixChainValidator,
@@ -32,6 +34,24 @@ def _every_order(dims: tuple[int, ...], i: int, j: int) -> tuple[tuple[str, int]
         for k in range(i, j)
         for left, lc in _every_order(dims, i, k)
         for right, rc in _every_order(dims, k + 1, j)
+    )
+
+
+EXHAUSTIVE = 8
+"""The longest chain whose every parenthesization is listed (a Catalan number of them: 429 at
+8); past it (the stress sizes) the least cost comes from :func:`_least`."""
+
+
+@cache
+def _least(dims: tuple[int, ...], i: int, j: int) -> int:
+    """The least cost of ``Ai..Aj``, top down: the same search over every split as
+    :func:`_every_order`, keeping only each part's cheapest order (any order of a part
+    can be swapped for its cheapest without raising the whole's cost)."""
+    if i == j:
+        return 0
+    return min(
+        _least(dims, i, k) + _least(dims, k + 1, j) + dims[i - 1] * dims[k] * dims[j]
+        for k in range(i, j)
     )
 
 
@@ -81,7 +101,12 @@ def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     if isinstance(cost, bool) or not isinstance(cost, int):
         return False
     dims = test_input["dimensions"]
-    return _stack_cost(text, dims) == cost == min(_orders(dims).values())
+    least = (
+        min(_orders(dims).values())
+        if len(dims) <= EXHAUSTIVE + 1
+        else _least(tuple(dims), 1, len(dims) - 1)
+    )
+    return _stack_cost(text, dims) == cost == least
 
 
 def test_the_oracle_on_the_textbook_chain() -> None:
@@ -220,3 +245,13 @@ def test_the_validator_accepts_another_optimal_order_and_no_blanks() -> None:
 def test_bad_inputs_raise(dims: Any) -> None:
     with pytest.raises(ValueError, match="dimensions"):
         matrix_chain_multiplication(dimensions=dims)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("matrix_chain"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    assert_holds_at_stress("matrix_chain", oracle, tier, size, index)
+
+
+@given(st.lists(st.integers(1, 40), min_size=2, max_size=EXHAUSTIVE + 1))
+def test_the_top_down_least_cost_is_the_exhaustive_one(dims: list[int]) -> None:
+    assert _least(tuple(dims), 1, len(dims) - 1) == min(_orders(dims).values())

@@ -11,6 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.stress import assert_holds_at_stress, stress_cells
+from verification.cases import Tier
 from verification.catalog.divide_conquer.merge_sort import generate_merge_sort
 from verification.reference.divide_conquer import merge_sort
 
@@ -96,3 +98,8 @@ def test_edge_inputs(array: list[int], inversions: int) -> None:
 def test_bad_inputs_raise(array: Any, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         merge_sort(array)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("merge_sort"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    assert_holds_at_stress("merge_sort", oracle, tier, size, index)

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verification.cases import TestCase
+from tests.support.stress import assert_holds_at_stress, stress_cells
+from verification.cases import TestCase, Tier
 from verification.catalog.divide_conquer.quickselect import (
     KthSmallestValidator,
     generate_quickselect,
@@ -106,3 +107,8 @@ def test_edge_inputs(array: list[int], k: int, value: int) -> None:
 def test_bad_inputs_raise(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         quickselect(**kwargs)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("quickselect"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    assert_holds_at_stress("quickselect", oracle, tier, size, index)

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verification.cases import TIERS
+from tests.support.stress import assert_holds_at_stress, stress_cells
+from verification.cases import TIERS, Tier
 from verification.catalog.string.rabin_karp import SPEC, generate_rabin_karp
 from verification.reference.string_algo import rabin_karp, window_hashes
 
@@ -113,3 +114,8 @@ def test_the_oracle_refuses_a_spurious_hit_reported_as_a_match() -> None:
     assert oracle(test_input, {"positions": [1, 4], "spurious_hits": [6]})
     assert not oracle(test_input, {"positions": [1, 4, 6], "spurious_hits": []})
     assert not oracle(test_input, {"positions": [1, 4], "spurious_hits": []})
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("rabin_karp"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    assert_holds_at_stress("rabin_karp", oracle, tier, size, index)

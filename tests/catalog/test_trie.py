@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verification.cases import TIERS
+from tests.support.stress import assert_holds_at_stress, stress_cells
+from verification.cases import TIERS, Tier
 from verification.catalog.string.trie import SPEC, generate_trie
 from verification.reference.string_algo import trie_operations
 
@@ -102,3 +103,8 @@ def test_the_oracle_refuses_search_answered_as_a_prefix_test() -> None:
     assert oracle(test_input, {"results": [True, False], "node_count": 3})
     assert not oracle(test_input, {"results": [True, True], "node_count": 3})
     assert not oracle(test_input, {"results": [1, False], "node_count": 3})
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("trie"))
+def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
+    assert_holds_at_stress("trie", oracle, tier, size, index)

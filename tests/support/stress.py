@@ -3,13 +3,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from verification.cases import DEFAULT_SEED, TestCase, Tier, generate_case
 from verification.catalog import default_catalog
 from verification.catalog.spec import STRESS_TIERS
 
-__all__ = ["STRESS_CASES_PER_SIZE", "in_label_order", "stress_case", "stress_cells"]
+__all__ = [
+    "STRESS_CASES_PER_SIZE",
+    "assert_holds_at_stress",
+    "in_label_order",
+    "stress_case",
+    "stress_cells",
+]
 
 STRESS_CASES_PER_SIZE = 2
 """Cases drawn at each end and the middle of the stress range, per stress tier."""
@@ -38,3 +46,25 @@ def stress_cells(name: str) -> list[tuple[Tier, int, int]]:
 def stress_case(name: str, tier: Tier, size: int, index: int) -> TestCase:
     """Case ``index`` of ``tier`` at the stress ``size``, drawn and answered by the reference."""
     return generate_case(default_catalog()[name], tier, index, seed=DEFAULT_SEED, size=size)
+
+
+def assert_holds_at_stress(
+    name: str,
+    oracle: Callable[[dict[str, Any], dict[str, Any]], bool],
+    tier: Tier,
+    size: int,
+    index: int,
+) -> None:
+    """Case ``index`` of ``tier`` at the stress ``size`` measures that size, its reference
+    answer and every alternative are what ``oracle`` accepts and the validator passes, and
+    the validator rejects every mutant of it."""
+    spec = default_catalog()[name]
+    case = stress_case(name, tier, size, index)
+    assert spec.size.measure(case.input) == size, case.id
+    assert oracle(case.input, case.expected), (case.id, case.input)
+    assert spec.validator.validate(case.expected, case.expected, case=case).is_valid, case.id
+    for right in spec.alternatives(case, random.Random(index)):
+        assert oracle(case.input, dict(right)), (case.id, right)
+        assert spec.validator.validate(right, case.expected, case=case).is_valid, right
+    for wrong in spec.mutants(case, random.Random(index)):
+        assert not spec.validator.validate(wrong, case.expected, case=case).is_valid, wrong

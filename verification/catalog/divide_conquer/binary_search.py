@@ -11,7 +11,7 @@ from pydantic import Field
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers, dropped_items, duplicated_items
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.arrays import array_length, ascending
 from verification.reference.divide_conquer import binary_search
 from verification.validators.base import CompositeValidator
@@ -231,9 +231,14 @@ SPEC = ScaffoldSpec(
         unit="array length",
         measure=array_length,
         ranges={"simple": (3, 64), "standard": (6, 256), "edge": (1, 256)},
+        stress=(257, 1024),
     ),
     mutants=binary_search_mutants,
     max_output_tokens=4096,
+    # The work is a line per probe: 183 tokens at 256, 237 at 1024 (python
+    # benchmarks/stress_budgets.py binary_search). The flat budget holds the standard maximum;
+    # each size past it adds 1.5x its work.
+    output_budget=OutputBudget(per_unit=0.2, base=4044),
     code_rules={
         "probes": (
             "every `mid` of the scaffold's closed-interval leftmost search, in order: `lo ="

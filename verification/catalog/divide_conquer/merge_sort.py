@@ -17,7 +17,7 @@ from verification.catalog.calibration import (
     duplicated_items,
     swapped_items,
 )
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.arrays import (
     array_length,
     ascending,
@@ -57,7 +57,8 @@ _ATTEMPTS = 200
 def generate_merge_sort(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
     """One ``merge_sort`` input: an ``array`` of integers.
 
-    - ``simple``: ``size`` distinct values of 1..99, not already sorted.
+    - ``simple``: ``size`` distinct values of 1..99 (1..2 size past 49 values, the stress
+      sizes), not already sorted.
     - ``standard``: ``size`` values of -30..60 with at least one value repeated (so a count
       that takes equal values for inversions is wrong), neither sorted nor sorted
       backwards.
@@ -72,7 +73,7 @@ def generate_merge_sort(rng: random.Random, tier: Tier, size: int) -> dict[str, 
         raise ValueError(f"{tier} merge_sort needs at least {least} values, got {size}")
     for _ in range(_ATTEMPTS):
         if tier == "simple":
-            values = distinct_values(rng, size, 1, 99)
+            values = distinct_values(rng, size, 1, max(99, 2 * size))
         else:
             values = values_with_repeats(rng, size, -30, 60)
         ordered = sorted(values)
@@ -152,8 +153,13 @@ SPEC = ScaffoldSpec(
         unit="array length",
         measure=array_length,
         ranges={"simple": (3, 16), "standard": (4, 32), "edge": (1, 32)},
+        stress=(33, 128),
     ),
     mutants=merge_sort_mutants,
     max_output_tokens=6144,
+    # The work is a line per merge with both lists: 1,341 tokens at 32, 7,534 at 128 (python
+    # benchmarks/stress_budgets.py merge_sort). The flat budget holds the standard maximum; each
+    # size past it adds 1.5x its work.
+    output_budget=OutputBudget(per_unit=176.0, base=512),
     code_sizes=(64, 100, 300, 1000),
 )

@@ -8,7 +8,7 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.arrays import (
     array_length,
     distinct_values,
@@ -95,7 +95,8 @@ class KthSmallestValidator(Validator):
 def generate_quickselect(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
     """One ``quickselect`` input: an ``array`` of integers and a rank ``k`` (1-based).
 
-    - ``simple``: ``size`` distinct values of 1..99 in random order, ``1 < k < size``.
+    - ``simple``: ``size`` distinct values of 1..99 (1..2 size past 49 values, the stress
+      sizes) in random order, ``1 < k < size``.
     - ``standard``: ``size`` values of -20..(40 + size) with at least one repeat, not
       sorted either way, ``1 < k < size``; the values at ranks ``k - 1``, ``k`` and
       ``k + 1`` differ, so an off-by-one rank gives a wrong value, and the array's own
@@ -107,7 +108,10 @@ def generate_quickselect(rng: random.Random, tier: Tier, size: int) -> dict[str,
     if tier == "simple":
         if size < 3:
             raise ValueError(f"simple quickselect needs at least 3 values, got {size}")
-        return {"array": distinct_values(rng, size, 1, 99), "k": rng.randint(2, size - 1)}
+        return {
+            "array": distinct_values(rng, size, 1, max(99, 2 * size)),
+            "k": rng.randint(2, size - 1),
+        }
     if tier == "standard":
         return _standard(rng, size)
     return _edge(rng, size)
@@ -196,8 +200,13 @@ SPEC = ScaffoldSpec(
         unit="array length",
         measure=array_length,
         ranges={"simple": (3, 20), "standard": (5, 60), "edge": (1, 60)},
+        stress=(61, 240),
     ),
     mutants=quickselect_mutants,
     max_output_tokens=4096,
+    # The work is a line per round with S, E and G: 633 tokens at 60, 2,530 at 240 (python
+    # benchmarks/stress_budgets.py quickselect). The flat budget holds the standard maximum;
+    # each size past it adds 1.5x its work.
+    output_budget=OutputBudget(per_unit=15.9, base=3142),
     code_sizes=(120, 300, 1000),
 )

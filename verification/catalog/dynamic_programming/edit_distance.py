@@ -9,7 +9,7 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import random_word
 from verification.generators.string_pairs import (
     SHARED_EDGE_KINDS,
@@ -153,9 +153,14 @@ SPEC = ScaffoldSpec(
         unit="length of the longer string",
         measure=longer_length,
         ranges={"simple": (3, 8), "standard": (4, 12), "edge": (1, 12)},
+        stress=(13, 48),
     ),
     mutants=edit_distance_mutants,
     max_output_tokens=6144,
+    # The work is every row of the table in full: 271 tokens at 12, 3,402 at 48 (python
+    # benchmarks/stress_budgets.py edit_distance). The flat budget holds the
+    # standard maximum; each size past it adds 1.5x its work.
+    output_budget=OutputBudget(per_unit=130.5, base=4578),
     code_sizes=(24, 100, 300, 500),
     code_size_limit=(
         "a quadratic table: at 1,000 letters one case is about a second of reference "

@@ -8,7 +8,7 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.reference.dynamic_programming import knapsack_01
 from verification.validators.form import ascending, with_form_rules
 from verification.validators.knapsack import KnapsackValidator
@@ -186,8 +186,12 @@ def knapsack_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, A
 
 
 def knapsack_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
-    """Every other optimal item set (the edge tier's ties), by brute force."""
+    """Every other optimal item set (the edge tier's ties), by brute force; none when the
+    optimum is unique (the simple and standard tiers draw such instances, up to 48 items,
+    where brute force could not finish)."""
     inp = case.input
+    if count_optimal_sets(inp["weights"], inp["values"], inp["capacity"]) == 1:
+        return ()
     best, sets = optimal_item_sets(inp["weights"], inp["values"], inp["capacity"])
     answers = [{"max_value": best, "selected_items": chosen} for chosen in sets]
     return distinct_answers(answers, unlike=[case.expected])
@@ -213,10 +217,16 @@ SPEC = ScaffoldSpec(
         unit="items",
         measure=count_items,
         ranges={"simple": (1, 12), "standard": (1, 12), "edge": (2, 12)},
+        stress=(13, 48),
     ),
     mutants=knapsack_mutants,
     alternatives=knapsack_alternatives,
     max_output_tokens=6144,
+    # The work is each row in full (C + 1 numbers, C about 2.5 n), its comparisons left out past
+    # 12 items: 3,041 tokens at 12, 11,250 at 48 (python benchmarks/stress_budgets.py
+    # knapsack_01). The flat budget holds the standard maximum; each size past it
+    # adds 1.5x its work.
+    output_budget=OutputBudget(per_unit=342.1, base=2038),
     code_rules={
         "selected_items": (
             "the chosen indices in ascending order (`sorted(...)`), each once; not in the "

@@ -9,7 +9,7 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import random_word
 from verification.generators.string_pairs import (
     SHARED_EDGE_KINDS,
@@ -238,10 +238,15 @@ SPEC = ScaffoldSpec(
         unit="length of the longer string",
         measure=longer_length,
         ranges={"simple": (3, 8), "standard": (4, 12), "edge": (1, 12)},
+        stress=(13, 48),
     ),
     mutants=lcs_mutants,
     alternatives=lcs_alternatives,
     max_output_tokens=6144,
+    # The work is every row of the table and the backward walk: 462 tokens at 12, 4,078 at 48
+    # (python benchmarks/stress_budgets.py lcs). The flat budget holds the standard
+    # maximum; each size past it adds 1.5x its work.
+    output_budget=OutputBudget(per_unit=150.7, base=4335),
     code_sizes=(24, 100, 300, 500),
     code_size_limit=(
         "a quadratic table: at 1,000 letters one case is about two seconds of reference "

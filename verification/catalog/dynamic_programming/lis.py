@@ -10,7 +10,7 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers, duplicated_items, swapped_items
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.arrays import ascending, distinct_values, values_with_repeats
 from verification.reference.dynamic_programming import longest_increasing_subsequence
 from verification.validators.base import ValidationResult, Validator, pick
@@ -59,10 +59,11 @@ def sequence_length(test_input: Mapping[str, Any]) -> int:
 def generate_lis(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
     """One ``sequence`` of ``size`` integers.
 
-    - ``simple``: distinct values of ``1..20`` in random order.
-    - ``standard``: values of ``1..30`` with repeats, arranged so that a longest
-      non-decreasing subsequence is longer than the longest strictly increasing one
-      (strictness matters).
+    - ``simple``: distinct values of ``1..20`` in random order (``1..1.5 size`` past
+      13 values, the stress sizes).
+    - ``standard``: values of ``1..30`` (``1..size`` past 30 values) with repeats,
+      arranged so that a longest non-decreasing subsequence is longer than the longest
+      strictly increasing one (strictness matters).
 
     Both are instances worth asking: the LIS has at least two elements (three in
     ``standard`` from size 6) and is shorter than the sequence; several witnesses may
@@ -79,9 +80,14 @@ def generate_lis(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
     least = 3 if tier == "standard" and size >= 6 else 2
     for _ in range(_ATTEMPTS):
         if tier == "simple":
-            values = distinct_values(rng, size, 1, 20)
+            # 1..20 runs out of distinct values past 20 (stress sizes): widen it there.
+            values = distinct_values(rng, size, 1, max(20, 3 * size // 2))
         else:
-            values = values_with_repeats(rng, size, 1, 30) if size >= 2 else [rng.randint(1, 30)]
+            values = (
+                values_with_repeats(rng, size, 1, max(30, size))
+                if size >= 2
+                else [rng.randint(1, 30)]
+            )
         length = longest_increasing_subsequence(values)["length"]
         if not least <= length < size:
             continue
@@ -214,7 +220,12 @@ def lis_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
         wrong.append({"length": length - 1, "subsequence": witness})
         index = rng.randrange(length)
         wrong.append({"length": length - 1, "subsequence": witness[:index] + witness[index + 1 :]})
-        absent = [v for v in range(witness[index] - 3, witness[index] + 4) if v not in values]
+        absent: list[int] = []
+        spread = 3
+        while not absent:  # a stress size's values may fill every number near the witness's
+            near = range(witness[index] - spread, witness[index] + spread + 1)
+            absent = [v for v in near if v not in values]
+            spread *= 2
         changed = [*witness[:index], rng.choice(absent), *witness[index + 1 :]]
         wrong.append({"length": length, "subsequence": changed})
     for items in (*duplicated_items(witness, rng), *swapped_items(witness, rng, count=1)):
@@ -261,9 +272,14 @@ SPEC = ScaffoldSpec(
         unit="sequence length",
         measure=sequence_length,
         ranges={"simple": (3, 12), "standard": (4, 16), "edge": (1, 16)},
+        stress=(17, 64),
     ),
     mutants=lis_mutants,
     alternatives=lis_alternatives,
     max_output_tokens=6144,
+    # The work is a line per position listing every smaller earlier one: 493 tokens at 16, 4,587
+    # at 64 (python benchmarks/stress_budgets.py lis). The flat budget holds the
+    # standard maximum; each size past it adds 1.5x its work.
+    output_budget=OutputBudget(per_unit=128.0, base=4096),
     code_sizes=(32, 100, 300, 1000),
 )

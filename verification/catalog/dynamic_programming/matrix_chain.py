@@ -10,7 +10,7 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.reference.dynamic_programming import matrix_chain_multiplication
 from verification.validators.base import ValidationResult, Validator, pick
 from verification.validators.form import FormRule, with_form_rules
@@ -384,10 +384,19 @@ SPEC = ScaffoldSpec(
         unit="matrices",
         measure=count_matrices,
         ranges={"simple": (3, 6), "standard": (4, 8), "edge": (1, 8)},
+        stress=(9, 27),
+        stress_limit=(
+            "every split of every sub-chain is written (about n**3 / 6 totals at n"
+            " matrices): past 27 its budget passes what a model writes in one reply"
+        ),
     ),
     mutants=matrix_chain_mutants,
     alternatives=matrix_chain_alternatives,
     max_output_tokens=8192,
+    # The work is a line per sub-chain with every split, its total alone past 8: 1,209 tokens at
+    # 8, 15,719 at 27 (python benchmarks/stress_budgets.py matrix_chain --exponent 3). The flat
+    # budget holds the standard maximum; each size past it adds 1.5x its work.
+    output_budget=OutputBudget(per_unit=1.2, exponent=3, base=7350),
     code_rules={
         "parenthesization": (
             "a string of the grammar `expr := 'A' index | '(' expr expr ')'`, indices from "

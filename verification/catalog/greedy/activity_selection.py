@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import random
-import string
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers, dropped_items, duplicated_items
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import (
+    STRESS_FACTOR,
+    AnswerSchema,
+    OutputBudget,
+    ScaffoldSpec,
+    SizeAxis,
+)
+from verification.generators.graph import vertex_labels
 from verification.reference.greedy import activity_selection
 from verification.validators.base import ValidationResult, Validator, pick, repeated
 
@@ -39,6 +45,9 @@ ACTIVITY_EDGE_KINDS = (
 """The degenerate instances the edge tier draws from."""
 
 MAX_ACTIVITIES = 20
+"""The standard tier's largest size."""
+MOST_ACTIVITIES = STRESS_FACTOR * MAX_ACTIVITIES
+"""The most activities the generator draws: the top of the stress range."""
 _ATTEMPTS = 2000
 
 
@@ -120,11 +129,11 @@ def _all_compatible(intervals: Sequence[Interval]) -> bool:
 
 
 def _input(rng: random.Random, intervals: Sequence[Interval]) -> dict[str, Any]:
-    """Shuffled, then labelled ``A``, ``B``, ... in listing order (labels say nothing of
-    the times)."""
+    """Shuffled, then labelled ``A``, ``B``, ..., ``Z``, ``AA``, ``AB``, ... in listing
+    order (labels say nothing of the times)."""
     shuffled = list(intervals)
     rng.shuffle(shuffled)
-    labels = string.ascii_uppercase
+    labels = vertex_labels(len(shuffled), least=0)
     return {"activities": [[labels[k], s, f] for k, (s, f) in enumerate(shuffled)]}
 
 
@@ -144,7 +153,8 @@ def _draw(rng: random.Random, n: int, horizon: int, longest: int) -> list[Interv
 
 def generate_activity_selection(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
     """``{"activities": [[label, start, finish], ...]}`` with integer times ``0 <= start <
-    finish``, listed in random order and labelled ``A``, ``B``, ... in listing order.
+    finish``, listed in random order and labelled ``A``, ``B``, ... in listing order (past 26,
+    ``AA``, ``AB``, ...: the stress sizes).
 
     ``simple``: ``size`` activities (3 or more), times up to about ``2 * size + 9``; no two
     finish together, no activity starts where another finishes (no touching), not all are
@@ -155,8 +165,8 @@ def generate_activity_selection(rng: random.Random, tier: Tier, size: int) -> di
     :data:`ACTIVITY_EDGE_KINDS` (``touching`` needs activities that end where the next
     starts; ``all_overlap`` and ``identical`` have several largest sets).
     """
-    if not 1 <= size <= MAX_ACTIVITIES:
-        raise ValueError(f"activity_selection needs 1..{MAX_ACTIVITIES} activities, got {size}")
+    if not 1 <= size <= MOST_ACTIVITIES:
+        raise ValueError(f"activity_selection needs 1..{MOST_ACTIVITIES} activities, got {size}")
     if tier == "simple":
         return _simple(rng, max(size, 3))
     if tier == "standard":
@@ -382,12 +392,17 @@ SPEC = ScaffoldSpec(
         unit="activities",
         measure=count_activities,
         ranges={"simple": (3, 12), "standard": (5, MAX_ACTIVITIES), "edge": (1, MAX_ACTIVITIES)},
+        stress=(MAX_ACTIVITIES + 1, MOST_ACTIVITIES),
     ),
     mutants=activity_selection_mutants,
     alternatives=activity_selection_alternatives,
     max_output_tokens=4096,
+    # The work is the sorted list and a line per activity scanned: 373 tokens at 20, 1,639 at 80
+    # (python benchmarks/stress_budgets.py activity_selection). The flat budget holds the
+    # standard maximum; each size past it adds 1.5x its work.
+    output_budget=OutputBudget(per_unit=47.0, base=3156),
     code_size_limit=(
-        "the generator draws at most 20 activities (MAX_ACTIVITIES): its labels and "
+        "the generator draws at most 80 activities (MOST_ACTIVITIES): its labels and "
         "untied times are the trace's"
     ),
 )

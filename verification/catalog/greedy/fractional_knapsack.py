@@ -12,7 +12,13 @@ from pydantic import FiniteFloat
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import (
+    STRESS_FACTOR,
+    AnswerSchema,
+    OutputBudget,
+    ScaffoldSpec,
+    SizeAxis,
+)
 from verification.reference.greedy import FRACTIONAL_KNAPSACK_DECIMALS, fractional_knapsack
 from verification.validators.base import Tolerance, ValidationResult, Validator, pick
 
@@ -53,6 +59,9 @@ FRACTIONAL_EDGE_KINDS = (
 """The degenerate instances the edge tier draws from."""
 
 MAX_ITEMS = 14
+"""The standard tier's largest size."""
+MOST_ITEMS = STRESS_FACTOR * MAX_ITEMS
+"""The most items the generator draws: the top of the stress range."""
 _ATTEMPTS = 2000
 
 
@@ -93,17 +102,18 @@ def generate_fractional_knapsack(rng: random.Random, tier: Tier, size: int) -> d
     :data:`WEIGHTS` and values, a non-negative integer capacity. Every fraction of the answer
     is then an exact decimal of at most 4 places.
 
-    ``simple``: ``size`` items (2 or more), values 1..40, distinct value-to-weight ratios, and
-    a capacity that takes some items whole and a share of 0.1 to 0.9 of the next one.
-    ``standard``: ``size`` items (3 or more), values 1..60, the same promises, items not
-    listed by ratio, and filling by largest value or by lightest weight first (the usual
+    ``simple``: ``size`` items (2 or more), values 1..40 (1..4 size past 10 items),
+    distinct value-to-weight ratios, and a capacity that takes some items whole and a share
+    of 0.1 to 0.9 of the next one. ``standard``: ``size`` items (3 or more), values 1..60
+    (1..4 size past 15 items), the same promises, items not listed by ratio, and filling by
+    largest value or by lightest weight first (the usual
     mistakes) both fall short of the optimum by at least 0.1. Both have exactly one optimal
     fraction list. ``edge``: at most ``size`` items, one of :data:`FRACTIONAL_EDGE_KINDS`
     (``zero_capacity``, a capacity ``above_total`` or ``equal_total`` weight, ``tied_ratios``
     with several optimal fraction lists, ``exact_fit`` with no item cut).
     """
-    if not 1 <= size <= MAX_ITEMS:
-        raise ValueError(f"fractional_knapsack needs 1..{MAX_ITEMS} items, got {size}")
+    if not 1 <= size <= MOST_ITEMS:
+        raise ValueError(f"fractional_knapsack needs 1..{MOST_ITEMS} items, got {size}")
     if tier == "simple":
         return _split(rng, max(size, 2), top=40, trap=False)
     if tier == "standard":
@@ -114,7 +124,9 @@ def generate_fractional_knapsack(rng: random.Random, tier: Tier, size: int) -> d
 def _split(rng: random.Random, n: int, *, top: int, trap: bool) -> dict[str, Any]:
     for _ in range(_ATTEMPTS):
         weights = [rng.choice(WEIGHTS) for _ in range(n)]
-        values = [rng.randint(1, top) for _ in range(n)]
+        # Values of 1..top give too few distinct ratios past about 40 items (the stress
+        # sizes): there they reach 4n.
+        values = [rng.randint(1, max(top, 4 * n)) for _ in range(n)]
         ratios = _ratios(weights, values)
         if len(set(ratios)) != n:
             continue
@@ -448,11 +460,16 @@ SPEC = ScaffoldSpec(
         unit="items",
         measure=count_items,
         ranges={"simple": (2, 8), "standard": (3, MAX_ITEMS), "edge": (1, MAX_ITEMS)},
+        stress=(MAX_ITEMS + 1, MOST_ITEMS),
     ),
     mutants=fractional_knapsack_mutants,
     alternatives=fractional_knapsack_alternatives,
     max_output_tokens=4096,
+    # The work is the ratio table, a line per item and the two sums of the check: 475 tokens at
+    # 14, 1,882 at 56 (python benchmarks/stress_budgets.py fractional_knapsack). The flat budget
+    # holds the standard maximum; each size past it adds 1.5x its work.
+    output_budget=OutputBudget(per_unit=50.9, base=3383),
     code_size_limit=(
-        "the generator draws at most 14 items (MAX_ITEMS), each ratio distinct as the trace asks"
+        "the generator draws at most 56 items (MOST_ITEMS), each ratio distinct as the trace asks"
     ),
 )

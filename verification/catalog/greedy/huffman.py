@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import random
-import string
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import (
+    STRESS_FACTOR,
+    AnswerSchema,
+    OutputBudget,
+    ScaffoldSpec,
+    SizeAxis,
+)
+from verification.generators.graph import vertex_labels
 from verification.reference.greedy import huffman_coding
 from verification.validators.base import ValidationResult, Validator, pick
 from verification.validators.form import FormRule, with_form_rules
@@ -40,6 +46,9 @@ HUFFMAN_EDGE_KINDS = (
 """The degenerate instances the edge tier draws from."""
 
 MAX_SYMBOLS = 16
+"""The standard tier's largest size."""
+MOST_SYMBOLS = STRESS_FACTOR * MAX_SYMBOLS
+"""The most symbols the generator draws: the top of the stress range."""
 _ATTEMPTS = 2000
 
 
@@ -73,9 +82,10 @@ def _without_ties(frequencies: Sequence[int]) -> bool:
 
 
 def _table(frequencies: Sequence[int]) -> dict[str, Any]:
-    """Symbols ``A``, ``B``, ... in order, with the frequencies as drawn."""
-    letters = string.ascii_uppercase
-    return {"frequencies": {letters[i]: f for i, f in enumerate(frequencies)}}
+    """Symbols ``A``, ``B``, ..., ``Z``, ``AA``, ``AB``, ... in order, with the frequencies
+    as drawn."""
+    labels = vertex_labels(len(frequencies), least=0)
+    return {"frequencies": dict(zip(labels, frequencies, strict=True))}
 
 
 def generate_huffman(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
@@ -83,14 +93,15 @@ def generate_huffman(rng: random.Random, tier: Tier, size: int) -> dict[str, Any
     integer counts.
 
     ``simple``: ``size`` symbols (3 or more), counts 1..20. ``standard``: ``size`` symbols
-    (5 or more), counts 1..40, and the code lengths differ by at least two (the tree is
+    (5 or more), counts 1..40 (past 16 symbols, the stress sizes, both 1..n**2 / 4), and
+    the code lengths differ by at least two (the tree is
     lopsided, so a balanced code is not optimal). In both, no two counts are equal and no
     step of the algorithm sees two equal weights, so every merge is forced. ``edge``: at
     most ``size`` symbols, one of :data:`HUFFMAN_EDGE_KINDS` (``equal_frequencies`` and
     ``many_ties`` have ties at many steps; ``single`` gets the code ``"0"``).
     """
-    if not 1 <= size <= MAX_SYMBOLS:
-        raise ValueError(f"huffman needs 1..{MAX_SYMBOLS} symbols, got {size}")
+    if not 1 <= size <= MOST_SYMBOLS:
+        raise ValueError(f"huffman needs 1..{MOST_SYMBOLS} symbols, got {size}")
     if tier == "simple":
         return _untied(rng, max(size, 3), top=20, spread=0)
     if tier == "standard":
@@ -100,7 +111,10 @@ def generate_huffman(rng: random.Random, tier: Tier, size: int) -> dict[str, Any
 
 def _untied(rng: random.Random, n: int, *, top: int, spread: int) -> dict[str, Any]:
     for _ in range(_ATTEMPTS):
-        frequencies = rng.sample(range(1, max(top, 2 * n) + 1), n)
+        # Past the standard maximum, counts of 1..2n tie at some step almost always: there
+        # they are drawn from 1..n**2 / 4 (1,024 at 64 symbols).
+        high = max(top, 2 * n) if n <= MAX_SYMBOLS else n * n // 4
+        frequencies = rng.sample(range(1, high + 1), n)
         if not _without_ties(frequencies):
             continue
         lengths = [len(c) for c in huffman_coding(**_table(frequencies))["codes"].values()]
@@ -333,10 +347,15 @@ SPEC = ScaffoldSpec(
         unit="symbols",
         measure=count_symbols,
         ranges={"simple": (3, 10), "standard": (5, MAX_SYMBOLS), "edge": (1, MAX_SYMBOLS)},
+        stress=(MAX_SYMBOLS + 1, MOST_SYMBOLS),
     ),
     mutants=huffman_mutants,
     alternatives=huffman_alternatives,
     max_output_tokens=6144,
+    # The work is a line per round with the whole pool and a line per node's codes: 747 tokens
+    # at 16, 7,448 at 64 (python benchmarks/stress_budgets.py huffman). The flat
+    # budget holds the standard maximum; each size past it adds 1.5x its work.
+    output_budget=OutputBudget(per_unit=209.5, base=2792),
     code_rules={
         "codes": (
             "the codes of the scaffold's construction: the two lightest nodes merged each "

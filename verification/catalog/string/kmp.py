@@ -11,7 +11,7 @@ from pydantic import NonNegativeInt
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers, dropped_items
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import has_overlap, plant, random_word, text_length
 from verification.reference.string_algo import failure_function, kmp_search
 from verification.validators.exact_match import ExactMatchValidator
@@ -154,9 +154,14 @@ SPEC = ScaffoldSpec(
         unit="text length",
         measure=text_length,
         ranges={"simple": (6, 48), "standard": (10, 48), "edge": (6, 48)},
+        stress=(49, 192),
     ),
     mutants=kmp_mutants,
     max_output_tokens=4096,
+    # The work is the failure table and a line per text index: 558 tokens at 48, 2,356 at 192
+    # (python benchmarks/stress_budgets.py kmp). The flat budget holds the standard maximum;
+    # each size past it adds 1.5x its work.
+    output_budget=OutputBudget(per_unit=24.0, base=2944),
     code_rules={
         "positions": (
             "every 0-based start of a match, overlapping ones included, in ascending order"

@@ -10,7 +10,7 @@ from pydantic import NonNegativeInt
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers, dropped_items
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import has_overlap, plant, random_word, text_length
 from verification.reference.string_algo import rabin_karp
 from verification.validators.exact_match import ExactMatchValidator
@@ -182,9 +182,14 @@ SPEC = ScaffoldSpec(
         unit="text length",
         measure=text_length,
         ranges={"simple": (6, 30), "standard": (10, 30), "edge": (6, 30)},
+        stress=(31, 120),
     ),
     mutants=rabin_karp_mutants,
     max_output_tokens=6144,
+    # The work is a line per window: 507 tokens at 30, 1,983 at 120 (python
+    # benchmarks/stress_budgets.py rabin_karp). The flat budget holds the standard maximum; each
+    # size past it adds 1.5x its work.
+    output_budget=OutputBudget(per_unit=24.6, base=5406),
     code_rules={
         "positions": "every 0-based start of a match, in ascending order",
         "spurious_hits": (

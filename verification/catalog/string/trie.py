@@ -10,7 +10,7 @@ from pydantic import NonNegativeInt
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import random_word
 from verification.reference.string_algo import trie_operations
 from verification.validators.exact_match import ExactMatchValidator
@@ -247,8 +247,13 @@ SPEC = ScaffoldSpec(
         unit="operations",
         measure=operation_count,
         ranges={"simple": (4, 12), "standard": (8, 24), "edge": (1, 24)},
+        stress=(25, 96),
     ),
     mutants=trie_mutants,
     max_output_tokens=6144,
+    # The work is a table row per operation: 500 tokens at 24, 1,923 at 96 (python
+    # benchmarks/stress_budgets.py trie). The flat budget holds the standard maximum; each size
+    # past it adds 1.5x its work.
+    output_budget=OutputBudget(per_unit=30.9, base=5402),
     code_sizes=(48, 100, 300, 1000),
 )
