@@ -389,7 +389,7 @@ SPEC = ScaffoldSpec(
     # each size adds. A careful answer (lists, a line per colour given or dead end, at most
     # 60 in a standard search) is 1,096 to 1,247 tokens at 12 and 3,041 at 48.
     output_budget=OutputBudget(per_unit=82, base=5160),
-    code_sizes=(24,),
+    code_sizes=(24, 48),
     code_size_limit=(
         "exponential: a backtracking search, which no polynomial algorithm replaces; "
         "the generator draws no colouring instance at 100 vertices"

@@ -294,8 +294,9 @@ SPEC = ScaffoldSpec(
         "best_state": "the peak (last cell of a path) of the highest value; on a tie, the "
         "peak of the earliest start in `starts`",
     },
+    code_sizes=(8, 16, 32),
     code_size_limit=(
-        "the size is the grid's side: the generator's cells take distinct values of "
-        "1..99, so the grid is at most 9 x 9"
+        "the size is the grid's side: 32 is 1,024 cells, and the generator's cells take "
+        "distinct values, which it has for no 100 x 100 grid"
     ),
 )

@@ -167,9 +167,5 @@ SPEC = ScaffoldSpec(
             "every 0-based start of a match, overlapping ones included, in ascending order"
         ),
     },
-    code_sizes=(96, 300),
-    code_size_limit=(
-        "the standard generator asks for 2 to 5 matches of a 3-5 letter pattern over "
-        "2-3 letters, which a random text past a few hundred letters no longer has"
-    ),
+    code_sizes=(96, 300, 1000),
 )
