@@ -20,6 +20,7 @@ SCAFFOLDS = [
     "newton_raphson",
     "simulated_annealing",
     "subset_sum",
+    "sudoku",
 ]
 """The scaffolds whose stress budgets are fitted to their measured work."""
 

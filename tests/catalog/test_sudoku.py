@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import lil_matrix
 
-from verification.cases import TestCase
+from tests.support.stress import stress_case, stress_cells
+from verification.cases import TestCase, Tier
 from verification.catalog.backtracking.sudoku import (
     SUDOKU_EDGE_KINDS,
     SudokuValidator,
@@ -253,3 +254,14 @@ def test_edge_grids() -> None:
 def test_bad_inputs_raise(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         solve_sudoku(**kwargs)
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("sudoku"))
+def test_stress_grids_are_9x9_with_that_many_blanks_and_the_reference_holds(
+    tier: Tier, size: int, index: int
+) -> None:
+    case = stress_case("sudoku", tier, size, index)
+    grid = case.input["grid"]
+    assert len(grid) == 9 and sum(row.count(0) for row in grid) == size
+    assert case.expected["solvable"]
+    assert oracle(case.input, case.expected), case.id

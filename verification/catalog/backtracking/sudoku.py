@@ -8,12 +8,14 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.reference.backtracking import solve_sudoku
 from verification.validators.base import ValidationResult, Validator, pick
 
 __all__ = [
     "SPEC",
+    "STANDARD_MAX",
+    "STRESS_MAX",
     "SUDOKU_EDGE_KINDS",
     "SudokuAnswer",
     "SudokuValidator",
@@ -39,6 +41,12 @@ glance yet admit no completion; two equal givens in one row, column or box."""
 
 _BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3)}
 _ATTEMPTS = 200
+
+
+STANDARD_MAX = 22
+"""The most blanks of a standard grid."""
+STRESS_MAX = 48
+"""The most blanks of a stress grid (9x9)."""
 
 
 def _is_int(value: Any) -> bool:
@@ -226,7 +234,11 @@ def generate_sudoku(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]
       ``size`` blanks: a single blank; no blank; an unsolvable grid whose givens repeat no
       digit in any row, column or box; two equal givens in one row, column or box. Only
       the last two have no completion; the others have exactly one.
+    - A stress size (23..48 blanks): either tier draws a 9x9 grid with exactly one
+      completion.
     """
+    if tier in ("simple", "standard") and size > STANDARD_MAX:
+        return _sudoku_input(_puzzle(rng, 3, 3, size), 3, 3)  # a stress size: only 9x9 fits
     if tier == "simple":
         return _sudoku_input(_puzzle(rng, 2, 2, size), 2, 2)
     if tier == "standard":
@@ -370,10 +382,19 @@ SPEC = ScaffoldSpec(
     size=SizeAxis(
         unit="blanks",
         measure=count_blanks,
-        ranges={"simple": (1, 10), "standard": (6, 22), "edge": (1, 12)},
+        ranges={"simple": (1, 10), "standard": (6, STANDARD_MAX), "edge": (1, 12)},
+        stress=(STANDARD_MAX + 1, STRESS_MAX),
+        stress_limit="the size is the blanks of a 9x9 grid, 81 cells: four times 22 does not "
+        "fit, and a grid with exactly one completion is drawn quickly up to about 50 blanks "
+        "(0.8 s at 50, 23 s at 56)",
     ),
     mutants=sudoku_mutants,
     max_output_tokens=8192,
+    # Passes over the blanks, a line per blank looked at (benchmarks/stress_budgets.py):
+    # 1,128 tokens at 22 blanks, 1,790 at 35, 6,566 at 48 (past about 40 the singles run
+    # out and guesses add passes); the flat budget holds the standard maximum, and the line
+    # through the rule's 8,192 at 22 and 16,349 at 48 holds every stress size.
+    output_budget=OutputBudget(per_unit=314, base=1288),
     code_size_limit=(
         "exponential: a backtracking search, which no polynomial algorithm replaces; a "
         "9x9 grid has at most 81 blanks and the generator keeps a unique completion"
