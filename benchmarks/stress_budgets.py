@@ -646,6 +646,33 @@ def _sudoku(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n" + _answer(expected)
 
 
+def _n_queens(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """A line per partial placement of the scaffold's search with the free columns of its
+    next row (``[0, 3] -> row 2 free: 1``, a dead end, a solution), the answer."""
+    n, fixed = test_input["n"], {row: col for row, col in test_input["placed"]}
+    lines: list[str] = []
+
+    def attacked(row: int, col: int, queens: dict[int, int]) -> bool:
+        return any(c == col or abs(c - col) == abs(r - row) for r, c in queens.items())
+
+    def visit(placement: list[int]) -> None:
+        row = len(placement)
+        if row == n:
+            lines.append(f"{placement} -> solution")
+            return
+        queens = {**fixed, **dict(enumerate(placement))}
+        queens.pop(row, None)
+        options = [fixed[row]] if row in fixed else list(range(n))
+        free = [col for col in options if not attacked(row, col, queens)]
+        shown = ", ".join(map(str, free)) or "none (dead end)"
+        lines.append(f"{placement} -> row {row} free: {shown}")
+        for col in free:
+            visit([*placement, col])
+
+    visit([])
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
 RENDERERS.update(
     {
         "bisection": _bisection,
@@ -653,6 +680,7 @@ RENDERERS.update(
         "gradient_descent": _gradient_descent,
         "hill_climbing": _hill_climbing,
         "monte_carlo": _monte_carlo,
+        "n_queens": _n_queens,
         "newton_raphson": _newton_raphson,
         "simulated_annealing": _simulated_annealing,
         "subset_sum": _subset_sum,
@@ -1085,6 +1113,33 @@ def _huffman(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
         + " + ".join(f"{table[s]} x {len(codes[s] or '0')}" for s in table)
         + f" = {bits}"
     )
+    return "\n".join(lines) + "\n" + _answer(expected)
+
+
+def _n_queens(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
+    """A line per partial placement of the scaffold's search with the free columns of its
+    next row (``[0, 3] -> row 2 free: 1``, a dead end, a solution), the answer."""
+    n, fixed = test_input["n"], {row: col for row, col in test_input["placed"]}
+    lines: list[str] = []
+
+    def attacked(row: int, col: int, queens: dict[int, int]) -> bool:
+        return any(c == col or abs(c - col) == abs(r - row) for r, c in queens.items())
+
+    def visit(placement: list[int]) -> None:
+        row = len(placement)
+        if row == n:
+            lines.append(f"{placement} -> solution")
+            return
+        queens = {**fixed, **dict(enumerate(placement))}
+        queens.pop(row, None)
+        options = [fixed[row]] if row in fixed else list(range(n))
+        free = [col for col in options if not attacked(row, col, queens)]
+        shown = ", ".join(map(str, free)) or "none (dead end)"
+        lines.append(f"{placement} -> row {row} free: {shown}")
+        for col in free:
+            visit([*placement, col])
+
+    visit([])
     return "\n".join(lines) + "\n" + _answer(expected)
 
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from verification.cases import TestCase
+from tests.support.stress import stress_case, stress_cells
+from verification.cases import TestCase, Tier
 from verification.catalog.backtracking.n_queens import (
     MAX_SOLUTIONS,
     SEARCH_BUDGET,
@@ -192,3 +193,26 @@ def test_the_validator_refuses_a_solution_that_moves_a_placed_queen() -> None:
     moved = {"solutions": [[0, 2, 4, 1, 3]], "count": 1}
     verdict = NQueensValidator().validate(moved, case.expected, case=case)
     assert not verdict.is_valid and "moves the placed queen [2, 0]" in verdict.message
+
+
+@pytest.mark.parametrize(("tier", "size", "index"), stress_cells("n_queens"))
+def test_a_stress_board_keeps_its_answer_capped_and_the_reference_holds(
+    tier: Tier, size: int, index: int
+) -> None:
+    case = stress_case("n_queens", tier, size, index)
+    assert case.input["n"] == size
+    budget = SEARCH_BUDGET[tier]
+    assert search_lines(size, case.input["placed"], budget) <= budget
+    assert 1 <= case.expected["count"] <= MAX_SOLUTIONS  # the placed queens' solution, at least
+    # The oracle's brute force over every permutation is out of reach at 12: try those of
+    # the columns the placed queens leave over the rows they leave.
+    placed = dict(map(tuple, case.input["placed"]))
+    free_rows = [row for row in range(size) if row not in placed]
+    free_columns = sorted(set(range(size)) - set(placed.values()))
+    truth = set()
+    for columns in permutations(free_columns):
+        board = {**placed, **dict(zip(free_rows, columns, strict=True))}
+        solution = tuple(board[row] for row in range(size))
+        if all(abs(solution[i] - solution[j]) != j - i for i, j in combinations(range(size), 2)):
+            truth.add(solution)
+    assert {tuple(s) for s in case.expected["solutions"]} == truth, case.id

@@ -17,6 +17,7 @@ SCAFFOLDS = [
     "gradient_descent",
     "hill_climbing",
     "monte_carlo",
+    "n_queens",
     "newton_raphson",
     "simulated_annealing",
     "subset_sum",

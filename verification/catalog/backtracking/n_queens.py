@@ -10,7 +10,7 @@ from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
-from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.reference.backtracking import n_queens
 from verification.validators.base import ValidationResult, Validator, pick, repeated
 
@@ -294,10 +294,20 @@ SPEC = ScaffoldSpec(
         unit="board side",
         measure=board_side,
         ranges={"simple": (4, 6), "standard": (6, 10), "edge": (1, 8)},
+        # A larger board with the answer still capped (at most MAX_SOLUTIONS solutions and
+        # SEARCH_BUDGET lines of search): the placed queens keep it small.
+        stress=(11, 12),
+        stress_limit="the placed queens come from a random solution of the empty board, drawn "
+        "from all of its solutions: 14,200 at 12 (a second), 73,712 at 13 (9 s a board); "
+        "every solution unplaced is exponential, so the answer stays capped by placed queens",
     ),
     mutants=n_queens_mutants,
     alternatives=n_queens_alternatives,
     max_output_tokens=8192,
+    # A line per partial placement (benchmarks/stress_budgets.py n_queens): 2,103 tokens at
+    # a side of 10, 2,354 at 12 (longer lines; the search stays within SEARCH_BUDGET); the
+    # flat budget holds the standard maximum, each side past it 1.5x its work.
+    output_budget=OutputBudget(per_unit=190, base=6300),
     code_size_limit=(
         "exponential: a backtracking search, which no polynomial algorithm replaces, "
         "and every solution is listed: 724 of them at 10"
