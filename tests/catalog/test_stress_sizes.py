@@ -3,7 +3,7 @@ inputs reach, with an output budget that grows with the size (issue 25 item 1).
 
 Built on variants of ``merge_sort`` (its generator draws an array of any length): the seam
 every scaffold's stress range declares itself through. Which scaffold reaches how far is
-held by ``test_every_scaffold_declares_its_stress_range``.
+held by ``tests/catalog/test_stress_reach.py``.
 """
 
 from __future__ import annotations
