@@ -401,6 +401,7 @@ SPEC = ScaffoldSpec(
     # (python benchmarks/stress_budgets.py activity_selection). The flat budget holds the
     # standard maximum; each size past it adds 1.5x its work.
     output_budget=OutputBudget(per_unit=47.0, base=3156),
+    code_sizes=(MAX_ACTIVITIES, MOST_ACTIVITIES),
     code_size_limit=(
         "the generator draws at most 80 activities (MOST_ACTIVITIES): its labels and "
         "untied times are the trace's"

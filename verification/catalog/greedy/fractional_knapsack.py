@@ -469,6 +469,7 @@ SPEC = ScaffoldSpec(
     # 14, 1,882 at 56 (python benchmarks/stress_budgets.py fractional_knapsack). The flat budget
     # holds the standard maximum; each size past it adds 1.5x its work.
     output_budget=OutputBudget(per_unit=50.9, base=3383),
+    code_sizes=(MAX_ITEMS, MOST_ITEMS),
     code_size_limit=(
         "the generator draws at most 56 items (MOST_ITEMS), each ratio distinct as the trace asks"
     ),

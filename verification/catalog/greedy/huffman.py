@@ -364,7 +364,8 @@ SPEC = ScaffoldSpec(
             '"0"'
         ),
     },
+    code_sizes=(MAX_SYMBOLS, MOST_SYMBOLS),
     code_size_limit=(
-        "the generator draws at most 16 symbols (MAX_SYMBOLS), their weights kept free of ties"
+        "the generator draws at most 64 symbols (MOST_SYMBOLS), their weights kept free of ties"
     ),
 )
