@@ -1116,33 +1116,6 @@ def _huffman(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n" + _answer(expected)
 
 
-def _n_queens(test_input: dict[str, Any], expected: dict[str, Any]) -> str:
-    """A line per partial placement of the scaffold's search with the free columns of its
-    next row (``[0, 3] -> row 2 free: 1``, a dead end, a solution), the answer."""
-    n, fixed = test_input["n"], {row: col for row, col in test_input["placed"]}
-    lines: list[str] = []
-
-    def attacked(row: int, col: int, queens: dict[int, int]) -> bool:
-        return any(c == col or abs(c - col) == abs(r - row) for r, c in queens.items())
-
-    def visit(placement: list[int]) -> None:
-        row = len(placement)
-        if row == n:
-            lines.append(f"{placement} -> solution")
-            return
-        queens = {**fixed, **dict(enumerate(placement))}
-        queens.pop(row, None)
-        options = [fixed[row]] if row in fixed else list(range(n))
-        free = [col for col in options if not attacked(row, col, queens)]
-        shown = ", ".join(map(str, free)) or "none (dead end)"
-        lines.append(f"{placement} -> row {row} free: {shown}")
-        for col in free:
-            visit([*placement, col])
-
-    visit([])
-    return "\n".join(lines) + "\n" + _answer(expected)
-
-
 RENDERERS.update(
     {
         "activity_selection": _activity_selection,

@@ -24,7 +24,7 @@ from verification.catalog.spec import (
     ScaffoldSpec,
     SizeAxis,
 )
-from verification.certify.checks import check_scaffold
+from verification.certify.checks import CheckResult, check_scaffold
 from verification.certify.envelope import sweep_plan, sweep_sizes
 from verification.cli import main
 from verification.config import load_settings, packaged_scaffolds_dir, resolve_settings
@@ -183,19 +183,22 @@ def _simple_arrays_from_standard(rng: random.Random, tier: Tier, size: int) -> d
     return BASE.generator(rng, "standard" if size > TOP else tier, size)
 
 
+def _checked(spec: ScaffoldSpec) -> dict[str, CheckResult]:
+    """``check``'s results on ``spec`` (drawn lightly: two cases a tier, one a size)."""
+    results = check_scaffold(
+        "merge_sort",
+        scaffolds_dir=packaged_scaffolds_dir(),
+        catalog=Catalog([spec]),
+        cases_per_tier=2,
+        hash_seed=False,
+        size_draws=1,
+    )
+    return {result.check: result for result in results}
+
+
 def test_check_draws_the_stress_range_and_reports_it() -> None:
     spec = _stressed(generator=_simple_arrays_from_standard)
-    results = {
-        r.check: r
-        for r in check_scaffold(
-            "merge_sort",
-            scaffolds_dir=packaged_scaffolds_dir(),
-            catalog=Catalog([spec]),
-            cases_per_tier=2,
-            hash_seed=False,
-            size_draws=1,
-        )
-    }
+    results = _checked(spec)
     assert results["every size"].ok, results["every size"].detail
     stress = results["stress range"]
     assert stress.ok and not stress.warning and f"{STRESS[0]}..{STRESS[1]}" in stress.detail
@@ -203,17 +206,7 @@ def test_check_draws_the_stress_range_and_reports_it() -> None:
 
 def test_check_warns_about_a_scaffold_with_no_stress_range_saying_why() -> None:
     spec = dataclasses.replace(BASE, size=_axis(stress=None, stress_limit=""))
-    results = {
-        r.check: r
-        for r in check_scaffold(
-            "merge_sort",
-            scaffolds_dir=packaged_scaffolds_dir(),
-            catalog=Catalog([spec]),
-            cases_per_tier=2,
-            hash_seed=False,
-            size_draws=1,
-        )
-    }
+    results = _checked(spec)
     assert results["stress range"].warning
     assert "no stress range" in results["stress range"].detail
 
