@@ -4,14 +4,12 @@ reply lengths, and its growth exponent is the power a table of tokens was built 
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from tests.support.benchmarks import load_benchmark
 from verification.catalog import default_catalog
 from verification.certify.envelope import CASES_PER_SIZE
 from verification.cli import main
@@ -20,20 +18,9 @@ from verification.store.journal import read_journal
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "output_growth", ROOT / "benchmarks" / "output_growth.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.slow  # a dry run of 35 cases and the benchmark's own: some seconds
 def test_the_benchmark_counts_a_dry_runs_replies(tmp_path: Path) -> None:
-    bench = _benchmark()
+    bench = load_benchmark("output_growth")
     spec = default_catalog()["kmp"]
     size = bench.measured_sizes(spec)[-1]
     argv = ["verify", "kmp", "--level", "quick", "--sizes", str(size), "--provider", "reference"]
@@ -46,7 +33,7 @@ def test_the_benchmark_counts_a_dry_runs_replies(tmp_path: Path) -> None:
 
 
 def test_the_growth_exponent_is_the_power_tokens_grow_by() -> None:
-    bench = _benchmark()
+    bench = load_benchmark("output_growth")
     for power in (0.5, 1.0, 2.0):
         tokens = {size: 7 * size**power for size in (4, 9, 16, 40)}
         one = bench.Growth("x", "items", tokens, None)

@@ -5,27 +5,13 @@ stand-in server allows (below it, CPU or the slow start set the rate, not the se
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _benchmark(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.support.benchmarks import load_benchmark
 
 
 def test_the_overhead_benchmark_says_the_goal_and_whether_it_is_met() -> None:
-    bench = _benchmark("harness_overhead")
+    bench = load_benchmark("harness_overhead")
     assert bench.GOAL_MS == 0.4
     assert bench.verdict(0.39, 1000) == "0.39 ms CPU per answer; goal at most 0.4 ms: met"
     assert bench.verdict(1.2, 1000).endswith("goal at most 0.4 ms: missed by 0.80 ms")
@@ -33,6 +19,6 @@ def test_the_overhead_benchmark_says_the_goal_and_whether_it_is_met() -> None:
 
 @pytest.mark.parametrize(("cases", "waves"), [(2000, 32), (64, 1), (65, 2)])
 def test_the_throughput_benchmark_knows_what_the_server_allows(cases: int, waves: int) -> None:
-    bench = _benchmark("throughput")
+    bench = load_benchmark("throughput")
     assert bench.GOAL == 0.9
     assert bench.ideal_seconds(cases, 64, 0.2) == pytest.approx(waves * 0.2)

@@ -4,18 +4,13 @@ scaffold's own format at each stress size."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
+from tests.support.benchmarks import load_benchmark
 from verification.cases import TIERS, generate_case
 from verification.catalog import default_catalog
 from verification.catalog.spec import MODEL_OUTPUT_CEILING
 
-ROOT = Path(__file__).resolve().parents[2]
 GRAPH = [
     "astar",
     "bellman_ford",
@@ -30,18 +25,7 @@ GRAPH = [
 """The graph scaffolds whose stress budgets are fitted to their measured work."""
 
 
-def _benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "stress_budgets", ROOT / "benchmarks" / "stress_budgets.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-BENCH = _benchmark()
+BENCH = load_benchmark("stress_budgets")
 
 
 @pytest.mark.parametrize("name", GRAPH)

@@ -5,32 +5,17 @@ at least 33 times in 40, and at 1.0 ask no more than 40 cases (the runs are driv
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from tests.support.benchmarks import load_benchmark
 from verification.certify.sequential import operating_characteristic, plan_for
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "certification_oc", ROOT / "benchmarks" / "certification_oc.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.slow
 def test_replayed_standard_runs_keep_the_plans_risks(tmp_path: Path) -> None:
-    bench = _benchmark()
+    bench = load_benchmark("certification_oc")
     book = bench.answer_book(tmp_path / "book")
     assert len(book) == plan_for("standard").cap
     low, low_mean = bench.replay_runs(tmp_path / "runs", book, 0.85, 60)
