@@ -460,6 +460,14 @@ def test_eight_runs_publishing_into_one_output_at_once_all_finish(
     run_ids = {p.name for p in (tmp_path / "runs").iterdir()}
     assert len(run_ids) == 8
     assert any(run_id in (published / "summary.md").read_text() for run_id in run_ids)
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".published", "reports", "runs"]
+    # Besides the runs and the published reports: the results folder's index of runs, and
+    # the lock its writers share.
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".index.lock",
+        ".published",
+        "index.html",
+        "reports",
+        "runs",
+    ]
     copies = [p for p in (tmp_path / ".published").iterdir() if p.name != ".lock"]
     assert copies == [published.resolve()], "older copies are swept"

@@ -109,10 +109,12 @@ def test_check_warns_about_generic_mutants_the_validator_accepts(
     checked = cli(bare_env, tmp_path, "check", "largest_bare", "--cases", "5")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     warned = [line for line in checked.stdout.splitlines() if line.startswith("WARN")]
-    # Two warnings: the generic mutants, and a Markdown that marks no task part.
+    # Three warnings: the generic mutants, a Markdown that marks no task part, and a spec
+    # that declares no stress range (a plugin's author is told, not stopped).
     (mutants,) = [line for line in warned if "largest_bare: mutants:" in line]
     (bare,) = [line for line in warned if "largest_bare: bare prompt:" in line]
-    assert len(warned) == 2 and "## Conventions" in bare
+    (stress,) = [line for line in warned if "largest_bare: stress range:" in line]
+    assert len(warned) == 3 and "## Conventions" in bare and "no stress range" in stress
     assert "generic mutants" in mutants and "review" in mutants
     assert "all checks passed" in checked.stdout
 
