@@ -82,9 +82,14 @@ def _run(output: Path) -> Path:
     return run
 
 
-def _events(output: Path) -> list[str]:
+def _run_made(output: Path) -> bool:
+    """Whether the run's folder is there (``runs/`` is made a moment before it)."""
     runs = output / "runs"
-    if not runs.exists() or not any(runs.iterdir()):
+    return runs.exists() and any(runs.iterdir())
+
+
+def _events(output: Path) -> list[str]:
+    if not _run_made(output):
         return []
     return [line.event for line in BatchLog(_run(output) / BATCH_FILE).read()]
 
@@ -112,7 +117,7 @@ def _after_some_journalled(
     api: FakeBatchAPI, server: FakeModelServer, output: Path
 ) -> Callable[[], bool]:
     api.polls = 1
-    return lambda: (output / "runs").exists() and _lines(_run(output) / "results.jsonl") >= 3
+    return lambda: _run_made(output) and _lines(_run(output) / "results.jsonl") >= 3
 
 
 KILL_POINTS = {
