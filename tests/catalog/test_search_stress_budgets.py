@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.catalog.test_graph_stress_budgets import BENCH
+from tests.catalog.test_graph_stress_budgets import BENCH, assert_budget_holds
 from verification.catalog import default_catalog
 from verification.catalog.backtracking.subset_sum import search_effort
-from verification.catalog.spec import MODEL_OUTPUT_CEILING
 
 SCAFFOLDS = [
     "bisection",
@@ -29,13 +28,7 @@ SCAFFOLDS = [
 @pytest.mark.slow  # draws and renders 5 cases a tier at up to six sizes: seconds each
 @pytest.mark.parametrize("name", SCAFFOLDS)
 def test_the_budget_holds_the_scaffolds_work_at_every_stress_size(name: str) -> None:
-    spec = default_catalog()[name]
-    assert spec.size.stress is not None
-    for size in BENCH.stress_points(spec):
-        declared = spec.max_output_tokens_at(size)
-        assert declared >= BENCH.required_tokens(spec, size), (name, size)
-        assert declared >= BENCH.MARGIN * BENCH.work_tokens(spec, size), (name, size)
-        assert declared <= MODEL_OUTPUT_CEILING
+    assert_budget_holds(name)
 
 
 def test_a_careful_monte_carlo_answer_has_a_row_per_draw() -> None:
