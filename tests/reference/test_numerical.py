@@ -57,7 +57,12 @@ def check_against_oracles(case: dict[str, Any], *, exact_iterations: bool) -> No
         root = result["root"]
         assert isinstance(root, float)
         assert abs(root - float(info.root)) <= 1e-6
-        assert min(abs(root - r) for r in real_roots(case["coefficients"])) <= 1e-6
+        # Newton stops on a step under the tolerance; next to a root of multiplicity m the
+        # error left is (m - 1) times that step (linear convergence, ratio (m - 1) / m), so
+        # a polynomial of degree d is within max(1, d - 1) tolerances of a real root.
+        degree = len(case["coefficients"]) - 1
+        bound = max(1, degree - 1) * case["tolerance"]
+        assert min(abs(root - r) for r in real_roots(case["coefficients"])) <= bound
         if exact_iterations:
             # Landing exactly on a root, scipy stops on f(x) == 0 before taking the zero
             # step that the definition counts.
@@ -87,6 +92,7 @@ def test_edge_inputs_match_scipy_outcome() -> None:
             assert flat_start or not real_roots(case["coefficients"])
 
 
+@example(coefficients=[1, 0, 0, 0], tenths=1, max_iterations=27)  # a triple root: 1.76e-6 off
 @given(
     coefficients=st.lists(st.integers(-6, 6), min_size=2, max_size=4).filter(lambda c: c[0]),
     tenths=st.integers(-50, 50),
