@@ -31,6 +31,14 @@ def plugin_env(
     )
 
 
+@pytest.fixture(scope="module")
+def listed(
+    plugin_env: dict[str, str], cli: RunCli, tmp_path_factory: pytest.TempPathFactory
+) -> subprocess.CompletedProcess[str]:
+    """One ``list`` run, which the tests only read (its output depends on the plugin alone)."""
+    return cli(plugin_env, tmp_path_factory.mktemp("cwd"), "list")
+
+
 @pytest.mark.slow
 def test_a_plugin_scaffold_is_certified_in_a_dry_run(
     plugin_env: dict[str, str], cli: RunCli, tmp_path: Path
@@ -60,9 +68,11 @@ def test_a_plugin_scaffold_is_certified_in_a_dry_run(
 
 @pytest.mark.slow
 def test_a_plugin_scaffold_is_listed_checked_and_shown(
-    plugin_env: dict[str, str], cli: RunCli, tmp_path: Path
+    plugin_env: dict[str, str],
+    cli: RunCli,
+    tmp_path: Path,
+    listed: subprocess.CompletedProcess[str],
 ) -> None:
-    listed = cli(plugin_env, tmp_path, "list")
     assert listed.returncode == 0, listed.stderr
     assert "largest_number" in listed.stdout and "dijkstra" in listed.stdout
     checked = cli(plugin_env, tmp_path, "check", "largest_number", "--cases", "10")
@@ -91,9 +101,13 @@ def test_a_plugin_scaffold_is_listed_checked_and_shown(
     ],
 )
 def test_a_broken_plugin_is_skipped_with_its_reason(
-    plugin_env: dict[str, str], cli: RunCli, tmp_path: Path, name: str, reason: str
+    plugin_env: dict[str, str],
+    cli: RunCli,
+    tmp_path: Path,
+    listed: subprocess.CompletedProcess[str],
+    name: str,
+    reason: str,
 ) -> None:
-    listed = cli(plugin_env, tmp_path, "list")
     assert "demo-scaffolds" in listed.stderr and reason in listed.stderr  # the warning
     asked = cli(plugin_env, tmp_path, "verify", name, "--provider", "reference")
     assert asked.returncode == 2
@@ -103,9 +117,11 @@ def test_a_broken_plugin_is_skipped_with_its_reason(
 
 @pytest.mark.slow
 def test_a_plugin_cannot_take_a_known_name(
-    plugin_env: dict[str, str], cli: RunCli, tmp_path: Path
+    plugin_env: dict[str, str],
+    cli: RunCli,
+    tmp_path: Path,
+    listed: subprocess.CompletedProcess[str],
 ) -> None:
-    listed = cli(plugin_env, tmp_path, "list")
     assert "already declared by verification.catalog.graph.dijkstra" in listed.stderr
     done = cli(
         plugin_env,
