@@ -47,9 +47,7 @@ def _solutions_keeping(n: int, placed: dict[int, int]) -> frozenset[tuple[int, .
             found.add(prefix)
             return
         for column in [placed[row]] if row in placed else range(n):
-            if column not in prefix and all(
-                abs(column - prefix[i]) != row - i for i in range(row)
-            ):
+            if column not in prefix and all(abs(column - prefix[i]) != row - i for i in range(row)):
                 extend((*prefix, column))
 
     extend(())
