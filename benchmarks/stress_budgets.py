@@ -41,6 +41,7 @@ __all__ = [
     "fitted_budget",
     "main",
     "required_tokens",
+    "rule_tokens",
     "stress_points",
     "work_tokens",
 ]
@@ -85,8 +86,13 @@ def required_tokens(spec: ScaffoldSpec, size: int, cases: int = 5) -> int:
     """The budget the rule asks at ``size``: the flat budget, plus :data:`MARGIN` times the
     work past the standard maximum's."""
     top = spec.size.ranges["standard"][1]
-    extra = work_tokens(spec, size, cases) - work_tokens(spec, top, cases)
-    return spec.max_output_tokens + math.ceil(MARGIN * max(0, extra))
+    return rule_tokens(spec, work_tokens(spec, size, cases), work_tokens(spec, top, cases))
+
+
+def rule_tokens(spec: ScaffoldSpec, work: int, top_work: int) -> int:
+    """The rule of :func:`required_tokens`, from the work at a size and at the standard
+    maximum (measured once, by a caller that checks several sizes)."""
+    return spec.max_output_tokens + math.ceil(MARGIN * max(0, work - top_work))
 
 
 def fitted_budget(spec: ScaffoldSpec, exponent: float = 1.0, cases: int = 5) -> OutputBudget:
