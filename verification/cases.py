@@ -18,7 +18,7 @@ import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal, Protocol, TypeAlias, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -29,12 +29,15 @@ __all__ = [
     "TIERS",
     "CaseKey",
     "CaseSource",
+    "Planned",
+    "PlannedCase",
     "ProgramTask",
     "TestCase",
     "TestSuite",
     "Tier",
     "case_id",
     "case_rng",
+    "drawn",
     "generate_case",
     "is_scaffold_name",
     "parse_case_id",
@@ -181,6 +184,67 @@ class TestSuite(BaseModel):
 
     scaffold: str
     test_cases: list[TestCase]
+
+
+class PlannedCase:
+    """A case a run plans by what identifies it (id, scaffold, tier, index, size), drawn
+    the first time its input or answer is needed, when it is about to be asked: a run of
+    thousands of cases sends its first request long before its last case is drawn, and
+    draws each case once (:attr:`case` keeps it). Two are equal when they name the same
+    case drawn from the same seed."""
+
+    __slots__ = ("_case", "_draw", "id", "index", "scaffold", "seed", "size", "tier")
+
+    def __init__(
+        self,
+        identifier: str,
+        key: CaseKey,
+        size: int,
+        draw: Callable[[], TestCase],
+        *,
+        seed: int,
+    ) -> None:
+        self.id = identifier
+        self.seed = seed
+        self.scaffold = key.scaffold
+        self.tier: Tier = key.tier
+        self.index = key.index
+        self.size: int | None = size
+        """The size the generator is asked for (the tier's default when the id names none)."""
+        self._draw = draw
+        self._case: TestCase | None = None
+
+    @property
+    def is_drawn(self) -> bool:
+        """Whether the case has been drawn yet."""
+        return self._case is not None
+
+    @property
+    def case(self) -> TestCase:
+        """The case, drawn on first use (whatever drawing it raises is raised here)."""
+        if self._case is None:
+            self._case = self._draw()
+        return self._case
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlannedCase):
+            return NotImplemented
+        return (self.id, self.seed) == (other.id, other.seed)
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.seed))
+
+    def __repr__(self) -> str:
+        return f"PlannedCase({self.id!r}, seed={self.seed}, drawn={self.is_drawn})"
+
+
+Planned: TypeAlias = TestCase | PlannedCase
+"""A planned case: drawn already, or drawn when it is asked."""
+
+
+def drawn(case: Planned) -> TestCase:
+    """``case`` drawn (a :class:`PlannedCase` is drawn now, once)."""
+    return case.case if isinstance(case, PlannedCase) else case
 
 
 class CaseSource(Protocol):

@@ -11,12 +11,12 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
-from verification.cases import TIERS, TestCase, Tier
+from verification.cases import TIERS, Planned, TestCase, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.compat import LegacyRunnerAPI
 from verification.catalog.spec import ScaffoldSpec
@@ -183,7 +183,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
 
     # -- a whole run ---------------------------------------------------------------------
 
-    async def _ensure_provider(self, cases: dict[str, list[TestCase]]) -> None:
+    async def _ensure_provider(self, cases: Mapping[str, Sequence[Planned]]) -> None:
         if self.provider is None:
             provider = build_provider(self.settings.provider_config, self.catalog)
             if self.settings.cache and not provider.dry_run:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from verification.cases import TestCase
+from verification.cases import Planned
 from verification.errors import (
     AuthenticationError,
     FatalLLMError,
@@ -130,9 +130,10 @@ class LLMProvider(ABC):
             return await policy.call(self.generate, request)
         return await policy.call(functools.partial(slot.call, self.generate), request)
 
-    async def prepare(self, cases: Sequence[TestCase]) -> None:
+    async def prepare(self, cases: Sequence[Planned]) -> None:
         """Be told every case of a run before its first request (a dry run derives its
-        answers from them). Default: nothing."""
+        answers from them, each once it is asked: a case planned to be drawn later is not
+        drawn here). Default: nothing."""
         return None
 
     async def cached(self, request: LLMRequest) -> LLMResponse | None:
@@ -187,7 +188,7 @@ class WrappingProvider(LLMProvider):
     async def generate(self, request: LLMRequest) -> LLMResponse:
         return await self.inner.generate(request)
 
-    async def prepare(self, cases: Sequence[TestCase]) -> None:
+    async def prepare(self, cases: Sequence[Planned]) -> None:
         await self.inner.prepare(cases)
 
     async def cached(self, request: LLMRequest) -> LLMResponse | None:

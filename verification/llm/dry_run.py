@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from verification.cases import TestCase, parse_program_id
+from verification.cases import Planned, PlannedCase, drawn, parse_program_id
 from verification.catalog import Catalog, default_catalog
 from verification.errors import (
     AuthenticationError,
@@ -69,24 +69,36 @@ class ReferenceProvider(LLMProvider):
         self._answers = dict(answers or {})
         self._unanswerable: dict[str, str] = {}
         """Cases whose plugin could not write their answer, with its error."""
+        self._later: dict[str, PlannedCase] = {}
+        """Cases to be drawn as they are asked: answered once they are."""
 
-    async def prepare(self, cases: Sequence[TestCase]) -> None:
+    async def prepare(self, cases: Sequence[Planned]) -> None:
+        for case in cases:
+            if isinstance(case, PlannedCase):
+                self._later[case.id] = case
+            else:
+                self._derive(case)
+
+    def _derive(self, planned: Planned) -> None:
+        """Write ``planned``'s answer (or why it has none), drawing it if it is not yet."""
         catalog = self.catalog or default_catalog()
         from verification.catalog.reference_programs import reference_program
 
-        for case in cases:
-            try:
-                spec = catalog.get_spec(case.scaffold)
-                if parse_program_id(case.id) is not None:
-                    answer = "```python\n" + reference_program(spec) + "```"
-                else:
-                    answer = spec.render_answer(case.expected)
-            except (PluginError, SpecError) as exc:  # that case has no answer; others do
-                self._unanswerable[case.id] = str(exc)
+        try:
+            spec = catalog.get_spec(planned.scaffold)
+            if parse_program_id(planned.id) is not None:
+                answer = "```python\n" + reference_program(spec) + "```"
             else:
-                self._answers[case.id] = answer
+                answer = spec.render_answer(drawn(planned).expected)
+        except (PluginError, SpecError) as exc:  # that case has no answer; others do
+            self._unanswerable[planned.id] = str(exc)
+        else:
+            self._answers[planned.id] = answer
 
     async def generate(self, request: LLMRequest) -> LLMResponse:
+        later = self._later.pop(request.case_id or "", None)
+        if later is not None:
+            self._derive(later)
         if request.case_id in self._unanswerable:
             raise LLMError(self._unanswerable[request.case_id])
         if request.case_id not in self._answers:

@@ -16,7 +16,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from verification.cases import ProgramTask, TestCase, parse_case_id, parse_program_id
+from verification.cases import (
+    Planned,
+    ProgramTask,
+    TestCase,
+    drawn,
+    parse_case_id,
+    parse_program_id,
+)
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.calibration import CaseCalibration, calibrate_case
 from verification.config import RunConfig
@@ -40,23 +47,29 @@ ProgressCallback = Callable[[AttemptRecord], None]
 
 @dataclass(frozen=True)
 class Job:
-    """One case sample to answer."""
+    """One case sample to answer: its case drawn already, or drawn when first needed
+    (:class:`~verification.cases.PlannedCase`: when it is about to be asked)."""
 
     spec: ScaffoldSpec
-    case: TestCase
+    planned: Planned
     validator: Validator
     epoch: int
 
     @property
+    def case(self) -> TestCase:
+        """The case, drawn now if it was not yet."""
+        return drawn(self.planned)
+
+    @property
     def sample(self) -> tuple[str, int]:
         """(case id, sample): what the journal knows the job by."""
-        return (self.case.id, self.epoch)
+        return (self.planned.id, self.epoch)
 
     @property
     def request_sample(self) -> int:
         """The sample its request names: the epoch, or a program's index (programs of a
         scaffold share their prompt, and each must be its own request to the cache)."""
-        return self.case.index if isinstance(self.case, ProgramTask) else self.epoch
+        return self.planned.index if isinstance(self.planned, ProgramTask) else self.epoch
 
 
 def _undrawn(identifier: str) -> TestCase:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from verification.cases import TestCase
+from verification.cases import Planned
 from verification.certify.envelope import CaseSplit, run_split
 from verification.certify.envelope_search import EnvelopeSearch, search_for
 from verification.run.attempts import Job
@@ -38,7 +38,7 @@ class EnvelopeClimb:
 
     def __init__(
         self,
-        planned: Mapping[str, Sequence[TestCase]],
+        planned: Mapping[str, Sequence[Planned]],
         manifest: RunManifest,
         journal: Callable[[], list[AttemptRecord]],
         growth: SizeGrowth,
@@ -100,8 +100,8 @@ class EnvelopeClimb:
         level: list[Job] = []
         for name in self.planned:
             split = run_split(self.growth.specs[name], self.growth.manifest)
-            mine = [job for job in jobs if job.case.scaffold == name]
-            level += mine if split is None else [j for j in mine if j.case.id in split.level]
+            mine = [job for job in jobs if job.planned.scaffold == name]
+            level += mine if split is None else [j for j in mine if j.planned.id in split.level]
         return level
 
     async def _next_sizes(self, known: dict[tuple[str, int], Job]) -> dict[str, int]:
@@ -144,12 +144,12 @@ class EnvelopeClimb:
         assert split is not None, "a stage's scaffold has a size added"
         return split
 
-    def _order(self, name: str, jobs: Sequence[Job]) -> list[TestCase]:
+    def _order(self, name: str, jobs: Sequence[Job]) -> list[Planned]:
         """``name``'s cases among ``jobs``, in their order, once each."""
-        seen: dict[str, TestCase] = {}
+        seen: dict[str, Planned] = {}
         for job in jobs:
-            if job.case.scaffold == name:
-                seen.setdefault(job.case.id, job.case)
+            if job.planned.scaffold == name:
+                seen.setdefault(job.planned.id, job.planned)
         return list(seen.values())
 
     def _decide(self, stage: Mapping[str, int]) -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from verification.cases import TIERS, TestCase, parse_case_id
+from verification.cases import TIERS, Planned, parse_case_id
 from verification.catalog import Catalog, default_catalog
 from verification.certify.envelope import CaseSplit, SizePoint, run_split
 from verification.certify.results import ScaffoldResults
@@ -36,10 +36,10 @@ from verification.store.records import AttemptRecord
 __all__ = ["PlannedLooks", "interleaved", "size_point"]
 
 
-def interleaved(cases: Sequence[TestCase]) -> list[TestCase]:
+def interleaved(cases: Sequence[Planned]) -> list[Planned]:
     """``cases`` with their tiers and sizes interleaved: one of each group in turn (groups
     in tier order, then size), each group in its own order."""
-    groups: dict[tuple[int, int], list[TestCase]] = {}
+    groups: dict[tuple[int, int], list[Planned]] = {}
     for case in cases:
         key = parse_case_id(case.id)
         size = -1 if key is None or key.size is None else key.size
@@ -105,7 +105,7 @@ class PlannedLooks:
 
     def __init__(
         self,
-        planned: Mapping[str, Sequence[TestCase]],
+        planned: Mapping[str, Sequence[Planned]],
         manifest: RunManifest,
         journal: Callable[[], list[AttemptRecord]],
         growth: object = None,
@@ -168,7 +168,7 @@ class PlannedLooks:
             segment = [
                 job
                 for job in jobs
-                if job.sample not in self.sent and self._segment(job.case) == look
+                if job.sample not in self.sent and self._segment(job.planned) == look
             ]
             self.sent.update(job.sample for job in segment)
             await send(segment)
@@ -181,7 +181,7 @@ class PlannedLooks:
             for unit in looking:
                 self._look(unit, unit.plan.looks[look], records)
 
-    def _segment(self, case: TestCase) -> int | None:
+    def _segment(self, case: Planned) -> int | None:
         """Which look's segment ``case`` belongs to: the earliest of the units that ask it
         and still go (a level case a sweep visits too, at a tier's default size, is both);
         ``None`` once none does."""

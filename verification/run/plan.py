@@ -17,15 +17,20 @@ decides on the same cases in the same order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from verification.cases import (
     CASE_ID_FORMAT,
     TIERS,
+    CaseKey,
+    Planned,
+    PlannedCase,
     TestCase,
     Tier,
     case_id,
+    drawn,
     parse_case_id,
     parse_program_id,
 )
@@ -75,9 +80,11 @@ BATCHES = "batches"
 class RunPlan:
     """What a run asks, complete before its first request: each scaffold's cases in the
     order asked (a shard's slice only), how many samples of each, and the names of its
-    stopping rule and transport."""
+    stopping rule and transport. A new run's cases of the package's scaffolds are planned
+    by what identifies them and drawn as they are asked (:class:`~verification.cases.
+    PlannedCase`); a plugin's are drawn here, so the plan knows which it cannot draw."""
 
-    cases: dict[str, list[TestCase]]
+    cases: Mapping[str, Sequence[Planned]]
     failures: dict[str, PluginError] = field(default_factory=dict)
     """The cases a plugin could not draw, by id: planned too, each answered by its error."""
     samples: int = 1
@@ -229,6 +236,37 @@ def new_cases(
     ``case_ids`` or ``size`` when given), with the tiers and sweep they were drawn at: what
     a run asks and ``--estimate`` prices (``sweep``, when given, in place of the run's:
     an envelope search's costliest course)."""
+    planned, tiers, sweep = _new_planned(
+        settings,
+        scaffold_names,
+        catalog=catalog,
+        tiers=tiers,
+        case_ids=case_ids,
+        size=size,
+        plugin_failures=plugin_failures,
+        level_counts=level_counts,
+        shard=shard,
+        sweep=sweep,
+    )
+    return {name: [drawn(case) for case in cases] for name, cases in planned.items()}, tiers, sweep
+
+
+def _new_planned(
+    settings: RunConfig,
+    scaffold_names: Sequence[str],
+    *,
+    catalog: Catalog,
+    tiers: Sequence[Tier] = TIERS,
+    case_ids: Sequence[str] = (),
+    size: int | None = None,
+    plugin_failures: dict[str, PluginError] | None = None,
+    level_counts: dict[str, int] | None = None,
+    shard: bool = False,
+    sweep: dict[str, list[int]] | None = None,
+    lazily: Callable[[ScaffoldSpec], bool] | None = None,
+) -> tuple[dict[str, list[Planned]], list[Tier], dict[str, list[int]] | None]:
+    """:func:`new_cases`, with the cases of each spec ``lazily`` names left to be drawn as
+    they are asked."""
     tiers = level_tiers(settings.level, tiers)
     sweep = sweep or planned_sweep(
         settings,
@@ -237,7 +275,7 @@ def new_cases(
         narrowed=bool(case_ids) or size is not None,
         shard=shard,
     )
-    planned = plan_cases(
+    planned = _plan_cases(
         scaffold_names,
         seed=settings.case_seed,
         cases=settings.cases,
@@ -249,6 +287,7 @@ def new_cases(
         catalog=catalog,
         plugin_failures=plugin_failures,
         level_counts=level_counts,
+        lazily=lazily,
     )
     return planned, tiers, sweep
 
@@ -280,7 +319,7 @@ def _new(
         )
     failures: dict[str, PluginError] = {}
     level: dict[str, int] = {}
-    planned, tiers, sweep = new_cases(
+    planned, tiers, sweep = _new_planned(
         settings,
         scaffold_names,
         catalog=catalog,
@@ -290,6 +329,7 @@ def _new(
         plugin_failures=failures,
         level_counts=level,
         shard=shard is not None,
+        lazily=partial(_packaged, catalog),
     )
     certification = settings.certification_plan
     if case_ids:  # the chosen cases, by the point cut
@@ -419,6 +459,16 @@ def _checked_size(
     return size
 
 
+def _packaged(catalog: Catalog, spec: ScaffoldSpec) -> bool:
+    """Whether ``spec`` is one of the package's own scaffolds (declared by a module of
+    :mod:`verification.catalog`): its cases may be drawn as they are asked. A plugin's are
+    drawn while planning, so the plan (and the manifest written from it) knows which cases
+    it cannot draw; a package scaffold that cannot draw a case of its declared range is a
+    defect of the package (``tests/catalog/test_every_size.py`` draws every size), which
+    stops the run when that case is drawn."""
+    return catalog.origins.get(spec.name, "").startswith("verification.catalog.")
+
+
 def plan_cases(
     scaffold_names: Sequence[str],
     *,
@@ -441,8 +491,55 @@ def plan_cases(
     (raised otherwise).
     ``level_counts``, when given, is told how many of each scaffold's cases (the first)
     are its level's, before its sweep's."""
+    planned = _plan_cases(
+        scaffold_names,
+        seed=seed,
+        cases=cases,
+        tiers=tiers,
+        case_ids=case_ids,
+        size=size,
+        sweep=sweep,
+        per_size=per_size,
+        catalog=catalog,
+        plugin_failures=plugin_failures,
+        level_counts=level_counts,
+    )
+    return {name: [drawn(case) for case in chosen] for name, chosen in planned.items()}
+
+
+def _plan_cases(
+    scaffold_names: Sequence[str],
+    *,
+    seed: int,
+    cases: int,
+    tiers: Sequence[Tier] = TIERS,
+    case_ids: Sequence[str] = (),
+    size: int | None = None,
+    sweep: Mapping[str, Sequence[int]] | None = None,
+    per_size: int = CASES_PER_SIZE,
+    catalog: Catalog | None = None,
+    plugin_failures: dict[str, PluginError] | None = None,
+    level_counts: dict[str, int] | None = None,
+    lazily: Callable[[ScaffoldSpec], bool] | None = None,
+) -> dict[str, list[Planned]]:
+    """:func:`plan_cases`, each case of a spec ``lazily`` names (chosen ids aside) planned
+    to be drawn when it is asked."""
     catalog = catalog or default_catalog()
-    planned: dict[str, list[TestCase]] = {}
+    planned: dict[str, list[Planned]] = {}
+
+    def later(spec: ScaffoldSpec, tier: Tier, index: int, size: int | None) -> list[Planned]:
+        if lazily is None or not lazily(spec):
+            return list(draw(spec, tier, index, size))
+        named = None if size in (None, spec.sizes[tier]) else size
+        return [
+            PlannedCase(
+                case_id(spec.name, tier, index, named),
+                CaseKey(spec.name, tier, index, named),
+                spec.sizes[tier] if named is None else named,
+                partial(draw_case, spec, tier, index, seed=seed, size=size),
+                seed=seed,
+            )
+        ]
 
     def draw(spec: ScaffoldSpec, tier: Tier, index: int, size: int | None) -> list[TestCase]:
         try:
@@ -476,21 +573,23 @@ def plan_cases(
     asked = [tier for tier in tiers if counts[tier]]
     for name in scaffold_names:
         spec = catalog.get_spec(name)
-        chosen = [
-            case
+        ordered = [
+            planned_case
             for tier in tiers
             for index in range(counts[tier])
-            for case in draw(spec, tier, index, _checked_size(spec, tier, size, asked=asked))
+            for planned_case in later(
+                spec, tier, index, _checked_size(spec, tier, size, asked=asked)
+            )
         ]
-        ids = {case.id for case in chosen}
+        ids = {planned_case.id for planned_case in ordered}
         if level_counts is not None:
-            level_counts[name] = len(chosen)
+            level_counts[name] = len(ordered)
         for tier, index, at in sweep_plan(spec, (sweep or {}).get(name, ()), per_size=per_size):
-            for case in draw(spec, tier, index, at):
-                if case.id not in ids:  # a tier's default size is a size a sweep may visit
-                    ids.add(case.id)
-                    chosen.append(case)
-        planned[name] = chosen
+            for planned_case in later(spec, tier, index, at):
+                if planned_case.id not in ids:  # a tier's default size a sweep may visit
+                    ids.add(planned_case.id)
+                    ordered.append(planned_case)
+        planned[name] = ordered
     return planned
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Protocol
 
-from verification.cases import TestCase
+from verification.cases import Planned
 from verification.run.attempts import Job
 from verification.run.growth import SizeGrowth
 from verification.store.manifests import EarlyStop, RunManifest
@@ -41,7 +41,7 @@ class StoppingRule(Protocol):
 
 StoppingFactory = Callable[
     [
-        Mapping[str, Sequence[TestCase]],
+        Mapping[str, Sequence[Planned]],
         RunManifest,
         Callable[[], list[AttemptRecord]],
         SizeGrowth,
@@ -58,7 +58,7 @@ class FixedPlan:
 
     def __init__(
         self,
-        planned: Mapping[str, Sequence[TestCase]],
+        planned: Mapping[str, Sequence[Planned]],
         manifest: RunManifest,
         journal: Callable[[], list[AttemptRecord]],
         growth: object = None,
@@ -67,7 +67,7 @@ class FixedPlan:
 
     async def run(self, jobs: Sequence[Job], send: Send) -> None:
         stopped = self._stops or {}  # a resumed run's scaffolds a look decided already
-        await send([job for job in jobs if job.case.scaffold not in stopped])
+        await send([job for job in jobs if job.planned.scaffold not in stopped])
 
     @property
     def stops(self) -> dict[str, EarlyStop] | None:
