@@ -21,8 +21,10 @@ from typing import Any
 
 import pytest
 
+from tests.support.draws import shared_draw
 from verification.cases import TIERS
 from verification.catalog import default_catalog
+from verification.certify import checks
 from verification.certify.checks import (
     CASES_PER_TIER,
     calibration_cases,
@@ -42,8 +44,17 @@ ORACLES = Path(__file__).parent
 Oracle = Callable[[dict[str, Any], dict[str, Any]], bool]
 
 
+@pytest.fixture
+def shared_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checks draw through :func:`shared_draw`: the generic checks and the oracle's
+    test draw the same calibration cases of a scaffold once between them (the same
+    ``draw_case``, called once per case)."""
+    monkeypatch.setattr(checks, "draw_case", shared_draw)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
+@pytest.mark.usefixtures("shared_draws")
 def test_generic_checks_pass(name: str) -> None:
     failed = [
         f"{r.check}: {r.detail}"
@@ -64,6 +75,7 @@ def test_scaffold_has_a_test_module_with_an_oracle(
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", OWN)
+@pytest.mark.usefixtures("shared_draws")
 def test_the_oracle_confirms_alternatives_and_refutes_mutants(
     name: str, scaffold_tests: dict[str, ModuleType]
 ) -> None:
