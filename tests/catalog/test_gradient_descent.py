@@ -480,6 +480,7 @@ def test_issue_24_tie_rounds_away_from_zero_and_the_window_is_around_the_exact_p
     assert sorted(verdicts.values()) == [False, True]  # one on each side of the window
 
 
+@pytest.mark.slow  # 600 drawn cases, each drawn by rejection over reference runs: seconds
 def test_the_reported_point_is_the_exact_iterate_rounded_half_away_from_zero() -> None:
     ties = 0
     for tier in ("simple", "standard"):
