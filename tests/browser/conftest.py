@@ -7,10 +7,12 @@ Locally the browser tests are skipped, with the reason, when Playwright or
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
-import sys
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +21,7 @@ from typing import Any
 import pytest
 
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from verification.cli import main
 from verification.registry import DEFAULT_SEED, get_spec
 from verification.runner import plan_cases
 
@@ -134,12 +137,54 @@ def watched(browser: Any) -> Iterator[Watched]:
     context.close()
 
 
-def cli(*argv: str) -> None:
-    """``python -m verification`` with ``argv``, exiting 0 or 1 (a process of its own:
-    Playwright's client keeps an event loop running in this one)."""
-    done = subprocess.run(
-        [sys.executable, "-m", "verification", *argv], capture_output=True, text=True, check=False
+def run_cli(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m verification`` with ``argv`` (and ``env`` on top of this environment), run
+    in this process but in a thread of its own: Playwright's client keeps an event loop
+    running in the test's thread, where the command's ``asyncio.run`` cannot start one, while
+    a fresh thread has none. What it prints is captured; an error it raises is raised here."""
+    out, err = io.StringIO(), io.StringIO()
+    result: list[int] = []
+    raised: list[BaseException] = []
+
+    def command() -> None:
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                result.append(main(list(argv)))
+        except SystemExit as stop:  # argparse's usage errors
+            code = stop.code
+            result.append(code if isinstance(code, int) else 0 if code is None else 2)
+        except BaseException as error:  # raised again in the test's thread
+            raised.append(error)
+
+    with _environment(env or {}):
+        thread = threading.Thread(target=command, name=f"verification {' '.join(argv[:2])}")
+        thread.start()
+        thread.join()
+    if raised:
+        raise raised[0]
+    return subprocess.CompletedProcess(
+        ["verification", *argv], result[0], out.getvalue(), err.getvalue()
     )
+
+
+@contextlib.contextmanager
+def _environment(env: dict[str, str]) -> Iterator[None]:
+    """``os.environ`` with ``env`` set, as it was after."""
+    before = {name: os.environ.get(name) for name in env}
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def cli(*argv: str) -> None:
+    """``python -m verification`` with ``argv`` (:func:`run_cli`), exiting 0 or 1."""
+    done = run_cli(*argv)
     assert done.returncode in (0, 1), done.stderr
 
 
@@ -197,30 +242,61 @@ def replay(folder: Path, output: Path, shift: int = 0) -> ReplayRun:
     replay.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     argv = [*SCAFFOLDS, "--provider", "replay", "--replay-file", str(replay)]
     before = set((output / "runs").iterdir()) if (output / "runs").is_dir() else set()
-    # A process of its own: Playwright's client keeps an event loop running in this one.
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "verification",
-            "verify",
-            *argv,
-            "--cases",
-            str(CASES),
-            "--output",
-            str(output),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_cli("verify", *argv, "--cases", str(CASES), "--output", str(output))
     assert done.returncode in (0, 1), done.stderr
     (run_dir,) = set((output / "runs").iterdir()) - before
     return ReplayRun(output, run_dir.name, run_dir, kinds)
 
 
-@pytest.fixture(scope="module")
-def replay_run(tmp_path_factory: pytest.TempPathFactory) -> ReplayRun:
-    """A replay run of the scripted mix (:func:`replay`)."""
+@dataclass(frozen=True)
+class ReplayPair:
+    """Two replay runs of the scripted mix into one results folder, the second given each
+    case the next kind of reply (``shift`` 1), and ``compare --html`` of the two."""
+
+    a: ReplayRun
+    b: ReplayRun
+    compared: subprocess.CompletedProcess[str]
+
+    @property
+    def compare_page(self) -> Path:
+        folder = f"{self.a.run_id}-vs-{self.b.run_id}"
+        return self.a.output / "comparisons" / folder / "index.html"
+
+
+@pytest.fixture(scope="session")
+def replay_pair(tmp_path_factory: pytest.TempPathFactory) -> ReplayPair:
+    """One :class:`ReplayPair` for the session: the tests only read it (a run with its
+    megabyte replies costs seconds)."""
     folder = tmp_path_factory.mktemp("replay")
-    return replay(folder, folder / "results")
+    output = folder / "results"
+    run_a, run_b = replay(folder, output, shift=0), replay(folder, output, shift=1)
+    compared = run_cli("compare", run_a.run_id, run_b.run_id, "--html", "--output", str(output))
+    return ReplayPair(run_a, run_b, compared)
+
+
+@pytest.fixture(scope="session")
+def replay_run(replay_pair: ReplayPair) -> ReplayRun:
+    """A replay run of the scripted mix (:func:`replay`, ``shift`` 0)."""
+    return replay_pair.a
+
+
+@dataclass(frozen=True)
+class Swept:
+    """A dry run of kmp at the quick level swept over lengths 8 and 16 (its page draws a
+    size curve), alone in its results folder."""
+
+    done: subprocess.CompletedProcess[str]
+    output: Path
+
+    @property
+    def run_dir(self) -> Path:
+        (run_dir,) = (self.output / "runs").iterdir()
+        return run_dir
+
+
+@pytest.fixture(scope="session")
+def kmp_sweep(tmp_path_factory: pytest.TempPathFactory) -> Swept:
+    """One :class:`Swept` for the session, which the tests only read."""
+    output = tmp_path_factory.mktemp("swept") / "results"
+    argv = ["kmp", "--provider", "reference", "--level", "quick", "--sizes", "8,16"]
+    return Swept(run_cli("verify", *argv, "--output", str(output)), output)

@@ -13,7 +13,14 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import ReplayRun, Watched, axe_violations, cli, replay
+from tests.browser.conftest import (
+    ReplayPair,
+    ReplayRun,
+    Swept,
+    Watched,
+    axe_violations,
+    cli,
+)
 
 pytestmark = pytest.mark.slow  # Chromium
 
@@ -29,23 +36,14 @@ class Pages:
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory: pytest.TempPathFactory) -> Pages:
+def pages(replay_pair: ReplayPair, kmp_sweep: Swept) -> Pages:
     """Two replay runs of the scripted mix, their comparison page, and a dry run swept over
-    two sizes (whose page draws a size curve)."""
-    folder = tmp_path_factory.mktemp("axe")
-    output = folder / "results"
-    run_a, run_b = replay(folder, output, shift=0), replay(folder, output, shift=1)
-    cli("compare", run_a.run_id, run_b.run_id, "--html", "--output", str(output))
-    compare = output / "comparisons" / f"{run_a.run_id}-vs-{run_b.run_id}" / "index.html"
-    swept = folder / "swept"
-    cli(
-        "verify",
-        "kmp",
-        *("--provider", "reference", "--level", "quick", "--sizes", "8,16"),
-        *("--output", str(swept)),
+    two sizes (whose page draws a size curve): the session's, which the tests only read."""
+    assert replay_pair.compared.returncode in (0, 1), replay_pair.compared.stderr
+    assert kmp_sweep.done.returncode in (0, 1), kmp_sweep.done.stderr
+    return Pages(
+        replay_pair.b, replay_pair.compare_page, kmp_sweep.run_dir / "reports" / "index.html"
     )
-    (sweep_run,) = (swept / "runs").iterdir()
-    return Pages(run_b, compare, sweep_run / "reports" / "index.html")
 
 
 def _open_everything(page: Any) -> None:

@@ -5,28 +5,24 @@ at length 10"; in a real headless Chromium."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Watched
+from tests.browser.conftest import Swept, Watched, run_cli
 
 pytestmark = pytest.mark.slow  # Chromium
 
 
 def _run(output: Path, *extra: str) -> tuple[Path, dict[str, Any]]:
     argv = ["kmp", "--provider", "reference", *extra, "--output", str(output)]
-    # A process of its own: Playwright's client keeps an event loop running in this one.
-    done = subprocess.run(
-        [sys.executable, "-m", "verification", "verify", *argv],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_cli("verify", *argv)
     assert done.returncode == 0, done.stderr
+    return _page(output)
+
+
+def _page(output: Path) -> tuple[Path, dict[str, Any]]:
     (run_dir,) = (output / "runs").iterdir()
     summary = json.loads((run_dir / "reports" / "summary.json").read_text())
     return run_dir / "reports" / "index.html", summary["scaffolds"]["kmp"]
@@ -41,8 +37,10 @@ def test_tiers_at_their_own_sizes_draw_no_curve(watched: Watched, tmp_path: Path
     assert not watched.errors
 
 
-def test_a_sweep_draws_its_curve_from_its_sizes(watched: Watched, tmp_path: Path) -> None:
-    page, kmp = _run(tmp_path / "results", "--level", "quick", "--sizes", "8,16")
+def test_a_sweep_draws_its_curve_from_its_sizes(watched: Watched, kmp_sweep: Swept) -> None:
+    # kmp at the quick level swept over lengths 8 and 16 (the session's dry run).
+    assert kmp_sweep.done.returncode == 0, kmp_sweep.done.stderr
+    page, kmp = _page(kmp_sweep.output)
     watched.open(page.as_uri())
     (figure,) = watched.page.locator('#curves figure.curve[data-scaffold="kmp"]').all()
     dots = figure.locator("circle.dot").all()

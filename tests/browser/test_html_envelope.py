@@ -5,31 +5,21 @@ item 3), and an envelope search's sizes in the order tried as the scaffold repor
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Watched, axe_violations
+from tests.browser.conftest import Swept, Watched, axe_violations, run_cli
 from verification.reports.html import render_page
 
 pytestmark = pytest.mark.slow  # Chromium
 
 
-def test_the_summary_row_states_the_size_envelope(watched: Watched, tmp_path: Path) -> None:
-    output = tmp_path / "results"
-    argv = ["kmp", "--provider", "reference", "--level", "quick", "--sizes", "8,16"]
-    # A process of its own: Playwright's client keeps an event loop running in this one.
-    done = subprocess.run(
-        [sys.executable, "-m", "verification", "verify", *argv, "--output", str(output)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    (run_dir,) = (output / "runs").iterdir()
+def test_the_summary_row_states_the_size_envelope(watched: Watched, kmp_sweep: Swept) -> None:
+    # kmp at the quick level swept over lengths 8 and 16 (the session's dry run).
+    assert kmp_sweep.done.returncode == 0, kmp_sweep.done.stderr
+    run_dir = kmp_sweep.run_dir
     summary = json.loads((run_dir / "reports" / "summary.json").read_text())["scaffolds"]["kmp"]
     assert summary["envelope"] == "holds across the whole range tried (8 to 16 text length)"
     watched.open((run_dir / "reports" / "index.html").as_uri())
@@ -39,14 +29,9 @@ def test_the_summary_row_states_the_size_envelope(watched: Watched, tmp_path: Pa
 
 
 def _verify(*argv: str) -> Path:
-    """The run folder of ``verify`` with ``argv`` (a process of its own, as above)."""
+    """The run folder of ``verify`` with ``argv``."""
     output = Path(argv[argv.index("--output") + 1])
-    done = subprocess.run(
-        [sys.executable, "-m", "verification", "verify", *argv],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_cli("verify", *argv)
     assert done.returncode == 0, done.stderr
     (run_dir,) = (output / "runs").iterdir()
     return run_dir

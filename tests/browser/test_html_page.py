@@ -4,14 +4,12 @@ offline."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, ReplayRun, Watched, replay
+from tests.browser.conftest import ARTIFACTS, ReplayPair, ReplayRun, Watched, run_cli
 from verification.reports.html import render_page
 
 pytestmark = pytest.mark.slow  # Chromium
@@ -173,13 +171,8 @@ def test_the_page_loads_offline(browser: Any, replay_run: ReplayRun) -> None:
 
 def test_a_dry_run_of_every_scaffold_writes_a_page(watched: Watched, tmp_path: Path) -> None:
     output = tmp_path / "results"
-    command = [sys.executable, "-m", "verification", "verify", "--all"]
-    done = subprocess.run(
-        [*command, "--provider", "reference", "--level", "quick", "--output", str(output)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    argv = ["--all", "--provider", "reference", "--level", "quick", "--output", str(output)]
+    done = run_cli("verify", *argv)
     assert done.returncode == 0, done.stderr
     summary = json.loads((output / "reports" / "summary.json").read_text())
     watched.open((output / "reports" / "index.html").resolve().as_uri())
@@ -192,28 +185,14 @@ def test_a_dry_run_of_every_scaffold_writes_a_page(watched: Watched, tmp_path: P
     assert not watched.errors and not watched.requests
 
 
-def test_the_comparison_page_lists_discordant_cases_first(watched: Watched, tmp_path: Path) -> None:
-    output = tmp_path / "results"
-    run_a = replay(tmp_path, output, shift=0)
-    run_b = replay(tmp_path, output, shift=1)  # each case gets the next kind of reply
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "verification",
-            "compare",
-            run_a.run_id,
-            run_b.run_id,
-            "--html",
-            "--output",
-            str(output),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+def test_the_comparison_page_lists_discordant_cases_first(
+    watched: Watched, replay_pair: ReplayPair
+) -> None:
+    # Two replay runs, each case given the next kind of reply in the second, and
+    # `compare --html` of them: the session's, read here.
+    run_a, run_b, done = replay_pair.a, replay_pair.b, replay_pair.compared
     assert done.returncode == 0, done.stderr
-    page = output / "comparisons" / f"{run_a.run_id}-vs-{run_b.run_id}" / "index.html"
+    page = replay_pair.compare_page
     assert f"page: {page}" in done.stdout
     first_a, first_b = _first_answers(run_a), _first_answers(run_b)
     passed_a = {c: line["outcome"] == "passed" for c, line in first_a.items()}
@@ -260,13 +239,8 @@ def test_the_comparison_page_lists_discordant_cases_first(watched: Watched, tmp_
 
 def test_many_cases_are_drawn_in_windows(watched: Watched, tmp_path: Path) -> None:
     output = tmp_path / "results"
-    command = [sys.executable, "-m", "verification", "verify", "kmp", "--cases", "450"]
-    done = subprocess.run(
-        [*command, "--provider", "reference", "--output", str(output)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    argv = ["kmp", "--cases", "450", "--provider", "reference", "--output", str(output)]
+    done = run_cli("verify", *argv)
     assert done.returncode == 0, done.stderr
     (run,) = (output / "runs").iterdir()
     ids = json.loads((run / "manifest.json").read_text())["scaffolds"]["kmp"]["case_ids"]

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Watched, axe_violations
+from tests.browser.conftest import Watched, axe_violations, run_cli
 
 pytestmark = pytest.mark.slow  # Chromium
 
@@ -21,9 +21,16 @@ BROKEN = "20200101T000000Z-aaaaaa"
 
 
 def _cli(*argv: str) -> str:
-    # A process of its own: Playwright's client keeps an event loop running in this one.
+    done = run_cli(*argv)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _view(*argv: str) -> str:
+    # A process of its own: the browser `view` opens is what BROWSER names in a fresh
+    # interpreter (Python's webbrowser module keeps the first one it found).
     done = subprocess.run(
-        [sys.executable, "-m", "verification", *argv],
+        [sys.executable, "-m", "verification", "view", *argv],
         capture_output=True,
         text=True,
         check=False,
@@ -58,7 +65,7 @@ def test_the_index_lists_every_run_and_links_to_pages_that_are_there(
     _cli("compare", first, second, "--html", "--output", str(output))
     (output / "runs" / BROKEN).mkdir()
     (output / "runs" / BROKEN / "manifest.json").write_text('{"run_id": ', encoding="utf-8")
-    index = Path(_cli("view", "--output", str(output)).strip())
+    index = Path(_view("--output", str(output)).strip())
     assert index == (output / "index.html").resolve()
 
     page = watched.page
