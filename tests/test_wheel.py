@@ -58,7 +58,8 @@ def test_the_wheel_installed_elsewhere_lists_and_dry_runs_from_another_folder(
 ) -> None:
     (wheel,) = dist.glob("scaffold_verification-*-py3-none-any.whl")
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)  # ensurepip: offline, whatever made ours
+    # No pip of its own (ensurepip takes seconds): ours installs into it (--python).
+    venv.EnvBuilder(with_pip=False).create(env_dir)
     bin_dir = env_dir / ("Scripts" if os.name == "nt" else "bin")
     python = bin_dir / ("python.exe" if os.name == "nt" else "python")
     site = Path(
@@ -72,9 +73,11 @@ def test_the_wheel_installed_elsewhere_lists_and_dry_runs_from_another_folder(
     ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (site / "test-environment.pth").write_text("\n".join(sorted(ours)) + "\n", "utf-8")
     installed = _run(
-        python,
+        sys.executable,
         "-m",
         "pip",
+        "--python",
+        python,
         "install",
         "--no-deps",
         "--no-index",

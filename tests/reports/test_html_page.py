@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from verification.cli import main
 from verification.reports.html import (
     SHOWN_REPLY_CHARS,
     answer_differences,
@@ -111,6 +112,8 @@ def test_shown_text_is_cut_and_escaped() -> None:
 
 
 def _run(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``view`` in a process of its own: the browser it starts is what BROWSER names in a
+    fresh interpreter (Python's webbrowser module keeps the first one it found)."""
     return subprocess.run(
         [sys.executable, "-m", "verification", *argv],
         capture_output=True,
@@ -120,13 +123,24 @@ def _run(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
     )
 
 
+def _main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """The command line in this process, where no browser is started."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 @pytest.mark.slow
-def test_view_opens_the_index_or_a_page_and_report_writes_it_again(tmp_path: Path) -> None:
+def test_view_opens_the_index_or_a_page_and_report_writes_it_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     output = tmp_path / "results"
-    done = _run(
-        "verify", "kmp", "--provider", "reference", "--level", "quick", "--output", str(output)
+    code, _, err = _main(
+        capsys,
+        *("verify", "kmp", "--provider", "reference", "--level", "quick"),
+        *("--output", str(output)),
     )
-    assert done.returncode == 0, done.stderr
+    assert code == 0, err
     (run,) = (output / "runs").iterdir()
     page = (run / "reports" / "index.html").resolve()
     opened = tmp_path / "opened.txt"
@@ -146,11 +160,11 @@ def test_view_opens_the_index_or_a_page_and_report_writes_it_again(tmp_path: Pat
     assert again.returncode == 0 and again.stdout.strip() == str(page)
 
     page.unlink()
-    gone = _run("view", run.name, "--output", str(output))
-    assert gone.returncode == 2 and f"report {run.name}" in gone.stderr
-    rewritten = _run("report", run.name, "--output", str(output))
-    assert rewritten.returncode == 0 and page.is_file(), rewritten.stderr
+    code, _, err = _main(capsys, "view", run.name, "--output", str(output))  # opens nothing
+    assert code == 2 and f"report {run.name}" in err
+    code, _, err = _main(capsys, "report", run.name, "--output", str(output))
+    assert code == 0 and page.is_file(), err
     by_folder = _run("view", str(run), env={"BROWSER": str(browser)})  # as verify prints it
     assert by_folder.returncode == 0 and by_folder.stdout.strip() == str(page)
-    missing = _run("view", "20200101T000000Z-abcdef", "--output", str(output))
-    assert missing.returncode == 2 and "no run" in missing.stderr
+    code, _, err = _main(capsys, "view", "20200101T000000Z-abcdef", "--output", str(output))
+    assert code == 2 and "no run" in err
