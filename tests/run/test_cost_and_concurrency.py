@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.support.draws import draw_each_case_once
 from verification.catalog import default_catalog
 from verification.cli import main
 from verification.config import load_settings, packaged_scaffolds_dir, resolve_settings
@@ -495,7 +496,12 @@ def test_estimate_plans_the_requests_a_run_of_the_same_level_sends(
     assert sum(e.requests for e in estimates) == len(planned) * settings.samples
 
 
-def test_the_estimate_of_an_envelope_search_prices_its_costliest_course(tmp_path: Path) -> None:
+def test_the_estimate_of_an_envelope_search_prices_its_costliest_course(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The estimate, the planner asked again and the run plan the same costliest course:
+    # each of its cases is drawn once (tests/support/draws.py), not three times.
+    draw_each_case_once(monkeypatch)
     settings = load_settings(provider="reference", level="thorough", results_dir=tmp_path)
     estimates, _ = estimate_run(settings, [SCAFFOLD])
     paths = envelope_paths(resolve_settings(settings), [SCAFFOLD], catalog=default_catalog())

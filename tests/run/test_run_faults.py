@@ -295,7 +295,10 @@ def test_a_second_owner_of_a_run_exits_2_naming_the_owner_and_sends_nothing(
 @pytest.mark.slow
 @POSIX
 def test_two_resumes_at_once_answer_each_case_once(
-    fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fake_server: FakeModelServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     cases = 6
     answer, resuming, release = _answers(fake_server, cases, delay=0.2), False, threading.Event()
@@ -322,13 +325,17 @@ def test_two_resumes_at_once_answer_each_case_once(
     while len(fake_server.requests) == sent and time.monotonic() < deadline:
         time.sleep(0.01)  # the first resume owns the run once it asks its first question
     assert len(fake_server.requests) > sent, "the first resume asked nothing within 60 s"
-    second = subprocess.run(
-        resume, env=_env(fake_server), text=True, capture_output=True, timeout=60
-    )
+    # The second owner is this process (another process than the first resume's, which is
+    # what the run's lock tells apart): the command line in process, not a third interpreter.
+    for name, value in _env(fake_server).items():
+        monkeypatch.setenv(name, value)
+    capsys.readouterr()
+    second_code = main(resume[3:])
+    second_err = capsys.readouterr().err
     release.set()
     first.communicate(timeout=60)
-    assert second.returncode == 2, second.stderr
-    assert f"run {run.name} is in use by process {first.pid}" in second.stderr
+    assert second_code == 2, second_err
+    assert f"run {run.name} is in use by process {first.pid}" in second_err
     assert first.returncode == 1
     assert set(_first_attempts(run).values()) == {1} and sum(_first_attempts(run).values()) == cases
     assert len(fake_server.requests) - sent + _from_cache(run) == cases - kept

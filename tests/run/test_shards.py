@@ -119,6 +119,13 @@ def _shards(root: Path, replay: Path, count: int) -> list[Path]:
     return dirs
 
 
+@pytest.fixture(scope="module")
+def three_shards(tmp_path_factory: pytest.TempPathFactory, replay_file: Path) -> list[Path]:
+    """The plan's three shards, each in a results folder of its own: read (merged into
+    another folder, or refused) by the tests that take them, never changed."""
+    return _shards(tmp_path_factory.mktemp("three"), replay_file, 3)
+
+
 def _without_run(text: str) -> str:
     """A report with what differs between two runs of one plan (ids, times) blanked."""
     text = _RUN_ID.sub("RUN", text)
@@ -126,10 +133,12 @@ def _without_run(text: str) -> str:
 
 
 @pytest.mark.slow
-def test_n_shards_merged_give_the_reports_of_one_run(tmp_path: Path, replay_file: Path) -> None:
+def test_n_shards_merged_give_the_reports_of_one_run(
+    tmp_path: Path, replay_file: Path, three_shards: list[Path]
+) -> None:
     whole = tmp_path / "whole"
     code = _asking_all(whole, provider="replay", replay_file=replay_file)
-    shard_dirs = _shards(tmp_path, replay_file, 3)
+    shard_dirs = three_shards
     merged = tmp_path / "merged"
     assert main(["merge", *map(str, shard_dirs), "--output", str(merged)]) == code
     (one,) = _run_dirs(whole)
@@ -189,9 +198,9 @@ def test_the_cut_is_disjoint_whole_and_balanced(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_merge_refuses_other_plans_overlaps_and_gaps(
-    tmp_path: Path, replay_file: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, three_shards: list[Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    first, second, third = _shards(tmp_path, replay_file, 3)
+    first, second, third = three_shards
     other = tmp_path / "other"
     assert _verify(other, *PLAN, "--provider", "reference", "--seed", "8", "--shard", "3/3") == 0
     (other_dir,) = _run_dirs(other)
