@@ -49,9 +49,10 @@ def _unavailable() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
-    """One Chromium per module, closed after it: Playwright's client keeps an event loop
+    """One Chromium for this package's tests, closed when a test outside it comes next
+    (``tests/browser`` is a package for that): Playwright's client keeps an event loop
     running in this thread while it is open, where the other tests run their own."""
     reason = _unavailable()
     if reason is not None:
