@@ -215,6 +215,19 @@ def test_the_interval_of_samples_covers_the_rate_and_narrows_when_samples_vary(
     rng = np.random.default_rng(11)
     mean, cases, samples, runs = 0.85, 40, 3, 250
     covered, narrower = 0, []
+    # Each (case, sample) line is one of two records, passed or failed; records are frozen,
+    # so the runs share them rather than building 120 new ones each.
+    lines = {
+        (k, epoch, passed): _record(
+            f"kmp-simple-{k:03d}",
+            "passed" if passed else "failed",
+            epoch=epoch,
+            level=None if passed else 3,
+        )
+        for k in range(cases)
+        for epoch in range(samples)
+        for passed in (True, False)
+    }
     for _ in range(runs):
         if rho == 0:
             chances = np.full(cases, mean)
@@ -223,12 +236,7 @@ def test_the_interval_of_samples_covers_the_rate_and_narrows_when_samples_vary(
             chances = rng.beta(a, a * (1 - mean) / mean, size=cases)
         answers = rng.random((cases, samples)) < chances[:, None]
         records = [
-            _record(
-                f"kmp-simple-{k:03d}",
-                "passed" if answers[k, epoch] else "failed",
-                epoch=epoch,
-                level=None if answers[k, epoch] else 3,
-            )
+            lines[k, epoch, bool(answers[k, epoch])]
             for k in range(cases)
             for epoch in range(samples)
         ]

@@ -100,7 +100,14 @@ def disagreements(oracles: Oracles, name: str, tier: Tier, pick: int, seed: int)
     right = WORDS.check(oracles, name, case.input, case.expected)
     assert right, ("the reference answer is wrong", case.input)
     found = []
+    # Edits often make the same answer twice; both judges are functions of (case, answer)
+    # and equal reprs are equal answers (floats round-trip, dicts keep their order), so each
+    # answer is judged once.
+    seen: set[str] = set()
     for answer in candidates(oracles, spec, case, random.Random(seed)):
+        if repr(answer) in seen:
+            continue
+        seen.add(repr(answer))
         judged = verdict(spec, case, answer)
         if judged != WORDS.check(oracles, name, case.input, answer):
             found.append(f"judged {judged}, the words say {not judged}: {answer!r}")
