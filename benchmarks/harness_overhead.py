@@ -120,7 +120,13 @@ def dry_run_seconds(cases: int) -> tuple[float, float, float, int]:
         started, cpu = time.perf_counter(), time.process_time()
         result = asyncio.run(VerificationRunner(settings).run(list(SPECS)))
         reports = time.process_time()
-        write_run_reports(result.paths, result.manifest, result.results, costs=result.costs)
+        write_run_reports(  # as the command line does after a run
+            result.paths,
+            result.manifest,
+            result.results,
+            costs=result.costs,
+            records=result.records,
+        )
         reports = time.process_time() - reports
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     return elapsed, cpu, reports, sum(r.n for r in result.results.values())

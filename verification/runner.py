@@ -72,6 +72,9 @@ class RunResult:
     manifest: RunManifest
     results: dict[str, ScaffoldResults]
     costs: dict[str, ScaffoldCost] = field(default_factory=dict)
+    records: list[AttemptRecord] | None = None
+    """Its whole journal, when the run has it in memory (the reports then need not read
+    it back)."""
 
 
 class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
@@ -346,7 +349,9 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             attempts.journal = None
             await self.provider.aclose()
             journal.close()
-            records = read_journal(paths.journal)
+            # What the journal holds now: the lines read before the run, then those this
+            # run appended (kept as written: reading them back would give the same records).
+            records = [*journalled, *journal.written]
             manifest = ended_manifest(
                 growth.manifest,  # with the sizes a rule added as it went
                 records,
@@ -364,6 +369,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
                 manifest, records, catalog=self.catalog, calibrations=self._calibrations
             ),
             run_costs(manifest, records),
+            records,
         )
 
 

@@ -82,6 +82,7 @@ def finish_run(
         outcome.results,
         costs=outcome.costs,
         reporters=(*reporters, *export_reporters(exports, outcome.paths)),
+        records=outcome.records,
     )
     with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
         print_summary(

@@ -56,7 +56,8 @@ logger = logging.getLogger(__name__)
 
 class JournalWriter:
     """Appends attempt records: each line flushed at once, forced to the disk within
-    :data:`FSYNC_INTERVAL` seconds and at :meth:`close`."""
+    :data:`FSYNC_INTERVAL` seconds and at :meth:`close`; keeps the records it wrote
+    (:attr:`written`), so the run that wrote them need not read them back."""
 
     def __init__(self, path: Path, run_id: str = "") -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -65,6 +66,9 @@ class JournalWriter:
         _drop_torn_tail(path)
         self._file: IO[str] = path.open("a", encoding="utf-8")
         self._synced = time.monotonic()
+        self.written: list[AttemptRecord] = []
+        """The records this writer appended, in order: what reading them back gives (a
+        record read back equals the one written)."""
 
     def append(self, record: AttemptRecord) -> None:
         try:
@@ -74,6 +78,7 @@ class JournalWriter:
                 self._sync()
         except OSError as exc:
             raise write_error(self.path, self.run_id, exc) from None
+        self.written.append(record)
 
     def _sync(self) -> None:
         os.fsync(self._file.fileno())
