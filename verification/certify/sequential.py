@@ -32,6 +32,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal
 
+from verification.certify.binomial import binomial_pmf
 from verification.store.manifests import PlanRecord, WaldRecord
 
 __all__ = [
@@ -380,7 +381,6 @@ def operating_characteristic(plan: CertificationPlan, p: float) -> OperatingChar
     case): the distribution of passes among runs still going is carried from look to look
     (binomial increments between looks), and each look's deciding mass is taken out."""
     import numpy as np
-    from scipy.stats import binom
 
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"a pass rate is between 0 and 1, not {p}")
@@ -391,7 +391,7 @@ def operating_characteristic(plan: CertificationPlan, p: float) -> OperatingChar
     before = 0
     for look, masks in zip(plan.looks, _look_masks(plan), strict=True):
         step = look - before
-        going = np.convolve(going, binom.pmf(np.arange(step + 1), step, p))
+        going = np.convolve(going, binomial_pmf(step, p))
         before = look
         if going.sum() > 0:
             most = look
