@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from verification.certify.binomial import binomial_pmf
 from verification.certify.results import wilson_interval
 
 __all__ = [
@@ -114,11 +115,12 @@ def drop_p_value(only_a: int, only_b: int) -> float:
     """
     if only_a < 0 or only_b < 0:
         raise ValueError(f"counts must not be negative: {only_a}, {only_b}")
-    if only_a + only_b == 0:
+    n = only_a + only_b
+    if n == 0:
         return 1.0
-    from scipy.stats import binomtest
-
-    return float(binomtest(only_a, only_a + only_b, 0.5, alternative="greater").pvalue)
+    # Exact integer arithmetic until the one division, as mcnemar_exact (scipy's binomtest
+    # gives the same; importing scipy.stats costs a run about a second of CPU).
+    return min(1.0, sum(math.comb(n, k) for k in range(only_a, n + 1)) / (1 << n))
 
 
 def min_attainable(discordant: int) -> float:
@@ -203,20 +205,19 @@ def drop_power(
     """
     if n <= 0:
         return 0.0
-    import numpy as np
-    from scipy.stats import binom
-
     after = before - drop
     only_a, only_b = before * (1 - after), (1 - before) * after
     share = only_a / (only_a + only_b)
-    d = np.arange(1, n + 1)
-    # The fewest of d discordant cases one way at which the test rejects at ``level``:
-    # k with P(X >= k | d, 1/2) <= level, from the quantile, its float edge checked both ways.
-    k = binom.ppf(1 - level, d, 0.5) + 1
-    k = np.where(binom.sf(k - 2, d, 0.5) <= level, k - 1, k)
-    k = np.where(binom.sf(k - 1, d, 0.5) > level, k + 1, k)
-    caught = np.where(k <= d, binom.sf(k - 1, d, share), 0.0)
-    return min(1.0, float(np.sum(binom.pmf(d, n, only_a + only_b) * caught)))
+    discordant = binomial_pmf(n, only_a + only_b)
+    power = 0.0
+    for d in range(1, n + 1):
+        # The fewest of d discordant cases one way at which the test rejects at ``level``:
+        # the first k whose tail P(X >= k | d, 1/2) is at most ``level``.
+        tail = binomial_pmf(d, 0.5)[::-1].cumsum()[::-1]
+        k = int((tail > level).sum())
+        if k <= d:
+            power += float(discordant[d]) * float(binomial_pmf(d, share)[k:].sum())
+    return min(1.0, power)
 
 
 def _correlation(a: Sequence[float], b: Sequence[float]) -> float:
