@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -23,16 +24,23 @@ from verification.llm.bare_prompt import (
     marks_task,
     missing_conventions,
 )
-from verification.llm.prompt_builder import PromptBuilder, ScaffoldParser
+from verification.llm.prompt_builder import Prompt, PromptBuilder, ScaffoldParser
 
 NAMES = list(default_catalog())
 BUILDER = PromptBuilder(packaged_scaffolds_dir())
 
 
+@cache
+def _bare_prompt(name: str) -> Prompt:
+    """The bare prompt of scaffold ``name``'s first standard case (seed 1), built once for
+    the two tests that read it."""
+    case = draw_case(default_catalog()[name], "standard", 0, seed=1)
+    return BarePromptBuilder(packaged_scaffolds_dir()).build(name, case.input)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_no_bare_prompt_points_at_text_it_leaves_out(name: str) -> None:
-    case = draw_case(default_catalog()[name], "standard", 0, seed=1)
-    bare = BarePromptBuilder(packaged_scaffolds_dir()).build(name, case.input)
+    bare = _bare_prompt(name)
     assert dangling_references(bare.system) == []
     assert "scaffold" not in bare.user
 
@@ -41,8 +49,7 @@ def test_no_bare_prompt_points_at_text_it_leaves_out(name: str) -> None:
 def test_no_sentence_of_a_bare_prompt_refers_to_a_scaffold(name: str) -> None:
     """No scaffold is sent bare, so no sentence of either message may name one ("Use this
     scaffold to ..."): the scaffold's address is said as the task."""
-    case = draw_case(default_catalog()[name], "standard", 0, seed=1)
-    bare = BarePromptBuilder(packaged_scaffolds_dir()).build(name, case.input)
+    bare = _bare_prompt(name)
     for message in (bare.system, bare.user):
         assert re.findall(r"[^.:\n]*\bscaffold\b[^.:\n]*", message, re.IGNORECASE) == []
     # The task's own words are kept: the When to Use section's first sentence, re-addressed.
