@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.draws import drawing_each_case_once
 from verification.cases import program_id
 from verification.catalog import default_catalog
 from verification.cli import main
@@ -20,6 +22,14 @@ from verification.store.journal import read_journal
 from verification.store.records import AttemptRecord
 
 pytestmark = pytest.mark.slow  # every test here starts sandboxed interpreters
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _drawn_once() -> Iterator[None]:
+    """The runs here draw the same dijkstra suite again and again: each case is drawn once
+    (tests/support/draws.py)."""
+    with drawing_each_case_once():
+        yield
 
 
 @pytest.fixture(autouse=True, scope="module")

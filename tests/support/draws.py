@@ -8,12 +8,15 @@ same name, or a case at a size asked for, is drawn as asked.
 
 :func:`draw_each_case_once` is for one test that plans the same cases several times (an
 estimate, the planner asked again to check it, then the run): for the rest of that test the
-planner and the envelope search draw each case once, at any size, and reuse it (a
-``TestCase`` is frozen; only the repeated work goes).
+planner, the envelope search and code mode's suite draw each case once, at any size, and
+reuse a copy of it (only the repeated work goes); :func:`drawing_each_case_once` does the
+same for a module's tests, whose runs draw the same suite over and over.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -23,7 +26,7 @@ from verification.catalog import default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.spec import ScaffoldSpec
 
-__all__ = ["draw_each_case_once", "shared_draw"]
+__all__ = ["draw_each_case_once", "drawing_each_case_once", "shared_draw"]
 
 _DRAWN: dict[tuple[str, Tier, int, int], TestCase] = {}
 
@@ -44,13 +47,14 @@ def shared_draw(
     return drawn.model_copy(deep=True)
 
 
-_DRAWING_MODULES = ("verification.run.plan", "verification.run.growth")
-"""The planner and the envelope's growth: the modules that draw a run's cases."""
+_DRAWING_MODULES = ("verification.run.plan", "verification.run.growth", "verification.run.programs")
+"""The planner, the envelope's growth and code mode's suite: the modules that draw a run's
+cases."""
 
 
 def draw_each_case_once(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[Any, ...], TestCase]:
-    """Make the planner and the envelope search draw each case once for the rest of the
-    test (undone with ``monkeypatch``); the drawn cases, by what says them."""
+    """Make the planner, the envelope search and code mode's suite draw each case once for
+    the rest of the test (undone with ``monkeypatch``); the drawn cases, by what says them."""
     drawn: dict[tuple[Any, ...], TestCase] = {}
     specs: list[object] = []  # kept alive: their ids key the cases
 
@@ -59,8 +63,15 @@ def draw_each_case_once(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[Any, ...]
         if key not in drawn:
             drawn[key] = draw_case(spec, tier, index, seed=seed, size=size)
             specs.append(spec)
-        return drawn[key]
+        return drawn[key].model_copy(deep=True)  # a hook changing one changes no other
 
     for module in _DRAWING_MODULES:
         monkeypatch.setattr(f"{module}.draw_case", once)
     return drawn
+
+
+@contextmanager
+def drawing_each_case_once() -> Iterator[dict[tuple[Any, ...], TestCase]]:
+    """:func:`draw_each_case_once` while the block runs (a module-scoped fixture's)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        yield draw_each_case_once(monkeypatch)
