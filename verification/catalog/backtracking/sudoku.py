@@ -133,8 +133,12 @@ class SudokuValidator(Validator):
 
 
 def count_solutions(grid: list[list[int]], height: int, width: int, cap: int = 2) -> int:
-    """How many completions ``grid`` has, counted up to ``cap`` (a plain row-major search,
-    fast on the small grids generated here).
+    """How many completions ``grid`` has, counted up to ``cap``.
+
+    Digits are bit masks per row, column and box, and the search fills the blank with the
+    fewest candidates first: the count (capped) does not depend on the order, and the
+    generator's stress grids (up to 48 blanks of 9x9) check their uniqueness thousands of
+    times per case.
 
     >>> count_solutions([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]], 2, 2)
     1
@@ -142,34 +146,55 @@ def count_solutions(grid: list[list[int]], height: int, width: int, cap: int = 2
     2
     """
     side = len(grid)
-    cells = [row[:] for row in grid]
-    blanks = [(r, c) for r in range(side) for c in range(side) if not cells[r][c]]
-
-    def fits(r: int, c: int, d: int) -> bool:
-        if d in cells[r] or any(cells[i][c] == d for i in range(side)):
-            return False
-        top, left = r - r % height, c - c % width
-        return all(
-            cells[i][j] != d for i in range(top, top + height) for j in range(left, left + width)
-        )
-
+    stacks = side // width
+    rows, cols, boxes = [0] * side, [0] * side, [0] * side
+    blanks: list[tuple[int, int, int]] = []
+    for r, row in enumerate(grid):
+        for c, digit in enumerate(row):
+            box = (r // height) * stacks + c // width
+            if digit:
+                bit = 1 << (digit - 1)
+                rows[r] |= bit
+                cols[c] |= bit
+                boxes[box] |= bit
+            else:
+                blanks.append((r, c, box))
+    full = (1 << side) - 1
     found = 0
 
-    def search(k: int) -> None:
+    def search(left: int) -> None:
         nonlocal found
-        if k == len(blanks):
+        if left == 0:
             found += 1
             return
-        r, c = blanks[k]
-        for d in range(1, side + 1):
-            if found >= cap:
-                return
-            if fits(r, c, d):
-                cells[r][c] = d
-                search(k + 1)
-                cells[r][c] = 0
+        # The open blanks are blanks[:left]; the one with the fewest candidates goes last.
+        best, best_free, best_count = 0, 0, side + 1
+        for k in range(left):
+            r, c, box = blanks[k]
+            free = full & ~(rows[r] | cols[c] | boxes[box])
+            count = free.bit_count()
+            if count < best_count:
+                best, best_free, best_count = k, free, count
+                if count <= 1:
+                    break
+        if best_count == 0:
+            return
+        last = left - 1
+        blanks[best], blanks[last] = blanks[last], blanks[best]
+        r, c, box = blanks[last]
+        while best_free and found < cap:
+            bit = best_free & -best_free
+            best_free ^= bit
+            rows[r] |= bit
+            cols[c] |= bit
+            boxes[box] |= bit
+            search(last)
+            rows[r] ^= bit
+            cols[c] ^= bit
+            boxes[box] ^= bit
+        blanks[best], blanks[last] = blanks[last], blanks[best]
 
-    search(0)
+    search(len(blanks))
     return found
 
 

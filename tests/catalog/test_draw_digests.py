@@ -1,0 +1,45 @@
+"""The cases drawn by generators made faster are the cases drawn before: a digest of the
+first two cases at every size of every tier (the stress range whole) of each such scaffold,
+pinned to the digest the generator drew before it was made faster. Suites are digested and
+compared across runs and machines, so a faster generator must not change one case."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from verification.cases import DEFAULT_SEED, TIERS, Tier, generate_case
+from verification.catalog.spec import STRESS_TIERS
+from verification.registry import SPECS
+
+DRAWN_BEFORE = {
+    "sudoku": "f43d61ae6c08389795e93d370b41eb6ac3ab54858db66193f1103f48135a10e9",
+}
+"""Per scaffold, the digest of its draws before its generator was made faster."""
+
+
+def draw_digest(name: str, per_size: int = 2) -> str:
+    """The sha256 of the first ``per_size`` cases (input, expected answer, id) at every
+    size of every tier's range and of the stress range, seed :data:`DEFAULT_SEED`."""
+    spec = SPECS[name]
+    cells: list[tuple[Tier, int]] = [
+        (tier, size)
+        for tier in TIERS
+        for size in range(spec.size.ranges[tier][0], spec.size.ranges[tier][1] + 1)
+    ]
+    if spec.size.stress is not None:
+        low, high = spec.size.stress
+        cells += [(tier, size) for tier in STRESS_TIERS for size in range(low, high + 1)]
+    digest = hashlib.sha256()
+    for tier, size in cells:
+        for index in range(per_size):
+            case = generate_case(spec, tier, index, seed=DEFAULT_SEED, size=size)
+            digest.update(json.dumps(case.model_dump(), sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+@pytest.mark.parametrize("name", sorted(DRAWN_BEFORE))
+def test_faster_generators_draw_the_same_cases(name: str) -> None:
+    assert draw_digest(name) == DRAWN_BEFORE[name]
