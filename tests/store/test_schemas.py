@@ -55,30 +55,40 @@ def _schema(name: str) -> dict[str, object]:
     return schema
 
 
+def _validate(instance: object, schema: dict[str, object]) -> None:
+    """``jsonschema.validate`` on a schema :func:`_schema` has checked: the same validator
+    class and error, without checking the schema again (0.06 to 0.2 s a call)."""
+    error = jsonschema.exceptions.best_match(
+        jsonschema.validators.validator_for(schema)(schema).iter_errors(instance)
+    )
+    if error is not None:
+        raise error
+
+
 @pytest.mark.slow
 def test_a_run_s_files_meet_their_schemas(tmp_path: Path) -> None:
     argv = ["verify", "kmp", "bfs", "--provider", "reference", "--cases", "3", "--samples", "2"]
     assert main([*argv, "--output", str(tmp_path)]) == 0
     (run,) = (tmp_path / "runs").iterdir()
     manifest = json.loads((run / "manifest.json").read_text("utf-8"))
-    jsonschema.validate(manifest, _schema("manifest"))
+    _validate(manifest, _schema("manifest"))
     lines = (run / "results.jsonl").read_text("utf-8").splitlines()
     assert len(lines) == 12
     journal_schema = _schema("journal-line")
     assert journal_schema["x-schema-version"] == JOURNAL_SCHEMA
     for line in lines:
-        jsonschema.validate(json.loads(line), journal_schema)
+        _validate(json.loads(line), journal_schema)
     summary = json.loads((run / "reports" / "summary.json").read_text("utf-8"))
     summary_schema = _schema("summary")
     assert summary["schema_version"] == summary_schema["x-schema-version"] == SUMMARY_SCHEMA
-    jsonschema.validate(summary, summary_schema)
+    _validate(summary, summary_schema)
 
 
 def test_a_schema_rejects_what_its_file_never_holds() -> None:
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate({"schema": 1, "scaffold": 7}, _schema("journal-line"))
+        _validate({"schema": 1, "scaffold": 7}, _schema("journal-line"))
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate({"run_id": "x"}, _schema("summary"))  # no dry_run
+        _validate({"run_id": "x"}, _schema("summary"))  # no dry_run
 
 
 def test_a_dry_run_s_manifest_names_no_model_it_never_asked(tmp_path: Path) -> None:
