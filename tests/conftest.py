@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -51,20 +52,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.fixture(scope="session")
+def _isolation_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder under which each test gets its own folders (one of pytest's per session)."""
+    return tmp_path_factory.mktemp("isolated")
+
+
 @pytest.fixture(autouse=True)
-def _isolated_environment(
-    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
-) -> None:
+def _isolated_environment(monkeypatch: pytest.MonkeyPatch, _isolation_root: Path) -> None:
     """No test sees the developer's keys, settings, results folder or response cache."""
     for name in list(os.environ):
         if name.startswith(("VERIFY_", "ANTHROPIC_", "OPENAI_")):
             monkeypatch.delenv(name, raising=False)
     # Under GitHub Actions, runs the tests start must not write the job's own summary.
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
-    monkeypatch.setenv("VERIFY_RESULTS_DIR", str(tmp_path_factory.mktemp("results")))
+    # A fresh folder per test from tempfile, not tmp_path_factory.mktemp: that lists every
+    # folder it made before to number the next, so three a test made the suite quadratic
+    # (at the lowest declared pytest, 8.0, half of the fast lane's time).
+    own = Path(tempfile.mkdtemp(prefix="test-", dir=_isolation_root))
+    for folder in ("results", "xdg-cache", "cache"):
+        (own / folder).mkdir()
+    monkeypatch.setenv("VERIFY_RESULTS_DIR", str(own / "results"))
     # The shared response cache and anything else kept in the user's cache folder.
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
-    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(own / "xdg-cache"))
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(own / "cache"))
 
 
 @pytest.fixture(scope="session")
