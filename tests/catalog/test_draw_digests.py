@@ -15,6 +15,7 @@ from verification.catalog.spec import STRESS_TIERS
 from verification.registry import SPECS
 
 DRAWN_BEFORE = {
+    "n_queens": "26aa5756f02b24d9488096d77081efd7389f8bacfb4b8edfb53b8623dd58901b",
     "sudoku": "f43d61ae6c08389795e93d370b41eb6ac3ab54858db66193f1103f48135a10e9",
 }
 """Per scaffold, the digest of its draws before its generator was made faster."""

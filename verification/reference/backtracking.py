@@ -83,42 +83,65 @@ def n_queens(n: int, placed: Sequence[Sequence[int]] | None = None) -> dict[str,
         if row in fixed:
             raise ValueError(f"two placed queens share row {row}")
         fixed[row] = col
-    solutions: list[list[int]] = []
     if not _non_attacking(list(fixed.items())):
         return {"solutions": [], "count": 0}
-    columns: list[int] = []
-    # A placed queen is on the board from the start: its column and diagonals are taken
-    # for every row above it, and re-taken by its own row when the search reaches it.
-    used_columns = set(fixed.values())
-    down = {row - col for row, col in fixed.items()}  # r - c: a down-right diagonal
-    up = {row + col for row, col in fixed.items()}  # r + c: an up-right diagonal
+    solutions = _queens_search(n, fixed)
+    return {"solutions": solutions, "count": len(solutions)}
 
-    def place(row: int) -> None:
+
+def _queens_search(n: int, fixed: dict[int, int]) -> list[list[int]]:
+    """Every solution keeping the ``fixed`` queens (which attack no other), ascending.
+
+    Parameters
+    ----------
+    n : int
+        The board side.
+    fixed : dict
+        Row to column of each placed queen; no two attack each other.
+
+    Returns
+    -------
+    list of list of int
+        The solutions in ascending lexicographic order.
+
+    Notes
+    -----
+    Columns are bits: a row's taken columns are those a placed queen attacks (wherever it
+    stands) or an earlier row's queen attacks (its column, and its diagonals shifted one
+    column per row), and the free ones are tried lowest first, so the order is the plain
+    search's. Bit masks instead of sets: a 12x12 board's 14,200 solutions in a fraction of
+    the time.
+    """
+    full = (1 << n) - 1
+    # Columns of each row attacked by a placed queen of another row.
+    fixed_marks = [0] * n
+    for row in range(n):
+        for queen_row, queen_col in fixed.items():
+            if queen_row == row:
+                continue
+            fixed_marks[row] |= 1 << queen_col
+            for col in (queen_col + row - queen_row, queen_col - row + queen_row):
+                if 0 <= col < n:
+                    fixed_marks[row] |= 1 << col
+    solutions: list[list[int]] = []
+    columns: list[int] = []
+
+    def place(row: int, taken: int, down: int, up: int) -> None:
         if row == n:
             solutions.append(list(columns))
             return
         own = fixed.get(row)
-        if own is not None:
-            # Always free: every earlier queen was chosen off this queen's marks.
-            columns.append(own)
-            place(row + 1)
+        # A placed queen's column is always free: every earlier queen was chosen off its marks.
+        free = 1 << own if own is not None else full & ~(taken | down | up | fixed_marks[row])
+        while free:
+            bit = free & -free
+            free ^= bit
+            columns.append(bit.bit_length() - 1)
+            place(row + 1, taken | bit, ((down | bit) << 1) & full, (up | bit) >> 1)
             columns.pop()
-            return
-        for col in range(n):
-            if col in used_columns or row - col in down or row + col in up:
-                continue
-            columns.append(col)
-            used_columns.add(col)
-            down.add(row - col)
-            up.add(row + col)
-            place(row + 1)
-            columns.pop()
-            used_columns.discard(col)
-            down.discard(row - col)
-            up.discard(row + col)
 
-    place(0)
-    return {"solutions": solutions, "count": len(solutions)}
+    place(0, 0, 0, 0)
+    return solutions
 
 
 def _non_attacking(queens: Sequence[tuple[int, int]]) -> bool:
