@@ -10,6 +10,7 @@ same branch as the reference.
 from __future__ import annotations
 
 import random
+from functools import cache
 
 __all__ = ["INDEX_MARGIN", "draw_away_from", "index_draw", "uniform_draw"]
 
@@ -27,16 +28,22 @@ def index_draw(rng: random.Random, count: int, index: int | None = None) -> floa
     :data:`INDEX_MARGIN` from a whole number), naming ``index`` when one is given."""
     if count < 1:
         raise ValueError(f"a draw names an index among at least 1, got {count}")
+    choices = _index_choices(count, index)
+    if not choices:
+        raise ValueError(f"no two-decimal draw names index {index} of {count}")
+    return rng.choice(choices)
+
+
+# The choices are tables kept per argument: a genetic_algorithm case makes tens of
+# thousands of draws from a handful of them. ``rng.choice`` draws alike from a tuple.
+@cache
+def _index_choices(count: int, index: int | None) -> tuple[float, ...]:
     choices = [
         u / 100
         for u in range(100)
         if INDEX_MARGIN <= (u * count / 100) % 1 <= 1 - INDEX_MARGIN or count == 1
     ]
-    if index is not None:
-        choices = [u for u in choices if int(u * count) == index]
-        if not choices:
-            raise ValueError(f"no two-decimal draw names index {index} of {count}")
-    return rng.choice(choices)
+    return tuple(u for u in choices if index is None or int(u * count) == index)
 
 
 def draw_away_from(
@@ -45,9 +52,13 @@ def draw_away_from(
     """A two-decimal draw at least ``margin`` from ``threshold``; strictly below it when
     ``below`` is true, at or above it when false, either when None. Raises ``ValueError``
     when no such draw exists."""
-    choices = [u / 100 for u in range(100) if abs(u / 100 - threshold) >= margin]
-    if below is not None:
-        choices = [u for u in choices if (u < threshold) == below]
+    choices = _away_choices(threshold, margin, below)
     if not choices:
         raise ValueError(f"no two-decimal draw is {margin} away from {threshold}")
     return rng.choice(choices)
+
+
+@cache
+def _away_choices(threshold: float, margin: float, below: bool | None) -> tuple[float, ...]:
+    choices = [u / 100 for u in range(100) if abs(u / 100 - threshold) >= margin]
+    return tuple(u for u in choices if below is None or (u < threshold) == below)
