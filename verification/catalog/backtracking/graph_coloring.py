@@ -166,16 +166,27 @@ def _planted(rng: random.Random, vertices: list[str], classes: int, extra: float
     # The first two placed differ in hidden colour, so every later vertex can attach.
     second = next(i for i, v in enumerate(order) if hidden[v] != hidden[order[0]])
     order[1], order[second] = order[second], order[1]
+    # Per hidden colour, the vertices placed so far of the other colours, in placing order:
+    # the list a new vertex of that colour attaches to (built once, not per vertex).
+    others: list[list[str]] = [[] for _ in range(classes)]
     pairs = set()
-    for index, v in enumerate(order[1:], start=1):
-        u = rng.choice([w for w in order[:index] if hidden[w] != hidden[v]])
-        pairs.add((min(u, v), max(u, v)))
-    for u, v in combinations(vertices, 2):
-        # Both ways round: past Z a tree pair's ends (in string order) may be the other
-        # way round from combinations' (in the order of ``vertices``).
-        joined = (u, v) in pairs or (v, u) in pairs
-        if hidden[u] != hidden[v] and not joined and rng.random() < extra:
-            pairs.add((u, v))
+    tree: set[tuple[int, int]] = set()  # the tree's pairs as positions in ``vertices``
+    position = {v: i for i, v in enumerate(vertices)}
+    for index, v in enumerate(order):
+        if index:
+            u = rng.choice(others[hidden[v]])
+            pairs.add((min(u, v), max(u, v)))
+            tree.add((min(position[u], position[v]), max(position[u], position[v])))
+        for colour in range(classes):
+            if colour != hidden[v]:
+                others[colour].append(v)
+    # Only a tree pair can join two vertices before their turn here (combinations visits a
+    # pair once); one is kept whichever way round its ends are.
+    shade = [hidden[v] for v in vertices]
+    draw = rng.random
+    for i, j in combinations(range(len(vertices)), 2):
+        if shade[i] != shade[j] and (i, j) not in tree and draw() < extra:
+            pairs.add((vertices[i], vertices[j]))
     return sorted(pairs)
 
 
