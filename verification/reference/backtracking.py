@@ -85,11 +85,19 @@ def n_queens(n: int, placed: Sequence[Sequence[int]] | None = None) -> dict[str,
         fixed[row] = col
     if not _non_attacking(list(fixed.items())):
         return {"solutions": [], "count": 0}
-    solutions = _queens_search(n, fixed)
+    if fixed:
+        solutions = _queens_search(n, fixed)
+    else:
+        # The empty board's mirror image (column c to n - 1 - c) reverses the ascending
+        # order: the solutions starting in the right half are the left half's mirrored,
+        # last first, so only the left half (and the middle column) is searched.
+        left = _queens_search(n, fixed, (1 << (n // 2)) - 1)
+        middle = _queens_search(n, fixed, 1 << (n // 2)) if n % 2 else []
+        solutions = left + middle + [[n - 1 - c for c in s] for s in reversed(left)]
     return {"solutions": solutions, "count": len(solutions)}
 
 
-def _queens_search(n: int, fixed: dict[int, int]) -> list[list[int]]:
+def _queens_search(n: int, fixed: dict[int, int], first: int | None = None) -> list[list[int]]:
     """Every solution keeping the ``fixed`` queens (which attack no other), ascending.
 
     Parameters
@@ -98,6 +106,9 @@ def _queens_search(n: int, fixed: dict[int, int]) -> list[list[int]]:
         The board side.
     fixed : dict
         Row to column of each placed queen; no two attack each other.
+    first : int, optional
+        The columns row 0's queen may take, as bits (column ``c`` is ``1 << c``).
+        Default: every column.
 
     Returns
     -------
@@ -123,6 +134,8 @@ def _queens_search(n: int, fixed: dict[int, int]) -> list[list[int]]:
             for col in (queen_col + row - queen_row, queen_col - row + queen_row):
                 if 0 <= col < n:
                     fixed_marks[row] |= 1 << col
+    if first is not None:
+        fixed_marks[0] |= full & ~first
     solutions: list[list[int]] = []
     columns: list[int] = []
 
