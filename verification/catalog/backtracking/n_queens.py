@@ -123,32 +123,34 @@ def search_lines(n: int, placed: Sequence[Sequence[int]], limit: int | None = No
     """How many partial placements (lines of shown work) the scaffold's search visits,
     the empty one and the solutions included; counting stops just past ``limit``."""
     fixed = {row: col for row, col in placed}
-    # Placed queens are on the board from the start (the scaffold's step 2).
-    columns = set(fixed.values())
-    down = {row - col for row, col in fixed.items()}
-    up = {row + col for row, col in fixed.items()}
+    # Placed queens are on the board from the start (the scaffold's step 2): per row, the
+    # columns they take there, as bits. Bit masks, not sets: the generator runs this search
+    # for every placement it tries.
+    marks = [0] * n
+    for queen_row, queen_col in fixed.items():
+        for row in range(n):
+            offset = row - queen_row
+            for col in (queen_col, queen_col + offset, queen_col - offset):
+                if 0 <= col < n:
+                    marks[row] |= 1 << col
+    full = (1 << n) - 1
     visited = 0
 
-    def visit(row: int) -> None:
+    def visit(row: int, taken: int, down: int, up: int) -> None:
         nonlocal visited
         visited += 1
         if row == n or (limit is not None and visited > limit):
             return
         if row in fixed:  # always free: every earlier queen was chosen off its lines
-            visit(row + 1)
+            visit(row + 1, taken, down << 1 & full, up >> 1)
             return
-        for col in range(n):
-            if col in columns or row - col in down or row + col in up:
-                continue
-            columns.add(col)
-            down.add(row - col)
-            up.add(row + col)
-            visit(row + 1)
-            columns.discard(col)
-            down.discard(row - col)
-            up.discard(row + col)
+        free = full & ~(taken | down | up | marks[row])
+        while free:  # lowest column first, as the scaffold tries them
+            bit = free & -free
+            free ^= bit
+            visit(row + 1, taken | bit, (down | bit) << 1 & full, (up | bit) >> 1)
 
-    visit(0)
+    visit(0, 0, 0, 0)
     return visited
 
 
