@@ -230,7 +230,11 @@ def test_the_comparison_page_lists_discordant_cases_first(
     assert set(shown[len(only_a) : len(only_a) + len(only_b)]) == only_b
     case_id = sorted(only_a)[0]
     watched.page.goto(page.resolve().as_uri() + "#" + case_id)
-    sides = watched.page.locator(f'details.case[data-id="{case_id}"] .side')
+    # A new fragment on the open page is no load: the page's hashchange handler draws the
+    # case after goto returns, so wait for it (failing at Playwright's timeout).
+    selector = f'details.case[data-id="{case_id}"] .side'
+    watched.page.wait_for_selector(selector, state="attached")
+    sides = watched.page.locator(selector)
     assert sides.count() == 2
     assert sides.nth(0).locator("h3").inner_text().startswith("Run A: passed")
     assert not sides.nth(1).locator("h3").inner_text().startswith("Run B: passed")
