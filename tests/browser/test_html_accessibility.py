@@ -131,6 +131,8 @@ def test_the_page_is_used_with_the_keyboard_alone(watched: Watched, pages: Pages
     assert link["case"] == case_id and link["href"] == f"#{case_id}"
     page.keyboard.press("Enter")  # followed
     page.wait_for_function(f"location.hash === '#{case_id}'")
+    # The hash changes before the page's hashchange handler marks the case: wait for it.
+    page.wait_for_selector(f'details.case.target[data-id="{case_id}"]', state="attached")
     assert "target" in (case.get_attribute("class") or "")
 
     page.keyboard.press("Shift+Tab")  # back to the toggle: Enter closes it again

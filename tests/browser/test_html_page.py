@@ -258,6 +258,8 @@ def test_many_cases_are_drawn_in_windows(watched: Watched, tmp_path: Path) -> No
     assert _shown_ids(watched.page) == ids[: len(_shown_ids(watched.page))]
 
     watched.page.goto(page + "#" + ids[-1])  # a link deep in draws from its case
+    # No load on the open page: its hashchange handler draws that window after goto returns.
+    watched.page.wait_for_selector(f'details.case[data-id="{ids[-1]}"]', state="attached")
     window = _shown_ids(watched.page)
     assert window[-1] == ids[-1] and window == ids[len(ids) - len(window) :]
     earlier = watched.page.locator("#earlier")
