@@ -47,7 +47,11 @@ def shared_draw(
     return drawn.model_copy(deep=True)
 
 
-_DRAWING_MODULES = ("verification.run.plan", "verification.run.growth", "verification.run.programs")
+_DRAWING_MODULES = (
+    "verification.run.case_plan",
+    "verification.run.growth",
+    "verification.run.programs",
+)
 """The planner, the envelope's growth and code mode's suite: the modules that draw a run's
 cases."""
 

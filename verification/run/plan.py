@@ -22,31 +22,32 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 
 from verification.cases import (
-    CASE_ID_FORMAT,
     TIERS,
-    CaseKey,
     Planned,
-    PlannedCase,
     TestCase,
     Tier,
-    case_id,
     drawn,
-    parse_case_id,
     parse_program_id,
 )
-from verification.catalog import Catalog, default_catalog
-from verification.catalog.drawing import draw_case
-from verification.catalog.spec import STRESS_TIERS, ScaffoldSpec
-from verification.certify.envelope import CASES_PER_SIZE, size_plan, sweep_plan, sweep_sizes
+from verification.catalog import Catalog
+from verification.catalog.spec import ScaffoldSpec
+from verification.certify.envelope import size_plan
 from verification.certify.sequential import (
     CertificationPlan,
     fixed_plan,
     plan_from_record,
 )
-from verification.config import LEVEL_TIERS, Level, RunConfig, private_case_seed
+from verification.config import RunConfig, private_case_seed
 from verification.errors import ConfigurationError, PluginError
 from verification.llm.prompt_builder import PromptBuilder
-from verification.registry import plan_tier_counts
+from verification.run.case_plan import (
+    level_tiers,
+    packaged,
+    plan_cases,
+    planned_cases,
+    planned_sweep,
+    searches_envelope,
+)
 from verification.run.looks import interleaved
 from verification.run.programs import SUITE_CASES, program_tasks
 from verification.run.resuming import adopt_stored_scaffolds
@@ -275,7 +276,7 @@ def _new_planned(
         narrowed=bool(case_ids) or size is not None,
         shard=shard,
     )
-    planned = _plan_cases(
+    planned = planned_cases(
         scaffold_names,
         seed=settings.case_seed,
         cases=settings.cases,
@@ -329,7 +330,7 @@ def _new(
         plugin_failures=failures,
         level_counts=level,
         shard=shard is not None,
-        lazily=partial(_packaged, catalog),
+        lazily=partial(packaged, catalog),
     )
     certification = settings.certification_plan
     if case_ids:  # the chosen cases, by the point cut
@@ -431,224 +432,6 @@ def _looks(certification: CertificationPlan, sweep: object | None, settings: Run
     (each decided by :func:`~verification.certify.envelope.size_plan`, also under a fixed
     ``--cases N`` plan)."""
     return certification.sequential or (sweep is not None and size_plan(settings.level).sequential)
-
-
-def _checked_size(
-    spec: ScaffoldSpec, tier: Tier, size: int | None, *, asked: Sequence[Tier] = ()
-) -> int | None:
-    """``size`` when ``tier`` honours it; ``asked``: the tiers a ``--size`` run asks, each
-    of which must (the error names the sizes they share, as ``list`` shows them)."""
-    if size is not None:
-        problem = spec.size.check(tier, size)
-        if problem is not None:
-            honouring = [t for t in STRESS_TIERS if spec.size.in_stress(t, size)]
-            if honouring:  # a stress size: only those tiers' inputs scale to it
-                raise ConfigurationError(
-                    f"{spec.name}: {problem}; {size} is a stress size, which only the "
-                    f"{' and '.join(honouring)} tiers draw: add --tier {honouring[-1]}"
-                )
-            if not asked:  # a case id's own size
-                raise ConfigurationError(f"{spec.name}: {problem}; choose a size in it")
-            shared = ", ".join(f"{low}..{high}" for low, high in spec.size.shared(asked))
-            share = f"share {shared}" if shared else "share no size"
-            raise ConfigurationError(
-                f"{spec.name}: {problem}; --size applies to every tier the run "
-                f"asks ({', '.join(asked)}), which {share}: choose --size in it, or --tier "
-                "to ask only tiers that honour it"
-            )
-    return size
-
-
-def _packaged(catalog: Catalog, spec: ScaffoldSpec) -> bool:
-    """Whether ``spec`` is one of the package's own scaffolds (declared by a module of
-    :mod:`verification.catalog`): its cases may be drawn as they are asked. A plugin's are
-    drawn while planning, so the plan (and the manifest written from it) knows which cases
-    it cannot draw; a package scaffold that cannot draw a case of its declared range is a
-    defect of the package (``tests/catalog/test_every_size.py`` draws every size), which
-    stops the run when that case is drawn."""
-    return catalog.origins.get(spec.name, "").startswith("verification.catalog.")
-
-
-def plan_cases(
-    scaffold_names: Sequence[str],
-    *,
-    seed: int,
-    cases: int,
-    tiers: Sequence[Tier] = TIERS,
-    case_ids: Sequence[str] = (),
-    size: int | None = None,
-    sweep: Mapping[str, Sequence[int]] | None = None,
-    per_size: int = CASES_PER_SIZE,
-    catalog: Catalog | None = None,
-    plugin_failures: dict[str, PluginError] | None = None,
-    level_counts: dict[str, int] | None = None,
-) -> dict[str, list[TestCase]]:
-    """The cases of each scaffold: ``cases`` split over ``tiers`` (at ``size``, default each
-    tier's own) and, for a scaffold ``sweep`` names, the size sweep's ``per_size`` cases at
-    each of its sizes (:func:`~verification.certify.envelope.sweep_cases`); or exactly
-    ``case_ids`` (their ids say their sizes). A case a plugin's generator or reference
-    cannot draw is left out and its error kept in ``plugin_failures`` by case id, when given
-    (raised otherwise).
-    ``level_counts``, when given, is told how many of each scaffold's cases (the first)
-    are its level's, before its sweep's."""
-    planned = _plan_cases(
-        scaffold_names,
-        seed=seed,
-        cases=cases,
-        tiers=tiers,
-        case_ids=case_ids,
-        size=size,
-        sweep=sweep,
-        per_size=per_size,
-        catalog=catalog,
-        plugin_failures=plugin_failures,
-        level_counts=level_counts,
-    )
-    return {name: [drawn(case) for case in chosen] for name, chosen in planned.items()}
-
-
-def _plan_cases(
-    scaffold_names: Sequence[str],
-    *,
-    seed: int,
-    cases: int,
-    tiers: Sequence[Tier] = TIERS,
-    case_ids: Sequence[str] = (),
-    size: int | None = None,
-    sweep: Mapping[str, Sequence[int]] | None = None,
-    per_size: int = CASES_PER_SIZE,
-    catalog: Catalog | None = None,
-    plugin_failures: dict[str, PluginError] | None = None,
-    level_counts: dict[str, int] | None = None,
-    lazily: Callable[[ScaffoldSpec], bool] | None = None,
-) -> dict[str, list[Planned]]:
-    """:func:`plan_cases`, each case of a spec ``lazily`` names (chosen ids aside) planned
-    to be drawn when it is asked."""
-    catalog = catalog or default_catalog()
-    planned: dict[str, list[Planned]] = {}
-
-    def later(spec: ScaffoldSpec, tier: Tier, index: int, size: int | None) -> list[Planned]:
-        if lazily is None or not lazily(spec):
-            return list(draw(spec, tier, index, size))
-        named = None if size in (None, spec.sizes[tier]) else size
-        return [
-            PlannedCase(
-                case_id(spec.name, tier, index, named),
-                CaseKey(spec.name, tier, index, named),
-                spec.sizes[tier] if named is None else named,
-                partial(draw_case, spec, tier, index, seed=seed, size=size),
-                seed=seed,
-            )
-        ]
-
-    def draw(spec: ScaffoldSpec, tier: Tier, index: int, size: int | None) -> list[TestCase]:
-        try:
-            return [draw_case(spec, tier, index, seed=seed, size=size)]
-        except PluginError as exc:
-            if plugin_failures is None:
-                raise
-            named = None if size in (None, spec.sizes[tier]) else size
-            plugin_failures[case_id(spec.name, tier, index, named)] = exc
-            return []
-
-    if case_ids:
-        if size is not None:
-            raise ConfigurationError("--case ids say their sizes: leave out --size")
-        for identifier in case_ids:
-            key = parse_case_id(identifier)
-            if key is None:
-                raise ConfigurationError(
-                    f"bad case id {identifier!r}: expected {CASE_ID_FORMAT}, "
-                    "e.g. dijkstra-standard-004 or dijkstra-standard-s12-004"
-                )
-            spec = catalog.get_spec(key.scaffold)
-            if scaffold_names and spec.name not in scaffold_names:
-                raise ConfigurationError(f"case {identifier} is not of {list(scaffold_names)}")
-            chosen = planned.setdefault(spec.name, [])
-            for case in draw(spec, key.tier, key.index, _checked_size(spec, key.tier, key.size)):
-                if case not in chosen:  # "kmp-simple-1" and "kmp-simple-001" are one case
-                    chosen.append(case)
-        return planned
-    counts = plan_tier_counts(cases, tiers)
-    asked = [tier for tier in tiers if counts[tier]]
-    for name in scaffold_names:
-        spec = catalog.get_spec(name)
-        ordered = [
-            planned_case
-            for tier in tiers
-            for index in range(counts[tier])
-            for planned_case in later(
-                spec, tier, index, _checked_size(spec, tier, size, asked=asked)
-            )
-        ]
-        ids = {planned_case.id for planned_case in ordered}
-        if level_counts is not None:
-            level_counts[name] = len(ordered)
-        for tier, index, at in sweep_plan(spec, (sweep or {}).get(name, ()), per_size=per_size):
-            for planned_case in later(spec, tier, index, at):
-                if planned_case.id not in ids:  # a tier's default size a sweep may visit
-                    ids.add(planned_case.id)
-                    ordered.append(planned_case)
-        planned[name] = ordered
-    return planned
-
-
-def planned_sweep(
-    settings: RunConfig,
-    scaffold_names: Sequence[str],
-    *,
-    catalog: Catalog,
-    narrowed: bool,
-    shard: bool = False,
-) -> dict[str, list[int]] | None:
-    """The sizes each scaffold is swept at: ``--sizes`` for every one; with an envelope
-    search (:func:`searches_envelope`) none yet, each scaffold's empty list (the search adds
-    them as it goes); else at the thorough level each spec's own
-    (:func:`~verification.certify.envelope.sweep_sizes`); none when the run is ``narrowed``
-    to chosen cases or one size."""
-    if searches_envelope(settings, narrowed=narrowed, shard=shard):
-        return {name: [] for name in scaffold_names}
-    if settings.sizes is not None:
-        if narrowed:
-            raise ConfigurationError("--sizes sweeps sizes: leave out --size and --case")
-        return {name: list(settings.sizes) for name in scaffold_names}
-    if settings.level != "thorough" or narrowed:
-        return None
-    return {name: sweep_sizes(catalog.get_spec(name)) for name in scaffold_names}
-
-
-def searches_envelope(settings: RunConfig, *, narrowed: bool, shard: bool = False) -> bool:
-    """Whether a new run searches each scaffold's size envelope
-    (:mod:`verification.certify.envelope_search`): asked for with ``--envelope``, or a
-    thorough run's automatic envelope where the run can decide size after size (not with
-    ``--sizes``, ``--batch``, ``--shard``, several models or ``--envelope`` turned off). An
-    ``--envelope`` the run cannot search is refused, saying why."""
-    if settings.envelope is True:
-        refused = {
-            "--sizes (the search chooses its sizes)": settings.sizes is not None,
-            "--size or --case (it searches sizes)": narrowed,
-            "--batch (it decides one size before choosing the next)": settings.batch,
-            "--shard (each size is decided before the next is chosen)": shard,
-            "several models (each model's search takes its own course)": len(settings.model_names)
-            > 1,
-        }
-        for option, given in refused.items():
-            if given:
-                raise ConfigurationError(f"--envelope is refused with {option}")
-        return True
-    return (
-        settings.envelope is None
-        and settings.level == "thorough"
-        and not (narrowed or shard or settings.batch or settings.sizes is not None)
-        and len(settings.model_names) == 1
-    )
-
-
-def level_tiers(level: Level, tiers: Sequence[Tier]) -> list[Tier]:
-    """The tiers a run asks: the level's, unless the command line chose some."""
-    if tuple(tiers) != TIERS:
-        return list(tiers)
-    return [tier for tier in TIERS if tier in LEVEL_TIERS[level]]
 
 
 def resumed_seed(manifest: RunManifest, settings: RunConfig) -> int:
