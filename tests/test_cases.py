@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from verification.cases import case_id, case_rng, generate_case, parse_case_id
+from verification.cases import case_id, case_rng, generate_case, parse_case_id, printable
 from verification.catalog import default_catalog
 from verification.certify.checks import _check_tolerances, calibration_cases
 from verification.cli import main
@@ -108,3 +108,41 @@ def test_a_numeric_answer_without_a_stated_tolerance_fails_the_check() -> None:
     with pytest.raises(VerificationError, match="states no tolerance"):
         _check_tolerances(exact, cases)
     assert "estimate: absolute" in _check_tolerances(monte_carlo, cases)
+
+
+_HOSTILE = [
+    "",
+    "plain",
+    "größe",
+    "\x1b[31mred",
+    "a\nb",
+    "\u202eevil",
+    "\ud800",
+    "\x00",
+    "\U000e0001",
+]
+
+
+def _walked(text: str) -> str:
+    """The escape of each character on its own, as ``repr`` spells codes by their width."""
+    width = {True: "\\x{:02x}", False: "\\u{:04x}"}
+    return "".join(
+        c
+        if c.isprintable()
+        else (width[ord(c) <= 0xFF] if ord(c) <= 0xFFFF else "\\U{:08x}").format(ord(c))
+        for c in text
+    )
+
+
+@pytest.mark.parametrize("text", [*_HOSTILE, "".join(_HOSTILE), "x" * 20])
+@pytest.mark.parametrize("limit", [None, 0, 3, 6, 12])
+def test_printable_escapes_each_unprintable_character(text: str, limit: int | None) -> None:
+    walked = _walked(text)
+    if limit is not None and len(walked) > limit:
+        walked = walked[: max(limit - 3, 0)] + "..."
+    assert printable(text, limit) == walked
+
+
+def test_printable_text_is_returned_as_it_is_not_rebuilt() -> None:
+    text = "a reply of " + "printable words " * 50
+    assert printable(text) is text

@@ -308,7 +308,13 @@ def printable(text: str, limit: int | None = None) -> str:
     """
     if limit is not None:
         text = text[: limit + 1]  # escaping only lengthens: no need to look further
-    shown = "".join(char if char.isprintable() else _escape(char) for char in text)
+    # Most text is printable as it is: one pass in C instead of one call per character (the
+    # page of a run escapes every line of every reply).
+    shown = (
+        text
+        if text.isprintable()
+        else "".join(char if char.isprintable() else _escape(char) for char in text)
+    )
     if limit is not None and len(shown) > limit:
         shown = shown[: max(limit - 3, 0)] + "..."
     return shown
