@@ -75,8 +75,32 @@ def nudged_values(
             yield {**mapping, key: wrong}
 
 
+# One encoder made once: json.dumps(answer, sort_keys=True, allow_nan=False) builds a new
+# JSONEncoder and C encoder per call, most of the cost of keying a small answer. Without
+# the circular-reference markers (hooks make JSON data, never a cycle) the text is the
+# same, and so are the errors (NaN, a key that does not sort, a value JSON lacks).
+_C_ENCODER: Callable[..., Any] | None = getattr(json.encoder, "c_make_encoder", None)
+_ENCODE = (
+    None
+    if _C_ENCODER is None
+    else _C_ENCODER(
+        None,
+        json.JSONEncoder(sort_keys=True, allow_nan=False).default,
+        json.encoder.encode_basestring_ascii,
+        None,
+        ": ",
+        ", ",
+        True,  # sort_keys
+        False,  # skipkeys
+        False,  # allow_nan
+    )
+)
+
+
 def _key(answer: Any) -> str:
-    return json.dumps(answer, sort_keys=True, allow_nan=False)
+    if _ENCODE is None:  # an interpreter without the C accelerator
+        return json.dumps(answer, sort_keys=True, allow_nan=False)
+    return "".join(_ENCODE(answer, 0))
 
 
 def distinct_answers(
