@@ -9,7 +9,9 @@ independently of the validator, the scaffold's own oracle: ``oracle(input, answe
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 import pkgutil
 import random
 import subprocess
@@ -31,6 +33,7 @@ from verification.certify.checks import (
     check_scaffold,
     suite_digest,
 )
+from verification.certify.hash_seed import suite_digests
 from verification.config import packaged_scaffolds_dir
 from verification.runner import plan_cases
 
@@ -127,6 +130,17 @@ def test_every_scaffold_file_has_a_spec_and_every_spec_a_file() -> None:
 @pytest.mark.slow
 def test_suites_do_not_depend_on_the_hash_seed() -> None:
     assert suite_digest(NAMES, "1") == suite_digest(NAMES, "4242")
+
+
+@pytest.mark.slow
+def test_one_interpreter_draws_each_suite_as_if_alone() -> None:
+    """``check`` of several scaffolds draws them all in one interpreter per hash seed: each
+    digest is the one of that scaffold's suite alone (drawn here, in this process)."""
+    alone = {}
+    for name, cases in plan_cases(NAMES, seed=7, cases=10).items():
+        data = json.dumps({name: [case.model_dump() for case in cases]}, sort_keys=True)
+        alone[name] = hashlib.sha256(data.encode()).hexdigest()
+    assert suite_digests(NAMES, "1") == alone
 
 
 @pytest.mark.slow

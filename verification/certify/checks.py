@@ -19,11 +19,8 @@ import ast
 import dataclasses
 import json
 import math
-import os
 import random
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -36,6 +33,7 @@ from verification.cases import TIERS, TestCase, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.spec import STRESS_TIERS, ScaffoldSpec
+from verification.certify.hash_seed import hash_seed_verdicts, suite_digest
 from verification.errors import VerificationError
 from verification.llm.bare_prompt import bare_problems, marks_task
 from verification.llm.prompt_builder import REQUIRED_SECTIONS, PromptBuilder, ScaffoldParser
@@ -396,30 +394,11 @@ def check_every_size(
     )
 
 
-def suite_digest(names: list[str], hash_seed: str, *, cases: int = 10) -> str:
-    """A digest of the named scaffolds' suites, drawn in a fresh interpreter with
-    ``PYTHONHASHSEED=hash_seed``."""
-    code = (
-        "import json, hashlib, sys\n"
-        "from verification.runner import plan_cases\n"
-        f"planned = plan_cases({names!r}, seed=7, cases={cases})\n"
-        "data = {n: [c.model_dump() for c in cs] for n, cs in planned.items()}\n"
-        "print(hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest())\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
-    )
-    if done.returncode != 0:
-        raise VerificationError(f"drawing the suite failed: {done.stderr.strip()[-300:]}")
-    return done.stdout.strip()
-
-
-def _check_hash_seed(spec: ScaffoldSpec) -> str:
-    first, second = suite_digest([spec.name], "1"), suite_digest([spec.name], "4242")
-    if first != second:
-        raise VerificationError("the suite differs between PYTHONHASHSEED 1 and 4242")
-    return f"suite digest {first[:12]} under both hash seeds"
+def _hash_seed_verdict(name: str, known: Mapping[str, str | VerificationError] | None) -> str:
+    verdict = known[name] if known and name in known else hash_seed_verdicts([name])[name]
+    if isinstance(verdict, VerificationError):
+        raise verdict
+    return verdict
 
 
 _CHECKOUT_TESTS = Path(__file__).resolve().parents[2] / "tests" / "catalog"
@@ -457,8 +436,11 @@ def check_scaffold(
     catalog: Catalog | None = None,
     hash_seed: bool = True,
     size_draws: int = SIZE_DRAWS,
+    hash_seeds: Mapping[str, str | VerificationError] | None = None,
 ) -> list[CheckResult]:
-    """Every generic check on scaffold ``name``; a check that raises fails, the others run."""
+    """Every generic check on scaffold ``name``; a check that raises fails, the others run.
+    ``hash_seeds``: the hash-seed verdicts of :func:`hash_seed_verdicts`, drawn for several
+    scaffolds at once, when the caller has them."""
     spec = (catalog or default_catalog()).get_spec(name)
     builder = PromptBuilder(scaffolds_dir, catalog=catalog)
     results: list[CheckResult] = []
@@ -504,7 +486,7 @@ def check_scaffold(
     short = spec.size.stress_problem()
     results.append(CheckResult("stress range", True, short or _stress_summary(spec), bool(short)))
     if hash_seed:
-        run("hash seed", lambda: _check_hash_seed(spec))
+        run("hash seed", lambda: _hash_seed_verdict(name, hash_seeds))
     origin = (catalog or default_catalog()).origins.get(spec.name, "")
     if origin.startswith("verification.catalog.") and _CHECKOUT_TESTS.is_dir():
         run("oracle", lambda: _check_oracle(spec))

@@ -60,16 +60,20 @@ class CatalogCommands(CommandsBase):
         as_json: bool = False,
     ) -> int:
         from verification.certify.checks import CASES_PER_TIER, check_scaffold
+        from verification.certify.hash_seed import hash_seed_verdicts
         from verification.registry import resolve_scaffold_names
 
         failed = 0
         found = []
         chosen = resolve_scaffold_names(names, category=category, everything=everything)
+        # Two fresh interpreters draw every chosen suite, not two per scaffold.
+        hash_seeds = hash_seed_verdicts(chosen) if len(chosen) > 1 else None
         for name in chosen:
             for result in check_scaffold(
                 name,
                 scaffolds_dir=self.settings.scaffolds_dir,
                 cases_per_tier=cases or CASES_PER_TIER,
+                hash_seeds=hash_seeds,
             ):
                 failed += not result.ok
                 if as_json:

@@ -278,6 +278,12 @@ def test_check_and_show_prompt_blame_the_plugin(
     for name in set(VERIFY_ATTACKS) - {"format_raises"}:
         assert f"FAIL {name}: " in checked.stdout, name
     assert f"plugin {PLUGIN}, scaffold 'generator_raises'" in checked.stdout
+    # The suites are drawn under two hash seeds in one interpreter each, not two per
+    # scaffold: a plugin's failing draw fails its own scaffold's check, not the others'.
+    assert (
+        "FAIL generator_raises: hash seed: VerificationError: drawing the suite" in checked.stdout
+    )
+    assert "ok   format_raises: hash seed: suite digest " in checked.stdout
     shown = cli(
         hostile_env,
         tmp_path,
