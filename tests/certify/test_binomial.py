@@ -8,7 +8,6 @@ import sys
 
 import numpy as np
 import pytest
-from scipy.stats import binom, binomtest
 
 from verification.certify.binomial import binomial_pmf
 from verification.certify.paired import ALPHA, DROP_BEFORE, DROP_SIZE, drop_p_value, drop_power
@@ -20,6 +19,8 @@ CHANCES = (0.0, 1e-6, 0.001, 0.3, 0.5, 0.85, 0.95, 0.999, 1.0)
 @pytest.mark.parametrize("n", TRIALS)
 @pytest.mark.parametrize("p", CHANCES)
 def test_the_probabilities_are_scipys(n: int, p: float) -> None:
+    from scipy.stats import binom
+
     ours = binomial_pmf(n, p)
     theirs = binom.pmf(np.arange(n + 1), n, p)
     assert ours.shape == theirs.shape
@@ -38,6 +39,8 @@ def test_a_bad_count_or_chance_is_refused(n: int, p: float) -> None:
 
 
 def test_the_drop_tests_p_value_is_scipys_binomtest() -> None:
+    from scipy.stats import binomtest
+
     for only_a in range(40):
         for only_b in range(40):
             if only_a + only_b:
@@ -48,6 +51,8 @@ def test_the_drop_tests_p_value_is_scipys_binomtest() -> None:
 
 def _scipy_drop_power(n: int, level: float) -> float:
     """The power of the drop test as scipy's quantiles and tails give it."""
+    from scipy.stats import binom
+
     after = DROP_BEFORE - DROP_SIZE
     only_a, only_b = DROP_BEFORE * (1 - after), (1 - DROP_BEFORE) * after
     share = only_a / (only_a + only_b)

@@ -18,7 +18,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 import pytest
-from scipy.stats import norm
 
 from tests.support.clustering import design_effect_answers
 from verification.cases import parse_case_id
@@ -155,6 +154,8 @@ def test_the_quick_level_exits_on_errors_only(tmp_path: Path) -> None:
 
 def _wilson_by_roots(x: float, n: float) -> tuple[float, float]:
     """Wilson bounds solved from their definition, (x/n - p)^2 = z^2 p (1 - p) / n."""
+    from scipy.stats import norm
+
     z = float(norm.ppf(0.975))
     phat, k = x / n, z * z / n
     roots = sorted(float(np.real(r)) for r in np.roots([1 + k, -(2 * phat + k), phat * phat]))

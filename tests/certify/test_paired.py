@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scipy.stats import binomtest
 
 from verification.certify.paired import (
     ALPHA,
@@ -20,6 +19,8 @@ from verification.certify.paired import (
 @pytest.mark.parametrize("only_a", range(0, 31, 3))
 @pytest.mark.parametrize("only_b", range(0, 31, 4))
 def test_exact_mcnemar_is_scipys_two_sided_binomial_test(only_a: int, only_b: int) -> None:
+    from scipy.stats import binomtest
+
     n = only_a + only_b
     expected = 1.0 if n == 0 else binomtest(only_a, n, 0.5, alternative="two-sided").pvalue
     assert mcnemar_exact(only_a, only_b) == pytest.approx(expected, rel=1e-12)
@@ -63,6 +64,8 @@ def test_holm_adjusted_values_reject_what_holms_procedure_rejects(
 
 
 def test_a_paired_comparison_counts_only_the_shared_cases() -> None:
+    from scipy.stats import binomtest
+
     a = {f"c{i}": i < 10 for i in range(14)} | {"only-in-a": True}
     b = {f"c{i}": i >= 2 for i in range(14)} | {"only-in-b": False}
     result = paired_comparison(a, b)

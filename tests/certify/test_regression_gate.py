@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy.stats import binomtest
 
 from verification.certify.paired import (
     ALPHA,
@@ -27,6 +26,8 @@ from verification.reports.regressions import judge, paired_rows
 @pytest.mark.parametrize("only_a", range(0, 25, 3))
 @pytest.mark.parametrize("only_b", range(0, 25, 4))
 def test_the_drop_p_value_is_scipys_one_sided_binomial_test(only_a: int, only_b: int) -> None:
+    from scipy.stats import binomtest
+
     n = only_a + only_b
     expected = 1.0 if n == 0 else binomtest(only_a, n, 0.5, alternative="greater").pvalue
     assert drop_p_value(only_a, only_b) == pytest.approx(expected, rel=1e-12)
@@ -52,6 +53,8 @@ def _comparison(shared: int, only_a: int, only_b: int) -> PairedComparison:
 
 
 def test_a_lone_drop_among_quiet_scaffolds_is_tested_at_the_full_level() -> None:
+    from scipy.stats import binomtest
+
     # Plain Holm over 33 scaffolds would ask p <= 0.05 / 33 of the one that moved.
     comparisons = {"moved": _comparison(40, 6, 0)} | {
         f"quiet{i}": _comparison(40, 1, 1) for i in range(32)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from typing import Any
@@ -10,7 +11,6 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scipy.stats import binomtest, norm
 
 from tests.support.clustering import design_effect_answers
 from verification.certify.calibration import Calibration, CalibrationMiss
@@ -22,6 +22,8 @@ from verification.store.records import AttemptRecord
 
 @given(st.integers(min_value=1, max_value=500), st.data())
 def test_wilson_interval_matches_scipy(n: int, data: st.DataObject) -> None:
+    from scipy.stats import binomtest
+
     passed = data.draw(st.integers(min_value=0, max_value=n))
     low, high = wilson_interval(passed, n)
     expected = binomtest(passed, n).proportion_ci(confidence_level=0.95, method="wilson")
@@ -136,13 +138,21 @@ def test_borderline_marks_an_interval_across_a_threshold() -> None:
 
 # -- honest statistics: case scores, the interval on them, the deciding threshold ----------
 
-_Z = float(norm.ppf(0.975))
+
+@functools.cache
+def _z() -> float:
+    """The normal quantile of a two-sided 95% interval (scipy.stats imported when first
+    asked: importing it costs every test process about a second)."""
+    from scipy.stats import norm
+
+    return float(norm.ppf(0.975))
 
 
 def _wilson_by_roots(x: float, n: float) -> tuple[float, float]:
     """The Wilson bounds as the roots of (x/n - p)^2 = z^2 p (1 - p) / n, a quadratic in p
     solved by numpy: the interval's definition, not the closed form results.py uses."""
-    phat, k = x / n, _Z * _Z / n
+    z = _z()
+    phat, k = x / n, z * z / n
     roots = np.roots([1 + k, -(2 * phat + k), phat * phat])
     low, high = sorted(float(np.real(root)) for root in roots)
     return max(0.0, low), min(1.0, high)
@@ -163,8 +173,9 @@ def test_the_interval_of_a_fractional_score_is_wilson_s(
 
 def test_a_perfect_score_clears_0_90_from_35_cases_on_and_the_defaults_ask_that_many() -> None:
     # Closed form: with x = n the lower bound is n / (n + z^2), at least 0.9 from n >= 9 z^2.
-    smallest = math.ceil(9 * _Z * _Z)
-    assert wilson_interval(smallest, smallest)[0] == pytest.approx(smallest / (smallest + _Z**2))
+    z = _z()
+    smallest = math.ceil(9 * z * z)
+    assert wilson_interval(smallest, smallest)[0] == pytest.approx(smallest / (smallest + z**2))
     assert (
         wilson_interval(smallest, smallest)[0]
         >= 0.9

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.stats import binom
 
 from verification.certify.sequential import (
     CAPS,
@@ -130,6 +129,8 @@ def test_thorough_exact_oc_agrees_with_a_simulation() -> None:
 
 @pytest.mark.parametrize("n", [1, 3, 5, 12, 40])
 def test_a_fixed_plan_is_the_point_cut_and_its_oc_the_binomial_tail(n: int) -> None:
+    from scipy.stats import binom
+
     plan = fixed_plan(n)
     assert (plan.looks, plan.cap, plan.sequential) == ((n,), n, False)
     for p in (0.4, 0.85, 0.95):
@@ -189,6 +190,8 @@ def test_quick_and_cases_give_fixed_plans() -> None:
 
 
 def test_the_sentence_states_the_computed_oc() -> None:
+    from scipy.stats import binom
+
     plan = plan_for("standard")
     low = operating_characteristic(plan, 0.85).certified
     high = operating_characteristic(plan, 0.95).certified

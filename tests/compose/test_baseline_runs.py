@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from scipy.stats import binomtest
 
 from verification.certify.paired import paired_difference_interval
 from verification.cli import main
@@ -70,6 +69,8 @@ def _pair(output: Path) -> tuple[Any, Any]:
 def test_baseline_none_pairs_the_bare_model_with_the_scaffold_and_repeats_from_cache(
     taught_model: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from scipy.stats import binomtest
+
     output = tmp_path / "out"
     assert _verify(output, "--baseline", "none") == 0
     first = capsys.readouterr().out

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from scipy.stats import binomtest
 
 from verification.cases import TIERS
 from verification.cli import main
@@ -77,6 +76,8 @@ def _runs(output: Path) -> dict[str, Path]:
 
 def _figures(records: list[AttemptRecord]) -> tuple[float, int, tuple[float, float]]:
     """Pass rate, n and Wilson 95% interval of first answers, from the journal alone."""
+    from scipy.stats import binomtest
+
     passed = {r.case_id: r.outcome == "passed" for r in records if r.attempt == 1}
     wilson = binomtest(sum(passed.values()), len(passed)).proportion_ci(0.95, "wilson")
     return sum(passed.values()) / len(passed), len(passed), (wilson.low, wilson.high)

@@ -10,7 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from scipy.stats import binomtest
 
 from verification.certify.paired import (
     ALPHA,
@@ -39,6 +38,8 @@ def test_a_significant_drop_is_a_regression_even_when_the_status_holds(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from scipy.stats import binomtest
+
     output = tmp_path / "out"
     step_summary = tmp_path / "step-summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
@@ -183,6 +184,8 @@ def _run_files(output: Path, run_id: str) -> list[str]:
 def test_compare_pairs_two_runs_and_prune_keeps_what_it_needs(
     tmp_path: Path, scripted_run: ScriptedRun, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from scipy.stats import binomtest
+
     output = tmp_path / "out"
     _, a = scripted_run(output, {"kmp": 2}, 12)
     _, b = scripted_run(output, {"kmp": 12}, 12)

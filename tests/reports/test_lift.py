@@ -16,7 +16,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from scipy.stats import binomtest
 
 from verification.catalog import default_catalog
 from verification.certify.paired import paired_difference_interval
@@ -90,6 +89,8 @@ def test_a_baseline_none_pair_over_sizes_reports_the_lift_and_its_price(
     capsys: pytest.CaptureFixture[str],
     scenario: str,
 ) -> None:
+    from scipy.stats import binomtest
+
     right = RULES[scenario]
     replay = _replay(tmp_path / "pair.jsonl", dry_run, right)
     output = tmp_path / "out"
