@@ -31,6 +31,8 @@ __all__ = [
     "STEP_MARGIN",
     "GradientDescentAnswer",
     "count_iterations",
+    "ends_at_minimum",
+    "ends_at_minimum_in_floats",
     "exact_minimum",
     "generate_gradient_descent",
     "is_unambiguous",
@@ -111,15 +113,23 @@ def _case(
 
 
 def _with_tolerance(
-    rng: random.Random, candidate: dict[str, Any], size: int
+    rng: random.Random,
+    candidate: dict[str, Any],
+    size: int,
+    run: Sequence[DescentStep] | None = None,
 ) -> dict[str, Any] | None:
     """``candidate`` with a tolerance from :data:`_TOLERANCES` that makes it converge in
-    exactly ``size`` clear iterations, if one does: one long run serves every tolerance."""
-    steps = descent_trace(**{**candidate, "tolerance": 1e-12, "max_iterations": size})
+    exactly ``size`` clear iterations, if one does: one long run serves every tolerance
+    (``run``, the candidate's own run at tolerance 1e-12 when it was made already: its
+    first ``size`` steps are that run)."""
+    if run is not None and candidate["tolerance"] == 1e-12 and size <= len(run):
+        steps = list(run[:size])
+    else:
+        steps = descent_trace(**{**candidate, "tolerance": 1e-12, "max_iterations": size})
     if len(steps) < size:
         return None
+    earlier = [step.step_norm for step in steps[:-1]]
     for tol in rng.sample(_TOLERANCES, len(_TOLERANCES)):
-        earlier = [step.step_norm for step in steps[:-1]]
         stops_last = steps[-1].step_norm < tol and all(length >= tol for length in earlier)
         if stops_last and is_unambiguous(steps, tol):
             return {**candidate, "tolerance": tol}
@@ -147,7 +157,10 @@ def _eigenvalues(p: int, q: int, s: int) -> tuple[float, float]:
     return middle - half_gap, middle + half_gap
 
 
-def _standard_polynomial(rng: random.Random) -> dict[str, Any] | None:
+def _standard_polynomial(
+    rng: random.Random,
+) -> tuple[dict[str, Any], list[DescentStep]] | None:
+    """A cubic or quartic candidate that ends at a genuine local minimum, and its run."""
     if rng.random() < 0.5:
         coefficients = [rng.randint(1, 2), rng.randint(-4, 4)]
         coefficients += [rng.randint(-6, 6), rng.randint(-6, 6), rng.randint(-5, 5)]
@@ -161,16 +174,86 @@ def _standard_polynomial(rng: random.Random) -> dict[str, Any] | None:
         1e-12,
         _MAX_ITERATIONS,
     )
-    # A genuine local minimum: the second derivative is positive where the run ends.
-    x = gradient_descent(**candidate)["minimum"]
-    if x is None or abs(x) > MAX_ABS_ITERATE:  # far out, x ** k may overflow a float
-        return None
+    # A genuine local minimum: the second derivative is positive where the run ends. The
+    # float run decides when it provably agrees with the exact replay (most candidates);
+    # the rng is not used past this point, so the same candidates are kept either way.
+    run = descent_trace(**candidate)
+    decided = ends_at_minimum_in_floats(candidate, run)
+    if decided is None:
+        decided = ends_at_minimum(coefficients, gradient_descent(**candidate)["minimum"])
+    return (candidate, run) if decided else None
+
+
+def _second_derivative(coefficients: Sequence[int], x: float) -> float:
     degree = len(coefficients) - 1
-    second = sum(
+    return sum(
         c * (degree - i) * (degree - i - 1) * x ** (degree - i - 2)
         for i, c in enumerate(coefficients[:-2])
     )
-    return candidate if second > 0.5 else None
+
+
+def ends_at_minimum(coefficients: Sequence[int], x: float | None) -> bool:
+    """Whether a standard polynomial's run, ending at ``x`` (the reported minimum), ends
+    within :data:`MAX_ABS_ITERATE` where the second derivative is above 0.5."""
+    if x is None or abs(x) > MAX_ABS_ITERATE:  # far out, x ** k may overflow a float
+        return False
+    return _second_derivative(coefficients, x) > 0.5
+
+
+def _derivative(coefficients: Sequence[float]) -> list[float]:
+    degree = len(coefficients) - 1
+    return [c * (degree - i) for i, c in enumerate(coefficients[:-1])]
+
+
+def _value(coefficients: Sequence[float], x: float) -> float:
+    total = 0.0
+    for c in coefficients:
+        total = total * x + c
+    return total
+
+
+def ends_at_minimum_in_floats(
+    candidate: Mapping[str, Any], steps: Sequence[DescentStep]
+) -> bool | None:
+    """:func:`ends_at_minimum` of the exact (decimal) replay's minimum, decided from the
+    float run (``steps``), or ``None`` when too close to call. The float run stays within
+    ``e`` of the exact one: a step ``x - rate * f1(x)`` (``f1``, ``f2``, ``f3`` the
+    derivatives) grows ``e`` by at most ``|1 - rate * f2(x)|`` plus what ``f3`` changes
+    within ``e`` (the mean value theorem), and adds its rounding (bounded by 2e-15 of each
+    term, ten times the double's). The minimum, the exact point rounded to 6 decimals, is
+    within ``e + 6e-7`` of the float point: no threshold within that (times the slope of
+    ``f2``), the float point decides. A bound past 1e-9 (descent near a maximum magnifies
+    differences) leaves it to the exact replay."""
+    coefficients = candidate["coefficients"]
+    rate = candidate["learning_rate"]
+    end = steps[-1].x_new[0]
+    if not math.isfinite(end):
+        return False  # the exact replay follows the float run's overflow: no minimum
+    slope = _derivative(coefficients)
+    curve = _derivative(slope)
+    bend = _derivative(curve)
+    # Their coefficients made positive: the value at t bounds |p(x)| for every |x| <= t.
+    bound_slope, bound_curve, bound_bend = ([abs(c) for c in p] for p in (slope, curve, bend))
+    error = 2.3e-16 * abs(candidate["x0"])  # x0 (tenths) as a double
+    for step in steps:
+        x, new = step.x[0], step.x_new[0]
+        reach = abs(x) + error
+        gain = abs(1 - rate * _value(curve, x)) + 1e-15
+        gain += rate * (error * _value(bound_bend, reach) + 1e-15 * _value(bound_curve, reach))
+        error = error * gain + 2e-15 * (abs(new) + rate * _value(bound_slope, reach)) + 1e-300
+        if not error < 1e-9:
+            return None
+    distance = error + 6e-7
+    if abs(end) > MAX_ABS_ITERATE + distance:
+        return False
+    if abs(end) >= MAX_ABS_ITERATE - distance:
+        return None
+    reach = abs(end) + distance
+    margin = distance * _value(bound_bend, reach) + 1e-13 * _value(bound_curve, reach) + 1e-12
+    second = _second_derivative(coefficients, end)
+    if abs(second - 0.5) <= margin:
+        return None
+    return second > 0.5
 
 
 def _standard_quadratic(rng: random.Random) -> dict[str, Any] | None:
@@ -195,8 +278,12 @@ def _standard_quadratic(rng: random.Random) -> dict[str, Any] | None:
 def _standard(rng: random.Random, size: int) -> dict[str, Any]:
     two_d = rng.random() < 0.5
     for _ in range(_MAX_TRIES):
-        candidate = _standard_quadratic(rng) if two_d else _standard_polynomial(rng)
-        chosen = None if candidate is None else _with_tolerance(rng, candidate, size)
+        if two_d:
+            candidate, run = _standard_quadratic(rng), None
+        else:
+            drawn = _standard_polynomial(rng)
+            candidate, run = (None, None) if drawn is None else drawn
+        chosen = None if candidate is None else _with_tolerance(rng, candidate, size, run)
         if chosen is not None:
             return chosen
     raise RuntimeError(f"could not draw a standard gradient_descent instance of {size} iterations")

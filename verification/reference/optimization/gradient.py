@@ -206,6 +206,20 @@ def descent_trace(
     limit = count(max_iterations, "max_iterations", 1)
 
     steps: list[DescentStep] = []
+    if len(x) == 1:  # the same steps without the tuple work of n dimensions (most runs)
+        for k in range(1, limit + 1):
+            g = gradient(x)
+            if len(g) != 1:
+                raise ValueError(f"df returned {len(g)} numbers for a point of 1")
+            step_1 = rate * g[0]
+            new_1 = x[0] - step_1
+            # math.hypot of one number is its absolute value
+            norm = abs(step_1) if math.isfinite(step_1) else math.inf
+            steps.append(DescentStep(k, x, g, (new_1,), norm))
+            if not math.isfinite(new_1) or norm < tol:
+                break
+            x = (new_1,)
+        return steps
     for k in range(1, limit + 1):
         g = gradient(x)
         if len(g) != len(x):
