@@ -3,8 +3,11 @@ shares, what code mode refuses, the prompt, and a program's journal line."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
+from tests.support.draws import drawing_each_case_once
 from verification.cases import (
     ProgramTask,
     parse_case_id,
@@ -17,6 +20,15 @@ from verification.registry import get_spec
 from verification.run.programs import extract_program, program_tasks, run_order
 from verification.store.records import AttemptRecord, CaseRun, ProgramRun
 from verification.validators.form import form_rules_of
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _drawn_once() -> Iterator[None]:
+    """Both plans of the certification-plan test draw the same dijkstra suite (its 40
+    cases and ladder up to 1,000 vertices, 1.5 s of CPU): each case is drawn once
+    (tests/support/draws.py)."""
+    with drawing_each_case_once():
+        yield
 
 
 def test_a_program_id_is_no_case_id_and_reads_back() -> None:

@@ -92,14 +92,25 @@ def test_hashes_repeat_across_interpreters(engine: Engine) -> None:
 def test_each_failure_is_the_programs_outcome_with_its_reason(
     engine: Engine, source: str, outcome: Outcome, words: str
 ) -> None:
-    # Half a second of CPU: the spinning program ends at 2 s of CPU (the session's soft
-    # limit, rounded up past the case's start) instead of 3; the others take milliseconds.
+    # Half a second of CPU: the spinning program ends there (the harness reads its CPU
+    # clock); the others take milliseconds.
     limits = Limits(cpu_seconds=0.5, wall_seconds=8, value_bytes=1 << 20)
     executions = _run(source, [{}, {}], engine, limits)
     for execution in executions:
         assert execution.outcome is outcome, execution
         assert words in execution.reason, execution.reason
         assert execution.value is None and execution.output == ""
+
+
+def test_a_spinning_case_ends_at_its_cpu_limit_not_at_the_rlimit_past_it(engine: Engine) -> None:
+    """The harness reads the interpreter's CPU clock when the limit could first be reached
+    and ends the case there; the soft rlimit (whole seconds, one past the case's end, at 2 s
+    of CPU here) is only the backstop."""
+    limits = Limits(cpu_seconds=0.5, wall_seconds=30)
+    (spun,) = _run("def solve(i):\n    while True:\n        pass\n", [{}], engine, limits)
+    assert spun.outcome is Outcome.TIMEOUT, spun
+    assert spun.reason.startswith("over the CPU limit of 0.5 s"), spun.reason
+    assert spun.cpu_seconds is not None and 0.5 <= spun.cpu_seconds < 1.5, spun
 
 
 def test_a_case_that_kills_the_interpreter_is_its_own_failure_and_the_next_starts_afresh(

@@ -21,7 +21,10 @@ pytestmark = pytest.mark.slow
 LIMITS = Limits(cpu_seconds=1, wall_seconds=4, startup_seconds=20)
 
 
-def _task() -> ProgramTask:
+@pytest.fixture(scope="module")
+def task() -> ProgramTask:
+    """The dijkstra suite both suite tests run, drawn once (its ladder up to 1,000 vertices
+    is a second of CPU to draw); they only read it."""
     spec = default_catalog().get_spec("dijkstra")
     (task,) = program_tasks(spec, seed=26, cases=5, tiers=("simple", "standard", "edge"), count=1)
     assert isinstance(task, ProgramTask)
@@ -32,7 +35,9 @@ def _execute(source: str, task: ProgramTask, engine: Engine) -> list[Execution]:
     return asyncio.run(execute_suite(source, task, engine=engine, limits=LIMITS))
 
 
-def test_a_time_out_skips_the_rest_of_its_size_and_every_larger_one(engine: Engine) -> None:
+def test_a_time_out_skips_the_rest_of_its_size_and_every_larger_one(
+    engine: Engine, task: ProgramTask
+) -> None:
     """The ladder draws two cases at each size: the second at the size that timed out is
     not run either (it waited out its own limit before)."""
     source = (
@@ -41,7 +46,6 @@ def test_a_time_out_skips_the_rest_of_its_size_and_every_larger_one(engine: Engi
         "        pass\n"
         "    return {'distances': {v: None for v in input['vertices']}}\n"
     )
-    task = _task()
     executions = _execute(source, task, engine)
     standard = [
         (case.size or 0, execution)
@@ -59,8 +63,9 @@ def test_a_time_out_skips_the_rest_of_its_size_and_every_larger_one(engine: Engi
     assert sum(execution.outcome is Outcome.TIMEOUT for _, execution in standard) == 1
 
 
-def test_a_program_that_never_returns_costs_one_time_out_per_tier(engine: Engine) -> None:
-    task = _task()
+def test_a_program_that_never_returns_costs_one_time_out_per_tier(
+    engine: Engine, task: ProgramTask
+) -> None:
     executions = _execute("def solve(input):\n    while True:\n        pass\n", task, engine)
     by_tier: dict[str, Counter[Outcome]] = {}
     for case, execution in zip(task.suite, executions, strict=True):
@@ -80,11 +85,18 @@ def test_a_wall_clock_kill_reads_as_its_own_reason(engine: Engine) -> None:
     sleeper = "import time\n\ndef solve(input):\n    time.sleep(60)\n"
     spinner = "def solve(input):\n    while True:\n        pass\n"
 
-    async def one(source: str) -> Execution:
-        async with ProgramSession(source, limits=LIMITS, engine=engine) as session:
+    async def one(source: str, limits: Limits) -> Execution:
+        async with ProgramSession(source, limits=limits, engine=engine) as session:
             return await session.run({})
 
-    slept, spun = asyncio.run(one(sleeper)), asyncio.run(one(spinner))
+    async def both() -> tuple[Execution, Execution]:
+        # At once: the sleeper waits out its wall clock while the spinner spends its CPU.
+        # The spinner's own wall clock is generous: it ends at its CPU limit however small
+        # a share of a core a loaded machine gives it (4 s of wall at load 12 gave 0.9 s).
+        generous = Limits(cpu_seconds=LIMITS.cpu_seconds, wall_seconds=60, startup_seconds=20)
+        return await asyncio.gather(one(sleeper, LIMITS), one(spinner, generous))
+
+    slept, spun = asyncio.run(both())
     assert slept.outcome is Outcome.TIMEOUT and spun.outcome is Outcome.TIMEOUT
     assert slept.reason.startswith(f"killed at the wall-clock limit of {LIMITS.wall_seconds:g} s")
     assert "having used" in slept.reason and "CPU limit" not in slept.reason

@@ -40,6 +40,14 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
 
 
+_CPU_TICK = 1 / CLOCK_TICKS
+"""The CPU clock's resolution (``/proc``'s clock ticks): the shortest wait between reads."""
+
+
+class _OverCpu(Exception):
+    """A case's CPU time passed its limit while the harness waited for its answer."""
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is no JSON value")
 
@@ -184,7 +192,8 @@ class ProgramSession:
         self._lower_cpu_limit(before, limits.cpu_seconds)
         self._final_cpu = None
         started = time.perf_counter()
-        reply = await self._exchange(payload, limits.wall_seconds)
+        cpu_end = None if before is None else before + limits.cpu_seconds
+        reply = await self._exchange(payload, limits.wall_seconds, cpu_end)
         seconds = time.perf_counter() - started
         # A killed interpreter's CPU time was read just before the kill.
         clock = self._clock
@@ -288,16 +297,25 @@ class ProgramSession:
             )
         return Execution(outcomes[status], reason=cut(reason if isinstance(reason, str) else ""))
 
-    async def _exchange(self, payload: bytes, wall: float) -> dict[str, Any] | Execution:
-        """Send one line and read one back within ``wall`` seconds; a failure ends the
-        interpreter and comes back as an execution."""
+    async def _exchange(
+        self, payload: bytes, wall: float, cpu_end: float | None = None
+    ) -> dict[str, Any] | Execution:
+        """Send one line and read one back within ``wall`` seconds (and, where the
+        interpreter's CPU clock is read, before its CPU time passes ``cpu_end``); a failure
+        ends the interpreter and comes back as an execution."""
         process = self._process
         assert process is not None and process.stdin is not None and process.stdout is not None
         try:
             async with asyncio.timeout(wall):
                 process.stdin.write(payload)
                 await process.stdin.drain()
-                line = await process.stdout.readline()
+                line = await self._read_line(process.stdout, cpu_end)
+        except _OverCpu:
+            await self._kill()
+            if self._over_output:
+                return self._output_failure()
+            # The reason is the CPU time read at the kill (``_timeout_reason``).
+            return Execution(Outcome.TIMEOUT, reason="killed at the CPU limit")
         except TimeoutError:
             await self._kill()
             if self._over_output:
@@ -339,6 +357,30 @@ class ProgramSession:
                 reason=f"the answer nests deeper than {self.limits.max_depth} levels",
             )
         return reply
+
+    async def _read_line(self, stream: asyncio.StreamReader, cpu_end: float | None) -> bytes:
+        """The next line of ``stream``; raises :class:`_OverCpu` once the interpreter's CPU
+        time passes ``cpu_end``. The clock is read again when the limit could first have
+        been reached (CPU time grows no faster than the wall clock on one core), so a
+        program that spins ends at its CPU limit, not at the soft rlimit set past it
+        (``_lower_cpu_limit``: whole seconds, kept as the backstop)."""
+        clock = self._clock
+        if cpu_end is None or clock is None:
+            return await stream.readline()
+        reading = asyncio.ensure_future(stream.readline())
+        try:
+            while True:
+                used = clock.seconds()
+                if used is None:  # the interpreter is gone: the read ends with it
+                    return await reading
+                if used > cpu_end:
+                    raise _OverCpu
+                done, _ = await asyncio.wait({reading}, timeout=max(cpu_end - used, _CPU_TICK))
+                if done:
+                    return reading.result()
+        finally:
+            if not reading.done():
+                reading.cancel()
 
     def _output_failure(self) -> Execution:
         return Execution(
@@ -407,8 +449,10 @@ class ProgramSession:
             self._drain.cancel()
 
     def _lower_cpu_limit(self, used: float | None, cpu_seconds: float) -> None:
-        """Set the interpreter's soft CPU limit to this case's end (a SIGXCPU there): a
-        limit set inside would accumulate across cases and could be lifted by the program."""
+        """Set the interpreter's soft CPU limit past this case's end (a SIGXCPU there): a
+        limit set inside would accumulate across cases and could be lifted by the program.
+        The harness ends the case at its limit itself (``_read_line``); the rlimit, in whole
+        seconds, is the backstop should the harness not get to read the clock in time."""
         if self._clock is None or used is None:
             return
         soft = math.ceil(used + cpu_seconds) + 1
