@@ -4,8 +4,8 @@ a judge of one answer as a run judges it, and the fake model server (``tests/sup
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -19,6 +19,7 @@ from hypothesis import settings
 from tests.support.fake_server import anthropic_env, fake_server  # noqa: F401
 
 CATALOG_TESTS = Path(__file__).parent / "catalog"
+_TEST_NUMBERS = itertools.count()
 
 # Fixtures that start a server or a process: a test using one is slow whatever its module
 # says, so the fast lane (pytest -m "not slow") never waits on one. Tests that start a
@@ -66,12 +67,12 @@ def _isolated_environment(monkeypatch: pytest.MonkeyPatch, _isolation_root: Path
             monkeypatch.delenv(name, raising=False)
     # Under GitHub Actions, runs the tests start must not write the job's own summary.
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
-    # A fresh folder per test from tempfile, not tmp_path_factory.mktemp: that lists every
-    # folder it made before to number the next, so three a test made the suite quadratic
-    # (at the lowest declared pytest, 8.0, half of the fast lane's time).
-    own = Path(tempfile.mkdtemp(prefix="test-", dir=_isolation_root))
-    for folder in ("results", "xdg-cache", "cache"):
-        (own / folder).mkdir()
+    # A folder of its own per test, named but not made: the harness makes what it writes
+    # into (a user's first run has none of these folders either), and most tests write
+    # nothing there. Making four folders a test cost a second or more of system time per
+    # thousand tests on an ext4 /tmp; tmp_path_factory.mktemp also lists every folder it
+    # made before, which made the suite quadratic at pytest 8.0.
+    own = _isolation_root / f"test-{next(_TEST_NUMBERS)}"
     monkeypatch.setenv("VERIFY_RESULTS_DIR", str(own / "results"))
     # The shared response cache and anything else kept in the user's cache folder.
     monkeypatch.setenv("XDG_CACHE_HOME", str(own / "xdg-cache"))
