@@ -311,3 +311,27 @@ def test_a_whole_item_written_0_99995_is_accepted_as_the_output_format_says(
 @pytest.mark.parametrize(("tier", "size", "index"), stress_cells("fractional_knapsack"))
 def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
     assert_holds_at_stress("fractional_knapsack", oracle, tier, size, index)
+
+
+def test_the_integer_fill_and_the_float_share_check_agree_with_exact_fractions() -> None:
+    """The validator and the hooks fill integer inputs in integers and compare a share with
+    0 or 1 in floats away from the tolerance's edge: the same as fractions throughout."""
+    from verification.catalog.greedy.fractional_knapsack import _fill, _off
+
+    for k in range(200):
+        rng = random.Random(f"fk-fill:{k}")
+        tier: Tier = rng.choice(["simple", "standard", "edge"])
+        low, high = SPEC.size.ranges[tier]
+        test_input = generate_fractional_knapsack(rng, tier, rng.randint(low, high))
+        order = list(range(len(test_input["weights"])))
+        rng.shuffle(order)
+        room, exact = Fraction(test_input["capacity"]), [Fraction(0)] * len(order)
+        for i in order:
+            exact[i] = min(Fraction(1), room / test_input["weights"][i])
+            room -= exact[i] * test_input["weights"][i]
+        assert _fill(test_input, order) == exact
+    slack = Fraction(str(FRACTION_TOLERANCE))
+    edges = [0.0001, 0.9999, 1.0001, -0.0001, 0.00010000000001, 0.99989999999, 0.5, 0, 1, 2]
+    for share in edges + [x + d for x in edges for d in (1e-17, -1e-17, 1e-12, -1e-12)]:
+        for want in (0, 1):
+            assert _off(share, want, slack) == (abs(Fraction(repr(share)) - want) > slack)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -87,14 +88,10 @@ def _ratios(weights: Sequence[int], values: Sequence[int]) -> list[Fraction]:
 
 def _greedy_value(
     weights: Sequence[int], values: Sequence[int], capacity: int, key: Any
-) -> Fraction:
+) -> Fraction | int:
     """The exact value of filling the knapsack in the order ``key`` gives (fractionally)."""
-    room, total = Fraction(capacity), Fraction(0)
-    for i in sorted(range(len(weights)), key=key):
-        share = min(Fraction(1), room / weights[i])
-        total += share * values[i]
-        room -= share * weights[i]
-    return total
+    shares = _fill({"weights": weights, "capacity": capacity}, sorted(range(len(weights)), key=key))
+    return sum((share * value for share, value in zip(shares, values, strict=True)), Fraction(0))
 
 
 def generate_fractional_knapsack(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
@@ -213,8 +210,29 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def _exact(value: float) -> Fraction:
     return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+
+
+@functools.lru_cache(maxsize=64)
+def _levels(weights: tuple[Any, ...], values: tuple[Any, ...]) -> list[tuple[Fraction, list[int]]]:
+    """The items by exact value per weight, best first, each group in input order."""
+    groups: dict[Fraction, list[int]] = {}
+    for i, (v, w) in enumerate(zip(values, weights, strict=True)):
+        groups.setdefault(_exact(v) / _exact(w), []).append(i)
+    return sorted(groups.items(), reverse=True)
+
+
+def _off(share: float, want: int, slack: Fraction) -> bool:
+    """``abs(_exact(share) - want) > slack``, in floats where they cannot disagree."""
+    gap = abs(share - float(want))
+    if abs(gap - float(slack)) > 1e-9:  # the decimal is within 1e-16 of the double
+        return gap > float(slack)
+    return abs(_exact(share) - want) > slack
 
 
 def _off_every_optimal_load(test_input: Mapping[str, Any], shares: Sequence[float]) -> str | None:
@@ -227,23 +245,24 @@ def _off_every_optimal_load(test_input: Mapping[str, Any], shares: Sequence[floa
     in shares the room left exactly (any split, each share in ``[0, 1]``), and the groups
     after it are left out; a group worth nothing (ratio 0) may take any part of the room
     left."""
-    weights = [_exact(w) for w in test_input["weights"]]
-    values = [_exact(v) for v in test_input["values"]]
-    got = [_exact(x) for x in shares]
-    room, slack = _exact(test_input["capacity"]), Fraction(str(FRACTION_TOLERANCE))
-    ratio = [v / w for v, w in zip(values, weights, strict=True)]
-    fixed: dict[int, Fraction] = {}
-    for level in sorted(set(ratio), reverse=True):
-        group = [i for i in range(len(weights)) if ratio[i] == level]
+    raw_weights, raw_values = test_input["weights"], test_input["values"]
+    levels = _levels(tuple(raw_weights), tuple(raw_values))  # what _exact fails on fails here
+    # Integers stay integers (exact, and several times cheaper than fractions of them).
+    weights = [w if isinstance(w, int) else _exact(w) for w in raw_weights]
+    room, slack = test_input["capacity"], Fraction(str(FRACTION_TOLERANCE))
+    room = room if isinstance(room, int) else _exact(room)
+    fixed: dict[int, int] = {}
+    for level, group in levels:
         load = sum(weights[i] for i in group)
         if room <= 0:
-            fixed.update((i, Fraction(0)) for i in group)
+            fixed.update((i, 0) for i in group)
         elif level > 0 and load <= room:
-            fixed.update((i, Fraction(1)) for i in group)
+            fixed.update((i, 1) for i in group)
             room -= load
         else:
             # Shares within the slack of the answer, as a box: some point of it loads
             # exactly the room (or at most the room, for items worth nothing).
+            got = {i: _exact(shares[i]) for i in group}
             low = [max(Fraction(0), got[i] - slack) for i in group]
             high = [min(Fraction(1), got[i] + slack) for i in group]
             least = sum(weights[i] * lo for i, lo in zip(group, low, strict=True))
@@ -258,7 +277,7 @@ def _off_every_optimal_load(test_input: Mapping[str, Any], shares: Sequence[floa
                 )
             room = Fraction(0)
     for i, want in sorted(fixed.items()):
-        if abs(got[i] - want) > slack:
+        if _off(shares[i], want, slack):
             return f"fractions[{i}] is {shares[i]}; every optimal load gives it {float(want):g}"
     return None
 
@@ -345,7 +364,7 @@ class FractionalKnapsackValidator(Validator):
         return ValidationResult(True, f"the expected fractions {note}")
 
 
-def _answer(test_input: Mapping[str, Any], shares: Sequence[Fraction]) -> dict[str, Any]:
+def _answer(test_input: Mapping[str, Any], shares: Sequence[Fraction | int]) -> dict[str, Any]:
     places = FRACTIONAL_KNAPSACK_DECIMALS
     worth = sum((share * v for share, v in zip(shares, test_input["values"], strict=True)), 0)
     return {
@@ -354,11 +373,16 @@ def _answer(test_input: Mapping[str, Any], shares: Sequence[Fraction]) -> dict[s
     }
 
 
-def _fill(test_input: Mapping[str, Any], order: Sequence[int]) -> list[Fraction]:
-    """The exact fractions of filling the knapsack in ``order``."""
-    weights = test_input["weights"]
-    room = Fraction(test_input["capacity"])
-    shares = [Fraction(0)] * len(weights)
+def _fill(test_input: Mapping[str, Any], order: Sequence[int]) -> list[Fraction | int]:
+    """The exact fractions of filling the knapsack in ``order`` (in integers while they are)."""
+    weights, room = test_input["weights"], test_input["capacity"]
+    shares: list[Fraction | int] = [0] * len(weights)
+    if _count(room) and all(_count(w) and w > 0 for w in weights):
+        for i in order:
+            shares[i] = 1 if room >= weights[i] else Fraction(room, weights[i]) if room else 0
+            room = room - weights[i] if room >= weights[i] else 0
+        return shares
+    room = Fraction(room)
     for i in order:
         shares[i] = min(Fraction(1), room / weights[i])
         room -= shares[i] * weights[i]
