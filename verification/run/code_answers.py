@@ -93,7 +93,10 @@ async def execute_suite(
                 )
                 continue
             execution = await session.run(
-                case.input, cpu_seconds=cpu_seconds_for(task.reference_seconds[position])
+                case.input,
+                cpu_seconds=cpu_seconds_for(
+                    task.reference_seconds[position], floor=limits.cpu_floor_seconds
+                ),
             )
             if execution.outcome is Outcome.TIMEOUT:
                 over[case.tier] = size

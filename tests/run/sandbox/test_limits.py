@@ -93,6 +93,14 @@ def test_a_cases_cpu_limit_is_the_references_time_scaled_with_a_floor(reference:
     assert limit in (floor, factor * reference)
 
 
+def test_the_floor_of_a_cases_scaled_cpu_limit_is_the_code_formats_unless_given() -> None:
+    from verification.run.code_answers import time_limit_text
+
+    assert Limits().cpu_floor_seconds == limits_module.CPU_FLOOR_SECONDS
+    assert f"never less than {Limits().cpu_floor_seconds:g} s" in time_limit_text()
+    assert Limits(cpu_floor_seconds=0.25).cpu_floor_seconds == 0.25
+
+
 @pytest.mark.parametrize("reference", [-1.0, float("nan"), float("inf")])
 def test_a_reference_time_that_is_no_time_is_refused(reference: float) -> None:
     with pytest.raises(ConfigurationError):

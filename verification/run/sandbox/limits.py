@@ -74,6 +74,9 @@ class Limits:
     value_bytes: int = 16 * MIB
     max_depth: int = 64
     """How deeply the returned answer may nest (lists and objects)."""
+    cpu_floor_seconds: float = CPU_FLOOR_SECONDS
+    """The least CPU limit of a case whose limit is scaled from the reference's time (code
+    mode's suite); the Code Format states the default. Tests of time-outs pass less."""
 
     def __post_init__(self) -> None:
         problems = [
@@ -90,6 +93,7 @@ class Limits:
                 "output_bytes",
                 "value_bytes",
                 "max_depth",
+                "cpu_floor_seconds",
             )
             if not getattr(self, name) > 0 or not math.isfinite(getattr(self, name))
         ]
