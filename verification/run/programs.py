@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -43,6 +43,7 @@ __all__ = [
     "program_tasks",
     "run_order",
     "source_sha256",
+    "suite_cases",
 ]
 
 LADDER_CASES = 2
@@ -86,12 +87,12 @@ def source_sha256(source: str) -> str:
     return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def program_suite(
+def suite_cases(
     spec: ScaffoldSpec, *, seed: int, cases: int, tiers: Sequence[Tier]
-) -> tuple[list[TestCase], list[float]]:
-    """The cases every program of ``spec`` runs on, with the reference's seconds on each:
-    ``cases`` split over ``tiers`` at their default sizes, then :data:`LADDER_CASES` at each
-    size of the spec's ladder (standard tier)."""
+) -> Iterator[TestCase]:
+    """The cases every program of ``spec`` runs on, in suite order, each drawn when it is
+    asked for: ``cases`` split over ``tiers`` at their default sizes, then
+    :data:`LADDER_CASES` at each size of the spec's ladder (standard tier)."""
     counts = plan_tier_counts(cases, tiers)
     keys: list[tuple[Tier, int, int | None]] = [
         (tier, index, None) for tier in tiers for index in range(counts[tier])
@@ -103,10 +104,18 @@ def program_suite(
             if size != spec.sizes["standard"]
             for index in range(LADDER_CASES)
         ]
+    for tier, index, size in keys:
+        yield draw_case(spec, tier, index, seed=seed, size=size)
+
+
+def program_suite(
+    spec: ScaffoldSpec, *, seed: int, cases: int, tiers: Sequence[Tier]
+) -> tuple[list[TestCase], list[float]]:
+    """The cases every program of ``spec`` runs on (:func:`suite_cases`), with the
+    reference's seconds on each."""
     suite: list[TestCase] = []
     seconds: list[float] = []
-    for tier, index, size in keys:
-        case = draw_case(spec, tier, index, seed=seed, size=size)
+    for case in suite_cases(spec, seed=seed, cases=cases, tiers=tiers):
         started = time.perf_counter()
         spec.reference(**case.input)
         seconds.append(time.perf_counter() - started)
