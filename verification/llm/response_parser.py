@@ -62,6 +62,12 @@ _JSONISH = re.compile("\\{[\\s>\u200b-\u200d\u2060\ufeff]*[\"']")
 """The start of an object with a quoted key: JSON (or a dict) somewhere it must not be."""
 MAX_REPLY_CHARS = 8 * 1024 * 1024
 _TOKENS = re.compile(r'\\.|["{}\[\]]', re.DOTALL)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A surrogate code point: with no such character and no ``\\u`` escape in a candidate, no
+string it decodes to can hold a lone surrogate, and the walk over its strings is skipped."""
+_LONG_DIGITS = re.compile(f"[0-9]{{{MAX_INT_DIGITS + 1}}}")
+"""More digits in a row than an integer may have: without such a run no integer literal is
+too long, and the integers are read by :func:`json.loads` itself."""
 
 
 class _Rejected(ValueError):
@@ -108,19 +114,92 @@ def _markdown() -> MarkdownIt:
     )
 
 
+_Code = tuple[str, int, int, str, str, str]
+"""A code block as markdown-it gives it: its token's type, first line, end line, markup,
+info string and content."""
+_NOT_A_PARAGRAPH = frozenset(">-+*<0123456789")
+"""What a line may start with (after up to three spaces) when it opens a block quote, a
+list or an HTML block: a reply with such a line is left to markdown-it."""
+
+
+def _plain_fences(text: str) -> list[_Code] | None:
+    """The code blocks markdown-it (as :func:`_markdown` configures it) finds in ``text``,
+    when ``text`` holds only paragraphs and fences at its top level (as most replies end:
+    prose, then the answer's fence), found line by line without building its tokens;
+    ``None`` when the text may hold any other block (a line that could open a block quote,
+    a list, an HTML block or an indented code block, or a tab, carriage return or NUL,
+    which markdown-it rewrites), for markdown-it to read. A fence may interrupt a
+    paragraph, and nothing else may here, so every line is a fence's or a paragraph's.
+    The rules followed are markdown-it's ``fence`` rule and its line model (a last line of
+    spaces alone is none); ``tests/llm/test_reply_blocks.py`` holds the two to the same
+    blocks."""
+    if "\t" in text or "\r" in text or "\0" in text:
+        return None
+    lines = text.split("\n")
+    last_ended = not lines[-1].strip(" ")  # then the last line of ``lines`` ends in \n
+    if last_ended:
+        lines.pop()
+    blocks: list[_Code] = []
+    count = len(lines)
+    line = 0
+    while line < count:
+        body = lines[line].lstrip(" ")
+        if not body:
+            line += 1
+            continue
+        indent = len(lines[line]) - len(body)
+        if indent > 3 or body[0] in _NOT_A_PARAGRAPH:
+            return None
+        marker = body[0]
+        length = len(body) - len(body.lstrip(marker)) if marker in "`~" else 0
+        info = body[length:]
+        if length < 3 or (marker == "`" and "`" in info):
+            line += 1  # a paragraph's line
+            continue
+        end = line + 1
+        closed = False
+        while end < count:
+            rest = lines[end].lstrip(" ")
+            if rest[:1] == marker and len(lines[end]) - len(rest) < 4:
+                tail = rest.lstrip(marker)
+                if len(rest) - len(tail) >= length and not tail.strip(" "):
+                    closed = True
+                    break
+            end += 1
+        content = [
+            lines[inner][min(indent, len(lines[inner]) - len(lines[inner].lstrip(" "))) :]
+            for inner in range(line + 1, end)
+        ]
+        ended = end < count or last_ended  # the last line of the content ends in \n
+        body_text = "\n".join(content) + ("\n" if content and ended else "")
+        after = end + 1 if closed else end
+        blocks.append(("fence", line, after, marker * length, info, body_text))
+        line = after
+    return blocks
+
+
+def _markdown_code(text: str) -> list[_Code]:
+    """The code blocks markdown-it finds in ``text``."""
+    return [
+        (token.type, token.map[0], token.map[1], token.markup, token.info, token.content)
+        for token in _markdown().parse(text)
+        if token.type in ("fence", "code_block") and token.map is not None
+    ]
+
+
 def _code_blocks(text: str, lines: list[str]) -> list[_Block]:
     """Every code block of the reply, as a CommonMark reader would see it."""
     blocks = []
-    for token in _markdown().parse(text):
-        if token.type not in ("fence", "code_block") or token.map is None:
-            continue
-        first, end = token.map
-        closed = token.type == "code_block"
-        if token.type == "fence" and end - first >= 2 and end <= len(lines):
+    found = _plain_fences(text)
+    for kind, first, end, markup, info, content in (
+        found if found is not None else _markdown_code(text)
+    ):
+        closed = kind == "code_block"
+        if kind == "fence" and end - first >= 2 and end <= len(lines):
             closer = lines[end - 1].strip().lstrip(">").strip()
-            closed = closer.startswith(token.markup) and set(closer) == {token.markup[0]}
-        tag = token.info.strip().split(maxsplit=1)[0].lower() if token.info.strip() else ""
-        blocks.append(_Block(tag, token.content, first, end, closed))
+            closed = closer.startswith(markup) and set(closer) == {markup[0]}
+        tag = info.strip().split(maxsplit=1)[0].lower() if info.strip() else ""
+        blocks.append(_Block(tag, content, first, end, closed))
     return blocks
 
 
@@ -200,13 +279,18 @@ def _parse_float(literal: str) -> float:
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _ in pairs]
-    if len(set(keys)) != len(keys):
-        repeated = sorted(k for k, n in Counter(keys).items() if n > 1)
+    made = dict(pairs)
+    if len(made) != len(pairs):
+        repeated = sorted(k for k, n in Counter(key for key, _ in pairs).items() if n > 1)
         raise _Rejected(f"a repeated key {repeated[0]!r:.40} (which value is meant?)")
-    for key in keys:
+    return made
+
+
+def _unique_unicode_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    made = _unique_keys(pairs)
+    for key in made:
         _no_lone_surrogate(key)
-    return dict(pairs)
+    return made
 
 
 def _no_lone_surrogate(text: str) -> None:
@@ -235,7 +319,8 @@ def _decode(body: str) -> tuple[Any, tuple[str, ...], str | None]:
     """Decode a candidate: (value, leniencies, None) or (None, (), why not)."""
     if len(body) > MAX_ANSWER_CHARS:
         return None, (), f"the answer block is larger than {MAX_ANSWER_CHARS // 1024} KiB"
-    if _max_depth(body, MAX_DEPTH) > MAX_DEPTH:
+    # No deeper than its opening brackets are many: most answers need no walk to know it.
+    if body.count("{") + body.count("[") > MAX_DEPTH and _max_depth(body, MAX_DEPTH) > MAX_DEPTH:
         return None, (), f"the answer is nested deeper than {MAX_DEPTH} levels"
     first_error = ""
     for relax in (False, True):
@@ -245,15 +330,17 @@ def _decode(body: str) -> tuple[Any, tuple[str, ...], str | None]:
             candidate, leniency = _strip_trailing_commas(body), ("trailing_comma",)
             if candidate == body:
                 break
+        unicode = "\\u" in candidate or _SURROGATE.search(candidate) is not None
         try:
             value = json.loads(
                 candidate,
-                parse_int=_parse_int,
+                parse_int=_parse_int if _LONG_DIGITS.search(candidate) else None,
                 parse_float=_parse_float,
                 parse_constant=_parse_constant,
-                object_pairs_hook=_unique_keys,
+                object_pairs_hook=_unique_unicode_keys if unicode else _unique_keys,
             )
-            _check_strings(value)
+            if unicode:
+                _check_strings(value)
         except _Rejected as exc:
             return None, (), f"the answer holds {exc}"
         except json.JSONDecodeError as exc:
