@@ -254,3 +254,47 @@ def test_the_reference_agrees_with_the_oracle_at_the_stress_size(
     assert case.expected["iterations"] == size and case.expected["bracketed"]
     assert is_unambiguous(bisection_trace(**case.input))  # every midpoint's sign clear
     assert oracle(case.input, case.expected), case.id
+
+
+def test_roots_counted_without_numpy_are_numpys_count() -> None:
+    """The generator counts the roots inside a bracket exactly where numpy's count cannot
+    differ (a quadratic, a cubic with one real root) and asks numpy otherwise: over every
+    simple-tier quadratic and a sample of the other tiers' polynomials, at every bracket
+    the tiers draw, the exact count is numpy's."""
+    from verification.catalog.numerical.bisection import _exact_roots_inside, _times_linear
+
+    rng = random.Random(27)
+    polynomials = [[1, b, c] for b in range(-6, 7) for c in range(-9, 10)]
+    polynomials += [[rng.choice((-2, -1, 1, 2))] + [rng.randint(-9, 9) for _ in range(3)]]
+    polynomials += [
+        [rng.choice((-2, -1, 1, 2)), rng.randint(-6, 6), rng.randint(-9, 9), rng.randint(-9, 9)]
+        for _ in range(300)
+    ]
+    polynomials += [
+        _times_linear([1, rng.randint(-6, 6), rng.randint(1, 9)], 2 ** rng.randint(1, 3), k)
+        for k in range(-40, 40)
+    ]
+    exact_counts = 0
+    for coefficients in polynomials:
+        roots = np.roots(np.asarray(coefficients, dtype=float))
+        for a in range(-4, 4):
+            for b in range(a + 1, a + 7):
+                exact = _exact_roots_inside(coefficients, a, b)
+                if exact is not None:
+                    exact_counts += 1
+                    real = [r.real for r in roots if abs(r.imag) < 1e-9]
+                    assert exact == sum(1 for r in real if a < r < b), (coefficients, a, b)
+    assert exact_counts > len(polynomials) * 48 // 2  # numpy is the exception
+
+
+def test_a_kept_bisection_run_is_the_run_of_that_input() -> None:
+    """bisection_trace keeps the last runs by value and type: 1, 1.0 and True are told
+    apart, and a run handed out twice is the same run, not one list shared."""
+    first = bisection_trace([1, 0, -2], 1, 2, 0.01)
+    again = bisection_trace([1, 0, -2], 1, 2, 0.01)
+    assert first == again and first is not again
+    again.clear()
+    assert bisection_trace([1, 0, -2], 1, 2, 0.01) == first
+    assert bisection_trace([1.0, 0.0, -2.0], 1.0, 2.0, 0.01) == first
+    with pytest.raises(ValueError):
+        bisection_trace([True, 0, -2], 1, 2, 0.01)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from pydantic import FiniteFloat, NonNegativeInt
@@ -115,10 +116,42 @@ def _times_linear(coefficients: Sequence[int], scale: int, root_numerator: int) 
 
 
 def _roots_inside(coefficients: Sequence[int], a: int, b: int) -> int:
+    """How many of numpy's roots of the polynomial are real and inside ``(a, b)``; counted
+    exactly, without numpy, where numpy cannot differ: integer coefficients whose roots
+    are simple and a whole number's reciprocal or more away from the integer ends (not
+    zero there) and from each other, so numpy's come out real (to ``1e-9``) as they are."""
+    exact = _exact_roots_inside(coefficients, a, b)
+    if exact is not None:
+        return exact
     import numpy as np
 
     roots = np.roots(np.asarray(coefficients, dtype=float))
     return sum(1 for r in roots if abs(r.imag) < 1e-9 and a < r.real < b)
+
+
+def _exact_roots_inside(coefficients: Sequence[int], a: int, b: int) -> int | None:
+    """A quadratic, or a cubic with one real root; ``None`` for any other polynomial, a
+    repeated root or a root at an end."""
+    at_a, at_b = _value(coefficients, a), _value(coefficients, b)
+    if at_a == 0 or at_b == 0 or not all(type(c) is int for c in coefficients):
+        return None
+    if len(coefficients) == 3 and coefficients[0] != 0:
+        lead, middle, last = coefficients
+        discriminant = middle * middle - 4 * lead * last
+        if discriminant <= 0:
+            return 0 if discriminant < 0 else None
+        if at_a * at_b < 0:
+            return 1
+        # Both roots inside: the vertex inside, and the ends on the sign of the leading term.
+        vertex = Fraction(-middle, 2 * lead)
+        return 2 if a < vertex < b and (at_a > 0) == (lead > 0) else 0
+    if len(coefficients) == 4 and coefficients[0] != 0:
+        p, q, r, t = coefficients
+        discriminant = 18 * p * q * r * t - 4 * q**3 * t + q * q * r * r
+        discriminant -= 4 * p * r**3 + 27 * p * p * t * t
+        if discriminant < 0:  # one real root and a complex pair
+            return 1 if at_a * at_b < 0 else 0
+    return None
 
 
 def _case(coefficients: list[int], a: int, width: int, tolerance: float) -> dict[str, Any]:

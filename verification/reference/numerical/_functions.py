@@ -4,6 +4,7 @@ is wrong."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -101,11 +102,20 @@ def exact_polynomial(coefficients: Sequence[float]) -> ExactFunction:
     """The polynomial of ``coefficients`` (already checked), each as its decimals write it,
     evaluated in rational arithmetic by Horner's rule."""
     exact = [as_written(c) for c in coefficients]
+    # Horner's rule on whole numbers: with x = p / q and the coefficients over a common
+    # denominator d, p(x) = (s_0 p^n + s_1 p^(n-1) q + ... + s_n q^n) / (d q^n), one
+    # fraction made (and reduced) per value instead of two per coefficient.
+    common = math.lcm(*(c.denominator for c in exact)) if exact else 1
+    scaled = [c.numerator * (common // c.denominator) for c in exact]
 
     def value(x: Fraction) -> Fraction:
-        total = Fraction(0)
-        for c in exact:
-            total = total * x + c
-        return total
+        if not scaled:
+            return Fraction(0)
+        p, q = x.numerator, x.denominator
+        total, power = scaled[0], 1
+        for s in scaled[1:]:
+            power *= q
+            total = total * p + s * power
+        return Fraction(total, common * power)
 
     return value

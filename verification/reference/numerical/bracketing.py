@@ -3,6 +3,7 @@ its iterations."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from fractions import Fraction
@@ -92,6 +93,9 @@ def bisection_trace(
     return [BisectionStep(k, *(float(v) for v in step)) for k, *step in steps]
 
 
+_Steps = list[tuple[int, Fraction, Fraction, Fraction, Fraction, Fraction]]
+
+
 def _bisect(
     coefficients: Sequence[float] | None,
     a: float,
@@ -99,7 +103,34 @@ def _bisect(
     tolerance: float,
     max_iterations: int,
     f: RealFunction | None,
-) -> tuple[list[tuple[int, Fraction, Fraction, Fraction, Fraction, Fraction]], Fraction | None]:
+) -> tuple[_Steps, Fraction | None]:
+    """:func:`_run`, kept for the last polynomial inputs: a case's run is asked for by its
+    generator, its reference and both calibration hooks (a dozen exact evaluations)."""
+    if f is not None or not isinstance(coefficients, list | tuple):
+        return _run(coefficients, a, b, tolerance, max_iterations, f)
+    key = tuple((type(v), v) for v in (a, b, tolerance, max_iterations, *coefficients))
+    try:
+        steps, end = _kept_run(key)  # by value and type: 1, 1.0 and True stay apart
+    except TypeError:  # not hashable, so not numbers: _run says why
+        return _run(coefficients, a, b, tolerance, max_iterations, f)
+    return list(steps), end
+
+
+@functools.lru_cache(maxsize=64)
+def _kept_run(key: tuple[tuple[type, Any], ...]) -> tuple[tuple[Any, ...], Fraction | None]:
+    a, b, tolerance, max_iterations, *coefficients = (value for _, value in key)
+    steps, end = _run(coefficients, a, b, tolerance, max_iterations, None)
+    return tuple(steps), end
+
+
+def _run(
+    coefficients: Sequence[float] | None,
+    a: float,
+    b: float,
+    tolerance: float,
+    max_iterations: int,
+    f: RealFunction | None,
+) -> tuple[_Steps, Fraction | None]:
     """The iterations ``(k, a, b, midpoint, f(midpoint), half_width)`` and, when an end is
     an exact root, that end. The run is exact, as the scaffold asks: the inputs as their
     decimals write them (JSON's ``0.1`` is one tenth), midpoints, half-widths and the
@@ -137,7 +168,7 @@ def _bisect(
         return [], hi
     if _sign(f_lo) == _sign(f_hi):
         return [], None
-    steps: list[tuple[int, Fraction, Fraction, Fraction, Fraction, Fraction]] = []
+    steps: _Steps = []
     for k in range(1, limit + 1):
         half = (hi - lo) / 2
         mid = lo + half
