@@ -1,16 +1,16 @@
 """A ``--batch`` run SIGKILLed at each bad moment, then resumed (issue 24's done-when): the
-run is a ``python -m verification`` subprocess talking through the real ``anthropic`` SDK to
-the stand-in Batches server in this process, killed during the create call (SIGKILL, and
-SIGTERM), after it, while the results stream in, and after part of them is journalled.
-However it was killed, the resumed run keeps every answer the server billed exactly once,
-pays for none twice, and its cost is what was billed."""
+run is a ``python -m verification`` process (forked from an interpreter that has imported
+the harness and the SDK once: tests/support/preloaded.py) talking through the real
+``anthropic`` SDK to the stand-in Batches server in this process, killed during the create
+call (SIGKILL, and SIGTERM), after it, while the results stream in, and after part of them
+is journalled. However it was killed, the resumed run keeps every answer the server billed
+exactly once, pays for none twice, and its cost is what was billed."""
 
 from __future__ import annotations
 
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.support.preloaded import fork_server  # noqa: F401
 from verification.cli import main
 from verification.run.batch_log import BATCH_FILE, BatchLog
 from verification.store.journal import read_journal
@@ -26,6 +27,7 @@ from verification.store.pricing import TokenCounts, price_for
 
 if TYPE_CHECKING:
     from tests.support.fake_server import FakeBatchAPI, FakeModelServer
+    from tests.support.preloaded import ForkServer, Process
 
 pytestmark = pytest.mark.slow
 
@@ -52,11 +54,11 @@ def _answering_right(server: FakeModelServer, cases: int) -> FakeBatchAPI:
     return api
 
 
-def _started(output: Path, cases: int) -> subprocess.Popen[bytes]:
-    argv = [sys.executable, "-m", "verification", "verify", "kmp", "--provider", "anthropic"]
+def _started(forks: ForkServer, output: Path, cases: int) -> Process:
+    argv = ["verify", "kmp", "--provider", "anthropic"]
     argv += ["--model", MODEL, "--batch", "--cases", str(cases), "--seed", str(SEED)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen(
+    return forks.start(
         [*argv, "--output", str(output)],
         env=env,
         cwd=ROOT,
@@ -65,7 +67,7 @@ def _started(output: Path, cases: int) -> subprocess.Popen[bytes]:
     )
 
 
-def _until(condition: Callable[[], bool], process: subprocess.Popen[bytes]) -> None:
+def _until(condition: Callable[[], bool], process: Process) -> None:
     deadline = time.monotonic() + 120
     while not condition():
         assert process.poll() is None, process.stderr.read() if process.stderr else b""
@@ -132,13 +134,14 @@ KILL_POINTS = {
 @pytest.mark.parametrize(("kill_point", "kill"), KILL_POINTS.values(), ids=KILL_POINTS)
 def test_a_batch_run_killed_at_any_point_keeps_every_paid_answer_once(
     server_env: FakeModelServer,
+    fork_server: ForkServer,  # noqa: F811
     tmp_path: Path,
     kill_point: Callable[[FakeBatchAPI, FakeModelServer, Path], Callable[[], bool]],
     kill: signal.Signals,
 ) -> None:
     cases = 40 if kill_point is _after_some_journalled else 16  # a window wide enough
     api = _answering_right(server_env, cases)
-    process = _started(tmp_path, cases)
+    process = _started(fork_server, tmp_path, cases)
     try:
         _until(kill_point(api, server_env, tmp_path), process)
         process.send_signal(kill)

@@ -1,7 +1,9 @@
 """Runs that survive: injected faults, kill -9, Ctrl-C and SIGTERM, two owners of one run,
 run ids that are paths, a manifest at odds with its journal, bidirectional controls from a
 server. Everything goes through the real ``anthropic`` SDK against the fake server on
-127.0.0.1; the runs that must be killed run as real processes (``python -m verification``).
+127.0.0.1; the runs that must be killed run as real processes (``python -m verification``,
+forked from an interpreter that has imported the harness and the SDK once:
+tests/support/preloaded.py).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.support.preloaded import fork_server  # noqa: F401
 from verification.cli import main
 from verification.config import packaged_scaffolds_dir
 from verification.llm.prompt_builder import PromptBuilder
@@ -32,6 +35,7 @@ from verification.store.paths import RunPaths
 
 if TYPE_CHECKING:
     from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply, Step
+    from tests.support.preloaded import ForkServer, Process
 
 KEY = "sk-ant-faults-canary-Zq81LmX3"
 MODEL = "claude-test-model"
@@ -87,24 +91,19 @@ def server_env(
     yield fake_server
 
 
-def _default_sigint() -> None:
-    # A shell starts background jobs with SIGINT ignored, and a child inherits that: this
-    # suite may run so (CI, `pytest &`), and the runs it starts must still hear Ctrl-C.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def _start(server: FakeModelServer, output: Path, cases: int) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "verification", *_verify_argv(output, cases)],
+def _start(forks: ForkServer, server: FakeModelServer, output: Path, cases: int) -> Process:
+    # The child hears Ctrl-C even where this suite runs with SIGINT ignored (a shell's
+    # background job: CI, `pytest &`): the fork server gives it Python's default handler.
+    return forks.start(
+        _verify_argv(output, cases),
         env=_env(server, concurrency="2", retry_initial_wait="0.01"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_default_sigint,
     )
 
 
-def _wait_for_lines(output: Path, lines: int, process: subprocess.Popen[str]) -> Path:
+def _wait_for_lines(output: Path, lines: int, process: Process) -> Path:
     """The run folder once its journal holds ``lines`` lines (the process still running)."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -185,11 +184,14 @@ def test_thirty_percent_injected_faults_give_the_clean_runs_outcomes(
 @pytest.mark.slow
 @POSIX
 def test_kill_9_then_resume_loses_nothing_and_repays_only_the_calls_in_flight(
-    fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fake_server: FakeModelServer,
+    fork_server: ForkServer,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     cases = 10
     fake_server.script([_answers(fake_server, cases, delay=0.15)] * 16)
-    process = _start(fake_server, tmp_path, cases)
+    process = _start(fork_server, fake_server, tmp_path, cases)
     run = _wait_for_lines(tmp_path, 3, process)
     process.kill()
     process.communicate()
@@ -219,6 +221,7 @@ def test_kill_9_then_resume_loses_nothing_and_repays_only_the_calls_in_flight(
 )
 def test_ctrl_c_and_sigterm_stop_cleanly_with_a_resume_hint(
     fake_server: FakeModelServer,
+    fork_server: ForkServer,  # noqa: F811
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     sent: signal.Signals,
@@ -227,7 +230,7 @@ def test_ctrl_c_and_sigterm_stop_cleanly_with_a_resume_hint(
 ) -> None:
     cases = 8
     fake_server.script([_answers(fake_server, cases, delay=0.15)] * 14)
-    process = _start(fake_server, tmp_path, cases)
+    process = _start(fork_server, fake_server, tmp_path, cases)
     run = _wait_for_lines(tmp_path, 2, process)
     process.send_signal(sent)
     _, stderr = process.communicate(timeout=30)
@@ -296,6 +299,7 @@ def test_a_second_owner_of_a_run_exits_2_naming_the_owner_and_sends_nothing(
 @POSIX
 def test_two_resumes_at_once_answer_each_case_once(
     fake_server: FakeModelServer,
+    fork_server: ForkServer,  # noqa: F811
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -309,16 +313,16 @@ def test_two_resumes_at_once_answer_each_case_once(
         return answer(sent)
 
     fake_server.script([step] * 12)
-    process = _start(fake_server, tmp_path, cases)
+    process = _start(fork_server, fake_server, tmp_path, cases)
     run = _wait_for_lines(tmp_path, 1, process)
     process.send_signal(signal.SIGINT)
     process.communicate(timeout=30)
     sent = len(fake_server.requests)
     kept = sum(_first_attempts(run).values())
-    resume = [sys.executable, "-m", "verification", "verify", "--resume", run.name]
+    resume = ["verify", "--resume", run.name]
     resume += ["--provider", "anthropic", "--model", MODEL, "--output", str(tmp_path)]
     resuming = True
-    first = subprocess.Popen(
+    first = fork_server.start(
         resume, env=_env(fake_server, concurrency="1"), text=True, stderr=subprocess.PIPE
     )
     deadline = time.monotonic() + 60
@@ -330,7 +334,7 @@ def test_two_resumes_at_once_answer_each_case_once(
     for name, value in _env(fake_server).items():
         monkeypatch.setenv(name, value)
     capsys.readouterr()
-    second_code = main(resume[3:])
+    second_code = main(resume)
     second_err = capsys.readouterr().err
     release.set()
     first.communicate(timeout=60)
@@ -442,12 +446,14 @@ def test_a_server_that_takes_two_at_a_time_still_answers_every_case(
 
 @pytest.mark.slow
 def test_eight_runs_publishing_into_one_output_at_once_all_finish(
-    fake_server: FakeModelServer, tmp_path: Path
+    fake_server: FakeModelServer,
+    fork_server: ForkServer,  # noqa: F811
+    tmp_path: Path,
 ) -> None:
     fake_server.script([_answers(fake_server, 3)] * 24)
     runs = [
-        subprocess.Popen(
-            [sys.executable, "-m", "verification", *_verify_argv(tmp_path, 3), "--no-cache"],
+        fork_server.start(
+            [*_verify_argv(tmp_path, 3), "--no-cache"],
             env=_env(fake_server, retry_initial_wait="0.01"),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -1,0 +1,417 @@
+"""``python -m verification`` as a real process without paying for a fresh interpreter's
+imports each time: a fork server (one per test module) imports the harness and the
+``anthropic`` SDK once, then forks a child per command line.
+
+Why: importing the SDK costs seconds of CPU (thousands of pydantic models built at import),
+and the tests that must run the command line as a process (kill -9, SIGINT and SIGTERM, two
+owners of one run, eight runs publishing at once) start a dozen of them. What such a test is
+about stays real: each child is its own process with its own pid, its own file descriptors
+(the test's pipes), its own environment and working directory, signals sent to it are real
+signals (SIGINT goes to Python's default handler, as in a fresh interpreter), and its exit
+status is what ``waitpid`` saw. It runs ``verification.__main__`` as ``python -m`` does
+(``runpy``), then what a fresh interpreter does at exit: waits for its non-daemon threads,
+runs the ``atexit`` handlers, flushes its streams. What a child does not get is a fresh
+interpreter's start (a test about that, such as one about an import's side effect or the
+interpreter's environment, keeps :mod:`subprocess`).
+
+The server forks a monitor per request, which forks the child, writes the child's pid and
+later its wait status to a pipe the test reads (the child is not the test process's own, so
+the test cannot ``waitpid`` it): :class:`Child` is the part of :class:`subprocess.Popen`
+the tests use.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import importlib
+import io
+import json
+import os
+import pkgutil
+import runpy
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any, TypeAlias
+
+import pytest
+
+__all__ = ["Child", "ForkServer", "Process", "fork_server"]
+
+PRELOAD = (
+    "anthropic",
+    "anyio._backends._asyncio",
+    "httpcore2",
+    "truststore",
+    "platformdirs",
+    "xml.etree.ElementTree",
+    "numpy",
+    "verification.cli",
+    "verification.cli.entry",
+    "verification.cli.run_commands",
+    "verification.cli.closed_pipe",
+    "verification.runner",
+    "verification.llm.claude",
+    "verification.llm.batches",
+    "verification.reports.generator",
+    "verification.reports.ci",
+    "verification.reports.exports",
+    "verification.certify.sequential",
+)
+"""What every child imports anyway: the command line, the runner, the SDK and what its
+client imports on its first request; and (:data:`PRELOAD_PACKAGES`) the scaffolds' modules,
+which loading the catalog imports."""
+
+PRELOAD_PACKAGES = (
+    "verification.catalog",
+    "verification.reference",
+    "verification.generators",
+    "verification.validators",
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Child:
+    """A command line forked by the server: the part of :class:`subprocess.Popen` the tests
+    use (``pid``, ``poll``, ``wait``, ``communicate``, ``send_signal``, ``kill``,
+    ``returncode``, ``stdout``/``stderr`` when piped)."""
+
+    def __init__(self, status: int, stdout: IO[Any] | None, stderr: IO[Any] | None) -> None:
+        self._status = status
+        self._pending = b""
+        self.stdout = stdout
+        self.stderr = stderr
+        self.returncode: int | None = None
+        self.pid = int(self._line(block=True) or b"0")
+        assert self.pid > 0, "the fork server started no child"
+
+    def _line(self, *, block: bool) -> bytes | None:
+        """The next line the monitor wrote, or None if none is complete (``block`` False)."""
+        os.set_blocking(self._status, block)
+        while b"\n" not in self._pending:
+            try:
+                chunk = os.read(self._status, 64)
+            except BlockingIOError:
+                return None
+            if not chunk:
+                raise AssertionError("the fork server's monitor ended without a status")
+            self._pending += chunk
+        line, self._pending = self._pending.split(b"\n", 1)
+        return line
+
+    def _ended(self, status: bytes) -> int:
+        self.returncode = os.waitstatus_to_exitcode(int(status))
+        os.close(self._status)
+        return self.returncode
+
+    def poll(self) -> int | None:
+        """The exit code if the child has ended, else None."""
+        if self.returncode is None:
+            status = self._line(block=False)
+            if status is not None:
+                self._ended(status)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        """The exit code once the child ends (:class:`subprocess.TimeoutExpired` after
+        ``timeout`` seconds)."""
+        if self.returncode is not None:
+            return self.returncode
+        if timeout is not None:
+            ready = selectors.DefaultSelector()
+            ready.register(self._status, selectors.EVENT_READ)
+            deadline = time.monotonic() + timeout
+            while self.poll() is None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise subprocess.TimeoutExpired("python -m verification", timeout)
+                ready.select(left)
+            ready.close()
+            assert self.returncode is not None
+            return self.returncode
+        status = self._line(block=True)
+        assert status is not None
+        return self._ended(status)
+
+    def communicate(self, timeout: float | None = None) -> tuple[Any, Any]:
+        """Everything the child wrote to its piped streams, once it ends."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        streams = [s for s in (self.stdout, self.stderr) if s is not None]
+        read: dict[int, list[bytes]] = {s.fileno(): [] for s in streams}
+        with selectors.DefaultSelector() as ready:
+            for stream in streams:
+                ready.register(stream.fileno(), selectors.EVENT_READ)
+            while ready.get_map():
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    raise subprocess.TimeoutExpired("python -m verification", timeout or 0)
+                for key, _ in ready.select(left):
+                    chunk = os.read(key.fd, 65536)
+                    if chunk:
+                        read[key.fd].append(chunk)
+                    else:
+                        ready.unregister(key.fd)
+        left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+        self.wait(left)
+        out = []
+        for stream in (self.stdout, self.stderr):
+            if stream is None:
+                out.append(None)
+                continue
+            data = b"".join(read[stream.fileno()])
+            out.append(data.decode() if isinstance(stream, io.TextIOBase) else data)
+            stream.close()
+        return out[0], out[1]
+
+    def send_signal(self, sig: int) -> None:
+        """Send ``sig`` to the child (nothing once it has ended, as Popen does)."""
+        if self.poll() is None:
+            os.kill(self.pid, sig)
+
+    def kill(self) -> None:
+        """SIGKILL the child."""
+        self.send_signal(signal.SIGKILL)
+
+
+Process: TypeAlias = "Child | subprocess.Popen[Any]"
+"""What :meth:`ForkServer.start` returns: a forked :class:`Child`, or where there is no fork a
+:class:`subprocess.Popen`."""
+
+
+class ForkServer:
+    """A process that has imported :data:`PRELOAD` and forks a child per :meth:`start`."""
+
+    def __init__(self) -> None:
+        self._server: subprocess.Popen[bytes] | None = None
+        if not hasattr(os, "fork"):
+            return  # no fork (Windows): each command line is a fresh interpreter
+        self._folder = tempfile.mkdtemp(prefix="forks-")
+        self._address = os.path.join(self._folder, "server")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *sys.path[1:]])}
+        self._server = subprocess.Popen(
+            [sys.executable, "-c", f"import {__name__} as m; m._serve({self._address!r})"],
+            env=env,
+            cwd=ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+        )
+        assert self._server.stdout is not None
+        ready = self._server.stdout.readline()
+        assert ready == b"ready\n", f"the fork server did not start: {ready!r}"
+
+    def start(
+        self,
+        argv: Sequence[str],
+        *,
+        env: Mapping[str, str],
+        cwd: Path | str | None = None,
+        stdout: int | None = None,
+        stderr: int | None = None,
+        text: bool = False,
+    ) -> Process:
+        """``python -m verification *argv`` as a child with ``env`` (its whole environment)
+        in ``cwd``; ``stdout``/``stderr`` are :data:`subprocess.PIPE`,
+        :data:`subprocess.DEVNULL` or None (this process's own)."""
+        if self._server is None:
+            return subprocess.Popen(
+                [sys.executable, "-m", "verification", *argv],
+                env=env,
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=stdout,
+                stderr=stderr,
+                text=text,
+            )
+        ends: list[int] = []  # the child's ends, closed here once sent
+        mine: list[IO[Any] | None] = []
+        fds = [os.open(os.devnull, os.O_RDONLY)]
+        ends.append(fds[0])
+        for given, own in ((stdout, 1), (stderr, 2)):
+            if given == subprocess.PIPE:
+                read_end, write_end = os.pipe()
+                fds.append(write_end)
+                ends.append(write_end)
+                mine.append(open(read_end, "r" if text else "rb"))  # noqa: SIM115
+            elif given == subprocess.DEVNULL:
+                fds.append(os.open(os.devnull, os.O_WRONLY))
+                ends.append(fds[-1])
+                mine.append(None)
+            else:
+                fds.append(own)
+                mine.append(None)
+        status_read, status_write = os.pipe()
+        fds.append(status_write)
+        ends.append(status_write)
+        request = {"argv": list(argv), "env": dict(env), "cwd": str(cwd or os.getcwd())}
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+                conn.connect(self._address)
+                socket.send_fds(conn, [b"R"], fds)
+                conn.sendall(json.dumps(request).encode())
+                conn.shutdown(socket.SHUT_WR)
+                assert conn.recv(1) == b"K", "the fork server refused the request"
+        finally:
+            for fd in ends:
+                os.close(fd)
+        return Child(status_read, mine[0], mine[1])
+
+    def close(self) -> None:
+        """Stop the server (its children are the tests' to end)."""
+        if self._server is None:
+            return
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.connect(self._address)
+            socket.send_fds(conn, [b"Q"], [])
+        self._server.wait(timeout=60)
+        if self._server.stdout is not None:
+            self._server.stdout.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self._address)
+            os.rmdir(self._folder)
+
+
+@pytest.fixture(scope="module")
+def fork_server() -> Iterator[ForkServer]:
+    """A :class:`ForkServer` for the test module's command lines."""
+    server = ForkServer()
+    yield server
+    server.close()
+
+
+# --- the server's side ----------------------------------------------------------------------
+
+
+def _serve(address: str) -> None:
+    """Import :data:`PRELOAD`, then fork a monitor per request until the parent ends."""
+    for name in PRELOAD:
+        importlib.import_module(name)
+    for name in PRELOAD_PACKAGES:
+        package = importlib.import_module(name)
+        for found in pkgutil.walk_packages(package.__path__, f"{name}."):
+            if name == "verification.catalog" and found.name.count(".") == 2 and not found.ispkg:
+                continue  # the catalog's own machinery (compat, docs): not every run's
+            importlib.import_module(found.name)
+    parent = os.getppid()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(address)
+    listener.listen(16)
+    listener.settimeout(1.0)
+    sys.stdout.write("ready\n")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    while os.getppid() == parent:  # a server whose test process died goes with it
+        _reap(block=False)
+        try:
+            conn, _ = listener.accept()
+        except TimeoutError:
+            continue
+        conn.settimeout(None)
+        kind, fds, _, _ = socket.recv_fds(conn, 1, 4)
+        if kind == b"Q":
+            break
+        body = b""
+        while chunk := conn.recv(65536):
+            body += chunk
+        request = json.loads(body)
+        if os.fork() == 0:
+            listener.close()
+            conn.close()
+            _monitor(request, fds)
+        for fd in fds:
+            os.close(fd)
+        conn.sendall(b"K")
+        conn.close()
+    listener.close()
+    _reap(block=True)
+
+
+def _reap(*, block: bool) -> None:
+    """Wait for the monitors that ended (all of them when ``block``): waited for, their
+    children's CPU time counts in this server's, and so in the test run's."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, 0 if block else os.WNOHANG)[0]:
+            pass
+
+
+def _monitor(request: dict[str, Any], fds: list[int]) -> None:
+    """Fork the child, report its pid and then its wait status; never returns."""
+    try:
+        *streams, status = fds
+        pid = os.fork()
+        if pid == 0:
+            os.close(status)
+            _child(request, streams)
+        for fd in streams:
+            os.close(fd)
+        os.write(status, f"{pid}\n".encode())
+        _, ended = os.waitpid(pid, 0)
+        os.write(status, f"{ended}\n".encode())
+    finally:
+        os._exit(0)
+
+
+def _child(request: dict[str, Any], streams: list[int]) -> None:
+    """Become ``python -m verification *argv``; never returns."""
+    code = 1
+    try:
+        for target, fd in enumerate(streams):
+            if fd != target:
+                os.dup2(fd, target)
+        for fd in set(streams):
+            if fd > 2:
+                os.close(fd)
+        # What a fresh interpreter starts with (the tests' runs must hear Ctrl-C).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        sys.argv = ["python -m verification", *request["argv"]]
+        code = _run_main()
+    finally:
+        with contextlib.suppress(BaseException):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)
+
+
+def _run_main() -> int:
+    """Run ``verification.__main__`` and end as the interpreter would: its exit code."""
+    try:
+        runpy.run_module("verification", run_name="__main__", alter_sys=True)
+        code = 0
+    except SystemExit as exit_:
+        if exit_.code is None or isinstance(exit_.code, int):
+            code = exit_.code or 0
+        else:
+            print(exit_.code, file=sys.stderr)
+            code = 1
+    except KeyboardInterrupt:
+        traceback.print_exc()
+        _at_exit()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)  # as an interpreter ended by Ctrl-C does
+        code = 130
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    _at_exit()
+    return code
+
+
+def _at_exit() -> None:
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread() and not thread.daemon:
+            thread.join()
+    atexit._run_exitfuncs()
