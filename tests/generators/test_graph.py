@@ -200,3 +200,40 @@ def test_labels_past_26_vertices_are_unique_spreadsheet_columns() -> None:
     assert labels[26:28] == ["AA", "AB"] and labels[701:703] == ["ZZ", "AAA"]
     graph = generate_dijkstra(random.Random(0), "standard", 300)
     assert len(set(graph["vertices"])) == 300
+
+
+def _listed_extra_pairs(
+    rng: random.Random, labels: list[str], taken: list[tuple[str, str]], count: int
+) -> list[tuple[str, str]]:
+    """extra_pairs as it was: every free pair listed, then sampled."""
+    joined = {frozenset(p) for p in taken}
+    free = [(u, v) for i, u in enumerate(labels) for v in labels[i + 1 :] if {u, v} not in joined]
+    chosen = rng.sample(free, min(count, len(free)))
+    return [(v, u) if rng.random() < 0.5 else (u, v) for u, v in chosen]
+
+
+def test_extra_pairs_draws_the_pairs_listing_every_free_pair_drew() -> None:
+    """The free pairs are found by bisection, not listed (half a million at 1,000 vertices):
+    the same pairs come out of the same rng, whatever is joined and however many are asked,
+    the sample's small-population and large-population ways both."""
+    from verification.generators.graph import _FreePairs, deep_tree_pairs, extra_pairs
+
+    shapes = random.Random(3)
+    for trial in range(150):
+        n = shapes.choice([1, 2, 3, 5, 8, 13, 30, 60])
+        labels = vertex_labels(n)
+        shapes.shuffle(labels)
+        taken = deep_tree_pairs(shapes, labels, labels[0]) if n > 1 else []
+        taken += [
+            (shapes.choice(labels), shapes.choice(labels)) for _ in range(shapes.randint(0, 4))
+        ]
+        taken += [("outside", labels[0])]
+        count = shapes.choice([0, 1, 3, n, n * n])
+        joined = {frozenset(p) for p in taken}
+        listed = [
+            (u, v) for i, u in enumerate(labels) for v in labels[i + 1 :] if {u, v} not in joined
+        ]
+        assert list(_FreePairs(labels, taken)) == listed, (trial, labels, taken)
+        seed = f"extra:{trial}"
+        drawn = extra_pairs(random.Random(seed), labels, taken, count)
+        assert drawn == _listed_extra_pairs(random.Random(seed), labels, taken, count), trial

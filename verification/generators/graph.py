@@ -8,6 +8,7 @@ order gives no hint of the answer.
 
 from __future__ import annotations
 
+import bisect
 import random
 import string
 from collections.abc import Iterable, Mapping, Sequence
@@ -89,10 +90,49 @@ def deep_tree_pairs(rng: random.Random, labels: list[str], source: str) -> list[
     return pairs
 
 
+class _FreePairs(Sequence[Pair]):
+    """The pairs ``(labels[i], labels[j])``, ``i < j``, not joined either way, in that
+    order, without listing them: the list of a thousand vertices holds half a million pairs
+    of which a draw samples a few. Item ``k`` is found by bisection over the joined pairs'
+    places in the full order, so ``rng.sample`` picks the very pairs it picked from the list."""
+
+    def __init__(self, labels: list[str], joined: Iterable[Pair]) -> None:
+        self._labels = labels
+        n = len(labels)
+        where = {label: i for i, label in enumerate(labels)}
+        # Where row i (the pairs of labels[i] with a later label) starts in the full order.
+        self._rows = [i * n - i * (i + 1) // 2 for i in range(n)]
+        places = set()
+        for u, v in joined:
+            if u not in where or v not in where:
+                continue  # joins no two of these labels
+            i, j = sorted((where[u], where[v]))
+            if i != j:
+                places.add(self._rows[i] + j - i - 1)
+        taken = sorted(places)
+        # Free pairs before each joined one: item k lies past those joined with <= k before.
+        self._before = [place - t for t, place in enumerate(taken)]
+        self._len = n * (n - 1) // 2 - len(taken)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __getitem__(self, k: int) -> Pair:  # type: ignore[override]
+        if not 0 <= k < self._len:
+            raise IndexError(k)
+        place = k + bisect.bisect_right(self._before, k)
+        i = bisect.bisect_right(self._rows, place) - 1
+        return self._labels[i], self._labels[place - self._rows[i] + i + 1]
+
+
 def extra_pairs(rng: random.Random, labels: list[str], taken: list[Pair], count: int) -> list[Pair]:
     """Up to ``count`` new pairs joining vertices not yet joined either way."""
-    joined = {frozenset(p) for p in taken}
-    free = [(u, v) for i, u in enumerate(labels) for v in labels[i + 1 :] if {u, v} not in joined]
+    free: Sequence[Pair] = _FreePairs(labels, taken)
+    if len(set(labels)) != len(labels):  # a label twice: the pairs as listed, by position
+        joined = {frozenset(p) for p in taken}
+        free = [
+            (u, v) for i, u in enumerate(labels) for v in labels[i + 1 :] if {u, v} not in joined
+        ]
     chosen = rng.sample(free, min(count, len(free)))
     return [(v, u) if rng.random() < 0.5 else (u, v) for u, v in chosen]
 
