@@ -506,7 +506,7 @@ def test_the_estimate_of_an_envelope_search_prices_its_costliest_course(
     estimates, _ = estimate_run(settings, [SCAFFOLD])
     paths = envelope_paths(resolve_settings(settings), [SCAFFOLD], catalog=default_catalog())
     assert paths is not None
-    priced, _, _ = new_cases(
+    priced = new_cases(
         resolve_settings(settings), [SCAFFOLD], catalog=default_catalog(), sweep=paths
     )
     assert sum(e.requests for e in estimates) == len(priced[SCAFFOLD])

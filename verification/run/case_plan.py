@@ -6,7 +6,8 @@ scaffolds' cases planned to be drawn when it is asked (a plugin's drawn here). T
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
+from functools import partial, wraps
+from typing import ParamSpec
 
 from verification.cases import (
     CASE_ID_FORMAT,
@@ -28,7 +29,10 @@ from verification.config import LEVEL_TIERS, Level, RunConfig
 from verification.errors import ConfigurationError, PluginError
 from verification.registry import plan_tier_counts
 
+P = ParamSpec("P")
+
 __all__ = [
+    "drawing",
     "level_tiers",
     "packaged",
     "plan_cases",
@@ -74,44 +78,6 @@ def packaged(catalog: Catalog, spec: ScaffoldSpec) -> bool:
     return catalog.origins.get(spec.name, "").startswith("verification.catalog.")
 
 
-def plan_cases(
-    scaffold_names: Sequence[str],
-    *,
-    seed: int,
-    cases: int,
-    tiers: Sequence[Tier] = TIERS,
-    case_ids: Sequence[str] = (),
-    size: int | None = None,
-    sweep: Mapping[str, Sequence[int]] | None = None,
-    per_size: int = CASES_PER_SIZE,
-    catalog: Catalog | None = None,
-    plugin_failures: dict[str, PluginError] | None = None,
-    level_counts: dict[str, int] | None = None,
-) -> dict[str, list[TestCase]]:
-    """The cases of each scaffold: ``cases`` split over ``tiers`` (at ``size``, default each
-    tier's own) and, for a scaffold ``sweep`` names, the size sweep's ``per_size`` cases at
-    each of its sizes (:func:`~verification.certify.envelope.sweep_cases`); or exactly
-    ``case_ids`` (their ids say their sizes). A case a plugin's generator or reference
-    cannot draw is left out and its error kept in ``plugin_failures`` by case id, when given
-    (raised otherwise).
-    ``level_counts``, when given, is told how many of each scaffold's cases (the first)
-    are its level's, before its sweep's."""
-    planned = planned_cases(
-        scaffold_names,
-        seed=seed,
-        cases=cases,
-        tiers=tiers,
-        case_ids=case_ids,
-        size=size,
-        sweep=sweep,
-        per_size=per_size,
-        catalog=catalog,
-        plugin_failures=plugin_failures,
-        level_counts=level_counts,
-    )
-    return {name: [drawn(case) for case in chosen] for name, chosen in planned.items()}
-
-
 def planned_cases(
     scaffold_names: Sequence[str],
     *,
@@ -127,8 +93,15 @@ def planned_cases(
     level_counts: dict[str, int] | None = None,
     lazily: Callable[[ScaffoldSpec], bool] | None = None,
 ) -> dict[str, list[Planned]]:
-    """:func:`plan_cases`, each case of a spec ``lazily`` names (chosen ids aside) planned
-    to be drawn when it is asked."""
+    """The cases of each scaffold: ``cases`` split over ``tiers`` (at ``size``, default each
+    tier's own) and, for a scaffold ``sweep`` names, the size sweep's ``per_size`` cases at
+    each of its sizes (:func:`~verification.certify.envelope.sweep_cases`); or exactly
+    ``case_ids`` (their ids say their sizes). A case a plugin's generator or reference
+    cannot draw is left out and its error kept in ``plugin_failures`` by case id, when given
+    (raised otherwise).
+    ``level_counts``, when given, is told how many of each scaffold's cases (the first)
+    are its level's, before its sweep's. Each case of a spec ``lazily`` names (chosen ids
+    aside) is planned to be drawn when it is asked; :func:`plan_cases` draws them all now."""
     catalog = catalog or default_catalog()
     planned: dict[str, list[Planned]] = {}
 
@@ -254,3 +227,21 @@ def level_tiers(level: Level, tiers: Sequence[Tier]) -> list[Tier]:
     if tuple(tiers) != TIERS:
         return list(tiers)
     return [tier for tier in TIERS if tier in LEVEL_TIERS[level]]
+
+
+def drawing(
+    plan: Callable[P, dict[str, list[Planned]]],
+) -> Callable[P, dict[str, list[TestCase]]]:
+    """``plan`` with every case it plans drawn at once, for callers that read each case's
+    input now (``show-prompt``, ``--estimate``'s prompts, the tests)."""
+
+    @wraps(plan)
+    def drawn_now(*args: P.args, **kwargs: P.kwargs) -> dict[str, list[TestCase]]:
+        planned = plan(*args, **kwargs)
+        return {name: [drawn(case) for case in cases] for name, cases in planned.items()}
+
+    return drawn_now
+
+
+plan_cases = drawing(planned_cases)
+""":func:`planned_cases` with every case drawn now."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from verification.cases import TIERS, Tier
+from verification.cases import TIERS, TestCase, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.certify.envelope import CASES_PER_SIZE, size_plan
 from verification.certify.envelope_search import search_for
@@ -83,9 +83,9 @@ def estimate_run(
     worst = envelope_paths(
         settings, scaffold_names, catalog=catalog, narrowed=bool(case_ids) or size is not None
     )
-    planned, _, _ = (
+    planned: dict[str, list[TestCase]] = (
         # Code mode asks programs, each with the same prompt: only their number matters.
-        ({name: [] for name in scaffold_names}, None, None)
+        {name: [] for name in scaffold_names}
         if settings.answer == "code"
         else new_cases(
             settings,

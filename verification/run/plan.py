@@ -24,9 +24,7 @@ from functools import partial
 from verification.cases import (
     TIERS,
     Planned,
-    TestCase,
     Tier,
-    drawn,
     parse_program_id,
 )
 from verification.catalog import Catalog
@@ -41,6 +39,7 @@ from verification.config import RunConfig, private_case_seed
 from verification.errors import ConfigurationError, PluginError
 from verification.llm.prompt_builder import PromptBuilder
 from verification.run.case_plan import (
+    drawing,
     level_tiers,
     packaged,
     plan_cases,
@@ -63,6 +62,7 @@ __all__ = [
     "RunPlan",
     "level_tiers",
     "new_cases",
+    "new_planned",
     "plan_cases",
     "plan_run",
     "planned_sweep",
@@ -220,39 +220,7 @@ def _resumed(
     )
 
 
-def new_cases(
-    settings: RunConfig,
-    scaffold_names: Sequence[str],
-    *,
-    catalog: Catalog,
-    tiers: Sequence[Tier] = TIERS,
-    case_ids: Sequence[str] = (),
-    size: int | None = None,
-    plugin_failures: dict[str, PluginError] | None = None,
-    level_counts: dict[str, int] | None = None,
-    shard: bool = False,
-    sweep: dict[str, list[int]] | None = None,
-) -> tuple[dict[str, list[TestCase]], list[Tier], dict[str, list[int]] | None]:
-    """A new run's cases by scaffold (the level's tiers and count, the size sweep,
-    ``case_ids`` or ``size`` when given), with the tiers and sweep they were drawn at: what
-    a run asks and ``--estimate`` prices (``sweep``, when given, in place of the run's:
-    an envelope search's costliest course)."""
-    planned, tiers, sweep = _new_planned(
-        settings,
-        scaffold_names,
-        catalog=catalog,
-        tiers=tiers,
-        case_ids=case_ids,
-        size=size,
-        plugin_failures=plugin_failures,
-        level_counts=level_counts,
-        shard=shard,
-        sweep=sweep,
-    )
-    return {name: [drawn(case) for case in cases] for name, cases in planned.items()}, tiers, sweep
-
-
-def _new_planned(
+def new_planned(
     settings: RunConfig,
     scaffold_names: Sequence[str],
     *,
@@ -265,32 +233,37 @@ def _new_planned(
     shard: bool = False,
     sweep: dict[str, list[int]] | None = None,
     lazily: Callable[[ScaffoldSpec], bool] | None = None,
-) -> tuple[dict[str, list[Planned]], list[Tier], dict[str, list[int]] | None]:
-    """:func:`new_cases`, with the cases of each spec ``lazily`` names left to be drawn as
-    they are asked."""
-    tiers = level_tiers(settings.level, tiers)
-    sweep = sweep or planned_sweep(
-        settings,
-        scaffold_names,
-        catalog=catalog,
-        narrowed=bool(case_ids) or size is not None,
-        shard=shard,
-    )
-    planned = planned_cases(
+) -> dict[str, list[Planned]]:
+    """A new run's cases by scaffold: the level's tiers and count, the size sweep, or
+    ``case_ids`` or ``size`` when given; what a run asks and ``--estimate`` prices (``sweep``,
+    when given, in place of the run's: an envelope search's costliest course). The cases of
+    each spec ``lazily`` names are left to be drawn as they are asked; :func:`new_cases`
+    draws them all now."""
+    return planned_cases(
         scaffold_names,
         seed=settings.case_seed,
         cases=settings.cases,
-        tiers=tiers,
+        tiers=level_tiers(settings.level, tiers),
         case_ids=case_ids,
         size=size,
-        sweep=sweep,
+        sweep=sweep
+        or planned_sweep(
+            settings,
+            scaffold_names,
+            catalog=catalog,
+            narrowed=bool(case_ids) or size is not None,
+            shard=shard,
+        ),
         per_size=size_plan(settings.level).cap,
         catalog=catalog,
         plugin_failures=plugin_failures,
         level_counts=level_counts,
         lazily=lazily,
     )
-    return planned, tiers, sweep
+
+
+new_cases = drawing(new_planned)
+""":func:`new_planned` with every case drawn now."""
 
 
 def _new(
@@ -303,7 +276,7 @@ def _new(
     size: int | None,
     shard: Shard | None,
 ) -> RunPlan:
-    """A new run's plan (:func:`new_cases`): under a sequential certification plan each
+    """A new run's plan (:func:`new_planned`): under a sequential certification plan each
     scaffold's level cases interleaved (its sweep's after them), and looked at as they are
     answered unless the run is a shard."""
     if settings.answer == "code":
@@ -320,11 +293,21 @@ def _new(
         )
     failures: dict[str, PluginError] = {}
     level: dict[str, int] = {}
-    planned, tiers, sweep = _new_planned(
+    # Resolved here as new_planned resolves them: the plan keeps the tiers and the sweep.
+    tiers = level_tiers(settings.level, tiers)
+    sweep = planned_sweep(
+        settings,
+        scaffold_names,
+        catalog=catalog,
+        narrowed=bool(case_ids) or size is not None,
+        shard=shard is not None,
+    )
+    planned = new_planned(
         settings,
         scaffold_names,
         catalog=catalog,
         tiers=tiers,
+        sweep=sweep,
         case_ids=case_ids,
         size=size,
         plugin_failures=failures,

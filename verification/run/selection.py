@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 
 from verification.cases import TIERS, Tier, parse_case_id
 from verification.catalog import Catalog
 from verification.config import RunConfig
 from verification.errors import ConfigurationError
-from verification.run.plan import new_cases, resumed_seed
+from verification.run.case_plan import packaged
+from verification.run.plan import new_planned, resumed_seed
 from verification.store.journal import read_journal
 from verification.store.manifests import RunManifest
 from verification.store.paths import RunPaths
@@ -137,8 +139,12 @@ def keyword_case_ids(
     if case_ids:
         planned = {"": list(case_ids)}
     else:
-        drawn, _, _ = new_cases(settings, scaffold_names, catalog=catalog, tiers=tiers, size=size)
-        planned = {name: [case.id for case in cases] for name, cases in drawn.items()}
+        # Ids only: the package's cases need not be drawn to be chosen by id.
+        lazily = partial(packaged, catalog)
+        cases = new_planned(
+            settings, scaffold_names, catalog=catalog, tiers=tiers, size=size, lazily=lazily
+        )
+        planned = {name: [case.id for case in chosen] for name, chosen in cases.items()}
     chosen = {name: [i for i in ids if matches(i)] for name, ids in planned.items()}
     selected = [i for ids in chosen.values() for i in ids]
     if not selected:
