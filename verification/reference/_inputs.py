@@ -14,16 +14,21 @@ __all__ = ["finite", "is_int", "is_real", "label_order", "round_half_away", "ver
 
 def is_int(value: Any) -> bool:
     """An int that is not a bool."""
-    return isinstance(value, int) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def is_real(value: Any) -> bool:
     """An int or float that is not a bool."""
+    kind = type(value)  # the two exact types first: the checks run on every number drawn
+    if kind is float or kind is int:
+        return True
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def finite(value: Any, name: str) -> float:
     """``value`` as a finite float, or a ``ValueError`` naming ``name``."""
+    if type(value) is float and math.isfinite(value):  # the common case, in one test
+        return value
     if not is_real(value):
         raise ValueError(f"{name} must be a number, got {type(value).__name__}")
     try:
