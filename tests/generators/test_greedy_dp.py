@@ -265,6 +265,41 @@ def test_knapsack_optimum_count_agrees_with_brute_force(
     assert count_optimal_sets(weights, values, capacity) == min(2, len(sets))
 
 
+def test_the_optimum_count_on_arrays_is_the_loop_s() -> None:
+    """Large instances count on whole arrays: the same counts as the loop, ties, items
+    heavier than the capacity and weightless items included."""
+    from verification.catalog.dynamic_programming.knapsack_01 import (
+        _count_optimal_sets_in_arrays,
+    )
+
+    rng = random.Random(4)
+    for trial in range(150):
+        n = rng.randint(0, 12)
+        weights = [rng.randint(0, 9) for _ in range(n)]
+        values = [rng.randint(0, rng.choice((3, 50))) for _ in range(n)]
+        capacity = rng.randint(0, 30)
+        cap = rng.choice((1, 2, 5))
+        loop = count_optimal_sets(weights, values, capacity, cap)
+        assert _count_optimal_sets_in_arrays(weights, values, capacity, cap) == loop, trial
+    weights = [rng.randint(1, 60) for _ in range(60)]
+    values = [rng.randint(1, 60) for _ in range(60)]
+    arrays = count_optimal_sets(weights, values, sum(weights) // 2)  # past _ARRAY_CELLS
+    assert arrays == _count_loop(weights, values, sum(weights) // 2)
+
+
+def _count_loop(weights: list[int], values: list[int], capacity: int) -> int:
+    """The loop of count_optimal_sets on a large instance, run here as it is written there."""
+    best, count = [0] * (capacity + 1), [1] * (capacity + 1)
+    for weight, value in zip(weights, values, strict=True):
+        for c in range(capacity, weight - 1, -1):
+            taken = best[c - weight] + value
+            if taken > best[c]:
+                best[c], count[c] = taken, count[c - weight]
+            elif taken == best[c]:
+                count[c] = min(2, count[c] + count[c - weight])
+    return count[capacity]
+
+
 def test_knapsack_edge_tier_is_degenerate_and_covers_every_kind() -> None:
     kinds: Counter[str | None] = Counter()
     for seed in SEEDS:

@@ -95,6 +95,9 @@ def count_optimal_sets(weights: list[int], values: list[int], capacity: int, cap
     >>> count_optimal_sets([2, 3, 4, 5], [3, 4, 5, 7], 7)
     1
     """
+    large = len(weights) * (capacity + 1) > _ARRAY_CELLS
+    if large and min(weights) >= 0 and max(map(abs, values)) < 2**40:
+        return _count_optimal_sets_in_arrays(weights, values, capacity, cap)
     best = [0] * (capacity + 1)
     count = [1] * (capacity + 1)  # the empty set
     for weight, value in zip(weights, values, strict=True):
@@ -105,6 +108,35 @@ def count_optimal_sets(weights: list[int], values: list[int], capacity: int, cap
             elif taken == best[c]:
                 count[c] = min(cap, count[c] + count[c - weight])
     return count[capacity]
+
+
+_ARRAY_CELLS = 20_000
+"""Items times capacities past which the count runs on whole arrays: code mode's ladder
+draws a thousand items, where the loop above took seconds a case."""
+
+
+def _count_optimal_sets_in_arrays(
+    weights: list[int], values: list[int], capacity: int, cap: int
+) -> int:
+    """:func:`count_optimal_sets`, each item's pass over the capacities done at once: the
+    loop reads ``best[c - weight]`` before its own pass writes it (it runs downwards), so
+    each pass reads the arrays as the previous item left them. Whole numbers, the same
+    counts (``tests/generators/test_greedy_dp.py`` compares the two)."""
+    import numpy as np
+
+    best = np.zeros(capacity + 1, dtype=np.int64)
+    count = np.ones(capacity + 1, dtype=np.int64)
+    for weight, value in zip(weights, values, strict=True):
+        if weight > capacity:
+            continue
+        taken = best[: capacity + 1 - weight] + value
+        kept, kept_count = best[weight:], count[weight:]
+        from_count = count[: capacity + 1 - weight]
+        tied = np.minimum(cap, kept_count + from_count)
+        counted = np.where(taken > kept, from_count, np.where(taken == kept, tied, kept_count))
+        best[weight:] = np.maximum(kept, taken)
+        count[weight:] = counted
+    return int(count[capacity])
 
 
 def _fraction_of_total(
