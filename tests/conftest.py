@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -94,6 +95,12 @@ def scaffold_tests() -> dict[str, ModuleType]:
     for name in default_catalog():
         path = CATALOG_TESTS / f"test_{name}.py"
         if not path.is_file():  # a plugin's scaffold: its tests live with the plugin
+            continue
+        # The module pytest collected from that file, when it did (every xdist worker
+        # collects every module): executing it again cost a second or more per process.
+        collected = sys.modules.get(f"tests.catalog.test_{name}")
+        if getattr(collected, "__file__", None) == str(path):
+            modules[name] = collected
             continue
         spec = importlib.util.spec_from_file_location(f"_scaffold_test_of_{name}", path)
         assert spec is not None and spec.loader is not None
