@@ -1,12 +1,15 @@
 """The reply's code blocks found line by line (``_plain_fences``, the parser's fast path
-for replies made of paragraphs and fences) are markdown-it's, wherever it answers."""
+for replies made of paragraphs, lists and fences) are markdown-it's, wherever it answers."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from verification.cases import parse_case_id
 from verification.llm.response_parser import _markdown_code, _plain_fences
 from verification.registry import SPECS, get_spec
 from verification.runner import plan_cases
@@ -14,7 +17,8 @@ from verification.runner import plan_cases
 # Lines chosen to meet every branch of the fence rule and of the line model: fences of
 # both markers and of several lengths, indented by up to four spaces, with info strings
 # (a backtick in one makes no fence), closers too short or with text after them, blank
-# lines and lines of spaces, and lines that open other blocks (left to markdown-it).
+# lines and lines of spaces; list items (empty, stacked, with a fence or code in them,
+# continued), and lines that open other blocks (left to markdown-it).
 PLAIN = [
     "```",
     "```json",
@@ -43,8 +47,29 @@ PLAIN = [
     "     ",
     "\u00a0nbsp",
     "```\u00a0",
+    "- item",
+    "* item",
+    "+ item",
+    "1. item",
+    "2) item",
+    "-",
+    "1.",
+    "- - x",
+    "- 1. * x",
+    "- - - - x",
+    "- ```json",
+    "1. ~~~",
+    "-     code",
+    "-    four",
+    "  - sub",
+    "   more",
+    "10 lines",
+    "-1 x",
+    "**bold**",
+    "- > quote",
+    "1. <b>",
 ]
-OTHER = ["    indented", "- item", "* item", "+ item", "1. item", "> quote", "<div>", "x\ty"]
+OTHER = ["    indented", "> quote", "<div>", "x\ty"]
 ENDS = ["", "\n", "\n\n", " ", "\n  "]
 REPLIES = st.builds(
     lambda lines, end: "\n".join(lines) + end,
@@ -76,6 +101,27 @@ def test_a_reply_of_prose_and_its_answer_fence_is_read_without_markdown_it(name:
     assert [kind for kind, *_ in found] == ["fence"]
 
 
+def test_every_recorded_model_reply_is_read_without_markdown_it() -> None:
+    """The hand-written replies to real prompts (numbered steps, lists, then the answer)."""
+    folder = Path(__file__).parent / "fixtures" / "helper_answers"
+    replies = sorted(folder.glob("*.txt"))
+    assert replies
+    for path in replies:
+        assert parse_case_id(path.stem) is not None
+        text = path.read_text(encoding="utf-8")
+        found = _plain_fences(text)
+        assert found is not None, path.name
+        assert found == _markdown_code(text), path.name
+
+
 def test_other_blocks_are_left_to_markdown_it() -> None:
-    for text in ["- a\n```json\n{}\n```", "> ```\n> {}", "    {}", "<p>\n```\n", "a\r\nb"]:
+    for text in [
+        "- a\n  ```json\n  {}\n  ```",
+        "- ```json\n  {}\n  ```",
+        "> ```\n> {}",
+        "    {}",
+        "<p>\n```\n",
+        "a\r\nb",
+        "- - - - x",
+    ]:
         assert _plain_fences(text) is None

@@ -117,22 +117,26 @@ def _markdown() -> MarkdownIt:
 _Code = tuple[str, int, int, str, str, str]
 """A code block as markdown-it gives it: its token's type, first line, end line, markup,
 info string and content."""
-_NOT_A_PARAGRAPH = frozenset(">-+*<0123456789")
-"""What a line may start with (after up to three spaces) when it opens a block quote, a
-list or an HTML block: a reply with such a line is left to markdown-it."""
+_LIST_MARKER = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])(?= |$)")
+"""A list item's marker, as it may start a line's text (the spaces after it follow)."""
+_STACKED_MARKERS = 3
+"""List markers one line may open (``- 1. x``): a few, far from markdown-it's nesting cap."""
 
 
 def _plain_fences(text: str) -> list[_Code] | None:
     """The code blocks markdown-it (as :func:`_markdown` configures it) finds in ``text``,
-    when ``text`` holds only paragraphs and fences at its top level (as most replies end:
-    prose, then the answer's fence), found line by line without building its tokens;
-    ``None`` when the text may hold any other block (a line that could open a block quote,
-    a list, an HTML block or an indented code block, or a tab, carriage return or NUL,
-    which markdown-it rewrites), for markdown-it to read. A fence may interrupt a
-    paragraph, and nothing else may here, so every line is a fence's or a paragraph's.
-    The rules followed are markdown-it's ``fence`` rule and its line model (a last line of
-    spaces alone is none); ``tests/llm/test_reply_blocks.py`` holds the two to the same
-    blocks."""
+    found line by line without building its tokens, when ``text`` holds only paragraphs,
+    lists whose items hold no code, and fences (as most replies do: prose and numbered
+    steps, then the answer's fence); ``None`` when it may hold any other block, for
+    markdown-it to read: a line that could open a block quote, an HTML block or an
+    indented code block, a fence that could stand in a list item (a fence line after a
+    list marker, or indented once a list was seen), or a tab, carriage return or NUL
+    (which markdown-it rewrites). A fence then stands at the top level: it interrupts a
+    paragraph and ends a list (a line with less indentation than an item's text continues
+    only its paragraph, and a fence continues none), so every other line is a paragraph's
+    or a list item's and makes no code block. The rules followed are markdown-it's
+    ``fence`` rule and its line model (a last line of spaces alone is none);
+    ``tests/llm/test_reply_blocks.py`` holds the two to the same blocks."""
     if "\t" in text or "\r" in text or "\0" in text:
         return None
     lines = text.split("\n")
@@ -141,6 +145,7 @@ def _plain_fences(text: str) -> list[_Code] | None:
         lines.pop()
     blocks: list[_Code] = []
     count = len(lines)
+    listed = False  # a list marker was seen: an indented fence could be in an item
     line = 0
     while line < count:
         body = lines[line].lstrip(" ")
@@ -148,14 +153,26 @@ def _plain_fences(text: str) -> list[_Code] | None:
             line += 1
             continue
         indent = len(lines[line]) - len(body)
-        if indent > 3 or body[0] in _NOT_A_PARAGRAPH:
+        if indent > 3:
             return None
-        marker = body[0]
-        length = len(body) - len(body.lstrip(marker)) if marker in "`~" else 0
-        info = body[length:]
+        rest, stacked = body, 0
+        while (found := _LIST_MARKER.match(rest)) is not None:
+            after = rest[found.end() :]
+            rest = after.lstrip(" ")
+            if stacked == _STACKED_MARKERS or (rest and len(after) - len(rest) > 4):
+                return None  # lists nest deep, or the item's text is indented code
+            stacked += 1
+        listed = listed or stacked > 0
+        if rest[:1] in ("<", ">"):
+            return None
+        marker = rest[:1]
+        length = len(rest) - len(rest.lstrip(marker)) if marker in ("`", "~") else 0
+        info = rest[length:]
         if length < 3 or (marker == "`" and "`" in info):
-            line += 1  # a paragraph's line
+            line += 1  # a paragraph's or a list item's line
             continue
+        if stacked or (listed and indent):
+            return None
         end = line + 1
         closed = False
         while end < count:
@@ -172,9 +189,9 @@ def _plain_fences(text: str) -> list[_Code] | None:
         ]
         ended = end < count or last_ended  # the last line of the content ends in \n
         body_text = "\n".join(content) + ("\n" if content and ended else "")
-        after = end + 1 if closed else end
-        blocks.append(("fence", line, after, marker * length, info, body_text))
-        line = after
+        after_fence = end + 1 if closed else end
+        blocks.append(("fence", line, after_fence, marker * length, info, body_text))
+        line = after_fence
     return blocks
 
 
