@@ -164,3 +164,34 @@ def test_a_diverging_descent_counts_every_iteration() -> None:
     }
     # gradient_descent.md: not converged means iterations = max_iterations.
     assert gradient_descent(**inp)["iterations"] == inp["max_iterations"]
+
+
+def test_the_checks_fast_paths_pass_only_what_the_checks_pass() -> None:
+    """plain_number and plain_draws let the optimizers skip finite and uniform_draw (and
+    their messages' names) for the numbers generators write: each value they pass, the
+    check passes and returns as it is (a float) or as its float (an int)."""
+    from verification.reference._inputs import finite
+    from verification.reference.optimization._checks import (
+        plain_draws,
+        plain_number,
+        uniform_draw,
+    )
+
+    class Number(float):
+        pass
+
+    values = [0, 1, -7, 2**1022, 2**1023, 2**1024, 10**400, 0.0, -0.0, 0.5, 0.999, 1.0, -0.1]
+    values += [1e308, float("inf"), float("nan"), True, False, Number(0.5), "0.5", None]
+    for value in values:
+        if plain_number(value):
+            assert finite(value, "x") == float(value)
+        if plain_draws([value]):
+            assert uniform_draw(value, "x") is value
+        if not isinstance(value, bool) and type(value) in (int, float):
+            try:
+                finite(value, "x")
+            except ValueError:
+                assert not plain_number(value)
+            else:
+                assert plain_number(value) or abs(value) >= 2**1023
+    assert plain_draws([]) and not plain_draws([0.5, 1.0]) and not plain_draws([0.5, 0])

@@ -3,12 +3,13 @@ Each raises ``ValueError`` naming what is wrong."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from verification.reference._inputs import finite
 
-__all__ = ["as_list", "bit_string", "count", "uniform_draw"]
+__all__ = ["as_list", "bit_string", "count", "plain_draws", "plain_number", "uniform_draw"]
 
 
 def as_list(value: Any, name: str) -> list[Any]:
@@ -40,3 +41,24 @@ def bit_string(value: Any, name: str) -> str:
     if not isinstance(value, str) or not value or set(value) - {"0", "1"}:
         raise ValueError(f"{name} must be a non-empty string of 0s and 1s, got {value!r}")
     return value
+
+
+# The fast paths of the checks below: the inputs generators write pass them in one test,
+# and the checks (with the names their messages give) run only for the others.
+_FLOAT_INT = 1 << 1023
+"""Every int of smaller magnitude converts to a finite float."""
+
+
+def plain_number(value: Any) -> bool:
+    """Whether :func:`~verification.reference._inputs.finite` passes ``value`` for
+    certain: a finite float, or an int a float holds."""
+    kind = type(value)
+    if kind is float:
+        return math.isfinite(value)
+    return kind is int and -_FLOAT_INT < value < _FLOAT_INT
+
+
+def plain_draws(values: Sequence[Any]) -> bool:
+    """Whether every item is a float in ``[0, 1)``, which :func:`uniform_draw` returns as
+    it is."""
+    return all(type(v) is float and 0.0 <= v < 1.0 for v in values)

@@ -7,7 +7,13 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from verification.reference._inputs import finite
-from verification.reference.optimization._checks import as_list, bit_string, uniform_draw
+from verification.reference.optimization._checks import (
+    as_list,
+    bit_string,
+    plain_draws,
+    plain_number,
+    uniform_draw,
+)
 
 __all__ = ["AnnealingStep", "annealing_trace", "simulated_annealing"]
 
@@ -32,8 +38,12 @@ def _energy_table(energies: Any) -> tuple[dict[str, Any], int]:
         raise ValueError("energies must be a non-empty object {bit string: number}")
     table: dict[str, Any] = {}
     for key, energy in energies.items():
-        bit_string(key, f"energies key {key!r}")
-        finite(energy, f"energies[{key!r}]")
+        # The usual key and number pass in one test; the checks (and their messages) are
+        # made only for the others.
+        if type(key) is not str or not key or key.strip("01"):
+            bit_string(key, f"energies key {key!r}")
+        if not plain_number(energy):
+            finite(energy, f"energies[{key!r}]")
         table[key] = energy
     width = len(next(iter(table)))
     if any(len(key) != width for key in table) or len(table) != 2**width:
@@ -44,6 +54,9 @@ def _energy_table(energies: Any) -> tuple[dict[str, Any], int]:
 def _draw_pairs(draws: Any) -> list[tuple[float, float]]:
     pairs = []
     for k, pair in enumerate(as_list(draws, "draws")):
+        if type(pair) is list and len(pair) == 2 and plain_draws(pair):
+            pairs.append((pair[0], pair[1]))  # what the checks below return for it
+            continue
         items = as_list(pair, f"draws[{k}]")
         if len(items) != 2:
             raise ValueError(f"draws[{k}] must be [r, u], got {pair!r}")

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from verification.reference._inputs import finite
-from verification.reference.optimization._checks import as_list, count
+from verification.reference.optimization._checks import as_list, count, plain_number
 
 __all__ = ["grid_neighbours", "hill_climbing"]
 
@@ -53,10 +53,13 @@ def _grid(grid: Any) -> list[list[float]]:
     rows = as_list(grid, "grid")
     if not rows:
         raise ValueError("grid must have at least one row")
-    table = [
-        [finite(v, f"grid[{r}][{c}]") for c, v in enumerate(as_list(row, f"grid[{r}]"))]
-        for r, row in enumerate(rows)
-    ]
+    table = []
+    for r, row in enumerate(rows):
+        cells = as_list(row, f"grid[{r}]")
+        if all(plain_number(v) for v in cells):
+            table.append([float(v) for v in cells])  # what finite returns for each
+        else:
+            table.append([finite(v, f"grid[{r}][{c}]") for c, v in enumerate(cells)])
     width = len(table[0])
     if width == 0 or any(len(row) != width for row in table):
         raise ValueError("grid must be rectangular with at least one column")

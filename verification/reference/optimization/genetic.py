@@ -8,7 +8,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from verification.reference._inputs import finite
-from verification.reference.optimization._checks import as_list, bit_string, uniform_draw
+from verification.reference.optimization._checks import (
+    as_list,
+    bit_string,
+    plain_draws,
+    plain_number,
+    uniform_draw,
+)
 
 __all__ = [
     "GenerationRecord",
@@ -84,9 +90,9 @@ def crossover_point(draw: float, length: int) -> int:
 def _pair_draws(pair: Any, where: str, length: int) -> tuple[list[float], float, list[list[float]]]:
     if not isinstance(pair, Mapping) or set(pair) != {"select", "cross", "mutate"}:
         raise ValueError(f"{where} must be an object with keys select, cross and mutate")
-    select = [
-        uniform_draw(v, f"{where}.select[{i}]") for i, v in enumerate(as_list(pair["select"], ""))
-    ]
+    select = as_list(pair["select"], "")
+    if not plain_draws(select):
+        select = [uniform_draw(v, f"{where}.select[{i}]") for i, v in enumerate(select)]
     if len(select) != 4:
         raise ValueError(f"{where}.select must hold 4 draws, got {len(select)}")
     cross = uniform_draw(pair["cross"], f"{where}.cross")
@@ -95,9 +101,9 @@ def _pair_draws(pair: Any, where: str, length: int) -> tuple[list[float], float,
         raise ValueError(f"{where}.mutate must hold 2 lists (one per child)")
     masks = []
     for c, child in enumerate(mutate):
-        mask = [
-            uniform_draw(v, f"{where}.mutate[{c}][{i}]") for i, v in enumerate(as_list(child, ""))
-        ]
+        mask = as_list(child, "")
+        if not plain_draws(mask):
+            mask = [uniform_draw(v, f"{where}.mutate[{c}][{i}]") for i, v in enumerate(mask)]
         if len(mask) != length:
             raise ValueError(f"{where}.mutate[{c}] must hold {length} draws, one per bit")
         masks.append(mask)
@@ -194,7 +200,8 @@ def _fitness_function(f: Any, weights: Any) -> Callable[[str], Any]:
             raise ValueError("give either weights or f, not both")
         values = as_list(weights, "weights")
         for i, w in enumerate(values):
-            finite(w, f"weights[{i}]")
+            if not plain_number(w):
+                finite(w, f"weights[{i}]")
         return lambda individual: bit_fitness(values, individual)
     if f is None or not callable(f):
         raise ValueError("give weights, or a callable fitness f")
