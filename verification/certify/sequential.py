@@ -338,21 +338,27 @@ def decide(
     fewer scores than the next look needs are in. ``final``: nothing more will be asked
     (a run that ended short of its cap, e.g. infrastructure errors left it fewer answered
     cases), so an undecided plan falls to the point cut on every score there is."""
-    passed = Fraction(0)
+    # Whole scores (nearly all: one answer per case) are counted as ints, and only the
+    # shares of several samples are summed as fractions: a Fraction sum per score cost far
+    # more than the looks, and the sum at a look is the same exact number either way.
+    whole, parts = 0, Fraction(0)
     n = 0
     looks = iter(enumerate(plan.looks, start=1))
     number, look = next(looks)
     for score in scores:
-        passed += _exact(score)
+        if score == 1:
+            whole += 1
+        elif score != 0:
+            parts += _exact(score)
         n += 1
         if n < look:
             continue
-        status = _at_look(plan, passed, n, last=look == plan.cap)
+        status = _at_look(plan, parts + whole, n, last=look == plan.cap)
         if status != "UNDECIDED":
             return Decision(status, n, number, early=look < plan.cap)
         number, look = next(looks)
     if final and n:
-        return Decision(_point_status(passed, n), n, None, early=False)
+        return Decision(_point_status(parts + whole, n), n, None, early=False)
     return Decision("UNDECIDED", n, None, early=False)
 
 
