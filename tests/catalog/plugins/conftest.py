@@ -5,6 +5,7 @@ run in a child process that sees it."""
 from __future__ import annotations
 
 import functools
+import json
 import os
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pytest
 
 InstallPlugin = Callable[..., dict[str, str]]
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
+RunSeveral = Callable[..., list[subprocess.CompletedProcess[str]]]
 
 PLUGIN_MODULE = '''
 """A plugin scaffold: the largest number of a list."""
@@ -156,12 +158,18 @@ def _plugin(
 def _cli(
     env: dict[str, str], cwd: Path, *argv: str, bytecode: Path
 ) -> subprocess.CompletedProcess[str]:
+    return _child(env, cwd, ["-m", "verification", *argv], bytecode)
+
+
+def _child(
+    env: dict[str, str], cwd: Path, argv: list[str], bytecode: Path
+) -> subprocess.CompletedProcess[str]:
     # The children keep the bytecode they compile in ``bytecode``, outside the checkout:
     # with PYTHONDONTWRITEBYTECODE set (as in some shells and CI), each fresh interpreter
     # compiled the whole package from source, about a third of a short command's CPU time.
     env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return subprocess.run(
-        [sys.executable, "-m", "verification", *argv],
+        [sys.executable, *argv],
         env={**env, "PYTHONPYCACHEPREFIX": str(bytecode)},
         cwd=cwd,
         capture_output=True,
@@ -173,6 +181,42 @@ def _cli(
     )
 
 
+_MARK = "commands done: "
+
+_SEVERAL = f"""
+import contextlib, io, json, logging, sys, traceback
+
+from verification.cli import main
+
+done = []
+for argv in json.loads(sys.argv[1]):
+    out, err = io.StringIO(), io.StringIO()
+    logging.root.handlers.clear()  # basicConfig then writes to this command's stderr
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv, prog="python -m verification")
+        except SystemExit as exc:  # as the interpreter maps sys.exit's argument
+            code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+        except BaseException:  # as the interpreter reports what ends it
+            traceback.print_exc()
+            code = 1
+    done.append([code, out.getvalue(), err.getvalue()])
+print({_MARK!r} + json.dumps(done))
+"""
+
+
+def _cli_several(
+    env: dict[str, str], cwd: Path, *argvs: list[str], bytecode: Path
+) -> list[subprocess.CompletedProcess[str]]:
+    child = _child(env, cwd, ["-c", _SEVERAL, json.dumps(argvs)], bytecode)
+    marked = [line for line in child.stdout.splitlines() if line.startswith(_MARK)]
+    assert child.returncode == 0 and marked, child.stdout[-2000:] + child.stderr[-2000:]
+    return [
+        subprocess.CompletedProcess(argv, code, out, err)
+        for argv, (code, out, err) in zip(argvs, json.loads(marked[-1][len(_MARK) :]), strict=True)
+    ]
+
+
 @pytest.fixture(scope="session")
 def install_plugin() -> InstallPlugin:
     """``install_plugin(root, entry_points, modules=None) -> env``: see :func:`_plugin`."""
@@ -180,6 +224,23 @@ def install_plugin() -> InstallPlugin:
 
 
 @pytest.fixture(scope="session")
-def cli(tmp_path_factory: pytest.TempPathFactory) -> RunCli:
+def bytecode(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the children keep the bytecode they compile (``PYTHONPYCACHEPREFIX``)."""
+    return tmp_path_factory.mktemp("bytecode")
+
+
+@pytest.fixture(scope="session")
+def cli(bytecode: Path) -> RunCli:
     """``cli(env, cwd, *argv)``: ``python -m verification *argv`` in a child process."""
-    return functools.partial(_cli, bytecode=tmp_path_factory.mktemp("bytecode"))
+    return functools.partial(_cli, bytecode=bytecode)
+
+
+@pytest.fixture(scope="session")
+def cli_several(bytecode: Path) -> RunSeveral:
+    """``cli_several(env, cwd, *argvs)``: each ``argv`` run by the command line's ``main``,
+    one after another, in one child process (a fresh interpreter that sees the plugin), each
+    with its own exit code, standard output and standard error. For tests that read several
+    commands' output and are not about the process itself: one interpreter's start and
+    import, not one per command. The plugins load once, so their load warnings are the
+    first command's."""
+    return functools.partial(_cli_several, bytecode=bytecode)

@@ -63,25 +63,28 @@ def test_the_example_distribution_installs_its_markdown_as_package_data(
 
 
 def test_the_example_plugin_is_checked_and_certified_in_a_dry_run(
-    example_env: tuple[dict[str, str], Path], cli: Any, tmp_path: Path
+    example_env: tuple[dict[str, str], Path], cli_several: Any, tmp_path: Path
 ) -> None:
     env, site = example_env
-    checked = cli(env, tmp_path, "check", "interval_scheduling", "--cases", "10")
-    assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "all checks passed" in checked.stdout
     out = tmp_path / "out"
-    done = cli(
+    checked, done, listed = cli_several(
         env,
         tmp_path,
-        "verify",
-        "interval_scheduling",
-        "--provider",
-        "reference",
-        "--cases",
-        "12",
-        "--output",
-        str(out),
+        ["check", "interval_scheduling", "--cases", "10"],
+        [
+            "verify",
+            "interval_scheduling",
+            "--provider",
+            "reference",
+            "--cases",
+            "12",
+            "--output",
+            str(out),
+        ],
+        ["list", "--json"],
     )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "all checks passed" in checked.stdout
     assert done.returncode == 0, done.stdout + done.stderr
     assert "DRY RUN" in done.stdout and "CERTIFIED" in done.stdout
     summary = json.loads((out / "reports" / "summary.json").read_text(encoding="utf-8"))
@@ -91,7 +94,6 @@ def test_the_example_plugin_is_checked_and_certified_in_a_dry_run(
     manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
     markdown = Path(manifest["scaffolds"]["interval_scheduling"]["file"])
     assert markdown == site / "interval_scaffolds" / "interval_scheduling.md"
-    listed = cli(env, tmp_path, "list", "--json")
     (entry,) = (e for e in json.loads(listed.stdout)["scaffolds"] if e["name"] == SCAFFOLD)
     heading = markdown.read_text(encoding="utf-8").splitlines()[0]
     assert heading == f"# {entry['title']}"  # the title, from the Markdown's first heading

@@ -25,6 +25,7 @@ from verification.cases import is_scaffold_name
 from verification.catalog.plugins import MAX_SPECS_PER_ENTRY
 
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
+RunSeveral = Callable[..., list[subprocess.CompletedProcess[str]]]
 InstallPlugin = Callable[..., dict[str, str]]
 PLUGIN = "demo-scaffolds"
 
@@ -236,7 +237,7 @@ def test_no_plugin_can_end_or_stop_a_command_while_it_loads(
 
 @pytest.mark.slow
 def test_a_plugin_failing_at_verify_time_makes_its_scaffold_incomplete_and_the_rest_run(
-    hostile_env: dict[str, str], cli: RunCli, tmp_path: Path
+    hostile_env: dict[str, str], cli: RunCli, cli_several: RunSeveral, tmp_path: Path
 ) -> None:
     output = tmp_path / "out"
     argv = ["--provider", "reference", "--output", str(output)]
@@ -261,8 +262,13 @@ def test_a_plugin_failing_at_verify_time_makes_its_scaffold_incomplete_and_the_r
     report = (run / "reports" / "generator_raises.md").read_text(encoding="utf-8")
     assert "INCOMPLETE" in report
     # The run re-renders and resumes like any other: the plugin's cases are tried again.
-    assert cli(hostile_env, tmp_path, "report", run.name, *argv[2:]).returncode == 3
-    resumed = cli(hostile_env, tmp_path, "verify", "--resume", run.name, *argv)
+    reported, resumed = cli_several(
+        hostile_env,
+        tmp_path,
+        ["report", run.name, *argv[2:]],
+        ["verify", "--resume", run.name, *argv],
+    )
+    assert reported.returncode == 3
     assert resumed.returncode == 3, resumed.stderr
     again = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
     assert len(again) == len(records) + 3 * len(VERIFY_ATTACKS)
@@ -270,9 +276,14 @@ def test_a_plugin_failing_at_verify_time_makes_its_scaffold_incomplete_and_the_r
 
 @pytest.mark.slow
 def test_check_and_show_prompt_blame_the_plugin(
-    hostile_env: dict[str, str], cli: RunCli, tmp_path: Path
+    hostile_env: dict[str, str], cli_several: RunSeveral, tmp_path: Path
 ) -> None:
-    checked = cli(hostile_env, tmp_path, "check", *VERIFY_ATTACKS, "--cases", "3")
+    checked, shown = cli_several(
+        hostile_env,
+        tmp_path,
+        ["check", *VERIFY_ATTACKS, "--cases", "3"],
+        ["show-prompt", "generator_raises", "--case", "generator_raises-simple-000"],
+    )
     assert checked.returncode == 1, checked.stdout + checked.stderr
     # check draws, judges and renders answers, but writes no prompt: format_raises passes it.
     for name in set(VERIFY_ATTACKS) - {"format_raises"}:
@@ -284,14 +295,6 @@ def test_check_and_show_prompt_blame_the_plugin(
         "FAIL generator_raises: hash seed: VerificationError: drawing the suite" in checked.stdout
     )
     assert "ok   format_raises: hash seed: suite digest " in checked.stdout
-    shown = cli(
-        hostile_env,
-        tmp_path,
-        "show-prompt",
-        "generator_raises",
-        "--case",
-        "generator_raises-simple-000",
-    )
     assert shown.returncode == 2
     assert (
         f"plugin {PLUGIN}, scaffold 'generator_raises': cannot draw simple case 0" in shown.stderr

@@ -75,27 +75,26 @@ def bare_env(tmp_path_factory: pytest.TempPathFactory, install_plugin: Any) -> d
 
 @pytest.mark.slow
 def test_the_defaults_fill_markdown_title_and_sizes(
-    bare_env: dict[str, str], cli: Any, tmp_path: Path
+    bare_env: dict[str, str], cli_several: Any, tmp_path: Path
 ) -> None:
-    listed = cli(bare_env, tmp_path, "list", "--json")
+    ranges = {"simple": (2, 10), "standard": (5, 21), "edge": (1, 3)}
+    shown_cases = [
+        ["show-prompt", "largest_bare", "--case", f"largest_bare-{tier}-000", "--part", "user"]
+        for tier in ranges
+    ]
+    listed, shown, *cases = cli_several(
+        bare_env,
+        tmp_path,
+        ["list", "--json"],
+        ["show-prompt", "largest_bare", "--part", "system"],
+        *shown_cases,
+    )
     assert listed.returncode == 0, listed.stderr
     (entry,) = (e for e in json.loads(listed.stdout)["scaffolds"] if e["name"] == "largest_bare")
     assert entry["title"] == "Largest Number, Bare"
-    shown = cli(bare_env, tmp_path, "show-prompt", "largest_bare", "--part", "system")
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.startswith("# Largest Number, Bare")
-    ranges = {"simple": (2, 10), "standard": (5, 21), "edge": (1, 3)}
-    for tier, (low, high) in ranges.items():
-        case = cli(
-            bare_env,
-            tmp_path,
-            "show-prompt",
-            "largest_bare",
-            "--case",
-            f"largest_bare-{tier}-000",
-            "--part",
-            "user",
-        )
+    for (tier, (low, high)), case in zip(ranges.items(), cases, strict=True):
         assert case.returncode == 0, case.stderr
         size = low if tier == "edge" else (low + high) // 2
         numbers = json.loads(case.stdout[case.stdout.index("{") : case.stdout.rindex("}") + 1])

@@ -27,21 +27,23 @@ SPEC = dataclasses.replace(LARGEST, name="gappy_number", generator=generate)
 
 @pytest.mark.slow
 def test_the_command_line_names_the_size_a_plugin_cannot_draw(
-    install_plugin: Any, cli: Any, tmp_path: Path
+    install_plugin: Any, cli_several: Any, tmp_path: Path
 ) -> None:
     (tmp_path / "site").mkdir()
     env = install_plugin(
         tmp_path / "site", "gappy_number = demo_scaffolds.gappy:SPEC\n", {"gappy": GAPPY_MODULE}
     )
-    shown = cli(
-        env, tmp_path, "show-prompt", "gappy_number", "--case", "gappy_number-standard-s7-002"
+    shown, checked = cli_several(
+        env,
+        tmp_path,
+        ["show-prompt", "gappy_number", "--case", "gappy_number-standard-s7-002"],
+        ["check", "gappy_number", "--cases", "5"],
     )
     assert shown.returncode == 2, shown.stderr
     assert "scaffold 'gappy_number'" in shown.stderr
     assert "cannot draw standard case 2 at size 7" in shown.stderr
     assert "Traceback" not in shown.stderr
 
-    checked = cli(env, tmp_path, "check", "gappy_number", "--cases", "5")
     assert checked.returncode == 1, checked.stdout + checked.stderr
     assert "FAIL gappy_number: every size:" in checked.stdout
     assert "gappy_number-standard-s7-000" in checked.stdout

@@ -69,25 +69,27 @@ def test_a_plugin_scaffold_is_certified_in_a_dry_run(
 @pytest.mark.slow
 def test_a_plugin_scaffold_is_listed_checked_and_shown(
     plugin_env: dict[str, str],
-    cli: RunCli,
+    cli_several: Callable[..., list[subprocess.CompletedProcess[str]]],
     tmp_path: Path,
     listed: subprocess.CompletedProcess[str],
 ) -> None:
     assert listed.returncode == 0, listed.stderr
     assert "largest_number" in listed.stdout and "dijkstra" in listed.stdout
-    checked = cli(plugin_env, tmp_path, "check", "largest_number", "--cases", "10")
-    assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "all checks passed" in checked.stdout
-    shown = cli(
+    checked, shown = cli_several(
         plugin_env,
         tmp_path,
-        "show-prompt",
-        "largest_number",
-        "--case",
-        "largest_number-standard-000",
-        "--part",
-        "system",
+        ["check", "largest_number", "--cases", "10"],
+        [
+            "show-prompt",
+            "largest_number",
+            "--case",
+            "largest_number-standard-000",
+            "--part",
+            "system",
+        ],
     )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "all checks passed" in checked.stdout
     assert shown.returncode == 0 and shown.stdout.startswith("# Largest Number")
 
 
