@@ -20,8 +20,10 @@ DRAWN_BEFORE = {
     "genetic_algorithm": "5fc20a97a2b8ddeaae60984a315a0afb43fa4d2e1ad03f072f1f9edd07aa3b82",
     "gradient_descent": "1a36e5e697d8cb903c56f1212353524c78d16eb06effa8b9d6bc68de7f06fcba",
     "graph_coloring": "b1f6aad6cbae6afcf953c02fd220afe54f511c8b81a2e461edde131ca254d58c",
+    "hill_climbing": "8dfd8e5e8c54ee0e9670e886595030e4cfd509efd1e94966822df5fb101174cb",
     "monte_carlo": "55165715966f7d82e8f408095f118fbc72b1ead8b04f1fe59425ddca360a00f2",
     "n_queens": "26aa5756f02b24d9488096d77081efd7389f8bacfb4b8edfb53b8623dd58901b",
+    "newton_raphson": "9e10ce34522228fa728be997719ea6840e0f4cc1874f39549b9d997c38d99ade",
     "simulated_annealing": "a79b3388d30bee683b87bab92833c804ea575ecd05f71fe45c7411831337014d",
     "sudoku": "f43d61ae6c08389795e93d370b41eb6ac3ab54858db66193f1103f48135a10e9",
 }

@@ -9,7 +9,15 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["finite", "is_int", "is_real", "label_order", "round_half_away", "vertex_labels"]
+__all__ = [
+    "finite",
+    "is_int",
+    "is_real",
+    "label_order",
+    "plain_number",
+    "round_half_away",
+    "vertex_labels",
+]
 
 
 def is_int(value: Any) -> bool:
@@ -38,6 +46,20 @@ def finite(value: Any, name: str) -> float:
     if not math.isfinite(number):
         raise ValueError(f"{name} must be finite, got {value!r}")
     return number
+
+
+_FLOAT_INT = 1 << 1023
+"""Every int of smaller magnitude converts to a finite float."""
+
+
+def plain_number(value: Any) -> bool:
+    """Whether :func:`finite` passes ``value`` for certain: a finite float, or an int a
+    float holds. Checks of many numbers test this first and call :func:`finite`, with the
+    name its message gives, only for the others (formatting the names is their cost)."""
+    kind = type(value)
+    if kind is float:
+        return math.isfinite(value)
+    return kind is int and -_FLOAT_INT < value < _FLOAT_INT
 
 
 def vertex_labels(vertices: Any) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -73,8 +74,14 @@ def is_unambiguous(steps: list[NewtonStep], tolerance: float) -> bool:
     return True
 
 
+@functools.cache
+def _nonzero_values(bound: int) -> tuple[int, ...]:
+    return tuple(v for v in range(-bound, bound + 1) if v != 0)
+
+
 def _nonzero(rng: random.Random, bound: int) -> int:
-    return rng.choice([v for v in range(-bound, bound + 1) if v != 0])
+    # rng.choice draws alike from the kept tuple: made once per bound, not per draw.
+    return rng.choice(_nonzero_values(bound))
 
 
 def _case(coefficients: list[int], x0: float, max_iterations: int) -> dict[str, Any]:

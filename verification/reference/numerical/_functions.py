@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from verification.reference._inputs import finite
+from verification.reference._inputs import finite, plain_number
 
 __all__ = [
     "ExactFunction",
@@ -34,7 +34,10 @@ def polynomial(coefficients: Any) -> tuple[RealFunction, RealFunction]:
         )
     if not coefficients:
         raise ValueError("coefficients must not be empty")
-    values = [finite(c, f"coefficients[{i}]") for i, c in enumerate(coefficients)]
+    values = [
+        float(c) if plain_number(c) else finite(c, f"coefficients[{i}]")
+        for i, c in enumerate(coefficients)
+    ]
 
     # Horner's rule in floats, as numpy's polyval computes it, with the standard library
     # only: a code-mode dry run runs this module inside the sandbox, where numpy is not.

@@ -3,11 +3,10 @@ Each raises ``ValueError`` naming what is wrong."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from verification.reference._inputs import finite
+from verification.reference._inputs import finite, plain_number
 
 __all__ = ["as_list", "bit_string", "count", "plain_draws", "plain_number", "uniform_draw"]
 
@@ -43,21 +42,8 @@ def bit_string(value: Any, name: str) -> str:
     return value
 
 
-# The fast paths of the checks below: the inputs generators write pass them in one test,
-# and the checks (with the names their messages give) run only for the others.
-_FLOAT_INT = 1 << 1023
-"""Every int of smaller magnitude converts to a finite float."""
-
-
-def plain_number(value: Any) -> bool:
-    """Whether :func:`~verification.reference._inputs.finite` passes ``value`` for
-    certain: a finite float, or an int a float holds."""
-    kind = type(value)
-    if kind is float:
-        return math.isfinite(value)
-    return kind is int and -_FLOAT_INT < value < _FLOAT_INT
-
-
+# The fast path of uniform_draw: the draws generators write pass it in one test, and
+# the check (with the name its message gives) runs only for the others.
 def plain_draws(values: Sequence[Any]) -> bool:
     """Whether every item is a float in ``[0, 1)``, which :func:`uniform_draw` returns as
     it is."""
