@@ -48,6 +48,25 @@ def test_tarone_leaves_out_what_can_never_reach_the_level() -> None:
     assert sum(p <= ALPHA / (k - 1) for p in p_min.values()) > k - 1  # K - 1 would not do
 
 
+def _tarone_by_definition(p_min: dict[str, float]) -> set[str]:
+    """Tarone's family as defined: the keys at or below alpha / K for the least K at which
+    no more than K keys are."""
+    for k in range(1, len(p_min) + 1):
+        family = {key for key, p in p_min.items() if p <= ALPHA / k}
+        if len(family) <= k:
+            return family
+    return set()
+
+
+def test_tarone_family_is_its_definition_over_random_catalogs() -> None:
+    rng = np.random.default_rng(1990)
+    for _ in range(300):
+        size = int(rng.integers(0, 40))
+        discordant = rng.integers(0, 14, size=size)
+        p_min = {f"s{i}": min_attainable(int(d)) for i, d in enumerate(discordant)}
+        assert tarone_family(p_min) == _tarone_by_definition(p_min)
+
+
 def _comparison(shared: int, only_a: int, only_b: int) -> PairedComparison:
     return PairedComparison(shared, only_a, only_b, 0, mcnemar_exact(only_a, only_b))
 

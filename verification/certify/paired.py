@@ -29,6 +29,7 @@ catches a drop from 0.90 to 0.80 at a given number of shared cases.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -143,10 +144,12 @@ def tarone_family(p_min: Mapping[str, float], alpha: float = ALPHA) -> set[str]:
     >>> sorted(tarone_family({"a": 0.5**10, "b": 0.5**3, "c": 1.0}))
     ['a']
     """
+    # How many keys each cut keeps is counted on the sorted values (a bisection per cut);
+    # the family is gathered once, at the cut that holds.
+    ordered = sorted(p_min.values())
     for k in range(1, len(p_min) + 1):
-        family = {key for key, p in p_min.items() if p <= alpha / k}
-        if len(family) <= k:
-            return family
+        if bisect_right(ordered, alpha / k) <= k:
+            return {key for key, p in p_min.items() if p <= alpha / k}
     return set()
 
 
