@@ -96,3 +96,28 @@ def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) 
     case = stress_case("kruskal", tier, size, index)
     assert len(case.input["vertices"]) == size
     assert oracle(case.input, case.expected), case.id
+
+
+def test_a_swap_spans_exactly_when_networkx_finds_the_same_components() -> None:
+    """The mutants keep a swapped edge list only if it is a forest joining the vertex groups
+    the tree joins: networkx's connected components, on random edge lists."""
+    import random
+
+    from verification.catalog.greedy.kruskal import _spans
+
+    def components(edges: list[list[Any]]) -> set[frozenset[str]]:
+        graph: nx.Graph = nx.Graph()
+        graph.add_edges_from(edge[:2] for edge in edges)
+        return {frozenset(group) for group in nx.connected_components(graph)}
+
+    rng = random.Random(8)
+    verdicts = set()
+    for _ in range(400):
+        labels = [chr(ord("A") + i) for i in range(rng.randint(2, 7))]
+        tree = [[*rng.sample(labels, 2), 1] for _ in range(rng.randint(0, 5))]
+        edges = [[*rng.sample(labels, 2), 1] for _ in range(rng.randint(0, 5))]
+        forest = nx.is_forest(nx.MultiGraph([edge[:2] for edge in edges])) if edges else True
+        expected = forest and components(edges) == components(tree)
+        assert _spans(edges, tree) == expected, (edges, tree)
+        verdicts.add(expected)
+    assert verdicts == {True, False}

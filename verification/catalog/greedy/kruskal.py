@@ -239,16 +239,24 @@ def _spans(edges: Sequence[Sequence[Any]], tree: Sequence[Sequence[Any]]) -> boo
             x = parent[x]
         return x
 
+    def groups() -> set[frozenset[str]]:
+        # Each vertex's root once: comparing every pair of vertices was quadratic, and a
+        # stress-size tree's mutants ask this of hundreds of swaps.
+        members: dict[str, set[str]] = {}
+        for x in list(parent):
+            members.setdefault(find(x), set()).add(x)
+        return {frozenset(group) for group in members.values()}
+
     for u, v, _ in edges:
         root_u, root_v = find(u), find(v)
         if root_u == root_v:
             return False
         parent[root_u] = root_v
-    groups = {frozenset(x for x in parent if find(x) == find(y)) for y in parent}
+    joined = groups()
     parent.clear()
     for u, v, _ in tree:
         parent[find(u)] = find(v)
-    return groups == {frozenset(x for x in parent if find(x) == find(y)) for y in parent}
+    return joined == groups()
 
 
 def kruskal_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
