@@ -265,3 +265,26 @@ def test_stress_grids_are_9x9_with_that_many_blanks_and_the_reference_holds(
     assert len(grid) == 9 and sum(row.count(0) for row in grid) == size
     assert case.expected["solvable"]
     assert oracle(case.input, case.expected), case.id
+
+
+def test_a_forced_blank_keeps_one_completion() -> None:
+    """The generator skips the uniqueness search for a blank its row, column and box leave
+    one digit: on grids with one completion, every such blank keeps one (the search says
+    so too), while other blanks are left to the search."""
+    from verification.catalog.backtracking.sudoku import _forced, _full_grid, count_solutions
+
+    rng = random.Random(27)
+    forced = 0
+    for height, width in ((2, 2), (2, 3), (3, 3)):
+        for _ in range(6):
+            grid = _full_grid(rng, height, width)
+            cells = [(r, c) for r in range(len(grid)) for c in range(len(grid))]
+            rng.shuffle(cells)
+            for r, c in cells[: len(cells) // 2]:
+                digit, grid[r][c] = grid[r][c], 0
+                if _forced(grid, r, c, height, width):
+                    forced += 1
+                    assert count_solutions(grid, height, width) == 1
+                elif count_solutions(grid, height, width) != 1:
+                    grid[r][c] = digit
+    assert forced > 100

@@ -221,6 +221,16 @@ def _full_grid(rng: random.Random, height: int, width: int) -> list[list[int]]:
     return [[digits[pattern[i][c]] for c in cols] for i in range(side)]
 
 
+def _forced(grid: list[list[int]], r: int, c: int, height: int, width: int) -> bool:
+    """Whether the blank at ``(r, c)`` can take one digit only, given its row, column and
+    box."""
+    seen = {*grid[r], *(row[c] for row in grid)}
+    top, left = r - r % height, c - c % width
+    seen.update(grid[i][j] for i in range(top, top + height) for j in range(left, left + width))
+    seen.discard(0)
+    return len(seen) == len(grid) - 1
+
+
 def _puzzle(rng: random.Random, height: int, width: int, blanks: int) -> list[list[int]]:
     """A grid with exactly ``blanks`` blanks and exactly one completion."""
     side = height * width
@@ -233,7 +243,9 @@ def _puzzle(rng: random.Random, height: int, width: int, blanks: int) -> list[li
             if removed == blanks:
                 break
             digit, grid[r][c] = grid[r][c], 0
-            if count_solutions(grid, height, width) == 1:
+            # The grid had one completion; a blank its row, column and box leave one digit
+            # keeps it at one, so only other blanks need the search.
+            if _forced(grid, r, c, height, width) or count_solutions(grid, height, width) == 1:
                 removed += 1
             else:
                 grid[r][c] = digit
