@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-RunCli = Callable[..., subprocess.CompletedProcess[str]]
+RunSeveral = Callable[..., list[subprocess.CompletedProcess[str]]]
 
 
 @pytest.fixture(scope="module")
@@ -31,87 +31,89 @@ def plugin_env(
     )
 
 
+BROKEN = {
+    "broken": "not a ScaffoldSpec",
+    "lost_scaffold": "markdown file of 'lost_scaffold' is missing",
+    "unimportable": "does not load",
+}
+
+
+@pytest.fixture(scope="module")
+def output(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the runs below write, each in its own folder."""
+    return tmp_path_factory.mktemp("runs")
+
+
+@pytest.fixture(scope="module")
+def runs(
+    plugin_env: dict[str, str], cli_several: RunSeveral, output: Path
+) -> dict[str, subprocess.CompletedProcess[str]]:
+    """The commands the tests read, by name, run one after another in one child process
+    (their outputs depend on the plugin alone; ``list`` first, so its standard error holds
+    the plugins' load warnings)."""
+    dry_run = ["--provider", "reference"]
+    certified = ["--cases", "10", "--output", str(output / "certified")]
+    known = ["--cases", "3", "--output", str(output / "known")]
+    case = ["--case", "largest_number-standard-000", "--part", "system"]
+    commands = {
+        "list": ["list"],
+        "certified": ["verify", "largest_number", *dry_run, *certified],
+        "checked": ["check", "largest_number", "--cases", "10"],
+        "shown": ["show-prompt", "largest_number", *case],
+        "known": ["verify", "dijkstra", *dry_run, *known],
+    }
+    commands |= {name: ["verify", name, *dry_run] for name in BROKEN}
+    done = cli_several(plugin_env, output, *commands.values())
+    return dict(zip(commands, done, strict=True))
+
+
 @pytest.fixture(scope="module")
 def listed(
-    plugin_env: dict[str, str], cli: RunCli, tmp_path_factory: pytest.TempPathFactory
+    runs: dict[str, subprocess.CompletedProcess[str]],
 ) -> subprocess.CompletedProcess[str]:
-    """One ``list`` run, which the tests only read (its output depends on the plugin alone)."""
-    return cli(plugin_env, tmp_path_factory.mktemp("cwd"), "list")
+    """The ``list`` run, which the tests only read."""
+    return runs["list"]
 
 
 @pytest.mark.slow
 def test_a_plugin_scaffold_is_certified_in_a_dry_run(
-    plugin_env: dict[str, str], cli: RunCli, tmp_path: Path
+    runs: dict[str, subprocess.CompletedProcess[str]], output: Path
 ) -> None:
-    done = cli(
-        plugin_env,
-        tmp_path,
-        "verify",
-        "largest_number",
-        "--provider",
-        "reference",
-        "--cases",
-        "10",
-        "--output",
-        str(tmp_path / "out"),
-    )
+    done = runs["certified"]
     assert done.returncode == 0, done.stderr
     assert "largest_number" in done.stdout and "CERTIFIED" in done.stdout
-    summary = json.loads((tmp_path / "out" / "reports" / "summary.json").read_text())
+    summary = json.loads((output / "certified" / "reports" / "summary.json").read_text())
     assert summary["dry_run"] is True
     assert summary["scaffolds"]["largest_number"]["pass_rate"] == 1.0
     manifest = json.loads(
-        next((tmp_path / "out" / "runs").iterdir()).joinpath("manifest.json").read_text()
+        next((output / "certified" / "runs").iterdir()).joinpath("manifest.json").read_text()
     )
     assert manifest["scaffolds"]["largest_number"]["file"].endswith("largest_number.md")
 
 
 @pytest.mark.slow
 def test_a_plugin_scaffold_is_listed_checked_and_shown(
-    plugin_env: dict[str, str],
-    cli_several: Callable[..., list[subprocess.CompletedProcess[str]]],
-    tmp_path: Path,
+    runs: dict[str, subprocess.CompletedProcess[str]],
     listed: subprocess.CompletedProcess[str],
 ) -> None:
     assert listed.returncode == 0, listed.stderr
     assert "largest_number" in listed.stdout and "dijkstra" in listed.stdout
-    checked, shown = cli_several(
-        plugin_env,
-        tmp_path,
-        ["check", "largest_number", "--cases", "10"],
-        [
-            "show-prompt",
-            "largest_number",
-            "--case",
-            "largest_number-standard-000",
-            "--part",
-            "system",
-        ],
-    )
+    checked, shown = runs["checked"], runs["shown"]
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "all checks passed" in checked.stdout
     assert shown.returncode == 0 and shown.stdout.startswith("# Largest Number")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    ("name", "reason"),
-    [
-        ("broken", "not a ScaffoldSpec"),
-        ("lost_scaffold", "markdown file of 'lost_scaffold' is missing"),
-        ("unimportable", "does not load"),
-    ],
-)
+@pytest.mark.parametrize(("name", "reason"), list(BROKEN.items()))
 def test_a_broken_plugin_is_skipped_with_its_reason(
-    plugin_env: dict[str, str],
-    cli: RunCli,
-    tmp_path: Path,
+    runs: dict[str, subprocess.CompletedProcess[str]],
     listed: subprocess.CompletedProcess[str],
     name: str,
     reason: str,
 ) -> None:
     assert "demo-scaffolds" in listed.stderr and reason in listed.stderr  # the warning
-    asked = cli(plugin_env, tmp_path, "verify", name, "--provider", "reference")
+    asked = runs[name]
     assert asked.returncode == 2
     assert f"scaffold {name!r} from demo-scaffolds was skipped" in asked.stderr
     assert reason in asked.stderr
@@ -119,22 +121,9 @@ def test_a_broken_plugin_is_skipped_with_its_reason(
 
 @pytest.mark.slow
 def test_a_plugin_cannot_take_a_known_name(
-    plugin_env: dict[str, str],
-    cli: RunCli,
-    tmp_path: Path,
+    runs: dict[str, subprocess.CompletedProcess[str]],
     listed: subprocess.CompletedProcess[str],
 ) -> None:
     assert "already declared by verification.catalog.graph.dijkstra" in listed.stderr
-    done = cli(
-        plugin_env,
-        tmp_path,
-        "verify",
-        "dijkstra",
-        "--provider",
-        "reference",
-        "--cases",
-        "3",
-        "--output",
-        str(tmp_path / "out"),
-    )
+    done = runs["known"]
     assert done.returncode == 0, done.stderr  # the catalog's own dijkstra, untouched
