@@ -19,16 +19,19 @@ from verification.validators.base import Tolerance, ValidationResult
 CASES_PER_TIER = 60
 
 
+_DRAWN: dict[str, list[TestCase]] = {}
+
+
 def cases(spec: Any) -> list[TestCase]:
-    return [
-        generate_case(spec, tier, index, seed=11)
-        for tier in TIERS
-        for index in range(CASES_PER_TIER)
-    ]
-
-
-KMP_CASES = cases(KMP)
-NEWTON_CASES = cases(NEWTON)
+    """Drawn when a test first asks, not at import: every xdist worker imports every
+    module, and only the one that runs these tests needs them."""
+    if spec.name not in _DRAWN:
+        _DRAWN[spec.name] = [
+            generate_case(spec, tier, index, seed=11)
+            for tier in TIERS
+            for index in range(CASES_PER_TIER)
+        ]
+    return _DRAWN[spec.name]
 
 
 def verdict(spec: Any, answer: Any, case: TestCase) -> ValidationResult:
@@ -46,7 +49,7 @@ def test_kinds_and_tolerances() -> None:
 
 @pytest.mark.parametrize("spec", [KMP, NEWTON], ids=lambda s: s.name)
 def test_reference_answers_pass_schema_and_validator(spec: Any) -> None:
-    for case in KMP_CASES if spec is KMP else NEWTON_CASES:
+    for case in cases(spec):
         spec.answer_schema.model_validate(case.expected)
         assert verdict(spec, case.expected, case).is_valid
         assert spec.validator.validate(case.expected, case.expected).is_valid
@@ -77,11 +80,11 @@ def kmp_mutants(case: TestCase) -> list[list[int]]:
 
 def test_kmp_rejects_every_mutant() -> None:
     checked = 0
-    for case in KMP_CASES:
+    for case in cases(KMP):
         for mutant in kmp_mutants(case):
             assert not verdict(KMP, {"positions": mutant}, case).is_valid, (case.input, mutant)
             checked += 1
-    assert checked > 5 * len(KMP_CASES)
+    assert checked > 5 * len(cases(KMP))
 
 
 def newton_mutants(case: TestCase) -> list[dict[str, Any]]:
@@ -114,16 +117,16 @@ def newton_mutants(case: TestCase) -> list[dict[str, Any]]:
 
 def test_newton_rejects_every_mutant() -> None:
     checked = 0
-    for case in NEWTON_CASES:
+    for case in cases(NEWTON):
         for mutant in newton_mutants(case):
             assert not verdict(NEWTON, mutant, case).is_valid, (case.expected, mutant)
             checked += 1
-    assert checked == sum(len(newton_mutants(c)) for c in NEWTON_CASES) > 0
+    assert checked == sum(len(newton_mutants(c)) for c in cases(NEWTON)) > 0
 
 
 def test_newton_accepts_every_rounding_the_output_format_allows() -> None:
     accepted = 0
-    for case in NEWTON_CASES:
+    for case in cases(NEWTON):
         root = case.expected["root"]
         if root is None:
             continue
@@ -165,8 +168,8 @@ answer_like = st.fixed_dictionaries(
 @pytest.mark.slow
 @given(junk=json_values | answer_like, index=st.integers(0, 3 * CASES_PER_TIER - 1))
 def test_validators_never_raise_on_junk(junk: Any, index: int) -> None:
-    assert not verdict(KMP, junk, KMP_CASES[index]).is_valid or junk == KMP_CASES[index].expected
-    newton_case = NEWTON_CASES[index]
+    assert not verdict(KMP, junk, cases(KMP)[index]).is_valid or junk == cases(KMP)[index].expected
+    newton_case = cases(NEWTON)[index]
     result = verdict(NEWTON, junk, newton_case)
     if result.is_valid:
         assert junk["converged"] == newton_case.expected["converged"]
@@ -179,7 +182,7 @@ def test_validators_never_raise_on_junk(junk: Any, index: int) -> None:
 def test_kmp_accepts_a_schema_valid_answer_only_when_exact(
     positions: list[int], index: int
 ) -> None:
-    case = KMP_CASES[index]
+    case = cases(KMP)[index]
     answer = KMP.answer_schema.model_validate({"positions": positions}).model_dump()
     assert verdict(KMP, answer, case).is_valid == (positions == case.expected["positions"])
 
@@ -193,7 +196,7 @@ def test_kmp_accepts_a_schema_valid_answer_only_when_exact(
 def test_newton_verdict_on_schema_valid_answers(
     root: float | None, iterations: int, converged: bool, index: int
 ) -> None:
-    case = NEWTON_CASES[index]
+    case = cases(NEWTON)[index]
     answer = {"root": root, "iterations": iterations, "converged": converged}
     NEWTON.answer_schema.model_validate(answer)
     expected = case.expected

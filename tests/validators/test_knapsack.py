@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from functools import cache
 from typing import Any
 
 import pytest
 
+from verification.cases import case_id
 from verification.catalog.dynamic_programming.knapsack_01 import optimal_item_sets
 from verification.generators.base import TIERS, TestCase, generate_case
 from verification.registry import VALIDATOR_REGISTRY, get_spec
@@ -17,7 +19,17 @@ SPEC = get_spec("knapsack_01")
 VALIDATOR = KnapsackValidator()
 COUNTS = {"simple": 60, "standard": 60, "edge": 100}
 """Alternative optimal sets come from the edge tier's ties alone, hence its larger share."""
-CASES = [generate_case(SPEC, tier, k, seed=11) for tier in TIERS for k in range(COUNTS[tier])]
+KEYS = [(tier, k) for tier in TIERS for k in range(COUNTS[tier])]
+EACH_CASE = pytest.mark.parametrize(
+    "index", range(len(KEYS)), ids=[case_id(SPEC.name, tier, k) for tier, k in KEYS]
+)
+
+
+@cache
+def cases() -> list[TestCase]:
+    """The cases of ``KEYS``, drawn when a test first asks, not at import: every xdist
+    worker imports every module, and only the one that runs these tests needs them."""
+    return [generate_case(SPEC, tier, k, seed=11) for tier, k in KEYS]
 
 
 def oracle(case: TestCase, answer: dict[str, Any]) -> bool:
@@ -85,14 +97,16 @@ def test_registered_kind() -> None:
     assert VALIDATOR_REGISTRY["knapsack_01"] == "knapsack"
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
-def test_accepts_the_reference_answer(case: TestCase) -> None:
+@EACH_CASE
+def test_accepts_the_reference_answer(index: int) -> None:
+    case = cases()[index]
     assert VALIDATOR.validate(case.expected, case.expected, case=case).is_valid
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
-def test_rejects_the_right_set_out_of_ascending_order(case: TestCase) -> None:
+@EACH_CASE
+def test_rejects_the_right_set_out_of_ascending_order(index: int) -> None:
     """The Output Format asks for ascending indices, and the validator grades what it asks."""
+    case = cases()[index]
     if len(case.expected["selected_items"]) < 2:
         return
     reordered = answer(case, case.expected["selected_items"][::-1])
@@ -102,7 +116,7 @@ def test_rejects_the_right_set_out_of_ascending_order(case: TestCase) -> None:
 
 def test_accepts_every_optimal_set() -> None:
     alternatives = {tier: 0 for tier in TIERS}
-    for case in CASES:
+    for case in cases():
         for items in optimal_item_sets(**case.input)[1]:
             verdict = VALIDATOR.validate(answer(case, items), case.expected, case=case)
             assert verdict.is_valid, (case.id, items, verdict.message)
@@ -114,22 +128,22 @@ def test_accepts_every_optimal_set() -> None:
 
 @pytest.mark.slow
 def test_rejects_every_mutant(rejects_every_mutant: Callable[..., object]) -> None:
-    rejects_every_mutant(VALIDATOR, CASES, mutants, oracle, kinds=MUTANT_KINDS)
+    rejects_every_mutant(VALIDATOR, cases(), mutants, oracle, kinds=MUTANT_KINDS)
 
 
 def test_without_case_compares_value_and_set_and_says_feasibility_is_unchecked() -> None:
     rng = random.Random(2)
-    for case in CASES:
+    for case in cases():
         for kind, mutant in mutants(case, rng):
             verdict = VALIDATOR.validate(mutant, case.expected)
             assert not verdict.is_valid, (kind, case.id, mutant)
-    verdict = VALIDATOR.validate(CASES[0].expected, CASES[0].expected)
+    verdict = VALIDATOR.validate(cases()[0].expected, cases()[0].expected)
     assert verdict.is_valid
     assert "feasibility could not be checked" in verdict.message
 
 
 def test_messages_name_the_fault() -> None:
-    case = next(c for c in CASES if c.tier == "standard")
+    case = next(c for c in cases() if c.tier == "standard")
     best = case.expected["max_value"]
     chosen = case.expected["selected_items"]
     over = answer(case, list(range(len(case.input["weights"]))))
@@ -162,7 +176,7 @@ JUNK: list[Any] = [
 
 @pytest.mark.parametrize("junk", JUNK)
 def test_never_raises_on_junk(junk: Any) -> None:
-    for case in CASES[::10]:
+    for case in cases()[::10]:
         verdict = VALIDATOR.validate(junk, case.expected, case=case)
         assert not verdict.is_valid or oracle(case, junk)
         VALIDATOR.validate(junk, case.expected)

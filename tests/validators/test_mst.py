@@ -4,19 +4,29 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from functools import cache
 from itertools import combinations, islice
 from typing import Any
 
 import networkx as nx
 import pytest
 
+from verification.cases import case_id
 from verification.generators.base import TIERS, TestCase, generate_case
 from verification.registry import VALIDATOR_REGISTRY, get_spec
 from verification.validators.set_equivalence import MSTValidator
 
 SPEC = get_spec("kruskal")
 VALIDATOR = MSTValidator()
-CASES = [generate_case(SPEC, tier, k, seed=7) for tier in TIERS for k in range(40)]
+KEYS = [(tier, k) for tier in TIERS for k in range(40)]
+
+
+@cache
+def cases() -> list[TestCase]:
+    """The cases of ``KEYS``, drawn when a test first asks, not at import: every xdist
+    worker imports every module, and only the one that runs these tests needs them."""
+    return [generate_case(SPEC, tier, k, seed=7) for tier, k in KEYS]
+
 
 Edge = list[Any]
 
@@ -139,8 +149,11 @@ def test_registered_kind() -> None:
     assert VALIDATOR_REGISTRY["kruskal"] == "mst"
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
-def test_accepts_the_reference_answer_in_any_order(case: TestCase) -> None:
+@pytest.mark.parametrize(
+    "index", range(len(KEYS)), ids=[case_id(SPEC.name, tier, k) for tier, k in KEYS]
+)
+def test_accepts_the_reference_answer_in_any_order(index: int) -> None:
+    case = cases()[index]
     assert VALIDATOR.validate(case.expected, case.expected, case=case).is_valid
     shuffled = answer(rewritten(case.expected["edges"], random.Random(case.id)))
     assert VALIDATOR.validate(shuffled, case.expected, case=case).is_valid
@@ -150,7 +163,7 @@ def test_accepts_the_reference_answer_in_any_order(case: TestCase) -> None:
 def test_accepts_every_alternative_minimum_spanning_forest() -> None:
     alternatives = {tier: 0 for tier in TIERS}
     rng = random.Random(0)
-    for case in CASES:
+    for case in cases():
         for forest in minimum_forests(case):
             candidate = answer(rewritten(forest, rng))
             assert oracle(case, candidate)
@@ -165,13 +178,13 @@ def test_accepts_every_alternative_minimum_spanning_forest() -> None:
 
 @pytest.mark.slow
 def test_rejects_every_mutant(rejects_every_mutant: Callable[..., object]) -> None:
-    rejects_every_mutant(VALIDATOR, CASES, mutants, oracle, kinds=MUTANT_KINDS)
+    rejects_every_mutant(VALIDATOR, cases(), mutants, oracle, kinds=MUTANT_KINDS)
 
 
 def test_rejects_every_mutant_without_case_too() -> None:
     # Every mutant changes the total, the set of endpoint pairs, or a stated weight.
     rng = random.Random(2)
-    for case in CASES:
+    for case in cases():
         for kind, mutant in mutants(case, rng):
             verdict = VALIDATOR.validate(mutant, case.expected)
             assert not verdict.is_valid, (kind, case.id, mutant)
@@ -195,7 +208,7 @@ def test_without_case_another_tied_tree_is_rejected_and_says_why() -> None:
 
 
 def test_forest_message_names_a_forest() -> None:
-    case = next(c for c in CASES if not nx.is_connected(input_graph(c)))
+    case = next(c for c in cases() if not nx.is_connected(input_graph(c)))
     verdict = VALIDATOR.validate(case.expected, case.expected, case=case)
     assert verdict.is_valid
     assert "forest" in verdict.message
@@ -227,6 +240,6 @@ JUNK: list[Any] = [
 
 @pytest.mark.parametrize("junk", JUNK)
 def test_never_raises_on_junk(junk: Any) -> None:
-    for case in CASES[::10]:
+    for case in cases()[::10]:
         assert not VALIDATOR.validate(junk, case.expected, case=case).is_valid
         VALIDATOR.validate(junk, case.expected)
