@@ -73,28 +73,49 @@ def bare_env(tmp_path_factory: pytest.TempPathFactory, install_plugin: Any) -> d
     return env
 
 
+RANGES = {"simple": (2, 10), "standard": (5, 21), "edge": (1, 3)}
+
+
+@pytest.fixture(scope="module")
+def output(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("runs")
+
+
+@pytest.fixture(scope="module")
+def runs(bare_env: dict[str, str], cli_several: Any, output: Path) -> dict[str, Any]:
+    """The commands the tests read, by name, run one after another in one child process
+    (their outputs depend on the plugin alone)."""
+    commands = {
+        "listed": ["list", "--json"],
+        "shown": ["show-prompt", "largest_bare", "--part", "system"],
+    }
+    commands |= {
+        tier: [
+            "show-prompt",
+            "largest_bare",
+            "--case",
+            f"largest_bare-{tier}-000",
+            "--part",
+            "user",
+        ]
+        for tier in RANGES
+    }
+    commands["checked"] = ["check", "largest_bare", "--cases", "5"]
+    dry_run = ["--provider", "reference", "--cases", "6", "--output", str(output / "out")]
+    commands["certified"] = ["verify", "largest_bare", *dry_run]
+    return dict(zip(commands, cli_several(bare_env, output, *commands.values()), strict=True))
+
+
 @pytest.mark.slow
-def test_the_defaults_fill_markdown_title_and_sizes(
-    bare_env: dict[str, str], cli_several: Any, tmp_path: Path
-) -> None:
-    ranges = {"simple": (2, 10), "standard": (5, 21), "edge": (1, 3)}
-    shown_cases = [
-        ["show-prompt", "largest_bare", "--case", f"largest_bare-{tier}-000", "--part", "user"]
-        for tier in ranges
-    ]
-    listed, shown, *cases = cli_several(
-        bare_env,
-        tmp_path,
-        ["list", "--json"],
-        ["show-prompt", "largest_bare", "--part", "system"],
-        *shown_cases,
-    )
+def test_the_defaults_fill_markdown_title_and_sizes(runs: dict[str, Any]) -> None:
+    listed, shown = runs["listed"], runs["shown"]
     assert listed.returncode == 0, listed.stderr
     (entry,) = (e for e in json.loads(listed.stdout)["scaffolds"] if e["name"] == "largest_bare")
     assert entry["title"] == "Largest Number, Bare"
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.startswith("# Largest Number, Bare")
-    for (tier, (low, high)), case in zip(ranges.items(), cases, strict=True):
+    for tier, (low, high) in RANGES.items():
+        case = runs[tier]
         assert case.returncode == 0, case.stderr
         size = low if tier == "edge" else (low + high) // 2
         numbers = json.loads(case.stdout[case.stdout.index("{") : case.stdout.rindex("}") + 1])
@@ -102,10 +123,8 @@ def test_the_defaults_fill_markdown_title_and_sizes(
 
 
 @pytest.mark.slow
-def test_check_warns_about_generic_mutants_the_validator_accepts(
-    bare_env: dict[str, str], cli: Any, tmp_path: Path
-) -> None:
-    checked = cli(bare_env, tmp_path, "check", "largest_bare", "--cases", "5")
+def test_check_warns_about_generic_mutants_the_validator_accepts(runs: dict[str, Any]) -> None:
+    checked = runs["checked"]
     assert checked.returncode == 0, checked.stdout + checked.stderr
     warned = [line for line in checked.stdout.splitlines() if line.startswith("WARN")]
     # Three warnings: the generic mutants, a Markdown that marks no task part, and a spec
@@ -120,24 +139,12 @@ def test_check_warns_about_generic_mutants_the_validator_accepts(
 
 @pytest.mark.slow
 def test_a_dry_run_certifies_it_without_counting_generic_mutants(
-    bare_env: dict[str, str], cli: Any, tmp_path: Path
+    runs: dict[str, Any], output: Path
 ) -> None:
-    out = tmp_path / "out"
-    done = cli(
-        bare_env,
-        tmp_path,
-        "verify",
-        "largest_bare",
-        "--provider",
-        "reference",
-        "--cases",
-        "6",
-        "--output",
-        str(out),
-    )
+    done = runs["certified"]
     assert done.returncode == 0, done.stdout + done.stderr
     assert "CERTIFIED" in done.stdout and "INCOMPLETE" not in done.stdout
-    summary = json.loads((out / "reports" / "summary.json").read_text())
+    summary = json.loads((output / "out" / "reports" / "summary.json").read_text())
     scaffold = summary["scaffolds"]["largest_bare"]
     assert scaffold["status"] == "CERTIFIED"
 
