@@ -235,12 +235,12 @@ def ends_at_minimum_in_floats(
     # Their coefficients made positive: the value at t bounds |p(x)| for every |x| <= t.
     bound_slope, bound_curve, bound_bend = ([abs(c) for c in p] for p in (slope, curve, bend))
     error = 2.3e-16 * abs(candidate["x0"])  # x0 (tenths) as a double
+    reach = max(abs(step.x[0]) for step in steps) + 1e-9  # each |x| + e, bounded once
+    wide = rate * _value(bound_bend, reach), rate * (1e-15 * _value(bound_curve, reach) + 1e-15)
+    rounding = 2e-15 * rate * _value(bound_slope, reach) + 1e-300
     for step in steps:
-        x, new = step.x[0], step.x_new[0]
-        reach = abs(x) + error
-        gain = abs(1 - rate * _value(curve, x)) + 1e-15
-        gain += rate * (error * _value(bound_bend, reach) + 1e-15 * _value(bound_curve, reach))
-        error = error * gain + 2e-15 * (abs(new) + rate * _value(bound_slope, reach)) + 1e-300
+        gain = abs(1 - rate * _value(curve, step.x[0])) + 1e-15 + error * wide[0] + wide[1]
+        error = error * gain + 2e-15 * abs(step.x_new[0]) + rounding
         if not error < 1e-9:
             return None
     distance = error + 6e-7
