@@ -100,12 +100,15 @@ def _diff(actual: Any, expected: Any, path: str, found: list[str], limit: int) -
         for key in sorted(actual_by_key.keys() - expected_by_key.keys()):
             found.append(f"{path}.{key}: unexpected key")
         for key in sorted(expected_by_key.keys() & actual_by_key.keys()):
-            _diff(actual_by_key[key], expected_by_key[key], f"{path}.{key}", found, limit)
+            a, e = actual_by_key[key], expected_by_key[key]
+            if not _plainly_equal(a, e):  # an equal part adds nothing: no path built for it
+                _diff(a, e, f"{path}.{key}", found, limit)
     elif kind_e == "array":
         if len(actual) != len(expected):
             found.append(f"{path}: expected {len(expected)} items, got {len(actual)}")
         for index, (a, e) in enumerate(zip(actual, expected, strict=False)):
-            _diff(a, e, f"{path}[{index}]", found, limit)
+            if not _plainly_equal(a, e):
+                _diff(a, e, f"{path}[{index}]", found, limit)
     elif actual != expected:
         found.append(f"{path}: expected {expected!r:.80}, got {actual!r:.80}")
     del found[limit:]
