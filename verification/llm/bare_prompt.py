@@ -25,7 +25,10 @@ bare template (``user_bare``), which asks to solve the instance as the instructi
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from pathlib import Path
 
+from verification.catalog import Catalog
 from verification.catalog.spec import ScaffoldSpec
 from verification.errors import ScaffoldFileError
 from verification.llm.prompt_builder import PromptBuilder, Scaffold, ScaffoldParser
@@ -170,13 +173,28 @@ class BarePromptBuilder(PromptBuilder):
 
     user_template = "user_bare"
 
+    def __init__(
+        self,
+        scaffolds_dir: str | Path = "scaffolds",
+        *,
+        overrides: Mapping[str, Path] | None = None,
+        catalog: Catalog | None = None,
+    ) -> None:
+        super().__init__(scaffolds_dir, overrides=overrides, catalog=catalog)
+        self._bare: dict[str, str] = {}
+        """Each scaffold's bare text, by name."""
+
     def get_scaffold_content(self, scaffold: Scaffold) -> str:
         markdown = super().get_scaffold_content(scaffold)
         spec = self.spec(scaffold)
-        if spec.markdown is not None and not marks_task(markdown):
-            raise ScaffoldFileError(
-                f"{self.scaffold_path(spec)}: --baseline none needs the scaffold's task "
-                "part marked: it has no ## Conventions section, so the bare prompt would "
-                "drop the conventions its answer depends on (add one stating them)"
-            )
-        return bare_scaffold(markdown)
+        # Made once per scaffold, as its file is read and checked once: making it parses
+        # the Markdown twice, and every case's prompt asks for it.
+        if spec.name not in self._bare:
+            if spec.markdown is not None and not marks_task(markdown):
+                raise ScaffoldFileError(
+                    f"{self.scaffold_path(spec)}: --baseline none needs the scaffold's task "
+                    "part marked: it has no ## Conventions section, so the bare prompt would "
+                    "drop the conventions its answer depends on (add one stating them)"
+                )
+            self._bare[spec.name] = bare_scaffold(markdown)
+        return self._bare[spec.name]
