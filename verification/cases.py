@@ -128,9 +128,14 @@ def case_rng(
     return random.Random(f"{seed}:{scaffold}:{tier}:s{size}:{index}")
 
 
+_TO_JSON = json.JSONEncoder(allow_nan=False)
+"""``json.dumps(value, allow_nan=False)`` builds this encoder per call; made once, it
+writes the same text (twice per case drawn)."""
+
+
 def to_json_data(value: Any) -> Any:
     """Round-trip through JSON: tuples become lists, and NaN or infinity is an error."""
-    return json.loads(json.dumps(value, allow_nan=False))
+    return json.loads(_TO_JSON.encode(value))
 
 
 class TestCase(BaseModel):

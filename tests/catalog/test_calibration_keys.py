@@ -43,3 +43,18 @@ def test_distinct_answers_drops_repeats_and_the_unlike() -> None:
     kept = distinct_answers(answers, unlike=[{"a": True, "b": 2}])
     assert kept == [answers[0], answers[2]]
     assert kept[1]["a"] == 1.0 and isinstance(kept[1]["a"], float)
+
+
+@pytest.mark.parametrize("value", [*ANSWERS[:2], [1, (2, 3.5)], float("nan"), {"a": object()}])
+def test_a_case_is_made_json_data_as_json_dumps_makes_it(value: Any) -> None:
+    """to_json_data writes with one encoder built once: the data and the errors are those
+    of json.dumps(allow_nan=False) and json.loads."""
+    from verification.cases import to_json_data
+
+    try:
+        expected = json.loads(json.dumps(value, allow_nan=False))
+    except (TypeError, ValueError) as error:
+        with pytest.raises(type(error), match=str(error)):
+            to_json_data(value)
+    else:
+        assert to_json_data(value) == expected
