@@ -11,13 +11,13 @@ import json
 import math
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from scipy.stats import binom
 
+from tests.support.draws import drawing_each_case_once
 from verification.cases import TIERS, parse_case_id
 from verification.catalog import default_catalog
 from verification.certify.sequential import operating_characteristic, plan_for
@@ -42,6 +42,14 @@ RIGHT: dict[str, Callable[[int], bool]] = {
 ten (a rate at the threshold, which no early look decides)."""
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _drawn_once() -> Iterator[None]:
+    """The runs here draw the same suite of four scaffolds again and again: each case is drawn once
+    (tests/support/draws.py)."""
+    with drawing_each_case_once():
+        yield
+
+
 def _verify(output: Path, *options: str) -> int:
     return main(["verify", *options, "--output", str(output), "--no-cache"])
 
@@ -53,6 +61,8 @@ def _run_dir(output: Path) -> Path:
 
 def _wald(passed: int, n: int, p0: float, p1: float, risk: float) -> int:
     """Wald's test of p0 against p1 at ``risk`` each way, from scipy's log-pmfs."""
+    from scipy.stats import binom  # here: collecting this module should not import scipy
+
     ratio = binom.logpmf(passed, n, p1) - binom.logpmf(passed, n, p0)
     if ratio >= math.log((1 - risk) / risk):
         return 1

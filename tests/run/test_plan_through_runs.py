@@ -9,15 +9,25 @@ that keeps a worker busy while the other waits; the answer book is drawn once pe
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.support.benchmarks import load_benchmark
+from tests.support.draws import drawing_each_case_once
 from verification.certify.sequential import operating_characteristic, plan_for
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _drawn_once() -> Iterator[None]:
+    """The hundred runs here draw the same dijkstra cases again and again: each case is drawn once
+    (tests/support/draws.py)."""
+    with drawing_each_case_once():
+        yield
 
 
 @pytest.fixture(scope="module")

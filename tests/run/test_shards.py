@@ -9,11 +9,13 @@ import asyncio
 import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.draws import drawing_each_case_once
 from verification.cases import parse_case_id
 from verification.catalog import default_catalog
 from verification.cli import main
@@ -30,6 +32,14 @@ from verification.store.summary_file import RunSummary
 PLAN = ("kmp", "bfs", "--cases", "12", "--sizes", "6,9", "--samples", "2", "--seed", "7")
 """Two scaffolds, three tiers, a two-size sweep and two samples: every axis a cut balances."""
 PLAN_SETTINGS: dict[str, Any] = {"cases": 12, "sizes": [6, 9], "samples": 2, "seed": 7}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _drawn_once() -> Iterator[None]:
+    """The runs and shards here draw the same plan again and again: each case is drawn once
+    (tests/support/draws.py)."""
+    with drawing_each_case_once():
+        yield
 
 
 def _asking_all(output: Path, **provider: Any) -> int:

@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.draws import drawing_each_case_once
 from verification.catalog import default_catalog
 from verification.certify.envelope import run_split, sweep_sizes
 from verification.certify.sequential import decide
@@ -26,6 +28,14 @@ from verification.store.summary_file import RunSummary
 
 SCAFFOLD = "kmp"
 SEED = 11
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _drawn_once() -> Iterator[None]:
+    """The dry run, the run that looks and the run that asks all draw the same sweep: each case
+    is drawn once (tests/support/draws.py)."""
+    with drawing_each_case_once():
+        yield
 
 
 def _right(size: int, place: int) -> bool | None:
