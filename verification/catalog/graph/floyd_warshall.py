@@ -101,8 +101,10 @@ def _longest_path_edges(test_input: dict[str, Any], distances: Matrix) -> int:
     """The most edges a shortest path needs (fewest-edge count, maximised over pairs)."""
     weights = {(u, v): w for u, v, w in test_input["edges"]}
     edges_needed = {(v, v): 0 for v in test_input["vertices"]}
-    # Relax by edge count: a pair's fewest edges among its shortest paths.
+    # Relax by edge count: a pair's fewest edges among its shortest paths. A round that
+    # changes nothing leaves the next ones nothing to change: the counts are final.
     for _ in test_input["vertices"]:
+        changed = False
         for (u, x), w in weights.items():
             for v in test_input["vertices"]:
                 tail = edges_needed.get((x, v))
@@ -111,6 +113,9 @@ def _longest_path_edges(test_input: dict[str, Any], distances: Matrix) -> int:
                     continue
                 if (u, v) not in edges_needed or edges_needed[(u, v)] > tail + 1:
                     edges_needed[(u, v)] = tail + 1
+                    changed = True
+        if not changed:
+            break
     return max(edges_needed.values())
 
 
