@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.clustering import design_effect_answers
+from verification.certify.answers import CaseScores
 from verification.certify.calibration import Calibration, CalibrationMiss
 from verification.certify.envelope import CASES_PER_SIZE
 from verification.certify.results import ScaffoldResults, certify, wilson_interval
@@ -360,3 +361,16 @@ def test_infrastructure_errors_give_a_worst_case_rate_beside_the_rate() -> None:
     assert results.worst_case_rate == pytest.approx(16 / 20)  # as if both errors failed
     clean = ScaffoldResults.from_records("kmp", records[:18], planned=18)
     assert clean.worst_case_rate is None
+
+
+@given(
+    st.dictionaries(
+        st.text(max_size=6),
+        st.integers(1, 12).flatmap(lambda seen: st.tuples(st.integers(0, seen), st.just(seen))),
+        max_size=80,
+    )
+)
+def test_a_total_is_the_exact_sum_of_its_case_scores(tallies: dict[str, tuple[int, int]]) -> None:
+    total = CaseScores(tallies).total()
+    assert isinstance(total, Fraction)
+    assert total == sum((Fraction(good, seen) for good, seen in tallies.values()), Fraction(0))

@@ -93,7 +93,12 @@ class CaseScores:
         return len(self.tallies)
 
     def total(self) -> Fraction:
-        return sum((Fraction(good, seen) for good, seen in self.tallies.values()), Fraction(0))
+        # Summed in integers per number of answers (one Fraction each, not one per case):
+        # the same exact sum, without a gcd for every case of every fold.
+        goods: dict[int, int] = {}
+        for good, seen in self.tallies.values():
+            goods[seen] = goods.get(seen, 0) + good
+        return sum((Fraction(good, seen) for seen, good in goods.items()), Fraction(0))
 
     def consistent(self) -> int:
         return sum(good in (0, seen) for good, seen in self.tallies.values())

@@ -433,8 +433,13 @@ def results_from_journal(
     catalog = catalog or default_catalog()
     records = fitting_records(records, catalog)
     plan = plan_from_record(manifest.plan) if manifest.plan is not None else None
+    # Each scaffold's records, sorted out once rather than once for every scaffold.
+    by_scaffold: dict[str, list[AttemptRecord]] = {}
+    for record in records:
+        by_scaffold.setdefault(record.scaffold, []).append(record)
     results = {}
     for name in manifest.scaffolds:
+        own = by_scaffold.get(name, [])
         spec = catalog.get(name)
         split = run_split(spec, manifest) if spec else None
         mine = plan
@@ -442,7 +447,7 @@ def results_from_journal(
             mine = fixed_plan(max(len(manifest.scaffolds[name].case_ids), 1))
         results[name] = ScaffoldResults.from_records(
             name,
-            records,
+            own,
             planned=_asked(manifest, name, split) * manifest.samples,
             run_label=manifest.run_label,
             swept=(manifest.sizes or {}).get(name, ()),
@@ -452,7 +457,7 @@ def results_from_journal(
             order=case_order(manifest, name, mine, split),
             size_unit=spec.size.unit if spec else "size",
             calibration=(
-                calibrate(spec, journalled_cases(name, records), known=calibrations)
+                calibrate(spec, journalled_cases(name, own), known=calibrations)
                 if spec
                 else None
             ),

@@ -189,7 +189,17 @@ def shown_answer(
     share is shown as the start of its JSON text, marked cut (and, if it differs, marked
     whole), and an answer that is no object, or whose field names alone are too long, is
     shown as the start of its JSON text. The journal keeps the whole answer."""
-    value = safe_json(answer)
+    try:
+        text = json.dumps(answer, default=str, allow_nan=False, ensure_ascii=False)
+    except ValueError:  # NaN or infinity in a parsed answer: shown as text (safe_json's repr)
+        value: Any = repr(answer)
+    else:
+        # safe_json's value, from the text measured: the text of that value is no longer
+        # (only a key written twice, such as 1 and "1", is dropped), so one short enough
+        # stands for both and most answers are written once, not twice.
+        value = json.loads(text)
+        if len(text) <= SHOWN_ANSWER_CHARS:
+            return value, dict(diff)
     text = json.dumps(value, ensure_ascii=False)
     if len(text) <= SHOWN_ANSWER_CHARS:
         return value, dict(diff)
