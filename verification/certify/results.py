@@ -457,9 +457,7 @@ def results_from_journal(
             order=case_order(manifest, name, mine, split),
             size_unit=spec.size.unit if spec else "size",
             calibration=(
-                calibrate(spec, journalled_cases(name, own), known=calibrations)
-                if spec
-                else None
+                calibrate(spec, journalled_cases(name, own), known=calibrations) if spec else None
             ),
             uncertified=uncertified_reason(manifest),
         )
