@@ -235,15 +235,46 @@ def test_no_plugin_can_end_or_stop_a_command_while_it_loads(
     assert "CERTIFIED" in done.stdout
 
 
+@pytest.fixture(scope="module")
+def output(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("hostile") / "out"
+
+
+@pytest.fixture(scope="module")
+def runs(
+    hostile_env: dict[str, str], cli_several: RunSeveral, output: Path
+) -> dict[str, subprocess.CompletedProcess[str]]:
+    """The dry run of every verify-time attack, check of them and show-prompt of one, run
+    one after another in one child process; the tests only read them."""
+    commands = {
+        "verified": [
+            "verify",
+            "largest_number",
+            *VERIFY_ATTACKS,
+            "--cases",
+            "3",
+            "--provider",
+            "reference",
+            "--output",
+            str(output),
+        ],
+        "checked": ["check", *VERIFY_ATTACKS, "--cases", "3"],
+        "shown": ["show-prompt", "generator_raises", "--case", "generator_raises-simple-000"],
+    }
+    done = cli_several(hostile_env, output.parent, *commands.values())
+    return dict(zip(commands, done, strict=True))
+
+
 @pytest.mark.slow
 def test_a_plugin_failing_at_verify_time_makes_its_scaffold_incomplete_and_the_rest_run(
-    hostile_env: dict[str, str], cli: RunCli, cli_several: RunSeveral, tmp_path: Path
+    hostile_env: dict[str, str],
+    cli_several: RunSeveral,
+    tmp_path: Path,
+    runs: dict[str, subprocess.CompletedProcess[str]],
+    output: Path,
 ) -> None:
-    output = tmp_path / "out"
     argv = ["--provider", "reference", "--output", str(output)]
-    done = cli(
-        hostile_env, tmp_path, "verify", "largest_number", *VERIFY_ATTACKS, "--cases", "3", *argv
-    )
+    done = runs["verified"]
     assert done.returncode == 3, done.stdout + done.stderr
     assert "internal error" not in done.stderr and "Traceback" not in done.stderr
     (run,) = (output / "runs").iterdir()
@@ -276,14 +307,9 @@ def test_a_plugin_failing_at_verify_time_makes_its_scaffold_incomplete_and_the_r
 
 @pytest.mark.slow
 def test_check_and_show_prompt_blame_the_plugin(
-    hostile_env: dict[str, str], cli_several: RunSeveral, tmp_path: Path
+    runs: dict[str, subprocess.CompletedProcess[str]],
 ) -> None:
-    checked, shown = cli_several(
-        hostile_env,
-        tmp_path,
-        ["check", *VERIFY_ATTACKS, "--cases", "3"],
-        ["show-prompt", "generator_raises", "--case", "generator_raises-simple-000"],
-    )
+    checked, shown = runs["checked"], runs["shown"]
     assert checked.returncode == 1, checked.stdout + checked.stderr
     # check draws, judges and renders answers, but writes no prompt: format_raises passes it.
     for name in set(VERIFY_ATTACKS) - {"format_raises"}:
