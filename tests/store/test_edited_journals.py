@@ -30,21 +30,21 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     return code, out, err
 
 
+DRY_RUN = (NAME, "--provider", "reference", "--cases", CASES)
+MadeRuns = Callable[..., list[Path]]
+
+
 def _dry_run(capsys: pytest.CaptureFixture[str], output: Path, *more: str) -> Path:
-    code, _, err = _run(
-        capsys,
-        "verify",
-        NAME,
-        "--provider",
-        "reference",
-        "--cases",
-        CASES,
-        "--output",
-        str(output),
-        *more,
-    )
+    code, _, err = _run(capsys, "verify", *DRY_RUN, "--output", str(output), *more)
     assert code == 0, err
     return max((output / "runs").iterdir(), key=lambda run: run.stat().st_mtime_ns)
+
+
+def _first_dry_run(made_runs: MadeRuns, output: Path) -> Path:
+    """``_dry_run``'s folder in an empty ``output``, made once and copied for each test
+    (``tests/store/conftest.py``)."""
+    (run,) = made_runs(output, DRY_RUN)
+    return run
 
 
 def _edit_line(journal: Path, number: int, edit: Edit) -> str:
@@ -94,6 +94,7 @@ def _assert_named(said: str, journal: Path, case_id: str, why: str) -> None:
 
 
 def test_report_reads_an_edited_line_as_that_case_s_missing_answer(
+    made_runs: MadeRuns,
     capsys: pytest.CaptureFixture[str],
     caplog: pytest.LogCaptureFixture,
     tmp_path: Path,
@@ -101,7 +102,7 @@ def test_report_reads_an_edited_line_as_that_case_s_missing_answer(
 ) -> None:
     # Before: a tier that is none exited 4 (TestCase raised); a lost input field printed the
     # calibration hook's traceback; another scaffold's name dropped the line unnamed.
-    run = _dry_run(capsys, tmp_path / "results")
+    run = _first_dry_run(made_runs, tmp_path / "results")
     case_id = _edit_line(run / "results.jsonl", 2, edit[0])
     code, _, err = _run(capsys, "report", run.name, "--output", str(tmp_path / "results"))
     assert code == 0, err
@@ -111,6 +112,7 @@ def test_report_reads_an_edited_line_as_that_case_s_missing_answer(
 
 
 def test_resume_asks_again_the_case_of_an_edited_line(
+    made_runs: MadeRuns,
     capsys: pytest.CaptureFixture[str],
     caplog: pytest.LogCaptureFixture,
     tmp_path: Path,
@@ -119,7 +121,7 @@ def test_resume_asks_again_the_case_of_an_edited_line(
     # Before: a tier that is none exited 4; an input that lost a field was taken as answered,
     # so the case stayed missing after every resume.
     output = tmp_path / "results"
-    run = _dry_run(capsys, output)
+    run = _first_dry_run(made_runs, output)
     journal = run / "results.jsonl"
     planned = len(journal.read_text(encoding="utf-8").splitlines())
     case_id = _edit_line(journal, 2, edit[0])
@@ -134,6 +136,7 @@ def test_resume_asks_again_the_case_of_an_edited_line(
 
 
 def test_compare_and_the_next_run_read_past_an_edited_line(
+    made_runs: MadeRuns,
     capsys: pytest.CaptureFixture[str],
     caplog: pytest.LogCaptureFixture,
     tmp_path: Path,
@@ -141,7 +144,7 @@ def test_compare_and_the_next_run_read_past_an_edited_line(
 ) -> None:
     # Before: both exited 4 on a tier that is none (the new run after paying for its answers).
     output = tmp_path / "results"
-    first = _dry_run(capsys, output)
+    first = _first_dry_run(made_runs, output)
     _edit_line(first / "results.jsonl", 2, edit[0])
     second = _dry_run(capsys, output)  # reads the first as the previous comparable run
     code, out, err = _run(capsys, "compare", first.name, second.name, "--output", str(output))
@@ -150,9 +153,12 @@ def test_compare_and_the_next_run_read_past_an_edited_line(
 
 
 def test_a_line_of_no_tier_is_skipped_by_the_reader_with_its_line_named(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+    made_runs: MadeRuns,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    journal = _dry_run(capsys, tmp_path / "results") / "results.jsonl"
+    journal = _first_dry_run(made_runs, tmp_path / "results") / "results.jsonl"
     planned = len(read_journal(journal))
     _edit_line(journal, 1, _no_tier)
     records = read_journal(journal)
@@ -162,10 +168,13 @@ def test_a_line_of_no_tier_is_skipped_by_the_reader_with_its_line_named(
 
 
 def test_an_edited_expected_answer_costs_its_calibration_not_a_traceback(
-    capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture, tmp_path: Path
+    made_runs: MadeRuns,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    tmp_path: Path,
 ) -> None:
     # Before: the calibration hook's KeyError was logged with its traceback.
-    run = _dry_run(capsys, tmp_path / "results")
+    run = _first_dry_run(made_runs, tmp_path / "results")
     case_id = _edit_line(run / "results.jsonl", 2, lambda line: line.update(expected={}))
     code, _, err = _run(capsys, "report", run.name, "--output", str(tmp_path / "results"))
     assert code == 0, err
@@ -173,20 +182,22 @@ def test_an_edited_expected_answer_costs_its_calibration_not_a_traceback(
     assert f"raised on case {case_id} (KeyError: 'positions')" in caplog.text
 
 
-def _shards(capsys: pytest.CaptureFixture[str], output: Path) -> list[Path]:
-    for shard in ("1/2", "2/2"):
-        _dry_run(capsys, output, "--shard", shard)
-    return sorted((output / "runs").iterdir())
+def _shards(made_runs: MadeRuns, output: Path) -> list[Path]:
+    """The two shards' runs of ``_dry_run`` in an empty ``output`` (made once and copied)."""
+    shards = made_runs(output, *((*DRY_RUN, "--shard", shard) for shard in ("1/2", "2/2")))
+    assert sorted((output / "runs").iterdir()) == shards
+    return shards
 
 
 def test_merge_reads_an_edited_shard_line_as_a_missing_answer(
+    made_runs: MadeRuns,
     capsys: pytest.CaptureFixture[str],
     caplog: pytest.LogCaptureFixture,
     tmp_path: Path,
     edit: tuple[Edit, str],
 ) -> None:
     output = tmp_path / "results"
-    shards = _shards(capsys, output)
+    shards = _shards(made_runs, output)
     case_id = _edit_line(shards[0] / "results.jsonl", 2, edit[0])
     code, _, err = _run(capsys, "merge", "--output", str(output), *map(str, shards))
     assert code == 0, err
@@ -194,12 +205,12 @@ def test_merge_reads_an_edited_shard_line_as_a_missing_answer(
 
 
 def test_merge_refuses_a_shard_holding_another_shard_s_case(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    made_runs: MadeRuns, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     # Before: merge folded the stray failure into the whole plan (CERTIFIED -> PARTIAL);
     # report refused the same shard.
     output = tmp_path / "results"
-    shards = _shards(capsys, output)
+    shards = _shards(made_runs, output)
     theirs = (shards[1] / "results.jsonl").read_text(encoding="utf-8").splitlines()
     strays = []
     for line in theirs:

@@ -32,10 +32,11 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     return code, out, err
 
 
+DRY_RUN = (NAME, "--provider", "reference", "--cases", "3")
+
+
 def _dry_run(capsys: pytest.CaptureFixture[str], output: Path) -> tuple[int, str, str]:
-    return _run(
-        capsys, "verify", NAME, "--provider", "reference", "--cases", "3", "--output", str(output)
-    )
+    return _run(capsys, "verify", *DRY_RUN, "--output", str(output))
 
 
 def _runs(output: Path) -> list[Path]:
@@ -43,11 +44,11 @@ def _runs(output: Path) -> list[Path]:
 
 
 @pytest.fixture
-def earlier_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Path:
-    """A finished dry run's folder under ``tmp_path/results/runs``."""
-    code, _, err = _dry_run(capsys, tmp_path / "results")
-    assert code == 0, err
-    (run,) = _runs(tmp_path / "results")
+def earlier_run(made_runs: Callable[..., list[Path]], tmp_path: Path) -> Path:
+    """A finished dry run's folder under ``tmp_path/results/runs`` (``_dry_run``'s, made once
+    and copied: ``tests/store/conftest.py``)."""
+    (run,) = made_runs(tmp_path / "results", DRY_RUN)
+    assert _runs(tmp_path / "results") == [run]
     return run
 
 
