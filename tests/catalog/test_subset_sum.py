@@ -211,3 +211,22 @@ def test_stress_sizes_keep_the_tiers_promises_and_the_reference_holds(
         assert SPEC.validator.validate(other, case.expected, case=case).is_valid
     for wrong in SPEC.mutants(case, rng):  # (the oracle's "no subset" check is brute force)
         assert not SPEC.validator.validate(wrong, case.expected, case=case).is_valid
+
+
+def test_subsets_summing_to_lists_the_subsets_in_mask_order() -> None:
+    """The brute force sums each subset from a smaller one's sum (whole numbers); the
+    subsets found, their order and the cut at ``limit`` are those of summing every subset
+    as listed, the way it keeps for other numbers."""
+    from verification.catalog.backtracking.subset_sum import subsets_summing_to
+
+    rng = random.Random(27)
+    for _ in range(400):
+        numbers = [rng.randint(-3, 15) for _ in range(rng.randint(0, 9))]
+        target, limit = rng.randint(-5, 45), rng.choice((1, 2, 10))
+        listed = [
+            [i for i in range(len(numbers)) if mask >> i & 1]
+            for mask in range(1 << len(numbers))
+            if sum(numbers[i] for i in range(len(numbers)) if mask >> i & 1) == target
+        ]
+        assert subsets_summing_to(numbers, target, limit) == listed[:limit]
+    assert subsets_summing_to([0.5, 0.25, 0.25], 0.5) == [[0], [1, 2]]

@@ -150,6 +150,25 @@ def search_effort(numbers: Sequence[int], target: int, limit: int | None = None)
 def subsets_summing_to(numbers: Sequence[int], target: int, limit: int = 10) -> list[list[int]]:
     """Up to ``limit`` index sets (ascending) whose numbers sum to ``target``, by brute
     force over every subset (for the small instances generated here)."""
+    if not all(type(x) is int for x in numbers):  # not whole numbers: summed as listed
+        return _subsets_by_listing(numbers, target, limit)
+    found: list[list[int]] = []
+    # Masks in ascending order, each sum made from the mask without its lowest bit (met
+    # earlier; whole numbers sum exactly in any order): one addition a subset, and an
+    # index list only for a match.
+    sums = [0] * (1 << len(numbers))
+    for mask in range(1 << len(numbers)):
+        if mask:
+            low = mask & -mask
+            sums[mask] = sums[mask ^ low] + numbers[low.bit_length() - 1]
+        if sums[mask] == target:
+            found.append([i for i in range(len(numbers)) if mask >> i & 1])
+            if len(found) == limit:
+                break
+    return found
+
+
+def _subsets_by_listing(numbers: Sequence[int], target: int, limit: int) -> list[list[int]]:
     found: list[list[int]] = []
     for mask in range(1 << len(numbers)):
         chosen = [i for i in range(len(numbers)) if mask >> i & 1]
