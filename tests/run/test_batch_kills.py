@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.support.preloaded import fork_server  # noqa: F401
 from verification.cli import main
 from verification.run.batch_log import BATCH_FILE, BatchLog
 from verification.store.journal import read_journal
@@ -134,7 +133,7 @@ KILL_POINTS = {
 @pytest.mark.parametrize(("kill_point", "kill"), KILL_POINTS.values(), ids=KILL_POINTS)
 def test_a_batch_run_killed_at_any_point_keeps_every_paid_answer_once(
     server_env: FakeModelServer,
-    fork_server: ForkServer,  # noqa: F811
+    fork_server: ForkServer,
     tmp_path: Path,
     kill_point: Callable[[FakeBatchAPI, FakeModelServer, Path], Callable[[], bool]],
     kill: signal.Signals,

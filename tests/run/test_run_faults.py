@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.support.preloaded import fork_server  # noqa: F401
 from verification.cli import main
 from verification.config import packaged_scaffolds_dir
 from verification.llm.prompt_builder import PromptBuilder
@@ -185,7 +184,7 @@ def test_thirty_percent_injected_faults_give_the_clean_runs_outcomes(
 @POSIX
 def test_kill_9_then_resume_loses_nothing_and_repays_only_the_calls_in_flight(
     fake_server: FakeModelServer,
-    fork_server: ForkServer,  # noqa: F811
+    fork_server: ForkServer,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -221,7 +220,7 @@ def test_kill_9_then_resume_loses_nothing_and_repays_only_the_calls_in_flight(
 )
 def test_ctrl_c_and_sigterm_stop_cleanly_with_a_resume_hint(
     fake_server: FakeModelServer,
-    fork_server: ForkServer,  # noqa: F811
+    fork_server: ForkServer,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     sent: signal.Signals,
@@ -299,7 +298,7 @@ def test_a_second_owner_of_a_run_exits_2_naming_the_owner_and_sends_nothing(
 @POSIX
 def test_two_resumes_at_once_answer_each_case_once(
     fake_server: FakeModelServer,
-    fork_server: ForkServer,  # noqa: F811
+    fork_server: ForkServer,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -447,7 +446,7 @@ def test_a_server_that_takes_two_at_a_time_still_answers_every_case(
 @pytest.mark.slow
 def test_eight_runs_publishing_into_one_output_at_once_all_finish(
     fake_server: FakeModelServer,
-    fork_server: ForkServer,  # noqa: F811
+    fork_server: ForkServer,
     tmp_path: Path,
 ) -> None:
     fake_server.script([_answers(fake_server, 3)] * 24)

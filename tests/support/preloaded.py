@@ -1,5 +1,5 @@
 """``python -m verification`` as a real process without paying for a fresh interpreter's
-imports each time: a fork server (one per test module) imports the harness and the
+imports each time: a fork server (one per test process) imports the harness and the
 ``anthropic`` SDK once, then forks a child per command line.
 
 Why: importing the SDK costs seconds of CPU (thousands of pydantic models built at import),
@@ -280,9 +280,10 @@ class ForkServer:
             os.rmdir(self._folder)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def fork_server() -> Iterator[ForkServer]:
-    """A :class:`ForkServer` for the test module's command lines."""
+    """A :class:`ForkServer` for the session's command lines (registered by
+    ``tests/run/conftest.py``: one per worker)."""
     server = ForkServer()
     yield server
     server.close()
