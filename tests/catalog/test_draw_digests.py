@@ -25,6 +25,7 @@ DRAWN_BEFORE = {
     "n_queens": "26aa5756f02b24d9488096d77081efd7389f8bacfb4b8edfb53b8623dd58901b",
     "newton_raphson": "9e10ce34522228fa728be997719ea6840e0f4cc1874f39549b9d997c38d99ade",
     "simulated_annealing": "a79b3388d30bee683b87bab92833c804ea575ecd05f71fe45c7411831337014d",
+    "subset_sum": "12f1b6ad2858d66cb2b662ead9e6ddf7594ffd523eb9ac16317f996a9b8a99d6",
     "sudoku": "f43d61ae6c08389795e93d370b41eb6ac3ab54858db66193f1103f48135a10e9",
 }
 """Per scaffold, the digest of its draws before its generator was made faster."""
