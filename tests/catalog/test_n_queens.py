@@ -246,3 +246,23 @@ def test_a_stress_board_keeps_its_answer_capped_and_the_reference_holds(
     placed = {row: column for row, column in case.input["placed"]}
     truth = _solutions_keeping(size, placed)
     assert {tuple(s) for s in case.expected["solutions"]} == truth, case.id
+
+
+def test_the_kept_placement_verdict_is_the_search_and_the_count() -> None:
+    """The generator keeps, per board and budget, whether a placement fits (the search
+    within the budget, at most MAX_SOLUTIONS solutions): the kept verdict is the one the
+    search and the reference give, whichever case asks first."""
+    from verification.catalog.backtracking.n_queens import MAX_SOLUTIONS, _fits, _placed_from
+
+    rng = random.Random(27)
+    for _ in range(120):
+        size = rng.choice((6, 8))
+        placed = _placed_from(rng, size, rng.randint(1, 3))
+        budget = rng.choice(list(SEARCH_BUDGET.values()))
+        fits = (
+            search_lines(size, placed, budget) <= budget
+            and n_queens(size, placed)["count"] <= MAX_SOLUTIONS
+        )
+        key = tuple(map(tuple, placed))
+        assert _fits(size, key, budget) == fits
+        assert _fits(size, key, budget) == fits  # kept

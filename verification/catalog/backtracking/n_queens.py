@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from verification.cases import TestCase, Tier
@@ -179,6 +179,18 @@ def _blocked(rng: random.Random, n: int) -> list[list[int]] | None:
     return None
 
 
+@lru_cache(maxsize=4096)
+def _fits(size: int, placed: tuple[tuple[int, ...], ...], budget: int) -> bool:
+    """Whether ``placed`` keeps the search within ``budget`` lines and the board at most
+    :data:`MAX_SOLUTIONS` solutions. Kept: the cases of a run try the same few queens of
+    the same solutions again and again (a board of 8 has 64 single queens to place)."""
+    queens = [list(queen) for queen in placed]
+    return (
+        search_lines(size, queens, budget) <= budget
+        and n_queens(size, queens)["count"] <= MAX_SOLUTIONS
+    )
+
+
 def generate_n_queens(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
     """One ``n_queens`` input, ``{"n": side, "placed": [[row, column], ...]}``.
 
@@ -213,11 +225,7 @@ def generate_n_queens(rng: random.Random, tier: Tier, size: int) -> dict[str, An
     for queens in range(1, size + 1):
         for _ in range(20):
             placed = _placed_from(rng, size, queens)
-            budget = SEARCH_BUDGET[tier]
-            if (
-                search_lines(size, placed, budget) <= budget
-                and n_queens(size, placed)["count"] <= MAX_SOLUTIONS
-            ):
+            if _fits(size, tuple(map(tuple, placed)), SEARCH_BUDGET[tier]):
                 return {"n": size, "placed": placed}
     raise AssertionError("every queen placed leaves one solution and a short search")
 
