@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 import threading
 import time
 from collections import Counter, deque
@@ -540,7 +541,16 @@ class FakeModelServer:
 
     def stop(self) -> None:
         if self._httpd is not None:
-            self._httpd.shutdown()
+            # serve_forever looks for the shutdown between waits of up to poll_interval; a
+            # connection ends the wait at once, so no test sits out the rest of a poll. One
+            # that comes before the shutdown is asked for is an empty request (no step, no
+            # record): knock again until the shutdown is done.
+            stopping = threading.Thread(target=self._httpd.shutdown, daemon=True)
+            stopping.start()
+            while stopping.is_alive():
+                with contextlib.suppress(OSError):
+                    socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                stopping.join(0.005)
             self._httpd.server_close()
         if self._thread is not None:
             self._thread.join(timeout=5)
