@@ -219,19 +219,32 @@ def _exact(value: float) -> Fraction:
 
 
 @functools.lru_cache(maxsize=64)
-def _levels(weights: tuple[Any, ...], values: tuple[Any, ...]) -> list[tuple[Fraction, list[int]]]:
-    """The items by exact value per weight, best first, each group in input order."""
+def _optimal_loads(weights: tuple[Any, ...], values: tuple[Any, ...], capacity: Any) -> Any:
+    """Per case: each share (0 or 1) every optimal load gives, and the cut group, if any."""
     groups: dict[Fraction, list[int]] = {}
     for i, (v, w) in enumerate(zip(values, weights, strict=True)):
         groups.setdefault(_exact(v) / _exact(w), []).append(i)
-    return sorted(groups.items(), reverse=True)
+    exact = [w if isinstance(w, int) else _exact(w) for w in weights]
+    room = capacity if isinstance(capacity, int) else _exact(capacity)
+    fixed: dict[int, int] = {}
+    cut = None
+    for level, group in sorted(groups.items(), reverse=True):  # best ratio first
+        load = sum(exact[i] for i in group)
+        if room <= 0:
+            fixed.update((i, 0) for i in group)
+        elif level > 0 and load <= room:
+            fixed.update((i, 1) for i in group)
+            room -= load
+        else:
+            cut, room = (level, group, [exact[i] for i in group], room), Fraction(0)
+    return sorted(fixed.items()), cut
 
 
 def _off(share: float, want: int, slack: Fraction) -> bool:
     """``abs(_exact(share) - want) > slack``, in floats where they cannot disagree."""
-    gap = abs(share - float(want))
-    if abs(gap - float(slack)) > 1e-9:  # the decimal is within 1e-16 of the double
-        return gap > float(slack)
+    gap = abs(share - want)  # FRACTION_TOLERANCE is float(slack), the double nearest it
+    if abs(gap - FRACTION_TOLERANCE) > 1e-9:  # the decimal is within 1e-16 of the double
+        return gap > FRACTION_TOLERANCE
     return abs(_exact(share) - want) > slack
 
 
@@ -245,38 +258,25 @@ def _off_every_optimal_load(test_input: Mapping[str, Any], shares: Sequence[floa
     in shares the room left exactly (any split, each share in ``[0, 1]``), and the groups
     after it are left out; a group worth nothing (ratio 0) may take any part of the room
     left."""
-    raw_weights, raw_values = test_input["weights"], test_input["values"]
-    levels = _levels(tuple(raw_weights), tuple(raw_values))  # what _exact fails on fails here
-    # Integers stay integers (exact, and several times cheaper than fractions of them).
-    weights = [w if isinstance(w, int) else _exact(w) for w in raw_weights]
-    room, slack = test_input["capacity"], Fraction(str(FRACTION_TOLERANCE))
-    room = room if isinstance(room, int) else _exact(room)
-    fixed: dict[int, int] = {}
-    for level, group in levels:
-        load = sum(weights[i] for i in group)
-        if room <= 0:
-            fixed.update((i, 0) for i in group)
-        elif level > 0 and load <= room:
-            fixed.update((i, 1) for i in group)
-            room -= load
-        else:
-            # Shares within the slack of the answer, as a box: some point of it loads
-            # exactly the room (or at most the room, for items worth nothing).
-            got = {i: _exact(shares[i]) for i in group}
-            low = [max(Fraction(0), got[i] - slack) for i in group]
-            high = [min(Fraction(1), got[i] + slack) for i in group]
-            least = sum(weights[i] * lo for i, lo in zip(group, low, strict=True))
-            most = sum(weights[i] * hi for i, hi in zip(group, high, strict=True))
-            if any(lo > hi for lo, hi in zip(low, high, strict=True)):
-                return f"a share of items {group} lies outside 0..1"
-            if least > room or (level > 0 and most < room):
-                return (
-                    f"items {group} (value per weight {float(level):g}) share the "
-                    f"{float(room):g} of capacity left; these shares load "
-                    f"{float(least):g} to {float(most):g}"
-                )
-            room = Fraction(0)
-    for i, want in sorted(fixed.items()):
+    weights = test_input["weights"]
+    fixed, cut = _optimal_loads(tuple(weights), tuple(test_input["values"]), test_input["capacity"])
+    slack = Fraction(str(FRACTION_TOLERANCE))
+    if cut is not None:
+        level, group, exact, room = cut
+        # The shares within the slack, as a box: some point loads the room (at most, worth 0)
+        low = [max(Fraction(0), _exact(shares[i]) - slack) for i in group]
+        high = [min(Fraction(1), _exact(shares[i]) + slack) for i in group]
+        least = sum(w * lo for w, lo in zip(exact, low, strict=True))
+        most = sum(w * hi for w, hi in zip(exact, high, strict=True))
+        if any(lo > hi for lo, hi in zip(low, high, strict=True)):
+            return f"a share of items {group} lies outside 0..1"
+        if least > room or (level > 0 and most < room):
+            return (
+                f"items {group} (value per weight {float(level):g}) share the "
+                f"{float(room):g} of capacity left; these shares load "
+                f"{float(least):g} to {float(most):g}"
+            )
+    for i, want in fixed:
         if _off(shares[i], want, slack):
             return f"fractions[{i}] is {shares[i]}; every optimal load gives it {float(want):g}"
     return None
