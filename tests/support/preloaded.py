@@ -204,6 +204,7 @@ class ForkServer:
             cwd=ROOT,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
+            start_new_session=True,  # its own process group: close() can end it whole
         )
         assert self._server.stdout is not None
         ready = self._server.stdout.readline()
@@ -266,13 +267,18 @@ class ForkServer:
         return Child(status_read, mine[0], mine[1])
 
     def close(self) -> None:
-        """Stop the server (its children are the tests' to end)."""
+        """Stop the server once the children it started have ended; a child a failed test
+        left running is killed after a minute, with the server."""
         if self._server is None:
             return
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.connect(self._address)
             socket.send_fds(conn, [b"Q"], [])
-        self._server.wait(timeout=60)
+        try:
+            self._server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(self._server.pid, signal.SIGKILL)
+            self._server.wait()
         if self._server.stdout is not None:
             self._server.stdout.close()
         with contextlib.suppress(OSError):
