@@ -341,7 +341,15 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             planned=self.planned,
             total=todo,
         )
-        stopping = STOPPING_RULES[plan.stopping](plan.cases, manifest, attempts.journalled, growth)
+
+        def journal_so_far() -> list[AttemptRecord]:
+            # The lines read before the run, then those it has appended (a record read back
+            # equals the one written): a look reading the file again read it all each time,
+            # quadratic in a long run's answers.
+            written = attempts.journal.written if attempts.journal is not None else []
+            return [*journalled, *written]
+
+        stopping = STOPPING_RULES[plan.stopping](plan.cases, manifest, journal_so_far, growth)
         attempts.journal = journal = JournalWriter(paths.journal, paths.run_id)
         interrupted = False
         try:
