@@ -24,11 +24,9 @@ bare template (``user_bare``), which asks to solve the instance as the instructi
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Mapping
-from pathlib import Path
 
-from verification.catalog import Catalog
 from verification.catalog.spec import ScaffoldSpec
 from verification.errors import ScaffoldFileError
 from verification.llm.prompt_builder import PromptBuilder, Scaffold, ScaffoldParser
@@ -173,16 +171,10 @@ class BarePromptBuilder(PromptBuilder):
 
     user_template = "user_bare"
 
-    def __init__(
-        self,
-        scaffolds_dir: str | Path = "scaffolds",
-        *,
-        overrides: Mapping[str, Path] | None = None,
-        catalog: Catalog | None = None,
-    ) -> None:
-        super().__init__(scaffolds_dir, overrides=overrides, catalog=catalog)
-        self._bare: dict[str, str] = {}
+    @functools.cached_property
+    def _bare(self) -> dict[str, str]:
         """Each scaffold's bare text, by name."""
+        return {}
 
     def get_scaffold_content(self, scaffold: Scaffold) -> str:
         markdown = super().get_scaffold_content(scaffold)
