@@ -265,7 +265,7 @@ def test_knapsack_optimum_count_agrees_with_brute_force(
     assert count_optimal_sets(weights, values, capacity) == min(2, len(sets))
 
 
-def test_the_optimum_count_on_arrays_is_the_loop_s() -> None:
+def test_the_optimum_count_on_arrays_is_the_loop_s(monkeypatch: pytest.MonkeyPatch) -> None:
     """Large instances count on whole arrays: the same counts as the loop, ties, items
     heavier than the capacity and weightless items included."""
     from verification.catalog.dynamic_programming.knapsack_01 import (
@@ -284,20 +284,9 @@ def test_the_optimum_count_on_arrays_is_the_loop_s() -> None:
     weights = [rng.randint(1, 60) for _ in range(60)]
     values = [rng.randint(1, 60) for _ in range(60)]
     arrays = count_optimal_sets(weights, values, sum(weights) // 2)  # past _ARRAY_CELLS
-    assert arrays == _count_loop(weights, values, sum(weights) // 2)
-
-
-def _count_loop(weights: list[int], values: list[int], capacity: int) -> int:
-    """The loop of count_optimal_sets on a large instance, run here as it is written there."""
-    best, count = [0] * (capacity + 1), [1] * (capacity + 1)
-    for weight, value in zip(weights, values, strict=True):
-        for c in range(capacity, weight - 1, -1):
-            taken = best[c - weight] + value
-            if taken > best[c]:
-                best[c], count[c] = taken, count[c - weight]
-            elif taken == best[c]:
-                count[c] = min(2, count[c] + count[c - weight])
-    return count[capacity]
+    # The same instance counted by the loop: no instance is large enough for the arrays.
+    monkeypatch.setattr(dynamic_programming, "_ARRAY_CELLS", len(weights) * sum(weights))
+    assert arrays == count_optimal_sets(weights, values, sum(weights) // 2)
 
 
 def test_knapsack_edge_tier_is_degenerate_and_covers_every_kind() -> None:
