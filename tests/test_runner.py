@@ -4,6 +4,7 @@ concurrency, fatal errors and validators that misbehave."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,20 @@ def test_concurrency_is_bounded(tmp_path: Path) -> None:
     settings = load_settings(concurrency=3, results_dir=tmp_path, cases=20)
     asyncio.run(VerificationRunner(settings, provider).run(["kmp", "bfs"]))
     assert provider.most_in_flight == 3
+
+
+def test_a_run_sets_the_heap_made_before_it_aside_from_the_collector(tmp_path: Path) -> None:
+    frozen_while_answering: list[bool] = []  # the heap made before the run, while it answers
+
+    def answer(request: LLMRequest) -> str:
+        frozen_while_answering.append(gc.get_freeze_count() > 0)
+        return _right(request)
+
+    settings = load_settings(results_dir=tmp_path, cases=3)
+    assert gc.get_freeze_count() == 0
+    asyncio.run(VerificationRunner(settings, ScriptedProvider(answer)).run(["kmp"]))
+    assert frozen_while_answering == [True] * 3
+    assert gc.get_freeze_count() == 0  # given back: nothing outlives the run in the freeze
 
 
 def test_requests_carry_the_scaffold_as_system_prompt_and_the_case_id(tmp_path: Path) -> None:
