@@ -27,6 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from verification.run.sandbox.cpu_clock import CPU_TICK, CpuClock, interpreter_pid, timeout_reason
 from verification.run.sandbox.driver import check_answer
 from verification.run.sandbox.engines import Engine, Launch
 from verification.run.sandbox.execution import Execution, Outcome, cut
@@ -36,12 +37,7 @@ __all__ = ["DRIVER_SOURCE", "ProgramSession", "encode_input", "run_program", "ru
 
 DRIVER_SOURCE = Path(__file__).with_name("driver.py").read_text(encoding="utf-8")
 TAIL_BYTES = 4096
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
-
-
-_CPU_TICK = 1 / CLOCK_TICKS
-"""The CPU clock's resolution (``/proc``'s clock ticks): the shortest wait between reads."""
 
 
 class _OverCpu(Exception):
@@ -55,43 +51,6 @@ def _no_constant(name: str) -> Any:
 def _decode(line: bytes) -> Any:
     """A reply line as JSON data; strict JSON only (no NaN), as the driver writes it."""
     return json.loads(line, parse_constant=_no_constant)
-
-
-def _interpreter_pid(pid: int) -> int | None:
-    """The last process under ``pid`` (``/proc``'s children lists): under bubblewrap's
-    own processes, the interpreter."""
-    found = None
-    while True:
-        try:
-            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        except OSError:
-            return found
-        if not children:
-            return found
-        pid = found = int(children[-1])
-
-
-class _CpuClock:
-    """The interpreter's CPU time (user and system), read from outside through its
-    ``/proc/<pid>/stat``, opened once and re-read with ``pread``."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self.fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
-
-    def seconds(self) -> float | None:
-        """Its CPU seconds so far, or ``None`` once it is gone."""
-        try:
-            stat = os.pread(self.fd, 1024, 0)
-        except OSError:
-            return None
-        if not stat:
-            return None
-        fields = stat[stat.rindex(b")") + 2 :].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
-
-    def close(self) -> None:
-        os.close(self.fd)
 
 
 def _depth_within(value: object, max_depth: int) -> bool:
@@ -119,19 +78,6 @@ def encode_input(case_input: Mapping[str, object]) -> bytes:
     return json.dumps({"input": case_input}, ensure_ascii=False).encode() + b"\n"
 
 
-def _timeout_reason(limits: Limits, cpu: float | None) -> str:
-    """Why a case killed at its wall clock failed: its CPU time says whether it was slow or
-    the machine was."""
-    if cpu is None:
-        return f"killed at the wall-clock limit of {limits.wall_seconds:g} s"
-    if cpu >= limits.cpu_seconds:
-        return f"over the CPU limit of {limits.cpu_seconds:g} s (used {cpu:.2f} s)"
-    return (
-        f"killed at the wall-clock limit of {limits.wall_seconds:g} s, having used {cpu:.2f} s "
-        f"of CPU (sleeping, or a loaded machine)"
-    )
-
-
 class ProgramSession:
     """One program in one sandboxed interpreter, started on the first case and restarted
     after a case that killed it. Use as ``async with ProgramSession(...) as session``."""
@@ -146,7 +92,7 @@ class ProgramSession:
         """How many interpreters this session started."""
         self._process: asyncio.subprocess.Process | None = None
         self._launch: Launch | None = None
-        self._clock: _CpuClock | None = None
+        self._clock: CpuClock | None = None
         self._drain: asyncio.Task[None] | None = None
         self._printed = 0
         self._printed_cap = limits.output_bytes
@@ -202,7 +148,7 @@ class ProgramSession:
         stderr = self._tail_text()
         if isinstance(reply, Execution):
             if reply.outcome is Outcome.TIMEOUT and reply.reason.startswith("killed at"):
-                reply = replace(reply, reason=_timeout_reason(limits, cpu))
+                reply = replace(reply, reason=timeout_reason(limits, cpu))
             return replace(reply, seconds=seconds, cpu_seconds=cpu, stderr=stderr)
         status = reply.get("status")
         if status == Outcome.OK:
@@ -282,9 +228,9 @@ class ProgramSession:
             await self._kill()
             return replace(self._failure_reply(reply), seconds=seconds, stderr=self._tail_text())
         if self.engine.measures_cpu:
-            pid = _interpreter_pid(process.pid)
+            pid = interpreter_pid(process.pid)
             with contextlib.suppress(OSError):
-                self._clock = _CpuClock(pid) if pid is not None else None
+                self._clock = CpuClock(pid) if pid is not None else None
         return None
 
     def _failure_reply(self, reply: dict[str, Any]) -> Execution:
@@ -314,7 +260,7 @@ class ProgramSession:
             await self._kill()
             if self._over_output:
                 return self._output_failure()
-            # The reason is the CPU time read at the kill (``_timeout_reason``).
+            # The reason is the CPU time read at the kill (``timeout_reason``).
             return Execution(Outcome.TIMEOUT, reason="killed at the CPU limit")
         except TimeoutError:
             await self._kill()
@@ -375,7 +321,7 @@ class ProgramSession:
                     return await reading
                 if used > cpu_end:
                     raise _OverCpu
-                done, _ = await asyncio.wait({reading}, timeout=max(cpu_end - used, _CPU_TICK))
+                done, _ = await asyncio.wait({reading}, timeout=max(cpu_end - used, CPU_TICK))
                 if done:
                     return reading.result()
         finally:

@@ -1,0 +1,66 @@
+"""A sandboxed interpreter's CPU time, read from outside through ``/proc``: what ends a case
+at its CPU limit while the harness waits for its answer, and what says why a case killed at
+its wall clock failed."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from verification.run.sandbox.limits import Limits
+
+__all__ = ["CLOCK_TICKS", "CPU_TICK", "CpuClock", "interpreter_pid", "timeout_reason"]
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+CPU_TICK = 1 / CLOCK_TICKS
+"""The CPU clock's resolution (``/proc``'s clock ticks): the shortest wait between reads."""
+
+
+def interpreter_pid(pid: int) -> int | None:
+    """The last process under ``pid`` (``/proc``'s children lists): under bubblewrap's
+    own processes, the interpreter."""
+    found = None
+    while True:
+        try:
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        except OSError:
+            return found
+        if not children:
+            return found
+        pid = found = int(children[-1])
+
+
+class CpuClock:
+    """The interpreter's CPU time (user and system), read from outside through its
+    ``/proc/<pid>/stat``, opened once and re-read with ``pread``."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+
+    def seconds(self) -> float | None:
+        """Its CPU seconds so far, or ``None`` once it is gone."""
+        try:
+            stat = os.pread(self.fd, 1024, 0)
+        except OSError:
+            return None
+        if not stat:
+            return None
+        fields = stat[stat.rindex(b")") + 2 :].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+def timeout_reason(limits: Limits, cpu: float | None) -> str:
+    """Why a case killed at its wall clock failed: its CPU time says whether it was slow or
+    the machine was."""
+    if cpu is None:
+        return f"killed at the wall-clock limit of {limits.wall_seconds:g} s"
+    if cpu >= limits.cpu_seconds:
+        return f"over the CPU limit of {limits.cpu_seconds:g} s (used {cpu:.2f} s)"
+    return (
+        f"killed at the wall-clock limit of {limits.wall_seconds:g} s, having used {cpu:.2f} s "
+        f"of CPU (sleeping, or a loaded machine)"
+    )
