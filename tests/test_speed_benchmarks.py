@@ -22,3 +22,16 @@ def test_the_throughput_benchmark_knows_what_the_server_allows(cases: int, waves
     bench = load_benchmark("throughput")
     assert bench.GOAL == 0.9
     assert bench.ideal_seconds(cases, 64, 0.2) == pytest.approx(waves * 0.2)
+
+
+def test_the_throughput_rounds_alternate_which_client_goes_first() -> None:
+    bench = load_benchmark("throughput")
+    order = bench.rounds_order(4)
+    assert [first for first, _ in order] == ["sdk", "harness", "sdk", "harness"]
+    assert all(sorted(pair) == ["harness", "sdk"] for pair in order)
+
+
+def test_the_throughput_figure_is_the_median_rounds_ratio_not_a_ratio_of_sums() -> None:
+    bench = load_benchmark("throughput")
+    # Rounds of 0.5, 1.0 and 0.75: the median round is 0.75 (the sums would give 5/7).
+    assert bench.median_ratio([1.0, 1.0, 3.0], [2.0, 1.0, 4.0]) == pytest.approx(0.75)
