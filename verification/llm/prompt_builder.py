@@ -5,7 +5,8 @@ The system prompt is the same for every case of a scaffold, so a provider can ca
 scaffold file is checked when first read: it must be UTF-8 Markdown with the five sections of
 :data:`REQUIRED_SECTIONS`, else :class:`~verification.errors.ScaffoldFileError` says what is
 wrong. Scaffolds are read by a CommonMark parser (markdown-it-py), as a model's renderer
-would: a heading inside a code block or an HTML comment is no heading.
+would: a heading inside a code block or an HTML comment is no heading. A line scan finds the
+same headings in the plain shape scaffolds are written in, and leaves any other file to it.
 """
 
 from __future__ import annotations
@@ -83,6 +84,102 @@ class Prompt:
         return f"{self.system.rstrip()}\n\n---\n\n{self.user}"
 
 
+_Headings = tuple[str | None, list[tuple[str, int, int]]]
+"""The first level-1 heading's text, and each level-2 heading as (text, its line, the line
+after it)."""
+
+
+def _parsed_headings(markdown: str) -> _Headings:
+    """The headings as CommonMark reads them (markdown-it-py: the parser of record)."""
+    tokens = _commonmark().parse(markdown)
+    title: str | None = None
+    headings: list[tuple[str, int, int]] = []
+    for index, token in enumerate(tokens):
+        if token.type != "heading_open" or token.map is None:
+            continue
+        text = tokens[index + 1].content.strip()
+        if token.tag == "h1" and title is None:
+            title = text
+        elif token.tag == "h2":
+            headings.append((text, token.map[0], token.map[1]))
+    return title, headings
+
+
+# The scan below reads the one shape of Markdown scaffolds are written in, and answers None
+# (then markdown-it reads the file) at anything whose reading needs CommonMark's containers:
+# a run checks every scaffold once, and the full block parse was a fifth of a dry run's CPU.
+_ODD_CHARACTERS = re.compile("[\t\r\v\f\x00\x1c-\x1e\x85\u2028\u2029]")
+"""Tabs (columns), and what either parser splits lines at and the other does not."""
+_ATX = re.compile(r"(#{1,6})(?: ([^#\\]*))?")
+"""An ATX heading the scan reads: no closing ``#`` run, no escape (else None)."""
+_HEADING_START = re.compile(r"#{1,6}(?: |$)")
+_FENCE = re.compile(r"(`{3,}|~{3,})(.*)")
+_FENCE_CLOSE = re.compile(r" {0,3}(`{3,}|~{3,}) *")
+_PREFIX = re.compile(r"(?: |>|[-+*]|[0-9]{1,9}[.)])*")
+"""Indentation, block quote and list markers: a line's possible container prefix."""
+_LIST_MARKER = re.compile(r"[-+*]|[0-9]{1,9}[.)]")
+_UNDERLINE = re.compile(r"[ >]*(?:=+|-+) *")
+"""A line a setext heading could end with, in a container or not."""
+
+
+def _scan_headings(markdown: str) -> _Headings | None:
+    """The headings as :func:`_parsed_headings` gives them, read line by line, or None
+    where the text holds anything the scan does not model.
+
+    What it models: at column 0, a fence (its text up to a closing fence of the same kind)
+    and an HTML comment block (up to the line holding ``-->``) hide headings, and ``#`` to
+    ``##`` followed by a space start one; such a line ends any list or block quote before
+    it, so those need no modelling while no heading, fence or HTML block is indented or
+    inside one. Refused: tabs and odd line breaks, other HTML blocks, indented fences and
+    headings, headings in containers, a line that could underline a setext heading, deep
+    nesting (markdown-it stops reading past 20 levels), and headings it does not read
+    exactly (a closing ``#`` run, an escape).
+    """
+    if _ODD_CHARACTERS.search(markdown):
+        return None
+    title: str | None = None
+    headings: list[tuple[str, int, int]] = []
+    fence = ""  # the open fence's marker run
+    in_comment = False
+    previous_blank = True
+    for number, line in enumerate(markdown.split("\n")):
+        if fence:
+            closing = _FENCE_CLOSE.fullmatch(line)
+            if closing and closing[1][0] == fence[0] and len(closing[1]) >= len(fence):
+                fence = ""
+        elif in_comment:
+            in_comment = "-->" not in line
+        elif line.startswith("#"):
+            atx = _ATX.fullmatch(line)
+            if atx is None:
+                return None
+            text = (atx[2] or "").strip()
+            if len(atx[1]) == 1 and title is None:
+                title = text
+            elif len(atx[1]) == 2:
+                headings.append((text, number, number + 1))
+        elif line.startswith(("`", "~")) and (opening := _FENCE.fullmatch(line)):
+            if opening[1][0] == "`" and "`" in opening[2]:
+                return None  # backticks in the info string: no fence, a code span
+            fence = opening[1]
+        elif line.startswith("<!--"):
+            in_comment = "-->" not in line
+        else:
+            prefix = _PREFIX.match(line).end()  # type: ignore[union-attr]
+            rest = line[prefix:]
+            # A list is two levels and needs two columns, a quote one level and a column.
+            depth = prefix + len(_LIST_MARKER.findall(line, 0, prefix))
+            if (
+                depth >= 16
+                or (prefix and _HEADING_START.match(rest))
+                or (prefix <= 3 and rest.startswith(("<", "```", "~~~")))
+                or (not previous_blank and _UNDERLINE.fullmatch(line))
+            ):
+                return None
+        previous_blank = not line.strip(" ")
+    return title, headings
+
+
 class ScaffoldParser:
     """Splits a scaffold's Markdown into its ``##`` sections."""
 
@@ -94,18 +191,10 @@ class ScaffoldParser:
     def parse(self, markdown: str) -> dict[str, str]:
         """Section key -> the section's text, from each level-2 heading to the next
         (``title`` holds the first level-1 heading, if any)."""
-        tokens = _commonmark().parse(markdown)
+        found = _scan_headings(markdown)
+        title, headings = found if found is not None else _parsed_headings(markdown)
         lines = markdown.splitlines(keepends=True)
-        sections: dict[str, str] = {}
-        headings: list[tuple[str, int, int]] = []  # (text, first line, line after it)
-        for index, token in enumerate(tokens):
-            if token.type != "heading_open" or token.map is None:
-                continue
-            text = tokens[index + 1].content.strip()
-            if token.tag == "h1" and "title" not in sections:
-                sections["title"] = text
-            elif token.tag == "h2":
-                headings.append((text, token.map[0], token.map[1]))
+        sections: dict[str, str] = {} if title is None else {"title": title}
         for index, (text, _, body_start) in enumerate(headings):
             end = headings[index + 1][1] if index + 1 < len(headings) else len(lines)
             sections[self.section_key(text)] = "".join(lines[body_start:end]).strip()
