@@ -17,6 +17,7 @@ import pytest
 from tests.support.batch_runs import CASES, MODEL, SEED, answering_right, verify_batch
 from verification.cli import main
 from verification.config import load_settings
+from verification.llm.batches import MAX_LISTED
 from verification.run.batch_log import BATCH_FILE, BatchLog, now
 from verification.runner import VerificationRunner
 from verification.store.journal import read_journal
@@ -261,10 +262,7 @@ def test_a_create_call_answered_with_no_batch_is_not_sent_again_blindly(
 
 @pytest.mark.slow  # the SDK builds 10,000 listed batches: seconds
 def test_a_listing_that_pages_forever_ends_and_says_so(
-    server_env: FakeModelServer,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+    server_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from tests.support.fake_server import Reply
 
@@ -273,11 +271,16 @@ def test_a_listing_that_pages_forever_ends_and_says_so(
     recent = api.batch_object(0, server_env.base_url)
     page = {"data": [recent] * 1000, "has_more": True, "first_id": "a", "last_id": "b"}
     api.list_reply = Reply(200, page)
-    # The listing's end is an error the retry policy would try again, each time building
-    # the 10,000 batches anew: once is what this test is about.
-    monkeypatch.setenv("VERIFY_MAX_RETRIES", "0")
     # Before the bound, the resume paged on forever.
     assert _resume(tmp_path, run) == 2
     err = capsys.readouterr().err
     assert "more than 10000 batches" in err and "VERIFY_BATCH_RESEND=true" in err
     assert len(api.created) == 1 and not api.canceled
+    # Paged through once, under the default retry policy: the bound is no transient fault
+    # (a retry would page through the same 10,000 batches again, four times more).
+    pages = [
+        r
+        for r in server_env.requests
+        if r.method == "GET" and r.path.startswith("/v1/messages/batches?")
+    ]
+    assert len(pages) == MAX_LISTED // len(page["data"])

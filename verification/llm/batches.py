@@ -28,7 +28,7 @@ from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from verification.cases import printable
-from verification.errors import ConfigurationError, LLMError
+from verification.errors import ConfigurationError, FatalLLMError, LLMError
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse, WrappingProvider
 from verification.llm.claude import ClaudeProvider, translate_anthropic_error
 from verification.llm.credentials import without_credentials
@@ -206,7 +206,8 @@ class ClaudeBatches:
                     break
                 found.append(status)
                 if len(found) >= MAX_LISTED:
-                    raise NotAReply(f"a listing of more than {MAX_LISTED} batches made since")
+                    # No retry can mend it: each would page through the same listing again.
+                    raise FatalLLMError(f"a listing of more than {MAX_LISTED} batches made since")
             return found
 
         return await self._call(listing, whole_api=True)
