@@ -92,9 +92,9 @@ def test_hashes_repeat_across_interpreters(engine: Engine) -> None:
 def test_each_failure_is_the_programs_outcome_with_its_reason(
     engine: Engine, source: str, outcome: Outcome, words: str
 ) -> None:
-    # Half a second of CPU: the spinning program ends there (the harness reads its CPU
-    # clock); the others take milliseconds.
-    limits = Limits(cpu_seconds=0.5, wall_seconds=8, value_bytes=1 << 20)
+    # A quarter of a second of CPU: the spinning program ends there (the harness reads its
+    # CPU clock); the others take milliseconds.
+    limits = Limits(cpu_seconds=0.25, wall_seconds=8, value_bytes=1 << 20)
     executions = _run(source, [{}, {}], engine, limits)
     for execution in executions:
         assert execution.outcome is outcome, execution
@@ -150,18 +150,20 @@ def test_a_cases_own_cpu_limit_applies(engine: Engine) -> None:
         "        pass\n"
         "    return {}\n"
     )
+    # The same spin, past the case's own limit and within the session's: each spin is CPU
+    # the test pays, so it is short (60 clock ticks of /proc; the case's limit half that).
     limits = Limits(cpu_seconds=5, wall_seconds=40)
 
     async def go() -> list[Execution]:
         async with ProgramSession(source, limits=limits, engine=engine) as session:
             return [
-                await session.run({"spin": 1.5}, cpu_seconds=1),
-                await session.run({"spin": 1.5}),
+                await session.run({"spin": 0.6}, cpu_seconds=0.3),
+                await session.run({"spin": 0.6}),
             ]
 
     tight, loose = asyncio.run(go())
     assert tight.outcome is Outcome.TIMEOUT and loose.outcome is Outcome.OK
-    assert loose.cpu_seconds is not None and loose.cpu_seconds >= 1.4
+    assert loose.cpu_seconds is not None and loose.cpu_seconds >= 0.55
 
 
 def test_identical_programs_run_once_and_share_their_executions(engine: Engine) -> None:

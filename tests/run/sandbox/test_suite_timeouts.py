@@ -94,13 +94,16 @@ def test_a_wall_clock_kill_reads_as_its_own_reason(engine: Engine) -> None:
 
     async def both() -> tuple[Execution, Execution]:
         # At once: the sleeper waits out its wall clock while the spinner spends its CPU.
-        # The spinner's own wall clock is generous: it ends at its CPU limit however small
-        # a share of a core a loaded machine gives it (4 s of wall at load 12 gave 0.9 s).
-        generous = Limits(cpu_seconds=LIMITS.cpu_seconds, wall_seconds=60, startup_seconds=20)
-        return await asyncio.gather(one(sleeper, LIMITS), one(spinner, generous))
+        # The sleeper's wall clock is short (the test waits it out in full; its sleep spends
+        # no CPU, so it cannot reach its CPU limit first). The spinner's own wall clock is
+        # generous: it ends at its CPU limit however small a share of a core a loaded
+        # machine gives it (4 s of wall at load 12 gave 0.9 s).
+        brief = Limits(cpu_seconds=LIMITS.cpu_seconds, wall_seconds=1, startup_seconds=20)
+        generous = Limits(cpu_seconds=0.25, wall_seconds=60, startup_seconds=20)
+        return await asyncio.gather(one(sleeper, brief), one(spinner, generous))
 
     slept, spun = asyncio.run(both())
     assert slept.outcome is Outcome.TIMEOUT and spun.outcome is Outcome.TIMEOUT
-    assert slept.reason.startswith(f"killed at the wall-clock limit of {LIMITS.wall_seconds:g} s")
+    assert slept.reason.startswith("killed at the wall-clock limit of 1 s")
     assert "having used" in slept.reason and "CPU limit" not in slept.reason
     assert "CPU limit" in spun.reason and "wall-clock" not in spun.reason
