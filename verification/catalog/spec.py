@@ -250,23 +250,28 @@ class AnswerSchema(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True, defer_build=True)
 
 
+_STRICT_JSON = json.JSONEncoder(allow_nan=False)
+"""``json.dumps(value, allow_nan=False)`` builds this encoder per call; made once, it writes
+the same text (a few times per prompt)."""
+
+
 def format_input_as_json(test_input: Mapping[str, Any]) -> str:
     """The input as a JSON block: a key per line, and a list of lists (edges) an item per
     line, so prompts stay short and readable."""
     lines = []
     for key, value in test_input.items():
         if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
-            items = ",\n".join(f"    {json.dumps(v, allow_nan=False)}" for v in value)
+            items = ",\n".join(f"    {_STRICT_JSON.encode(v)}" for v in value)
             text = f"[\n{items}\n  ]"
         else:
-            text = json.dumps(value, allow_nan=False)
+            text = _STRICT_JSON.encode(value)
         lines.append(f"  {json.dumps(key)}: {text}")
     return "```json\n{\n" + ",\n".join(lines) + "\n}\n```"
 
 
 def render_answer_as_json(answer: Mapping[str, Any]) -> str:
     """An answer written the way every Output Format asks: one final fenced JSON block."""
-    return "```json\n" + json.dumps(answer, allow_nan=False) + "\n```"
+    return "```json\n" + _STRICT_JSON.encode(answer) + "\n```"
 
 
 _UNBOUND_GENERIC_MUTANTS = GenericMutants()

@@ -77,9 +77,14 @@ def _shown(answer: Any) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
+_KEY_JSON = json.JSONEncoder(sort_keys=True, allow_nan=False)
+"""``json.dumps(answer, sort_keys=True, allow_nan=False)`` builds this encoder per call;
+made once, it writes the same text (four times per case calibrated)."""
+
+
 def _key(answer: Any) -> str:
     try:
-        return json.dumps(answer, sort_keys=True, allow_nan=False)
+        return _KEY_JSON.encode(answer)
     except (TypeError, ValueError):
         return repr(answer)
 

@@ -138,11 +138,18 @@ def answer_differences(answer: Any, expected: Mapping[str, Any]) -> dict[str, li
 _MISSING = object()
 
 
+# ``json.dumps`` with options builds its encoder per call; made once, each writes the same
+# text (several times per answer shown).
+_SAFE_JSON = json.JSONEncoder(default=str, allow_nan=False)
+_SHOWN_JSON = json.JSONEncoder(default=str, allow_nan=False, ensure_ascii=False)
+_TEXT_JSON = json.JSONEncoder(ensure_ascii=False)
+
+
 def safe_json(value: Any) -> Any:
     """Model data as JSON values (a parsed answer may hold anything json writes; NaN and
     infinity, which JSON cannot, as their repr)."""
     try:
-        return json.loads(json.dumps(value, default=str, allow_nan=False))
+        return json.loads(_SAFE_JSON.encode(value))
     except ValueError:  # NaN or infinity in a parsed answer: shown as text
         return repr(value)
 
@@ -190,7 +197,7 @@ def shown_answer(
     whole), and an answer that is no object, or whose field names alone are too long, is
     shown as the start of its JSON text. The journal keeps the whole answer."""
     try:
-        text = json.dumps(answer, default=str, allow_nan=False, ensure_ascii=False)
+        text = _SHOWN_JSON.encode(answer)
     except ValueError:  # NaN or infinity in a parsed answer: shown as text (safe_json's repr)
         value: Any = repr(answer)
     else:
@@ -200,17 +207,17 @@ def shown_answer(
         value = json.loads(text)
         if len(text) <= SHOWN_ANSWER_CHARS:
             return value, dict(diff)
-    text = json.dumps(value, ensure_ascii=False)
+    text = _TEXT_JSON.encode(value)
     if len(text) <= SHOWN_ANSWER_CHARS:
         return value, dict(diff)
-    names = json.dumps(list(value), ensure_ascii=False) if isinstance(value, dict) else text
+    names = _TEXT_JSON.encode(list(value)) if isinstance(value, dict) else text
     if not isinstance(value, dict) or len(names) > SHOWN_ANSWER_CHARS // 2:
         return _cut_json(text, SHOWN_ANSWER_CHARS), {}
     share = (SHOWN_ANSWER_CHARS - len(names)) // max(len(value), 1)
     shown: dict[str, Any] = {}
     marks = dict(diff)
     for key, item in value.items():
-        item_text = json.dumps(item, ensure_ascii=False)
+        item_text = _TEXT_JSON.encode(item)
         shown[key] = item if len(item_text) <= share else _cut_json(item_text, share)
         if key in marks and shown[key] is not item:
             marks[key] = None

@@ -56,6 +56,9 @@ PROGRAM_TIER: Literal["program"] = "program"
 
 CaseRunOutcome = Literal["passed", "failed", "not_run"]
 
+_LINE_JSON = json.JSONEncoder(allow_nan=False, ensure_ascii=True)
+"""A journal line's encoder, made once (``json.dumps`` with options makes one per call)."""
+
 
 class CaseRun(BaseModel):
     """One case of a code-mode program's suite: how its execution was judged."""
@@ -212,7 +215,7 @@ class AttemptRecord(BaseModel):
         data = self.model_dump(mode="json")
         data = {"schema": data.pop("schema_version"), **data}
         # ASCII escapes: any model text, lone surrogates included, survives the round trip.
-        return json.dumps(data, allow_nan=False, ensure_ascii=True) + "\n"
+        return _LINE_JSON.encode(data) + "\n"
 
     @classmethod
     def from_line(cls, line: str, where: str | None = None) -> AttemptRecord:
