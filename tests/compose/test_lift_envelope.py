@@ -50,6 +50,7 @@ def test_a_bare_pair_searching_envelopes_reports_both_and_the_lift_between(
         return dataclasses.replace(reply, body={**reply.body, "usage": usage})
 
     anthropic_env.max_requests = STEPS
+    anthropic_env.keep_alive = True  # thousands of requests, none dropped
     anthropic_env.script([answer] * STEPS)
     output = tmp_path / "out"
     argv = ["verify", "dijkstra", "--envelope", "--level", "quick", "--no-cache"]

@@ -434,9 +434,14 @@ _OVERRUN = Reply(
 
 
 class _Handler(BaseHTTPRequestHandler):
-    # HTTP/1.0: one request per connection, so a DROP never hits a pooled connection.
-    protocol_version = "HTTP/1.0"
     server: _HTTPServer
+
+    @property
+    def protocol_version(self) -> str:  # type: ignore[override]
+        # HTTP/1.0: one request per connection, so a DROP never hits a pooled connection;
+        # a server told to keep connections alive answers in HTTP/1.1 (a long run's
+        # thousands of requests then cost no connection and no server thread each).
+        return "HTTP/1.1" if self.server.owner.keep_alive else "HTTP/1.0"
 
     def do_GET(self) -> None:
         self._serve()
@@ -523,6 +528,9 @@ class FakeModelServer:
         self._thread: threading.Thread | None = None
         self.batches: FakeBatchAPI | None = None
         """Serves the Message Batches endpoints when set."""
+        self.keep_alive = False
+        """Keep each connection open for the client's next request (HTTP/1.1); set it
+        before the first request, and only for a script without :data:`DROP`."""
 
     # -- life cycle
 
