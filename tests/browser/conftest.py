@@ -127,24 +127,47 @@ def browser_context(browser: Any) -> Iterator[Any]:
     """One browser context for the package's watched pages: making a context costs about a
     second of CPU (Chromium's profile for it, a renderer started anew), a page in an open
     one about half of that. The pages keep nothing in it they read back (the report pages
-    use no cookies or storage), and each test's page is its own, with its own listeners."""
+    use no cookies or storage); the watched tests share one tab in it (:func:`_tab`), each
+    on a document of its own with its own lists of what it saw."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     yield context
     context.close()
 
 
-@pytest.fixture
-def watched(browser_context: Any) -> Iterator[Watched]:
+@dataclass
+class _Tab:
+    """The package's one tab and the :class:`Watched` of the test now using it."""
+
+    page: Any
+    current: Watched | None = None
+
+
+@pytest.fixture(scope="package")
+def _tab(browser_context: Any) -> Iterator[_Tab]:
+    """One tab for the package's watched pages, its listeners and route set once: a tab
+    opened and closed per test cost about half a second of CPU each (a renderer started and
+    ended; its first load a process swap), a navigation in an open one a fraction of that.
+    What a test reads is the document it opened (each test starts on a blank one, see
+    :func:`watched`); the report pages keep nothing in the tab (no storage, no history)."""
     page = browser_context.new_page()
-    seen = Watched(page, [], [], [])
-    page.on("console", lambda message: seen.console.append(f"{message.type}: {message.text}"))
-    page.on("pageerror", lambda error: seen.errors.append(str(error)))
+    tab = _Tab(page)
+
+    def seen() -> Watched | None:
+        return tab.current
+
+    def console(message: Any) -> None:
+        if (watching := seen()) is not None:
+            watching.console.append(f"{message.type}: {message.text}")
+
+    def error(error: Any) -> None:
+        if (watching := seen()) is not None:
+            watching.errors.append(str(error))
 
     def request(request: Any) -> None:  # opening the page itself is the only request
-        if not (request.is_navigation_request() and request.url.startswith("file:")):
-            seen.requests.append(request.url)
-
-    page.on("request", request)
+        if (watching := seen()) is not None and not (
+            request.is_navigation_request() and request.url.startswith("file:")
+        ):
+            watching.requests.append(request.url)
 
     def route(route: Any) -> None:  # the page's own file loads; any other request fails
         if route.request.is_navigation_request() and route.request.url.startswith("file:"):
@@ -152,9 +175,25 @@ def watched(browser_context: Any) -> Iterator[Watched]:
         else:
             route.abort()
 
+    page.on("console", console)
+    page.on("pageerror", error)
+    page.on("request", request)
     page.route("**/*", route)
-    yield seen
+    yield tab
     page.close()
+
+
+@pytest.fixture
+def watched(_tab: _Tab) -> Iterator[Watched]:
+    """The package's tab on a blank document, with this test's own lists of what it sees:
+    the last test's document is gone (a fresh load, not a fragment change on the page it
+    left), and nothing it saw is counted here."""
+    _tab.current = None
+    _tab.page.goto("about:blank")
+    seen = Watched(_tab.page, [], [], [])
+    _tab.current = seen
+    yield seen
+    _tab.current = None
 
 
 def run_cli(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
