@@ -624,10 +624,27 @@ class FakeModelServer:
             return self._steps.popleft()
 
 
+def _no_certificates(monkeypatch: pytest.MonkeyPatch, factory: pytest.TempPathFactory) -> None:
+    """Give the SDKs' HTTP clients an empty folder of CA certificates (``SSL_CERT_DIR``; both
+    httpx and the SDKs read it when ``SSL_CERT_FILE`` is unset). The fake server speaks plain
+    HTTP, so no certificate is ever looked up; by default each client loads the whole CA
+    bundle when it is made, about 30 ms of CPU for each provider a test or a run builds (188
+    in tests/llm, tests/store and tests/config alone). A request that strayed to an https://
+    server would fail its handshake here instead of going out."""
+    empty = factory.getbasetemp() / "no-certificates"
+    empty.mkdir(exist_ok=True)
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.setenv("SSL_CERT_DIR", str(empty))
+
+
 @pytest.fixture
-def fake_server() -> Iterator[FakeModelServer]:
+def fake_server(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FakeModelServer]:
     """A running :class:`FakeModelServer`, stopped when the test ends; fails the test if a
-    request found the script exhausted."""
+    request found the script exhausted. The SDKs' clients made while it runs read no CA
+    bundle (see :func:`_no_certificates`)."""
+    _no_certificates(monkeypatch, tmp_path_factory)
     with FakeModelServer() as server:
         yield server
     assert server.overruns == 0, (
