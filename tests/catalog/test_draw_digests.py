@@ -27,6 +27,7 @@ DRAWN_BEFORE = {
     "simulated_annealing": "a79b3388d30bee683b87bab92833c804ea575ecd05f71fe45c7411831337014d",
     "subset_sum": "12f1b6ad2858d66cb2b662ead9e6ddf7594ffd523eb9ac16317f996a9b8a99d6",
     "sudoku": "f43d61ae6c08389795e93d370b41eb6ac3ab54858db66193f1103f48135a10e9",
+    "topological_sort": "027162d3da8390c2cf01ece5c3de1ebfe06c05967ab2b00d44071eff555aa1db",
 }
 """Per scaffold, the digest of its draws before its generator was made faster."""
 

@@ -12,11 +12,12 @@ import bisect
 import random
 import string
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import combinations
-from typing import Any
+from itertools import accumulate, combinations
+from typing import Any, overload
 
 __all__ = [
     "MAX_ATTEMPTS",
+    "MaskedPairs",
     "Pair",
     "connected_pairs",
     "count_vertices",
@@ -38,6 +39,44 @@ __all__ = [
 
 Pair = tuple[str, str]
 MAX_ATTEMPTS = 500
+
+
+class MaskedPairs(Sequence[Pair]):
+    """The pairs ``(labels[i], labels[j])`` for each set bit ``j`` of ``masks[i]``, in the
+    order of ``i``, then ``j`` (``flip``: ``(labels[j], labels[i])``), without listing them.
+    ``rng.sample`` and ``rng.choice`` read only a population's length and the items they
+    pick, so what they draw from this is what they drew from the list, which, for a choice
+    among the pairs of 1,000 vertices, was most of a draw's time."""
+
+    def __init__(self, labels: Sequence[str], masks: Sequence[int], *, flip: bool = False) -> None:
+        self._labels, self._masks, self._flip = labels, masks, flip
+        self._ends = list(accumulate(mask.bit_count() for mask in masks))
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    @overload
+    def __getitem__(self, index: int) -> Pair: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Pair]: ...
+    def __getitem__(self, index: int | slice) -> Pair | list[Pair]:
+        if isinstance(index, slice):
+            return [self[k] for k in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("pair index out of range")
+        row = bisect.bisect_right(self._ends, index)
+        mask, rank = self._masks[row], index - (self._ends[row - 1] if row else 0)
+        low, high = 0, mask.bit_length() - 1
+        while low < high:  # the lowest bit with more than ``rank`` set bits at or below it
+            middle = (low + high) // 2
+            if (mask & ((2 << middle) - 1)).bit_count() > rank:
+                high = middle
+            else:
+                low = middle + 1
+        u, v = self._labels[row], self._labels[low]
+        return (v, u) if self._flip else (u, v)
 
 
 def count_vertices(test_input: Mapping[str, Any]) -> int:

@@ -11,6 +11,7 @@ from verification.catalog.calibration import distinct_answers, dropped_items, du
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
+    MaskedPairs,
     Pair,
     count_vertices,
     random_tree_pairs,
@@ -95,10 +96,12 @@ def _dag_pairs(rng: random.Random, ranked: list[str], count: int) -> list[Pair]:
     pairs: set[Pair] = set()
     for u, v in random_tree_pairs(rng, ranked):
         pairs.add((u, v) if rank[u] < rank[v] else (v, u))
-    forward = [
-        (ranked[i], ranked[j]) for i in range(len(ranked)) for j in range(i + 1, len(ranked))
-    ]
-    free = [p for p in forward if p not in pairs and p[::-1] not in pairs]
+    # Every forward pair (i before j in ``ranked``) that is no tree pair either way round.
+    masks = [((1 << len(ranked)) - 1) & ~((2 << i) - 1) for i in range(len(ranked))]
+    for u, v in pairs:
+        low, high = sorted((rank[u], rank[v]))
+        masks[low] &= ~(1 << high)
+    free = MaskedPairs(ranked, masks)
     pairs.update(rng.sample(free, min(len(free), max(0, count - len(pairs)))))
     return sorted(pairs, key=lambda p: (rank[p[0]], rank[p[1]]))
 
@@ -129,14 +132,13 @@ def _cyclic(rng: random.Random, labels: list[str]) -> dict[str, Any]:
         ranked = labels[:]
         rng.shuffle(ranked)
         pairs = _dag_pairs(rng, ranked, len(labels) * 3 // 2)
-        direct, far = set(pairs), _reached_in_two(ranked, pairs)
-        closing = [
-            (ranked[j], ranked[i])
-            for i in range(1, len(ranked))
-            for j in range(i + 2, len(ranked))
-            # No direct edge i -> j, so every cycle the back edge closes has 3+ vertices.
-            if (ranked[i], ranked[j]) not in direct and far[i] >> j & 1
-        ]
+        far, rank = _reached_in_two(ranked, pairs), {v: i for i, v in enumerate(ranked)}
+        # Back edges j -> i, i >= 1 and j >= i + 2, where a path of two or more edges leads
+        # from i to j and no direct edge does (every cycle closed has 3+ vertices).
+        masks = [0] + [far[i] & ~((4 << i) - 1) for i in range(1, len(ranked))]
+        for u, v in pairs:
+            masks[rank[u]] &= ~(1 << rank[v])
+        closing = MaskedPairs(ranked, masks, flip=True)
         if closing:
             return _input(rng, labels, [*pairs, rng.choice(closing)])
     raise RuntimeError(f"no cyclic topological_sort graph on {len(labels)} vertices")
