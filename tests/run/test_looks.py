@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.calibrations import calibrating_each_case_once
 from tests.support.draws import drawing_each_case_once
 from verification.cases import TIERS, parse_case_id
 from verification.catalog import default_catalog
@@ -45,8 +46,8 @@ ten (a rate at the threshold, which no early look decides)."""
 @pytest.fixture(scope="module", autouse=True)
 def _drawn_once() -> Iterator[None]:
     """The runs here draw the same suite of four scaffolds again and again: each case is drawn once
-    (tests/support/draws.py)."""
-    with drawing_each_case_once():
+    (tests/support/draws.py), and calibrated once (tests/support/calibrations.py)."""
+    with drawing_each_case_once(), calibrating_each_case_once():
         yield
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.support.benchmarks import load_benchmark
+from tests.support.calibrations import calibrating_each_case_once
 from tests.support.draws import drawing_each_case_once
 from verification.certify.sequential import operating_characteristic, plan_for
 
@@ -25,8 +26,8 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module", autouse=True)
 def _drawn_once() -> Iterator[None]:
     """The hundred runs here draw the same dijkstra cases again and again: each case is drawn once
-    (tests/support/draws.py)."""
-    with drawing_each_case_once():
+    (tests/support/draws.py), and calibrated once (tests/support/calibrations.py)."""
+    with drawing_each_case_once(), calibrating_each_case_once():
         yield
 
 

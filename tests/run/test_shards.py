@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.calibrations import calibrating_each_case_once
 from tests.support.draws import drawing_each_case_once
 from verification.cases import parse_case_id
 from verification.catalog import default_catalog
@@ -37,8 +38,8 @@ PLAN_SETTINGS: dict[str, Any] = {"cases": 12, "sizes": [6, 9], "samples": 2, "se
 @pytest.fixture(scope="module", autouse=True)
 def _drawn_once() -> Iterator[None]:
     """The runs and shards here draw the same plan again and again: each case is drawn once
-    (tests/support/draws.py)."""
-    with drawing_each_case_once():
+    (tests/support/draws.py), and calibrated once (tests/support/calibrations.py)."""
+    with drawing_each_case_once(), calibrating_each_case_once():
         yield
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.calibrations import calibrating_each_case_once
 from tests.support.draws import drawing_each_case_once
 from verification.catalog import default_catalog
 from verification.certify.envelope import run_split, sweep_sizes
@@ -33,8 +34,8 @@ SEED = 11
 @pytest.fixture(scope="module", autouse=True)
 def _drawn_once() -> Iterator[None]:
     """The dry run, the run that looks and the run that asks all draw the same sweep: each case
-    is drawn once (tests/support/draws.py)."""
-    with drawing_each_case_once():
+    is drawn once (tests/support/draws.py), and calibrated once (tests/support/calibrations.py)."""
+    with drawing_each_case_once(), calibrating_each_case_once():
         yield
 
 

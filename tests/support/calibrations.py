@@ -1,0 +1,50 @@
+"""Each case calibrated once per block, for test modules whose many runs answer the same cases.
+
+A run calibrates every case it answers (the spec's mutants and alternatives judged by its
+validator: ``verification/certify/calibration.py``'s ``calibrate_case``), and a merge or a
+report read back from a journal calibrates them again. The calibration of a case is a
+function of its spec and the case alone (its answers are drawn from the case's id), so a
+module whose runs answer the same cases over and over may reuse the first one: the runs,
+their verdicts and their reports are the same, only the repeated judging goes. A case is
+known by its whole content, not its id alone (two seeds give one id to different cases),
+and a spec by its identity (a test's own spec of a catalog name is another spec).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from verification.cases import TestCase
+from verification.catalog.spec import ScaffoldSpec
+from verification.certify import calibration
+from verification.certify.calibration import CaseCalibration
+
+__all__ = ["calibrating_each_case_once"]
+
+_CALLERS = ("verification.certify.calibration", "verification.run.attempts")
+"""The modules that call ``calibrate_case``: the reports' ``calibrate`` and the runner."""
+
+
+@contextmanager
+def calibrating_each_case_once() -> Iterator[dict[tuple[int, str], CaseCalibration]]:
+    """While the block runs, ``calibrate_case`` judges each case once (a module-scoped
+    fixture's); the calibrations, by spec identity and the case's JSON."""
+    judge = calibration.calibrate_case
+    done: dict[tuple[int, str], CaseCalibration] = {}
+    specs: list[ScaffoldSpec] = []  # kept alive: their ids key the calibrations
+
+    def once(spec: ScaffoldSpec, case: TestCase) -> CaseCalibration:
+        key = (id(spec), case.model_dump_json())
+        known = done.get(key)
+        if known is None:
+            known = done[key] = judge(spec, case)  # frozen: shared safely
+            specs.append(spec)
+        return known
+
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for module in _CALLERS:
+            monkeypatch.setattr(f"{module}.calibrate_case", once)
+        yield done
