@@ -11,6 +11,7 @@ import json
 import logging
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +19,10 @@ import pytest
 
 from verification.cases import TIERS
 from verification.catalog import default_catalog
-from verification.certify import checks
+from verification.certify import checks, hash_seed
 from verification.certify.checks import CheckResult
 from verification.cli import main
+from verification.errors import VerificationError
 
 
 def _usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -126,10 +128,12 @@ def test_check_takes_a_category_and_prints_json(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The text form prints the same checks of the same scaffolds (seeded, so the same
-    # verdicts): it reads the results the JSON run computed instead of computing them again
-    # (each scaffold's hash-seed check alone starts two interpreters).
+    # verdicts): it reads the results the JSON run computed instead of computing them again,
+    # the hash-seed verdicts included (drawn for the whole category in two interpreters).
     computed: dict[tuple[str, Any, Any], list[CheckResult]] = {}
     check_scaffold = checks.check_scaffold
+    drawn: dict[tuple[str, ...], dict[str, str | VerificationError]] = {}
+    verdicts_of = hash_seed.hash_seed_verdicts
 
     def check_once(name: str, **options: Any) -> list[CheckResult]:
         key = (name, options.get("scaffolds_dir"), options.get("cases_per_tier"))
@@ -137,7 +141,13 @@ def test_check_takes_a_category_and_prints_json(
             computed[key] = check_scaffold(name, **options)
         return computed[key]
 
+    def verdicts_once(names: Sequence[str]) -> dict[str, str | VerificationError]:
+        if tuple(names) not in drawn:
+            drawn[tuple(names)] = verdicts_of(names)
+        return drawn[tuple(names)]
+
     monkeypatch.setattr(checks, "check_scaffold", check_once)
+    monkeypatch.setattr(hash_seed, "hash_seed_verdicts", verdicts_once)
     assert main(["check", "--category", "string", "--cases", "2", "--json"]) == 0
     checked = json.loads(capsys.readouterr().out)
     assert checked["scaffolds"] == default_catalog().by_category("string")
@@ -147,6 +157,7 @@ def test_check_takes_a_category_and_prints_json(
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(checked["checks"]) + 1 and lines[-1] == "all checks passed"
     assert len(computed) == len(checked["scaffolds"]), "both runs asked the same checks"
+    assert list(drawn) == [tuple(checked["scaffolds"])], "and the same hash-seed draws"
 
 
 def test_list_columns_fit_their_widest_entry(capsys: pytest.CaptureFixture[str]) -> None:
