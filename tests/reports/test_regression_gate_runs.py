@@ -3,6 +3,7 @@ answers are right with the same probability, nothing changed between them."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
@@ -12,8 +13,12 @@ import pytest
 
 from verification.cases import TestCase
 from verification.catalog import drawing
+from verification.catalog.spec import ScaffoldSpec
+from verification.certify.calibration import CaseCalibration
 from verification.cli import main
 from verification.registry import DEFAULT_SEED, get_spec
+from verification.run import attempts
+from verification.run import manifest as run_manifest
 from verification.runner import plan_cases
 
 _PAIRS = 30
@@ -39,12 +44,32 @@ def drawn_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(drawing, "generate_case", once)
 
 
+@pytest.fixture
+def calibrated_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each case's calibration is judged once for the sixty runs: it is a function of the
+    scaffold and the case (its mutants and alternatives are drawn from the case's id, see
+    ``calibrate_case``), and every run asks the same frozen cases (:func:`drawn_once`); the
+    runs fold the same per-case figures into their summaries as before. The commit a
+    manifest records is read once too (one ``git rev-parse`` rather than sixty)."""
+    calibrate = attempts.calibrate_case
+    kept: dict[tuple[str, str], CaseCalibration] = {}
+
+    def once(spec: ScaffoldSpec, case: TestCase) -> CaseCalibration:
+        key = (spec.name, case.id)
+        if key not in kept:
+            kept[key] = calibrate(spec, case)
+        return kept[key]
+
+    monkeypatch.setattr(attempts, "calibrate_case", once)
+    monkeypatch.setattr(run_manifest, "code_version", functools.cache(run_manifest.code_version))
+
+
 def _wrong(name: str) -> str:
     return f"```json\n{{}}\n```\n(wrong on purpose for {name})"
 
 
 @pytest.mark.slow
-@pytest.mark.usefixtures("drawn_once")
+@pytest.mark.usefixtures("drawn_once", "calibrated_once")
 def test_thirty_pairs_of_standard_runs_at_090_with_nothing_changed_exit_5_at_most_3_times(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
