@@ -12,7 +12,7 @@ import bisect
 import random
 import string
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import accumulate, combinations
+from itertools import accumulate
 from typing import Any, overload
 
 __all__ = [
@@ -296,10 +296,20 @@ def random_tree_pairs(rng: random.Random, vertices: list[str]) -> set[Pair]:
 def pairs_with_random_tree(rng: random.Random, vertices: list[str], count: int) -> list[Pair]:
     """``count`` distinct pairs (capped at all pairs) that include a spanning tree, sorted."""
     pairs = random_tree_pairs(rng, vertices)
-    # Compared as sets: past Z a tree pair's ends (in string order) may come in the
-    # other order than combinations gives them (in the order of ``vertices``).
-    joined = {frozenset(pair) for pair in pairs}
-    others = sorted(pair for pair in combinations(vertices, 2) if frozenset(pair) not in joined)
+    # The pairs ``combinations(vertices, 2)`` gives but the tree's, sorted, by index: row u
+    # (label order) holds the vertices after u in ``vertices``, less u's tree neighbours
+    # there (past Z a tree pair's ends, in string order, may come in the other order).
+    labels = sorted(vertices)
+    column = {v: i for i, v in enumerate(labels)}
+    position = {v: i for i, v in enumerate(vertices)}
+    masks, after = [0] * len(labels), 0
+    for vertex in reversed(vertices):
+        masks[column[vertex]] = after
+        after |= 1 << column[vertex]
+    for pair in pairs:
+        first, second = sorted(pair, key=position.__getitem__)
+        masks[column[first]] &= ~(1 << column[second])
+    others = MaskedPairs(labels, masks)
     pairs.update(rng.sample(others, min(len(others), max(0, count - len(pairs)))))
     return sorted(pairs)
 
