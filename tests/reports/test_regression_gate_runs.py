@@ -6,18 +6,17 @@ from __future__ import annotations
 import functools
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.calibrations import calibrating_each_case_once
 from verification.cases import TestCase
 from verification.catalog import drawing
-from verification.catalog.spec import ScaffoldSpec
-from verification.certify.calibration import CaseCalibration
 from verification.cli import main
 from verification.registry import DEFAULT_SEED, get_spec
-from verification.run import attempts
 from verification.run import manifest as run_manifest
 from verification.runner import plan_cases
 
@@ -45,23 +44,13 @@ def drawn_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def calibrated_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each case's calibration is judged once for the sixty runs: it is a function of the
-    scaffold and the case (its mutants and alternatives are drawn from the case's id, see
-    ``calibrate_case``), and every run asks the same frozen cases (:func:`drawn_once`); the
-    runs fold the same per-case figures into their summaries as before. The commit a
-    manifest records is read once too (one ``git rev-parse`` rather than sixty)."""
-    calibrate = attempts.calibrate_case
-    kept: dict[tuple[str, str], CaseCalibration] = {}
-
-    def once(spec: ScaffoldSpec, case: TestCase) -> CaseCalibration:
-        key = (spec.name, case.id)
-        if key not in kept:
-            kept[key] = calibrate(spec, case)
-        return kept[key]
-
-    monkeypatch.setattr(attempts, "calibrate_case", once)
+def calibrated_once(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each case's calibration is judged once for the sixty runs (a function of the spec and
+    the case: tests/support/calibrations.py), and the commit a manifest records is read once
+    (one ``git rev-parse`` rather than sixty)."""
     monkeypatch.setattr(run_manifest, "code_version", functools.cache(run_manifest.code_version))
+    with calibrating_each_case_once():
+        yield
 
 
 def _wrong(name: str) -> str:
