@@ -21,7 +21,8 @@ from verification.cli import main
 from verification.errors import TransientLLMError
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.claude import ClaudeProvider
-from verification.llm.openai_compat import MODELS_SHOWN, OpenAICompatibleProvider
+from verification.llm.openai_compat import MODELS_SHOWN, OpenAICompatibleProvider, _model_id
+from verification.llm.replies import NotAReply
 from verification.llm.retry import RetryPolicy
 from verification.store.journal import read_journal
 
@@ -289,6 +290,24 @@ def test_model_ids_with_terminal_escapes_are_printed_escaped(
     assert "\x1b" not in err and "\u202e" not in err and "\x07" not in err
     assert "evil\\x1b]0;pwned\\x07" in err and "rtl\\u202etxt.exe" in err
     assert err.count("\n") == 1, "one line: a newline in an id cannot forge a log line"
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [{"id": "m"}, {"id": 7}, {"id": None}, {"id": ""}, {"id": ["m"]}, {"name": "m"}, "m", None],
+)
+def test_a_model_list_entry_is_read_as_the_sdk_s_model_reads_it(entry: Any) -> None:
+    """The preflight leaves the list's entries as JSON objects (no SDK ``Model`` each): the
+    id it reads, or its refusal, is the one the SDK's model of the entry gives."""
+    from openai._models import construct_type
+    from openai.types import Model
+
+    modelled = getattr(construct_type(value=entry, type_=Model), "id", None)
+    if isinstance(modelled, str) and modelled:
+        assert _model_id(entry) == modelled
+    else:
+        with pytest.raises(NotAReply, match=f"whose id is {type(modelled).__name__},"):
+            _model_id(entry)
 
 
 @pytest.mark.slow
