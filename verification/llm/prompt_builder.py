@@ -161,6 +161,10 @@ _PREFIX = re.compile(r"(?: |>|[-+*]|[0-9]{1,9}[.)])*")
 _LIST_MARKER = re.compile(r"[-+*]|[0-9]{1,9}[.)]")
 _UNDERLINE = re.compile(r"[ >]*(?:=+|-+) *")
 """A line a setext heading could end with, in a container or not."""
+_CLOSER_FIRST = frozenset(" `~")
+"""How a line that may close a fence starts."""
+_MARKUP_FIRST = frozenset("#`~<> *+-=0123456789")
+"""How a line starts that any rule of the scan reads (another is a paragraph's text)."""
 
 
 def _scan_headings(markdown: str) -> _Headings | None:
@@ -185,11 +189,14 @@ def _scan_headings(markdown: str) -> _Headings | None:
     previous_blank = True
     for number, line in enumerate(markdown.split("\n")):
         if fence:
-            closing = _FENCE_CLOSE.fullmatch(line)
+            closing = line[:1] in _CLOSER_FIRST and _FENCE_CLOSE.fullmatch(line)
             if closing and closing[1][0] == fence[0] and len(closing[1]) >= len(fence):
                 fence = ""
         elif in_comment:
             in_comment = "-->" not in line
+        elif line[:1] not in _MARKUP_FIRST:  # text (or a blank line): no rule below applies
+            previous_blank = not line
+            continue
         elif line.startswith("#"):
             atx = _ATX.fullmatch(line)
             if atx is None:
