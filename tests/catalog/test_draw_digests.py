@@ -22,6 +22,7 @@ DRAWN_BEFORE = {
     "graph_coloring": "b1f6aad6cbae6afcf953c02fd220afe54f511c8b81a2e461edde131ca254d58c",
     "hill_climbing": "8dfd8e5e8c54ee0e9670e886595030e4cfd509efd1e94966822df5fb101174cb",
     "kruskal": "32bfb930f195b77b119d19a40c07b6eaba9315aededb17b1b566fd16f9a76fb7",
+    "matrix_chain": "8a0c65971fe6a63b8c6480a777f3594aad24f4d6b8a0d06c9bc331f4b8fbd071",
     "monte_carlo": "55165715966f7d82e8f408095f118fbc72b1ead8b04f1fe59425ddca360a00f2",
     "n_queens": "26aa5756f02b24d9488096d77081efd7389f8bacfb4b8edfb53b8623dd58901b",
     "newton_raphson": "9e10ce34522228fa728be997719ea6840e0f4cc1874f39549b9d997c38d99ade",
