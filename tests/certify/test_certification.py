@@ -11,7 +11,7 @@ import hashlib
 import json
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar
@@ -19,7 +19,9 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 
+from tests.support.calibrations import calibrating_each_case_once
 from tests.support.clustering import design_effect_answers
+from tests.support.draws import drawing_each_case_once
 from verification.cases import parse_case_id
 from verification.catalog import Catalog, default_catalog
 from verification.certify.envelope import CASES_PER_SIZE, size_plan, sweep_cases, sweep_sizes
@@ -29,6 +31,7 @@ from verification.cli import main
 from verification.config import LEVEL_CASES, load_settings
 from verification.registry import plan_tier_counts
 from verification.reports.generator import write_run_reports
+from verification.run import case_plan
 from verification.runner import VerificationRunner
 from verification.store.journal import read_journal
 from verification.store.records import AttemptRecord
@@ -37,6 +40,18 @@ from verification.validators.base import ValidationResult
 
 Script = Callable[[AttemptRecord, int], dict[str, Any]]
 """(a dry-run journal line, the sample) -> a replay line for that answer."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _drawn_once() -> Iterator[None]:
+    """Each test here answers a dry run's cases again in a replay (and the levels' plans
+    share their first cases): each case is drawn once (tests/support/draws.py) and
+    calibrated once (tests/support/calibrations.py)."""
+    with drawing_each_case_once(), calibrating_each_case_once(), pytest.MonkeyPatch.context() as mp:
+        # The tests' own sweep_cases draws the cases a run's sweep drew: from the same memo
+        # (the planner's draw_case is the memo's while the block runs).
+        mp.setattr("verification.certify.envelope.draw_case", case_plan.draw_case)
+        yield
 
 
 def _verify(output: Path, *options: str) -> int:
