@@ -4,6 +4,7 @@ journal alone."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Iterator
@@ -17,7 +18,8 @@ from verification.catalog import default_catalog
 from verification.cli import main
 from verification.errors import SandboxUnavailableError
 from verification.reports.programs import program_views
-from verification.run.sandbox import Engine, available_engine
+from verification.run import code_answers
+from verification.run.sandbox import Engine, Limits, available_engine
 from verification.store.journal import read_journal
 from verification.store.records import AttemptRecord
 
@@ -182,7 +184,15 @@ def test_identical_programs_run_once_and_share_their_results(tmp_path: Path) -> 
     assert views[second.case_id].first_failing_size == 50
 
 
-def test_levels_one_and_two_and_a_time_out_skip_larger_sizes(tmp_path: Path) -> None:
+def test_levels_one_and_two_and_a_time_out_skip_larger_sizes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The slow program spins at 100 vertices until its case's CPU limit, which is the floor
+    # of a limit scaled from the reference's milliseconds: a quarter of a second ends it as
+    # surely as the default second does (every other case here takes milliseconds).
+    quarter = Limits(cpu_floor_seconds=0.25)
+    suite = functools.partial(code_answers.execute_suite, limits=quarter)
+    monkeypatch.setattr(code_answers, "execute_suite", suite)
     replies = {
         program_id("dijkstra", 0): "I would rather explain it in words.",
         program_id("dijkstra", 1): _reply("def solve(input):\n    return {\n"),
