@@ -292,6 +292,7 @@ def test_model_ids_with_terminal_escapes_are_printed_escaped(
     assert err.count("\n") == 1, "one line: a newline in an id cannot forge a log line"
 
 
+@pytest.mark.slow  # it imports the openai SDK, about a second of CPU the fast lane never pays
 @pytest.mark.parametrize(
     "entry",
     [{"id": "m"}, {"id": 7}, {"id": None}, {"id": ""}, {"id": ["m"]}, {"name": "m"}, "m", None],
