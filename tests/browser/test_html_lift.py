@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import Watched, axe_violations, cli
+from tests.support.calibrations import calibrating_each_case_once
+from tests.support.draws import drawing_each_case_once
 from verification.store.journal import read_journal
 from verification.store.manifests import read_manifest_file
 
@@ -39,7 +41,11 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Pair:
     """A pair answered from a replay file whose arms differ: the scaffold arm right on
     every case, the bare arm wrong on two cases in three from 12 vertices (and with fewer
     output tokens); then the pair's compare page."""
-    folder = tmp_path_factory.mktemp("lift")
+    with drawing_each_case_once(), calibrating_each_case_once():  # the same cases thrice
+        return _pair(tmp_path_factory.mktemp("lift"))
+
+
+def _pair(folder: Path) -> Pair:
     cli("verify", *ARGV, "--provider", "reference", "--output", str(folder / "dry"))
     (dry,) = (folder / "dry" / "runs").iterdir()
     lines = []

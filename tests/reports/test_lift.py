@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.calibrations import calibrating_each_case_once
+from tests.support.draws import drawing_each_case_once
 from verification.catalog import default_catalog
 from verification.certify.paired import paired_difference_interval
 from verification.cli import main
@@ -46,6 +48,14 @@ def _bare_tokens(record: AttemptRecord) -> int:
 
 def _scaffold_tokens(record: AttemptRecord) -> int:
     return 13 * (record.size or 1) + record.index
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _drawn_once() -> Iterator[None]:
+    """The dry run and every pair here ask the same dijkstra cases: each is drawn once
+    (tests/support/draws.py) and calibrated once (tests/support/calibrations.py)."""
+    with drawing_each_case_once(), calibrating_each_case_once():
+        yield
 
 
 @pytest.fixture(scope="module")
