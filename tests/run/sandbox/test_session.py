@@ -106,11 +106,11 @@ def test_a_spinning_case_ends_at_its_cpu_limit_not_at_the_rlimit_past_it(engine:
     """The harness reads the interpreter's CPU clock when the limit could first be reached
     and ends the case there; the soft rlimit (whole seconds, one past the case's end, at 2 s
     of CPU here) is only the backstop."""
-    limits = Limits(cpu_seconds=0.5, wall_seconds=30)
+    limits = Limits(cpu_seconds=0.25, wall_seconds=30)
     (spun,) = _run("def solve(i):\n    while True:\n        pass\n", [{}], engine, limits)
     assert spun.outcome is Outcome.TIMEOUT, spun
-    assert spun.reason.startswith("over the CPU limit of 0.5 s"), spun.reason
-    assert spun.cpu_seconds is not None and 0.5 <= spun.cpu_seconds < 1.5, spun
+    assert spun.reason.startswith("over the CPU limit of 0.25 s"), spun.reason
+    assert spun.cpu_seconds is not None and 0.25 <= spun.cpu_seconds < 1.25, spun
 
 
 def test_a_case_that_kills_the_interpreter_is_its_own_failure_and_the_next_starts_afresh(

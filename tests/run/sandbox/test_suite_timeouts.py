@@ -18,10 +18,10 @@ from verification.run.sandbox import Engine, Execution, Limits, Outcome, Program
 
 pytestmark = pytest.mark.slow
 
-# A spinning case ends at its CPU limit: a quarter of a second (the floor of a case's limit
+# A spinning case ends at its CPU limit: a tenth of a second (the floor of a case's limit
 # scaled from the reference's time, 1 s by default) is plenty for dijkstra's cases here,
 # which take milliseconds, and each time-out costs that much CPU.
-LIMITS = Limits(cpu_seconds=0.5, wall_seconds=4, startup_seconds=20, cpu_floor_seconds=0.25)
+LIMITS = Limits(cpu_seconds=0.5, wall_seconds=4, startup_seconds=20, cpu_floor_seconds=0.1)
 
 
 @pytest.fixture(scope="module")
