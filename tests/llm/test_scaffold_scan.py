@@ -85,7 +85,7 @@ def _agrees(text: str) -> bool:
     return scanned is None or scanned == prompt_builder._parsed_headings(text)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(LINES), max_size=14), st.booleans())
 def test_the_scan_agrees_with_commonmark_or_declines(lines: list[str], newline: bool) -> None:
     text = "\n".join(lines) + ("\n" if newline else "")
