@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
+from tests.support.calibrations import calibrating_each_case_once
+from tests.support.draws import drawing_each_case_once
 from verification.cli import main
 from verification.registry import DEFAULT_SEED, get_spec
 from verification.runner import plan_cases
@@ -22,10 +24,14 @@ def _wrong(name: str) -> str:
 
 
 @pytest.fixture
-def scripted_run(tmp_path: Path) -> ScriptedRun:
+def scripted_run(tmp_path: Path) -> Iterator[ScriptedRun]:
     """Runs ``verify`` with ``--provider replay``: for each scaffold, the cases whose
     position (in plan order) is in ``right`` get the reference's answer, the rest a wrong
-    one. ``right`` is a count (the first ``right`` cases) or a set of positions."""
+    one. ``right`` is a count (the first ``right`` cases) or a set of positions.
+
+    For the test's rest each case is drawn once and calibrated once
+    (tests/support/draws.py, tests/support/calibrations.py): the replay file is written
+    from the plan the run then draws again, and a test's runs ask the same cases."""
     counter = iter(range(1_000_000))
 
     def run(
@@ -50,4 +56,5 @@ def scripted_run(tmp_path: Path) -> ScriptedRun:
         (new,) = set((output / "runs").iterdir()) - before
         return code, new.name
 
-    return run
+    with drawing_each_case_once(), calibrating_each_case_once():
+        yield run
