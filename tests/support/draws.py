@@ -3,8 +3,9 @@
 A case is determined by its scaffold, tier, index and seed (the suites do not depend on the
 hash seed: ``tests/catalog/test_scaffold_contract.py``), so a test that only reads a case
 may take a copy of the one another test drew. Only the catalog's own specs at their tiers'
-sizes are kept (the calibration cases several tests draw); a spec built in a test, with the
-same name, or a case at a size asked for, is drawn as asked.
+sizes are kept (the calibration cases several tests draw, and ``check``'s sweep of every
+size draws again at each tier's own size); a spec built in a test, with the same name, or a
+case at another size, is drawn as asked.
 
 :func:`draw_each_case_once` is for one test that plans the same cases several times (an
 estimate, the planner asked again to check it, then the run): for the rest of that test the
@@ -35,10 +36,13 @@ def shared_draw(
     spec: ScaffoldSpec, tier: Tier, index: int, *, seed: int, size: int | None = None
 ) -> TestCase:
     """:func:`~verification.catalog.drawing.draw_case`, drawn once per process for the
-    catalog's own specs at their tiers' sizes; each caller gets its own deep copy (a hook
-    that changed a case in place would change no other test's). A failure is never kept:
-    it raises again when asked again."""
-    if size is not None or default_catalog().get(spec.name) is not spec:
+    catalog's own specs at their tiers' sizes (asked by default or by naming that size:
+    :func:`~verification.cases.generate_case` draws the same case either way, as ``check``'s
+    sweep of every size asks it); each caller gets its own deep copy (a hook that changed a
+    case in place would change no other test's). A failure is never kept: it raises again
+    when asked again."""
+    default = size is None or size == spec.sizes[tier]
+    if not default or default_catalog().get(spec.name) is not spec:
         return draw_case(spec, tier, index, seed=seed, size=size)
     key = (spec.name, tier, index, seed)
     drawn = _DRAWN.get(key)
