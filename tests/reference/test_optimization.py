@@ -17,6 +17,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from verification.reference.optimization import (
+    descent_points,
+    descent_trace,
     genetic_algorithm,
     gradient_descent,
     hill_climbing,
@@ -164,6 +166,47 @@ def test_a_diverging_descent_counts_every_iteration() -> None:
     }
     # gradient_descent.md: not converged means iterations = max_iterations.
     assert gradient_descent(**inp)["iterations"] == inp["max_iterations"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    coefficients=st.lists(st.integers(-6, 6) | st.floats(-6, 6), min_size=1, max_size=5),
+    x0=st.integers(-40, 40).map(lambda x: x / 10),
+    rate=st.sampled_from([0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 3.0]),
+    tolerance=st.sampled_from([1e-12, 1e-6, 1e-2]),
+    limit=st.integers(1, 60),
+)
+def test_descent_points_are_the_traces_points(
+    coefficients: list[float], x0: float, rate: float, tolerance: float, limit: int
+) -> None:
+    """The gradient_descent generator decides candidates from descent_points: the same
+    floats, bit for bit, as descent_trace's steps (converging, stalling, diverging past
+    the doubles)."""
+    inp = {"x0": x0, "learning_rate": rate, "tolerance": tolerance, "max_iterations": limit}
+    steps = descent_trace(coefficients=coefficients, **inp)
+    points = descent_points(coefficients, **inp)
+    assert [repr(x) for x in points] == [repr(s.x[0]) for s in steps] + [repr(steps[-1].x_new[0])]
+
+
+@pytest.mark.parametrize(
+    "inp",
+    [
+        {"coefficients": [], "x0": 1.0},
+        {"coefficients": [1, True], "x0": 1.0},
+        {"coefficients": [1, 0], "x0": [1.0]},
+        {"coefficients": [1, 0], "x0": float("nan")},
+        {"coefficients": [1, 0], "x0": 1.0, "learning_rate": 0},
+        {"coefficients": [1, 0], "x0": 1.0, "tolerance": -1.0},
+        {"coefficients": [1, 0], "x0": 1.0, "max_iterations": 0},
+    ],
+)
+def test_descent_points_refuses_what_descent_trace_refuses(inp: dict[str, Any]) -> None:
+    inp = {"learning_rate": 0.1, **inp}
+    with pytest.raises(ValueError):
+        descent_trace(**inp)
+    coefficients = inp.pop("coefficients")
+    with pytest.raises(ValueError):
+        descent_points(coefficients, **inp)
 
 
 def test_the_checks_fast_paths_pass_only_what_the_checks_pass() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from typing import Any
 
 from pydantic import FiniteFloat, NonNegativeInt
@@ -15,6 +16,7 @@ from verification.catalog.calibration import distinct_answers
 from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.reference.optimization import (
     DescentStep,
+    descent_points,
     descent_trace,
     exact_last_point,
     gradient_descent,
@@ -113,19 +115,11 @@ def _case(
 
 
 def _with_tolerance(
-    rng: random.Random,
-    candidate: dict[str, Any],
-    size: int,
-    run: Sequence[DescentStep] | None = None,
+    rng: random.Random, candidate: dict[str, Any], size: int
 ) -> dict[str, Any] | None:
     """``candidate`` with a tolerance from :data:`_TOLERANCES` that makes it converge in
-    exactly ``size`` clear iterations, if one does: one long run serves every tolerance
-    (``run``, the candidate's own run at tolerance 1e-12 when it was made already: its
-    first ``size`` steps are that run)."""
-    if run is not None and candidate["tolerance"] == 1e-12 and size <= len(run):
-        steps = list(run[:size])
-    else:
-        steps = descent_trace(**{**candidate, "tolerance": 1e-12, "max_iterations": size})
+    exactly ``size`` clear iterations, if one does: one long run serves every tolerance."""
+    steps = descent_trace(**{**candidate, "tolerance": 1e-12, "max_iterations": size})
     if len(steps) < size:
         return None
     earlier = [step.step_norm for step in steps[:-1]]
@@ -157,31 +151,25 @@ def _eigenvalues(p: int, q: int, s: int) -> tuple[float, float]:
     return middle - half_gap, middle + half_gap
 
 
-def _standard_polynomial(
-    rng: random.Random,
-) -> tuple[dict[str, Any], list[DescentStep]] | None:
-    """A cubic or quartic candidate that ends at a genuine local minimum, and its run."""
+def _standard_polynomial(rng: random.Random) -> dict[str, Any] | None:
+    """A cubic or quartic candidate that ends at a genuine local minimum."""
     if rng.random() < 0.5:
         coefficients = [rng.randint(1, 2), rng.randint(-4, 4)]
         coefficients += [rng.randint(-6, 6), rng.randint(-6, 6), rng.randint(-5, 5)]
     else:
         coefficients = [rng.choice((-1, 1)), rng.randint(-4, 4), rng.randint(-6, 6)]
         coefficients.append(rng.randint(-5, 5))
-    candidate = _case(
-        {"coefficients": coefficients},
-        rng.randint(-30, 30) / 10,
-        rng.choice(_SMALL_RATES),
-        1e-12,
-        _MAX_ITERATIONS,
-    )
+    x0, rate = rng.randint(-30, 30) / 10, rng.choice(_SMALL_RATES)
+    candidate = _case({"coefficients": coefficients}, x0, rate, 1e-12, _MAX_ITERATIONS)
     # A genuine local minimum: the second derivative is positive where the run ends. The
     # float run decides when it provably agrees with the exact replay (most candidates);
     # the rng is not used past this point, so the same candidates are kept either way.
-    run = descent_trace(**candidate)
-    decided = ends_at_minimum_in_floats(candidate, run)
+    # Its points decide (steps for the few kept are drawn again by _with_tolerance).
+    points = descent_points(coefficients, x0=x0, learning_rate=rate, tolerance=1e-12)
+    decided = _ends_at_minimum_from_points(candidate, points)
     if decided is None:
         decided = ends_at_minimum(coefficients, gradient_descent(**candidate)["minimum"])
-    return (candidate, run) if decided else None
+    return candidate if decided else None
 
 
 def _second_derivative(coefficients: Sequence[int], x: float) -> float:
@@ -224,9 +212,16 @@ def ends_at_minimum_in_floats(
     within ``e + 6e-7`` of the float point: no threshold within that (times the slope of
     ``f2``), the float point decides. A bound past 1e-9 (descent near a maximum magnifies
     differences) leaves it to the exact replay."""
+    return _ends_at_minimum_from_points(candidate, [s.x[0] for s in steps] + [steps[-1].x_new[0]])
+
+
+def _ends_at_minimum_from_points(
+    candidate: Mapping[str, Any], points: Sequence[float]
+) -> bool | None:
+    """:func:`ends_at_minimum_in_floats` of the run through ``points`` (``descent_points``)."""
     coefficients = candidate["coefficients"]
     rate = candidate["learning_rate"]
-    end = steps[-1].x_new[0]
+    end = points[-1]
     if not math.isfinite(end):
         return False  # the exact replay follows the float run's overflow: no minimum
     slope = _derivative(coefficients)
@@ -235,12 +230,15 @@ def ends_at_minimum_in_floats(
     # Their coefficients made positive: the value at t bounds |p(x)| for every |x| <= t.
     bound_slope, bound_curve, bound_bend = ([abs(c) for c in p] for p in (slope, curve, bend))
     error = 2.3e-16 * abs(candidate["x0"])  # x0 (tenths) as a double
-    reach = max(abs(step.x[0]) for step in steps) + 1e-9  # each |x| + e, bounded once
+    reach = max(map(abs, points[:-1])) + 1e-9  # each |x| + e, bounded once
     wide = rate * _value(bound_bend, reach), rate * (1e-15 * _value(bound_curve, reach) + 1e-15)
     rounding = 2e-15 * rate * _value(bound_slope, reach) + 1e-300
-    for step in steps:
-        gain = abs(1 - rate * _value(curve, step.x[0])) + 1e-15 + error * wide[0] + wide[1]
-        error = error * gain + 2e-15 * abs(step.x_new[0]) + rounding
+    for x, x_new in pairwise(points):  # _value(curve, x) inline: the loop is hot
+        second = 0.0
+        for c in curve:
+            second = second * x + c
+        gain = abs(1 - rate * second) + 1e-15 + error * wide[0] + wide[1]
+        error = error * gain + 2e-15 * abs(x_new) + rounding
         if not error < 1e-9:
             return None
     distance = error + 6e-7
@@ -278,12 +276,8 @@ def _standard_quadratic(rng: random.Random) -> dict[str, Any] | None:
 def _standard(rng: random.Random, size: int) -> dict[str, Any]:
     two_d = rng.random() < 0.5
     for _ in range(_MAX_TRIES):
-        if two_d:
-            candidate, run = _standard_quadratic(rng), None
-        else:
-            drawn = _standard_polynomial(rng)
-            candidate, run = (None, None) if drawn is None else drawn
-        chosen = None if candidate is None else _with_tolerance(rng, candidate, size, run)
+        candidate = _standard_quadratic(rng) if two_d else _standard_polynomial(rng)
+        chosen = None if candidate is None else _with_tolerance(rng, candidate, size)
         if chosen is not None:
             return chosen
     raise RuntimeError(f"could not draw a standard gradient_descent instance of {size} iterations")

@@ -15,6 +15,7 @@ __all__ = [
     "EXACT_DIGITS",
     "MINIMUM_DECIMALS",
     "DescentStep",
+    "descent_points",
     "descent_trace",
     "exact_last_point",
     "gradient_descent",
@@ -55,12 +56,16 @@ class DescentStep(NamedTuple):
     """The Euclidean length of ``step`` (its absolute value in one dimension)."""
 
 
-def _polynomial_derivative(coefficients: Any) -> GradientFunction:
+def _derivative_coefficients(coefficients: Any) -> list[float]:
     values = [finite(c, f"coefficients[{i}]") for i, c in enumerate(as_list(coefficients, "c"))]
     if not values:
         raise ValueError("coefficients must not be empty")
     degree = len(values) - 1
-    derivative = [c * (degree - i) for i, c in enumerate(values[:-1])]
+    return [c * (degree - i) for i, c in enumerate(values[:-1])]
+
+
+def _polynomial_derivative(coefficients: Any) -> GradientFunction:
+    derivative = _derivative_coefficients(coefficients)
 
     def gradient(x: Vector) -> Vector:
         total = 0.0
@@ -151,6 +156,18 @@ def _descent_setup(
     return _callable_gradient(df, scalar), start, scalar
 
 
+def _run_settings(
+    learning_rate: Any, tolerance: Any, max_iterations: Any
+) -> tuple[float, float, int]:
+    rate = finite(learning_rate, "learning_rate")
+    if rate <= 0:
+        raise ValueError(f"learning_rate must be positive, got {learning_rate!r}")
+    tol = finite(tolerance, "tolerance")
+    if tol <= 0:
+        raise ValueError(f"tolerance must be positive, got {tolerance!r}")
+    return rate, tol, count(max_iterations, "max_iterations", 1)
+
+
 def descent_trace(
     f: Callable[..., Any] | None = None,
     df: Callable[..., Any] | None = None,
@@ -200,13 +217,7 @@ def descent_trace(
     .. [1] J. Nocedal, S. J. Wright, *Numerical Optimization*, 2nd ed., chapter 3, 2006.
     """
     gradient, x, _ = _descent_setup(f, df, x0, coefficients, matrix, vector)
-    rate = finite(learning_rate, "learning_rate")
-    if rate <= 0:
-        raise ValueError(f"learning_rate must be positive, got {learning_rate!r}")
-    tol = finite(tolerance, "tolerance")
-    if tol <= 0:
-        raise ValueError(f"tolerance must be positive, got {tolerance!r}")
-    limit = count(max_iterations, "max_iterations", 1)
+    rate, tol, limit = _run_settings(learning_rate, tolerance, max_iterations)
 
     steps: list[DescentStep] = []
     if len(x) == 1:  # the same steps without the tuple work of n dimensions (most runs)
@@ -235,6 +246,70 @@ def descent_trace(
             break
         x = x_new
     return steps
+
+
+def descent_points(
+    coefficients: Sequence[float],
+    *,
+    x0: float,
+    learning_rate: float,
+    tolerance: float = 1e-6,
+    max_iterations: int = 50,
+) -> list[float]:
+    """The points a polynomial's descent passes: ``x`` of each step of
+    :func:`descent_trace` and the last ``x_new``, the same floats without the steps.
+
+    A generator deciding thousands of candidates from their runs needs only the points;
+    building a :class:`DescentStep` and calling a gradient function per iteration cost
+    most of that.
+
+    Parameters
+    ----------
+    coefficients : list of float
+        A polynomial, highest degree first, as for :func:`gradient_descent`.
+    x0, learning_rate, tolerance, max_iterations
+        As for :func:`gradient_descent` (``x0`` a number).
+
+    Returns
+    -------
+    list of float
+        ``x0`` then ``x_new`` of each iteration: one more point than
+        :func:`descent_trace` has steps, the last the point the run stopped at (not finite
+        when it overflowed).
+
+    Raises
+    ------
+    ValueError
+        As for :func:`gradient_descent`, and when ``x0`` is not a number.
+
+    Examples
+    --------
+    >>> descent_points([1, 0, 0], x0=2.0, learning_rate=0.5)
+    [2.0, 0.0, 0.0]
+
+    Notes
+    -----
+    The arithmetic of :func:`descent_trace`, operation for operation: Horner's rule on the
+    derivative's coefficients, ``step = learning_rate * g``, ``x_new = x - step``, stop
+    when ``x_new`` is not finite or ``|step| < tolerance`` (a step that is not finite is
+    never below it). One derivative evaluation per iteration.
+    """
+    derivative = _derivative_coefficients(coefficients)
+    if not is_real(x0):
+        raise ValueError(f"a polynomial in coefficients takes a number x0, got {x0!r}")
+    x = finite(x0, "x0")
+    rate, tol, limit = _run_settings(learning_rate, tolerance, max_iterations)
+    points = [x]
+    for _ in range(limit):
+        total = 0.0
+        for c in derivative:  # Horner's rule, as in _polynomial_derivative
+            total = total * x + c
+        step = rate * total
+        x = x - step
+        points.append(x)
+        if not math.isfinite(x) or abs(step) < tol:
+            break
+    return points
 
 
 def gradient_descent(
