@@ -10,11 +10,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.calibrations import calibrating_each_case_once
+from tests.support.draws import drawing_each_case_once
 from verification.cases import parse_case_id
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.spec import OutputBudget, ScaffoldSpec
@@ -44,6 +47,14 @@ SPEC: ScaffoldSpec = dataclasses.replace(
 CATALOG = Catalog([SPEC])
 THRESHOLD = TOP + TOP // 2 + 3
 """Right below it, wrong from it: past the standard maximum, inside the stress range."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _drawn_once() -> Iterator[None]:
+    """The searches here climb the same sizes of :data:`SPEC` from the same seed: each case
+    is drawn once (tests/support/draws.py), and calibrated once (tests/support/calibrations.py)."""
+    with drawing_each_case_once(), calibrating_each_case_once():
+        yield
 
 
 class Threshold(ReferenceProvider):
