@@ -16,6 +16,8 @@ from verification.llm.response_parser import ResponseParser
 from verification.registry import DEFAULT_SEED, SPECS
 
 BLOW_UP = 50_000
+EXTRA_KEYS = [f"Z{k}" for k in range(BLOW_UP)]
+"""The keys an object of numbers gains, made once rather than for each such object."""
 
 
 def _blown_up(value: Any) -> Any:
@@ -29,7 +31,7 @@ def _blown_up(value: Any) -> Any:
         grown = {k: _blown_up(v) for k, v in value.items()}
         sample = next(iter(value.values()), None)
         if all(isinstance(v, int | None) and not isinstance(v, bool) for v in value.values()):
-            grown.update({f"Z{k}": sample for k in range(BLOW_UP)})
+            grown.update(dict.fromkeys(EXTRA_KEYS, sample))
         return grown
     return value
 
