@@ -5,15 +5,13 @@ links opens a page that is there, and axe-core finds no serious or critical viol
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.browser.conftest import Watched, axe_violations, run_cli
+from tests.support.web_browser import browser_named
 
 pytestmark = pytest.mark.slow  # Chromium
 
@@ -27,17 +25,10 @@ def _cli(*argv: str) -> str:
 
 
 def _view(*argv: str) -> str:
-    # A process of its own: the browser `view` opens is what BROWSER names in a fresh
-    # interpreter (Python's webbrowser module keeps the first one it found).
-    done = subprocess.run(
-        [sys.executable, "-m", "verification", "view", *argv],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "BROWSER": "true"},  # view opens no browser
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    # In this process, the browser `view` opens being what BROWSER names as a fresh
+    # interpreter reads it (tests/support/web_browser.py).
+    with browser_named("true"):  # view opens no browser
+        return _cli("view", *argv)
 
 
 def _dry_run(output: Path) -> str:

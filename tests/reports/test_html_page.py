@@ -6,15 +6,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import os
 import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.web_browser import browser_named
 from verification.cli import main
 from verification.reports.html import (
     SHOWN_REPLY_CHARS,
@@ -111,23 +110,18 @@ def test_shown_text_is_cut_and_escaped() -> None:
     assert len(shown) == SHOWN_REPLY_CHARS + len("\\u202e\\x00") - 2
 
 
-def _run(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """``view`` in a process of its own: the browser it starts is what BROWSER names in a
-    fresh interpreter (Python's webbrowser module keeps the first one it found)."""
-    return subprocess.run(
-        [sys.executable, "-m", "verification", *argv],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, **(env or {})},
-    )
-
-
 def _main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     """The command line in this process, where no browser is started."""
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def _view(capsys: pytest.CaptureFixture[str], browser: Path, *argv: str) -> tuple[int, str, str]:
+    """``view`` with ``argv`` in this process, starting ``browser``: what BROWSER names, read
+    afresh as a new interpreter reads it (tests/support/web_browser.py)."""
+    with browser_named(str(browser)):
+        return _main(capsys, "view", *argv)
 
 
 @pytest.mark.slow
@@ -147,24 +141,24 @@ def test_view_opens_the_index_or_a_page_and_report_writes_it_again(
     browser = tmp_path / "browser.sh"
     browser.write_text(f'#!/bin/sh\nprintf %s "$1" > {opened}\n')
     browser.chmod(0o755)
-    viewed = _run("view", "--output", str(output), env={"BROWSER": str(browser)})
-    assert viewed.returncode == 0, viewed.stderr
+    code, out, err = _view(capsys, browser, "--output", str(output))
+    assert code == 0, err
     index = (output / "index.html").resolve()  # no run: the index of every run
-    assert viewed.stdout.strip() == str(index)
+    assert out.strip() == str(index)
     for _ in range(100):  # the browser is started, not waited for
         if opened.exists() and opened.read_text():
             break
         subprocess.run(["sleep", "0.05"], check=True)
     assert opened.read_text() == index.as_uri()
-    again = _run("view", run.name, "--output", str(output), env={"BROWSER": str(browser)})
-    assert again.returncode == 0 and again.stdout.strip() == str(page)
+    code, out, err = _view(capsys, browser, run.name, "--output", str(output))
+    assert code == 0 and out.strip() == str(page), err
 
     page.unlink()
     code, _, err = _main(capsys, "view", run.name, "--output", str(output))  # opens nothing
     assert code == 2 and f"report {run.name}" in err
     code, _, err = _main(capsys, "report", run.name, "--output", str(output))
     assert code == 0 and page.is_file(), err
-    by_folder = _run("view", str(run), env={"BROWSER": str(browser)})  # as verify prints it
-    assert by_folder.returncode == 0 and by_folder.stdout.strip() == str(page)
+    code, out, err = _view(capsys, browser, str(run))  # as verify prints it
+    assert code == 0 and out.strip() == str(page), err
     code, _, err = _main(capsys, "view", "20200101T000000Z-abcdef", "--output", str(output))
     assert code == 2 and "no run" in err
