@@ -43,6 +43,7 @@ def _cache_in_the_test_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
 if TYPE_CHECKING:
     from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply
+    from tests.support.preloaded import ForkServer, Process
 
 KEY = "sk-ant-hostile-cache-canary-Lq93"
 MODEL = "claude-test-model"
@@ -224,7 +225,7 @@ def test_a_lock_held_by_another_process_is_waited_for_a_bounded_time(
     assert {r.source for r in _records(tmp_path)} == {"live"}
 
 
-def _wait_until_it_opens(process: subprocess.Popen[str], path: Path) -> None:
+def _wait_until_it_opens(process: Process, path: Path) -> None:
     """Return once ``process`` holds ``path`` open (read from /proc; elsewhere, a pause)."""
     fds = Path(f"/proc/{process.pid}/fd")
     if not fds.parent.exists():  # no /proc to watch: give it time to get there
@@ -249,15 +250,14 @@ def test_a_wait_for_a_held_lock_ends_on_a_signal(
     fake_server: FakeModelServer,
     held_cache_lock: Path,
     tmp_path: Path,
+    fork_server: ForkServer,
     sent: signal.Signals,
     code: int,
 ) -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "verification", *_argv(tmp_path, 2)],
-        env=_env(fake_server),
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    # A process of its own (forked with the harness and the SDK imported: a fresh
+    # interpreter's imports are no part of this), SIGINT going to Python's default handler.
+    process = fork_server.start(
+        _argv(tmp_path, 2), env=_env(fake_server), stderr=subprocess.PIPE, text=True
     )
     _wait_until_it_opens(process, held_cache_lock)  # waiting for the lock, signals heard
     signalled = time.monotonic()
