@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import random
 import string
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate
 from typing import Any, overload
 
@@ -77,6 +77,17 @@ class MaskedPairs(Sequence[Pair]):
                 low = middle + 1
         u, v = self._labels[row], self._labels[low]
         return (v, u) if self._flip else (u, v)
+
+    def __iter__(self) -> Iterator[Pair]:
+        # rng.sample lists a small population (list(...) reads every item): in order, at
+        # once, instead of a bisection per item through Sequence's __iter__.
+        labels, flip = self._labels, self._flip
+        for u, mask in zip(labels, self._masks, strict=False):
+            while mask:
+                low = mask & -mask
+                v = labels[low.bit_length() - 1]
+                yield (v, u) if flip else (u, v)
+                mask ^= low
 
 
 def count_vertices(test_input: Mapping[str, Any]) -> int:
@@ -149,6 +160,7 @@ class _FreePairs(Sequence[Pair]):
             if i != j:
                 places.add(self._rows[i] + j - i - 1)
         taken = sorted(places)
+        self._taken = taken
         # Free pairs before each joined one: item k lies past those joined with <= k before.
         self._before = [place - t for t, place in enumerate(taken)]
         self._len = n * (n - 1) // 2 - len(taken)
@@ -162,6 +174,21 @@ class _FreePairs(Sequence[Pair]):
         place = k + bisect.bisect_right(self._before, k)
         i = bisect.bisect_right(self._rows, place) - 1
         return self._labels[i], self._labels[place - self._rows[i] + i + 1]
+
+    def __iter__(self) -> Iterator[Pair]:
+        # rng.sample lists a small population (list(...) reads every item): in order, at
+        # once, instead of two bisections per item through Sequence's __iter__.
+        labels = self._labels
+        joined = iter(self._taken)
+        skip = next(joined, -1)
+        place = 0
+        for i, u in enumerate(labels):
+            for v in labels[i + 1 :]:
+                if place == skip:
+                    skip = next(joined, -1)
+                else:
+                    yield u, v
+                place += 1
 
 
 def extra_pairs(rng: random.Random, labels: list[str], taken: list[Pair], count: int) -> list[Pair]:
