@@ -107,7 +107,9 @@ def _converging(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
         if max(abs(c) for c in coefficients) != size:
             continue  # the size is the largest coefficient, met exactly
         candidate = _case(coefficients, x0, MAX_ITERATIONS)
-        steps = newton_trace(**candidate)
+        # Nine steps tell a run of more than eight (kept from none) from the rest, whose
+        # steps are the whole run: the same decision as the run to MAX_ITERATIONS.
+        steps = newton_trace(**{**candidate, "max_iterations": min(9, MAX_ITERATIONS)})
         last = steps[-1]
         if (
             3 <= len(steps) <= 8
