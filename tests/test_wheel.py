@@ -53,6 +53,28 @@ def test_build_makes_an_sdist_and_a_wheel_with_the_scaffolds(dist: Path) -> None
         assert any(name.endswith("/pyproject.toml") for name in archive.getnames())
 
 
+def test_the_sdist_holds_no_file_git_ignores(dist: Path) -> None:
+    # hatchling reads the checkout's top .gitignore only: a tool's cache folder that ignores
+    # itself with a .gitignore of its own (.import_linter_cache) went into every sdist.
+    if not (CHECKOUT / ".git").exists():
+        pytest.skip("not run from a git checkout")
+    import tarfile
+
+    (sdist,) = dist.glob("scaffold_verification-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        members = [m.name.split("/", 1)[1] for m in archive.getmembers() if m.isfile()]
+    ignored = subprocess.run(
+        ["git", "check-ignore", "--stdin"],
+        input="\n".join(members),
+        capture_output=True,
+        text=True,
+        cwd=CHECKOUT,
+        check=False,
+    )
+    assert ignored.returncode in (0, 1), ignored.stderr  # 1: none of them is ignored
+    assert ignored.stdout == "", ignored.stdout[:2000]
+
+
 def test_the_wheel_installed_elsewhere_lists_and_dry_runs_from_another_folder(
     dist: Path, tmp_path: Path
 ) -> None:
