@@ -168,7 +168,7 @@ def test_a_diverging_descent_counts_every_iteration() -> None:
     assert gradient_descent(**inp)["iterations"] == inp["max_iterations"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     coefficients=st.lists(st.integers(-6, 6) | st.floats(-6, 6), min_size=1, max_size=5),
     x0=st.integers(-40, 40).map(lambda x: x / 10),
@@ -186,6 +186,44 @@ def test_descent_points_are_the_traces_points(
     steps = descent_trace(coefficients=coefficients, **inp)
     points = descent_points(coefficients, **inp)
     assert [repr(x) for x in points] == [repr(s.x[0]) for s in steps] + [repr(steps[-1].x_new[0])]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    matrix=st.tuples(st.integers(-9, 9) | st.floats(-9, 9), st.integers(-3, 3), st.integers(-9, 9)),
+    vector=st.tuples(st.integers(-9, 9), st.integers(-9, 9) | st.floats(-9, 9)),
+    x0=st.tuples(st.integers(-5, 5), st.integers(-50, 50).map(lambda x: x / 10)),
+    rate=st.sampled_from([0.01, 0.1, 0.125, 0.3, 0.4, 1.0, 5.0]),
+    tolerance=st.sampled_from([1e-12, 1e-4]),
+    limit=st.integers(1, 60),
+)
+def test_a_two_variable_quadratic_is_traced_as_its_gradient_function_is(
+    matrix: tuple[float, float, float],
+    vector: tuple[float, float],
+    x0: tuple[float, float],
+    rate: float,
+    tolerance: float,
+    limit: int,
+) -> None:
+    """descent_trace unrolls a 2 x 2 quadratic form (the gradient_descent generator traces
+    thousands): the same steps, bit for bit, as the general loop given the form's gradient
+    as df, written as the form's own gradient computes it (converging, oscillating and
+    diverging past the doubles)."""
+    p, q, s = (float(v) for v in matrix)
+    table, linear = [[p, q], [q, s]], [float(v) for v in vector]
+
+    def df(x: list[float]) -> list[float]:
+        return [
+            sum([a * xj for a, xj in zip(row, x, strict=True)]) + b
+            for row, b in zip(table, linear, strict=True)
+        ]
+
+    inp = {"x0": list(x0), "learning_rate": rate, "tolerance": tolerance, "max_iterations": limit}
+    unrolled = descent_trace(
+        matrix=[[matrix[0], matrix[1]], [matrix[1], matrix[2]]], vector=list(vector), **inp
+    )
+    general = descent_trace(df=df, **inp)
+    assert repr(unrolled) == repr(general)
 
 
 @pytest.mark.parametrize(

@@ -76,7 +76,9 @@ def _polynomial_derivative(coefficients: Any) -> GradientFunction:
     return gradient
 
 
-def _quadratic_gradient(matrix: Any, vector: Any) -> tuple[GradientFunction, int]:
+def _quadratic_gradient(
+    matrix: Any, vector: Any
+) -> tuple[GradientFunction, list[list[float]], list[float]]:
     rows = as_list(matrix, "matrix")
     size = len(rows)
     if size == 0:
@@ -104,7 +106,7 @@ def _quadratic_gradient(matrix: Any, vector: Any) -> tuple[GradientFunction, int
             ]
         )
 
-    return gradient, size
+    return gradient, table, linear
 
 
 def _callable_gradient(df: Callable[..., Any], scalar: bool) -> GradientFunction:
@@ -124,7 +126,9 @@ def _descent_setup(
     coefficients: Any,
     matrix: Any,
     vector: Any,
-) -> tuple[GradientFunction, Vector, bool]:
+) -> tuple[GradientFunction, Vector, tuple[float, ...] | None]:
+    """The gradient, the start, and a two-variable quadratic form's ``a, b, c, d, p, q``
+    (``A = [[a, b], [c, d]]``, ``b = [p, q]``; ``None`` for any other function)."""
     sources = [coefficients is not None, matrix is not None or vector is not None]
     sources.append(f is not None or df is not None)
     if sum(sources) != 1:
@@ -139,21 +143,45 @@ def _descent_setup(
     if coefficients is not None:
         if not scalar:
             raise ValueError("a polynomial in coefficients takes a number x0")
-        return _polynomial_derivative(coefficients), start, scalar
+        return _polynomial_derivative(coefficients), start, None
     if matrix is not None:
         if vector is None:
             raise ValueError("a quadratic form needs both matrix and vector")
-        gradient, size = _quadratic_gradient(matrix, vector)
+        gradient, table, linear = _quadratic_gradient(matrix, vector)
+        size = len(table)
         if scalar or len(start) != size:
             raise ValueError(f"x0 must be a list of {size} numbers for this quadratic form")
-        return gradient, start, scalar
+        plane = (*table[0], *table[1], *linear) if size == 2 else None
+        return gradient, start, plane
     if vector is not None:
         raise ValueError("a quadratic form needs both matrix and vector")
     if df is None or not callable(df):
         raise ValueError("df (the gradient) must be a callable")
     if f is not None and not callable(f):
         raise ValueError("f must be a callable")
-    return _callable_gradient(df, scalar), start, scalar
+    return _callable_gradient(df, scalar), start, None
+
+
+def _plane_trace(
+    plane: tuple[float, ...], x: Vector, rate: float, tol: float, limit: int
+) -> list[DescentStep]:
+    """:func:`descent_trace` of a two-variable quadratic form (the standard tier's
+    generator traces thousands): the same operations as its loop and the form's gradient,
+    the two coordinates unrolled."""
+    a, b, c, d, p, q = plane
+    u, v = x
+    isfinite = math.isfinite
+    steps: list[DescentStep] = []
+    for k in range(1, limit + 1):
+        g = (sum([a * u, b * v]) + p, sum([c * u, d * v]) + q)
+        s, t = rate * g[0], rate * g[1]
+        new_u, new_v = u - s, v - t
+        norm = math.hypot(s, t) if isfinite(s) and isfinite(t) else math.inf
+        steps.append(DescentStep(k, (u, v), g, (new_u, new_v), norm))
+        if not (isfinite(new_u) and isfinite(new_v)) or norm < tol:
+            break
+        u, v = new_u, new_v
+    return steps
 
 
 def _run_settings(
@@ -216,8 +244,10 @@ def descent_trace(
     ----------
     .. [1] J. Nocedal, S. J. Wright, *Numerical Optimization*, 2nd ed., chapter 3, 2006.
     """
-    gradient, x, _ = _descent_setup(f, df, x0, coefficients, matrix, vector)
+    gradient, x, plane = _descent_setup(f, df, x0, coefficients, matrix, vector)
     rate, tol, limit = _run_settings(learning_rate, tolerance, max_iterations)
+    if plane is not None:
+        return _plane_trace(plane, x, rate, tol, limit)
 
     steps: list[DescentStep] = []
     if len(x) == 1:  # the same steps without the tuple work of n dimensions (most runs)
