@@ -1,16 +1,18 @@
 """A dry run made once per process and copied for each test that damages one: the store tests
-edit an earlier run's files by hand, and each made the same dry run of its own first."""
+edit an earlier run's files by hand, and each made the same dry run of its own first. And
+files that need not reach the disk (tests/support/disk.py), but in test_journal.py."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.disk import unsynced
 from verification.cli import main
 
 MadeRuns = Callable[..., list[Path]]
@@ -58,3 +60,15 @@ def made_runs(
         return _copy_runs(_MADE[key], output)
 
     return make
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_fsync(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The runs these tests make and damage write their files without waiting for the disk
+    (:func:`~tests.support.disk.unsynced`); test_journal.py counts the syncs a journal makes
+    and keeps the real ``os.fsync``."""
+    if request.module.__name__.rpartition(".")[2] == "test_journal":
+        yield
+        return
+    with unsynced():
+        yield
