@@ -13,6 +13,9 @@ __all__ = ["as_list", "bit_string", "count", "plain_draws", "plain_number", "uni
 
 def as_list(value: Any, name: str) -> list[Any]:
     """``value`` as a list, when it is a sequence that is no string or mapping."""
+    kind = type(value)  # a list or tuple first: the ABC checks cost more than the copy
+    if kind is list or kind is tuple:
+        return list(value)
     if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
         raise ValueError(f"{name} must be a list, got {type(value).__name__}")
     return list(value)

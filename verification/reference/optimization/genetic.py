@@ -88,7 +88,8 @@ def crossover_point(draw: float, length: int) -> int:
 
 
 def _pair_draws(pair: Any, where: str, length: int) -> tuple[list[float], float, list[list[float]]]:
-    if not isinstance(pair, Mapping) or set(pair) != {"select", "cross", "mutate"}:
+    is_mapping = type(pair) is dict or isinstance(pair, Mapping)  # a dict: no ABC check
+    if not is_mapping or set(pair) != {"select", "cross", "mutate"}:
         raise ValueError(f"{where} must be an object with keys select, cross and mutate")
     select = as_list(pair["select"], "")
     if not plain_draws(select):
