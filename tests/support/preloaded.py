@@ -45,7 +45,7 @@ from typing import IO, Any, TypeAlias
 
 import pytest
 
-__all__ = ["Child", "ForkServer", "Process", "fork_server"]
+__all__ = ["PRELOAD", "Child", "ForkServer", "Process", "fork_server"]
 
 PRELOAD = (
     "anthropic",
@@ -191,7 +191,9 @@ Process: TypeAlias = "Child | subprocess.Popen[Any]"
 class ForkServer:
     """A process that has imported :data:`PRELOAD` and forks a child per :meth:`start`."""
 
-    def __init__(self) -> None:
+    def __init__(self, preload: Sequence[str] = PRELOAD) -> None:
+        """``preload``: the modules the server imports before it forks (by default
+        :data:`PRELOAD`, the SDK's among them; the scaffolds' always)."""
         self._server: subprocess.Popen[bytes] | None = None
         if not hasattr(os, "fork"):
             return  # no fork (Windows): each command line is a fresh interpreter
@@ -199,7 +201,11 @@ class ForkServer:
         self._address = os.path.join(self._folder, "server")
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *sys.path[1:]])}
         self._server = subprocess.Popen(
-            [sys.executable, "-c", f"import {__name__} as m; m._serve({self._address!r})"],
+            [
+                sys.executable,
+                "-c",
+                f"import {__name__} as m; m._serve({self._address!r}, {list(preload)!r})",
+            ],
             env=env,
             cwd=ROOT,
             stdin=subprocess.DEVNULL,
@@ -298,9 +304,10 @@ def fork_server() -> Iterator[ForkServer]:
 # --- the server's side ----------------------------------------------------------------------
 
 
-def _serve(address: str) -> None:
-    """Import :data:`PRELOAD`, then fork a monitor per request until the parent ends."""
-    for name in PRELOAD:
+def _serve(address: str, preload: Sequence[str] = PRELOAD) -> None:
+    """Import ``preload`` and :data:`PRELOAD_PACKAGES`, then fork a monitor per request
+    until the parent ends."""
+    for name in preload:
         importlib.import_module(name)
     for name in PRELOAD_PACKAGES:
         package = importlib.import_module(name)
@@ -384,6 +391,10 @@ def _child(request: dict[str, Any], streams: list[int]) -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
+        # A fresh interpreter puts PYTHONPATH's folders at the front of sys.path: one the
+        # server did not start with (a test's installed plugin) is found there too.
+        given = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+        sys.path[1:1] = [folder for folder in given if folder and folder not in sys.path]
         sys.argv = ["python -m verification", *request["argv"]]
         code = _run_main()
     finally:

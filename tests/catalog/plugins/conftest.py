@@ -1,19 +1,21 @@
 """A throwaway plugin distribution, installed the way importlib.metadata finds any package:
 a ``*.dist-info`` with an ``entry_points.txt`` on ``PYTHONPATH``; and the real command line
-run in a child process that sees it."""
+run in a child process that sees it (a fresh interpreter, or one forked from a preloaded
+one: ``tests/support/preloaded.py``)."""
 
 from __future__ import annotations
 
 import functools
-import json
 import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
+
+from tests.support.preloaded import PRELOAD, ForkServer
 
 InstallPlugin = Callable[..., dict[str, str]]
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
@@ -181,40 +183,19 @@ def _child(
     )
 
 
-_MARK = "commands done: "
-
-_SEVERAL = f"""
-import contextlib, io, json, logging, sys, traceback
-
-from verification.cli import main
-
-done = []
-for argv in json.loads(sys.argv[1]):
-    out, err = io.StringIO(), io.StringIO()
-    logging.root.handlers.clear()  # basicConfig then writes to this command's stderr
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(argv, prog="python -m verification")
-        except SystemExit as exc:  # as the interpreter maps sys.exit's argument
-            code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
-        except BaseException:  # as the interpreter reports what ends it
-            traceback.print_exc()
-            code = 1
-    done.append([code, out.getvalue(), err.getvalue()])
-print({_MARK!r} + json.dumps(done))
-"""
-
-
 def _cli_several(
-    env: dict[str, str], cwd: Path, *argvs: list[str], bytecode: Path
+    env: dict[str, str], cwd: Path, *argvs: list[str], bytecode: Path, forks: ForkServer
 ) -> list[subprocess.CompletedProcess[str]]:
-    child = _child(env, cwd, ["-c", _SEVERAL, json.dumps(argvs)], bytecode)
-    marked = [line for line in child.stdout.splitlines() if line.startswith(_MARK)]
-    assert child.returncode == 0 and marked, child.stdout[-2000:] + child.stderr[-2000:]
-    return [
-        subprocess.CompletedProcess(argv, code, out, err)
-        for argv, (code, out, err) in zip(argvs, json.loads(marked[-1][len(_MARK) :]), strict=True)
-    ]
+    env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(bytecode)
+    done = []
+    for argv in argvs:
+        child = forks.start(
+            argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        out, err = child.communicate(timeout=600)
+        done.append(subprocess.CompletedProcess(argv, child.returncode, out, err))
+    return done
 
 
 @pytest.fixture(scope="session")
@@ -235,12 +216,26 @@ def cli(bytecode: Path) -> RunCli:
     return functools.partial(_cli, bytecode=bytecode)
 
 
+_SDK = ("anthropic", "anyio", "httpcore2", "truststore", "verification.llm.")
+"""What a dry run or ``check`` never imports: the model SDK and its client's modules."""
+
+
 @pytest.fixture(scope="session")
-def cli_several(bytecode: Path) -> RunSeveral:
-    """``cli_several(env, cwd, *argvs)``: each ``argv`` run by the command line's ``main``,
-    one after another, in one child process (a fresh interpreter that sees the plugin), each
-    with its own exit code, standard output and standard error. For tests that read several
-    commands' output and are not about the process itself: one interpreter's start and
-    import, not one per command. The plugins load once, so their load warnings are the
-    first command's."""
-    return functools.partial(_cli_several, bytecode=bytecode)
+def plugin_forks() -> Iterator[ForkServer]:
+    """A fork server (``tests/support/preloaded.py``) that has imported the command line,
+    the runner, the reports and the scaffolds, not the SDK, which no command here uses."""
+    server = ForkServer(preload=[name for name in PRELOAD if not name.startswith(_SDK)])
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def cli_several(bytecode: Path, plugin_forks: ForkServer) -> RunSeveral:
+    """``cli_several(env, cwd, *argvs)``: ``python -m verification *argv`` for each ``argv``,
+    one after another, each a process of its own with its own exit code, standard output
+    and standard error, forked by :func:`plugin_forks` from an interpreter that has imported
+    the harness already (the plugin's folder put on its ``sys.path`` from ``PYTHONPATH``, as
+    a fresh interpreter's). For tests that read commands' output and are not about a fresh
+    interpreter's start: a fork each, not an interpreter's start and imports (about 1.5 s
+    of CPU for a dry run's). Each command loads the plugins, as a command line does."""
+    return functools.partial(_cli_several, bytecode=bytecode, forks=plugin_forks)

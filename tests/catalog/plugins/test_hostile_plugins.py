@@ -245,7 +245,7 @@ def runs(
     hostile_env: dict[str, str], cli_several: RunSeveral, output: Path
 ) -> dict[str, subprocess.CompletedProcess[str]]:
     """The dry run of every verify-time attack, check of them and show-prompt of one, run
-    one after another in one child process; the tests only read them."""
+    one after another, each forked (cli_several); the tests only read them."""
     commands = {
         "verified": [
             "verify",

@@ -83,7 +83,7 @@ def output(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def runs(bare_env: dict[str, str], cli_several: Any, output: Path) -> dict[str, Any]:
-    """The commands the tests read, by name, run one after another in one child process
+    """The commands the tests read, by name, run one after another, each forked (cli_several)
     (their outputs depend on the plugin alone)."""
     commands = {
         "listed": ["list", "--json"],

@@ -48,7 +48,7 @@ def output(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def runs(
     plugin_env: dict[str, str], cli_several: RunSeveral, output: Path
 ) -> dict[str, subprocess.CompletedProcess[str]]:
-    """The commands the tests read, by name, run one after another in one child process
+    """The commands the tests read, by name, run one after another, each forked (cli_several)
     (their outputs depend on the plugin alone; ``list`` first, so its standard error holds
     the plugins' load warnings)."""
     dry_run = ["--provider", "reference"]
