@@ -120,7 +120,9 @@ def _check_edges(edges: Sequence[Sequence[Any]], labels: list[str]) -> list[tupl
     seen: set[tuple[str, str]] = set()
     keyed: list[tuple[int, str, str]] = []
     for edge in edges:
-        if isinstance(edge, str) or not isinstance(edge, Sequence) or len(edge) != 3:
+        plain = type(edge) is list or type(edge) is tuple  # no ABC check for these
+        is_sequence = plain or (not isinstance(edge, str) and isinstance(edge, Sequence))
+        if not is_sequence or len(edge) != 3:
             raise ValueError(f"edge {edge!r} is not [u, v, weight]")
         u, v, weight = edge
         if isinstance(weight, bool) or not isinstance(weight, int):
@@ -149,7 +151,8 @@ def _exact(value: Any, name: str) -> Fraction:
 
 
 def _sequence(value: Any, name: str) -> list[Any]:
-    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+    plain = type(value) is list or type(value) is tuple  # no ABC check for these
+    if not plain and (isinstance(value, str | bytes) or not isinstance(value, Sequence)):
         raise ValueError(f"{name} must be a list, got {type(value).__name__}")
     return list(value)
 
@@ -209,7 +212,8 @@ def activity_selection(activities: Sequence[Sequence[Any]]) -> dict[str, Any]:
     parsed: list[tuple[Fraction, Fraction, Any]] = []
     seen: set[str] = set()
     for index, activity in enumerate(items):
-        if isinstance(activity, str | bytes) or not isinstance(activity, Sequence):
+        plain = type(activity) is list or type(activity) is tuple  # no ABC check for these
+        if not plain and (isinstance(activity, str | bytes) or not isinstance(activity, Sequence)):
             raise ValueError(
                 f"activities[{index}] must be [label, start, finish], got {activity!r}"
             )

@@ -28,7 +28,10 @@ ExactFunction = Callable[[Fraction], Fraction]
 
 def polynomial(coefficients: Any) -> tuple[RealFunction, RealFunction]:
     """The polynomial (highest degree first) and its derivative, evaluated in floats."""
-    if isinstance(coefficients, str | bytes) or not isinstance(coefficients, Sequence):
+    plain = type(coefficients) is list or type(coefficients) is tuple  # no ABC check
+    if not plain and (
+        isinstance(coefficients, str | bytes) or not isinstance(coefficients, Sequence)
+    ):
         raise ValueError(
             f"coefficients must be a list of numbers, got {type(coefficients).__name__}"
         )

@@ -34,7 +34,7 @@ class AnnealingStep(NamedTuple):
 
 
 def _energy_table(energies: Any) -> tuple[dict[str, Any], int]:
-    if not isinstance(energies, Mapping) or not energies:
+    if not (type(energies) is dict or isinstance(energies, Mapping)) or not energies:
         raise ValueError("energies must be a non-empty object {bit string: number}")
     table: dict[str, Any] = {}
     for key, energy in energies.items():
