@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 __all__ = [
+    "descending_ranks",
     "distinct_answers",
     "dropped_items",
     "duplicated_items",
@@ -101,6 +102,20 @@ def _key(answer: Any) -> str:
     if _ENCODE is None:  # an interpreter without the C accelerator
         return json.dumps(answer, sort_keys=True, allow_nan=False)
     return "".join(_ENCODE(answer, 0))
+
+
+def descending_ranks(keys: Sequence[Any]) -> list[int]:
+    """Each key's place among the distinct keys, the largest first (0): a sort by it is a
+    sort by the keys, largest first, ties alike, comparing each pair of keys once (keys
+    such as fractions compare slowly, and a hook may sort by them several times).
+
+    Examples
+    --------
+    >>> descending_ranks([2, 5, 2, 1])
+    [1, 0, 1, 2]
+    """
+    place = {key: rank for rank, key in enumerate(sorted(set(keys), reverse=True))}
+    return [place[key] for key in keys]
 
 
 def distinct_answers(

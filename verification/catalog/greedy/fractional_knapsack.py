@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import FiniteFloat
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import descending_ranks, distinct_answers
 from verification.catalog.spec import (
     STRESS_FACTOR,
     AnswerSchema,
@@ -414,9 +414,9 @@ def fractional_knapsack_mutants(case: TestCase, rng: random.Random) -> Sequence[
     inp = case.input
     best: float = case.expected["max_value"]
     fractions: list[float] = case.expected["fractions"]
-    weights, values = inp["weights"], inp["values"]
-    n = len(weights)
-    ranked = sorted(range(n), key=lambda i: (-Fraction(values[i], weights[i]), i))
+    weights, values, n = inp["weights"], inp["values"], len(inp["weights"])
+    ranks = descending_ranks([Fraction(values[i], weights[i]) for i in range(n)])
+    ranked = sorted(range(n), key=ranks.__getitem__)  # stable: tied ratios by index
     shares = _fill(inp, ranked)
     wrong: list[dict[str, Any]] = [
         {"max_value": round(best + 0.01, 4), "fractions": fractions},
@@ -459,9 +459,9 @@ def fractional_knapsack_alternatives(
         {"max_value": round(best + VALUE_TOLERANCE / 2, 6), "fractions": fractions},
     ]
     weights, values = inp["weights"], inp["values"]
-    ratio = [Fraction(v, w) for w, v in zip(weights, values, strict=True)]
+    ratio = descending_ranks([Fraction(v, w) for w, v in zip(weights, values, strict=True)])
     for _ in range(4):
-        order = sorted(range(len(weights)), key=lambda i: (-ratio[i], rng.random()))
+        order = sorted(range(len(weights)), key=lambda i: (ratio[i], rng.random()))
         right.append(_answer(inp, _fill(inp, order)))
     return distinct_answers(right, unlike=[case.expected])
 
