@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.benchmarks import load_benchmark
+from tests.support.draws import shared_draw
 from verification.cases import TIERS, generate_case
 from verification.catalog import default_catalog
 from verification.catalog.spec import MODEL_OUTPUT_CEILING
@@ -35,7 +36,10 @@ def assert_budget_holds(name: str) -> None:
     assert spec.size.stress is not None
     # Each size's work measured once (required_tokens would draw the standard maximum's
     # again at every size, and each size's twice): the same figures, a third of the draws.
-    work = {size: BENCH.work_tokens(spec, size) for size in BENCH.stress_points(spec)}
+    # The cases are the stress tests' (tests/support/stress.py): drawn once between them.
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(BENCH, "generate_case", shared_draw)
+        work = {size: BENCH.work_tokens(spec, size) for size in BENCH.stress_points(spec)}
     top = work[spec.size.ranges["standard"][1]]  # stress_points holds it
     for size, done in work.items():
         declared = spec.max_output_tokens_at(size)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.draws import sharing_draws
 from verification.cases import TestCase
 from verification.catalog import default_catalog
 from verification.catalog.drawing import draw_case
@@ -51,7 +52,10 @@ def test_the_top_stress_size_draws_and_its_reference_answer_is_judged_right(name
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", STRESSED)
-def test_a_dry_run_at_the_top_stress_size_certifies(name: str, tmp_path: Path) -> None:
+def test_a_dry_run_at_the_top_stress_size_certifies(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sharing_draws(monkeypatch)  # its first cases are the budgets' and stress tests' too
     spec = CATALOG[name]
     assert spec.size.stress is not None
     # The 30 cases at which the sequential plan decides a perfect run (drawing its whole

@@ -4,8 +4,10 @@ A case is determined by its scaffold, tier, index and seed (the suites do not de
 hash seed: ``tests/catalog/test_scaffold_contract.py``), so a test that only reads a case
 may take a copy of the one another test drew. Only the catalog's own specs at their tiers'
 sizes are kept (the calibration cases several tests draw, and ``check``'s sweep of every
-size draws again at each tier's own size); a spec built in a test, with the same name, or a
-case at another size, is drawn as asked.
+size draws again at each tier's own size), and at the default seed the cases past the
+standard range (the stress tests' cases, the budgets' measures, the dry runs at the top of
+the stress range); a spec built in a test, with the same name, or a case at another size
+or seed, is drawn as asked. :func:`sharing_draws` makes a run's planner draw through it.
 
 :func:`draw_each_case_once` is for one test that plans the same cases several times (an
 estimate, the planner asked again to check it, then the run): for the rest of that test the
@@ -22,14 +24,27 @@ from typing import Any
 
 import pytest
 
-from verification.cases import TestCase, Tier
+from verification.cases import DEFAULT_SEED, TestCase, Tier
 from verification.catalog import default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.spec import ScaffoldSpec
 
-__all__ = ["draw_each_case_once", "drawing_each_case_once", "shared_draw"]
+__all__ = ["draw_each_case_once", "drawing_each_case_once", "shared_draw", "sharing_draws"]
 
-_DRAWN: dict[tuple[str, Tier, int, int], TestCase] = {}
+_DRAWN: dict[tuple[str, Tier, int, int, int | None], TestCase] = {}
+
+
+def _kept_size(spec: ScaffoldSpec, tier: Tier, seed: int, size: int | None) -> int | bool | None:
+    """The size a case is kept under (None: the tier's own), or False when it is not kept:
+    at the default seed, sizes from the standard maximum to the top of the stress range are
+    kept too (the stress tests, the budgets' measures and the dry runs at the top draw the
+    same cases there); other sizes are one test's each (``check``'s sweep of every size)."""
+    if size is None or size == spec.sizes[tier]:
+        return None
+    stress = spec.size.stress
+    if seed == DEFAULT_SEED and stress and spec.size.ranges["standard"][1] <= size <= stress[1]:
+        return size
+    return False
 
 
 def shared_draw(
@@ -38,16 +53,17 @@ def shared_draw(
     """:func:`~verification.catalog.drawing.draw_case`, drawn once per process for the
     catalog's own specs at their tiers' sizes (asked by default or by naming that size:
     :func:`~verification.cases.generate_case` draws the same case either way, as ``check``'s
-    sweep of every size asks it); each caller gets its own deep copy (a hook that changed a
+    sweep of every size asks it) and, at the default seed, at the sizes past the standard
+    range (:func:`_kept_size`); each caller gets its own deep copy (a hook that changed a
     case in place would change no other test's). A failure is never kept: it raises again
     when asked again."""
-    default = size is None or size == spec.sizes[tier]
-    if not default or default_catalog().get(spec.name) is not spec:
+    kept = _kept_size(spec, tier, seed, size)
+    if kept is False or default_catalog().get(spec.name) is not spec:
         return draw_case(spec, tier, index, seed=seed, size=size)
-    key = (spec.name, tier, index, seed)
+    key = (spec.name, tier, index, seed, kept)
     drawn = _DRAWN.get(key)
     if drawn is None:
-        drawn = _DRAWN[key] = draw_case(spec, tier, index, seed=seed)
+        drawn = _DRAWN[key] = draw_case(spec, tier, index, seed=seed, size=size)
     return drawn.model_copy(deep=True)
 
 
@@ -58,6 +74,13 @@ _DRAWING_MODULES = (
 )
 """The planner, the envelope's growth and code mode's suite: the modules that draw a run's
 cases."""
+
+
+def sharing_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the planner, the envelope search and code mode's suite draw through
+    :func:`shared_draw` for the rest of the test (undone with ``monkeypatch``)."""
+    for module in _DRAWING_MODULES:
+        monkeypatch.setattr(f"{module}.draw_case", shared_draw)
 
 
 def draw_each_case_once(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[Any, ...], TestCase]:

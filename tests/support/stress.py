@@ -7,7 +7,8 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from verification.cases import DEFAULT_SEED, TestCase, Tier, generate_case
+from tests.support.draws import shared_draw
+from verification.cases import DEFAULT_SEED, TestCase, Tier
 from verification.catalog import default_catalog
 from verification.catalog.spec import STRESS_TIERS
 
@@ -44,8 +45,10 @@ def stress_cells(name: str) -> list[tuple[Tier, int, int]]:
 
 
 def stress_case(name: str, tier: Tier, size: int, index: int) -> TestCase:
-    """Case ``index`` of ``tier`` at the stress ``size``, drawn and answered by the reference."""
-    return generate_case(default_catalog()[name], tier, index, seed=DEFAULT_SEED, size=size)
+    """Case ``index`` of ``tier`` at the stress ``size``, drawn and answered by the reference
+    (once per process: :func:`~tests.support.draws.shared_draw`; the budgets' measures draw
+    the same cases)."""
+    return shared_draw(default_catalog()[name], tier, index, seed=DEFAULT_SEED, size=size)
 
 
 def assert_holds_at_stress(
