@@ -279,3 +279,23 @@ def test_the_reference_agrees_with_the_oracle_at_stress_sizes(
     case = stress_case("simulated_annealing", tier, size, index)
     assert len(case.input["draws"]) == size
     assert oracle(case.input, case.expected), case.id
+
+
+def test_the_generators_tally_of_a_run_is_the_reference_traces() -> None:
+    """The generator keeps a run by its count of downhill, accepted and rejected uphill
+    steps, tallied as it draws the run; the reference's trace of the run counts the same."""
+    from verification.catalog.optimization import simulated_annealing as module
+
+    for seed in range(300):
+        rng = random.Random(seed)
+        keys = module._bit_strings(rng.choice((3, 4)))
+        energies = dict(zip(keys, rng.sample(range(31), len(keys)), strict=True))
+        start, heat = rng.choice(keys), rng.choice(module._TEMPERATURES)
+        tally = [0, 0, 0]
+        candidate = module._case(
+            rng, energies, start, heat, rng.choice(module._COOLING), rng.randint(1, 12), tally
+        )
+        steps = annealing_trace(**candidate)
+        down = sum(step.probability is None for step in steps)
+        up = sum(step.probability is not None and step.accepted for step in steps)
+        assert tally == [down, up, len(steps) - down - up], seed

@@ -69,9 +69,13 @@ def _draws(
     temperature: float,
     cooling: float,
     steps: int,
+    tally: list[int] | None = None,
 ) -> list[list[float]]:
     """Draw pairs for ``steps`` steps, each ``u`` of an uphill step kept
-    :data:`ACCEPT_MARGIN` from its acceptance probability."""
+    :data:`ACCEPT_MARGIN` from its acceptance probability; ``tally`` counts the steps
+    downhill or level, uphill accepted and uphill rejected, as the reference's trace of the
+    run does (the run here takes the same branches: no ``u`` lies near its threshold)."""
+    tally = [0, 0, 0] if tally is None else tally
     n = len(start)
     state, draws = start, []
     for _ in range(steps):
@@ -81,11 +85,14 @@ def _draws(
         delta = energies[candidate] - energies[state]
         if delta > 0:
             u = draw_away_from(rng, math.exp(-delta / temperature), ACCEPT_MARGIN)
-            if u < math.exp(-delta / temperature):
+            accepted = u < math.exp(-delta / temperature)
+            if accepted:
                 state = candidate
+            tally[1 if accepted else 2] += 1
         else:
             u = uniform_draw(rng)
             state = candidate
+            tally[0] += 1
         draws.append([r, u])
         temperature *= cooling
     return draws
@@ -98,32 +105,25 @@ def _case(
     temperature: float,
     cooling: float,
     steps: int,
+    tally: list[int] | None = None,
 ) -> dict[str, Any]:
     return {
         "energies": energies,
         "initial_state": start,
         "initial_temperature": temperature,
         "cooling_rate": cooling,
-        "draws": _draws(rng, energies, start, temperature, cooling, steps),
+        "draws": _draws(rng, energies, start, temperature, cooling, steps, tally),
     }
-
-
-def _counts(test_input: dict[str, Any]) -> tuple[int, int, int]:
-    """(downhill or level steps, uphill steps accepted, uphill steps rejected)."""
-    steps = annealing_trace(**test_input)
-    down = sum(1 for s in steps if s.probability is None)
-    up = sum(1 for s in steps if s.probability is not None and s.accepted)
-    return down, up, len(steps) - down - up
 
 
 def _distinct_run(rng: random.Random, n: int, steps: int, top: int, uphill: int) -> dict[str, Any]:
     for _ in range(_MAX_TRIES):
         keys = _bit_strings(n)
         energies = dict(zip(keys, rng.sample(range(top + 1), len(keys)), strict=True))
-        candidate = _case(
-            rng, energies, rng.choice(keys), rng.choice(_TEMPERATURES), rng.choice(_COOLING), steps
-        )
-        down, up, rejected = _counts(candidate)
+        tally = [0, 0, 0]  # the run's steps: downhill or level, uphill accepted, rejected
+        start, heat, cooling = rng.choice(keys), rng.choice(_TEMPERATURES), rng.choice(_COOLING)
+        candidate = _case(rng, energies, start, heat, cooling, steps, tally)
+        down, up, rejected = tally
         if down >= 1 and up >= uphill and rejected >= 1:
             return candidate
     raise RuntimeError(f"could not draw a simulated_annealing run of {steps} steps")
