@@ -19,6 +19,10 @@ from hypothesis import settings
 # runs in run/ and compose/, the cache tests): imported here, defined there.
 from tests.support.fake_server import anthropic_env, fake_server  # noqa: F401
 
+# The fork server (tests/support/preloaded.py) that starts command lines as processes without
+# a fresh interpreter's imports: session-scoped, so one per worker serves every folder.
+from tests.support.preloaded import fork_server  # noqa: F401
+
 CATALOG_TESTS = Path(__file__).parent / "catalog"
 _TEST_NUMBERS = itertools.count()
 

@@ -1,7 +1,6 @@
-"""The provider and cache tests' shared fixtures: the fork server that starts ``python -m
-verification`` as a process without a fresh interpreter's imports
-(tests/support/preloaded.py), one per worker for the modules here; and, for each module,
-files that need not reach the disk (tests/support/disk.py)."""
+"""The provider and cache tests' files need not reach the disk (tests/support/disk.py), for
+each module. The fork server that starts ``python -m verification`` as a process without a
+fresh interpreter's imports is registered for every folder by tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -10,9 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from tests.support.disk import unsynced
-from tests.support.preloaded import fork_server
 
-__all__ = ["fork_server", "no_fsync"]
+__all__ = ["no_fsync"]
 
 
 @pytest.fixture(scope="module", autouse=True)
