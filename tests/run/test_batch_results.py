@@ -168,6 +168,7 @@ def test_a_batch_whose_cancel_is_answered_404_does_not_stop_the_run(
     assert len(api.created) == 2
 
 
+@pytest.mark.slow  # imports the anthropic SDK: 0.6 to 2.4 s of CPU in a fast-lane process
 def test_an_endless_results_stream_is_read_no_further_than_a_batch_holds() -> None:
     import asyncio
     import json
