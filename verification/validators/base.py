@@ -70,7 +70,7 @@ _NOISE = 1e-12
 """Below this (relative to the numbers compared), a float distance may be rounding."""
 
 
-def _as_written(value: float) -> Fraction:
+def _as_written(value: float | Fraction) -> Fraction:
     return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
 
 
@@ -87,18 +87,20 @@ class Tolerance:
             if not bound >= 0 or math.isinf(bound):
                 raise ValueError(f"{name} tolerance must be a finite number >= 0, got {bound!r}")
 
-    def allows(self, actual: float, expected: float) -> bool:
+    def allows(self, actual: float, expected: float | Fraction) -> bool:
         """Whether ``actual`` is close enough to ``expected`` (never for a non-finite one).
 
         "Within" includes the bound, on the numbers as their decimals write them: 6.001 is
         within 0.001 of 6.0 although the doubles differ by 0.001000000000000334. Floats
         decide unless the distance is within rounding noise of the bound; then fractions
-        of the shortest decimals do."""
-        if not (math.isfinite(actual) and math.isfinite(expected)):
+        of the shortest decimals do, or of ``expected`` itself where it is an exact value
+        (a :class:`~fractions.Fraction`, finer than any double)."""
+        near = float(expected)
+        if not (math.isfinite(actual) and math.isfinite(near)):
             return False
-        bound = max(self.absolute, self.relative * max(abs(actual), abs(expected)))
-        gap = abs(actual - expected) - bound
-        if abs(gap) > _NOISE * max(1.0, abs(actual), abs(expected)):
+        bound = max(self.absolute, self.relative * max(abs(actual), abs(near)))
+        gap = abs(actual - near) - bound
+        if abs(gap) > _NOISE * max(1.0, abs(actual), abs(near)):
             return gap < 0
         a, e = _as_written(actual), _as_written(expected)
         exact_bound = max(

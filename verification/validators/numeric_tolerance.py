@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 from verification.cases import TestCase
@@ -17,6 +18,12 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _is_truth(value: Any) -> bool:
+    """A number to measure from: one of the answer's kind, or an exact one (a ``truth``
+    hook's :class:`~fractions.Fraction`, finer than a double)."""
+    return _is_number(value) or isinstance(value, Fraction)
+
+
 class NumericToleranceValidator(FieldValidator):
     """Numbers (or objects and arrays of them) equal within ``tolerance`` (absolute) or
     ``relative`` times the expected magnitude, whichever is wider; ``null`` only matches
@@ -27,9 +34,9 @@ class NumericToleranceValidator(FieldValidator):
     where the reference keeps every digit.
 
     With ``truth``, the window is measured around the exact values ``truth(case.input)``
-    gives (shaped like the field), where the expected answer holds them rounded: rounding
-    must not shift the window. Without a case, or where ``truth`` gives ``None``, around
-    ``expected``."""
+    gives (shaped like the field; :class:`~fractions.Fraction` where a double would round
+    them), where the expected answer holds them rounded: rounding must not shift the
+    window. Without a case, or where ``truth`` gives ``None``, around ``expected``."""
 
     kind = "numeric"
 
@@ -67,15 +74,17 @@ class NumericToleranceValidator(FieldValidator):
         return ValidationResult(True, f"{where} within {self.bounds}")
 
     def _compare(self, actual: Any, expected: Any, where: str) -> str | None:
-        if _is_number(expected) and _is_number(actual):
+        if _is_truth(expected) and _is_number(actual):
             if self.places is not None and math.isfinite(expected):
                 expected = round(float(expected), self.places)
+            shown = float(expected) if isinstance(expected, Fraction) else expected
             if not math.isfinite(actual):
-                return f"{where}: expected {expected!r}, got non-finite {actual!r}"
-            if not self.bounds.allows(float(actual), float(expected)):
+                return f"{where}: expected {shown!r}, got non-finite {actual!r}"
+            exact = expected if isinstance(expected, Fraction) else float(expected)
+            if not self.bounds.allows(float(actual), exact):
                 error = abs(float(actual) - float(expected))
                 return (
-                    f"{where}: expected {expected!r}, got {actual!r} "
+                    f"{where}: expected {shown!r}, got {actual!r} "
                     f"(off by {error:.3g}, outside tolerance: {self.bounds})"
                 )
             return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
@@ -59,11 +60,13 @@ times the rounding the Output Format asks for (6 decimals). Iterates stay within
 def exact_minimum(test_input: Mapping[str, Any]) -> Any:
     """The last iterate before rounding, shaped like ``x0`` (``None`` past the floats): the
     validator's window is measured around it, not around the rounded point the reference
-    reports, which a rounding tie could put on the wrong side."""
+    reports, which a rounding tie could put on the wrong side. Exact values (fractions of
+    the decimal replay), not doubles: "within 0.00001 of the exact point" on the bound is
+    decided on the point itself, which a double rounds by up to 1e-16."""
     point = exact_last_point(**test_input)
     if point is None:
         return None
-    values = [float(v) for v in point]
+    values = [Fraction(v) for v in point]
     return values if isinstance(test_input["x0"], list) else values[0]
 
 
