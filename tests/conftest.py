@@ -58,6 +58,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (addopts): a worker per core for the fast lane, two per core when slow
+    tests run too. Slow tests spend much of their time waiting (on a child process, a
+    server's reply, a sandbox, Chromium), which leaves a core idle with one worker per core;
+    fast tests compute, where a worker more only adds its own collection.
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when set (pytest-xdist reads it)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = cores or 1
+    fast_lane_only = "not slow" in (config.getoption("markexpr") or "")
+    return cores if fast_lane_only else 2 * cores
+
+
 @pytest.fixture(scope="session")
 def _isolation_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The folder under which each test gets its own folders (one of pytest's per session)."""
