@@ -354,6 +354,10 @@ def test_a_real_ctrl_c_while_a_plugin_loads_still_exits_130(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # A terminal's Ctrl-C finds SIGINT at its default; where this suite runs with it
+        # ignored (a shell's background job: `pytest &`), the child would inherit that, and
+        # an ignored SIGINT at start keeps Python from raising KeyboardInterrupt on one.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 60
