@@ -72,3 +72,38 @@ def test_junk_never_raises(name: str, junk: str) -> None:
     assert not parsed.ok
     if parsed.answer is not None:
         spec.validator.validate(parsed.answer, case.expected, case=case)
+
+
+PAST_THE_DOUBLES = 10**400
+"""An integer JSON allows and no double holds (``float()`` and ``math.isfinite`` raise)."""
+
+
+def _numbers_replaced(value: Any, by: Any) -> Any:
+    """Every number of an answer (not a bool) replaced by ``by``."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return by
+    if isinstance(value, list):
+        return [_numbers_replaced(item, by) for item in value]
+    return {key: _numbers_replaced(item, by) for key, item in value.items()}
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_numbers_past_the_doubles_get_a_verdict(name: str) -> None:
+    spec = SPECS[name]
+    case = generate_case(spec, "simple", 0, seed=DEFAULT_SEED)
+    answer = _numbers_replaced(case.expected, PAST_THE_DOUBLES)
+    if answer == case.expected:
+        pytest.skip("the answer holds no number")
+    # As a run judges the reply (the schema first), and as the validator alone judges the
+    # value (a judge hook's path): a verdict either way, never an exception.
+    parsed = ResponseParser().extract(name, "```json\n" + json.dumps(answer) + "\n```")
+    if parsed.ok:
+        assert not spec.validator.validate(parsed.answer, case.expected, case=case).is_valid
+    # What a message shows is JSON, as an answer writes it: an exact truth (a Fraction)
+    # is shown as the double nearest it, whether the answer's number is too large or text.
+    for hostile in (answer, _numbers_replaced(case.expected, "1")):
+        verdict = spec.validator.validate(hostile, case.expected, case=case)
+        assert not verdict.is_valid
+        assert "Fraction(" not in verdict.message, verdict.message

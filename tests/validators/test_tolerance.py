@@ -78,3 +78,15 @@ def test_a_tolerance_from_the_value_rounded_as_asked(truth: float, offset: Fract
     validator = NumericToleranceValidator(tolerance=5e-8, field="root", places=8)
     verdict = validator.validate({"root": actual}, {"root": truth})
     assert verdict.is_valid is within
+
+
+@pytest.mark.parametrize("answer", ["0.3", None, True, [0.3], {"x": 0.3}, 10**400])
+def test_an_exact_truth_is_shown_as_the_number_an_answer_writes(answer: object) -> None:
+    from verification.cases import TestCase
+
+    third = Fraction(1, 3)
+    validator = NumericToleranceValidator(1e-5, field="x", truth=lambda _: third)
+    case = TestCase(id="t", scaffold="t", tier="simple", input={}, expected={"x": 0.333333})
+    verdict = validator.validate({"x": answer}, case.expected, case=case)
+    assert not verdict.is_valid
+    assert repr(float(third)) in verdict.message and "Fraction" not in verdict.message

@@ -26,6 +26,7 @@ __all__ = [
     "ValidationResult",
     "Validator",
     "accepts_case",
+    "finite_number",
     "pick",
     "repeated",
 ]
@@ -68,6 +69,18 @@ class Validator(ABC):
 
 _NOISE = 1e-12
 """Below this (relative to the numbers compared), a float distance may be rounding."""
+
+
+def finite_number(value: Any) -> bool:
+    """Whether ``value`` is a JSON number a double holds: an int or float, not a bool, not
+    infinite or NaN, and not an integer past the doubles (JSON puts no bound on one, and
+    ``math.isfinite`` raises on it)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _as_written(value: float | Fraction) -> Fraction:

@@ -8,7 +8,12 @@ from fractions import Fraction
 from typing import Any
 
 from verification.cases import TestCase
-from verification.validators.base import FieldValidator, Tolerance, ValidationResult
+from verification.validators.base import (
+    FieldValidator,
+    Tolerance,
+    ValidationResult,
+    finite_number,
+)
 from verification.validators.exact_match import json_differences
 
 __all__ = ["NumericToleranceValidator"]
@@ -16,6 +21,18 @@ __all__ = ["NumericToleranceValidator"]
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _as_json(value: Any) -> Any:
+    """``value`` with each exact truth (a Fraction) as the double nearest it: what a message
+    shows, as the answer would write it."""
+    if isinstance(value, Fraction):
+        return float(value)
+    if isinstance(value, list):
+        return [_as_json(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: _as_json(item) for key, item in value.items()}
+    return value
 
 
 def _is_truth(value: Any) -> bool:
@@ -77,12 +94,14 @@ class NumericToleranceValidator(FieldValidator):
         if _is_truth(expected) and _is_number(actual):
             if self.places is not None and math.isfinite(expected):
                 expected = round(float(expected), self.places)
-            shown = float(expected) if isinstance(expected, Fraction) else expected
-            if not math.isfinite(actual):
-                return f"{where}: expected {shown!r}, got non-finite {actual!r}"
+            shown = _as_json(expected)
+            if not finite_number(actual):
+                got = "an integer past the doubles" if isinstance(actual, int) else actual
+                return f"{where}: expected {shown!r}, got non-finite {got}"
+            value = float(actual)
             exact = expected if isinstance(expected, Fraction) else float(expected)
-            if not self.bounds.allows(float(actual), exact):
-                error = abs(float(actual) - float(expected))
+            if not self.bounds.allows(value, exact):
+                error = abs(value - float(expected))
                 return (
                     f"{where}: expected {shown!r}, got {actual!r} "
                     f"(off by {error:.3g}, outside tolerance: {self.bounds})"
@@ -90,7 +109,7 @@ class NumericToleranceValidator(FieldValidator):
             return None
         if isinstance(expected, Mapping) and isinstance(actual, Mapping):
             if set(map(str, actual)) != set(map(str, expected)):
-                return json_differences(actual, expected, where)[0]
+                return json_differences(actual, _as_json(expected), where)[0]
             by_key = {str(k): v for k, v in actual.items()}
             for key, value in expected.items():
                 problem = self._compare(by_key[str(key)], value, f"{where}.{key}")
@@ -105,5 +124,5 @@ class NumericToleranceValidator(FieldValidator):
                 if problem:
                     return problem
             return None
-        diffs = json_differences(actual, expected, where)
+        diffs = json_differences(actual, _as_json(expected), where)
         return diffs[0] if diffs else None

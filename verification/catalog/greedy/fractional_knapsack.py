@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import math
 import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -21,7 +20,7 @@ from verification.catalog.spec import (
     SizeAxis,
 )
 from verification.reference.greedy import FRACTIONAL_KNAPSACK_DECIMALS, fractional_knapsack
-from verification.validators.base import Tolerance, ValidationResult, Validator, pick
+from verification.validators.base import Tolerance, ValidationResult, Validator, finite_number, pick
 
 __all__ = [
     "FRACTIONAL_EDGE_KINDS",
@@ -206,10 +205,6 @@ def _close(a: float, b: float) -> bool:
     return Tolerance(VALUE_TOLERANCE).allows(a, b)
 
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def _count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
@@ -307,11 +302,11 @@ class FractionalKnapsackValidator(Validator):
     ) -> ValidationResult:
         stated, fractions = pick(actual, "max_value"), pick(actual, "fractions")
         optimum = pick(expected, "max_value")
-        if not _is_number(stated):
+        if not finite_number(stated):
             return ValidationResult(False, f"max_value must be a number, got {stated!r:.40}")
-        if not isinstance(fractions, list) or not all(_is_number(x) for x in fractions):
+        if not isinstance(fractions, list) or not all(finite_number(x) for x in fractions):
             return ValidationResult(False, "fractions must be a list of numbers")
-        if not _is_number(optimum):
+        if not finite_number(optimum):
             return ValidationResult(False, "the expected answer has no max_value")
         if case is None:
             return self._compare(stated, fractions, optimum, pick(expected, "fractions"))
