@@ -220,7 +220,7 @@ def test_extra_pairs_draws_the_pairs_listing_every_free_pair_drew() -> None:
 
     shapes = random.Random(3)
     for trial in range(100):
-        n = shapes.choice([1, 2, 3, 5, 8, 13, 30, 45])
+        n = shapes.choice([1, 2, 3, 5, 8, 13, 30, 60])
         labels = vertex_labels(n)
         shapes.shuffle(labels)
         taken = deep_tree_pairs(shapes, labels, labels[0]) if n > 1 else []

@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.support.disk import unsynced
+from tests.support.disk import no_fsync  # noqa: F401
 from verification.cli import main
 
 MadeRuns = Callable[..., list[Path]]
@@ -60,15 +60,3 @@ def made_runs(
         return _copy_runs(_MADE[key], output)
 
     return make
-
-
-@pytest.fixture(scope="module", autouse=True)
-def no_fsync(request: pytest.FixtureRequest) -> Iterator[None]:
-    """The runs these tests make and damage write their files without waiting for the disk
-    (:func:`~tests.support.disk.unsynced`); test_journal.py counts the syncs a journal makes
-    and keeps the real ``os.fsync``."""
-    if request.module.__name__.rpartition(".")[2] == "test_journal":
-        yield
-        return
-    with unsynced():
-        yield

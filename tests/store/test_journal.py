@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,14 @@ import pytest
 from verification.errors import JournalError
 from verification.store.journal import JournalWriter, read_journal
 from verification.store.records import MAX_RAW_RESPONSE_CHARS, AttemptRecord, cap_response
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_fsync() -> Iterator[None]:
+    """The real ``os.fsync`` here (tests/store/conftest.py spares the disk elsewhere): a
+    test counts the syncs a journal makes."""
+    yield
+
 
 REQUIRED_FIELDS = {
     "schema",

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
-__all__ = ["unsynced"]
+__all__ = ["no_fsync", "unsynced"]
 
 
 @contextlib.contextmanager
@@ -24,4 +24,13 @@ def unsynced() -> Iterator[None]:
     """``os.fsync`` does nothing in this process within the ``with`` block."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr(os, "fsync", lambda fd: None)
+        yield
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_fsync() -> Iterator[None]:
+    """Each module's tests write without waiting for the disk (:func:`unsynced`), for the
+    folders whose conftest imports it (tests/run, tests/llm, tests/store). A module that
+    counts syncs defines a ``no_fsync`` of its own that only yields."""
+    with unsynced():
         yield
