@@ -214,6 +214,8 @@ def main() -> None:
         "which goes first; the figure is the median round's ratio",
     )
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, not {args.rounds}")
 
     print(
         f"{args.scaffold}, concurrency {args.concurrency}, server latency "

@@ -334,4 +334,4 @@ def test_the_integer_fill_and_the_float_share_check_agree_with_exact_fractions()
     edges = [0.0001, 0.9999, 1.0001, -0.0001, 0.00010000000001, 0.99989999999, 0.5, 0, 1, 2]
     for share in edges + [x + d for x in edges for d in (1e-17, -1e-17, 1e-12, -1e-12)]:
         for want in (0, 1):
-            assert _off(share, want, slack) == (abs(Fraction(repr(share)) - want) > slack)
+            assert _off(share, want) == (abs(Fraction(repr(share)) - want) > slack)

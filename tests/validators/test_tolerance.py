@@ -90,3 +90,17 @@ def test_an_exact_truth_is_shown_as_the_number_an_answer_writes(answer: object) 
     verdict = validator.validate({"x": answer}, case.expected, case=case)
     assert not verdict.is_valid
     assert repr(float(third)) in verdict.message and "Fraction" not in verdict.message
+
+
+@pytest.mark.parametrize("truth", [Fraction(10**400), Fraction(-(10**400), 3)])
+@pytest.mark.parametrize("answer", [0.5, "0.5", 10**400])
+def test_an_exact_truth_past_the_doubles_refuses_without_raising(
+    truth: Fraction, answer: object
+) -> None:
+    from verification.cases import TestCase
+
+    validator = NumericToleranceValidator(1e-5, field="x", truth=lambda _: truth)
+    case = TestCase(id="t", scaffold="t", tier="simple", input={}, expected={"x": 1.0})
+    verdict = validator.validate({"x": answer}, case.expected, case=case)
+    assert not verdict.is_valid and "inf" in verdict.message
+    assert not Tolerance(1e-5).allows(0.5, truth)

@@ -27,6 +27,7 @@ __all__ = [
     "Validator",
     "accepts_case",
     "finite_number",
+    "nearest_double",
     "pick",
     "repeated",
 ]
@@ -83,6 +84,15 @@ def finite_number(value: Any) -> bool:
         return False
 
 
+def nearest_double(value: float | Fraction) -> float:
+    """``value`` as the double nearest it, or an infinity of its sign past the doubles
+    (``float`` raises on a fraction there)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
 def _as_written(value: float | Fraction) -> Fraction:
     return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
 
@@ -108,7 +118,7 @@ class Tolerance:
         decide unless the distance is within rounding noise of the bound; then fractions
         of the shortest decimals do, or of ``expected`` itself where it is an exact value
         (a :class:`~fractions.Fraction`, finer than any double)."""
-        near = float(expected)
+        near = nearest_double(expected)
         if not (math.isfinite(actual) and math.isfinite(near)):
             return False
         bound = max(self.absolute, self.relative * max(abs(actual), abs(near)))

@@ -13,6 +13,7 @@ from verification.validators.base import (
     Tolerance,
     ValidationResult,
     finite_number,
+    nearest_double,
 )
 from verification.validators.exact_match import json_differences
 
@@ -27,7 +28,7 @@ def _as_json(value: Any) -> Any:
     """``value`` with each exact truth (a Fraction) as the double nearest it: what a message
     shows, as the answer would write it."""
     if isinstance(value, Fraction):
-        return float(value)
+        return nearest_double(value)
     if isinstance(value, list):
         return [_as_json(item) for item in value]
     if isinstance(value, Mapping):
@@ -92,16 +93,16 @@ class NumericToleranceValidator(FieldValidator):
 
     def _compare(self, actual: Any, expected: Any, where: str) -> str | None:
         if _is_truth(expected) and _is_number(actual):
-            if self.places is not None and math.isfinite(expected):
-                expected = round(float(expected), self.places)
+            near = nearest_double(expected)
+            if self.places is not None and math.isfinite(near):
+                expected = near = round(near, self.places)
             shown = _as_json(expected)
             if not finite_number(actual):
                 got = "an integer past the doubles" if isinstance(actual, int) else actual
                 return f"{where}: expected {shown!r}, got non-finite {got}"
             value = float(actual)
-            exact = expected if isinstance(expected, Fraction) else float(expected)
-            if not self.bounds.allows(value, exact):
-                error = abs(value - float(expected))
+            if not self.bounds.allows(value, expected if isinstance(expected, Fraction) else near):
+                error = abs(value - near)
                 return (
                     f"{where}: expected {shown!r}, got {actual!r} "
                     f"(off by {error:.3g}, outside tolerance: {self.bounds})"

@@ -41,6 +41,8 @@ for (4 decimals), and the figure it states (``check`` compares the two)."""
 FRACTION_TOLERANCE = 1e-4
 """Tolerance on each fraction (written to 4 decimals). The fractions' weight may exceed the
 capacity, and their value differ from ``max_value``, by what this much per item allows."""
+_SLACK = Fraction(str(FRACTION_TOLERANCE))
+"""The share tolerance as the decimal the Output Format writes."""
 
 WEIGHTS = (1, 2, 4, 5, 8, 10, 16, 20, 25, 40)
 """Item weights: divisors of 10**4, so with integer capacities every fraction, and the
@@ -235,12 +237,12 @@ def _optimal_loads(weights: tuple[Any, ...], values: tuple[Any, ...], capacity: 
     return sorted(fixed.items()), cut
 
 
-def _off(share: float, want: int, slack: Fraction) -> bool:
-    """``abs(_exact(share) - want) > slack``, in floats where they cannot disagree."""
-    gap = abs(share - want)  # FRACTION_TOLERANCE is float(slack), the double nearest it
+def _off(share: float, want: int) -> bool:
+    """``abs(_exact(share) - want) > _SLACK``, in floats where they cannot disagree."""
+    gap = abs(share - want)  # FRACTION_TOLERANCE is the double nearest _SLACK
     if abs(gap - FRACTION_TOLERANCE) > 1e-9:  # the decimal is within 1e-16 of the double
         return gap > FRACTION_TOLERANCE
-    return abs(_exact(share) - want) > slack
+    return abs(_exact(share) - want) > _SLACK
 
 
 def _off_every_optimal_load(test_input: Mapping[str, Any], shares: Sequence[float]) -> str | None:
@@ -255,7 +257,7 @@ def _off_every_optimal_load(test_input: Mapping[str, Any], shares: Sequence[floa
     left."""
     weights = test_input["weights"]
     fixed, cut = _optimal_loads(tuple(weights), tuple(test_input["values"]), test_input["capacity"])
-    slack = Fraction(str(FRACTION_TOLERANCE))
+    slack = _SLACK
     if cut is not None:
         level, group, exact, room = cut
         # The shares within the slack, as a box: some point loads the room (at most, worth 0)
@@ -272,7 +274,7 @@ def _off_every_optimal_load(test_input: Mapping[str, Any], shares: Sequence[floa
                 f"{float(least):g} to {float(most):g}"
             )
     for i, want in fixed:
-        if _off(shares[i], want, slack):
+        if _off(shares[i], want):
             return f"fractions[{i}] is {shares[i]}; every optimal load gives it {float(want):g}"
     return None
 
