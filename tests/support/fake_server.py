@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import select
 import socket
 import threading
 import time
@@ -498,6 +499,18 @@ class _HTTPServer(ThreadingHTTPServer):
     request_queue_size = 128  # a burst of 64 connections is queued, not refused
     owner: FakeModelServer
 
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self.owner._lock:
+            self.owner._handling += 1
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self.owner._lock:
+                self.owner._handling -= 1
+
 
 class FakeModelServer:
     """A scripted Anthropic/OpenAI look-alike on ``127.0.0.1``; use as a context manager."""
@@ -526,6 +539,7 @@ class FakeModelServer:
         self._lock = threading.Lock()
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self._handling = 0
         self.batches: FakeBatchAPI | None = None
         """Serves the Message Batches endpoints when set."""
         self.keep_alive = False
@@ -604,6 +618,23 @@ class FakeModelServer:
         """Steps not consumed yet."""
         with self._lock:
             return len(self._steps)
+
+    def settled(self, timeout: float = 30.0) -> None:
+        """Wait until every connection made so far has been read and handled: none is being
+        handled and none waits to be accepted, twice in a row a poll interval apart (so an
+        accept under way is seen). A client killed after sending a request leaves it to be
+        read and recorded after its death; count requests after this. Meant for one request
+        per connection (the default): a kept-alive connection is handled until it closes."""
+        assert self._httpd is not None, "the server is not started"
+        deadline = time.monotonic() + timeout
+        quiet = 0
+        while quiet < 2:
+            with self._lock:
+                busy = self._handling > 0
+            waiting = bool(select.select([self._httpd.socket], [], [], 0)[0])
+            quiet = 0 if busy or waiting else quiet + 1
+            assert time.monotonic() < deadline, f"a connection still handled after {timeout} s"
+            time.sleep(0.025)
 
     @property
     def requests(self) -> list[RecordedRequest]:
