@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 __all__ = [
+    "answer_key",
     "descending_ranks",
     "distinct_answers",
     "dropped_items",
@@ -98,10 +99,16 @@ _ENCODE = (
 )
 
 
-def _key(answer: Any) -> str:
+def answer_key(answer: Any) -> str:
+    """``json.dumps(answer, sort_keys=True, allow_nan=False)``, written by one encoder made
+    once, failing as it fails (except on a cycle, which it does not look for: a
+    :class:`RecursionError` where ``json.dumps`` raises :class:`ValueError`)."""
     if _ENCODE is None:  # an interpreter without the C accelerator
         return json.dumps(answer, sort_keys=True, allow_nan=False)
     return "".join(_ENCODE(answer, 0))
+
+
+_key = answer_key
 
 
 def descending_ranks(keys: Sequence[Any]) -> list[int]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from verification.cases import TestCase, printable
+from verification.catalog.calibration import answer_key
 from verification.catalog.spec import ScaffoldSpec
 from verification.errors import PluginError
 from verification.store.records import AttemptRecord
@@ -79,14 +80,21 @@ def _shown(answer: Any) -> str:
 
 _KEY_JSON = json.JSONEncoder(sort_keys=True, allow_nan=False)
 """``json.dumps(answer, sort_keys=True, allow_nan=False)`` builds this encoder per call;
-made once, it writes the same text (four times per case calibrated)."""
+made once, it writes the same text. It builds its C encoder per call too: :func:`_key`
+uses it only where :func:`~verification.catalog.calibration.answer_key` (which does not)
+meets a cycle or a nesting too deep, so that each fails as it did."""
 
 
 def _key(answer: Any) -> str:
     try:
-        return _KEY_JSON.encode(answer)
+        return answer_key(answer)  # four times per case calibrated
     except (TypeError, ValueError):
         return repr(answer)
+    except RecursionError:  # a cycle, which _KEY_JSON names, or too deep for either
+        try:
+            return _KEY_JSON.encode(answer)
+        except (TypeError, ValueError):
+            return repr(answer)
 
 
 def _answers(
