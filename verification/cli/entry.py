@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from verification.cli.commands import VerificationCLI
 from verification.cli.exit_codes import INTERNAL_ERROR, INTERRUPTED
-from verification.cli.parser import build_parser
+from verification.cli.parser import shared_parser
 from verification.errors import ConfigurationError, Terminated, VerificationError
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
 
 def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
     escape_what_stdout_cannot_encode()
-    parser = build_parser(prog)
+    parser = shared_parser(prog)
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from verification.cli.arguments import (
 )
 from verification.cli.exit_codes import EPILOG
 
-__all__ = ["build_parser"]
+__all__ = ["build_parser", "program_name", "shared_parser"]
 
 
 class VersionAction(argparse.Action):
@@ -36,12 +37,33 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
+def program_name(prog: str | None = None) -> str:
+    """How the user called us: ``prog`` when given, else the name the process was started
+    with (``verify-scaffolds`` when it has none)."""
+    return prog or Path(sys.argv[0]).name or "verify-scaffolds"
+
+
+def shared_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    """The parser of :func:`build_parser`, built once per process for each program name:
+    building it is most of what parsing a command line costs (every option's help, and
+    argparse's ``gettext`` on each), and nothing changes a parser once built (parsing
+    reads it; defaults are immutable values; streams, the terminal's width and the
+    environment are read when a message is printed, not when the parser is built)."""
+    return _parser_named(program_name(prog))
+
+
+@functools.lru_cache(maxsize=8)
+def _parser_named(prog: str) -> argparse.ArgumentParser:
+    return build_parser(prog)
+
+
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     """The argument parser (also documents every command in --help); ``prog`` is how the
-    user called us (``python -m verification`` or ``verify-scaffolds``)."""
+    user called us (``python -m verification`` or ``verify-scaffolds``). A new parser each
+    call; :func:`shared_parser` is the one ``main`` parses with."""
     common = common_options()
     parser = Parser(
-        prog=prog or Path(sys.argv[0]).name or "verify-scaffolds",
+        prog=program_name(prog),
         parents=[common],
         description="Certify algorithm scaffolds: prompt a model with each scaffold, check its "
         "answers against reference implementations, and write Markdown reports.",
