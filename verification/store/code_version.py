@@ -25,9 +25,14 @@ def installed_version() -> str:
         return "0+unknown"
 
 
+@functools.cache
 def code_version() -> str:
     """The installed distribution's version, and the commit only when the package runs
-    from its own checkout (not from a wheel that happens to sit inside another repository)."""
+    from its own checkout (not from a wheel that happens to sit inside another repository).
+
+    Read once per process (a ``git`` process each time cost more than the rest of a small
+    run's manifest): the code a process runs is what it imported, which a commit made in
+    the checkout while it runs does not change."""
     checkout = Path(__file__).resolve().parents[2]
     try:
         own = f'name = "{DISTRIBUTION}"' in (checkout / "pyproject.toml").read_text("utf-8")
