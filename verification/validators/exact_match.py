@@ -6,7 +6,7 @@ by value (``3 == 3.0``; the answer schema decides whether a float is allowed at 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from verification.cases import TestCase
@@ -60,30 +60,43 @@ def compared_with_expected(actual: Any, expected: Any) -> ValidationResult:
     return ValidationResult(True, f"matches the expected answer {note}")
 
 
-_PLAIN = (str, int, float, type(None))
+_PLAIN = frozenset((str, int, float, type(None), bool))
 """Types equal as JSON exactly when ``==`` says so, if both sides are of the same one."""
 
 
 def _plainly_equal(actual: Any, expected: Any) -> bool:
     """True only where :func:`_diff` would find no difference; False when unsure (the walk
     then decides). Most answers judged are right ones: this spares them the walk's path
-    strings, which are its cost."""
+    strings, which are its cost. A plain item of a list or dict is compared here, not by a
+    call per item (a table's rows are most of what is compared)."""
     kind = type(actual)
     if kind is not type(expected):  # 3 and 3.0, True and 1: the walk says how they compare
         return False
-    if kind in _PLAIN or kind is bool:
+    if kind in _PLAIN:
         return bool(actual == expected)
     if kind is list:
-        return len(actual) == len(expected) and all(
-            _plainly_equal(a, e) for a, e in zip(actual, expected, strict=True)
-        )
-    if kind is dict:
-        return (
-            actual.keys() == expected.keys()
-            and all(type(key) is str for key in expected)  # other keys compare as str(key)
-            and all(_plainly_equal(actual[key], expected[key]) for key in expected)
-        )
-    return False
+        if len(actual) != len(expected):
+            return False
+        pairs: Iterable[tuple[Any, Any]] = zip(actual, expected, strict=True)
+    elif kind is dict:
+        if actual.keys() != expected.keys():
+            return False
+        for key in expected:
+            if type(key) is not str:  # other keys compare as str(key)
+                return False
+        pairs = ((actual[key], value) for key, value in expected.items())
+    else:
+        return False
+    for a, e in pairs:
+        item = type(a)
+        if item is not type(e):
+            return False
+        if item in _PLAIN:
+            if a != e:  # on these types, not a == e
+                return False
+        elif not _plainly_equal(a, e):
+            return False
+    return True
 
 
 def _diff(actual: Any, expected: Any, path: str, found: list[str], limit: int) -> None:
@@ -100,6 +113,8 @@ def _diff(actual: Any, expected: Any, path: str, found: list[str], limit: int) -
         for key in sorted(actual_by_key.keys() - expected_by_key.keys()):
             found.append(f"{path}.{key}: unexpected key")
         for key in sorted(expected_by_key.keys() & actual_by_key.keys()):
+            if len(found) >= limit:  # nothing more is kept: the rest need not be compared
+                break
             a, e = actual_by_key[key], expected_by_key[key]
             if not _plainly_equal(a, e):  # an equal part adds nothing: no path built for it
                 _diff(a, e, f"{path}.{key}", found, limit)
@@ -107,6 +122,8 @@ def _diff(actual: Any, expected: Any, path: str, found: list[str], limit: int) -
         if len(actual) != len(expected):
             found.append(f"{path}: expected {len(expected)} items, got {len(actual)}")
         for index, (a, e) in enumerate(zip(actual, expected, strict=False)):
+            if len(found) >= limit:
+                break
             if not _plainly_equal(a, e):
                 _diff(a, e, f"{path}[{index}]", found, limit)
     elif actual != expected:

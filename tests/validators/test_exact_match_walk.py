@@ -1,0 +1,158 @@
+"""The exact-match walk (``json_differences``) lists the same differences as the plain walk
+it speeds up: that walk is kept here as the oracle (the shortcut compared each item by a
+call of its own, and the walk compared every part after the last difference it keeps).
+Checked over JSON values and their near twins, tables with many differences, and every
+scaffold's calibration answers to drawn cases."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from verification.certify.calibration import _answers
+from verification.generators.base import TIERS, generate_case
+from verification.registry import SPECS
+from verification.validators.exact_match import _plainly_equal, json_differences
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, Sequence):
+        return "array"
+    return type(value).__name__
+
+
+def _oracle_equal(actual: Any, expected: Any) -> bool:
+    kind = type(actual)
+    if kind is not type(expected):
+        return False
+    if kind in (str, int, float, type(None)) or kind is bool:
+        return bool(actual == expected)
+    if kind is list:
+        return len(actual) == len(expected) and all(
+            _oracle_equal(a, e) for a, e in zip(actual, expected, strict=True)
+        )
+    if kind is dict:
+        return (
+            actual.keys() == expected.keys()
+            and all(type(key) is str for key in expected)
+            and all(_oracle_equal(actual[key], expected[key]) for key in expected)
+        )
+    return False
+
+
+def _oracle_diff(actual: Any, expected: Any, path: str, found: list[str], limit: int) -> None:
+    if len(found) >= limit:
+        return
+    kind_a, kind_e = _kind(actual), _kind(expected)
+    if kind_a != kind_e:
+        found.append(f"{path}: expected {kind_e} {expected!r:.80}, got {kind_a} {actual!r:.80}")
+    elif kind_e == "object":
+        actual_by_key = {str(k): v for k, v in actual.items()}
+        expected_by_key = {str(k): v for k, v in expected.items()}
+        for key in sorted(expected_by_key.keys() - actual_by_key.keys()):
+            found.append(f"{path}.{key}: missing")
+        for key in sorted(actual_by_key.keys() - expected_by_key.keys()):
+            found.append(f"{path}.{key}: unexpected key")
+        for key in sorted(expected_by_key.keys() & actual_by_key.keys()):
+            a, e = actual_by_key[key], expected_by_key[key]
+            if not _oracle_equal(a, e):
+                _oracle_diff(a, e, f"{path}.{key}", found, limit)
+    elif kind_e == "array":
+        if len(actual) != len(expected):
+            found.append(f"{path}: expected {len(expected)} items, got {len(actual)}")
+        for index, (a, e) in enumerate(zip(actual, expected, strict=False)):
+            if not _oracle_equal(a, e):
+                _oracle_diff(a, e, f"{path}[{index}]", found, limit)
+    elif actual != expected:
+        found.append(f"{path}: expected {expected!r:.80}, got {actual!r:.80}")
+    del found[limit:]
+
+
+def _oracle(actual: Any, expected: Any, limit: int = 5) -> list[str]:
+    if _oracle_equal(actual, expected):
+        return []
+    found: list[str] = []
+    _oracle_diff(actual, expected, "$", found, limit)
+    return found
+
+
+_scalars = st.none() | st.booleans() | st.integers(-3, 3) | st.floats(-3, 3) | st.text(max_size=2)
+_json = st.recursive(
+    _scalars,
+    lambda inner: (
+        st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=2), inner, max_size=6)
+    ),
+    max_leaves=40,
+)
+
+
+@st.composite
+def _twins(draw: st.DrawFn, value: Any) -> Any:
+    """``value`` with some items changed to a look-alike of another kind or type, or to
+    another value, so that a walk meets many differences or none."""
+    if isinstance(value, bool):
+        return draw(st.sampled_from([value, int(value), not value]))
+    if isinstance(value, int):
+        return draw(st.sampled_from([value, float(value), value + 1]))
+    if isinstance(value, float):
+        return draw(st.sampled_from([value, -value, float("nan")]))
+    if isinstance(value, list):
+        items = [draw(_twins(item)) for item in value]
+        return draw(st.sampled_from([items, items[:-1], [*items, None]]))
+    if isinstance(value, dict):
+        keys = {key: draw(st.sampled_from([key, len(key), key + "x"])) for key in value}
+        return {keys[key]: draw(_twins(item)) for key, item in value.items()}
+    return value
+
+
+@given(st.data(), _json, st.integers(1, 6))
+def test_the_walk_lists_what_the_plain_walk_lists(
+    data: st.DataObject, expected: Any, limit: int
+) -> None:
+    actual = data.draw(st.one_of(st.just(copy.deepcopy(expected)), _twins(expected), _json))
+    assert _plainly_equal(actual, expected) == _oracle_equal(actual, expected)
+    assert json_differences(actual, expected, limit=limit) == _oracle(actual, expected, limit)
+
+
+def test_a_table_wrong_everywhere_lists_its_first_differences() -> None:
+    labels = [chr(ord("A") + i) for i in range(8)]
+    expected = {u: {v: i * 8 + j for j, v in enumerate(labels)} for i, u in enumerate(labels)}
+    transposed = {u: {v: expected[v][u] for v in labels} for u in labels}
+    shifted = [[cell + 1 for cell in row.values()] for row in expected.values()]
+    rows = [list(row.values()) for row in expected.values()]
+    for actual, want in ((transposed, expected), (shifted, rows)):
+        found = json_differences(actual, want)
+        assert found == _oracle(actual, want) and len(found) == 5
+    one_row = {**expected, "A": 1}
+    assert json_differences(one_row, expected) == _oracle(one_row, expected)
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_every_scaffolds_calibration_answers_differ_as_the_plain_walk_says(name: str) -> None:
+    spec = SPECS[name]
+    for tier in TIERS:
+        for index in range(4):
+            case = generate_case(spec, tier, index, seed=11)
+            rng = random.Random(f"walk:{case.id}")
+            for hook in ("mutants", "alternatives"):
+                for answer in _answers(spec, case, hook, rng):
+                    assert json_differences(answer, case.expected) == _oracle(answer, case.expected)
+                    assert _plainly_equal(answer, case.expected) == _oracle_equal(
+                        answer, case.expected
+                    )
