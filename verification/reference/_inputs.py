@@ -62,8 +62,24 @@ def plain_number(value: Any) -> bool:
     return kind is int and -_FLOAT_INT < value < _FLOAT_INT
 
 
+_STR = frozenset((str,))
+
+
 def vertex_labels(vertices: Any) -> list[str]:
     """``vertices`` as a list of unique string labels, or a ``ValueError``."""
+    kind = type(vertices)
+    # The common case in C: a list or tuple of distinct str (the graph generators check
+    # each candidate graph through a reference); anything else is checked as below.
+    if (kind is list or kind is tuple) and set(map(type, vertices)) <= _STR:
+        labels = list(vertices)
+        if len(set(labels)) == len(labels):
+            return labels
+    return _checked_labels(vertices)
+
+
+def _checked_labels(vertices: Any) -> list[str]:
+    """:func:`vertex_labels` checked one label at a time (with the message of the first
+    fault)."""
     if not isinstance(vertices, list | tuple):
         raise ValueError(f"vertices must be a list of labels, got {type(vertices).__name__}")
     for label in vertices:

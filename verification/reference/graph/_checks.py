@@ -38,6 +38,17 @@ def edge_list(edges: Any) -> Sequence[Any]:
 
 def check_edge(edge: Any, known: set[str], arity: int) -> Sequence[Any]:
     """``[u, v]`` (``arity`` 2) or ``[u, v, weight]`` (3) with both ends in ``known``."""
+    kind = type(edge)
+    if (kind is list or kind is tuple) and len(edge) == arity:  # the common case first
+        u, v = edge[0], edge[1]
+        if type(u) is str and type(v) is str and u in known and v in known:
+            checked: Sequence[Any] = edge
+            return checked
+    return _checked_edge(edge, known, arity)
+
+
+def _checked_edge(edge: Any, known: set[str], arity: int) -> Sequence[Any]:
+    """:func:`check_edge` checked step by step (with the message of the first fault)."""
     if not isinstance(edge, list | tuple) or len(edge) != arity:
         shape = "[u, v, weight]" if arity == 3 else "[u, v]"
         raise ValueError(f"each edge must be {shape}, got {edge!r}")
