@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
 from typing import Any
 
 __all__ = ["edited", "value_pool"]
@@ -165,18 +164,22 @@ def _dict_edits(value: dict[str, Any], rng: random.Random, pool: list[Any]) -> A
 
 
 def _edit(value: Any, rng: random.Random, pool: list[Any]) -> Any:
-    edits: dict[type, Callable[[], Any]] = {
-        bool: lambda: not value,
-        int: lambda: _number_edits(value, rng),
-        float: lambda: _number_edits(value, rng),
-        str: lambda: _string_edits(value, rng, pool),
-        list: lambda: _list_edits(value, rng, pool),
-        dict: lambda: _dict_edits(value, rng, pool),
-    }
-    edit = edits.get(type(value))
-    if edit is None or rng.random() < 0.08:  # null, or a value replaced by null or a leaf
+    kind = type(value)
+    if kind not in _EDITED or rng.random() < 0.08:  # null, or a value replaced by null or a leaf
         return rng.choice([None, rng.choice(pool), []])
-    return edit()
+    if kind is bool:
+        return not value
+    if kind is int or kind is float:
+        return _number_edits(value, rng)
+    if kind is str:
+        return _string_edits(value, rng, pool)
+    if kind is list:
+        return _list_edits(value, rng, pool)
+    return _dict_edits(value, rng, pool)
+
+
+_EDITED = frozenset({bool, int, float, str, list, dict})
+"""The types :func:`_edit` edits as such (by their exact type, as JSON data has them)."""
 
 
 def edited(answer: dict[str, Any], rng: random.Random, pool: list[Any], edits: int) -> Any:

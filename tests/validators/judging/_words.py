@@ -18,9 +18,11 @@ import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
+
+from tests.support.per_input import per_input as _per_input
 
 __all__ = ["MAX_SIZE", "SHAPES", "Oracles", "check"]
 
@@ -31,23 +33,6 @@ Oracles = Mapping[str, ModuleType]
 
 def _oracle(oracles: Oracles, name: str, test_input: dict[str, Any], answer: Any) -> bool:
     return bool(oracles[name].oracle(test_input, answer))
-
-
-_T = TypeVar("_T")
-_DERIVED: dict[tuple[str, str], Any] = {}
-
-
-def _per_input(kind: str, test_input: dict[str, Any], derive: Callable[[], _T]) -> _T:
-    """What ``derive`` computes from ``test_input`` alone, once per input: a differential
-    example checks some hundred answers to one input. Inputs are JSON data, so equal reprs
-    are equal inputs (floats round-trip); the values kept are only read."""
-    key = (kind, repr(test_input))
-    if key not in _DERIVED:
-        if len(_DERIVED) >= 256:
-            _DERIVED.clear()
-        _DERIVED[key] = derive()
-    found: _T = _DERIVED[key]
-    return found
 
 
 # Shapes, as each Output Format words them. ---------------------------------------------
