@@ -150,6 +150,8 @@ def pick(value: Any, field_name: str | None) -> Any:
     """``value[field_name]`` when a field is named and present, else ``value``."""
     if field_name is None:
         return value
+    if type(value) is dict:  # most answers: spares the Mapping check, a slow one
+        return value.get(field_name)
     if isinstance(value, Mapping):
         return value.get(field_name)
     return None

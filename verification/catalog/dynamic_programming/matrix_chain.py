@@ -168,6 +168,10 @@ def _edge(rng: random.Random, size: int) -> dict[str, Any]:
     return {"dimensions": [2] * (n + 1)}
 
 
+_INDEX = re.compile(r"[1-9][0-9]*")
+"""A matrix's index after its "A" (compiled once: the parser meets one per factor)."""
+
+
 class _Unparsable(Exception):
     pass
 
@@ -193,7 +197,7 @@ def parenthesization_cost(text: str, dimensions: Sequence[int]) -> int | str:
         if position >= len(flat):
             raise _Unparsable(f"ends early at index {position}: a factor is missing")
         if flat[position] == "A":
-            match = re.compile(r"[1-9][0-9]*").match(flat, position + 1)
+            match = _INDEX.match(flat, position + 1)
             if match is None:
                 raise _Unparsable(f'"A" at index {position} is not followed by an index')
             position = match.end()
