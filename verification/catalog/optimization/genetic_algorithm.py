@@ -12,6 +12,7 @@ from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.optimization import draw_away_from, index_draw
+from verification.generators.string_algo import random_word
 from verification.reference.optimization import bit_fitness, genetic_algorithm, genetic_trace
 from verification.validators.base import CompositeValidator
 from verification.validators.exact_match import ExactMatchValidator, PathMatchValidator
@@ -74,7 +75,8 @@ def _draws(
 
 
 def _random_population(rng: random.Random, size: int, length: int) -> list[str]:
-    return ["".join(rng.choice("01") for _ in range(length)) for _ in range(size)]
+    # random_word draws what "".join(rng.choice("01") ...) draws, many letters at a time
+    return [random_word(rng, "01", length) for _ in range(size)]
 
 
 def _case(

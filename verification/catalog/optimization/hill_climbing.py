@@ -73,11 +73,13 @@ def landscape(rng: random.Random, rows: int, columns: int, peaks: int = 2) -> li
         (rng.randrange(rows), rng.randrange(columns), rng.uniform(0.6, 1.2) * max(rows, columns))
         for _ in range(peaks)
     ]
-    height = {
-        (r, c): max(h - abs(r - sr) - abs(c - sc) for sr, sc, h in summits) + rng.uniform(0, 1.5)
-        for r in range(rows)
-        for c in range(columns)
-    }
+    # h - abs(r - sr) - abs(c - sc) is (h - abs(r - sr)) - abs(c - sc): the first part is
+    # the row's, computed once per row, the same doubles; the cells in the same order.
+    height: dict[tuple[int, int], float] = {}
+    for r in range(rows):
+        rises = [(h - abs(r - sr), sc) for sr, sc, h in summits]
+        for c in range(columns):
+            height[r, c] = max([rise - abs(c - sc) for rise, sc in rises]) + rng.uniform(0, 1.5)
     values = sorted(rng.sample(range(_LOW, high + 1), cells))
     grid = [[0] * columns for _ in range(rows)]
     for (r, c), value in zip(sorted(height, key=height.__getitem__), values, strict=True):

@@ -259,15 +259,19 @@ def floyd_warshall(
         if loop is not None and loop < 0:
             dist[u][u] = loop
     for k in labels:
+        # Row k read as its items: the value each v holds when reached, as dist[k][v]
+        # reads it (row u may be row k itself; only values change, never keys).
+        row_k = dist[k]
         for u in labels:
-            through = dist[u][k]
+            row_u = dist[u]
+            through = row_u[k]
             if through is None:
                 continue
-            for v in labels:
-                onward = dist[k][v]
-                current = dist[u][v]
-                if onward is not None and (current is None or through + onward < current):
-                    dist[u][v] = through + onward
+            for v, onward in row_k.items():
+                if onward is not None:
+                    current = row_u[v]
+                    if current is None or through + onward < current:
+                        row_u[v] = through + onward
     if any((dist[v][v] or 0) < 0 for v in labels):
         return {"negative_cycle": True, "distances": None}
     return {"negative_cycle": False, "distances": dist}

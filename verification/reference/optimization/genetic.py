@@ -177,8 +177,7 @@ def genetic_trace(
             crossed = (mother[:point] + father[point:], father[:point] + mother[point:])
             flipped = tuple(tuple(i for i, u in enumerate(mask) if u < rate) for mask in masks)
             pair_children = tuple(
-                "".join(("1" if b == "0" else "0") if i in flips else b for i, b in enumerate(c))
-                for c, flips in zip(crossed, flipped, strict=True)
+                _flip(c, flips) for c, flips in zip(crossed, flipped, strict=True)
             )
             made.append(
                 PairRecord(
@@ -193,6 +192,16 @@ def genetic_trace(
         records.append(GenerationRecord(tuple(current), tuple(scores), tuple(made)))
         current = children
     return records, current
+
+
+def _flip(bits: str, flips: tuple[int, ...]) -> str:
+    """``bits`` (a bit string) with the bits at ``flips`` (ascending indices) flipped."""
+    if not flips:  # most children: no draw fell below the rate
+        return bits
+    flipped = list(bits)
+    for i in flips:
+        flipped[i] = "1" if flipped[i] == "0" else "0"
+    return "".join(flipped)
 
 
 def _fitness_function(f: Any, weights: Any) -> Callable[[str], Any]:
