@@ -18,22 +18,75 @@ from verification.registry import DEFAULT_SEED, SPECS
 BLOW_UP = 50_000
 EXTRA_KEYS = [f"Z{k}" for k in range(BLOW_UP)]
 """The keys an object of numbers gains, made once rather than for each such object."""
+_EXTRA_KEY_TEXTS = [json.dumps(key) + ": " for key in EXTRA_KEYS]
+_EXTRA_KEY_SET = frozenset(EXTRA_KEYS)
 
 
-def _blown_up(value: Any) -> Any:
-    """Every answer list repeated to ``BLOW_UP`` items (their items as they are); every
-    object of numbers given ``BLOW_UP`` extra keys."""
+def _numbers_only(value: dict[Any, Any]) -> bool:
+    return all(isinstance(v, int | None) and not isinstance(v, bool) for v in value.values())
+
+
+def _blown_up(value: Any, blow_up: int = BLOW_UP) -> Any:
+    """Every answer list repeated to ``blow_up`` items (their items as they are); every
+    object of numbers given ``blow_up`` extra keys."""
     if isinstance(value, list) and value:
-        return (value * (BLOW_UP // len(value) + 1))[:BLOW_UP]
+        return (value * (blow_up // len(value) + 1))[:blow_up]
     if isinstance(value, list):
-        return [0] * BLOW_UP
+        return [0] * blow_up
     if isinstance(value, dict):
-        grown = {k: _blown_up(v) for k, v in value.items()}
+        grown = {k: _blown_up(v, blow_up) for k, v in value.items()}
         sample = next(iter(value.values()), None)
-        if all(isinstance(v, int | None) and not isinstance(v, bool) for v in value.values()):
-            grown.update(dict.fromkeys(EXTRA_KEYS, sample))
+        if _numbers_only(value):
+            grown.update(dict.fromkeys(EXTRA_KEYS[:blow_up], sample))
         return grown
     return value
+
+
+def _blown_up_text(value: Any, blow_up: int = BLOW_UP) -> str:
+    """``json.dumps(_blown_up(value, blow_up))``, written from the texts of ``value``'s own
+    parts: a blown-up answer repeats the same few items some ten thousand times, and the
+    encoder wrote each repeat again (a third of the huge answers' test). Held equal to
+    ``json.dumps`` by ``test_the_blown_up_text_is_the_json_of_the_blown_up_answer``."""
+    if isinstance(value, list):
+        items = [json.dumps(item) for item in value] or ["0"]
+        return "[" + ", ".join((items * (blow_up // len(items) + 1))[:blow_up]) + "]"
+    if isinstance(value, dict):
+        extra = _numbers_only(value)
+        if not all(type(key) is str for key in value) or (
+            extra and not _EXTRA_KEY_SET.isdisjoint(value)
+        ):  # a key json.dumps would write otherwise, or one an extra key replaces
+            return json.dumps(_blown_up(value, blow_up))
+        parts = [f"{json.dumps(k)}: {_blown_up_text(v, blow_up)}" for k, v in value.items()]
+        if extra:
+            sample = json.dumps(next(iter(value.values()), None))
+            parts += [key + sample for key in _EXTRA_KEY_TEXTS[:blow_up]]
+        return "{" + ", ".join(parts) + "}"
+    return json.dumps(value)
+
+
+SHAPES: list[Any] = [
+    [],
+    {},
+    [1, [2, 3], {"a": None}],
+    {"a": [], "b": {"c": 1.5, "d": -0.0}, "e": "é\u202e"},
+    {"a": 1, "b": None},
+    {"a": True, "b": 2},
+    {"Z0": 1, "a": 2},
+    {"x": {"y": [1, 2, 3], "z": 4}},
+    "text",
+    3,
+    None,
+]
+"""Shapes beyond the scaffolds' answers: empty, nested, a bool, a key an extra key replaces."""
+
+
+@pytest.mark.parametrize("blow_up", [1, 7])
+def test_the_blown_up_text_is_the_json_of_the_blown_up_answer(blow_up: int) -> None:
+    answers = [
+        generate_case(spec, "standard", 0, seed=DEFAULT_SEED).expected for spec in SPECS.values()
+    ]
+    for answer in [*answers, *SHAPES]:
+        assert _blown_up_text(answer, blow_up) == json.dumps(_blown_up(answer, blow_up)), answer
 
 
 @pytest.mark.slow
@@ -44,7 +97,7 @@ def test_a_huge_answer_gets_a_verdict(name: str) -> None:
     answer = _blown_up(case.expected)
     if answer == case.expected:
         pytest.skip("the answer holds no list or object of numbers to blow up")
-    text = "Here it is:\n```json\n" + json.dumps(answer) + "\n```"
+    text = "Here it is:\n```json\n" + _blown_up_text(case.expected) + "\n```"
     parsed = ResponseParser().extract(name, text)
     if parsed.ok:
         verdict = spec.validator.validate(parsed.answer, case.expected, case=case)
