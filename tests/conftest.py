@@ -7,12 +7,13 @@ import importlib.util
 import itertools
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from _pytest.doctest import DoctestModule
 from hypothesis import settings
 
 # Fixtures of the test-support package, offered to every folder (the provider tests, the
@@ -59,6 +60,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collect_file(
+    file_path: Path, parent: pytest.Collector
+) -> Generator[None, list[pytest.Collector], list[pytest.Collector]]:
+    """No doctest module for a file under ``tests/`` (this conftest sees only those):
+    ``--doctest-modules`` (addopts) is for the package's own examples, and the tests hold
+    none, yet each test module was searched for them, every object of it, at collection
+    in every worker."""
+    collected: list[pytest.Collector] = yield
+    return [node for node in collected if not isinstance(node, DoctestModule)]
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
