@@ -8,17 +8,20 @@ The API key is read from ``VERIFY_ANTHROPIC_API_KEY`` or ``ANTHROPIC_API_KEY`` a
 from __future__ import annotations
 
 import difflib
+import functools
 import logging
 import os
 import re
-from collections.abc import Iterable
-from pathlib import Path
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable
+from pathlib import Path, PurePath
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import AliasChoices, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
-from verification.config.options import RunOptions
+from verification.config.options import RunOptions, packaged_scaffolds_dir, user_cache_dir
 from verification.errors import ConfigurationError, StoredFileError
 from verification.llm.credentials import url_credentials
 from verification.store.stored_files import MAX_JSON_DEPTH, read_stored_text
@@ -68,7 +71,8 @@ def load_settings(*, warn: bool = True, **overrides: Any) -> VerificationSetting
     into a :class:`ConfigurationError` that names the variable. ``warn=False`` when the
     environment was read (and warned about) once already."""
     given = {key: value for key, value in overrides.items() if value is not None}
-    env_file = ENV_FILE if _check_env_file(Path(ENV_FILE)) else None
+    env_text = _env_file_text(Path(ENV_FILE))
+    env_file = ENV_FILE if env_text is not None else None
     if warn:
         _warn_about_misspelt_variables(os.environ, "")
     if warn and env_file is not None:
@@ -78,8 +82,12 @@ def load_settings(*, warn: bool = True, **overrides: Any) -> VerificationSetting
     if os.environ.get("VERIFY_ANTHROPIC_API_KEY") == "" and os.environ.get("ANTHROPIC_API_KEY"):
         # An empty prefixed variable would otherwise hide the plain one.
         given.setdefault("anthropic_api_key", os.environ["ANTHROPIC_API_KEY"])
+    key = _memo_key(given, env_text)
+    kept = _memo_get(key)
+    if kept is not None:
+        return kept
     try:
-        return VerificationSettings(_env_file=env_file, **given)  # type: ignore[call-arg]
+        settings = VerificationSettings(_env_file=env_file, **given)  # type: ignore[call-arg]
     except ValidationError as exc:
         problems = []
         for error in exc.errors():
@@ -104,25 +112,99 @@ def load_settings(*, warn: bool = True, **overrides: Any) -> VerificationSetting
         )
         named = ", ".join(deep) or "a VERIFY_ setting"
         raise ConfigurationError(f"bad setting: {named}: JSON nested too deeply") from None
+    return _memo_put(key, settings)
 
 
-def _check_env_file(path: Path) -> bool:
-    """Whether ``path`` is a settings file to read. A ``.env`` that is no regular file (a
-    virtualenv's folder, a pipe that would block the read forever) is none of ours: not
-    read. A regular one that is no settings file is refused, naming it: not UTF-8 text
-    (Latin-1, binary) or longer than :data:`MAX_ENV_BYTES`."""
+def _env_file_text(path: Path) -> str | None:
+    """The text of ``path`` when it is a settings file to read, else None. A ``.env`` that
+    is no regular file (a virtualenv's folder, a pipe that would block the read forever) is
+    none of ours: not read. A regular one that is no settings file is refused, naming it:
+    not UTF-8 text (Latin-1, binary) or longer than :data:`MAX_ENV_BYTES`."""
     if not path.is_file():
-        return False
+        return None
     try:
-        read_stored_text(path, max_bytes=MAX_ENV_BYTES)
+        return read_stored_text(path, max_bytes=MAX_ENV_BYTES)
     except FileNotFoundError:  # gone since: nothing to read
-        return False
+        return None
     except StoredFileError as exc:
         raise ConfigurationError(
             f"the settings file {path.absolute()} cannot be used ({exc}): save it as UTF-8 "
             "text, or move it out of this folder"
         ) from None
-    return True
+
+
+# Building the settings (pydantic-settings' sources walk every field) costs more than the
+# rest of a small in-process run's setup, and a process that runs several commands (the
+# tests; --baseline) builds the same settings again and again. So the settings built from
+# the same inputs are kept (a few of them) and each caller is handed its own deep copy.
+# The inputs are everything the build reads: the options given, the .env file's text, the
+# environment variables a field is read from (any VERIFY_ one, and each field's aliases;
+# all of them when the .env text may interpolate ${VARIABLES}), and what the defaults read
+# from outside (the user's cache folder, the scaffolds folder the package ships).
+_MEMO_SIZE = 16
+_memo: OrderedDict[Hashable, VerificationSettings] = OrderedDict()
+_memo_lock = threading.Lock()
+
+
+@functools.cache
+def _alias_names() -> frozenset[str]:
+    """The environment variables (upper case) a field is read from besides ``VERIFY_*``."""
+    names: set[str] = set()
+    for field in VerificationSettings.model_fields.values():
+        for alias in (field.alias, field.validation_alias):
+            choices = alias.choices if isinstance(alias, AliasChoices) else [alias]
+            names.update(choice.upper() for choice in choices if isinstance(choice, str))
+    return frozenset(names)
+
+
+def _frozen(value: Any) -> Hashable | None:
+    """An option's value as part of a key, its type included (``1``, ``1.0`` and ``True``
+    are equal but no equal settings); None when it is no plain value (not kept)."""
+    if type(value) in (str, int, float, bool) or isinstance(value, PurePath):
+        return (type(value), value)
+    if type(value) in (list, tuple):
+        items = tuple(_frozen(item) for item in value)
+        return None if None in items else (type(value), items)
+    return None
+
+
+def _memo_key(given: dict[str, Any], env_text: str | None) -> Hashable | None:
+    """The key of the settings these inputs build (None: not kept)."""
+    options = tuple((name, _frozen(value)) for name, value in given.items())
+    if any(frozen is None for _, frozen in options):
+        return None
+    everything = env_text is not None and "$" in env_text
+    names = _alias_names()
+    environment = tuple(
+        (name, value)
+        for name, value in os.environ.items()
+        if everything or name.upper().startswith("VERIFY_") or name.upper() in names
+    )
+    defaults = (
+        None if "cache_dir" in given else user_cache_dir(),
+        None if "scaffolds_dir" in given else packaged_scaffolds_dir(),
+    )
+    return (options, env_text, environment, defaults)
+
+
+def _memo_get(key: Hashable | None) -> VerificationSettings | None:
+    if key is None:
+        return None
+    with _memo_lock:
+        kept = _memo.get(key)
+        if kept is None:
+            return None
+        _memo.move_to_end(key)
+    return kept.model_copy(deep=True)
+
+
+def _memo_put(key: Hashable | None, settings: VerificationSettings) -> VerificationSettings:
+    if key is not None:
+        with _memo_lock:
+            _memo[key] = settings.model_copy(deep=True)
+            while len(_memo) > _MEMO_SIZE:
+                _memo.popitem(last=False)
+    return settings
 
 
 def _warn_about_misspelt_variables(variables: Iterable[str], where: str) -> None:

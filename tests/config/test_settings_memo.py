@@ -1,0 +1,134 @@
+"""Settings built from the same inputs are built once per process: the same settings, each
+caller its own copy, and built anew whenever anything they are read from changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from verification.config import settings as module
+from verification.config.settings import VerificationSettings, load_settings
+from verification.errors import ConfigurationError
+
+
+@pytest.fixture(autouse=True)
+def _empty_memo() -> None:
+    with module._memo_lock:
+        module._memo.clear()
+
+
+def _fresh(**given: Any) -> VerificationSettings:
+    """What the settings are with nothing kept: built by pydantic-settings itself."""
+    env_file = module.ENV_FILE if Path(module.ENV_FILE).is_file() else None
+    return VerificationSettings(_env_file=env_file, **given)  # type: ignore[call-arg]
+
+
+def test_the_same_inputs_build_once_and_give_each_caller_its_own_copy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built: list[object] = []
+
+    class Counted(VerificationSettings):
+        def __init__(self, **values: Any) -> None:
+            built.append(values)
+            super().__init__(**values)
+
+    monkeypatch.setattr(module, "VerificationSettings", Counted)
+    given: dict[str, Any] = {
+        "provider": "reference",
+        "cases": 3,
+        "sizes": [4, 8],
+        "results_dir": "out",
+    }
+    first, second, third = (load_settings(**given) for _ in range(3))
+    assert len(built) == 1
+    assert first == second == third
+    assert first.model_dump() == _fresh(**given).model_dump()
+    assert first is not second and first.sizes is not second.sizes
+    assert first.sizes is not None
+    first.sizes.append(99)  # a caller's copy is its own: the next caller never sees it
+    assert load_settings(**given).sizes == [4, 8]
+    load_settings(**{**given, "cases": 4})
+    load_settings(**{**given, "cases": 3.0})  # equal to 3, yet another option given
+    assert len(built) == 3
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "field", "expected"),
+    [
+        ("VERIFY_SEED", "7", "seed", 7),
+        ("verify_seed", "8", "seed", 8),
+        ("VERIFY_CASES", "9", "cases", 9),
+        ("VERIFY_PROVIDER", "replay", "provider", "replay"),
+        ("ANTHROPIC_BASE_URL", "http://127.0.0.1:9/", "anthropic_base_url", "http://127.0.0.1:9/"),
+        ("XDG_CACHE_HOME", "/elsewhere", "cache_dir", None),
+    ],
+)
+def test_a_changed_variable_is_read_again(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str, field: str, expected: object
+) -> None:
+    monkeypatch.delenv("VERIFY_CACHE_DIR")  # the default then reads XDG_CACHE_HOME
+    before = load_settings(samples=2)
+    monkeypatch.setenv(variable, value)
+    after = load_settings(samples=2)
+    assert after == _fresh(samples=2)
+    assert getattr(after, field) != getattr(before, field)
+    if expected is not None:
+        assert getattr(after, field) == expected
+
+
+def test_every_variable_a_field_is_read_from_is_in_the_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    names = {f"VERIFY_{name.upper()}" for name in VerificationSettings.model_fields}
+    names |= module._alias_names()
+    assert {"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"} <= names
+    base = module._memo_key({}, None)
+    for name in sorted(names):
+        for spelt in (name, name.lower()):
+            with monkeypatch.context() as patch:
+                patch.setenv(spelt, "x")
+                assert module._memo_key({}, None) != base, spelt
+    with monkeypatch.context() as patch:  # another tool's variable: the same settings
+        patch.setenv("SOMETHING_ELSE", "x")
+        assert module._memo_key({}, None) == base
+    # unless the .env file may interpolate it
+    with_dollar = module._memo_key({}, "VERIFY_SEED=${SOMETHING_ELSE}")
+    monkeypatch.setenv("SOMETHING_ELSE", "5")
+    assert module._memo_key({}, "VERIFY_SEED=${SOMETHING_ELSE}") != with_dollar
+
+
+def test_a_changed_dotenv_file_is_read_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert load_settings().seed == _fresh().seed
+    for seed in (11, 12, 11):
+        (tmp_path / ".env").write_text(f"VERIFY_SEED={seed}\n", encoding="utf-8")
+        assert load_settings().seed == seed == _fresh().seed
+    (tmp_path / ".env").write_text("VERIFY_SEED=${THE_SEED}\n", encoding="utf-8")
+    for text in ("21", "22"):
+        monkeypatch.setenv("THE_SEED", text)
+        assert load_settings().seed == int(text) == _fresh().seed
+    (tmp_path / ".env").unlink()
+    assert load_settings() == _fresh()
+
+
+def test_a_bad_setting_is_refused_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFY_SAMPLES", "0")
+    for _ in range(2):
+        with pytest.raises(ConfigurationError, match="VERIFY_SAMPLES"):
+            load_settings()
+    assert not module._memo
+
+
+def test_values_that_are_no_plain_data_are_built_each_time() -> None:
+    class Odd(str):
+        pass
+
+    assert module._memo_key({"provider": Odd("reference")}, None) is None
+    assert module._memo_key({"sizes": [4, {"x": 1}]}, None) is None
+    assert load_settings(provider=Odd("reference")) == _fresh(provider="reference")
+    assert not module._memo
