@@ -2,7 +2,8 @@
 it speeds up: that walk is kept here as the oracle (the shortcut compared each item by a
 call of its own, and the walk compared every part after the last difference it keeps).
 Checked over JSON values and their near twins, tables with many differences, and every
-scaffold's calibration answers to drawn cases."""
+scaffold's calibration answers to drawn cases. A path (PathMatchValidator) equal item by
+item is judged by the shortcut at once, with the verdict the item-by-item walk gives."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from verification.certify.calibration import _answers
 from verification.generators.base import TIERS, generate_case
 from verification.registry import SPECS
-from verification.validators.exact_match import _plainly_equal, json_differences
+from verification.validators.exact_match import PathMatchValidator, _plainly_equal, json_differences
 
 
 def _kind(value: Any) -> str:
@@ -156,3 +157,38 @@ def test_every_scaffolds_calibration_answers_differ_as_the_plain_walk_says(name:
                     assert _plainly_equal(answer, case.expected) == _oracle_equal(
                         answer, case.expected
                     )
+
+
+def _oracle_path(got: Any, want: Any, where: str = "$") -> tuple[bool, str, dict[str, Any]]:
+    """PathMatchValidator's verdict before it took the shortcut for equal sequences."""
+    if isinstance(got, str | bytes) or not isinstance(got, Sequence):
+        return False, f"{where}: expected a sequence, got {_kind(got)}", {}
+    if isinstance(want, str | bytes) or not isinstance(want, Sequence):
+        return False, f"{where}: the expected value is {_kind(want)}", {}
+    got, want = list(got), list(want)
+    for index, (a, e) in enumerate(zip(got, want, strict=False)):
+        if _oracle(a, e):
+            return (
+                False,
+                f"{where}[{index}]: expected {e!r:.80}, got {a!r:.80}",
+                {"first_difference": index},
+            )
+    if len(got) != len(want):
+        return False, f"{where}: expected {len(want)} items, got {len(got)}", {}
+    return True, f"{where} matches in order ({len(want)} items)", {}
+
+
+@given(st.data(), st.lists(_json, max_size=8) | _json)
+def test_a_path_is_judged_as_the_item_by_item_walk_judges_it(
+    data: st.DataObject, want: Any
+) -> None:
+    got = data.draw(
+        st.one_of(
+            st.just(copy.deepcopy(want)),
+            _twins(want),
+            st.just(tuple(want) if isinstance(want, list) else want),
+            _json,
+        )
+    )
+    verdict = PathMatchValidator().validate(got, want)
+    assert (verdict.is_valid, verdict.message, verdict.details) == _oracle_path(got, want)
