@@ -388,8 +388,16 @@ class RunCommands(CommandsBase):
             if bar is not None:
                 bar.close()
         lift = runs.lift()  # both runs' reports carry it, folded once here
-        write_run_reports(runs.a.paths, runs.a.manifest, runs.a.results, publish=False, lift=lift)
-        summary = write_run_reports(runs.b.paths, runs.b.manifest, runs.b.results, lift=lift)
+        for run in (runs.a, runs.b):  # from the journals the runs hold, not read back
+            summary = write_run_reports(
+                run.paths,
+                run.manifest,
+                run.results,
+                publish=run is runs.b,
+                lift=lift,
+                costs=None if run.records is None else run.costs,
+                records=run.records,
+            )
         print_summary(runs.b.results.values(), runs.b.manifest.run_label, summary)
         print(render_pairing(runs.pairing, a=runs.a_label, b=runs.b_label), end="")
         if lift is not None:

@@ -55,9 +55,14 @@ class PairedRuns:
         if self.a.manifest.variant != "bare":
             return None
         return pair_lift(
-            (self.a.manifest, self.a.results, read_journal(self.a.paths.journal)),
-            (self.b.manifest, self.b.results, read_journal(self.b.paths.journal)),
+            (self.a.manifest, self.a.results, _journal(self.a)),
+            (self.b.manifest, self.b.results, _journal(self.b)),
         )
+
+
+def _journal(run: RunResult) -> list[AttemptRecord]:
+    """The run's journal: the records it holds, else read back."""
+    return run.records if run.records is not None else read_journal(run.paths.journal)
 
 
 def _linked(run: RunResult, other: str, variant: Literal["bare", "draft"] | None) -> RunResult:
