@@ -7,7 +7,7 @@ import importlib.util
 import itertools
 import os
 import sys
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -95,23 +95,36 @@ def _isolation_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _isolated_environment(monkeypatch: pytest.MonkeyPatch, _isolation_root: Path) -> None:
-    """No test sees the developer's keys, settings, results folder or response cache."""
-    for name in list(os.environ):
+def _isolated_environment(_isolation_root: Path) -> Iterator[None]:
+    """No test sees the developer's keys, settings, results folder or response cache.
+
+    The environment is set and put back by hand, not with ``monkeypatch``: this runs for
+    every test, and most request no ``monkeypatch`` of their own, whose setting up and
+    tearing down cost more than the few variables changed here."""
+    before = dict(os.environ)
+    for name in before:
         if name.startswith(("VERIFY_", "ANTHROPIC_", "OPENAI_")):
-            monkeypatch.delenv(name, raising=False)
+            del os.environ[name]
     # Under GitHub Actions, runs the tests start must not write the job's own summary.
-    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    os.environ.pop("GITHUB_STEP_SUMMARY", None)
     # A folder of its own per test, named but not made: the harness makes what it writes
     # into (a user's first run has none of these folders either), and most tests write
     # nothing there. Making four folders a test cost a second or more of system time per
     # thousand tests on an ext4 /tmp; tmp_path_factory.mktemp also lists every folder it
     # made before, which made the suite quadratic at pytest 8.0.
-    own = _isolation_root / f"test-{next(_TEST_NUMBERS)}"
-    monkeypatch.setenv("VERIFY_RESULTS_DIR", str(own / "results"))
+    own = f"{_isolation_root}{os.sep}test-{next(_TEST_NUMBERS)}{os.sep}"
+    os.environ["VERIFY_RESULTS_DIR"] = own + "results"
     # The shared response cache and anything else kept in the user's cache folder.
-    monkeypatch.setenv("XDG_CACHE_HOME", str(own / "xdg-cache"))
-    monkeypatch.setenv("VERIFY_CACHE_DIR", str(own / "cache"))
+    os.environ["XDG_CACHE_HOME"] = own + "xdg-cache"
+    os.environ["VERIFY_CACHE_DIR"] = own + "cache"
+    yield
+    # Back to the environment before the test: what it set (by hand or by monkeypatch, whose
+    # undoing came first) goes, what it or this fixture removed or changed comes back.
+    for name in [name for name in os.environ if name not in before]:
+        del os.environ[name]
+    for name, value in before.items():
+        if os.environ.get(name) != value:
+            os.environ[name] = value
 
 
 @pytest.fixture(scope="session")
