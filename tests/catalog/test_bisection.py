@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from scipy import optimize
 
+from tests.support.per_input import per_input
 from tests.support.scaffolds import sections
 from tests.support.stress import stress_case, stress_cells
 from verification.cases import TIERS, Tier
@@ -72,7 +73,9 @@ def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when the count and bracket match an exact rational replay, and the root is
     within tolerance of its root, which brentq confirms lies within the input's
     tolerance of a true root."""
-    root, iterations, bracketed = _exact(test_input)
+    root, iterations, bracketed = per_input(
+        "test_bisection._exact", test_input, lambda: _exact(test_input)
+    )
     if (answer["iterations"], answer["bracketed"]) != (iterations, bracketed):
         return False
     if root is None:

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import optimize
 
+from tests.support.per_input import per_input
 from tests.support.stress import stress_case, stress_cells
 from verification.cases import TIERS, Tier
 from verification.catalog.drawing import draw_case
@@ -70,7 +71,9 @@ def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
         return False
     if isinstance(answer["iterations"], bool) or not isinstance(answer["iterations"], int):
         return False
-    point, iterations, converged = _replay(test_input)
+    point, iterations, converged = per_input(
+        "test_gradient_descent._replay", test_input, lambda: _replay(test_input)
+    )
     if answer["iterations"] != iterations or answer["converged"] is not converged:
         return False
     got = answer["minimum"]
