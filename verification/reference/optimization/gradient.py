@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal, localcontext
 from typing import Any, NamedTuple
 
-from verification.reference._inputs import finite, is_real, round_half_away
+from verification.reference._inputs import finite, is_real, plain_number, round_half_away
 from verification.reference.optimization._checks import as_list, count
 
 __all__ = [
@@ -56,8 +56,17 @@ class DescentStep(NamedTuple):
     """The Euclidean length of ``step`` (its absolute value in one dimension)."""
 
 
+def _finite_items(values: list[Any], name: str) -> list[float]:
+    """:func:`finite` of each item, ``name[i]`` in its message: a number it passes for
+    certain (:func:`plain_number`) is taken as the float it returns, without formatting
+    a name (the generator checks the inputs of thousands of candidate runs)."""
+    return [
+        float(v) if plain_number(v) else finite(v, f"{name}[{i}]") for i, v in enumerate(values)
+    ]
+
+
 def _derivative_coefficients(coefficients: Any) -> list[float]:
-    values = [finite(c, f"coefficients[{i}]") for i, c in enumerate(as_list(coefficients, "c"))]
+    values = _finite_items(as_list(coefficients, "c"), "coefficients")
     if not values:
         raise ValueError("coefficients must not be empty")
     degree = len(values) - 1
@@ -84,8 +93,7 @@ def _quadratic_gradient(
     if size == 0:
         raise ValueError("matrix must not be empty")
     table = [
-        [finite(a, f"matrix[{i}][{j}]") for j, a in enumerate(as_list(row, f"matrix[{i}]"))]
-        for i, row in enumerate(rows)
+        _finite_items(as_list(row, f"matrix[{i}]"), f"matrix[{i}]") for i, row in enumerate(rows)
     ]
     if any(len(row) != size for row in table):
         raise ValueError(f"matrix must be square, {size} rows of {size} numbers")
@@ -93,7 +101,7 @@ def _quadratic_gradient(
         for j in range(i):
             if table[i][j] != table[j][i]:
                 raise ValueError(f"matrix must be symmetric: [{i}][{j}] != [{j}][{i}]")
-    linear = [finite(b, f"vector[{i}]") for i, b in enumerate(as_list(vector, "vector"))]
+    linear = _finite_items(as_list(vector, "vector"), "vector")
     if len(linear) != size:
         raise ValueError(f"vector must have {size} numbers, got {len(linear)}")
 
@@ -137,7 +145,7 @@ def _descent_setup(
     if scalar:
         start: Vector = (finite(x0, "x0"),)
     else:
-        start = tuple(finite(v, f"x0[{i}]") for i, v in enumerate(as_list(x0, "x0")))
+        start = tuple(_finite_items(as_list(x0, "x0"), "x0"))
         if not start:
             raise ValueError("x0 must not be empty")
     if coefficients is not None:
