@@ -191,9 +191,25 @@ class _FreePairs(Sequence[Pair]):
                 place += 1
 
 
+_LISTED_LABELS = 16
+"""Up to this many labels (120 pairs), :func:`extra_pairs` lists the free pairs."""
+
+
 def extra_pairs(rng: random.Random, labels: list[str], taken: list[Pair], count: int) -> list[Pair]:
     """Up to ``count`` new pairs joining vertices not yet joined either way."""
-    free: Sequence[Pair] = _FreePairs(labels, taken)
+    free: Sequence[Pair]
+    if len(labels) <= _LISTED_LABELS and len(set(labels)) == len(labels):
+        # A small population, which rng.sample lists anyway: listed at once (the same
+        # pairs in the same order as _FreePairs, whose making would cost more).
+        ends = {(u, v) for u, v in taken}
+        free = [
+            (u, v)
+            for i, u in enumerate(labels)
+            for v in labels[i + 1 :]
+            if (u, v) not in ends and (v, u) not in ends
+        ]
+    else:
+        free = _FreePairs(labels, taken)
     if len(set(labels)) != len(labels):  # a label twice: the pairs as listed, by position
         joined = {frozenset(p) for p in taken}
         free = [

@@ -72,6 +72,10 @@ def search_input(
         neighbours[u].add(v)
         if not directed:
             neighbours[v].add(u)
+    if len({len(label) for label in labels}) <= 1:
+        # Labels of one length: label order is string order, sorted in C without a key
+        # call per label (the same order: label_order's first part is equal throughout).
+        return labels, {v: sorted(out) for v, out in neighbours.items()}
     return labels, {v: sorted(out, key=label_order) for v, out in neighbours.items()}
 
 
