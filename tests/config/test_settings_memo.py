@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic_settings import DotEnvSettingsSource
 
 from verification.config import settings as module
 from verification.config.settings import VerificationSettings, load_settings
@@ -132,3 +133,26 @@ def test_values_that_are_no_plain_data_are_built_each_time() -> None:
     assert module._memo_key({"sizes": [4, {"x": 1}]}, None) is None
     assert load_settings(provider=Odd("reference")) == _fresh(provider="reference")
     assert not module._memo
+
+
+def test_with_no_dotenv_file_its_source_is_not_asked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # What it would give: nothing (so leaving it out changes no setting).
+    assert DotEnvSettingsSource(VerificationSettings, env_file=None)() == {}
+    asked: list[object] = []
+    real = DotEnvSettingsSource.__call__
+
+    def counted(self: DotEnvSettingsSource) -> dict[str, Any]:
+        asked.append(self)
+        return real(self)
+
+    monkeypatch.setattr(DotEnvSettingsSource, "__call__", counted)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("VERIFY_SEED", "3")
+    assert load_settings(samples=2) == _fresh(samples=2)
+    assert load_settings(samples=2).seed == 3
+    assert asked == []
+    (tmp_path / ".env").write_text("VERIFY_SEED=4\nVERIFY_CASES=6\n", encoding="utf-8")
+    read = load_settings(samples=2)
+    assert len(asked) == 1 and (read.seed, read.cases) == (3, 6)  # the environment wins
