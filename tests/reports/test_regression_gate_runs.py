@@ -3,7 +3,6 @@ answers are right with the same probability, nothing changed between them."""
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 from collections.abc import Iterator
@@ -17,7 +16,6 @@ from verification.cases import TestCase
 from verification.catalog import drawing
 from verification.cli import main
 from verification.registry import DEFAULT_SEED, get_spec
-from verification.run import manifest as run_manifest
 from verification.runner import plan_cases
 
 _PAIRS = 30
@@ -44,11 +42,10 @@ def drawn_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def calibrated_once(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def calibrated_once() -> Iterator[None]:
     """Each case's calibration is judged once for the sixty runs (a function of the spec and
-    the case: tests/support/calibrations.py), and the commit a manifest records is read once
-    (one ``git rev-parse`` rather than sixty)."""
-    monkeypatch.setattr(run_manifest, "code_version", functools.cache(run_manifest.code_version))
+    the case: tests/support/calibrations.py); the commit a manifest records is read once per
+    module (tests/support/commit.py, through tests/reports/conftest.py)."""
     with calibrating_each_case_once():
         yield
 
