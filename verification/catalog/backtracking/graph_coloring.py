@@ -129,6 +129,50 @@ def search_effort(
     (a vertex with no free colour left to try) it meets before it stops; with ``limit``, it
     stops counting once the lines pass it (the generators want short searches only, and
     on stress sizes a long one runs to tens of thousands of lines)."""
+    # Only the vertices before the current one hold a colour (the search colours them in
+    # order and takes a colour back on return): each vertex's neighbours among those, by
+    # position, hold all the colours it can find taken, gathered as bits of one int.
+    position = {v: i for i, v in enumerate(vertices)}
+    if len(position) != len(vertices):  # a label twice: searched by label, as it was
+        return _search_effort_by_labels(vertices, pairs, k, limit)
+    # A pair given twice (or both ways round) is read twice: taking a colour is idempotent.
+    earlier: list[list[int]] = [[] for _ in vertices]
+    for u, v in pairs:
+        i, j = position[u], position[v]
+        if i < j:
+            earlier[j].append(i)
+        elif j < i:
+            earlier[i].append(j)
+    colours = range(1, k + 1)
+    colour = [0] * len(vertices)
+    lines = stuck = 0
+
+    def assign(index: int) -> bool:
+        nonlocal lines, stuck
+        if index == len(vertices):
+            return True
+        taken = 0
+        for w in earlier[index]:
+            taken |= 1 << colour[w]
+        free = [c for c in colours if not taken >> c & 1]
+        for candidate in free:
+            lines += 1
+            colour[index] = candidate
+            if assign(index + 1) or (limit is not None and lines > limit):
+                return True
+        lines += 1
+        stuck += not free
+        return False
+
+    assign(0)
+    return lines, stuck
+
+
+def _search_effort_by_labels(
+    vertices: list[str], pairs: Sequence[Pair], k: int, limit: int | None
+) -> tuple[int, int]:
+    """:func:`search_effort` with the colours kept by label and each vertex's taken colours
+    gathered from all its neighbours (the search it runs in bits, step for step)."""
     neighbours: dict[str, set[str]] = {v: set() for v in vertices}
     for u, v in pairs:
         neighbours[u].add(v)
