@@ -1,15 +1,22 @@
 """Calibration's fast paths agree with the slow ones they stand for: the answer keys
 (:func:`verification.certify.calibration._key`, now through one encoder made once) are the
 text, or the ``repr``, the per-call encoder gave; gradient_descent's exact minimum, kept
-per input, is the replay's for every drawn case and for inputs the replay tells apart."""
+per input, is the replay's for every drawn case and for inputs the replay tells apart;
+ratios ranked and ordered by their doubles first are ranked and ordered as the fractions
+compare."""
 
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from verification.catalog.calibration import descending_ranks
+from verification.catalog.greedy import fractional_knapsack as fk
 from verification.catalog.optimization import gradient_descent as gd
 from verification.certify.calibration import _key
 from verification.generators.base import TIERS, generate_case
@@ -137,3 +144,34 @@ def test_input_that_is_not_json_data_is_replayed_each_time() -> None:
     gd._EXACT_MINIMA.clear()
     assert gd.exact_minimum(odd) == gd._exact_minimum(odd)
     assert not gd._EXACT_MINIMA
+
+
+def _old_ranks(keys: list[Any]) -> list[int]:
+    place = {key: rank for rank, key in enumerate(sorted(set(keys), reverse=True))}
+    return [place[key] for key in keys]
+
+
+@st.composite
+def _ratios(draw: st.DrawFn) -> list[Fraction]:
+    """Fractions, some of them twins a double cannot tell apart, some past the doubles."""
+    base = draw(st.lists(st.fractions(max_denominator=50), min_size=1, max_size=8))
+    twins = [
+        each + Fraction(draw(st.integers(-3, 3)), 10**30)
+        for each in draw(st.lists(st.sampled_from(base), max_size=4))
+    ]
+    huge = [Fraction(10**400, 3)] if draw(st.booleans()) else []
+    return draw(st.permutations(base + twins + huge))
+
+
+@given(_ratios())
+def test_ratios_are_ranked_and_ordered_as_fractions_compare(keys: list[Fraction]) -> None:
+    assert descending_ranks(keys) == _old_ranks(keys)
+    groups = {key: [index] for index, key in enumerate(keys)}
+    assert fk._best_first(groups) == sorted(groups.items(), reverse=True)
+
+
+def test_twins_past_a_double_are_ranked_apart() -> None:
+    keys = [Fraction(1, 3), Fraction(10**30 + 1, 3 * 10**30), Fraction(1, 3) - Fraction(1, 10**40)]
+    assert len({float(key) for key in keys}) == 1
+    assert descending_ranks(keys) == [1, 0, 2] == _old_ranks(keys)
+    assert descending_ranks([3, 1, 3, 2]) == _old_ranks([3, 1, 3, 2])

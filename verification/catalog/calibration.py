@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from fractions import Fraction
 from typing import Any, TypeVar
 
 __all__ = [
@@ -121,7 +122,16 @@ def descending_ranks(keys: Sequence[Any]) -> list[int]:
     >>> descending_ranks([2, 5, 2, 1])
     [1, 0, 1, 2]
     """
-    place = {key: rank for rank, key in enumerate(sorted(set(keys), reverse=True))}
+    distinct = set(keys)
+    ordered = None
+    if all(type(key) is Fraction for key in distinct):
+        try:  # a double orders fractions as they are but may tie two: the fraction decides
+            ordered = sorted(distinct, key=lambda key: (float(key), key), reverse=True)
+        except OverflowError:  # a fraction past the doubles
+            ordered = None
+    if ordered is None:
+        ordered = sorted(distinct, reverse=True)
+    place = {key: rank for rank, key in enumerate(ordered)}
     return [place[key] for key in keys]
 
 

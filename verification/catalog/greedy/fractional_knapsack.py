@@ -218,17 +218,34 @@ def _exact(value: float) -> Fraction:
     return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
 
 
+def _best_first(groups: dict[Fraction, list[int]]) -> list[tuple[Fraction, list[int]]]:
+    """``sorted(groups.items(), reverse=True)``: by ratio, best first (no two alike)."""
+    try:
+        return sorted(groups.items(), key=_by_ratio, reverse=True)
+    except OverflowError:  # a ratio past the doubles
+        return sorted(groups.items(), reverse=True)
+
+
+def _by_ratio(item: tuple[Fraction, list[int]]) -> tuple[float, Fraction]:
+    # The double nearest a ratio orders ratios as they are, but may tie two of them: the
+    # ratio itself then decides. Comparing doubles first spares most Fraction comparisons.
+    return float(item[0]), item[0]
+
+
 @functools.lru_cache(maxsize=64)
 def _optimal_loads(weights: tuple[Any, ...], values: tuple[Any, ...], capacity: Any) -> Any:
     """Per case: each share (0 or 1) every optimal load gives, and the cut group, if any."""
     groups: dict[Fraction, list[int]] = {}
     for i, (v, w) in enumerate(zip(values, weights, strict=True)):
-        groups.setdefault(_exact(v) / _exact(w), []).append(i)
+        if type(v) is int and type(w) is int and w:  # the same ratio, one Fraction made
+            groups.setdefault(Fraction(v, w), []).append(i)
+        else:
+            groups.setdefault(_exact(v) / _exact(w), []).append(i)
     exact = [w if isinstance(w, int) else _exact(w) for w in weights]
     room = capacity if isinstance(capacity, int) else _exact(capacity)
     fixed: dict[int, int] = {}
     cut = None
-    for level, group in sorted(groups.items(), reverse=True):  # best ratio first
+    for level, group in _best_first(groups):
         load = sum(exact[i] for i in group)
         if room <= 0:
             fixed.update((i, 0) for i in group)
