@@ -22,6 +22,7 @@ DRAWN_BEFORE = {
     "gradient_descent": "1a36e5e697d8cb903c56f1212353524c78d16eb06effa8b9d6bc68de7f06fcba",
     "graph_coloring": "b1f6aad6cbae6afcf953c02fd220afe54f511c8b81a2e461edde131ca254d58c",
     "hill_climbing": "8dfd8e5e8c54ee0e9670e886595030e4cfd509efd1e94966822df5fb101174cb",
+    "kmp": "c731a040b5fa81810e2c7975e7b0348090292b7856c9e7ba8c25d93c02d7e6f2",
     "kruskal": "32bfb930f195b77b119d19a40c07b6eaba9315aededb17b1b566fd16f9a76fb7",
     "matrix_chain": "8a0c65971fe6a63b8c6480a777f3594aad24f4d6b8a0d06c9bc331f4b8fbd071",
     "monte_carlo": "55165715966f7d82e8f408095f118fbc72b1ead8b04f1fe59425ddca360a00f2",
