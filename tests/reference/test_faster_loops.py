@@ -2,7 +2,9 @@
 floyd_warshall relaxes through row k read as its items instead of a lookup of d[k][v] and
 d[u][v] per pair (graphs with negative arcs, negative cycles, self loops, parallel and
 undirected edges); genetic_trace flips a child's bits at the drawn places instead of
-testing every bit's index."""
+testing every bit's index; edit_distance carries the three neighbouring cells along the
+row instead of indexing both strings and rows per cell; matrix_chain_multiplication keeps
+the first cheapest split in a loop instead of min with a key function per split."""
 
 from __future__ import annotations
 
@@ -11,6 +13,10 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from verification.reference.dynamic_programming import (
+    edit_distance,
+    matrix_chain_multiplication,
+)
 from verification.reference.graph._checks import lightest_arcs
 from verification.reference.graph.shortest_paths import floyd_warshall
 from verification.reference.optimization.genetic import _flip
@@ -76,3 +82,53 @@ def test_flip_is_the_bit_by_bit_flip(bits: str, data: st.DataObject) -> None:
     flips = tuple(sorted(data.draw(st.sets(st.sampled_from(indices)))))
     by_bit = "".join(("1" if b == "0" else "0") if i in flips else b for i, b in enumerate(bits))
     assert _flip(bits, flips) == by_bit
+
+
+def _edit_distance_by_index(a: str, b: str) -> int:
+    """The loop edit_distance ran before."""
+    above = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i]
+        for j in range(1, len(b) + 1):
+            if a[i - 1] == b[j - 1]:
+                row.append(above[j - 1])
+            else:
+                row.append(1 + min(above[j], row[j - 1], above[j - 1]))
+        above = row
+    return above[len(b)]
+
+
+@given(st.text("abc", max_size=25), st.text("abc", max_size=25))
+def test_edit_distance_is_the_loop_by_index(a: str, b: str) -> None:
+    assert edit_distance(a, b) == {"distance": _edit_distance_by_index(a, b)}
+
+
+def _chain_by_min_key(d: list[int]) -> tuple[int, list[list[int]]]:
+    """The least cost and the split table matrix_chain_multiplication made before."""
+    n = len(d) - 1
+    cost = [[0] * (n + 1) for _ in range(n + 1)]
+    split = [[0] * (n + 1) for _ in range(n + 1)]
+    for span in range(2, n + 1):
+        for i in range(1, n - span + 2):
+            j = i + span - 1
+            split[i][j] = min(
+                range(i, j), key=lambda k: cost[i][k] + cost[k + 1][j] + d[i - 1] * d[k] * d[j]
+            )
+            k = split[i][j]
+            cost[i][j] = cost[i][k] + cost[k + 1][j] + d[i - 1] * d[k] * d[j]
+    return cost[1][n], split
+
+
+def _written(split: list[list[int]], i: int, j: int) -> str:
+    if i == j:
+        return f"A{i}"
+    k = split[i][j]
+    return f"({_written(split, i, k)}{_written(split, k + 1, j)})"
+
+
+# Small dimensions from few values: many ties between splits, the first one kept.
+@given(st.lists(st.sampled_from([1, 2, 3, 4, 6, 10, 30]), min_size=2, max_size=14))
+def test_matrix_chain_is_the_min_over_splits(dimensions: list[int]) -> None:
+    least, split = _chain_by_min_key(dimensions)
+    expected = {"min_cost": least, "parenthesization": _written(split, 1, len(dimensions) - 1)}
+    assert matrix_chain_multiplication(dimensions) == expected

@@ -231,13 +231,15 @@ def edit_distance(a: str, b: str) -> dict[str, Any]:
     _check_text("a", a)
     _check_text("b", b)
     above = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
+    for i, letter in enumerate(a, 1):
+        # D[i-1][j-1], D[i-1][j] and D[i][j-1] carried along the row as it is built
+        diagonal, left = above[0], i
         row = [i]
-        for j in range(1, len(b) + 1):
-            if a[i - 1] == b[j - 1]:
-                row.append(above[j - 1])
-            else:
-                row.append(1 + min(above[j], row[j - 1], above[j - 1]))
+        for j, other in enumerate(b, 1):
+            up = above[j]
+            left = diagonal if letter == other else 1 + min(up, left, diagonal)
+            row.append(left)
+            diagonal = up
         above = row
     return {"distance": above[len(b)]}
 
@@ -374,11 +376,15 @@ def matrix_chain_multiplication(dimensions: Sequence[int]) -> dict[str, Any]:
     for span in range(2, n + 1):
         for i in range(1, n - span + 2):
             j = i + span - 1
-            split[i][j] = min(
-                range(i, j), key=lambda k: cost[i][k] + cost[k + 1][j] + d[i - 1] * d[k] * d[j]
-            )
-            k = split[i][j]
-            cost[i][j] = cost[i][k] + cost[k + 1][j] + d[i - 1] * d[k] * d[j]
+            # The first k reaching the least cost (a later one only if strictly cheaper).
+            row, outer = cost[i], d[i - 1]
+            best_k, best = i, row[i] + cost[i + 1][j] + outer * d[i] * d[j]
+            for k in range(i + 1, j):
+                total = row[k] + cost[k + 1][j] + outer * d[k] * d[j]
+                if total < best:
+                    best_k, best = k, total
+            split[i][j] = best_k
+            cost[i][j] = best
 
     def written(i: int, j: int) -> str:
         if i == j:
