@@ -96,13 +96,12 @@ class NumericToleranceValidator(FieldValidator):
             near = nearest_double(expected)
             if self.places is not None and math.isfinite(near):
                 expected = near = round(near, self.places)
-            shown = _as_json(expected)
             if not finite_number(actual):
                 got = "an integer past the doubles" if isinstance(actual, int) else actual
-                return f"{where}: expected {shown!r}, got non-finite {got}"
+                return f"{where}: expected {_as_json(expected)!r}, got non-finite {got}"
             value = float(actual)
             if not self.bounds.allows(value, expected if isinstance(expected, Fraction) else near):
-                error = abs(value - near)
+                error, shown = abs(value - near), _as_json(expected)  # shown only when wrong
                 return (
                     f"{where}: expected {shown!r}, got {actual!r} "
                     f"(off by {error:.3g}, outside tolerance: {self.bounds})"
