@@ -11,7 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verification.reference._inputs import _checked_labels, vertex_labels
+from verification.reference._inputs import (
+    _checked_labels,
+    plain_number,
+    plain_numbers,
+    vertex_labels,
+)
 from verification.reference.graph._checks import _checked_edge, check_edge
 
 
@@ -64,3 +69,21 @@ def test_the_common_inputs_take_the_fast_paths_and_pass() -> None:
         vertex_labels(["A", "B", "A"])
     with pytest.raises(ValueError, match="unknown vertex 'D'"):
         check_edge(["A", "D"], {"A", "B"}, 2)
+
+
+_numbers = (
+    st.integers()
+    | st.integers(min_value=2**1022, max_value=2**1025).map(lambda v: v * (-1) ** (v % 2))
+    | st.floats()
+    | st.sampled_from([True, False, None, "1", 2**1023, -(2**1023), 2**1023 - 1, 1 - 2**1023])
+)
+
+
+@given(st.lists(st.integers() | st.sampled_from([2**1023, -(2**1023), 2**1023 - 1])))
+def test_plain_numbers_of_ints_is_each_plain_number(values: list[Any]) -> None:
+    assert plain_numbers(values) == all(plain_number(v) for v in values)
+
+
+@given(st.lists(st.floats()) | st.lists(_numbers))
+def test_plain_numbers_is_each_plain_number(values: list[Any]) -> None:
+    assert plain_numbers(values) == all(plain_number(v) for v in values)

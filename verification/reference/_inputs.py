@@ -15,6 +15,7 @@ __all__ = [
     "is_real",
     "label_order",
     "plain_number",
+    "plain_numbers",
     "round_half_away",
     "vertex_labels",
 ]
@@ -62,6 +63,20 @@ def plain_number(value: Any) -> bool:
     return kind is int and -_FLOAT_INT < value < _FLOAT_INT
 
 
+def plain_numbers(values: list[Any]) -> bool:
+    """Whether :func:`plain_number` holds for every item, for a list of ints or of floats
+    in C (the bounds read by min and max, the floats by ``math.isfinite``); a mixed list
+    item by item."""
+    kinds = set(map(type, values))
+    if kinds <= _INT:
+        return not values or (min(values) > -_FLOAT_INT and max(values) < _FLOAT_INT)
+    if kinds <= _FLOAT:
+        return all(map(math.isfinite, values))
+    return all(plain_number(v) for v in values)
+
+
+_INT = frozenset((int,))
+_FLOAT = frozenset((float,))
 _STR = frozenset((str,))
 
 

@@ -75,11 +75,16 @@ def landscape(rng: random.Random, rows: int, columns: int, peaks: int = 2) -> li
     ]
     # h - abs(r - sr) - abs(c - sc) is (h - abs(r - sr)) - abs(c - sc): the first part is
     # the row's, computed once per row, the same doubles; the cells in the same order.
+    # rng.uniform(0, 1.5) is 0 + (1.5 - 0) * rng.random() (Random.uniform's formula), here
+    # without a call per cell when the generator's uniform is Random's.
+    plain = type(rng).uniform is random.Random.uniform
+    draw = rng.random
     height: dict[tuple[int, int], float] = {}
     for r in range(rows):
         rises = [(h - abs(r - sr), sc) for sr, sc, h in summits]
         for c in range(columns):
-            height[r, c] = max([rise - abs(c - sc) for rise, sc in rises]) + rng.uniform(0, 1.5)
+            noise = 0 + (1.5 - 0) * draw() if plain else rng.uniform(0, 1.5)
+            height[r, c] = max([rise - abs(c - sc) for rise, sc in rises]) + noise
     values = sorted(rng.sample(range(_LOW, high + 1), cells))
     grid = [[0] * columns for _ in range(rows)]
     for (r, c), value in zip(sorted(height, key=height.__getitem__), values, strict=True):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from verification.reference._inputs import finite
-from verification.reference.optimization._checks import as_list, count, plain_number
+from verification.reference._inputs import finite, plain_numbers
+from verification.reference.optimization._checks import as_list, count
 
 __all__ = ["grid_neighbours", "hill_climbing"]
 
@@ -56,7 +56,7 @@ def _grid(grid: Any) -> list[list[float]]:
     table = []
     for r, row in enumerate(rows):
         cells = as_list(row, f"grid[{r}]")
-        if all(plain_number(v) for v in cells):
+        if plain_numbers(cells):
             table.append([float(v) for v in cells])  # what finite returns for each
         else:
             table.append([finite(v, f"grid[{r}][{c}]") for c, v in enumerate(cells)])
