@@ -7,6 +7,7 @@ from the specs in :mod:`verification.registry`. A plugin builds specs the same w
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import math
@@ -278,6 +279,26 @@ _UNBOUND_GENERIC_MUTANTS = GenericMutants()
 """The default ``mutants``: bound to the spec's answer schema when the spec is made."""
 
 
+def _reference_signature(reference: Callable[..., Any]) -> inspect.Signature | None:
+    """``inspect.signature(reference)``, read once per function (each journal read checks
+    its inputs against it, and reading it walks the function's code and annotations);
+    ``None`` when it cannot be read."""
+    try:
+        return _kept_signature(reference)
+    except TypeError:  # an unhashable callable: read each time
+        return _read_signature(reference)
+
+
+def _read_signature(reference: Callable[..., Any]) -> inspect.Signature | None:
+    try:
+        return inspect.signature(reference)
+    except (TypeError, ValueError):
+        return None
+
+
+_kept_signature = functools.lru_cache(maxsize=512)(_read_signature)
+
+
 @dataclass(frozen=True, kw_only=True)
 class ScaffoldSpec:
     """Everything the harness knows about one scaffold."""
@@ -484,9 +505,8 @@ class ScaffoldSpec:
         """Why ``test_input`` is no input of this scaffold (its reference does not take
         those arguments: a field lost or added), or ``None`` when it is one, or when the
         reference's signature cannot be read."""
-        try:
-            signature = inspect.signature(self.reference)
-        except (TypeError, ValueError):
+        signature = _reference_signature(self.reference)
+        if signature is None:
             return None
         try:
             signature.bind(**test_input)
