@@ -17,7 +17,7 @@ import re
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -228,6 +228,15 @@ def _scan_headings(markdown: str) -> _Headings | None:
     return title, headings
 
 
+@lru_cache(maxsize=64)
+def _headings(markdown: str) -> tuple[str | None, tuple[tuple[str, int, int], ...]]:
+    """The headings of ``markdown`` (the scan's, else markdown-it's), found once per text:
+    every run reads and checks each scaffold it asks, whose text seldom changes."""
+    found = _scan_headings(markdown)
+    title, headings = found if found is not None else _parsed_headings(markdown)
+    return title, tuple(headings)
+
+
 class ScaffoldParser:
     """Splits a scaffold's Markdown into its ``##`` sections."""
 
@@ -239,8 +248,7 @@ class ScaffoldParser:
     def parse(self, markdown: str) -> dict[str, str]:
         """Section key -> the section's text, from each level-2 heading to the next
         (``title`` holds the first level-1 heading, if any)."""
-        found = _scan_headings(markdown)
-        title, headings = found if found is not None else _parsed_headings(markdown)
+        title, headings = _headings(markdown)
         lines = markdown.splitlines(keepends=True)
         sections: dict[str, str] = {} if title is None else {"title": title}
         for index, (text, _, body_start) in enumerate(headings):
