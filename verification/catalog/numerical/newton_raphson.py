@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -12,7 +13,12 @@ from pydantic import FiniteFloat, NonNegativeInt
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
-from verification.reference.numerical import NewtonStep, newton_raphson, newton_trace
+from verification.reference.numerical import (
+    DERIVATIVE_FLOOR,
+    NewtonStep,
+    newton_raphson,
+    newton_trace,
+)
 from verification.validators.base import CompositeValidator
 from verification.validators.exact_match import ExactMatchValidator
 from verification.validators.numeric_tolerance import NumericToleranceValidator
@@ -93,6 +99,51 @@ def _case(coefficients: list[int], x0: float, max_iterations: int) -> dict[str, 
     }
 
 
+def _kept_by_trace(coefficients: list[int], x0: float) -> bool:
+    """Whether a candidate's run stops, converged, within 3 to 8 unambiguous steps: nine
+    steps of :func:`newton_trace` tell a run of more than eight (kept from none) from the
+    rest, whose steps are the whole run, so this is the decision of the run to
+    :data:`MAX_ITERATIONS`."""
+    candidate = _case(coefficients, x0, min(9, MAX_ITERATIONS))
+    steps = newton_trace(**candidate)
+    last = steps[-1]
+    return (
+        3 <= len(steps) <= 8
+        and last.x_new is not None
+        and abs(last.x_new - last.x) < TOLERANCE
+        and is_unambiguous(steps, TOLERANCE)
+    )
+
+
+def _kept(coefficients: list[int], x0: float) -> bool:
+    """:func:`_kept_by_trace`, the run's arithmetic step for step (Horner's rule on the
+    coefficients and the derivative's as floats, ``x - f(x) / f'(x)``) without the trace's
+    input checks, functions and steps, stopping at the first step that rules the run out
+    (a generator draws some twenty candidates a case). ``x0`` is a float."""
+    values = [float(c) for c in coefficients]
+    degree = len(values) - 1
+    derivative = [c * (degree - i) for i, c in enumerate(values[:-1])]
+    low, high = TOLERANCE / STEP_MARGIN, TOLERANCE * STEP_MARGIN
+    x = x0
+    for k in range(1, min(9, MAX_ITERATIONS) + 1):
+        fx = dfx = 0.0
+        for c in values:
+            fx = fx * x + c
+        for c in derivative:
+            dfx = dfx * x + c
+        # No step (the trace's x_new None) or a small derivative: is_unambiguous fails.
+        if not abs(dfx) >= DERIVATIVE_FLOOR or abs(dfx) < MIN_DERIVATIVE:
+            return False
+        x_new = x - fx / dfx
+        step = abs(x_new - x)
+        if max(abs(x), abs(x_new)) > MAX_ABS_ITERATE or low <= step <= high:
+            return False
+        if not math.isfinite(x_new) or step < TOLERANCE:  # the trace's last step
+            return 3 <= k <= 8 and step < TOLERANCE
+        x = x_new
+    return False  # nine steps: a run of more than eight
+
+
 def _converging(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
     """Integer coefficients and a start that converge in 3 to 8 unambiguous iterations."""
     for _ in range(_MAX_TRIES):
@@ -106,18 +157,8 @@ def _converging(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
             x0 = rng.randint(-50, 50) / 10
         if max(abs(c) for c in coefficients) != size:
             continue  # the size is the largest coefficient, met exactly
-        candidate = _case(coefficients, x0, MAX_ITERATIONS)
-        # Nine steps tell a run of more than eight (kept from none) from the rest, whose
-        # steps are the whole run: the same decision as the run to MAX_ITERATIONS.
-        steps = newton_trace(**{**candidate, "max_iterations": min(9, MAX_ITERATIONS)})
-        last = steps[-1]
-        if (
-            3 <= len(steps) <= 8
-            and last.x_new is not None
-            and abs(last.x_new - last.x) < TOLERANCE
-            and is_unambiguous(steps, TOLERANCE)
-        ):
-            return candidate
+        if _kept(coefficients, x0):
+            return _case(coefficients, x0, MAX_ITERATIONS)
     raise RuntimeError(f"could not draw a {tier} Newton-Raphson instance")
 
 
