@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from verification.generators.base import generate_case
+from tests.support.draws import shared_draw
 from verification.llm.response_parser import ResponseParser
 from verification.registry import DEFAULT_SEED, SPECS
 
@@ -83,7 +83,7 @@ SHAPES: list[Any] = [
 @pytest.mark.parametrize("blow_up", [1, 7])
 def test_the_blown_up_text_is_the_json_of_the_blown_up_answer(blow_up: int) -> None:
     answers = [
-        generate_case(spec, "standard", 0, seed=DEFAULT_SEED).expected for spec in SPECS.values()
+        shared_draw(spec, "standard", 0, seed=DEFAULT_SEED).expected for spec in SPECS.values()
     ]
     for answer in [*answers, *SHAPES]:
         assert _blown_up_text(answer, blow_up) == json.dumps(_blown_up(answer, blow_up)), answer
@@ -93,7 +93,7 @@ def test_the_blown_up_text_is_the_json_of_the_blown_up_answer(blow_up: int) -> N
 @pytest.mark.parametrize("name", sorted(SPECS))
 def test_a_huge_answer_gets_a_verdict(name: str) -> None:
     spec = SPECS[name]
-    case = generate_case(spec, "standard", 0, seed=DEFAULT_SEED)
+    case = shared_draw(spec, "standard", 0, seed=DEFAULT_SEED)
     answer = _blown_up(case.expected)
     if answer == case.expected:
         pytest.skip("the answer holds no list or object of numbers to blow up")
@@ -120,7 +120,7 @@ def test_a_huge_answer_gets_a_verdict(name: str) -> None:
 )
 def test_junk_never_raises(name: str, junk: str) -> None:
     spec = SPECS[name]
-    case = generate_case(spec, "edge", 0, seed=DEFAULT_SEED)
+    case = shared_draw(spec, "edge", 0, seed=DEFAULT_SEED)
     parsed = ResponseParser().extract(name, f"```json\n{junk}\n```")
     assert not parsed.ok
     if parsed.answer is not None:
@@ -145,7 +145,7 @@ def _numbers_replaced(value: Any, by: Any) -> Any:
 @pytest.mark.parametrize("name", sorted(SPECS))
 def test_numbers_past_the_doubles_get_a_verdict(name: str) -> None:
     spec = SPECS[name]
-    case = generate_case(spec, "simple", 0, seed=DEFAULT_SEED)
+    case = shared_draw(spec, "simple", 0, seed=DEFAULT_SEED)
     answer = _numbers_replaced(case.expected, PAST_THE_DOUBLES)
     if answer == case.expected:
         pytest.skip("the answer holds no number")
