@@ -332,6 +332,29 @@ def _check_strings(value: Any) -> None:
             _check_strings(item)
 
 
+_DECODERS = {
+    (long_digits, unicode): json.JSONDecoder(
+        parse_int=_parse_int if long_digits else None,
+        parse_float=_parse_float,
+        parse_constant=_parse_constant,
+        object_pairs_hook=_unique_unicode_keys if unicode else _unique_keys,
+    )
+    for long_digits in (False, True)
+    for unicode in (False, True)
+}
+"""The decoder of an answer, by (whether it has an integer too long to take unread,
+whether it may hold a lone surrogate), made once: ``json.loads`` with options builds one
+(and its scanner) on every call. A decoder keeps no state between documents."""
+
+
+def _json_value(candidate: str, *, unicode: bool) -> Any:
+    """What ``json.loads`` gives for ``candidate`` with the answer's options (``unicode``:
+    it may hold a lone surrogate), through one of :data:`_DECODERS`."""
+    if candidate.startswith("\ufeff"):  # json.loads refuses it before decoding
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", candidate, 0)
+    return _DECODERS[_LONG_DIGITS.search(candidate) is not None, unicode].decode(candidate)
+
+
 def _decode(body: str) -> tuple[Any, tuple[str, ...], str | None]:
     """Decode a candidate: (value, leniencies, None) or (None, (), why not)."""
     if len(body) > MAX_ANSWER_CHARS:
@@ -349,13 +372,7 @@ def _decode(body: str) -> tuple[Any, tuple[str, ...], str | None]:
                 break
         unicode = "\\u" in candidate or _SURROGATE.search(candidate) is not None
         try:
-            value = json.loads(
-                candidate,
-                parse_int=_parse_int if _LONG_DIGITS.search(candidate) else None,
-                parse_float=_parse_float,
-                parse_constant=_parse_constant,
-                object_pairs_hook=_unique_unicode_keys if unicode else _unique_keys,
-            )
+            value = _json_value(candidate, unicode=unicode)
             if unicode:
                 _check_strings(value)
         except _Rejected as exc:
