@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -19,23 +19,12 @@ from hypothesis import strategies as st
 from verification.certify.calibration import _answers
 from verification.generators.base import TIERS, generate_case
 from verification.registry import SPECS
-from verification.validators.exact_match import PathMatchValidator, _plainly_equal, json_differences
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, Mapping):
-        return "object"
-    if isinstance(value, Sequence):
-        return "array"
-    return type(value).__name__
+from verification.validators.exact_match import (
+    PathMatchValidator,
+    _kind,
+    _plainly_equal,
+    json_differences,
+)
 
 
 def _oracle_equal(actual: Any, expected: Any) -> bool:
