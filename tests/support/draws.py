@@ -24,12 +24,19 @@ from typing import Any
 
 import pytest
 
-from verification.cases import DEFAULT_SEED, TestCase, Tier
+from verification.cases import DEFAULT_SEED, TIERS, TestCase, Tier
 from verification.catalog import default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.spec import ScaffoldSpec
+from verification.certify.checks import CALIBRATION_SEED
 
-__all__ = ["draw_each_case_once", "drawing_each_case_once", "shared_draw", "sharing_draws"]
+__all__ = [
+    "draw_each_case_once",
+    "drawing_each_case_once",
+    "shared_calibration_cases",
+    "shared_draw",
+    "sharing_draws",
+]
 
 _DRAWN: dict[tuple[str, Tier, int, int, int | None], TestCase] = {}
 
@@ -65,6 +72,15 @@ def shared_draw(
     if drawn is None:
         drawn = _DRAWN[key] = draw_case(spec, tier, index, seed=seed, size=size)
     return drawn.model_copy(deep=True)
+
+
+def shared_calibration_cases(spec: ScaffoldSpec, count: int) -> Iterator[TestCase]:
+    """:func:`~verification.certify.checks.calibration_cases` (``count`` cases of every
+    tier at the calibration seed) through :func:`shared_draw`: the same cases, each drawn
+    once per process between the tests that read them."""
+    for tier in TIERS:
+        for index in range(count):
+            yield shared_draw(spec, tier, index, seed=CALIBRATION_SEED)
 
 
 _DRAWING_MODULES = (

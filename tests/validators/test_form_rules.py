@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
+from tests.support.draws import shared_calibration_cases
 from tests.support.scaffolds import sections
 from verification.cases import TestCase
 from verification.catalog import default_catalog
 from verification.catalog.spec import ScaffoldSpec
-from verification.certify.checks import calibration_cases
 from verification.config import packaged_scaffolds_dir
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.prompt_builder import PromptBuilder
@@ -65,7 +65,7 @@ def test_every_form_rule_quotes_its_output_format(name: str) -> None:
 def test_a_right_answer_in_a_broken_form_fails_at_level_2_naming_the_rule(name: str) -> None:
     spec, rng = CATALOG[name], random.Random(14)
     breached: dict[str, int] = {}
-    for case in calibration_cases(spec, CASES):
+    for case in shared_calibration_cases(spec, CASES):
         for rule in form_rules_of(spec.validator):
             assert rule.follow(case.expected) == case.expected, (case.id, rule.rule)
             answer = rule.breach(case.expected, rng) if rule.breach else None
@@ -82,7 +82,7 @@ def test_a_right_answer_in_a_broken_form_fails_at_level_2_naming_the_rule(name: 
 def test_a_wrong_answer_in_a_broken_form_stays_a_level_3_failure(name: str) -> None:
     spec, rng = CATALOG[name], random.Random(15)
     checked = 0
-    for case in calibration_cases(spec, CASES):
+    for case in shared_calibration_cases(spec, CASES):
         for mutant in spec.mutants(case, rng):
             verdict = spec.validator.validate(mutant, case.expected, case=case)
             if verdict.form_rule is not None:
@@ -99,7 +99,7 @@ def test_a_wrong_answer_in_a_broken_form_stays_a_level_3_failure(name: str) -> N
 
 def test_issue_24_a_right_kruskal_tree_with_one_edge_flipped_is_a_form_breach() -> None:
     spec = CATALOG["kruskal"]
-    case = next(c for c in calibration_cases(spec, CASES) if len(c.expected["edges"]) > 1)
+    case = next(c for c in shared_calibration_cases(spec, CASES) if len(c.expected["edges"]) > 1)
     edges = [list(edge) for edge in case.expected["edges"]]
     edges[0] = [edges[0][1], edges[0][0], edges[0][2]]
     judgement = _judge(spec, case, {**case.expected, "edges": edges})

@@ -12,12 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.draws import shared_draw
 from verification.catalog.graph.bfs import SPEC as BFS_SPEC
 from verification.catalog.graph.bfs import BfsAnswer
 from verification.catalog.graph.dijkstra import SPEC as DIJKSTRA_SPEC
 from verification.catalog.graph.dijkstra import DijkstraAnswer
 from verification.catalog.spec import ScaffoldSpec
-from verification.generators.base import TIERS, TestCase, generate_case
+from verification.generators.base import TIERS, TestCase
 from verification.validators.base import ValidationResult
 
 SPECS = (BFS_SPEC, DIJKSTRA_SPEC)
@@ -28,7 +29,7 @@ CASES_PER_TIER = 40
 def _cases(spec: ScaffoldSpec) -> Iterator[TestCase]:
     for tier in TIERS:
         for index in range(CASES_PER_TIER):
-            yield generate_case(spec, tier, index, seed=7)
+            yield shared_draw(spec, tier, index, seed=7)
 
 
 def _accepts(spec: ScaffoldSpec, answer: Any, case: TestCase | None) -> bool:
@@ -135,7 +136,7 @@ def test_bfs_order_mutants_are_rejected() -> None:
 def test_standard_bfs_rejects_the_opposite_tie_break() -> None:
     spec = SPEC["bfs"]
     for index in range(CASES_PER_TIER):
-        case = generate_case(spec, "standard", index, seed=7)
+        case = shared_draw(spec, "standard", index, seed=7)
         wrong = {**case.expected, "order": _descending_order(case)}
         assert not _accepts(spec, wrong, case), case.id
 
@@ -143,7 +144,7 @@ def test_standard_bfs_rejects_the_opposite_tie_break() -> None:
 def test_standard_dijkstra_rejects_direct_edge_answers() -> None:
     spec = SPEC["dijkstra"]
     for index in range(CASES_PER_TIER):
-        case = generate_case(spec, "standard", index, seed=7)
+        case = shared_draw(spec, "standard", index, seed=7)
         greedy = dict(case.expected["distances"])
         source, directed = case.input["source"], case.input["directed"]
         for u, v, w in case.input["edges"]:
@@ -215,7 +216,7 @@ junk = st.recursive(
 def test_bfs_validator_never_raises_on_schema_shaped_answers(
     order: list[str], distances: dict[str, Any], index: int
 ) -> None:
-    case = generate_case(SPEC["bfs"], TIERS[index % 3], index // 3, seed=7)
+    case = shared_draw(SPEC["bfs"], TIERS[index % 3], index // 3, seed=7)
     _accepts(SPEC["bfs"], {"order": order, "distances": distances}, case)
 
 
@@ -224,7 +225,7 @@ def test_bfs_validator_never_raises_on_schema_shaped_answers(
 def test_dijkstra_validator_never_raises_on_schema_shaped_answers(
     distances: dict[str, Any], index: int
 ) -> None:
-    case = generate_case(SPEC["dijkstra"], TIERS[index % 3], index // 3, seed=7)
+    case = shared_draw(SPEC["dijkstra"], TIERS[index % 3], index // 3, seed=7)
     _accepts(SPEC["dijkstra"], {"distances": distances}, case)
 
 
@@ -233,5 +234,5 @@ def test_dijkstra_validator_never_raises_on_schema_shaped_answers(
 @given(answer=junk)
 def test_validators_never_raise_on_junk(answer: Any) -> None:
     for spec in SPECS:
-        case = generate_case(spec, "simple", 0, seed=7)
+        case = shared_draw(spec, "simple", 0, seed=7)
         assert not _accepts(spec, answer, case)
