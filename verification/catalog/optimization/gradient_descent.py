@@ -17,6 +17,7 @@ from verification.catalog.calibration import distinct_answers
 from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.reference.optimization import (
     DescentStep,
+    descent_lengths,
     descent_points,
     descent_trace,
     exact_last_point,
@@ -157,15 +158,21 @@ def _with_tolerance(
     rng: random.Random, candidate: dict[str, Any], size: int
 ) -> dict[str, Any] | None:
     """``candidate`` with a tolerance from :data:`_TOLERANCES` that makes it converge in
-    exactly ``size`` clear iterations, if one does: one long run serves every tolerance."""
-    steps = descent_trace(**{**candidate, "tolerance": 1e-12, "max_iterations": size})
-    if len(steps) < size:
+    exactly ``size`` clear iterations, if one does: one long run serves every tolerance.
+    Decided from the run's step lengths and reach (:func:`descent_lengths`), as
+    :func:`is_unambiguous` reads each step, without the steps themselves."""
+    lengths, reach = descent_lengths(**{**candidate, "tolerance": 1e-12, "max_iterations": size})
+    if len(lengths) < size:
         return None
-    earlier = [step.step_norm for step in steps[:-1]]
-    for tol in rng.sample(_TOLERANCES, len(_TOLERANCES)):
-        stops_last = steps[-1].step_norm < tol and all(length >= tol for length in earlier)
-        if stops_last and is_unambiguous(steps, tol):
-            return {**candidate, "tolerance": tol}
+    order = rng.sample(_TOLERANCES, len(_TOLERANCES))
+    if any(far > MAX_ABS_ITERATE for far in reach):  # unclear at every tolerance
+        return None
+    last, earlier = lengths[-1], lengths[:-1]
+    for tol in order:
+        if last < tol and all(length >= tol for length in earlier):
+            low, high = tol / STEP_MARGIN, tol * STEP_MARGIN
+            if not any(low <= length < high for length in lengths):
+                return {**candidate, "tolerance": tol}
     return None
 
 

@@ -15,6 +15,7 @@ __all__ = [
     "EXACT_DIGITS",
     "MINIMUM_DECIMALS",
     "DescentStep",
+    "descent_lengths",
     "descent_points",
     "descent_trace",
     "exact_last_point",
@@ -348,6 +349,95 @@ def descent_points(
         if not math.isfinite(x) or abs(step) < tol:
             break
     return points
+
+
+def descent_lengths(
+    *,
+    x0: float | Sequence[float],
+    learning_rate: float,
+    tolerance: float = 1e-6,
+    max_iterations: int = 50,
+    coefficients: Sequence[float] | None = None,
+    matrix: Sequence[Sequence[float]] | None = None,
+    vector: Sequence[float] | None = None,
+) -> tuple[list[float], list[float]]:
+    """Each step's length and reach of a polynomial's or a two-variable quadratic form's
+    descent: ``step_norm`` of each step of :func:`descent_trace`, and the largest absolute
+    coordinate of its ``x`` and ``x_new``, the same floats without the steps.
+
+    A generator deciding thousands of candidates from their runs needs only these; the
+    input checks, a gradient call and a :class:`DescentStep` per iteration cost most of
+    :func:`descent_trace`.
+
+    Parameters
+    ----------
+    x0, learning_rate, tolerance, max_iterations
+        As for :func:`gradient_descent`: ``x0`` a number with ``coefficients``, two numbers
+        with a 2 x 2 ``matrix`` and ``vector``.
+    coefficients, matrix, vector
+        A polynomial, or a symmetric 2 x 2 quadratic form, as for :func:`gradient_descent`.
+
+    Returns
+    -------
+    tuple of list of float
+        The step lengths and the reaches, one of each per step, as many as
+        :func:`descent_trace` has steps.
+
+    Raises
+    ------
+    ValueError
+        Unchecked input: give what :func:`gradient_descent` accepts (its numbers as
+        ``float`` takes them); neither a polynomial nor a 2 x 2 form is an error.
+
+    Examples
+    --------
+    >>> descent_lengths(coefficients=[1, 0, 0], x0=2.0, learning_rate=0.5)
+    ([2.0, 0.0], [2.0, 0.0])
+
+    Notes
+    -----
+    The arithmetic of :func:`descent_trace`, operation for operation: Horner's rule on
+    the derivative's coefficients, or ``A x + b`` summed as its gradient sums it,
+    ``step = learning_rate * g``, ``x_new = x - step``, the length ``|step|`` (its
+    ``math.hypot`` in two variables; infinite when a part is not finite), stop when
+    ``x_new`` is not finite or the length is below ``tolerance``. The reach is
+    ``max`` of the absolute coordinates of ``x`` then ``x_new``, in that order.
+    """
+    rate, tol = float(learning_rate), float(tolerance)
+    isfinite, inf = math.isfinite, math.inf
+    lengths: list[float] = []
+    reach: list[float] = []
+    if coefficients is not None:
+        derivative = _derivative_coefficients(coefficients)
+        x = float(x0)  # type: ignore[arg-type]
+        for _ in range(max_iterations):
+            total = 0.0
+            for c in derivative:
+                total = total * x + c
+            step = rate * total
+            new = x - step
+            length = abs(step) if isfinite(step) else inf
+            lengths.append(length)
+            reach.append(max(abs(x), abs(new)))
+            if not isfinite(new) or length < tol:
+                break
+            x = new
+        return lengths, reach
+    if matrix is None or vector is None or len(matrix) != 2:
+        raise ValueError("descent_lengths takes a polynomial or a 2 x 2 quadratic form")
+    (a, b), (c, d) = ([float(v) for v in row] for row in matrix)
+    p, q = (float(v) for v in vector)
+    u, v = (float(w) for w in x0)  # type: ignore[union-attr]
+    for _ in range(max_iterations):
+        s, t = rate * (sum([a * u, b * v]) + p), rate * (sum([c * u, d * v]) + q)
+        new_u, new_v = u - s, v - t
+        length = math.hypot(s, t) if isfinite(s) and isfinite(t) else inf
+        lengths.append(length)
+        reach.append(max(abs(u), abs(v), abs(new_u), abs(new_v)))
+        if not (isfinite(new_u) and isfinite(new_v)) or length < tol:
+            break
+        u, v = new_u, new_v
+    return lengths, reach
 
 
 def gradient_descent(
