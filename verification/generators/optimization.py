@@ -12,7 +12,14 @@ from __future__ import annotations
 import random
 from functools import cache
 
-__all__ = ["INDEX_MARGIN", "draw_away_from", "index_draw", "uniform_draw"]
+__all__ = [
+    "INDEX_MARGIN",
+    "away_choices",
+    "draw_away_from",
+    "index_choices",
+    "index_draw",
+    "uniform_draw",
+]
 
 INDEX_MARGIN = 0.1
 """``u * k`` stays at least this far from a whole number, so ``floor(u * k)`` is clear."""
@@ -26,12 +33,18 @@ def uniform_draw(rng: random.Random) -> float:
 def index_draw(rng: random.Random, count: int, index: int | None = None) -> float:
     """A two-decimal draw ``u`` whose ``floor(u * count)`` is clear (``u * count`` at least
     :data:`INDEX_MARGIN` from a whole number), naming ``index`` when one is given."""
+    return rng.choice(index_choices(count, index))
+
+
+def index_choices(count: int, index: int | None = None) -> tuple[float, ...]:
+    """The draws :func:`index_draw` chooses from (``rng.choice`` of them is its draw), for
+    a caller making many alike; the same errors."""
     if count < 1:
         raise ValueError(f"a draw names an index among at least 1, got {count}")
     choices = _index_choices(count, index)
     if not choices:
         raise ValueError(f"no two-decimal draw names index {index} of {count}")
-    return rng.choice(choices)
+    return choices
 
 
 # The choices are tables kept per argument: a genetic_algorithm case makes tens of
@@ -52,10 +65,18 @@ def draw_away_from(
     """A two-decimal draw at least ``margin`` from ``threshold``; strictly below it when
     ``below`` is true, at or above it when false, either when None. Raises ``ValueError``
     when no such draw exists."""
+    return rng.choice(away_choices(threshold, margin, below=below))
+
+
+def away_choices(
+    threshold: float, margin: float, *, below: bool | None = None
+) -> tuple[float, ...]:
+    """The draws :func:`draw_away_from` chooses from (``rng.choice`` of them is its draw),
+    for a caller making many alike; the same error."""
     choices = _away_choices(threshold, margin, below)
     if not choices:
         raise ValueError(f"no two-decimal draw is {margin} away from {threshold}")
-    return rng.choice(choices)
+    return choices
 
 
 @cache

@@ -11,7 +11,7 @@ from typing import Any
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import distinct_answers
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
-from verification.generators.optimization import draw_away_from, index_draw
+from verification.generators.optimization import away_choices, index_choices
 from verification.generators.string_algo import random_word
 from verification.reference.optimization import bit_fitness, genetic_algorithm, genetic_trace
 from verification.validators.base import CompositeValidator
@@ -58,15 +58,19 @@ def _draws(
 ) -> list[list[dict[str, Any]]]:
     """Draws whose every ``floor`` is clear and every mutation test is
     :data:`MUTATION_MARGIN` from ``rate``."""
+    if generations < 1 or size < 2:  # no draw made, none checked
+        return [[] for _ in range(generations)]
+    # index_draw and draw_away_from are rng.choice of these tables (checked here in the
+    # order the first pair's draws would check them): one call per draw, not three.
+    select, cross = index_choices(size), index_choices(length - 1)
+    mutate = away_choices(rate, MUTATION_MARGIN)
+    choice = rng.choice
     return [
         [
             {
-                "select": [index_draw(rng, size) for _ in range(4)],
-                "cross": index_draw(rng, length - 1),
-                "mutate": [
-                    [draw_away_from(rng, rate, MUTATION_MARGIN) for _ in range(length)]
-                    for _ in range(2)
-                ],
+                "select": [choice(select) for _ in range(4)],
+                "cross": choice(cross),
+                "mutate": [[choice(mutate) for _ in range(length)] for _ in range(2)],
             }
             for _ in range(size // 2)
         ]
