@@ -1,6 +1,7 @@
 """One answer to one case as reports show it: :class:`TestResult`, folded from the chain of
-attempts (a first answer and its repairs) the journal holds; and answers folded into case
-scores (:class:`CaseScores`)."""
+attempts (a first answer and its repairs) the journal holds (:func:`attempt_chains`); and
+answers folded into case scores (:class:`CaseScores`), or, for a look of a sequential plan,
+straight from the chains (:func:`look_decision`)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from verification.certify.sequential import CertificationPlan, Decision, decide
 from verification.generators.base import TestCase
 from verification.store.records import AttemptRecord
 
-__all__ = ["CaseScores", "TestResult"]
+__all__ = ["CaseScores", "Chains", "TestResult", "attempt_chains", "look_decision"]
+
+Chains = dict[tuple[str, int], dict[int, AttemptRecord]]
+"""Per (case id, sample): its attempts by number, each the journal's latest line for it."""
 
 
 @dataclass(frozen=True)
@@ -113,3 +118,57 @@ class CaseScores:
 
     def scores(self) -> dict[str, Fraction]:
         return {case: Fraction(good, seen) for case, (good, seen) in self.tallies.items()}
+
+
+def attempt_chains(
+    scaffold: str, records: Iterable[AttemptRecord]
+) -> tuple[list[AttemptRecord], dict[tuple[str, int, int], AttemptRecord], Chains]:
+    """``scaffold``'s records, the latest line of each (case, sample, attempt) (a later line
+    supersedes an earlier: a resumed run retries infra errors), and those as chains."""
+    mine = [record for record in records if record.scaffold == scaffold]
+    latest: dict[tuple[str, int, int], AttemptRecord] = {}
+    for record in mine:
+        latest[(record.case_id, record.epoch, record.attempt)] = record
+    chains: Chains = {}
+    for (case_id, epoch, attempt), record in latest.items():
+        chains.setdefault((case_id, epoch), {})[attempt] = record
+    return mine, latest, chains
+
+
+def look_decision(
+    scaffold: str,
+    records: Iterable[AttemptRecord],
+    *,
+    planned: int,
+    plan: CertificationPlan,
+    order: Sequence[str],
+) -> Decision | None:
+    """What a look of a sequential ``plan`` reads of
+    ``ScaffoldResults.from_records(scaffold, records, planned=planned, plan=plan,
+    order=order, final=False)``: its decision, or ``None`` where its status is INCOMPLETE
+    (no decided case, or more than a tenth of ``planned`` answers missing or infrastructure
+    errors) or the plan is not sequential. Folded from each chain's first attempt, as a
+    :class:`TestResult` takes its outcome, without building one per answer (a run looks
+    after every segment, on every answer so far): tests/certify/test_look_decision.py holds
+    it equal to ``from_records``."""
+    if not plan.sequential:
+        return None
+    _, _, chains = attempt_chains(scaffold, records)
+    tallies: dict[str, tuple[int, int]] = {}
+    counted = infra = 0
+    for key in sorted(chains):
+        chain = chains[key]
+        if 1 not in chain:
+            continue
+        outcome = chain[1].outcome
+        if outcome == "infra_error":
+            infra += 1
+            continue
+        counted += 1
+        good, seen = tallies.get(key[0], (0, 0))
+        tallies[key[0]] = (good + (outcome == "passed"), seen + 1)
+    missing = max(planned - counted - infra, 0)
+    if 10 * (infra + missing) > planned:
+        return None
+    decision = decide(plan, CaseScores(tallies).in_order(order), final=False)
+    return decision if decision.n else None

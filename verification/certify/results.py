@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from verification.cases import TIERS, ProgramTask, parse_case_id
 from verification.catalog import Catalog, default_catalog
-from verification.certify.answers import CaseScores, TestResult
+from verification.certify.answers import CaseScores, TestResult, attempt_chains
 from verification.certify.calibration import (
     Calibration,
     CaseCalibration,
@@ -236,13 +236,7 @@ class ScaffoldResults:
         record on the run's cases (a miss makes the status INCOMPLETE). A sequential
         ``plan`` decides on the case scores in ``order`` (its cases, in plan order);
         ``final``: the run asks nothing more (else an undecided plan stays UNDECIDED)."""
-        mine = [record for record in records if record.scaffold == scaffold]
-        latest: dict[tuple[str, int, int], AttemptRecord] = {}
-        for record in mine:
-            latest[(record.case_id, record.epoch, record.attempt)] = record
-        chains: dict[tuple[str, int], dict[int, AttemptRecord]] = {}
-        for (case_id, epoch, attempt), record in latest.items():
-            chains.setdefault((case_id, epoch), {})[attempt] = record
+        mine, latest, chains = attempt_chains(scaffold, records)
         counted: list[TestResult] = []
         infra: list[TestResult] = []
         sizes: dict[str, int | None] = {}

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from verification.cases import TIERS, Planned, parse_case_id
 from verification.catalog import Catalog, default_catalog
+from verification.certify.answers import look_decision
 from verification.certify.envelope import CaseSplit, SizePoint, run_split
 from verification.certify.results import ScaffoldResults
 from verification.certify.sequential import CertificationPlan, plan_from_record
@@ -200,16 +201,10 @@ class PlannedLooks:
             if size.status != "INCOMPLETE" and size.decision and size.decision.decided:
                 self.decided.add(unit)
             return
-        results = ScaffoldResults.from_records(
-            unit.scaffold,
-            seen,
-            planned=len(asked) * self.samples,
-            plan=self.plan,
-            order=asked,
-            final=False,
+        decision = look_decision(  # the status and decision of ScaffoldResults.from_records
+            unit.scaffold, seen, planned=len(asked) * self.samples, plan=self.plan, order=asked
         )
-        decision = results.decision
-        if results.status == "INCOMPLETE" or decision is None or not decision.decided:
+        if decision is None or not decision.decided:
             return  # too many unanswered cases, or no look decided yet
         self._stops[unit.scaffold] = EarlyStop(
             cases=len(asked), look=decision.look or len(self.plan.looks), looks=len(self.plan.looks)

@@ -1,0 +1,120 @@
+"""A look's decision folded straight from the journal's chains (``look_decision``) is what
+``ScaffoldResults.from_records`` decides at that look: its decision where its status is not
+INCOMPLETE, none where it is, over journals with superseded lines, repairs, chains whose
+first attempt is missing, infrastructure errors, several samples and other scaffolds'
+lines."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verification.certify.answers import look_decision
+from verification.certify.results import ScaffoldResults
+from verification.certify.sequential import fixed_plan, plan_for
+from verification.store.records import AttemptRecord
+
+_OUTCOMES = ("passed", "passed", "passed", "failed", "truncated", "refused", "infra_error")
+
+
+def _record(scaffold: str, index: int, epoch: int, attempt: int, outcome: str) -> AttemptRecord:
+    return AttemptRecord(
+        scaffold=scaffold,
+        case_id=f"{scaffold}-simple-{index:03d}",
+        index=index,
+        epoch=epoch,
+        attempt=attempt,
+        tier="simple",
+        input={},
+        expected={},
+        outcome=outcome,  # type: ignore[arg-type]
+        level=None if outcome == "passed" else 3,
+        reason=outcome,
+        leniency=[],
+        answer=None,
+        raw_response="x",
+        raw_response_chars=1,
+        raw_response_sha256=None,
+        stop_reason="end_turn",
+        usage={"output_tokens": 10},
+        latency_s=0.1,
+        model="m",
+        finished_at="t",
+    )
+
+
+def _journal(seed: int) -> tuple[list[Any], int, int]:
+    """Journal lines of kmp's first ``asked`` cases (and a few past them) at ``samples``
+    answers each, right at a drawn rate (so looks decide either way, or not yet), with now
+    and then an infrastructure error, a missing answer, a repair, a superseded line, a chain
+    without its first attempt, and another scaffold's line (drawn from ``seed``: hypothesis
+    draws one number per journal, not one per line)."""
+    rng = random.Random(seed)
+    asked = rng.choice([20, 30, 40, 50])
+    samples = rng.choice([1, 2])
+    right = rng.choice([40, 80, 90, 95, 100])  # percent
+    lines: list[Any] = []
+    for index in range(asked + 3):
+        for epoch in range(samples):
+            outcome = "passed" if rng.randrange(100) < right else "failed"
+            odd = rng.randrange(30)
+            if odd == 0:
+                outcome = "infra_error"
+            if odd == 1:
+                continue  # not answered
+            if odd == 2:  # a later line supersedes an infra error
+                lines.append(("kmp", index, epoch, 1, "infra_error"))
+            if odd == 3:  # only a repair's line
+                lines.append(("kmp", index, epoch, 2, outcome))
+                continue
+            lines.append(("kmp", index, epoch, 1, outcome))
+            if odd == 4 and outcome != "passed":
+                lines.append(("kmp", index, epoch, 2, "passed"))  # repaired
+            if odd == 5:
+                lines.append(("bfs", index, epoch, 1, rng.choice(_OUTCOMES)))
+    return lines, asked, samples
+
+
+def _held_equal(lines: list[Any], asked: int, samples: int, plan: Any) -> None:
+    records = [_record(*line) for line in lines]
+    order = [f"kmp-simple-{k:03d}" for k in range(asked)]
+    planned = asked * samples
+    whole = ScaffoldResults.from_records(
+        "kmp", records, planned=planned, plan=plan, order=order, final=False
+    )
+    expected = None if whole.status == "INCOMPLETE" else whole.decision
+    got = look_decision("kmp", records, planned=planned, plan=plan, order=order)
+    assert got == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["standard", "thorough"]))
+def test_a_looks_decision_is_from_records_decision_unless_incomplete(seed: int, level: str) -> None:
+    _held_equal(*_journal(seed), plan_for(level))
+
+
+def test_mostly_right_answers_decide_at_a_look_as_from_records_does() -> None:
+    # Answers that certify or fail from the first look: a decided decision, not only None.
+    for outcome in ("passed", "failed"):
+        lines = [("kmp", k, 0, 1, outcome) for k in range(40)]
+        _held_equal(lines, 40, 1, plan_for("standard"))
+        got = look_decision(
+            "kmp",
+            [_record(*line) for line in lines],
+            planned=40,
+            plan=plan_for("standard"),
+            order=[f"kmp-simple-{k:03d}" for k in range(40)],
+        )
+        assert got is not None and got.decided
+
+
+def test_a_fixed_plan_has_no_look_to_decide() -> None:
+    lines = [("kmp", k, 0, 1, "passed") for k in range(20)]
+    plan = fixed_plan(20)
+    records = [_record(*line) for line in lines]
+    order = [f"kmp-simple-{k:03d}" for k in range(20)]
+    assert look_decision("kmp", records, planned=20, plan=plan, order=order) is None
+    assert ScaffoldResults.from_records("kmp", records, planned=20, plan=plan).decision is None
