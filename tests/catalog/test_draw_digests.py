@@ -16,6 +16,7 @@ from verification.registry import SPECS
 
 DRAWN_BEFORE = {
     "bisection": "ca30d9d8075c4e78ce2bb6db8beaff4f9a4d8f30fbee9dfe192661fbe618ae06",
+    "dfs": "9d33caa0950eef3e15205f7eb828c88e4b4f086dd01f8e4f2fcabef3f0f6dca3",
     "edit_distance": "3e0e5783c1b0e87827f21edbb5bade9afe79254ba31f6a128d2d9064fc6b813d",
     "floyd_warshall": "d15bc825e18374346e423179568cae4a129203f769e89492cc1dfdc7c83b231b",
     "fractional_knapsack": "77b8e1172f418bcbbb127898ed40cbad146fadc8862444a548ec14993f36692f",

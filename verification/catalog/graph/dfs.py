@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -115,7 +115,11 @@ def _run(labels: list[str], pairs: Sequence[Pair], source: str, directed: bool) 
 def _backtracks(labels: list[str], pairs: Sequence[Pair], source: str, directed: bool) -> int:
     """How many times the search resumes a vertex and then discovers another from it: the
     steps a model that only walks forward gets wrong."""
-    result = _run(labels, pairs, source, directed)
+    return _backtracks_of(_run(labels, pairs, source, directed))
+
+
+def _backtracks_of(result: Mapping[str, Any]) -> int:
+    """:func:`_backtracks` of a run's result (its ``order`` and ``finish_order``)."""
     order, finished = result["order"], {v: i for i, v in enumerate(result["finish_order"])}
     # A descendant finishes before its ancestor: ``order[i + 1]`` is no child of
     # ``order[i]`` exactly when ``order[i]`` finished first.
@@ -162,11 +166,14 @@ def _standard_dfs(rng: random.Random, labels: list[str]) -> dict[str, Any]:
         # draws the same graph.
         extra = len(labels) // 2 if attempt < MAX_ATTEMPTS // 2 else rng.randint(0, 1)
         pairs = connected_pairs(rng, labels, source, extra)
-        order = _run(labels, pairs, source, directed)["order"]
+        # The checks draw nothing: the search is run once, and only for a deep graph.
+        if far_count(hop_counts(labels, pairs, source, directed)) < 2:
+            continue
+        result = _run(labels, pairs, source, directed)
+        order = result["order"]
         graph = [list(p) for p in pairs]
         if (
-            far_count(hop_counts(labels, pairs, source, directed)) >= 2
-            and _backtracks(labels, pairs, source, directed) >= 2
+            _backtracks_of(result) >= 2
             and order != bfs(labels, graph, source, directed)["order"]
             and order != _descending(labels, pairs, source, directed)["order"]
             and order != _mark_on_push(labels, pairs, source, directed)
