@@ -15,6 +15,7 @@ from verification.catalog.spec import STRESS_TIERS
 from verification.registry import SPECS
 
 DRAWN_BEFORE = {
+    "bfs": "f994aefbddb1d4ea5a69995570a0118234c08bd031155ad0e775e77faf8dbb53",
     "bisection": "ca30d9d8075c4e78ce2bb6db8beaff4f9a4d8f30fbee9dfe192661fbe618ae06",
     "dfs": "9d33caa0950eef3e15205f7eb828c88e4b4f086dd01f8e4f2fcabef3f0f6dca3",
     "edit_distance": "3e0e5783c1b0e87827f21edbb5bade9afe79254ba31f6a128d2d9064fc6b813d",
