@@ -3,11 +3,12 @@
 text, or the ``repr``, the per-call encoder gave; gradient_descent's exact minimum, kept
 per input, is the replay's for every drawn case and for inputs the replay tells apart;
 ratios ranked and ordered by their doubles first are ranked and ordered as the fractions
-compare."""
+compare; floyd_warshall's mutant tables are the plain triple loop's."""
 
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from typing import Any
 
@@ -176,3 +177,46 @@ def test_twins_past_a_double_are_ranked_apart() -> None:
     assert len({float(key) for key in keys}) == 1
     assert descending_ranks(keys) == [1, 0, 2] == _old_ranks(keys)
     assert descending_ranks([3, 1, 3, 2]) == _old_ranks([3, 1, 3, 2])
+
+
+def _plain_rounds(test_input: dict[str, Any], upto: int) -> dict[str, dict[str, Any]]:
+    """floyd_warshall's table after ``upto`` intermediates, by the plain triple loop."""
+    labels = test_input["vertices"]
+    dist: dict[str, dict[str, Any]] = {
+        u: {v: 0 if u == v else None for v in labels} for u in labels
+    }
+    for u, v, w in test_input["edges"]:
+        for a, b in ((u, v), (v, u)) if not test_input["directed"] else ((u, v),):
+            current = dist[a][b]
+            if a != b or w < 0:
+                dist[a][b] = w if current is None else min(current, w)
+    for k in labels[:upto]:
+        for u in labels:
+            for v in labels:
+                left, right, current = dist[u][k], dist[k][v], dist[u][v]
+                if left is None or right is None:
+                    continue
+                if current is None or left + right < current:
+                    dist[u][v] = left + right
+    return dist
+
+
+def test_the_mutants_tables_are_the_plain_loops_with_negative_cycles_and_self_loops() -> None:
+    """The hook's table skips a row that cannot reach the intermediate and reads the row's
+    distance to it again only when it changes (a negative cycle through it)."""
+    from verification.catalog.graph.floyd_warshall import _rounds
+
+    rng = random.Random(5)
+    shortened = 0
+    for _ in range(400):
+        labels = [chr(ord("A") + i) for i in range(rng.randint(1, 6))]
+        edges = [
+            [rng.choice(labels), rng.choice(labels), rng.randint(-6, 9)]
+            for _ in range(rng.randint(0, 12))
+        ]
+        test_input = {"vertices": labels, "edges": edges, "directed": rng.random() < 0.5}
+        for upto in range(len(labels) + 1):
+            plain = _plain_rounds(test_input, upto)
+            assert repr(_rounds(test_input, upto)) == repr(plain), (test_input, upto)
+            shortened += any(plain[k][k] < 0 for k in labels)
+    assert shortened > 100  # negative cycles met, where a row's own distance changes

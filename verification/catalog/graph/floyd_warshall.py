@@ -236,13 +236,21 @@ def _rounds(test_input: dict[str, Any], upto: int) -> Matrix:
             if a != b or w < 0:
                 dist[a][b] = w if current is None else min(current, w)
     for k in labels[:upto]:
+        row_k = dist[k]
         for u in labels:
+            row_u = dist[u]
+            left = row_u[k]
+            if left is None:  # stays None: only v == k could change it, and it skips too
+                continue
             for v in labels:
-                left, right, current = dist[u][k], dist[k][v], dist[u][v]
-                if left is None or right is None:
+                right = row_k[v]
+                if right is None:
                     continue
+                current = row_u[v]
                 if current is None or left + right < current:
-                    dist[u][v] = left + right
+                    shorter = row_u[v] = left + right
+                    if v == k:  # d(u, k) itself shortened (a negative cycle through k)
+                        left = shorter
     return dist
 
 
