@@ -357,7 +357,8 @@ def _size_points(
         decision = None
         if split is not None:
             ids = split.sizes.get(size, [])
-            tallies = CaseScores.fold(r for r in counted if r.test_case.id in set(ids))
+            wanted = set(ids)  # once per size, not once per answer
+            tallies = CaseScores.fold(r for r in counted if r.test_case.id in wanted)
             decision, kept, reach = decide_size(
                 split.plan, ids, tallies.scores(), final=split.final
             )
