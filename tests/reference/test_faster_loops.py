@@ -132,3 +132,37 @@ def test_matrix_chain_is_the_min_over_splits(dimensions: list[int]) -> None:
     least, split = _chain_by_min_key(dimensions)
     expected = {"min_cost": least, "parenthesization": _written(split, 1, len(dimensions) - 1)}
     assert matrix_chain_multiplication(dimensions) == expected
+
+
+def _estimate_by_fractions(coefficients: list[Any], a: float, b: float, draws: list[float]) -> Any:
+    """monte_carlo_integration's exact mean as it was made: a fraction per value."""
+    from fractions import Fraction
+
+    from verification.reference.numerical._functions import as_written, exact_polynomial
+
+    lo, hi = as_written(a), as_written(b)
+    func = exact_polynomial(coefficients)
+    total = Fraction(0)
+    for u in draws:
+        total += func(lo + (hi - lo) * as_written(u))
+    return (hi - lo) * total / len(draws)
+
+
+_decimals = st.integers(-(10**6), 10**6).map(lambda v: v / 1000)
+
+
+@given(
+    st.lists(st.integers(-50, 50) | _decimals, min_size=1, max_size=5),
+    _decimals,
+    st.floats(0, 60, allow_nan=False),
+    st.lists(st.integers(0, 99).map(lambda v: v / 100) | st.floats(0, 0.999999), min_size=1),
+)
+def test_the_exact_mean_is_the_sum_of_fractions(
+    coefficients: list[Any], a: float, width: float, draws: list[float]
+) -> None:
+    from verification.reference.numerical.integration import _exact_mean
+
+    b = a + width
+    assert _exact_mean(coefficients, a, b, draws) == _estimate_by_fractions(
+        coefficients, a, b, draws
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -11,7 +12,6 @@ from verification.reference._inputs import finite, round_half_away
 from verification.reference.numerical._functions import (
     RealFunction,
     as_written,
-    exact_polynomial,
     only_function,
 )
 
@@ -106,12 +106,40 @@ def _exact_estimate(coefficients: Sequence[float], a: float, b: float, draws: li
     In floats, ``b - a`` loses digits when ``a`` and ``b`` are close and the sum of
     large terms loses more; the 6th decimal of the rounded result then came out wrong
     (``42282 x^2`` on ``[48.73, 48.74]`` from one draw at 0)."""
-    lo, hi = as_written(a), as_written(b)
-    func = exact_polynomial(coefficients)
-    total = Fraction(0)
-    for u in draws:
-        total += func(lo + (hi - lo) * as_written(u))
     try:
-        return round_half_away((hi - lo) * total / len(draws), MONTE_CARLO_DECIMALS)
+        return round_half_away(_exact_mean(coefficients, a, b, draws), MONTE_CARLO_DECIMALS)
     except OverflowError:
         raise ValueError("the estimate overflows; the function is too large on [a, b]") from None
+
+
+def _exact_mean(coefficients: Sequence[float], a: float, b: float, draws: list[float]) -> Fraction:
+    """``(b - a)`` times the mean of ``p(a + (b - a) u)`` over the draws, exactly, each
+    number as its decimals write it: the sum of :func:`exact_polynomial`'s values, made in
+    whole numbers over one denominator (every point ``x`` is ``X / Q`` for the same ``Q``,
+    so every value is a whole number over ``common * Q**degree``), one fraction at the end
+    instead of a few per draw. A draw's decimal is read by ``Decimal`` (in C), the same
+    number as ``Fraction(repr(u))``."""
+    lo, hi = as_written(a), as_written(b)
+    width = hi - lo
+    exact = [as_written(c) for c in coefficients]
+    common = math.lcm(*(c.denominator for c in exact)) if exact else 1
+    scaled = [c.numerator * (common // c.denominator) for c in exact]
+    ratios = [
+        Decimal(repr(u)).as_integer_ratio() if isinstance(u, float) else (int(u), 1) for u in draws
+    ]
+    shared = math.lcm(*(d for _, d in ratios))
+    # x = lo + width * n / d = (base + step * n * (shared // d)) / q
+    q = lo.denominator * width.denominator * shared
+    base = lo.numerator * width.denominator * shared
+    step = width.numerator * lo.denominator
+    total = 0
+    if scaled:
+        for n, d in ratios:
+            x = base + step * n * (shared // d)
+            value, power = scaled[0], 1
+            for s in scaled[1:]:
+                power *= q
+                value = value * x + s * power
+            total += value
+    degree = max(len(scaled) - 1, 0)
+    return Fraction(width.numerator * total, width.denominator * common * q**degree * len(draws))
