@@ -3,6 +3,7 @@ a judge of one answer as a run judges it, and the fake model server (``tests/sup
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import itertools
 import os
@@ -23,6 +24,14 @@ from tests.support.fake_server import anthropic_env, fake_server  # noqa: F401
 # The fork server (tests/support/preloaded.py) that starts command lines as processes without
 # a fresh interpreter's imports: session-scoped, so one per worker serves every folder.
 from tests.support.preloaded import fork_server  # noqa: F401
+
+# The cyclic collector's youngest generation collected every 10,000 allocations instead of
+# every 700: a test process holds a large heap that stays (every module, scipy, the catalog,
+# hypothesis's strategies, the collected items), which each full collection walked again, and
+# full collections follow from young ones (one per hundred). Measured in process at the lowest
+# versions on tests/llm, tests/validators and tests/certify: 1.8 s of collecting in 25 s of CPU
+# before, 0.9 s after. Cyclic garbage is still collected, young, as before; only less often.
+gc.set_threshold(10_000, *gc.get_threshold()[1:])
 
 CATALOG_TESTS = Path(__file__).parent / "catalog"
 _TEST_NUMBERS = itertools.count()
