@@ -7,7 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic_settings import DotEnvSettingsSource
+from pydantic_settings import (
+    BaseSettings,
+    DotEnvSettingsSource,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+)
 
 from verification.config import settings as module
 from verification.config.settings import VerificationSettings, load_settings
@@ -18,12 +23,28 @@ from verification.errors import ConfigurationError
 def _empty_memo() -> None:
     with module._memo_lock:
         module._memo.clear()
+        module._found.clear()
 
 
-def _fresh(**given: Any) -> VerificationSettings:
+class _AsPydanticSettingsBuildsIt(VerificationSettings):
+    """The settings with pydantic-settings' own sources, nothing kept or left out."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return init_settings, env_settings, dotenv_settings, file_secret_settings
+
+
+def _fresh(**given: Any) -> dict[str, Any]:
     """What the settings are with nothing kept: built by pydantic-settings itself."""
     env_file = module.ENV_FILE if Path(module.ENV_FILE).is_file() else None
-    return VerificationSettings(_env_file=env_file, **given)  # type: ignore[call-arg]
+    return _AsPydanticSettingsBuildsIt(_env_file=env_file, **given).model_dump()  # type: ignore[call-arg]
 
 
 def test_the_same_inputs_build_once_and_give_each_caller_its_own_copy(
@@ -46,7 +67,7 @@ def test_the_same_inputs_build_once_and_give_each_caller_its_own_copy(
     first, second, third = (load_settings(**given) for _ in range(3))
     assert len(built) == 1
     assert first == second == third
-    assert first.model_dump() == _fresh(**given).model_dump()
+    assert first.model_dump() == _fresh(**given)
     assert first is not second and first.sizes is not second.sizes
     assert first.sizes is not None
     first.sizes.append(99)  # a caller's copy is its own: the next caller never sees it
@@ -74,7 +95,7 @@ def test_a_changed_variable_is_read_again(
     before = load_settings(samples=2)
     monkeypatch.setenv(variable, value)
     after = load_settings(samples=2)
-    assert after == _fresh(samples=2)
+    assert after.model_dump() == _fresh(samples=2)
     assert getattr(after, field) != getattr(before, field)
     if expected is not None:
         assert getattr(after, field) == expected
@@ -105,16 +126,16 @@ def test_a_changed_dotenv_file_is_read_again(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    assert load_settings().seed == _fresh().seed
+    assert load_settings().seed == _fresh()["seed"]
     for seed in (11, 12, 11):
         (tmp_path / ".env").write_text(f"VERIFY_SEED={seed}\n", encoding="utf-8")
-        assert load_settings().seed == seed == _fresh().seed
+        assert load_settings().seed == seed == _fresh()["seed"]
     (tmp_path / ".env").write_text("VERIFY_SEED=${THE_SEED}\n", encoding="utf-8")
     for text in ("21", "22"):
         monkeypatch.setenv("THE_SEED", text)
-        assert load_settings().seed == int(text) == _fresh().seed
+        assert load_settings().seed == int(text) == _fresh()["seed"]
     (tmp_path / ".env").unlink()
-    assert load_settings() == _fresh()
+    assert load_settings().model_dump() == _fresh()
 
 
 def test_a_bad_setting_is_refused_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -131,7 +152,7 @@ def test_values_that_are_no_plain_data_are_built_each_time() -> None:
 
     assert module._memo_key({"provider": Odd("reference")}, None) is None
     assert module._memo_key({"sizes": [4, {"x": 1}]}, None) is None
-    assert load_settings(provider=Odd("reference")) == _fresh(provider="reference")
+    assert load_settings(provider=Odd("reference")).model_dump() == _fresh(provider="reference")
     assert not module._memo
 
 
@@ -144,15 +165,42 @@ def test_with_no_dotenv_file_its_source_is_not_asked(
     real = DotEnvSettingsSource.__call__
 
     def counted(self: DotEnvSettingsSource) -> dict[str, Any]:
-        asked.append(self)
+        if self.settings_cls is VerificationSettings:  # not the oracle's own build
+            asked.append(self)
         return real(self)
 
     monkeypatch.setattr(DotEnvSettingsSource, "__call__", counted)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("VERIFY_SEED", "3")
-    assert load_settings(samples=2) == _fresh(samples=2)
+    assert load_settings(samples=2).model_dump() == _fresh(samples=2)
     assert load_settings(samples=2).seed == 3
     assert asked == []
     (tmp_path / ".env").write_text("VERIFY_SEED=4\nVERIFY_CASES=6\n", encoding="utf-8")
     read = load_settings(samples=2)
     assert len(asked) == 1 and (read.seed, read.cases) == (3, 6)  # the environment wins
+
+
+def test_the_environment_is_read_once_for_calls_with_other_options(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    read: list[object] = []
+    real = EnvSettingsSource.__call__
+
+    def counted(self: EnvSettingsSource) -> dict[str, Any]:
+        if type(self) is EnvSettingsSource:  # not the .env source's walk
+            read.append(self)
+        return real(self)
+
+    monkeypatch.setattr(EnvSettingsSource, "__call__", counted)
+    monkeypatch.setenv("VERIFY_PRICES", '{"m": {"input": 1.0, "output": 2.0}}')
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9/")
+    for results in ("one", "two", "three"):
+        built = load_settings(results_dir=results, samples=2)
+        assert built.model_dump() == _fresh(results_dir=results, samples=2)
+    assert len(read) == 1 + 3  # once kept, then once by each fresh build above
+    built.prices.clear()  # a caller's copy is its own
+    assert load_settings(results_dir="four").prices
+    for variable, value in (("VERIFY_SEED", "8"), ("verify_seed", "9"), ("ANTHROPIC_API_KEY", "k")):
+        monkeypatch.setenv(variable, value)
+        assert load_settings(results_dir="five").model_dump() == _fresh(results_dir="five")
+    assert load_settings(results_dir="five").seed == 9

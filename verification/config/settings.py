@@ -7,6 +7,7 @@ The API key is read from ``VERIFY_ANTHROPIC_API_KEY`` or ``ANTHROPIC_API_KEY`` a
 
 from __future__ import annotations
 
+import copy
 import difflib
 import functools
 import logging
@@ -19,6 +20,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from pydantic import AliasChoices, ValidationError
+from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
     DotEnvSettingsSource,
@@ -73,9 +75,40 @@ class VerificationSettings(BaseSettings, RunOptions):
         there is no file for it to read (:func:`load_settings` names none then): it finds
         nothing, yet walks every field as the environment's source does, a third of
         building the settings."""
+        environment = _KeptEnvironmentSource(env_settings)
         if isinstance(dotenv_settings, DotEnvSettingsSource) and dotenv_settings.env_file is None:
-            return init_settings, env_settings, file_secret_settings
-        return init_settings, env_settings, dotenv_settings, file_secret_settings
+            return init_settings, environment, file_secret_settings
+        return init_settings, environment, dotenv_settings, file_secret_settings
+
+
+class _KeptEnvironmentSource(PydanticBaseSettingsSource):
+    """pydantic-settings' environment source, what it finds kept by the variables it reads
+    (:func:`_read_variables`): it walks every field on every call, and a process that
+    builds settings again and again (the tests; a command line in process) mostly does so
+    with the same variables and other options. Each call has its own deep copy."""
+
+    def __init__(self, source: PydanticBaseSettingsSource) -> None:
+        super().__init__(source.settings_cls)
+        self.source = source
+        self.__name__ = type(source).__name__  # the name pydantic-settings logs it under
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return self.source.get_field_value(field, field_name)
+
+    def __call__(self) -> dict[str, Any]:
+        key = _read_variables()
+        with _memo_lock:
+            kept = _found.get(key)
+            if kept is not None:
+                _found.move_to_end(key)
+        if kept is not None:
+            return copy.deepcopy(kept)
+        found = self.source()
+        with _memo_lock:
+            _found[key] = copy.deepcopy(found)
+            while len(_found) > _MEMO_SIZE:
+                _found.popitem(last=False)
+        return found
 
 
 def secrets_of(settings: RunOptions) -> list[str | None]:
@@ -166,6 +199,8 @@ def _env_file_text(path: Path) -> str | None:
 # from outside (the user's cache folder, the scaffolds folder the package ships).
 _MEMO_SIZE = 16
 _memo: OrderedDict[Hashable, VerificationSettings] = OrderedDict()
+_found: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
+"""What the environment source found, by :func:`_read_variables`."""
 _memo_lock = threading.Lock()
 
 
@@ -178,6 +213,18 @@ def _alias_names() -> frozenset[str]:
             choices = alias.choices if isinstance(alias, AliasChoices) else [alias]
             names.update(choice.upper() for choice in choices if isinstance(choice, str))
     return frozenset(names)
+
+
+def _read_variables(*, everything: bool = False) -> tuple[tuple[str, str], ...]:
+    """The environment variables a field is read from (any ``VERIFY_`` one in any case, and
+    each field's aliases; every variable when ``everything``), in the environment's order
+    (of two spelt alike but for case, the later one is read)."""
+    names = _alias_names()
+    return tuple(
+        (name, value)
+        for name, value in os.environ.items()
+        if everything or name.upper().startswith("VERIFY_") or name.upper() in names
+    )
 
 
 def _frozen(value: Any) -> Hashable | None:
@@ -196,13 +243,7 @@ def _memo_key(given: dict[str, Any], env_text: str | None) -> Hashable | None:
     options = tuple((name, _frozen(value)) for name, value in given.items())
     if any(frozen is None for _, frozen in options):
         return None
-    everything = env_text is not None and "$" in env_text
-    names = _alias_names()
-    environment = tuple(
-        (name, value)
-        for name, value in os.environ.items()
-        if everything or name.upper().startswith("VERIFY_") or name.upper() in names
-    )
+    environment = _read_variables(everything=env_text is not None and "$" in env_text)
     defaults = (
         None if "cache_dir" in given else user_cache_dir(),
         None if "scaffolds_dir" in given else packaged_scaffolds_dir(),
