@@ -1,5 +1,4 @@
-"""Replay runs with a scripted mix of right and wrong answers, through the command line. Each
-module's runs read the commit their manifests record once (tests/support/commit.py)."""
+"""Replay runs with a scripted mix of right and wrong answers, through the command line."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from tests.support.calibrations import calibrating_each_case_once
-from tests.support.commit import commit_read_once  # noqa: F401
 from tests.support.draws import drawing_each_case_once
 from verification.cli import main
 from verification.registry import DEFAULT_SEED, get_spec

@@ -45,7 +45,7 @@ def drawn_once(monkeypatch: pytest.MonkeyPatch) -> None:
 def calibrated_once() -> Iterator[None]:
     """Each case's calibration is judged once for the sixty runs (a function of the spec and
     the case: tests/support/calibrations.py); the commit a manifest records is read once per
-    module (tests/support/commit.py, through tests/reports/conftest.py)."""
+    process (verification/store/code_version.py)."""
     with calibrating_each_case_once():
         yield
 
