@@ -10,7 +10,7 @@ same branch as the reference.
 from __future__ import annotations
 
 import random
-from functools import cache
+from functools import cache, lru_cache
 
 __all__ = [
     "INDEX_MARGIN",
@@ -79,7 +79,17 @@ def away_choices(
     return choices
 
 
-@cache
+_HUNDREDTHS = tuple(u / 100 for u in range(100))
+"""The two-decimal draws, 0.00 to 0.99, each the double ``u / 100`` gives."""
+
+
+# Kept per argument for the fixed thresholds (a mutation rate); an acceptance probability
+# is new almost every time, so the table is made in one pass over the draws made once,
+# and the memo is bounded (a long run of simulated_annealing cases meets thousands).
+@lru_cache(maxsize=4096)
 def _away_choices(threshold: float, margin: float, below: bool | None) -> tuple[float, ...]:
-    choices = [u / 100 for u in range(100) if abs(u / 100 - threshold) >= margin]
-    return tuple(u for u in choices if below is None or (u < threshold) == below)
+    if below is None:
+        return tuple([u for u in _HUNDREDTHS if abs(u - threshold) >= margin])
+    return tuple(
+        [u for u in _HUNDREDTHS if abs(u - threshold) >= margin and (u < threshold) == below]
+    )
