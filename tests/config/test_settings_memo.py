@@ -12,6 +12,7 @@ from pydantic_settings import (
     DotEnvSettingsSource,
     EnvSettingsSource,
     PydanticBaseSettingsSource,
+    SettingsConfigDict,
 )
 
 from verification.config import settings as module
@@ -204,3 +205,15 @@ def test_the_environment_is_read_once_for_calls_with_other_options(
         monkeypatch.setenv(variable, value)
         assert load_settings(results_dir="five").model_dump() == _fresh(results_dir="five")
     assert load_settings(results_dir="five").seed == 9
+
+
+def test_a_subclass_reading_other_variables_reads_them_each_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Elsewhere(VerificationSettings):
+        model_config = SettingsConfigDict(env_prefix="ELSEWHERE_")
+
+    load_settings()  # what VerificationSettings found is kept
+    for seed in ("31", "32"):
+        monkeypatch.setenv("ELSEWHERE_SEED", seed)
+        assert Elsewhere(_env_file=None).seed == int(seed)  # type: ignore[call-arg]

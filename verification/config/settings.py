@@ -96,6 +96,8 @@ class _KeptEnvironmentSource(PydanticBaseSettingsSource):
         return self.source.get_field_value(field, field_name)
 
     def __call__(self) -> dict[str, Any]:
+        if self.settings_cls is not VerificationSettings:  # a subclass may read others
+            return self.source()
         key = _read_variables()
         with _memo_lock:
             kept = _found.get(key)
