@@ -8,12 +8,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verification.catalog.optimization import gradient_descent as module
 from verification.catalog.optimization.gradient_descent import is_unambiguous
 from verification.reference.optimization import descent_lengths, descent_trace
+
+_EXAMPLES = 40
+"""Examples per property: each also runs on drawn cases or fixed ones (a new test of this
+session, in both lanes)."""
 
 
 def _by_trace(rng: random.Random, candidate: dict[str, Any], size: int) -> dict[str, Any] | None:
@@ -42,6 +46,7 @@ def _same(a: list[float], b: list[float]) -> bool:
 _rates = st.sampled_from([0.01, 0.05, 0.1, 0.125, 0.25, 0.4, 0.5, 0.75, 1.0, 3.0])
 
 
+@settings(max_examples=_EXAMPLES)
 @given(
     st.lists(st.integers(-9, 9), min_size=1, max_size=5),
     st.integers(-60, 60).map(lambda v: v / 10),
@@ -59,6 +64,7 @@ def test_polynomial_lengths_are_the_traces(
     assert _same(lengths, expected_lengths) and _same(reach, expected_reach)
 
 
+@settings(max_examples=_EXAMPLES)
 @given(
     st.integers(-9, 9),
     st.integers(-9, 9),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verification.catalog.backtracking.graph_coloring import (
@@ -16,6 +16,10 @@ from verification.catalog.backtracking.graph_coloring import (
     search_effort,
 )
 from verification.generators.graph import vertex_labels
+
+_EXAMPLES = 40
+"""Examples per property: each also runs on drawn cases or fixed ones (a new test of this
+session, in both lanes)."""
 
 
 @st.composite
@@ -29,6 +33,7 @@ def _searches(
     return vertices, pairs, draw(st.integers(0, 4)), limit
 
 
+@settings(max_examples=_EXAMPLES)
 @given(_searches())
 def test_search_effort_is_the_search_by_label(
     search: tuple[list[str], list[tuple[str, str]], int, int | None],

@@ -10,10 +10,14 @@ import math
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verification.cases import to_json_data
+
+_EXAMPLES = 40
+"""Examples per property: each also runs on drawn cases or fixed ones (a new test of this
+session, in both lanes)."""
 
 
 class _Number(enum.IntEnum):
@@ -66,6 +70,7 @@ _values = st.recursive(
 )
 
 
+@settings(max_examples=_EXAMPLES)
 @given(_values)
 def test_to_json_data_is_the_json_round_trip(value: Any) -> None:
     _same_as_round_trip(value)

@@ -9,13 +9,17 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verification.generators import graph
 from verification.generators.graph import _FreePairs, extra_pairs, vertex_labels
 from verification.reference._inputs import label_order
 from verification.reference.graph._checks import search_input
+
+_EXAMPLES = 40
+"""Examples per property: each also runs on drawn cases or fixed ones (a new test of this
+session, in both lanes)."""
 
 
 @st.composite
@@ -26,6 +30,7 @@ def _taken(draw: st.DrawFn) -> tuple[list[str], list[tuple[str, str]]]:
     return list(labels), draw(st.lists(st.tuples(ends, ends), max_size=40))
 
 
+@settings(max_examples=_EXAMPLES)
 @given(_taken(), st.integers(0, 130), st.integers(0, 2**32))
 def test_listed_free_pairs_draw_what_free_pairs_draw(
     case: tuple[list[str], list[tuple[str, str]]], count: int, seed: int
@@ -42,6 +47,7 @@ def test_listed_free_pairs_draw_what_free_pairs_draw(
     assert all(frozenset(pair) not in joined for pair in mine)
 
 
+@settings(max_examples=_EXAMPLES)
 @given(_taken())
 def test_the_listed_population_is_the_free_pairs_in_order(
     case: tuple[list[str], list[tuple[str, str]]],
@@ -57,6 +63,7 @@ def test_the_listed_population_is_the_free_pairs_in_order(
     assert listed == list(_FreePairs(labels, taken))
 
 
+@settings(max_examples=_EXAMPLES)
 @given(st.integers(1, 40), st.integers(0, 2**32), st.booleans())
 def test_search_input_lists_neighbours_in_label_order(size: int, seed: int, directed: bool) -> None:
     rng = random.Random(seed)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verification.reference.dynamic_programming import (
@@ -20,6 +20,10 @@ from verification.reference.dynamic_programming import (
 from verification.reference.graph._checks import lightest_arcs
 from verification.reference.graph.shortest_paths import floyd_warshall
 from verification.reference.optimization.genetic import _flip
+
+_EXAMPLES = 40
+"""Examples per property: each also runs on drawn cases or fixed ones (a new test of this
+session, in both lanes)."""
 
 
 def _by_lookups(vertices: list[str], edges: list[list[Any]], directed: bool) -> dict[str, Any]:
@@ -56,6 +60,7 @@ def _graphs(draw: st.DrawFn) -> tuple[list[str], list[list[Any]], bool]:
     return vertices, edges, draw(st.booleans())
 
 
+@settings(max_examples=_EXAMPLES)
 @given(_graphs())
 def test_floyd_warshall_is_the_loop_of_lookups(
     graph: tuple[list[str], list[list[Any]], bool],
@@ -76,6 +81,7 @@ def test_floyd_warshall_on_drawn_cases_is_the_loop_of_lookups() -> None:
             assert floyd_warshall(**case.input) == expected == case.expected
 
 
+@settings(max_examples=_EXAMPLES)
 @given(st.text("01", min_size=1, max_size=12), st.data())
 def test_flip_is_the_bit_by_bit_flip(bits: str, data: st.DataObject) -> None:
     indices = range(len(bits))
@@ -98,6 +104,7 @@ def _edit_distance_by_index(a: str, b: str) -> int:
     return above[len(b)]
 
 
+@settings(max_examples=_EXAMPLES)
 @given(st.text("abc", max_size=25), st.text("abc", max_size=25))
 def test_edit_distance_is_the_loop_by_index(a: str, b: str) -> None:
     assert edit_distance(a, b) == {"distance": _edit_distance_by_index(a, b)}
@@ -127,6 +134,7 @@ def _written(split: list[list[int]], i: int, j: int) -> str:
 
 
 # Small dimensions from few values: many ties between splits, the first one kept.
+@settings(max_examples=_EXAMPLES)
 @given(st.lists(st.sampled_from([1, 2, 3, 4, 6, 10, 30]), min_size=2, max_size=14))
 def test_matrix_chain_is_the_min_over_splits(dimensions: list[int]) -> None:
     least, split = _chain_by_min_key(dimensions)
@@ -151,6 +159,7 @@ def _estimate_by_fractions(coefficients: list[Any], a: float, b: float, draws: l
 _decimals = st.integers(-(10**6), 10**6).map(lambda v: v / 1000)
 
 
+@settings(max_examples=_EXAMPLES)
 @given(
     st.lists(st.integers(-50, 50) | _decimals, min_size=1, max_size=5),
     _decimals,

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verification.reference._inputs import (
@@ -18,6 +18,10 @@ from verification.reference._inputs import (
     vertex_labels,
 )
 from verification.reference.graph._checks import _checked_edge, check_edge
+
+_EXAMPLES = 40
+"""Examples per property: each also runs on drawn cases or fixed ones (a new test of this
+session, in both lanes)."""
 
 
 class _Label(str):
@@ -39,6 +43,7 @@ _items = (
 )
 
 
+@settings(max_examples=_EXAMPLES)
 @given(
     st.lists(_items, max_size=6)
     | st.lists(_items, max_size=6).map(tuple)
@@ -48,6 +53,7 @@ def test_vertex_labels_is_the_label_by_label_check(vertices: Any) -> None:
     assert _outcome(vertex_labels, vertices) == _outcome(_checked_labels, vertices)
 
 
+@settings(max_examples=_EXAMPLES)
 @pytest.mark.parametrize("arity", [2, 3])
 @given(
     edge=st.lists(_items | st.integers(-3, 3), max_size=4)
@@ -79,11 +85,13 @@ _numbers = (
 )
 
 
+@settings(max_examples=_EXAMPLES)
 @given(st.lists(st.integers() | st.sampled_from([2**1023, -(2**1023), 2**1023 - 1])))
 def test_plain_numbers_of_ints_is_each_plain_number(values: list[Any]) -> None:
     assert plain_numbers(values) == all(plain_number(v) for v in values)
 
 
+@settings(max_examples=_EXAMPLES)
 @given(st.lists(st.floats()) | st.lists(_numbers))
 def test_plain_numbers_is_each_plain_number(values: list[Any]) -> None:
     assert plain_numbers(values) == all(plain_number(v) for v in values)
