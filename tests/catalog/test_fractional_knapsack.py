@@ -317,7 +317,8 @@ def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) 
 def test_the_integer_fill_and_the_float_share_check_agree_with_exact_fractions() -> None:
     """The validator and the hooks fill integer inputs in integers and compare a share with
     0 or 1 in floats away from the tolerance's edge: the same as fractions throughout."""
-    from verification.catalog.greedy.fractional_knapsack import _fill, _off
+    from verification.catalog.greedy.fractional_knapsack import _fill
+    from verification.validators.fractional_knapsack import _off
 
     for k in range(200):
         rng = random.Random(f"fk-fill:{k}")

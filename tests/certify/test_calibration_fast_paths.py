@@ -17,11 +17,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from verification.catalog.calibration import descending_ranks
-from verification.catalog.greedy import fractional_knapsack as fk
 from verification.catalog.optimization import gradient_descent as gd
 from verification.certify.calibration import _key
 from verification.generators.base import TIERS, generate_case
 from verification.registry import SPECS
+from verification.validators import fractional_knapsack as fk
 
 
 def _old_key(answer: Any) -> str:

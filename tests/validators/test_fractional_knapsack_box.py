@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import verification.catalog.greedy.fractional_knapsack as fk
+import verification.validators.fractional_knapsack as fk
 from verification.cases import TIERS, generate_case
+from verification.reference.greedy import fractional_knapsack
 from verification.registry import SPECS
 
 _NEAR = (0.0, 1e-4, -1e-4, 1.0001e-4, -1.0001e-4, 9.999e-5, 1e-12, -1e-12, 5e-5, 0.3)
@@ -58,7 +59,7 @@ def test_drawn_cases_have_cut_groups_of_several_items() -> None:
 @pytest.mark.parametrize("index", range(len(CUT_CASES)))
 def test_shares_near_every_bound_get_the_fractions_verdict(index: int) -> None:
     test_input = CUT_CASES[index]
-    answer = fk.fractional_knapsack(**test_input)["fractions"]
+    answer = fractional_knapsack(**test_input)["fractions"]
     rng = random.Random(index)
     tried = [answer]
     for _ in range(60):
