@@ -144,12 +144,18 @@ a few levels deep; a circular or very deep value (an error or a RecursionError o
 encoder) gets the round trip's own error."""
 
 
+_SHORT_INT = 1 << 1900
+"""Integers strictly between minus this and this have at most 572 digits, fewer than any
+limit ``sys.set_int_max_str_digits`` accepts (640 at least): JSON writes them whatever the
+limit. A longer one is left to the round trip, which refuses it past the limit."""
+
+
 def _plain(value: Any, depth: int) -> Any:
     """``json.loads(json.dumps(value))`` for the plain data cases are made of (dicts with
-    ``str`` keys, lists, tuples, ``str``, ``int``, ``bool``, ``None`` and finite ``float``,
-    exactly those types): new dicts and lists, the same scalars, which is what the round
-    trip gives them (a finite double's repr reads back as itself). Anything else raises
-    :class:`_NotPlain`."""
+    ``str`` keys, lists, tuples, ``str``, ``int`` short of :data:`_SHORT_INT`, ``bool``,
+    ``None`` and finite ``float``, exactly those types): new dicts and lists, the same
+    scalars, which is what the round trip gives them (a finite double's repr reads back as
+    itself). Anything else raises :class:`_NotPlain`."""
     kind = type(value)
     if depth > _PLAIN_DEPTH:
         raise _NotPlain
@@ -157,7 +163,8 @@ def _plain(value: Any, depth: int) -> Any:
         items = []
         for item in value:
             of = type(item)
-            items.append(item if of is int or of is str or of is bool else _plain(item, depth + 1))
+            short = of is str or of is bool or (of is int and -_SHORT_INT < item < _SHORT_INT)
+            items.append(item if short else _plain(item, depth + 1))
         return items
     if kind is dict:
         fields = {}
@@ -165,13 +172,16 @@ def _plain(value: Any, depth: int) -> Any:
             if type(key) is not str:
                 raise _NotPlain
             of = type(item)
-            fields[key] = item if of is int or of is str or of is bool else _plain(item, depth + 1)
+            short = of is str or of is bool or (of is int and -_SHORT_INT < item < _SHORT_INT)
+            fields[key] = item if short else _plain(item, depth + 1)
         return fields
     if kind is float:
         if math.isfinite(value):
             return value
         raise _NotPlain
-    if kind is int or kind is str or kind is bool or value is None:
+    if kind is str or kind is bool or value is None:
+        return value
+    if kind is int and -_SHORT_INT < value < _SHORT_INT:
         return value
     raise _NotPlain
 

@@ -217,3 +217,27 @@ def test_a_subclass_reading_other_variables_reads_them_each_time(
     for seed in ("31", "32"):
         monkeypatch.setenv("ELSEWHERE_SEED", seed)
         assert Elsewhere(_env_file=None).seed == int(seed)  # type: ignore[call-arg]
+
+
+def test_zero_and_minus_zero_are_two_settings() -> None:
+    """``-0.0 == 0.0``, yet the settings differ (a manifest records which was given)."""
+    for first, second in ((-0.0, 0.0), (0.0, -0.0)):
+        load_settings(temperature=first)
+        kept = load_settings(temperature=second).temperature
+        assert str(kept) == str(second) == str(_fresh(temperature=second)["temperature"])
+
+
+@pytest.mark.parametrize(
+    ("options", "variable"),
+    [({"_env_prefix": "OTHER_"}, "OTHER_SEED"), ({"_case_sensitive": True}, "verify_seed")],
+)
+def test_a_build_told_to_read_the_environment_otherwise_reads_it_itself(
+    monkeypatch: pytest.MonkeyPatch, options: dict[str, Any], variable: str
+) -> None:
+    """Options given to one build (another prefix, names in their case) read variables
+    that the kept findings of the declared source do not hold."""
+    monkeypatch.setenv("VERIFY_SEED", "7")
+    load_settings()  # the declared source's findings are kept
+    monkeypatch.setenv(variable, "9")
+    built = VerificationSettings(_env_file=None, **options)  # type: ignore[arg-type]
+    assert built.seed == _AsPydanticSettingsBuildsIt(_env_file=None, **options).seed  # type: ignore[arg-type]

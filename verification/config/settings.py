@@ -24,6 +24,7 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
     DotEnvSettingsSource,
+    EnvSettingsSource,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     SettingsError,
@@ -96,7 +97,9 @@ class _KeptEnvironmentSource(PydanticBaseSettingsSource):
         return self.source.get_field_value(field, field_name)
 
     def __call__(self) -> dict[str, Any]:
-        if self.settings_cls is not VerificationSettings:  # a subclass may read others
+        if self.settings_cls is not VerificationSettings or not _as_declared(self.source):
+            # A subclass, or options given to one build (another prefix, case-sensitive
+            # names), may read variables the key does not hold.
             return self.source()
         key = _read_variables()
         with _memo_lock:
@@ -111,6 +114,34 @@ class _KeptEnvironmentSource(PydanticBaseSettingsSource):
             while len(_found) > _MEMO_SIZE:
                 _found.popitem(last=False)
         return found
+
+
+_SOURCE_OPTIONS = (
+    "case_sensitive",
+    "env_prefix",
+    "env_prefix_target",
+    "env_nested_delimiter",
+    "env_nested_max_split",
+    "env_ignore_empty",
+    "env_parse_none_str",
+    "env_parse_enums",
+)
+"""What an environment source is told besides its class (those a version lacks read as None)."""
+
+
+def _source_options(source: PydanticBaseSettingsSource) -> tuple[Any, ...]:
+    return tuple(getattr(source, name, None) for name in _SOURCE_OPTIONS)
+
+
+@functools.cache
+def _declared_options() -> tuple[Any, ...]:
+    """The options of the environment source :class:`VerificationSettings` declares."""
+    return _source_options(EnvSettingsSource(VerificationSettings))
+
+
+def _as_declared(source: PydanticBaseSettingsSource) -> bool:
+    """Whether ``source`` reads the environment as the declared settings do."""
+    return _source_options(source) == _declared_options()
 
 
 def secrets_of(settings: RunOptions) -> list[str | None]:
@@ -231,8 +262,11 @@ def _read_variables(*, everything: bool = False) -> tuple[tuple[str, str], ...]:
 
 def _frozen(value: Any) -> Hashable | None:
     """An option's value as part of a key, its type included (``1``, ``1.0`` and ``True``
-    are equal but no equal settings); None when it is no plain value (not kept)."""
-    if type(value) in (str, int, float, bool) or isinstance(value, PurePath):
+    are equal but no equal settings, nor ``0.0`` and ``-0.0``); None when it is no plain
+    value (not kept)."""
+    if type(value) is float:  # by its text: -0.0 equals 0.0, yet no equal setting
+        return (float, repr(value))
+    if type(value) in (str, int, bool) or isinstance(value, PurePath):
         return (type(value), value)
     if type(value) in (list, tuple):
         items = tuple(_frozen(item) for item in value)
