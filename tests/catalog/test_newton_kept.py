@@ -10,7 +10,28 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verification.catalog.numerical.newton_raphson import _kept, _kept_by_trace
+from verification.catalog.numerical.newton_raphson import (
+    MAX_ITERATIONS,
+    TOLERANCE,
+    _case,
+    _kept,
+    is_unambiguous,
+)
+from verification.reference.numerical import newton_trace
+
+
+def _kept_by_trace(coefficients: list[int], x0: float) -> bool:
+    """How the generator decided a candidate before _kept: nine steps of newton_trace tell
+    a run of more than eight (kept from none) from the rest, whose steps are the whole run,
+    so this is the decision of the run to MAX_ITERATIONS."""
+    steps = newton_trace(**_case(coefficients, x0, min(9, MAX_ITERATIONS)))
+    last = steps[-1]
+    return (
+        3 <= len(steps) <= 8
+        and last.x_new is not None
+        and abs(last.x_new - last.x) < TOLERANCE
+        and is_unambiguous(steps, TOLERANCE)
+    )
 
 
 def test_kept_decides_the_drawn_candidates_as_the_trace_does() -> None:

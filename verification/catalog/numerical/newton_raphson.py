@@ -99,27 +99,13 @@ def _case(coefficients: list[int], x0: float, max_iterations: int) -> dict[str, 
     }
 
 
-def _kept_by_trace(coefficients: list[int], x0: float) -> bool:
-    """Whether a candidate's run stops, converged, within 3 to 8 unambiguous steps: nine
-    steps of :func:`newton_trace` tell a run of more than eight (kept from none) from the
-    rest, whose steps are the whole run, so this is the decision of the run to
-    :data:`MAX_ITERATIONS`."""
-    candidate = _case(coefficients, x0, min(9, MAX_ITERATIONS))
-    steps = newton_trace(**candidate)
-    last = steps[-1]
-    return (
-        3 <= len(steps) <= 8
-        and last.x_new is not None
-        and abs(last.x_new - last.x) < TOLERANCE
-        and is_unambiguous(steps, TOLERANCE)
-    )
-
-
 def _kept(coefficients: list[int], x0: float) -> bool:
-    """:func:`_kept_by_trace`, the run's arithmetic step for step (Horner's rule on the
-    coefficients and the derivative's as floats, ``x - f(x) / f'(x)``) without the trace's
-    input checks, functions and steps, stopping at the first step that rules the run out
-    (a generator draws some twenty candidates a case). ``x0`` is a float."""
+    """Whether a candidate's run stops, converged, within 3 to 8 unambiguous steps (the
+    decision nine steps of :func:`newton_trace` and :func:`is_unambiguous` give, held equal
+    by tests/catalog/test_newton_kept.py): the run's arithmetic step for step (Horner's
+    rule on the coefficients and the derivative's as floats, ``x - f(x) / f'(x)``) without
+    the trace's input checks, functions and steps, stopping at the first step that rules
+    the run out (a generator draws some twenty candidates a case). ``x0`` is a float."""
     values = [float(c) for c in coefficients]
     degree = len(values) - 1
     derivative = [c * (degree - i) for i, c in enumerate(values[:-1])]
