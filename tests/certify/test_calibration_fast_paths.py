@@ -20,6 +20,7 @@ from verification.catalog.calibration import descending_ranks
 from verification.catalog.optimization import gradient_descent as gd
 from verification.certify.calibration import _key
 from verification.generators.base import TIERS, generate_case
+from verification.reference.optimization import exact
 from verification.registry import SPECS
 from verification.validators import fractional_knapsack as fk
 
@@ -80,10 +81,10 @@ def _drawn_inputs() -> list[dict[str, Any]]:
 
 
 def test_the_kept_exact_minimum_is_the_replay_of_every_drawn_case() -> None:
-    gd._EXACT_MINIMA.clear()
+    exact._EXACT_MINIMA.clear()
     inputs = _drawn_inputs()
     for test_input in inputs:
-        replayed = gd._exact_minimum(test_input)
+        replayed = exact._exact_minimum(test_input)
         first, again = gd.exact_minimum(test_input), gd.exact_minimum(test_input)
         assert first == replayed and again == replayed
         assert type(first) is type(replayed) and type(again) is type(replayed)
@@ -95,13 +96,13 @@ def test_the_kept_exact_minimum_is_the_replay_of_every_drawn_case() -> None:
 
 
 def test_the_exact_minima_kept_are_bounded_and_still_right() -> None:
-    gd._EXACT_MINIMA.clear()
+    exact._EXACT_MINIMA.clear()
     inputs = _drawn_inputs()
     base = next(each for each in inputs if not isinstance(each["x0"], list))
-    for start in range(gd._KEPT_MINIMA + 20):
+    for start in range(exact._KEPT_MINIMA + 20):
         varied = {**base, "x0": float(start % 7) - 3.0, "max_iterations": 1 + start}
-        assert gd.exact_minimum(varied) == gd._exact_minimum(varied)
-    assert len(gd._EXACT_MINIMA) <= gd._KEPT_MINIMA
+        assert gd.exact_minimum(varied) == exact._exact_minimum(varied)
+    assert len(exact._EXACT_MINIMA) <= exact._KEPT_MINIMA
 
 
 def test_inputs_equal_in_python_but_not_as_json_are_kept_apart() -> None:
@@ -115,13 +116,13 @@ def test_inputs_equal_in_python_but_not_as_json_are_kept_apart() -> None:
         [{**base, "x0": [1.5], "max_iterations": 3}, {**base, "x0": (1.5,), "max_iterations": 3}],
     ]
     for pair in twins:
-        keys = {gd._frozen(each) for each in pair}
+        keys = {exact._frozen(each) for each in pair}
         assert len(keys) == 2, pair
     for pair in twins:
-        gd._EXACT_MINIMA.clear()
+        exact._EXACT_MINIMA.clear()
         for each in (*pair, *reversed(pair)):
             try:
-                replayed = gd._exact_minimum(each)
+                replayed = exact._exact_minimum(each)
             except Exception as error:  # the replay refuses it: so does the kept one
                 with pytest.raises(type(error)):
                     gd.exact_minimum(each)
@@ -141,10 +142,10 @@ def test_input_that_is_not_json_data_is_replayed_each_time() -> None:
         "max_iterations": 5,
     }
     with pytest.raises(TypeError):
-        gd._frozen(odd)
-    gd._EXACT_MINIMA.clear()
-    assert gd.exact_minimum(odd) == gd._exact_minimum(odd)
-    assert not gd._EXACT_MINIMA
+        exact._frozen(odd)
+    exact._EXACT_MINIMA.clear()
+    assert gd.exact_minimum(odd) == exact._exact_minimum(odd)
+    assert not exact._EXACT_MINIMA
 
 
 def _old_ranks(keys: list[Any]) -> list[int]:

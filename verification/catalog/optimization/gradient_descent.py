@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Mapping, Sequence
-from fractions import Fraction
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -20,9 +19,9 @@ from verification.reference.optimization import (
     descent_lengths,
     descent_points,
     descent_trace,
-    exact_last_point,
     gradient_descent,
 )
+from verification.reference.optimization.exact import exact_minimum
 from verification.validators.base import CompositeValidator
 from verification.validators.exact_match import ExactMatchValidator
 from verification.validators.numeric_tolerance import NumericToleranceValidator
@@ -56,55 +55,6 @@ MINIMUM_TOLERANCE = 1e-5
 """Absolute, per coordinate, around the exact last iterate (:func:`exact_minimum`): ten
 times the rounding the Output Format asks for (6 decimals). Iterates stay within
 :data:`MAX_ABS_ITERATE`, so it is at least 1e-7 relative."""
-
-
-def exact_minimum(test_input: Mapping[str, Any]) -> Any:
-    """The last iterate before rounding, shaped like ``x0`` (``None`` past the floats): the
-    validator's window is measured around it, not around the rounded point the reference
-    reports, which a rounding tie could put on the wrong side. Exact values (fractions of
-    the decimal replay), not doubles: "within 0.00001 of the exact point" on the bound is
-    decided on the point itself, which a double rounds by up to 1e-16."""
-    try:
-        key = _frozen(test_input)
-    except TypeError:  # not JSON data: replayed each time
-        return _exact_minimum(test_input)
-    # Once per input: the validator asks for each answer judged (the model's, then
-    # calibration's up to six per case), and the replay is most of judging one.
-    point = _EXACT_MINIMA.get(key, _EXACT_MINIMA)
-    if point is _EXACT_MINIMA:
-        point = _exact_minimum(test_input)
-        if len(_EXACT_MINIMA) >= _KEPT_MINIMA:  # the oldest goes
-            _EXACT_MINIMA.pop(next(iter(_EXACT_MINIMA), None), None)
-        _EXACT_MINIMA[key] = point
-    return list(point) if isinstance(point, list) else point
-
-
-def _exact_minimum(test_input: Mapping[str, Any]) -> Any:
-    point = exact_last_point(**test_input)
-    if point is None:
-        return None
-    values = [Fraction(v) for v in point]
-    return values if isinstance(test_input["x0"], list) else values[0]
-
-
-_KEPT_MINIMA = 256
-_EXACT_MINIMA: dict[Hashable, Any] = {}
-_ATOMS = (int, str, bool, type(None))
-
-
-def _frozen(value: Any) -> Hashable:
-    """``value`` as a key that tells apart what the replay may (1, 1.0 and True; 0.0 and
-    -0.0; a list and a tuple), or :class:`TypeError` for anything but JSON data."""
-    kind = type(value)
-    if kind is float:
-        return (kind, repr(value))
-    if kind in _ATOMS:
-        return (kind, value)
-    if kind is list or kind is tuple:
-        return (kind, tuple(map(_frozen, value)))
-    if kind is dict:
-        return (kind, tuple((_frozen(k), _frozen(v)) for k, v in value.items()))
-    raise TypeError(f"not JSON data: {kind.__name__}")
 
 
 STEP_MARGIN = 2.0
