@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from itertools import pairwise
 from typing import Any
 
 from pydantic import FiniteFloat, NonNegativeInt
@@ -21,7 +20,11 @@ from verification.reference.optimization import (
     descent_trace,
     gradient_descent,
 )
-from verification.reference.optimization.exact import exact_minimum
+from verification.reference.optimization.exact import (
+    ends_convex,
+    ends_convex_from_points,
+    exact_minimum,
+)
 from verification.validators.base import CompositeValidator
 from verification.validators.exact_match import ExactMatchValidator
 from verification.validators.numeric_tolerance import NumericToleranceValidator
@@ -162,92 +165,26 @@ def _standard_polynomial(rng: random.Random) -> dict[str, Any] | None:
     # the rng is not used past this point, so the same candidates are kept either way.
     # Its points decide (steps for the few kept are drawn again by _with_tolerance).
     points = descent_points(coefficients, x0=x0, learning_rate=rate, tolerance=1e-12)
-    decided = _ends_at_minimum_from_points(candidate, points)
+    decided = ends_convex_from_points(candidate, points, bound=MAX_ABS_ITERATE)
     if decided is None:
         decided = ends_at_minimum(coefficients, gradient_descent(**candidate)["minimum"])
     return candidate if decided else None
 
 
-def _second_derivative(coefficients: Sequence[int], x: float) -> float:
-    degree = len(coefficients) - 1
-    return sum(
-        c * (degree - i) * (degree - i - 1) * x ** (degree - i - 2)
-        for i, c in enumerate(coefficients[:-2])
-    )
-
-
 def ends_at_minimum(coefficients: Sequence[int], x: float | None) -> bool:
     """Whether a standard polynomial's run, ending at ``x`` (the reported minimum), ends
     within :data:`MAX_ABS_ITERATE` where the second derivative is above 0.5."""
-    if x is None or abs(x) > MAX_ABS_ITERATE:  # far out, x ** k may overflow a float
-        return False
-    return _second_derivative(coefficients, x) > 0.5
-
-
-def _derivative(coefficients: Sequence[float]) -> list[float]:
-    degree = len(coefficients) - 1
-    return [c * (degree - i) for i, c in enumerate(coefficients[:-1])]
-
-
-def _value(coefficients: Sequence[float], x: float) -> float:
-    total = 0.0
-    for c in coefficients:
-        total = total * x + c
-    return total
+    return ends_convex(coefficients, x, bound=MAX_ABS_ITERATE)
 
 
 def ends_at_minimum_in_floats(
     candidate: Mapping[str, Any], steps: Sequence[DescentStep]
 ) -> bool | None:
     """:func:`ends_at_minimum` of the exact (decimal) replay's minimum, decided from the
-    float run (``steps``), or ``None`` when too close to call. The float run stays within
-    ``e`` of the exact one: a step ``x - rate * f1(x)`` (``f1``, ``f2``, ``f3`` the
-    derivatives) grows ``e`` by at most ``|1 - rate * f2(x)|`` plus what ``f3`` changes
-    within ``e`` (the mean value theorem), and adds its rounding (bounded by 2e-15 of each
-    term, ten times the double's). The minimum, the exact point rounded to 6 decimals, is
-    within ``e + 6e-7`` of the float point: no threshold within that (times the slope of
-    ``f2``), the float point decides. A bound past 1e-9 (descent near a maximum magnifies
-    differences) leaves it to the exact replay."""
-    return _ends_at_minimum_from_points(candidate, [s.x[0] for s in steps] + [steps[-1].x_new[0]])
-
-
-def _ends_at_minimum_from_points(
-    candidate: Mapping[str, Any], points: Sequence[float]
-) -> bool | None:
-    """:func:`ends_at_minimum_in_floats` of the run through ``points`` (``descent_points``)."""
-    coefficients = candidate["coefficients"]
-    rate = candidate["learning_rate"]
-    end = points[-1]
-    if not math.isfinite(end):
-        return False  # the exact replay follows the float run's overflow: no minimum
-    slope = _derivative(coefficients)
-    curve = _derivative(slope)
-    bend = _derivative(curve)
-    # Their coefficients made positive: the value at t bounds |p(x)| for every |x| <= t.
-    bound_slope, bound_curve, bound_bend = ([abs(c) for c in p] for p in (slope, curve, bend))
-    error = 2.3e-16 * abs(candidate["x0"])  # x0 (tenths) as a double
-    reach = max(map(abs, points[:-1])) + 1e-9  # each |x| + e, bounded once
-    wide = rate * _value(bound_bend, reach), rate * (1e-15 * _value(bound_curve, reach) + 1e-15)
-    rounding = 2e-15 * rate * _value(bound_slope, reach) + 1e-300
-    for x, x_new in pairwise(points):  # _value(curve, x) inline: the loop is hot
-        second = 0.0
-        for c in curve:
-            second = second * x + c
-        gain = abs(1 - rate * second) + 1e-15 + error * wide[0] + wide[1]
-        error = error * gain + 2e-15 * abs(x_new) + rounding
-        if not error < 1e-9:
-            return None
-    distance = error + 6e-7
-    if abs(end) > MAX_ABS_ITERATE + distance:
-        return False
-    if abs(end) >= MAX_ABS_ITERATE - distance:
-        return None
-    reach = abs(end) + distance
-    margin = distance * _value(bound_bend, reach) + 1e-13 * _value(bound_curve, reach) + 1e-12
-    second = _second_derivative(coefficients, end)
-    if abs(second - 0.5) <= margin:
-        return None
-    return second > 0.5
+    float run (``steps``), or ``None`` when too close to call (:func:`ends_convex_from_points`
+    says how)."""
+    points = [s.x[0] for s in steps] + [steps[-1].x_new[0]]
+    return ends_convex_from_points(candidate, points, bound=MAX_ABS_ITERATE)
 
 
 def _standard_quadratic(rng: random.Random) -> dict[str, Any] | None:

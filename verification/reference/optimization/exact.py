@@ -1,15 +1,19 @@
-"""The exact last iterate of a gradient-descent run, kept per input: the point the
-``gradient_descent`` scaffold's validator measures an answer's window around."""
+"""The exact (decimal) replay of a gradient-descent run: its last iterate, kept per input
+(the point the ``gradient_descent`` scaffold's validator measures an answer's window
+around), and whether a polynomial's run ends where it curves up, decided from the float run
+where that provably agrees with the replay."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+import math
+from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any
 
 from verification.reference.optimization.gradient import exact_last_point
 
-__all__ = ["exact_minimum"]
+__all__ = ["ends_convex", "ends_convex_from_points", "exact_minimum"]
 
 
 def exact_minimum(test_input: Mapping[str, Any]) -> Any:
@@ -84,3 +88,125 @@ def _frozen(value: Any) -> Hashable:
     if kind is dict:
         return (kind, tuple((_frozen(k), _frozen(v)) for k, v in value.items()))
     raise TypeError(f"not JSON data: {kind.__name__}")
+
+
+def _second_derivative(coefficients: Sequence[int], x: float) -> float:
+    degree = len(coefficients) - 1
+    return sum(
+        c * (degree - i) * (degree - i - 1) * x ** (degree - i - 2)
+        for i, c in enumerate(coefficients[:-2])
+    )
+
+
+def ends_convex(coefficients: Sequence[int], x: float | None, *, bound: float) -> bool:
+    """Whether a polynomial's descent, ending at ``x``, ends where it curves up.
+
+    Parameters
+    ----------
+    coefficients : sequence of int
+        The polynomial, highest power first.
+    x : float or None
+        Where the run ends (the minimum :func:`~verification.reference.optimization.
+        gradient_descent` reports); ``None`` for a run that overflowed.
+    bound : float
+        The largest ``|x|`` accepted.
+
+    Returns
+    -------
+    bool
+        ``x`` is within ``bound`` and the second derivative there is above 0.5.
+
+    Examples
+    --------
+    >>> ends_convex([1, 0, -3, 0], 1.0, bound=100.0)
+    True
+    >>> ends_convex([1, 0, -3, 0], -1.0, bound=100.0)
+    False
+    """
+    if x is None or abs(x) > bound:  # far out, x ** k may overflow a float
+        return False
+    return _second_derivative(coefficients, x) > 0.5
+
+
+def _derivative(coefficients: Sequence[float]) -> list[float]:
+    degree = len(coefficients) - 1
+    return [c * (degree - i) for i, c in enumerate(coefficients[:-1])]
+
+
+def _value(coefficients: Sequence[float], x: float) -> float:
+    total = 0.0
+    for c in coefficients:
+        total = total * x + c
+    return total
+
+
+def ends_convex_from_points(
+    candidate: Mapping[str, Any], points: Sequence[float], *, bound: float
+) -> bool | None:
+    """:func:`ends_convex` of the exact (decimal) replay's minimum, decided from the float run.
+
+    Parameters
+    ----------
+    candidate : mapping
+        A polynomial descent's input (``coefficients``, ``x0``, ``learning_rate``, ...).
+    points : sequence of float
+        The float run's iterates, ``x0`` first and the last ``x_new`` last
+        (:func:`~verification.reference.optimization.descent_points`).
+    bound : float
+        As for :func:`ends_convex`.
+
+    Returns
+    -------
+    bool or None
+        :func:`ends_convex` of the exact replay's minimum, or ``None`` when the float run is
+        too close to call.
+
+    Examples
+    --------
+    >>> ends_convex_from_points({"coefficients": [1, 0, -3, 0], "x0": 0.5,
+    ...                          "learning_rate": 0.1}, [0.5, 0.725, 0.8673125], bound=100.0)
+    True
+
+    Notes
+    -----
+    The float run stays within ``e`` of the exact one: a step ``x - rate * f1(x)`` (``f1``,
+    ``f2``, ``f3`` the derivatives) grows ``e`` by at most ``|1 - rate * f2(x)|`` plus what
+    ``f3`` changes within ``e`` (the mean value theorem), and adds its rounding (bounded by
+    2e-15 of each term, ten times the double's). The minimum, the exact point rounded to 6
+    decimals, is within ``e + 6e-7`` of the float point: no threshold within that (times
+    the slope of ``f2``), the float point decides. An error bound past 1e-9 (descent near a
+    maximum magnifies differences) leaves it to the exact replay.
+    """
+    coefficients = candidate["coefficients"]
+    rate = candidate["learning_rate"]
+    end = points[-1]
+    if not math.isfinite(end):
+        return False  # the exact replay follows the float run's overflow: no minimum
+    slope = _derivative(coefficients)
+    curve = _derivative(slope)
+    bend = _derivative(curve)
+    # Their coefficients made positive: the value at t bounds |p(x)| for every |x| <= t.
+    bound_slope, bound_curve, bound_bend = ([abs(c) for c in p] for p in (slope, curve, bend))
+    error = 2.3e-16 * abs(candidate["x0"])  # x0 (tenths) as a double
+    reach = max(map(abs, points[:-1])) + 1e-9  # each |x| + e, bounded once
+    wide = rate * _value(bound_bend, reach), rate * (1e-15 * _value(bound_curve, reach) + 1e-15)
+    rounding = 2e-15 * rate * _value(bound_slope, reach) + 1e-300
+    for x, x_new in pairwise(points):  # _value(curve, x) inline: the loop is hot
+        second = 0.0
+        for c in curve:
+            second = second * x + c
+        gain = abs(1 - rate * second) + 1e-15 + error * wide[0] + wide[1]
+        error = error * gain + 2e-15 * abs(x_new) + rounding
+        if not error < 1e-9:
+            return None
+    distance = error + 6e-7
+    if abs(end) > bound + distance:
+        return False
+    if abs(end) >= bound - distance:
+        return None
+    reach = abs(end) + distance
+    margin = distance * _value(bound_bend, reach) + 1e-13 * _value(bound_curve, reach) + 1e-12
+    second = _second_derivative(coefficients, end)
+    if abs(second - 0.5) <= margin:
+        return None
+    return second > 0.5
