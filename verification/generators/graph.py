@@ -34,6 +34,7 @@ __all__ = [
     "random_tree_pairs",
     "source_input",
     "split_unreachable",
+    "tree_path_indices",
     "vertex_labels",
 ]
 
@@ -225,6 +226,19 @@ def connected_pairs(rng: random.Random, labels: list[str], source: str, extra: i
     return tree + extra_pairs(rng, labels, tree, extra)
 
 
+def tree_path_indices(pairs: list[Pair], source: str, goal: str) -> list[int]:
+    """Indices of the spanning-tree pairs of a :func:`connected_pairs` list leading from
+    ``source`` to ``goal``, from the goal back: the list opens with its tree, each pair
+    oriented away from ``source``."""
+    tree = pairs[: len({v for pair in pairs for v in pair}) - 1]
+    into = {v: (index, u) for index, (u, v) in enumerate(tree)}
+    indices: list[int] = []
+    while goal != source and goal in into:
+        index, goal = into[goal]
+        indices.append(index)
+    return indices
+
+
 def edge_list(
     rng: random.Random, pairs: list[Pair], directed: bool, weights: list[int] | None = None
 ) -> list[list[Any]]:
@@ -246,9 +260,9 @@ def source_input(
     directed: bool,
     weights: list[int] | None = None,
 ) -> dict[str, Any]:
-    """The input of a search from ``source`` (bfs, dfs, dijkstra, bellman_ford): the
-    vertices, the pairs as shuffled JSON edges (:func:`edge_list`, weighted when
-    ``weights`` are given), ``directed`` and ``source``."""
+    """The input of a search from ``source`` (bfs, dfs, dijkstra, bellman_ford; astar's
+    adds a goal and a heuristic): the vertices, the pairs as shuffled JSON edges
+    (:func:`edge_list`, weighted when ``weights`` are given), ``directed`` and ``source``."""
     return {
         "vertices": labels,
         "edges": edge_list(rng, pairs, directed, weights),

@@ -20,9 +20,10 @@ from verification.generators.graph import (
     connected_pairs,
     count_vertices,
     cut_off_pairs,
-    edge_list,
     hop_counts,
+    source_input,
     split_unreachable,
+    tree_path_indices,
     vertex_labels,
 )
 from verification.reference.graph import astar
@@ -125,10 +126,7 @@ def _input(
     heuristic: Mapping[str, int],
 ) -> dict[str, Any]:
     return {
-        "vertices": labels,
-        "edges": edge_list(rng, pairs, directed, weights),
-        "directed": directed,
-        "source": source,
+        **source_input(rng, labels, pairs, source, directed, weights),
         "goal": goal,
         "heuristic": {v: heuristic[v] for v in labels},
     }
@@ -182,7 +180,7 @@ def _edge(rng: random.Random, labels: list[str]) -> dict[str, Any]:
     weights = [rng.randint(1, 9) for _ in pairs]
     lowered = None
     if kind == "zero_weight":
-        tree_path = _tree_path(pairs, source, goal)
+        tree_path = tree_path_indices(pairs, source, goal)
         for index in rng.sample(tree_path, min(2, len(tree_path))):
             weights[index] = 0
         for index in rng.sample(range(len(pairs)), 1):
@@ -193,18 +191,6 @@ def _edge(rng: random.Random, labels: list[str]) -> dict[str, Any]:
         lowered = weights
     heuristic = lowered_heuristic(rng, labels, pairs, weights, goal, directed, lowered=lowered)
     return _input(rng, labels, pairs, weights, directed, source, goal, heuristic)
-
-
-def _tree_path(pairs: list[Pair], source: str, goal: str) -> list[int]:
-    """Indices of the spanning-tree pairs leading from ``source`` to ``goal``: the
-    ``connected_pairs`` list opens with its tree, each pair oriented away from ``source``."""
-    tree = pairs[: len({v for pair in pairs for v in pair}) - 1]
-    into = {v: (index, u) for index, (u, v) in enumerate(tree)}
-    indices: list[int] = []
-    while goal != source and goal in into:
-        index, goal = into[goal]
-        indices.append(index)
-    return indices
 
 
 def _misleading(rng: random.Random, labels: list[str]) -> dict[str, Any]:
