@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -146,6 +147,27 @@ def test_input_that_is_not_json_data_is_replayed_each_time() -> None:
     exact._EXACT_MINIMA.clear()
     assert gd.exact_minimum(odd) == exact._exact_minimum(odd)
     assert not exact._EXACT_MINIMA
+
+
+def test_a_circular_or_too_deep_input_fails_as_the_replay_says() -> None:
+    """The key is not made of what the replay refuses: its own error, not a RecursionError."""
+    circular: list[Any] = [1.0]
+    circular.append(circular)
+    deep: Any = 1.0
+    for _ in range(5000):
+        deep = [deep]
+    for x0 in (circular, deep):
+        case = {
+            "coefficients": [1, 0, 1],
+            "x0": x0,
+            "learning_rate": 0.1,
+            "tolerance": 1e-6,
+            "max_iterations": 5,
+        }
+        with pytest.raises(ValueError) as replayed:
+            exact._exact_minimum(case)
+        with pytest.raises(ValueError, match=re.escape(str(replayed.value))):
+            gd.exact_minimum(case)
 
 
 def _old_ranks(keys: list[Any]) -> list[int]:

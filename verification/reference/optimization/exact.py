@@ -49,8 +49,8 @@ def exact_minimum(test_input: Mapping[str, Any]) -> Any:
     """
     try:
         key = _frozen(test_input)
-    except TypeError:  # not JSON data: replayed each time
-        return _exact_minimum(test_input)
+    except (TypeError, RecursionError):  # not JSON data, or too deep: replayed each time
+        return _exact_minimum(test_input)  # (which says what is wrong with it, as before)
     # Once per input: the validator asks for each answer judged (the model's, then
     # calibration's up to six per case), and the replay is most of judging one.
     point = _EXACT_MINIMA.get(key, _EXACT_MINIMA)
