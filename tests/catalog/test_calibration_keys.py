@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from verification.catalog.calibration import _key, distinct_answers
+from verification.catalog.calibration import answer_key as _key
+from verification.catalog.calibration import distinct_answers
 
 ANSWERS: list[Any] = [
     {"b": 1, "a": [1.0, True, None, "x\u00e9\n"]},

@@ -109,9 +109,6 @@ def answer_key(answer: Any) -> str:
     return "".join(_ENCODE(answer, 0))
 
 
-_key = answer_key
-
-
 def descending_ranks(keys: Sequence[Any]) -> list[int]:
     """Each key's place among the distinct keys, the largest first (0): a sort by it is a
     sort by the keys, largest first, ties alike, comparing each pair of keys once (keys
@@ -140,10 +137,10 @@ def distinct_answers(
 ) -> list[dict[str, Any]]:
     """``answers`` without repeats and without any answer equal to one of ``unlike``
     (compared as JSON, key order aside)."""
-    seen = {_key(answer) for answer in unlike}
+    seen = {answer_key(answer) for answer in unlike}
     kept = []
     for answer in answers:
-        key = _key(answer)
+        key = answer_key(answer)
         if key not in seen:
             seen.add(key)
             kept.append(answer)
