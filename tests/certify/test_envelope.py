@@ -3,6 +3,7 @@ and which each size's, how each size is decided, and the envelope's sentence."""
 
 from __future__ import annotations
 
+from tests.support.records import attempt_record
 from verification.catalog import default_catalog
 from verification.certify.envelope import (
     CASES_PER_SIZE,
@@ -102,28 +103,12 @@ def test_the_envelope_is_the_unbroken_run_of_certified_sizes_from_the_smallest()
 
 
 def _answer(case: str, outcome: str, size: int) -> AttemptRecord:
-    return AttemptRecord(
-        scaffold="kmp",
-        case_id=case,
-        index=int(case[-3:]),
-        epoch=0,
-        attempt=1,
-        tier="simple",
-        input={},
-        expected={},
-        outcome=outcome,  # type: ignore[arg-type]
+    return attempt_record(
+        case,
+        outcome,
         level=None if outcome == "passed" else 1,
-        reason=outcome,
-        leniency=[],
-        answer=None,
-        raw_response="x",
-        raw_response_chars=1,
-        raw_response_sha256=None,
         stop_reason="max_tokens" if outcome == "truncated" else "end_turn",
         usage={},
-        latency_s=0.1,
-        model="m",
-        finished_at="t",
         size=size,
     )
 

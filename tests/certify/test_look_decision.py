@@ -12,6 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.records import attempt_record
 from verification.certify.answers import look_decision
 from verification.certify.results import ScaffoldResults
 from verification.certify.sequential import fixed_plan, plan_for
@@ -21,28 +22,12 @@ _OUTCOMES = ("passed", "passed", "passed", "failed", "truncated", "refused", "in
 
 
 def _record(scaffold: str, index: int, epoch: int, attempt: int, outcome: str) -> AttemptRecord:
-    return AttemptRecord(
-        scaffold=scaffold,
-        case_id=f"{scaffold}-simple-{index:03d}",
-        index=index,
+    return attempt_record(
+        f"{scaffold}-simple-{index:03d}",
+        outcome,
         epoch=epoch,
         attempt=attempt,
-        tier="simple",
-        input={},
-        expected={},
-        outcome=outcome,  # type: ignore[arg-type]
         level=None if outcome == "passed" else 3,
-        reason=outcome,
-        leniency=[],
-        answer=None,
-        raw_response="x",
-        raw_response_chars=1,
-        raw_response_sha256=None,
-        stop_reason="end_turn",
-        usage={"output_tokens": 10},
-        latency_s=0.1,
-        model="m",
-        finished_at="t",
     )
 
 

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.clustering import design_effect_answers
+from tests.support.records import attempt_record
 from verification.certify.answers import CaseScores
 from verification.certify.calibration import Calibration, CalibrationMiss
 from verification.certify.envelope import CASES_PER_SIZE
@@ -69,28 +70,14 @@ def _record(
     tier: str = "simple",
     **extra: Any,
 ) -> AttemptRecord:
-    return AttemptRecord(
-        scaffold="kmp",
-        case_id=case,
-        index=int(case[-3:]),
-        epoch=epoch,
+    return attempt_record(
+        case,
+        outcome,
         attempt=attempt,
-        tier=tier,
-        input={},
-        expected={},
-        outcome=outcome,
+        epoch=epoch,
         level=level,
-        reason=outcome,  # type: ignore[arg-type]
+        tier=tier,
         leniency=extra.get("leniency", []),
-        answer=None,
-        raw_response="x",
-        raw_response_chars=1,
-        raw_response_sha256=None,
-        stop_reason="end_turn",
-        usage={"output_tokens": 10},
-        latency_s=0.1,
-        model="m",
-        finished_at="t",
     )
 
 
