@@ -125,6 +125,9 @@ def test_the_page_is_used_with_the_keyboard_alone(watched: Watched, pages: Pages
     assert _focused(page)["case"] == case_id
     page.keyboard.press("Enter")  # opens it
     assert case.get_attribute("open") is not None
+    # The browser fires a details element's toggle event as a task after it opens, and the
+    # page builds the body in that event's handler: wait for it (a timeout fails the test).
+    case.locator(".body").wait_for(state="visible", timeout=5_000)
     assert case.locator(".body").is_visible()
 
     link = _tab_to(page, lambda f: f["tag"] == "a")  # the first control inside: its link
