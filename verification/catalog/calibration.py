@@ -9,18 +9,25 @@ and keeps only answers that fit its schema.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, TypeVar
+from itertools import islice
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from verification.cases import TestCase
 
 __all__ = [
+    "LazyHook",
     "answer_key",
     "descending_ranks",
     "distinct_answers",
     "dropped_items",
     "duplicated_items",
+    "each_distinct",
     "nudged_values",
     "sample_answers",
     "swapped_items",
@@ -145,6 +152,39 @@ def distinct_answers(
             seen.add(key)
             kept.append(answer)
     return kept
+
+
+def each_distinct(
+    answers: Iterable[dict[str, Any]], *, unlike: Iterable[dict[str, Any]] = ()
+) -> Iterator[dict[str, Any]]:
+    """:func:`distinct_answers` one answer at a time: a :class:`LazyHook` read only in part
+    neither makes nor keys the answers after the ones read."""
+    seen = {answer_key(answer) for answer in unlike}
+    for answer in answers:
+        key = answer_key(answer)
+        if key not in seen:
+            seen.add(key)
+            yield answer
+
+
+class LazyHook:
+    """A calibration hook made from a generator of its answers. Called, it lists every
+    answer, as any hook does (``check`` reads them all); :meth:`first` makes only the
+    first few, in the same order from the same draws, which is all a run's calibration
+    judges (:data:`verification.certify.calibration.PER_CASE`). The answers after those
+    are not made, so neither are their draws from ``rng``: the run's calibration reads a
+    hook in part only where nothing draws from ``rng`` after it."""
+
+    def __init__(self, make: Callable[[TestCase, random.Random], Iterator[dict[str, Any]]]) -> None:
+        self._make = make
+        functools.update_wrapper(self, make)
+
+    def __call__(self, case: TestCase, rng: random.Random) -> list[dict[str, Any]]:
+        return list(self._make(case, rng))
+
+    def first(self, case: TestCase, rng: random.Random, count: int) -> list[dict[str, Any]]:
+        """The first ``count`` answers (fewer if the hook makes fewer)."""
+        return list(islice(self._make(case, rng), count))
 
 
 def sample_answers(

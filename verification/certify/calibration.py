@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from verification.cases import TestCase, printable
-from verification.catalog.calibration import answer_key
-from verification.catalog.spec import ScaffoldSpec
+from verification.catalog.calibration import LazyHook, answer_key
+from verification.catalog.spec import ScaffoldSpec, no_alternatives
 from verification.errors import PluginError
 from verification.store.records import AttemptRecord
 
@@ -102,8 +102,16 @@ def _answers(
 ) -> list[dict[str, Any]]:
     if hook == "mutants" and spec.generic_mutants:
         return []
+    make = getattr(spec, hook)
     try:
-        made = list(getattr(spec, hook)(case, rng))[:PER_CASE]
+        # Only the first answers are judged. A lazy hook makes no more, unless the
+        # alternatives hook draws from ``rng`` after the mutants: then every draw is made.
+        if isinstance(make, LazyHook) and (
+            hook == "alternatives" or spec.alternatives is no_alternatives
+        ):
+            made = make.first(case, rng, PER_CASE)
+        else:
+            made = list(make(case, rng))[:PER_CASE]
     except PluginError as exc:  # it names its plugin: a line, not our traceback
         logger.warning("calibration of case %s skipped: %s", case.id, exc)
         return []

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import (
-    distinct_answers,
+    LazyHook,
     dropped_items,
     duplicated_items,
+    each_distinct,
     nudged_values,
     swapped_items,
 )
@@ -104,24 +105,30 @@ def _standard_bfs(rng: random.Random, labels: list[str]) -> dict[str, Any]:
     raise RuntimeError(f"no standard bfs graph on {len(labels)} vertices")
 
 
-def bfs_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def bfs_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """Orders with swapped, dropped or repeated vertices, the descending tie-break, the
     order sorted by label; hop counts one off."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     order: list[str] = case.expected["order"]
     distances: dict[str, Any] = case.expected["distances"]
     inp = case.input
-    orders = [
+    for made in (
         *swapped_items(order, rng),
         *dropped_items(order, rng),
         *duplicated_items(order, rng),
-        _descending_order(
-            inp["vertices"], [tuple(e) for e in inp["edges"]], inp["source"], inp["directed"]
-        ),
-        sorted(order),
-    ]
-    wrong = [{"order": o, "distances": distances} for o in orders]
-    wrong += [{"order": order, "distances": d} for d in nudged_values(distances, rng)]
-    return distinct_answers(wrong, unlike=[case.expected])
+    ):
+        yield {"order": made, "distances": distances}
+    edges = [tuple(e) for e in inp["edges"]]
+    descending = _descending_order(inp["vertices"], edges, inp["source"], inp["directed"])
+    yield {"order": descending, "distances": distances}
+    yield {"order": sorted(order), "distances": distances}
+    for nudged in nudged_values(distances, rng):
+        yield {"order": order, "distances": nudged}
 
 
 SPEC = ScaffoldSpec(

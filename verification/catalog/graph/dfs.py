@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import (
-    distinct_answers,
+    LazyHook,
     dropped_items,
     duplicated_items,
+    each_distinct,
     swapped_items,
 )
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
@@ -182,33 +183,38 @@ def _standard_dfs(rng: random.Random, labels: list[str]) -> dict[str, Any]:
     raise RuntimeError(f"no standard dfs graph on {len(labels)} vertices")
 
 
-def dfs_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def dfs_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """Orders with swapped, dropped or repeated vertices; the descending tie-break; the
     breadth-first order; a stack marking vertices on push; the order sorted by label; the
     finishing order written as the reversed discovery order or as the discovery order."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     order: list[str] = case.expected["order"]
     finish: list[str] = case.expected["finish_order"]
     inp = case.input
     pairs = [(str(u), str(v)) for u, v in inp["edges"]]
     labels, source, directed = inp["vertices"], inp["source"], inp["directed"]
-    orders = [
+    for made in (
         *swapped_items(order, rng),
         *dropped_items(order, rng),
         *duplicated_items(order, rng),
-        bfs(labels, inp["edges"], source, directed)["order"],
-        _mark_on_push(labels, pairs, source, directed),
-        sorted(order),
-    ]
-    wrong = [{"order": o, "finish_order": finish} for o in orders]
-    finishes = [
+    ):
+        yield {"order": made, "finish_order": finish}
+    yield {"order": bfs(labels, inp["edges"], source, directed)["order"], "finish_order": finish}
+    yield {"order": _mark_on_push(labels, pairs, source, directed), "finish_order": finish}
+    yield {"order": sorted(order), "finish_order": finish}
+    for made in (
         *swapped_items(finish, rng),
         *dropped_items(finish, rng, count=1),
         order[::-1],
         order,
-    ]
-    wrong += [{"order": order, "finish_order": f} for f in finishes]
-    wrong.append(_descending(labels, pairs, source, directed))
-    return distinct_answers(wrong, unlike=[case.expected])
+    ):
+        yield {"order": order, "finish_order": made}
+    yield _descending(labels, pairs, source, directed)
 
 
 SPEC = ScaffoldSpec(

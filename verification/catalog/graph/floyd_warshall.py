@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import LazyHook, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
@@ -254,41 +254,49 @@ def _rounds(test_input: dict[str, Any], upto: int) -> Matrix:
     return dist
 
 
-def floyd_warshall_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def floyd_warshall_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """One entry one off, a reachable pair made null and a null made a number, the direct
     edges only, the table before the last intermediate, rows and columns swapped, a row
     dropped; a negative cycle missed (the raw table reported) or claimed where none is."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     test_input = case.input
     labels: list[str] = test_input["vertices"]
-    wrong: list[dict[str, Any]] = []
     distances: Matrix | None = case.expected["distances"]
     if distances is None:
         raw = _rounds(test_input, len(labels))
-        wrong += [
-            {"negative_cycle": False, "distances": raw},
-            {"negative_cycle": False, "distances": _rounds(test_input, 0)},
-            {"negative_cycle": True, "distances": raw},
-            {"negative_cycle": False, "distances": None},
-        ]
-        return distinct_answers(wrong, unlike=[case.expected])
+        yield {"negative_cycle": False, "distances": raw}
+        yield {"negative_cycle": False, "distances": _rounds(test_input, 0)}
+        yield {"negative_cycle": True, "distances": raw}
+        yield {"negative_cycle": False, "distances": None}
+        return
     cells = [(u, v) for u in labels for v in labels]
     for u, v in rng.sample(cells, min(3, len(cells))):
         value = distances[u][v]
         changed = rng.randint(0, 9) if value is None else value + rng.choice((-1, 1))
-        wrong.append(_with(distances, u, v, changed))
+        yield _with(distances, u, v, changed)
     reachable = [(u, v) for u, v in cells if u != v and distances[u][v] is not None]
     if reachable:
         u, v = rng.choice(reachable)
-        wrong.append(_with(distances, u, v, None))
-    tables = [_rounds(test_input, 0), _rounds(test_input, len(labels) - 1)]
-    tables.append({u: {v: distances[v][u] for v in labels} for u in labels})
+        yield _with(distances, u, v, None)
+    yield {"negative_cycle": False, "distances": _rounds(test_input, 0)}
+    yield {"negative_cycle": False, "distances": _rounds(test_input, len(labels) - 1)}
+    yield {
+        "negative_cycle": False,
+        "distances": {u: {v: distances[v][u] for v in labels} for u in labels},
+    }
     if len(labels) > 1:
         dropped = rng.choice(labels)
-        tables.append({u: row for u, row in distances.items() if u != dropped})
-    wrong += [{"negative_cycle": False, "distances": table} for table in tables]
-    wrong.append({"negative_cycle": True, "distances": None})
-    wrong.append({"negative_cycle": True, "distances": distances})
-    return distinct_answers(wrong, unlike=[case.expected])
+        yield {
+            "negative_cycle": False,
+            "distances": {u: row for u, row in distances.items() if u != dropped},
+        }
+    yield {"negative_cycle": True, "distances": None}
+    yield {"negative_cycle": True, "distances": distances}
 
 
 def _with(distances: Matrix, u: str, v: str, value: int | None) -> dict[str, Any]:

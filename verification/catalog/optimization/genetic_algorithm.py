@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import LazyHook, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.optimization import away_choices, index_choices
 from verification.generators.string_algo import random_word
@@ -207,44 +207,44 @@ def _answer(population: Sequence[str], weights: Sequence[int]) -> dict[str, Any]
     }
 
 
-def genetic_algorithm_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def genetic_algorithm_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """A bit flipped in one member, a pair's children swapped, the second-fittest string
     reported as the best, the fitness one off, the population a generation short, the last
     generation's mutations missed."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more (the
+    # last two replay the whole run).
     expected, weights = case.expected, case.input["weights"]
     population: list[str] = expected["population"]
-    wrong: list[dict[str, Any]] = [
-        {**expected, "best_fitness": expected["best_fitness"] + rng.choice((-1, 1))}
-    ]
+    yield {**expected, "best_fitness": expected["best_fitness"] + rng.choice((-1, 1))}
     member = rng.randrange(len(population))
     bit = rng.randrange(len(population[member]))
     changed = population[member]
     changed = changed[:bit] + ("1" if changed[bit] == "0" else "0") + changed[bit + 1 :]
-    wrong.append(
-        {**expected, "population": [*population[:member], changed, *population[member + 1 :]]}
-    )
+    yield {**expected, "population": [*population[:member], changed, *population[member + 1 :]]}
     for pair in range(0, len(population), 2):
         if population[pair] != population[pair + 1]:
             swapped = list(population)
             swapped[pair], swapped[pair + 1] = swapped[pair + 1], swapped[pair]
-            wrong.append({**expected, "population": swapped})
+            yield {**expected, "population": swapped}
             break
     others = [s for s in population if s != expected["best_individual"]]
     if others:
         runner_up = max(others, key=lambda s: bit_fitness(weights, s))
-        wrong.append(
-            {
-                **expected,
-                "best_individual": runner_up,
-                "best_fitness": bit_fitness(weights, runner_up),
-            }
-        )
+        yield {
+            **expected,
+            "best_individual": runner_up,
+            "best_fitness": bit_fitness(weights, runner_up),
+        }
     records, _ = genetic_trace(**case.input)
     if records:
-        wrong.append(_answer(records[-1].population, weights))
+        yield _answer(records[-1].population, weights)
         unmutated = [child for pair in records[-1].pairs for child in pair.crossed]
-        wrong.append(_answer(unmutated, weights))
-    return distinct_answers(wrong, unlike=[expected])
+        yield _answer(unmutated, weights)
 
 
 SPEC = ScaffoldSpec(

@@ -4,13 +4,13 @@ scaffold."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import LazyHook, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.reference.optimization import grid_neighbours, hill_climbing
 from verification.validators.base import CompositeValidator
@@ -218,16 +218,20 @@ def grid_side(test_input: Mapping[str, Any]) -> int:
     return max(len(grid), len(grid[0]))
 
 
-def hill_climbing_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def hill_climbing_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """A path stopped one move early or taken one move too far, a first move to another
     neighbour (a wrong tie-break or a misread value), the best from the wrong start, the
     best value one off, the paths in reverse order, a transposed best cell."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     expected, grid = case.expected, case.input["grid"]
     rows, columns = len(grid), len(grid[0])
     paths: list[list[list[int]]] = expected["paths"]
-    wrong: list[dict[str, Any]] = [
-        {**expected, "best_value": expected["best_value"] + rng.choice((-1, 1))}
-    ]
+    yield {**expected, "best_value": expected["best_value"] + rng.choice((-1, 1))}
     index = rng.randrange(len(paths))
     path = paths[index]
 
@@ -235,26 +239,25 @@ def hill_climbing_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[s
         return {**expected, "paths": [*paths[:index], new_path, *paths[index + 1 :]]}
 
     if len(path) >= 2:
-        wrong.append(with_path(path[:-1]))
+        yield with_path(path[:-1])
     around = [list(cell) for cell in grid_neighbours(rows, columns, *path[-1])]
     if around:
-        wrong.append(with_path([*path, rng.choice(around)]))
+        yield with_path([*path, rng.choice(around)])
     first = [
         list(c)
         for c in grid_neighbours(rows, columns, *path[0])
         if len(path) < 2 or list(c) != path[1]
     ]
     if first:
-        wrong.append(with_path([path[0], rng.choice(first)]))
+        yield with_path([path[0], rng.choice(first)])
     ends = {tuple(p[-1]) for p in paths}
     for end in ends - {tuple(expected["best_state"])}:
-        wrong.append({**expected, "best_state": list(end), "best_value": grid[end[0]][end[1]]})
+        yield {**expected, "best_state": list(end), "best_value": grid[end[0]][end[1]]}
     if len(paths) >= 2:
-        wrong.append({**expected, "paths": paths[::-1]})
+        yield {**expected, "paths": paths[::-1]}
     r, c = expected["best_state"]
     if r != c:
-        wrong.append({**expected, "best_state": [c, r]})
-    return distinct_answers(wrong, unlike=[expected])
+        yield {**expected, "best_state": [c, r]}
 
 
 SPEC = ScaffoldSpec(

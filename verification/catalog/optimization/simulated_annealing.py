@@ -6,11 +6,11 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import LazyHook, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.optimization import draw_away_from, index_draw, uniform_draw
 from verification.reference.optimization import annealing_trace, simulated_annealing
@@ -234,31 +234,33 @@ def _replay_flipped(test_input: Mapping[str, Any], flip: int) -> dict[str, Any]:
     }
 
 
-def simulated_annealing_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def simulated_annealing_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """One wrong branch followed through, one decision flipped alone, the last decision
     dropped, the final state reported as the best, an energy one off, and a later state
     tying the best reported instead of the first."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     expected, test_input = case.expected, case.input
     accepted = expected["accepted"]
-    wrong: list[dict[str, Any]] = [
-        {**expected, "final_energy": expected["final_energy"] + rng.choice((-1, 1))},
-        {**expected, "best_energy": expected["best_energy"] + rng.choice((-1, 1))},
-    ]
+    yield {**expected, "final_energy": expected["final_energy"] + rng.choice((-1, 1))}
+    yield {**expected, "best_energy": expected["best_energy"] + rng.choice((-1, 1))}
     if accepted:
         k = rng.randrange(len(accepted))
-        wrong.append(_replay_flipped(test_input, k))
+        yield _replay_flipped(test_input, k)
         flipped = list(accepted)
         flipped[k] = not flipped[k]
-        wrong.append({**expected, "accepted": flipped})
-        wrong.append({**expected, "accepted": accepted[:-1]})
+        yield {**expected, "accepted": flipped}
+        yield {**expected, "accepted": accepted[:-1]}
     if expected["final_state"] != expected["best_state"]:
-        wrong.append(
-            {
-                **expected,
-                "best_state": expected["final_state"],
-                "best_energy": expected["final_energy"],
-            }
-        )
+        yield {
+            **expected,
+            "best_state": expected["final_state"],
+            "best_energy": expected["final_energy"],
+        }
     energies = test_input["energies"]
     for step in annealing_trace(**test_input):
         if (
@@ -266,8 +268,7 @@ def simulated_annealing_mutants(case: TestCase, rng: random.Random) -> Sequence[
             and step.candidate != expected["best_state"]
             and energies[step.candidate] == expected["best_energy"]
         ):
-            wrong.append({**expected, "best_state": step.candidate})
-    return distinct_answers(wrong, unlike=[expected])
+            yield {**expected, "best_state": step.candidate}
 
 
 SPEC = ScaffoldSpec(

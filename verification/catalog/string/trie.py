@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from pydantic import NonNegativeInt
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import LazyHook, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import random_word
 from verification.reference.string_algo import trie_operations
@@ -204,29 +204,31 @@ def _sloppy(operations: Sequence[Operation], slip: str) -> dict[str, Any]:
     return {"results": results, "node_count": nodes}
 
 
-def trie_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def trie_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """A flipped boolean, a count one off, the node count one off, and the answers of the
     slips in :func:`_sloppy`."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     results: list[bool | int] = case.expected["results"]
     nodes: int = case.expected["node_count"]
     operations = case.input["operations"]
-    wrong: list[dict[str, Any]] = [
-        _sloppy(operations, slip) for slip in ("search_as_prefix", "duplicates", "no_sharing")
-    ]
-    wrong.append({"results": results, "node_count": nodes + 1})
+    for slip in ("search_as_prefix", "duplicates", "no_sharing"):
+        yield _sloppy(operations, slip)
+    yield {"results": results, "node_count": nodes + 1}
     if nodes > 0:
-        wrong.append({"results": results, "node_count": nodes - 1})
+        yield {"results": results, "node_count": nodes - 1}
     indices = list(range(len(results)))
     rng.shuffle(indices)
     for index in indices[:3]:
         value = results[index]
         changed: bool | int = not value if isinstance(value, bool) else value + 1
-        wrong.append(
-            {**case.expected, "results": [*results[:index], changed, *results[index + 1 :]]}
-        )
+        yield {**case.expected, "results": [*results[:index], changed, *results[index + 1 :]]}
     if results:
-        wrong.append({**case.expected, "results": results[:-1]})
-    return distinct_answers(wrong, unlike=[case.expected])
+        yield {**case.expected, "results": results[:-1]}
 
 
 SPEC = ScaffoldSpec(
