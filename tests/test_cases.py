@@ -5,12 +5,20 @@ from __future__ import annotations
 import dataclasses
 import random
 import shutil
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
-from verification.cases import case_id, case_rng, generate_case, parse_case_id, printable
+from verification.cases import (
+    CaseRandom,
+    case_id,
+    case_rng,
+    generate_case,
+    parse_case_id,
+    printable,
+)
 from verification.catalog import default_catalog
 from verification.certify import checks
 from verification.certify.checks import _check_tolerances, calibration_cases
@@ -43,6 +51,53 @@ def test_default_size_cases_keep_their_ids_and_seeds() -> None:
     assert default == named and default.id == "dijkstra-standard-004"
     expected_input = spec.generator(case_rng(9, "dijkstra", "standard", 4), "standard", 8)
     assert default.input == expected_input
+
+
+# Ranges at and either side of powers of two (where the draw's bit count changes), one,
+# negative, and past 64 bits.
+_BOUNDS = [(0, 0), (1, 2), (-6, 6), (0, 7), (0, 8), (-9, 9), (3, 1 << 20), (0, (1 << 70) + 3)]
+
+
+def _calls(rng: random.Random) -> list[object]:
+    """Every call :class:`CaseRandom` makes faster, its error cases and the arguments it
+    leaves to :class:`random.Random` (floats, bools, a step), interleaved on one rng."""
+    drawn: list[object] = []
+    for low, high in _BOUNDS:
+        drawn += [rng.randint(low, high), rng.randrange(low, high + 1)]
+        drawn += [rng.randrange(high + 1), rng.randrange(low, high + 5, 2)]
+        drawn.append(rng.choice(range(low, min(high, 1 << 20) + 1)))
+    items = list(range(37))
+    rng.shuffle(items)
+    drawn += [items, rng.choice("abc"), rng.choice((True,)), rng.randint(True, 3)]
+    drawn += [rng.random(), rng.sample(items, 5)]
+    refused: list[Callable[[], object]] = [
+        lambda: rng.randint(2, 1),
+        lambda: rng.randrange(0),
+        lambda: rng.randrange(4, 4),
+        lambda: rng.choice([]),
+        lambda: rng.randint(1.5, 3),  # type: ignore[arg-type]
+        lambda: rng.randrange(1, 2.5),  # type: ignore[arg-type]
+    ]
+    for call in refused:
+        try:
+            drawn.append(call())
+        except (ValueError, IndexError, TypeError) as error:
+            drawn.append((type(error), str(error)))
+    return drawn
+
+
+def test_a_case_rng_draws_what_random_random_draws() -> None:
+    """The faster calls of a case's rng (:class:`CaseRandom`) give the numbers and the
+    errors of the standard library's, from the same seed, and leave it in the same state."""
+    for seed in range(40):
+        text = f"{seed}:scaffold:standard:{seed * 7}"
+        fast, standard = CaseRandom(text), random.Random(text)
+        with warnings.catch_warnings():  # float arguments: deprecated, then refused
+            warnings.simplefilter("ignore", DeprecationWarning)
+            fast_calls, standard_calls = _calls(fast), _calls(standard)
+        assert fast_calls == standard_calls, seed
+        assert fast.getstate() == standard.getstate(), seed
+    assert type(case_rng(7, "scaffold", "standard", 1)) is CaseRandom
 
 
 @pytest.mark.parametrize("name", list(CATALOG))

@@ -17,9 +17,9 @@ import json
 import math
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableSequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypeAlias, cast
+from typing import Any, Literal, Protocol, TypeAlias, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -29,6 +29,7 @@ __all__ = [
     "SCAFFOLD_NAME_FORMAT",
     "TIERS",
     "CaseKey",
+    "CaseRandom",
     "CaseSource",
     "Planned",
     "PlannedCase",
@@ -120,13 +121,90 @@ def parse_program_id(text: str) -> tuple[str, int] | None:
     return None if match is None else (match["scaffold"], int(match["index"]))
 
 
+_T = TypeVar("_T")
+_T_co = TypeVar("_T_co", covariant=True)
+
+
+class _Indexable(Protocol[_T_co]):
+    """What :meth:`CaseRandom.choice` takes, as :meth:`random.Random.choice` does."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int, /) -> _T_co: ...
+
+
+class CaseRandom(random.Random):
+    """:class:`random.Random` whose ``randint``, ``randrange`` (step 1), ``choice`` and
+    ``shuffle`` give the same numbers from the same ``getrandbits`` calls, in one call
+    instead of three or four (``randint`` calls ``randrange``, which checks its arguments
+    and calls ``_randbelow``).
+
+    Generators draw thousands of numbers per case, most of them by ``randint`` and
+    ``choice``: the layers of calls were most of their cost. Anything but plain ``int``
+    arguments, and every error, is left to :class:`random.Random` itself.
+    """
+
+    def randint(self, a: int, b: int) -> int:
+        """:meth:`random.Random.randint`."""
+        if type(a) is int and type(b) is int and a <= b:
+            n = b - a + 1  # _randbelow(n), inline
+            bits = n.bit_length()
+            getrandbits = self.getrandbits
+            r = getrandbits(bits)
+            while r >= n:
+                r = getrandbits(bits)
+            return a + r
+        return super().randint(a, b)
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        """:meth:`random.Random.randrange`."""
+        if type(start) is int and type(step) is int and step == 1:
+            if stop is None:
+                low, n = 0, start
+            elif type(stop) is int:
+                low, n = start, stop - start
+            else:
+                return super().randrange(start, stop, step)
+            if n > 0:
+                bits = n.bit_length()
+                getrandbits = self.getrandbits
+                r = getrandbits(bits)
+                while r >= n:
+                    r = getrandbits(bits)
+                return low + r
+        return super().randrange(start, stop, step)
+
+    def choice(self, seq: _Indexable[_T]) -> _T:
+        """:meth:`random.Random.choice`."""
+        n = len(seq)
+        if not n:
+            return super().choice(seq)  # its error
+        bits = n.bit_length()
+        getrandbits = self.getrandbits
+        r = getrandbits(bits)
+        while r >= n:
+            r = getrandbits(bits)
+        return seq[r]
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        """:meth:`random.Random.shuffle`."""
+        getrandbits = self.getrandbits
+        for i in reversed(range(1, len(x))):
+            n = i + 1
+            bits = n.bit_length()
+            j = getrandbits(bits)
+            while j >= n:
+                j = getrandbits(bits)
+            x[i], x[j] = x[j], x[i]
+
+
 def case_rng(
     seed: int, scaffold: str, tier: str, index: int, size: int | None = None
 ) -> random.Random:
-    """The random source of one case; a string seed hashes the same on every machine."""
+    """The random source of one case (a :class:`CaseRandom`); a string seed hashes the same
+    on every machine."""
     if size is None:
-        return random.Random(f"{seed}:{scaffold}:{tier}:{index}")
-    return random.Random(f"{seed}:{scaffold}:{tier}:s{size}:{index}")
+        return CaseRandom(f"{seed}:{scaffold}:{tier}:{index}")
+    return CaseRandom(f"{seed}:{scaffold}:{tier}:s{size}:{index}")
 
 
 _TO_JSON = json.JSONEncoder(allow_nan=False)
