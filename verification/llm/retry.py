@@ -53,8 +53,9 @@ class RetryPolicy:
     with a transient error that is not retried. None: no budget."""
 
     def with_max_retries(self, max_retries: int) -> RetryPolicy:
-        """The same policy with another retry count."""
-        return replace(self, max_retries=max_retries)
+        """The same policy with another retry count (itself when the count is its own:
+        every request of a run asks this)."""
+        return self if max_retries == self.max_retries else replace(self, max_retries=max_retries)
 
     def _wait(self, state: RetryCallState) -> float:
         error = state.outcome.exception() if state.outcome else None

@@ -93,8 +93,18 @@ def _undrawn(identifier: str) -> TestCase:
     )
 
 
+_written: tuple[int, str] = (-1, "")
+"""The second :func:`_now` last wrote, and its text."""
+
+
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    """``datetime.now(UTC).isoformat(timespec="seconds")``, formatted once per second (the
+    second ``datetime.now`` takes: the system clock's nanoseconds, floored)."""
+    global _written
+    second = time.time_ns() // 1_000_000_000
+    if second != _written[0]:
+        _written = (second, datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds"))
+    return _written[1]
 
 
 @dataclass

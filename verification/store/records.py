@@ -211,7 +211,31 @@ class AttemptRecord(BaseModel):
         )
 
     def to_line(self) -> str:
-        """The record as one JSON line (``schema`` is the field's name on disk)."""
+        """The record as one JSON line (``schema`` is the field's name on disk): the line of
+        :meth:`dumped_line`, written without pydantic's JSON conversion wherever that
+        conversion changes nothing (a record of plain JSON data: every record the harness
+        makes but a code-mode program's)."""
+        if self.program is None:
+            values = self.__dict__
+            data = {"schema": self.schema_version}
+            for name in _LINE_FIELDS:
+                data[name] = values[name]
+            try:
+                line = _LINE_JSON.encode(data)
+            except (TypeError, ValueError, RecursionError):
+                pass  # a value JSON has no spelling for (NaN, a set): pydantic's conversion
+            else:
+                # A key ``None`` (pydantic writes "None", json "null") and a key with a lone
+                # surrogate (pydantic refuses it) show in the line as these; either is left
+                # to pydantic (so is any text that merely looks like them).
+                if _NONE_KEY not in line and _SURROGATE not in line:
+                    return line + "\n"
+        return self.dumped_line()
+
+    def dumped_line(self) -> str:
+        """The record as one JSON line through pydantic's JSON conversion (NaN written as
+        ``null``, a set as a list): what :meth:`to_line` writes, by the shorter way where
+        it can."""
         data = self.model_dump(mode="json")
         data = {"schema": data.pop("schema_version"), **data}
         # ASCII escapes: any model text, lone surrogates included, survives the round trip.
@@ -259,6 +283,12 @@ class AttemptRecord(BaseModel):
                     f"its case {self.case_id} is of {field} {named[field]!r}, the line says "
                     f"'{printable(str(value), 80)}'"
                 )
+
+
+_LINE_FIELDS = tuple(name for name in AttemptRecord.model_fields if name != "schema_version")
+"""A journal line's fields after ``schema``, in the order pydantic dumps them."""
+_NONE_KEY = '"null": '
+_SURROGATE = "\\ud"
 
 
 def cap_response(text: str | None) -> tuple[str | None, int, str | None]:
