@@ -126,16 +126,23 @@ def test_over_a_catalog_with_nothing_changed_the_gate_fires_at_most_one_night_in
     # Per night and scaffold: cases both runs passed, only the earlier, only the later, none.
     law = np.stack([rates**2, rates * (1 - rates), (1 - rates) * rates, (1 - rates) ** 2], 1)
     counts = rng.multinomial(n, law, size=(nights, len(rates)))
+    names = [f"s{i}" for i in range(len(rates))]
+    # A scaffold's night is one of a few hundred (both, only A, only B) triples: each
+    # triple's comparison (frozen) and statuses are made once and shared by the nights.
+    made: dict[tuple[int, int, int], tuple[PairedComparison, dict[str, str], str]] = {}
     fired = 0
     for night in counts:
         comparisons, before, now = {}, {}, {}
-        for i, (both, only_a, only_b, _) in enumerate(night.tolist()):
-            name = f"s{i}"
-            comparisons[name] = PairedComparison(
-                n, only_a, only_b, both, mcnemar_exact(only_a, only_b)
-            )
-            before[name] = {"status": _point_status(both + only_a, n)}
-            now[name] = _point_status(both + only_b, n)
+        for name, (both, only_a, only_b, _) in zip(names, night.tolist(), strict=True):
+            key = (both, only_a, only_b)
+            known = made.get(key)
+            if known is None:
+                known = made[key] = (
+                    PairedComparison(n, only_a, only_b, both, mcnemar_exact(only_a, only_b)),
+                    {"status": _point_status(both + only_a, n)},
+                    _point_status(both + only_b, n),
+                )
+            comparisons[name], before[name], now[name] = known
         rows = paired_rows(comparisons)
         fired += bool(judge("before", {"scaffolds": before}, now, rows).regressions)
     print(f"{catalog}, n = {n}: P(exit 5) = {fired / nights:.4f}")
