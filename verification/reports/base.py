@@ -237,6 +237,9 @@ class ReportContext:
     """The run's journal: every attempt of every case, in order (the HTML page lists them)."""
     lift: PairLift | None = None
     """In a run of a ``--baseline none`` pair: what the scaffold adds over no scaffold."""
+    shared: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """What reporters fold from the context and read alike (the run's summary, for
+    ``summary.json`` and the page), folded by the first that asks."""
 
 
 class Reporter(Protocol):

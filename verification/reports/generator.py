@@ -248,6 +248,8 @@ class MarkdownReporter:
         context.output_dir.mkdir(parents=True, exist_ok=True)
         written = []
         searches = search_results(context.manifest, context.results, context.records)
+        # Each scaffold's section looks for its programs among these, not the whole journal.
+        programs = [record for record in context.records if record.is_program]
         for results in context.results.values():
             path = scaffold_report_path(context.output_dir, results.scaffold)
             chart = context.output_dir / scaffold_chart_name(results.scaffold)
@@ -258,7 +260,7 @@ class MarkdownReporter:
                 size_chart=chart.name if chart.is_file() else None,
             )
             text += search_markdown(searches.get(results.scaffold))
-            text += programs_markdown(context.records, results.scaffold)
+            text += programs_markdown(programs, results.scaffold)
             written.append(write_report(path, text))
         summary = write_report(
             context.output_dir / "summary.md",

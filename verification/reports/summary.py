@@ -228,11 +228,17 @@ def summary_with_changes(
 
 
 def summary_of(context: ReportContext) -> RunSummary:
-    """The summary of the run a reporter writes (:func:`summary_with_changes`)."""
+    """The summary of the run a reporter writes (:func:`summary_with_changes`), folded once
+    per context: every reporter reads the same one, none changes it."""
+    shared = context.shared.get("summary")
+    if isinstance(shared, RunSummary):
+        return shared
     summary = summary_with_changes(
         context.manifest, list(context.results.values()), context.comparison, context.costs
     )
     if context.lift is not None:
         summary.lift = lift_summaries(context.lift)
     searches = search_results(context.manifest, context.results, context.records)
-    return with_programs(with_searches(summary, searches), context.records)
+    summary = with_programs(with_searches(summary, searches), context.records)
+    context.shared["summary"] = summary
+    return summary

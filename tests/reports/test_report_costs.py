@@ -1,0 +1,107 @@
+"""The run's reports do each piece of work once (issue 27 item 16: the harness's CPU per
+answer): the summary is folded once for every reporter that shows it, and each scaffold's
+program section reads the programs alone."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from pathlib import Path
+from typing import Literal
+
+import pytest
+
+from tests.support.records import attempt_record
+from verification.cases import program_id
+from verification.config import load_settings
+from verification.reports import summary as summary_module
+from verification.reports.base import ReportContext
+from verification.reports.generator import write_run_reports
+from verification.reports.programs import programs_markdown
+from verification.reports.summary import summary_of, summary_with_changes
+from verification.runner import RunResult, VerificationRunner
+from verification.store.records import AttemptRecord, CaseRun, ProgramRun
+
+OUTCOMES: tuple[Literal["passed", "failed"], ...] = ("passed", "failed", "passed")
+
+
+def _dry_run(output: Path) -> RunResult:
+    settings = load_settings(results_dir=output, cases=3, provider="reference")
+    return asyncio.run(VerificationRunner(settings).run(["kmp", "bfs"]))
+
+
+def _journal(run: RunResult) -> list[AttemptRecord]:
+    assert run.records is not None  # an in-process run holds its journal
+    return run.records
+
+
+def _context(run: RunResult) -> ReportContext:
+    return ReportContext(
+        manifest=run.manifest,
+        results=run.results,
+        output_dir=run.paths.reports,
+        costs=run.costs,
+        records=_journal(run),
+    )
+
+
+def test_the_summary_is_folded_once_per_run_for_every_reporter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = _dry_run(tmp_path / "out")
+    folds = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        folds.append(args)
+        return summary_with_changes(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(summary_module, "summary_with_changes", counted)
+    write_run_reports(run.paths, run.manifest, run.results, costs=run.costs, records=run.records)
+    assert len(folds) == 1  # summary.json and the page read the same summary
+
+
+def test_a_shared_summary_is_the_one_a_fresh_context_folds(tmp_path: Path) -> None:
+    run = _dry_run(tmp_path / "out")
+    context = _context(run)
+    first = summary_of(context)
+    assert summary_of(context) is first
+    fresh = summary_of(_context(run))
+    assert fresh is not first
+    assert fresh.model_dump(mode="json") == first.model_dump(mode="json")
+    # A context made from another (other results, say) folds its own summary.
+    other = dataclasses.replace(context, results={"kmp": run.results["kmp"]})
+    assert list(summary_of(other).scaffolds) == ["kmp"]
+    assert list(first.scaffolds) == ["kmp", "bfs"]
+
+
+def test_a_scaffold_s_programs_read_from_the_programs_alone_are_the_same_section() -> None:
+    cases = [
+        CaseRun(
+            case_id=f"dijkstra-standard-{k:03d}",
+            tier="standard",
+            size=10,
+            outcome=outcome,
+            level=None if outcome == "passed" else 2,
+            reason="" if outcome == "passed" else "wrong",
+            seconds=0.01,
+            reference_seconds=0.002,
+        )
+        for k, outcome in enumerate(OUTCOMES)
+    ]
+    journal = []
+    for index in range(3):
+        journal.append(attempt_record(f"bfs-standard-{index:03d}", "passed"))
+        journal.append(
+            attempt_record(
+                program_id("dijkstra", index),
+                "failed" if index == 1 else "passed",
+                tier="program",
+                program=ProgramRun(source=f"def solve(i):\n    return {index}\n", cases=cases),
+            )
+        )
+        journal.append(attempt_record(f"dijkstra-standard-{index:03d}", "passed"))
+    programs = [record for record in journal if record.is_program]
+    assert len(programs) == 3
+    for scaffold in ("dijkstra", "bfs"):
+        assert programs_markdown(programs, scaffold) == programs_markdown(journal, scaffold)
+    assert "## Programs (code mode)" in programs_markdown(programs, "dijkstra")
