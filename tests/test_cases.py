@@ -8,6 +8,7 @@ import shutil
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import overload
 
 import pytest
 
@@ -58,6 +59,24 @@ def test_default_size_cases_keep_their_ids_and_seeds() -> None:
 _BOUNDS = [(0, 0), (1, 2), (-6, 6), (0, 7), (0, 8), (-9, 9), (3, 1 << 20), (0, (1 << 70) + 3)]
 
 
+class _Rows(Sequence[int]):
+    """A sequence that is neither a list, a tuple, a range nor a str."""
+
+    def __len__(self) -> int:
+        return 1000
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[int]: ...
+    def __getitem__(self, index: int | slice) -> int | Sequence[int]:
+        if isinstance(index, slice):
+            return range(1000)[index]
+        if not 0 <= index < 1000:
+            raise IndexError(index)
+        return index * 3
+
+
 def _calls(rng: random.Random) -> list[object]:
     """Every call :class:`CaseRandom` makes faster, its error cases and the arguments it
     leaves to :class:`random.Random` (floats, bools, a step), interleaved on one rng."""
@@ -69,12 +88,22 @@ def _calls(rng: random.Random) -> list[object]:
     items = list(range(37))
     rng.shuffle(items)
     drawn += [items, rng.choice("abc"), rng.choice((True,)), rng.randint(True, 3)]
-    drawn += [rng.random(), rng.sample(items, 5)]
+    drawn.append(rng.random())
+    # Both of sample's ways (a pool up to 21 items, more for k > 5; else redrawing), at
+    # and past their borders, from every kind of sequence and one of its own.
+    for population in (items, tuple(items), range(5, 400), "abcdefghijklmnopqrstuvwxyz"):
+        for k in (0, 1, 5, 6, 7, 21, 22, len(population)):
+            drawn.append(rng.sample(population, min(k, len(population))))
+    drawn += [rng.sample(items[:21], 3), rng.sample(items[:22], 3), rng.sample(_Rows(), 40)]
+    drawn.append(rng.sample(["a", "b"], 3, counts=[2, 1]))
     refused: list[Callable[[], object]] = [
         lambda: rng.randint(2, 1),
         lambda: rng.randrange(0),
         lambda: rng.randrange(4, 4),
         lambda: rng.choice([]),
+        lambda: rng.sample(items, 38),
+        lambda: rng.sample(items, -1),
+        lambda: rng.sample(set(items), 2),  # type: ignore[arg-type]
         lambda: rng.randint(1.5, 3),  # type: ignore[arg-type]
         lambda: rng.randrange(1, 2.5),  # type: ignore[arg-type]
     ]

@@ -17,7 +17,7 @@ import json
 import math
 import random
 import re
-from collections.abc import Callable, Mapping, MutableSequence
+from collections.abc import Callable, Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias, TypeVar, cast
 
@@ -122,6 +122,7 @@ def parse_program_id(text: str) -> tuple[str, int] | None:
 
 
 _T = TypeVar("_T")
+_SEQUENCES = frozenset({list, tuple, range, str})
 _T_co = TypeVar("_T_co", covariant=True)
 
 
@@ -133,14 +134,14 @@ class _Indexable(Protocol[_T_co]):
 
 
 class CaseRandom(random.Random):
-    """:class:`random.Random` whose ``randint``, ``randrange`` (step 1), ``choice`` and
-    ``shuffle`` give the same numbers from the same ``getrandbits`` calls, in one call
-    instead of three or four (``randint`` calls ``randrange``, which checks its arguments
-    and calls ``_randbelow``).
+    """:class:`random.Random` whose ``randint``, ``randrange`` (step 1), ``choice``,
+    ``sample`` and ``shuffle`` give the same numbers from the same ``getrandbits`` calls,
+    in one call instead of three or four (``randint`` calls ``randrange``, which checks
+    its arguments and calls ``_randbelow``).
 
-    Generators draw thousands of numbers per case, most of them by ``randint`` and
-    ``choice``: the layers of calls were most of their cost. Anything but plain ``int``
-    arguments, and every error, is left to :class:`random.Random` itself.
+    Generators draw thousands of numbers per case, most of them by ``randint``,
+    ``choice`` and ``sample``: the layers of calls were much of their cost. Anything but
+    plain ``int`` arguments, and every error, is left to :class:`random.Random` itself.
     """
 
     def randint(self, a: int, b: int) -> int:
@@ -184,6 +185,46 @@ class CaseRandom(random.Random):
         while r >= n:
             r = getrandbits(bits)
         return seq[r]
+
+    def sample(
+        self, population: Sequence[_T], k: int, *, counts: Iterable[int] | None = None
+    ) -> list[_T]:
+        """:meth:`random.Random.sample`: its two ways (a pool for a population not much
+        larger than ``k``, else redrawing an index already taken) with ``_randbelow``
+        inline, and a list, tuple, range or str taken for a sequence without asking the
+        ABC."""
+        if counts is not None or type(k) is not int:
+            return super().sample(population, k, counts=counts)
+        if type(population) not in _SEQUENCES and not isinstance(population, Sequence):
+            return super().sample(population, k)  # its error
+        n = len(population)
+        if not 0 <= k <= n:
+            return super().sample(population, k)  # its error
+        result: list[Any] = [None] * k
+        setsize = 21  # as random.Random.sample decides between its two ways
+        if k > 5:
+            setsize += 4 ** math.ceil(math.log(k * 3, 4))
+        getrandbits = self.getrandbits
+        if n <= setsize:
+            pool = list(population)
+            for i in range(k):
+                left = n - i
+                bits = left.bit_length()
+                j = getrandbits(bits)
+                while j >= left:
+                    j = getrandbits(bits)
+                result[i] = pool[j]
+                pool[j] = pool[left - 1]
+        else:
+            selected: set[int] = set()
+            bits = n.bit_length()
+            for i in range(k):
+                j = getrandbits(bits)
+                while j >= n or j in selected:  # out of range, or taken: drawn again
+                    j = getrandbits(bits)
+                selected.add(j)
+                result[i] = population[j]
+        return result
 
     def shuffle(self, x: MutableSequence[Any]) -> None:
         """:meth:`random.Random.shuffle`."""
