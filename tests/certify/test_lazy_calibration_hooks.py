@@ -2,7 +2,8 @@
 only as far as it judges: the first answers, made from the same draws as when the hook
 lists them all. Each case of every scaffold is calibrated as before: the same counts and
 misses as with every answer of each hook made (the slow path the lazy one stands for), and
-a lazy hook's first answers are the first ones of its whole list."""
+a lazy hook's first answers are the first ones of its whole list; an ``alternatives`` hook
+said to draw nothing (which lets the mutants before it be read in part) draws nothing."""
 
 from __future__ import annotations
 
@@ -58,6 +59,29 @@ def test_calibration_through_lazy_hooks_is_the_whole_lists(
     lazy = [calibrate_case(spec, case) for case in cases]
     monkeypatch.setattr(LazyHook, "first", lambda self, case, rng, count: self(case, rng)[:count])
     assert lazy == [calibrate_case(spec, case) for case in cases]
+
+
+DRAWING_NOTHING = sorted(
+    name
+    for name, spec in SPECS.items()
+    if isinstance(spec.alternatives, LazyHook) and not spec.alternatives.draws
+)
+
+
+def test_some_alternatives_draw_nothing() -> None:
+    assert {"astar", "bisection", "knapsack_01", "monte_carlo", "newton_raphson"} <= set(
+        DRAWING_NOTHING
+    )
+
+
+@pytest.mark.parametrize("name", DRAWING_NOTHING)
+def test_an_alternatives_hook_said_to_draw_nothing_draws_nothing(name: str) -> None:
+    spec = SPECS[name]
+    for case in _cases(name, per_tier=10):
+        rng = random.Random(f"{_SEED}:{case.id}")
+        before = rng.getstate()
+        spec.alternatives(case, rng)
+        assert rng.getstate() == before, case.id
 
 
 def test_each_distinct_is_distinct_answers_one_at_a_time() -> None:

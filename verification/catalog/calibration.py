@@ -25,6 +25,7 @@ __all__ = [
     "answer_key",
     "descending_ranks",
     "distinct_answers",
+    "drawing_nothing",
     "dropped_items",
     "duplicated_items",
     "each_distinct",
@@ -175,8 +176,16 @@ class LazyHook:
     are not made, so neither are their draws from ``rng``: the run's calibration reads a
     hook in part only where nothing draws from ``rng`` after it."""
 
-    def __init__(self, make: Callable[[TestCase, random.Random], Iterator[dict[str, Any]]]) -> None:
+    def __init__(
+        self,
+        make: Callable[[TestCase, random.Random], Iterator[dict[str, Any]]],
+        *,
+        draws: bool = True,
+    ) -> None:
         self._make = make
+        self.draws = draws
+        """Whether the hook draws from ``rng`` (an ``alternatives`` hook that draws
+        nothing lets the mutants before it be read in part)."""
         functools.update_wrapper(self, make)
 
     def __call__(self, case: TestCase, rng: random.Random) -> list[dict[str, Any]]:
@@ -185,6 +194,13 @@ class LazyHook:
     def first(self, case: TestCase, rng: random.Random, count: int) -> list[dict[str, Any]]:
         """The first ``count`` answers (fewer if the hook makes fewer)."""
         return list(islice(self._make(case, rng), count))
+
+
+def drawing_nothing(
+    make: Callable[[TestCase, random.Random], Iterator[dict[str, Any]]],
+) -> LazyHook:
+    """A :class:`LazyHook` that never draws from ``rng`` (tests hold it to that)."""
+    return LazyHook(make, draws=False)
 
 
 def sample_answers(

@@ -106,9 +106,7 @@ def _answers(
     try:
         # Only the first answers are judged. A lazy hook makes no more, unless the
         # alternatives hook draws from ``rng`` after the mutants: then every draw is made.
-        if isinstance(make, LazyHook) and (
-            hook == "alternatives" or spec.alternatives is no_alternatives
-        ):
+        if isinstance(make, LazyHook) and (hook == "alternatives" or not _draws(spec.alternatives)):
             made = make.first(case, rng, PER_CASE)
         else:
             made = list(make(case, rng))[:PER_CASE]
@@ -130,6 +128,11 @@ def _answers(
         expected = _key(case.expected)
         made = [answer for answer in made if _key(answer) != expected]
     return made
+
+
+def _draws(hook: Any) -> bool:
+    """Whether an ``alternatives`` hook may draw from the case's rng."""
+    return hook is not no_alternatives and not (isinstance(hook, LazyHook) and not hook.draws)
 
 
 def _accepts(spec: ScaffoldSpec, answer: Any, case: TestCase) -> bool:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import LazyHook, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.reference.backtracking import solve_sudoku
 from verification.validators.base import ValidationResult, Validator, pick
@@ -355,11 +355,17 @@ def count_blanks(test_input: Mapping[str, Any]) -> int:
     return sum(row.count(0) for row in test_input["grid"])
 
 
-def sudoku_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def sudoku_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """A completed grid with two non-given digits of a row swapped, a given overwritten,
     a blank left at 0, or every digit relabelled (a valid grid that drops the givens); a
     wrong "no completion"; on a grid with no completion, a filled grid claimed as one and
     "solvable" with no grid."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     grid: list[list[int]] = case.input["grid"]
     side = len(grid)
     solution: list[list[int]] | None = case.expected["solution"]
@@ -368,16 +374,12 @@ def sudoku_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any
             [d if d else 1 + (r + c) % side for c, d in enumerate(row)]
             for r, row in enumerate(grid)
         ]
-        wrong: list[dict[str, Any]] = [
-            {"solution": filled, "solvable": True},
-            {"solution": None, "solvable": True},
-            {"solution": grid, "solvable": False},
-        ]
-        return distinct_answers(wrong, unlike=[case.expected])
-    wrong = [
-        {"solution": None, "solvable": False},
-        {"solution": solution, "solvable": False},
-    ]
+        yield {"solution": filled, "solvable": True}
+        yield {"solution": None, "solvable": True}
+        yield {"solution": grid, "solvable": False}
+        return
+    yield {"solution": None, "solvable": False}
+    yield {"solution": solution, "solvable": False}
     blanks = [(r, c) for r in range(side) for c in range(side) if grid[r][c] == 0]
     givens = [(r, c) for r in range(side) for c in range(side) if grid[r][c]]
     rows = {r for r, _ in blanks}
@@ -387,20 +389,19 @@ def sudoku_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any
             c1, c2 = rng.sample(free, 2)
             swapped = [row[:] for row in solution]
             swapped[r][c1], swapped[r][c2] = swapped[r][c2], swapped[r][c1]
-            wrong.append({"solution": swapped, "solvable": True})
+            yield {"solution": swapped, "solvable": True}
     if blanks:
         r, c = rng.choice(blanks)
         unfinished = [row[:] for row in solution]
         unfinished[r][c] = 0
-        wrong.append({"solution": unfinished, "solvable": True})
+        yield {"solution": unfinished, "solvable": True}
     if givens and side > 1:
         r, c = rng.choice(givens)
         overwritten = [row[:] for row in solution]
         overwritten[r][c] = solution[r][c] % side + 1
-        wrong.append({"solution": overwritten, "solvable": True})
+        yield {"solution": overwritten, "solvable": True}
         relabelled = [[d % side + 1 for d in row] for row in solution]
-        wrong.append({"solution": relabelled, "solvable": True})
-    return distinct_answers(wrong, unlike=[case.expected])
+        yield {"solution": relabelled, "solvable": True}
 
 
 SPEC = ScaffoldSpec(

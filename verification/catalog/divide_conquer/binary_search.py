@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import bisect
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers, dropped_items, duplicated_items
+from verification.catalog.calibration import (
+    LazyHook,
+    dropped_items,
+    duplicated_items,
+    each_distinct,
+)
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.arrays import array_length, ascending
 from verification.reference.divide_conquer import binary_search
@@ -173,37 +178,41 @@ def _rightmost(array: Sequence[int], target: int) -> tuple[int | None, list[int]
     return found, probes
 
 
-def binary_search_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def binary_search_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The first-hit and rightmost searches, a ceiling midpoint, the index one off, the
     found flag flipped, an absent target's insertion point given as its index, probes
     dropped, repeated or reordered."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     array, target = case.input["array"], case.input["target"]
     index, found = case.expected["index"], case.expected["found"]
     probes: list[int] = case.expected["probes"]
     hit, hit_probes = first_hit_search(array, target)
-    ceiling = _lower_bound_probes(array, target, ceiling=True)
+    yield {"index": hit, "found": hit is not None, "probes": hit_probes}
+    yield {"index": hit, "found": found, "probes": probes}
     last, last_probes = _rightmost(array, target)
-    wrong: list[dict[str, Any]] = [
-        {"index": hit, "found": hit is not None, "probes": hit_probes},
-        {"index": hit, "found": found, "probes": probes},
-        {"index": last, "found": found, "probes": last_probes},
-        {"index": index, "found": found, "probes": ceiling},
-        {"index": index, "found": not found, "probes": probes},
-    ]
+    yield {"index": last, "found": found, "probes": last_probes}
+    yield {
+        "index": index,
+        "found": found,
+        "probes": _lower_bound_probes(array, target, ceiling=True),
+    }
+    yield {"index": index, "found": not found, "probes": probes}
     if index is None:
         insertion = bisect.bisect_left(array, target)
-        wrong.append({"index": insertion, "found": False, "probes": probes})
-        wrong.append({"index": insertion, "found": True, "probes": probes})
+        yield {"index": insertion, "found": False, "probes": probes}
+        yield {"index": insertion, "found": True, "probes": probes}
     else:
-        wrong.append({"index": None, "found": False, "probes": probes})
-        wrong += [
-            {"index": i, "found": True, "probes": probes}
-            for i in (index - 1, index + 1)
-            if 0 <= i < len(array)
-        ]
-    orders = [*dropped_items(probes, rng), *duplicated_items(probes, rng), probes[::-1]]
-    wrong += [{"index": index, "found": found, "probes": p} for p in orders]
-    return distinct_answers(wrong, unlike=[case.expected])
+        yield {"index": None, "found": False, "probes": probes}
+        for i in (index - 1, index + 1):
+            if 0 <= i < len(array):
+                yield {"index": i, "found": True, "probes": probes}
+    for made in (*dropped_items(probes, rng), *duplicated_items(probes, rng), probes[::-1]):
+        yield {"index": index, "found": found, "probes": made}
 
 
 SPEC = ScaffoldSpec(

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import (
-    distinct_answers,
+    LazyHook,
     dropped_items,
     duplicated_items,
+    each_distinct,
     swapped_items,
 )
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
@@ -112,26 +113,35 @@ def _inversions(values: Sequence[int], *, ties: bool) -> int:
     return sum(1 for a, b in itertools.combinations(values, 2) if a > b or (ties and a == b))
 
 
-def merge_sort_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def merge_sort_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """Sorted lists with swapped, dropped or repeated values, sorted backwards, left in
     input order or without repeats; inversion counts one off, counting equal pairs, or
     counting the pairs in order instead."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     array: list[int] = case.input["array"]
     ordered: list[int] = case.expected["sorted"]
     count: int = case.expected["inversions"]
-    lists = [
+    for made in (
         *swapped_items(ordered, rng),
         *dropped_items(ordered, rng),
         *duplicated_items(ordered, rng),
-        ordered[::-1],
-        list(array),
-        sorted(set(ordered)),
-    ]
-    wrong = [{"sorted": s, "inversions": count} for s in lists]
+    ):
+        yield {"sorted": made, "inversions": count}
+    yield {"sorted": ordered[::-1], "inversions": count}
+    yield {"sorted": list(array), "inversions": count}
+    yield {"sorted": sorted(set(ordered)), "inversions": count}
     pairs = len(array) * (len(array) - 1) // 2
-    counts = [count + 1, count - 1, _inversions(array, ties=True), pairs - count]
-    wrong += [{"sorted": ordered, "inversions": c} for c in counts if c >= 0]
-    return distinct_answers(wrong, unlike=[case.expected])
+    for counted in (count + 1, count - 1):
+        if counted >= 0:
+            yield {"sorted": ordered, "inversions": counted}
+    for counted in (_inversions(array, ties=True), pairs - count):
+        if counted >= 0:
+            yield {"sorted": ordered, "inversions": counted}
 
 
 SPEC = ScaffoldSpec(

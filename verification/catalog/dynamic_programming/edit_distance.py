@@ -4,11 +4,11 @@ replace)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import LazyHook, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import random_word
 from verification.generators.string_pairs import (
@@ -115,25 +115,26 @@ def _edge(rng: random.Random, size: int) -> dict[str, Any]:
     return string_pair(rng, word, word[:at] + other + word[at + 1 :])
 
 
-def edit_distance_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def edit_distance_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The distance one off; the classic wrong formulas: the difference of the lengths,
     the longer length, insert-and-delete only (``len(a) + len(b) - 2 * LCS``), and position
     by position mismatches plus the difference of the lengths."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     a, b = case.input["a"], case.input["b"]
     right: int = case.expected["distance"]
+    for guess in (right + 1, right - 1, abs(len(a) - len(b)), max(len(a), len(b))):
+        if guess >= 0:
+            yield {"distance": guess}
     lcs = longest_common_subsequence(a, b)["length"]
     positional = sum(x != y for x, y in zip(a, b, strict=False)) + abs(len(a) - len(b))
-    guesses = [
-        right + 1,
-        right - 1,
-        abs(len(a) - len(b)),
-        max(len(a), len(b)),
-        len(a) + len(b) - 2 * lcs,
-        positional,
-        right + rng.randint(2, 3),
-    ]
-    wrong = [{"distance": g} for g in guesses if g >= 0]
-    return distinct_answers(wrong, unlike=[case.expected])
+    for guess in (len(a) + len(b) - 2 * lcs, positional, right + rng.randint(2, 3)):
+        if guess >= 0:
+            yield {"distance": guess}
 
 
 SPEC = ScaffoldSpec(

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import LazyHook, drawing_nothing, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.reference.dynamic_programming import knapsack_01
 from verification.validators.form import ascending, with_form_rules
@@ -192,41 +192,47 @@ def count_items(test_input: Mapping[str, Any]) -> int:
     return len(test_input["weights"])
 
 
-def knapsack_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def knapsack_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The value one off; a chosen item left out (feasible, not optimal); an unchosen item
     added (over capacity, or the optimum would be higher); an index repeated; the right
     set out of ascending order."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     weights, values = case.input["weights"], case.input["values"]
     best: int = case.expected["max_value"]
     chosen: list[int] = case.expected["selected_items"]
-    wrong: list[dict[str, Any]] = [{"max_value": best + 1, "selected_items": chosen}]
+    yield {"max_value": best + 1, "selected_items": chosen}
     if best > 0:
-        wrong.append({"max_value": best - 1, "selected_items": chosen})
+        yield {"max_value": best - 1, "selected_items": chosen}
     for index in rng.sample(chosen, min(2, len(chosen))):
         fewer = [i for i in chosen if i != index]
-        wrong.append({"max_value": best - values[index], "selected_items": fewer})
+        yield {"max_value": best - values[index], "selected_items": fewer}
     unchosen = [i for i in range(len(weights)) if i not in chosen]
     for index in rng.sample(unchosen, min(2, len(unchosen))):
         more = sorted([*chosen, index])
-        wrong.append({"max_value": best + values[index], "selected_items": more})
+        yield {"max_value": best + values[index], "selected_items": more}
     if chosen:
         twice = sorted([*chosen, rng.choice(chosen)])
-        wrong.append({"max_value": best, "selected_items": twice})
+        yield {"max_value": best, "selected_items": twice}
     if len(chosen) > 1:
-        wrong.append({"max_value": best, "selected_items": chosen[::-1]})
-    return distinct_answers(wrong, unlike=[case.expected])
+        yield {"max_value": best, "selected_items": chosen[::-1]}
 
 
-def knapsack_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_nothing
+def knapsack_alternatives(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """Every other optimal item set (the edge tier's ties), by brute force; none when the
     optimum is unique (the simple and standard tiers draw such instances, up to 48 items,
     where brute force could not finish)."""
     inp = case.input
     if count_optimal_sets(inp["weights"], inp["values"], inp["capacity"]) == 1:
-        return ()
+        return iter(())
     best, sets = optimal_item_sets(inp["weights"], inp["values"], inp["capacity"])
     answers = [{"max_value": best, "selected_items": chosen} for chosen in sets]
-    return distinct_answers(answers, unlike=[case.expected])
+    return each_distinct(answers, unlike=[case.expected])
 
 
 SPEC = ScaffoldSpec(

@@ -6,13 +6,13 @@ import heapq
 import itertools
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import LazyHook, drawing_nothing, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
@@ -382,27 +382,35 @@ class AstarPathValidator(Validator):
         return ValidationResult(True, f"a least-cost path of {len(path) - 1} edges, cost {cost}")
 
 
-def astar_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def astar_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """A cost one off, "no path" for a reachable goal, the greedy best-first path (dearer),
     a path through another vertex (dearer), a vertex dropped or repeated, the path reversed
     or stopped short; for an unreachable goal, a made-up path."""
     test_input = case.input
+    source, goal, cost = test_input["source"], test_input["goal"], case.expected["cost"]
+    arcs = arc_weights(test_input)
+    return (
+        answer
+        for answer in each_distinct(_wrong(case, rng, arcs), unlike=[case.expected])
+        if cost is None or not _is_right(answer, arcs, source, goal, cost)
+    )
+
+
+def _wrong(case: TestCase, rng: random.Random, arcs: Arcs) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
+    test_input = case.input
     source, goal = test_input["source"], test_input["goal"]
     path, cost = case.expected["path"], case.expected["cost"]
-    arcs = arc_weights(test_input)
     if cost is None:
-        wrong: list[dict[str, Any]] = [
-            {"path": [source, goal], "cost": rng.randint(1, 9)},
-            {"path": None, "cost": 0},
-            {"path": [source], "cost": None},
-        ]
-        return distinct_answers(wrong, unlike=[case.expected])
-    wrong = [
-        {"path": path, "cost": cost + 1},
-        {"path": None, "cost": None},
-    ]
+        yield {"path": [source, goal], "cost": rng.randint(1, 9)}
+        yield {"path": None, "cost": 0}
+        yield {"path": [source], "cost": None}
+        return
+    yield {"path": path, "cost": cost + 1}
+    yield {"path": None, "cost": None}
     if cost > 0:
-        wrong.append({"path": path, "cost": cost - 1})
+        yield {"path": path, "cost": cost - 1}
     greedy = greedy_best_first_path(arcs, test_input["heuristic"], source, goal)
     candidates: list[list[str] | None] = [greedy]
     via = [v for v in test_input["vertices"] if v not in path]
@@ -415,12 +423,7 @@ def astar_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]
     for candidate in candidates:
         if candidate:
             weight = path_cost(arcs, candidate)
-            wrong.append({"path": candidate, "cost": weight if weight is not None else cost})
-    return [
-        answer
-        for answer in distinct_answers(wrong, unlike=[case.expected])
-        if not _is_right(answer, arcs, source, goal, cost)
-    ]
+            yield {"path": candidate, "cost": weight if weight is not None else cost}
 
 
 def _path_via(arcs: Arcs, source: str, via: str, goal: str) -> list[str] | None:
@@ -440,15 +443,16 @@ def _is_right(answer: Mapping[str, Any], arcs: Arcs, source: str, goal: str, cos
     return path[0] == source and path[-1] == goal and path_cost(arcs, path) == cost
 
 
-def astar_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_nothing
+def astar_alternatives(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """Other least-cost paths, where there are several."""
     cost = case.expected["cost"]
     if cost is None:
-        return ()
+        return iter(())
     arcs = arc_weights(case.input)
     paths = optimal_paths(arcs, case.input["source"], case.input["goal"], limit=8)
     right = [{"path": path, "cost": cost} for path in paths]
-    return distinct_answers(right, unlike=[case.expected])[:6]
+    return itertools.islice(each_distinct(right, unlike=[case.expected]), 6)
 
 
 SPEC = ScaffoldSpec(

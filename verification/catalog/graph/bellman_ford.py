@@ -4,11 +4,11 @@ negative cycle reachable from the source reported as such)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers, nudged_values
+from verification.catalog.calibration import LazyHook, each_distinct, nudged_values
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
@@ -248,38 +248,36 @@ def _edge(rng: random.Random, labels: list[str]) -> dict[str, Any]:
     return source_input(rng, labels, pairs, source, True, _potential_weights(rng, labels, pairs))
 
 
-def bellman_ford_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def bellman_ford_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """No cycle: distances one off, a reachable vertex called unreachable, the settle-once
     Dijkstra distances, the distances after one round, a negative cycle claimed. Cycle:
     "no negative cycle" with the distances after ``V - 1`` rounds or Dijkstra's, both
     fields filled, both null."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     inp = case.input
     rounds = max(1, len(inp["vertices"]) - 1)
     if case.expected["negative_cycle"]:
         after = _relaxed(inp, rounds)
-        wrong: list[dict[str, Any]] = [
-            {"negative_cycle": False, "distances": after},
-            {"negative_cycle": False, "distances": _settle_once(inp)},
-            {"negative_cycle": True, "distances": after},
-            {"negative_cycle": False, "distances": None},
-        ]
-        return distinct_answers(wrong, unlike=[case.expected])
+        yield {"negative_cycle": False, "distances": after}
+        yield {"negative_cycle": False, "distances": _settle_once(inp)}
+        yield {"negative_cycle": True, "distances": after}
+        yield {"negative_cycle": False, "distances": None}
+        return
     distances: dict[str, Any] = case.expected["distances"]
-    wrong = [
-        {"negative_cycle": False, "distances": d} for d in nudged_values(distances, rng, least=None)
-    ]
+    for nudged in nudged_values(distances, rng, least=None):
+        yield {"negative_cycle": False, "distances": nudged}
     reachable = [v for v, d in distances.items() if d is not None and v != inp["source"]]
     if reachable:
-        wrong.append(
-            {"negative_cycle": False, "distances": {**distances, rng.choice(reachable): None}}
-        )
-    wrong += [
-        {"negative_cycle": False, "distances": _settle_once(inp)},
-        {"negative_cycle": False, "distances": _relaxed(inp, 1)},
-        {"negative_cycle": True, "distances": None},
-        {"negative_cycle": True, "distances": distances},
-    ]
-    return distinct_answers(wrong, unlike=[case.expected])
+        yield {"negative_cycle": False, "distances": {**distances, rng.choice(reachable): None}}
+    yield {"negative_cycle": False, "distances": _settle_once(inp)}
+    yield {"negative_cycle": False, "distances": _relaxed(inp, 1)}
+    yield {"negative_cycle": True, "distances": None}
+    yield {"negative_cycle": True, "distances": distances}
 
 
 SPEC = ScaffoldSpec(

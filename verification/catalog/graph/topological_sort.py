@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import islice
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers, dropped_items, duplicated_items
+from verification.catalog.calibration import (
+    LazyHook,
+    distinct_answers,
+    dropped_items,
+    duplicated_items,
+    each_distinct,
+)
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
@@ -320,26 +327,28 @@ def _some_cycle(remaining: set[str], pairs: set[Pair], rng: random.Random) -> li
         walk.append(back)
 
 
-def topological_sort_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def topological_sort_alternatives(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """Other topological orders (Kahn's algorithm with random choices), or other directed
     cycles and rotations of the expected one."""
+    return islice(each_distinct(_right(case, rng), unlike=[case.expected]), 6)
+
+
+def _right(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more. (At
+    # most 4 orders: the cut at 6 keeps the cycles' rotations in check.)
     pairs = _edge_set(case.input)
     vertices = list(case.input["vertices"])
-    right: list[dict[str, Any]] = []
     if not case.expected["has_cycle"]:
         for _ in range(4):
-            order = _kahn(vertices, pairs, rng)
-            right.append({"order": order, "has_cycle": False, "cycle": None})
-        return distinct_answers(right, unlike=[case.expected])
+            yield {"order": _kahn(vertices, pairs, rng), "has_cycle": False, "cycle": None}
+        return
     cycle: list[str] = case.expected["cycle"]
     for shift in range(1, len(cycle)):
-        right.append({"order": None, "has_cycle": True, "cycle": cycle[shift:] + cycle[:shift]})
+        yield {"order": None, "has_cycle": True, "cycle": cycle[shift:] + cycle[:shift]}
     remaining = set(vertices) - set(_kahn(vertices, pairs, None))
     for _ in range(3):
-        right.append(
-            {"order": None, "has_cycle": True, "cycle": _some_cycle(remaining, pairs, rng)}
-        )
-    return distinct_answers(right, unlike=[case.expected])[:6]
+        yield {"order": None, "has_cycle": True, "cycle": _some_cycle(remaining, pairs, rng)}
 
 
 def topological_sort_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:

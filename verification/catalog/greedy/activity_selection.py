@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from itertools import pairwise
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import islice, pairwise
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers, dropped_items, duplicated_items
+from verification.catalog.calibration import (
+    LazyHook,
+    distinct_answers,
+    dropped_items,
+    duplicated_items,
+    each_distinct,
+)
 from verification.catalog.spec import (
     STRESS_FACTOR,
     AnswerSchema,
@@ -357,18 +363,23 @@ def activity_selection_mutants(case: TestCase, rng: random.Random) -> Sequence[d
     return distinct_answers(wrong, unlike=[case.expected])
 
 
-def activity_selection_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def activity_selection_alternatives(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The same set listed backwards; other largest sets (random walks back through
     compatible predecessors)."""
+    return islice(each_distinct(_right(case, rng), unlike=[case.expected]), 6)
+
+
+def _right(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     selected: list[str] = case.expected["selected"]
     labels = list(_intervals(case.input))
     intervals = list(_intervals(case.input).values())
-    right = [{"selected": selected[::-1], "count": len(selected)}]
+    yield {"selected": selected[::-1], "count": len(selected)}
     for chain in optimal_selections(intervals, rng, 6):
         chosen = [labels[i] for i in chain]
         rng.shuffle(chosen)
-        right.append({"selected": chosen, "count": len(chosen)})
-    return distinct_answers(right, unlike=[case.expected])[:6]
+        yield {"selected": chosen, "count": len(chosen)}
 
 
 SPEC = ScaffoldSpec(

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from pydantic import FiniteFloat
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import descending_ranks, distinct_answers
+from verification.catalog.calibration import (
+    LazyHook,
+    descending_ranks,
+    distinct_answers,
+    each_distinct,
+)
 from verification.catalog.spec import (
     STRESS_FACTOR,
     AnswerSchema,
@@ -279,28 +284,31 @@ def fractional_knapsack_mutants(case: TestCase, rng: random.Random) -> Sequence[
     return distinct_answers(kept, unlike=[case.expected])
 
 
+@LazyHook
 def fractional_knapsack_alternatives(
     case: TestCase, rng: random.Random
-) -> Sequence[dict[str, Any]]:
+) -> Iterator[dict[str, Any]]:
     """The same answer written with integers where the numbers are whole, or with
     ``max_value`` off by half its tolerance; with tied ratios, the room shared out among the
     tied items in other orders."""
+    return each_distinct(_right(case, rng), unlike=[case.expected])
+
+
+def _right(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     inp = case.input
     best: float = case.expected["max_value"]
     fractions: list[float] = case.expected["fractions"]
-    right: list[dict[str, Any]] = [
-        {
-            "max_value": int(best) if best == int(best) else best,
-            "fractions": [int(x) if x in (0, 1) else x for x in fractions],
-        },
-        {"max_value": round(best + VALUE_TOLERANCE / 2, 6), "fractions": fractions},
-    ]
+    yield {
+        "max_value": int(best) if best == int(best) else best,
+        "fractions": [int(x) if x in (0, 1) else x for x in fractions],
+    }
+    yield {"max_value": round(best + VALUE_TOLERANCE / 2, 6), "fractions": fractions}
     weights, values = inp["weights"], inp["values"]
     ratio = descending_ranks([Fraction(v, w) for w, v in zip(weights, values, strict=True)])
     for _ in range(4):
         order = sorted(range(len(weights)), key=lambda i: (ratio[i], rng.random()))
-        right.append(_answer(inp, _fill(inp, order)))
-    return distinct_answers(right, unlike=[case.expected])
+        yield _answer(inp, _fill(inp, order))
 
 
 SPEC = ScaffoldSpec(

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from itertools import pairwise
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import islice, pairwise
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import LazyHook, distinct_answers, each_distinct
 from verification.catalog.spec import (
     STRESS_FACTOR,
     AnswerSchema,
@@ -287,17 +287,22 @@ def huffman_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, An
     return distinct_answers(answers, unlike=[case.expected])
 
 
-def huffman_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def huffman_alternatives(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """Every bit flipped; codewords swapped between symbols of equal count or equal
     length; Huffman's algorithm with random tie-breaks and branch labels."""
+    return islice(each_distinct(_right(case, rng), unlike=[case.expected]), 6)
+
+
+def _right(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     codes: dict[str, str] = case.expected["codes"]
     frequencies: Mapping[str, int] = case.input["frequencies"]
     if not codes:
-        return []
+        return
     flip = str.maketrans("01", "10")
-    right = []
     if len(codes) > 1:  # a lone symbol has no branch to label: its code is "0"
-        right.append(_answer({s: c.translate(flip) for s, c in codes.items()}, frequencies))
+        yield _answer({s: c.translate(flip) for s, c in codes.items()}, frequencies)
     symbols = list(codes)
     same = [
         (a, b)
@@ -306,10 +311,9 @@ def huffman_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[st
         if a < b and (frequencies[a] == frequencies[b] or len(codes[a]) == len(codes[b]))
     ]
     for a, b in rng.sample(same, min(2, len(same))):
-        right.append(_answer({**codes, a: codes[b], b: codes[a]}, frequencies))
+        yield _answer({**codes, a: codes[b], b: codes[a]}, frequencies)
     for _ in range(4):
-        right.append(_answer(random_optimal_code(frequencies, rng), frequencies))
-    return distinct_answers(right, unlike=[case.expected])[:6]
+        yield _answer(random_optimal_code(frequencies, rng), frequencies)
 
 
 def _lone_zero(answer: Any) -> Any:

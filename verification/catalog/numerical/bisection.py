@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from pydantic import FiniteFloat, NonNegativeInt
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import LazyHook, drawing_nothing, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.reference.numerical import BisectionStep, bisection, bisection_trace
 from verification.validators.base import CompositeValidator
@@ -274,25 +274,29 @@ def _far(value: float | None, expected: float | None) -> bool:
     return abs(value - expected) > 10 * ROOT_TOLERANCE
 
 
-def bisection_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def bisection_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The iteration count one off, a stop one iteration early, the last branch taken the
     wrong way, an end of the interval, a root just outside tolerance, a wrong "no sign
     change", and a root claimed where there is no bracket."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     expected = case.expected
     root, iterations = expected["root"], expected["iterations"]
     a, b = float(case.input["a"]), float(case.input["b"])
-    wrong: list[dict[str, Any]] = [
-        {**expected, "iterations": iterations + 1},
-        {**expected, "bracketed": not expected["bracketed"]},
-    ]
+    yield {**expected, "iterations": iterations + 1}
+    yield {**expected, "bracketed": not expected["bracketed"]}
     if iterations > 0:
-        wrong.append({**expected, "iterations": iterations - 1})
+        yield {**expected, "iterations": iterations - 1}
     if root is None:
-        wrong.append({"root": (a + b) / 2, "iterations": 1, "bracketed": True})
-        return distinct_answers(wrong, unlike=[expected])
-    wrong.append({"root": None, "iterations": 0, "bracketed": False})
+        yield {"root": (a + b) / 2, "iterations": 1, "bracketed": True}
+        return
+    yield {"root": None, "iterations": 0, "bracketed": False}
     off = 3 * ROOT_TOLERANCE * rng.choice((-1, 1))
-    wrong.append({**expected, "root": root + off})
+    yield {**expected, "root": root + off}
     steps = bisection_trace(**case.input)
     roots: list[float] = [a, b]
     if len(steps) >= 2:
@@ -302,18 +306,18 @@ def bisection_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, 
         roots.append(last.midpoint + rng.choice((-2, 2)) * last.half_width)
     for value in roots:
         if _far(value, root):
-            wrong.append({**expected, "root": round(value, 8)})
-    return distinct_answers(wrong, unlike=[expected])
+            yield {**expected, "root": round(value, 8)}
 
 
-def bisection_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_nothing
+def bisection_alternatives(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The last midpoint with all its digits, and rounded to 7 decimals."""
     root = case.expected["root"]
     if root is None:
-        return ()
+        return iter(())
     steps = bisection_trace(**case.input)
     exact = steps[-1].midpoint if steps else root
-    return distinct_answers(
+    return each_distinct(
         [{**case.expected, "root": exact}, {**case.expected, "root": round(exact, 7)}],
         unlike=[case.expected],
     )

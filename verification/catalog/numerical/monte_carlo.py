@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from pydantic import FiniteFloat
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import LazyHook, drawing_nothing, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.optimization import uniform_draw
 from verification.reference.numerical import monte_carlo_integration
@@ -140,19 +140,27 @@ def _mistakes(test_input: Mapping[str, Any]) -> list[float]:
     return found
 
 
-def monte_carlo_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def monte_carlo_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """Each slip of :func:`_mistakes` that moves the estimate, and the estimate just
     outside tolerance."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     estimate = case.expected["estimate"]
-    wrong = [estimate + 3 * ESTIMATE_TOLERANCE * rng.choice((-1, 1))]
-    wrong += [v for v in _mistakes(case.input) if abs(v - estimate) > _MISTAKE_GAP]
-    return distinct_answers([{"estimate": round(v, 6)} for v in wrong], unlike=[case.expected])
+    yield {"estimate": round(estimate + 3 * ESTIMATE_TOLERANCE * rng.choice((-1, 1)), 6)}
+    for value in _mistakes(case.input):
+        if abs(value - estimate) > _MISTAKE_GAP:
+            yield {"estimate": round(value, 6)}
 
 
-def monte_carlo_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_nothing
+def monte_carlo_alternatives(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The estimate rounded to 4 decimals, and nudged by a rounding step."""
     estimate = case.expected["estimate"]
-    return distinct_answers(
+    return each_distinct(
         [{"estimate": round(estimate, 4)}, {"estimate": estimate + 1e-6}],
         unlike=[case.expected],
     )

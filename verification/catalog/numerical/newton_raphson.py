@@ -5,13 +5,13 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pydantic import FiniteFloat, NonNegativeInt
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import LazyHook, drawing_nothing, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.reference.numerical import (
     DERIVATIVE_FLOOR,
@@ -226,30 +226,34 @@ def largest_coefficient(test_input: Mapping[str, Any]) -> int:
     return max(abs(int(c)) for c in test_input["coefficients"])
 
 
-def newton_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def newton_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The iteration count one off, the root just outside tolerance, convergence denied or
     claimed wrongly."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     root, iterations, converged = (case.expected[k] for k in ("root", "iterations", "converged"))
-    wrong: list[dict[str, Any]] = [
-        {**case.expected, "iterations": iterations + 1},
-        {**case.expected, "converged": not converged},
-    ]
+    yield {**case.expected, "iterations": iterations + 1}
+    yield {**case.expected, "converged": not converged}
     if iterations > 0:
-        wrong.append({**case.expected, "iterations": iterations - 1})
+        yield {**case.expected, "iterations": iterations - 1}
     if root is None:
-        wrong.append({**case.expected, "root": float(case.input["x0"])})
+        yield {**case.expected, "root": float(case.input["x0"])}
     else:
         off = 3 * ROOT_TOLERANCE * max(1.0, abs(root)) * rng.choice((-1, 1))
-        wrong.append({**case.expected, "root": root + off})
-    return distinct_answers(wrong, unlike=[case.expected])
+        yield {**case.expected, "root": root + off}
 
 
-def newton_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_nothing
+def newton_alternatives(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The root rounded to the 8 decimals the Output Format asks for."""
     root = case.expected["root"]
     if root is None:
-        return ()
-    return distinct_answers([{**case.expected, "root": round(root, 8)}], unlike=[case.expected])
+        return iter(())
+    return each_distinct([{**case.expected, "root": round(root, 8)}], unlike=[case.expected])
 
 
 SPEC = ScaffoldSpec(

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import NonNegativeInt
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers, dropped_items
+from verification.catalog.calibration import LazyHook, dropped_items, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import has_overlap, plant, random_word, text_length
 from verification.reference.string_algo import failure_function, kmp_search
@@ -128,25 +128,28 @@ def generate_kmp(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
     raise ValueError(f"unknown tier {tier!r}")
 
 
-def kmp_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def kmp_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """An occurrence dropped (the overlapping one, say), a position one off, a spurious
     position added, the positions 1-based."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     positions: list[int] = case.expected["positions"]
     text, pattern = case.input["text"], case.input["pattern"]
-    wrong = [{"positions": p} for p in dropped_items(positions, rng)]
+    for dropped in dropped_items(positions, rng):
+        yield {"positions": dropped}
     if positions:
-        shifted = [p + 1 for p in positions]
-        wrong.append({"positions": shifted})
+        yield {"positions": [p + 1 for p in positions]}
         index = rng.randrange(len(positions))
         nudged = positions[index] + rng.choice((-1, 1))
         if nudged >= 0:
-            wrong.append(
-                {"positions": sorted({*positions[:index], nudged, *positions[index + 1 :]})}
-            )
+            yield {"positions": sorted({*positions[:index], nudged, *positions[index + 1 :]})}
     absent = [i for i in range(max(1, len(text) - len(pattern) + 1)) if i not in positions]
     if absent:
-        wrong.append({"positions": sorted([*positions, rng.choice(absent)])})
-    return distinct_answers(wrong, unlike=[case.expected])
+        yield {"positions": sorted([*positions, rng.choice(absent)])}
 
 
 SPEC = ScaffoldSpec(

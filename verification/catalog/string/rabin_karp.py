@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import NonNegativeInt
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers, dropped_items
+from verification.catalog.calibration import LazyHook, dropped_items, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import has_overlap, plant, random_word, text_length
 from verification.reference.string_algo import rabin_karp
@@ -135,31 +135,33 @@ def generate_rabin_karp(rng: random.Random, tier: Tier, size: int) -> dict[str, 
     raise ValueError(f"unknown tier {tier!r}")
 
 
-def rabin_karp_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def rabin_karp_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """A spurious hit reported as a match (the letters never compared), spurious hits left
     out, a match or a spurious hit dropped, positions 1-based, a window never hit added."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     positions: list[int] = case.expected["positions"]
     spurious: list[int] = case.expected["spurious_hits"]
     text, pattern = case.input["text"], case.input["pattern"]
-    wrong: list[dict[str, Any]] = []
     if spurious:
-        wrong.append({"positions": sorted(positions + spurious), "spurious_hits": []})
-        wrong.append({"positions": positions, "spurious_hits": []})
-        wrong += [
-            {"positions": positions, "spurious_hits": s} for s in dropped_items(spurious, rng)
-        ]
-    wrong += [{"positions": p, "spurious_hits": spurious} for p in dropped_items(positions, rng)]
+        yield {"positions": sorted(positions + spurious), "spurious_hits": []}
+        yield {"positions": positions, "spurious_hits": []}
+        for dropped in dropped_items(spurious, rng):
+            yield {"positions": positions, "spurious_hits": dropped}
+    for dropped in dropped_items(positions, rng):
+        yield {"positions": dropped, "spurious_hits": spurious}
     if positions or spurious:
-        wrong.append(
-            {"positions": [p + 1 for p in positions], "spurious_hits": [s + 1 for s in spurious]}
-        )
+        yield {"positions": [p + 1 for p in positions], "spurious_hits": [s + 1 for s in spurious]}
     windows = range(max(1, len(text) - len(pattern) + 1))
     never = [i for i in windows if i not in positions and i not in spurious]
     if never:
         extra = rng.choice(never)
-        wrong.append({"positions": positions, "spurious_hits": sorted([*spurious, extra])})
-        wrong.append({"positions": sorted([*positions, extra]), "spurious_hits": spurious})
-    return distinct_answers(wrong, unlike=[case.expected])
+        yield {"positions": positions, "spurious_hits": sorted([*spurious, extra])}
+        yield {"positions": sorted([*positions, extra]), "spurious_hits": spurious}
 
 
 SPEC = ScaffoldSpec(
