@@ -82,11 +82,13 @@ class ReferenceProvider(LLMProvider):
     def _derive(self, planned: Planned) -> None:
         """Write ``planned``'s answer (or why it has none), drawing it if it is not yet."""
         catalog = self.catalog or default_catalog()
-        from verification.catalog.reference_programs import reference_program
+        program = parse_program_id(planned.id) is not None
+        if program:  # only code mode needs it (an import statement per case costs a lookup)
+            from verification.catalog.reference_programs import reference_program
 
         try:
             spec = catalog.get_spec(planned.scaffold)
-            if parse_program_id(planned.id) is not None:
+            if program:
                 answer = "```python\n" + reference_program(spec) + "```"
             else:
                 answer = spec.render_answer(drawn(planned).expected)

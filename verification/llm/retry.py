@@ -84,24 +84,49 @@ class RetryPolicy:
     async def call(self, fn: Callable[[A], Awaitable[T]], argument: A) -> T:
         """``await fn(argument)``, retried; the last error is raised when tries run out,
         a :class:`TransientLLMError` when the budget does."""
+        loop = asyncio.get_running_loop()
+        budget_at = None if self.budget is None else loop.time() + self.budget
         try:
-            async with asyncio.timeout(self.budget):
-                return await self._retried(fn, argument)
-        except TimeoutError:
-            raise TransientLLMError(
-                f"no answer within the budget of {self.budget:g} s for one case, "
-                "all tries and waits included"
-            ) from None
-
-    async def _retried(self, fn: Callable[[A], Awaitable[T]], argument: A) -> T:
-        # Most calls succeed at once: the first try runs outside tenacity, whose machinery
-        # costs more per call than the rest of the harness's bookkeeping (about 30 us). A
-        # first try that fails is handed to tenacity as its own first attempt, so waits,
-        # logs and the count of tries are the policy's exactly.
-        try:
-            return await self._attempt(fn, argument)
+            return await self._first_try(fn, argument, budget_at)
+        except _BudgetSpent:
+            raise self._spent() from None
         except RetryableLLMError as exc:
-            first_failure: list[RetryableLLMError] = [exc]
+            first_failure = exc
+        try:
+            async with asyncio.timeout_at(budget_at):
+                return await self._retried(fn, argument, first_failure)
+        except TimeoutError:
+            raise self._spent() from None
+
+    async def _first_try(
+        self, fn: Callable[[A], Awaitable[T]], argument: A, budget_at: float | None
+    ) -> T:
+        # Most calls succeed at once: the first try runs under one timer, the earlier of
+        # the attempt's deadline and the call's budget (the budget's when they fall
+        # together: its timer was set first and fired first), not one of each (a timer
+        # costs more per call than the rest of the retry's bookkeeping). Expired, it is
+        # what the other would have been had it fired first; the tries after it run under
+        # what is left of the budget.
+        loop = asyncio.get_running_loop()
+        attempt_at = None if self.attempt_deadline is None else loop.time() + self.attempt_deadline
+        budget_first = budget_at is not None and (attempt_at is None or budget_at <= attempt_at)
+        timer = asyncio.timeout_at(budget_at if budget_first else attempt_at)
+        try:
+            async with timer:
+                return await fn(argument)
+        except TimeoutError:
+            if budget_first and timer.expired():
+                raise _BudgetSpent from None
+            raise self._late() from None
+
+    async def _retried(
+        self, fn: Callable[[A], Awaitable[T]], argument: A, failure: RetryableLLMError
+    ) -> T:
+        # The first try's failure is handed to tenacity as its own first attempt, so
+        # waits, logs and the count of tries are the policy's exactly (tenacity's
+        # machinery costs more per call than the rest of the harness's bookkeeping, about
+        # 30 us: a call that succeeds at once never meets it).
+        first_failure: list[RetryableLLMError] = [failure]
         retrying = AsyncRetrying(
             retry=retry_if_exception_type(RetryableLLMError),
             stop=stop_after_attempt(self.max_retries + 1),
@@ -121,6 +146,19 @@ class RetryPolicy:
             async with asyncio.timeout(self.attempt_deadline):
                 return await fn(argument)
         except TimeoutError:
-            raise TransientLLMError(
-                f"no complete reply within the attempt deadline of {self.attempt_deadline:g} s"
-            ) from None
+            raise self._late() from None
+
+    def _late(self) -> TransientLLMError:
+        return TransientLLMError(
+            f"no complete reply within the attempt deadline of {self.attempt_deadline:g} s"
+        )
+
+    def _spent(self) -> TransientLLMError:
+        return TransientLLMError(
+            f"no answer within the budget of {self.budget:g} s for one case, "
+            "all tries and waits included"
+        )
+
+
+class _BudgetSpent(Exception):
+    """The first try met the call's budget (no retryable error: nothing is tried again)."""
