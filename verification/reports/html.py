@@ -16,7 +16,7 @@ import base64
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -51,6 +51,7 @@ __all__ = [
     "page_path",
     "page_style",
     "page_template",
+    "page_text",
     "render_page",
     "run_model",
     "safe_json",
@@ -143,6 +144,9 @@ _MISSING = object()
 _SAFE_JSON = json.JSONEncoder(default=str, allow_nan=False)
 _SHOWN_JSON = json.JSONEncoder(default=str, allow_nan=False, ensure_ascii=False)
 _TEXT_JSON = json.JSONEncoder(ensure_ascii=False)
+# The page's block: ASCII JSON keeps lone surrogates as escapes.
+_BLOCK_JSON = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+_PLAIN_JSON = json.JSONEncoder(default=str, allow_nan=False, separators=(",", ":"))
 
 
 def safe_json(value: Any) -> Any:
@@ -236,11 +240,15 @@ def attempts_by_case(records: Sequence[AttemptRecord]) -> dict[str, list[Attempt
     return attempts
 
 
-def _case_rows(
+_CaseParts = tuple[dict[str, Any], Any, Any, dict[str, Any]]
+"""A case's row: the fields before its input, its input and expected answer, the rest."""
+
+
+def _case_parts(
     results: Mapping[str, ScaffoldResults], records: Sequence[AttemptRecord], journal: str
-) -> list[dict[str, Any]]:
+) -> list[_CaseParts]:
     attempts = attempts_by_case(records)
-    rows = []
+    parts = []
     for scaffold in results.values():
         samples: dict[str, list[TestResult]] = defaultdict(list)
         for result in scaffold.results:
@@ -253,40 +261,46 @@ def _case_rows(
             for record in chain:
                 tokens["input"] += record.usage.get("input_tokens", 0)
                 tokens["output"] += record.usage.get("output_tokens", 0)
-            rows.append(
-                {
-                    "id": case_id,
-                    "scaffold": scaffold.scaffold,
-                    "tier": shown.test_case.tier,
-                    "size": first.size if first else shown.test_case.size,
-                    **answer_view(shown),
-                    "outcome": "passed" if all(a.passed for a in answers) else shown.outcome,
-                    "input": safe_json(shown.test_case.input),
-                    "expected": safe_json(shown.expected),
-                    "samples": len(answers),
-                    "tokens": tokens,
-                    "latency_s": shown.latency_s,
-                    "source": ", ".join(sorted({r.source or "live" for r in chain})) or "live",
-                    "attempts": [attempt_view(r, journal) for r in chain],
-                }
-            )
-    return rows
+            head = {
+                "id": case_id,
+                "scaffold": scaffold.scaffold,
+                "tier": shown.test_case.tier,
+                "size": first.size if first else shown.test_case.size,
+                **answer_view(shown),
+                "outcome": "passed" if all(a.passed for a in answers) else shown.outcome,
+            }
+            tail = {
+                "samples": len(answers),
+                "tokens": tokens,
+                "latency_s": shown.latency_s,
+                "source": ", ".join(sorted({r.source or "live" for r in chain})) or "live",
+                "attempts": [attempt_view(r, journal) for r in chain],
+            }
+            parts.append((head, shown.test_case.input, shown.expected, tail))
+    return parts
 
 
-def _in_plan_order(manifest: RunManifest, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each scaffold's cases in the order the run planned them (results fold them by id)."""
+def _case_rows(
+    results: Mapping[str, ScaffoldResults], records: Sequence[AttemptRecord], journal: str
+) -> list[dict[str, Any]]:
+    return [
+        {**head, "input": safe_json(given), "expected": safe_json(expected), **tail}
+        for head, given, expected, tail in _case_parts(results, records, journal)
+    ]
+
+
+def _plan_position(manifest: RunManifest) -> Callable[[Mapping[str, Any]], tuple[int, int]]:
+    """Where a row (its scaffold and id) comes in the order the run planned its cases (the
+    results fold them by id)."""
     position = {
         case_id: i
         for scaffold in manifest.scaffolds.values()
         for i, case_id in enumerate(scaffold.case_ids)
     }
     scaffolds = {name: i for i, name in enumerate(manifest.scaffolds)}
-    return sorted(
-        rows,
-        key=lambda row: (
-            scaffolds.get(row["scaffold"], len(scaffolds)),
-            position.get(row["id"], len(position)),
-        ),
+    return lambda row: (
+        scaffolds.get(row["scaffold"], len(scaffolds)),
+        position.get(row["id"], len(position)),
     )
 
 
@@ -332,14 +346,8 @@ def page_heading(manifest: RunManifest) -> str:
     return printable(f"{heading}, run {manifest.run_id}", 300)
 
 
-def page_data(
-    manifest: RunManifest,
-    results: Mapping[str, ScaffoldResults],
-    records: Sequence[AttemptRecord],
-    summary: RunSummary,
-) -> dict[str, Any]:
-    """What the page shows, as JSON data (``summary`` is what ``summary.json`` holds)."""
-    journal = journal_name(manifest.run_id)
+def _page_head(manifest: RunManifest, summary: RunSummary) -> dict[str, Any]:
+    """The page's data but its cases."""
     return {
         "title": page_heading(manifest),
         "run": {
@@ -351,26 +359,110 @@ def page_data(
         },
         "summary": summary.model_dump(mode="json"),
         "certify": THRESHOLDS["CERTIFIED"],
-        "cases": _in_plan_order(manifest, _case_rows(results, records, journal)),
+    }
+
+
+def page_data(
+    manifest: RunManifest,
+    results: Mapping[str, ScaffoldResults],
+    records: Sequence[AttemptRecord],
+    summary: RunSummary,
+) -> dict[str, Any]:
+    """What the page shows, as JSON data (``summary`` is what ``summary.json`` holds)."""
+    journal = journal_name(manifest.run_id)
+    return {
+        **_page_head(manifest, summary),
+        "cases": sorted(_case_rows(results, records, journal), key=_plan_position(manifest)),
     }
 
 
 def render_page(data: Mapping[str, Any], programs: Markup | None = None) -> str:
     """The page of ``data`` (:func:`page_data`), with code mode's ``programs`` section
     (escaped HTML, :func:`~verification.reports.programs.programs_html`) if any."""
+    return _page(str(data["title"]), _BLOCK_JSON.encode(data), programs)
+
+
+def _page(title: str, block: str, programs: Markup | None) -> str:
     assets = _assets()
-    # ASCII JSON keeps lone surrogates as escapes; with '<' escaped no string can close
-    # the script element or open a comment in it.
-    block = json.dumps(data, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+    # With '<' escaped no string can close the script element or open a comment in it.
     block = block.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return page_template().render(
-        title=data["title"],
+        title=title,
         csp=assets.csp,
         style=Markup(assets.style),
         script=Markup(assets.script),
         data=Markup(block),
         programs=programs or Markup(""),
     )
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_JSON_TYPES = _SCALARS | {dict, list, tuple}
+_STRING = frozenset({str})
+_PLAIN_DEPTH = 32
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` is made of JSON's own types alone (no subclass), every object's
+    keys strings, at most :data:`_PLAIN_DEPTH` deep. Its JSON text read back and written
+    again is then the same text: only a key that is no string (``1`` beside ``"1"``) or an
+    object json does not know could make them differ."""
+    kind = type(value)
+    if kind is dict:
+        if not set(map(type, value)) <= _STRING:
+            return False
+        items: Any = value.values()
+    elif kind is list or kind is tuple:
+        items = value
+    else:
+        return kind in _SCALARS
+    kinds = set(map(type, items))
+    if kinds <= _SCALARS:
+        return True
+    if depth >= _PLAIN_DEPTH or not kinds <= _JSON_TYPES:
+        return False  # deeper (or a cycle): the value is read back as safe_json does
+    return all(type(item) in _SCALARS or _plain(item, depth + 1) for item in items)
+
+
+def _value_json(value: Any) -> str:
+    """``safe_json(value)`` as the page's block writes it: from ``value`` itself when that
+    writes the same text (:func:`_plain`), without reading its JSON back."""
+    if not _plain(value):
+        return _BLOCK_JSON.encode(safe_json(value))
+    try:
+        return _PLAIN_JSON.encode(value)
+    except ValueError:  # NaN or infinity: shown as text, as safe_json shows it
+        return _BLOCK_JSON.encode(repr(value))
+
+
+def page_text(
+    manifest: RunManifest,
+    results: Mapping[str, ScaffoldResults],
+    records: Sequence[AttemptRecord],
+    summary: RunSummary,
+    programs: Markup | None = None,
+) -> str:
+    """``render_page(page_data(...), programs)``, the same text, written without building
+    the data first: each case's input and expected answer is written once, from the value
+    the run holds, instead of written, read back and written again."""
+    head = _page_head(manifest, summary)
+    position = _plan_position(manifest)
+    parts = sorted(
+        _case_parts(results, records, journal_name(manifest.run_id)),
+        key=lambda part: position(part[0]),
+    )
+    cases = ",".join(
+        _BLOCK_JSON.encode(before)[:-1]
+        + ',"input":'
+        + _value_json(given)
+        + ',"expected":'
+        + _value_json(expected)
+        + ","
+        + _BLOCK_JSON.encode(after)[1:]
+        for before, given, expected, after in parts
+    )
+    block = _BLOCK_JSON.encode(head)[:-1] + ',"cases":[' + cases + "]}"
+    return _page(str(head["title"]), block, programs)
 
 
 class HtmlReporter:
@@ -381,8 +473,13 @@ class HtmlReporter:
     def write(self, context: ReportContext) -> list[Path]:
         context.output_dir.mkdir(parents=True, exist_ok=True)
         summary = summary_of(context)
-        data = page_data(context.manifest, context.results, context.records, summary)
-        page = render_page(data, programs_html(context.records))
+        page = page_text(
+            context.manifest,
+            context.results,
+            context.records,
+            summary,
+            programs_html(context.records),
+        )
         return [write_report(context.output_dir / HTML_REPORT_NAME, page)]
 
 
