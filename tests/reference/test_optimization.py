@@ -17,7 +17,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from verification.reference.optimization import (
+    descent_lengths,
     descent_points,
+    descent_points_and_lengths,
     descent_trace,
     genetic_algorithm,
     gradient_descent,
@@ -186,6 +188,59 @@ def test_descent_points_are_the_traces_points(
     steps = descent_trace(coefficients=coefficients, **inp)
     points = descent_points(coefficients, **inp)
     assert [repr(x) for x in points] == [repr(s.x[0]) for s in steps] + [repr(steps[-1].x_new[0])]
+    # The same run with its step lengths, which the generator reads instead of running
+    # descent_lengths again: the trace's step_norm and descent_lengths', bit for bit.
+    also, lengths = descent_points_and_lengths(coefficients, **inp)
+    assert [repr(x) for x in also] == [repr(x) for x in points]
+    assert [repr(v) for v in lengths] == [repr(s.step_norm) for s in steps]
+    assert [repr(v) for v in lengths] == [
+        repr(v) for v in descent_lengths(coefficients=coefficients, **inp)[0]
+    ]
+
+
+def _run_error_as_it_was(
+    curve: list[float],
+    rate: float,
+    points: list[float],
+    error: float,
+    wide: tuple[float, float],
+    rounding: float,
+) -> float | None:
+    """ends_convex_from_points' error loop as it was, Horner's rule from 0.0."""
+    for x, x_new in itertools.pairwise(points):
+        second = 0.0
+        for c in curve:
+            second = second * x + c
+        gain = abs(1 - rate * second) + 1e-15 + error * wide[0] + wide[1]
+        error = error * gain + 2e-15 * abs(x_new) + rounding
+        if not error < 1e-9:
+            return None
+    return error
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    coefficients=st.lists(st.integers(-6, 6) | st.floats(-6, 6), min_size=1, max_size=5),
+    x0=st.integers(-40, 40).map(lambda x: x / 10),
+    rate=st.sampled_from([0.01, 0.05, 0.1, 0.25, 0.5]),
+    start=st.sampled_from([0.0, 1e-16, 1e-12]),
+    wide=st.tuples(st.sampled_from([0.0, 1e-3, 0.5]), st.sampled_from([0.0, 1e-14])),
+)
+def test_the_error_bound_of_a_run_is_the_loops(
+    coefficients: list[float], x0: float, rate: float, start: float, wide: tuple[float, float]
+) -> None:
+    """ends_convex_from_points bounds a run's error with a cubic's and a quartic's second
+    derivative written out: the same bound, bit for bit, as Horner's rule from 0.0 (the
+    second derivative's zeros, of either sign, included)."""
+    from verification.reference.optimization.exact import _derivative, _run_error
+
+    points = descent_points(coefficients, x0=x0, learning_rate=rate, tolerance=1e-12)
+    if not all(map(np.isfinite, points)):
+        points = points[:-1]
+    curve = _derivative(_derivative(coefficients))
+    for run in (points, [0.0, -0.0, 0.0, 1.0], [-0.0, 2.0]):
+        fast = _run_error(curve, rate, run, start, wide, 1e-300)
+        assert repr(fast) == repr(_run_error_as_it_was(curve, rate, run, start, wide, 1e-300))
 
 
 @settings(max_examples=100, deadline=None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import FiniteFloat, NonNegativeInt
@@ -16,7 +16,7 @@ from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.reference.optimization import (
     DescentStep,
     descent_lengths,
-    descent_points,
+    descent_points_and_lengths,
     descent_trace,
     gradient_descent,
 )
@@ -115,6 +115,17 @@ def _with_tolerance(
     Decided from the run's step lengths and reach (:func:`descent_lengths`), as
     :func:`is_unambiguous` reads each step, without the steps themselves."""
     lengths, reach = descent_lengths(**{**candidate, "tolerance": 1e-12, "max_iterations": size})
+    return _picked_tolerance(rng, candidate, lengths, reach, size)
+
+
+def _picked_tolerance(
+    rng: random.Random,
+    candidate: dict[str, Any],
+    lengths: Sequence[float],
+    reach: Iterable[float],
+    size: int,
+) -> dict[str, Any] | None:
+    """:func:`_with_tolerance` from the run's first ``size`` step lengths and reaches."""
     if len(lengths) < size:
         return None
     order = rng.sample(_TOLERANCES, len(_TOLERANCES))
@@ -152,6 +163,15 @@ def _eigenvalues(p: int, q: int, s: int) -> tuple[float, float]:
 
 def _standard_polynomial(rng: random.Random) -> dict[str, Any] | None:
     """A cubic or quartic candidate that ends at a genuine local minimum."""
+    run = _polynomial_run(rng)
+    return None if run is None else run[0]
+
+
+def _polynomial_run(
+    rng: random.Random,
+) -> tuple[dict[str, Any], list[float], list[float]] | None:
+    """:func:`_standard_polynomial`'s candidate with its run's points and step lengths
+    (``tolerance`` 1e-12, at most :data:`_MAX_ITERATIONS` iterations), or ``None``."""
     if rng.random() < 0.5:
         coefficients = [rng.randint(1, 2), rng.randint(-4, 4)]
         coefficients += [rng.randint(-6, 6), rng.randint(-6, 6), rng.randint(-5, 5)]
@@ -164,11 +184,13 @@ def _standard_polynomial(rng: random.Random) -> dict[str, Any] | None:
     # float run decides when it provably agrees with the exact replay (most candidates);
     # the rng is not used past this point, so the same candidates are kept either way.
     # Its points decide (steps for the few kept are drawn again by _with_tolerance).
-    points = descent_points(coefficients, x0=x0, learning_rate=rate, tolerance=1e-12)
+    points, lengths = descent_points_and_lengths(
+        coefficients, x0=x0, learning_rate=rate, tolerance=1e-12
+    )
     decided = ends_convex_from_points(candidate, points, bound=MAX_ABS_ITERATE)
     if decided is None:
         decided = ends_at_minimum(coefficients, gradient_descent(**candidate)["minimum"])
-    return candidate if decided else None
+    return (candidate, points, lengths) if decided else None
 
 
 def ends_at_minimum(coefficients: Sequence[int], x: float | None) -> bool:
@@ -209,8 +231,19 @@ def _standard_quadratic(rng: random.Random) -> dict[str, Any] | None:
 def _standard(rng: random.Random, size: int) -> dict[str, Any]:
     two_d = rng.random() < 0.5
     for _ in range(_MAX_TRIES):
-        candidate = _standard_quadratic(rng) if two_d else _standard_polynomial(rng)
-        chosen = None if candidate is None else _with_tolerance(rng, candidate, size)
+        if two_d:
+            candidate = _standard_quadratic(rng)
+            chosen = None if candidate is None else _with_tolerance(rng, candidate, size)
+        else:
+            # The polynomial's run (50 iterations at most, size 11 at most) holds the
+            # first size steps descent_lengths would run again: their lengths, and each
+            # reach from the points either side.
+            run = _polynomial_run(rng)
+            if run is None:
+                continue
+            candidate, points, lengths = run
+            reach = map(max, map(abs, points[:size]), map(abs, points[1 : size + 1]))
+            chosen = _picked_tolerance(rng, candidate, lengths[:size], reach, size)
         if chosen is not None:
             return chosen
     raise RuntimeError(f"could not draw a standard gradient_descent instance of {size} iterations")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
-from itertools import pairwise
+from itertools import islice, pairwise
 from typing import Any
 
 from verification.reference.optimization.gradient import exact_last_point
@@ -140,6 +140,51 @@ def _value(coefficients: Sequence[float], x: float) -> float:
     return total
 
 
+def _run_error(
+    curve: Sequence[float],
+    rate: float,
+    points: Sequence[float],
+    error: float,
+    wide: tuple[float, float],
+    rounding: float,
+) -> float | None:
+    """The bound on the float run's distance from the exact one after its last step
+    (:func:`ends_convex_from_points` says how it grows), or ``None`` once past 1e-9.
+
+    ``f2(x)`` by Horner's rule on ``curve``: a cubic's and a quartic's written out from
+    ``curve[0]`` instead of ``0.0 * x + curve[0]``, which differ at most in the sign of a
+    zero, and ``abs(1 - rate * f2)`` is the same for either zero."""
+    low, high = wide
+    x = points[0]
+    if len(curve) == 2:
+        c0, c1 = curve
+        for x_new in islice(points, 1, None):
+            gain = abs(1 - rate * (c0 * x + c1)) + 1e-15 + error * low + high
+            error = error * gain + 2e-15 * abs(x_new) + rounding
+            if not error < 1e-9:
+                return None
+            x = x_new
+        return error
+    if len(curve) == 3:
+        c0, c1, c2 = curve
+        for x_new in islice(points, 1, None):
+            gain = abs(1 - rate * ((c0 * x + c1) * x + c2)) + 1e-15 + error * low + high
+            error = error * gain + 2e-15 * abs(x_new) + rounding
+            if not error < 1e-9:
+                return None
+            x = x_new
+        return error
+    for x, x_new in pairwise(points):  # _value(curve, x) inline: the loop is hot
+        second = 0.0
+        for c in curve:
+            second = second * x + c
+        gain = abs(1 - rate * second) + 1e-15 + error * low + high
+        error = error * gain + 2e-15 * abs(x_new) + rounding
+        if not error < 1e-9:
+            return None
+    return error
+
+
 def ends_convex_from_points(
     candidate: Mapping[str, Any], points: Sequence[float], *, bound: float
 ) -> bool | None:
@@ -191,14 +236,9 @@ def ends_convex_from_points(
     reach = max(map(abs, points[:-1])) + 1e-9  # each |x| + e, bounded once
     wide = rate * _value(bound_bend, reach), rate * (1e-15 * _value(bound_curve, reach) + 1e-15)
     rounding = 2e-15 * rate * _value(bound_slope, reach) + 1e-300
-    for x, x_new in pairwise(points):  # _value(curve, x) inline: the loop is hot
-        second = 0.0
-        for c in curve:
-            second = second * x + c
-        gain = abs(1 - rate * second) + 1e-15 + error * wide[0] + wide[1]
-        error = error * gain + 2e-15 * abs(x_new) + rounding
-        if not error < 1e-9:
-            return None
+    error = _run_error(curve, rate, points, error, wide, rounding)
+    if error is None:
+        return None
     distance = error + 6e-7
     if abs(end) > bound + distance:
         return False

@@ -17,6 +17,7 @@ __all__ = [
     "DescentStep",
     "descent_lengths",
     "descent_points",
+    "descent_points_and_lengths",
     "descent_trace",
     "exact_last_point",
     "gradient_descent",
@@ -328,17 +329,97 @@ def descent_points(
 
     Notes
     -----
+    The points of :func:`descent_points_and_lengths`, which says how they are computed.
+    """
+    points, _ = descent_points_and_lengths(
+        coefficients,
+        x0=x0,
+        learning_rate=learning_rate,
+        tolerance=tolerance,
+        max_iterations=max_iterations,
+    )
+    return points
+
+
+def descent_points_and_lengths(
+    coefficients: Sequence[float],
+    *,
+    x0: float,
+    learning_rate: float,
+    tolerance: float = 1e-6,
+    max_iterations: int = 50,
+) -> tuple[list[float], list[float]]:
+    """The points a polynomial's descent passes and the length of each step: ``x`` of each
+    step of :func:`descent_trace` and the last ``x_new``, and each step's ``step_norm``, the
+    same floats without the steps.
+
+    The ``gradient_descent`` generator decides thousands of candidates from the points
+    (where the run ends) and the lengths (which tolerance stops it when): one run for both.
+
+    Parameters
+    ----------
+    coefficients : list of float
+        A polynomial, highest degree first, as for :func:`gradient_descent`.
+    x0, learning_rate, tolerance, max_iterations
+        As for :func:`gradient_descent` (``x0`` a number).
+
+    Returns
+    -------
+    tuple of list of float
+        The points: ``x0`` then ``x_new`` of each iteration, one more than
+        :func:`descent_trace` has steps, the last the point the run stopped at (not finite
+        when it overflowed). The lengths: ``|step|`` of each iteration (infinite when the
+        step is not finite), one per step, as :func:`descent_lengths` gives them.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`gradient_descent`, and when ``x0`` is not a number.
+
+    Examples
+    --------
+    >>> descent_points_and_lengths([1, 0, 0], x0=2.0, learning_rate=0.5)
+    ([2.0, 0.0, 0.0], [2.0, 0.0])
+
+    Notes
+    -----
     The arithmetic of :func:`descent_trace`, operation for operation: Horner's rule on the
     derivative's coefficients, ``step = learning_rate * g``, ``x_new = x - step``, stop
     when ``x_new`` is not finite or ``|step| < tolerance`` (a step that is not finite is
-    never below it). One derivative evaluation per iteration.
+    never below it). One derivative evaluation per iteration. Horner's rule starts from
+    ``0.0 * x + d0``, which is ``d0`` itself for a finite ``x`` when ``d0`` is not zero:
+    a cubic's or a quartic's (the generator's) is then written out, from ``d0``.
     """
     derivative = _derivative_coefficients(coefficients)
     if not is_real(x0):
         raise ValueError(f"a polynomial in coefficients takes a number x0, got {x0!r}")
     x = finite(x0, "x0")
     rate, tol, limit = _run_settings(learning_rate, tolerance, max_iterations)
+    isfinite, inf = math.isfinite, math.inf
     points = [x]
+    lengths: list[float] = []
+    if len(derivative) == 3 and derivative[0] != 0:  # a cubic
+        d0, d1, d2 = derivative
+        for _ in range(limit):
+            step = rate * ((d0 * x + d1) * x + d2)
+            x = x - step
+            points.append(x)
+            length = abs(step) if isfinite(step) else inf
+            lengths.append(length)
+            if not isfinite(x) or length < tol:
+                break
+        return points, lengths
+    if len(derivative) == 4 and derivative[0] != 0:  # a quartic
+        d0, d1, d2, d3 = derivative
+        for _ in range(limit):
+            step = rate * (((d0 * x + d1) * x + d2) * x + d3)
+            x = x - step
+            points.append(x)
+            length = abs(step) if isfinite(step) else inf
+            lengths.append(length)
+            if not isfinite(x) or length < tol:
+                break
+        return points, lengths
     for _ in range(limit):
         total = 0.0
         for c in derivative:  # Horner's rule, as in _polynomial_derivative
@@ -346,9 +427,11 @@ def descent_points(
         step = rate * total
         x = x - step
         points.append(x)
-        if not math.isfinite(x) or abs(step) < tol:
+        length = abs(step) if isfinite(step) else inf
+        lengths.append(length)
+        if not isfinite(x) or length < tol:
             break
-    return points
+    return points, lengths
 
 
 def descent_lengths(
