@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.disk import no_fsync  # noqa: F401  (the runs' files need not reach the disk)
 from verification.cli import main
 from verification.registry import DEFAULT_SEED, get_spec
 from verification.runner import plan_cases

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.calibrations import calibrating_each_case_once
+from tests.support.disk import no_fsync  # noqa: F401  (the runs' files need not reach the disk)
 from tests.support.draws import drawing_each_case_once
 from verification.cli import main
 from verification.registry import DEFAULT_SEED, get_spec

@@ -30,7 +30,8 @@ def unsynced() -> Iterator[None]:
 @pytest.fixture(scope="module", autouse=True)
 def no_fsync() -> Iterator[None]:
     """Each module's tests write without waiting for the disk (:func:`unsynced`), for the
-    folders whose conftest imports it (tests/run, tests/llm, tests/store). A module that
+    folders whose conftest imports it (tests/run, tests/llm, tests/store, tests/reports,
+    tests/compose, tests/certify, tests/browser). A module that
     counts syncs defines a ``no_fsync`` of its own that only yields."""
     with unsynced():
         yield
