@@ -22,7 +22,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from markdown_it import MarkdownIt
 from pydantic import ValidationError
@@ -92,8 +92,9 @@ class ParsedAnswer:
         return self.failed_level is None
 
 
-@dataclass(frozen=True)
-class _Block:
+# A named tuple, not a frozen dataclass: one is made per code block of every reply, and a
+# frozen dataclass's __init__ costs several times as much.
+class _Block(NamedTuple):
     tag: str
     body: str
     first_line: int
@@ -386,6 +387,34 @@ def _decode(body: str) -> tuple[Any, tuple[str, ...], str | None]:
     return None, (), first_error
 
 
+_C_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)
+_DUMPS: Any = (
+    None
+    if _C_ENCODER is None
+    else _C_ENCODER(
+        None,  # no cycle check: a decoded answer has no cycle
+        json.JSONEncoder().default,
+        json.encoder.encode_basestring_ascii,
+        None,
+        ": ",
+        ", ",
+        False,  # sort_keys
+        False,  # skipkeys
+        True,  # allow_nan
+    )
+)
+"""``json.dumps``'s encoder, made once: ``json.dumps`` makes one per call, most of the
+cost of writing a small answer."""
+
+
+def _json_text(value: Any) -> str:
+    """``json.dumps(value)`` of a decoded answer (JSON data, so no cycle and nothing for
+    ``default`` to write: the text is the same)."""
+    if _DUMPS is None:  # an interpreter without the C accelerator
+        return json.dumps(value)
+    return "".join(_DUMPS(value, 0))
+
+
 class ResponseParser(LegacyParserAPI):
     """Finds, decodes and checks the final JSON answer of a reply.
 
@@ -415,7 +444,7 @@ class ResponseParser(LegacyParserAPI):
         schema = self._spec(scaffold).answer_schema
         try:
             # JSON mode: the answer is JSON, so arrays may fill tuples; "3" is still no int.
-            schema.model_validate_json(json.dumps(value), strict=True)
+            schema.model_validate_json(_json_text(value), strict=True)
         except ValidationError as exc:
             return ParsedAnswer(value, 2, _summarise(exc), leniency)
         return ParsedAnswer(value, None, "answer found and matches the schema", leniency)
