@@ -3,7 +3,8 @@ only as far as it judges: the first answers, made from the same draws as when th
 lists them all. Each case of every scaffold is calibrated as before: the same counts and
 misses as with every answer of each hook made (the slow path the lazy one stands for), and
 a lazy hook's first answers are the first ones of its whole list; an ``alternatives`` hook
-said to draw nothing (which lets the mutants before it be read in part) draws nothing."""
+said to draw nothing (which lets the mutants before it be read in part) draws nothing, and a
+hook said to draw first leaves the rng, once it made one answer, as it is after them all."""
 
 from __future__ import annotations
 
@@ -82,6 +83,35 @@ def test_an_alternatives_hook_said_to_draw_nothing_draws_nothing(name: str) -> N
         before = rng.getstate()
         spec.alternatives(case, rng)
         assert rng.getstate() == before, case.id
+
+
+DRAWING_FIRST = sorted(
+    name
+    for name, spec in SPECS.items()
+    for hook in (spec.mutants, spec.alternatives)
+    if isinstance(hook, LazyHook) and hook.draws_first
+)
+
+
+def test_some_hooks_draw_first() -> None:
+    assert {"fractional_knapsack", "matrix_chain", "n_queens", "kruskal", "huffman"} <= set(
+        DRAWING_FIRST
+    )
+
+
+@pytest.mark.parametrize("name", DRAWING_FIRST)
+def test_a_hook_said_to_draw_first_has_drawn_all_once_it_made_one_answer(name: str) -> None:
+    spec = SPECS[name]
+    for case in _cases(name, per_tier=10):
+        for hook in (spec.mutants, spec.alternatives):
+            if not (isinstance(hook, LazyHook) and hook.draws_first):
+                continue
+            whole = random.Random(f"{_SEED}:{case.id}")
+            hook(case, whole)
+            for count in range(1, PER_CASE + 2):
+                part = random.Random(f"{_SEED}:{case.id}")
+                hook.first(case, part, count)
+                assert part.getstate() == whole.getstate(), (case.id, count)
 
 
 def test_each_distinct_is_distinct_answers_one_at_a_time() -> None:

@@ -25,6 +25,7 @@ __all__ = [
     "answer_key",
     "descending_ranks",
     "distinct_answers",
+    "drawing_first",
     "drawing_nothing",
     "dropped_items",
     "duplicated_items",
@@ -181,11 +182,16 @@ class LazyHook:
         make: Callable[[TestCase, random.Random], Iterator[dict[str, Any]]],
         *,
         draws: bool = True,
+        draws_first: bool = False,
     ) -> None:
         self._make = make
         self.draws = draws
         """Whether the hook draws from ``rng`` (an ``alternatives`` hook that draws
         nothing lets the mutants before it be read in part)."""
+        self.draws_first = draws_first
+        """Whether the hook makes every draw from ``rng`` before its first answer: then
+        reading one answer or more leaves ``rng`` as reading them all does, and a
+        ``mutants`` hook may be read in part whatever draws after it."""
         functools.update_wrapper(self, make)
 
     def __call__(self, case: TestCase, rng: random.Random) -> list[dict[str, Any]]:
@@ -201,6 +207,14 @@ def drawing_nothing(
 ) -> LazyHook:
     """A :class:`LazyHook` that never draws from ``rng`` (tests hold it to that)."""
     return LazyHook(make, draws=False)
+
+
+def drawing_first(
+    make: Callable[[TestCase, random.Random], Iterator[dict[str, Any]]],
+) -> LazyHook:
+    """A :class:`LazyHook` that makes every draw from ``rng`` before its first answer
+    (tests hold it to that)."""
+    return LazyHook(make, draws_first=True)
 
 
 def sample_answers(

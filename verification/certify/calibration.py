@@ -105,8 +105,11 @@ def _answers(
     make = getattr(spec, hook)
     try:
         # Only the first answers are judged. A lazy hook makes no more, unless the
-        # alternatives hook draws from ``rng`` after the mutants: then every draw is made.
-        if isinstance(make, LazyHook) and (hook == "alternatives" or not _draws(spec.alternatives)):
+        # alternatives hook draws from ``rng`` after mutants that may not have made every
+        # draw yet: then every mutant is made.
+        if isinstance(make, LazyHook) and (
+            hook == "alternatives" or make.draws_first or not _draws(spec.alternatives)
+        ):
             made = make.first(case, rng, PER_CASE)
         else:
             made = list(make(case, rng))[:PER_CASE]

@@ -4,12 +4,12 @@ order)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import distinct_answers, drawing_first, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.reference.backtracking import n_queens
 from verification.validators.base import ValidationResult, Validator, pick, repeated
@@ -240,40 +240,45 @@ def _answer(solutions: list[list[int]]) -> dict[str, Any]:
     return {"solutions": solutions, "count": len(solutions)}
 
 
-def n_queens_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_first
+def n_queens_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """A solution dropped, repeated, or with two queens swapped between rows; every column
     counted from 1; only the solutions whose first queen is in the left half (the mirror
     images forgotten); the count one off; on a board with no solution, the main diagonal
     claimed as one; the placed queens ignored (the empty board's solutions) or one of
     them moved."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Every draw first (the alternatives draw after these), then the answers one at a
+    # time: a run's calibration judges the first few and makes no more.
     n: int = case.input["n"]
     placed: list[list[int]] = case.input.get("placed") or []
     solutions: list[list[int]] = case.expected["solutions"]
     count = len(solutions)
-    wrong: list[dict[str, Any]] = [
-        {"solutions": solutions, "count": count + 1},
-        _answer([list(range(n))]),
-    ]
+    index = rng.randrange(count) if count else 0
+    rows = rng.sample(range(n), 2) if count and n >= 2 else []
+    yield {"solutions": solutions, "count": count + 1}
+    yield _answer([list(range(n))])
     if placed and n <= 8:
         empty_board = _empty_board(n)
-        wrong.append(_answer(empty_board))
+        yield _answer(empty_board)
         kept = {tuple(s) for s in solutions}
-        wrong.append(_answer([*solutions, *[s for s in empty_board if tuple(s) not in kept][:1]]))
+        yield _answer([*solutions, *[s for s in empty_board if tuple(s) not in kept][:1]])
     if count:
-        wrong.append({"solutions": solutions, "count": count - 1})
-        index = rng.randrange(count)
-        wrong.append(_answer(solutions[:index] + solutions[index + 1 :]))
-        wrong.append(_answer([*solutions, solutions[index]]))
-        wrong.append(_answer([[c + 1 for c in s] for s in solutions]))
+        yield {"solutions": solutions, "count": count - 1}
+        yield _answer(solutions[:index] + solutions[index + 1 :])
+        yield _answer([*solutions, solutions[index]])
+        yield _answer([[c + 1 for c in s] for s in solutions])
         if n >= 2:
-            r1, r2 = rng.sample(range(n), 2)
+            r1, r2 = rows
             swapped = list(solutions[index])
             swapped[r1], swapped[r2] = swapped[r2], swapped[r1]
-            wrong.append(_answer([*solutions[:index], swapped, *solutions[index + 1 :]]))
-            wrong.append(_answer([s for s in solutions if 2 * s[0] < n]))
+            yield _answer([*solutions[:index], swapped, *solutions[index + 1 :]])
+            yield _answer([s for s in solutions if 2 * s[0] < n])
     else:
-        wrong.append({"solutions": [], "count": 1})
-    return distinct_answers(wrong, unlike=[case.expected])
+        yield {"solutions": [], "count": 1}
 
 
 def n_queens_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import distinct_answers, drawing_first, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.reference.dynamic_programming import matrix_chain_multiplication
 from verification.validators.base import ValidationResult, Validator, pick
@@ -308,44 +308,58 @@ def matrix_chain_alternatives(case: TestCase, rng: random.Random) -> Sequence[di
     return distinct_answers(answers, unlike=[case.expected])
 
 
-def matrix_chain_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_first
+def matrix_chain_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The cost one off; a worse order (left to right, right to left, the costliest) with
     its own cost or claiming the optimum; two matrices swapped, one dropped, the outer
     parentheses left out, the chain written flat, or the right order written with blanks."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Every draw first (the alternatives draw after these), then the answers one at a
+    # time: a run's calibration judges the first few and makes no more.
     d: list[int] = case.input["dimensions"]
     n = len(d) - 1
     optimum: int = case.expected["min_cost"]
     best: str = case.expected["parenthesization"]
-    wrong: list[dict[str, Any]] = [
-        {"min_cost": optimum + 1, "parenthesization": best},
-        {"min_cost": max(0, optimum - 1), "parenthesization": best},
-    ]
-    worse = [_chain(n, left=True), _chain(n, left=False), _costliest(d)]
-    for text in worse:
-        cost = parenthesization_cost(text, d)
-        if isinstance(cost, int) and cost != optimum:
-            wrong.append({"min_cost": cost, "parenthesization": text})
-            wrong.append({"min_cost": optimum, "parenthesization": text})
     tokens = re.findall(r"A[0-9]+|[()]", best)
     names = [i for i, token in enumerate(tokens) if token.startswith("A")]
     if n >= 2:
         i, j = sorted(rng.sample(names, 2))
+        # One draw per token, as the filter that drops a matrix always drew.
+        left_in = [k != rng.choice(names) for k in range(len(tokens))]
+    yield {"min_cost": optimum + 1, "parenthesization": best}
+    yield {"min_cost": max(0, optimum - 1), "parenthesization": best}
+    for text in _worse_orders(d):
+        cost = parenthesization_cost(text, d)
+        if isinstance(cost, int) and cost != optimum:
+            yield {"min_cost": cost, "parenthesization": text}
+            yield {"min_cost": optimum, "parenthesization": text}
+    if n >= 2:
         swapped = list(tokens)
         swapped[i], swapped[j] = tokens[j], tokens[i]
-        wrong.append({"min_cost": optimum, "parenthesization": "".join(swapped)})
-        dropped = [t for k, t in enumerate(tokens) if k != rng.choice(names)]
-        wrong.append({"min_cost": optimum, "parenthesization": "".join(dropped)})
-        wrong.append({"min_cost": optimum, "parenthesization": best[1:-1]})
+        yield {"min_cost": optimum, "parenthesization": "".join(swapped)}
+        dropped = [t for t, kept in zip(tokens, left_in, strict=True) if kept]
+        yield {"min_cost": optimum, "parenthesization": "".join(dropped)}
+        yield {"min_cost": optimum, "parenthesization": best[1:-1]}
     if n >= 3:
         flat = "(" + "".join(f"A{i}" for i in range(1, n + 1)) + ")"
-        wrong.append({"min_cost": optimum, "parenthesization": flat})
+        yield {"min_cost": optimum, "parenthesization": flat}
     spaced = " ".join(tokens)
-    wrong.append({"min_cost": optimum, "parenthesization": f" {spaced}\t" if n == 1 else spaced})
+    yield {"min_cost": optimum, "parenthesization": f" {spaced}\t" if n == 1 else spaced}
     if n == 1:
-        wrong.append({"min_cost": optimum, "parenthesization": "(A1)"})
-        wrong.append({"min_cost": optimum, "parenthesization": "A2"})
-        wrong.append({"min_cost": d[0] * d[1], "parenthesization": best})
-    return distinct_answers(wrong, unlike=[case.expected])
+        yield {"min_cost": optimum, "parenthesization": "(A1)"}
+        yield {"min_cost": optimum, "parenthesization": "A2"}
+        yield {"min_cost": d[0] * d[1], "parenthesization": best}
+
+
+def _worse_orders(d: Sequence[int]) -> Iterator[str]:
+    """Left to right, right to left, the costliest (each made only when asked for)."""
+    n = len(d) - 1
+    yield _chain(n, left=True)
+    yield _chain(n, left=False)
+    yield _costliest(d)
 
 
 def _costliest(d: Sequence[int]) -> str:

@@ -13,7 +13,7 @@ from verification.cases import TestCase, Tier
 from verification.catalog.calibration import (
     LazyHook,
     descending_ranks,
-    distinct_answers,
+    drawing_first,
     each_distinct,
 )
 from verification.catalog.spec import (
@@ -249,10 +249,19 @@ def _clearly_wrong(test_input: Mapping[str, Any], answer: dict[str, Any], optimu
     )
 
 
-def fractional_knapsack_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_first
+def fractional_knapsack_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """``max_value`` just outside its tolerance; the cut item taken whole (over capacity)
     or left out (0/1 thinking: feasible, not optimal); a whole item halved; filling by
     largest value or lightest weight first; a fraction dropped, added or above 1."""
+    best = case.expected["max_value"]
+    kept = (answer for answer in _wrong(case, rng) if _clearly_wrong(case.input, answer, best))
+    return each_distinct(kept, unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Every draw first (the alternatives draw after these), then the answers one at a
+    # time: a run's calibration judges the first few and makes no more.
     inp = case.input
     best: float = case.expected["max_value"]
     fractions: list[float] = case.expected["fractions"]
@@ -260,28 +269,23 @@ def fractional_knapsack_mutants(case: TestCase, rng: random.Random) -> Sequence[
     ranks = descending_ranks([Fraction(values[i], weights[i]) for i in range(n)])
     ranked = sorted(range(n), key=ranks.__getitem__)  # stable: tied ratios by index
     shares = _fill(inp, ranked)
-    wrong: list[dict[str, Any]] = [
-        {"max_value": round(best + 0.01, 4), "fractions": fractions},
-        {"max_value": round(best - 0.01, 4), "fractions": fractions},
-    ]
+    taken = [i for i in range(n) if shares[i] == 1]
+    halved = rng.sample(taken, min(2, len(taken)))
+    raised = rng.randrange(n) if n else 0
+    yield {"max_value": round(best + 0.01, 4), "fractions": fractions}
+    yield {"max_value": round(best - 0.01, 4), "fractions": fractions}
     for i in range(n):
         if 0 < shares[i] < 1:
-            wrong.append(_answer(inp, [*shares[:i], Fraction(1), *shares[i + 1 :]]))
-            wrong.append(_answer(inp, [*shares[:i], Fraction(0), *shares[i + 1 :]]))
-    taken = [i for i in range(n) if shares[i] == 1]
-    for i in rng.sample(taken, min(2, len(taken))):
-        wrong.append(_answer(inp, [*shares[:i], Fraction(1, 2), *shares[i + 1 :]]))
+            yield _answer(inp, [*shares[:i], Fraction(1), *shares[i + 1 :]])
+            yield _answer(inp, [*shares[:i], Fraction(0), *shares[i + 1 :]])
+    for i in halved:
+        yield _answer(inp, [*shares[:i], Fraction(1, 2), *shares[i + 1 :]])
     for key in (lambda i: (-values[i], i), lambda i: (weights[i], i)):
-        wrong.append(_answer(inp, _fill(inp, sorted(range(n), key=key))))
+        yield _answer(inp, _fill(inp, sorted(range(n), key=key)))
     if n:
-        wrong.append({"max_value": best, "fractions": fractions[:-1]})
-        raised = rng.randrange(n)
-        wrong.append(
-            {"max_value": best, "fractions": [*fractions[:raised], 1.5, *fractions[raised + 1 :]]}
-        )
-    wrong.append({"max_value": best, "fractions": [*fractions, 0.0]})
-    kept = [answer for answer in wrong if _clearly_wrong(inp, answer, best)]
-    return distinct_answers(kept, unlike=[case.expected])
+        yield {"max_value": best, "fractions": fractions[:-1]}
+        yield {"max_value": best, "fractions": [*fractions[:raised], 1.5, *fractions[raised + 1 :]]}
+    yield {"max_value": best, "fractions": [*fractions, 0.0]}
 
 
 @LazyHook

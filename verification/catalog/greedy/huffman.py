@@ -8,7 +8,11 @@ from itertools import islice, pairwise
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import LazyHook, distinct_answers, each_distinct
+from verification.catalog.calibration import (
+    LazyHook,
+    drawing_first,
+    each_distinct,
+)
 from verification.catalog.spec import (
     STRESS_FACTOR,
     AnswerSchema,
@@ -249,17 +253,23 @@ def _answer(codes: Mapping[str, str], frequencies: Mapping[str, int]) -> dict[st
     return {"codes": dict(codes), "total_bits": total}
 
 
-def huffman_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_first
+def huffman_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """``total_bits`` one off; two codewords of different lengths swapped between symbols
     of different counts (prefix-free, not optimal); a codeword lengthened (prefix-free, not
     optimal), shortened or with its last bit flipped (a prefix clash); a symbol left out or
     an unknown one added; a lone symbol given the empty code, two bits or ``"1"``."""
+    codes, total = case.expected["codes"], case.expected["total_bits"]
+    changed = (a for a in _wrong(case, rng) if a["codes"] != codes or a["total_bits"] != total)
+    return each_distinct(changed, unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Every draw first (the alternatives draw after these), then the answers one at a
+    # time: a run's calibration judges the first few and makes no more.
     codes: dict[str, str] = case.expected["codes"]
     total: int = case.expected["total_bits"]
     frequencies: Mapping[str, int] = case.input["frequencies"]
-    wrong: list[dict[str, Any]] = [{"codes": codes, "total_bits": total + 1}]
-    if total:
-        wrong.append({"codes": codes, "total_bits": total - 1})
     symbols = list(codes)
     pairs = [
         (a, b)
@@ -267,24 +277,27 @@ def huffman_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, An
         for b in symbols
         if frequencies[a] < frequencies[b] and len(codes[a]) < len(codes[b])
     ]
-    for a, b in rng.sample(pairs, min(2, len(pairs))):
-        wrong.append(_answer({**codes, a: codes[b], b: codes[a]}, frequencies))
-    for symbol in rng.sample(symbols, min(2, len(symbols))):
+    swaps = rng.sample(pairs, min(2, len(pairs)))
+    changed = [(symbol, rng.choice("01")) for symbol in rng.sample(symbols, min(2, len(symbols)))]
+    left_out = rng.choice(symbols) if symbols else None
+    yield {"codes": codes, "total_bits": total + 1}
+    if total:
+        yield {"codes": codes, "total_bits": total - 1}
+    for a, b in swaps:
+        yield _answer({**codes, a: codes[b], b: codes[a]}, frequencies)
+    for symbol, bit in changed:
         code = codes[symbol]
-        wrong.append(_answer({**codes, symbol: code + rng.choice("01")}, frequencies))
-        wrong.append(_answer({**codes, symbol: code[:-1]}, frequencies))
+        yield _answer({**codes, symbol: code + bit}, frequencies)
+        yield _answer({**codes, symbol: code[:-1]}, frequencies)
         if len(symbols) > 1:
             flipped = code[:-1] + ("1" if code[-1] == "0" else "0")
-            wrong.append(_answer({**codes, symbol: flipped}, frequencies))
+            yield _answer({**codes, symbol: flipped}, frequencies)
     if symbols:
-        left_out = rng.choice(symbols)
-        wrong.append(_answer({s: c for s, c in codes.items() if s != left_out}, frequencies))
+        yield _answer({s: c for s, c in codes.items() if s != left_out}, frequencies)
     extra = "1" * (max((len(c) for c in codes.values()), default=0) + 1)
-    wrong.append({"codes": {**codes, "ZZ": extra}, "total_bits": total})
+    yield {"codes": {**codes, "ZZ": extra}, "total_bits": total}
     if len(symbols) == 1:
-        wrong.append(_answer({symbols[0]: "1"}, frequencies))
-    answers = [a for a in wrong if a["codes"] != codes or a["total_bits"] != total]
-    return distinct_answers(answers, unlike=[case.expected])
+        yield _answer({symbols[0]: "1"}, frequencies)
 
 
 @LazyHook

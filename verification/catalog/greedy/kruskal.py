@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Annotated, Any
 
 from pydantic import Strict, StrictInt, StrictStr
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers, dropped_items, duplicated_items
+from verification.catalog.calibration import (
+    distinct_answers,
+    drawing_first,
+    dropped_items,
+    duplicated_items,
+    each_distinct,
+)
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     count_vertices,
@@ -194,22 +200,33 @@ def _total(edges: Sequence[Sequence[Any]]) -> int:
     return sum(int(edge[2]) for edge in edges)
 
 
-def kruskal_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_first
+def kruskal_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """A tree edge dropped or repeated, a tree edge swapped for a heavier non-tree edge that
     reconnects the tree (a spanning tree, not a minimum one), a total one off; an edge
     written larger label first; the edges listed heaviest first."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Every draw first (the alternatives draw after these), then the answers one at a
+    # time: a run's calibration judges the first few and makes no more.
     tree: list[list[Any]] = case.expected["edges"]
     total: int = case.expected["total_weight"]
-    wrong = [{"edges": tree, "total_weight": total + rng.choice((-1, 1))}]
-    for edges in [*dropped_items(tree, rng), *duplicated_items(tree, rng)]:
-        wrong.append({"edges": edges, "total_weight": _total(edges)})
+    off = rng.choice((-1, 1))
+    changed = [*dropped_items(tree, rng), *duplicated_items(tree, rng)]
+    index = rng.randrange(len(tree)) if tree else 0
+    yield {"edges": tree, "total_weight": total + off}
+    for edges in changed:
+        yield {"edges": edges, "total_weight": _total(edges)}
+    made = 1 + len(changed)
     if tree:
-        index = rng.randrange(len(tree))
         u, v, w = tree[index]
-        flipped = [*tree[:index], [v, u, w], *tree[index + 1 :]]
-        wrong.append({"edges": flipped, "total_weight": total})
+        yield {"edges": [*tree[:index], [v, u, w], *tree[index + 1 :]], "total_weight": total}
+        made += 1
     if len({edge[2] for edge in tree}) > 1:
-        wrong.append({"edges": tree[::-1], "total_weight": total})
+        yield {"edges": tree[::-1], "total_weight": total}
+        made += 1
     in_tree = {frozenset(edge[:2]) for edge in tree}
     for u, v, w in case.input["edges"]:
         if frozenset((u, v)) in in_tree or u == v:
@@ -223,11 +240,11 @@ def kruskal_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, An
                     ([*sorted(e[:2], key=label_order), e[2]] for e in swapped),
                     key=lambda e: e[2],
                 )
-                wrong.append({"edges": swapped, "total_weight": _total(swapped)})
+                yield {"edges": swapped, "total_weight": _total(swapped)}
+                made += 1
                 break
-        if len(wrong) >= 8:
+        if made >= 8:
             break
-    return distinct_answers(wrong, unlike=[case.expected])
 
 
 def _spans(edges: Sequence[Sequence[Any]], tree: Sequence[Sequence[Any]]) -> bool:
