@@ -9,6 +9,7 @@ import string
 
 import pytest
 
+from verification.cases import CaseRandom
 from verification.generators.string_algo import random_word
 
 
@@ -23,7 +24,7 @@ class _Subclass(random.Random):
 LETTERS = string.ascii_letters + string.digits + string.punctuation
 
 
-@pytest.mark.parametrize("make", [random.Random, _Subclass])
+@pytest.mark.parametrize("make", [random.Random, CaseRandom, _Subclass])
 def test_random_word_is_one_choice_per_letter(make: type[random.Random]) -> None:
     lengths = (0, 1, 2, 3, 7, 31, 32, 33, 100, 1000)
     for seed in range(400):

@@ -12,6 +12,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from verification.cases import CaseRandom
+
 __all__ = ["has_overlap", "plant", "random_word", "text_length"]
 
 
@@ -19,8 +21,10 @@ def random_word(rng: random.Random, alphabet: str, length: int) -> str:
     """``length`` letters drawn uniformly from ``alphabet``: the letters, and the state
     ``rng`` is left in, of ``"".join(rng.choice(alphabet) for _ in range(length))``."""
     size = len(alphabet)
-    if type(rng) is not random.Random or not 0 < size < 256 or not alphabet.isascii():
-        return "".join(rng.choice(alphabet) for _ in range(length))
+    plain = type(rng) is CaseRandom or type(rng) is random.Random  # choice as random's
+    # A word of a few letters (a trie's) costs less drawn a letter at a time.
+    if length <= _BY_LETTER or not plain or not 0 < size < 256 or not alphabet.isascii():
+        return "".join([rng.choice(alphabet) for _ in range(length)])
     keep, rejected = _letter_tables(alphabet)
     # choice(alphabet) takes the top k bits of the generator's next 32-bit word (k the
     # bit length of the alphabet's size) and draws again while they are not below it.
@@ -35,6 +39,10 @@ def random_word(rng: random.Random, alphabet: str, length: int) -> str:
         drawn.append(letters)
         missing -= len(letters)
     return b"".join(drawn).decode("ascii")
+
+
+_BY_LETTER = 4
+"""Up to this many letters, :func:`random_word` calls ``choice`` per letter."""
 
 
 @functools.cache
