@@ -25,6 +25,7 @@ import jinja2
 
 from verification.certify.results import THRESHOLDS, ScaffoldResults, wilson_interval
 from verification.reports.base import ReportContext, write_report
+from verification.reports.compiled import template_bytecode
 from verification.reports.xmltext import xml_text
 
 __all__ = [
@@ -65,6 +66,7 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         autoescape=True,  # XML: a name holding '<' or '&' stays text
         keep_trailing_newline=True,
+        bytecode_cache=template_bytecode("charts"),
     )
 
 

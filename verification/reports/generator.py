@@ -47,6 +47,7 @@ from verification.reports.charts import (
     scaffold_chart_name,
     summary_charts,
 )
+from verification.reports.compiled import template_bytecode
 from verification.reports.envelope_search import search_markdown, search_results
 from verification.reports.history import recent_comparable
 from verification.reports.html import HtmlReporter
@@ -156,6 +157,7 @@ def _environment() -> jinja2.Environment:
         trim_blocks=False,
         keep_trailing_newline=True,
         auto_reload=False,  # package files: no stat of a template each time it is asked for
+        bytecode_cache=template_bytecode("markdown"),
     )
     env.globals.update(
         pct=_pct,

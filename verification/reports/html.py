@@ -30,6 +30,7 @@ from verification.cases import printable
 from verification.certify.results import THRESHOLDS, ScaffoldResults, TestResult
 from verification.errors import ConfigurationError
 from verification.reports.base import ReportContext, write_report
+from verification.reports.compiled import template_bytecode
 from verification.reports.programs import programs_html
 from verification.reports.summary import summary_of
 from verification.store.manifests import RunManifest, latest_run_id
@@ -105,6 +106,7 @@ def page_template(name: str = "index.html.j2") -> jinja2.Template:
         loader=jinja2.PackageLoader("verification.reports", "templates"),
         undefined=jinja2.StrictUndefined,
         autoescape=True,
+        bytecode_cache=template_bytecode("pages"),
     )
     return env.get_template(name)
 
@@ -240,8 +242,7 @@ def attempts_by_case(records: Sequence[AttemptRecord]) -> dict[str, list[Attempt
     return attempts
 
 
-_CaseParts = tuple[dict[str, Any], Any, Any, dict[str, Any]]
-"""A case's row: the fields before its input, its input and expected answer, the rest."""
+_CaseParts = tuple[dict[str, Any], Any, Any, dict[str, Any]]  # before, input, expected, after
 
 
 def _case_parts(
@@ -403,10 +404,9 @@ _PLAIN_DEPTH = 32
 
 
 def _plain(value: Any, depth: int = 0) -> bool:
-    """Whether ``value`` is made of JSON's own types alone (no subclass), every object's
-    keys strings, at most :data:`_PLAIN_DEPTH` deep. Its JSON text read back and written
-    again is then the same text: only a key that is no string (``1`` beside ``"1"``) or an
-    object json does not know could make them differ."""
+    """Whether ``value`` is JSON's own types alone (no subclass), every key a string, at most
+    :data:`_PLAIN_DEPTH` deep: its JSON text read back and written again is then the same
+    (a key 1 beside "1", or an object json does not know, could make them differ)."""
     kind = type(value)
     if kind is dict:
         if not set(map(type, value)) <= _STRING:
