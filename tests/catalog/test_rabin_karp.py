@@ -67,6 +67,23 @@ def test_rolled_hashes_equal_direct_hashes(text: str, length: int, base: int) ->
     assert rolled == direct
 
 
+@given(
+    text=st.text(alphabet="ABC", max_size=60),
+    pattern=st.text(alphabet="ABC", min_size=1, max_size=4),
+    most=st.integers(1, 8),
+)
+def test_the_generators_count_of_occurrences_is_the_references(
+    text: str, pattern: str, most: int
+) -> None:
+    """The standard tier turns down a text with more than 4 occurrences before hashing
+    it: the count it reads (str.find, overlaps included) is the reference's positions',
+    up to where it stops counting."""
+    from verification.catalog.string.rabin_karp import _occurrences
+
+    positions = rabin_karp(text=text, pattern=pattern, base=10, modulus=13)["positions"]
+    assert _occurrences(text, pattern, most) == min(len(positions), most)
+
+
 def test_reference_agrees_over_generated_cases() -> None:
     for tier in TIERS:
         low, high = SPEC.size.ranges[tier]
