@@ -4,12 +4,12 @@ colours, or "not colourable" when none exists)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import distinct_answers, drawing_first, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
@@ -372,32 +372,37 @@ def _first_fit(vertices: list[str], edges: list[list[str]], cap: int | None) -> 
     return colour
 
 
-def graph_coloring_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_first
+def graph_coloring_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """A vertex given a neighbour's colour, colour 0, colour ``k + 1``, a vertex left out,
     a wrong "not colourable"; on a graph that is not colourable, a first-fit colouring
     with too many colours, one squeezed into ``k`` colours (improper), and "colourable"
     with no colouring."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Every draw first (the alternatives draw after these), then the answers one at a
+    # time: a run's calibration judges the first few and makes no more.
     vertices: list[str] = case.input["vertices"]
     edges: list[list[str]] = case.input["edges"]
     k: int = case.input["num_colors"]
     coloring: dict[str, int] | None = case.expected["coloring"]
     if coloring is None:
-        wrong: list[dict[str, Any]] = [
-            {"colorable": True, "coloring": _first_fit(vertices, edges, None)},
-            {"colorable": True, "coloring": _first_fit(vertices, edges, k)},
-            {"colorable": True, "coloring": None},
-        ]
-        return distinct_answers(wrong, unlike=[case.expected])
-    wrong = [{"colorable": False, "coloring": None}]
+        yield {"colorable": True, "coloring": _first_fit(vertices, edges, None)}
+        yield {"colorable": True, "coloring": _first_fit(vertices, edges, k)}
+        yield {"colorable": True, "coloring": None}
+        return
+    v = rng.choice(vertices) if vertices else ""
+    ends = rng.sample(edges, min(2, len(edges)))
+    yield {"colorable": False, "coloring": None}
     if vertices:
-        v = rng.choice(vertices)
-        wrong.append({"colorable": True, "coloring": {**coloring, v: 0}})
-        wrong.append({"colorable": True, "coloring": {**coloring, v: k + 1}})
-        wrong.append({"colorable": True, "coloring": {u: c for u, c in coloring.items() if u != v}})
-    for u, v in rng.sample(edges, min(2, len(edges))):
-        if u != v:
-            wrong.append({"colorable": True, "coloring": {**coloring, u: coloring[v]}})
-    return distinct_answers(wrong, unlike=[case.expected])
+        yield {"colorable": True, "coloring": {**coloring, v: 0}}
+        yield {"colorable": True, "coloring": {**coloring, v: k + 1}}
+        yield {"colorable": True, "coloring": {u: c for u, c in coloring.items() if u != v}}
+    for u, w in ends:
+        if u != w:
+            yield {"colorable": True, "coloring": {**coloring, u: coloring[w]}}
 
 
 def graph_coloring_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:

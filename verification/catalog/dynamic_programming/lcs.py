@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import distinct_answers, drawing_first, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.string_algo import random_word
 from verification.generators.string_pairs import (
@@ -184,10 +184,17 @@ def lcs_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, A
     return distinct_answers(answers, unlike=[case.expected])
 
 
-def lcs_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_first
+def lcs_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The length one off; a letter dropped (common, not longest); a letter replaced or
     added, or the witness reversed, where that is no common subsequence; a whole string
     that is not a subsequence of the other; the empty answer."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Every draw first (the alternatives draw after these), then the answers one at a
+    # time: a run's calibration judges the first few and makes no more.
     a, b = case.input["a"], case.input["b"]
     length: int = case.expected["length"]
     witness: str = case.expected["subsequence"]
@@ -196,29 +203,31 @@ def lcs_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
     def common(text: str) -> bool:
         return _is_subsequence(text, a) and _is_subsequence(text, b)
 
-    wrong: list[dict[str, Any]] = [{"length": length + 1, "subsequence": witness}]
     if length > 0:
-        wrong.append({"length": length - 1, "subsequence": witness})
         index = rng.randrange(length)
-        wrong.append({"length": length - 1, "subsequence": witness[:index] + witness[index + 1 :]})
-        for letter in rng.sample(letters, len(letters)):
+        replacing = rng.sample(letters, len(letters))
+    at = rng.randint(0, length)
+    adding = rng.sample(letters, len(letters))
+    yield {"length": length + 1, "subsequence": witness}
+    if length > 0:
+        yield {"length": length - 1, "subsequence": witness}
+        yield {"length": length - 1, "subsequence": witness[:index] + witness[index + 1 :]}
+        for letter in replacing:
             replaced = witness[:index] + letter + witness[index + 1 :]
             if not common(replaced):
-                wrong.append({"length": length, "subsequence": replaced})
+                yield {"length": length, "subsequence": replaced}
                 break
         if not common(witness[::-1]):
-            wrong.append({"length": length, "subsequence": witness[::-1]})
-        wrong.append({"length": 0, "subsequence": ""})
-    at = rng.randint(0, length)
-    for letter in rng.sample(letters, len(letters)):
+            yield {"length": length, "subsequence": witness[::-1]}
+        yield {"length": 0, "subsequence": ""}
+    for letter in adding:
         longer = witness[:at] + letter + witness[at:]
         if not common(longer):
-            wrong.append({"length": length + 1, "subsequence": longer})
+            yield {"length": length + 1, "subsequence": longer}
             break
     for whole in (a, b):
         if whole and not common(whole):
-            wrong.append({"length": len(whole), "subsequence": whole})
-    return distinct_answers(wrong, unlike=[case.expected])
+            yield {"length": len(whole), "subsequence": whole}
 
 
 SPEC = ScaffoldSpec(

@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers, duplicated_items, swapped_items
+from verification.catalog.calibration import (
+    distinct_answers,
+    drawing_first,
+    duplicated_items,
+    each_distinct,
+    swapped_items,
+)
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.arrays import ascending, distinct_values, values_with_repeats
 from verification.reference.dynamic_programming import longest_increasing_subsequence
@@ -207,19 +213,24 @@ def lis_alternatives(case: TestCase, rng: random.Random) -> Sequence[dict[str, A
     return distinct_answers(answers, unlike=[case.expected])
 
 
-def lis_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_first
+def lis_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The length one off; a value dropped (increasing, not longest); a value repeated or
     two swapped (not strictly increasing); a value changed to one not in the sequence; a
     longest non-decreasing subsequence where that is longer (the strictness slip); the
     sequence itself where it is not increasing."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Every draw first (the alternatives draw after these), then the answers one at a
+    # time: a run's calibration judges the first few and makes no more.
     values: list[int] = list(case.input["sequence"])
     length: int = case.expected["length"]
     witness: list[int] = case.expected["subsequence"]
-    wrong: list[dict[str, Any]] = [{"length": length + 1, "subsequence": witness}]
+    changed: list[int] = []
     if length > 0:
-        wrong.append({"length": length - 1, "subsequence": witness})
         index = rng.randrange(length)
-        wrong.append({"length": length - 1, "subsequence": witness[:index] + witness[index + 1 :]})
         absent: list[int] = []
         spread = 3
         while not absent:  # a stress size's values may fill every number near the witness's
@@ -227,15 +238,19 @@ def lis_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
             absent = [v for v in near if v not in values]
             spread *= 2
         changed = [*witness[:index], rng.choice(absent), *witness[index + 1 :]]
-        wrong.append({"length": length, "subsequence": changed})
-    for items in (*duplicated_items(witness, rng), *swapped_items(witness, rng, count=1)):
-        wrong.append({"length": len(items), "subsequence": items})
+    edited = (*duplicated_items(witness, rng), *swapped_items(witness, rng, count=1))
+    yield {"length": length + 1, "subsequence": witness}
+    if length > 0:
+        yield {"length": length - 1, "subsequence": witness}
+        yield {"length": length - 1, "subsequence": witness[:index] + witness[index + 1 :]}
+        yield {"length": length, "subsequence": changed}
+    for items in edited:
+        yield {"length": len(items), "subsequence": items}
     steady = _longest_non_decreasing(values)
     if len(steady) > length:
-        wrong.append({"length": len(steady), "subsequence": steady})
+        yield {"length": len(steady), "subsequence": steady}
     if len(values) > length:
-        wrong.append({"length": len(values), "subsequence": values})
-    return distinct_answers(wrong, unlike=[case.expected])
+        yield {"length": len(values), "subsequence": values}
 
 
 def _longest_non_decreasing(values: Sequence[int]) -> list[int]:

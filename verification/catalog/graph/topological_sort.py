@@ -10,7 +10,7 @@ from typing import Any
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import (
     LazyHook,
-    distinct_answers,
+    drawing_first,
     dropped_items,
     duplicated_items,
     each_distinct,
@@ -351,51 +351,60 @@ def _right(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
         yield {"order": None, "has_cycle": True, "cycle": _some_cycle(remaining, pairs, rng)}
 
 
-def topological_sort_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_first
+def topological_sort_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """Acyclic: an edge's ends swapped in the order, a vertex dropped or repeated, the
     order reversed or sorted by label where that breaks an edge, a made-up cycle, the
     flags contradicting the lists. Cyclic: "no cycle" with an order of every vertex, a
     cycle with a vertex dropped or repeated or run backwards (where those edges are
     missing), an order given as well."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Every draw first (the alternatives draw after these), then the answers one at a
+    # time: a run's calibration judges the first few and makes no more.
     pairs = _edge_set(case.input)
     vertices: list[str] = list(case.input["vertices"])
-    wrong: list[dict[str, Any]] = []
     if not case.expected["has_cycle"]:
         order: list[str] = case.expected["order"]
         position = {v: i for i, v in enumerate(order)}
-        for u, v in rng.sample(sorted(pairs), min(3, len(pairs))):
+        swaps = rng.sample(sorted(pairs), min(3, len(pairs)))
+        changed = [*dropped_items(order, rng), *duplicated_items(order, rng)]
+        for u, v in swaps:
             swapped = list(order)
             swapped[position[u]], swapped[position[v]] = v, u
-            wrong.append({"order": swapped, "has_cycle": False, "cycle": None})
-        orders = [*dropped_items(order, rng), *duplicated_items(order, rng)]
-        orders += [o for o in (order[::-1], sorted(order)) if not _respects(o, sorted(pairs))]
-        wrong += [{"order": o, "has_cycle": False, "cycle": None} for o in orders]
+            yield {"order": swapped, "has_cycle": False, "cycle": None}
+        for made in changed:
+            yield {"order": made, "has_cycle": False, "cycle": None}
+        for made in (order[::-1], sorted(order)):
+            if not _respects(made, sorted(pairs)):
+                yield {"order": made, "has_cycle": False, "cycle": None}
         for u, v in sorted(pairs)[:1]:
             # Acyclic, so v -> u is no edge: a made-up two-vertex cycle.
-            wrong.append({"order": None, "has_cycle": True, "cycle": [u, v]})
-        wrong.append({"order": None, "has_cycle": True, "cycle": None})
-        wrong.append({"order": order, "has_cycle": True, "cycle": None})
-        return distinct_answers(wrong, unlike=[case.expected])
+            yield {"order": None, "has_cycle": True, "cycle": [u, v]}
+        yield {"order": None, "has_cycle": True, "cycle": None}
+        yield {"order": order, "has_cycle": True, "cycle": None}
+        return
     cycle: list[str] = case.expected["cycle"]
     placed = _kahn(vertices, pairs, None)
     forced = placed + sorted(set(vertices) - set(placed))
-    wrong.append({"order": forced, "has_cycle": False, "cycle": None})
-    wrong.append({"order": None, "has_cycle": False, "cycle": cycle})
-    wrong.append({"order": forced, "has_cycle": True, "cycle": cycle})
-    wrong.append({"order": None, "has_cycle": True, "cycle": [*cycle, cycle[0]]})
+    yield {"order": forced, "has_cycle": False, "cycle": None}
+    yield {"order": None, "has_cycle": False, "cycle": cycle}
+    yield {"order": forced, "has_cycle": True, "cycle": cycle}
+    yield {"order": None, "has_cycle": True, "cycle": [*cycle, cycle[0]]}
     if len(cycle) > 2:
         for index in range(len(cycle)):
             before, after = cycle[index - 1], cycle[(index + 1) % len(cycle)]
             if (before, after) not in pairs:
                 shorter = cycle[:index] + cycle[index + 1 :]
-                wrong.append({"order": None, "has_cycle": True, "cycle": shorter})
+                yield {"order": None, "has_cycle": True, "cycle": shorter}
                 break
         backwards = cycle[::-1]
         if any(
             (backwards[i], backwards[(i + 1) % len(cycle)]) not in pairs for i in range(len(cycle))
         ):
-            wrong.append({"order": None, "has_cycle": True, "cycle": backwards})
-    return distinct_answers(wrong, unlike=[case.expected])
+            yield {"order": None, "has_cycle": True, "cycle": backwards}
 
 
 def _cycle_not_closed(answer: Any) -> Any:

@@ -10,7 +10,7 @@ from typing import Any
 from verification.cases import TestCase, Tier
 from verification.catalog.calibration import (
     LazyHook,
-    distinct_answers,
+    drawing_first,
     dropped_items,
     duplicated_items,
     each_distinct,
@@ -332,35 +332,46 @@ class ActivitySelectionValidator(Validator):
         return ValidationResult(True, f"a largest compatible set of {count} activities")
 
 
-def activity_selection_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_first
+def activity_selection_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The count one off; an activity dropped (compatible, not largest) or added (an
     overlap); a label repeated or unknown; a chosen activity swapped for one that overlaps
     another chosen one; the earliest-start-first selection where it falls short."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Every draw first (the alternatives draw after these), then the answers one at a
+    # time: a run's calibration judges the first few and makes no more.
     selected: list[str] = case.expected["selected"]
     count: int = case.expected["count"]
     spans = _intervals(case.input)
-    wrong: list[dict[str, Any]] = [{"selected": selected, "count": count + 1}]
-    if count:
-        wrong.append({"selected": selected, "count": count - 1})
-    lists = [*dropped_items(selected, rng), *duplicated_items(selected, rng)]
+    changed = [*dropped_items(selected, rng), *duplicated_items(selected, rng)]
     unchosen = [x for x in spans if x not in selected]
-    for extra in rng.sample(unchosen, min(2, len(unchosen))):
-        lists.append([*selected, extra])
+    extras = rng.sample(unchosen, min(2, len(unchosen)))
+    yield {"selected": selected, "count": count + 1}
+    if count:
+        yield {"selected": selected, "count": count - 1}
+    for chosen in changed:
+        yield {"selected": chosen, "count": len(chosen)}
+    for extra in extras:
+        yield {"selected": [*selected, extra], "count": len(selected) + 1}
+    lists = len(changed) + len(extras)
     for index, x in enumerate(selected):
         others = [spans[y] for y in selected if y != x]
         for y in unchosen:
             if any(spans[y][0] < f and s < spans[y][1] for s, f in others):
-                lists.append([*selected[:index], y, *selected[index + 1 :]])
+                swapped = [*selected[:index], y, *selected[index + 1 :]]
+                yield {"selected": swapped, "count": len(swapped)}
+                lists += 1
                 break
-        if len(lists) >= 8:
+        if lists >= 8:
             break
-    lists.append([*selected, "ZZ"])
+    yield {"selected": [*selected, "ZZ"], "count": len(selected) + 1}
     labels = list(spans)
     by_start = [labels[i] for i in _greedy_by_start([spans[x] for x in labels])]
     if len(by_start) < count:
-        lists.append(by_start)
-    wrong += [{"selected": chosen, "count": len(chosen)} for chosen in lists]
-    return distinct_answers(wrong, unlike=[case.expected])
+        yield {"selected": by_start, "count": len(by_start)}
 
 
 @LazyHook
