@@ -310,9 +310,13 @@ def _right(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     yield {"max_value": round(best + VALUE_TOLERANCE / 2, 6), "fractions": fractions}
     weights, values = inp["weights"], inp["values"]
     ratio = descending_ranks([Fraction(v, w) for w, v in zip(weights, values, strict=True)])
+    made: dict[tuple[int, ...], dict[str, Any]] = {}
     for _ in range(4):
         order = sorted(range(len(weights)), key=lambda i: (ratio[i], rng.random()))
-        yield _answer(inp, _fill(inp, order))
+        # Without tied ratios every order is the same: its answer is made once.
+        if tuple(order) not in made:
+            made[tuple(order)] = _answer(inp, _fill(inp, order))
+        yield made[tuple(order)]
 
 
 SPEC = ScaffoldSpec(
