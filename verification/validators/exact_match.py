@@ -23,7 +23,22 @@ __all__ = [
 _MAX_REPORTED = 5
 
 
+_KINDS: dict[type, str] = {
+    type(None): "null",
+    bool: "bool",
+    int: "number",
+    float: "number",
+    str: "string",
+    dict: "object",
+    list: "array",
+}
+"""The kind of a value of each JSON type (what the checks below say of it), found at once."""
+
+
 def _kind(value: Any) -> str:
+    kind = _KINDS.get(type(value))
+    if kind is not None:
+        return kind
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -99,6 +114,18 @@ def _plainly_equal(actual: Any, expected: Any) -> bool:
     return True
 
 
+def _by_text_key(mapping: Any) -> Any:
+    """``mapping`` with each key as text (the last of keys alike as text wins): a dict whose
+    keys are all text already is that dict."""
+    if type(mapping) is dict:
+        for key in mapping:
+            if type(key) is not str:
+                break
+        else:
+            return mapping
+    return {str(k): v for k, v in mapping.items()}
+
+
 def _diff(actual: Any, expected: Any, path: str, found: list[str], limit: int) -> None:
     if len(found) >= limit:
         return
@@ -106,8 +133,7 @@ def _diff(actual: Any, expected: Any, path: str, found: list[str], limit: int) -
     if kind_a != kind_e:
         found.append(f"{path}: expected {kind_e} {expected!r:.80}, got {kind_a} {actual!r:.80}")
     elif kind_e == "object":
-        actual_by_key = {str(k): v for k, v in actual.items()}
-        expected_by_key = {str(k): v for k, v in expected.items()}
+        actual_by_key, expected_by_key = _by_text_key(actual), _by_text_key(expected)
         for key in sorted(expected_by_key.keys() - actual_by_key.keys()):
             found.append(f"{path}.{key}: missing")
         for key in sorted(actual_by_key.keys() - expected_by_key.keys()):
