@@ -81,13 +81,15 @@ def _colourable(test_input: dict[str, Any]) -> bool:
 
 
 def _colourable_by_brute_force(test_input: dict[str, Any]) -> bool:
+    """Whether any of the ``num_colors ** n`` colourings is proper: every one tried, each
+    held as a tuple of colours by vertex position, each edge as a pair of positions."""
     graph = _graph(test_input)
-    vertices, k = list(graph.nodes), test_input["num_colors"]
-    for colours in product(range(1, k + 1), repeat=len(vertices)):
-        colouring = dict(zip(vertices, colours, strict=True))
-        if all(colouring[u] != colouring[v] for u, v in graph.edges):
-            return True
-    return False
+    position = {vertex: i for i, vertex in enumerate(graph.nodes)}
+    ends = [(position[u], position[v]) for u, v in graph.edges]
+    return any(
+        all(colours[a] != colours[b] for a, b in ends)
+        for colours in product(range(1, test_input["num_colors"] + 1), repeat=len(position))
+    )
 
 
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
