@@ -6,6 +6,7 @@ lines."""
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -21,6 +22,7 @@ from verification.store.records import AttemptRecord
 _OUTCOMES = ("passed", "passed", "passed", "failed", "truncated", "refused", "infra_error")
 
 
+@functools.cache  # records are frozen: the 150 journals share one of each line
 def _record(scaffold: str, index: int, epoch: int, attempt: int, outcome: str) -> AttemptRecord:
     return attempt_record(
         f"{scaffold}-simple-{index:03d}",

@@ -13,7 +13,8 @@ or seed, is drawn as asked. :func:`sharing_draws` makes a run's planner draw thr
 estimate, the planner asked again to check it, then the run): for the rest of that test the
 planner, the envelope search and code mode's suite draw each case once, at any size, and
 reuse a copy of it (only the repeated work goes); :func:`drawing_each_case_once` does the
-same for a module's tests, whose runs draw the same suite over and over.
+same for a module's tests, whose runs draw the same suite over and over (the cases
+:func:`shared_draw` keeps are drawn once per process, between modules too).
 """
 
 from __future__ import annotations
@@ -130,11 +131,21 @@ def sharing_draws(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def draw_each_case_once(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[Any, ...], TestCase]:
     """Make the planner, the envelope search and code mode's suite draw each case once for
-    the rest of the test (undone with ``monkeypatch``); the drawn cases, by what says them."""
+    the rest of the test (undone with ``monkeypatch``); the drawn cases, by what says them.
+    A case :func:`shared_draw` keeps (the catalog's own specs at their tiers' sizes, and past
+    the standard range at the default seed) is taken from it: drawn once per process, for
+    another module's runs too (the envelope estimates of tests/run/test_envelope_climb.py
+    and tests/run/test_cost_and_concurrency.py climb the same sizes of kmp); the dict holds
+    the others."""
     drawn: dict[tuple[Any, ...], TestCase] = {}
     specs: list[object] = []  # kept alive: their ids key the cases
 
     def once(spec: Any, tier: Any, index: int, *, seed: int, size: int | None = None) -> TestCase:
+        if (
+            _kept_size(spec, tier, seed, size) is not False
+            and default_catalog().get(spec.name) is spec
+        ):  # kept for the whole process: another module's runs may draw it too
+            return shared_draw(spec, tier, index, seed=seed, size=size)
         key = (id(spec), tier, index, seed, size)
         if key not in drawn:
             drawn[key] = draw_case(spec, tier, index, seed=seed, size=size)
