@@ -15,14 +15,20 @@ from typing import Any, Literal
 import pytest
 
 from tests.support.records import attempt_record
-from verification.cases import program_id
+from verification.cases import printable, program_id
 from verification.certify.results import ScaffoldResults
 from verification.config import load_settings
 from verification.reports import summary as summary_module
 from verification.reports.base import ReportContext
 from verification.reports.generator import write_run_reports
-from verification.reports.html import page_data, page_text, render_page
-from verification.reports.programs import programs_html, programs_markdown
+from verification.reports.html import (
+    SHOWN_REPLY_CHARS,
+    page_data,
+    page_text,
+    render_page,
+    shown_text,
+)
+from verification.reports.programs import program_records, programs_html, programs_markdown
 from verification.reports.summary import summary_of, summary_with_changes
 from verification.runner import RunResult, VerificationRunner
 from verification.store.records import AttemptRecord, CaseRun, ProgramRun
@@ -160,3 +166,43 @@ def test_the_page_written_at_once_is_the_page_of_its_data(tmp_path: Path) -> Non
     assert page_text(run.manifest, results, records, summary) == slow
     assert '"graph":{"1":"b"}' in slow  # the case a plain copy would get wrong
     assert "{'rate': nan}" in slow
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "\n\n",
+        'Work shown here.\n\n```json\n{"a": [1, 2]}\n```',
+        "tab\there\r\nand a carriage return",
+        "a\u202eb\x00c\n" + "x" * 30_000,
+        "lone \ud800 surrogate\nnext line \x1b[31m",
+        "é ü 漢字\n\u2028 line separator",
+        "y" * 30_000 + "\n\x00",
+    ],
+)
+def test_a_reply_shown_at_once_is_the_reply_shown_line_by_line(text: str) -> None:
+    cut = text[:SHOWN_REPLY_CHARS]
+    assert shown_text(text) == "\n".join(printable(line) for line in cut.split("\n"))
+
+
+def test_the_journal_s_programs_are_picked_once_for_every_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = _dry_run(tmp_path / "out")
+    journal = _journal(run)
+    asked = []
+    is_program = AttemptRecord.is_program
+
+    def counted(record: AttemptRecord) -> bool:
+        asked.append(record.case_id)
+        return bool(is_program.fget(record))  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(AttemptRecord, "is_program", property(counted))
+    write_run_reports(run.paths, run.manifest, run.results, costs=run.costs, records=journal)
+    assert sorted(asked) == sorted(r.case_id for r in journal)  # each record asked once
+    context = _context(run)
+    picked = program_records(context)
+    assert picked == [r for r in journal if r.is_program] == []
+    picked.append(journal[0])  # the caller's own list: the shared one is left as it was
+    assert program_records(context) == []

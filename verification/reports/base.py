@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import stat
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -285,7 +284,7 @@ def write_report(path: Path, text: str) -> Path:
         raise ConfigurationError(f"{path} is a folder: give a file's name to write there")
     if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
         raise ConfigurationError(f"{path}: not a regular file, so nothing is written there")
-    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+    temporary = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
     try:
         with temporary.open("x", encoding="utf-8") as file:
             file.write(text)

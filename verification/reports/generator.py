@@ -53,7 +53,7 @@ from verification.reports.history import recent_comparable
 from verification.reports.html import HtmlReporter
 from verification.reports.lift import lift_markdown, linked_lift
 from verification.reports.models import ModelTable, ModelTableReporter, model_table
-from verification.reports.programs import programs_markdown
+from verification.reports.programs import program_records, programs_markdown
 from verification.reports.reasons import failure_groups, level_name
 from verification.reports.regressions import compare_with_previous
 from verification.reports.results_index import write_results_index
@@ -251,7 +251,7 @@ class MarkdownReporter:
         written = []
         searches = search_results(context.manifest, context.results, context.records)
         # Each scaffold's section looks for its programs among these, not the whole journal.
-        programs = [record for record in context.records if record.is_program]
+        programs = program_records(context)
         for results in context.results.values():
             path = scaffold_report_path(context.output_dir, results.scaffold)
             chart = context.output_dir / scaffold_chart_name(results.scaffold)

@@ -31,7 +31,7 @@ from verification.certify.results import THRESHOLDS, ScaffoldResults, TestResult
 from verification.errors import ConfigurationError
 from verification.reports.base import ReportContext, write_report
 from verification.reports.compiled import template_bytecode
-from verification.reports.programs import programs_html
+from verification.reports.programs import program_records, programs_html
 from verification.reports.summary import summary_of
 from verification.store.manifests import RunManifest, latest_run_id
 from verification.store.paths import RunPaths
@@ -117,7 +117,10 @@ def shown_text(text: str | None, limit: int = SHOWN_REPLY_CHARS) -> str | None:
     so a reply cannot reorder or hide what follows it."""
     if text is None:
         return None
-    return "\n".join(printable(line) for line in text[:limit].split("\n"))
+    shown = text[:limit]
+    if shown.replace("\n", "").isprintable():  # most replies: nothing to escape, one pass in C
+        return shown
+    return "\n".join(printable(line) for line in shown.split("\n"))
 
 
 def answer_differences(answer: Any, expected: Mapping[str, Any]) -> dict[str, list[int] | None]:
@@ -399,7 +402,6 @@ def _page(title: str, block: str, programs: Markup | None) -> str:
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 _JSON_TYPES = _SCALARS | {dict, list, tuple}
-_STRING = frozenset({str})
 _PLAIN_DEPTH = 32
 
 
@@ -409,7 +411,7 @@ def _plain(value: Any, depth: int = 0) -> bool:
     (a key 1 beside "1", or an object json does not know, could make them differ)."""
     kind = type(value)
     if kind is dict:
-        if not set(map(type, value)) <= _STRING:
+        if not set(map(type, value)) <= {str}:
             return False
         items: Any = value.values()
     elif kind is list or kind is tuple:
@@ -442,9 +444,8 @@ def page_text(
     summary: RunSummary,
     programs: Markup | None = None,
 ) -> str:
-    """``render_page(page_data(...), programs)``, the same text, written without building
-    the data first: each case's input and expected answer is written once, from the value
-    the run holds, instead of written, read back and written again."""
+    """``render_page(page_data(...), programs)`` written at once: each case's input and
+    expected answer written once, from the value the run holds (not written, read, written)."""
     head = _page_head(manifest, summary)
     position = _plan_position(manifest)
     parts = sorted(
@@ -478,7 +479,7 @@ class HtmlReporter:
             context.results,
             context.records,
             summary,
-            programs_html(context.records),
+            programs_html(program_records(context)),
         )
         return [write_report(context.output_dir / HTML_REPORT_NAME, page)]
 

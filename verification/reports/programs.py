@@ -20,6 +20,7 @@ from markupsafe import Markup
 
 from verification.cases import printable
 from verification.certify.pass_at_k import pass_at_ks
+from verification.reports.base import ReportContext
 from verification.store.records import AttemptRecord, ProgramRun
 from verification.store.summary_file import ProgramsSummary, RunSummary
 
@@ -337,6 +338,15 @@ def programs_summary(records: Sequence[AttemptRecord], scaffold: str) -> Program
             if v.harness_per_case is not None
         },
     )
+
+
+def program_records(context: ReportContext) -> list[AttemptRecord]:
+    """The run's code-mode program records, in journal order: picked from the journal once
+    per context, for every report that shows the programs."""
+    shared = context.shared.get("programs")
+    if shared is None:
+        shared = context.shared["programs"] = [r for r in context.records if r.is_program]
+    return list(shared)
 
 
 def with_programs(summary: RunSummary, records: Sequence[AttemptRecord]) -> RunSummary:

@@ -16,7 +16,7 @@ from verification.certify.sequential import CertificationPlan, oc_sentence, plan
 from verification.reports.base import ReportContext, RunComparison
 from verification.reports.envelope_search import search_results, with_searches
 from verification.reports.lift import lift_summaries
-from verification.reports.programs import with_programs
+from verification.reports.programs import program_records, with_programs
 from verification.store.manifests import RunManifest
 from verification.store.summary_file import (
     CalibrationSummary,
@@ -239,6 +239,6 @@ def summary_of(context: ReportContext) -> RunSummary:
     if context.lift is not None:
         summary.lift = lift_summaries(context.lift)
     searches = search_results(context.manifest, context.results, context.records)
-    summary = with_programs(with_searches(summary, searches), context.records)
+    summary = with_programs(with_searches(summary, searches), program_records(context))
     context.shared["summary"] = summary
     return summary
