@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 import math
 import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from verification.cases import SCAFFOLD_NAME_FORMAT, TIERS, TestCase, Tier, is_s
 from verification.catalog.generic_mutants import GenericMutants
 from verification.catalog.sizes import STRESS_FACTOR, STRESS_TIERS, SWEEP_TIERS, SizeAxis
 from verification.errors import SpecError
+from verification.store.json_text import JsonText
 from verification.validators.base import Tolerance, Validator
 
 __all__ = [
@@ -99,9 +100,9 @@ class AnswerSchema(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True, defer_build=True)
 
 
-_STRICT_JSON = json.JSONEncoder(allow_nan=False)
-"""``json.dumps(value, allow_nan=False)`` builds this encoder per call; made once, it writes
-the same text (a few times per prompt)."""
+_STRICT_JSON = JsonText(allow_nan=False)
+"""``json.dumps(value, allow_nan=False)``'s text (a few times per prompt, an item of a list
+of lists each)."""
 
 
 def format_input_as_json(test_input: Mapping[str, Any]) -> str:
@@ -109,18 +110,22 @@ def format_input_as_json(test_input: Mapping[str, Any]) -> str:
     line, so prompts stay short and readable."""
     lines = []
     for key, value in test_input.items():
-        if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
-            items = ",\n".join(f"    {_STRICT_JSON.encode(v)}" for v in value)
-            text = f"[\n{items}\n  ]"
+        if isinstance(value, list) and value and all(map(isinstance, value, repeat(list))):
+            items = ",\n    ".join(map(_STRICT_JSON, value))
+            text = f"[\n    {items}\n  ]"
         else:
-            text = _STRICT_JSON.encode(value)
-        lines.append(f"  {json.dumps(key)}: {text}")
+            text = _STRICT_JSON(value)
+        lines.append(f"  {_KEY_JSON(key)}: {text}")
     return "```json\n{\n" + ",\n".join(lines) + "\n}\n```"
+
+
+_KEY_JSON = JsonText()
+"""``json.dumps(key)``'s text."""
 
 
 def render_answer_as_json(answer: Mapping[str, Any]) -> str:
     """An answer written the way every Output Format asks: one final fenced JSON block."""
-    return "```json\n" + _STRICT_JSON.encode(answer) + "\n```"
+    return "```json\n" + _STRICT_JSON(answer) + "\n```"
 
 
 _UNBOUND_GENERIC_MUTANTS = GenericMutants()

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 
 from verification.cases import (
     Planned,
@@ -55,9 +56,10 @@ class Job:
     validator: Validator
     epoch: int
 
-    @property
+    @cached_property
     def case(self) -> TestCase:
-        """The case, drawn now if it was not yet."""
+        """The case, drawn now if it was not yet (kept: an attempt reads it a dozen times;
+        a draw that fails is tried again when read again, as the planned case tries it)."""
         return drawn(self.planned)
 
     @property
@@ -266,7 +268,9 @@ class Attempts:
         else:
             try:
                 judged = self.answers.judge(job.spec, job.validator, job.case, request, response)
-                verdict = await judged if inspect.isawaitable(judged) else judged
+                if type(judged) is not Judgement:  # a Judgement is no awaitable: not asked
+                    judged = await judged if inspect.isawaitable(judged) else judged
+                verdict = judged
             except PluginError as exc:
                 # The plugin's fault, not the answer's: kept, not counted, asked on resume.
                 verdict = Judgement("infra_error", None, str(exc))

@@ -4,7 +4,6 @@ a response is capped before it is written."""
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PrivateAttr
@@ -18,6 +17,7 @@ from verification.cases import (
     printable,
 )
 from verification.errors import RecordMismatch
+from verification.store.json_text import JsonText
 from verification.store.stored_files import (
     parse_stored_json,
 )
@@ -56,8 +56,8 @@ PROGRAM_TIER: Literal["program"] = "program"
 
 CaseRunOutcome = Literal["passed", "failed", "not_run"]
 
-_LINE_JSON = json.JSONEncoder(allow_nan=False, ensure_ascii=True)
-"""A journal line's encoder, made once (``json.dumps`` with options makes one per call)."""
+_LINE_JSON = JsonText(allow_nan=False, ensure_ascii=True)
+"""A journal line's text (``json.dumps(data, allow_nan=False)``'s)."""
 
 
 class CaseRun(BaseModel):
@@ -221,7 +221,7 @@ class AttemptRecord(BaseModel):
             for name in _LINE_FIELDS:
                 data[name] = values[name]
             try:
-                line = _LINE_JSON.encode(data)
+                line = _LINE_JSON(data)
             except (TypeError, ValueError, RecursionError):
                 pass  # a value JSON has no spelling for (NaN, a set): pydantic's conversion
             else:
@@ -239,7 +239,7 @@ class AttemptRecord(BaseModel):
         data = self.model_dump(mode="json")
         data = {"schema": data.pop("schema_version"), **data}
         # ASCII escapes: any model text, lone surrogates included, survives the round trip.
-        return _LINE_JSON.encode(data) + "\n"
+        return _LINE_JSON(data) + "\n"
 
     @classmethod
     def from_line(cls, line: str, where: str | None = None) -> AttemptRecord:

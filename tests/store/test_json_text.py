@@ -1,0 +1,103 @@
+""":class:`JsonText` writes what :meth:`json.JSONEncoder.encode` writes, with the same
+options, and raises what it raises; where json has no C encoder, it is ``encode``."""
+
+from __future__ import annotations
+
+import enum
+import json
+import json.encoder
+import math
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from verification.store.json_text import JsonText
+
+_OPTIONS = [
+    {"allow_nan": allow_nan, "ensure_ascii": ascii}
+    for allow_nan in (True, False)
+    for ascii in (True, False)
+]
+
+
+class _Small(enum.IntEnum):
+    ONE = 1
+
+
+def _circular() -> list[Any]:
+    value: list[Any] = [1]
+    value.append(value)
+    return value
+
+
+def _same(value: Any) -> None:
+    for options in _OPTIONS:
+        text = JsonText(**options)
+        try:
+            expected = json.JSONEncoder(**options).encode(value)
+        except Exception as exc:  # whatever encode raises, the same
+            with pytest.raises(type(exc), match=None):
+                text(value)
+            continue
+        assert text(value) == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "plain",
+        "caf\u00e9 \ud800 \U0001f600",
+        [],
+        {},
+        [[0, 1], [1, 2]],
+        {"b": [1.5, -0.0, 1e300, 5e-324], "a": None, "c": True},
+        (1, (2, 3)),
+        {1: "int key", 2.5: "float key", None: "none key", False: "bool key"},
+        math.nan,
+        [math.inf],
+        {"x": -math.inf},
+        {1, 2},
+        {(1, 2): "tuple key"},
+        _Small.ONE,
+        [10**5000],
+        _circular(),
+        b"bytes",
+    ],
+)
+def test_odd_values_are_written_as_encode_writes_them(value: Any) -> None:
+    _same(value)
+
+
+def test_a_failed_value_leaves_nothing_behind_for_the_next() -> None:
+    text = JsonText(allow_nan=False)
+    shared = [1, 2]
+    with pytest.raises(ValueError):
+        text([shared, math.nan])
+    assert text([shared, shared]) == "[[1, 2], [1, 2]]"
+
+
+def test_without_the_c_encoder_it_is_encode(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(json.encoder, "c_make_encoder", None)
+    _same({"a": [1, 2.5, "x", None], "b": {"c": math.nan}})
+
+
+_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=6)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.lists(inner, max_size=3).map(tuple),
+        st.dictionaries(
+            st.one_of(st.text(max_size=3), st.integers(), st.booleans(), st.none()),
+            inner,
+            max_size=4,
+        ),
+    ),
+    max_leaves=16,
+)
+
+
+@given(_VALUES)
+def test_any_value_is_written_as_encode_writes_it(value: Any) -> None:
+    _same(value)
