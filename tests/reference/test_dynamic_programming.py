@@ -19,6 +19,7 @@ from verification.generators.base import TIERS, Tier
 from verification.reference.dynamic_programming import (
     edit_distance,
     knapsack_01,
+    lcs_length,
     longest_common_subsequence,
     longest_increasing_subsequence,
     matrix_chain_multiplication,
@@ -99,6 +100,26 @@ def test_lcs_and_edit_distance_on_any_characters(
     inp = {"a": a, "b": b}
     assert scaffold_tests["lcs"].oracle(inp, longest_common_subsequence(a, b))
     assert scaffold_tests["edit_distance"].oracle(inp, edit_distance(a, b))
+
+
+@settings(max_examples=50, deadline=None)
+@given(a=st.text("ABCD", max_size=40), b=st.text("ABCDE", max_size=40))
+def test_the_bit_parallel_lcs_length_is_the_tables(a: str, b: str) -> None:
+    """The lcs generator decides from lcs_length: the table's length, also on long strings
+    (past 64 letters, where the bits take more than one machine word) and any characters."""
+    assert lcs_length(a, b) == longest_common_subsequence(a, b)["length"]
+    rng = random.Random(len(a) * 41 + len(b))
+    long_a = a * 2 + "".join(rng.choice("ABCé ") for _ in range(rng.randint(0, 30)))
+    long_b = b[::-1] + "".join(rng.choice("ABCé ") for _ in range(rng.randint(0, 40)))
+    assert lcs_length(long_a, long_b) == longest_common_subsequence(long_a, long_b)["length"]
+
+
+def test_lcs_length_refuses_what_the_table_refuses() -> None:
+    for a, b in ((None, "A"), ("A", 3)):
+        with pytest.raises(ValueError, match="must be a string"):
+            lcs_length(a, b)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="must be a string"):
+            longest_common_subsequence(a, b)  # type: ignore[arg-type]
 
 
 @pytest.mark.slow

@@ -17,7 +17,7 @@ from verification.generators.string_pairs import (
     shared_edge,
     string_pair,
 )
-from verification.reference.dynamic_programming import longest_common_subsequence
+from verification.reference.dynamic_programming import lcs_length, longest_common_subsequence
 from verification.validators.base import ValidationResult, Validator, pick
 
 __all__ = [
@@ -76,7 +76,7 @@ def generate_lcs(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
         short = random_word(rng, alphabet, max(1, size - rng.randint(0, shorter)))
         if long == short:
             continue
-        length = longest_common_subsequence(long, short)["length"]
+        length = lcs_length(long, short)  # the reference's length, without its table
         if least <= length < len(short):
             return string_pair(rng, long, short)
     raise RuntimeError(f"no {tier} lcs instance of size {size}")
