@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import enum
+import gc
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Literal
@@ -206,3 +207,35 @@ def test_the_journal_s_programs_are_picked_once_for_every_report(
     assert picked == [r for r in journal if r.is_program] == []
     picked.append(journal[0])  # the caller's own list: the shared one is left as it was
     assert program_records(context) == []
+
+
+class _Probe:
+    """A reporter that notes whether the heap made before is set aside while it writes."""
+
+    name = "probe"
+
+    def __init__(self) -> None:
+        self.frozen: list[int] = []
+
+    def write(self, context: ReportContext) -> list[Path]:
+        self.frozen.append(gc.get_freeze_count())
+        context.output_dir.mkdir(parents=True, exist_ok=True)
+        return []
+
+
+def test_the_objects_made_before_the_reports_are_set_aside_from_the_collector(
+    tmp_path: Path,
+) -> None:
+    run = _dry_run(tmp_path / "out")
+    before = gc.get_freeze_count()
+    probe = _Probe()
+    write_run_reports(run.paths, run.manifest, run.results, reporters=(probe,), records=run.records)
+    assert probe.frozen[0] > 0  # a full collection meanwhile walks none of them
+    assert gc.get_freeze_count() == before  # and they are the collector's again after
+    gc.freeze()  # a heap the caller set aside stays so
+    try:
+        held = gc.get_freeze_count()
+        write_run_reports(run.paths, run.manifest, run.results, reporters=(probe,))
+        assert probe.frozen[1] >= held and gc.get_freeze_count() >= held
+    finally:
+        gc.unfreeze()
