@@ -22,6 +22,7 @@ from verification.config import load_settings
 from verification.reports import summary as summary_module
 from verification.reports.base import ReportContext
 from verification.reports.generator import write_run_reports
+from verification.reports.history import by_scaffold, entry_results, read_entry
 from verification.reports.html import (
     SHOWN_REPLY_CHARS,
     page_data,
@@ -239,3 +240,22 @@ def test_the_objects_made_before_the_reports_are_set_aside_from_the_collector(
         assert probe.frozen[1] >= held and gc.get_freeze_count() >= held
     finally:
         gc.unfreeze()
+
+
+def test_a_run_folded_scaffold_by_scaffold_is_the_run_folded_from_its_whole_journal(
+    tmp_path: Path,
+) -> None:
+    run = _dry_run(tmp_path / "out")
+    write_run_reports(run.paths, run.manifest, run.results, costs=run.costs, records=run.records)
+    entry = read_entry(run.paths.run_dir)
+    journal = entry.records()
+    whole = {
+        name: ScaffoldResults.from_records(name, journal, planned=len(scaffold.case_ids))
+        for name, scaffold in entry.manifest.scaffolds.items()
+    }
+    assert entry_results(entry) == whole
+    grouped = by_scaffold(journal)
+    assert list(grouped) == ["kmp", "bfs"]
+    assert [r for name in grouped for r in grouped[name]] == sorted(
+        journal, key=lambda r: r.scaffold != "kmp"
+    )

@@ -18,6 +18,7 @@ from verification.certify.results import ScaffoldResults, TestResult
 from verification.errors import ConfigurationError
 from verification.reports.base import RunEntry, write_report
 from verification.reports.compare import RunPairing
+from verification.reports.history import by_scaffold
 from verification.reports.html import (
     HTML_REPORT_NAME,
     answer_view,
@@ -42,8 +43,10 @@ def _first_answers(entry: RunEntry, records: list[Any]) -> dict[str, dict[str, T
     """Scaffold -> case id -> the first sample's answer (infrastructure errors are none):
     what the page shows of each case."""
     answers = {}
+    mine = by_scaffold(records)
     for name, scaffold in entry.manifest.scaffolds.items():
-        folded = ScaffoldResults.from_records(name, records, planned=len(scaffold.case_ids))
+        planned = len(scaffold.case_ids)
+        folded = ScaffoldResults.from_records(name, mine.get(name, []), planned=planned)
         answers[name] = {
             r.test_case.id: r for r in folded.results if r.epoch == 0 and r.outcome != "infra_error"
         }

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import get_args
 
@@ -40,6 +40,7 @@ __all__ = [
     "COMPARABLE_FIELDS",
     "MIN_LIVE_SHARE",
     "as_json_lines",
+    "by_scaffold",
     "case_scores",
     "comparability",
     "entry_outcomes",
@@ -190,11 +191,23 @@ def case_scores(results: ScaffoldResults) -> dict[str, float]:
     return {case: good / seen for case, (good, seen) in tallies.items()}
 
 
+def by_scaffold(records: Iterable[AttemptRecord]) -> dict[str, list[AttemptRecord]]:
+    """Each scaffold's records, in journal order. :meth:`ScaffoldResults.from_records`
+    folds only its scaffold's records of a journal: handed those alone, it walks the
+    journal once for all the scaffolds, not once for each."""
+    grouped: dict[str, list[AttemptRecord]] = {}
+    for record in records:
+        grouped.setdefault(record.scaffold, []).append(record)
+    return grouped
+
+
 def entry_results(entry: RunEntry) -> dict[str, ScaffoldResults]:
     """A run's per-scaffold results, folded from its journal."""
-    records = entry.records()
+    records = by_scaffold(entry.records())
     return {
-        name: ScaffoldResults.from_records(name, records, planned=len(scaffold.case_ids))
+        name: ScaffoldResults.from_records(
+            name, records.get(name, []), planned=len(scaffold.case_ids)
+        )
         for name, scaffold in entry.manifest.scaffolds.items()
     }
 
