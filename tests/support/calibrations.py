@@ -7,7 +7,10 @@ function of its spec and the case alone (its answers are drawn from the case's i
 module whose runs answer the same cases over and over may reuse the first one: the runs,
 their verdicts and their reports are the same, only the repeated judging goes. A case is
 known by its whole content, not its id alone (two seeds give one id to different cases),
-and a spec by its identity (a test's own spec of a catalog name is another spec).
+and a spec by its identity (a test's own spec of a catalog name is another spec). The
+calibrations are kept for the process: every block, in any module, reuses what another
+judged (the scripted runs of tests/reports ask kmp and bfs at the default seed test after
+test), and the specs they were judged for are kept alive, so an identity is never reused.
 """
 
 from __future__ import annotations
@@ -28,20 +31,26 @@ _CALLERS = ("verification.certify.calibration", "verification.run.attempts")
 """The modules that call ``calibrate_case``: the reports' ``calibrate`` and the runner."""
 
 
+_DONE: dict[tuple[int, str], CaseCalibration] = {}
+"""The calibrations judged in this process, by spec identity and the case's JSON."""
+_SPECS: dict[int, ScaffoldSpec] = {}
+"""Every spec a calibration was judged for, kept alive: their ids key :data:`_DONE`."""
+
+
 @contextmanager
 def calibrating_each_case_once() -> Iterator[dict[tuple[int, str], CaseCalibration]]:
-    """While the block runs, ``calibrate_case`` judges each case once (a module-scoped
-    fixture's); the calibrations, by spec identity and the case's JSON."""
+    """While the block runs, ``calibrate_case`` judges each case once per process (a
+    fixture's block; what an earlier block judged is reused); the calibrations, by spec
+    identity and the case's JSON."""
     judge = calibration.calibrate_case
-    done: dict[tuple[int, str], CaseCalibration] = {}
-    specs: list[ScaffoldSpec] = []  # kept alive: their ids key the calibrations
+    done = _DONE
 
     def once(spec: ScaffoldSpec, case: TestCase) -> CaseCalibration:
         key = (id(spec), case.model_dump_json())
         known = done.get(key)
         if known is None:
             known = done[key] = judge(spec, case)  # frozen: shared safely
-            specs.append(spec)
+            _SPECS[id(spec)] = spec
         return known
 
     with pytest.MonkeyPatch.context() as monkeypatch:
