@@ -20,6 +20,7 @@ from verification.reference.dynamic_programming import (
     edit_distance,
     knapsack_01,
     lcs_length,
+    levenshtein_distance,
     longest_common_subsequence,
     longest_increasing_subsequence,
     matrix_chain_multiplication,
@@ -114,12 +115,25 @@ def test_the_bit_parallel_lcs_length_is_the_tables(a: str, b: str) -> None:
     assert lcs_length(long_a, long_b) == longest_common_subsequence(long_a, long_b)["length"]
 
 
-def test_lcs_length_refuses_what_the_table_refuses() -> None:
+@settings(max_examples=50, deadline=None)
+@given(a=st.text("abcd", max_size=40), b=st.text("abcde", max_size=40))
+def test_the_bit_parallel_levenshtein_distance_is_the_tables(a: str, b: str) -> None:
+    """The edit_distance generator decides from levenshtein_distance: the table's
+    distance, also on long strings (past 64 letters) and any characters."""
+    assert levenshtein_distance(a, b) == edit_distance(a, b)["distance"]
+    rng = random.Random(len(a) * 43 + len(b))
+    long_a = a * 2 + "".join(rng.choice("abcé ") for _ in range(rng.randint(0, 30)))
+    long_b = b[::-1] + "".join(rng.choice("abcé ") for _ in range(rng.randint(0, 40)))
+    assert levenshtein_distance(long_a, long_b) == edit_distance(long_a, long_b)["distance"]
+
+
+def test_the_bit_parallel_lengths_refuse_what_the_tables_refuse() -> None:
     for a, b in ((None, "A"), ("A", 3)):
+        for function in (lcs_length, longest_common_subsequence, levenshtein_distance):
+            with pytest.raises(ValueError, match="must be a string"):
+                function(a, b)  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="must be a string"):
-            lcs_length(a, b)  # type: ignore[arg-type]
-        with pytest.raises(ValueError, match="must be a string"):
-            longest_common_subsequence(a, b)  # type: ignore[arg-type]
+            edit_distance(a, b)  # type: ignore[arg-type]
 
 
 @pytest.mark.slow
