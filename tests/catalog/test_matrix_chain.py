@@ -157,6 +157,23 @@ def test_optimal_orders_and_costs_agree_with_exhaustive_search(dims: list[int]) 
         assert parenthesization_cost(text, dims) == cost == _stack_cost(text, dims)
 
 
+def test_the_generators_one_optimal_order_is_exhaustive_searchs() -> None:
+    """The generator keeps a chain with one optimal order, counting them down the optimal
+    splits of its least costs: one exactly when listing every order finds one, and the
+    least cost listing finds (ties made common by small dimensions)."""
+    from verification.catalog.dynamic_programming.matrix_chain import _costs, _one_optimal_order
+
+    draws = random.Random(11)
+    for _ in range(300):
+        dims = [draws.randint(1, draws.choice((3, 12))) for _ in range(draws.randint(2, 7))]
+        orders = _orders(dims)
+        least = min(orders.values())
+        cost = _costs(dims)
+        assert cost[1][len(dims) - 1] == least, dims
+        one = sum(c == least for c in orders.values()) == 1
+        assert _one_optimal_order(dims, cost) == one, dims
+
+
 @pytest.mark.parametrize(
     "dims", [[5, 7], [2, 3, 4], [4, 4, 4, 4, 4], [1, 5, 3, 8, 1], [30, 20, 10, 5, 2]]
 )

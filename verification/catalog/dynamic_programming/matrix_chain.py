@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from operator import add
 from typing import Any
 
 from verification.cases import TestCase, Tier
@@ -57,35 +58,44 @@ def count_matrices(test_input: Mapping[str, Any]) -> int:
     return len(test_input["dimensions"]) - 1
 
 
-def _costs(d: Sequence[int]) -> tuple[list[list[int]], list[list[int]]]:
-    """``cost[i][j]``, the least cost of ``Ai..Aj``, and ``ways[i][j]``, how many
-    parenthesizations reach it (1-based)."""
+def _costs(d: Sequence[int]) -> list[list[int]]:
+    """``cost[i][j]``, the least cost of ``Ai..Aj`` (1-based)."""
     n = len(d) - 1
     cost = [[0] * (n + 1) for _ in range(n + 1)]
-    ways = [[1] * (n + 1) for _ in range(n + 1)]
     # The columns too (``below[j][k]`` is ``cost[k][j]``): each split's two parts are then
     # two slices zipped, not two lookups per split (code mode draws 100 matrices).
     below = [[0] * (n + 1) for _ in range(n + 1)]
-    ways_below = [[1] * (n + 1) for _ in range(n + 1)]
     for span in range(2, n + 1):
         for i in range(1, n - span + 2):
             j = i + span - 1
-            outer = d[i - 1] * d[j]
-            totals = [
-                left + right + outer * inner
-                for left, right, inner in zip(
-                    cost[i][i:j], below[j][i + 1 : j + 1], d[i:j], strict=True
-                )
-            ]
-            least = min(totals)
-            count = sum(
-                ways[i][k] * ways_below[j][k + 1]
-                for k, total in enumerate(totals, start=i)
-                if total == least
-            )
-            cost[i][j] = below[j][i] = least
-            ways[i][j] = ways_below[j][i] = count
-    return cost, ways
+            # left + right + d[i-1] * d[k] * d[j] for each split k, summed in C (integers).
+            splits = map(add, cost[i][i:j], below[j][i + 1 : j + 1])
+            cost[i][j] = below[j][i] = min(map(add, splits, map((d[i - 1] * d[j]).__mul__, d[i:j])))
+    return cost
+
+
+def _one_optimal_order(d: Sequence[int], cost: Sequence[Sequence[int]]) -> bool:
+    """Whether exactly one parenthesization of the whole chain reaches ``cost[1][n]``:
+    the optimal orders counted down the optimal splits only, and only up to two (a chain
+    worth asking has one, so n - 1 intervals are visited), not for every interval."""
+    counted: dict[tuple[int, int], int] = {}
+
+    def orders(i: int, j: int) -> int:  # 1, or 2 for two or more (never 0)
+        if i == j:
+            return 1
+        known = counted.get((i, j))
+        if known is None:
+            outer, least, known = d[i - 1] * d[j], cost[i][j], 0
+            for k in range(i, j):
+                if cost[i][k] + cost[k + 1][j] + outer * d[k] == least:
+                    known += orders(i, k) * orders(k + 1, j)
+                    if known >= 2:
+                        known = 2
+                        break
+            counted[i, j] = known
+        return known
+
+    return orders(1, len(d) - 1) == 1
 
 
 def _chain(n: int, *, left: bool) -> str:
@@ -128,8 +138,8 @@ def generate_matrix_chain(rng: random.Random, tier: Tier, size: int) -> dict[str
 
 def _worth_asking(d: list[int]) -> bool:
     n = len(d) - 1
-    cost, ways = _costs(d)
-    if ways[1][n] != 1:
+    cost = _costs(d)
+    if not _one_optimal_order(d, cost):
         return False
     if n < 4:
         return True
@@ -153,13 +163,13 @@ def _edge(rng: random.Random, size: int) -> dict[str, Any]:
         return {"dimensions": [1, *(rng.randint(2, 12) for _ in range(n - 1)), 1]}
     for _ in range(_ATTEMPTS):
         d = [rng.randint(1, 6) for _ in range(n + 1)]
-        cost, ways = _costs(d)
-        if kind == "tied_optima" and ways[1][n] > 1:
+        cost = _costs(d)
+        if kind == "tied_optima" and not _one_optimal_order(d, cost):
             return {"dimensions": d}
         if (
             kind == "left_to_right_optimal"
-            and ways[1][n] == 1
             and parenthesization_cost(_chain(n, left=True), d) == cost[1][n]
+            and _one_optimal_order(d, cost)
         ):
             return {"dimensions": d}
     # Decreasing dimensions make left to right optimal; equal ones tie every order.
@@ -281,7 +291,7 @@ class MatrixChainValidator(Validator):
 def optimal_parenthesizations(dimensions: Sequence[int], limit: int = 50) -> list[str]:
     """Optimal parenthesizations of the chain (at most ``limit``), sorted."""
     n = len(dimensions) - 1
-    cost, _ = _costs(dimensions)
+    cost = _costs(dimensions)
     d = dimensions
 
     def orders(i: int, j: int) -> list[str]:
