@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import LazyHook, each_distinct
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.arrays import (
     array_length,
@@ -169,7 +169,8 @@ def _inside_run(rng: random.Random, n: int) -> dict[str, Any]:
     return {"array": values, "k": rng.randint(first + 1, first + run - 2)}
 
 
-def quickselect_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def quickselect_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The values at ranks ``k - 1`` and ``k + 1``, the ``k``-th largest, the array's own
     ``k``-th entry, the median, the value one off."""
     array: list[int] = case.input["array"]
@@ -178,8 +179,8 @@ def quickselect_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str
     ordered = sorted(array)
     picks = [ordered[i] for i in (k - 2, k) if 0 <= i < len(ordered)]
     picks += [ordered[-k], array[k - 1], ordered[len(ordered) // 2], value - 1, value + 1]
-    wrong = [{"value": v} for v in picks if v != value]
-    return distinct_answers(wrong, unlike=[case.expected])
+    wrong = ({"value": v} for v in picks if v != value)
+    return each_distinct(wrong, unlike=[case.expected])
 
 
 SPEC = ScaffoldSpec(

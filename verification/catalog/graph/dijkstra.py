@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers, nudged_values
+from verification.catalog.calibration import LazyHook, each_distinct, nudged_values
 from verification.catalog.spec import AnswerSchema, OutputBudget, ScaffoldSpec, SizeAxis
 from verification.generators.graph import (
     MAX_ATTEMPTS,
@@ -122,19 +122,25 @@ def _tied_dijkstra(rng: random.Random, labels: list[str]) -> dict[str, Any]:
     return source_input(rng, labels, pairs, s, rng.random() < 0.5, weights)
 
 
-def dijkstra_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@LazyHook
+def dijkstra_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """Distances one off, a reachable vertex called unreachable, a vertex left out, an
     unknown vertex added."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # Made one at a time: a run's calibration judges the first few and makes no more.
     distances: dict[str, Any] = case.expected["distances"]
-    wrong = [{"distances": d} for d in nudged_values(distances, rng)]
+    for nudged in nudged_values(distances, rng):
+        yield {"distances": nudged}
     reachable = [v for v, d in distances.items() if d is not None and v != case.input["source"]]
     if reachable:
-        wrong.append({"distances": {**distances, rng.choice(reachable): None}})
+        yield {"distances": {**distances, rng.choice(reachable): None}}
     if len(distances) > 1:
         dropped = rng.choice(list(distances))
-        wrong.append({"distances": {v: d for v, d in distances.items() if v != dropped}})
-    wrong.append({"distances": {**distances, "Z" if "Z" not in distances else "a": 0}})
-    return distinct_answers(wrong, unlike=[case.expected])
+        yield {"distances": {v: d for v, d in distances.items() if v != dropped}}
+    yield {"distances": {**distances, "Z" if "Z" not in distances else "a": 0}}
 
 
 SPEC = ScaffoldSpec(

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from pydantic import FiniteFloat, NonNegativeInt
 
 from verification.cases import TestCase, Tier
-from verification.catalog.calibration import distinct_answers
+from verification.catalog.calibration import distinct_answers, drawing_first, each_distinct
 from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
 from verification.reference.optimization import (
     DescentStep,
@@ -339,44 +339,45 @@ def _shifted(point: Any, by: float) -> Any:
     return round(point + by, 6)
 
 
-def gradient_descent_mutants(case: TestCase, rng: random.Random) -> Sequence[dict[str, Any]]:
+@drawing_first
+def gradient_descent_mutants(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The iteration count one off, convergence flipped, the point just outside tolerance,
     the point one iteration early, swapped coordinates, the start reported, and the wrong
     shape (a number for a list or a list for a number)."""
+    return each_distinct(_wrong(case, rng), unlike=[case.expected])
+
+
+def _wrong(case: TestCase, rng: random.Random) -> Iterator[dict[str, Any]]:
+    # The one draw first (the alternatives draw after it), then the answers one at a time:
+    # a run's calibration judges the first few and makes no more (not the replayed run).
     expected = case.expected
     minimum, iterations = expected["minimum"], expected["iterations"]
-    wrong: list[dict[str, Any]] = [
-        {**expected, "iterations": iterations + 1},
-        {**expected, "converged": not expected["converged"]},
-    ]
+    side = rng.choice((-1, 1)) if minimum is not None else 0
+    yield {**expected, "iterations": iterations + 1}
+    yield {**expected, "converged": not expected["converged"]}
     if iterations > 0:
-        wrong.append({**expected, "iterations": iterations - 1})
+        yield {**expected, "iterations": iterations - 1}
     if minimum is None:
-        return distinct_answers(wrong, unlike=[expected])
-    wrong.append(
-        {**expected, "minimum": _shifted(minimum, 3 * MINIMUM_TOLERANCE * rng.choice((-1, 1)))}
-    )
+        return
+    yield {**expected, "minimum": _shifted(minimum, 3 * MINIMUM_TOLERANCE * side)}
     last = descent_trace(**case.input)[-1]
     before = [round(v, 6) for v in last.x]
     if last.step_norm > 3 * MINIMUM_TOLERANCE * math.sqrt(len(before)):
         far = max(abs(b - m) for b, m in zip(before, _as_list(minimum), strict=True))
         if far > 2 * MINIMUM_TOLERANCE:
-            wrong.append(
-                {**expected, "minimum": before if isinstance(minimum, list) else before[0]}
-            )
+            yield {**expected, "minimum": before if isinstance(minimum, list) else before[0]}
     if isinstance(minimum, list):
-        wrong.append({**expected, "minimum": minimum[0]})
+        yield {**expected, "minimum": minimum[0]}
         if abs(minimum[0] - minimum[1]) > 2 * MINIMUM_TOLERANCE:
-            wrong.append({**expected, "minimum": minimum[::-1]})
+            yield {**expected, "minimum": minimum[::-1]}
     else:
-        wrong.append({**expected, "minimum": [minimum]})
+        yield {**expected, "minimum": [minimum]}
     start = case.input["x0"]
     start_point = [float(v) for v in start] if isinstance(start, list) else float(start)
     if max(abs(a - b) for a, b in zip(_as_list(start_point), _as_list(minimum), strict=True)) > (
         2 * MINIMUM_TOLERANCE
     ):
-        wrong.append({**expected, "minimum": start_point})
-    return distinct_answers(wrong, unlike=[expected])
+        yield {**expected, "minimum": start_point}
 
 
 def _as_list(point: Any) -> list[float]:
