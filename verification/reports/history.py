@@ -15,10 +15,13 @@ model. A dry run is never a baseline for a model run: their providers differ.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import stat
 from collections.abc import Iterable, Iterator, Mapping
+from contextvars import ContextVar
 from pathlib import Path
 from typing import get_args
 
@@ -54,6 +57,7 @@ __all__ = [
     "recent_comparable",
     "scan_runs",
     "status_rates",
+    "summaries_remembered",
 ]
 
 logger = logging.getLogger(__name__)
@@ -90,11 +94,55 @@ def comparability(a: RunManifest, b: RunManifest) -> list[str]:
 _STATUSES = frozenset(get_args(Status)) | {UNCERTIFIED}
 
 
+_Signature = tuple[int, int, int, int, int]
+_REMEMBERED: ContextVar[dict[Path, tuple[_Signature, RunSummary]] | None] = ContextVar(
+    "summaries_remembered", default=None
+)
+
+
+@contextlib.contextmanager
+def summaries_remembered() -> Iterator[None]:
+    """While it lasts, a ``summary.json`` read again unchanged (the same file, size, times)
+    is the summary read before: a run's reports read every earlier run's summary for their
+    history, then again for the results folder's index. A file that was not a summary is
+    read (and warned about) again each time, as before."""
+    token = _REMEMBERED.set({})
+    try:
+        yield
+    finally:
+        _REMEMBERED.reset(token)
+
+
 def read_summary(run_dir: Path) -> RunSummary | None:
     """A run's ``summary.json``, validated (a file anyone may have edited: its run id and
     statuses reach new reports, so they must be what a run writes); ``None``, with a
     warning naming the file unless it is simply missing, when it is not a summary."""
     path = run_dir / "reports" / "summary.json"
+    remembered = _REMEMBERED.get()
+    signature = None if remembered is None else _signature(path)
+    if remembered is not None and signature is not None:
+        seen = remembered.get(path)
+        if seen is not None and seen[0] == signature:
+            return seen[1]
+    summary = _read_summary(path)
+    if remembered is not None and signature is not None and summary is not None:
+        remembered[path] = (signature, summary)
+    return summary
+
+
+def _signature(path: Path) -> _Signature | None:
+    """What changes when the regular file ``path`` is written or replaced (``None``: no
+    regular file there, read each time)."""
+    try:
+        status = path.lstat()
+    except OSError:
+        return None
+    if not stat.S_ISREG(status.st_mode):
+        return None
+    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+
+
+def _read_summary(path: Path) -> RunSummary | None:
     try:
         summary = RunSummary.model_validate(read_stored_json(path, max_bytes=MAX_SUMMARY_BYTES))
     except FileNotFoundError:
