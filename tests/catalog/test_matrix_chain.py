@@ -272,3 +272,10 @@ def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) 
 @given(st.lists(st.integers(1, 40), min_size=2, max_size=EXHAUSTIVE + 1))
 def test_the_top_down_least_cost_is_the_exhaustive_one(dims: list[int]) -> None:
     assert _least(tuple(dims), 1, len(dims) - 1) == min(_orders(dims).values())
+
+
+def test_a_hand_edited_float_dimension_is_costed_as_its_integer() -> None:
+    # A journal's case may be edited by hand: 3.0 where the draw wrote 3.
+    for dims in ([2, 3, 4, 5], [2, 3, 4, 3, 2], [5, 1, 7, 2, 6, 3]):
+        edited = [dims[0], float(dims[1]), *dims[2:]]
+        assert optimal_parenthesizations(edited) == optimal_parenthesizations(dims)

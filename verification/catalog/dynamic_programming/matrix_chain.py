@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from operator import add
+from itertools import repeat
+from operator import add, mul
 from typing import Any
 
 from verification.cases import TestCase, Tier
@@ -70,7 +71,10 @@ def _costs(d: Sequence[int]) -> list[list[int]]:
             j = i + span - 1
             # left + right + d[i-1] * d[k] * d[j] for each split k, summed in C (integers).
             splits = map(add, cost[i][i:j], below[j][i + 1 : j + 1])
-            cost[i][j] = below[j][i] = min(map(add, splits, map((d[i - 1] * d[j]).__mul__, d[i:j])))
+            # mul, not the product's own __mul__: an int's gives NotImplemented for a float
+            # (a hand-edited case's dimension), where the operator falls back to float's.
+            outer = map(mul, repeat(d[i - 1] * d[j]), d[i:j])
+            cost[i][j] = below[j][i] = min(map(add, splits, outer))
     return cost
 
 
