@@ -183,8 +183,13 @@ class LazyHook:
         *,
         draws: bool = True,
         draws_first: bool = False,
+        cap: int | None = None,
     ) -> None:
         self._make = make
+        self.cap = cap
+        """At most this many answers are kept, from every answer made: called, the hook
+        makes them all (and every draw) and keeps the first ``cap``, so ``check``'s one
+        rng, shared by a scaffold's cases, is left as a list cut to ``cap`` leaves it."""
         self.draws = draws
         """Whether the hook draws from ``rng`` (an ``alternatives`` hook that draws
         nothing lets the mutants before it be read in part)."""
@@ -195,11 +200,20 @@ class LazyHook:
         functools.update_wrapper(self, make)
 
     def __call__(self, case: TestCase, rng: random.Random) -> list[dict[str, Any]]:
-        return list(self._make(case, rng))
+        return list(self._make(case, rng))[: self.cap]
 
     def first(self, case: TestCase, rng: random.Random, count: int) -> list[dict[str, Any]]:
         """The first ``count`` answers (fewer if the hook makes fewer)."""
+        if self.cap is not None:
+            count = min(count, self.cap)
         return list(islice(self._make(case, rng), count))
+
+    @classmethod
+    def capped(
+        cls, cap: int
+    ) -> Callable[[Callable[[TestCase, random.Random], Iterator[dict[str, Any]]]], LazyHook]:
+        """A decorator: a :class:`LazyHook` that keeps at most ``cap`` answers (``cap``)."""
+        return lambda make: cls(make, cap=cap)
 
 
 def drawing_nothing(
