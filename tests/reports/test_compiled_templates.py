@@ -106,6 +106,27 @@ def test_a_changed_source_or_a_damaged_file_is_compiled_again(
     assert path.read_bytes() == whole
 
 
+def test_code_compiled_under_other_settings_is_compiled_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The same template source, an environment changed by a newer version of the package:
+    # autoescaping and whitespace handling are compiled into the code.
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    source = "{{ x }}|\n{% if 1 %}\nA\n{% endif %}\n"
+    loader = jinja2.DictLoader({"t.j2": source})
+    cache = TemplateBytecode(tmp_path, "t")
+    jinja2.Environment(loader=loader, bytecode_cache=cache).get_template("t.j2")
+    changed = {"autoescape": True, "trim_blocks": True}
+    read = jinja2.Environment(loader=loader, bytecode_cache=cache, **changed).get_template("t.j2")
+    fresh = jinja2.Environment(loader=loader, **changed).get_template("t.j2")
+    assert read.render(x="<b>") == fresh.render(x="<b>") == "&lt;b&gt;|\nA\n"
+    # Read back by an environment with the settings it was compiled under (the same key).
+    again = jinja2.Environment(loader=loader, bytecode_cache=cache, **changed)
+    compiled_names = _counting(monkeypatch)
+    assert again.get_template("t.j2").render(x="<b>") == fresh.render(x="<b>")
+    assert compiled_names == []
+
+
 def test_a_folder_that_cannot_be_written_or_no_bytecode_only_means_compiling(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
