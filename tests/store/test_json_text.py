@@ -15,10 +15,12 @@ from hypothesis import strategies as st
 
 from verification.store.json_text import JsonText
 
-_OPTIONS = [
-    {"allow_nan": allow_nan, "ensure_ascii": ascii}
+_OPTIONS: list[dict[str, Any]] = [
+    {"allow_nan": allow_nan, "ensure_ascii": ascii, "sort_keys": ordered, "check_circular": check}
     for allow_nan in (True, False)
     for ascii in (True, False)
+    for ordered in (False, True)
+    for check in (True, False)
 ]
 
 
@@ -81,6 +83,24 @@ def test_a_failed_value_leaves_nothing_behind_for_the_next() -> None:
 def test_without_the_c_encoder_it_is_encode(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(json.encoder, "c_make_encoder", None)
     _same({"a": [1, 2.5, "x", None], "b": {"c": math.nan}})
+
+
+@pytest.mark.parametrize("foreign", ["other arguments", "other text"])
+def test_a_c_encoder_unlike_the_one_it_was_written_for_leaves_encode(
+    monkeypatch: pytest.MonkeyPatch, foreign: str
+) -> None:
+    # json's C encoder is called by its position arguments, which json does not promise.
+    made = json.encoder.c_make_encoder  # type: ignore[attr-defined]
+
+    def other(*arguments: Any) -> Any:
+        if foreign == "other arguments":
+            raise TypeError("c_make_encoder() takes other arguments")
+        write = made(*arguments)
+        return lambda value, level: ["!", *write(value, level)]
+
+    monkeypatch.setattr(json.encoder, "c_make_encoder", other)
+    _same({"a": [1, 2.5, "x", None], "b": {"c": math.nan}})
+    _same([1, "two"])
 
 
 _VALUES = st.recursive(

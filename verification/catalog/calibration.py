@@ -10,12 +10,13 @@ and keeps only answers that fit its schema.
 from __future__ import annotations
 
 import functools
-import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from verification.store.json_text import JsonText
 
 if TYPE_CHECKING:
     from verification.cases import TestCase
@@ -91,31 +92,14 @@ def nudged_values(
 # JSONEncoder and C encoder per call, most of the cost of keying a small answer. Without
 # the circular-reference markers (hooks make JSON data, never a cycle) the text is the
 # same, and so are the errors (NaN, a key that does not sort, a value JSON lacks).
-_C_ENCODER: Callable[..., Any] | None = getattr(json.encoder, "c_make_encoder", None)
-_ENCODE = (
-    None
-    if _C_ENCODER is None
-    else _C_ENCODER(
-        None,
-        json.JSONEncoder(sort_keys=True, allow_nan=False).default,
-        json.encoder.encode_basestring_ascii,
-        None,
-        ": ",
-        ", ",
-        True,  # sort_keys
-        False,  # skipkeys
-        False,  # allow_nan
-    )
-)
+_KEY_TEXT = JsonText(sort_keys=True, allow_nan=False, check_circular=False)
 
 
 def answer_key(answer: Any) -> str:
     """``json.dumps(answer, sort_keys=True, allow_nan=False)``, written by one encoder made
     once, failing as it fails (except on a cycle, which it does not look for: a
     :class:`RecursionError` where ``json.dumps`` raises :class:`ValueError`)."""
-    if _ENCODE is None:  # an interpreter without the C accelerator
-        return json.dumps(answer, sort_keys=True, allow_nan=False)
-    return "".join(_ENCODE(answer, 0))
+    return _KEY_TEXT(answer)
 
 
 def descending_ranks(keys: Sequence[Any]) -> list[int]:

@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.compat import LegacyParserAPI
 from verification.catalog.spec import ScaffoldSpec
+from verification.store.json_text import JsonText
 
 __all__ = [
     "LENIENCIES",
@@ -387,32 +388,10 @@ def _decode(body: str) -> tuple[Any, tuple[str, ...], str | None]:
     return None, (), first_error
 
 
-_C_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)
-_DUMPS: Any = (
-    None
-    if _C_ENCODER is None
-    else _C_ENCODER(
-        None,  # no cycle check: a decoded answer has no cycle
-        json.JSONEncoder().default,
-        json.encoder.encode_basestring_ascii,
-        None,
-        ": ",
-        ", ",
-        False,  # sort_keys
-        False,  # skipkeys
-        True,  # allow_nan
-    )
-)
-"""``json.dumps``'s encoder, made once: ``json.dumps`` makes one per call, most of the
-cost of writing a small answer."""
-
-
-def _json_text(value: Any) -> str:
-    """``json.dumps(value)`` of a decoded answer (JSON data, so no cycle and nothing for
-    ``default`` to write: the text is the same)."""
-    if _DUMPS is None:  # an interpreter without the C accelerator
-        return json.dumps(value)
-    return "".join(_DUMPS(value, 0))
+_json_text = JsonText(check_circular=False)
+"""``json.dumps(value)`` of a decoded answer (JSON data, so no cycle and nothing for
+``default`` to write: the text is the same), by an encoder made once: ``json.dumps`` makes
+one per call, most of the cost of writing a small answer."""
 
 
 class ResponseParser(LegacyParserAPI):
