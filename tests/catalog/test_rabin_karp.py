@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.stress import assert_holds_at_stress, stress_cells
-from verification.cases import TIERS, Tier
+from verification.cases import TIERS, Tier, generate_case
 from verification.catalog.string.rabin_karp import SPEC, generate_rabin_karp
 from verification.reference.string_algo import rabin_karp, window_hashes
 
@@ -136,3 +136,15 @@ def test_the_oracle_refuses_a_spurious_hit_reported_as_a_match() -> None:
 @pytest.mark.parametrize(("tier", "size", "index"), stress_cells("rabin_karp"))
 def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) -> None:
     assert_holds_at_stress("rabin_karp", oracle, tier, size, index)
+
+
+@pytest.mark.slow  # forty draws of 300 letters: a second or more
+def test_the_standard_tier_draws_the_top_of_code_mode_s_ladder_at_any_seed() -> None:
+    # Over three letters a 300-letter text holds a 3-letter pattern a dozen times, which
+    # the tier turns down: seeds 8, 10, 20 and 29 ended a code-mode run before.
+    top = max(SPEC.code_ladder)
+    for seed in range(40):
+        case = generate_case(SPEC, "standard", 0, seed=seed, size=top)
+        answer = rabin_karp(**case.input)
+        assert len(case.input["text"]) == top
+        assert 1 <= len(answer["positions"]) <= 4 and 1 <= len(answer["spurious_hits"]) <= 3
