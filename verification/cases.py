@@ -145,15 +145,9 @@ class CaseRandom(random.Random):
     """
 
     def randint(self, a: int, b: int) -> int:
-        """:meth:`random.Random.randint`."""
-        if type(a) is int and type(b) is int and a <= b:
-            n = b - a + 1  # _randbelow(n), inline
-            bits = n.bit_length()
-            getrandbits = self.getrandbits
-            r = getrandbits(bits)
-            while r >= n:
-                r = getrandbits(bits)
-            return a + r
+        """:meth:`random.Random.randint`, which is ``randrange(a, b + 1)``."""
+        if type(a) is int and type(b) is int:
+            return self.randrange(a, b + 1)
         return super().randint(a, b)
 
     def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
