@@ -81,8 +81,12 @@ def test_a_failed_value_leaves_nothing_behind_for_the_next() -> None:
 
 
 def test_without_the_c_encoder_it_is_encode(monkeypatch: pytest.MonkeyPatch) -> None:
+    made_before = [JsonText(**options) for options in _OPTIONS]
     monkeypatch.setattr(json.encoder, "c_make_encoder", None)
     _same({"a": [1, 2.5, "x", None], "b": {"c": math.nan}})
+    # One made while json had it, used once it is gone: encode's text, not an error.
+    for options, text in zip(_OPTIONS, made_before, strict=True):
+        assert text({"a": [1, 2.5]}) == json.JSONEncoder(**options).encode({"a": [1, 2.5]})
 
 
 @pytest.mark.parametrize("foreign", ["other arguments", "other text"])

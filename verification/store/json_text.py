@@ -54,9 +54,9 @@ class JsonText:
         if self._fast and not check_circular:
             self._once = write
 
-    def _make(self) -> Callable[[Any, int], Iterator[str]]:
+    def _make(self, make: Any = None) -> Callable[[Any, int], Iterator[str]]:
         # Read per call, as iterencode reads it (typeshed does not declare it).
-        make = json.encoder.c_make_encoder  # type: ignore[attr-defined]
+        make = make or json.encoder.c_make_encoder  # type: ignore[attr-defined]
         if make is None:
             raise TypeError("json has no C encoder")
         encoder = self._encoder
@@ -78,5 +78,9 @@ class JsonText:
     def __call__(self, value: Any) -> str:
         if not self._fast or isinstance(value, str):
             return self._encoder.encode(value)
-        write = self._once or self._make()
-        return "".join(write(value, 0))
+        if self._once is not None:
+            return "".join(self._once(value, 0))
+        make = json.encoder.c_make_encoder  # type: ignore[attr-defined]
+        if make is None:  # the C accelerator taken away since (a test's monkeypatch)
+            return self._encoder.encode(value)
+        return "".join(self._make(make)(value, 0))
