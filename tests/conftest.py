@@ -20,6 +20,7 @@ from hypothesis import settings
 # Fixtures of the test-support package, offered to every folder (the provider tests, the
 # runs in run/ and compose/, the cache tests): imported here, defined there.
 from tests.support.fake_server import anthropic_env, fake_server  # noqa: F401
+from tests.support.memory_temp import MEMORY_TEMP, memory_temp_fits
 
 # The fork server (tests/support/preloaded.py) that starts command lines as processes without
 # a fresh interpreter's imports: session-scoped, so one per worker serves every folder.
@@ -64,13 +65,6 @@ settings.load_profile(
 )
 
 
-MEMORY_TEMP = Path("/dev/shm")
-"""A folder in memory (tmpfs) on Linux, for the tests' temporary folders when it has room."""
-MEMORY_TEMP_ROOM = 4 * 2**30
-"""The free room in :data:`MEMORY_TEMP` below which the tests keep to the system's temp folder
-(pytest keeps its last three sessions' folders, a whole suite's a few hundred megabytes)."""
-
-
 def _temporary_folders_in_memory(config: pytest.Config) -> None:
     """The tests' temporary folders in memory where the machine has room for them: the runs
     they make write journals, manifests and reports that are read back at once, and on a
@@ -81,11 +75,7 @@ def _temporary_folders_in_memory(config: pytest.Config) -> None:
     the variable set by hand still decide."""
     if config.option.basetemp or os.environ.get("PYTEST_DEBUG_TEMPROOT"):
         return
-    try:
-        room = os.statvfs(MEMORY_TEMP)
-    except OSError:  # no such folder: not Linux, or a container without one
-        return
-    if os.access(MEMORY_TEMP, os.W_OK) and room.f_bavail * room.f_frsize >= MEMORY_TEMP_ROOM:
+    if memory_temp_fits():
         os.environ["PYTEST_DEBUG_TEMPROOT"] = str(MEMORY_TEMP)
 
 
