@@ -34,8 +34,17 @@ def _circular() -> list[Any]:
     return value
 
 
-def _same(value: Any) -> None:
-    for options in _OPTIONS:
+_WRITTEN_OTHERWISE: list[dict[str, Any]] = [
+    {"separators": (",", ":"), "ensure_ascii": True, "allow_nan": False},
+    {"separators": (",", ":"), "default": str, "allow_nan": False},
+    {"default": str, "allow_nan": False, "ensure_ascii": False},
+    {"separators": ("; ", " = "), "default": repr, "sort_keys": True, "check_circular": False},
+]
+"""Separators and ``default`` (the report page's encoders), beside :data:`_OPTIONS`."""
+
+
+def _same(value: Any, every: list[dict[str, Any]] = _OPTIONS) -> None:
+    for options in every:
         text = JsonText(**options)
         try:
             expected = json.JSONEncoder(**options).encode(value)
@@ -70,6 +79,22 @@ def _same(value: Any) -> None:
 )
 def test_odd_values_are_written_as_encode_writes_them(value: Any) -> None:
     _same(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"b": [1.5, -0.0, {"c": None}], "a": "caf\u00e9 \ud800"},
+        [(1, 2), {3: "int key"}],
+        {"a set": {1, 2}, "bytes": b"x", "an object": object()},
+        [math.nan],
+        {(1, 2): "tuple key"},
+        _circular(),
+        "plain",
+    ],
+)
+def test_separators_and_default_are_written_as_encode_writes_them(value: Any) -> None:
+    _same(value, _WRITTEN_OTHERWISE)
 
 
 def test_a_failed_value_leaves_nothing_behind_for_the_next() -> None:

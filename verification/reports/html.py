@@ -33,6 +33,7 @@ from verification.reports.base import ReportContext, write_report
 from verification.reports.compiled import template_bytecode
 from verification.reports.programs import program_records, programs_html
 from verification.reports.summary import summary_of
+from verification.store.json_text import JsonText
 from verification.store.manifests import RunManifest, latest_run_id
 from verification.store.paths import RunPaths
 from verification.store.records import AttemptRecord
@@ -145,20 +146,20 @@ _MISSING = object()
 
 
 # ``json.dumps`` with options builds its encoder per call; made once, each writes the same
-# text (several times per answer shown).
-_SAFE_JSON = json.JSONEncoder(default=str, allow_nan=False)
-_SHOWN_JSON = json.JSONEncoder(default=str, allow_nan=False, ensure_ascii=False)
-_TEXT_JSON = json.JSONEncoder(ensure_ascii=False)
+# text (several times per answer shown), without ``encode``'s Python layer (JsonText).
+_SAFE_JSON = JsonText(default=str, allow_nan=False)
+_SHOWN_JSON = JsonText(default=str, allow_nan=False, ensure_ascii=False)
+_TEXT_JSON = JsonText(ensure_ascii=False)
 # The page's block: ASCII JSON keeps lone surrogates as escapes.
-_BLOCK_JSON = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"))
-_PLAIN_JSON = json.JSONEncoder(default=str, allow_nan=False, separators=(",", ":"))
+_BLOCK_JSON = JsonText(ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+_PLAIN_JSON = JsonText(default=str, allow_nan=False, separators=(",", ":"))
 
 
 def safe_json(value: Any) -> Any:
     """Model data as JSON values (a parsed answer may hold anything json writes; NaN and
     infinity, which JSON cannot, as their repr)."""
     try:
-        return json.loads(_SAFE_JSON.encode(value))
+        return json.loads(_SAFE_JSON(value))
     except ValueError:  # NaN or infinity in a parsed answer: shown as text
         return repr(value)
 
@@ -206,7 +207,7 @@ def shown_answer(
     whole), and an answer that is no object, or whose field names alone are too long, is
     shown as the start of its JSON text. The journal keeps the whole answer."""
     try:
-        text = _SHOWN_JSON.encode(answer)
+        text = _SHOWN_JSON(answer)
     except ValueError:  # NaN or infinity in a parsed answer: shown as text (safe_json's repr)
         value: Any = repr(answer)
     else:
@@ -216,17 +217,17 @@ def shown_answer(
         value = json.loads(text)
         if len(text) <= SHOWN_ANSWER_CHARS:
             return value, dict(diff)
-    text = _TEXT_JSON.encode(value)
+    text = _TEXT_JSON(value)
     if len(text) <= SHOWN_ANSWER_CHARS:
         return value, dict(diff)
-    names = _TEXT_JSON.encode(list(value)) if isinstance(value, dict) else text
+    names = _TEXT_JSON(list(value)) if isinstance(value, dict) else text
     if not isinstance(value, dict) or len(names) > SHOWN_ANSWER_CHARS // 2:
         return _cut_json(text, SHOWN_ANSWER_CHARS), {}
     share = (SHOWN_ANSWER_CHARS - len(names)) // max(len(value), 1)
     shown: dict[str, Any] = {}
     marks = dict(diff)
     for key, item in value.items():
-        item_text = _TEXT_JSON.encode(item)
+        item_text = _TEXT_JSON(item)
         shown[key] = item if len(item_text) <= share else _cut_json(item_text, share)
         if key in marks and shown[key] is not item:
             marks[key] = None
@@ -383,7 +384,7 @@ def page_data(
 def render_page(data: Mapping[str, Any], programs: Markup | None = None) -> str:
     """The page of ``data`` (:func:`page_data`), with code mode's ``programs`` section
     (escaped HTML, :func:`~verification.reports.programs.programs_html`) if any."""
-    return _page(str(data["title"]), _BLOCK_JSON.encode(data), programs)
+    return _page(str(data["title"]), _BLOCK_JSON(data), programs)
 
 
 def _page(title: str, block: str, programs: Markup | None) -> str:
@@ -430,11 +431,11 @@ def _value_json(value: Any) -> str:
     """``safe_json(value)`` as the page's block writes it: from ``value`` itself when that
     writes the same text (:func:`_plain`), without reading its JSON back."""
     if not _plain(value):
-        return _BLOCK_JSON.encode(safe_json(value))
+        return _BLOCK_JSON(safe_json(value))
     try:
-        return _PLAIN_JSON.encode(value)
+        return _PLAIN_JSON(value)
     except ValueError:  # NaN or infinity: shown as text, as safe_json shows it
-        return _BLOCK_JSON.encode(repr(value))
+        return _BLOCK_JSON(repr(value))
 
 
 def page_text(
@@ -453,16 +454,16 @@ def page_text(
         key=lambda part: position(part[0]),
     )
     cases = ",".join(
-        _BLOCK_JSON.encode(before)[:-1]
+        _BLOCK_JSON(before)[:-1]
         + ',"input":'
         + _value_json(given)
         + ',"expected":'
         + _value_json(expected)
         + ","
-        + _BLOCK_JSON.encode(after)[1:]
+        + _BLOCK_JSON(after)[1:]
         for before, given, expected, after in parts
     )
-    block = _BLOCK_JSON.encode(head)[:-1] + ',"cases":[' + cases + "]}"
+    block = _BLOCK_JSON(head)[:-1] + ',"cases":[' + cases + "]}"
     return _page(str(head["title"]), block, programs)
 
 

@@ -19,8 +19,9 @@ _PROBE: Any = {"b": [1, -2.5, None, True, "caf\u00e9 \U0001f600"], "a": {"\u00e9
 
 class JsonText:
     """``json.JSONEncoder(allow_nan=..., ensure_ascii=..., sort_keys=...,
-    check_circular=...).encode`` as a function: the same text and the same errors, the C
-    encoder set up as ``iterencode`` sets it up, without ``iterencode``.
+    check_circular=..., separators=..., default=...).encode`` as a function: the same text
+    and the same errors, the C encoder set up as ``iterencode`` sets it up, without
+    ``iterencode``.
 
     With ``check_circular`` (the default) a C encoder is made per value, so no value's
     circular-reference marks meet another's; without it one is made once and serves every
@@ -37,12 +38,16 @@ class JsonText:
         ensure_ascii: bool = True,
         sort_keys: bool = False,
         check_circular: bool = True,
+        separators: tuple[str, str] | None = None,
+        default: Callable[[Any], Any] | None = None,
     ) -> None:
         self._encoder = json.JSONEncoder(
             allow_nan=allow_nan,
             ensure_ascii=ensure_ascii,
             sort_keys=sort_keys,
             check_circular=check_circular,
+            separators=separators,
+            default=default,
         )
         self._once: Callable[[Any, int], Iterator[str]] | None = None
         self._fast = False
