@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from verification.cases import TestCase
 
 __all__ = [
+    "KeyedAnswers",
     "LazyHook",
     "answer_key",
     "descending_ranks",
@@ -144,13 +145,53 @@ def each_distinct(
     answers: Iterable[dict[str, Any]], *, unlike: Iterable[dict[str, Any]] = ()
 ) -> Iterator[dict[str, Any]]:
     """:func:`distinct_answers` one answer at a time: a :class:`LazyHook` read only in part
-    neither makes nor keys the answers after the ones read."""
-    seen = {answer_key(answer) for answer in unlike}
-    for answer in answers:
-        key = answer_key(answer)
-        if key not in seen:
-            seen.add(key)
-            yield answer
+    neither makes nor keys the answers after the ones read. It keeps the key of each answer
+    it gives and of each of ``unlike`` (:class:`KeyedAnswers` hands them on)."""
+    return _Distinct(answers, unlike)
+
+
+class _Distinct(Iterator[dict[str, Any]]):
+    """What :func:`each_distinct` gives: its answers one at a time (``unlike`` keyed and
+    ``answers`` begun at the first, as a generator would), and the key of each answer given
+    and of each of ``unlike``, for :meth:`LazyHook.first` to hand on."""
+
+    def __init__(self, answers: Iterable[dict[str, Any]], unlike: Iterable[dict[str, Any]]) -> None:
+        self._answers = answers
+        self._unlike = unlike
+        self._iterator: Iterator[dict[str, Any]] | None = None
+        self._seen: set[str] = set()
+        self.unlike: list[tuple[Any, str]] = []
+        """Each of ``unlike`` with its key."""
+        self.given: list[tuple[dict[str, Any], str]] = []
+        """Each answer given so far with its key."""
+
+    def __next__(self) -> dict[str, Any]:
+        if self._iterator is None:
+            self.unlike = [(answer, answer_key(answer)) for answer in self._unlike]
+            self._seen = {key for _, key in self.unlike}
+            self._iterator = iter(self._answers)
+        seen = self._seen
+        for answer in self._iterator:
+            key = answer_key(answer)
+            if key not in seen:
+                seen.add(key)
+                self.given.append((answer, key))
+                return answer
+        raise StopIteration
+
+
+class KeyedAnswers(list[dict[str, Any]]):
+    """The first answers of a hook made by :func:`each_distinct`, with the key each had
+    when it was made (:meth:`key_of`): the run's calibration needs them again."""
+
+    def __init__(self, answers: Iterable[dict[str, Any]], keys: dict[int, str]) -> None:
+        super().__init__(answers)
+        self._keys = keys
+
+    def key_of(self, answer: Any) -> str | None:
+        """The key of ``answer``, one of these answers or of the hook's ``unlike``, as it
+        was made (``None`` for another value)."""
+        return self._keys.get(id(answer))
 
 
 class LazyHook:
@@ -190,7 +231,14 @@ class LazyHook:
         """The first ``count`` answers (fewer if the hook makes fewer)."""
         if self.cap is not None:
             count = min(count, self.cap)
-        return list(islice(self._make(case, rng), count))
+        made = self._make(case, rng)
+        first = list(islice(made, count))
+        if isinstance(made, _Distinct) and len(made.given) == len(first):
+            # Every answer listed is one each_distinct gave (alive in ``first``, so no id
+            # is another's), and so is each of its ``unlike``, alive in ``made``.
+            keys = {id(answer): key for answer, key in (*made.unlike, *made.given)}
+            return KeyedAnswers(first, keys)
+        return first
 
     @classmethod
     def capped(

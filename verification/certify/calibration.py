@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from verification.cases import TestCase, printable
-from verification.catalog.calibration import LazyHook, answer_key
+from verification.catalog.calibration import KeyedAnswers, LazyHook, answer_key
 from verification.catalog.spec import ScaffoldSpec, no_alternatives
 from verification.errors import PluginError
 from verification.store.records import AttemptRecord
@@ -128,9 +128,14 @@ def _answers(
         )
         return []
     if hook == "mutants":
-        expected = _key(case.expected)
-        made = [answer for answer in made if _key(answer) != expected]
+        expected = _known_key(made, case.expected) or _key(case.expected)
+        made = [answer for answer in made if (_known_key(made, answer) or _key(answer)) != expected]
     return made
+
+
+def _known_key(made: list[dict[str, Any]], answer: Any) -> str | None:
+    """The key of ``answer`` as the hook keyed it when it made ``made``, if it did."""
+    return made.key_of(answer) if isinstance(made, KeyedAnswers) else None
 
 
 def _draws(hook: Any) -> bool:
