@@ -171,6 +171,10 @@ class AttemptRecord(BaseModel):
     _line: str | None = PrivateAttr(default=None)
     """Where the record was read (``<journal>:<line>``), for messages naming a bad line;
     ``None`` for a record made in this process. Never written."""
+    _case: tuple[dict[str, Any], TestCase] | None = PrivateAttr(default=None)
+    """:meth:`test_case` once made, with the field values it was made from (a copy with
+    other values, ``model_copy(update=...)``, has other ones: it makes its own). Never
+    written."""
 
     def __eq__(self, other: object) -> bool:
         # Where a record was read is no part of it: a record read back equals the one written.
@@ -190,7 +194,20 @@ class AttemptRecord(BaseModel):
 
     def test_case(self) -> TestCase:
         """The case this record answers, as the journal holds it (a program's record: its
-        :class:`~verification.cases.ProgramTask`, suite not kept)."""
+        :class:`~verification.cases.ProgramTask`, suite not kept). Made once: folding a
+        journal asks each record twice (the cases calibrated, the answers shown), and
+        the case is frozen, as the record is."""
+        private = self.__pydantic_private__
+        assert private is not None  # a record has private attributes: pydantic set them
+        kept = private.get("_case")  # read as a dict: pydantic's __getattr__ costs more
+        if kept is not None and kept[0] is self.__dict__:
+            case: TestCase = kept[1]
+            return case
+        case = self._made_case()
+        self._case = (self.__dict__, case)
+        return case
+
+    def _made_case(self) -> TestCase:
         if self.tier == PROGRAM_TIER or self.is_program:
             return ProgramTask(
                 id=self.case_id,
