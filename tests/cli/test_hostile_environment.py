@@ -2,7 +2,9 @@
 or a pipe; a NUL byte in a path setting; a console that cannot encode a character; a replay
 file that is a pipe, ``/dev/zero``, a folder or too long. Each ends in a clear error naming
 the file or setting (exit 2) or a normal run; none exits 4 or hangs. Commands that could
-hang run as real processes with a timeout, so a regression fails rather than stalls.
+hang run as real processes with a timeout, so a regression fails rather than stalls: forked
+from a preloaded interpreter (tests/support/light_forks.py) where the interpreter's start is
+not what is tested, a fresh interpreter where it is (the console's encoding).
 """
 
 from __future__ import annotations
@@ -10,10 +12,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.light_forks import light_fork_server
+from tests.support.preloaded import ForkServer
 from verification.cli import main
 from verification.config import MAX_ENV_BYTES, load_settings
 from verification.errors import ConfigurationError
@@ -30,17 +35,54 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     return code, out, err
 
 
-def _process(argv: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    """``python -m verification ARGV`` in ``cwd``, given 60 s (a hang fails the test)."""
+def _clean_environment(**env: str) -> dict[str, str]:
+    """This environment without the harness's and the SDK's variables, and ``env`` on top."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("VERIFY_", "ANTHROPIC_"))}
+    return {**clean, **env}
+
+
+def _process(argv: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """``python -m verification ARGV`` in a fresh interpreter in ``cwd``, given 60 s (a hang
+    fails the test)."""
     return subprocess.run(
         [sys.executable, "-m", "verification", *argv],
         cwd=cwd,
-        env={**clean, **env},
+        env=_clean_environment(**env),
         capture_output=True,
         text=True,
         timeout=60,
     )
+
+
+def _forked(forks: ForkServer, argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m verification ARGV`` as a process forked by ``forks`` in ``cwd``, given
+    60 s as :func:`_process` is (a hang fails the test; the child is killed)."""
+    child = forks.start(
+        argv,
+        env=_clean_environment(),
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, err = child.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+        raise
+    assert child.returncode is not None
+    return subprocess.CompletedProcess(
+        ["python -m verification", *argv], child.returncode, out, err
+    )
+
+
+@pytest.fixture(scope="module")
+def forks() -> Iterator[ForkServer]:
+    """A fork server for this module's command lines, none of which asks a model: its
+    children are processes of their own, without a fresh interpreter's start and imports."""
+    with light_fork_server() as server:
+        yield server
 
 
 @pytest.fixture
@@ -85,12 +127,14 @@ def test_a_env_file_that_is_no_text_is_refused_naming_it(
 @pytest.mark.slow
 @POSIX
 @pytest.mark.parametrize("kind", ["a folder (a virtualenv)", "a pipe"])
-def test_a_env_that_is_no_regular_file_is_none_of_ours(in_tmp: Path, kind: str) -> None:
+def test_a_env_that_is_no_regular_file_is_none_of_ours(
+    in_tmp: Path, kind: str, forks: ForkServer
+) -> None:
     if kind == "a pipe":
         os.mkfifo(in_tmp / ".env")
     else:
         (in_tmp / ".env" / "bin").mkdir(parents=True)
-    done = _process(["cache", "stats"], in_tmp)  # a command that reads the settings
+    done = _forked(forks, ["cache", "stats"], in_tmp)  # a command that reads the settings
     assert done.returncode == 0, done.stderr
     assert "empty" in done.stdout
 
@@ -154,7 +198,7 @@ def test_show_prompt_on_a_console_that_cannot_encode_a_character(
 @POSIX
 @pytest.mark.parametrize("kind", ["a pipe", "/dev/zero", "a folder"])
 def test_a_replay_file_that_is_no_regular_file_is_refused_not_waited_on(
-    tmp_path: Path, kind: str
+    tmp_path: Path, kind: str, forks: ForkServer
 ) -> None:
     replay = tmp_path / "replay.jsonl"
     if kind == "a pipe":
@@ -164,7 +208,7 @@ def test_a_replay_file_that_is_no_regular_file_is_refused_not_waited_on(
     else:
         replay.symlink_to("/dev/zero")  # a read would fill the memory
     argv = ["verify", "kmp", "--provider", "replay", "--replay-file", str(replay)]
-    done = _process([*argv, "--output", str(tmp_path / "out")], tmp_path)
+    done = _forked(forks, [*argv, "--output", str(tmp_path / "out")], tmp_path)
     assert done.returncode == 2, done.stderr
     assert f"cannot read the replay file {replay}" in done.stderr
     assert "not a regular file" in done.stderr and "--replay-file" in done.stderr

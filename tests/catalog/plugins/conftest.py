@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.preloaded import PRELOAD, ForkServer
+from tests.support.light_forks import light_fork_server
+from tests.support.preloaded import ForkServer
 
 InstallPlugin = Callable[..., dict[str, str]]
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
@@ -216,17 +217,12 @@ def cli(bytecode: Path) -> RunCli:
     return functools.partial(_cli, bytecode=bytecode)
 
 
-_SDK = ("anthropic", "anyio", "httpcore2", "truststore", "verification.llm.")
-"""What a dry run or ``check`` never imports: the model SDK and its client's modules."""
-
-
 @pytest.fixture(scope="session")
 def plugin_forks() -> Iterator[ForkServer]:
-    """A fork server (``tests/support/preloaded.py``) that has imported the command line,
+    """A fork server (``tests/support/light_forks.py``) that has imported the command line,
     the runner, the reports and the scaffolds, not the SDK, which no command here uses."""
-    server = ForkServer(preload=[name for name in PRELOAD if not name.startswith(_SDK)])
-    yield server
-    server.close()
+    with light_fork_server() as server:
+        yield server
 
 
 @pytest.fixture(scope="session")
