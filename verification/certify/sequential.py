@@ -395,9 +395,13 @@ def operating_characteristic(plan: CertificationPlan, p: float) -> OperatingChar
     expected = 0.0
     most = 0
     before = 0
+    # Looks after the first are LOOK_EVERY cases apart: one step's probabilities serve each.
+    steps: dict[int, Any] = {}
     for look, masks in zip(plan.looks, _look_masks(plan), strict=True):
         step = look - before
-        going = np.convolve(going, binomial_pmf(step, p))
+        if step not in steps:
+            steps[step] = binomial_pmf(step, p)
+        going = np.convolve(going, steps[step])
         before = look
         if going.sum() > 0:
             most = look
