@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from decimal import Decimal
-from functools import cache
+from itertools import count
 from typing import Any
 
 import pytest
@@ -79,9 +79,21 @@ def _written(answer: Any, path: Path, literal: str) -> str:
     return f"Done.\n\n```json\n{text}\n```"
 
 
-@cache
-def _cases(name: str) -> list[TestCase]:
-    return list(calibration_cases(CATALOG[name], 5))
+_DRAWN: dict[str, tuple[list[TestCase], Iterator[TestCase]]] = {}
+
+
+def _cases(name: str) -> Iterator[TestCase]:
+    """The calibration cases of ``name`` (five of each tier, in order), each drawn once per
+    process and only once read: collection (in every worker) reads only as far as the
+    first case with a zero for :func:`_zero_paths`, not every case of every scaffold."""
+    drawn, source = _DRAWN.setdefault(name, ([], calibration_cases(CATALOG[name], 5)))
+    for index in count():
+        if index == len(drawn):
+            case = next(source, None)
+            if case is None:
+                return
+            drawn.append(case)
+        yield drawn[index]
 
 
 def _first(spec: ScaffoldSpec, wanted: Any) -> Iterator[tuple[Any, Any, Path, Any]]:
@@ -91,12 +103,17 @@ def _first(spec: ScaffoldSpec, wanted: Any) -> Iterator[tuple[Any, Any, Path, An
                 yield case, case.expected, path, value
 
 
+KINDS = {name: number_kinds(spec) for name, spec in CATALOG.items()}
+"""Each scaffold's number kinds, read from its answer schema once (collection reads them
+three times over)."""
+
+
 def _integer_specs() -> list[str]:
-    return [name for name in NAMES if "integer" in number_kinds(CATALOG[name])]
+    return [name for name in NAMES if "integer" in KINDS[name]]
 
 
 def _number_specs() -> list[str]:
-    return [name for name in NAMES if "number" in number_kinds(CATALOG[name])]
+    return [name for name in NAMES if "number" in KINDS[name]]
 
 
 @pytest.mark.parametrize("name", _integer_specs())

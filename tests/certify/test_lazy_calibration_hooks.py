@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from verification.cases import DEFAULT_SEED, TIERS, TestCase, generate_case
+from tests.support.draws import shared_draw
+from verification.cases import DEFAULT_SEED, TIERS, TestCase
 from verification.catalog.calibration import LazyHook, distinct_answers, each_distinct
 from verification.certify.calibration import _SEED, PER_CASE, calibrate_case
 from verification.certify.checks import CALIBRATION_SEED
@@ -30,8 +31,10 @@ LAZY = sorted(
 
 
 def _cases(name: str, per_tier: int = 6) -> list[TestCase]:
+    # Each case is drawn once per process (tests/support/draws.py): these tests read the
+    # first cases of each tier again and again, and the digest test below all thirty.
     return [
-        generate_case(SPECS[name], tier, index, seed=DEFAULT_SEED)
+        shared_draw(SPECS[name], tier, index, seed=DEFAULT_SEED)
         for tier in TIERS
         for index in range(per_tier)
     ]
@@ -186,11 +189,7 @@ CHECKED_BEFORE = {
 def test_check_s_one_rng_draws_the_alternatives_it_drew_before(name: str) -> None:
     spec = SPECS[name]
     rng = random.Random(CALIBRATION_SEED)
-    made: list[Any] = [
-        spec.alternatives(generate_case(spec, tier, index, seed=DEFAULT_SEED), rng)
-        for tier in TIERS
-        for index in range(30)
-    ]
+    made: list[Any] = [spec.alternatives(case, rng) for case in _cases(name, per_tier=30)]
     made.append(rng.random())
     digest = hashlib.sha256(json.dumps(made, sort_keys=True).encode()).hexdigest()
     assert digest == CHECKED_BEFORE[name]
