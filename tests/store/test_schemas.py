@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import jsonschema
 import pytest
 from pydantic.version import VERSION
 
@@ -50,6 +49,10 @@ def test_each_schema_file_is_in_step_with_its_model(name: str) -> None:
 
 
 def _schema(name: str) -> dict[str, object]:
+    # jsonschema is imported where it is used: only this module needs it, and each xdist
+    # worker collects every module (0.15 s of CPU a worker, most of which run none of these).
+    import jsonschema
+
     schema = json.loads((SCHEMAS_DIR / f"{name}.schema.json").read_text("utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     return schema
@@ -58,6 +61,8 @@ def _schema(name: str) -> dict[str, object]:
 def _validate(instance: object, schema: dict[str, object]) -> None:
     """``jsonschema.validate`` on a schema :func:`_schema` has checked: the same validator
     class and error, without checking the schema again (0.06 to 0.2 s a call)."""
+    import jsonschema
+
     error = jsonschema.exceptions.best_match(
         jsonschema.validators.validator_for(schema)(schema).iter_errors(instance)
     )
@@ -85,6 +90,8 @@ def test_a_run_s_files_meet_their_schemas(tmp_path: Path) -> None:
 
 
 def test_a_schema_rejects_what_its_file_never_holds() -> None:
+    import jsonschema
+
     with pytest.raises(jsonschema.ValidationError):
         _validate({"schema": 1, "scaffold": 7}, _schema("journal-line"))
     with pytest.raises(jsonschema.ValidationError):

@@ -18,7 +18,10 @@ from verification.registry import DEFAULT_SEED, SPECS
 BLOW_UP = 50_000
 EXTRA_KEYS = [f"Z{k}" for k in range(BLOW_UP)]
 """The keys an object of numbers gains, made once rather than for each such object."""
-_EXTRA_KEY_TEXTS = [json.dumps(key) + ": " for key in EXTRA_KEYS]
+_EXTRA_KEY_TEXTS = [f'"{key}": ' for key in EXTRA_KEYS]
+"""Their texts in JSON, as ``json.dumps(key) + ": "`` writes them (letters and digits need no
+escape; the blown-up texts are held equal to ``json.dumps``'s below): made at collection in
+every xdist worker, ten times faster than by the encoder."""
 _EXTRA_KEY_SET = frozenset(EXTRA_KEYS)
 
 
