@@ -132,6 +132,12 @@ class _Level(enum.IntEnum):
     LOW = 1
 
 
+def _circular() -> list[object]:
+    value: list[object] = [1]
+    value.append(value)
+    return value
+
+
 def _deep(levels: int) -> object:
     value: object = [1]
     for _ in range(levels):
@@ -149,6 +155,7 @@ HOSTILE_VALUES: list[dict[str, Any]] = [
     {"text": "</script><!-- \u2028 \u202e \x00 \ud800 & > \u00e9"},
     {"deep": _deep(40)},
     {"shallow": _deep(5), "empty": {}, "none": [], "lists": [[], [[]], [1, [2, [3]]]]},
+    {"cycle": _circular(), "shared": [[1, 2]] * 3},
 ]
 
 

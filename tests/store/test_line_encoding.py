@@ -33,6 +33,19 @@ class _Word(enum.StrEnum):
 _Pair = collections.namedtuple("_Pair", "left right")
 
 
+def _circular() -> list[Any]:
+    value: list[Any] = [1]
+    value.append(value)
+    return value
+
+
+def _nested(levels: int) -> Any:
+    value: Any = [1]
+    for _ in range(levels):
+        value = {"next": [value]}
+    return value
+
+
 def _record(answer: Any = None, **fields: Any) -> AttemptRecord:
     raw, chars, digest = cap_response(fields.pop("raw", "Reply.\n\n```json\n{}\n```"))
     values: dict[str, Any] = {
@@ -119,6 +132,9 @@ def test_every_scaffolds_cases_are_written_as_pydantic_writes_them(name: str) ->
         [10**5000],  # in a list: pytest names the parameter by str(), which refuses it
         [1e300, 5e-324, -0.0, 0.1],
         "say \\ud800 in words",
+        _circular(),  # refused either way: the line is written by no encoder
+        {"shared": [[1, 2]] * 3},  # one list written thrice: no cycle
+        _nested(3000),  # deeper than the encoder goes: pydantic's conversion decides
     ],
 )
 def test_odd_values_are_written_as_pydantic_writes_them(answer: Any) -> None:

@@ -150,9 +150,13 @@ _MISSING = object()
 _SAFE_JSON = JsonText(default=str, allow_nan=False)
 _SHOWN_JSON = JsonText(default=str, allow_nan=False, ensure_ascii=False)
 _TEXT_JSON = JsonText(ensure_ascii=False)
-# The page's block: ASCII JSON keeps lone surrogates as escapes.
-_BLOCK_JSON = JsonText(ensure_ascii=True, allow_nan=False, separators=(",", ":"))
-_PLAIN_JSON = JsonText(default=str, allow_nan=False, separators=(",", ":"))
+# The page's block: ASCII JSON keeps lone surrogates as escapes. Without json's marks for
+# cycles: what they write holds none (values read back from JSON text, or _plain's, which
+# is bounded in depth), and the marks cost as much as the writing.
+_BLOCK_JSON = JsonText(
+    ensure_ascii=True, allow_nan=False, separators=(",", ":"), check_circular=False
+)
+_PLAIN_JSON = JsonText(default=str, allow_nan=False, separators=(",", ":"), check_circular=False)
 
 
 def safe_json(value: Any) -> Any:

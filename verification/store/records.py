@@ -56,8 +56,11 @@ PROGRAM_TIER: Literal["program"] = "program"
 
 CaseRunOutcome = Literal["passed", "failed", "not_run"]
 
-_LINE_JSON = JsonText(allow_nan=False, ensure_ascii=True)
-"""A journal line's text (``json.dumps(data, allow_nan=False)``'s)."""
+_LINE_JSON = JsonText(allow_nan=False, ensure_ascii=True, check_circular=False)
+"""A journal line's text (``json.dumps(data, allow_nan=False)``'s). Without json's marks
+for cycles (half of the writing's time, an edge list's pairs each marked): a value with a
+cycle ends in :class:`RecursionError` rather than :class:`ValueError`, and
+:meth:`AttemptRecord.to_line` leaves either to pydantic's conversion, which refuses it."""
 
 
 class CaseRun(BaseModel):
