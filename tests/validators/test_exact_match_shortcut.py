@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verification.validators.exact_match import _diff, _plainly_equal, json_differences
+from verification.validators.exact_match import _diff, _plainly_equal, json_differences, json_equal
 
 _scalars = st.none() | st.booleans() | st.integers(-3, 3) | st.floats(-3, 3) | st.text(max_size=2)
 _json = st.recursive(
@@ -59,3 +59,12 @@ def test_an_equal_copy_takes_the_shortcut() -> None:
     expected = {"distances": {"A": 0, "B": 2.5}, "path": ["A", "B"], "found": True}
     assert _plainly_equal(copy.deepcopy(expected), expected)
     assert not _plainly_equal({**expected, "found": 1}, expected)
+
+
+@given(st.data(), _json)
+def test_json_equal_is_the_walk_finding_nothing(data: st.DataObject, expected: Any) -> None:
+    actual = data.draw(st.one_of(st.just(copy.deepcopy(expected)), _twins(expected), _json))
+    assert json_equal(actual, expected) == (_walk(actual, expected) == [])
+    # Tuples are arrays and keys are compared as text: the walk judges those too.
+    as_tuples = tuple(actual) if isinstance(actual, list) else actual
+    assert json_equal(as_tuples, expected) == (_walk(as_tuples, expected) == [])

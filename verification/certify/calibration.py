@@ -26,6 +26,7 @@ from verification.catalog.calibration import KeyedAnswers, LazyHook, answer_key
 from verification.catalog.spec import ScaffoldSpec, no_alternatives
 from verification.errors import PluginError
 from verification.store.records import AttemptRecord
+from verification.validators.base import passes
 
 __all__ = [
     "MAX_MISSES_SHOWN",
@@ -145,7 +146,7 @@ def _draws(hook: Any) -> bool:
 
 def _accepts(spec: ScaffoldSpec, answer: Any, case: TestCase) -> bool:
     try:
-        return spec.validator.validate(answer, case.expected, case=case).is_valid
+        return passes(spec.validator, answer, case.expected, case=case)  # no message needed
     except Exception:  # a validator that raises rejects (as the runner judges it)
         return False
 

@@ -28,6 +28,7 @@ __all__ = [
     "accepts_case",
     "finite_number",
     "nearest_double",
+    "passes",
     "pick",
     "repeated",
 ]
@@ -62,10 +63,25 @@ class Validator(ABC):
     ) -> ValidationResult:
         """Judge ``actual``; never raise on a wrong answer."""
 
+    def accepts(self, actual: Any, expected: Any, *, case: TestCase | None = None) -> bool:
+        """Whether :meth:`validate` passes ``actual``: its verdict's ``is_valid``, which a
+        subclass may find without writing the verdict's message (a run's calibration asks
+        only this, of several answers per case). Where ``validate`` raises, this may raise
+        or say ``False``."""
+        return self.validate(actual, expected, case=case).is_valid
+
     @property
     def tolerances(self) -> Mapping[str, Tolerance]:
         """Numeric tolerances this validator applies, by what they apply to."""
         return {}
+
+
+def passes(validator: Validator, actual: Any, expected: Any, *, case: TestCase | None) -> bool:
+    """Whether ``validator`` passes ``actual``: :meth:`Validator.accepts`, or the verdict's
+    ``is_valid`` for a validator that only has ``validate`` (a plugin's, by duck typing)."""
+    if isinstance(validator, Validator):
+        return validator.accepts(actual, expected, case=case)
+    return validator.validate(actual, expected, case=case).is_valid
 
 
 _NOISE = 1e-12
@@ -193,6 +209,13 @@ class CompositeValidator(Validator):
         return ValidationResult(
             True, "; ".join(v.message for v in verdicts), {"checks": len(verdicts)}
         )
+
+    def accepts(self, actual: Any, expected: Any, *, case: TestCase | None = None) -> bool:
+        if type(self).validate is not CompositeValidator.validate:  # a subclass's own verdict
+            return super().accepts(actual, expected, case=case)
+        # Passed when every one passes: the first that does not decides (validate would ask
+        # the rest too, for a verdict that is the first failure's).
+        return all(passes(v, actual, expected, case=case) for v in self.validators)
 
     @property
     def tolerances(self) -> Mapping[str, Tolerance]:

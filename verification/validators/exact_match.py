@@ -18,6 +18,7 @@ __all__ = [
     "PathMatchValidator",
     "compared_with_expected",
     "json_differences",
+    "json_equal",
 ]
 
 _MAX_REPORTED = 5
@@ -63,6 +64,37 @@ def json_differences(
     found: list[str] = []
     _diff(actual, expected, path, found, limit)
     return found
+
+
+def json_equal(actual: Any, expected: Any) -> bool:
+    """Whether ``actual`` equals ``expected`` as JSON: :func:`json_differences` finds
+    nothing, found without writing what differs (the walk stops at the first difference)."""
+    return _plainly_equal(actual, expected) or _same(actual, expected)
+
+
+def _same(actual: Any, expected: Any) -> bool:
+    """:func:`_diff`'s walk, to its first difference: the same kinds, keys (as text) and
+    lengths, and the same items where :func:`_plainly_equal` is unsure."""
+    kind = _kind(expected)
+    if _kind(actual) != kind:
+        return False
+    if kind == "object":
+        actual_by_key, expected_by_key = _by_text_key(actual), _by_text_key(expected)
+        if actual_by_key.keys() != expected_by_key.keys():
+            return False
+        for key, e in expected_by_key.items():
+            a = actual_by_key[key]
+            if not (_plainly_equal(a, e) or _same(a, e)):
+                return False
+        return True
+    if kind == "array":
+        if len(actual) != len(expected):
+            return False
+        for a, e in zip(actual, expected, strict=False):
+            if not (_plainly_equal(a, e) or _same(a, e)):
+                return False
+        return True
+    return not actual != expected  # noqa: SIM202 (as _diff asks it: != may not be not ==)
 
 
 def compared_with_expected(actual: Any, expected: Any) -> ValidationResult:
@@ -171,6 +203,11 @@ class ExactMatchValidator(FieldValidator):
             return ValidationResult(False, diffs[0], {"differences": diffs})
         return ValidationResult(True, f"{where} matches exactly")
 
+    def accepts(self, actual: Any, expected: Any, *, case: TestCase | None = None) -> bool:
+        if type(self).validate is not ExactMatchValidator.validate:  # a subclass's own verdict
+            return super().accepts(actual, expected, case=case)
+        return json_equal(*self.picked(actual, expected))
+
 
 class DictMatchValidator(ExactMatchValidator):
     """Compares mappings key by key (keys compared as strings) and names each mismatch."""
@@ -207,3 +244,15 @@ class PathMatchValidator(FieldValidator):
                 False, f"{where}: expected {len(want)} items, got {len(got)}", {}
             )
         return ValidationResult(True, f"{where} matches in order ({len(want)} items)")
+
+    def accepts(self, actual: Any, expected: Any, *, case: TestCase | None = None) -> bool:
+        if type(self).validate is not PathMatchValidator.validate:  # a subclass's own verdict
+            return super().accepts(actual, expected, case=case)
+        got, want = self.picked(actual, expected)
+        for value in (got, want):
+            if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+                return False
+        got, want = list(got), list(want)
+        if len(got) != len(want):
+            return False
+        return all(json_equal(a, e) for a, e in zip(got, want, strict=True))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from verification.cases import TestCase
-from verification.validators.base import Tolerance, ValidationResult, Validator
+from verification.validators.base import Tolerance, ValidationResult, Validator, passes
 
 __all__ = ["FormRule", "FormRules", "ascending", "form_rules_of", "with_form_rules"]
 
@@ -76,6 +76,12 @@ class FormRules(Validator):
             message=f'the Output Format asks "{broken[0]}": {verdict.message}',
             form_rule=broken[0],
         )
+
+    def accepts(self, actual: Any, expected: Any, *, case: TestCase | None = None) -> bool:
+        if type(self).validate is not FormRules.validate:  # a subclass's own verdict
+            return super().accepts(actual, expected, case=case)
+        # A form breach is still a failure: the verdict passes just where the validator's does.
+        return passes(self.validator, actual, expected, case=case)
 
 
 def with_form_rules(validator: Validator, *rules: FormRule) -> FormRules:
