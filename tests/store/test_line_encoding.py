@@ -5,8 +5,10 @@ nothing (:meth:`AttemptRecord.to_line`): the line is the one the conversion give
 from __future__ import annotations
 
 import collections
+import copy
 import enum
 import math
+import pickle
 from typing import Any
 
 import pytest
@@ -206,3 +208,22 @@ def test_a_records_case_is_made_once_and_a_copy_with_other_values_makes_its_own(
     assert record == _record()
     assert record.to_line() == _record().to_line()
     assert record.model_dump() == _record().model_dump()
+
+
+def test_where_a_record_was_read_goes_with_its_copies_and_is_no_part_of_it() -> None:
+    made = _record()
+    read = AttemptRecord.from_line(made.to_line(), "runs/r/results.jsonl:3")
+    assert read.line == "runs/r/results.jsonl:3"
+    assert made.line == "the record of kmp-simple-000"
+    assert read == made and read.to_line() == made.to_line()
+    assert read.model_dump() == made.model_dump()
+    for copied in (
+        read.model_copy(),
+        read.model_copy(update={"raw_response": None}),
+        read.model_copy(deep=True),
+        copy.deepcopy(read),
+        pickle.loads(pickle.dumps(read)),
+    ):
+        assert copied.line == "runs/r/results.jsonl:3"
+    assert pickle.loads(pickle.dumps(made)).line == made.line
+    assert pickle.loads(pickle.dumps(read)) == read

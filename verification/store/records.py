@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt
 
 from verification.cases import (
     ProgramTask,
@@ -171,13 +171,12 @@ class AttemptRecord(BaseModel):
     arm: Arm | None = None
     """The arm of a ``--baseline`` pair the attempt was asked in (:data:`Arm`); ``None`` in
     a run of no pair. A replay provider serves each arm the lines of its own arm."""
-    _line: str | None = PrivateAttr(default=None)
-    """Where the record was read (``<journal>:<line>``), for messages naming a bad line;
-    ``None`` for a record made in this process. Never written."""
-    _case: tuple[dict[str, Any], TestCase] | None = PrivateAttr(default=None)
-    """:meth:`test_case` once made, with the field values it was made from (a copy with
-    other values, ``model_copy(update=...)``, has other ones: it makes its own). Never
-    written."""
+    # Kept beside the fields, out of pydantic (no private attributes: pydantic would set
+    # them up for every record made or read, a third of making one): ``_where`` is where
+    # the record was read (``<journal>:<line>``, for messages naming a bad line; unset for
+    # a record made in this process), ``_made`` the case :meth:`test_case` made, with the
+    # field values it was made from. Neither is written, nor part of what the record is.
+    __slots__ = ("_made", "_where")
 
     def __eq__(self, other: object) -> bool:
         # Where a record was read is no part of it: a record read back equals the one written.
@@ -185,10 +184,31 @@ class AttemptRecord(BaseModel):
             return NotImplemented
         return type(self) is type(other) and self.__dict__ == other.__dict__
 
+    def __copy__(self) -> AttemptRecord:
+        copied = super().__copy__()
+        _keep_where(copied, self)
+        return copied
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> AttemptRecord:
+        copied = super().__deepcopy__(memo)
+        _keep_where(copied, self)
+        return copied
+
+    def __getstate__(self) -> dict[Any, Any]:
+        return {**super().__getstate__(), _WHERE: getattr(self, "_where", None)}
+
+    def __setstate__(self, state: dict[Any, Any]) -> None:
+        state = dict(state)
+        where = state.pop(_WHERE, None)
+        super().__setstate__(state)
+        if where is not None:
+            object.__setattr__(self, "_where", where)
+
     @property
     def line(self) -> str:
         """Where the record was read, or its case id for a record made in this process."""
-        return self._line or f"the record of {self.case_id}"
+        where: str | None = getattr(self, "_where", None)
+        return where or f"the record of {self.case_id}"
 
     @property
     def is_program(self) -> bool:
@@ -199,15 +219,13 @@ class AttemptRecord(BaseModel):
         """The case this record answers, as the journal holds it (a program's record: its
         :class:`~verification.cases.ProgramTask`, suite not kept). Made once: folding a
         journal asks each record twice (the cases calibrated, the answers shown), and
-        the case is frozen, as the record is."""
-        private = self.__pydantic_private__
-        assert private is not None  # a record has private attributes: pydantic set them
-        kept = private.get("_case")  # read as a dict: pydantic's __getattr__ costs more
+        the case is frozen, as the record is; a copy with other values
+        (``model_copy(update=...)``) makes its own."""
+        kept: tuple[dict[str, Any], TestCase] | None = getattr(self, "_made", None)
         if kept is not None and kept[0] is self.__dict__:
-            case: TestCase = kept[1]
-            return case
+            return kept[1]
         case = self._made_case()
-        self._case = (self.__dict__, case)
+        object.__setattr__(self, "_made", (self.__dict__, case))
         return case
 
     def _made_case(self) -> TestCase:
@@ -274,7 +292,8 @@ class AttemptRecord(BaseModel):
         data["schema_version"] = data.pop("schema", JOURNAL_SCHEMA)
         record = cls.model_validate(data)
         record.check_case_id()
-        record._line = where
+        if where is not None:
+            object.__setattr__(record, "_where", where)
         return record
 
     def check_case_id(self) -> None:
@@ -307,6 +326,17 @@ class AttemptRecord(BaseModel):
 
 _LINE_FIELDS = tuple(name for name in AttemptRecord.model_fields if name != "schema_version")
 """A journal line's fields after ``schema``, in the order pydantic dumps them."""
+_WHERE = "where the record was read"
+"""The key of :attr:`AttemptRecord.line`'s place in a pickled record's state."""
+
+
+def _keep_where(copied: AttemptRecord, record: AttemptRecord) -> None:
+    """A copy of a record read from a journal was read there too."""
+    where = getattr(record, "_where", None)
+    if where is not None:
+        object.__setattr__(copied, "_where", where)
+
+
 _NONE_KEY = '"null": '
 _SURROGATE = "\\ud"
 
