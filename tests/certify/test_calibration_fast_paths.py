@@ -175,13 +175,20 @@ def _old_ranks(keys: list[Any]) -> list[int]:
     return [place[key] for key in keys]
 
 
+_BASES = st.lists(
+    st.builds(Fraction, st.integers(-60, 60), st.integers(1, 12)), min_size=1, max_size=6
+)
+_NUDGES = st.integers(-3, 3)
+"""The strategies :func:`_ratios` reads that depend on nothing it drew, made once (hypothesis
+checks each strategy object afresh); the same strategies draw the same values."""
+
+
 @st.composite
 def _ratios(draw: st.DrawFn) -> list[Fraction]:
     """Fractions, some of them twins a double cannot tell apart, some past the doubles."""
-    fractions = st.builds(Fraction, st.integers(-60, 60), st.integers(1, 12))
-    base = draw(st.lists(fractions, min_size=1, max_size=6))
+    base = draw(_BASES)
     twins = [
-        each + Fraction(draw(st.integers(-3, 3)), 10**30)
+        each + Fraction(draw(_NUDGES), 10**30)
         for each in draw(st.lists(st.sampled_from(base), max_size=3))
     ]
     huge = [Fraction(10**400, 3)] if draw(st.booleans()) else []
