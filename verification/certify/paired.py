@@ -188,6 +188,21 @@ def gate_adjust(
     return {key: adjusted.get(key) for key in comparisons}
 
 
+@lru_cache(maxsize=65536)
+def _fewest_rejected(discordant: int, level: float) -> int:
+    """The fewest of ``discordant`` cases one way at which the test rejects at ``level``:
+    the first k whose tail P(X >= k | discordant, 1/2) is at most ``level`` (or
+    ``discordant + 1``: none). The same at every n, drop and rate, so each power reads it."""
+    tail = binomial_pmf(discordant, 0.5)[::-1].cumsum()[::-1]
+    return int((tail > level).sum())
+
+
+@lru_cache(maxsize=65536)
+def _tail(trials: int, chance: float, k: int) -> float:
+    """P(X >= k | X ~ Binomial(trials, chance)): the same for every n a power is asked at."""
+    return float(binomial_pmf(trials, chance)[k:].sum())
+
+
 @lru_cache(maxsize=4096)
 def drop_power(
     n: int, level: float = ALPHA, *, before: float = DROP_BEFORE, drop: float = DROP_SIZE
@@ -214,12 +229,9 @@ def drop_power(
     discordant = binomial_pmf(n, only_a + only_b)
     power = 0.0
     for d in range(1, n + 1):
-        # The fewest of d discordant cases one way at which the test rejects at ``level``:
-        # the first k whose tail P(X >= k | d, 1/2) is at most ``level``.
-        tail = binomial_pmf(d, 0.5)[::-1].cumsum()[::-1]
-        k = int((tail > level).sum())
+        k = _fewest_rejected(d, level)
         if k <= d:
-            power += float(discordant[d]) * float(binomial_pmf(d, share)[k:].sum())
+            power += float(discordant[d]) * _tail(d, share, k)
     return min(1.0, power)
 
 
