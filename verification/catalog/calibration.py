@@ -150,7 +150,7 @@ def each_distinct(
     return _Distinct(answers, unlike)
 
 
-class _Distinct(Iterator[dict[str, Any]]):
+class _Distinct:
     """What :func:`each_distinct` gives: its answers one at a time (``unlike`` keyed and
     ``answers`` begun at the first, as a generator would), and the key of each answer given
     and of each of ``unlike``, for :meth:`LazyHook.first` to hand on."""
@@ -164,6 +164,9 @@ class _Distinct(Iterator[dict[str, Any]]):
         """Each of ``unlike`` with its key."""
         self.given: list[tuple[dict[str, Any], str]] = []
         """Each answer given so far with its key."""
+
+    def __iter__(self) -> _Distinct:
+        return self
 
     def __next__(self) -> dict[str, Any]:
         if self._iterator is None:
@@ -184,14 +187,16 @@ class KeyedAnswers(list[dict[str, Any]]):
     """The first answers of a hook made by :func:`each_distinct`, with the key each had
     when it was made (:meth:`key_of`): the run's calibration needs them again."""
 
-    def __init__(self, answers: Iterable[dict[str, Any]], keys: dict[int, str]) -> None:
-        super().__init__(answers)
-        self._keys = keys
+    keyed: tuple[tuple[Any, str], ...] = ()
+    """Each answer, and each of the hook's ``unlike``, with its key."""
 
     def key_of(self, answer: Any) -> str | None:
         """The key of ``answer``, one of these answers or of the hook's ``unlike``, as it
         was made (``None`` for another value)."""
-        return self._keys.get(id(answer))
+        for made, key in self.keyed:  # a few answers: found by identity, no dict made
+            if made is answer:
+                return key
+        return None
 
 
 class LazyHook:
@@ -232,12 +237,11 @@ class LazyHook:
         if self.cap is not None:
             count = min(count, self.cap)
         made = self._make(case, rng)
-        first = list(islice(made, count))
-        if isinstance(made, _Distinct) and len(made.given) == len(first):
-            # Every answer listed is one each_distinct gave (alive in ``first``, so no id
-            # is another's), and so is each of its ``unlike``, alive in ``made``.
-            keys = {id(answer): key for answer, key in (*made.unlike, *made.given)}
-            return KeyedAnswers(first, keys)
+        if type(made) is not _Distinct:
+            return list(islice(made, count))
+        # Every answer listed is one each_distinct gave, with the key it gave it.
+        first = KeyedAnswers(islice(made, count))
+        first.keyed = (*made.given, *made.unlike)
         return first
 
     @classmethod
