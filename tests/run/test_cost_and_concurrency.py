@@ -485,8 +485,9 @@ def test_a_run_asking_64_of_a_server_allowing_8_starts_slow_meets_few_429s_and_a
 
 @pytest.mark.parametrize(("level", "envelope"), [("quick", None), ("thorough", False)])
 def test_estimate_plans_the_requests_a_run_of_the_same_level_sends(
-    tmp_path: Path, level: str, envelope: bool | None
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, level: str, envelope: bool | None
 ) -> None:
+    draw_each_case_once(monkeypatch)  # the run plans the cases the estimate drew
     settings = load_settings(
         provider="reference", level=level, results_dir=tmp_path, envelope=envelope
     )
