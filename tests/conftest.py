@@ -45,7 +45,6 @@ SLOW_FIXTURES = frozenset(
     {
         "fake_server",  # the fake model server (tests/support/fake_server.py), a thread
         "browser",  # Chromium (tests/browser/)
-        "cli",  # the command line in a child process (tests/catalog/plugins/)
         "cli_several",  # command lines forked as processes (tests/catalog/plugins/)
         "plugin_forks",  # the plugin tests' fork server, a process
         "fork_server",  # command lines forked as processes (tests/support/preloaded.py)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import functools
 import os
 import subprocess
-import sys
 import textwrap
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -19,7 +18,6 @@ from tests.support.light_forks import light_fork_server
 from tests.support.preloaded import ForkServer
 
 InstallPlugin = Callable[..., dict[str, str]]
-RunCli = Callable[..., subprocess.CompletedProcess[str]]
 RunSeveral = Callable[..., list[subprocess.CompletedProcess[str]]]
 
 PLUGIN_MODULE = '''
@@ -158,32 +156,6 @@ def _plugin(
     return {**env, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
 
 
-def _cli(
-    env: dict[str, str], cwd: Path, *argv: str, bytecode: Path
-) -> subprocess.CompletedProcess[str]:
-    return _child(env, cwd, ["-m", "verification", *argv], bytecode)
-
-
-def _child(
-    env: dict[str, str], cwd: Path, argv: list[str], bytecode: Path
-) -> subprocess.CompletedProcess[str]:
-    # The children keep the bytecode they compile in ``bytecode``, outside the checkout:
-    # with PYTHONDONTWRITEBYTECODE set (as in some shells and CI), each fresh interpreter
-    # compiled the whole package from source, about a third of a short command's CPU time.
-    env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    return subprocess.run(
-        [sys.executable, *argv],
-        env={**env, "PYTHONPYCACHEPREFIX": str(bytecode)},
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        # Only there to fail loudly if a command never ends: check of nine hostile plugins
-        # took 20 s on a quiet two-core machine and over 120 s on a loaded one.
-        timeout=600,
-        check=False,
-    )
-
-
 def _cli_several(
     env: dict[str, str], cwd: Path, *argvs: list[str], bytecode: Path, forks: ForkServer
 ) -> list[subprocess.CompletedProcess[str]]:
@@ -209,12 +181,6 @@ def install_plugin() -> InstallPlugin:
 def bytecode(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Where the children keep the bytecode they compile (``PYTHONPYCACHEPREFIX``)."""
     return tmp_path_factory.mktemp("bytecode")
-
-
-@pytest.fixture(scope="session")
-def cli(bytecode: Path) -> RunCli:
-    """``cli(env, cwd, *argv)``: ``python -m verification *argv`` in a child process."""
-    return functools.partial(_cli, bytecode=bytecode)
 
 
 @pytest.fixture(scope="session")
