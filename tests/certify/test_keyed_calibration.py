@@ -8,6 +8,7 @@ is the one that keys every answer again (the slow path the keys stand for)."""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from verification.catalog.calibration import KeyedAnswers, LazyHook, answer_key,
 from verification.certify import calibration
 from verification.certify.calibration import _SEED, PER_CASE, calibrate_case
 from verification.registry import SPECS
+from verification.validators.exact_match import ExactMatchValidator
 
 LAZY = sorted(
     name
@@ -105,3 +107,44 @@ def test_each_distinct_begins_nothing_before_it_is_read() -> None:
     with pytest.raises(TypeError):
         next(made)
     assert read == []
+
+
+def _bumped(case: Any, rng: random.Random) -> Any:
+    """A hook's answers from one dict changed, given, and put back each time: after the
+    last, it is the expected answer again."""
+    answer = dict(case.expected)
+    for key in ("cost", "count"):
+        answer[key] += 1
+        yield answer
+        answer[key] -= 1
+
+
+def _given_again(case: Any, rng: random.Random) -> Any:
+    """A hook that gives the case's own expected answer, changed (and leaves it so)."""
+    case.expected["cost"] += 1
+    yield case.expected
+
+
+@pytest.mark.parametrize("make", [_bumped, _given_again])
+def test_a_hook_that_gives_one_object_twice_is_keyed_again(
+    make: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The keys each_distinct took as it gave the answers are stale once the hook has
+    changed an answer given: the calibration keys them again, as ``check``'s does."""
+    hook = LazyHook(lambda case, rng: each_distinct(make(case, rng), unlike=[case.expected]))
+    spec = SimpleNamespace(
+        name="demo",
+        generic_mutants=False,
+        mutants=hook,
+        alternatives=calibration.no_alternatives,
+        validator=ExactMatchValidator(),
+    )
+
+    def calibrated() -> Any:
+        case = SimpleNamespace(id="demo-simple-000", expected={"cost": 5, "count": 2}, input={})
+        return calibrate_case(spec, case)  # type: ignore[arg-type]
+
+    keyed = calibrated()
+    monkeypatch.setattr(calibration, "_known_key", lambda made, answer: None)
+    assert keyed == calibrated()
+    assert not keyed.misses

@@ -164,6 +164,11 @@ class _Distinct:
         """Each of ``unlike`` with its key."""
         self.given: list[tuple[dict[str, Any], str]] = []
         """Each answer given so far with its key."""
+        self._objects: set[int] = set()
+        self.reused = False
+        """Whether an answer given is an object given before, or one of ``unlike``: a hook
+        that changes one dict and gives it again (or the case's own expected answer) leaves
+        the keys taken as it gave them stale, so none is handed on."""
 
     def __iter__(self) -> _Distinct:
         return self
@@ -172,12 +177,16 @@ class _Distinct:
         if self._iterator is None:
             self.unlike = [(answer, answer_key(answer)) for answer in self._unlike]
             self._seen = {key for _, key in self.unlike}
+            self._objects = {id(answer) for answer, _ in self.unlike}
             self._iterator = iter(self._answers)
         seen = self._seen
         for answer in self._iterator:
             key = answer_key(answer)
             if key not in seen:
                 seen.add(key)
+                if id(answer) in self._objects:
+                    self.reused = True
+                self._objects.add(id(answer))
                 self.given.append((answer, key))
                 return answer
         raise StopIteration
@@ -239,9 +248,11 @@ class LazyHook:
         made = self._make(case, rng)
         if type(made) is not _Distinct:
             return list(islice(made, count))
-        # Every answer listed is one each_distinct gave, with the key it gave it.
+        # Every answer listed is one each_distinct gave, with the key it gave it (none
+        # where the hook gave one object twice: the calibration keys those again).
         first = KeyedAnswers(islice(made, count))
-        first.keyed = (*made.given, *made.unlike)
+        if not made.reused:
+            first.keyed = (*made.given, *made.unlike)
         return first
 
     @classmethod
