@@ -423,6 +423,15 @@ def operating_characteristic(plan: CertificationPlan, p: float) -> OperatingChar
 def meets_risks(plan: CertificationPlan, *, grid: bool = False) -> bool:
     """Whether the plan's exact OC keeps every risk it states: at each risk's edge, or
     (``grid``) at every hundredth of its zone."""
+    # The zones overlap (0 to 0.85 and 0 to 0.40, 0.60 to 1 and 0.95 to 1): each rate's OC
+    # is computed once and read by every risk whose zone holds it.
+    ocs: dict[float, OperatingCharacteristic] = {}
+
+    def at(p: float) -> OperatingCharacteristic:
+        if p not in ocs:
+            ocs[p] = operating_characteristic(plan, p)
+        return ocs[p]
+
     for risk in plan.risks:
         low, high = risk.zone
         points = (
@@ -430,7 +439,7 @@ def meets_risks(plan: CertificationPlan, *, grid: bool = False) -> bool:
             if grid
             else [risk.p]
         )
-        if not all(risk.met(operating_characteristic(plan, p)) for p in points):
+        if not all(risk.met(at(p)) for p in points):
             return False
     return True
 
