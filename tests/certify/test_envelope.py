@@ -22,8 +22,8 @@ from verification.certify.results import ScaffoldResults
 from verification.certify.sequential import decide, operating_characteristic
 from verification.config import LEVEL_CASES, LEVEL_TIERS, load_settings, resolve_settings
 from verification.registry import plan_tier_counts
+from verification.run.case_plan import planned_cases
 from verification.run.estimate import envelope_paths, sweep_estimate
-from verification.run.plan import plan_cases
 from verification.store.records import AttemptRecord
 
 
@@ -32,10 +32,15 @@ def test_a_sweep_case_at_a_default_size_is_the_levels_only_where_the_level_asked
     sizes = sweep_sizes(spec)
     tiers = list(LEVEL_TIERS["thorough"])
     assert set(sizes) & set(spec.sizes.values())  # the sweep visits a tier's default size
-    planned = [
+    planned = [  # the planned ids: planned lazily, since no case's input is read here
         case.id
-        for case in plan_cases(
-            ["astar"], seed=7, cases=LEVEL_CASES["thorough"], tiers=tiers, sweep={"astar": sizes}
+        for case in planned_cases(
+            ["astar"],
+            seed=7,
+            cases=LEVEL_CASES["thorough"],
+            tiers=tiers,
+            sweep={"astar": sizes},
+            lazily=lambda _: True,
         )["astar"]
     ]
     split = split_cases(spec, sizes, planned, cases=LEVEL_CASES["thorough"], tiers=tiers)
