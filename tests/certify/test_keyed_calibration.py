@@ -13,26 +13,17 @@ from typing import Any
 
 import pytest
 
-from verification.cases import DEFAULT_SEED, TIERS, TestCase, generate_case
+from tests.support.calibrations import LAZY, first_cases
+from verification.cases import DEFAULT_SEED, TestCase, generate_case
 from verification.catalog.calibration import KeyedAnswers, LazyHook, answer_key, each_distinct
 from verification.certify import calibration
 from verification.certify.calibration import _SEED, PER_CASE, calibrate_case
 from verification.registry import SPECS
 from verification.validators.exact_match import ExactMatchValidator
 
-LAZY = sorted(
-    name
-    for name, spec in SPECS.items()
-    if isinstance(spec.mutants, LazyHook) or isinstance(spec.alternatives, LazyHook)
-)
-
 
 def _cases(name: str, per_tier: int = 3) -> list[TestCase]:
-    return [
-        generate_case(SPECS[name], tier, index, seed=DEFAULT_SEED)
-        for tier in TIERS
-        for index in range(per_tier)
-    ]
+    return first_cases(name, per_tier)
 
 
 @pytest.mark.parametrize("name", LAZY)

@@ -16,28 +16,18 @@ from typing import Any
 
 import pytest
 
-from tests.support.draws import shared_draw
-from verification.cases import DEFAULT_SEED, TIERS, TestCase
+from tests.support.calibrations import LAZY, first_cases
+from verification.cases import TestCase
 from verification.catalog.calibration import LazyHook, distinct_answers, each_distinct
 from verification.certify.calibration import _SEED, PER_CASE, calibrate_case
 from verification.certify.checks import CALIBRATION_SEED
 from verification.registry import SPECS
 
-LAZY = sorted(
-    name
-    for name, spec in SPECS.items()
-    if isinstance(spec.mutants, LazyHook) or isinstance(spec.alternatives, LazyHook)
-)
-
 
 def _cases(name: str, per_tier: int = 6) -> list[TestCase]:
-    # Each case is drawn once per process (tests/support/draws.py): these tests read the
-    # first cases of each tier again and again, and the digest test below all thirty.
-    return [
-        shared_draw(SPECS[name], tier, index, seed=DEFAULT_SEED)
-        for tier in TIERS
-        for index in range(per_tier)
-    ]
+    # These tests read the first cases of each tier again and again, and the digest test
+    # below all thirty: each is drawn once per process.
+    return first_cases(name, per_tier)
 
 
 def test_the_costliest_hooks_are_lazy() -> None:

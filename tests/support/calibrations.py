@@ -20,12 +20,33 @@ from contextlib import contextmanager
 
 import pytest
 
-from verification.cases import TestCase
+from tests.support.draws import shared_draw
+from verification.cases import DEFAULT_SEED, TIERS, TestCase
+from verification.catalog.calibration import LazyHook
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify import calibration
 from verification.certify.calibration import CaseCalibration
+from verification.registry import SPECS
 
-__all__ = ["calibrating_each_case_once"]
+__all__ = ["LAZY", "calibrating_each_case_once", "first_cases"]
+
+LAZY = sorted(
+    name
+    for name, spec in SPECS.items()
+    if isinstance(spec.mutants, LazyHook) or isinstance(spec.alternatives, LazyHook)
+)
+"""The registered scaffolds with a hook read in part (a :class:`LazyHook`)."""
+
+
+def first_cases(name: str, per_tier: int) -> list[TestCase]:
+    """The first ``per_tier`` cases of each tier of scaffold ``name`` at the default seed,
+    each drawn once per process (tests/support/draws.py)."""
+    return [
+        shared_draw(SPECS[name], tier, index, seed=DEFAULT_SEED)
+        for tier in TIERS
+        for index in range(per_tier)
+    ]
+
 
 _CALLERS = ("verification.certify.calibration", "verification.run.attempts")
 """The modules that call ``calibrate_case``: the reports' ``calibrate`` and the runner."""
