@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from verification.cli import main
-from verification.reports.html import SHOWN_ANSWER_CHARS
+from verification.reports.shown import SHOWN_ANSWER_CHARS
 
 NAME = "kmp"
 

@@ -1,5 +1,5 @@
 """The page's parsed answers: written once as JSON to measure them, and still exactly what
-:func:`~verification.reports.html.safe_json` makes of them (the slow definition, checked
+:func:`~verification.reports.shown.safe_json` makes of them (the slow definition, checked
 against on hostile answers)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verification.reports.html import SHOWN_ANSWER_CHARS, safe_json, shown_answer
+from verification.reports.shown import SHOWN_ANSWER_CHARS, safe_json, shown_answer
 
 _SCALARS = st.one_of(
     st.none(),

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,8 +31,16 @@ from verification.errors import ConfigurationError
 from verification.reports.base import ReportContext, write_report
 from verification.reports.compiled import template_bytecode
 from verification.reports.programs import program_records, programs_html
+from verification.reports.shown import (
+    BLOCK_JSON,
+    SHOWN_REPLY_CHARS,
+    answer_differences,
+    safe_json,
+    shown_answer,
+    shown_text,
+    value_json,
+)
 from verification.reports.summary import summary_of
-from verification.store.json_text import JsonText
 from verification.store.manifests import RunManifest, latest_run_id
 from verification.store.paths import RunPaths
 from verification.store.records import AttemptRecord
@@ -62,10 +69,6 @@ __all__ = [
 ]
 
 HTML_REPORT_NAME = "index.html"
-SHOWN_REPLY_CHARS = 20_000
-"""A raw reply longer than this is cut on the page (the journal keeps it)."""
-SHOWN_ANSWER_CHARS = SHOWN_REPLY_CHARS
-"""A parsed answer whose JSON is longer than this is cut on the page, as replies are."""
 
 
 @dataclass(frozen=True)
@@ -112,62 +115,6 @@ def page_template(name: str = "index.html.j2") -> jinja2.Template:
     return env.get_template(name)
 
 
-def shown_text(text: str | None, limit: int = SHOWN_REPLY_CHARS) -> str | None:
-    """``text`` cut to ``limit`` characters, each line's unprintable characters (NUL,
-    terminal escapes, bidirectional overrides, lone surrogates) written as visible escapes,
-    so a reply cannot reorder or hide what follows it."""
-    if text is None:
-        return None
-    shown = text[:limit]
-    if shown.replace("\n", "").isprintable():  # most replies: nothing to escape, one pass in C
-        return shown
-    return "\n".join(printable(line) for line in shown.split("\n"))
-
-
-def answer_differences(answer: Any, expected: Mapping[str, Any]) -> dict[str, list[int] | None]:
-    """The answer's fields that differ from the expected answer: a list field maps to the
-    positions that differ (``[]`` when only its length does), any other field to ``None``.
-    A field only one of them has differs."""
-    if not isinstance(answer, dict):
-        return {}
-    marks: dict[str, list[int] | None] = {key: None for key in expected if key not in answer}
-    for key, value in answer.items():
-        want = expected.get(key, _MISSING)
-        if value == want and type(value) is type(want):
-            continue
-        if isinstance(value, list) and isinstance(want, list):
-            marks[key] = [i for i, item in enumerate(value) if i >= len(want) or item != want[i]]
-        else:
-            marks[key] = None
-    return marks
-
-
-_MISSING = object()
-
-
-# ``json.dumps`` with options builds its encoder per call; made once, each writes the same
-# text (several times per answer shown), without ``encode``'s Python layer (JsonText).
-_SAFE_JSON = JsonText(default=str, allow_nan=False)
-_SHOWN_JSON = JsonText(default=str, allow_nan=False, ensure_ascii=False)
-_TEXT_JSON = JsonText(ensure_ascii=False)
-# The page's block: ASCII JSON keeps lone surrogates as escapes. Without json's marks for
-# cycles: what they write holds none (values read back from JSON text, or _plain's, which
-# is bounded in depth), and the marks cost as much as the writing.
-_BLOCK_JSON = JsonText(
-    ensure_ascii=True, allow_nan=False, separators=(",", ":"), check_circular=False
-)
-_PLAIN_JSON = JsonText(default=str, allow_nan=False, separators=(",", ":"), check_circular=False)
-
-
-def safe_json(value: Any) -> Any:
-    """Model data as JSON values (a parsed answer may hold anything json writes; NaN and
-    infinity, which JSON cannot, as their repr)."""
-    try:
-        return json.loads(_SAFE_JSON(value))
-    except ValueError:  # NaN or infinity in a parsed answer: shown as text
-        return repr(value)
-
-
 def journal_name(run_id: str) -> str:
     """Where a run's journal is, from the results folder (what a cut reply points to)."""
     return f"runs/{run_id}/results.jsonl"
@@ -200,46 +147,6 @@ def answer_view(result: TestResult) -> dict[str, Any]:
         "answer": answer,
         "diff": diff,
     }
-
-
-def shown_answer(
-    answer: Any, diff: Mapping[str, list[int] | None]
-) -> tuple[Any, dict[str, list[int] | None]]:
-    """A parsed answer and its differences as the page shows them: whole when its JSON
-    holds at most :data:`SHOWN_ANSWER_CHARS` characters; else each field longer than its
-    share is shown as the start of its JSON text, marked cut (and, if it differs, marked
-    whole), and an answer that is no object, or whose field names alone are too long, is
-    shown as the start of its JSON text. The journal keeps the whole answer."""
-    try:
-        text = _SHOWN_JSON(answer)
-    except ValueError:  # NaN or infinity in a parsed answer: shown as text (safe_json's repr)
-        value: Any = repr(answer)
-    else:
-        # safe_json's value, from the text measured: the text of that value is no longer
-        # (only a key written twice, such as 1 and "1", is dropped), so one short enough
-        # stands for both and most answers are written once, not twice.
-        value = json.loads(text)
-        if len(text) <= SHOWN_ANSWER_CHARS:
-            return value, dict(diff)
-    text = _TEXT_JSON(value)
-    if len(text) <= SHOWN_ANSWER_CHARS:
-        return value, dict(diff)
-    names = _TEXT_JSON(list(value)) if isinstance(value, dict) else text
-    if not isinstance(value, dict) or len(names) > SHOWN_ANSWER_CHARS // 2:
-        return _cut_json(text, SHOWN_ANSWER_CHARS), {}
-    share = (SHOWN_ANSWER_CHARS - len(names)) // max(len(value), 1)
-    shown: dict[str, Any] = {}
-    marks = dict(diff)
-    for key, item in value.items():
-        item_text = _TEXT_JSON(item)
-        shown[key] = item if len(item_text) <= share else _cut_json(item_text, share)
-        if key in marks and shown[key] is not item:
-            marks[key] = None
-    return shown, marks
-
-
-def _cut_json(text: str, limit: int) -> str:
-    return f"{text[:limit]} ... (cut: {len(text)} characters; the journal holds them all)"
 
 
 def attempts_by_case(records: Sequence[AttemptRecord]) -> dict[str, list[AttemptRecord]]:
@@ -388,7 +295,7 @@ def page_data(
 def render_page(data: Mapping[str, Any], programs: Markup | None = None) -> str:
     """The page of ``data`` (:func:`page_data`), with code mode's ``programs`` section
     (escaped HTML, :func:`~verification.reports.programs.programs_html`) if any."""
-    return _page(str(data["title"]), _BLOCK_JSON(data), programs)
+    return _page(str(data["title"]), BLOCK_JSON(data), programs)
 
 
 def _page(title: str, block: str, programs: Markup | None) -> str:
@@ -403,43 +310,6 @@ def _page(title: str, block: str, programs: Markup | None) -> str:
         data=Markup(block),
         programs=programs or Markup(""),
     )
-
-
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-_JSON_TYPES = _SCALARS | {dict, list, tuple}
-_PLAIN_DEPTH = 32
-
-
-def _plain(value: Any, depth: int = 0) -> bool:
-    """Whether ``value`` is JSON's own types alone (no subclass), every key a string, at most
-    :data:`_PLAIN_DEPTH` deep: its JSON text read back and written again is then the same
-    (a key 1 beside "1", or an object json does not know, could make them differ)."""
-    kind = type(value)
-    if kind is dict:
-        if not set(map(type, value)) <= {str}:
-            return False
-        items: Any = value.values()
-    elif kind is list or kind is tuple:
-        items = value
-    else:
-        return kind in _SCALARS
-    kinds = set(map(type, items))
-    if kinds <= _SCALARS:
-        return True
-    if depth >= _PLAIN_DEPTH or not kinds <= _JSON_TYPES:
-        return False  # deeper (or a cycle): the value is read back as safe_json does
-    return all(type(item) in _SCALARS or _plain(item, depth + 1) for item in items)
-
-
-def _value_json(value: Any) -> str:
-    """``safe_json(value)`` as the page's block writes it: from ``value`` itself when that
-    writes the same text (:func:`_plain`), without reading its JSON back."""
-    if not _plain(value):
-        return _BLOCK_JSON(safe_json(value))
-    try:
-        return _PLAIN_JSON(value)
-    except ValueError:  # NaN or infinity: shown as text, as safe_json shows it
-        return _BLOCK_JSON(repr(value))
 
 
 def page_text(
@@ -458,16 +328,16 @@ def page_text(
         key=lambda part: position(part[0]),
     )
     cases = ",".join(
-        _BLOCK_JSON(before)[:-1]
+        BLOCK_JSON(before)[:-1]
         + ',"input":'
-        + _value_json(given)
+        + value_json(given)
         + ',"expected":'
-        + _value_json(expected)
+        + value_json(expected)
         + ","
-        + _BLOCK_JSON(after)[1:]
+        + BLOCK_JSON(after)[1:]
         for before, given, expected, after in parts
     )
-    block = _BLOCK_JSON(head)[:-1] + ',"cases":[' + cases + "]}"
+    block = BLOCK_JSON(head)[:-1] + ',"cases":[' + cases + "]}"
     return _page(str(head["title"]), block, programs)
 
 
