@@ -68,3 +68,15 @@ def test_json_equal_is_the_walk_finding_nothing(data: st.DataObject, expected: A
     # Tuples are arrays and keys are compared as text: the walk judges those too.
     as_tuples = tuple(actual) if isinstance(actual, list) else actual
     assert json_equal(as_tuples, expected) == (_walk(as_tuples, expected) == [])
+
+
+def test_json_equal_compares_keys_as_text_as_the_walk_does() -> None:
+    # A key the model wrote as a number is the same JSON key as its text.
+    for actual, expected in [
+        ({1: 2}, {"1": 2}),
+        ({"a": {2: [1]}}, {"a": {"2": [1]}}),
+        ({1: 2}, {"1": 3}),
+        ({1: 2, "1": 2}, {"1": 2}),
+    ]:
+        assert json_equal(actual, expected) == (_walk(actual, expected) == []), actual
+    assert json_equal({1: 2}, {"1": 2})
