@@ -127,11 +127,12 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     process, a server's reply, a sandbox, Chromium), which leaves a core idle with one
     worker per core; fast tests compute, where a worker more only adds its own collection,
     fixtures and fork servers. Measured on two cores with the slow modules first
-    (:func:`pytest_collection_modifyitems`), whole suite, alternated: three workers 118 to
-    120 s (208 to 210 s of CPU, 4.5 core-seconds idle), four 111 to 127 s (192 to 226 s of
-    CPU, 3 idle), where collection order with three left 21 core-seconds idle (129 to
-    137 s). ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when set (pytest-xdist reads
-    it)."""
+    (:func:`pytest_collection_modifyitems`), whole suite, alternated: three workers 118,
+    120, 118 and 134 s (208 to 230 s of CPU, 4.5 to 7 core-seconds idle), four 111, 127 and
+    124 s (192 to 226 s of CPU, 3 idle), where collection order with three left 21
+    core-seconds idle (129 and 137 s); the machine's speed moved by a tenth between runs,
+    so the choice of three rests on the CPU a worker costs more than on these walls.
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when set (pytest-xdist reads it)."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
