@@ -29,7 +29,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Literal
 
 from verification.certify.binomial import binomial_pmf
@@ -425,13 +425,7 @@ def meets_risks(plan: CertificationPlan, *, grid: bool = False) -> bool:
     (``grid``) at every hundredth of its zone."""
     # The zones overlap (0 to 0.85 and 0 to 0.40, 0.60 to 1 and 0.95 to 1): each rate's OC
     # is computed once and read by every risk whose zone holds it.
-    ocs: dict[float, OperatingCharacteristic] = {}
-
-    def at(p: float) -> OperatingCharacteristic:
-        if p not in ocs:
-            ocs[p] = operating_characteristic(plan, p)
-        return ocs[p]
-
+    at = lru_cache(maxsize=None)(partial(operating_characteristic, plan))
     for risk in plan.risks:
         low, high = risk.zone
         points = (
