@@ -77,11 +77,13 @@ def _forked(forks: ForkServer, argv: list[str], cwd: Path) -> subprocess.Complet
     )
 
 
-@pytest.fixture(scope="module")
-def forks() -> Iterator[ForkServer]:
-    """A fork server for this module's command lines, none of which asks a model: its
+@pytest.fixture(scope="session")
+def forks(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ForkServer]:
+    """A fork server for the command lines here, none of which asks a model: its
     children are processes of their own, without a fresh interpreter's start and imports."""
-    with light_fork_server() as server:
+    with light_fork_server(request, tmp_path_factory) as server:
         yield server
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from tests.support.preloaded import PRELOAD, ForkServer
+import pytest
+
+from tests.support.preloaded import PRELOAD, ForkServer, session_fork_server
 
 __all__ = ["LIGHT_PRELOAD", "SDK_MODULES", "light_fork_server"]
 
@@ -20,11 +22,11 @@ LIGHT_PRELOAD = tuple(name for name in PRELOAD if not name.startswith(SDK_MODULE
 
 
 @contextmanager
-def light_fork_server() -> Iterator[ForkServer]:
-    """A :class:`~tests.support.preloaded.ForkServer` of :data:`LIGHT_PRELOAD`, closed
-    after the block."""
-    server = ForkServer(preload=LIGHT_PRELOAD)
-    try:
+def light_fork_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ForkServer]:
+    """A :class:`~tests.support.preloaded.ForkServer` of :data:`LIGHT_PRELOAD` for a
+    fixture of ``request``'s session: its xdist workers share one
+    (:func:`~tests.support.preloaded.session_fork_server`)."""
+    with session_fork_server(request, tmp_path_factory, LIGHT_PRELOAD) as server:
         yield server
-    finally:
-        server.close()

@@ -1,6 +1,6 @@
 """``python -m verification`` as a real process without paying for a fresh interpreter's
-imports each time: a fork server (one per test process) imports the harness and the
-``anthropic`` SDK once, then forks a child per command line.
+imports each time: a fork server (one per test session, shared by its xdist workers) imports
+the harness and the ``anthropic`` SDK once, then forks a child per command line.
 
 Why: importing the SDK costs seconds of CPU (thousands of pydantic models built at import),
 and the tests that must run the command line as a process (kill -9, SIGINT and SIGTERM, two
@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import fcntl
+import hashlib
 import importlib
 import io
 import json
@@ -45,7 +47,15 @@ from typing import IO, Any, TypeAlias
 
 import pytest
 
-__all__ = ["PRELOAD", "Child", "ForkServer", "Process", "fork_server"]
+__all__ = [
+    "PRELOAD",
+    "Child",
+    "ForkServer",
+    "Process",
+    "fork_server",
+    "session_fork_server",
+    "shared_fork_server",
+]
 
 PRELOAD = (
     "anthropic",
@@ -201,30 +211,18 @@ Process: TypeAlias = "Child | subprocess.Popen[Any]"
 class ForkServer:
     """A process that has imported :data:`PRELOAD` and forks a child per :meth:`start`."""
 
-    def __init__(self, preload: Sequence[str] = PRELOAD) -> None:
+    def __init__(self, preload: Sequence[str] = PRELOAD, *, address: str | None = None) -> None:
         """``preload``: the modules the server imports before it forks (by default
-        :data:`PRELOAD`, the SDK's among them; the scaffolds' always)."""
+        :data:`PRELOAD`, the SDK's among them; the scaffolds' always). ``address``: the
+        socket of a server already serving (:func:`shared_fork_server`), which this one
+        only asks, and never closes."""
         self._server: subprocess.Popen[bytes] | None = None
-        if not hasattr(os, "fork"):
+        self._address = address
+        if address is not None or not hasattr(os, "fork"):
             return  # no fork (Windows): each command line is a fresh interpreter
         self._folder = tempfile.mkdtemp(prefix="forks-")
         self._address = os.path.join(self._folder, "server")
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *sys.path[1:]])}
-        self._server = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                f"import {__name__} as m; m._serve({self._address!r}, {list(preload)!r})",
-            ],
-            env=env,
-            cwd=ROOT,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            start_new_session=True,  # its own process group: close() can end it whole
-        )
-        assert self._server.stdout is not None
-        ready = self._server.stdout.readline()
-        assert ready == b"ready\n", f"the fork server did not start: {ready!r}"
+        self._server = _started(self._address, preload, watched=None)
 
     def start(
         self,
@@ -239,7 +237,8 @@ class ForkServer:
         """``python -m verification *argv`` as a child with ``env`` (its whole environment)
         in ``cwd``; ``stdout``/``stderr`` are :data:`subprocess.PIPE`,
         :data:`subprocess.DEVNULL` or None (this process's own)."""
-        if self._server is None:
+        address = self._address
+        if address is None:
             return subprocess.Popen(
                 [sys.executable, "-m", "verification", *argv],
                 env=env,
@@ -272,7 +271,7 @@ class ForkServer:
         request = {"argv": list(argv), "env": dict(env), "cwd": str(cwd or os.getcwd())}
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-                conn.connect(self._address)
+                conn.connect(address)
                 socket.send_fds(conn, [b"R"], fds)
                 conn.sendall(json.dumps(request).encode())
                 conn.shutdown(socket.SHUT_WR)
@@ -284,8 +283,9 @@ class ForkServer:
 
     def close(self) -> None:
         """Stop the server once the children it started have ended; a child a failed test
-        left running is killed after a minute, with the server."""
-        if self._server is None:
+        left running is killed after a minute, with the server. A shared server (made
+        with ``address``) is left serving: it ends with the session."""
+        if self._server is None or self._address is None:
             return
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.connect(self._address)
@@ -302,21 +302,89 @@ class ForkServer:
             os.rmdir(self._folder)
 
 
+def _started(
+    address: str, preload: Sequence[str], *, watched: int | None
+) -> subprocess.Popen[bytes]:
+    """A server of ``preload`` listening at ``address`` once this returns. It ends when the
+    process that started it ends or, when ``watched`` is given, once the process ``watched``
+    has ended (the server then runs on its own, its starter's child no more)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *sys.path[1:]])}
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import {__name__} as m; m._serve({address!r}, {list(preload)!r}, {watched!r})",
+        ],
+        env=env,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        start_new_session=True,  # its own process group: close() can end it whole
+    )
+    assert server.stdout is not None
+    ready = server.stdout.readline()
+    assert ready == b"ready\n", f"the fork server did not start: {ready!r}"
+    return server
+
+
+def shared_fork_server(folder: Path, session: int, preload: Sequence[str] = PRELOAD) -> ForkServer:
+    """The fork server of ``preload`` of the test session whose controller is the process
+    ``session``, shared by its workers through ``folder`` (one they all see): the first
+    worker to ask starts it, the others ask the same one. A full server costs seconds of CPU
+    to start (the SDK's import), a light one about a second; one per worker was that many
+    times over. It outlives the worker that started it, serves until the session's
+    controller has ended, then gives the children still running a minute before it ends
+    them and itself."""
+    name = "forks-" + hashlib.sha256(repr(list(preload)).encode()).hexdigest()[:12]
+    address = folder / name
+    with open(folder / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the others wait while the first one starts it
+        if not address.exists():
+            starter = _started(str(address), preload, watched=session)
+            starter.wait()  # it returns once the server runs on its own
+            assert starter.stdout is not None
+            starter.stdout.close()
+    return ForkServer(address=str(address))
+
+
+@contextlib.contextmanager
+def session_fork_server(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    preload: Sequence[str] = PRELOAD,
+) -> Iterator[ForkServer]:
+    """A fork server of ``preload`` for a fixture of ``request``'s session: under xdist the
+    one its workers share (:func:`shared_fork_server`), else one of this process's own,
+    closed after the block."""
+    if hasattr(request.config, "workerinput") and hasattr(os, "fork"):
+        # The workers' temporary folders are in one of the session's; the controller is
+        # each worker's parent.
+        yield shared_fork_server(tmp_path_factory.getbasetemp().parent, os.getppid(), preload)
+        return
+    server = ForkServer(preload)
+    try:
+        yield server
+    finally:
+        server.close()
+
+
 @pytest.fixture(scope="session")
-def fork_server() -> Iterator[ForkServer]:
-    """A :class:`ForkServer` for the session's command lines (registered by
-    ``tests/conftest.py``: one per worker)."""
-    server = ForkServer()
-    yield server
-    server.close()
+def fork_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ForkServer]:
+    """A :class:`ForkServer` of :data:`PRELOAD` for the session's command lines (registered
+    by ``tests/conftest.py``; :func:`session_fork_server`)."""
+    with session_fork_server(request, tmp_path_factory) as server:
+        yield server
 
 
 # --- the server's side ----------------------------------------------------------------------
 
 
-def _serve(address: str, preload: Sequence[str] = PRELOAD) -> None:
+def _serve(address: str, preload: Sequence[str] = PRELOAD, watched: int | None = None) -> None:
     """Import ``preload`` and :data:`PRELOAD_PACKAGES`, then fork a monitor per request
-    until the parent ends."""
+    until the parent ends (or, given ``watched``, the process ``watched``: see
+    :func:`_started`)."""
     for name in preload:
         try:
             importlib.import_module(name)
@@ -338,10 +406,19 @@ def _serve(address: str, preload: Sequence[str] = PRELOAD) -> None:
     listener.bind(address)
     listener.listen(16)
     listener.settimeout(1.0)
-    sys.stdout.write("ready\n")
-    sys.stdout.flush()
+    if watched is not None and os.fork() != 0:
+        # The starter's child says the server is ready and ends; the server, its child,
+        # serves on (its starter waits for nothing more) until ``watched`` has ended.
+        sys.stdout.write("ready\n")
+        sys.stdout.flush()
+        os._exit(0)
+    if watched is not None:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # no one reads the starter's pipe
+    else:
+        sys.stdout.write("ready\n")
+        sys.stdout.flush()
     sys.stderr.flush()
-    while os.getppid() == parent:  # a server whose test process died goes with it
+    while _alive(watched) if watched is not None else os.getppid() == parent:
         _reap(block=False)
         try:
             conn, _ = listener.accept()
@@ -364,7 +441,37 @@ def _serve(address: str, preload: Sequence[str] = PRELOAD) -> None:
         conn.sendall(b"K")
         conn.close()
     listener.close()
-    _reap(block=True)
+    if watched is None:
+        _reap(block=True)
+        return
+    # No one closes a shared server: what ForkServer.close gives an own server's children
+    # (a minute, then SIGKILL to its process group), it gives its own.
+    with contextlib.suppress(OSError):
+        os.unlink(address)
+    deadline = time.monotonic() + 60
+    while _monitors_left() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    os.killpg(0, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process has its number: ours has ended
+        return False
+    return True
+
+
+def _monitors_left() -> bool:
+    """Reap the monitors that ended; whether any is still running."""
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        return False
+    return True
 
 
 def _compile_templates() -> None:
@@ -382,7 +489,8 @@ def _compile_templates() -> None:
 
 def _reap(*, block: bool) -> None:
     """Wait for the monitors that ended (all of them when ``block``): waited for, their
-    children's CPU time counts in this server's, and so in the test run's."""
+    children's CPU time counts in this server's, and so (a server of its own, which the
+    test process waits for) in the test run's."""
     with contextlib.suppress(ChildProcessError):
         while os.waitpid(-1, 0 if block else os.WNOHANG)[0]:
             pass

@@ -184,10 +184,12 @@ def bytecode(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def plugin_forks() -> Iterator[ForkServer]:
+def plugin_forks(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ForkServer]:
     """A fork server (``tests/support/light_forks.py``) that has imported the command line,
     the runner, the reports and the scaffolds, not the SDK, which no command here uses."""
-    with light_fork_server() as server:
+    with light_fork_server(request, tmp_path_factory) as server:
         yield server
 
 
