@@ -23,7 +23,8 @@ from tests.support.fake_server import anthropic_env, fake_server  # noqa: F401
 from tests.support.memory_temp import MEMORY_TEMP, memory_temp_fits
 
 # The fork server (tests/support/preloaded.py) that starts command lines as processes without
-# a fresh interpreter's imports: session-scoped, so one per worker serves every folder.
+# a fresh interpreter's imports: one per session, which its xdist workers share, serves every
+# folder.
 from tests.support.preloaded import fork_server  # noqa: F401
 
 # The cyclic collector's youngest generation collected every 10,000 allocations instead of
@@ -125,13 +126,14 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto`` (addopts): a worker per core for the fast lane, and half as many again
     when slow tests run too. Slow tests spend much of their time waiting (on a child
     process, a server's reply, a sandbox, Chromium), which leaves a core idle with one
-    worker per core; fast tests compute, where a worker more only adds its own collection,
-    fixtures and fork servers. Measured on two cores with the slow modules first
-    (:func:`pytest_collection_modifyitems`), whole suite, alternated: three workers 118,
-    120, 118 and 134 s (208 to 230 s of CPU, 4.5 to 7 core-seconds idle), four 111, 127 and
-    124 s (192 to 226 s of CPU, 3 idle), where collection order with three left 21
-    core-seconds idle (129 and 137 s); the machine's speed moved by a tenth between runs,
-    so the choice of three rests on the CPU a worker costs more than on these walls.
+    worker per core; fast tests compute, where a worker more only adds its own collection
+    and fixtures (the fork servers are the session's, shared). Measured on two cores with
+    the slow modules first (:func:`pytest_collection_modifyitems`), whole suite,
+    alternated: three workers 118, 120, 118 and 134 s (208 to 230 s of CPU, 4.5 to 7
+    core-seconds idle), four 111, 127 and 124 s (192 to 226 s of CPU, 3 idle), where
+    collection order with three left 21 core-seconds idle (129 and 137 s); the machine's
+    speed moved by a tenth between runs, so the choice of three rests on the CPU a worker
+    costs more than on these walls.
     ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when set (pytest-xdist reads it)."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
