@@ -8,7 +8,7 @@ from pathlib import Path
 
 from verification.config import load_settings
 from verification.reports.base import ReportContext
-from verification.reports.generator import DEFAULT_REPORTERS, write_run_reports
+from verification.reports.generator import DEFAULT_REPORTERS, ReportGenerator, write_run_reports
 from verification.runner import RunResult, VerificationRunner
 
 
@@ -67,3 +67,20 @@ def test_the_latest_reports_are_swapped_in_one_step(tmp_path: Path) -> None:
     assert latest.resolve() != target and not target.exists()  # the old copy is removed
     summary = (latest / "summary.md").read_text()
     assert second.run_id in summary
+
+
+def test_a_report_written_again_leaves_the_published_one_as_it_was(tmp_path: Path) -> None:
+    output = tmp_path / "out"
+    run = _dry_run(output)
+    write_run_reports(run.paths, run.manifest, run.results)
+    latest, own = output / "reports", run.paths.reports
+    published = {p.name: p.read_bytes() for p in latest.iterdir()}
+    # Published by hard links to the run's own files (a tenth of a copy's system time)...
+    assert (latest / "summary.md").stat().st_ino == (own / "summary.md").stat().st_ino
+    # ...so every writer of reports writes a new file, never in place: the old API's too.
+    ReportGenerator(own).generate_summary_report(list(run.results.values()))
+    ReportGenerator(own).generate_scaffold_report(run.results["kmp"])
+    assert (own / "summary.md").read_bytes() != published["summary.md"]  # written again
+    assert {p.name: p.read_bytes() for p in latest.iterdir()} == published
+    write_run_reports(run.paths, run.manifest, run.results, publish=False)  # re-rendered
+    assert {p.name: p.read_bytes() for p in latest.iterdir()} == published
