@@ -94,7 +94,7 @@ def comparability(a: RunManifest, b: RunManifest) -> list[str]:
 _STATUSES = frozenset(get_args(Status)) | {UNCERTIFIED}
 
 
-_Signature = tuple[int, int, int, int, int]
+_Signature = tuple[int, int, int, int]
 _REMEMBERED: ContextVar[dict[Path, tuple[_Signature, RunSummary]] | None] = ContextVar(
     "summaries_remembered", default=None
 )
@@ -132,14 +132,16 @@ def read_summary(run_dir: Path) -> RunSummary | None:
 
 def _signature(path: Path) -> _Signature | None:
     """What changes when the regular file ``path`` is written or replaced (``None``: no
-    regular file there, read each time)."""
+    regular file there, read each time). Not its ctime: publishing a run's reports links
+    its files and removing an older publication unlinks them, which changes the ctime of a
+    file that is the same file still."""
     try:
         status = path.lstat()
     except OSError:
         return None
     if not stat.S_ISREG(status.st_mode):
         return None
-    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
 
 
 def _read_summary(path: Path) -> RunSummary | None:
