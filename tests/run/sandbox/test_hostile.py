@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from tests.run.sandbox.crowded_user import ASKED, CROWD
 from tests.run.sandbox.hostile_programs import EXPECTED, PROGRAMS, run_all
 from verification.run.sandbox import Engine
 
@@ -96,8 +97,8 @@ def test_hostile_programs_are_contained_as_root(world: dict[str, Any], engine: E
     _assert_contained(run_all(world["context"]), world)
 
 
-def _ordinary_user_command(context: dict[str, Any]) -> list[str]:
-    script = [str(Path(__file__).with_name("hostile_programs.py")), json.dumps(context)]
+def _ordinary_user_command(program: str, *arguments: str) -> list[str]:
+    script = [str(Path(__file__).with_name(program)), *arguments]
     if os.geteuid() != 0:
         return [sys.executable, *script]
     setpriv = shutil.which("setpriv")
@@ -110,7 +111,7 @@ def _ordinary_user_command(context: dict[str, Any]) -> list[str]:
 def test_hostile_programs_are_contained_as_an_ordinary_user(
     world: dict[str, Any], engine: Engine
 ) -> None:
-    command = _ordinary_user_command(world["context"])
+    command = _ordinary_user_command("hostile_programs.py", json.dumps(world["context"]))
     probe = subprocess.run(
         [*command[:-2], "-c", "import verification.run.sandbox as s; s.available_engine()"],
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "ANTHROPIC_API_KEY": CANARY},
@@ -132,3 +133,27 @@ def test_hostile_programs_are_contained_as_an_ordinary_user(
     )
     assert done.returncode == 0, done.stderr[-2000:]
     _assert_contained(json.loads(done.stdout), world)
+
+
+def test_a_sandbox_starts_while_its_users_tasks_grow_and_its_program_is_still_limited() -> None:
+    # RLIMIT_NPROC counts every task of an ordinary user: a limit set on bubblewrap before it
+    # started let a neighbour's thread bomb use the count up before bubblewrap's own fork
+    # ("Can't fork for pid 1"). Set on the running interpreter, it still binds the program.
+    command = _ordinary_user_command("crowded_user.py")
+    done = subprocess.run(
+        command,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd="/",
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    execution = json.loads(done.stdout)
+    assert execution["outcome"] == "ok", execution["reason"]
+    # Its tasks are limited (not by the address space alone, which stops threads too): the
+    # limit is the user's count when the program started plus its margin, and binds there.
+    soft, hard = execution["value"]["nproc"]
+    assert soft == hard and CROWD < soft < CROWD + 100, soft
+    assert 0 < execution["value"]["started"] < ASKED

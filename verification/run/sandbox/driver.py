@@ -6,6 +6,7 @@ input and output as the engine started it; before anything of the program runs, 
 both to private descriptors and points the program's standard output at standard error, so
 what the program prints (or closes) never touches the protocol::
 
+    driver -> harness   {"status": "started"}                              once
     harness -> driver   {"source": ..., "value_bytes": N, "max_depth": D}   once
     driver -> harness   {"status": "ready"} or a failure (below), then it exits
     harness -> driver   {"input": {...}}                                    per case
@@ -162,6 +163,9 @@ def main() -> None:
     encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
     clock = time.perf_counter
 
+    # Running, nothing of the program read yet: the harness now sets the limits it can set
+    # only on a running interpreter (its tasks), then sends the program.
+    channel.send("started")
     header = channel.receive()
     source, value_bytes, max_depth = header["source"], header["value_bytes"], header["max_depth"]
     try:

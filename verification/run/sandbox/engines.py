@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from verification.errors import SandboxUnavailableError
+from verification.run.sandbox.cpu_clock import interpreter_pid
 from verification.run.sandbox.limits import Limits
 from verification.run.sandbox.seccomp import seccomp_filter
 
@@ -76,17 +77,16 @@ def host_python() -> Path:
     return Path(os.path.realpath(base))
 
 
-def _rlimits(limits: Limits, processes: int | None) -> Callable[[], None]:
+def _rlimits(limits: Limits) -> Callable[[], None]:
     """What the child sets before it execs the engine: the limits every process of the
-    sandbox inherits (the driver cannot lift a hard limit; the program cannot either)."""
+    sandbox inherits (the driver cannot lift a hard limit; the program cannot either). Its
+    tasks are limited on the running interpreter (:meth:`Engine.limit_tasks`)."""
     settings = [
         (resource.RLIMIT_AS, limits.address_space),
         (resource.RLIMIT_FSIZE, limits.file_bytes),
         (resource.RLIMIT_CORE, 0),
         (resource.RLIMIT_NOFILE, 256),
     ]
-    if processes is not None:
-        settings.append((resource.RLIMIT_NPROC, processes))
 
     def preexec() -> None:
         for which, value in settings:
@@ -121,6 +121,13 @@ class Engine(ABC):
     @abstractmethod
     def launch(self, limits: Limits, code: str) -> Launch:
         """How to start ``python -c code`` sandboxed under ``limits``."""
+
+    def limit_tasks(self, engine_pid: int, limits: Limits) -> None:
+        """Limit the tasks of the interpreter running under the engine's process
+        ``engine_pid``, once it runs and before the program does (the session asks);
+        nothing where the engine bounds them itself. Raises :class:`OSError` when the limit
+        cannot be set: the program must then not run."""
+        return  # Docker's pids limit, set when the container starts
 
     def hint(self) -> str:
         """How to make this engine work."""
@@ -211,7 +218,6 @@ class BubblewrapEngine(Engine):
             os.close(write)
             pass_fds = (read,)
             seccomp = ["--seccomp", str(read)]
-        processes = None if os.geteuid() == 0 else _user_tasks() + limits.processes
         argv = [
             self.bwrap,
             *self._binds(),
@@ -241,7 +247,26 @@ class BubblewrapEngine(Engine):
             "-c",
             code,
         ]  # fmt: skip
-        return Launch(argv, {"PATH": "/usr/bin:/bin"}, _rlimits(limits, processes), pass_fds)
+        return Launch(argv, {"PATH": "/usr/bin:/bin"}, _rlimits(limits), pass_fds)
+
+    def limit_tasks(self, engine_pid: int, limits: Limits) -> None:
+        """RLIMIT_NPROC on the running interpreter: the calling user's tasks now plus
+        ``limits.processes``. The count is the user's, every sandbox of the user at once in
+        it, so it is set on the running interpreter just before the program runs, not on
+        bubblewrap before it starts: set there, a thread bomb in a sandbox beside it could
+        use up the count between the two, and bubblewrap's own fork for its pid 1 failed.
+        Nothing as root, whom RLIMIT_NPROC does not bind (the seccomp filter keeps forks
+        out; threads count against the address space)."""
+        if os.geteuid() == 0:
+            return
+        pid = interpreter_pid(engine_pid)
+        if pid is None:
+            raise ProcessLookupError("no interpreter under the sandbox's process")
+        limit = _user_tasks() + limits.processes
+        hard = resource.prlimit(pid, resource.RLIMIT_NPROC)[1]
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)  # an unprivileged user cannot raise a hard limit
+        resource.prlimit(pid, resource.RLIMIT_NPROC, (limit, limit))
 
 
 class DockerEngine(Engine):

@@ -7,7 +7,9 @@ fails to start (no compile, no ``solve``, a top level that raises) fails every c
 way without another start. Every limit is enforced from here, outside the program: the rlimits
 the engine's ``preexec`` sets before exec, a CPU limit per case lowered onto the running
 interpreter (``prlimit``) and read back from ``/proc`` after the case, a wall-clock kill, and
-caps on the bytes read from its pipes. Nothing a program does raises here: every end is an
+caps on the bytes read from its pipes; its tasks are limited once it runs, before the
+program does (``prlimit`` again: the count is the user's, shared by sandboxes side by side).
+Nothing a program does raises here: every end is an
 :class:`~verification.run.sandbox.execution.Execution`.
 """
 
@@ -205,15 +207,32 @@ class ProgramSession:
         assert process.stderr is not None
         self._reset_output()
         self._drain = asyncio.create_task(self._read_output(process.stderr))
-        header = {
-            "source": self.source,
-            "value_bytes": self.limits.value_bytes,
-            "max_depth": self.limits.max_depth,
-        }
         started = time.perf_counter()
-        reply = await self._exchange(
-            json.dumps(header).encode() + b"\n", self.limits.startup_seconds
-        )
+        reply = await self._exchange(b"", self.limits.startup_seconds)  # the driver runs
+        if not isinstance(reply, Execution):
+            if reply.get("status") != "started":
+                await self._kill()
+                return Execution(
+                    Outcome.SANDBOX,
+                    reason="starting the program: the interpreter did not start the driver",
+                )
+            try:  # before any of the program runs; without its limit, it never does
+                self.engine.limit_tasks(process.pid, self.limits)
+            except OSError as error:
+                await self._kill()
+                return Execution(
+                    Outcome.SANDBOX,
+                    reason=f"starting the program: its task limit could not be set ({error})",
+                )
+            header = {
+                "source": self.source,
+                "value_bytes": self.limits.value_bytes,
+                "max_depth": self.limits.max_depth,
+            }
+            started = time.perf_counter()
+            reply = await self._exchange(
+                json.dumps(header).encode() + b"\n", self.limits.startup_seconds
+            )
         seconds = time.perf_counter() - started
         if isinstance(reply, Execution):
             tail = self._tail_text()
