@@ -97,24 +97,26 @@ def test_hostile_programs_are_contained_as_root(world: dict[str, Any], engine: E
     _assert_contained(run_all(world["context"]), world)
 
 
-def _ordinary_user_command(program: str, *arguments: str) -> list[str]:
-    script = [str(Path(__file__).with_name(program)), *arguments]
+def _ordinary_user_python() -> list[str]:
+    """The command that starts Python as an ordinary user (the system's, as ``nobody``,
+    when the tests run as root)."""
     if os.geteuid() != 0:
-        return [sys.executable, *script]
+        return [sys.executable]
     setpriv = shutil.which("setpriv")
     python = shutil.which("python3", path="/usr/bin:/bin")
     if setpriv is None or python is None:
         pytest.skip("no setpriv or system python3 to run the harness as an ordinary user")
-    return [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", python, *script]
+    return [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", python]
 
 
-def test_hostile_programs_are_contained_as_an_ordinary_user(
-    world: dict[str, Any], engine: Engine
-) -> None:
-    command = _ordinary_user_command("hostile_programs.py", json.dumps(world["context"]))
+def _run_as_ordinary_user(program: str, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """``program`` (a file beside this one) run as an ordinary user, the key set to the
+    canary; skipped where this machine cannot sandbox as one."""
+    python = _ordinary_user_python()
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "ANTHROPIC_API_KEY": CANARY}
     probe = subprocess.run(
-        [*command[:-2], "-c", "import verification.run.sandbox as s; s.available_engine()"],
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "ANTHROPIC_API_KEY": CANARY},
+        [*python, "-c", "import verification.run.sandbox as s; s.available_engine()"],
+        env=env,
         capture_output=True,
         text=True,
         check=False,
@@ -122,16 +124,18 @@ def test_hostile_programs_are_contained_as_an_ordinary_user(
     )
     if probe.returncode != 0:
         pytest.skip(f"this machine cannot sandbox as an ordinary user: {probe.stderr[-400:]}")
+    command = [*python, str(Path(__file__).with_name(program)), *arguments]
     done = subprocess.run(
-        command,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "ANTHROPIC_API_KEY": CANARY},
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd="/",
-        timeout=600,
+        command, env=env, capture_output=True, text=True, check=False, cwd="/", timeout=600
     )
     assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
+def test_hostile_programs_are_contained_as_an_ordinary_user(
+    world: dict[str, Any], engine: Engine
+) -> None:
+    done = _run_as_ordinary_user("hostile_programs.py", json.dumps(world["context"]))
     _assert_contained(json.loads(done.stdout), world)
 
 
@@ -139,18 +143,7 @@ def test_a_sandbox_starts_while_its_users_tasks_grow_and_its_program_is_still_li
     # RLIMIT_NPROC counts every task of an ordinary user: a limit set on bubblewrap before it
     # started let a neighbour's thread bomb use the count up before bubblewrap's own fork
     # ("Can't fork for pid 1"). Set on the running interpreter, it still binds the program.
-    command = _ordinary_user_command("crowded_user.py")
-    done = subprocess.run(
-        command,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd="/",
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    execution = json.loads(done.stdout)
+    execution = json.loads(_run_as_ordinary_user("crowded_user.py").stdout)
     assert execution["outcome"] == "ok", execution["reason"]
     # Its tasks are limited (not by the address space alone, which stops threads too): the
     # limit is the user's count when the program started plus its margin, and binds there.
