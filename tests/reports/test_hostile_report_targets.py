@@ -7,6 +7,7 @@ directory"; a page cuts long parsed answers as it cuts replies.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -17,7 +18,10 @@ from pathlib import Path
 import pytest
 
 from verification.cli import main
+from verification.config import load_settings
+from verification.reports.generator import write_run_reports
 from verification.reports.shown import SHOWN_ANSWER_CHARS
+from verification.runner import VerificationRunner
 
 NAME = "kmp"
 
@@ -208,3 +212,21 @@ def test_a_page_cuts_long_parsed_answers_as_it_cuts_replies(
     text = page.read_text(encoding="utf-8")
     assert len(text) < 200_000 + 2 * SHOWN_ANSWER_CHARS * len(lines)
     assert text.count("characters; the journal holds them all") == len(lines)
+
+
+def test_publishing_links_no_symbolic_link_or_fifo_left_in_a_runs_reports(tmp_path: Path) -> None:
+    output = tmp_path / "out"
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not a report\n")
+    run = asyncio.run(
+        VerificationRunner(load_settings(results_dir=output, cases=2, provider="reference")).run(
+            ["kmp"]
+        )
+    )
+    run.paths.reports.mkdir(parents=True, exist_ok=True)
+    (run.paths.reports / "planted.md").symlink_to(secret)  # out of the results folder
+    os.mkfifo(run.paths.reports / "pipe.md")  # opened to be copied, it would wait for ever
+    write_run_reports(run.paths, run.manifest, run.results)
+    published = {p.name for p in (output / "reports").iterdir()}
+    assert {"kmp.md", "summary.md", "summary.json", "index.html"} <= published
+    assert not published & {"planted.md", "pipe.md"}

@@ -4,7 +4,11 @@ others, and publishing ``<output>/reports`` is one atomic swap after all of them
 from __future__ import annotations
 
 import asyncio
+import errno
+import os
 from pathlib import Path
+
+import pytest
 
 from verification.config import load_settings
 from verification.reports.base import ReportContext
@@ -84,3 +88,17 @@ def test_a_report_written_again_leaves_the_published_one_as_it_was(tmp_path: Pat
     assert {p.name: p.read_bytes() for p in latest.iterdir()} == published
     write_run_reports(run.paths, run.manifest, run.results, publish=False)  # re-rendered
     assert {p.name: p.read_bytes() for p in latest.iterdir()} == published
+
+
+def test_where_files_cannot_be_linked_the_reports_are_copied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_links(source: str, target: str) -> None:
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "link", no_links)  # another file system, or one without links
+    run = _dry_run(tmp_path / "out")
+    write_run_reports(run.paths, run.manifest, run.results)
+    latest, own = tmp_path / "out" / "reports", run.paths.reports
+    assert (latest / "summary.md").read_bytes() == (own / "summary.md").read_bytes()
+    assert (latest / "summary.md").stat().st_ino != (own / "summary.md").stat().st_ino

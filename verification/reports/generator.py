@@ -2,7 +2,7 @@
 
 The two outputs are reporters (:class:`MarkdownReporter`, :class:`SummaryJsonReporter`);
 :func:`write_run_reports` runs every reporter of a run, then publishes the run's reports to
-``<output>/reports`` in one atomic step. :class:`ReportGenerator` is the API reference's
+``<output>/reports`` in one atomic step (:mod:`verification.reports.publishing`). :class:`ReportGenerator` is the API reference's
 facade over the same rendering.
 
 Model text is data: every model-written string lands in a code fence longer than any run of
@@ -16,10 +16,7 @@ import contextlib
 import gc
 import json
 import logging
-import os
 import re
-import shutil
-import uuid
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
@@ -56,12 +53,12 @@ from verification.reports.html import HtmlReporter
 from verification.reports.lift import lift_markdown, linked_lift
 from verification.reports.models import ModelTable, ModelTableReporter, model_table
 from verification.reports.programs import program_records, programs_markdown
+from verification.reports.publishing import REPORTS_MARKER, publish_latest
 from verification.reports.reasons import failure_groups, level_name
 from verification.reports.regressions import compare_with_previous
 from verification.reports.results_index import write_results_index
 from verification.reports.summary import build_summary, summary_of
 from verification.store.journal import read_journal
-from verification.store.locks import exclusive_lock
 from verification.store.manifests import RunManifest, ScaffoldEntry
 from verification.store.paths import RunPaths
 from verification.store.records import AttemptRecord
@@ -80,8 +77,6 @@ __all__ = [
 ]
 
 SHOWN_RESPONSE_CHARS = 20_000
-_MARKER = ".verification-reports"
-"""Marks a folder the harness wrote, so that only such a folder is ever replaced."""
 logger = logging.getLogger(__name__)
 _MARKDOWN_PUNCTUATION = re.compile(r"[\\\[\]()!*_~#|>]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -427,7 +422,8 @@ def write_run_reports(
         )
         for reporter in reporters:
             reporter.write(context)
-        write_report(paths.reports / _MARKER, "written by the scaffold certification harness\n")
+        marker = "written by the scaffold certification harness\n"
+        write_report(paths.reports / REPORTS_MARKER, marker)
         if publish and manifest.shard is None:  # a shard alone is never the latest run's reports
             publish_latest(paths)
         try:
@@ -435,71 +431,3 @@ def write_run_reports(
         except ConfigurationError as exc:  # the run's own reports are written: never a stop
             logger.warning("the results folder's index is not written: %s", exc)
         return paths.reports / "summary.md"
-
-
-_PUBLISHED = ".published"
-"""Under the results folder: the published copies ``reports`` points at."""
-_PUBLISH_LOCK = ".lock"
-"""In :data:`_PUBLISHED`: held while one run publishes, so runs that finish together take
-turns (a publication takes milliseconds) and none leaves a copy behind."""
-
-
-def publish_latest(paths: RunPaths) -> Path | None:
-    """Make ``<results_dir>/reports`` show this run's reports, in one atomic step.
-
-    The run's reports are copied to ``<results_dir>/.published/<unique>/`` and ``reports``
-    becomes a symbolic link to that copy through an atomic rename, so a reader sees the old
-    reports or the new ones, never a mix or nothing. The copy's files are hard links to the
-    run's where the file system allows (else copies): every report is written to a new
-    file renamed over the old one (:func:`~verification.reports.base.write_report`), never
-    in place, so a report written again later leaves the published file as it was. Runs
-    publishing at once take turns under an OS lock, and each removes every copy but its own
-    (a killed run's leftovers included). A ``reports`` folder the harness did not write is
-    left alone. Returns the copy, or ``None`` when nothing was published.
-    """
-    latest = paths.latest_reports
-    published = paths.results_dir / _PUBLISHED
-    if published.is_symlink() or paths.leads_out(published):
-        # Each publication empties that folder of all but its copy: never one elsewhere.
-        logger.warning("%s is a symbolic link: latest reports not published", published)
-        return None
-    published.mkdir(parents=True, exist_ok=True)
-    with exclusive_lock(published / _PUBLISH_LOCK):
-        if latest.exists() and not latest.is_symlink() and not (latest / _MARKER).exists():
-            logger.warning(
-                "%s was not written by the harness: left alone, latest reports not copied there",
-                latest,
-            )
-            return None
-        unique = f"{paths.run_id}-{uuid.uuid4().hex[:8]}"
-        copy = published / unique
-        shutil.copytree(paths.reports, copy, copy_function=_linked)
-        link = published / f".link-{unique}"
-        os.symlink(Path(_PUBLISHED) / unique, link, target_is_directory=True)
-        if latest.exists() and not latest.is_symlink():
-            shutil.rmtree(latest)  # a copied folder written by an older version of the harness
-        os.replace(link, latest)
-        for entry in published.iterdir():
-            if entry.name != _PUBLISH_LOCK and entry != copy:
-                _remove(entry)
-    return copy
-
-
-def _linked(source: str, target: str) -> None:
-    """``target`` as a hard link to ``source`` (a tenth of a copy's system time, on ext4),
-    or a copy of it where the file system has no hard links for it."""
-    try:
-        os.link(source, target)
-    except OSError:
-        shutil.copy2(source, target)
-
-
-def _remove(entry: Path) -> None:
-    """Remove a published copy or link that nothing shows any more."""
-    try:
-        if entry.is_symlink() or not entry.is_dir():
-            entry.unlink()
-        else:
-            shutil.rmtree(entry)
-    except OSError as exc:  # another process's reader may hold it open (Windows): next time
-        logger.debug("%s not removed (%s)", entry, exc)

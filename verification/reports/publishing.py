@@ -1,0 +1,105 @@
+"""Publishing a run's reports as the results folder's latest: ``<results_dir>/reports``, a
+symbolic link swapped in one step to a copy of the run's reports folder."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import stat
+import uuid
+from collections.abc import Iterable
+from pathlib import Path
+
+from verification.store.locks import exclusive_lock
+from verification.store.paths import RunPaths
+
+__all__ = ["REPORTS_MARKER", "publish_latest"]
+
+REPORTS_MARKER = ".verification-reports"
+"""Marks a folder the harness wrote, so that only such a folder is ever replaced."""
+logger = logging.getLogger(__name__)
+
+_PUBLISHED = ".published"
+"""Under the results folder: the published copies ``reports`` points at."""
+_PUBLISH_LOCK = ".lock"
+"""In :data:`_PUBLISHED`: held while one run publishes, so runs that finish together take
+turns (a publication takes milliseconds) and none leaves a copy behind."""
+
+
+def publish_latest(paths: RunPaths) -> Path | None:
+    """Make ``<results_dir>/reports`` show this run's reports, in one atomic step.
+
+    The run's reports are copied to ``<results_dir>/.published/<unique>/`` and ``reports``
+    becomes a symbolic link to that copy through an atomic rename, so a reader sees the old
+    reports or the new ones, never a mix or nothing. The copy's files are hard links to the
+    run's where the file system allows (else copies): every report is written to a new
+    file renamed over the old one (:func:`~verification.reports.base.write_report`), never
+    in place, so a report written again later leaves the published file as it was. Only
+    regular files are published: a symbolic link, a FIFO or a device someone left in the
+    run's reports folder is not (a link could lead a reader out of the folder). Runs
+    publishing at once take turns under an OS lock, and each removes every copy but its own
+    (a killed run's leftovers included). A ``reports`` folder the harness did not write is
+    left alone. Returns the copy, or ``None`` when nothing was published.
+    """
+    latest = paths.latest_reports
+    published = paths.results_dir / _PUBLISHED
+    if published.is_symlink() or paths.leads_out(published):
+        # Each publication empties that folder of all but its copy: never one elsewhere.
+        logger.warning("%s is a symbolic link: latest reports not published", published)
+        return None
+    published.mkdir(parents=True, exist_ok=True)
+    with exclusive_lock(published / _PUBLISH_LOCK):
+        if latest.exists() and not latest.is_symlink() and not (latest / REPORTS_MARKER).exists():
+            logger.warning(
+                "%s was not written by the harness: left alone, latest reports not copied there",
+                latest,
+            )
+            return None
+        unique = f"{paths.run_id}-{uuid.uuid4().hex[:8]}"
+        copy = published / unique
+        shutil.copytree(paths.reports, copy, copy_function=_linked, ignore=_not_reports)
+        link = published / f".link-{unique}"
+        os.symlink(Path(_PUBLISHED) / unique, link, target_is_directory=True)
+        if latest.exists() and not latest.is_symlink():
+            shutil.rmtree(latest)  # a copied folder written by an older version of the harness
+        os.replace(link, latest)
+        for entry in published.iterdir():
+            if entry.name != _PUBLISH_LOCK and entry != copy:
+                _remove(entry)
+    return copy
+
+
+def _linked(source: str, target: str) -> None:
+    """``target`` as a hard link to ``source`` (a tenth of a copy's system time, on ext4),
+    or a copy of it where the file system has no hard links for it."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
+
+def _not_reports(folder: str, names: Iterable[str]) -> set[str]:
+    """What :func:`publish_latest` leaves out of ``folder``: all but regular files and
+    folders (``lstat``: a symbolic link is left out, not followed)."""
+    left_out = set()
+    for name in names:
+        try:
+            mode = os.lstat(os.path.join(folder, name)).st_mode
+        except OSError:
+            left_out.add(name)
+            continue
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            left_out.add(name)
+    return left_out
+
+
+def _remove(entry: Path) -> None:
+    """Remove a published copy or link that nothing shows any more."""
+    try:
+        if entry.is_symlink() or not entry.is_dir():
+            entry.unlink()
+        else:
+            shutil.rmtree(entry)
+    except OSError as exc:  # another process's reader may hold it open (Windows): next time
+        logger.debug("%s not removed (%s)", entry, exc)
