@@ -216,3 +216,18 @@ def test_a_file_over_the_file_size_limit_cannot_be_written(engine: Engine) -> No
     under, over = _run(source, [{"bytes": 1024**2}, {"bytes": 1024**2 + 1}], engine, limits)
     assert under.outcome is Outcome.OK
     assert over.outcome is Outcome.EXCEPTION and "File too large" in over.reason
+
+
+def test_a_program_whose_task_limit_cannot_be_set_ends_as_a_sandbox_failure(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(engine_pid: int, limits: Limits) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(engine, "limit_tasks", refused)  # this engine's prlimit, refused
+    # Refused before the program is sent (the session sends it only once the limit is set):
+    # the run raises nothing, and the case says why it was not answered.
+    (execution,) = _run(SORTER, [{"values": [2, 1]}], engine)
+    assert execution.outcome is Outcome.SANDBOX
+    assert "its task limit could not be set" in execution.reason
+    assert "Operation not permitted" in execution.reason
