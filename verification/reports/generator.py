@@ -2,8 +2,8 @@
 
 The two outputs are reporters (:class:`MarkdownReporter`, :class:`SummaryJsonReporter`);
 :func:`write_run_reports` runs every reporter of a run, then publishes the run's reports to
-``<output>/reports`` in one atomic step (:mod:`verification.reports.publishing`). :class:`ReportGenerator` is the API reference's
-facade over the same rendering.
+``<output>/reports`` in one atomic step (:mod:`verification.reports.publishing`).
+:class:`ReportGenerator` is the API reference's facade over the same rendering.
 
 Model text is data: every model-written string lands in a code fence longer than any run of
 backticks it holds, or in a table cell with ``|``, ``<`` and line breaks escaped, so no reply
