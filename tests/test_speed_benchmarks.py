@@ -35,3 +35,17 @@ def test_the_throughput_figure_is_the_median_rounds_ratio_not_a_ratio_of_sums() 
     bench = load_benchmark("throughput")
     # Rounds of 0.5, 1.0 and 0.75: the median round is 0.75 (the sums would give 5/7).
     assert bench.median_ratio([1.0, 1.0, 3.0], [2.0, 1.0, 4.0]) == pytest.approx(0.75)
+
+
+def test_the_overhead_benchmark_times_the_standard_level_as_verify_all_runs_it() -> None:
+    from verification.certify.sequential import decide, plan_for
+    from verification.registry import SPECS
+
+    bench = load_benchmark("harness_overhead")
+    _, cpu, reports, answers = bench.dry_run_seconds(None)
+    # Every reference answer is right: each scaffold stops where the plan decides on them.
+    plan = plan_for("standard")
+    stop = decide(plan, [1] * plan.cap)
+    assert stop.early
+    assert answers == len(SPECS) * stop.n
+    assert 0 < reports < cpu

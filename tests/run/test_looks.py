@@ -19,12 +19,13 @@ import pytest
 
 from tests.support.calibrations import calibrating_each_case_once
 from tests.support.draws import drawing_each_case_once
-from verification.cases import TIERS, parse_case_id
+from verification.cases import TIERS, PlannedCase, parse_case_id
 from verification.catalog import default_catalog
 from verification.certify.sequential import operating_characteristic, plan_for
 from verification.cli import main
 from verification.compose.multimodel import ModelRuns
 from verification.config import load_settings, resolve_settings
+from verification.run.case_plan import planned_cases
 from verification.run.looks import interleaved
 from verification.run.plan import FIXED, plan_cases
 from verification.runner import VerificationRunner
@@ -99,6 +100,17 @@ def test_every_prefix_past_the_groups_holds_every_tier_and_size() -> None:
     smallest = min(Counter(group(c.id) for c in planned).values())
     for end in range(len(groups), smallest * len(groups) + 1):
         assert {group(c.id) for c in order[:end]} == groups
+
+
+def test_cases_planned_to_be_drawn_later_interleave_as_drawn_ones() -> None:
+    # interleave groups a planned case by the parts it was planned with, not its id parsed
+    sweep = {"kmp": [10, 20, 30]}
+    later = planned_cases(["kmp"], seed=3, cases=40, sweep=sweep, lazily=lambda spec: True)
+    drawn = plan_cases(["kmp"], seed=3, cases=40, sweep=sweep)["kmp"]
+    assert all(isinstance(case, PlannedCase) for case in later["kmp"])
+    assert [c.id for c in later["kmp"]] == [c.id for c in drawn]
+    assert [c.id for c in interleaved(later["kmp"])] == [c.id for c in interleaved(drawn)]
+    assert [c.size for c in later["kmp"]] == [c.size for c in drawn]
 
 
 @pytest.fixture(scope="module")

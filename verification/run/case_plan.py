@@ -5,7 +5,7 @@ scaffolds' cases planned to be drawn when it is asked (a plugin's drawn here). T
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial, wraps
 from typing import ParamSpec
 
@@ -105,18 +105,28 @@ def planned_cases(
     catalog = catalog or default_catalog()
     planned: dict[str, list[Planned]] = {}
 
-    def later(spec: ScaffoldSpec, tier: Tier, index: int, size: int | None) -> list[Planned]:
-        if lazily is None or not lazily(spec):
-            return list(draw(spec, tier, index, size))
+    drawn_later: dict[str, bool] = {}  # asked once per spec, not per case
+
+    def later(
+        spec: ScaffoldSpec, tier: Tier, indices: Iterable[int], size: int | None
+    ) -> list[Planned]:
+        if spec.name not in drawn_later:
+            drawn_later[spec.name] = lazily is not None and lazily(spec)
+        if not drawn_later[spec.name]:
+            return [case for index in indices for case in draw(spec, tier, index, size)]
+        # A level's cap is thousands of cases, each planned before the run (most are never
+        # asked when a look decides): what all of a tier's share alike is found once.
         named = None if size in (None, spec.sizes[tier]) else size
+        actual = spec.sizes[tier] if named is None else named
         return [
             PlannedCase(
                 case_id(spec.name, tier, index, named),
                 CaseKey(spec.name, tier, index, named),
-                spec.sizes[tier] if named is None else named,
+                actual,
                 partial(draw_case, spec, tier, index, seed=seed, size=size),
                 seed=seed,
             )
+            for index in indices
         ]
 
     def draw(spec: ScaffoldSpec, tier: Tier, index: int, size: int | None) -> list[TestCase]:
@@ -151,19 +161,15 @@ def planned_cases(
     asked = [tier for tier in tiers if counts[tier]]
     for name in scaffold_names:
         spec = catalog.get_spec(name)
-        ordered = [
-            planned_case
-            for tier in tiers
-            for index in range(counts[tier])
-            for planned_case in later(
-                spec, tier, index, _checked_size(spec, tier, size, asked=asked)
-            )
-        ]
+        ordered: list[Planned] = []
+        for tier in asked:
+            at = _checked_size(spec, tier, size, asked=asked)
+            ordered.extend(later(spec, tier, range(counts[tier]), at))
         ids = {planned_case.id for planned_case in ordered}
         if level_counts is not None:
             level_counts[name] = len(ordered)
         for tier, index, at in sweep_plan(spec, (sweep or {}).get(name, ()), per_size=per_size):
-            for planned_case in later(spec, tier, index, at):
+            for planned_case in later(spec, tier, (index,), at):
                 if planned_case.id not in ids:  # a tier's default size a sweep may visit
                     ids.add(planned_case.id)
                     ordered.append(planned_case)

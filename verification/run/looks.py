@@ -19,10 +19,11 @@ plan and looks afterwards (the ``fixed`` rule) ends with the same verdicts.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from verification.cases import TIERS, Planned, parse_case_id
+from verification.cases import TIERS, Planned, PlannedCase, parse_case_id
 from verification.catalog import Catalog, default_catalog
 from verification.certify.answers import look_decision
 from verification.certify.envelope import CaseSplit, SizePoint, run_split
@@ -42,7 +43,7 @@ def interleaved(cases: Sequence[Planned]) -> list[Planned]:
     in tier order, then size), each group in its own order."""
     groups: dict[tuple[int, int], list[Planned]] = {}
     for case in cases:
-        key = parse_case_id(case.id)
+        key = case.key if isinstance(case, PlannedCase) else parse_case_id(case.id)
         size = -1 if key is None or key.size is None else key.size
         tier = TIERS.index(case.tier) if case.tier in TIERS else len(TIERS)
         groups.setdefault((tier, size), []).append(case)
@@ -82,8 +83,9 @@ class _Unit:
     ids: tuple[str, ...]
 
     def segment(self, place: int) -> int:
-        """The look whose segment the unit's ``place``-th case is asked in."""
-        return next(k for k, point in enumerate(self.plan.looks) if place < point)
+        """The look whose segment the unit's ``place``-th case is asked in (a unit holds at
+        most its plan's cap of cases, the last look)."""
+        return bisect_right(self.plan.looks, place)
 
 
 def _size_units(manifest: RunManifest, catalog: Catalog) -> list[_Unit]:
@@ -97,6 +99,14 @@ def _size_units(manifest: RunManifest, catalog: Catalog) -> list[_Unit]:
                 _Unit(name, size, split.plan, tuple(ids)) for size, ids in split.sizes.items()
             )
     return units
+
+
+def _by_scaffold(records: Sequence[AttemptRecord]) -> dict[str, list[AttemptRecord]]:
+    """``records`` sorted out by scaffold once a look, not once for each unit looked at."""
+    sorted_out: dict[str, list[AttemptRecord]] = {}
+    for record in records:
+        sorted_out.setdefault(record.scaffold, []).append(record)
+    return sorted_out
 
 
 class PlannedLooks:
@@ -138,10 +148,12 @@ class PlannedLooks:
             if unit.scaffold in self.order
         ]
         self.units = levels + sizes
+        # Each case's segment in each unit that asks it, found once: the rounds of run()
+        # ask it again of every case not yet sent (thousands up to a level's cap).
         self.places: dict[str, list[tuple[_Unit, int]]] = {}
         for unit in self.units:
             for place, identifier in enumerate(unit.ids):
-                self.places.setdefault(identifier, []).append((unit, place))
+                self.places.setdefault(identifier, []).append((unit, unit.segment(place)))
         self.decided: set[_Unit] = set()
         """The units a look decided (a level unit's scaffold is in :attr:`stops` too)."""
         self.sent: set[tuple[str, int]] = set()
@@ -159,18 +171,24 @@ class PlannedLooks:
     async def run(self, jobs: Sequence[Job], send: Send) -> None:
         """Send ``jobs`` segment by segment, folding the journal after each look but the
         last; a resumed run's sizes are looked at on what it has first."""
-        records = self.journal()
+        records = _by_scaffold(self.journal())
         if records:  # a resumed run: a size decided before is asked nothing more
             for unit in self.units:
                 if unit.size is not None:
-                    self._look(unit, len(unit.ids), records)
+                    self._look(unit, len(unit.ids), records.get(unit.scaffold, []))
         rounds = max(len(unit.plan.looks) for unit in self.units) if self.units else 1
+        # A case's segment only grows as units decide (or becomes None, for good): a job
+        # left for a later look is looked at again, one that no unit asks is dropped.
+        pending = [job for job in jobs if job.sample not in self.sent]
         for look in range(rounds):
-            segment = [
-                job
-                for job in jobs
-                if job.sample not in self.sent and self._segment(job.planned) == look
-            ]
+            segment, later = [], []
+            for job in pending:
+                place = self._segment(job.planned)
+                if place == look:
+                    segment.append(job)
+                elif place is not None:
+                    later.append(job)
+            pending = later
             self.sent.update(job.sample for job in segment)
             await send(segment)
             if not any(self._going(unit) for unit in self.units):
@@ -178,9 +196,9 @@ class PlannedLooks:
             looking = [u for u in self.units if self._going(u) and look < len(u.plan.looks) - 1]
             if look == rounds - 1 or not looking:
                 continue
-            records = self.journal()
+            records = _by_scaffold(self.journal())
             for unit in looking:
-                self._look(unit, unit.plan.looks[look], records)
+                self._look(unit, unit.plan.looks[look], records.get(unit.scaffold, []))
 
     def _segment(self, case: Planned) -> int | None:
         """Which look's segment ``case`` belongs to: the earliest of the units that ask it
@@ -189,13 +207,14 @@ class PlannedLooks:
         places = self.places.get(case.id, [])
         if not places:  # in no unit (past the cap of a plan that was cut): asked at once
             return None if case.scaffold in self._stops else 0
-        going = [unit.segment(place) for unit, place in places if self._going(unit)]
+        going = [segment for unit, segment in places if self._going(unit)]
         return min(going) if going else None
 
     def _look(self, unit: _Unit, point: int, records: Sequence[AttemptRecord]) -> None:
+        """Look at ``unit`` on its first ``point`` cases; ``records`` are its scaffold's."""
         asked = list(unit.ids[:point])
         mine = set(asked)
-        seen = [r for r in records if r.scaffold == unit.scaffold and r.case_id in mine]
+        seen = [r for r in records if r.case_id in mine]
         if unit.size is not None:
             size = size_point(unit.scaffold, unit.size, asked, unit.plan, seen, final=False)
             if size.status != "INCOMPLETE" and size.decision and size.decision.decided:
