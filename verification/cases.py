@@ -371,7 +371,7 @@ class PlannedCase:
     draws each case once (:attr:`case` keeps it). Two are equal when they name the same
     case drawn from the same seed."""
 
-    __slots__ = ("_case", "_draw", "id", "index", "key", "scaffold", "seed", "size", "tier")
+    __slots__ = ("_case", "_draw", "id", "index", "named_size", "scaffold", "seed", "size", "tier")
 
     def __init__(
         self,
@@ -383,14 +383,14 @@ class PlannedCase:
         seed: int,
     ) -> None:
         self.id = identifier
-        self.key = key
-        """What the id names (its parts, without parsing it again)."""
         self.seed = seed
         self.scaffold = key.scaffold
         self.tier: Tier = key.tier
         self.index = key.index
         self.size: int | None = size
         """The size the generator is asked for (the tier's default when the id names none)."""
+        self.named_size = key.size
+        """The size the id names (``None``: the tier's default), without parsing the id."""
         self._draw = draw
         self._case: TestCase | None = None
 

@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cached_property
 
 from verification.cases import (
     Planned,
@@ -46,21 +45,28 @@ __all__ = ["Attempts", "Job", "ProgressCallback"]
 ProgressCallback = Callable[[AttemptRecord], None]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Job:
     """One case sample to answer: its case drawn already, or drawn when first needed
     (:class:`~verification.cases.PlannedCase`: when it is about to be asked)."""
 
+    # Slots: a run makes a job for each case of its plan's cap (thousands), all kept till
+    # it ends, and the collector walks every one of them the more there are.
     spec: ScaffoldSpec
     planned: Planned
     validator: Validator
     epoch: int
+    _case: TestCase | None = field(default=None, init=False, repr=False, compare=False)
 
-    @cached_property
+    @property
     def case(self) -> TestCase:
         """The case, drawn now if it was not yet (kept: an attempt reads it a dozen times;
         a draw that fails is tried again when read again, as the planned case tries it)."""
-        return drawn(self.planned)
+        case = self._case
+        if case is None:
+            case = drawn(self.planned)
+            object.__setattr__(self, "_case", case)
+        return case
 
     @property
     def sample(self) -> tuple[str, int]:

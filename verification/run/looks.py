@@ -43,8 +43,12 @@ def interleaved(cases: Sequence[Planned]) -> list[Planned]:
     in tier order, then size), each group in its own order."""
     groups: dict[tuple[int, int], list[Planned]] = {}
     for case in cases:
-        key = case.key if isinstance(case, PlannedCase) else parse_case_id(case.id)
-        size = -1 if key is None or key.size is None else key.size
+        if isinstance(case, PlannedCase):
+            named = case.named_size
+        else:
+            key = parse_case_id(case.id)
+            named = None if key is None else key.size
+        size = -1 if named is None else named
         tier = TIERS.index(case.tier) if case.tier in TIERS else len(TIERS)
         groups.setdefault((tier, size), []).append(case)
     ordered = [groups[key] for key in sorted(groups)]
