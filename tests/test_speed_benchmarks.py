@@ -49,3 +49,10 @@ def test_the_overhead_benchmark_times_the_standard_level_as_verify_all_runs_it()
     assert stop.early
     assert answers == len(SPECS) * stop.n
     assert 0 < reports < cpu
+
+
+def test_the_instruction_count_is_read_from_cachegrinds_summary() -> None:
+    bench = load_benchmark("instruction_count")
+    report = "==2599== Collected : 6116450417\n==2599== I   refs:      6,116,450,417\n"
+    assert bench.refs_of(report) == 6_116_450_417
+    assert bench.refs_of("==2599== ERROR SUMMARY: 0 errors\n") is None
