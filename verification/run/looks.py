@@ -181,18 +181,24 @@ class PlannedLooks:
                 if unit.size is not None:
                     self._look(unit, len(unit.ids), records.get(unit.scaffold, []))
         rounds = max(len(unit.plan.looks) for unit in self.units) if self.units else 1
-        # A case's segment only grows as units decide (or becomes None, for good): a job
-        # left for a later look is looked at again, one that no unit asks is dropped.
-        pending = [job for job in jobs if job.sample not in self.sent]
+        # A case's segment only grows as units decide (or becomes None, for good): each job
+        # waits under the segment it had, is looked at again only when that look comes,
+        # and moves on to the segment it has then (dropped once no unit asks it). A level's
+        # cap plans thousands of cases; the looks that decide ask a few hundred.
+        waiting: dict[int, list[tuple[int, Job]]] = {}
+        for order, job in enumerate(jobs):
+            place = None if job.sample in self.sent else self._segment(job.planned)
+            if place is not None:
+                waiting.setdefault(place, []).append((order, job))
         for look in range(rounds):
-            segment, later = [], []
-            for job in pending:
+            due = []
+            for order, job in waiting.pop(look, []):
                 place = self._segment(job.planned)
                 if place == look:
-                    segment.append(job)
+                    due.append((order, job))
                 elif place is not None:
-                    later.append(job)
-            pending = later
+                    waiting.setdefault(place, []).append((order, job))
+            segment = [job for _, job in sorted(due, key=lambda item: item[0])]  # plan order
             self.sent.update(job.sample for job in segment)
             await send(segment)
             if not any(self._going(unit) for unit in self.units):
