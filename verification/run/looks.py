@@ -22,6 +22,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from verification.cases import TIERS, Planned, PlannedCase, parse_case_id
 from verification.catalog import Catalog, default_catalog
@@ -154,10 +155,13 @@ class PlannedLooks:
         self.units = levels + sizes
         # Each case's segment in each unit that asks it, found once: the rounds of run()
         # ask it again of every case not yet sent (thousands up to a level's cap).
-        self.places: dict[str, list[tuple[_Unit, int]]] = {}
+        # Each unit that asks a case and its segment there, side by side in one tuple (one
+        # object per case, not a list and a pair: a run keeps thousands till it ends).
+        self.places: dict[str, tuple[_Unit | int, ...]] = {}
         for unit in self.units:
             for place, identifier in enumerate(unit.ids):
-                self.places.setdefault(identifier, []).append((unit, unit.segment(place)))
+                earlier = self.places.get(identifier, ())
+                self.places[identifier] = (*earlier, unit, unit.segment(place))
         self.decided: set[_Unit] = set()
         """The units a look decided (a level unit's scaffold is in :attr:`stops` too)."""
         self.sent: set[tuple[str, int]] = set()
@@ -185,20 +189,20 @@ class PlannedLooks:
         # waits under the segment it had, is looked at again only when that look comes,
         # and moves on to the segment it has then (dropped once no unit asks it). A level's
         # cap plans thousands of cases; the looks that decide ask a few hundred.
-        waiting: dict[int, list[tuple[int, Job]]] = {}
+        waiting: dict[int, list[int]] = {}  # segment: the jobs' places in ``jobs``
         for order, job in enumerate(jobs):
             place = None if job.sample in self.sent else self._segment(job.planned)
             if place is not None:
-                waiting.setdefault(place, []).append((order, job))
+                waiting.setdefault(place, []).append(order)
         for look in range(rounds):
             due = []
-            for order, job in waiting.pop(look, []):
-                place = self._segment(job.planned)
+            for order in waiting.pop(look, []):
+                place = self._segment(jobs[order].planned)
                 if place == look:
-                    due.append((order, job))
+                    due.append(order)
                 elif place is not None:
-                    waiting.setdefault(place, []).append((order, job))
-            segment = [job for _, job in sorted(due, key=lambda item: item[0])]  # plan order
+                    waiting.setdefault(place, []).append(order)
+            segment = [jobs[order] for order in sorted(due)]  # in plan order
             self.sent.update(job.sample for job in segment)
             await send(segment)
             if not any(self._going(unit) for unit in self.units):
@@ -214,10 +218,14 @@ class PlannedLooks:
         """Which look's segment ``case`` belongs to: the earliest of the units that ask it
         and still go (a level case a sweep visits too, at a tier's default size, is both);
         ``None`` once none does."""
-        places = self.places.get(case.id, [])
+        places = self.places.get(case.id, ())
         if not places:  # in no unit (past the cap of a plan that was cut): asked at once
             return None if case.scaffold in self._stops else 0
-        going = [segment for unit, segment in places if self._going(unit)]
+        going = [
+            cast(int, places[i + 1])
+            for i in range(0, len(places), 2)
+            if self._going(cast(_Unit, places[i]))
+        ]
         return min(going) if going else None
 
     def _look(self, unit: _Unit, point: int, records: Sequence[AttemptRecord]) -> None:
