@@ -6,7 +6,9 @@ Run: ``python benchmarks/instruction_count.py [--cases 30 | --level standard] [C
 a process imports the harness and makes one dry run of every scaffold, and another makes
 three; the difference, halved, is the instructions of one run, warm, without the imports.
 Each process runs under ``valgrind --tool=cachegrind --cache-sim=no`` with a fixed hash
-seed, so a checkout counted twice gives the same figure within about 0.3%.
+seed; a checkout counted again gives a figure within about 2% of the first (what the run
+does by the clock moves a little: the journal's forced writes, the seconds it stamps), so
+a change of a few percent wants two counts of each side.
 
 The CPU times of ``benchmarks/harness_overhead.py`` move by a fifth or more from one minute
 to the next on a shared machine, more than most changes it should judge; the instruction

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,3 +40,30 @@ def test_a_run_keeps_what_it_journalled_and_reads_it_back_only_to_resume(
     )
     assert reads == [result.paths.journal]
     assert (result.paths.run_dir / "reports" / "summary.md").is_file()
+
+
+def test_a_run_folds_the_cases_it_drew_which_are_the_ones_its_journal_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from verification.registry import SPECS
+
+    made: list[str] = []
+    make = AttemptRecord._made_case
+
+    def counted(record: AttemptRecord) -> Any:
+        made.append(record.case_id)
+        return make(record)
+
+    monkeypatch.setattr(AttemptRecord, "_made_case", counted)
+    settings = load_settings(provider="reference", results_dir=tmp_path, seed=5, cases=3)
+    result = asyncio.run(VerificationRunner(settings).run(list(SPECS)))
+    assert result.records is not None
+    assert made == []  # the run folded and calibrated the cases it drew, not copies
+    read_back = {record.case_id: record for record in read_journal(result.paths.journal)}
+    for record in result.records:  # ... which are the cases its journal lines hold
+        assert record.test_case() == read_back[record.case_id].test_case()
+    # a record keeps no case but its own
+    first, second = result.records[0], result.records[1]
+    copy = first.model_copy()
+    copy.keep_case(second.test_case())
+    assert copy.test_case() == read_back[first.case_id].test_case()

@@ -360,6 +360,8 @@ class Attempts:
             program=verdict.program,
             arm=self.arm,
         )
+        if case is not None:
+            record.keep_case(case)
         if self.journal is not None:
             self.journal.append(record)
         return record

@@ -228,6 +228,18 @@ class AttemptRecord(BaseModel):
         object.__setattr__(self, "_made", (self.__dict__, case))
         return case
 
+    def keep_case(self, case: TestCase) -> None:
+        """Take ``case``, the one this record was made from, as :meth:`test_case`'s: the run
+        that drew it folds its answers without making it again from the record (the same
+        values: the record holds the case's). A program's task, whose suite the record does
+        not keep, or another case, is not taken."""
+        if (
+            type(case) is TestCase
+            and case.id == self.case_id
+            and (case.tier, case.index, case.size) == (self.tier, self.index, self.size)
+        ):
+            object.__setattr__(self, "_made", (self.__dict__, case))
+
     def _made_case(self) -> TestCase:
         if self.tier == PROGRAM_TIER or self.is_program:
             return ProgramTask(
