@@ -153,10 +153,9 @@ class PlannedLooks:
             if unit.scaffold in self.order
         ]
         self.units = levels + sizes
-        # Each case's segment in each unit that asks it, found once: the rounds of run()
-        # ask it again of every case not yet sent (thousands up to a level's cap).
-        # Each unit that asks a case and its segment there, side by side in one tuple (one
-        # object per case, not a list and a pair: a run keeps thousands till it ends).
+        # Each unit that asks a case and the case's segment there, found once (run() asks
+        # again at each look), side by side in one tuple: one object per case, not a list
+        # of pairs, for the thousands of cases up to a level's cap that a run keeps.
         self.places: dict[str, tuple[_Unit | int, ...]] = {}
         for unit in self.units:
             for place, identifier in enumerate(unit.ids):
