@@ -117,8 +117,8 @@ def dry_run_seconds(cases: int | None) -> tuple[float, float, float, int]:
     """Wall and CPU time of a whole in-process dry run over every scaffold (plan, answer,
     journal, fold with calibration, reports), the CPU time of its reports alone, and its
     answer count. ``cases`` ``None``: the standard level as ``verify --all`` runs it (its
-    plan up to the cap of 180 cases a scaffold, asked look by look: right answers stop
-    each scaffold at its first look)."""
+    plan up to the cap of 180 cases a scaffold, asked look by look: the reference's right
+    answers stop each scaffold at the first look that decides)."""
     with tempfile.TemporaryDirectory() as folder:
         chosen = {} if cases is None else {"cases": cases}
         settings = load_settings(provider="reference", results_dir=Path(folder), **chosen)
