@@ -22,7 +22,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from verification.cases import TIERS, Planned, PlannedCase, parse_case_id
 from verification.catalog import Catalog, default_catalog
@@ -153,14 +152,18 @@ class PlannedLooks:
             if unit.scaffold in self.order
         ]
         self.units = levels + sizes
-        # Each unit that asks a case and the case's segment there, found once (run() asks
-        # again at each look), side by side in one tuple: one object per case, not a list
-        # of pairs, for the thousands of cases up to a level's cap that a run keeps.
-        self.places: dict[str, tuple[_Unit | int, ...]] = {}
+        # The units that ask each case, and the case's segment in each, found once (run()
+        # asks again at each look). Tuples: a run keeps thousands, up to a level's cap, and
+        # the collector leaves a tuple of ints alone.
+        self.units_asking: dict[str, tuple[_Unit, ...]] = {}
+        self.segments: dict[str, tuple[int, ...]] = {}
         for unit in self.units:
             for place, identifier in enumerate(unit.ids):
-                earlier = self.places.get(identifier, ())
-                self.places[identifier] = (*earlier, unit, unit.segment(place))
+                self.units_asking[identifier] = (*self.units_asking.get(identifier, ()), unit)
+                self.segments[identifier] = (
+                    *self.segments.get(identifier, ()),
+                    unit.segment(place),
+                )
         self.decided: set[_Unit] = set()
         """The units a look decided (a level unit's scaffold is in :attr:`stops` too)."""
         self.sent: set[tuple[str, int]] = set()
@@ -217,13 +220,12 @@ class PlannedLooks:
         """Which look's segment ``case`` belongs to: the earliest of the units that ask it
         and still go (a level case a sweep visits too, at a tier's default size, is both);
         ``None`` once none does."""
-        places = self.places.get(case.id, ())
-        if not places:  # in no unit (past the cap of a plan that was cut): asked at once
+        units = self.units_asking.get(case.id, ())
+        if not units:  # in no unit (past the cap of a plan that was cut): asked at once
             return None if case.scaffold in self._stops else 0
+        segments = self.segments[case.id]
         going = [
-            cast(int, places[i + 1])
-            for i in range(0, len(places), 2)
-            if self._going(cast(_Unit, places[i]))
+            segment for unit, segment in zip(units, segments, strict=True) if self._going(unit)
         ]
         return min(going) if going else None
 

@@ -5,6 +5,7 @@ These start sandboxes (bubblewrap here; the engine that ``available_engine`` fin
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from collections.abc import Sequence
 
@@ -19,6 +20,7 @@ from verification.run.sandbox import (
     run_program,
     run_programs,
 )
+from verification.run.sandbox.engines import Launch
 
 pytestmark = pytest.mark.slow
 
@@ -231,3 +233,23 @@ def test_a_program_whose_task_limit_cannot_be_set_ends_as_a_sandbox_failure(
     assert execution.outcome is Outcome.SANDBOX
     assert "its task limit could not be set" in execution.reason
     assert "Operation not permitted" in execution.reason
+
+
+def test_an_interpreter_that_does_not_start_the_driver_is_sent_no_program(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    launch = engine.launch
+    # In place of the driver: a first line that is not "started", then a wait for a program.
+    impostor = 'import sys; print(\'{"status": "ready"}\', flush=True); sys.stdin.readline()'
+
+    def launched(limits: Limits, code: str) -> Launch:
+        made = launch(limits, code)
+        return dataclasses.replace(made, argv=[*made.argv[:-1], impostor])
+
+    limited: list[int] = []
+    monkeypatch.setattr(engine, "launch", launched)
+    monkeypatch.setattr(engine, "limit_tasks", lambda pid, limits: limited.append(pid))
+    (execution,) = _run(SORTER, [{"values": [2, 1]}], engine)
+    assert execution.outcome is Outcome.SANDBOX
+    assert execution.reason == "starting the program: the interpreter did not start the driver"
+    assert limited == []  # nor was it limited as if the driver ran

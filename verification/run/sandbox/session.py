@@ -210,29 +210,8 @@ class ProgramSession:
         started = time.perf_counter()
         reply = await self._exchange(b"", self.limits.startup_seconds)  # the driver runs
         if not isinstance(reply, Execution):
-            if reply.get("status") != "started":
-                await self._kill()
-                return Execution(
-                    Outcome.SANDBOX,
-                    reason="starting the program: the interpreter did not start the driver",
-                )
-            try:  # before any of the program runs; without its limit, it never does
-                self.engine.limit_tasks(process.pid, self.limits)
-            except OSError as error:
-                await self._kill()
-                return Execution(
-                    Outcome.SANDBOX,
-                    reason=f"starting the program: its task limit could not be set ({error})",
-                )
-            header = {
-                "source": self.source,
-                "value_bytes": self.limits.value_bytes,
-                "max_depth": self.limits.max_depth,
-            }
             started = time.perf_counter()
-            reply = await self._exchange(
-                json.dumps(header).encode() + b"\n", self.limits.startup_seconds
-            )
+            reply = await self._send_program(process.pid, reply)
         seconds = time.perf_counter() - started
         if isinstance(reply, Execution):
             tail = self._tail_text()
@@ -251,6 +230,29 @@ class ProgramSession:
             with contextlib.suppress(OSError):
                 self._clock = CpuClock(pid) if pid is not None else None
         return None
+
+    async def _send_program(
+        self, engine_pid: int, started: dict[str, Any]
+    ) -> dict[str, Any] | Execution:
+        """Once the driver said it ``started``: limit its tasks, then send the program; the
+        driver's reply, or why the program was not sent (the sandbox killed). Without its
+        task limit the program never runs."""
+        if started.get("status") != "started":
+            await self._kill()
+            return Execution(Outcome.SANDBOX, reason="the interpreter did not start the driver")
+        try:
+            self.engine.limit_tasks(engine_pid, self.limits)
+        except OSError as error:
+            await self._kill()
+            return Execution(Outcome.SANDBOX, reason=f"its task limit could not be set ({error})")
+        header = {
+            "source": self.source,
+            "value_bytes": self.limits.value_bytes,
+            "max_depth": self.limits.max_depth,
+        }
+        return await self._exchange(
+            json.dumps(header).encode() + b"\n", self.limits.startup_seconds
+        )
 
     def _failure_reply(self, reply: dict[str, Any]) -> Execution:
         """A failure the driver reported, as an execution (an unknown status is damage)."""
