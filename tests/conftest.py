@@ -133,7 +133,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     core-seconds idle), four 111, 127 and 124 s (192 to 226 s of CPU, 3 idle), where
     collection order with three left 21 core-seconds idle (129 and 137 s); the machine's
     speed moved by a tenth between runs, so the choice of three rests on the CPU a worker
-    costs more than on these walls.
+    costs more than on these walls. Two workers against three, alternated later: 119 and
+    117 s with 32 to 33 core-seconds idle, against 115 and 107 s with 6.5 idle (a worker less
+    saves 10 s of CPU and leaves three times that idle).
     ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when set (pytest-xdist reads it)."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
