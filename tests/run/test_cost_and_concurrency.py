@@ -383,6 +383,28 @@ def test_a_429_cuts_the_limit_before_its_slot_is_given_back_so_no_waiter_takes_i
     asyncio.run(scenario())
 
 
+def test_a_waiter_cancelled_as_a_slot_is_given_back_leaves_quietly() -> None:
+    """Ctrl-C cancels every waiting case at once. A waiter's future is cancelled before its
+    task runs again; a slot given back in that instant skips the cancelled future and drops
+    it from the queue. The cancelled task must then leave with its CancelledError, not
+    fail to find its future in the queue (an internal error that a clean-clone run met)."""
+
+    async def scenario() -> None:
+        limiter = AdaptiveLimiter(1)
+        await limiter.acquire()
+        waiter = asyncio.create_task(limiter.acquire())
+        await asyncio.sleep(0)  # it waits in the queue
+        waiter.cancel()  # its future is cancelled now; the task has not run again yet
+        limiter.release()  # the queue's cancelled future is dropped, no slot taken
+        with pytest.raises(asyncio.CancelledError):
+            await waiter
+        assert limiter.in_flight == 0
+        await asyncio.wait_for(limiter.acquire(), timeout=5)  # the slot is free again
+        assert limiter.in_flight == 1
+
+    asyncio.run(scenario())
+
+
 def test_retry_after_holds_every_new_start_until_it_has_passed() -> None:
     now = [100.0]
 

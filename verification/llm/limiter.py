@@ -101,7 +101,9 @@ class AdaptiveLimiter:
         except asyncio.CancelledError:
             if waiter.done() and not waiter.cancelled():
                 self.release()  # granted in the same instant it was cancelled
-            else:
+            elif waiter in self._waiters:
+                # Not there when a slot given back between its cancelling and now passed
+                # over it (a cancelled future takes no slot) and dropped it from the queue.
                 self._waiters.remove(waiter)
             raise
 
