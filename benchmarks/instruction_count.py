@@ -1,15 +1,16 @@
 """The instructions a whole in-process dry run executes, counted by Valgrind: a figure that
 does not move with the machine's load, to compare two checkouts.
 
-Run: ``python benchmarks/instruction_count.py [--cases 30 | --level standard] [CHECKOUT ...]``
+Run: ``python benchmarks/instruction_count.py [--cases 30 | --level] [CHECKOUT ...]``
 (needs ``valgrind``: Debian's ``valgrind`` package). For each checkout (default: this one),
 a process imports the harness and makes one dry run of every scaffold, and another makes
 three; the difference, halved, is the instructions of one run, warm, without the imports.
 Each process runs under ``valgrind --tool=cachegrind --cache-sim=no`` with a fixed hash
 seed; a checkout counted again usually gives a figure within about 3% of the first (what
 the run does by the clock moves a little: the journal's forced writes, the seconds it
-stamps), and now and then one a tenth higher (one count in eleven on 27 November 2026), so a
-change of a few percent wants two or three counts of each side, compared by their lowest.
+stamps), and now and then one a tenth higher (one count in eleven on 27 November 2026) or
+more (a sixth, once, beside other work), so a change of a few percent wants two or three
+counts of each side, compared by their lowest.
 
 The CPU times of ``benchmarks/harness_overhead.py`` move by a fifth or more from one minute
 to the next on a shared machine, more than most changes it should judge; the instruction

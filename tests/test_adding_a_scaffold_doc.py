@@ -37,7 +37,10 @@ def test_the_guide_lists_every_command_ci_holds_a_change_to() -> None:
 
 
 def test_the_guides_pytest_line_runs_the_doctests_and_the_generic_tests() -> None:
-    (pytest_line,) = [c for c in _commands() if c.startswith("pytest")]
+    pytest_lines = [c for c in _commands() if c.startswith("pytest")]
+    # The new scaffold's files, then the fast lane: every generic test, every scaffold.
+    (pytest_line,) = [c for c in pytest_lines if "/" in c]
+    assert 'pytest -m "not slow"' in pytest_lines
     paths = [a for a in shlex.split(pytest_line) if "/" in a]
     assert "verification/reference/dynamic_programming.py" in paths  # lcs's doctests
     for generic in ("test_scaffold_contract.py", "test_reference_properties.py"):

@@ -49,7 +49,7 @@ from verification.store.manifests import RunManifest
 from verification.store.paths import RunPaths
 from verification.store.records import Arm, AttemptRecord
 from verification.store.run_ids import new_run_id
-from verification.store.thinking import check_thinking
+from verification.store.thinking import check_thinking, check_thinking_provider
 from verification.validators.base import Validator
 
 __all__ = [
@@ -195,9 +195,14 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
 
     # -- a whole run ---------------------------------------------------------------------
 
-    async def _ensure_provider(self, cases: Mapping[str, Sequence[Planned]]) -> None:
+    async def _ensure_provider(
+        self, cases: Mapping[str, Sequence[Planned]], *, thinking_budget: int | None = None
+    ) -> None:
         if self.provider is None:
             provider = build_provider(self.settings.provider_config, self.catalog)
+            # A provider that cannot send thinking is refused before the server is asked
+            # anything, its model list included (the model is checked once it is settled).
+            check_thinking_provider(thinking_budget, provider.name, dry_run=provider.dry_run)
             if self.settings.cache and not provider.dry_run:
                 cache = shared_cache(self.settings.cache_dir, self.settings.cache_max_mb)
                 provider = CachingProvider(provider, cache)
@@ -274,7 +279,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         specs = {name: self.catalog.get_spec(name) for name in plan.cases}
         for spec in specs.values():  # a broken scaffold file stops the run before any request
             self.prompt_builder.get_scaffold_content(spec)
-        await self._ensure_provider(plan.cases)
+        await self._ensure_provider(plan.cases, thinking_budget=plan.thinking_budget)
         assert self.provider is not None
         self.thinking_budget = plan.thinking_budget
         check_thinking(

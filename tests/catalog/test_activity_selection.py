@@ -85,6 +85,11 @@ def _spans(test_input: dict[str, Any]) -> list[list[int]]:
     return [[start, finish] for _, start, finish in test_input["activities"]]
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset()  # any largest set
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``selected`` lists distinct input labels, no two overlapping (touching is
     fine), ``count`` is their number, and no subset of the activities is larger."""

@@ -31,6 +31,11 @@ def _graph(test_input: dict[str, Any]) -> nx.Graph:
     return graph
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset()  # any cheapest path
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when the goal is unreachable (networkx) and both keys are null, or when
     ``path`` runs from source to goal along edges of the graph, repeats no vertex, and

@@ -34,6 +34,11 @@ def _digraph(test_input: dict[str, Any]) -> nx.DiGraph:
     return graph
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset()
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when it is ``{"negative_cycle": true, "distances": null}`` exactly when
     networkx finds the distances unbounded, and otherwise networkx's distances with

@@ -13,6 +13,10 @@ import pytest
 from tests.support.stress import in_label_order, stress_case, stress_cells
 from verification.cases import Tier
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"order"})
+
 
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``order`` is the visiting order with neighbours in ascending label order

@@ -35,6 +35,11 @@ def _half_open_probes(array: list[int], target: int) -> tuple[int, list[int]]:
     return lo, probes
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"probes"})
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``index`` is ``bisect_left``'s position if it holds the target (else
     None), ``found`` says whether the target is in the array, and ``probes`` are the floor

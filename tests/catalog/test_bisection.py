@@ -69,6 +69,11 @@ def _brentq(test_input: dict[str, Any]) -> float:
     return float(optimize.brentq(p, test_input["a"], test_input["b"], xtol=1e-12))
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"root", "iterations"})
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when the count and bracket match an exact rational replay, and the root is
     within tolerance of its root, which brentq confirms lies within the input's

@@ -28,6 +28,11 @@ def _graph(test_input: dict[str, Any]) -> nx.Graph:
     return graph
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"order", "finish_order"})
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``order`` is networkx's depth-first preorder and ``finish_order`` its
     postorder, both with neighbours in ascending label order."""

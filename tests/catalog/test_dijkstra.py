@@ -24,6 +24,11 @@ def _graph(test_input: dict[str, Any]) -> nx.Graph:
     return graph
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset()
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``distances`` holds every vertex's networkx distance (None unreachable)."""
     lengths = nx.single_source_dijkstra_path_length(_graph(test_input), test_input["source"])

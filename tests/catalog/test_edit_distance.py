@@ -29,6 +29,11 @@ def _distance(a: str, b: str) -> int:
     return 1 + min(_distance(a[1:], b), _distance(a, b[1:]), _distance(a[1:], b[1:]))
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset()
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``distance`` is an integer equal to the memoised search's distance."""
     distance = answer.get("distance")

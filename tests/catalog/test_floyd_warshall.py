@@ -54,6 +54,11 @@ def _networkx_answer(test_input: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset()
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when the answer is networkx's Floyd-Warshall table (inf as null, rows and
     columns keyed by label), or a reported negative cycle where networkx's table has a

@@ -60,6 +60,11 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset()  # any split between equally good items
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right, within the spec's stated tolerances, when there is one fraction per item in
     ``[0, 1]``, they fit the capacity, they are worth ``max_value``, and ``max_value`` is

@@ -48,6 +48,11 @@ def _replay(test_input: dict[str, Any]) -> dict[str, Any]:
     return {"population": names, "best_individual": names[best], "best_fitness": int(fitness[best])}
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"population", "best_individual"})
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """True when ``answer`` is exactly the replayed run (one run is right: every draw is
     in the input), with a JSON integer fitness."""

@@ -64,6 +64,11 @@ def _replay(test_input: dict[str, Any]) -> tuple[np.ndarray | None, int, bool]:
     return x, int(test_input["max_iterations"]), False
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"minimum", "iterations", "converged"})
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """True when ``answer`` is the run the scaffold describes: iterations and convergence
     exact, the point within :data:`MINIMUM_TOLERANCE` and shaped like ``x0``."""

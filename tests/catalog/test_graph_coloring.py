@@ -99,6 +99,11 @@ def _colourable_by_brute_force(test_input: dict[str, Any]) -> bool:
     )
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset()  # any proper colouring is right
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when a colouring is claimed that gives every vertex (and nothing else) an
     integer of ``1..num_colors`` and the two ends of every edge different colours, or when

@@ -48,6 +48,11 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"paths", "best_state"})
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """True when ``answer`` equals the replayed climb exactly (the convention makes the
     answer unique) and its integers are JSON integers."""

@@ -40,6 +40,11 @@ def _optimal_bits(counts: list[int]) -> int:
     return cost
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"codes"})
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``codes`` gives each input symbol a non-empty bit string (``"0"`` for a
     lone symbol), no codeword starts another, and ``total_bits`` is both their weighted

@@ -12,6 +12,10 @@ import pytest
 from tests.support.stress import assert_holds_at_stress, stress_cells
 from verification.cases import Tier
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"positions"})
+
 
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``positions`` lists every window equal to the pattern, ascending."""

@@ -63,6 +63,11 @@ def _optimum(test_input: dict[str, Any]) -> int:
     return _milp(test_input)
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"selected_items"})
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``selected_items`` are distinct indices in ascending order, within
     capacity, whose value is the brute-force optimum, and ``max_value`` is that optimum."""

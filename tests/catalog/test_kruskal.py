@@ -32,6 +32,11 @@ def _forest(test_input: dict[str, Any]) -> tuple[nx.Graph, float, int]:
     return graph, minimum, nx.number_connected_components(graph)
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"edges"})
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``edges`` are edges of the graph forming a spanning forest (a tree per
     component) whose weight is networkx's minimum, and ``total_weight`` is that weight;

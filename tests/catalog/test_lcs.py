@@ -61,6 +61,11 @@ def _occurs_in(part: str, whole: str) -> bool:
     return True
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset()  # any longest
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``subsequence`` is a common subsequence of ``a`` and ``b`` whose length is
     ``length`` and the brute-force optimum."""

@@ -38,6 +38,11 @@ def _in_order(part: list[int], whole: list[int]) -> bool:
     return True
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset()  # any longest
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``subsequence`` is strictly increasing, occurs in ``sequence`` in order,
     and its length is ``length`` and the patience-sorting optimum."""

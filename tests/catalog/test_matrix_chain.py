@@ -90,6 +90,11 @@ def _stack_cost(text: str, dims: list[int]) -> int | None:
     return int(stack[0][4])
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"parenthesization"})
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``parenthesization`` is a well-formed order of ``A1..An`` whose cost is
     ``min_cost`` and the least over every parenthesization."""

@@ -16,6 +16,10 @@ from verification.cases import Tier
 from verification.catalog.divide_conquer.merge_sort import generate_merge_sort
 from verification.reference.divide_conquer import merge_sort
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset()
+
 
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``sorted`` is ``sorted(array)`` and ``inversions`` the number of pairs

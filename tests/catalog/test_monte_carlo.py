@@ -31,6 +31,11 @@ def _numpy_estimate(test_input: dict[str, Any]) -> float:
     return float((b - a) * np.mean(np.polyval(test_input["coefficients"], points)))
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"estimate"})
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when the estimate is within tolerance of numpy's mean over the same draws."""
     return bool(

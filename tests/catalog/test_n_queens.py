@@ -71,6 +71,11 @@ def test_the_row_by_row_search_finds_the_brute_force_s_solutions() -> None:
             assert _solutions_keeping(n, placed) == kept, (n, placed)
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset()  # every solution, in any order
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``solutions`` lists exactly the brute-force solution set, each once, as
     lists of integers, and ``count`` is its size."""

@@ -33,6 +33,11 @@ def _steps(test_input: dict[str, Any]) -> tuple[float | None, int, bool]:
     return None, test_input["max_iterations"], False
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"root", "iterations", "converged"})
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when the iteration count and convergence match an independent run, and a
     converged root is within tolerance of it and of a real root numpy finds."""

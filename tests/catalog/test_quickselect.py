@@ -19,6 +19,10 @@ from verification.catalog.divide_conquer.quickselect import (
 )
 from verification.reference.divide_conquer import quickselect
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset()
+
 
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``value`` is the last of the ``k`` smallest values (copies counted)."""

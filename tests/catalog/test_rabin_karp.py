@@ -21,6 +21,11 @@ def _direct_hash(word: str, base: int, modulus: int) -> int:
     return int(sum(ord(c) * base ** (m - 1 - i) for i, c in enumerate(word)) % modulus)
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"positions", "spurious_hits"})
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``positions`` lists every window equal to the pattern and
     ``spurious_hits`` every other window whose direct hash equals the pattern's, both

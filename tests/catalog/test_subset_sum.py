@@ -33,6 +33,11 @@ def _reachable(numbers: list[int], target: int) -> bool:
     return any(sum(numbers[i] for i in chosen) == target for chosen in _every_subset(len(numbers)))
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset()
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when the claimed indices are distinct integers in range whose numbers sum to
     the target, or when "no subset" (with null indices) is claimed and no subset of any

@@ -95,6 +95,11 @@ def _obeys_rules(test_input: dict[str, Any], solution: Any) -> bool:
     )
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset()  # any completion is right
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when a completion is claimed and it keeps the givens and obeys every rule, or
     when "not solvable" (with a null grid) is claimed and the integer program is

@@ -42,6 +42,11 @@ def _acyclic(test_input: dict[str, Any]) -> tuple[nx.DiGraph, bool]:
     return graph, nx.is_directed_acyclic_graph(graph)
 
 
+# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
+# told an exact rule for, or that are dropped; any other is the input's alone.
+ONE_WAY_FIELDS = frozenset({"cycle"})
+
+
 def oracle(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Right when ``has_cycle`` is what networkx says, and either ``order`` is a
     permutation of the vertices putting every edge's tail first (``cycle`` null), or

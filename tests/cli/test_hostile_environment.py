@@ -126,6 +126,16 @@ def test_a_env_file_that_is_no_text_is_refused_naming_it(
     assert not (in_tmp / "verification_results" / "runs").exists()
 
 
+@pytest.mark.parametrize("kind", list(ENV_FILES))
+def test_list_reads_no_setting_so_no_env_file_stops_it(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    (in_tmp / ".env").write_bytes(ENV_FILES[kind])
+    code, out, err = _run(capsys, "list")
+    assert code == 0, err
+    assert "dijkstra" in out and ".env" not in err
+
+
 @pytest.mark.slow
 @POSIX
 @pytest.mark.parametrize("kind", ["a folder (a virtualenv)", "a pipe"])

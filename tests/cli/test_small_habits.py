@@ -4,12 +4,15 @@ suggests only its own options, `list --help` says what `--json` prints, a missin
 
 from __future__ import annotations
 
+import argparse
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from verification.cli import main
+from verification.cli.parser import build_parser
 from verification.config import packaged_scaffolds_dir
 from verification.llm.prompt_builder import PromptBuilder
 from verification.store.pricing import estimate_tokens, min_cacheable_for
@@ -86,3 +89,24 @@ def test_an_estimate_of_a_dry_run_says_nothing_is_paid_and_what_prompt_cache_mea
     scaffold = PromptBuilder(packaged_scaffolds_dir()).get_scaffold_content("kmp")
     assert minimum is not None and estimate_tokens(scaffold) < minimum
     assert f"shorter than the {minimum:,} tokens {model} caches at least" in out
+
+
+def _commands() -> dict[str, argparse.ArgumentParser]:
+    (commands,) = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(commands.choices)
+
+
+# `list` describes which sizes `verify`'s options accept: its text names them on purpose.
+@pytest.mark.parametrize("name", [name for name in _commands() if name != "list"])
+def test_a_command_s_help_names_only_options_it_has(name: str) -> None:
+    # show-prompt's --size once said "--tier narrows the tiers", an option it does not have.
+    command = _commands()[name]
+    own = {option for action in command._actions for option in action.option_strings}
+    texts = [command.description or "", *(action.help or "" for action in command._actions)]
+    # A `backquoted` command line is another command's example, with its own options.
+    named = {
+        option
+        for text in texts
+        for option in re.findall(r"(?<![\w-])--[a-z][a-z-]*", re.sub(r"`[^`]*`", "", text))
+    }
+    assert named <= own, f"{name} --help names {sorted(named - own)}, which it does not take"

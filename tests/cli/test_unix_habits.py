@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -153,6 +154,11 @@ def test_check_takes_a_category_and_prints_json(
     assert checked["scaffolds"] == default_catalog().by_category("string")
     assert checked["failed"] == sum(not c["ok"] for c in checked["checks"]) == 0
     assert {c["scaffold"] for c in checked["checks"]} == set(checked["scaffolds"])
+    with pytest.raises(SystemExit):  # what --help says each check holds, it holds
+        main(["check", "--help"])
+    said = re.search(r"each check's ([\w, ]+) and (\w+)", " ".join(capsys.readouterr().out.split()))
+    assert said is not None
+    assert all(set(c) == {*said[1].split(", "), said[2]} for c in checked["checks"])
     assert main(["check", "--category", "string", "--cases", "2"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(checked["checks"]) + 1 and lines[-1] == "all checks passed"

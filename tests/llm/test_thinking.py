@@ -138,7 +138,20 @@ def test_the_openai_provider_cannot_send_thinking(
     argv = ["verify", "kmp", "--provider", "openai", "--model", MODEL, "--thinking-budget"]
     assert main([*argv, str(BUDGET), "--output", str(tmp_path)]) == 2
     assert "the openai provider cannot send it" in capsys.readouterr().err
-    assert [r.path for r in fake_server.requests] in ([], ["/v1/models"])
+    assert fake_server.requests == []  # refused before any request, the model list's too
+
+
+def test_thinking_through_openai_is_refused_with_no_server_to_ask(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Nothing listens on port 9 (discard): the refusal comes before any connection is tried.
+    monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    argv = ["verify", "kmp", "--provider", "openai", "--model", MODEL, "--thinking-budget"]
+    assert main([*argv, str(BUDGET), "--output", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "the openai provider cannot send it" in err
+    assert "cannot reach" not in err
+    assert not tmp_path.exists() or not any(tmp_path.iterdir())
 
 
 def test_a_dry_run_records_the_budget_of_a_model_that_thinks(tmp_path: Path) -> None:

@@ -250,6 +250,22 @@ def test_estimate_states_the_plans_average_and_prices_its_maximum(
     assert "every one of the 12 level cases" in capsys.readouterr().out
 
 
+def test_a_code_mode_estimate_states_its_plan_in_programs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = plan_for("standard")
+    argv = ["verify", "kmp", "--estimate", "--answer", "code", "--output", str(tmp_path)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("kmp "))
+    assert int(row.split()[1]) == plan.cap  # a request per program, the plan's maximum
+    perfect = operating_characteristic(plan, 1.0).expected_cases
+    assert f"at most {plan.cap} programs" in out and "level cases" not in out
+    assert f"on average {perfect:.0f} when every answer is right (p = 1.00)" in out
+    assert main([*argv, "--cases", "5"]) == 0
+    assert "every one of the 5 programs" in capsys.readouterr().out
+
+
 @pytest.mark.slow
 def test_shards_merged_are_decided_as_the_run_that_looked(
     stopped_run: Path, tmp_path: Path

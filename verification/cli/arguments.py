@@ -122,14 +122,21 @@ def export_argument(text: str) -> Path:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def add_size_option(parser: argparse.ArgumentParser) -> None:
+def add_size_option(parser: argparse.ArgumentParser, *, one_case: bool = False) -> None:
+    """``--size``: for a run, which every tier it asks must honour; for a command that
+    shows ``one_case`` (``show-prompt``, which has no ``--tier``), its case's tier."""
+    honoured = (
+        "which the case's tier must honour (another tier is another --case)"
+        if one_case
+        else "which every tier the run asks must honour (--tier narrows the tiers)"
+    )
     parser.add_argument(
         "--size",
         type=positive,
         metavar="N",
-        help="generate every case at size N (vertices, items, text length, ...), which every "
-        "tier the run asks must honour (`list` shows each scaffold's unit and the sizes "
-        "--size accepts; --tier narrows the tiers); default: each tier's own size",
+        help=f"generate {'the case' if one_case else 'every case'} at size N (vertices, "
+        f"items, text length, ...), {honoured}; `list` shows each scaffold's unit and the "
+        "sizes --size accepts; default: each tier's own size",
     )
 
 
@@ -165,8 +172,10 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         help="quick: a smoke test of the simple tier, 5 cases, certifies nothing (exit code "
         "reflects only errors); standard: every tier, a sequential certification plan that "
         "looks every 10 cases from 20 and stops once decided, at most 180 (dev default); "
-        "thorough: the same at stricter risks, at most 290, plus a sweep of each scaffold's "
-        "size range (cert default). `python -m verification plan --level L` shows a plan",
+        "thorough: the same at stricter risks, at most 290, plus each scaffold's size envelope, "
+        "searched size by size (a sweep of its size range where a run cannot decide one size "
+        "before the next: --batch, --shard, several models, VERIFY_ENVELOPE=false; cert "
+        "default). `python -m verification plan --level L` shows a plan",
     )
     group.add_argument(
         "--cases",
@@ -336,7 +345,8 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
         "--fail-on-regression",
         action="store_true",
         help="exit 5 when a scaffold regressed against the previous comparable run (same "
-        "provider, model, level, seed and sizes, answered mostly live): a drop significant "
+        "provider, model, level, seed, sizes, thinking budget and variant, answered mostly "
+        "live): a drop significant "
         "on the shared cases (one-sided exact McNemar on case scores, Holm within Tarone's "
         "family, 5%% over all scaffolds); a status change within the noise is not one",
     )

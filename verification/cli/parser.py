@@ -126,7 +126,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "--json",
         action="store_true",
         help="print one JSON document: the scaffolds checked, the number of failed checks "
-        "and each check's scaffold, name, ok and detail",
+        "and each check's scaffold, check, ok, warning and detail",
     )
     check.add_argument(
         "--cases", type=positive, metavar="N", help="calibration cases per tier (50)"
@@ -259,7 +259,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="case id, e.g. dijkstra-simple-000 (or dijkstra-simple-s12-000 at size 12); "
         "default: the first standard case, NAME-standard-000 (named on standard error)",
     )
-    add_size_option(show)
+    add_size_option(show, one_case=True)
     show.add_argument(
         "--part",
         choices=["both", "system", "user"],

@@ -160,8 +160,9 @@ class RunCommands(CommandsBase):
                 if baseline is not None and not unpaid:
                     print(pair_total(costs, model))
             plan = fixed_plan(len(case_ids)) if case_ids else self.settings.certification_plan
-            if self.settings.answer != "code":  # code mode counts programs, not cases
-                print(plan_cases_line(plan, samples=self.settings.samples))
+            # Code mode's plan counts programs (each runs the whole suite), trace mode's cases.
+            unit = "programs" if self.settings.answer == "code" else "level cases"
+            print(plan_cases_line(plan, samples=self.settings.samples, unit=unit))
             swept = sweep_estimate(
                 self.settings, scaffolds, narrowed=bool(case_ids) or size is not None
             )

@@ -24,6 +24,7 @@ from verification.reports.history import (
     status_rates,
 )
 from verification.reports.regressions import compare_outcomes
+from verification.store.manifests import RunManifest
 from verification.store.paths import RunPaths
 
 __all__ = ["RunPairing", "compare_runs", "render_history", "render_pairing"]
@@ -45,13 +46,18 @@ class RunPairing:
         ``scaffold`` or ``draft``; ``current`` and ``draft``), as ``verify --baseline``
         printed them, when the runs are that pair; else ``A`` and ``B``."""
         a, b = self.a.manifest, self.b.manifest
-        if a.linked_run != b.run_id or b.linked_run != a.run_id:
+        if not _linked(a, b):
             return ("A", "B")
         if a.variant == "bare":
             return ("no scaffold", "draft" if b.variant == "draft" else "scaffold")
         if a.variant is None and b.variant == "draft":
             return ("current", "draft")
         return ("A", "B")
+
+
+def _linked(a: RunManifest, b: RunManifest) -> bool:
+    """Whether ``a`` and ``b`` are the two runs of one ``--baseline`` pair."""
+    return a.linked_run == b.run_id and b.linked_run == a.run_id
 
 
 def load_run(results_dir: Path, run_id: str) -> RunEntry:
@@ -67,7 +73,10 @@ def compare_runs(results_dir: Path, run_a: str, run_b: str) -> RunPairing:
     """Pair run ``run_a`` (A) with run ``run_b`` (B) on their shared cases."""
     a, b = load_run(results_dir, run_a), load_run(results_dir, run_b)
     rows = compare_outcomes(entry_outcomes(a), entry_outcomes(b))
-    return RunPairing(a, b, rows, comparability(a.manifest, b.manifest))
+    # A --baseline pair differs in what it showed in place of the scaffold by design: its
+    # labels say so, and a note would flag every pair.
+    own = ("variant",) if _linked(a.manifest, b.manifest) else ()
+    return RunPairing(a, b, rows, comparability(a.manifest, b.manifest, ignoring=own))
 
 
 def render_pairing(pairing: RunPairing, *, a: str | None = None, b: str | None = None) -> str:

@@ -20,10 +20,10 @@ import json
 import logging
 import os
 import stat
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
-from typing import get_args
+from typing import Any, get_args
 
 from pydantic import ValidationError
 
@@ -79,15 +79,32 @@ _KEPT_REPORTS = frozenset({"summary.json", "summary.md"})
 """What ``prune`` leaves in an old run's reports folder (the rest quotes model replies)."""
 
 
-def comparability(a: RunManifest, b: RunManifest) -> list[str]:
-    """Why two runs are not comparable (``"seed 7 != 42"``); empty when they are."""
+_UNSET = {"model": "none (a dry run)", "variant": "the catalog's scaffold"}
+"""What a compared field that a manifest leaves unset (``None``) means, where not "none"."""
+
+
+def _said(name: str, value: Any) -> str:
+    """A compared field's value in words, not Python's: what its ``None`` means, a list as
+    ``8,16``, swept sizes as ``kmp at 8,16``."""
+    if value is None:
+        return _UNSET.get(name, "none")
+    if isinstance(value, list):
+        return ",".join(str(item) for item in value) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{key} at {_said(name, item)}" for key, item in value.items()) or "none"
+    return str(value)
+
+
+def comparability(a: RunManifest, b: RunManifest, *, ignoring: Collection[str] = ()) -> list[str]:
+    """Why two runs are not comparable (``"seed 7 != 42"``); empty when they are. The
+    fields ``ignoring`` names are not compared (a ``--baseline`` pair's own ``variant``)."""
     reasons = []
     if a.model_runs and b.run_id in a.model_runs.values():
         reasons.append("asked together (another model of the same invocation)")
     for name in COMPARABLE_FIELDS:
         left, right = manifest_field(a, name), manifest_field(b, name)
-        if left != right:
-            reasons.append(f"{name} {left} != {right}")
+        if left != right and name not in ignoring:
+            reasons.append(f"{name} {_said(name, left)} != {_said(name, right)}")
     return reasons
 
 

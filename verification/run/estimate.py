@@ -155,20 +155,22 @@ EXPECTED_AT = (1.0, 0.9)
 (the cheapest), and one at the 0.90 threshold (the slowest to decide)."""
 
 
-def plan_cases_line(plan: CertificationPlan, *, samples: int = 1) -> str:
-    """How many of each scaffold's level cases ``plan`` asks: at most its cap (what the
-    table prices), and on average at the rates of :data:`EXPECTED_AT`."""
+def plan_cases_line(plan: CertificationPlan, *, samples: int = 1, unit: str = "level cases") -> str:
+    """How many of each scaffold's ``unit`` (its level cases; in code mode, its programs)
+    ``plan`` asks: at most its cap (what the table prices), and on average at the rates of
+    :data:`EXPECTED_AT`."""
     if not plan.sequential:
         return (
-            f"plan {plan.name}: every one of the {plan.cap} level cases of a scaffold is asked "
+            f"plan {plan.name}: every one of the {plan.cap} {unit} of a scaffold is asked "
             "(the table prices them all)"
         )
     perfect, threshold = (operating_characteristic(plan, p) for p in EXPECTED_AT)
     times = f" (x {samples} samples)" if samples > 1 else ""
+    every = plan.looks[1] - plan.looks[0]
     return (
-        f"plan {plan.name}: a look every {plan.looks[1] - plan.looks[0]} answered cases from "
-        f"{plan.looks[0]} stops a scaffold once decided; it asks at most {plan.cap} level "
-        f"cases{times} (the table prices that maximum), on average "
+        f"plan {plan.name}: a look every {every} answered {unit.split()[-1]} "
+        f"from {plan.looks[0]} stops a scaffold once decided; it asks at most {plan.cap} "
+        f"{unit}{times} (the table prices that maximum), on average "
         f"{perfect.expected_cases:.0f} when every answer is right (p = 1.00) and "
         f"{threshold.expected_cases:.0f} at a true pass rate of 0.90 (the slowest to decide)"
     )

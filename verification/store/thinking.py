@@ -19,6 +19,7 @@ __all__ = [
     "MIN_THINKING_BUDGET",
     "THINKING_PROVIDERS",
     "check_thinking",
+    "check_thinking_provider",
     "max_tokens_with",
     "thinking_field",
 ]
@@ -28,6 +29,16 @@ MIN_THINKING_BUDGET = 1024
 THINKING_PROVIDERS = frozenset({"anthropic"})
 """Providers whose requests can carry the thinking field (dry runs answer without a model,
 so they take any budget a real run would)."""
+
+
+def check_thinking_provider(budget: int | None, provider: str, *, dry_run: bool) -> None:
+    """Refuse a thinking budget that ``provider`` cannot send (a dry run takes any): what
+    :func:`check_thinking` checks first, and all it can check before the model is known."""
+    if budget is not None and not dry_run and provider not in THINKING_PROVIDERS:
+        raise ConfigurationError(
+            f"--thinking-budget is a field of the Anthropic Messages API; the {provider} "
+            "provider cannot send it: leave out --thinking-budget (VERIFY_THINKING_BUDGET)"
+        )
 
 
 def check_thinking(
@@ -42,11 +53,7 @@ def check_thinking(
     take. Nothing to check without a budget."""
     if budget is None:
         return
-    if not dry_run and provider not in THINKING_PROVIDERS:
-        raise ConfigurationError(
-            f"--thinking-budget is a field of the Anthropic Messages API; the {provider} "
-            "provider cannot send it: leave out --thinking-budget (VERIFY_THINKING_BUDGET)"
-        )
+    check_thinking_provider(budget, provider, dry_run=dry_run)
     if not supports_thinking(model):
         families = ", ".join(sorted(THINKING_FAMILIES))
         raise ConfigurationError(

@@ -1,0 +1,65 @@
+"""What ``compare`` notes when two runs are not comparable: each field that differs, its
+values in words (never Python's ``None`` or a dict's repr), and nothing for the difference a
+``--baseline`` pair is made of."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from verification.cli import main
+from verification.reports.history import comparability
+from verification.store.manifests import read_manifest_file
+
+ARGV = ["verify", "kmp", "--provider", "reference", "--cases", "2"]
+
+
+def _runs(output: Path) -> dict[str, Path]:
+    """The runs in ``output`` by what each showed in place of the scaffold."""
+    runs = {}
+    for run in sorted((output / "runs").iterdir()):
+        runs[read_manifest_file(run / "manifest.json").variant or "scaffold"] = run
+    return runs
+
+
+def _notes(output: Path, a: Path, b: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    capsys.readouterr()
+    assert main(["compare", a.name, b.name, "--output", str(output)]) == 0
+    captured = capsys.readouterr()
+    return [line for line in (captured.out + captured.err).splitlines() if "differ in" in line]
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> dict[str, Path]:
+    """A dry ``--baseline none`` pair of kmp at the default seed."""
+    assert main([*ARGV, "--baseline", "none", "--output", str(tmp_path)]) == 0
+    return _runs(tmp_path)
+
+
+def test_a_baseline_pair_is_compared_without_a_note(
+    pair: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _notes(tmp_path, pair["bare"], pair["scaffold"], capsys) == []
+
+
+def test_unlinked_runs_are_noted_field_by_field_in_words(
+    pair: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*ARGV, "--seed", "7", "--output", str(tmp_path)]) == 0
+    (seven,) = set((tmp_path / "runs").iterdir()) - set(pair.values())
+    seed = read_manifest_file(pair["bare"] / "manifest.json").seed
+    assert _notes(tmp_path, pair["scaffold"], seven, capsys) == [
+        f"note: the runs differ in seed {seed} != 7"
+    ]
+    assert _notes(tmp_path, pair["bare"], seven, capsys) == [
+        f"note: the runs differ in seed {seed} != 7; variant bare != the catalog's scaffold"
+    ]
+
+
+def test_swept_sizes_and_a_dry_run_s_model_are_said_in_words(pair: dict[str, Path]) -> None:
+    dry = read_manifest_file(pair["scaffold"] / "manifest.json")
+    swept = dry.model_copy(update={"sizes": {"kmp": [8, 16]}})
+    asked = dry.model_copy(update={"dry_run": False, "model_requested": "claude-x"})
+    assert comparability(dry, swept) == ["sizes none != kmp at 8,16"]
+    assert comparability(dry, asked) == ["model none (a dry run) != claude-x"]
