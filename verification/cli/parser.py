@@ -160,7 +160,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="make two linked runs on the same cases and print their paired comparison "
         "(exact McNemar on the cases only one run passed): with --scaffold-file, the "
         "current scaffold (A) against the draft (B); '--baseline none': no scaffold, only "
-        "the task (its When to Use and Conventions sections) and its Output Format (A), "
+        "the task (its title, When to Use and Conventions sections) and its Output Format (A), "
         "against the scaffold or draft (B). Each run has its own id; a repeat is answered from the "
         "response cache",
     )
