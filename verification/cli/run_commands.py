@@ -161,8 +161,8 @@ class RunCommands(CommandsBase):
                     print(pair_total(costs, model))
             plan = fixed_plan(len(case_ids)) if case_ids else self.settings.certification_plan
             # Code mode's plan counts programs (each runs the whole suite), trace mode's cases.
-            unit = "programs" if self.settings.answer == "code" else "level cases"
-            print(plan_cases_line(plan, samples=self.settings.samples, unit=unit))
+            programs = self.settings.answer == "code"
+            print(plan_cases_line(plan, samples=self.settings.samples, programs=programs))
             swept = sweep_estimate(
                 self.settings, scaffolds, narrowed=bool(case_ids) or size is not None
             )

@@ -155,10 +155,11 @@ EXPECTED_AT = (1.0, 0.9)
 (the cheapest), and one at the 0.90 threshold (the slowest to decide)."""
 
 
-def plan_cases_line(plan: CertificationPlan, *, samples: int = 1, unit: str = "level cases") -> str:
-    """How many of each scaffold's ``unit`` (its level cases; in code mode, its programs)
-    ``plan`` asks: at most its cap (what the table prices), and on average at the rates of
-    :data:`EXPECTED_AT`."""
+def plan_cases_line(plan: CertificationPlan, *, samples: int = 1, programs: bool = False) -> str:
+    """How many of each scaffold's level cases (``programs``: its programs, which code mode's
+    plan counts) ``plan`` asks: at most its cap (what the table prices), and on average at
+    the rates of :data:`EXPECTED_AT`."""
+    unit, answered = ("programs", "programs") if programs else ("level cases", "cases")
     if not plan.sequential:
         return (
             f"plan {plan.name}: every one of the {plan.cap} {unit} of a scaffold is asked "
@@ -168,7 +169,7 @@ def plan_cases_line(plan: CertificationPlan, *, samples: int = 1, unit: str = "l
     times = f" (x {samples} samples)" if samples > 1 else ""
     every = plan.looks[1] - plan.looks[0]
     return (
-        f"plan {plan.name}: a look every {every} answered {unit.split()[-1]} "
+        f"plan {plan.name}: a look every {every} answered {answered} "
         f"from {plan.looks[0]} stops a scaffold once decided; it asks at most {plan.cap} "
         f"{unit}{times} (the table prices that maximum), on average "
         f"{perfect.expected_cases:.0f} when every answer is right (p = 1.00) and "
