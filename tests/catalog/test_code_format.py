@@ -30,7 +30,11 @@ def test_every_code_format_states_the_contract_and_the_scaffold_s_rules(spec: Sc
     assert "def solve(input: dict) -> dict:" in text and "Python 3.11" in text
     assert "LIMIT" in text and "standard library only" in text
     assert "never `3.0`" in text and "`None`" in text and "keeps no state" in text
-    assert text.rstrip().endswith("write nothing after it.")
+    *_, reply = text.rstrip().split("\n\n")  # the last paragraph: the reply's one block
+    assert "ONE fenced ```python block" in reply and "write nothing after it" in reply
+    assert "takes the place of the ```json block" in reply  # the scaffold's own ending
+    if spec.code_rules:  # ruled fields are exact, whatever else a trace may answer
+        assert "even where the scaffold accepts other right answers" in text
     assert json.dumps(case.input, allow_nan=False) in text
     shown = {
         k: v for k, v in spec.reference(**case.input).items() if k not in spec.code_dropped_fields

@@ -15,12 +15,14 @@ import pytest
 from tests.support.draws import drawing_each_case_once
 from verification.cases import program_id
 from verification.catalog import default_catalog
+from verification.catalog.code_format import CODE_FORMAT_VERSION
 from verification.cli import main
 from verification.errors import SandboxUnavailableError
 from verification.reports.programs import program_views
 from verification.run import code_answers
 from verification.run.sandbox import Engine, Limits, available_engine
 from verification.store.journal import read_journal
+from verification.store.manifests import read_manifest_file
 from verification.store.records import AttemptRecord
 
 pytestmark = pytest.mark.slow  # every test here starts sandboxed interpreters
@@ -265,6 +267,28 @@ def test_a_resume_runs_a_journalled_program_again_without_asking(tmp_path: Path)
     assert first.outcome == "infra_error"
     assert (again.case_id, again.outcome, again.source) == (first.case_id, "passed", "journal")
     assert again.raw_response == first.raw_response
+
+
+def test_programs_written_cold_from_the_prompts_pass_their_whole_suites(tmp_path: Path) -> None:
+    """The helper programs (fixtures/helper_programs/README.md): each passes every case of
+    its scaffold's suite and ladder, judged as a model's program is."""
+    replies = {
+        path.stem: path.read_text(encoding="utf-8")
+        for path in sorted((Path(__file__).parent / "fixtures" / "helper_programs").glob("*.txt"))
+    }
+    scaffolds = [name.split("-program-")[0] for name in replies]
+    replay = _replay(tmp_path / "replay.jsonl", replies)
+    argv = ["verify", *scaffolds, "--provider", "replay", "--replay-file", str(replay)]
+    code = main([*argv, "--answer", "code", "--level", "quick", "--cases", "1",
+                 "--output", str(tmp_path / "out")])  # fmt: skip
+    (run_dir,) = (tmp_path / "out" / "runs").iterdir()
+    manifest = read_manifest_file(run_dir / "manifest.json")
+    assert manifest.code_format_version == CODE_FORMAT_VERSION  # the words they are judged by
+    records = read_journal(run_dir / "results.jsonl")
+    assert {r.case_id: r.outcome for r in records} == dict.fromkeys(replies, "passed"), [
+        r.reason for r in records if r.outcome != "passed"
+    ]
+    assert code == 0
 
 
 def test_a_dry_run_of_every_scaffold_in_code_mode_passes_inside_the_sandbox(

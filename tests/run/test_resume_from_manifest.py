@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from verification.catalog.code_format import CODE_FORMAT_VERSION
 from verification.cli import main
 from verification.store.journal import read_journal
 
@@ -73,3 +74,19 @@ def test_a_resume_of_no_such_run_says_so(
 ) -> None:
     assert main(["verify", "--resume", "20260101T000000Z-abcdef", "--output", str(tmp_path)]) == 2
     assert "no run '20260101T000000Z-abcdef'" in capsys.readouterr().err
+
+
+def test_a_run_asked_in_another_code_format_is_not_resumed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Its programs were asked in other words than today's: answers of the two would mix.
+    run = _stopped_dry_run(tmp_path)
+    manifest = json.loads((run / "manifest.json").read_text("utf-8"))
+    assert manifest["code_format_version"] is None  # a trace run records none
+    older = "v0" if CODE_FORMAT_VERSION != "v0" else "v-1"
+    manifest["code_format_version"] = older
+    (run / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    capsys.readouterr()
+    assert main(["verify", "--resume", run.name, "--output", str(tmp_path)]) == 2
+    assert f"Code Format {older}, now {CODE_FORMAT_VERSION}" in capsys.readouterr().err
+    assert len(read_journal(run / "results.jsonl")) == 3  # nothing asked

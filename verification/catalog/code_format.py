@@ -27,8 +27,9 @@ __all__ = [
     "worked_case",
 ]
 
-CODE_FORMAT_VERSION = "v1"
-"""Recorded with every code-mode run; bump it when the section's wording changes."""
+CODE_FORMAT_VERSION = "v2"
+"""Recorded in every code-mode run's manifest (a resume under another is refused) and shown
+in ``show-prompt``'s header; bump it when the section's wording changes."""
 
 
 def worked_case(spec: ScaffoldSpec) -> TestCase:
@@ -160,7 +161,14 @@ def code_format(
         "- Labels (vertex names, item names, strings) exactly as the input gives them.",
     ]
     if spec.code_rules:
-        lines += ["", "### Fields with one exact rule", ""]
+        lines += [
+            "",
+            "### Fields with one exact rule",
+            "",
+            "A program returns these exactly as ruled here, even where the scaffold accepts "
+            "other right answers from a hand trace:",
+            "",
+        ]
         lines += [f"- `{key}`: {rule}" for key, rule in spec.code_rules.items()]
     if spec.code_dropped_fields:
         lines += ["", "### Fields not asked in code mode", ""]
@@ -173,6 +181,8 @@ def code_format(
         "### Your reply",
         "",
         "End your reply with exactly ONE fenced ```python block holding the whole program "
-        "(the `solve` function and whatever it uses), and write nothing after it.",
+        "(the `solve` function and whatever it uses), and write nothing after it: in code "
+        "mode it takes the place of the ```json block the scaffold's Output Format asks for "
+        "(the program returns that answer).",
     ]
     return "\n".join(lines) + "\n"

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from verification.catalog.code_format import CODE_FORMAT_VERSION
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.envelope import size_plan
 from verification.certify.sequential import plan_record
@@ -81,6 +82,7 @@ def new_manifest(
         ),
         plan=plan_record(plan.certification) if plan.certification else None,
         thinking_budget=plan.thinking_budget,
+        code_format_version=CODE_FORMAT_VERSION if settings.answer == "code" else None,
     )
     return manifest if plan.cut is None else plan.cut.narrow(manifest)
 

@@ -17,6 +17,7 @@ import shlex
 from collections.abc import Iterable
 from pathlib import Path
 
+from verification.catalog.code_format import CODE_FORMAT_VERSION
 from verification.config import RunConfig
 from verification.errors import ConfigurationError, VerificationError
 from verification.llm.bare_prompt import BarePromptBuilder
@@ -133,6 +134,11 @@ def check_resumable(
         problems.append(f"base URL {then_url!r}, now {now_url!r}")
     if manifest.template_version != USER_TEMPLATE_VERSION:
         problems.append(f"prompt template {manifest.template_version}, now {USER_TEMPLATE_VERSION}")
+    if manifest.code_format_version not in (None, CODE_FORMAT_VERSION):
+        problems.append(
+            f"Code Format {manifest.code_format_version}, now {CODE_FORMAT_VERSION} (its "
+            "programs were asked in other words)"
+        )
     for name, info in manifest.scaffolds.items():
         if info.sha256 != prompt_builder.scaffold_sha256(prompt_builder.spec(name)):
             problems.append(

@@ -45,6 +45,7 @@ PLAN_FIELDS = (
     "tiers",
     "case_filter",
     "template_version",
+    "code_format_version",
     "variant",
 )
 """What two shards must agree on, beside each scaffold's file digest and case ids."""

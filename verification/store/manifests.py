@@ -255,6 +255,9 @@ class RunManifest(BaseModel):
     thinking_budget: int | None = Field(default=None, ge=1)
     """Extended thinking's budget per request (``--thinking-budget``); ``None``: none.
     Part of comparability and of every request's cache key."""
+    code_format_version: str | None = Field(default=None, max_length=40)
+    """The Code Format's wording a code-mode run asked with (``CODE_FORMAT_VERSION``; a
+    resume under another is refused); ``None`` in trace mode and in runs before it was kept."""
 
     # A manifest is read back from disk, where anyone may have edited it: the names in it
     # become file names and report lines, so they are held to what the harness writes.

@@ -315,7 +315,9 @@ SPEC = ScaffoldSpec(
         "accepted": (
             "one bool per pair of `draws`, in order: accept when `delta <= 0`, else when `u"
             " < exp(-delta / T)` with the draw `u` and the step's temperature, exactly as "
-            "the scaffold's steps compute them (`math.exp`)"
+            "the scaffold's steps compute them (`math.exp`), and always when `u` is exactly "
+            "0 (the probability is positive even where `math.exp` underflows to 0.0 or the "
+            "temperature has cooled to 0.0, where no other uphill move is accepted)"
         ),
         "final_state": "the current state after the last step: each step proposes the "
         "current state with bit `floor(r * n)` flipped (bit 0 leftmost, `r` the pair's first "
