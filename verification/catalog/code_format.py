@@ -27,7 +27,7 @@ __all__ = [
     "worked_case",
 ]
 
-CODE_FORMAT_VERSION = "v3"
+CODE_FORMAT_VERSION = "v4"
 """Recorded in every code-mode run's manifest (a resume under another is refused) and shown
 in ``show-prompt``'s header; bump it when the section's wording changes."""
 
@@ -165,8 +165,8 @@ def code_format(
             "",
             "### Fields with one exact rule",
             "",
-            "A program returns these exactly as ruled here, even where the scaffold accepts "
-            "other right answers from a hand trace:",
+            "A program returns these exactly as ruled here, whatever other forms the scaffold "
+            "accepts from a hand trace:",
             "",
         ]
         lines += [f"- `{key}`: {rule}" for key, rule in spec.code_rules.items()]

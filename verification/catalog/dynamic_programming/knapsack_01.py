@@ -267,8 +267,8 @@ SPEC = ScaffoldSpec(
     output_budget=OutputBudget(per_unit=342.1, base=2038),
     code_rules={
         "selected_items": (
-            "the chosen indices in ascending order (`sorted(...)`), each once; not in the "
-            "order a backtracking walk finds them"
+            "the chosen indices (of any optimal set, as the scaffold accepts) in ascending "
+            "order (`sorted(...)`), each once; not in the order a backtracking walk finds them"
         ),
     },
     code_sizes=(24, 100, 300),

@@ -445,7 +445,8 @@ SPEC = ScaffoldSpec(
     output_budget=OutputBudget(per_unit=1.2, exponent=3, base=7350),
     code_rules={
         "parenthesization": (
-            "a string of the grammar `expr := 'A' index | '(' expr expr ')'`, indices from "
+            "any optimal order (as the scaffold accepts), written as a string of the grammar "
+            "`expr := 'A' index | '(' expr expr ')'`, indices from "
             "1 in decimal, one pair of parentheses around every product including the "
             "outermost, with no spaces, `*` or other characters (`((A1(A2A3))A4)`)"
         ),

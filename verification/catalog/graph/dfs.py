@@ -252,7 +252,7 @@ SPEC = ScaffoldSpec(
             "the discovery order of the scaffold's depth-first search: neighbour lists "
             "deduplicated, self loops dropped, sorted in ascending label order (a shorter "
             "label first: `sorted(labels, key=lambda label: (len(label), label))`), searched"
-            " from the scaffold's start vertex"
+            " from `source` only (never restarted from another vertex)"
         ),
         "finish_order": ("the order vertices finish in that same search"),
     },
