@@ -29,6 +29,10 @@ def test_every_code_format_states_the_contract_and_the_scaffold_s_rules(spec: Sc
     case = worked_case(spec)
     assert "def solve(input: dict) -> dict:" in text and "Python 3.11" in text
     assert "LIMIT" in text and "standard library only" in text
+    # The suite's largest size is stated (the ladder's top; no tier's own size passes it).
+    largest = max(spec.code_ladder)
+    assert f"the largest of size {largest:,} ({spec.size.unit}:" in text
+    assert all(size <= largest for size in spec.sizes.values())
     assert "never `3.0`" in text and "`None`" in text and "keeps no state" in text
     *_, reply = text.rstrip().split("\n\n")  # the last paragraph: the reply's one block
     assert "ONE fenced ```python block" in reply and "write nothing after it" in reply

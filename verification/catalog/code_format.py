@@ -27,7 +27,7 @@ __all__ = [
     "worked_case",
 ]
 
-CODE_FORMAT_VERSION = "v4"
+CODE_FORMAT_VERSION = "v5"
 """Recorded in every code-mode run's manifest (a resume under another is refused) and shown
 in ``show-prompt``'s header; bump it when the section's wording changes."""
 
@@ -102,6 +102,7 @@ def code_format(
     limits, answer conversion and the scaffold's own rules, with ``case`` (default
     :func:`worked_case`) worked."""
     case = case or worked_case(spec)
+    largest = max(spec.code_ladder)  # the ladder runs past every tier's own size
     shown = _shown_answer(spec, case.expected)
     schema = "\n".join(f"- `{key}`: {describe_json(value)}" for key, value in case.input.items())
     answer_keys = ", ".join(f"`{key}`" for key in shown)
@@ -118,8 +119,9 @@ def code_format(
         "",
         "that takes one input as a dict (the JSON object below, already parsed) and returns "
         "the Output Format's answer object as a dict. The harness runs it on many inputs of "
-        "every tier, and on inputs far larger than a hand-worked trace (hundreds or "
-        "thousands of elements), and judges every return value as it judges an answer.",
+        f"every tier, the largest of size {largest:,} ({spec.size.unit}: write it for that "
+        "size, not for a hand-worked trace), and judges every return value as it judges an "
+        "answer.",
         "",
         "### Input",
         "",

@@ -55,8 +55,9 @@ def python_version() -> str:
 def time_limit_text() -> str:
     """How the Code Format states a call's time limit."""
     return (
-        f"{CPU_FACTOR:g} times the reference implementation's CPU time on the same input, "
-        f"and never less than {CPU_FLOOR_SECONDS:g} s"
+        f"{CPU_FACTOR:g} times the reference implementation's CPU time on the same input "
+        f"(plain Python, following the scaffold's method), and never less than "
+        f"{CPU_FLOOR_SECONDS:g} s"
     )
 
 
