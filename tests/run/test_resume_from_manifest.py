@@ -90,3 +90,18 @@ def test_a_run_asked_in_another_code_format_is_not_resumed(
     assert main(["verify", "--resume", run.name, "--output", str(tmp_path)]) == 2
     assert f"Code Format {older}, now {CODE_FORMAT_VERSION}" in capsys.readouterr().err
     assert len(read_journal(run / "results.jsonl")) == 3  # nothing asked
+
+
+def test_a_code_format_version_edited_into_control_characters_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The manifest is anyone's file: what resume would print of it is held to plain text.
+    run = _stopped_dry_run(tmp_path)
+    manifest = json.loads((run / "manifest.json").read_text("utf-8"))
+    manifest["code_format_version"] = "v1\n\x1b[31mowned"
+    (run / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    capsys.readouterr()
+    assert main(["verify", "--resume", run.name, "--output", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert str(run / "manifest.json") in err and "\x1b" not in err
+    assert len(read_journal(run / "results.jsonl")) == 3  # nothing asked

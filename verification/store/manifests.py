@@ -298,7 +298,7 @@ class RunManifest(BaseModel):
         # and reports copy what a manifest says: they are stripped on every read.
         return dict(without_url_credentials(settings))
 
-    @field_validator("run_label", "template_version", "code_version")
+    @field_validator("run_label", "template_version", "code_version", "code_format_version")
     @classmethod
     def _plain_text(cls, text: str | None) -> str | None:
         if text and not _PLAIN.fullmatch(text):
