@@ -5,15 +5,22 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import subprocess
 import sys
 from functools import cache
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from verification.catalog import default_catalog
-from verification.catalog.code_format import code_answer, code_format, worked_case
+from verification.catalog.code_format import (
+    CODE_FORMAT_VERSION,
+    code_answer,
+    code_format,
+    worked_case,
+)
 from verification.catalog.docs import catalog_markdown
 from verification.catalog.reference_programs import bundled_modules, reference_program
 from verification.catalog.spec import ScaffoldSpec
@@ -214,3 +221,9 @@ def test_every_size_of_a_ladder_is_drawn_and_answered(spec: ScaffoldSpec) -> Non
                 case = draw_case(spec, "standard", index, seed=seed, size=size)
                 assert spec.size.measure(case.input) == size
                 assert spec.reference(**case.input) == case.expected
+
+
+def test_the_user_guide_names_the_code_format_version_in_force() -> None:
+    guide = Path(__file__).resolve().parents[2] / "docs" / "VERIFICATION.md"
+    said = re.search(r"`CODE_FORMAT_VERSION`, now (v\d+)", guide.read_text(encoding="utf-8"))
+    assert said is not None and said[1] == CODE_FORMAT_VERSION
