@@ -85,8 +85,7 @@ def _spans(test_input: dict[str, Any]) -> list[list[int]]:
     return [[start, finish] for _, start, finish in test_input["activities"]]
 
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset()  # any largest set
 
 

@@ -13,8 +13,7 @@ import pytest
 from tests.support.stress import in_label_order, stress_case, stress_cells
 from verification.cases import Tier
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset({"order"})
 
 

@@ -35,8 +35,7 @@ def _half_open_probes(array: list[int], target: int) -> tuple[int, list[int]]:
     return lo, probes
 
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset({"probes"})
 
 

@@ -69,8 +69,7 @@ def _brentq(test_input: dict[str, Any]) -> float:
     return float(optimize.brentq(p, test_input["a"], test_input["b"], xtol=1e-12))
 
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset({"root", "iterations"})
 
 

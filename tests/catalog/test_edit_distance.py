@@ -29,8 +29,7 @@ def _distance(a: str, b: str) -> int:
     return 1 + min(_distance(a[1:], b), _distance(a, b[1:]), _distance(a[1:], b[1:]))
 
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset()
 
 

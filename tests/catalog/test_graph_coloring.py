@@ -99,8 +99,7 @@ def _colourable_by_brute_force(test_input: dict[str, Any]) -> bool:
     )
 
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset()  # any proper colouring is right
 
 

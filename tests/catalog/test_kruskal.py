@@ -32,8 +32,7 @@ def _forest(test_input: dict[str, Any]) -> tuple[nx.Graph, float, int]:
     return graph, minimum, nx.number_connected_components(graph)
 
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset({"edges"})
 
 
@@ -91,6 +90,21 @@ def test_the_acceptance_order_is_graded_as_a_property(judge: Judge) -> None:
     assert not judge("kruskal", test_input, {**expected, "edges": [*tied, first]})
     assert oracle(test_input, {**expected, "edges": [first, *tied[::-1]]})
     assert not oracle(test_input, {**expected, "edges": [*tied, first]})
+
+
+def test_equal_weights_taken_by_label_or_by_input_order_both_pass(judge: Judge) -> None:
+    # Code mode's rule says any order of equal weights is right: tied edges competing for
+    # one component give another tree in each order, and the validator takes both.
+    test_input = {
+        "vertices": ["A", "B", "C"],
+        "edges": [["B", "C", 1], ["A", "C", 1], ["A", "B", 1]],
+        "directed": False,
+    }
+    by_input = {"edges": [["B", "C", 1], ["A", "C", 1]], "total_weight": 2}
+    by_label = {"edges": [["A", "B", 1], ["A", "C", 1]], "total_weight": 2}
+    for answer in (by_input, by_label):
+        assert judge("kruskal", test_input, answer) and oracle(test_input, answer)
+    assert by_label == kruskal_mst(**test_input)  # the scaffold's own order
 
 
 def test_past_z_a_shorter_label_is_the_smaller(judge: Judge) -> None:

@@ -90,8 +90,7 @@ def _stack_cost(text: str, dims: list[int]) -> int | None:
     return int(stack[0][4])
 
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset({"parenthesization"})
 
 

@@ -16,8 +16,7 @@ from verification.cases import Tier
 from verification.catalog.divide_conquer.merge_sort import generate_merge_sort
 from verification.reference.divide_conquer import merge_sort
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset()
 
 

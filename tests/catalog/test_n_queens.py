@@ -71,8 +71,7 @@ def test_the_row_by_row_search_finds_the_brute_force_s_solutions() -> None:
             assert _solutions_keeping(n, placed) == kept, (n, placed)
 
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset()  # every solution, in any order
 
 

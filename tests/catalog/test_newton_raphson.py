@@ -33,8 +33,7 @@ def _steps(test_input: dict[str, Any]) -> tuple[float | None, int, bool]:
     return None, test_input["max_iterations"], False
 
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset({"root", "iterations", "converged"})
 
 

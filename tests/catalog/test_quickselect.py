@@ -19,8 +19,7 @@ from verification.catalog.divide_conquer.quickselect import (
 )
 from verification.reference.divide_conquer import quickselect
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset()
 
 

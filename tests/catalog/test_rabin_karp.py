@@ -21,8 +21,7 @@ def _direct_hash(word: str, base: int, modulus: int) -> int:
     return int(sum(ord(c) * base ** (m - 1 - i) for i, c in enumerate(word)) % modulus)
 
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset({"positions", "spurious_hits"})
 
 

@@ -33,8 +33,7 @@ def _reachable(numbers: list[int], target: int) -> bool:
     return any(sum(numbers[i] for i in chosen) == target for chosen in _every_subset(len(numbers)))
 
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset()
 
 

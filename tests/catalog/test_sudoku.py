@@ -95,8 +95,7 @@ def _obeys_rules(test_input: dict[str, Any], solution: Any) -> bool:
     )
 
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset()  # any completion is right
 
 

@@ -42,8 +42,7 @@ def _acyclic(test_input: dict[str, Any]) -> tuple[nx.DiGraph, bool]:
     return graph, nx.is_directed_acyclic_graph(graph)
 
 
-# Code mode's audit (tests/catalog/test_code_format.py): the answer fields a program is
-# told an exact rule for, or that are dropped; any other is the input's alone.
+# Code mode's audit of the answer's fields (tests/catalog/test_code_format.py says what).
 ONE_WAY_FIELDS = frozenset({"cycle"})
 
 

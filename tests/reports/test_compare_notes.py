@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from verification.cli import main
-from verification.reports.history import comparability
+from verification.reports.history import SHOWN_VALUE, comparability
 from verification.store.manifests import read_manifest_file
 
 ARGV = ["verify", "kmp", "--provider", "reference", "--cases", "2"]
@@ -63,3 +63,14 @@ def test_swept_sizes_and_a_dry_run_s_model_are_said_in_words(pair: dict[str, Pat
     asked = dry.model_copy(update={"dry_run": False, "model_requested": "claude-x"})
     assert comparability(dry, swept) == ["sizes none != kmp at 8,16"]
     assert comparability(dry, asked) == ["model none (a dry run) != claude-x"]
+
+
+def test_an_edited_manifest_s_values_are_shown_short_and_escaped(pair: dict[str, Path]) -> None:
+    dry = read_manifest_file(pair["scaffold"] / "manifest.json")
+    hostile = dry.model_copy(
+        update={"dry_run": False, "model_requested": "x\x1b[31m\n" + "y" * 100_000}
+    )
+    swept = dry.model_copy(update={"sizes": {"kmp": list(range(1, 50_000))}})
+    for note in comparability(dry, hostile) + comparability(dry, swept):
+        assert note.isprintable() and len(note) < 2 * SHOWN_VALUE + 40, note[:200]
+    assert "x\\x1b[31m\\x0ayyy" in comparability(dry, hostile)[0]

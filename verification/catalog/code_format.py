@@ -27,7 +27,7 @@ __all__ = [
     "worked_case",
 ]
 
-CODE_FORMAT_VERSION = "v5"
+CODE_FORMAT_VERSION = "v6"
 """Recorded in every code-mode run's manifest (a resume under another is refused) and shown
 in ``show-prompt``'s header; bump it when the section's wording changes."""
 

@@ -27,6 +27,7 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
+from verification.cases import printable
 from verification.certify.results import UNCERTIFIED, ScaffoldResults, Status
 from verification.errors import JournalError, RunInUseError, StoredFileError
 from verification.reports.base import RunEntry, manifest_field
@@ -42,6 +43,7 @@ from verification.store.summary_file import MAX_SUMMARY_BYTES, RunSummary
 __all__ = [
     "COMPARABLE_FIELDS",
     "MIN_LIVE_SHARE",
+    "SHOWN_VALUE",
     "as_json_lines",
     "by_scaffold",
     "case_scores",
@@ -79,6 +81,8 @@ _KEPT_REPORTS = frozenset({"summary.json", "summary.md"})
 """What ``prune`` leaves in an old run's reports folder (the rest quotes model replies)."""
 
 
+SHOWN_VALUE = 120
+"""The most characters of a compared field's value a note shows."""
 _UNSET = {"model": "none (a dry run)", "variant": "the catalog's scaffold"}
 """What a compared field that a manifest leaves unset (``None``) means, where not "none"."""
 
@@ -104,7 +108,9 @@ def comparability(a: RunManifest, b: RunManifest, *, ignoring: Collection[str] =
     for name in COMPARABLE_FIELDS:
         left, right = manifest_field(a, name), manifest_field(b, name)
         if left != right and name not in ignoring:
-            reasons.append(f"{name} {_said(name, left)} != {_said(name, right)}")
+            # An edited manifest's value is shown, never a wall of it or its control codes.
+            shown = [printable(_said(name, side), SHOWN_VALUE) for side in (left, right)]
+            reasons.append(f"{name} {shown[0]} != {shown[1]}")
     return reasons
 
 

@@ -354,8 +354,9 @@ SPEC = ScaffoldSpec(
             "each tree edge as `[u, v, weight]` with `u` before `v` in ascending label order "
             "(a shorter label first: `(len(u), u) < (len(v), v)`), listed "
             "in the order Kruskal accepts them: edges sorted by weight (equal weights in any "
-            "order among themselves, the scaffold's label order among them), scanned once, an "
-            "edge accepted when it joins two components; not sorted by label afterwards"
+            "order among themselves: the scaffold's by label is right, and so is any other), "
+            "scanned once, an edge accepted when it joins two components; not sorted by label "
+            "afterwards"
         ),
     },
     code_sizes=(14, 56, 300, 1000),
