@@ -25,6 +25,7 @@ from verification.config import load_settings
 from verification.errors import ParseError
 from verification.generators.base import TestCase
 from verification.llm.response_parser import (
+    _STRING_OR_DANGLING_COMMA,
     LENIENCIES,
     MAX_ANSWER_CHARS,
     MAX_DEPTH,
@@ -32,6 +33,7 @@ from verification.llm.response_parser import (
     UNFENCED_WINDOW,
     ParsedAnswer,
     ResponseParser,
+    fenced_blocks,
 )
 from verification.registry import DEFAULT_SEED, SPECS, get_spec
 from verification.run.case_plan import planned_cases
@@ -212,6 +214,46 @@ def test_a_bare_answer_after_sets_written_in_braces_is_found() -> None:
 def test_a_bare_answer_far_from_the_end_is_not_taken() -> None:
     text = json.dumps(expected("kmp")) + "\n" + "and so on, " * (UNFENCED_WINDOW // 10)
     assert_level_1(extract("kmp", text))
+
+
+def test_an_object_inside_an_earlier_one_is_never_the_answer_however_long_the_reply() -> None:
+    # The reply's own answer (another case's) holds the right one, and so much text that
+    # the object starts before the reply's last UNFENCED_WINDOW characters.
+    right, wrong = expected("kmp"), another_expected("kmp")
+    pad = "x" * (UNFENCED_WINDOW + 1024)
+    outer = json.dumps(wrong)[:-1] + f', "pad": "{pad}", "z": ' + json.dumps(right)
+    for text in ("Final answer: " + outer + "}", "Final answer: " + outer):
+        parsed = extract("kmp", text)
+        assert not parsed.ok and parsed.answer != right, parsed.reason
+    assert_level_1(extract("kmp", "Final answer: " + outer), "never closed")
+
+
+def test_a_bare_answer_longer_than_the_window_is_taken_whole() -> None:
+    answer = {"positions": list(range(UNFENCED_WINDOW // 4))}
+    assert len(json.dumps(answer)) > UNFENCED_WINDOW
+    parsed = extract("kmp", "The matches, all of them:\n" + json.dumps(answer))
+    assert (parsed.answer, parsed.failed_level) == (answer, None)
+
+
+def test_a_string_left_open_takes_the_rest_of_the_text_once() -> None:
+    # Escaped quotes and no closing one: each quote began a string scanned to the end
+    # again, so a reply of a few hundred KiB took minutes (now one match, linear).
+    body = "{" + '"\\' * 20_000
+    matches = [m.span() for m in _STRING_OR_DANGLING_COMMA.finditer(body)]
+    assert matches == [(1, len(body))]
+    assert_level_1(extract("dijkstra", fenced_text(body)), "invalid JSON")
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85", "\x0c", "\x0b", "\x1e"])
+def test_a_line_break_commonmark_does_not_count_moves_no_block(separator: str) -> None:
+    # str.splitlines breaks at these characters; CommonMark, and so the blocks' line
+    # numbers, do not: a right answer was read as cut off, and a cut-off one passed.
+    answer = expected("kmp")
+    prose = f"Step 1 done.{separator}Step 2 done.\n\n"
+    parsed = extract("kmp", prose + fenced(answer))
+    assert (parsed.answer, parsed.leniency) == (answer, ())
+    assert_level_1(extract("kmp", prose + fenced(answer) + "\n```\ncut off"), "unclosed")
+    assert fenced_blocks(prose + "```python\nprint(1)\n```") == [("python", "print(1)\n", True)]
 
 
 def test_a_fence_in_another_language_is_not_the_answer() -> None:

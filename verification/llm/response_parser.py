@@ -7,9 +7,10 @@ Level 2, contract: the object passes the scaffold's answer schema in strict mode
 The reply is read as CommonMark blocks (fences in list items and blockquotes count). The
 final answer is the last code block tagged ``json`` (or untagged) whose body starts with ``{``
 or ``[`` (an array is then a level 1 failure); with no such block, the last ``{...}`` outside
-every code block in the reply's final :data:`UNFENCED_WINDOW` characters. More JSON after the
-final answer makes the reply ambiguous: level 1, never a guess in the model's favour; other
-text after it is forgiven and recorded (``text_after_answer``).
+every code block and every other object, ending in the reply's final
+:data:`UNFENCED_WINDOW` characters. More JSON after the final answer makes the reply
+ambiguous: level 1, never a guess in the model's favour; other text after it is forgiven
+and recorded (``text_after_answer``).
 Model text is data: it is never evaluated, and nothing in it can make
 :meth:`ResponseParser.extract` raise. The accepted deviations are a closed list,
 :data:`LENIENCIES`, and each one used is recorded with the answer.
@@ -206,6 +207,17 @@ def _markdown_code(text: str) -> list[_Code]:
     ]
 
 
+_LINE_BREAK = re.compile(r"\r\n?|\n")
+
+
+def _reply_lines(text: str) -> list[str]:
+    """``text``'s lines as CommonMark counts them, and so as the code blocks' line numbers
+    count (breaks are ``\\n``, ``\\r\\n`` and ``\\r``): not :meth:`str.splitlines`, which
+    also breaks at a form feed, U+0085 or U+2028 and so would put every later block's
+    lines off by one."""
+    return _LINE_BREAK.split(text)
+
+
 def _code_blocks(text: str, lines: list[str]) -> list[_Block]:
     """Every code block of the reply, as a CommonMark reader would see it."""
     blocks = []
@@ -226,7 +238,7 @@ def fenced_blocks(text: str) -> list[tuple[str, str, bool]]:
     """Every code block of ``text`` as a CommonMark reader sees it: its tag (lower case,
     ``""`` untagged), its body and whether it is closed (code mode reads its program
     from the last ```python block)."""
-    return [(b.tag, b.body, b.closed) for b in _code_blocks(text, text.splitlines())]
+    return [(b.tag, b.body, b.closed) for b in _code_blocks(text, _reply_lines(text))]
 
 
 def _max_depth(text: str, limit: int) -> int:
@@ -249,38 +261,51 @@ def _max_depth(text: str, limit: int) -> int:
     return deepest
 
 
-def _top_level_objects(text: str) -> tuple[list[str], bool]:
-    """Balanced ``{...}`` spans at top level (quotes count only inside an object), and
-    whether an object opened after the last span is never closed."""
-    spans: list[str] = []
-    depth = 0
-    start = 0
-    in_string = False
-    for match in _TOKENS.finditer(text):
-        token = match.group()
-        if depth == 0:
-            if token == "{":
-                depth, start, in_string = 1, match.start(), False
-            continue
-        if token[0] == "\\":
-            continue
-        if token == '"':
-            in_string = not in_string
-        elif not in_string:
-            if token in "{[":
-                depth += 1
-            else:
-                depth -= 1
-                if depth == 0:
-                    spans.append(text[start : match.end()])
-    return spans, depth > 0
+_OPENING = re.compile(r"\\.|\{", re.DOTALL)
+"""What counts between objects: a backslash escape (its character is no brace) or ``{``."""
+_IN_OBJECT = re.compile(r'"(?:\\.|[^"\\])*+(?:"|\\?\Z)|\\.|([{\[]+)|([}\]]+)', re.DOTALL)
+"""What counts inside an object: a whole string (one left open runs to the end), a backslash
+escape, or a run of opening (group 1) or closing (group 2) brackets: the tokens
+:data:`_TOKENS` gives, a string's and a run's at once."""
 
 
-_STRING_OR_DANGLING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(?=\s*[}\]])', re.DOTALL)
+def _last_top_level_object(text: str) -> tuple[tuple[int, int] | None, bool]:
+    """Where the last balanced ``{...}`` at top level of ``text`` starts and ends (quotes
+    count only inside an object; ``None``: none), and whether an object opened after it is
+    never closed. The whole text is read: an object is top level only if nothing opened
+    before it is still open, which no tail of the text can tell."""
+    last: tuple[int, int] | None = None
+    position = 0
+    while (opening := _OPENING.search(text, position)) is not None:
+        position = opening.end()
+        if opening.group() != "{":
+            continue
+        depth = 1
+        while depth and (token := _IN_OBJECT.search(text, position)) is not None:
+            position = token.end()
+            opened, closed = token.span(1), token.span(2)
+            if opened[0] >= 0:
+                depth += opened[1] - opened[0]
+            elif closed[0] >= 0:
+                if closed[1] - closed[0] >= depth:  # the object ends inside the run
+                    position = closed[0] + depth
+                    depth = 0
+                else:
+                    depth -= closed[1] - closed[0]
+        if depth:
+            return last, True
+        last = (opening.start(), position)
+    return last, False
+
+
+# A string never closed runs to the end of the text (possessive: nothing is given back to be
+# tried again from each later quote, which made a reply of escaped quotes quadratic).
+_STRING_OR_DANGLING_COMMA = re.compile(r'"(?:\\.|[^"\\])*+(?:"|\\?\Z)|,(?=\s*[}\]])', re.DOTALL)
 
 
 def _strip_trailing_commas(text: str) -> str:
-    """Drop each comma that stands right before ``}`` or ``]``, outside strings (linear)."""
+    """Drop each comma that stands right before ``}`` or ``]``, outside strings (linear,
+    whatever the text: a string left open takes the rest of it)."""
     return _STRING_OR_DANGLING_COMMA.sub(lambda m: "" if m.group() == "," else m.group(), text)
 
 
@@ -433,7 +458,7 @@ class ResponseParser(LegacyParserAPI):
         if len(text) > MAX_REPLY_CHARS:
             return None, (), f"the reply is longer than {MAX_REPLY_CHARS // 1024 // 1024} MiB"
         text = text.removeprefix("\ufeff")
-        lines = text.splitlines()
+        lines = _reply_lines(text)
         blocks = _code_blocks(text, lines)
         if blocks and not blocks[-1].closed:
             return None, (), "the reply ends inside an unclosed code fence"
@@ -468,16 +493,15 @@ class ResponseParser(LegacyParserAPI):
         # if it does not decode the reply fails (never fall back to an earlier object).
         kept = [i for i in range(len(lines)) if i not in in_code]
         text_outside = "\n".join(lines[i] for i in kept)
-        window = text_outside[-UNFENCED_WINDOW:]
-        spans, object_left_open = _top_level_objects(window)
+        found, object_left_open = _last_top_level_object(text_outside)
         if object_left_open:
             return None, (), "the reply's last {...} is never closed (cut off, or unbalanced)"
-        if not spans:
+        if found is None or found[1] < len(text_outside) - UNFENCED_WINDOW:
             return None, (), "no JSON object found in the reply"
-        value, leniency, problem = _decode(spans[-1])
+        start, end = found
+        value, leniency, problem = _decode(text_outside[start:end])
         if problem is not None:
             return None, (), problem + " (in the last {...} of the reply, which has no fence)"
-        end = len(text_outside) - len(window) + window.rindex(spans[-1]) + len(spans[-1])
         end_line = kept[text_outside.count("\n", 0, end)] if kept else 0
         after = "\n".join([text_outside[end:], *later_blocks(end_line + 1)])
         return value, _noting_text_after(("no_fence", *leniency), after), None

@@ -79,7 +79,10 @@ __all__ = [
 SHOWN_RESPONSE_CHARS = 20_000
 logger = logging.getLogger(__name__)
 _MARKDOWN_PUNCTUATION = re.compile(r"[\\\[\]()!*_~#|>]")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+"""C0 controls but tab and line breaks, DEL, and the C1 controls (U+0080 to U+009F: U+009B
+alone starts a terminal escape sequence where ESC [ would, and a report is read with
+``cat`` too)."""
 _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 """Bidirectional controls: an override from a model name or reply could make the text
 that follows it read backwards (a FAILED shown as a DELIAF, a number reversed)."""

@@ -1,0 +1,69 @@
+"""No control character of a model's reply reaches a report file as itself: not the C0 ones,
+not DEL, and not the C1 ones (U+0080 to U+009F), of which U+009B alone starts a terminal
+escape sequence as ESC [ does. Markdown reports and JUnit files are read with ``cat`` and
+printed in CI logs. Which characters are controls is Unicode's word (category ``Cc``), not a
+list kept here; tab and the line breaks a report writes itself are the exceptions."""
+
+from __future__ import annotations
+
+import json
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from verification.registry import DEFAULT_SEED
+from verification.reports.generator import md_cell, md_code, md_fence
+from verification.reports.xmltext import xml_text
+from verification.runner import plan_cases
+
+CONTROLS = "".join(
+    char for code in range(sys.maxunicode + 1) if unicodedata.category(char := chr(code)) == "Cc"
+)
+"""Every control character Unicode has (65: C0, DEL and C1)."""
+KEPT = "\t\n\r"
+"""Controls a file may hold as themselves: its own layout."""
+
+
+def _controls_in(text: str) -> set[str]:
+    return {f"U+{ord(char):04X}" for char in text if char in CONTROLS and char not in KEPT}
+
+
+def test_unicode_counts_sixty_five_controls_c1_included() -> None:
+    assert len(CONTROLS) == 65 and "\x9b" in CONTROLS and "\x85" in CONTROLS
+
+
+@pytest.mark.parametrize("write", [md_cell, md_code, md_fence, xml_text])
+def test_no_control_character_is_written_as_itself(write: object) -> None:
+    text = "before " + CONTROLS + " after"
+    assert callable(write)
+    assert _controls_in(write(text)) == set()
+
+
+def test_a_reply_s_c1_controls_reach_neither_the_markdown_report_nor_junit(
+    tmp_path: Path,
+) -> None:
+    from verification.cli import main
+
+    (case,) = plan_cases(["dijkstra"], seed=DEFAULT_SEED, cases=1)["dijkstra"]
+    reply = (
+        "C1 CSI: \x9b2J\x9b31mRED, NEL\x85, C0 ESC: \x1b[2J\n```json\n"
+        + json.dumps({"distances": {"\x9b2J\x9b31m\x85": "x"}})
+        + "\n```"
+    )
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text(json.dumps({"case_id": case.id, "raw_response": reply}) + "\n", "utf-8")
+    junit = tmp_path / "junit.xml"
+    code = main(
+        [
+            *("verify", "dijkstra", "--provider", "replay", "--replay-file", str(replay)),
+            *("--case", case.id, "--output", str(tmp_path / "out"), "--junit-xml", str(junit)),
+        ]
+    )
+    assert code == 1  # the answer fails: its report shows the reply
+    (report,) = (tmp_path / "out" / "runs").glob("*/reports/dijkstra.md")
+    markdown = report.read_text("utf-8")
+    assert "RED" in markdown and "2J" in markdown  # the reply is shown, its controls are not
+    assert _controls_in(markdown) == set()
+    assert _controls_in(junit.read_text("utf-8")) == set()
