@@ -99,7 +99,8 @@ class UnknownScaffoldError(ConfigurationError):
             if close_matches
             else f" Known scaffolds: {', '.join(known)}."
         )
-        super().__init__(f"unknown scaffold {name!r}.{hint}")
+        shown = name if len(name) <= 100 else name[:97] + "..."  # a name pasted by mistake
+        super().__init__(f"unknown scaffold {shown!r}.{hint}")
         self.name = name
         self.close_matches = close_matches
 

@@ -77,7 +77,7 @@ def settings_from_arguments(args: argparse.Namespace) -> RunConfig:
 
     # The run's own provider, model, level, cases...: --resume RUN_ID alone goes on with it.
     manifest = RunPaths(settings.results_dir, args.resume).read_manifest()
-    return resolve_settings(load_settings(warn=False, **settings_of_run(manifest, given)))
+    return resolve_settings(load_settings(warn=False, **settings_of_run(manifest, given, settings)))
 
 
 def escape_what_stdout_cannot_encode() -> None:
@@ -98,10 +98,22 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
         return run_command(argv, prog)
 
 
+def _shown(message: str) -> str:
+    """An error message as the terminal gets it: each line with what is not printable
+    escaped (a path or a name the user typed may hold a terminal's escape codes)."""
+    from verification.cases import printable
+
+    return "\n".join(printable(line) for line in message.split("\n"))
+
+
 def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
     escape_what_stdout_cannot_encode()
     parser = shared_parser(prog)
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except Exception:  # an option's own check crashed: our bug, never exit 1 (a grade)
+        logger.exception("internal error")
+        return INTERNAL_ERROR
     logging.basicConfig(
         level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
@@ -201,7 +213,7 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
             )
         return cli.generate_reports(args.run_id)
     except VerificationError as exc:  # the tree's classes each carry their code
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_shown(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except Terminated as exc:
         print("terminated (SIGTERM): stopped as asked", file=sys.stderr)
@@ -210,7 +222,8 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
         print("interrupted (Ctrl-C): stopped as asked", file=sys.stderr)
         return INTERRUPTED
     except OSError as exc:  # a results or scaffolds folder that cannot be used
-        print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+        shown = _shown(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
+        print(f"error: {shown}", file=sys.stderr)
         return ConfigurationError.exit_code
     except Exception:  # never exit 1 on a crash: CI would read it as a grade
         logger.exception("internal error")

@@ -196,8 +196,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "--resume",
         metavar="RUN_ID",
         help="finish an interrupted run: skip answered cases, retry infra errors. The run's "
-        "provider, model, mode, level, cases, samples, seed, temperature, replay file and "
-        "scaffolds come from its manifest; an option given here that differs is refused",
+        "provider, model, mode, level, cases, sizes swept, samples, seed, temperature, replay "
+        "file and scaffolds come from its manifest; an option given here that differs is "
+        "refused, and so are --case, --tier, --size and -k",
     )
     verify.add_argument(
         "--estimate",

@@ -52,12 +52,21 @@ class RunCommands(CommandsBase):
         chosen = list(names)
         if case_ids and tiers:
             raise ConfigurationError("--case names exact cases: leave out --tier")
-        if resume and size is not None:
-            raise ConfigurationError("--resume answers the run's own cases: leave out --size")
+        if resume and (size is not None or case_ids or tiers):
+            raise ConfigurationError(
+                "--resume answers the run's own cases: leave out --size, --case and --tier"
+            )
         if shard is not None and (resume or baseline is not None):
             raise ConfigurationError(
                 "--shard slices a new run: leave out --resume (a shard resumes its own "
                 "cases) and --baseline"
+            )
+        if (keyword or rerun_failed) and self.settings.answer == "code":
+            # Both become chosen cases (--case), which code mode refuses under that name.
+            option = "-k" if keyword else "--rerun-failed"
+            raise ConfigurationError(
+                f"{option} is refused with --answer code: each program runs on the whole "
+                "suite, every tier and the spec's size ladder"
             )
         if (keyword or rerun_failed) and resume:
             raise ConfigurationError(
@@ -80,6 +89,8 @@ class RunCommands(CommandsBase):
             scaffolds: list[str] = []  # the run's manifest says which
         else:
             scaffolds = resolve_scaffold_names(chosen, category=category, everything=everything)
+        if resume and scaffolds:
+            self._check_resumed_scaffolds(resume, scaffolds)
         overrides: dict[str, Path] = {}
         if scaffold_file is not None:
             if len(scaffolds) != 1:
@@ -98,6 +109,19 @@ class RunCommands(CommandsBase):
                 baseline=baseline is not None,
                 shard=shard is not None,
             )
+        # What a single run writes or decides from its result: neither an estimate nor a
+        # pair has that one result.
+        outputs = " and ".join(
+            option
+            for option, value in (
+                ("--export", exports),
+                ("--json", as_json),
+                ("--junit-xml", junit_xml),
+                ("--junit-cases", junit_cases),
+                ("--fail-on-regression", fail_on_regression),
+            )
+            if value
+        )
         if estimate:
             from verification.certify.sequential import fixed_plan
             from verification.llm.prompt_builder import PromptBuilder
@@ -112,9 +136,9 @@ class RunCommands(CommandsBase):
 
             if resume:
                 raise ConfigurationError("--estimate plans a new run: leave out --resume")
-            if exports or as_json:
+            if outputs:
                 raise ConfigurationError(
-                    "--estimate prints a plan and makes no run: leave out --export and --json"
+                    f"--estimate prints a plan and makes no run: leave out {outputs}"
                 )
             if shard is not None:
                 raise ConfigurationError("--estimate prices the whole plan: leave out --shard")
@@ -172,10 +196,10 @@ class RunCommands(CommandsBase):
         if baseline is not None:
             if resume or estimate:
                 raise ConfigurationError("--baseline makes two new runs: leave out --resume")
-            if exports or as_json:
+            if outputs:
                 raise ConfigurationError(
-                    "--baseline makes two runs and prints their comparison: leave out "
-                    "--export and --json (`report RUN_ID` re-renders either run)"
+                    f"--baseline makes two runs and prints their comparison: leave out "
+                    f"{outputs} (`report RUN_ID` re-renders either run)"
                 )
             return self._verify_with_baseline(
                 scaffolds, baseline, overrides, chosen_tiers, case_ids, size
@@ -302,7 +326,7 @@ class RunCommands(CommandsBase):
         import asyncio
 
         from verification.cases import printable
-        from verification.compose.multimodel import ModelRuns, model_file
+        from verification.compose.multimodel import ModelRuns, model_files
         from verification.errors import ConfigurationError, JournalError
 
         if as_json:
@@ -329,6 +353,7 @@ class RunCommands(CommandsBase):
             if bar is not None:
                 bar.close()
         codes = []
+        files = [model_files(path, runs.models) for path in exports]  # export: model: file
         for index, (model, outcome) in enumerate(zip(runs.models, outcomes, strict=True)):
             print(f"model {printable(model, 100)}: run {outcome.run_id}")
             codes.append(
@@ -340,10 +365,26 @@ class RunCommands(CommandsBase):
                     fail_on_regression=fail_on_regression,
                     settings=self.settings,
                     prog=self.prog,
-                    exports=[model_file(path, model) for path in exports],
+                    exports=[each[index] for each in files],
                 )
             )
         return max(codes)  # the highest code is the worst: 5 regression, 3, 1, 0
+
+    def _check_resumed_scaffolds(self, resume: str, scaffolds: Sequence[str]) -> None:
+        """Scaffolds named beside ``--resume`` must be the run's own: a resume answers the
+        run's cases, no more and no fewer."""
+        from verification.cases import printable
+        from verification.errors import ConfigurationError
+        from verification.store.paths import RunPaths
+
+        own = list(RunPaths(self.settings.results_dir, resume).read_manifest().scaffolds)
+        if set(scaffolds) != set(own):
+            shown = ", ".join(printable(name, 60) for name in own[:6])
+            more = f" and {len(own) - 6} more" if len(own) > 6 else ""
+            raise ConfigurationError(
+                f"--resume {resume} goes on with the run's own scaffolds ({shown}{more}): "
+                "leave out the scaffold names, --category and --all, or name exactly those"
+            )
 
     def _verify_with_baseline(
         self,

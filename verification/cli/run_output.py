@@ -131,7 +131,9 @@ def print_summary(results: Any, label: str | None, summary: Path, level: str | N
             f"(n={r.n}, 95% CI {100 * low:.1f}-{100 * high:.1f}%, {errors})"
         )
     print_infra_reasons(results)
-    print(f"report: {summary}")
+    from verification.cases import printable
+
+    print(f"report: {printable(str(summary))}")
 
 
 def print_infra_reasons(results: list[Any]) -> None:

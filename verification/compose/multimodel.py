@@ -26,7 +26,7 @@ from verification.runner import RunResult, VerificationRunner
 from verification.store.records import AttemptRecord
 from verification.store.thinking import check_thinking
 
-__all__ = ["ModelRuns", "check_several_models", "model_file"]
+__all__ = ["ModelRuns", "check_several_models", "model_file", "model_files"]
 
 
 def model_file(path: Path, model: str) -> Path:
@@ -34,6 +34,22 @@ def model_file(path: Path, model: str) -> Path:
     the model id with anything but letters, digits, ``.``, ``_`` and ``-`` made ``_``."""
     slug = re.sub(r"[^A-Za-z0-9._-]", "_", model)[:100].strip(".") or "model"
     return path.with_name(f"{path.stem}.{slug}{path.suffix}")
+
+
+def model_files(path: Path, models: Sequence[str]) -> list[Path]:
+    """:func:`model_file` of each of ``models``, each its own: ids that write the same
+    name (``org/m`` and ``org:m``; or alike but for case, one file on some disks) get their
+    place among ``models`` after it (``out.org_m.2.json``), so no run's file overwrites
+    another's."""
+    files: list[Path] = []
+    taken: set[str] = set()
+    for place, model in enumerate(models, 1):
+        file = model_file(path, model)
+        while file.name.lower() in taken:
+            file = file.with_name(f"{file.stem}.{place}{file.suffix}")
+        taken.add(file.name.lower())
+        files.append(file)
+    return files
 
 
 def check_several_models(

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
-from verification.cases import TIERS, Tier, parse_case_id
+from verification.cases import TIERS, Tier, parse_case_id, printable
 from verification.catalog import Catalog
 from verification.config import RunConfig
 from verification.errors import ConfigurationError
@@ -32,6 +32,7 @@ from verification.store.paths import RunPaths
 from verification.store.records import AttemptRecord
 
 __all__ = [
+    "MAX_NESTING",
     "Matcher",
     "check_rerun_seed",
     "failed_case_ids",
@@ -46,6 +47,9 @@ Matcher = Callable[[str], bool]
 
 _TOKEN = re.compile(r"\s*(?:(?P<paren>[()])|(?P<word>[\w:+\-.\[\]\\/]+)|(?P<other>\S))")
 _KEYWORDS = {"and", "or", "not"}
+MAX_NESTING = 100
+"""Parentheses and ``not`` nested at most this deep: the parser and the matcher it builds
+recurse once per level, and Python's stack is finite (a few hundred levels crashed)."""
 
 
 class _Parser:
@@ -59,11 +63,12 @@ class _Parser:
             if token:
                 self.tokens.append(token)
         self.position = 0
+        self.depth = 0
 
     def _fail(self, why: str) -> None:
         raise ConfigurationError(
-            f"bad -k expression {self.text!r}: {why} (words joined by and, or, not and "
-            "parentheses, as pytest's -k)"
+            f"bad -k expression '{printable(self.text, 120)}': {why} (words joined by and, "
+            "or, not and parentheses, as pytest's -k)"
         )
 
     def _peek(self) -> str | None:
@@ -98,13 +103,19 @@ class _Parser:
 
     def _not(self) -> Matcher:
         token = self._next()
+        if token in ("not", "("):
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                self._fail(f"it nests 'not' and '(' deeper than {MAX_NESTING} levels")
         if token == "not":
             inner = self._not()
+            self.depth -= 1
             return lambda case: not inner(case)
         if token == "(":
             inner = self._or()
             if self._next() != ")":
                 self._fail("a '(' is never closed")
+            self.depth -= 1
             return inner
         if token is None:
             self._fail("it ends where a word was expected")

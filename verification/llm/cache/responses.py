@@ -247,7 +247,10 @@ class ResponseCache:
     def prune(self, older_than_days: float) -> int:
         """Remove the entries not written nor served for ``older_than_days`` days; how many
         went. Raises :class:`~verification.errors.CacheError` when the file cannot be used."""
-        cutoff = datetime.now(UTC) - timedelta(days=older_than_days)
+        try:
+            cutoff = datetime.now(UTC) - timedelta(days=older_than_days)
+        except OverflowError:  # before the first day a date can name: nothing is that old
+            cutoff = datetime.min.replace(tzinfo=UTC)
         return self._removing(lambda db: remove_unused_since(db, cutoff), "pruned")
 
     def _removing(self, remove: Callable[[sqlite3.Connection], int], verb: str) -> int:

@@ -1,0 +1,169 @@
+"""What a hunt for hostile options found (a helper tried every command with bad values): each
+is now a usage error that names the option, or does what its help says."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from verification.cli import main
+from verification.compose.multimodel import model_files
+from verification.run.selection import MAX_NESTING
+
+
+def _dry(output: Path, *extra: str) -> list[str]:
+    return ["verify", "dijkstra", "--provider", "reference", "--output", str(output), *extra]
+
+
+def _run_id(output: Path) -> str:
+    (run,) = (output / "runs").iterdir()
+    return run.name
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "(" * (MAX_NESTING + 1) + "simple" + ")" * (MAX_NESTING + 1),
+        "not " * (MAX_NESTING + 1) + "simple",
+        "(" * 400 + "simple" + ")" * 400,
+        "not " * 2000 + "simple",
+    ],
+)
+def test_a_k_expression_nested_too_deep_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, expression: str
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main([*_dry(tmp_path), "-k", expression])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert f"deeper than {MAX_NESTING} levels" in err and "Traceback" not in err
+    assert len(err) < 2000  # the expression is shown cut, not whole
+
+
+def test_a_k_expression_nested_as_deep_as_allowed_selects(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    deep = "(" * MAX_NESTING + "simple" + ")" * MAX_NESTING
+    assert main([*_dry(tmp_path), "--cases", "6", "-k", deep]) == 0
+    assert "dijkstra" in capsys.readouterr().out
+
+
+def test_an_option_check_that_crashes_is_an_internal_error_not_a_grade(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Exit 1 means "some scaffold PARTIAL or FAILED": a crash while reading the options
+    # must never read as one (argparse passes on what is no usage error).
+    from verification.run import selection
+
+    def broken(text: str) -> None:
+        raise RuntimeError("a bug of ours")
+
+    monkeypatch.setattr(selection, "parse_keyword", broken)
+    assert main([*_dry(tmp_path), "-k", "simple"]) == 4
+
+
+@pytest.mark.parametrize("days", ["740000", "1000000000", str(10**30)])
+def test_cache_prune_older_than_any_date_removes_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, days: str
+) -> None:
+    assert main(_dry(tmp_path, "--cases", "2")) == 0  # a dry run: the cache is made, empty
+    capsys.readouterr()
+    assert main(["cache", "prune", "--older-than", days]) == 0
+    assert "removed 0 answer(s)" in capsys.readouterr().out
+
+
+def test_a_resume_refuses_a_temperature_the_run_never_sent(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    assert main(_dry(tmp_path, "--cases", "2")) == 0
+    run_id = _run_id(tmp_path)
+    manifest = json.loads((tmp_path / "runs" / run_id / "manifest.json").read_text("utf-8"))
+    assert manifest["settings"]["temperature"] is None
+    capsys.readouterr()
+    resume = ["verify", "--resume", run_id, "--output", str(tmp_path)]
+    assert main([*resume, "--temperature", "0.9"]) == 2
+    assert "--temperature 0.9 (the run has none)" in capsys.readouterr().err
+    monkeypatch.setenv("VERIFY_TEMPERATURE", "0.5")
+    assert main(resume) == 2
+    assert "VERIFY_TEMPERATURE 0.5 (the run has none)" in capsys.readouterr().err
+    monkeypatch.delenv("VERIFY_TEMPERATURE")
+    assert main(resume) == 0  # the run as it was asked goes on
+
+
+@pytest.mark.parametrize(
+    ("given", "named"),
+    [
+        (["kmp"], "the run's own scaffolds (dijkstra)"),
+        (["--category", "string"], "the run's own scaffolds (dijkstra)"),
+        (["--all"], "the run's own scaffolds (dijkstra)"),
+        (["--case", "dijkstra-simple-000"], "leave out --size, --case and --tier"),
+        (["--tier", "edge"], "leave out --size, --case and --tier"),
+        (["--sizes", "4,8"], "--sizes 4 8 (the run has none)"),
+    ],
+)
+def test_a_resume_refuses_what_would_change_the_run_s_cases(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, given: list[str], named: str
+) -> None:
+    assert main(_dry(tmp_path, "--cases", "2")) == 0
+    run_id = _run_id(tmp_path)
+    capsys.readouterr()
+    assert main(["verify", *given, "--resume", run_id, "--output", str(tmp_path)]) == 2
+    assert named in capsys.readouterr().err
+    assert main(["verify", "dijkstra", "--resume", run_id, "--output", str(tmp_path)]) == 0
+
+
+@pytest.mark.parametrize("mode", [["--estimate"], ["--baseline", "none"]])
+@pytest.mark.parametrize(
+    "option",
+    [["--junit-xml", "{tmp}/j.xml"], ["--junit-cases", "{tmp}/c.xml"], ["--fail-on-regression"]],
+)
+def test_an_estimate_or_a_pair_refuses_the_outputs_of_one_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, mode: list[str], option: list[str]
+) -> None:
+    given = [part.format(tmp=tmp_path) for part in option]
+    assert main(_dry(tmp_path / "out", "--cases", "2", *mode, *given)) == 2
+    assert f"leave out {given[0]}" in capsys.readouterr().err
+    assert not list(tmp_path.glob("*.xml"))
+
+
+def test_several_models_export_one_file_each_whatever_their_names(tmp_path: Path) -> None:
+    models = ["org/m", "org:m", "org m", "ORG_M"]
+    files = model_files(tmp_path / "out.json", models)
+    assert len({file.name.lower() for file in files}) == len(models)
+    assert files[0].name == "out.org_m.json"
+    argv = _dry(tmp_path / "runs", "--cases", "2", "--export", str(tmp_path / "out.json"))
+    assert main([*argv, *(f"--model={model}" for model in models)]) == 0
+    written = sorted(tmp_path.glob("out.*.json"))
+    assert [p.name for p in written] == sorted(file.name for file in files)
+    assert len({json.loads(p.read_text("utf-8"))["run_id"] for p in written}) == len(models)
+
+
+@pytest.mark.parametrize("option", ["-k", "--rerun-failed"])
+def test_code_mode_names_the_option_it_refuses(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, option: str
+) -> None:
+    value = "simple"
+    if option == "--rerun-failed":  # a run of its own to ask again
+        assert main(_dry(tmp_path, "--cases", "2")) == 0
+        value = _run_id(tmp_path)
+    assert main(_dry(tmp_path, "--answer", "code", option, value)) == 2
+    err = capsys.readouterr().err
+    assert f"{option} is refused with --answer code" in err and "--case" not in err
+
+
+def test_paths_and_names_typed_with_escape_codes_reach_the_terminal_escaped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    hostile = "x\x1b]0;TITLE\x07\x1b[31m\x9b2J"
+    assert main(_dry(tmp_path / hostile, "--cases", "2")) == 0
+    out = capsys.readouterr().out
+    assert "report: " in out and "\\x1b]0;TITLE" in out
+    assert main(_dry(tmp_path, "--scaffold-file", str(tmp_path / f"{hostile}.md"))) == 2
+    err = capsys.readouterr().err
+    assert "\\x1b[31m" in err
+    for text in (out, err):
+        assert not any(char in text for char in "\x1b\x07\x9b")
+    assert main(["verify", "a" * 100_000, "--provider", "reference"]) == 2
+    assert len(capsys.readouterr().err) < 1000
