@@ -167,3 +167,14 @@ def test_paths_and_names_typed_with_escape_codes_reach_the_terminal_escaped(
         assert not any(char in text for char in "\x1b\x07\x9b")
     assert main(["verify", "a" * 100_000, "--provider", "reference"]) == 2
     assert len(capsys.readouterr().err) < 1000
+
+
+@pytest.mark.parametrize("sweep", [["--sizes", "4"], ["--envelope"]])
+def test_tier_beside_a_sweep_is_refused_rather_than_ignored(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, sweep: list[str]
+) -> None:
+    # The sweep asked its own tiers at each size whatever --tier said: paid requests the
+    # user had ruled out.
+    assert main(_dry(tmp_path, "--cases", "6", "--tier", "edge", *sweep)) == 2
+    assert "leave out --tier, or the sweep" in capsys.readouterr().err
+    assert not (tmp_path / "runs").exists()

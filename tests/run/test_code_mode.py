@@ -181,6 +181,9 @@ def test_identical_programs_run_once_and_share_their_results(tmp_path: Path) -> 
     assert second.program.cases == [] and second.program.source is None
     assert second.outcome == first.outcome == "failed"
     assert second.program.first_failure == first.program.first_failure
+    # Told by the cases run once: not "0 of 0 cases" (its record holds none of its own).
+    assert second.reason == f"{first.reason} (the same source as {first.case_id})"
+    assert f"of {len(first.program.cases)} cases not passed" in second.reason
     views = {view.program_id: view for view in program_views(records, "dijkstra")}
     assert views[second.case_id].sizes == views[first.case_id].sizes
     assert views[second.case_id].first_failing_size == 50

@@ -168,7 +168,8 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "--tier",
         action="append",
         choices=["simple", "standard", "edge"],
-        help="only these tiers (repeatable); --tier simple is a quick check",
+        help="only these tiers of the level's cases (repeatable; not beside --sizes or "
+        "--envelope, whose sweep asks its own tiers); --tier simple is a quick check",
     )
     verify.add_argument(
         "--case",

@@ -52,6 +52,12 @@ class RunCommands(CommandsBase):
         chosen = list(names)
         if case_ids and tiers:
             raise ConfigurationError("--case names exact cases: leave out --tier")
+        if tiers and (self.settings.sizes is not None or self.settings.envelope is True):
+            # --tier narrows the level's cases; a sweep asks its own tiers at every size.
+            raise ConfigurationError(
+                "--tier narrows the level's cases, and --sizes and --envelope ask the sweep's "
+                "own tiers at each size: leave out --tier, or the sweep"
+            )
         if resume and (size is not None or case_ids or tiers):
             raise ConfigurationError(
                 "--resume answers the run's own cases: leave out --size, --case and --tier"

@@ -185,7 +185,7 @@ class CodeAnswers:
         if any(e.outcome is Outcome.SANDBOX for e in executions):
             failed = next(e for e in executions if e.outcome is Outcome.SANDBOX)
             return Judgement("infra_error", None, f"the sandbox failed: {failed.reason}"[:500])
-        return _verdict(run)
+        return _verdict(run) if judged is None else _verdict(judged, recorded=run)
 
     async def _executions(
         self, spec: ScaffoldSpec, task: ProgramTask, source: str
@@ -227,11 +227,16 @@ class CodeAnswers:
         return PromptBuilder.repair(prompt, reason)
 
 
-def _verdict(run: ProgramRun) -> Judgement:
+def _verdict(run: ProgramRun, recorded: ProgramRun | None = None) -> Judgement:
+    """The verdict of ``run`` (its cases judged), journalled with ``recorded`` (default
+    ``run``): a program identical to one judged before records no cases of its own, and is
+    told by the cases of that one."""
     cases: Sequence[object] = run.cases
     first = run.first_failure
+    program = run if recorded is None else recorded
+    same = f" (the same source as {recorded.shared_with})" if recorded is not None else ""
     if first is None:
-        return Judgement("passed", None, f"passed all {len(cases)} cases", program=run)
+        return Judgement("passed", None, f"passed all {len(cases)} cases{same}", program=program)
     failed = sum(c.outcome != "passed" for c in run.cases)
     size = next((c.size for c in run.cases if c.case_id == first.case_id), None)
     at = f" (size {size})" if size is not None else ""
@@ -239,6 +244,6 @@ def _verdict(run: ProgramRun) -> Judgement:
         "failed",
         first.level,
         f"first failing case {first.case_id}{at}, level {first.level}: {first.reason}"[:600]
-        + f" ({failed} of {len(cases)} cases not passed)",
-        program=run,
+        + f" ({failed} of {len(cases)} cases not passed){same}",
+        program=program,
     )
