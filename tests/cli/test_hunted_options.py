@@ -178,3 +178,22 @@ def test_tier_beside_a_sweep_is_refused_rather_than_ignored(
     assert main(_dry(tmp_path, "--cases", "6", "--tier", "edge", *sweep)) == 2
     assert "leave out --tier, or the sweep" in capsys.readouterr().err
     assert not (tmp_path / "runs").exists()
+
+
+def test_an_output_that_is_a_file_is_named_as_one(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    given = tmp_path / "results"
+    given.write_text("not a folder", "utf-8")
+    assert main(_dry(given, "--cases", "2")) == 2
+    assert f"the results folder {given} is a file" in capsys.readouterr().err
+    assert given.read_text("utf-8") == "not a folder"
+
+
+def test_a_negative_shortest_cacheable_prefix_is_a_bad_setting(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("VERIFY_MIN_CACHEABLE_TOKENS", '{"claude-haiku-4-5": -5}')
+    assert main(_dry(tmp_path, "--cases", "2")) == 2
+    err = capsys.readouterr().err
+    assert "VERIFY_MIN_CACHEABLE_TOKENS" in err and "greater than or equal to 0" in err

@@ -16,6 +16,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    NonNegativeInt,
     SecretStr,
     ValidationInfo,
     field_validator,
@@ -179,7 +180,7 @@ class RunOptions(BaseModel):
     """Prices in USD per million tokens by model or family, over the dated table of
     :mod:`verification.store.pricing`, as JSON: ``{"my-model": {"input": 1.0, "output": 5.0}}``
     (``cache_write`` and ``cache_read`` optional)."""
-    min_cacheable_tokens: dict[str, int] = Field(default_factory=dict, max_length=200)
+    min_cacheable_tokens: dict[str, NonNegativeInt] = Field(default_factory=dict, max_length=200)
     """Shortest cacheable prompt prefix by model or family, over the dated table of
     :mod:`verification.store.pricing`, as JSON: ``{"claude-haiku-4-5": 4096}``."""
     max_cost: float | None = Field(default=None, gt=0.0, le=1_000_000.0)

@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from verification.errors import JournalError
+from verification.errors import ConfigurationError, JournalError
 from verification.store.locks import RunLock
 from verification.store.manifests import RunManifest, read_manifest_file
 from verification.store.run_ids import check_run_id
@@ -51,6 +51,11 @@ class RunPaths:
 
     def __post_init__(self) -> None:
         check_run_id(self.run_id)
+        if self.results_dir.is_file():  # else each file under it "cannot be read"
+            raise ConfigurationError(
+                f"the results folder {self.results_dir} is a file: --output (or "
+                "VERIFY_RESULTS_DIR) names a folder"
+            )
 
     @property
     def run_dir(self) -> Path:
