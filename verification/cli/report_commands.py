@@ -142,7 +142,8 @@ class ReportCommands(CommandsBase):
         done = prune_runs(self.settings.results_dir, keep)
         for run_id, what in done:
             print(f"{run_id}: {what}")
-        print(f"{len(done)} older run(s) pruned; the newest {keep} kept whole")
+        pruned = sum(not what.startswith("left alone") for _, what in done)
+        print(f"{pruned} older run(s) pruned; the newest {keep} kept whole")
         if self.settings.results_dir.is_dir():  # its links to removed pages go
             from verification.reports.results_index import write_results_index
 

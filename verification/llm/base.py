@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from verification.cases import Planned
 from verification.errors import (
@@ -90,6 +90,17 @@ class LLMResponse(BaseModel):
     """The model the API says answered."""
     usage: dict[str, int] = Field(default_factory=dict)
     """Token counts as the API reports them."""
+
+    @field_validator("usage", mode="before")
+    @classmethod
+    def _counts_only(cls, value: Any) -> Any:
+        """A count a server (or a replay file) gives that is no whole number of tokens, a
+        negative one say, is left out as if not given: the journal keeps counts only, and
+        a reply is not lost to its server's arithmetic."""
+        if isinstance(value, Mapping):
+            return {key: count for key, count in value.items() if type(count) is int and count >= 0}
+        return value
+
     stop_reason: str | None = None
     """``end_turn``, ``max_tokens``, ``stop_sequence``, ... (``max_tokens`` = truncated)."""
     source: str = "live"

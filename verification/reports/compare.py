@@ -140,5 +140,7 @@ def render_history(entries: Sequence[RunEntry], scaffold: str | None = None) -> 
         if entry.summary is None:
             lines.append("    (no summary: the run has not been reported)")
         for name, (status, rate) in rates.items():
-            lines.append(f"    {name:<24} {status:<11} {100 * rate:5.1f}%")
+            # A summary's names are read back too: one line each, escaped.
+            shown, said = printable(name, 100), printable(status, 40)
+            lines.append(f"    {shown:<24} {said:<11} {100 * rate:5.1f}%")
     return "\n".join(lines) + "\n"

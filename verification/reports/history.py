@@ -291,8 +291,19 @@ def entry_outcomes(entry: RunEntry) -> dict[str, dict[str, float]]:
 
 
 def _strip_replies(journal: Path) -> int:
-    """Rewrite ``journal`` without raw replies (atomically); the replies dropped."""
+    """Rewrite ``journal`` without raw replies (atomically); the replies dropped. A journal
+    with a line that is no record (skipped when read: another version's, or a hand edit)
+    is left as it is: rewritten from its records, that line would be lost."""
     records = read_journal(journal)
+    if not journal.is_file():  # a run with no answer yet
+        return 0
+    with journal.open("rb") as file:
+        lines = sum(1 for line in file if line.strip())
+    if lines != len(records):
+        raise JournalError(
+            f"{lines - len(records)} line(s) of {journal} are no journal records of this "
+            "version, kept as they are"
+        )
     stripped = sum(r.raw_response is not None for r in records)
     if not stripped:
         return 0

@@ -105,10 +105,10 @@ def _text(value: object) -> str:
 def _when(created_at: str) -> str:
     try:
         moment = datetime.fromisoformat(created_at)
-    except ValueError:  # an edited manifest: shown as it is
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(UTC)
+    except (ValueError, OverflowError):  # an edited manifest (or a moment past year 9999)
         return _text(created_at)
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC)
     return moment.strftime("%Y-%m-%d %H:%M:%S") + (" UTC" if moment.tzinfo else "")
 
 

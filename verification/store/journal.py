@@ -116,8 +116,8 @@ def _drop_torn_tail(path: Path) -> None:
 
 
 def read_journal(path: Path) -> list[AttemptRecord]:
-    """Every record of a journal, in order. A torn last line (a run killed mid-write) is
-    skipped with a warning; a line that is no JSON object elsewhere is a
+    """Every record of a journal, in order. A torn last line (a run killed mid-write: no
+    line break ends it) is skipped with a warning; any other line that is no JSON object is a
     :class:`JournalError` (damage: which case it answered cannot be told). A JSON object
     that is no record of this version (a field missing or of another type, a tier that is
     none, a case id that names another scaffold) is skipped with a warning naming the file,
@@ -143,7 +143,10 @@ def read_journal(path: Path) -> list[AttemptRecord]:
                 _first_problem(exc),
             )
         except (ValueError, StoredFileError) as exc:
-            if number == len(lines):
+            # Torn: a run killed mid-write leaves its last line without the line break the
+            # journal writes with each line (and cuts it when a resume appends). A whole
+            # line that is no record is damage wherever it stands.
+            if number == len(lines) and not line.endswith("\n"):
                 logger.warning("%s: skipping a torn last line", where)
                 continue
             raise JournalError(f"{where}: not a journal record ({exc})") from None

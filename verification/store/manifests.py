@@ -179,6 +179,12 @@ class ShardInfo(BaseModel):
             raise ValueError("not a sha256 (64 hex digits)")
         return digest
 
+    @model_validator(mode="after")
+    def _one_of_its_count(self) -> ShardInfo:
+        if self.index > self.count:  # as --shard I/N refuses it
+            raise ValueError(f"shard {self.index} of {self.count} is none of them")
+        return self
+
 
 class RunManifest(BaseModel):
     """What a run asked, of whom, with which files: enough to reproduce and compare."""

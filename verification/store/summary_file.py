@@ -10,8 +10,9 @@ a newer one) is ignored rather than refused.
 from __future__ import annotations
 
 import json
+from typing import Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 __all__ = [
     "MAX_SUMMARY_BYTES",
@@ -45,13 +46,25 @@ class _Tolerant(BaseModel):
     model_config = ConfigDict(extra="ignore", protected_namespaces=())
 
 
+def _score_within(score: float, n: int, what: str) -> None:
+    """Refuse a score no ``n`` cases can sum to (a hand-edited summary read back): the
+    rates and intervals drawn from it would be no rates."""
+    if not 0 <= score <= n:
+        raise ValueError(f"{what} score {score} is not between 0 and its {n} cases")
+
+
 class TierCount(_Tolerant):
     """One tier's (or size's) first-attempt figures."""
 
-    score: float
+    score: float = Field(allow_inf_nan=False)
     """The sum of its case scores."""
-    n: int
+    n: int = Field(ge=0)
     """Its distinct cases."""
+
+    @model_validator(mode="after")
+    def _possible(self) -> Self:
+        _score_within(self.score, self.n, "a tier's")
+        return self
 
 
 class StatusChange(_Tolerant):
@@ -255,12 +268,12 @@ class ScaffoldSummary(_Tolerant):
     """Why the run certifies nothing because of what it asked (the quick level, chosen
     cases or tiers, one shard); ``None`` when it certifies, and for dry runs and replays."""
     run_label: str | None = None
-    pass_rate: float
-    passed: int
+    pass_rate: float = Field(ge=0.0, le=1.0)
+    passed: int = Field(ge=0)
     """First answers that pass, every sample counted (``score`` is what certifies)."""
-    n: int
+    n: int = Field(ge=0)
     """Distinct cases counted."""
-    planned: int
+    planned: int = Field(ge=0)
     """Answers planned: cases times samples."""
     interval_95: tuple[float, float]
     borderline: bool
@@ -274,7 +287,7 @@ class ScaffoldSummary(_Tolerant):
     missing: int = 0
     usage: dict[str, int] = {}
     cost: CostFigures | None = None
-    score: float = 0.0
+    score: float = Field(default=0.0, allow_inf_nan=False)
     """The sum of case scores; ``pass_rate`` is ``score / n``."""
     answers: int = 0
     """Counted answers (``n`` cases times the samples, less infrastructure errors)."""
@@ -313,6 +326,11 @@ class ScaffoldSummary(_Tolerant):
     asked, and are not missing); ``None`` when the run did not stop early."""
     plan: PlanSummary | None = None
     """The plan this status was decided by (``None``: a run from before plans)."""
+
+    @model_validator(mode="after")
+    def _possible(self) -> Self:
+        _score_within(self.score, self.n, "the scaffold's")
+        return self
 
 
 class LiftRowSummary(_Tolerant):

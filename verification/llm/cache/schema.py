@@ -81,16 +81,34 @@ def timestamp() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
+def _refuse_foreign(db: sqlite3.Connection, version: int) -> None:
+    """Raise when a file with no cache format is not the first format's cache (which set
+    none: one ``responses`` table keyed by ``key``, holding a ``response``): another
+    program's, whose tables starting afresh would drop."""
+    if version != 0:
+        return
+    names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+    columns = {row[1] for row in db.execute("PRAGMA table_info(responses)")}
+    ours = names <= {"responses", "sqlite_autoindex_responses_1"} and (
+        not names or {"key", "response"} <= columns
+    )
+    if not ours:
+        shown = ", ".join(sorted(names)[:5])
+        raise sqlite3.DatabaseError(f"not a response cache: it holds {shown} and no cache format")
+
+
 def create_or_upgrade(db: sqlite3.Connection, clear_command: str) -> None:
     """Make the file a cache of this format: a new file or one of an older format starts
     afresh, one written before entries were evicted gains its last-use column; raises
     :class:`UnusableCacheError` (a newer format) or :class:`sqlite3.DatabaseError` (another table).
     One process at a time, in one transaction."""
-    check_format(db, clear_command)  # before any write: a newer file is kept
+    # Before any write: a newer file, or another program's, is kept as it is.
+    _refuse_foreign(db, check_format(db, clear_command))
     db.execute("PRAGMA journal_mode=WAL")  # kept in the file, for every connection
     db.execute("BEGIN IMMEDIATE")  # one process at a time creates or upgrades
     try:
         version = check_format(db, clear_command)
+        _refuse_foreign(db, version)
         if version != CACHE_FORMAT:  # new, or an older format: start afresh
             db.execute("DROP TABLE IF EXISTS responses")
             db.execute(_TABLE)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verification.cases import printable
+from verification.store.urls import without_credentials
 
 __all__ = ["CacheStats", "ModelStats", "model_stats"]
 
@@ -73,7 +74,15 @@ def model_stats(db: sqlite3.Connection) -> tuple[ModelStats, ...]:
         " COALESCE(SUM(CAST(hits AS INTEGER)), 0) FROM responses"
         " GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
     ).fetchall()
+    # The harness stores servers without credentials; a row edited by hand may hold some,
+    # and a count below zero.
     return tuple(
-        ModelStats(printable(p), printable(s), printable(m), int(n), int(h))
+        ModelStats(
+            printable(p),
+            printable(without_credentials(s) or ""),
+            printable(m),
+            int(n),
+            max(int(h), 0),
+        )
         for p, s, m, n, h in rows
     )
