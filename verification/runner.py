@@ -30,6 +30,7 @@ from verification.certify.results import (
 )
 from verification.config import RunConfig, VerificationSettings, load_settings, resolve_settings
 from verification.llm.base import LLMProvider
+from verification.llm.batches import batches_for
 from verification.llm.cache.provider import CachingProvider
 from verification.llm.cache.responses import shared_cache
 from verification.llm.prompt_builder import PromptBuilder
@@ -203,6 +204,8 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             # A provider that cannot send thinking is refused before the server is asked
             # anything, its model list included (the model is checked once it is settled).
             check_thinking_provider(thinking_budget, provider.name, dry_run=provider.dry_run)
+            if self.settings.batch and not provider.dry_run:
+                batches_for(provider)  # a provider with no Message Batches: refused as well
             if self.settings.cache and not provider.dry_run:
                 cache = shared_cache(self.settings.cache_dir, self.settings.cache_max_mb)
                 provider = CachingProvider(provider, cache)

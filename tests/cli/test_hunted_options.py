@@ -197,3 +197,15 @@ def test_a_negative_shortest_cacheable_prefix_is_a_bad_setting(
     assert main(_dry(tmp_path, "--cases", "2")) == 2
     err = capsys.readouterr().err
     assert "VERIFY_MIN_CACHEABLE_TOKENS" in err and "greater than or equal to 0" in err
+
+
+def test_batch_through_openai_is_refused_with_no_server_to_ask(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Nothing listens on port 9 (discard): the refusal comes before any connection is tried.
+    monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    argv = ["verify", "kmp", "--provider", "openai", "--model", "m", "--batch"]
+    assert main([*argv, "--cases", "2", "--output", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "the openai provider has none" in err and "cannot reach" not in err
+    assert not tmp_path.exists() or not any(tmp_path.iterdir())

@@ -181,3 +181,14 @@ def test_merge_refuses_a_shard_past_its_count(
     assert main(["merge", *map(str, shards), "--output", str(merged)]) == 2
     assert "shard 3 of 2" in capsys.readouterr().err
     assert not (merged / "runs").exists()
+
+
+def test_an_envelope_s_worst_case_read_back_is_a_number() -> None:
+    from pydantic import ValidationError
+
+    from verification.store.manifests import EnvelopeRecord
+
+    for worst in (float("inf"), float("nan")):  # shown as "$inf at worst" before
+        with pytest.raises(ValidationError):
+            EnvelopeRecord.model_validate({"next_worst_usd": worst})
+    assert EnvelopeRecord.model_validate({"next_worst_usd": 0.25}).next_worst_usd == 0.25

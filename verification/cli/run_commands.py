@@ -95,8 +95,6 @@ class RunCommands(CommandsBase):
             scaffolds: list[str] = []  # the run's manifest says which
         else:
             scaffolds = resolve_scaffold_names(chosen, category=category, everything=everything)
-        if resume and scaffolds:
-            self._check_resumed_scaffolds(resume, scaffolds)
         overrides: dict[str, Path] = {}
         if scaffold_file is not None:
             if len(scaffolds) != 1:
@@ -115,6 +113,8 @@ class RunCommands(CommandsBase):
                 baseline=baseline is not None,
                 shard=shard is not None,
             )
+        if resume and scaffolds:  # after what several models refuse, --resume among it
+            self._check_resumed_scaffolds(resume, scaffolds)
         # What a single run writes or decides from its result: neither an estimate nor a
         # pair has that one result.
         outputs = " and ".join(

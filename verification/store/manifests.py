@@ -118,7 +118,7 @@ class EnvelopeRecord(BaseModel):
     (errors); "" when it ran its course (or goes on)."""
     next_size: int | None = Field(default=None, ge=1)
     """The size it would have tried next, when it stopped."""
-    next_worst_usd: float | None = Field(default=None, ge=0)
+    next_worst_usd: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     """That size's worst case (every case at the plan's cap), when the budget stopped it."""
 
 
