@@ -69,3 +69,24 @@ def test_a_summary_written_before_the_field_reads_back() -> None:
 
     old = ProgramsSummary.model_validate({"programs": 1, "passing": 0})
     assert old.harness_seconds_per_case == {}
+
+
+def test_a_program_s_text_reaches_the_page_with_no_control_character() -> None:
+    from verification.store.records import ProgramFailure
+
+    first, _ = _runs()
+    hostile = "\x1b[2J\x07\x00\r\x08\x9b31m"
+    failure = ProgramFailure(
+        case_id="dijkstra-standard-002",
+        level=3,
+        reason=f"wrong {hostile}",
+        input=f"in {hostile}",
+        expected="{}",
+        actual=f"out {hostile}",
+    )
+    run = first.model_copy(
+        update={"source": f"def solve(i):\n\treturn {{}}  # {hostile}\n", "first_failure": failure}
+    )
+    page = str(programs_html([_record(0, run)]))
+    assert "\\x1b[2J" in page and "wrong " in page and "\treturn" in page
+    assert not any(char in page for char in "\x1b\x07\x00\r\x08\x9b")

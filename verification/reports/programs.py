@@ -301,10 +301,10 @@ def _program_html(view: ProgramView) -> Markup:
             failure.case_id,
             view.first_failing_size,
             failure.level,
-            failure.reason,
-            failure.input,
-            failure.expected,
-            failure.actual or "(no value)",
+            _text(failure.reason),
+            _text(failure.input),
+            _text(failure.expected),
+            _text(failure.actual or "(no value)"),
         )
     times = Markup("").join(
         Markup("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>").format(
@@ -315,8 +315,17 @@ def _program_html(view: ProgramView) -> Markup:
     body += Markup(
         "<table><thead><tr><th>case</th><th>outcome</th><th>program time</th>"
         "<th>reference time</th></tr></thead><tbody>{}</tbody></table><pre>{}</pre>"
-    ).format(times, run.source[:SHOWN_SOURCE_CHARS])
+    ).format(times, _text(run.source[:SHOWN_SOURCE_CHARS]))
     return head + body + Markup("</details>")
+
+
+def _text(text: str) -> str:
+    """A program's text or output for the page, its lines and tabs kept and every other
+    character that is not printable escaped (a page saved and read with ``cat`` shows no
+    escape code): HTML escaping, markupsafe's, comes after."""
+    return "\n".join(
+        "\t".join(printable(part) for part in line.split("\t")) for line in text.split("\n")
+    )
 
 
 def programs_summary(records: Sequence[AttemptRecord], scaffold: str) -> ProgramsSummary | None:

@@ -78,15 +78,25 @@ async def execute_suite(
 ) -> list[Execution]:
     """``source`` on every case of ``task``'s suite in one sandboxed interpreter, tier by
     tier in increasing size; after a time-out at size ``S`` the tier's remaining cases of
-    size ``S`` and above are not run (each would only wait out its own limit). One
-    execution per case, in suite order."""
+    size ``S`` and above are not run (each would only wait out its own limit), and once the
+    suite's wall clock (``limits.suite_wall_seconds``) is spent no case is (a program that
+    crashes each case, to be started again, or sleeps under its CPU limit, would otherwise
+    hold its slot for most of an hour). One execution per case, in suite order."""
     limits = limits or Limits()
     executions: dict[int, Execution] = {}
     over: dict[str, int] = {}
+    began = time.monotonic()
     async with ProgramSession(source, limits=limits, engine=engine) as session:
         for position in run_order(task.suite):
             case = task.suite[position]
             size = case.size or 0
+            if time.monotonic() - began >= limits.suite_wall_seconds:
+                executions[position] = Execution(
+                    Outcome.NOT_RUN,
+                    reason="not run: the suite's wall-clock limit of "
+                    f"{limits.suite_wall_seconds:g} s is spent",
+                )
+                continue
             if case.tier in over and size >= over[case.tier]:
                 executions[position] = Execution(
                     Outcome.NOT_RUN,

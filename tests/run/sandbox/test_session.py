@@ -177,21 +177,61 @@ def test_identical_programs_run_once_and_share_their_executions(engine: Engine) 
     assert all(e.ok for e in results[1])
 
 
-def test_threads_are_allowed_and_child_processes_are_not(engine: Engine) -> None:
+def test_threads_and_child_processes_are_refused(engine: Engine) -> None:
+    # As the Code Format's rules say: and RLIMIT_NPROC binds no root, where threads of small
+    # stacks ran by the thousand.
     source = (
         "import os, threading\n"
         "def solve(i):\n"
-        "    box = []\n"
-        "    worker = threading.Thread(target=box.append, args=(i['n'] * 2,))\n"
-        "    worker.start()\n"
-        "    worker.join()\n"
         "    if i['fork']:\n"
         "        os.fork()\n"
-        "    return {'doubled': box[0]}\n"
+        "    threading.Thread(target=print).start()\n"
+        "    return {}\n"
     )
-    threaded, forked = _run(source, [{"n": 21, "fork": False}, {"n": 1, "fork": True}], engine)
-    assert threaded.outcome is Outcome.OK and threaded.value == {"doubled": 42}
+    threaded, forked = _run(source, [{"fork": False}, {"fork": True}], engine)
+    assert threaded.outcome is Outcome.EXCEPTION and "can't start new thread" in threaded.reason
     assert forked.outcome is Outcome.EXCEPTION and "PermissionError" in forked.reason
+
+
+@pytest.mark.parametrize(
+    "grab",
+    [
+        # System V shared memory, attached and filled: outside the address-space limit.
+        "import ctypes\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "if libc.shmget(0, 1 << 20, 0o1600) < 0: raise OSError(ctypes.get_errno(), 'shmget')\n",
+        # A memory file filled by writing: counted by no limit the sandbox sets.
+        "import os\nos.memfd_create('x')\n",
+    ],
+)
+def test_memory_outside_the_address_space_is_refused(engine: Engine, grab: str) -> None:
+    source = grab + "def solve(i):\n    return {}\n"
+    (execution,) = _run(source, [{}], engine)
+    assert execution.outcome is Outcome.EXCEPTION, execution
+    assert "Errno 1" in execution.reason or "PermissionError" in execution.reason
+
+
+def test_a_program_cannot_pass_its_crash_off_as_the_sandbox_s(engine: Engine) -> None:
+    # "bwrap:" on its error output, then a crash: the program's own failure, not an
+    # infrastructure error left out of the pass rate.
+    source = "import os, sys\nsys.stderr.write('bwrap: no\\n'); sys.stderr.flush(); os._exit(1)\n"
+    (execution,) = _run(source, [{}], engine)
+    assert execution.outcome is Outcome.CRASH, execution
+
+
+def test_a_time_the_program_forges_is_not_taken(engine: Engine) -> None:
+    # The driver's clock and repr are the program's builtins too.
+    template = (
+        "import builtins\nbuiltins.repr = lambda x: {forged!r}\ndef solve(i):\n    return {{}}\n"
+    )
+    for forged in ("1e400", "-1e11", "1" * 401, "NaN"):
+        (execution,) = _run(template.format(forged=forged), [{}], engine)
+        if forged == "NaN":  # no JSON: the reply is the program's damage, judged so
+            assert execution.outcome is Outcome.BAD_VALUE, execution
+            continue
+        assert execution.outcome is Outcome.OK, execution
+        assert execution.solve_seconds is not None
+        assert 0 <= execution.solve_seconds <= execution.seconds
 
 
 def test_cases_asked_at_once_of_one_session_are_served_in_turn(engine: Engine) -> None:

@@ -6,6 +6,7 @@ sandboxed interpreters."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections import Counter
 
 import pytest
@@ -107,3 +108,17 @@ def test_a_wall_clock_kill_reads_as_its_own_reason(engine: Engine) -> None:
     assert slept.reason.startswith("killed at the wall-clock limit of 1 s")
     assert "having used" in slept.reason and "CPU limit" not in slept.reason
     assert "CPU limit" in spun.reason and "wall-clock" not in spun.reason
+
+
+def test_a_program_that_crashes_each_case_to_be_started_again_spends_the_suite_s_clock(
+    engine: Engine, task: ProgramTask
+) -> None:
+    # Each crash starts the interpreter again and reruns the top level, under the start-up
+    # limit alone; with a sleep there, a suite of crashes took most of an hour of wall time.
+    source = "import os, time\ntime.sleep(0.3)\ndef solve(input):\n    os._exit(3)\n"
+    limits = dataclasses.replace(LIMITS, suite_wall_seconds=1.0)
+    executions = asyncio.run(execute_suite(source, task, engine=engine, limits=limits))
+    outcomes = Counter(execution.outcome for execution in executions)
+    assert outcomes[Outcome.CRASH] >= 1 and outcomes[Outcome.NOT_RUN] >= len(task.suite) // 2
+    spent = [e for e in executions if e.outcome is Outcome.NOT_RUN]
+    assert all(e.reason == "not run: the suite's wall-clock limit of 1 s is spent" for e in spent)

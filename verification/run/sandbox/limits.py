@@ -54,10 +54,12 @@ class Limits:
     ``cpu_seconds`` and ``wall_seconds`` bound each case (``ProgramSession.run`` may give a
     case its own CPU limit; its wall clock is then ``wall_factor`` times that, never under
     ``wall_seconds``, the floor); ``startup_seconds`` bounds
-    starting the interpreter and running the program's top level. The rest bound the
+    starting the interpreter and running the program's top level (again after each crash);
+    ``suite_wall_seconds`` bounds a whole suite (code mode's), whose cases left once it is
+    spent are not run. The rest bound the
     interpreter: ``address_space`` (RLIMIT_AS, bytes), ``processes`` (tasks of the sandbox:
-    the bubblewrap engine allows threads and no child process at all, Docker's pids limit is
-    this), ``file_bytes`` (RLIMIT_FSIZE: the largest file it may write), ``tmp_bytes`` (the
+    the bubblewrap engine allows no thread and no child process at all, Docker's pids limit
+    is this), ``file_bytes`` (RLIMIT_FSIZE: the largest file it may write), ``tmp_bytes`` (the
     size of its private /tmp), ``output_bytes`` (what it may print, standard output and
     error together, per case) and ``value_bytes`` (the JSON text of one returned answer).
     """
@@ -66,6 +68,7 @@ class Limits:
     wall_seconds: float = WALL_FLOOR_SECONDS
     wall_factor: float = WALL_FACTOR
     startup_seconds: float = 20.0
+    suite_wall_seconds: float = 300.0
     address_space: int = 1024 * MIB
     processes: int = 16
     file_bytes: int = 64 * MIB
@@ -86,6 +89,7 @@ class Limits:
                 "wall_seconds",
                 "wall_factor",
                 "startup_seconds",
+                "suite_wall_seconds",
                 "address_space",
                 "processes",
                 "file_bytes",

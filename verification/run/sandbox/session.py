@@ -154,9 +154,16 @@ class ProgramSession:
             return replace(reply, seconds=seconds, cpu_seconds=cpu, stderr=stderr)
         status = reply.get("status")
         if status == Outcome.OK:
+            # The driver's clock runs in the program's interpreter, whose builtins the program
+            # may replace: its figure is kept only where the round trip measured out here
+            # can hold it (a NaN, a negative, 1e400 or a 400-digit number is no time).
             solve_seconds = reply.get("seconds")
-            if not isinstance(solve_seconds, float | int) or isinstance(solve_seconds, bool):
-                solve_seconds = None
+            if (
+                not isinstance(solve_seconds, float | int)
+                or isinstance(solve_seconds, bool)
+                or not 0 <= solve_seconds <= seconds
+            ):
+                solve_seconds = seconds
             if cpu is not None and cpu > limits.cpu_seconds:
                 return Execution(
                     Outcome.TIMEOUT,
@@ -209,13 +216,16 @@ class ProgramSession:
         self._drain = asyncio.create_task(self._read_output(process.stderr))
         started = time.perf_counter()
         reply = await self._exchange(b"", self.limits.startup_seconds)  # the driver runs
+        driver_ran = not isinstance(reply, Execution)  # it said "started": bwrap did its part
         if not isinstance(reply, Execution):
             started = time.perf_counter()
             reply = await self._send_program(process.pid, reply)
         seconds = time.perf_counter() - started
         if isinstance(reply, Execution):
             tail = self._tail_text()
-            if tail.startswith("bwrap:") and reply.outcome is Outcome.CRASH:
+            # Only before the driver ran is "bwrap:" the sandbox's word: after, the program
+            # may write it to pass its own crash off as the sandbox's (an infra error).
+            if not driver_ran and tail.startswith("bwrap:") and reply.outcome is Outcome.CRASH:
                 reply = replace(
                     reply, outcome=Outcome.SANDBOX, reason=f"the sandbox failed: {cut(tail, 500)}"
                 )
