@@ -131,7 +131,9 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         self.reruns = reruns
         """The run whose failed cases a new run asks again (``--rerun-failed``), named in its
         manifest."""
-        self.scheduler = CaseScheduler(self.settings.concurrency)
+        self.scheduler = CaseScheduler(
+            self.settings.concurrency, max_pause=self.settings.retry_max_wait
+        )
         """Starts cases: the limiter per model (kept from run to run)."""
         self.run_id: str | None = None
         """The id of the run under way (set once its directory exists)."""

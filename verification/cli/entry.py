@@ -102,8 +102,9 @@ def _shown(message: str) -> str:
     """An error message as the terminal gets it: each line with what is not printable
     escaped (a path or a name the user typed may hold a terminal's escape codes)."""
     from verification.cases import printable
+    from verification.llm.credentials import redact_known
 
-    return "\n".join(printable(line) for line in message.split("\n"))
+    return "\n".join(printable(line) for line in redact_known(message).split("\n"))
 
 
 def run_command(argv: Sequence[str] | None, prog: str | None) -> int:

@@ -31,6 +31,8 @@ from verification.errors import (
     RetryableLLMError,
     TransientLLMError,
 )
+from verification.llm.credentials import redact_known
+from verification.store.records import MAX_TOKEN_COUNT
 
 if TYPE_CHECKING:  # tenacity and asyncio load with the first provider, not with `list`
     from verification.llm.limiter import Slot
@@ -95,10 +97,15 @@ class LLMResponse(BaseModel):
     @classmethod
     def _counts_only(cls, value: Any) -> Any:
         """A count a server (or a replay file) gives that is no whole number of tokens, a
-        negative one say, is left out as if not given: the journal keeps counts only, and
-        a reply is not lost to its server's arithmetic."""
+        negative one or one past :data:`MAX_TOKEN_COUNT` say, is left out as if not given:
+        the journal keeps counts only, and neither a reply nor the run's cost is lost to its
+        server's arithmetic (10**400 tokens priced overflowed a float: exit 4)."""
         if isinstance(value, Mapping):
-            return {key: count for key, count in value.items() if type(count) is int and count >= 0}
+            return {
+                key: count
+                for key, count in value.items()
+                if type(count) is int and 0 <= count <= MAX_TOKEN_COUNT
+            }
         return value
 
     stop_reason: str | None = None
@@ -106,6 +113,13 @@ class LLMResponse(BaseModel):
     source: str = "live"
     """Where the answer came from: ``live`` (a model call), ``cache``, ``batch``, or a dry
     run's ``reference`` or ``replay``; ``usage`` stays the original call's."""
+
+    @field_validator("content", "model", "stop_reason", mode="after")
+    @classmethod
+    def _no_secret(cls, value: str | None) -> str | None:
+        """A server may echo the key back anywhere: what it says goes to the journal, the
+        cache and the reports, none of which may hold a secret."""
+        return None if value is None else redact_known(value)
 
 
 class LLMProvider(ABC):

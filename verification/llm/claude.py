@@ -16,7 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from verification.errors import LLMError
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
-from verification.llm.credentials import redact, url_credentials, without_credentials
+from verification.llm.credentials import (
+    redact,
+    redact_log_records,
+    url_credentials,
+    without_credentials,
+)
 from verification.llm.replies import BODY_FAULTS, message_reply, not_a_reply
 from verification.llm.retry import RetryPolicy
 from verification.llm.sdk_errors import (
@@ -138,6 +143,8 @@ class ClaudeProvider(LLMProvider):
         self.caches_prompts = prompt_caching
         self.secrets: list[str | None] = [api_key]
         """What no error message may show (the key)."""
+        # Nor any reply, journal line or report: a server may echo it anywhere.
+        redact_log_records([api_key, *url_credentials(self.base_url)])
 
     def arguments(self, request: LLMRequest) -> dict[str, Any]:
         """The Messages API arguments of ``request`` (a batch sends the same ``params``)."""

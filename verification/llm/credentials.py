@@ -14,7 +14,13 @@ from typing import Any
 # Below the providers: a manifest read back strips URLs with them too (the store's layer).
 from verification.store.urls import url_credentials, without_credentials
 
-__all__ = ["redact", "redact_log_records", "url_credentials", "without_credentials"]
+__all__ = [
+    "redact",
+    "redact_known",
+    "redact_log_records",
+    "url_credentials",
+    "without_credentials",
+]
 
 
 def redact(text: str, secrets: Iterable[str | None]) -> str:
@@ -48,3 +54,11 @@ def redact_log_records(secrets: Iterable[str | None]) -> None:
 
     factory.redacts = True  # type: ignore[attr-defined]
     logging.setLogRecordFactory(factory)
+
+
+def redact_known(text: str) -> str:
+    """``text`` with every secret this process knows (:func:`redact_log_records` was told
+    them: the settings' keys, a provider's own) redacted: what a server says back, in a
+    reply's model or stop reason or an error's words, before a journal, a report or the
+    terminal holds it."""
+    return redact(text, _LOGGED_SECRETS) if _LOGGED_SECRETS and text else text

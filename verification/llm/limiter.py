@@ -57,9 +57,14 @@ class AdaptiveLimiter:
         *,
         start: int | None = None,
         clock: Callable[[], float] = time.monotonic,
+        max_pause: float = 60.0,
     ) -> None:
         if limit < 1:
             raise ValueError(f"a limit of at least 1, not {limit}")
+        self.max_pause = max_pause
+        """The longest a 429 holds new starts, whatever its Retry-After says (the retry
+        policy's longest wait: a server asking for a billion seconds would otherwise hold
+        every queued case, none of whose budgets has started, for good)."""
         self.ceiling = limit
         """The most it allows (``--concurrency``)."""
         self.limit = starting_limit(limit) if start is None else max(1, min(start, limit))
@@ -145,7 +150,8 @@ class AdaptiveLimiter:
         self.limit = max(1, min(self.limit, self.in_flight - held))
         self.lowest = min(self.lowest, self.limit)
         if retry_after is not None and retry_after > 0:
-            self._paused_until = max(self._paused_until, self._clock() + retry_after)
+            pause = min(retry_after, self.max_pause)
+            self._paused_until = max(self._paused_until, self._clock() + pause)
         self._wake()
 
     def succeeded(self) -> None:

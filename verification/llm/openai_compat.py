@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING, Any
 from verification.cases import printable
 from verification.errors import ConfigurationError, LLMError
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
-from verification.llm.credentials import redact, url_credentials, without_credentials
+from verification.llm.credentials import (
+    redact,
+    redact_log_records,
+    url_credentials,
+    without_credentials,
+)
 from verification.llm.replies import BODY_FAULTS, NotAReply, completion_reply, not_a_reply
 from verification.llm.retry import RetryPolicy
 from verification.llm.sdk_errors import (
@@ -114,6 +119,8 @@ class OpenAICompatibleProvider(LLMProvider):
         """The model asked (``--model``); ``None`` until preflight picks the server's only
         model."""
         self._secrets = [api_key]
+        # No reply, journal line or report may show it: a server may echo it anywhere.
+        redact_log_records([api_key, *url_credentials(base_url)])
         # Local servers ignore the key, but the SDK insists on one.
         self._client: openai.AsyncOpenAI = openai.AsyncOpenAI(
             base_url=base_url, api_key=api_key or "not-needed", max_retries=0, timeout=timeout

@@ -78,7 +78,9 @@ def _usage(value: object) -> dict[str, int]:
     if value is None:
         return {}
     dump = getattr(value, "model_dump", None)
-    counts = dump() if callable(dump) else value
+    # warnings=False: a server's float or string counts are left out below, not warned of
+    # on the user's terminal by the SDK model's serializer.
+    counts = dump(warnings=False) if callable(dump) else value
     if not isinstance(counts, Mapping):
         raise NotAReply(f"usage is {type(value).__name__}, not an object")
     return {

@@ -29,6 +29,7 @@ from verification.certify.calibration import CaseCalibration, calibrate_case
 from verification.config import RunConfig
 from verification.errors import FatalLLMError, LLMError, PluginError
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
+from verification.llm.credentials import redact_known
 from verification.llm.limiter import AdaptiveLimiter, Slot
 from verification.llm.prompt_builder import Prompt, PromptBuilder
 from verification.run.answers import AnswerKind, Judgement
@@ -342,7 +343,7 @@ class Attempts:
             expected=drawn.expected,
             outcome=verdict.outcome,
             level=verdict.level,
-            reason=verdict.reason,
+            reason=redact_known(verdict.reason),  # an error's words may be a server's
             leniency=list(verdict.leniency),
             answer=verdict.answer,
             raw_response=raw,

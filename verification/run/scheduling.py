@@ -33,15 +33,17 @@ Answer = Callable[[Job, Slot], Awaitable[list[AttemptRecord]]]
 class CaseScheduler:
     """Starts a run's cases under its limiters, its budget and the cache warm-up."""
 
-    def __init__(self, concurrency: int) -> None:
+    def __init__(self, concurrency: int, *, max_pause: float = 60.0) -> None:
         self.concurrency = concurrency
+        self.max_pause = max_pause
+        """The longest a 429 holds a limiter's new starts (the retry policy's longest wait)."""
         self.limiters: dict[str, AdaptiveLimiter] = {}
         """One per model, made on first use."""
 
     def limiter_for(self, model: str) -> AdaptiveLimiter:
         """The model's limiter."""
         if model not in self.limiters:
-            self.limiters[model] = AdaptiveLimiter(self.concurrency)
+            self.limiters[model] = AdaptiveLimiter(self.concurrency, max_pause=self.max_pause)
         return self.limiters[model]
 
     async def run(

@@ -4,9 +4,9 @@ a response is capped before it is written."""
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt
+from pydantic import BaseModel, ConfigDict, Field
 
 from verification.cases import (
     ProgramTask,
@@ -25,6 +25,7 @@ from verification.store.stored_files import (
 __all__ = [
     "JOURNAL_SCHEMA",
     "MAX_RAW_RESPONSE_CHARS",
+    "MAX_TOKEN_COUNT",
     "PROGRAM_TIER",
     "Arm",
     "AttemptRecord",
@@ -40,6 +41,9 @@ __all__ = [
 
 JOURNAL_SCHEMA = 1
 MAX_RAW_RESPONSE_CHARS = 1024 * 1024
+MAX_TOKEN_COUNT = 10**9
+"""The most tokens one count of a reply's usage may say: a billion, far past any model's
+context, and a sum that prices to a float (a server's 10**400 does not)."""
 
 
 Outcome = Literal["passed", "failed", "truncated", "refused", "infra_error"]
@@ -148,7 +152,7 @@ class AttemptRecord(BaseModel):
     raw_response_chars: int = Field(ge=0)
     raw_response_sha256: str | None
     stop_reason: str | None
-    usage: dict[str, NonNegativeInt]
+    usage: dict[str, Annotated[int, Field(ge=0, le=MAX_TOKEN_COUNT)]]
     latency_s: float = Field(ge=0.0, allow_inf_nan=False)
     model: str | None
     finished_at: str

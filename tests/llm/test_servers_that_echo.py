@@ -1,0 +1,93 @@
+"""Servers a helper's hunt wrote to answer nonsense: one that echoes the API key in the
+fields of its replies and errors (no file, report or terminal line may show it), one that
+counts 10**400 tokens (the cost is no crash), and one that asks for a billion seconds'
+wait (no queued case waits it)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from tests.support.fake_server import FakeModelServer, Reply, anthropic_error
+from verification.cli import main
+from verification.llm.base import LLMResponse
+from verification.llm.limiter import AdaptiveLimiter
+from verification.store.records import MAX_TOKEN_COUNT
+
+KEY = "sk-ant-PLANTED-canary-123"
+"""The API key ``anthropic_env`` sets: a canary no output may hold."""
+
+
+def _verify(tmp_path: Path, cases: int, *extra: str) -> int:
+    argv = ["verify", "kmp", "--provider", "anthropic", "--model", "claude-haiku-4-5"]
+    return main([*argv, "--cases", str(cases), "--output", str(tmp_path), *extra])
+
+
+def _files_holding(folder: Path, text: str) -> list[str]:
+    return [
+        str(path)
+        for path in folder.rglob("*")
+        if path.is_file() and text.encode() in path.read_bytes()
+    ]
+
+
+def test_a_key_echoed_in_every_field_a_server_fills_is_shown_nowhere(
+    anthropic_env: FakeModelServer,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("VERIFY_MAX_RETRIES", "1")
+    monkeypatch.setenv("VERIFY_CONCURRENCY", "1")
+    server = anthropic_env
+    server.script(
+        [
+            anthropic_error(429, KEY, f"slow down, {KEY}"),  # the error's type and words
+            anthropic_error(429, KEY, f"slow down, {KEY}"),
+            server.message(f"no answer, {KEY}", model=KEY, stop_reason=KEY),
+            Reply(200, {**server.message_body(), "type": KEY}),  # no Message: its type said
+            Reply(200, {**server.message_body(), "type": KEY}),
+        ]
+    )
+    code = _verify(tmp_path, 3)
+    assert code in (1, 3)
+    out, err = capsys.readouterr()
+    assert KEY not in out and KEY not in err
+    assert _files_holding(tmp_path, KEY) == []
+    assert "<redacted>" in "".join(p.read_text("utf-8") for p in tmp_path.rglob("*.jsonl"))
+
+
+def test_a_reply_counting_10_to_the_400_tokens_is_priced_without_a_crash(
+    anthropic_env: FakeModelServer,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    server = anthropic_env
+    huge = server.message_body("no answer")
+    huge["usage"] = {"input_tokens": 10**400, "output_tokens": 10**400}
+    server.script([Reply(200, huge)])
+    assert _verify(tmp_path, 1) == 1  # judged: the reply is wrong, and priced
+    (run,) = (tmp_path / "runs").iterdir()
+    assert main(["report", run.name, "--output", str(tmp_path)]) == 1
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_counts_past_any_context_are_left_out_of_a_reply() -> None:
+    usage = {"input_tokens": MAX_TOKEN_COUNT + 1, "output_tokens": 5, "cache": -1}
+    assert LLMResponse(content="x", model="m", usage=usage).usage == {"output_tokens": 5}
+
+
+def test_a_retry_after_of_a_billion_seconds_holds_new_starts_no_longer_than_the_longest_wait() -> (
+    None
+):
+    async def go() -> None:
+        limiter = AdaptiveLimiter(2, start=2, max_pause=0.05)
+        await limiter.acquire()
+        limiter.rate_limited(1e9, held=1)
+        limiter.release()
+        # A queued case waited about 31 years for its slot; its budget never started.
+        await asyncio.wait_for(limiter.acquire(), timeout=30)
+
+    asyncio.run(go())
