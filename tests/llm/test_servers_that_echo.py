@@ -1,7 +1,8 @@
 """Servers a helper's hunt wrote to answer nonsense: one that echoes the API key in the
 fields of its replies and errors (no file, report or terminal line may show it), one that
-counts 10**400 tokens (the cost is no crash), and one that asks for a billion seconds'
-wait (no queued case waits it)."""
+counts 10**400 tokens (the cost is no crash), one that asks for a billion seconds' wait
+(no queued case waits it), and one whose reply holds content null (an empty reply, as the
+OpenAI provider reads one)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tests.support.fake_server import FakeModelServer, Reply, anthropic_error
 from verification.cli import main
 from verification.llm.base import LLMResponse
 from verification.llm.limiter import AdaptiveLimiter
+from verification.store.journal import read_journal
 from verification.store.records import MAX_TOKEN_COUNT
 
 KEY = "sk-ant-PLANTED-canary-123"
@@ -91,3 +93,16 @@ def test_a_retry_after_of_a_billion_seconds_holds_new_starts_no_longer_than_the_
         await asyncio.wait_for(limiter.acquire(), timeout=30)
 
     asyncio.run(go())
+
+
+def test_content_null_is_an_empty_reply_failing_at_level_1(
+    anthropic_env: FakeModelServer, tmp_path: Path
+) -> None:
+    server = anthropic_env
+    server.script([Reply(200, {**server.message_body(), "content": None})])
+    assert _verify(tmp_path, 1) == 1  # FAILED, not INCOMPLETE: judged, not retried
+    (run,) = (tmp_path / "runs").iterdir()
+    (record,) = read_journal(run / "results.jsonl")
+    assert (record.outcome, record.level) == ("failed", 1)
+    assert record.reason == "the reply is empty"
+    assert len(server.requests) == 1

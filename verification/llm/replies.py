@@ -120,8 +120,10 @@ def message_reply(message: Any) -> LLMResponse:
     _an_object(message, "Message")
     if getattr(message, "type", "message") != "message":
         raise NotAReply(f"its type is {getattr(message, 'type', None)!r}, not 'message'")
+    # Content null is a valid reply with no text, as OpenAI's is: its case fails at level 1.
+    content = message.content
     return LLMResponse(
-        content=_blocks_text(message.content, "content"),
+        content="" if content is None else _blocks_text(content, "content"),
         model=_text(message.model, "model"),
         usage=_usage(message.usage),
         stop_reason=_optional_text(message.stop_reason, "stop_reason"),
