@@ -10,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from verification.cases import parse_case_id
-from verification.llm.response_parser import _markdown_code, _plain_fences
+from verification.llm.reply_blocks import _markdown_code, _plain_fences
 from verification.registry import SPECS, get_spec
 from verification.runner import plan_cases
 

@@ -20,7 +20,6 @@ import contextlib
 import json
 import math
 import os
-import re
 import resource
 import signal
 import time
@@ -30,54 +29,19 @@ from pathlib import Path
 from typing import Any
 
 from verification.run.sandbox.cpu_clock import CPU_TICK, CpuClock, interpreter_pid, timeout_reason
-from verification.run.sandbox.driver import check_answer
 from verification.run.sandbox.engines import Engine, Launch
 from verification.run.sandbox.execution import Execution, Outcome, cut
 from verification.run.sandbox.limits import Limits
+from verification.run.sandbox.wire import encode_input, read_reply
 
 __all__ = ["DRIVER_SOURCE", "ProgramSession", "encode_input", "run_program", "run_programs"]
 
 DRIVER_SOURCE = Path(__file__).with_name("driver.py").read_text(encoding="utf-8")
 TAIL_BYTES = 4096
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
 
 
 class _OverCpu(Exception):
     """A case's CPU time passed its limit while the harness waited for its answer."""
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is no JSON value")
-
-
-def _decode(line: bytes) -> Any:
-    """A reply line as JSON data; strict JSON only (no NaN), as the driver writes it."""
-    return json.loads(line, parse_constant=_no_constant)
-
-
-def _depth_within(value: object, max_depth: int) -> bool:
-    """Whether parsed JSON data nests at most ``max_depth`` containers deep. Containers
-    only: a reply's size is capped by the read, NaN refused by the parse, and a lone
-    surrogate looked for in its text."""
-    level: list[dict[str, object] | list[object]] = (
-        [value] if isinstance(value, dict | list) else []
-    )
-    depth = 0
-    while level:
-        depth += 1
-        if depth > max_depth:
-            return False
-        below: list[dict[str, object] | list[object]] = []
-        for item in level:
-            children = item.values() if isinstance(item, dict) else item
-            below.extend(c for c in children if isinstance(c, dict | list))
-        level = below
-    return True
-
-
-def encode_input(case_input: Mapping[str, object]) -> bytes:
-    """A case's input as the driver reads it: one line of JSON (encode once, run many)."""
-    return json.dumps({"input": case_input}, ensure_ascii=False).encode() + b"\n"
 
 
 class ProgramSession:
@@ -313,26 +277,10 @@ class ProgramSession:
             return self._output_failure()
         if not line.endswith(b"\n"):
             return await self._ended()
-        try:
-            reply = _decode(line)
-        except (ValueError, RecursionError):
-            reply = None
-        if not isinstance(reply, dict) or (
-            _SURROGATE_ESCAPE.search(line) and check_answer(reply, 10**6, len(line)) is not None
-        ):  # a lone surrogate would break whatever writes the answer down later
+        reply, problem = read_reply(line, self.limits.max_depth)
+        if reply is None:
             await self._kill()
-            return Execution(
-                Outcome.BAD_VALUE, reason="the driver's reply was damaged by the program"
-            )
-        # The answer sits one level down in the reply. Fewer brackets than the limit cannot
-        # nest past it (counted in C: the walk costs more than the rest of a case).
-        depth = self.limits.max_depth + 1
-        if line.count(b"[") + line.count(b"{") > depth and not _depth_within(reply, depth):
-            await self._kill()
-            return Execution(
-                Outcome.BAD_VALUE,
-                reason=f"the answer nests deeper than {self.limits.max_depth} levels",
-            )
+            return Execution(Outcome.BAD_VALUE, reason=problem)
         return reply
 
     async def _read_line(self, stream: asyncio.StreamReader, cpu_end: float | None) -> bytes:
