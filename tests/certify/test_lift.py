@@ -83,3 +83,25 @@ def test_a_pairs_reports_take_the_lift_given_and_say_what_its_figures_are_once(
     for text in (render_lift(two), lift_markdown(two)):
         assert text.count("case scores on the cases both arms decided") == 1
         assert text.count(lift_sentence(lift.scaffolds["kmp"])) == 2
+
+
+def test_no_lift_is_claimed_over_an_incomplete_arm(tmp_path: Path) -> None:
+    # A helper's hunt: a bare arm whose wrong answers were counted and whose other answers
+    # were errors read INCOMPLETE, and the pair still said "the scaffold lifts the pass rate".
+    argv = ["verify", "kmp", "--cases", "24", "--provider", "reference"]
+    assert main([*argv, "--output", str(tmp_path)]) == 0
+    (run,) = (tmp_path / "runs").iterdir()
+    manifest = read_manifest_file(run / "manifest.json")
+    right = read_journal(run / "results.jsonl")
+    wrong = [
+        r.model_copy(update={"outcome": "failed" if k % 2 else "infra_error", "level": 3})
+        for k, r in enumerate(right)
+    ]
+    scaffold = results_from_journal(manifest, right)["kmp"]
+    bare = results_from_journal(manifest, wrong)["kmp"]
+    assert bare.status == "INCOMPLETE" and scaffold.status != "INCOMPLETE"
+    lift = scaffold_lift(bare, scaffold, wrong, right)
+    assert lift.overall.lifted  # the counted answers alone would claim it
+    sentence = lift_sentence(lift)
+    assert "No lift is claimed: the bare arm is INCOMPLETE" in sentence
+    assert "lifts" not in sentence

@@ -146,6 +146,9 @@ class Lift:
     """Why the bare arm's envelope search ended before finding its boundary ("" when it
     ran its course, or the arm swept fixed sizes)."""
     scaffold_stopped: str = ""
+    incomplete: tuple[str, ...] = ()
+    """The arms INCOMPLETE ("the bare arm", "the scaffold arm"): answers lost to errors or
+    missing, so no lift is claimed (the answers left may be the ones that favour it)."""
 
 
 @dataclass(frozen=True)
@@ -231,6 +234,11 @@ def scaffold_lift(
         scaffold_fails_from=(scaffold_search or scaffold).fails_from,
         bare_stopped=bare_search.stopped if bare_search else "",
         scaffold_stopped=scaffold_search.stopped if scaffold_search else "",
+        incomplete=tuple(
+            arm
+            for arm, results in (("the bare arm", bare), ("the scaffold arm", scaffold))
+            if results.status == "INCOMPLETE"
+        ),
     )
 
 
@@ -265,7 +273,14 @@ def lift_sentence(lift: Lift) -> str:
     lifted = [row for row in rows if row.lifted]
     lowered = [row for row in rows if row.lowered]
     where = "at these sizes" if lift.sizes else "on these cases"
-    if lifted:
+    if lift.incomplete:
+        arms = " and ".join(lift.incomplete)
+        adds = (
+            f"No lift is claimed: {arms} {'is' if len(lift.incomplete) == 1 else 'are'} "
+            "INCOMPLETE (answers lost to errors or missing)"
+        )
+        lowered = []
+    elif lifted:
         best = max(lifted, key=lambda row: row.comparison.difference)
         at = f" at {_sizes(lifted)} {lift.unit}" if lift.sizes else ""
         at_best = f" at {best.size}" if lift.sizes else ""

@@ -27,7 +27,7 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
-from verification.cases import printable
+from verification.cases import TIERS, printable
 from verification.certify.results import UNCERTIFIED, ScaffoldResults, Status
 from verification.errors import JournalError, RunInUseError, StoredFileError
 from verification.reports.base import RunEntry, manifest_field
@@ -68,6 +68,8 @@ COMPARABLE_FIELDS = (
     "provider",
     "model",
     "level",
+    "cases",
+    "samples",
     "seed",
     "seed_sha256",
     "sizes",
@@ -215,7 +217,12 @@ def live_share(records: list[AttemptRecord]) -> float:
 
 
 def _is_baseline(entry: RunEntry) -> bool:
-    if entry.manifest.shard is not None:  # a slice of a plan: its merged run may be one
+    manifest = entry.manifest
+    if manifest.shard is not None:  # a slice of a plan: its merged run may be one
+        return False
+    # Cases picked by hand (--case, -k), some tiers or a run's failures (--rerun-failed) are
+    # no plan's: a two-case smoke run as the baseline would leave a gate no power to fire.
+    if manifest.case_filter or manifest.reruns or not set(manifest.tiers) >= set(TIERS):
         return False
     if entry.summary is None:
         return False
