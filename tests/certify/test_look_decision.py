@@ -105,3 +105,24 @@ def test_a_fixed_plan_has_no_look_to_decide() -> None:
     order = [f"kmp-simple-{k:03d}" for k in range(20)]
     assert look_decision("kmp", records, planned=20, plan=plan, order=order) is None
     assert ScaffoldResults.from_records("kmp", records, planned=20, plan=plan).decision is None
+
+
+def test_a_look_whose_window_errors_push_past_asked_failures_does_not_decide() -> None:
+    # A helper's hunt: 4 errors among the first 34 planned cases, then 6 failures: the look
+    # at 30 counted read CERTIFIED at 100% on positions 0 to 33 and left out the failures
+    # the run had asked (an 83% rate, 75% worst case).
+    errors = {3, 10, 17, 24}
+    lines = [
+        ("kmp", k, 0, 1, "infra_error" if k in errors else "failed" if k >= 34 else "passed")
+        for k in range(40)
+    ]
+    records = [_record(*line) for line in lines]
+    order = [f"kmp-simple-{k:03d}" for k in range(40)]
+    plan = plan_for("standard")
+    got = look_decision("kmp", records, planned=40, plan=plan, order=order)
+    assert got is None or got.status != "CERTIFIED"
+    final = ScaffoldResults.from_records(
+        "kmp", records, planned=40, plan=plan, order=order, final=True
+    )
+    assert final.status != "CERTIFIED" and final.n == 36  # every answer asked counted
+    _held_equal(lines, 40, 1, plan)

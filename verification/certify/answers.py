@@ -5,7 +5,7 @@ straight from the chains (:func:`look_decision`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -14,7 +14,7 @@ from verification.certify.sequential import CertificationPlan, Decision, decide
 from verification.generators.base import TestCase
 from verification.store.records import AttemptRecord
 
-__all__ = ["CaseScores", "Chains", "TestResult", "attempt_chains", "look_decision"]
+__all__ = ["CaseScores", "Chains", "TestResult", "attempt_chains", "look_decision", "look_windows"]
 
 Chains = dict[tuple[str, int], dict[int, AttemptRecord]]
 """Per (case id, sample): its attempts by number, each the journal's latest line for it."""
@@ -135,6 +135,19 @@ def attempt_chains(
     return mine, latest, chains
 
 
+def look_windows(order: Sequence[str], counted: Sequence[str]) -> Callable[[int], bool]:
+    """Whether a look at ``n`` counted cases may decide: the planned cases up to its
+    ``n``-th counted one (``counted`` in ``order``), infrastructure errors and missing
+    answers among them, hold at most a tenth that are not counted. A look reads the first
+    ``n`` *counted* cases, so errors push its window past cases the run has already asked:
+    30 passes with 4 errors among them read CERTIFIED while the 6 failures asked right
+    after were left out (a helper's hunt). Where the window is so holed, a later look
+    decides on more of what was asked."""
+    place = {case: position for position, case in enumerate(order)}
+    ends = [place[case] + 1 for case in counted]
+    return lambda n: 0 < n <= len(ends) and 10 * (ends[n - 1] - n) <= ends[n - 1]
+
+
 def look_decision(
     scaffold: str,
     records: Iterable[AttemptRecord],
@@ -170,5 +183,7 @@ def look_decision(
     missing = max(planned - counted - infra, 0)
     if 10 * (infra + missing) > planned:
         return None
-    decision = decide(plan, CaseScores(tallies).in_order(order), final=False)
+    scores = CaseScores(tallies)
+    windows = look_windows(order, scores.ordered_ids(order))
+    decision = decide(plan, scores.in_order(order), final=False, may_decide=windows)
     return decision if decision.n else None

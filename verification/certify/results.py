@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from verification.cases import TIERS, ProgramTask, parse_case_id
 from verification.catalog import Catalog, default_catalog
-from verification.certify.answers import CaseScores, TestResult, attempt_chains
+from verification.certify.answers import CaseScores, TestResult, attempt_chains, look_windows
 from verification.certify.calibration import (
     Calibration,
     CaseCalibration,
@@ -267,7 +267,8 @@ class ScaffoldResults:
         decision, asked_after = None, 0
         if plan is not None and plan.sequential:  # its status is the decided cases' alone
             ordered = cases.ordered_ids(order)
-            decision = decide(plan, cases.in_order(order), final=final)
+            windows = look_windows(order, ordered)
+            decision = decide(plan, cases.in_order(order), final=final, may_decide=windows)
             asked_after = len(ordered) - decision.n
             decided = set(ordered[: decision.n])
             counted = [r for r in counted if r.test_case.id in decided]

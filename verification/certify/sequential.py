@@ -26,7 +26,7 @@ conservative.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache, partial
@@ -331,13 +331,20 @@ def _exact(score: float | Fraction) -> Fraction:
 
 
 def decide(
-    plan: CertificationPlan, scores: Iterable[float | Fraction], *, final: bool = False
+    plan: CertificationPlan,
+    scores: Iterable[float | Fraction],
+    *,
+    final: bool = False,
+    may_decide: Callable[[int], bool] | None = None,
 ) -> Decision:
     """The plan's decision on ``scores``, the answered cases' scores (0 to 1) in plan
     order: the first look that decides, else the cap's point cut, else ``UNDECIDED`` while
     fewer scores than the next look needs are in. ``final``: nothing more will be asked
     (a run that ended short of its cap, e.g. infrastructure errors left it fewer answered
-    cases), so an undecided plan falls to the point cut on every score there is."""
+    cases), so an undecided plan falls to the point cut on every score there is.
+    ``may_decide(n)``, when given, says whether the look at ``n`` scores may decide
+    (:func:`~verification.certify.answers.look_windows`: not where the cases it skipped
+    were too many)."""
     # Whole scores (nearly all: one answer per case) are counted as ints, and only the
     # shares of several samples are summed as fractions: a Fraction sum per score cost far
     # more than the looks, and the sum at a look is the same exact number either way.
@@ -354,7 +361,7 @@ def decide(
         if n < look:
             continue
         status = _at_look(plan, parts + whole, n, last=look == plan.cap)
-        if status != "UNDECIDED":
+        if status != "UNDECIDED" and (may_decide is None or may_decide(n)):
             return Decision(status, n, number, early=look < plan.cap)
         number, look = next(looks)
     if final and n:
