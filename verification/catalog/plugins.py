@@ -356,8 +356,16 @@ def _count(value: Any) -> int:
 
 
 def _verdict(value: Any) -> ValidationResult:
+    # Its fields too: a message of None reached the journal's record (exit 4), and an
+    # is_valid of "False", a string, read as a pass.
     if not isinstance(value, ValidationResult):
         raise TypeError("not a ValidationResult")
+    if type(value.is_valid) is not bool:
+        raise TypeError(f"its is_valid is {type(value.is_valid).__name__}, not bool")
+    if not isinstance(value.message, str):
+        raise TypeError(f"its message is {type(value.message).__name__}, not str")
+    if value.form_rule is not None and not isinstance(value.form_rule, str):
+        raise TypeError(f"its form_rule is {type(value.form_rule).__name__}, not str or None")
     return value
 
 

@@ -15,7 +15,12 @@ from typing import Any
 from verification.cases import TIERS, Tier
 from verification.errors import SpecError
 
-__all__ = ["STRESS_FACTOR", "STRESS_TIERS", "SWEEP_TIERS", "SizeAxis"]
+__all__ = ["MAX_AXIS_SIZE", "STRESS_FACTOR", "STRESS_TIERS", "SWEEP_TIERS", "SizeAxis"]
+
+MAX_AXIS_SIZE = 1_000_000
+"""The largest size an axis may name (the catalog's largest is 1,024): the sizes a tier
+accepts are listed to check a ``--size``, and a plugin's range to 10**9 took every byte of
+the machine's memory at ``list``."""
 
 STRESS_FACTOR = 4
 """How far past the standard maximum a stress range reaches where the scaffold allows."""
@@ -76,6 +81,10 @@ class SizeAxis:
         for tier, (low, high) in self.ranges.items():
             if not 0 <= low <= high:
                 raise SpecError(f"size range of tier {tier!r} is empty: {low}..{high}")
+            if high > MAX_AXIS_SIZE:
+                raise SpecError(
+                    f"size range of tier {tier!r} reaches {high}, past {MAX_AXIS_SIZE:,}"
+                )
         if self.stress is not None:
             low, high = self.stress
             top = self.ranges["standard"][1]
@@ -83,6 +92,8 @@ class SizeAxis:
                 raise SpecError(
                     f"stress range {low}..{high} must lie past the standard maximum {top}"
                 )
+            if high > MAX_AXIS_SIZE:
+                raise SpecError(f"stress range {low}..{high} reaches past {MAX_AXIS_SIZE:,}")
         if not isinstance(self.stress_limit, str) or not self.stress_limit.isprintable():
             raise SpecError(f"size axis ({self.unit}): stress_limit must be one line of text")
 

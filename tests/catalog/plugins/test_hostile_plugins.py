@@ -82,6 +82,20 @@ class ReturnsNone(Validator):
         return None
 
 
+class MessageNone(Validator):
+    kind = "message_none"
+
+    def validate(self, actual, expected, *, case=None):
+        return ValidationResult(True, None)
+
+
+class SaysFalse(Validator):
+    kind = "says_false"
+
+    def validate(self, actual, expected, *, case=None):
+        return ValidationResult("False", "a string that reads as a pass")
+
+
 class Exits(Validator):
     kind = "exits"
 
@@ -114,6 +128,8 @@ GENERATOR_RAISES = spec("generator_raises", generator=broken)
 GENERATOR_LIST = spec("generator_list", generator=lambda rng, tier, size: [1, 2])
 REFERENCE_SET = spec("reference_set", reference=lambda numbers: {"largest": {max(numbers)}})
 VALIDATOR_NONE = spec("validator_none", validator=ReturnsNone())
+VALIDATOR_MESSAGE_NONE = spec("validator_message_none", validator=MessageNone())
+VALIDATOR_SAYS_FALSE = spec("validator_says_false", validator=SaysFalse())
 VALIDATOR_EXITS = spec("validator_exits", validator=Exits())
 RENDER_RAISES = spec("render_raises", render_answer=broken)
 FORMAT_RAISES = spec("format_raises", format_input=broken)
@@ -176,6 +192,9 @@ VERIFY_ATTACKS = {
     "generator_list": "its generator returned list: not a JSON object",
     "reference_set": "its reference returned dict: Object of type set is not JSON serializable",
     "validator_none": "its validator returned NoneType: not a ValidationResult",
+    # A message of None reached the journal's record (exit 4); "False" read as a pass.
+    "validator_message_none": "its message is NoneType, not str",
+    "validator_says_false": "its is_valid is str, not bool",
     "validator_exits": "its validator raised SystemExit: 0",
     "render_raises": "its render_answer raised RuntimeError: plugin bug",
     "format_raises": "its input formatter raised RuntimeError: plugin bug",
@@ -372,3 +391,20 @@ def test_a_real_ctrl_c_while_a_plugin_loads_still_exits_130(
         child.kill()
     assert child.returncode == 130, err
     assert "interrupted" in err
+
+
+def test_a_size_axis_past_a_million_is_a_spec_error() -> None:
+    # A plugin's range to 10**9 took every byte of memory at `list` (each size is listed).
+    from verification.catalog.sizes import MAX_AXIS_SIZE, SizeAxis
+    from verification.errors import SpecError
+
+    ranges = {"simple": (1, 8), "standard": (8, 10**9), "edge": (1, 8)}
+    with pytest.raises(SpecError, match="past 1,000,000"):
+        SizeAxis(unit="items", measure=len, ranges=ranges)
+    with pytest.raises(SpecError, match="past 1,000,000"):
+        SizeAxis(
+            unit="items",
+            measure=len,
+            ranges={**ranges, "standard": (8, 10)},
+            stress=(11, MAX_AXIS_SIZE + 1),
+        )
