@@ -67,6 +67,10 @@ class Calibration:
     alternatives_accepted: int
     alternatives: int
     first_misses: tuple[CalibrationMiss, ...] = ()
+    unchecked: bool = False
+    """The scaffold's own ``mutants`` hook gave no mutant on any case of the run (it raised,
+    gave nothing or only the expected answer): nothing showed its validator rejects a wrong
+    answer, and one that accepts every answer would certify (a helper's hunt did that)."""
 
     @property
     def misses(self) -> int:
@@ -200,12 +204,14 @@ def calibrate(
     known = known or {}
     per_case = [known.get(case.id) or calibrate_case(spec, case) for case in cases]
     misses = [miss for each in per_case for miss in each.misses][:MAX_MISSES_SHOWN]
+    mutants = sum(each.mutants for each in per_case)
     return Calibration(
         mutants_rejected=sum(each.mutants_rejected for each in per_case),
-        mutants=sum(each.mutants for each in per_case),
+        mutants=mutants,
         alternatives_accepted=sum(each.alternatives_accepted for each in per_case),
         alternatives=sum(each.alternatives for each in per_case),
         first_misses=tuple(misses),
+        unchecked=bool(per_case) and mutants == 0 and not spec.generic_mutants,
     )
 
 

@@ -283,6 +283,8 @@ class ScaffoldResults:
             reason = "nothing counted" if cases.n == 0 else "unfinished answers over 10%"
         if calibration is not None and calibration.misses:
             status, reason = "INCOMPLETE", "validator miss"
+        elif calibration is not None and calibration.unchecked and status == "CERTIFIED":
+            status, reason = "INCOMPLETE", "validator unchecked"
         return cls(
             scaffold=scaffold,
             results=every + every_infra,
