@@ -209,3 +209,22 @@ def test_batch_through_openai_is_refused_with_no_server_to_ask(
     err = capsys.readouterr().err
     assert "the openai provider has none" in err and "cannot reach" not in err
     assert not tmp_path.exists() or not any(tmp_path.iterdir())
+
+
+def test_json_is_the_summary_alone_whatever_a_scaffold_s_code_prints(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A plugin's generator that printed put its lines before the summary on stdout.
+    from verification.run import case_plan
+
+    drawing = case_plan.draw_case
+
+    def chatty(*args: object, **kwargs: object) -> object:
+        print("drawing a case, says the plugin")
+        return drawing(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(case_plan, "draw_case", chatty)
+    assert main(_dry(tmp_path, "--cases", "2", "--json")) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["scaffolds"]["dijkstra"]["status"]
+    assert "says the plugin" in err

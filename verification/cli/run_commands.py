@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -231,37 +232,42 @@ class RunCommands(CommandsBase):
             progress=bar.advance if bar else None,
             planned=bar.start if bar else None,
         )
-        try:
-            import asyncio
+        # With --json standard output is the summary alone: what a plugin's code prints
+        # while the run draws, judges or reports goes to standard error.
+        json_out = sys.stdout
+        with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+            try:
+                import asyncio
 
-            outcome = asyncio.run(
-                terminable(
-                    runner.run(
-                        scaffolds,
-                        tiers=chosen_tiers,
-                        case_ids=case_ids,
-                        resume=resume,
-                        size=size,
-                        shard=shard,
+                outcome = asyncio.run(
+                    terminable(
+                        runner.run(
+                            scaffolds,
+                            tiers=chosen_tiers,
+                            case_ids=case_ids,
+                            resume=resume,
+                            size=size,
+                            shard=shard,
+                        )
                     )
                 )
+            except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
+                say_how_to_resume(runner, self.prog, asked=isinstance(exc, KeyboardInterrupt))
+                raise
+            finally:
+                if bar is not None:
+                    bar.close()
+            return finish_run(
+                outcome,
+                junit_xml=junit_xml,
+                junit_cases=junit_cases,
+                fail_on_regression=fail_on_regression,
+                settings=self.settings,
+                prog=self.prog,
+                exports=exports,
+                as_json=as_json,
+                json_out=json_out,
             )
-        except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
-            say_how_to_resume(runner, self.prog, asked=isinstance(exc, KeyboardInterrupt))
-            raise
-        finally:
-            if bar is not None:
-                bar.close()
-        return finish_run(
-            outcome,
-            junit_xml=junit_xml,
-            junit_cases=junit_cases,
-            fail_on_regression=fail_on_regression,
-            settings=self.settings,
-            prog=self.prog,
-            exports=exports,
-            as_json=as_json,
-        )
 
     def _failed_cases(
         self,

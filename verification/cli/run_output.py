@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from verification.cli.exit_codes import exit_code, regression_exit
 
@@ -59,6 +59,7 @@ def finish_run(
     as_json: bool = False,
     junit_append: bool = False,
     junit_cases: Path | None = None,
+    json_out: TextIO | None = None,
 ) -> int:
     """Write a finished run's reports (CI outputs and ``--export`` files too), print its
     summary and cost (and the command that goes on with it, asked with ``settings`` as
@@ -95,8 +96,9 @@ def finish_run(
                 f"shard {outcome.manifest.shard.index}/{outcome.manifest.shard.count}: not "
                 "published to <output>/reports; `merge` the shards' run folders for the run"
             )
-    if as_json:
-        print((outcome.paths.reports / "summary.json").read_text("utf-8"), end="")
+    if as_json:  # to ``json_out``: the caller's standard output, where it took it over
+        summary_text = (outcome.paths.reports / "summary.json").read_text("utf-8")
+        print(summary_text, end="", file=json_out or sys.stdout)
     statuses = [r.status for r in outcome.results.values()]
     code = exit_code(statuses, outcome.manifest.level)
     with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
