@@ -73,21 +73,18 @@ def _optional_text(value: object, what: str) -> str | None:
     return None if value is None else _text(value, what)
 
 
-def _usage(value: object) -> dict[str, int]:
-    """The integer token counts of a usage object (``None``: none reported)."""
+def _usage(value: object) -> dict[str, Any]:
+    """A usage object's fields by name (``None``: none reported): which of them are token
+    counts :class:`~verification.llm.base.LLMResponse` decides, for every source alike."""
     if value is None:
         return {}
     dump = getattr(value, "model_dump", None)
-    # warnings=False: a server's float or string counts are left out below, not warned of
+    # warnings=False: a server's float or string counts are left out there, not warned of
     # on the user's terminal by the SDK model's serializer.
     counts = dump(warnings=False) if callable(dump) else value
     if not isinstance(counts, Mapping):
         raise NotAReply(f"usage is {type(value).__name__}, not an object")
-    return {
-        str(key): count
-        for key, count in counts.items()
-        if isinstance(count, int) and not isinstance(count, bool)
-    }
+    return {str(key): count for key, count in counts.items()}
 
 
 def _blocks_text(blocks: object, what: str) -> str:
