@@ -228,3 +228,15 @@ def test_json_is_the_summary_alone_whatever_a_scaffold_s_code_prints(
     out, err = capsys.readouterr()
     assert json.loads(out)["scaffolds"]["dijkstra"]["status"]
     assert "says the plugin" in err
+
+
+@pytest.mark.parametrize("command", [["history"], ["history", "--json"], ["prune", "--keep", "1"]])
+def test_history_and_prune_of_a_missing_results_folder_say_so_as_view_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    # A mistyped --output read "no runs" / "0 pruned" at exit 0: CI took it for success.
+    missing = tmp_path / "no-such-results"
+    assert main([*command, "--output", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert f"no results folder at {missing}" in err
+    assert not missing.exists()

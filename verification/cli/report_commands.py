@@ -11,7 +11,7 @@ from verification.cli.command_base import CommandsBase
 from verification.cli.exit_codes import exit_code
 from verification.cli.run_output import print_summary
 
-__all__ = ["ReportCommands", "names_a_folder", "run_folder"]
+__all__ = ["ReportCommands", "existing_results_dir", "names_a_folder", "run_folder"]
 
 
 class ReportCommands(CommandsBase):
@@ -52,14 +52,7 @@ class ReportCommands(CommandsBase):
         if run_id is not None and names_a_folder(run_id):  # as `report` takes it
             results_dir, run_id = run_folder(Path(run_id))
         if run_id is None:
-            if not results_dir.is_dir():
-                from verification.errors import ConfigurationError
-
-                raise ConfigurationError(
-                    f"no results folder at {results_dir}: `verify` makes one (--output names "
-                    "another)"
-                )
-            path = write_results_index(results_dir).resolve()
+            path = write_results_index(existing_results_dir(results_dir)).resolve()
         else:
             path = page_path(results_dir, run_id).resolve()
         print(path)
@@ -82,7 +75,7 @@ class ReportCommands(CommandsBase):
         from verification.reports.compare import render_history
         from verification.reports.history import as_json_lines, filter_entries, scan_runs
 
-        entries = scan_runs(self.settings.results_dir)
+        entries = scan_runs(existing_results_dir(self.settings.results_dir))
         chosen = filter_entries(entries, model=model, scaffold=scaffold)[-limit:]
         # Newest first, as the table shows them and the help says.
         newest_first = list(reversed(chosen))
@@ -139,16 +132,28 @@ class ReportCommands(CommandsBase):
     def prune(self, keep: int) -> int:
         from verification.reports.history import prune_runs
 
-        done = prune_runs(self.settings.results_dir, keep)
+        done = prune_runs(existing_results_dir(self.settings.results_dir), keep)
         for run_id, what in done:
             print(f"{run_id}: {what}")
         pruned = sum(not what.startswith("left alone") for _, what in done)
         print(f"{pruned} older run(s) pruned; the newest {keep} kept whole")
-        if self.settings.results_dir.is_dir():  # its links to removed pages go
-            from verification.reports.results_index import write_results_index
+        from verification.reports.results_index import write_results_index
 
-            write_results_index(self.settings.results_dir)
+        write_results_index(self.settings.results_dir)  # its links to removed pages go
         return 0
+
+
+def existing_results_dir(results_dir: Path) -> Path:
+    """``results_dir``, which must be a folder: ``history`` printing "no runs" and
+    ``prune`` "0 pruned" for an ``--output`` mistyped read as success, where ``view`` and
+    ``report`` say the folder is missing."""
+    if not results_dir.is_dir():
+        from verification.errors import ConfigurationError
+
+        raise ConfigurationError(
+            f"no results folder at {results_dir}: `verify` makes one (--output names another)"
+        )
+    return results_dir
 
 
 def names_a_folder(run: str) -> bool:
