@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verification.catalog import default_catalog
-from verification.certify.sequential import operating_characteristic, plan_for
+from verification.certify.operating import operating_characteristic
+from verification.certify.sequential import plan_for
 from verification.cli import main as cli_main
 from verification.store.journal import read_journal
 

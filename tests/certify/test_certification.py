@@ -26,7 +26,8 @@ from verification.cases import parse_case_id
 from verification.catalog import Catalog, default_catalog
 from verification.certify.envelope import CASES_PER_SIZE, size_plan, sweep_cases, sweep_sizes
 from verification.certify.envelope_search import search_for
-from verification.certify.sequential import decide, operating_characteristic, plan_for
+from verification.certify.operating import operating_characteristic
+from verification.certify.sequential import decide, plan_for
 from verification.cli import main
 from verification.config import LEVEL_CASES, load_settings
 from verification.registry import plan_tier_counts

@@ -18,8 +18,9 @@ from verification.certify.envelope import (
     sweep_plan,
     sweep_sizes,
 )
+from verification.certify.operating import operating_characteristic
 from verification.certify.results import ScaffoldResults
-from verification.certify.sequential import decide, operating_characteristic
+from verification.certify.sequential import decide
 from verification.config import LEVEL_CASES, LEVEL_TIERS, load_settings, resolve_settings
 from verification.registry import plan_tier_counts
 from verification.run.case_plan import planned_cases

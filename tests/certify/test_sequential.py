@@ -13,6 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from verification.certify.operating import (
+    meets_risks,
+    oc_sentence,
+    oc_table,
+    operating_characteristic,
+    search_cap,
+)
 from verification.certify.sequential import (
     CAPS,
     FIRST_LOOK,
@@ -22,12 +29,7 @@ from verification.certify.sequential import (
     decide,
     fixed_plan,
     level_plan,
-    meets_risks,
-    oc_sentence,
-    oc_table,
-    operating_characteristic,
     plan_for,
-    search_cap,
 )
 
 LEVELS = ("standard", "thorough")

@@ -10,7 +10,8 @@ import pytest
 from markdown_it import MarkdownIt
 
 from verification.catalog import default_catalog
-from verification.certify.sequential import decide, operating_characteristic, plan_for
+from verification.certify.operating import operating_characteristic
+from verification.certify.sequential import decide, plan_for
 from verification.cli import EXIT_CODES, main
 from verification.config import LEVEL_CASES
 from verification.registry import DEFAULT_SEED, get_spec

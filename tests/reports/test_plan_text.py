@@ -11,13 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from verification.certify.sequential import (
-    fixed_plan,
-    oc_sentence,
-    oc_table,
-    operating_characteristic,
-    plan_for,
-)
+from verification.certify.operating import oc_sentence, oc_table, operating_characteristic
+from verification.certify.sequential import fixed_plan, plan_for
 from verification.cli import main
 from verification.reports.plan_text import oc_markdown_table, plan_text
 

@@ -21,7 +21,8 @@ from tests.support.calibrations import calibrating_each_case_once
 from tests.support.draws import drawing_each_case_once
 from verification.cases import TIERS, PlannedCase, parse_case_id
 from verification.catalog import default_catalog
-from verification.certify.sequential import operating_characteristic, plan_for
+from verification.certify.operating import operating_characteristic
+from verification.certify.sequential import plan_for
 from verification.cli import main
 from verification.compose.multimodel import ModelRuns
 from verification.config import load_settings, resolve_settings

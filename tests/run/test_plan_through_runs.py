@@ -18,7 +18,8 @@ import pytest
 from tests.support.benchmarks import load_benchmark
 from tests.support.calibrations import calibrating_each_case_once
 from tests.support.draws import drawing_each_case_once
-from verification.certify.sequential import operating_characteristic, plan_for
+from verification.certify.operating import operating_characteristic
+from verification.certify.sequential import plan_for
 
 pytestmark = pytest.mark.slow
 

@@ -1,7 +1,7 @@
 """The binomial distribution's probabilities, in numpy alone.
 
 Every run's report states its plan's operating characteristic
-(:func:`verification.certify.sequential.operating_characteristic`), which needs binomial
+(:func:`verification.certify.operating.operating_characteristic`), which needs binomial
 probabilities. ``scipy.stats`` has them, but importing it costs about a second of CPU,
 more than the rest of a short dry run; a test holds this module to ``scipy.stats.binom``.
 """

@@ -26,13 +26,11 @@ conservative.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import lru_cache, partial
-from typing import Any, Literal
+from typing import Literal
 
-from verification.certify.binomial import binomial_pmf
 from verification.store.manifests import PlanRecord, WaldRecord
 
 __all__ = [
@@ -51,14 +49,10 @@ __all__ = [
     "fixed_plan",
     "level_plan",
     "level_risks",
-    "meets_risks",
-    "oc_sentence",
-    "oc_table",
-    "operating_characteristic",
+    "look_status",
     "plan_for",
     "plan_from_record",
     "plan_record",
-    "search_cap",
     "sequential_looks",
 ]
 
@@ -312,7 +306,7 @@ def _point_status(passed: Fraction, n: int) -> DecisionStatus:
     return "FAILED"
 
 
-def _at_look(plan: CertificationPlan, passed: Fraction, n: int, *, last: bool) -> DecisionStatus:
+def look_status(plan: CertificationPlan, passed: Fraction, n: int, *, last: bool) -> DecisionStatus:
     """The decision at a look of ``n`` answered cases scoring ``passed``; ``last``: the
     cap (or the end of what a run asked), where the point cut decides."""
     point = _point_status(passed, n)
@@ -360,142 +354,10 @@ def decide(
         n += 1
         if n < look:
             continue
-        status = _at_look(plan, parts + whole, n, last=look == plan.cap)
+        status = look_status(plan, parts + whole, n, last=look == plan.cap)
         if status != "UNDECIDED" and (may_decide is None or may_decide(n)):
             return Decision(status, n, number, early=look < plan.cap)
         number, look = next(looks)
     if final and n:
         return Decision(_point_status(parts + whole, n), n, None, early=False)
     return Decision("UNDECIDED", n, None, early=False)
-
-
-_STATUSES: tuple[DecisionStatus, ...] = ("CERTIFIED", "PARTIAL", "FAILED")
-
-
-@lru_cache(maxsize=64)
-def _look_masks(plan: CertificationPlan) -> tuple[tuple[Any, ...], ...]:
-    """Per look, for each status, which whole numbers of passes 0..look it decides (the
-    same at every true rate, so made once per plan)."""
-    import numpy as np
-
-    masks = []
-    for look in plan.looks:
-        decisions = [
-            _at_look(plan, Fraction(x), look, last=look == plan.cap) for x in range(look + 1)
-        ]
-        masks.append(
-            tuple(np.array([d == status for d in decisions], dtype=bool) for status in _STATUSES)
-        )
-    return tuple(masks)
-
-
-def operating_characteristic(plan: CertificationPlan, p: float) -> OperatingCharacteristic:
-    """The plan's exact operating characteristic at true pass rate ``p`` (one answer per
-    case): the distribution of passes among runs still going is carried from look to look
-    (binomial increments between looks), and each look's deciding mass is taken out."""
-    import numpy as np
-
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"a pass rate is between 0 and 1, not {p}")
-    going = np.ones(1)
-    outcome = dict.fromkeys(_STATUSES, 0.0)
-    expected = 0.0
-    most = 0
-    before = 0
-    # Looks after the first are LOOK_EVERY cases apart: one step's probabilities serve each.
-    steps: dict[int, Any] = {}
-    for look, masks in zip(plan.looks, _look_masks(plan), strict=True):
-        step = look - before
-        if step not in steps:
-            steps[step] = binomial_pmf(step, p)
-        going = np.convolve(going, steps[step])
-        before = look
-        if going.sum() > 0:
-            most = look
-        for status, mask in zip(_STATUSES, masks, strict=True):
-            mass = float(going[mask].sum())
-            outcome[status] += mass
-            expected += look * mass
-            going[mask] = 0.0
-    return OperatingCharacteristic(
-        p=p,
-        certified=outcome["CERTIFIED"],
-        partial=outcome["PARTIAL"],
-        failed=outcome["FAILED"],
-        expected_cases=expected,
-        max_cases=most,
-    )
-
-
-def meets_risks(plan: CertificationPlan, *, grid: bool = False) -> bool:
-    """Whether the plan's exact OC keeps every risk it states: at each risk's edge, or
-    (``grid``) at every hundredth of its zone."""
-    # The zones overlap (0 to 0.85 and 0 to 0.40, 0.60 to 1 and 0.95 to 1): each rate's OC
-    # is computed once and read by every risk whose zone holds it.
-    at = lru_cache(maxsize=None)(partial(operating_characteristic, plan))
-    for risk in plan.risks:
-        low, high = risk.zone
-        points = (
-            [round(low + k / 100, 2) for k in range(round((high - low) * 100) + 1)]
-            if grid
-            else [risk.p]
-        )
-        if not all(risk.met(at(p)) for p in points):
-            return False
-    return True
-
-
-def search_cap(level: str, *, start: int = FIRST_LOOK, stop: int = 1000) -> int:
-    """The smallest multiple of :data:`LOOK_EVERY` at which ``level``'s plan meets its
-    risks."""
-    for cap in range(start, stop + 1, LOOK_EVERY):
-        if meets_risks(level_plan(level, cap)):
-            return cap
-    raise ValueError(f"no cap up to {stop} meets the {level} level's risks")
-
-
-def oc_table(
-    plan: CertificationPlan, rates: Sequence[float] | None = None
-) -> list[OperatingCharacteristic]:
-    """The plan's OC at ``rates`` (default 0.50, 0.55, ..., 1.00)."""
-    rates = rates if rates is not None else [round(0.5 + k / 20, 2) for k in range(11)]
-    return [operating_characteristic(plan, p) for p in rates]
-
-
-def _runs(probability: float, *, at_least: bool) -> int:
-    """Runs of 100, rounded against the plan (so the sentence never flatters it)."""
-    scaled = probability * 100
-    return math.floor(scaled + 1e-9) if at_least else math.ceil(scaled - 1e-9)
-
-
-@lru_cache(maxsize=256)
-def oc_sentence(plan: CertificationPlan, *, samples: int = 1) -> str:
-    """One sentence saying what the plan's verdicts mean, from its exact OC; a fixed plan
-    that misses the standard level's risks is called weak."""
-    at = {p: operating_characteristic(plan, p) for p in (0.40, 0.60, 0.85, 0.95)}
-    certified_low = _runs(at[0.85].certified, at_least=False)
-    certified_high = _runs(at[0.95].certified, at_least=True)
-    failed_high = _runs(at[0.60].failed, at_least=False)
-    failed_low = _runs(at[0.40].failed, at_least=True)
-    if plan.sequential:
-        most, least = "at most ", "at least "
-        opening = (
-            f"By this plan ({plan.name}: a look every {LOOK_EVERY} cases from "
-            f"{plan.looks[0]}, at most {plan.cap})"
-        )
-    else:
-        most = least = ""
-        weak = not all(risk.met(at[risk.p]) for risk in level_risks("standard"))
-        opening = (
-            f"By this plan ({plan.cap} case{'' if plan.cap == 1 else 's'}, the rate alone "
-            f"decides{', a weak plan' if weak else ''})"
-        )
-    sentence = (
-        f"{opening} a scaffold whose true pass rate is 85% is certified in {most}"
-        f"{certified_low} run{'' if certified_low == 1 else 's'} of 100, one at 95% in "
-        f"{least}{certified_high}; one at 60% is failed in {most}{failed_high}, one at 40% "
-        f"in {least}{failed_low}."
-    )
-    if samples > 1:
-        sentence += f" (Stated for one answer per case; with {samples} it is conservative.)"
-    return sentence

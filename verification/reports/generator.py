@@ -29,8 +29,9 @@ from verification.cases import is_scaffold_name
 from verification.certify.costs import ScaffoldCost, run_costs, total_cost
 from verification.certify.envelope import run_size_plan
 from verification.certify.lift import PairLift
+from verification.certify.operating import oc_sentence
 from verification.certify.results import ScaffoldResults, deciding_thresholds
-from verification.certify.sequential import CertificationPlan, oc_sentence, plan_from_record
+from verification.certify.sequential import CertificationPlan, plan_from_record
 from verification.errors import ConfigurationError
 from verification.reports.base import (
     ReportContext,

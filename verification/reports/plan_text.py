@@ -5,13 +5,8 @@ characteristic table), from the functions the runner decides by
 
 from __future__ import annotations
 
-from verification.certify.sequential import (
-    CertificationPlan,
-    WaldTest,
-    oc_sentence,
-    oc_table,
-    operating_characteristic,
-)
+from verification.certify.operating import oc_sentence, oc_table, operating_characteristic
+from verification.certify.sequential import CertificationPlan, WaldTest
 
 __all__ = ["oc_markdown_table", "plan_text"]
 

@@ -21,7 +21,8 @@ from verification.cases import TIERS, TestCase, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.certify.envelope import CASES_PER_SIZE, size_plan
 from verification.certify.envelope_search import search_for
-from verification.certify.sequential import CertificationPlan, operating_characteristic
+from verification.certify.operating import operating_characteristic
+from verification.certify.sequential import CertificationPlan
 from verification.config import RunConfig
 from verification.llm.prompt_builder import PromptBuilder
 from verification.run.budget import cost_basis
