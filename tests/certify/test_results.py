@@ -14,11 +14,14 @@ from hypothesis import strategies as st
 
 from tests.support.clustering import design_effect_answers
 from tests.support.records import attempt_record
-from verification.certify.answers import CaseScores
+from verification.certify.answers import CaseScores, look_decision
 from verification.certify.calibration import Calibration, CalibrationMiss
 from verification.certify.envelope import CASES_PER_SIZE
 from verification.certify.results import ScaffoldResults, certify, wilson_interval
+from verification.certify.sequential import plan_for
 from verification.config import LEVEL_CASES
+from verification.errors import JournalError
+from verification.run.resuming import answered_samples
 from verification.store.records import AttemptRecord
 
 
@@ -109,6 +112,33 @@ def test_a_later_line_supersedes_an_infra_error_on_resume() -> None:
         0,
         "CERTIFIED",
     )
+
+
+def test_two_answers_to_one_attempt_that_disagree_are_refused() -> None:
+    # Before: the later line superseded the earlier, so a failure copied with "passed"
+    # certified (a helper's hunt, F7).
+    records = [
+        _record("kmp-simple-000", "failed", level=3),
+        _record("kmp-simple-000", "passed"),
+    ]
+    with pytest.raises(JournalError, match="kmp-simple-000") as raised:
+        ScaffoldResults.from_records("kmp", records, planned=1)
+    assert "passed" in str(raised.value) and "failed" in str(raised.value)
+    with pytest.raises(JournalError):
+        look_decision(
+            "kmp", records, planned=1, plan=plan_for("standard"), order=["kmp-simple-000"]
+        )
+
+
+def test_an_answer_stands_against_a_later_infra_error_and_a_same_verdict_copy() -> None:
+    failed = _record("kmp-simple-000", "failed", level=3)
+    for later in (_record("kmp-simple-000", "infra_error"), failed):
+        results = ScaffoldResults.from_records("kmp", [failed, later], planned=1)
+        assert (results.passed, results.n, results.infra_errors) == (0, 1, 0)
+    # The resume reads the journal the same way: the answered case is not asked again.
+    assert answered_samples([failed, _record("kmp-simple-000", "infra_error")]) == {
+        ("kmp-simple-000", 0)
+    }
 
 
 def test_samples_of_one_case_are_one_case() -> None:

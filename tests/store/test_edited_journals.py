@@ -225,3 +225,38 @@ def test_merge_refuses_a_shard_holding_another_shard_s_case(
     assert code == 2, err
     assert f"shard {shards[0]}" in err and "does not plan" in err
     assert sorted((output / "runs").iterdir()) == shards  # no merged run
+
+
+def _append_passed_copy(journal: Path, number: int) -> str:
+    """Mark line ``number`` failed (the answer a model got wrong), then append its copy
+    marked passed, as the hunt's hand edit did; returns the journal's new last line's place."""
+    _edit_line(journal, number, lambda line: line.update(outcome="failed", level=3))
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    data = json.loads(lines[number - 1])
+    data.update(outcome="passed", level=None)
+    journal.write_text("".join(lines) + json.dumps(data) + "\n", encoding="utf-8")
+    return f"{journal}:{len(lines) + 1}"
+
+
+def test_report_refuses_a_failure_copied_as_passed(
+    made_runs: MadeRuns, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Before: the later line superseded the failure, so the run read as if it had passed
+    # (PARTIAL became CERTIFIED in the hunt), at exit 0.
+    run = _first_dry_run(made_runs, tmp_path / "results")
+    where = _append_passed_copy(run / "results.jsonl", 2)
+    code, out, err = _run(capsys, "report", run.name, "--output", str(tmp_path / "results"))
+    assert code == 2, out + err
+    assert where in err and "Traceback" not in err and "no status is given" in err
+
+
+def test_merge_refuses_a_shard_whose_failure_is_copied_as_passed(
+    made_runs: MadeRuns, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    output = tmp_path / "results"
+    shards = _shards(made_runs, output)
+    where = _append_passed_copy(shards[1] / "results.jsonl", 1)
+    code, out, err = _run(capsys, "merge", "--output", str(output), *map(str, shards))
+    assert code == 2, out + err
+    assert where in err and "Traceback" not in err
+    assert sorted((output / "runs").iterdir()) == shards  # no merged run

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from verification.cases import printable
 from verification.certify.sequential import CertificationPlan, Decision, decide
+from verification.errors import JournalError
 from verification.generators.base import TestCase
 from verification.store.records import AttemptRecord
 
@@ -123,16 +125,36 @@ class CaseScores:
 def attempt_chains(
     scaffold: str, records: Iterable[AttemptRecord]
 ) -> tuple[list[AttemptRecord], dict[tuple[str, int, int], AttemptRecord], Chains]:
-    """``scaffold``'s records, the latest line of each (case, sample, attempt) (a later line
-    supersedes an earlier: a resumed run retries infra errors), and those as chains."""
+    """``scaffold``'s records, the line that stands for each (case, sample, attempt), and
+    those as chains. A later line supersedes an earlier one only where the earlier is no
+    answer (an infrastructure error: a resumed run asks it again); an answer stands against
+    a later error. Two answers to one attempt that disagree (outcome or level) are a
+    :class:`JournalError` naming the later line: no run writes them, and letting the later
+    win turned a copied failure marked ``passed`` into a certification (a helper's hunt)."""
     mine = [record for record in records if record.scaffold == scaffold]
     latest: dict[tuple[str, int, int], AttemptRecord] = {}
     for record in mine:
-        latest[(record.case_id, record.epoch, record.attempt)] = record
+        key = (record.case_id, record.epoch, record.attempt)
+        earlier = latest.get(key)
+        if earlier is None or earlier.outcome == "infra_error":
+            latest[key] = record
+        elif record.outcome != "infra_error" and _verdict(record) != _verdict(earlier):
+            raise JournalError(
+                f"{printable(record.line, 300)}: answers attempt {record.attempt} of sample "
+                f"{record.epoch} of case {printable(record.case_id, 120)} again, "
+                f"{record.outcome} where {printable(earlier.line, 300)} says "
+                f"{earlier.outcome}: a journal holding two verdicts on one answer was edited "
+                "(or two runs' lines were mixed), so no status is given"
+            )
     chains: Chains = {}
     for (case_id, epoch, attempt), record in latest.items():
         chains.setdefault((case_id, epoch), {})[attempt] = record
     return mine, latest, chains
+
+
+def _verdict(record: AttemptRecord) -> tuple[str, int | None]:
+    """What the certification reads of an answer's line."""
+    return record.outcome, record.level
 
 
 def look_windows(order: Sequence[str], counted: Sequence[str]) -> Callable[[int], bool]:

@@ -155,12 +155,12 @@ def check_resumable(
 
 def answered_samples(records: Iterable[AttemptRecord]) -> set[tuple[str, int]]:
     """The case samples, as (case id, sample) pairs, that a journal holds an answer for
-    (what a resumed run does not ask again): an infrastructure error,
-    even after an answer, leaves its case to ask again."""
-    done: set[tuple[str, int]] = set()
-    for record in records:
-        if record.attempt == 1 and record.outcome != "infra_error":
-            done.add((record.case_id, record.epoch))
-        elif record.attempt == 1:
-            done.discard((record.case_id, record.epoch))
-    return done
+    (what a resumed run does not ask again). An answer stands against a later
+    infrastructure error on the same attempt, as the certification folds the journal
+    (:func:`~verification.certify.answers.attempt_chains`): asked again, a second answer
+    that differs would make the journal one no status is read from."""
+    return {
+        (record.case_id, record.epoch)
+        for record in records
+        if record.attempt == 1 and record.outcome != "infra_error"
+    }
