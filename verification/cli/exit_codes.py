@@ -50,9 +50,17 @@ def regression_exit(
     (``--fail-on-regression``), else ``code``."""
     import shlex
 
+    from verification.cases import printable
     from verification.store.summary_file import RunSummary
 
     data = RunSummary.from_json(summary.with_suffix(".json").read_bytes())
+    gate = data.regression_gate
+    for name, why in (gate.withheld if gate is not None else {}).items():
+        # A quiet gate is no "no regression" where the runs' answers differ in what they hold.
+        print(
+            f"regression gate: no verdict on {printable(name, 100)}: {printable(why, 300)} "
+            f"(against run {data.previous_run_id})"
+        )
     if not data.regressions or data.previous_run_id is None:
         return code
     words = [*shlex.split(prog), "compare", data.previous_run_id, data.run_id]

@@ -153,6 +153,10 @@ class PairedRow:
     family; ``None`` when the split could never reach the level (out of the family)."""
     family: int = 1
     """How many scaffolds the gate's family held."""
+    withheld: str | None = None
+    """Why neither run can be called better (a run lost answers the other gave, is
+    INCOMPLETE, or asked a selection of cases): the figures stand, no verdict is claimed,
+    and the gate reads no rise and no "no drop" from them; ``None`` when a verdict holds."""
 
     @property
     def significant(self) -> bool:
@@ -163,7 +167,7 @@ class PairedRow:
     def rose(self) -> bool:
         """A significant rise (two-sided, Holm-corrected)."""
         c = self.comparison
-        return c.only_b > c.only_a and c.in_reach and self.p_holm < ALPHA
+        return self.withheld is None and c.only_b > c.only_a and c.in_reach and self.p_holm < ALPHA
 
     @property
     def dropped(self) -> bool:
@@ -177,12 +181,17 @@ class PairedRow:
         return drop_power(self.comparison.shared, ALPHA / (self.family + (self.p_gate is None)))
 
     def verdict(self, a: str = "A", b: str = "B") -> str:
+        if self.withheld is not None:
+            return f"not comparable: {self.withheld}"
         return self.comparison.verdict(self.p_holm, a=a, b=b)
 
     def gate_verdict(self) -> str:
-        """What the regression gate says of this scaffold."""
+        """What the regression gate says of this scaffold (a significant drop on the shared
+        cases is one whatever else the runs lost: the gate fires on what it saw)."""
         if self.significant:
             return "significant drop"
+        if self.withheld is not None:
+            return f"no verdict: {self.withheld}"
         if not self.dropped:
             return "no drop"
         if self.p_gate is None:

@@ -11,7 +11,7 @@ several scaffolds are compared at once.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from verification.cases import printable
@@ -19,11 +19,17 @@ from verification.errors import JournalError
 from verification.reports.base import PairedRow, RunEntry
 from verification.reports.history import (
     comparability,
-    entry_outcomes,
+    entry_results,
     read_entry,
     status_rates,
 )
-from verification.reports.regressions import compare_outcomes
+from verification.reports.regressions import (
+    ArmAnswers,
+    compare_outcomes,
+    entry_arms,
+    pair_selection,
+    withheld_reasons,
+)
 from verification.store.manifests import RunManifest
 from verification.store.paths import RunPaths
 
@@ -39,20 +45,41 @@ class RunPairing:
     rows: list[PairedRow]
     differences: list[str]
     """What makes the runs not comparable as history means it (empty when they are)."""
+    answers: dict[str, tuple[ArmAnswers, ArmAnswers]] = field(default_factory=dict)
+    """Scaffold -> what A and B answered of it, and what each lost (errors, unanswered)."""
+
+    def losses(self, a: str = "A", b: str = "B") -> list[str]:
+        """A line per scaffold where either run lost answers or is INCOMPLETE: each run's
+        answers, errors and unanswered cases (the pairing sees only the shared ones)."""
+        lines = []
+        for name, (arm_a, arm_b) in self.answers.items():
+            if (
+                arm_a.errors
+                or arm_a.unanswered
+                or arm_a.incomplete
+                or arm_b.errors
+                or (arm_b.unanswered or arm_b.incomplete)
+            ):
+                lines.append(f"{printable(name, 100)}: {a} {arm_a.counts()}; {b} {arm_b.counts()}")
+        return lines
 
     @property
     def labels(self) -> tuple[str, str]:
         """What A and B are called: the arms of a ``--baseline`` pair (``no scaffold`` and
         ``scaffold`` or ``draft``; ``current`` and ``draft``), as ``verify --baseline``
         printed them, when the runs are that pair; else ``A`` and ``B``."""
-        a, b = self.a.manifest, self.b.manifest
-        if not _linked(a, b):
-            return ("A", "B")
-        if a.variant == "bare":
-            return ("no scaffold", "draft" if b.variant == "draft" else "scaffold")
-        if a.variant is None and b.variant == "draft":
-            return ("current", "draft")
+        return pair_labels(self.a.manifest, self.b.manifest)
+
+
+def pair_labels(a: RunManifest, b: RunManifest) -> tuple[str, str]:
+    """What runs ``a`` and ``b`` are called (:attr:`RunPairing.labels`)."""
+    if not _linked(a, b):
         return ("A", "B")
+    if a.variant == "bare":
+        return ("no scaffold", "draft" if b.variant == "draft" else "scaffold")
+    if a.variant is None and b.variant == "draft":
+        return ("current", "draft")
+    return ("A", "B")
 
 
 def _linked(a: RunManifest, b: RunManifest) -> bool:
@@ -72,11 +99,21 @@ def load_run(results_dir: Path, run_id: str) -> RunEntry:
 def compare_runs(results_dir: Path, run_a: str, run_b: str) -> RunPairing:
     """Pair run ``run_a`` (A) with run ``run_b`` (B) on their shared cases."""
     a, b = load_run(results_dir, run_a), load_run(results_dir, run_b)
-    rows = compare_outcomes(entry_outcomes(a), entry_outcomes(b))
+    results_a, results_b = entry_results(a), entry_results(b)
+    arms_a, arms_b = entry_arms(a, results_a), entry_arms(b, results_b)
+    labels = pair_labels(a.manifest, b.manifest)
+    selected = pair_selection(a.manifest, b.manifest, labels)
+    withheld = withheld_reasons(arms_a, arms_b, labels=labels, selected=selected)
+    rows = compare_outcomes(
+        {name: arm.scores for name, arm in arms_a.items()},
+        {name: arm.scores for name, arm in arms_b.items()},
+        withheld,
+    )
     # A --baseline pair differs in what it showed in place of the scaffold by design: its
     # labels say so, and a note would flag every pair.
     own = ("variant",) if _linked(a.manifest, b.manifest) else ()
-    return RunPairing(a, b, rows, comparability(a.manifest, b.manifest, ignoring=own))
+    answers = {row.scaffold: (arms_a[row.scaffold], arms_b[row.scaffold]) for row in rows}
+    return RunPairing(a, b, rows, comparability(a.manifest, b.manifest, ignoring=own), answers)
 
 
 def render_pairing(pairing: RunPairing, *, a: str | None = None, b: str | None = None) -> str:
@@ -109,6 +146,10 @@ def render_pairing(pairing: RunPairing, *, a: str | None = None, b: str | None =
         "difference: Newcombe's paired score interval; exact sign test (McNemar with one "
         f"sample), two-sided, Holm-corrected across {len(pairing.rows)} scaffold(s))"
     )
+    losses = pairing.losses(a, b)
+    if losses:
+        lines.append("answers each run lost (the pairing above sees only the shared cases):")
+        lines += [f"  {line}" for line in losses]
     return "\n".join(lines) + "\n"
 
 

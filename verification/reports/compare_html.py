@@ -110,6 +110,7 @@ def comparison_page_data(pairing: RunPairing, lift: PairLift | None = None) -> d
         ("models", f"{_model(pairing.a)} / {_model(pairing.b)}"),
         ("levels", f"{pairing.a.manifest.level or '-'} / {pairing.b.manifest.level or '-'}"),
         ("the runs differ in", "; ".join(pairing.differences) or "nothing history compares"),
+        ("answers lost", " | ".join(pairing.losses()) or "none: each answered every case"),
         (
             "cases",
             "case scores (every sample) of each case both runs answered; rates on those "

@@ -419,7 +419,9 @@ def write_run_reports(
             previous=None if previous is None else _summary_json(previous),
             options=dict(options or {}),
             costs=run_costs(manifest, records) if costs is None else costs,
-            comparison=None if previous is None else compare_with_previous(previous, results),
+            comparison=(
+                None if previous is None else compare_with_previous(previous, results, manifest)
+            ),
             history=tuple(recent),
             records=records,
             lift=lift or linked_lift(paths.results_dir, manifest, results, records),

@@ -58,6 +58,7 @@ __all__ = [
     "read_summary",
     "recent_comparable",
     "scan_runs",
+    "selection",
     "status_rates",
     "summaries_remembered",
 ]
@@ -216,13 +217,26 @@ def live_share(records: list[AttemptRecord]) -> float:
     return sum(r.source != "cache" for r in answered) / len(answered)
 
 
+def selection(manifest: RunManifest) -> str | None:
+    """Why a run's cases are a selection, not its plan's (``None``: its plan's): its
+    failures rerun (``--rerun-failed``), cases picked by name (``--case``, ``-k``) or some
+    tiers (``--tier``). Such a run is no baseline, and ``compare`` claims no verdict on it:
+    a selection by outcome favours the rerun by chance alone (regression to the mean)."""
+    if manifest.reruns:
+        return f"asked only the cases run {manifest.reruns} failed (--rerun-failed)"
+    if manifest.case_filter:
+        return "asked only cases picked by name (--case or -k)"
+    if not set(manifest.tiers) >= set(TIERS):
+        return "asked only some tiers (--tier)"
+    return None
+
+
 def _is_baseline(entry: RunEntry) -> bool:
     manifest = entry.manifest
     if manifest.shard is not None:  # a slice of a plan: its merged run may be one
         return False
-    # Cases picked by hand (--case, -k), some tiers or a run's failures (--rerun-failed) are
-    # no plan's: a two-case smoke run as the baseline would leave a gate no power to fire.
-    if manifest.case_filter or manifest.reruns or not set(manifest.tiers) >= set(TIERS):
+    # A two-case smoke run as the baseline would leave a gate no power to fire.
+    if selection(manifest) is not None:
         return False
     if entry.summary is None:
         return False

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from verification.certify.paired import (
@@ -32,9 +33,20 @@ from verification.reports.base import (
     StatusChangeRow,
     status_changes,
 )
-from verification.reports.history import case_scores, entry_outcomes
+from verification.reports.history import case_scores, entry_results, selection
+from verification.store.manifests import RunManifest
 
-__all__ = ["compare_outcomes", "compare_with_previous", "judge", "paired_rows"]
+__all__ = [
+    "ArmAnswers",
+    "arm_answers",
+    "compare_outcomes",
+    "compare_with_previous",
+    "entry_arms",
+    "judge",
+    "pair_selection",
+    "paired_rows",
+    "withheld_reasons",
+]
 
 logger = logging.getLogger(__name__)
 _ORDER: dict[Direction, int] = {
@@ -45,24 +57,101 @@ _ORDER: dict[Direction, int] = {
 }
 
 
+@dataclass(frozen=True)
+class ArmAnswers:
+    """What one run of a compared pair answered of a scaffold, and what it did not: the
+    paired test sees only the cases both answered, so a run whose failures came back as
+    infrastructure errors would read better than it is (a helper's hunt, F4)."""
+
+    scores: Mapping[str, float]
+    """Case id -> case score (:func:`~verification.reports.history.case_scores`)."""
+    errors: frozenset[str]
+    """Cases asked whose every answer was an infrastructure error."""
+    unanswered: frozenset[str]
+    """Cases the run meant to ask (its plan, up to a look that stopped it) with no line."""
+    incomplete: bool
+    """INCOMPLETE: by its report, or more than a tenth of its cases without an answer."""
+
+    def losses(self, label: str, other: ArmAnswers) -> list[str]:
+        """What this run (called ``label``) lost of the cases ``other`` answered, in words."""
+        said = []
+        errors = len(self.errors & other.scores.keys())
+        unanswered = len(self.unanswered & other.scores.keys())
+        if errors:
+            said.append(f"{label} lost {errors} answer(s) to infrastructure errors")
+        if unanswered:
+            said.append(f"{label} left {unanswered} case(s) unanswered")
+        if self.incomplete:
+            said.append(f"{label} is INCOMPLETE")
+        return said
+
+    def counts(self) -> str:
+        """Its answers, errors and unanswered cases, in words (for a row's detail)."""
+        return (
+            f"{len(self.scores)} answered, {len(self.errors)} infrastructure error(s), "
+            f"{len(self.unanswered)} unanswered" + (", INCOMPLETE" if self.incomplete else "")
+        )
+
+
+def arm_answers(
+    manifest: RunManifest, name: str, results: ScaffoldResults, status: str | None
+) -> ArmAnswers:
+    """:class:`ArmAnswers` of scaffold ``name`` folded as ``results`` (``status``: the
+    scaffold's status as its report gave it, if known)."""
+    scores = case_scores(results)
+    lined = {r.test_case.id for r in results.results}
+    errors = frozenset(lined - scores.keys())
+    planned = manifest.scaffolds[name].case_ids
+    stop = (manifest.early_stops or {}).get(name)
+    asked = planned[: stop.cases] if stop else planned
+    unanswered = frozenset(set(asked) - lined)
+    short = 10 * (len(errors) + len(unanswered)) > len(asked) or not scores
+    return ArmAnswers(scores, errors, unanswered, status == "INCOMPLETE" or short)
+
+
+def withheld_reasons(
+    a: Mapping[str, ArmAnswers],
+    b: Mapping[str, ArmAnswers],
+    *,
+    labels: tuple[str, str] = ("A", "B"),
+    selected: str | None = None,
+) -> dict[str, str]:
+    """Scaffold -> why no verdict holds between the runs (``selected``: why the pair's
+    cases are a selection, for every scaffold); a scaffold with a verdict is not named."""
+    reasons = {}
+    for name in b.keys() & a.keys():
+        said = a[name].losses(labels[0], b[name]) + b[name].losses(labels[1], a[name])
+        if selected is not None:
+            said.insert(0, selected)
+        if said:
+            reasons[name] = "; ".join(said)
+    return reasons
+
+
 def compare_outcomes(
-    a: Mapping[str, Mapping[str, float]], b: Mapping[str, Mapping[str, float]]
+    a: Mapping[str, Mapping[str, float]],
+    b: Mapping[str, Mapping[str, float]],
+    withheld: Mapping[str, str] | None = None,
 ) -> list[PairedRow]:
     """Per scaffold both runs hold (in ``b``'s order), the paired comparison of their case
     scores by case id: two-sided Holm-adjusted across those scaffolds, and the regression
-    gate's one-sided test of a drop."""
+    gate's one-sided test of a drop (``withheld``: scaffold -> why no verdict holds)."""
     shared = [name for name in b if name in a]
-    return paired_rows({name: paired_comparison(a[name], b[name]) for name in shared})
+    comparisons = {name: paired_comparison(a[name], b[name]) for name in shared}
+    return paired_rows(comparisons, withheld)
 
 
-def paired_rows(comparisons: Mapping[str, PairedComparison]) -> list[PairedRow]:
+def paired_rows(
+    comparisons: Mapping[str, PairedComparison], withheld: Mapping[str, str] | None = None
+) -> list[PairedRow]:
     """The rows of scaffolds' paired comparisons (in their order): two-sided Holm across
     them, and the regression gate's one-sided test within Tarone's family."""
     adjusted = holm_adjust({name: c.p_value for name, c in comparisons.items()})
     gate = gate_adjust(comparisons)
     family = sum(p is not None for p in gate.values())
+    why = withheld or {}
     return [
-        PairedRow(name, comparison, adjusted[name], gate[name], family)
+        PairedRow(name, comparison, adjusted[name], gate[name], family, why.get(name))
         for name, comparison in comparisons.items()
     ]
 
@@ -90,20 +179,60 @@ def _backed(change: tuple[str, str, str], rows: Mapping[str, PairedRow]) -> Stat
     return StatusChangeRow(name, before, now, significant)
 
 
+def entry_arms(entry: RunEntry, results: Mapping[str, ScaffoldResults]) -> dict[str, ArmAnswers]:
+    """:class:`ArmAnswers` of each scaffold of a run read back (statuses from its report)."""
+    reported = entry.summary.scaffolds if entry.summary is not None else {}
+    return {
+        name: arm_answers(entry.manifest, name, r, getattr(reported.get(name), "status", None))
+        for name, r in results.items()
+    }
+
+
 def compare_with_previous(
-    previous: RunEntry, results: Mapping[str, ScaffoldResults]
+    previous: RunEntry, results: Mapping[str, ScaffoldResults], manifest: RunManifest
 ) -> RunComparison:
-    """This run's results against ``previous`` (its summary and its journal's outcomes;
-    an unreadable journal leaves the paired part empty, with a warning)."""
+    """This run's results (its ``manifest``) against ``previous`` (its summary and its
+    journal's outcomes; an unreadable journal leaves the paired part empty, with a
+    warning). Where either run lost answers the other gave, is INCOMPLETE, or this run
+    asked a selection of cases, the gate claims no rise and no "no drop" for the scaffold
+    (:attr:`PairedRow.withheld`); a significant drop on the shared cases still fires."""
     assert previous.summary is not None  # a baseline has one (history.previous_comparable)
     now = {name: case_scores(r) for name, r in results.items()}
     try:
-        before = entry_outcomes(previous)
+        previous_results = entry_results(previous)
     except (OSError, JournalError) as exc:
         logger.warning(
             "previous run %s: journal unreadable (%s): no paired test", previous.run_id, exc
         )
-        before = {}
+        previous_results = {}
+    before = {name: case_scores(r) for name, r in previous_results.items()}
     statuses = {name: r.shown_status for name, r in results.items()}
-    paired = compare_outcomes(before, now)
+    withheld: dict[str, str] = {}
+    if before:
+        withheld = withheld_reasons(
+            entry_arms(previous, previous_results),
+            {name: arm_answers(manifest, name, r, r.status) for name, r in results.items()},
+            labels=("the previous run", "this run"),
+            selected=pair_selection(previous.manifest, manifest, ("the previous run", "this run")),
+        )
+    paired = compare_outcomes(before, now, withheld)
     return judge(previous.run_id, previous.summary.model_dump(), statuses, paired)
+
+
+def pair_selection(
+    a: RunManifest, b: RunManifest, labels: tuple[str, str] = ("A", "B")
+) -> str | None:
+    """Why two runs' shared cases are a selection, so that no verdict holds on them: one
+    reruns the other's failures (the same model asked again passes some by chance alone:
+    regression to the mean), or either asked cases picked by name or tier
+    (:func:`~verification.reports.history.selection`, the predicate that keeps such a run
+    from being a baseline); ``None`` when both asked their plans."""
+    if b.reruns is not None and b.reruns == a.run_id:
+        return f"{labels[1]} asked only the cases {labels[0]} failed (--rerun-failed)"
+    if a.reruns is not None and a.reruns == b.run_id:
+        return f"{labels[0]} asked only the cases {labels[1]} failed (--rerun-failed)"
+    for label, manifest in zip(labels, (a, b), strict=True):
+        why = selection(manifest)
+        if why is not None:
+            return f"{label} {why}"
+    return None

@@ -121,6 +121,10 @@ class RegressionGate(_Tolerant):
     (exact; answers independent between runs), at the level of Holm's first step."""
     shared: dict[str, int] = {}
     """Scaffold -> shared cases."""
+    withheld: dict[str, str] = {}
+    """Scaffold -> why the gate gives no verdict on it beyond a significant drop: either run
+    lost answers the other gave, is INCOMPLETE, or this run asked a selection of cases; its
+    status change reads no improvement, and its quiet pairing proves no "no regression"."""
 
 
 class CostFigures(_Tolerant):

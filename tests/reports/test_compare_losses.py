@@ -1,0 +1,173 @@
+"""What ``compare`` and the regression gate claim when a run lost answers or asked a
+selection of cases (a helper's hunt, F4 and F5): the figures on the shared cases are shown,
+each run's lost answers are named, and no "better" or "worse" (nor a gate's improvement) is
+claimed from a pairing that sees only what both runs answered."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from scipy.stats import binomtest
+
+from verification.certify.paired import ALPHA
+from verification.cli import main
+from verification.cli.exit_codes import regression_exit
+from verification.reports.regressions import ArmAnswers, withheld_reasons
+from verification.store.summary_file import RunSummary
+
+NAME = "kmp"
+CASES = 40
+FAILED = range(0, 16, 2)
+"""Journal lines A gets wrong: 8 cases, enough for a significant split against B."""
+ERRORS = range(21, 25)
+"""Lines whose answers B lost to infrastructure errors (a tenth: B is not INCOMPLETE)."""
+
+
+def _run(output: Path, *extra: str) -> str:
+    before = set((output / "runs").iterdir()) if (output / "runs").is_dir() else set()
+    argv = ["verify", NAME, "--provider", "reference", "--cases", str(CASES)]
+    assert main([*argv, "--output", str(output), *extra]) in (0, 1, 3)
+    (run,) = set((output / "runs").iterdir()) - before
+    return run.name
+
+
+def _edit(output: Path, run: str, outcome: str, lines: range) -> None:
+    """Mark ``lines`` (from 0) of ``run``'s journal with ``outcome``, then report it again
+    (its summary's statuses are what ``compare`` reads beside the journal)."""
+    journal = output / "runs" / run / "results.jsonl"
+    texts = journal.read_text(encoding="utf-8").splitlines()
+    for number in lines:
+        data = json.loads(texts[number])
+        if outcome == "failed":
+            data.update(outcome="failed", level=3, reason="wrong answer")
+        else:
+            data.update(outcome="infra_error", level=None, reason="HTTP 500", answer=None)
+        texts[number] = json.dumps(data)
+    journal.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    assert main(["report", run, "--output", str(output)]) in (0, 1, 3)
+
+
+def _compare(output: Path, a: str, b: str, capsys: pytest.CaptureFixture[str]) -> str:
+    capsys.readouterr()
+    assert main(["compare", a, b, "--output", str(output)]) == 0
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return out
+
+
+def _row(out: str) -> str:
+    (row,) = [line for line in out.splitlines() if line.startswith(f"{NAME} ")]
+    return row
+
+
+def test_compare_names_answers_lost_to_errors_and_claims_no_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: "B is better" (A's 8 failures, B right on them), while B's 4 errors on cases
+    # A answered went unsaid.
+    a, b = _run(tmp_path), _run(tmp_path)
+    _edit(tmp_path, a, "failed", FAILED)
+    _edit(tmp_path, b, "infra_error", ERRORS)
+    assert binomtest(0, len(FAILED)).pvalue < ALPHA  # the split alone would say "better"
+    out = _compare(tmp_path, a, b, capsys)
+    row = _row(out)
+    assert "better" not in out and "worse" not in out
+    assert f"not comparable: B lost {len(ERRORS)} answer(s) to infrastructure errors" in row
+    expected = f"{NAME}: A {CASES} answered, 0 infrastructure error(s), 0 unanswered; B "
+    expected += f"{CASES - len(ERRORS)} answered, {len(ERRORS)} infrastructure error(s)"
+    assert any(line.strip().startswith(expected) for line in out.splitlines()), out
+
+
+def test_compare_claims_no_verdict_on_an_incomplete_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = _run(tmp_path), _run(tmp_path)
+    _edit(tmp_path, a, "failed", FAILED)
+    more = range(21, 21 + CASES // 10 + 1)  # over a tenth: INCOMPLETE
+    _edit(tmp_path, b, "infra_error", more)
+    summary = RunSummary.from_json(
+        (tmp_path / "runs" / b / "reports" / "summary.json").read_bytes()
+    )
+    assert summary.scaffolds[NAME].status == "INCOMPLETE"
+    row = _row(_compare(tmp_path, a, b, capsys))
+    assert "B is INCOMPLETE" in row and "better" not in row
+
+
+def test_compare_of_a_run_and_its_rerun_of_failures_claims_no_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: "B is better" at p 0.0078: B asked only A's failures, and passed them.
+    a = _run(tmp_path)
+    _edit(tmp_path, a, "failed", FAILED)
+    b = _run(tmp_path, "--rerun-failed", a)
+    for first, second, who in ((a, b, "B asked only the cases A failed"), (b, a, "A asked")):
+        row = _row(_compare(tmp_path, first, second, capsys))
+        assert f"not comparable: {who}" in row and "better" not in row, row
+    shared = row.split()[1]
+    assert shared == str(len(FAILED))  # the figures are still shown
+
+
+def test_a_run_of_cases_picked_by_name_gets_no_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = _run(tmp_path)
+    _edit(tmp_path, a, "failed", FAILED)
+    b = _run(tmp_path, "-k", "simple or standard")
+    row = _row(_compare(tmp_path, a, b, capsys))
+    assert "not comparable: B asked only cases picked by name" in row
+
+
+def test_the_gate_reads_no_improvement_from_a_run_that_lost_answers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: PARTIAL -> CERTIFIED read "improvement" though the new run lost 4 answers the
+    # previous one gave (its failures, had they come back as errors, would read the same).
+    a, b = _run(tmp_path), _run(tmp_path)
+    _edit(tmp_path, a, "failed", FAILED)
+    capsys.readouterr()
+    _edit(tmp_path, b, "infra_error", ERRORS)
+    summary = RunSummary.from_json(
+        (tmp_path / "runs" / b / "reports" / "summary.json").read_bytes()
+    )
+    assert summary.previous_run_id == a
+    assert [c.direction for c in summary.status_changes or []] == ["not significant"]
+    assert summary.regression_gate is not None
+    why = summary.regression_gate.withheld[NAME]
+    assert f"this run lost {len(ERRORS)} answer(s) to infrastructure errors" in why
+    markdown = (tmp_path / "runs" / b / "reports" / "summary.md").read_text(encoding="utf-8")
+    assert f"No verdict on {NAME}" in markdown and "improvement" not in markdown
+    # What `verify` prints of the gate, and its exit: no regression, no "nothing changed".
+    assert regression_exit(tmp_path / "runs" / b / "reports" / "summary.md", 0) == 0
+    out, _ = capsys.readouterr()
+    assert f"regression gate: no verdict on {NAME}: {why}" in out
+
+
+def test_a_significant_drop_still_fires_the_gate_beside_lost_answers(tmp_path: Path) -> None:
+    a, b = _run(tmp_path), _run(tmp_path)
+    _edit(tmp_path, b, "failed", FAILED)
+    _edit(tmp_path, b, "infra_error", ERRORS)
+    summary = RunSummary.from_json(
+        (tmp_path / "runs" / b / "reports" / "summary.json").read_bytes()
+    )
+    assert summary.previous_run_id == a and summary.regressions == [NAME]
+
+
+def _arm(
+    scores: dict[str, float], errors: frozenset[str] = frozenset(), incomplete: bool = False
+) -> ArmAnswers:
+    return ArmAnswers(scores, frozenset(errors), frozenset(), incomplete)
+
+
+def test_withheld_reasons_name_only_errors_on_cases_the_other_answered() -> None:
+    a = _arm({"c1": 1.0, "c2": 0.0})
+    b = _arm({"c1": 1.0}, errors={"c2", "c9"})
+    assert withheld_reasons({NAME: a}, {NAME: b}) == {
+        NAME: "B lost 1 answer(s) to infrastructure errors"
+    }
+    # An error on a case the other never answered hides nothing of the pairing.
+    assert withheld_reasons({NAME: _arm({"c1": 1.0})}, {NAME: _arm({"c1": 1.0}, {"c9"})}) == {}
+    assert withheld_reasons({NAME: a}, {NAME: _arm({"c1": 1.0}, incomplete=True)}) == {
+        NAME: "B is INCOMPLETE"
+    }
