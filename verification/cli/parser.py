@@ -398,7 +398,10 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "higher, an exact McNemar (sign) test on that split (Holm-corrected across the "
         "scaffolds), both runs' pass rates, their paired difference with its 95% interval "
         "and a verdict. Fewer than 6 discordant cases can never be significant: the "
-        "verdict says so.",
+        'verdict says so. No verdict ("not comparable", and why) where a run lost answers '
+        "the other gave (infrastructure errors, cases left unanswered), is INCOMPLETE, or "
+        "asked a selection of cases (the other's failures rerun, cases picked by name or "
+        "tier): the shared cases then favour one run by what was left out.",
     )
     compare.add_argument(
         "run_a", metavar="RUN_A", help="a run under <output>/runs: its id or its folder"
