@@ -1,6 +1,7 @@
 """A validator nothing checked does not certify (a helper's hunt): a plugin whose own
 ``mutants`` hook raised, gave nothing or gave only the right answer left its validator
-uncalibrated, and one that accepted every answer certified an always-wrong model."""
+uncalibrated, and one that accepted every answer certified an always-wrong model; so did one
+that declared no hook, whose generic mutants a run's calibration left out."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ import pytest
 
 from tests.support.records import attempt_record
 from verification.cases import TestCase
-from verification.catalog import default_catalog
-from verification.certify.calibration import calibrate
+from verification.catalog import Catalog, default_catalog
+from verification.catalog.spec import ScaffoldSpec
+from verification.certify.calibration import PER_CASE, calibrate
+from verification.certify.checks import check_scaffold
 from verification.certify.results import ScaffoldResults
+from verification.config import packaged_scaffolds_dir
 from verification.runner import plan_cases
 from verification.validators.base import ValidationResult, Validator
 
@@ -48,3 +52,66 @@ def test_the_packaged_scaffolds_hooks_check_their_validators() -> None:
     spec = default_catalog()["kmp"]
     calibration = calibrate(spec, plan_cases(["kmp"], seed=1, cases=6)["kmp"])
     assert calibration.mutants > 0 and not calibration.unchecked
+
+
+def _generic(spec: ScaffoldSpec, **changes: Any) -> ScaffoldSpec:
+    """``spec`` as a plugin that declares no ``mutants`` hook declares it."""
+    default = ScaffoldSpec.__dataclass_fields__["mutants"].default
+    made = dataclasses.replace(spec, mutants=default, **changes)
+    assert made.generic_mutants
+    return made
+
+
+def test_a_validator_that_accepts_every_generic_mutant_certifies_nothing() -> None:
+    spec = _generic(default_catalog()["kmp"], validator=_AcceptsAll())
+    cases = plan_cases(["kmp"], seed=1, cases=30)["kmp"]
+    calibration = calibrate(spec, cases)
+    records = [attempt_record(case.id, "passed") for case in cases]
+    results = ScaffoldResults.from_records("kmp", records, planned=30, calibration=calibration)
+    assert results.status == "INCOMPLETE"
+    assert "generic mutant" in (results.incomplete_reason or "")
+    assert calibration.unchecked and calibration.misses == 0
+    assert 0 < calibration.generic_mutants == calibration.generic_accepted
+
+
+class _AcceptsOneOff(Validator):
+    """Accepts the right answer and, of wrong ones, only those whose first list is one
+    item short: some generic mutants (an item dropped), not the others."""
+
+    kind = "accepts_one_off"
+
+    def validate(self, actual: Any, expected: Any, *, case: TestCase | None = None) -> Any:
+        key = next(k for k, v in expected.items() if isinstance(v, list))
+        ok = actual == expected or len(actual[key]) == len(expected[key]) - 1
+        return ValidationResult(ok, "fine" if ok else "wrong")
+
+
+def test_generic_mutants_some_accepted_are_no_miss_and_check_the_validator() -> None:
+    spec = _generic(default_catalog()["kmp"], validator=_AcceptsOneOff())
+    cases = plan_cases(["kmp"], seed=1, cases=30)["kmp"]
+    calibration = calibrate(spec, cases)
+    records = [attempt_record(case.id, "passed") for case in cases]
+    results = ScaffoldResults.from_records("kmp", records, planned=30, calibration=calibration)
+    assert results.status == "CERTIFIED"
+    assert calibration.misses == 0 and not calibration.unchecked
+    assert 0 < calibration.generic_accepted < calibration.generic_mutants
+    assert calibration.generic_mutants <= PER_CASE * len(cases)
+
+
+def test_check_fails_a_validator_that_accepts_every_generic_mutant() -> None:
+    # lcs: every case has a generic mutant, so the mutants line is judged on the validator
+    base = default_catalog()["lcs"]
+    lines = {}
+    for spec in (_generic(base, validator=_AcceptsAll()), _generic(base)):
+        results = check_scaffold(
+            "lcs",
+            scaffolds_dir=packaged_scaffolds_dir(),
+            catalog=Catalog([spec]),
+            hash_seed=False,
+            cases_per_tier=5,
+            size_draws=1,
+        )
+        lines[spec.validator.kind] = next(r for r in results if r.check == "mutants")
+    failed, passed = lines["accepts_all"], lines[base.validator.kind]
+    assert not failed.ok and "accepts every one" in failed.detail
+    assert passed.ok and "generic mutants" in passed.detail

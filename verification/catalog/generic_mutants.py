@@ -8,7 +8,8 @@ do not fit the scaffold's answer schema, or equal the expected answer, are dropp
 A generic "mutant" may still be a right answer (a nudge within a tolerance, a swap in a list
 whose order does not matter), so a validator accepting one is not a defect by itself:
 ``check`` lists them for the author to review, and a run's calibration does not count them
-as misses. Built-in scaffolds declare their own hooks.
+as misses; a validator that accepts every one is unchecked (see
+:mod:`verification.certify.calibration`). Built-in scaffolds declare their own hooks.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ for that scaffold cannot be trusted, whatever the model answered. At most
 number of cases, not with how many answers a hook can make. A hook that raises, or makes a
 "mutant" equal to the expected answer, is a defect of the hook (``check`` names it): such
 answers are left out here rather than counted as the validator's misses. Generic mutants
-(a plugin spec that declares no ``mutants`` hook) are left out too: one may be a right answer,
-so only the author's own hooks calibrate a run (``check`` lists the generic ones accepted).
+(a plugin spec that declares no ``mutants`` hook) are judged but counted apart: one may be a
+right answer, so one accepted is no miss (``check`` lists them for review); a validator that
+accepts every one judged over the run is unchecked, as one whose own hook gave nothing.
 """
 
 from __future__ import annotations
@@ -69,8 +70,20 @@ class Calibration:
     first_misses: tuple[CalibrationMiss, ...] = ()
     unchecked: bool = False
     """The scaffold's own ``mutants`` hook gave no mutant on any case of the run (it raised,
-    gave nothing or only the expected answer): nothing showed its validator rejects a wrong
-    answer, and one that accepts every answer would certify (a helper's hunt did that)."""
+    gave nothing or only the expected answer), or its validator accepted every generic
+    mutant judged: nothing showed it rejects a wrong answer, and one that accepts every
+    answer would certify (a helper's hunt did that, both ways)."""
+    generic_mutants: int = 0
+    """Generic mutants judged (a plugin spec without its own hook); not in :attr:`mutants`."""
+    generic_accepted: int = 0
+    """Of those, the ones the validator accepted: each may be a right answer, so no miss."""
+
+    @property
+    def unchecked_reason(self) -> str:
+        """The scaffold's INCOMPLETE reason when :attr:`unchecked`."""
+        if self.generic_mutants:
+            return "validator unchecked: it accepted every generic mutant"
+        return "validator unchecked"
 
     @property
     def misses(self) -> int:
@@ -105,8 +118,6 @@ def _key(answer: Any) -> str:
 def _answers(
     spec: ScaffoldSpec, case: TestCase, hook: str, rng: random.Random
 ) -> list[dict[str, Any]]:
-    if hook == "mutants" and spec.generic_mutants:
-        return []
     make = getattr(spec, hook)
     try:
         # Only the first answers are judged. A lazy hook makes no more, unless the
@@ -165,22 +176,27 @@ class CaseCalibration:
     alternatives: int
     misses: tuple[CalibrationMiss, ...] = ()
     """This case's first misses (at most :data:`MAX_MISSES_SHOWN`)."""
+    generic_mutants: int = 0
+    """Generic mutants judged: counted apart, never a miss (see :class:`Calibration`)."""
+    generic_accepted: int = 0
 
 
 def calibrate_case(spec: ScaffoldSpec, case: TestCase) -> CaseCalibration:
     """Judge ``spec``'s mutants and alternatives of one ``case`` with its validator (the
     same for a case whenever it is judged: its answers are drawn from its id)."""
-    counts = {"mutants": [0, 0], "alternatives": [0, 0]}  # [right verdicts, judged]
+    # [right verdicts, judged]; a generic mutant's right verdict is a rejection, as a mutant's
+    counts = {"mutants": [0, 0], "alternatives": [0, 0], "generic": [0, 0]}
     misses: list[CalibrationMiss] = []
     # CaseRandom: random.Random's numbers from the same draws, with fewer layers of calls
     # (the hooks sample, shuffle and choose from it for every case a run answers).
     rng = CaseRandom(f"{_SEED}:{case.id}")
     for hook, wanted in (("mutants", False), ("alternatives", True)):
+        counted = "generic" if hook == "mutants" and spec.generic_mutants else hook
         for answer in _answers(spec, case, hook, rng):
-            counts[hook][1] += 1
+            counts[counted][1] += 1
             if _accepts(spec, answer, case) == wanted:
-                counts[hook][0] += 1
-            elif len(misses) < MAX_MISSES_SHOWN:
+                counts[counted][0] += 1
+            elif counted != "generic" and len(misses) < MAX_MISSES_SHOWN:
                 kind = "alternative rejected" if wanted else "mutant accepted"
                 misses.append(CalibrationMiss(case.id, kind, _shown(answer)))
     return CaseCalibration(
@@ -189,6 +205,8 @@ def calibrate_case(spec: ScaffoldSpec, case: TestCase) -> CaseCalibration:
         alternatives_accepted=counts["alternatives"][0],
         alternatives=counts["alternatives"][1],
         misses=tuple(misses),
+        generic_mutants=counts["generic"][1],
+        generic_accepted=counts["generic"][1] - counts["generic"][0],
     )
 
 
@@ -205,13 +223,24 @@ def calibrate(
     per_case = [known.get(case.id) or calibrate_case(spec, case) for case in cases]
     misses = [miss for each in per_case for miss in each.misses][:MAX_MISSES_SHOWN]
     mutants = sum(each.mutants for each in per_case)
+    generic = sum(each.generic_mutants for each in per_case)
+    generic_accepted = sum(each.generic_accepted for each in per_case)
+    if spec.generic_mutants:
+        # One generic mutant accepted may be a right answer; all of them accepted is what a
+        # validator that accepts anything does. None made (an answer of strings alone, say)
+        # shows nothing either way (``check`` fails it: too few cases with a mutant).
+        unchecked = generic > 0 and generic_accepted == generic
+    else:
+        unchecked = bool(per_case) and mutants == 0
     return Calibration(
         mutants_rejected=sum(each.mutants_rejected for each in per_case),
         mutants=mutants,
         alternatives_accepted=sum(each.alternatives_accepted for each in per_case),
         alternatives=sum(each.alternatives for each in per_case),
         first_misses=tuple(misses),
-        unchecked=bool(per_case) and mutants == 0 and not spec.generic_mutants,
+        unchecked=unchecked,
+        generic_mutants=generic,
+        generic_accepted=generic_accepted,
     )
 
 

@@ -185,6 +185,12 @@ def _check_mutants(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
         raise VerificationError(
             f"mutants for only {covered} of {len(cases)} cases (needs {MUTANT_COVERAGE:.0%})"
         )
+    if accepted and len(accepted) == total:  # as a run's calibration judges it: unchecked
+        raise VerificationError(
+            f"the validator accepts every one of the {total} generic mutants, as a validator "
+            "that accepts any answer does (a run reads INCOMPLETE: validator unchecked); "
+            "make it reject wrong answers, or declare your own mutants hook"
+        )
     if accepted:
         raise _GenericMutantsAccepted(
             f"the validator accepts {len(accepted)} of {total} generic mutants (made from the "

@@ -284,7 +284,7 @@ class ScaffoldResults:
         if calibration is not None and calibration.misses:
             status, reason = "INCOMPLETE", "validator miss"
         elif calibration is not None and calibration.unchecked and status == "CERTIFIED":
-            status, reason = "INCOMPLETE", "validator unchecked"
+            status, reason = "INCOMPLETE", calibration.unchecked_reason
         return cls(
             scaffold=scaffold,
             results=every + every_infra,

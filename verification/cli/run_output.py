@@ -133,6 +133,9 @@ def print_summary(results: Any, label: str | None, summary: Path, level: str | N
             f"(n={r.n}, 95% CI {100 * low:.1f}-{100 * high:.1f}%, {errors})"
         )
     print_infra_reasons(results)
+    for r in results:  # a harness defect the status line alone does not name
+        if r.incomplete_reason and r.incomplete_reason.startswith("validator"):
+            print(f"{r.scaffold}: INCOMPLETE, {r.incomplete_reason} (its report says why)")
     from verification.cases import printable
 
     print(f"report: {printable(str(summary))}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -33,14 +34,15 @@ from verification.validators.base import ValidationResult, Validator
 from demo_scaffolds import LargestAnswer, generate, largest_number
 
 
-class WithinOne(Validator):
-    """Accepts an answer one off: generic mutants nudge by one, so some pass."""
+class OneOver(Validator):
+    """Accepts an answer one over: generic mutants nudge by one up or down, so some pass
+    (and some fail: a validator that accepts them all is unchecked)."""
 
-    kind = "within_one"
+    kind = "one_over"
 
     def validate(self, actual: Any, expected: Any, *, case: Any = None) -> ValidationResult:
-        ok = abs(actual["largest"] - expected["largest"]) <= 1
-        return ValidationResult(ok, "within one" if ok else "more than one off")
+        ok = 0 <= actual["largest"] - expected["largest"] <= 1
+        return ValidationResult(ok, "at most one over" if ok else "under, or more than one over")
 
 
 SPEC = ScaffoldSpec(
@@ -49,7 +51,7 @@ SPEC = ScaffoldSpec(
     reference=largest_number,
     generator=generate,
     answer_schema=LargestAnswer,
-    validator=WithinOne(),
+    validator=OneOver(),
     size=SizeAxis(
         unit="numbers",
         measure=lambda test_input: len(test_input["numbers"]),
@@ -147,6 +149,10 @@ def test_a_dry_run_certifies_it_without_counting_generic_mutants(
     summary = json.loads((output / "out" / "reports" / "summary.json").read_text())
     scaffold = summary["scaffolds"]["largest_bare"]
     assert scaffold["status"] == "CERTIFIED"
+    # Judged, some accepted (no miss) and some rejected (the validator checked).
+    report = (output / "out" / "reports" / "largest_bare.md").read_text()
+    rejected, judged = map(int, re.findall(r"generic mutants rejected (\d+)/(\d+)", report)[0])
+    assert 0 < rejected < judged
 
 
 class _Shape(AnswerSchema):
