@@ -250,11 +250,14 @@ def fitting_records(
     """The records whose input is one of their scaffold's (see
     :meth:`~verification.catalog.spec.ScaffoldSpec.input_problem`): a line whose input lost
     or gained a field (a hand edit) is that case's missing answer, named in a warning,
-    rather than a hook's traceback here. A scaffold ``specs`` lacks keeps its records."""
+    rather than a hook's traceback here. A scaffold ``specs`` lacks keeps its records, and
+    so does a case that could not be drawn (:attr:`~AttemptRecord.undrawn`): its error is the
+    plugin's, and it counts as an infrastructure error."""
     kept = []
     problems: dict[tuple[str, tuple[str, ...]], str | None] = {}
     for record in records:
-        if record.is_program:  # a code-mode program's input is its suite's, not a case's
+        # A code-mode program's input is its suite's, not a case's; an undrawn case has none.
+        if record.is_program or record.undrawn:
             kept.append(record)
             continue
         key = (record.scaffold, tuple(sorted(record.input)))

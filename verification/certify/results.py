@@ -492,7 +492,12 @@ def journalled_cases(scaffold: str, records: Sequence[AttemptRecord]) -> list[Te
     as the journal holds it (what calibration judges)."""
     cases: dict[str, TestCase] = {}
     for record in records:
-        # A code-mode program is no case: calibration judges answers to cases.
-        if record.scaffold == scaffold and record.case_id not in cases and not record.is_program:
+        # A code-mode program is no case, nor one never drawn: calibration judges answers.
+        if (
+            record.scaffold == scaffold
+            and record.case_id not in cases
+            and not record.is_program
+            and not record.undrawn
+        ):
             cases[record.case_id] = record.test_case()
     return list(cases.values())

@@ -13,6 +13,7 @@ type.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -306,6 +307,7 @@ def write_report(path: Path, text: str) -> Path:
 
 INFRA_CASE = "…"
 """What stands for a case's id in a reason :func:`infra_reasons` groups."""
+_DRAWN_INDEX = re.compile(rf" case \d+ at size(?= \d+ \({INFRA_CASE}\))")
 
 
 def infra_reasons(results: ScaffoldResults) -> list[tuple[str, list[str]]]:
@@ -317,8 +319,11 @@ def infra_reasons(results: ScaffoldResults) -> list[tuple[str, list[str]]]:
     for result in results.results:
         if result.outcome == "infra_error":
             case_id = result.test_case.id
-            reason = (result.validation_message or "no reason recorded").replace(
-                case_id, INFRA_CASE
-            )
+            reason = result.validation_message or "no reason recorded"
+            if case_id in reason:
+                # A case a plugin could not draw is named by its index too (drawing.py's
+                # "simple case 3 at size 5 (<id>)"): one cause of a tier's cases, one reason.
+                reason = reason.replace(case_id, INFRA_CASE)
+                reason = _DRAWN_INDEX.sub(f" case {INFRA_CASE} at size", reason)
             groups.setdefault(reason, []).append(case_id)
     return sorted(groups.items(), key=lambda group: -len(group[1]))

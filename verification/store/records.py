@@ -215,6 +215,13 @@ class AttemptRecord(BaseModel):
         return where or f"the record of {self.case_id}"
 
     @property
+    def undrawn(self) -> bool:
+        """Whether this record is of a case that could not be drawn (its plugin's generator
+        or reference failed): an infrastructure error with no input, its reason the
+        plugin's error, and nothing to calibrate or measure."""
+        return self.outcome == "infra_error" and not self.input
+
+    @property
     def is_program(self) -> bool:
         """Whether this record is a code-mode program's, not a case's."""
         return parse_program_id(self.case_id) is not None

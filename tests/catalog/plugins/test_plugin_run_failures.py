@@ -1,0 +1,63 @@
+"""A plugin that fails while a run draws its cases, run in process: its scaffold is
+INCOMPLETE, and its error is what the terminal and the reports name (a helper's hunt: the
+journal held the error, but reading it back dropped each line as "the input of case ... is
+none of" the scaffold, with a warning per case, and the reports said "infra errors 0").
+The plugin's spec is guarded as loading it does (:func:`guarded_spec`), nothing installed."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from verification.cases import Tier
+from verification.catalog import Catalog, default_catalog
+from verification.catalog.plugins import guarded_spec
+from verification.catalog.spec import ScaffoldSpec
+from verification.certify.results import ScaffoldResults
+from verification.cli.run_output import print_infra_reasons
+from verification.config import load_settings
+from verification.reports.generator import write_run_reports
+from verification.runner import VerificationRunner
+
+DISTRIBUTION = "demo-scaffolds"
+BASE = default_catalog()["kmp"]
+"""A cheap spec to make plugins of (its name keeps its Markdown file found)."""
+
+
+def _plugin(**changes: Any) -> ScaffoldSpec:
+    return guarded_spec(dataclasses.replace(BASE, **changes), DISTRIBUTION)
+
+
+def _run(spec: ScaffoldSpec, results_dir: Path) -> ScaffoldResults:
+    catalog = Catalog([spec], origins={spec.name: DISTRIBUTION})
+    settings = load_settings(results_dir=results_dir, cases=10, provider="reference")
+    run = asyncio.run(VerificationRunner(settings, catalog=catalog).run([spec.name]))
+    write_run_reports(run.paths, run.manifest, run.results)
+    return run.results[spec.name]
+
+
+def _raises(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+    raise RuntimeError("gen boom")
+
+
+def test_a_generator_that_raises_is_named_as_the_reason_its_scaffold_is_incomplete(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with caplog.at_level(logging.WARNING):
+        results = _run(_plugin(generator=_raises), tmp_path)
+    assert "none of" not in caplog.text
+    assert results.status == "INCOMPLETE"
+    assert results.infra_errors == results.planned > 0
+    print_infra_reasons([results])
+    said = capsys.readouterr().out.splitlines()
+    # One line per tier (one cause), each naming the plugin and its error.
+    assert len(said) == len({result.test_case.tier for result in results.results}) > 1
+    assert all(DISTRIBUTION in line and "RuntimeError: gen boom" in line for line in said)
+    report = (tmp_path / "reports" / f"{BASE.name}.md").read_text(encoding="utf-8")
+    assert "RuntimeError: gen boom" in report
