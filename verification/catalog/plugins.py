@@ -14,7 +14,9 @@ takes ``case``) and then wrapped by :func:`guarded_spec`: every call into the pl
 (generator, reference, input formatter, answer renderer, calibration hooks, answer schema,
 validator, size measure) raises :class:`~verification.errors.PluginError`, naming the
 distribution and the scaffold, when the plugin raises (a ``KeyboardInterrupt`` with no
-Ctrl-C included) or returns what its contract forbids. The runner turns that error into an
+Ctrl-C included) or returns what its contract forbids (a reference's answer that does not
+fit the spec's own answer schema included; the package's scaffolds are held to that by
+their tests, not per case). The runner turns that error into an
 infrastructure error of the case, so the scaffold is INCOMPLETE with the plugin's error as
 the reason and every other scaffold runs.
 """
@@ -24,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import json
 import signal
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -288,9 +291,25 @@ def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
 
     size = dataclasses.replace(spec.size, measure=guard("size measure", spec.size.measure, _count))
     validator = _guarded_validator(spec.validator, guard)
+    schema = _guarded_schema(spec.answer_schema, fail)
+
+    def answer(value: Any) -> dict[str, Any]:
+        # Held to the schema as the parser holds a model's answer: a reference that breaks
+        # it is the plugin's defect, not a failure of every model asked (FAILED, exit 1).
+        data = _json_object(value)
+        try:
+            schema.model_validate_json(json.dumps(data, allow_nan=False), strict=True)
+        except ValidationError as exc:
+            raise PluginError(
+                f"its reference's answer does not fit its answer schema: {_misfit(exc)}",
+                distribution=distribution,
+                scaffold=spec.name,
+            ) from None
+        return data
+
     return dataclasses.replace(
         spec,
-        reference=guard("reference", spec.reference, _json_object),
+        reference=guard("reference", spec.reference, answer),
         generator=guard("generator", spec.generator, _json_object),
         format_input=guard("input formatter", spec.format_input, _text),
         render_answer=guard("render_answer", spec.render_answer, _text),
@@ -301,8 +320,18 @@ def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
         alternatives=guard("alternatives hook", spec.alternatives, _json_objects),
         size=size,
         validator=validator,
-        answer_schema=_guarded_schema(spec.answer_schema, fail),
+        answer_schema=schema,
     )
+
+
+def _misfit(exc: ValidationError) -> str:
+    """Where and how an answer breaks its schema, in one short line."""
+    shown = [
+        f"{'.'.join(map(str, error['loc'])) or 'the answer'}: {error['msg']}"
+        for error in exc.errors()[:3]
+    ]
+    more = exc.error_count() - len(shown)
+    return printable("; ".join(shown) + (f" (and {more} more)" if more > 0 else ""), limit=200)
 
 
 def _guarded_schema(

@@ -2,7 +2,9 @@
 INCOMPLETE, and its error is what the terminal and the reports name (a helper's hunt: the
 journal held the error, but reading it back dropped each line as "the input of case ... is
 none of" the scaffold, with a warning per case, and the reports said "infra errors 0").
-The plugin's spec is guarded as loading it does (:func:`guarded_spec`), nothing installed."""
+So is a reference whose answer breaks the plugin's own answer schema: the plugin's error,
+not every model's failure. The plugin's spec is guarded as loading it does
+(:func:`guarded_spec`), nothing installed."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from verification.catalog.spec import ScaffoldSpec
 from verification.certify.results import ScaffoldResults
 from verification.cli.run_output import print_infra_reasons
 from verification.config import load_settings
+from verification.errors import PluginError
 from verification.reports.generator import write_run_reports
 from verification.runner import VerificationRunner
 
@@ -61,3 +64,29 @@ def test_a_generator_that_raises_is_named_as_the_reason_its_scaffold_is_incomple
     assert all(DISTRIBUTION in line and "RuntimeError: gen boom" in line for line in said)
     report = (tmp_path / "reports" / f"{BASE.name}.md").read_text(encoding="utf-8")
     assert "RuntimeError: gen boom" in report
+
+
+def _with_extra_key(**test_input: Any) -> dict[str, Any]:
+    return {**BASE.reference(**test_input), "extra": [1]}
+
+
+def _of_wrong_type(**test_input: Any) -> dict[str, Any]:
+    return {key: str(value) for key, value in BASE.reference(**test_input).items()}
+
+
+@pytest.mark.parametrize("reference", [_with_extra_key, _of_wrong_type])
+def test_a_reference_that_breaks_its_own_schema_is_the_plugin_s_error(
+    reference: Any, tmp_path: Path
+) -> None:
+    spec = _plugin(reference=reference)
+    case_input = BASE.generator(random.Random(1), "simple", BASE.sizes["simple"])
+    with pytest.raises(PluginError) as raised:
+        spec.reference(**case_input)
+    assert (raised.value.distribution, raised.value.scaffold) == (DISTRIBUTION, BASE.name)
+    assert "its reference's answer does not fit its answer schema" in str(raised.value)
+    # Before: every dry-run answer failed its schema, FAILED as the model's failure.
+    results = _run(spec, tmp_path)
+    assert results.status == "INCOMPLETE" and results.n == 0
+    assert results.infra_errors == results.planned > 0
+    report = (tmp_path / "reports" / f"{BASE.name}.md").read_text(encoding="utf-8")
+    assert "does not fit its answer schema" in report
