@@ -10,7 +10,8 @@ passing the validator; the dry-run answer parsing back to the reference's; the c
 hooks (mutants that fit the schema, differ from the expected answer, and are all rejected,
 for at least 90% of cases; alternatives that fit the schema and are all accepted); every
 size (cases drawn at every size of every tier's declared range, ``measure`` reading each
-size back); and suites identical under two ``PYTHONHASHSEED`` values.
+size back); and suites identical when drawn again in one process and under two
+``PYTHONHASHSEED`` values.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from verification.cases import TIERS, TestCase, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.spec import STRESS_TIERS, ScaffoldSpec
-from verification.certify.hash_seed import hash_seed_verdicts, suite_digest
+from verification.certify.hash_seed import hash_seed_verdicts, redrawn_verdict, suite_digest
 from verification.errors import VerificationError
 from verification.llm.bare_prompt import bare_problems, marks_task
 from verification.llm.prompt_builder import REQUIRED_SECTIONS, PromptBuilder, ScaffoldParser
@@ -187,9 +188,8 @@ def _check_mutants(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
         )
     if accepted and len(accepted) == total:  # as a run's calibration judges it: unchecked
         raise VerificationError(
-            f"the validator accepts every one of the {total} generic mutants, as a validator "
-            "that accepts any answer does (a run reads INCOMPLETE: validator unchecked); "
-            "make it reject wrong answers, or declare your own mutants hook"
+            f"the validator accepts every one of the {total} generic mutants, as one that accepts"
+            " any answer does (a run: INCOMPLETE, validator unchecked); fix it or add mutants"
         )
     if accepted:
         raise _GenericMutantsAccepted(
@@ -483,6 +483,7 @@ def check_scaffold(
 
     run("generator", draw)
     if cases:
+        run("same draws", lambda: redrawn_verdict(spec, cases, seed=CALIBRATION_SEED))
         run("tiers", lambda: _check_tiers(spec, cases))
         run("mutants", lambda: _check_mutants(spec, cases))
         run("alternatives", lambda: _check_alternatives(spec, cases))

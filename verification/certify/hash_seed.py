@@ -1,9 +1,12 @@
-"""The hash-seed check: a scaffold's suite is the same under two ``PYTHONHASHSEED`` values.
+"""The determinism checks: a scaffold's suite is the same under two ``PYTHONHASHSEED`` values,
+and the same when drawn again in one process.
 
 Each digest is drawn in a fresh interpreter (the hash seed is fixed when one starts).
 ``check`` of several scaffolds draws them all in one interpreter per seed, two in all,
 rather than two per scaffold: starting one and importing the harness costs about as much
-as drawing a scaffold's suite.
+as drawing a scaffold's suite. Two fresh interpreters each draw a case first, so a generator
+that counts its calls in a module's global passes there: :func:`redrawn_verdict` draws
+``check``'s cases again in its own process, where the count goes on.
 """
 
 from __future__ import annotations
@@ -14,9 +17,11 @@ import subprocess
 import sys
 from collections.abc import Sequence
 
+from verification.cases import CaseSource, TestCase, printable
+from verification.catalog.drawing import draw_case
 from verification.errors import VerificationError
 
-__all__ = ["HASH_SEEDS", "hash_seed_verdicts", "suite_digest", "suite_digests"]
+__all__ = ["HASH_SEEDS", "hash_seed_verdicts", "redrawn_verdict", "suite_digest", "suite_digests"]
 
 HASH_SEEDS = ("1", "4242")
 """The two ``PYTHONHASHSEED`` values a suite is drawn under."""
@@ -105,3 +110,20 @@ def hash_seed_verdicts(names: Sequence[str]) -> dict[str, str | VerificationErro
         else:
             verdicts[name] = f"suite digest {one[:12]} under both hash seeds"
     return verdicts
+
+
+def redrawn_verdict(spec: CaseSource, cases: Sequence[TestCase], *, seed: int) -> str:
+    """``cases``, drawn with ``seed`` in this process, drawn again in the same order: what
+    it passes with, or a ``VerificationError`` naming the first case that differs (a
+    generator or reference that keeps state between calls, or draws from a source other
+    than the case's rng: a resumed run, a replay or a shard would ask other cases)."""
+    for case in cases:
+        again = draw_case(spec, case.tier, case.index, seed=seed, size=case.size)
+        if again != case:
+            part = "input" if again.input != case.input else "expected answer"
+            raise VerificationError(
+                f"{printable(case.id, 120)} differs when drawn again in the same process (its "
+                f"{part}): the generator or reference keeps state between calls or draws from "
+                "a source other than the case's rng"
+            )
+    return f"{len(cases)} cases drawn again in this process, each the same"

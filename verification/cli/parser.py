@@ -116,8 +116,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         description="For each scaffold: its file and sections, the worked example against the "
         "reference, the Output Format example, every tier's cases against the schema and the "
         "validator, the calibration hooks (every mutant rejected, every alternative accepted), "
-        "the size axis, the dry-run answer parsing back, and suites identical under two hash "
-        "seeds. Exits 0 when every check passes, 1 otherwise.",
+        "the size axis, the dry-run answer parsing back, and suites identical when drawn again "
+        "in the same process and under two hash seeds. Exits 0 when every check passes, 1 "
+        "otherwise.",
     )
     check.add_argument("names", nargs="*", metavar="NAME", help="scaffold names")
     check.add_argument("--category", metavar="CATEGORY", help="every scaffold of a category")
