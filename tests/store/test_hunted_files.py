@@ -168,7 +168,7 @@ def test_cache_stats_shows_no_credentials_a_row_was_edited_to_hold(
         )
         db.commit()
     assert main(["cache", "stats", "--cache-dir", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
+    out = capsys.readouterr().out.replace(str(tmp_path), "<cache folder>")  # pytest-5xx
     assert "example.test" in out and "hunter2" not in out and "-5" not in out
 
 

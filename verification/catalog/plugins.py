@@ -39,6 +39,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError, model_validator
 
 from verification.cases import TestCase, printable, to_json_data
+from verification.catalog import plugin_clock
 from verification.catalog.spec import ScaffoldSpec
 from verification.errors import PluginError, SpecError
 from verification.validators.base import (
@@ -267,13 +268,16 @@ def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
             scaffold=spec.name,
         )
 
+    clock = plugin_clock.PluginClock(distribution, spec.name)
+
     def guard(
         what: str, call: Callable[..., Any], check: Callable[[Any], Any]
     ) -> Callable[..., Any]:
         @functools.wraps(call)
         def guarded(*args: Any, **kwargs: Any) -> Any:
             try:
-                result = call(*args, **kwargs)
+                with clock.limit(what):
+                    result = call(*args, **kwargs)
             except BaseException as exc:
                 if isinstance(exc, PluginError) or _real_interrupt(exc):
                     raise
@@ -291,7 +295,7 @@ def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
 
     size = dataclasses.replace(spec.size, measure=guard("size measure", spec.size.measure, _count))
     validator = _guarded_validator(spec.validator, guard)
-    schema = _guarded_schema(spec.answer_schema, fail)
+    schema = _guarded_schema(spec.answer_schema, fail, clock)
 
     def answer(value: Any) -> dict[str, Any]:
         # Held to the schema as the parser holds a model's answer: a reference that breaks
@@ -335,7 +339,9 @@ def _misfit(exc: ValidationError) -> str:
 
 
 def _guarded_schema(
-    schema: type[BaseModel], fail: Callable[[str, BaseException], PluginError]
+    schema: type[BaseModel],
+    fail: Callable[[str, BaseException], PluginError],
+    clock: plugin_clock.PluginClock,
 ) -> type[BaseModel]:
     """``schema`` under the same name, its validation held to pydantic's contract: a wrong
     answer is a ``ValidationError``; anything else a plugin's validator raises is the
@@ -343,7 +349,8 @@ def _guarded_schema(
 
     def held(cls: type[BaseModel], data: Any, handler: Callable[[Any], Any]) -> Any:
         try:
-            return handler(data)
+            with clock.limit("answer schema"):
+                return handler(data)
         except (ValidationError, ValueError, AssertionError):
             raise  # pydantic makes these a ValidationError: the answer is wrong
         except BaseException as exc:

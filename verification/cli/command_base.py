@@ -35,4 +35,8 @@ class CommandsBase:
             from verification.config import resolve_settings
 
             self._settings = resolve_settings(self._given)
+            from verification.catalog import plugin_clock
+
+            # Plugins are loaded with the catalog, before any command reads its settings.
+            plugin_clock.PLUGIN_CALL_SECONDS = self._settings.plugin_call_seconds
         return self._settings

@@ -165,6 +165,9 @@ class RunOptions(BaseModel):
     case_budget: float = Field(default=1800.0, gt=0.0, le=86400.0)
     """Seconds one answer may take across all its tries and waits; past it the case is an
     infrastructure error (not counted) and the run goes on."""
+    plugin_call_seconds: float = Field(default=60.0, gt=0.0, le=86400.0)
+    """Seconds one call into a plugin's code may run (drawing a case, judging an answer);
+    past it the call is stopped and the plugin's scaffold is INCOMPLETE, naming it."""
     cache: bool = True
     """Answer from the shared response cache where it can, and keep every complete live
     answer there (``--no-cache``: neither)."""
