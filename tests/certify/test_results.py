@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import math
 from fractions import Fraction
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ from verification.certify.results import ScaffoldResults, certify, wilson_interv
 from verification.certify.sequential import plan_for
 from verification.config import LEVEL_CASES
 from verification.errors import JournalError
+from verification.run.batch_mode import BatchTransport
 from verification.run.resuming import answered_samples
 from verification.store.records import AttemptRecord
 
@@ -139,6 +141,10 @@ def test_an_answer_stands_against_a_later_infra_error_and_a_same_verdict_copy() 
     assert answered_samples([failed, _record("kmp-simple-000", "infra_error")]) == {
         ("kmp-simple-000", 0)
     }
+    # And so does a batch run choosing what to send again (hunt i: it let the later line win).
+    journal = [failed, _record("kmp-simple-000", "infra_error")]
+    batch = SimpleNamespace(attempts=SimpleNamespace(journalled=lambda: journal))
+    assert BatchTransport._chains(batch) == {("kmp-simple-000", 0): {1: failed}}  # type: ignore[arg-type]
 
 
 def test_samples_of_one_case_are_one_case() -> None:

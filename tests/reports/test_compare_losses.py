@@ -152,12 +152,14 @@ def test_a_significant_drop_still_fires_the_gate_beside_lost_answers(tmp_path: P
         (tmp_path / "runs" / b / "reports" / "summary.json").read_bytes()
     )
     assert summary.previous_run_id == a and summary.regressions == [NAME]
+    # Hunt i, F3: the gate said "no verdict" of the scaffold it fired on, in one breath.
+    assert summary.regression_gate is not None and summary.regression_gate.withheld == {}
 
 
 def _arm(
     scores: dict[str, float], errors: frozenset[str] = frozenset(), incomplete: bool = False
 ) -> ArmAnswers:
-    return ArmAnswers(scores, frozenset(errors), frozenset(), incomplete)
+    return ArmAnswers(scores, dict.fromkeys(errors, 1), frozenset(), incomplete)
 
 
 def test_withheld_reasons_name_only_errors_on_cases_the_other_answered() -> None:
@@ -171,3 +173,53 @@ def test_withheld_reasons_name_only_errors_on_cases_the_other_answered() -> None
     assert withheld_reasons({NAME: a}, {NAME: _arm({"c1": 1.0}, incomplete=True)}) == {
         NAME: "B is INCOMPLETE"
     }
+
+
+def test_a_sample_lost_to_an_error_is_named_though_its_case_kept_a_score() -> None:
+    # Hunt i, F2: with --samples, a case whose other samples were answered kept a score over
+    # them alone, and the sample lost (where the answer would have been wrong) went unsaid.
+    a = _arm({"c1": 1.0, "c2": 0.5})
+    b = ArmAnswers({"c1": 1.0, "c2": 1.0}, {"c2": 2}, frozenset(), False)
+    assert withheld_reasons({NAME: a}, {NAME: b}) == {
+        NAME: "B lost 2 answer(s) to infrastructure errors"
+    }
+
+
+def test_two_runs_of_the_same_selection_compare_as_any_two(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt i, F5: two runs of the same --tier (or two quick runs) read "not comparable",
+    # though neither was chosen by the other's outcomes.
+    argv = ("--tier", "edge")
+    a, b = _run(tmp_path, *argv), _run(tmp_path, *argv)
+    _edit(tmp_path, a, "failed", FAILED)
+    row = _row(_compare(tmp_path, a, b, capsys))
+    assert "not comparable" not in row and "B is better" in row
+    c = _run(tmp_path)  # all three tiers: B's cases are a selection A did not make
+    assert "not comparable: A asked only some tiers" in _row(_compare(tmp_path, a, c, capsys))
+
+
+def test_a_significant_drop_is_a_verdict_beside_what_was_lost(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt i, F3: the gate fired on a significant drop while compare, the command it names,
+    # read "not comparable" for a previous run's few errors.
+    a, b = _run(tmp_path), _run(tmp_path)
+    _edit(tmp_path, a, "infra_error", ERRORS)
+    _edit(tmp_path, b, "failed", FAILED)
+    row = _row(_compare(tmp_path, a, b, capsys))
+    assert "A is better" in row and "A lost 4 answer(s) to infrastructure errors" in row
+    assert "not comparable" not in row
+
+
+def test_a_size_sweep_s_cases_past_a_size_s_decision_are_not_unanswered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt i, F1: every swept size's planned cases counted as meant to be asked, so two
+    # identical CERTIFIED runs with a sweep (the thorough level's default) read INCOMPLETE,
+    # hundreds of cases "unanswered", and no verdict, even a run against itself.
+    a = _run(tmp_path, "--sizes", "6,8")
+    out = _compare(tmp_path, a, a, capsys)
+    assert "not comparable" not in _row(out)
+    assert "unanswered" not in out or " 0 unanswered" in out
+    assert "INCOMPLETE" not in out

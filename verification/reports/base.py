@@ -158,6 +158,10 @@ class PairedRow:
     """Why neither run can be called better (a run lost answers the other gave, is
     INCOMPLETE, or asked a selection of cases): the figures stand, no verdict is claimed,
     and the gate reads no rise and no "no drop" from them; ``None`` when a verdict holds."""
+    selected: bool = False
+    """The pair's cases are a selection (one run reruns the other's failures, or asked
+    cases picked by name or tier the other did not): a drop on them is as much the
+    selection's as a rise, so not even a significant one is a verdict."""
 
     @property
     def significant(self) -> bool:
@@ -182,9 +186,14 @@ class PairedRow:
         return drop_power(self.comparison.shared, ALPHA / (self.family + (self.p_gate is None)))
 
     def verdict(self, a: str = "A", b: str = "B") -> str:
-        if self.withheld is not None:
-            return f"not comparable: {self.withheld}"
-        return self.comparison.verdict(self.p_holm, a=a, b=b)
+        said = self.comparison.verdict(self.p_holm, a=a, b=b)
+        if self.withheld is None:
+            return said
+        if not self.selected and self.dropped and self.comparison.in_reach and self.p_holm < ALPHA:
+            # B failed significantly more of the cases both answered: what was lost cannot
+            # undo that, and the regression gate fires on it; say both.
+            return f"{said} ({self.withheld})"
+        return f"not comparable: {self.withheld}"
 
     def gate_verdict(self) -> str:
         """What the regression gate says of this scaffold (a significant drop on the shared

@@ -108,6 +108,7 @@ def compare_runs(results_dir: Path, run_a: str, run_b: str) -> RunPairing:
         {name: arm.scores for name, arm in arms_a.items()},
         {name: arm.scores for name, arm in arms_b.items()},
         withheld,
+        selected=selected is not None,
     )
     # A --baseline pair differs in what it showed in place of the scaffold by design: its
     # labels say so, and a note would flag every pair.

@@ -13,6 +13,7 @@ before this gate is compared by the same paired test on its journal).
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -65,17 +66,19 @@ class ArmAnswers:
 
     scores: Mapping[str, float]
     """Case id -> case score (:func:`~verification.reports.history.case_scores`)."""
-    errors: frozenset[str]
-    """Cases asked whose every answer was an infrastructure error."""
+    errors: Mapping[str, int]
+    """Case id -> its samples lost to infrastructure errors (a case whose other samples
+    were answered keeps a score over those alone, as biased as a case lost whole)."""
     unanswered: frozenset[str]
-    """Cases the run meant to ask (its plan, up to a look that stopped it) with no line."""
+    """Cases the run meant to ask for its status (its level's plan, up to a look that
+    stopped it; a size sweep's cases are decided size by size) with no line."""
     incomplete: bool
     """INCOMPLETE: by its report, or more than a tenth of its cases without an answer."""
 
     def losses(self, label: str, other: ArmAnswers) -> list[str]:
         """What this run (called ``label``) lost of the cases ``other`` answered, in words."""
         said = []
-        errors = len(self.errors & other.scores.keys())
+        errors = sum(n for case, n in self.errors.items() if case in other.scores)
         unanswered = len(self.unanswered & other.scores.keys())
         if errors:
             said.append(f"{label} lost {errors} answer(s) to infrastructure errors")
@@ -88,8 +91,9 @@ class ArmAnswers:
     def counts(self) -> str:
         """Its answers, errors and unanswered cases, in words (for a row's detail)."""
         return (
-            f"{len(self.scores)} answered, {len(self.errors)} infrastructure error(s), "
-            f"{len(self.unanswered)} unanswered" + (", INCOMPLETE" if self.incomplete else "")
+            f"{len(self.scores)} answered, {sum(self.errors.values())} infrastructure "
+            f"error(s), {len(self.unanswered)} unanswered"
+            + (", INCOMPLETE" if self.incomplete else "")
         )
 
 
@@ -100,13 +104,31 @@ def arm_answers(
     scaffold's status as its report gave it, if known)."""
     scores = case_scores(results)
     lined = {r.test_case.id for r in results.results}
-    errors = frozenset(lined - scores.keys())
+    errors = Counter(r.test_case.id for r in results.results if r.outcome == "infra_error")
     planned = manifest.scaffolds[name].case_ids
+    split = _level_cases(manifest, name)
+    if split is not None:  # as the certification counts them (results._asked)
+        planned = [case for case in planned if case in split]
     stop = (manifest.early_stops or {}).get(name)
     asked = planned[: stop.cases] if stop else planned
     unanswered = frozenset(set(asked) - lined)
-    short = 10 * (len(errors) + len(unanswered)) > len(asked) or not scores
-    return ArmAnswers(scores, errors, unanswered, status == "INCOMPLETE" or short)
+    lost_whole = {case for case in asked if case in lined and case not in scores}
+    short = 10 * (len(lost_whole) + len(unanswered)) > len(asked) or not scores
+    return ArmAnswers(scores, dict(errors), unanswered, status == "INCOMPLETE" or short)
+
+
+def _level_cases(manifest: RunManifest, name: str) -> frozenset[str] | None:
+    """A swept run's level cases of ``name`` (``None``: it swept no sizes, or the catalog
+    no longer has the scaffold): each swept size is asked look by look of its own plan, so
+    its cases past a deciding look were never meant to be asked."""
+    if not (manifest.sizes or {}).get(name):
+        return None
+    from verification.catalog import default_catalog
+    from verification.certify.envelope import run_split
+
+    spec = default_catalog().get(name)
+    split = run_split(spec, manifest) if spec is not None else None
+    return split.level if split is not None else None
 
 
 def withheld_reasons(
@@ -132,17 +154,23 @@ def compare_outcomes(
     a: Mapping[str, Mapping[str, float]],
     b: Mapping[str, Mapping[str, float]],
     withheld: Mapping[str, str] | None = None,
+    *,
+    selected: bool = False,
 ) -> list[PairedRow]:
     """Per scaffold both runs hold (in ``b``'s order), the paired comparison of their case
     scores by case id: two-sided Holm-adjusted across those scaffolds, and the regression
-    gate's one-sided test of a drop (``withheld``: scaffold -> why no verdict holds)."""
+    gate's one-sided test of a drop (``withheld``: scaffold -> why no verdict holds;
+    ``selected``: the pair's cases are a selection, see :func:`pair_selection`)."""
     shared = [name for name in b if name in a]
     comparisons = {name: paired_comparison(a[name], b[name]) for name in shared}
-    return paired_rows(comparisons, withheld)
+    return paired_rows(comparisons, withheld, selected=selected)
 
 
 def paired_rows(
-    comparisons: Mapping[str, PairedComparison], withheld: Mapping[str, str] | None = None
+    comparisons: Mapping[str, PairedComparison],
+    withheld: Mapping[str, str] | None = None,
+    *,
+    selected: bool = False,
 ) -> list[PairedRow]:
     """The rows of scaffolds' paired comparisons (in their order): two-sided Holm across
     them, and the regression gate's one-sided test within Tarone's family."""
@@ -151,7 +179,7 @@ def paired_rows(
     family = sum(p is not None for p in gate.values())
     why = withheld or {}
     return [
-        PairedRow(name, comparison, adjusted[name], gate[name], family, why.get(name))
+        PairedRow(name, comparison, adjusted[name], gate[name], family, why.get(name), selected)
         for name, comparison in comparisons.items()
     ]
 
@@ -208,14 +236,15 @@ def compare_with_previous(
     before = {name: case_scores(r) for name, r in previous_results.items()}
     statuses = {name: r.shown_status for name, r in results.items()}
     withheld: dict[str, str] = {}
+    selected = pair_selection(previous.manifest, manifest, ("the previous run", "this run"))
     if before:
         withheld = withheld_reasons(
             entry_arms(previous, previous_results),
             {name: arm_answers(manifest, name, r, r.status) for name, r in results.items()},
             labels=("the previous run", "this run"),
-            selected=pair_selection(previous.manifest, manifest, ("the previous run", "this run")),
+            selected=selected,
         )
-    paired = compare_outcomes(before, now, withheld)
+    paired = compare_outcomes(before, now, withheld, selected=selected is not None)
     return judge(previous.run_id, previous.summary.model_dump(), statuses, paired)
 
 
@@ -224,13 +253,18 @@ def pair_selection(
 ) -> str | None:
     """Why two runs' shared cases are a selection, so that no verdict holds on them: one
     reruns the other's failures (the same model asked again passes some by chance alone:
-    regression to the mean), or either asked cases picked by name or tier
-    (:func:`~verification.reports.history.selection`, the predicate that keeps such a run
-    from being a baseline); ``None`` when both asked their plans."""
+    regression to the mean), or one asked cases picked by name or tier and the other did
+    not pick the same (:func:`~verification.reports.history.selection`, the predicate that
+    keeps such a run from being a baseline); ``None`` when both asked their plans, or the
+    same selection of them (two runs of the same ``--tier`` or ``-k`` compare as any two)."""
     if b.reruns is not None and b.reruns == a.run_id:
         return f"{labels[1]} asked only the cases {labels[0]} failed (--rerun-failed)"
     if a.reruns is not None and a.reruns == b.run_id:
         return f"{labels[0]} asked only the cases {labels[1]} failed (--rerun-failed)"
+    if (a.case_filter, set(a.tiers)) == (b.case_filter, set(b.tiers)) and not (
+        a.reruns or b.reruns
+    ):
+        return None
     for label, manifest in zip(labels, (a, b), strict=True):
         why = selection(manifest)
         if why is not None:

@@ -224,7 +224,11 @@ def summary_with_changes(
             family=[row.scaffold for row in comparison.paired if row.p_gate is not None],
             power_drop_010={row.scaffold: row.power for row in comparison.paired},
             shared={row.scaffold: row.comparison.shared for row in comparison.paired},
-            withheld={row.scaffold: row.withheld for row in comparison.paired if row.withheld},
+            withheld={
+                row.scaffold: row.withheld
+                for row in comparison.paired
+                if row.withheld and not row.significant  # a drop the gate fires on is one
+            },
         )
     return summary
 

@@ -180,9 +180,15 @@ class BatchTransport:
     # -- what to ask next ---------------------------------------------------------------
 
     def _chains(self) -> Chains:
+        # An answer stands against a later infrastructure error on its attempt, as the
+        # certification folds the journal (attempt_chains): asked again, a second answer
+        # that differs would leave a journal no status is read from.
         chains: Chains = {}
         for record in self.attempts.journalled():
-            chains.setdefault((record.case_id, record.epoch), {})[record.attempt] = record
+            chain = chains.setdefault((record.case_id, record.epoch), {})
+            earlier = chain.get(record.attempt)
+            if earlier is None or earlier.outcome == "infra_error":
+                chain[record.attempt] = record
         return chains
 
     def _prompt(self, job: Job, attempt: int, chains: Chains) -> Prompt:
