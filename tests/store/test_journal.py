@@ -116,6 +116,18 @@ def test_appending_after_a_torn_line_starts_a_fresh_line(tmp_path: Path) -> None
     assert read_journal(path) == [_record(), _record()]
 
 
+def test_a_whole_last_line_without_its_break_is_kept_when_appending(tmp_path: Path) -> None:
+    # Hunt i, S2: report counted such a line, and --resume then cut it as torn: the run
+    # lost an answer every reader had counted (CERTIFIED n=40 became PARTIAL n=39).
+    path = tmp_path / "results.jsonl"
+    good = _record().to_line()
+    path.write_text(good + good.rstrip("\n"))
+    assert read_journal(path) == [_record(), _record()]
+    with JournalWriter(path) as writer:
+        writer.append(_record())
+    assert read_journal(path) == [_record()] * 3
+
+
 def test_a_lone_surrogate_in_model_text_round_trips(tmp_path: Path) -> None:
     path = tmp_path / "results.jsonl"
     record = _record(raw="odd \ud800 text")

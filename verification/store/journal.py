@@ -104,15 +104,31 @@ class JournalWriter:
 
 def _drop_torn_tail(path: Path) -> None:
     """Cut a last line left unfinished by a killed run, so appends start on a fresh line.
-    (Its attempt was never finished: resume asks that case again.)"""
+    (Its attempt was never finished: resume asks that case again.) A last line that is
+    whole but for its line break (the process killed between the two) is ended instead, as
+    :func:`read_journal` counts it: cutting it lost an answer every reader had counted."""
     if not path.is_file():  # nothing yet, or no regular file to cut
         return
     with path.open("rb+") as journal:
         data = journal.read()
         if data and not data.endswith(b"\n"):
             cut = data.rfind(b"\n") + 1
+            if _whole(data[cut:]):
+                journal.write(b"\n")
+                return
             logger.warning("%s: dropping a torn last line (%d bytes)", path, len(data) - cut)
             journal.truncate(cut)
+
+
+def _whole(line: bytes) -> bool:
+    """Whether a last line is whole as :func:`read_journal` reads one: it parses."""
+    try:
+        AttemptRecord.from_line(line.decode("utf-8"), "the last line")
+    except (ValidationError, RecordMismatch):
+        return True  # whole, though no record: read as that case's missing answer
+    except (ValueError, StoredFileError):
+        return False
+    return True
 
 
 def read_journal(path: Path) -> list[AttemptRecord]:
