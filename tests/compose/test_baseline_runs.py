@@ -110,6 +110,39 @@ def test_baseline_without_a_draft_is_refused(
     assert "--scaffold-file" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("budget", ["option", "environment"])
+def test_a_pair_under_max_cost_is_refused_before_any_request(
+    taught_model: FakeModelServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    budget: str,
+) -> None:
+    # Each arm is a run with its own budget: one invocation could spend twice --max-cost.
+    monkeypatch.setenv("VERIFY_PRICES", json.dumps({MODEL: {"input": 1.0, "output": 5.0}}))
+    extra = ("--max-cost", "0.2") if budget == "option" else ()
+    if budget == "environment":
+        monkeypatch.setenv("VERIFY_MAX_COST", "0.2")
+    assert _verify(tmp_path, "--baseline", "none", *extra) == 2
+    error = capsys.readouterr().err
+    assert "--max-cost" in error and "--baseline" in error and "Traceback" not in error
+    assert taught_model.requests == []
+    assert not (tmp_path / "runs").exists()
+
+
+def test_the_estimate_of_a_pair_is_printed_under_a_budget(
+    taught_model: FakeModelServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The refusal points at --estimate --baseline: it must still answer with a budget set.
+    monkeypatch.setenv("VERIFY_PRICES", json.dumps({MODEL: {"input": 1.0, "output": 5.0}}))
+    assert _verify(tmp_path, "--baseline", "none", "--estimate", "--max-cost", "0.2") == 0
+    assert "the pair" in capsys.readouterr().out
+    assert taught_model.requests == []
+
+
 def test_baseline_compares_the_current_scaffold_with_a_draft(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

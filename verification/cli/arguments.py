@@ -254,7 +254,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         help="budget in US dollars: no case starts once what it could cost (the worst case "
         "of those in flight counted) would pass it; those in flight finish, the report says "
         "the run stopped, and --resume RUN_ID with a larger budget goes on. Needs the model's "
-        "price (built-in table, or VERIFY_PRICES)",
+        "price (built-in table, or VERIFY_PRICES). A budget holds for one run: refused with "
+        "--baseline and with several --model (each run would get all of it)",
     )
     group.add_argument(
         "--batch",

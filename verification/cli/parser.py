@@ -163,7 +163,8 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "current scaffold (A) against the draft (B); '--baseline none': no scaffold, only "
         "the task (its title, When to Use and Conventions sections) and its Output Format (A), "
         "against the scaffold or draft (B). Each run has its own id; a repeat is answered from the "
-        "response cache",
+        "response cache. Refused with --max-cost (each run would get the whole budget): "
+        "--estimate --baseline prints what the pair costs at most",
     )
     verify.add_argument(
         "--tier",

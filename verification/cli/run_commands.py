@@ -114,6 +114,10 @@ class RunCommands(CommandsBase):
                 baseline=baseline is not None,
                 shard=shard is not None,
             )
+        if baseline is not None and not estimate:
+            from verification.compose.baseline import check_pair_budget
+
+            check_pair_budget(self.settings)
         if resume and scaffolds:  # after what several models refuse, --resume among it
             self._check_resumed_scaffolds(resume, scaffolds)
         # What a single run writes or decides from its result: neither an estimate nor a

@@ -33,7 +33,14 @@ from verification.runner import RunResult, VerificationRunner
 from verification.store.journal import read_journal
 from verification.store.records import Arm, AttemptRecord
 
-__all__ = ["BASELINES", "Baseline", "PairedRuns", "arm_builders", "run_with_baseline"]
+__all__ = [
+    "BASELINES",
+    "Baseline",
+    "PairedRuns",
+    "arm_builders",
+    "check_pair_budget",
+    "run_with_baseline",
+]
 
 Baseline = Literal["current", "none"]
 BASELINES: tuple[Baseline, ...] = ("current", "none")
@@ -97,6 +104,18 @@ def arm_builders(
     return [(arm_a, builder_a), (arm_b, PromptBuilder(scaffolds_dir, overrides=overrides))]
 
 
+def check_pair_budget(settings: RunConfig) -> None:
+    """Refuse ``--max-cost`` for a pair: a budget holds for one run, and each arm is a run of
+    its own with its own journal, so each would be given the whole of it and the pair could
+    spend twice what was asked (refused for the reason several models are)."""
+    if settings.max_cost is not None:
+        raise ConfigurationError(
+            "--baseline makes two runs, and a --max-cost budget holds for one run (each arm "
+            "would get all of it, the pair up to twice): leave out --max-cost (and unset "
+            "VERIFY_MAX_COST); --estimate --baseline prints what the pair costs at most"
+        )
+
+
 async def run_with_baseline(
     settings: RunConfig,
     scaffolds: Sequence[str],
@@ -112,6 +131,7 @@ async def run_with_baseline(
     """Run A (the baseline) then B on the same cases, link them, and compare them.
     ``runners``, when given, is told each run's runner as it starts (the last is the one
     under way when the pair stops: the run to resume)."""
+    check_pair_budget(settings)
     runs = []
     for arm, builder in arm_builders(settings.scaffolds_dir, baseline, overrides):
         runner = VerificationRunner(settings, prompt_builder=builder, progress=progress, arm=arm)
