@@ -210,9 +210,53 @@ class Attempts:
             prompt = self.answers.repair(prompt, records[-1].reason)
             attempt = first_attempt + len(records)
             records.append(await self._attempt(job, prompt, attempt=attempt, slot=slot))
+        self.calibrate(job)
+        return records
+
+    def calibrate(self, job: Job) -> None:
+        """Calibrate ``job``'s case once it is answered (once per case)."""
         if job.case.id not in self.calibrations and not isinstance(job.case, ProgramTask):
             self.calibrations[job.case.id] = calibrate_case(job.spec, job.case)
-        return records
+
+    def repairs_after(self, record: AttemptRecord) -> bool:
+        """Another attempt follows ``record`` (:meth:`answer`'s rule): its reply could not
+        be read and repairs are left."""
+        return self.answers.needs_repair(record) and record.attempt < self.settings.repair_attempts
+
+    async def from_cache(self, job: Job) -> tuple[Prompt, AttemptRecord] | None:
+        """``job``'s first attempt answered by the response cache, judged and journalled
+        with no request sent; ``None`` (nothing journalled) when the cache does not hold it,
+        or the first attempt is not the cache's to answer (a plugin failing to write the
+        prompt, a program's reply the journal holds): :meth:`answer` then answers it."""
+        if isinstance(job.case, ProgramTask) and self._kept_reply_waiting(job):
+            return None
+        try:
+            prompt = self.answers.prompt(job.spec, job.case)
+        except PluginError:
+            return None
+        request = self.request_for(job, prompt)
+        started = time.perf_counter()
+        hit = await self.provider.cached(request)
+        if hit is None:
+            return None
+        latency = time.perf_counter() - started
+        return prompt, await self.judged(job, request, hit, attempt=1, latency_s=latency)
+
+    def _kept_reply_waiting(self, job: Job) -> bool:
+        """A journalled reply of ``job``'s first attempt waits to be run again
+        (:meth:`_kept_reply`), so that attempt is not the cache's to answer."""
+        return (job.case.id, job.epoch, 1) in self._kept_replies()
+
+    def _kept_replies(self) -> dict[tuple[str, int, int], AttemptRecord]:
+        if self._kept is None:
+            self._kept = {
+                (r.case_id, r.epoch, r.attempt): r
+                for r in self.journalled()
+                if r.outcome == "infra_error"
+                and r.raw_response is not None
+                and r.raw_response_chars == len(r.raw_response)
+            }
+        return self._kept
 
     async def _attempt(
         self, job: Job, prompt: Prompt, *, attempt: int, slot: Slot
@@ -238,15 +282,7 @@ class Attempts:
         journal instead of asking the model again."""
         if not isinstance(job.case, ProgramTask):
             return None
-        if self._kept is None:
-            self._kept = {
-                (r.case_id, r.epoch, r.attempt): r
-                for r in self.journalled()
-                if r.outcome == "infra_error"
-                and r.raw_response is not None
-                and r.raw_response_chars == len(r.raw_response)
-            }
-        record = self._kept.pop((job.case.id, job.epoch, attempt), None)
+        record = self._kept_replies().pop((job.case.id, job.epoch, attempt), None)
         if record is None or record.raw_response is None:
             return None
         return LLMResponse(
@@ -375,8 +411,9 @@ class Attempts:
         scaffold = self.prompt_builder.get_scaffold_content(spec)
         return minimum is None or estimate_tokens(scaffold) >= minimum
 
-    def worst_case(self, job: Job) -> float:
-        """The most ``job`` could cost (its prompt estimated): what the budget holds for it."""
+    def worst_case(self, job: Job, attempts: int | None = None) -> float:
+        """The most ``job`` could cost in ``attempts`` attempts (by default every one it may
+        make), its prompt estimated: what the budget holds for it."""
         assert self.budget is not None
         try:
             prompt = self.answers.prompt(job.spec, job.case)
@@ -386,5 +423,5 @@ class Attempts:
         return self.budget.worst_case(
             tokens,
             max_tokens_with(self.thinking_budget, job.spec.max_output_tokens_at(job.case.size)),
-            self.settings.repair_attempts,
+            self.settings.repair_attempts if attempts is None else attempts,
         )

@@ -10,7 +10,9 @@ things allow it, in this order:
    cache-write price (other scaffolds' cases go meanwhile);
 2. **a slot is free** in the model's :class:`~verification.llm.limiter.AdaptiveLimiter`
    (one per model, at most ``--concurrency``, starting slow);
-3. **the budget allows it** (``--max-cost``): once it does not, no further case starts.
+3. **the budget allows it** (``--max-cost``): once it does not, no further case starts. A
+   case whose first answer the response cache holds is answered from it unheld (it is
+   free); only the repairs that answer may need are held, before they are asked.
 
 Another transport (batches, say) produces the same journal lines by other means.
 """
@@ -52,6 +54,9 @@ class CaseScheduler:
         """Answer every job with ``answer`` (by default ``attempts.answer``), under the
         limiter of ``attempts``' model, its budget and its cache warm-up; on any error
         (Ctrl-C, a refused key) cancel the others."""
+        # The first attempt is the cache's to answer only when the default answers it (a
+        # batch's leftovers start at a later attempt, with their own prompt).
+        first_from_cache = answer is None
         answer = answer or attempts.answer
         limiter = self.limiter_for(attempts.model)
         warm: dict[str, asyncio.Event] = {}
@@ -68,7 +73,7 @@ class CaseScheduler:
                 await event.wait()
             try:
                 async with limiter.slot() as slot:
-                    return await self._started(job, slot, attempts, answer)
+                    return await self._started(job, slot, attempts, answer, first_from_cache)
             finally:
                 if position in warmers:
                     event.set()  # type: ignore[union-attr]
@@ -84,12 +89,33 @@ class CaseScheduler:
         return [record for records in finished for record in records]
 
     async def _started(
-        self, job: Job, slot: Slot, attempts: Attempts, answer: Answer
+        self, job: Job, slot: Slot, attempts: Attempts, answer: Answer, first_from_cache: bool
     ) -> list[AttemptRecord]:
         budget = attempts.budget
         if budget is None:
             return await answer(job, slot)
         key = id(job)
+        if first_from_cache:
+            # An answer the response cache holds costs nothing: held at its worst case, a
+            # repeat under a small budget would start nothing it could have had free. Only
+            # the repairs that may follow it are held, as any live attempt is.
+            cached = await attempts.from_cache(job)
+            if cached is not None:
+                prompt, first = cached
+                if not attempts.repairs_after(first):
+                    attempts.calibrate(job)
+                    return [first]
+                left = attempts.settings.repair_attempts - first.attempt
+                if not budget.start(key, attempts.worst_case(job, left)):
+                    return [first]  # its repairs unasked: the run stopped at its budget
+                try:
+                    repaired = attempts.answers.repair(prompt, first.reason)
+                    rest = await attempts.answer(
+                        job, slot, prompt=repaired, first_attempt=first.attempt + 1
+                    )
+                    return [first, *rest]
+                finally:
+                    budget.finish(key)
         if not budget.start(key, attempts.worst_case(job)):
             return []  # left unasked: the run says it stopped at its budget
         try:

@@ -1,0 +1,131 @@
+"""What ``--max-cost`` holds while a run answers: nothing for an answer the response cache
+holds (it costs nothing), the worst case of every live attempt still to come, and never more
+than the budget spent. Runs through the real ``anthropic`` SDK against the fake server on
+127.0.0.1, output alone priced and every reply using its whole output budget, so that each
+live attempt costs exactly what the budget holds for it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from verification.cli import main
+from verification.registry import get_spec
+from verification.store.journal import read_journal
+from verification.store.manifests import read_manifest_file
+from verification.store.pricing import ModelPrice, TokenCounts
+
+if TYPE_CHECKING:
+    from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply
+
+KEY = "sk-ant-budget-holds-canary-Zq41"
+MODEL = "claude-test-model"
+SEED = 11
+PRICE = ModelPrice(input=0.0, output=2.0)
+OUTPUT = get_spec("kmp").max_output_tokens
+PER_ATTEMPT = PRICE.cost(TokenCounts(output=OUTPUT))
+"""What one attempt costs here, and the most the budget holds for it."""
+
+
+@pytest.fixture
+def server(
+    anthropic_env: FakeModelServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> FakeModelServer:
+    prices = {MODEL: {"input": PRICE.input, "output": PRICE.output}}
+    monkeypatch.setenv("VERIFY_PRICES", json.dumps(prices))
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache"))
+    return anthropic_env
+
+
+def _replies(server: FakeModelServer, count: int, text: Callable[[str], str] | None = None) -> None:
+    """Script ``count`` replies: the right answer to each kmp case of the plan (or
+    ``text(user prompt)``), each using the whole output budget."""
+    right = server.right_kmp_replies(SEED, 12)
+
+    def reply(request: RecordedRequest) -> Reply:
+        user = request.json["messages"][-1]["content"]
+        # A repair's prompt is its case's, with why the reply before could not be read.
+        (case,) = [prompt for prompt in right if user.startswith(prompt)]
+        said = text(user) if text is not None else right[case]
+        return server.message(said, model=MODEL, output_tokens=OUTPUT)
+
+    server.script([reply] * count)
+
+
+def _verify(output: Path, cases: int, *extra: str) -> int:
+    argv = ["verify", "kmp", "--provider", "anthropic", "--model", MODEL, "--seed", str(SEED)]
+    return main([*argv, "--cases", str(cases), "--output", str(output), *extra])
+
+
+def _newest(output: Path) -> Path:
+    return max((output / "runs").iterdir(), key=lambda run: run.stat().st_mtime_ns)
+
+
+def _spent(output: Path) -> Any:
+    return json.loads((output / "reports" / "summary.json").read_text())["cost"]["usd"]
+
+
+def test_a_repeat_answered_by_the_response_cache_is_not_stopped_by_a_small_budget(
+    server: FakeModelServer, tmp_path: Path
+) -> None:
+    _replies(server, 3)
+    assert _verify(tmp_path, 3) == 0
+    asked = len(server.requests)
+
+    # Less than one case's worst case: the budget could start no live case, and needs none.
+    assert _verify(tmp_path, 3, "--max-cost", f"{PER_ATTEMPT / 2:.6f}") == 0
+    assert len(server.requests) == asked
+    lines = read_journal(_newest(tmp_path) / "results.jsonl")
+    assert len(lines) == 3 and {line.source for line in lines} == {"cache"}
+    assert _spent(tmp_path) == 0
+
+
+def test_cached_answers_leave_the_budget_to_live_ones_and_spend_stays_within_it(
+    server: FakeModelServer, tmp_path: Path
+) -> None:
+    _replies(server, 3)
+    assert _verify(tmp_path, 3) == 0
+    asked = len(server.requests)
+
+    # Six cases, three of them cached; a budget for one and a half live cases allows one.
+    _replies(server, 3)
+    limit = 1.5 * PER_ATTEMPT
+    code = _verify(tmp_path, 6, "--concurrency", "4", "--max-cost", f"{limit:.6f}")
+    assert code == 3
+    assert len(server.requests) - asked == 1
+    lines = read_journal(_newest(tmp_path) / "results.jsonl")
+    assert sorted(line.source or "" for line in lines) == ["cache", "cache", "cache", "live"]
+    assert _spent(tmp_path) == pytest.approx(PER_ATTEMPT) and _spent(tmp_path) <= limit
+
+
+def test_a_cached_reply_that_needs_repair_holds_the_repair_before_it_is_asked(
+    server: FakeModelServer, tmp_path: Path
+) -> None:
+    _replies(server, 1, lambda user: "no answer here")
+    assert _verify(tmp_path, 1) != 2
+    asked = len(server.requests)
+    (first,) = read_journal(_newest(tmp_path) / "results.jsonl")
+    assert first.source == "live" and first.outcome != "passed"
+
+    # The unreadable reply comes from the cache for free; its repair is live, and a budget
+    # below its worst case does not ask it.
+    repairs = ("--repair-attempts", "2")
+    assert _verify(tmp_path, 1, *repairs, "--max-cost", f"{PER_ATTEMPT / 2:.6f}") != 2
+    assert len(server.requests) == asked
+    (line,) = read_journal(_newest(tmp_path) / "results.jsonl")
+    assert line.source == "cache"
+    assert read_manifest_file(_newest(tmp_path) / "manifest.json").stopped_by_budget
+
+    _replies(server, 1)
+    limit = 1.5 * PER_ATTEMPT
+    assert _verify(tmp_path, 1, *repairs, "--max-cost", f"{limit:.6f}") != 2  # one case
+    assert len(server.requests) == asked + 1
+    lines = read_journal(_newest(tmp_path) / "results.jsonl")
+    assert [(r.source, r.attempt) for r in lines] == [("cache", 1), ("live", 2)]
+    assert lines[-1].outcome == "passed"
+    assert not read_manifest_file(_newest(tmp_path) / "manifest.json").stopped_by_budget
+    assert _spent(tmp_path) == pytest.approx(PER_ATTEMPT) and _spent(tmp_path) <= limit
