@@ -6,6 +6,7 @@ live attempt costs exactly what the budget holds for it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -41,7 +42,13 @@ def server(
     return anthropic_env
 
 
-def _replies(server: FakeModelServer, count: int, text: Callable[[str], str] | None = None) -> None:
+def _replies(
+    server: FakeModelServer,
+    count: int,
+    text: Callable[[str], str] | None = None,
+    *,
+    model: str = MODEL,
+) -> None:
     """Script ``count`` replies: the right answer to each kmp case of the plan (or
     ``text(user prompt)``), each using the whole output budget."""
     right = server.right_kmp_replies(SEED, 12)
@@ -51,7 +58,7 @@ def _replies(server: FakeModelServer, count: int, text: Callable[[str], str] | N
         # A repair's prompt is its case's, with why the reply before could not be read.
         (case,) = [prompt for prompt in right if user.startswith(prompt)]
         said = text(user) if text is not None else right[case]
-        return server.message(said, model=MODEL, output_tokens=OUTPUT)
+        return server.message(said, model=model, output_tokens=OUTPUT)
 
     server.script([reply] * count)
 
@@ -129,3 +136,31 @@ def test_a_cached_reply_that_needs_repair_holds_the_repair_before_it_is_asked(
     assert lines[-1].outcome == "passed"
     assert not read_manifest_file(_newest(tmp_path) / "manifest.json").stopped_by_budget
     assert _spent(tmp_path) == pytest.approx(PER_ATTEMPT) and _spent(tmp_path) <= limit
+
+
+def test_an_answered_case_is_not_held_while_it_is_kept_so_the_budget_covers_every_case(
+    server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The cache write is slow: the third case starts (in the slot the first try gave back)
+    # while the first two, paid, are kept. Holds kept until those cases ended would count
+    # them twice (paid and held) and refuse the third, though the budget covers all three.
+    from verification.llm.cache.provider import CachingProvider
+
+    keep = CachingProvider.keep
+
+    async def slow_keep(self: CachingProvider, request: Any, response: Any) -> None:
+        await asyncio.sleep(0.3)
+        await keep(self, request, response)
+
+    monkeypatch.setattr(CachingProvider, "keep", slow_keep)
+    model = "claude-haiku-4-5"  # its minimum is above kmp's prompt: no cache warm-up first
+    prices = {model: {"input": PRICE.input, "output": PRICE.output}}
+    monkeypatch.setenv("VERIFY_PRICES", json.dumps(prices))
+    _replies(server, 3, model=model)
+    limit = 3.5 * PER_ATTEMPT
+    argv = ["verify", "kmp", "--provider", "anthropic", "--model", model, "--seed", str(SEED)]
+    extra = ["--cases", "3", "--concurrency", "2", "--max-cost", f"{limit:.6f}"]
+    assert main([*argv, *extra, "--output", str(tmp_path)]) != 3
+    assert len(server.requests) == 3
+    assert not read_manifest_file(_newest(tmp_path) / "manifest.json").stopped_by_budget
+    assert _spent(tmp_path) == pytest.approx(3 * PER_ATTEMPT) and _spent(tmp_path) <= limit

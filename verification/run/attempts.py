@@ -70,6 +70,11 @@ class Job:
         return case
 
     @property
+    def hold(self) -> int:
+        """The key of its hold in the run's budget while it is in flight."""
+        return id(self)
+
+    @property
     def sample(self) -> tuple[str, int]:
         """(case id, sample): what the journal knows the job by."""
         return (self.planned.id, self.epoch)
@@ -328,8 +333,13 @@ class Attempts:
             latency_s=latency_s,
             batch_id=batch_id,
         )
-        if self.budget is not None and record.source == "live":
-            self.budget.record(record.usage)
+        if self.budget is not None:
+            if record.source == "live":
+                self.budget.record(record.usage)
+            # At once, not when the case ends: its cache write, calibration and progress
+            # come first, and meanwhile other cases' starts would count it twice.
+            left = self.settings.repair_attempts - attempt if self.repairs_after(record) else 0
+            self.budget.settle(job.hold, self.worst_case(job, left) if left > 0 else 0.0)
         if response is not None:  # kept (cached) only once journalled: a paid answer stays
             await self.provider.keep(request, response)
         if self.progress is not None:

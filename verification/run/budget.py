@@ -102,6 +102,17 @@ class CostBudget:
         """Count one live call's cost (``share`` of the list price: half in a batch)."""
         self.spent += share * self.price.cost(TokenCounts.from_usage(usage))
 
+    def settle(self, key: int, still_to_come: float) -> None:
+        """Lower the case ``key``'s hold to ``still_to_come`` (the worst case of the attempts
+        it may still make) once an attempt's cost is recorded: that attempt is no longer in
+        flight, and counted both as paid and as held it would refuse cases the budget
+        covers. A hold is never raised here, nor made for a key that holds none."""
+        held = self._holds.get(key)
+        if held is None or still_to_come >= held:
+            return
+        self._holds[key] = still_to_come
+        self.reserved -= held - still_to_come
+
     def finish(self, key: int) -> None:
         """Release the case ``key``'s hold (what it cost is already recorded)."""
         self.reserved -= self._holds.pop(key, 0.0)

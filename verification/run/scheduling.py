@@ -94,7 +94,7 @@ class CaseScheduler:
         budget = attempts.budget
         if budget is None:
             return await answer(job, slot)
-        key = id(job)
+        key = job.hold
         if first_from_cache:
             # An answer the response cache holds costs nothing: held at its worst case, a
             # repeat under a small budget would start nothing it could have had free. Only
