@@ -19,6 +19,7 @@ from verification.registry import get_spec
 from verification.store.journal import read_journal
 from verification.store.manifests import read_manifest_file
 from verification.store.pricing import ModelPrice, TokenCounts
+from verification.store.records import MAX_TOKEN_COUNT
 
 if TYPE_CHECKING:
     from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply
@@ -164,3 +165,27 @@ def test_an_answered_case_is_not_held_while_it_is_kept_so_the_budget_covers_ever
     assert len(server.requests) == 3
     assert not read_manifest_file(_newest(tmp_path) / "manifest.json").stopped_by_budget
     assert _spent(tmp_path) == pytest.approx(3 * PER_ATTEMPT) and _spent(tmp_path) <= limit
+
+
+def test_a_reply_whose_token_counts_cannot_be_read_is_counted_at_its_worst_case(
+    server: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt h, F5: a count the reader refuses (here past MAX_TOKEN_COUNT) left the call
+    # priced at $0: the budget never saw it, every case was asked, and the cost read $0.
+    right = server.right_kmp_replies(SEED, 12)
+
+    def reply(request: RecordedRequest) -> Reply:
+        user = request.json["messages"][-1]["content"]
+        (case,) = [prompt for prompt in right if user.startswith(prompt)]
+        return server.message(right[case], model=MODEL, output_tokens=MAX_TOKEN_COUNT + 1)
+
+    server.script([reply] * 6)
+    budget = 1.5 * PER_ATTEMPT
+    code = _verify(tmp_path, 6, "--max-cost", str(budget), "--concurrency", "1", "--no-cache")
+    out = capsys.readouterr().out
+    assert code == 3 and len(server.requests) == 1  # the second case's worst case is refused
+    assert "1 call(s) came back with no readable token counts" in out
+    report = (tmp_path / "reports" / "summary.md").read_text(encoding="utf-8")
+    assert "| Calls with no readable token counts | 1:" in report
+    summary = json.loads((tmp_path / "reports" / "summary.json").read_text())
+    assert summary["cost"]["unpriced_calls"] == 1

@@ -63,6 +63,9 @@ class ScaffoldCost:
     batch_answers: int = 0
     """Answers a batch gave (billed at the batch price)."""
     most_expensive_case: tuple[str, float] | None = None
+    unpriced_calls: int = 0
+    """Live calls and batch answers whose usage said nothing of what they were billed
+    (:meth:`TokenCounts.readable`): in no figure here, which is short by what they cost."""
     prompt_cache: PromptCacheVerdict = field(
         default_factory=lambda: PromptCacheVerdict(None, "no live call")
     )
@@ -118,7 +121,7 @@ def scaffold_cost(
     live = TokenCounts()
     batched = TokenCounts()
     cached = TokenCounts()
-    live_calls = cached_answers = batch_calls = 0
+    live_calls = cached_answers = batch_calls = unpriced = 0
     per_case: dict[tuple[str, int], TokenCounts] = {}
     for record in records:
         if record.source == "cache":
@@ -126,6 +129,7 @@ def scaffold_cost(
             cached += TokenCounts.from_usage(record.usage)
         elif record.source in ("live", "batch"):  # dry runs and failed calls cost nothing
             counts = TokenCounts.from_usage(record.usage)
+            unpriced += not TokenCounts.readable(record.usage)
             live += counts
             if record.source == "batch":
                 batched += counts
@@ -151,6 +155,7 @@ def scaffold_cost(
         batch_savings_usd=BATCH_DISCOUNT * price.cost(batched) if price and batch_calls else None,
         batch_answers=batch_calls,
         most_expensive_case=most,
+        unpriced_calls=unpriced,
         prompt_cache=_verdict(live, live_calls + batch_calls, basis, prompt_tokens),
     )
 
@@ -188,6 +193,7 @@ def total_cost(costs: Mapping[str, ScaffoldCost], basis: CostBasis | None) -> Sc
         else None,
         batch_answers=batch_answers,
         most_expensive_case=max(expensive, key=lambda pair: pair[1]) if expensive else None,
+        unpriced_calls=sum(c.unpriced_calls for c in parts),
         prompt_cache=verdict,
     )
 

@@ -219,6 +219,12 @@ def print_cost(outcome: RunResult, settings: RunConfig, prog: str) -> None:
         f"cost: {usd} for {cost.live_calls} live call(s){batch}; "
         f"prompt cache: {cost.prompt_cache.detail}"
     )
+    if cost.unpriced_calls:
+        print(
+            f"cost: {cost.unpriced_calls} call(s) came back with no readable token counts and "
+            "are in no figure above, which is short by what they cost (--max-cost counted "
+            "each at its worst case)"
+        )
     basis = manifest.cost_basis
     if manifest.stopped_by_budget and basis.max_cost is not None:
         from verification.run.resuming import resume_command

@@ -335,7 +335,7 @@ class Attempts:
         )
         if self.budget is not None:
             if record.source == "live":
-                self.budget.record(record.usage)
+                self.budget.record(record.usage, worst_case=self.worst_case(job, 1))
             # At once, not when the case ends: its cache write, calibration and progress
             # come first, and meanwhile other cases' starts would count it twice.
             left = self.settings.repair_attempts - attempt if self.repairs_after(record) else 0

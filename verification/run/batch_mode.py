@@ -457,7 +457,11 @@ class BatchTransport:
                 job, request, result.response, attempt=key.attempt, batch_id=batch_id
             )
             if self.attempts.budget is not None:
-                self.attempts.budget.record(result.response.usage, share=BATCH_PRICE_SHARE)
+                self.attempts.budget.record(
+                    result.response.usage,
+                    share=BATCH_PRICE_SHARE,
+                    worst_case=self.attempts.worst_case(job, 1),
+                )
             return
         reason = f"batch {batch_id}: {result.error or result.kind}"
         unfinished[job.sample] = (key.attempt, reason)

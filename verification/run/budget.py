@@ -10,6 +10,7 @@ ends with the rest missing, marked so that ``--resume`` with a larger budget goe
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -26,6 +27,8 @@ from verification.store.pricing import (
 from verification.store.records import AttemptRecord
 
 __all__ = ["CostBudget", "cost_basis"]
+
+logger = logging.getLogger(__name__)
 
 
 def cost_basis(
@@ -66,6 +69,8 @@ class CostBudget:
     """The worst case of the cases in flight."""
     refused: int = 0
     """Cases not started because of the budget."""
+    unreadable: int = 0
+    """Live calls whose usage said nothing of what they were billed (counted at worst)."""
     _holds: dict[int, float] = field(default_factory=dict)
 
     @classmethod
@@ -98,9 +103,21 @@ class CostBudget:
         self.reserved += worst_case
         return True
 
-    def record(self, usage: dict[str, int], *, share: float = 1.0) -> None:
-        """Count one live call's cost (``share`` of the list price: half in a batch)."""
-        self.spent += share * self.price.cost(TokenCounts.from_usage(usage))
+    def record(self, usage: dict[str, int], *, share: float = 1.0, worst_case: float = 0.0) -> None:
+        """Count one live call's cost (``share`` of the list price: half in a batch); a
+        call whose usage does not say what it was billed (:meth:`TokenCounts.readable`) is
+        counted at ``worst_case``, the most it could have cost, rather than as free."""
+        if TokenCounts.readable(usage):
+            self.spent += share * self.price.cost(TokenCounts.from_usage(usage))
+            return
+        if not self.unreadable:
+            logger.warning(
+                "the server's reply gave no readable token counts: --max-cost counts each "
+                "such call at its worst case ($%.4f), and the reports cannot price it",
+                share * worst_case,
+            )
+        self.unreadable += 1
+        self.spent += share * worst_case
 
     def settle(self, key: int, still_to_come: float) -> None:
         """Lower the case ``key``'s hold to ``still_to_come`` (the worst case of the attempts

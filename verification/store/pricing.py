@@ -140,6 +140,15 @@ class TokenCounts:
     cache_write: int = 0
     cache_read: int = 0
 
+    @staticmethod
+    def readable(usage: Mapping[str, int]) -> bool:
+        """Whether a live call's recorded ``usage`` says what it was billed: an input and
+        an output count (a server may give none, or counts a reply's reader refused: a
+        string, a float, one past :data:`~verification.store.records.MAX_TOKEN_COUNT`)."""
+        return ("input_tokens" in usage or "prompt_tokens" in usage) and (
+            "output_tokens" in usage or "completion_tokens" in usage
+        )
+
     @classmethod
     def from_usage(cls, usage: Mapping[str, int]) -> TokenCounts:
         """The counts in a recorded ``usage`` (Messages API or OpenAI-compatible keys)."""
