@@ -232,6 +232,16 @@ def test_merge_refuses_other_plans_overlaps_and_gaps(
     assert "missing shard(s)" in message and "2/3" in message
     message = refused(tmp_path / "nowhere")
     assert "nowhere" in message
+    # Hunt h, F10: shards priced differently were merged at the first shard's price, which
+    # reported what no one paid.
+    edited = tmp_path / "elsewhere" / "runs" / third.name
+    shutil.copytree(third, edited)
+    manifest = json.loads((edited / "manifest.json").read_text(encoding="utf-8"))
+    basis = manifest.get("cost_basis") or {"model": "replayed"}
+    manifest["cost_basis"] = basis | {"price": {"input": 10.0, "output": 50.0}}
+    (edited / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    message = refused(first, second, edited)
+    assert "a merged run has one price" in message and str(edited) in message
 
 
 @pytest.mark.slow

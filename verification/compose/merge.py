@@ -25,6 +25,7 @@ from verification.runner import RunResult
 from verification.store.journal import JournalWriter, check_planned, read_journal
 from verification.store.manifests import RunManifest, ScaffoldEntry, read_manifest_file
 from verification.store.paths import RunPaths
+from verification.store.pricing import ModelPrice
 from verification.store.records import AttemptRecord
 from verification.store.run_ids import new_run_id
 
@@ -94,6 +95,7 @@ def _check_set(shards: Sequence[ShardRun]) -> None:
                 for index, runs in sorted(twice.items())
             )
         )
+    _check_prices(shards)
     if len(by_index) < count:
         # A tampered manifest may claim any count: name a few missing shards, never loop
         # over all of them.
@@ -105,6 +107,29 @@ def _check_set(shards: Sequence[ShardRun]) -> None:
             + (f" and {more} more" if more else "")
             + " (each shard's run folder must be given)"
         )
+
+
+def _check_prices(shards: Sequence[ShardRun]) -> None:
+    """Refuse shards priced differently: the merged run has one price (the first shard's
+    ``cost_basis``), and repricing a shard's calls at another's would report what no one
+    paid (a recorded price is never repriced)."""
+    first = shards[0].manifest.cost_basis
+    price = first.price if first is not None else None
+    for shard in shards[1:]:
+        basis = shard.manifest.cost_basis
+        other = basis.price if basis is not None else None
+        if other != price:
+            raise ConfigurationError(
+                f"{shard.run_dir} was priced at {_per_million(other)}, "
+                f"{shards[0].run_dir} at {_per_million(price)}: a merged run has one price, "
+                "so run every shard with the same prices (VERIFY_PRICES)"
+            )
+
+
+def _per_million(price: ModelPrice | None) -> str:
+    if price is None:
+        return "no price"
+    return f"${price.input:g} in, ${price.output:g} out per million tokens"
 
 
 def _whole_plan(shards: Sequence[ShardRun], run_id: str) -> RunManifest:
