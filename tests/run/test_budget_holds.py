@@ -189,3 +189,26 @@ def test_a_reply_whose_token_counts_cannot_be_read_is_counted_at_its_worst_case(
     assert "| Calls with no readable token counts | 1:" in report
     summary = json.loads((tmp_path / "reports" / "summary.json").read_text())
     assert summary["cost"]["unpriced_calls"] == 1
+
+
+def test_a_resume_goes_on_with_the_budget_the_run_last_had(
+    server: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt h, F11: a second resume with no --max-cost fell back to the first run's budget,
+    # reporting "$0.29 of $0.2 spent" and offering the budget already used as a larger one.
+    _replies(server, 6)
+    first = 1.5 * PER_ATTEMPT
+    assert _verify(tmp_path, 6, "--max-cost", str(first), "--concurrency", "1") == 3
+    run = _newest(tmp_path).name
+    raised = 3.5 * PER_ATTEMPT
+    resume = ["verify", "--resume", run, "--output", str(tmp_path)]
+    assert main([*resume, "--max-cost", str(raised)]) == 3
+    asked = len(server.requests)
+    assert asked == 3
+    capsys.readouterr()
+    assert main(resume) == 3
+    said = "".join(capsys.readouterr())
+    assert len(server.requests) == asked  # the next case's worst case passes the budget
+    assert f"of ${raised:g} spent" in said and f"of ${first:g} spent" not in said
+    basis = read_manifest_file(_newest(tmp_path) / "manifest.json").cost_basis
+    assert basis is not None and basis.max_cost == raised

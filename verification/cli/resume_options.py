@@ -46,7 +46,12 @@ _FILLED_ONLY: dict[str, Callable[[RunManifest], Any]] = {
     "replay_file": lambda m: m.settings.get("replay_file"),
     # Only "no": a run that used the cache may go on without it (--no-cache, VERIFY_CACHE).
     "cache": lambda m: False if m.settings.get("cache") is False else None,
-    "max_cost": lambda m: m.settings.get("max_cost"),
+    # The budget the run last went on with: a resume's --max-cost is its cost basis's.
+    "max_cost": lambda m: (
+        m.cost_basis.max_cost
+        if m.cost_basis is not None and m.cost_basis.max_cost is not None
+        else m.settings.get("max_cost")
+    ),
 }
 """Settings taken from the manifest unless given: they may change on resume without mixing
 two runs' answers (a replay file scripts answers; the cache may be left, not taken again;
