@@ -122,7 +122,8 @@ def scaffold_cost(
     batched = TokenCounts()
     cached = TokenCounts()
     live_calls = cached_answers = batch_calls = unpriced = 0
-    per_case: dict[tuple[str, int], TokenCounts] = {}
+    # Each case's calls at what they were billed: a batch's at its share of the list price.
+    per_case: dict[tuple[str, int], tuple[TokenCounts, TokenCounts]] = {}
     for record in records:
         if record.source == "cache":
             cached_answers += 1
@@ -137,20 +138,34 @@ def scaffold_cost(
             else:
                 live_calls += 1
             key = (record.case_id, record.epoch)
-            per_case[key] = per_case.get(key, TokenCounts()) + counts
+            at_list, in_batch = per_case.get(key, (TokenCounts(), TokenCounts()))
+            if record.source == "batch":
+                in_batch += counts
+            else:
+                at_list += counts
+            per_case[key] = (at_list, in_batch)
     basis = basis or CostBasis(model="unknown")
     price = basis.price
     most: tuple[str, float] | None = None
     if price is not None and per_case:
-        (case_id, _), counts = max(per_case.items(), key=lambda item: price.cost(item[1]))
-        most = (case_id, price.cost(counts))
+        billed = {
+            key: price.cost(at_list) + BATCH_PRICE_SHARE * price.cost(in_batch)
+            for key, (at_list, in_batch) in per_case.items()
+        }
+        (case_id, _), usd = max(billed.items(), key=lambda item: item[1])
+        most = (case_id, usd)
     return ScaffoldCost(
         tokens=live,
         live_calls=live_calls,
         cached_answers=cached_answers,
         cases=len(per_case),
         usd=price.cost(live) - BATCH_DISCOUNT * price.cost(batched) if price else None,
-        prompt_cache_savings_usd=_prompt_cache_savings(live, price) if price else None,
+        # What the prompt cache saved of what was billed: a batch's reads and writes at
+        # its share of the list price.
+        prompt_cache_savings_usd=_prompt_cache_savings(live, price)
+        - BATCH_DISCOUNT * _prompt_cache_savings(batched, price)
+        if price
+        else None,
         response_cache_savings_usd=price.cost(cached) if price else None,
         batch_savings_usd=BATCH_DISCOUNT * price.cost(batched) if price and batch_calls else None,
         batch_answers=batch_calls,
