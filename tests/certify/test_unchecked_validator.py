@@ -14,7 +14,7 @@ from tests.support.records import attempt_record
 from verification.cases import TestCase
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.spec import ScaffoldSpec
-from verification.certify.calibration import PER_CASE, calibrate
+from verification.certify.calibration import PER_CASE, Calibration, calibrate
 from verification.certify.checks import check_scaffold
 from verification.certify.results import ScaffoldResults
 from verification.config import packaged_scaffolds_dir
@@ -62,12 +62,19 @@ def _generic(spec: ScaffoldSpec, **changes: Any) -> ScaffoldSpec:
     return made
 
 
-def test_a_validator_that_accepts_every_generic_mutant_certifies_nothing() -> None:
-    spec = _generic(default_catalog()["kmp"], validator=_AcceptsAll())
+def _all_passed(validator: Validator) -> tuple[Calibration, ScaffoldResults, int]:
+    """kmp with generic mutants judged by ``validator``: its calibration on 30 cases, the
+    results of every one answered right, and the case count."""
+    spec = _generic(default_catalog()["kmp"], validator=validator)
     cases = plan_cases(["kmp"], seed=1, cases=30)["kmp"]
     calibration = calibrate(spec, cases)
     records = [attempt_record(case.id, "passed") for case in cases]
     results = ScaffoldResults.from_records("kmp", records, planned=30, calibration=calibration)
+    return calibration, results, len(cases)
+
+
+def test_a_validator_that_accepts_every_generic_mutant_certifies_nothing() -> None:
+    calibration, results, _ = _all_passed(_AcceptsAll())
     assert results.status == "INCOMPLETE"
     assert "generic mutant" in (results.incomplete_reason or "")
     assert calibration.unchecked and calibration.misses == 0
@@ -87,15 +94,11 @@ class _AcceptsOneOff(Validator):
 
 
 def test_generic_mutants_some_accepted_are_no_miss_and_check_the_validator() -> None:
-    spec = _generic(default_catalog()["kmp"], validator=_AcceptsOneOff())
-    cases = plan_cases(["kmp"], seed=1, cases=30)["kmp"]
-    calibration = calibrate(spec, cases)
-    records = [attempt_record(case.id, "passed") for case in cases]
-    results = ScaffoldResults.from_records("kmp", records, planned=30, calibration=calibration)
+    calibration, results, cases = _all_passed(_AcceptsOneOff())
     assert results.status == "CERTIFIED"
     assert calibration.misses == 0 and not calibration.unchecked
     assert 0 < calibration.generic_accepted < calibration.generic_mutants
-    assert calibration.generic_mutants <= PER_CASE * len(cases)
+    assert calibration.generic_mutants <= PER_CASE * cases
 
 
 def test_check_fails_a_validator_that_accepts_every_generic_mutant() -> None:
