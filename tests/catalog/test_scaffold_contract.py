@@ -35,6 +35,7 @@ from verification.certify.checks import (
 )
 from verification.certify.hash_seed import suite_digests
 from verification.config import packaged_scaffolds_dir
+from verification.errors import VerificationError
 from verification.runner import plan_cases
 
 CATALOG = default_catalog()
@@ -130,6 +131,20 @@ def test_every_scaffold_file_has_a_spec_and_every_spec_a_file() -> None:
 @pytest.mark.slow
 def test_suites_do_not_depend_on_the_hash_seed() -> None:
     assert suite_digest(NAMES, "1") == suite_digest(NAMES, "4242")
+
+
+@pytest.mark.slow
+def test_a_failed_draw_is_named_by_its_exception_not_its_traceback() -> None:
+    # The check's FAIL line held the traceback's last 300 characters: frames, carets and a
+    # message cut anywhere (a helper's hunt).
+    with pytest.raises(VerificationError) as failed:
+        suite_digest(["no_such_scaffold"], "1")
+    said = str(failed.value)
+    assert said.startswith(
+        "drawing the suite failed: verification.errors.UnknownScaffoldError: unknown "
+        "scaffold 'no_such_scaffold'"
+    )
+    assert "Traceback" not in said and 'File "' not in said and "\n" not in said
 
 
 @pytest.mark.slow

@@ -48,7 +48,11 @@ def _run(code: str, hash_seed: str) -> subprocess.CompletedProcess[str]:
 
 
 def _failed(stderr: str) -> VerificationError:
-    return VerificationError(f"drawing the suite failed: {stderr.strip()[-300:]}")
+    """The child's failure in one line: its exception's, as the traceback ends it (the
+    frames above it are the harness's and the plugin's code, not a check's words)."""
+    lines = [line for line in stderr.strip().splitlines() if line.strip()]
+    said = printable(lines[-1].strip() if lines else "(nothing on standard error)", limit=300)
+    return VerificationError(f"drawing the suite failed: {said}")
 
 
 def suite_digest(names: list[str], hash_seed: str, *, cases: int = 10) -> str:
