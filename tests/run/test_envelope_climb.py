@@ -23,13 +23,14 @@ from verification.catalog import Catalog, default_catalog
 from verification.catalog.spec import OutputBudget, ScaffoldSpec
 from verification.certify.envelope import honoured_sizes, run_split
 from verification.certify.envelope_search import envelope_result, search_for
-from verification.certify.sequential import decide
+from verification.certify.sequential import CAPS, decide
 from verification.cli import main
 from verification.config import load_settings, resolve_settings
 from verification.errors import ConfigurationError, LLMError
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.dry_run import ReferenceProvider
 from verification.reports.generator import write_run_reports
+from verification.run.attempts import Attempts
 from verification.run.estimate import envelope_paths
 from verification.run.plan import ENVELOPE, FIXED
 from verification.runner import RunResult, VerificationRunner
@@ -185,6 +186,26 @@ def test_the_climb_stops_and_says_so_when_the_next_size_would_pass_the_budget(
     assert not course.stopped and course.tried[0] == first
     assert course.tried[-1] == honoured_sizes(SPEC, stress=True)[-1]
     assert resumed.results[SPEC.name].certified_up_to == course.tried[-1]
+
+
+def test_the_first_size_starts_only_if_it_fits_beside_the_level_s_cases(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A helper's hunt: the first stage asks the level's cases with the first size, but only
+    # the size's worst case was held to the budget: the size was started, paid for in part
+    # and left INCOMPLETE. Every attempt's worst case is one dollar here, so a count of
+    # cases is their worst case (the dry answers are free: only the holds count).
+    monkeypatch.setattr(Attempts, "worst_case", lambda self, job, attempts=None: 1.0)
+    level = CAPS["standard"]
+    limit = level + 0.5  # the level's cases fit, and no size beside them
+    run = _run(tmp_path, Threshold(10**6, paid=True), max_cost=limit)
+    assert len(run.manifest.scaffolds[SPEC.name].case_ids) == level  # no size was added
+    assert run.manifest.envelope is not None
+    course = run.manifest.envelope[SPEC.name]
+    assert course.tried == [] and course.stopped == "budget"
+    assert course.next_size == search_for(SPEC).start
+    # The size alone would have fitted: what was left out is what came with it.
+    assert course.next_worst_usd is not None and course.next_worst_usd <= limit
 
 
 def test_a_run_asked_all_at_once_sweeps_its_fixed_sizes_and_refuses_envelope(

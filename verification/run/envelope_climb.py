@@ -68,7 +68,11 @@ class EnvelopeClimb:
         level = self._level_jobs(jobs)
         first = True
         while True:
-            stage = await self._next_sizes(known)
+            # A size is started only if it can be finished beside what the stage asks
+            # with it: in the first, the level's cases (a helper's hunt: a size whose own
+            # worst case fitted was started, paid for, and left INCOMPLETE).
+            pending = self.growth.worst_case(level if first else [])
+            stage = await self._next_sizes(known, pending or 0.0)
             if not stage and not first:
                 return
             asked: list[Job] = []
@@ -104,10 +108,13 @@ class EnvelopeClimb:
             level += mine if split is None else [j for j in mine if j.planned.id in split.level]
         return level
 
-    async def _next_sizes(self, known: dict[tuple[str, int], Job]) -> dict[str, int]:
+    async def _next_sizes(
+        self, known: dict[tuple[str, int], Job], pending: float = 0.0
+    ) -> dict[str, int]:
         """Each searching scaffold's next size, drawn and added to the run unless it is
         there already (its jobs kept in ``known``); a search the budget ends is recorded
-        so."""
+        so. ``pending``: the worst case of what the stage asks besides its sizes; each size
+        must fit beside it and the sizes taken before it."""
         stage: dict[str, int] = {}
         for name, search in self.searches.items():
             if self.records[name].stopped:
@@ -118,9 +125,10 @@ class EnvelopeClimb:
             if size not in (self.growth.manifest.sizes or {}).get(name, ()):
                 jobs, failed = self.growth.draw(name, size)
                 worst = self.growth.worst_case(jobs)
-                if self.growth.over_budget(worst):
+                if worst is not None and self.growth.over_budget(pending + worst):
                     self._keep(name, stopped="budget", next_size=size, next_worst_usd=worst)
                     continue
+                pending += worst or 0.0
                 await self.growth.add(name, size, jobs, failed)
                 known.update((job.sample, job) for job in jobs)
             stage[name] = size
