@@ -70,10 +70,10 @@ def _held_equal(lines: list[Any], asked: int, samples: int, plan: Any) -> None:
     order = [f"kmp-simple-{k:03d}" for k in range(asked)]
     planned = asked * samples
     whole = ScaffoldResults.from_records(
-        "kmp", records, planned=planned, plan=plan, order=order, final=False
+        "kmp", records, planned=planned, plan=plan, order=order, final=False, samples=samples
     )
     expected = None if whole.status == "INCOMPLETE" else whole.decision
-    got = look_decision("kmp", records, planned=planned, plan=plan, order=order)
+    got = look_decision("kmp", records, planned=planned, plan=plan, order=order, samples=samples)
     assert got == expected
 
 

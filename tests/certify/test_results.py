@@ -403,3 +403,24 @@ def test_a_total_is_the_exact_sum_of_its_case_scores(tallies: dict[str, tuple[in
     total = CaseScores(tallies).total()
     assert isinstance(total, Fraction)
     assert total == sum((Fraction(good, seen) for good, seen in tallies.values()), Fraction(0))
+
+
+def test_errors_on_cases_past_the_deciding_look_are_shown_not_counted_against_it() -> None:
+    # Hunt i, S1: a resume decided at a look before cases a first run had lost to errors;
+    # it never asks them again, yet they made the run INCOMPLETE for good.
+    order = [f"kmp-simple-{k:03d}" for k in range(60)]
+    answered = [_record(case, "passed") for case in order[:30]]
+    lost = [_record(case, "infra_error") for case in order[30:]]
+    plan = plan_for("standard")
+    results = ScaffoldResults.from_records(
+        "kmp", answered + lost, planned=60, plan=plan, order=order, final=True
+    )
+    assert results.decision is not None and results.decision.early
+    assert results.status == "CERTIFIED" and results.infra_errors == 30
+    # Errors inside the window a look reads still keep it from deciding, and the run from
+    # a status (every tenth case of the first thirty lost).
+    holed = [_record(c, "infra_error" if k % 5 == 0 else "passed") for k, c in enumerate(order)]
+    results = ScaffoldResults.from_records(
+        "kmp", holed, planned=60, plan=plan, order=order, final=True
+    )
+    assert results.status == "INCOMPLETE"

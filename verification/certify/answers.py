@@ -16,7 +16,15 @@ from verification.errors import JournalError
 from verification.generators.base import TestCase
 from verification.store.records import AttemptRecord
 
-__all__ = ["CaseScores", "Chains", "TestResult", "attempt_chains", "look_decision", "look_windows"]
+__all__ = [
+    "CaseScores",
+    "Chains",
+    "TestResult",
+    "attempt_chains",
+    "look_decision",
+    "look_windows",
+    "window_of",
+]
 
 Chains = dict[tuple[str, int], dict[int, AttemptRecord]]
 """Per (case id, sample): its attempts by number, each the journal's latest line for it."""
@@ -170,6 +178,16 @@ def look_windows(order: Sequence[str], counted: Sequence[str]) -> Callable[[int]
     return lambda n: 0 < n <= len(ends) and 10 * (ends[n - 1] - n) <= ends[n - 1]
 
 
+def window_of(order: Sequence[str], decided: Sequence[str]) -> Sequence[str]:
+    """The planned cases a look that decided on ``decided`` read: ``order`` up to the last
+    of them. Errors and missing answers past it are cases asked after the decision (a
+    resume asks them no more), shown and not counted, as the answers past it are."""
+    if not decided:
+        return ()
+    place = {case: position for position, case in enumerate(order)}
+    return order[: max(place[case] for case in decided) + 1]
+
+
 def look_decision(
     scaffold: str,
     records: Iterable[AttemptRecord],
@@ -177,6 +195,7 @@ def look_decision(
     planned: int,
     plan: CertificationPlan,
     order: Sequence[str],
+    samples: int = 1,
 ) -> Decision | None:
     """What a look of a sequential ``plan`` reads of
     ``ScaffoldResults.from_records(scaffold, records, planned=planned, plan=plan,
@@ -202,10 +221,15 @@ def look_decision(
         counted += 1
         good, seen = tallies.get(key[0], (0, 0))
         tallies[key[0]] = (good + (outcome == "passed"), seen + 1)
-    missing = max(planned - counted - infra, 0)
-    if 10 * (infra + missing) > planned:
-        return None
     scores = CaseScores(tallies)
-    windows = look_windows(order, scores.ordered_ids(order))
+    ordered = scores.ordered_ids(order)
+    windows = look_windows(order, ordered)
     decision = decide(plan, scores.in_order(order), final=False, may_decide=windows)
+    if decision.early:  # read on the deciding look's window, as from_records reads it
+        judged = len(window_of(order, ordered[: decision.n])) * samples
+        unfinished = judged - sum(tallies[case][1] for case in ordered[: decision.n])
+    else:
+        judged, unfinished = planned, infra + max(planned - counted - infra, 0)
+    if 10 * unfinished > judged:
+        return None
     return decision if decision.n else None

@@ -25,6 +25,7 @@ from fractions import Fraction
 from verification.cases import TestCase, Tier, case_id
 from verification.catalog.drawing import draw_case, plan_tier_counts
 from verification.catalog.spec import SWEEP_TIERS, ScaffoldSpec
+from verification.certify.answers import CaseScores, TestResult
 from verification.certify.sequential import (
     CAPS,
     CertificationPlan,
@@ -33,6 +34,7 @@ from verification.certify.sequential import (
     fixed_plan,
     level_plan,
 )
+from verification.certify.statuses import certify, wilson_interval
 from verification.errors import ConfigurationError
 from verification.store.manifests import RunManifest
 
@@ -53,6 +55,7 @@ __all__ = [
     "run_size_plan",
     "run_split",
     "size_plan",
+    "size_points",
     "split_cases",
     "sweep_cases",
     "sweep_plan",
@@ -320,3 +323,49 @@ def envelope_sentence(points: Sequence[SizePoint], unit: str) -> str:
 def _counts(point: SizePoint) -> str:
     said = f"{point.wrong} wrong and {point.truncated} truncated of {point.answers}"
     return said + (", budget-limited" if point.budget_limited else "")
+
+
+def size_points(
+    counted: Sequence[TestResult],
+    sizes: dict[str, int | None],
+    swept: Sequence[int],
+    split: CaseSplit | None,
+    samples: int,
+) -> tuple[SizePoint, ...]:
+    """Each swept size decided on its cases: ``split``'s ids at it, by its plan on their
+    scores in sweep order (INCOMPLETE as a run is, up to where it decided), else every
+    counted case recorded at it by the point cut."""
+    points = []
+    for size in sorted(set(swept)):
+        decision = None
+        if split is not None:
+            ids = split.sizes.get(size, [])
+            wanted = set(ids)  # once per size, not once per answer
+            tallies = CaseScores.fold(r for r in counted if r.test_case.id in wanted)
+            decision, kept, reach = decide_size(
+                split.plan, ids, tallies.scores(), final=split.final
+            )
+            here = [r for r in counted if r.test_case.id in kept]
+            planned = reach * samples
+        else:
+            here = [r for r in counted if sizes[r.test_case.id] == size]
+            planned = len(here)
+        cases = CaseScores.fold(here)
+        score = cases.total()
+        truncated = sum(r.outcome == "truncated" for r in here)
+        points.append(
+            SizePoint(
+                size=size,
+                score=float(score),
+                n=cases.n,
+                answers=len(here),
+                truncated=truncated,
+                wrong=sum(not r.passed for r in here) - truncated,
+                interval=wilson_interval(float(score), cases.n),
+                status=certify(score, cases.n, planned=planned, unfinished=planned - len(here)),
+                budget_limited=is_budget_limited(truncated, len(here)),
+                decision=decision,
+                cases=frozenset(r.test_case.id for r in here),
+            )
+        )
+    return tuple(points)

@@ -31,7 +31,13 @@ from dataclasses import dataclass, field
 
 from verification.cases import TIERS, ProgramTask, parse_case_id
 from verification.catalog import Catalog, default_catalog
-from verification.certify.answers import CaseScores, TestResult, attempt_chains, look_windows
+from verification.certify.answers import (
+    CaseScores,
+    TestResult,
+    attempt_chains,
+    look_windows,
+    window_of,
+)
 from verification.certify.calibration import (
     Calibration,
     CaseCalibration,
@@ -44,12 +50,11 @@ from verification.certify.envelope import (
     CaseSplit,
     SizePoint,
     certified_up_to,
-    decide_size,
     envelope_sentence,
     fails_from,
     holds_across_range,
-    is_budget_limited,
     run_split,
+    size_points,
 )
 from verification.certify.sequential import (
     CertificationPlan,
@@ -252,7 +257,7 @@ class ScaffoldResults:
                 sizes[key[0]] = _record_size(chain[1])
         every, every_infra = counted, infra
         shown = every  # what the size curves show
-        points = _size_points(every, sizes, swept, split, samples)
+        points = size_points(every, sizes, swept, split, samples)
         if split is not None:  # the sweep's own cases speak for their sizes only
             counted = [r for r in every if r.test_case.id in split.level]
             infra = [r for r in every_infra if r.test_case.id in split.level]
@@ -264,6 +269,7 @@ class ScaffoldResults:
                 usage.update(record.usage)
         models = sorted({r.model for r in latest.values() if r.model})
         missing = max(planned - len(counted) - len(infra), 0)
+        judged, unfinished = planned, len(infra) + missing  # what INCOMPLETE is read on
         decision, asked_after = None, 0
         if plan is not None and plan.sequential:  # its status is the decided cases' alone
             ordered = cases.ordered_ids(order)
@@ -273,11 +279,14 @@ class ScaffoldResults:
             decided = set(ordered[: decision.n])
             counted = [r for r in counted if r.test_case.id in decided]
             cases = CaseScores.fold(counted)
+            if decision.early:  # errors on cases past the deciding look's window: shown only
+                judged = len(window_of(order, ordered[: decision.n])) * samples
+                unfinished = judged - len(counted)
         score = cases.total()
         if split is not None:  # the curves show what counts: no answer past a decision
             kept = {r.test_case.id for r in counted}.union(*(p.cases for p in points))
             shown = [r for r in every if r.test_case.id in kept]
-        status = certify(score, cases.n, planned=planned, unfinished=len(infra) + missing)
+        status = certify(score, cases.n, planned=judged, unfinished=unfinished)
         reason = None
         if status == "INCOMPLETE":
             reason = "nothing counted" if cases.n == 0 else "unfinished answers over 10%"
@@ -343,52 +352,6 @@ class ScaffoldResults:
             decision=decision,
             asked_after=asked_after,
         )
-
-
-def _size_points(
-    counted: Sequence[TestResult],
-    sizes: dict[str, int | None],
-    swept: Sequence[int],
-    split: CaseSplit | None,
-    samples: int,
-) -> tuple[SizePoint, ...]:
-    """Each swept size decided on its cases: ``split``'s ids at it, by its plan on their
-    scores in sweep order (INCOMPLETE as a run is, up to where it decided), else every
-    counted case recorded at it by the point cut."""
-    points = []
-    for size in sorted(set(swept)):
-        decision = None
-        if split is not None:
-            ids = split.sizes.get(size, [])
-            wanted = set(ids)  # once per size, not once per answer
-            tallies = CaseScores.fold(r for r in counted if r.test_case.id in wanted)
-            decision, kept, reach = decide_size(
-                split.plan, ids, tallies.scores(), final=split.final
-            )
-            here = [r for r in counted if r.test_case.id in kept]
-            planned = reach * samples
-        else:
-            here = [r for r in counted if sizes[r.test_case.id] == size]
-            planned = len(here)
-        cases = CaseScores.fold(here)
-        score = cases.total()
-        truncated = sum(r.outcome == "truncated" for r in here)
-        points.append(
-            SizePoint(
-                size=size,
-                score=float(score),
-                n=cases.n,
-                answers=len(here),
-                truncated=truncated,
-                wrong=sum(not r.passed for r in here) - truncated,
-                interval=wilson_interval(float(score), cases.n),
-                status=certify(score, cases.n, planned=planned, unfinished=planned - len(here)),
-                budget_limited=is_budget_limited(truncated, len(here)),
-                decision=decision,
-                cases=frozenset(r.test_case.id for r in here),
-            )
-        )
-    return tuple(points)
 
 
 UNCERTIFIED = "UNCERTIFIED"

@@ -240,7 +240,12 @@ class PlannedLooks:
                 self.decided.add(unit)
             return
         decision = look_decision(  # the status and decision of ScaffoldResults.from_records
-            unit.scaffold, seen, planned=len(asked) * self.samples, plan=self.plan, order=asked
+            unit.scaffold,
+            seen,
+            planned=len(asked) * self.samples,
+            plan=self.plan,
+            order=asked,
+            samples=self.samples,
         )
         if decision is None or not decision.decided:
             return  # too many unanswered cases, or no look decided yet
