@@ -40,6 +40,8 @@ PLUGIN_CALL_SECONDS = 60.0
 """How long one call into a plugin may run (a case's drawing, a validation, ...): the
 package's own scaffolds draw their largest case in well under a second."""
 
+_HAS_TIMER = hasattr(signal, "SIGALRM") and hasattr(signal, "setitimer")
+"""Windows has neither: there calls into plugins run without a limit."""
 _AGAIN_SECONDS = 1.0
 """After the limit, how often the exception is raised again in code that swallowed it."""
 GIVE_UP_AFTER = 10
@@ -78,9 +80,16 @@ def time_limit(
 ) -> Iterator[None]:
     """Raise :class:`_Overran` in the block once it has run ``seconds`` (default
     :data:`PLUGIN_CALL_SECONDS`), and every second after, calling ``give_up`` (which ends
-    the process) when that went on :data:`GIVE_UP_AFTER` times; a no-op outside the main
-    thread and inside another limit (whose deadline stands)."""
-    if _armed or threading.current_thread() is not threading.main_thread():
+    the process) when that went on :data:`GIVE_UP_AFTER` times. A no-op outside the main
+    thread, inside another limit (whose deadline stands), where the platform has no
+    ``SIGALRM`` (Windows), and where the process has an interval timer of its own armed (a
+    watchdog such as pytest-timeout's, whose deadline a limit here would cancel)."""
+    if (
+        _armed
+        or not _HAS_TIMER
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getitimer(signal.ITIMER_REAL)[0] > 0
+    ):
         yield
         return
     limit = PLUGIN_CALL_SECONDS if seconds is None else seconds
@@ -144,8 +153,8 @@ class PluginClock:
         error = PluginError(
             f"its {what} did not return within {PLUGIN_CALL_SECONDS:g} s and went on for "
             f"{GIVE_UP_AFTER:g} s more, stopped each second: nothing in this process can "
-            "stop it, so the process ends here (every answer so far is journalled: leave this "
-            "scaffold out and continue with --resume)",
+            "stop it, so the process ends here (every answer so far is journalled: fix or "
+            "uninstall the plugin, then continue with --resume)",
             distribution=self._distribution,
             scaffold=self._scaffold,
         )

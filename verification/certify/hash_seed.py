@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 
 from verification.cases import CaseSource, TestCase, printable
+from verification.catalog import plugin_clock
 from verification.catalog.drawing import draw_case
 from verification.errors import VerificationError
 
@@ -42,6 +43,9 @@ _DRAW = (
 
 def _run(code: str, hash_seed: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    # The child reads no settings: it draws under this process's limit on plugin calls.
+    limit = f"plugin_clock.PLUGIN_CALL_SECONDS = {plugin_clock.PLUGIN_CALL_SECONDS!r}\n"
+    code = "from verification.catalog import plugin_clock\n" + limit + code
     return subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
     )

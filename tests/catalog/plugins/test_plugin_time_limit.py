@@ -135,3 +135,43 @@ def test_a_generator_that_swallows_every_stop_ends_the_process_with_its_error() 
         "within 0.2 s and went on for 2 s more"
     )
     assert "Traceback" not in done.stderr
+
+
+def test_no_limit_where_the_platform_has_no_alarm(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Hunt j: on Windows (no SIGALRM) every plugin call failed, blamed on the plugin.
+    import signal
+
+    monkeypatch.setattr(plugin_clock, "_HAS_TIMER", False)
+    monkeypatch.delattr(signal, "SIGALRM")
+    monkeypatch.delattr(signal, "setitimer")
+    spec = _plugin()
+    case_input = spec.generator(random.Random(1), "simple", BASE.sizes["simple"])
+    assert spec.reference(**case_input) == BASE.reference(**case_input)
+
+
+def test_a_timer_the_process_armed_itself_is_left_running() -> None:
+    # Hunt j: a plugin call cancelled the host's own interval timer (a watchdog such as
+    # pytest-timeout's signal method): its alarm never came.
+    import signal
+
+    fired: list[int] = []
+    previous = signal.signal(signal.SIGALRM, lambda signum, frame: fired.append(signum))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        spec = _plugin()
+        spec.generator(random.Random(1), "simple", BASE.sizes["simple"])
+        assert signal.getitimer(signal.ITIMER_REAL)[0] > 0
+        time.sleep(0.5)
+        assert fired == [signal.SIGALRM]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_check_s_fresh_interpreters_draw_under_the_same_limit() -> None:
+    # Hunt j: the hash-seed check's child processes read no settings and kept 60 s.
+    from verification.certify import hash_seed
+
+    done = hash_seed._run("print(plugin_clock.PLUGIN_CALL_SECONDS)", "1")
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout) == LIMIT
