@@ -120,22 +120,25 @@ def test_a_cached_reply_that_needs_repair_holds_the_repair_before_it_is_asked(
     assert first.source == "live" and first.outcome != "passed"
 
     # The unreadable reply comes from the cache for free; its repair is live, and a budget
-    # below its worst case does not ask it.
+    # below its worst case asks nothing and journals nothing (hunt j: journalled with its
+    # repair refused, the cached reply stood as the case's answer, and a resume never
+    # repaired it). A resume with a larger budget answers it, repair and all.
     repairs = ("--repair-attempts", "2")
     assert _verify(tmp_path, 1, *repairs, "--max-cost", f"{PER_ATTEMPT / 2:.6f}") != 2
     assert len(server.requests) == asked
-    (line,) = read_journal(_newest(tmp_path) / "results.jsonl")
-    assert line.source == "cache"
-    assert read_manifest_file(_newest(tmp_path) / "manifest.json").stopped_by_budget
+    run = _newest(tmp_path)
+    assert read_journal(run / "results.jsonl") == []
+    assert read_manifest_file(run / "manifest.json").stopped_by_budget
 
     _replies(server, 1)
     limit = 1.5 * PER_ATTEMPT
-    assert _verify(tmp_path, 1, *repairs, "--max-cost", f"{limit:.6f}") != 2  # one case
+    resume = ["verify", "--resume", run.name, "--output", str(tmp_path)]
+    assert main([*resume, *repairs, "--max-cost", f"{limit:.6f}"]) != 2
     assert len(server.requests) == asked + 1
-    lines = read_journal(_newest(tmp_path) / "results.jsonl")
+    lines = read_journal(run / "results.jsonl")
     assert [(r.source, r.attempt) for r in lines] == [("cache", 1), ("live", 2)]
     assert lines[-1].outcome == "passed"
-    assert not read_manifest_file(_newest(tmp_path) / "manifest.json").stopped_by_budget
+    assert not read_manifest_file(run / "manifest.json").stopped_by_budget
     assert _spent(tmp_path) == pytest.approx(PER_ATTEMPT) and _spent(tmp_path) <= limit
 
 
@@ -185,10 +188,18 @@ def test_a_reply_whose_token_counts_cannot_be_read_is_counted_at_its_worst_case(
     out = capsys.readouterr().out
     assert code == 3 and len(server.requests) == 1  # the second case's worst case is refused
     assert "1 call(s) came back with no readable token counts" in out
+    (line,) = read_journal(_newest(tmp_path) / "results.jsonl")
+    assert line.usage["output_tokens"] == OUTPUT  # at its most: the whole output budget
     report = (tmp_path / "reports" / "summary.md").read_text(encoding="utf-8")
     assert "| Calls with no readable token counts | 1:" in report
     summary = json.loads((tmp_path / "reports" / "summary.json").read_text())
-    assert summary["cost"]["unpriced_calls"] == 1
+    assert summary["cost"]["worst_case_calls"] == 1
+    assert summary["cost"]["usd"] == pytest.approx(PER_ATTEMPT)
+    # Hunt j: a resume read that call's usage afresh, as free, and asked one case more each
+    # time under the same budget.
+    resume = ["verify", "--resume", _newest(tmp_path).name, "--output", str(tmp_path)]
+    assert main([*resume, "--max-cost", str(budget)]) == 3
+    assert len(server.requests) == 1
 
 
 def test_a_resume_goes_on_with_the_budget_the_run_last_had(

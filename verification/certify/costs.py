@@ -16,7 +16,12 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from verification.store.manifests import CostBasis, RunManifest
-from verification.store.pricing import BATCH_PRICE_SHARE, ModelPrice, TokenCounts
+from verification.store.pricing import (
+    BATCH_PRICE_SHARE,
+    WORST_CASE_USAGE,
+    ModelPrice,
+    TokenCounts,
+)
 from verification.store.records import AttemptRecord
 
 __all__ = [
@@ -63,9 +68,9 @@ class ScaffoldCost:
     batch_answers: int = 0
     """Answers a batch gave (billed at the batch price)."""
     most_expensive_case: tuple[str, float] | None = None
-    unpriced_calls: int = 0
-    """Live calls and batch answers whose usage said nothing of what they were billed
-    (:meth:`TokenCounts.readable`): in no figure here, which is short by what they cost."""
+    worst_case_calls: int = 0
+    """Live calls and batch answers whose usage the server gave no readable counts of:
+    priced here at their worst case (:data:`WORST_CASE_USAGE`)."""
     prompt_cache: PromptCacheVerdict = field(
         default_factory=lambda: PromptCacheVerdict(None, "no live call")
     )
@@ -121,7 +126,7 @@ def scaffold_cost(
     live = TokenCounts()
     batched = TokenCounts()
     cached = TokenCounts()
-    live_calls = cached_answers = batch_calls = unpriced = 0
+    live_calls = cached_answers = batch_calls = at_worst = 0
     # Each case's calls at what they were billed: a batch's at its share of the list price.
     per_case: dict[tuple[str, int], tuple[TokenCounts, TokenCounts]] = {}
     for record in records:
@@ -130,7 +135,7 @@ def scaffold_cost(
             cached += TokenCounts.from_usage(record.usage)
         elif record.source in ("live", "batch"):  # dry runs and failed calls cost nothing
             counts = TokenCounts.from_usage(record.usage)
-            unpriced += not TokenCounts.readable(record.usage)
+            at_worst += WORST_CASE_USAGE in record.usage
             live += counts
             if record.source == "batch":
                 batched += counts
@@ -170,7 +175,7 @@ def scaffold_cost(
         batch_savings_usd=BATCH_DISCOUNT * price.cost(batched) if price and batch_calls else None,
         batch_answers=batch_calls,
         most_expensive_case=most,
-        unpriced_calls=unpriced,
+        worst_case_calls=at_worst,
         prompt_cache=_verdict(live, live_calls + batch_calls, basis, prompt_tokens),
     )
 
@@ -208,7 +213,7 @@ def total_cost(costs: Mapping[str, ScaffoldCost], basis: CostBasis | None) -> Sc
         else None,
         batch_answers=batch_answers,
         most_expensive_case=max(expensive, key=lambda pair: pair[1]) if expensive else None,
-        unpriced_calls=sum(c.unpriced_calls for c in parts),
+        worst_case_calls=sum(c.worst_case_calls for c in parts),
         prompt_cache=verdict,
     )
 

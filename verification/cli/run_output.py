@@ -219,11 +219,11 @@ def print_cost(outcome: RunResult, settings: RunConfig, prog: str) -> None:
         f"cost: {usd} for {cost.live_calls} live call(s){batch}; "
         f"prompt cache: {cost.prompt_cache.detail}"
     )
-    if cost.unpriced_calls:
+    if cost.worst_case_calls:
         print(
-            f"cost: {cost.unpriced_calls} call(s) came back with no readable token counts and "
-            "are in no figure above, which is short by what they cost (--max-cost counted "
-            "each at its worst case)"
+            f"cost: {cost.worst_case_calls} call(s) came back with no readable token counts: "
+            "each is counted above at its worst case (its prompt estimated, its whole output "
+            "budget)"
         )
     basis = manifest.cost_basis
     if manifest.stopped_by_budget and basis.max_cost is not None:

@@ -52,7 +52,7 @@ def _cost_figures(cost: ScaffoldCost) -> CostFigures:
         response_cache_savings_usd=cost.response_cache_savings_usd,
         batch_savings_usd=cost.batch_savings_usd,
         batch_answers=cost.batch_answers,
-        unpriced_calls=cost.unpriced_calls,
+        worst_case_calls=cost.worst_case_calls,
         prompt_cache=cost.prompt_cache.state,
         prompt_cache_detail=cost.prompt_cache.detail,
     )

@@ -11,6 +11,7 @@ requests :meth:`Attempts.request_for` makes and hands their replies to
 from __future__ import annotations
 
 import inspect
+import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -36,12 +37,14 @@ from verification.run.answers import AnswerKind, Judgement
 from verification.run.budget import CostBudget
 from verification.store.journal import JournalWriter, read_journal
 from verification.store.paths import RunPaths
-from verification.store.pricing import estimate_tokens, min_cacheable_for
+from verification.store.pricing import TokenCounts, estimate_tokens, min_cacheable_for
 from verification.store.records import PROGRAM_TIER, Arm, AttemptRecord, cap_response
 from verification.store.thinking import max_tokens_with
 from verification.validators.base import Validator
 
 __all__ = ["Attempts", "Job", "ProgressCallback"]
+
+logger = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[AttemptRecord], None]
 
@@ -142,13 +145,14 @@ class Attempts:
     answered: set[tuple[str, int]] = field(default_factory=set)
     """The case samples the journal answered before this invocation (a resumed run's)."""
     calibrations: dict[str, CaseCalibration] = field(default_factory=dict)
+    """Each answered case's calibration, by id: made while other requests wait."""
     arm: Arm | None = None
     """The arm of a ``--baseline`` pair this run is (``None``: no pair): on every request
     and journal line."""
     _kept: dict[tuple[str, int, int], AttemptRecord] | None = field(default=None, init=False)
     """Code mode: programs' replies journalled whole whose runs did not end, by (program,
     sample, attempt): run again on resume rather than asked again."""
-    """Each answered case's calibration, by id: made while other requests wait."""
+    _warned_usage: bool = field(default=False, init=False)
 
     def journalled(self) -> list[AttemptRecord]:
         """Every attempt the run's journal holds."""
@@ -311,6 +315,12 @@ class Attempts:
         the batch ``batch_id`` if any), journal it, and only then keep the answer in the
         response cache."""
         response = reply if isinstance(reply, LLMResponse) else None
+        if (
+            response is not None
+            and response.source in ("live", "batch")
+            and not TokenCounts.readable(response.usage)
+        ):
+            response = self._at_worst(request, response)
         if response is None:
             verdict = Judgement("infra_error", None, str(reply))
         else:
@@ -335,7 +345,7 @@ class Attempts:
         )
         if self.budget is not None:
             if record.source == "live":
-                self.budget.record(record.usage, worst_case=self.worst_case(job, 1))
+                self.budget.record(record.usage)
             # At once, not when the case ends: its cache write, calibration and progress
             # come first, and meanwhile other cases' starts would count it twice.
             left = self.settings.repair_attempts - attempt if self.repairs_after(record) else 0
@@ -345,6 +355,24 @@ class Attempts:
         if self.progress is not None:
             self.progress(record)
         return record
+
+    def _at_worst(self, request: LLMRequest, response: LLMResponse) -> LLMResponse:
+        """``response`` with the token counts it lacks at their most, marked so: journalled
+        so, the call is counted at its worst case by the budget (a resume's too) and priced
+        so by the reports, rather than as free (a count past a billion, a float, a string
+        or a null usage priced the call at $0, and the budget never saw it)."""
+        if not self._warned_usage:
+            self._warned_usage = True
+            logger.warning(
+                "the server's reply gave no readable token counts: each such call is counted "
+                "at its worst case (its prompt estimated, its whole output budget)"
+            )
+        usage = TokenCounts.worst_case_of(
+            response.usage,
+            prompt_tokens=estimate_tokens(request.system or "") + estimate_tokens(request.prompt),
+            max_tokens=request.max_tokens,
+        )
+        return response.model_copy(update={"usage": usage})
 
     def keep_plugin_failure(
         self, identifier: str, error: PluginError, *, epoch: int, case: TestCase | None = None

@@ -10,7 +10,6 @@ ends with the rest missing, marked so that ``--resume`` with a larger budget goe
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -27,8 +26,6 @@ from verification.store.pricing import (
 from verification.store.records import AttemptRecord
 
 __all__ = ["CostBudget", "cost_basis"]
-
-logger = logging.getLogger(__name__)
 
 
 def cost_basis(
@@ -69,8 +66,6 @@ class CostBudget:
     """The worst case of the cases in flight."""
     refused: int = 0
     """Cases not started because of the budget."""
-    unreadable: int = 0
-    """Live calls whose usage said nothing of what they were billed (counted at worst)."""
     _holds: dict[int, float] = field(default_factory=dict)
 
     @classmethod
@@ -109,15 +104,8 @@ class CostBudget:
         counted at ``worst_case``, the most it could have cost, rather than as free."""
         if TokenCounts.readable(usage):
             self.spent += share * self.price.cost(TokenCounts.from_usage(usage))
-            return
-        if not self.unreadable:
-            logger.warning(
-                "the server's reply gave no readable token counts: --max-cost counts each "
-                "such call at its worst case ($%.4f), and the reports cannot price it",
-                share * worst_case,
-            )
-        self.unreadable += 1
-        self.spent += share * worst_case
+        else:
+            self.spent += share * worst_case
 
     def settle(self, key: int, still_to_come: float) -> None:
         """Lower the case ``key``'s hold to ``still_to_come`` (the worst case of the attempts

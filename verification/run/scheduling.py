@@ -98,24 +98,26 @@ class CaseScheduler:
         if first_from_cache:
             # An answer the response cache holds costs nothing: held at its worst case, a
             # repeat under a small budget would start nothing it could have had free. Only
-            # the repairs that may follow it are held, as any live attempt is.
-            cached = await attempts.from_cache(job)
-            if cached is not None:
-                prompt, first = cached
-                if not attempts.repairs_after(first):
-                    attempts.calibrate(job)
-                    return [first]
-                left = attempts.settings.repair_attempts - first.attempt
-                if not budget.start(key, attempts.worst_case(job, left)):
-                    return [first]  # its repairs unasked: the run stopped at its budget
-                try:
+            # the repairs that may follow it are held, as any live attempt is, and before
+            # the cached answer is journalled: journalled with its repairs refused, it
+            # would stand as the case's answer, and a resume would not repair it.
+            left = attempts.settings.repair_attempts - 1
+            if left > 0 and not budget.start(key, attempts.worst_case(job, left)):
+                return []  # left unasked: the run says it stopped at its budget
+            try:
+                cached = await attempts.from_cache(job)
+                if cached is not None:
+                    prompt, first = cached
+                    if not attempts.repairs_after(first):
+                        attempts.calibrate(job)
+                        return [first]
                     repaired = attempts.answers.repair(prompt, first.reason)
                     rest = await attempts.answer(
                         job, slot, prompt=repaired, first_attempt=first.attempt + 1
                     )
                     return [first, *rest]
-                finally:
-                    budget.finish(key)
+            finally:
+                budget.finish(key)
         if not budget.start(key, attempts.worst_case(job)):
             return []  # left unasked: the run says it stopped at its budget
         try:

@@ -28,6 +28,7 @@ __all__ = [
     "PRICES",
     "TABLES_DATED",
     "THINKING_FAMILIES",
+    "WORST_CASE_USAGE",
     "ModelPrice",
     "TokenCounts",
     "estimate_tokens",
@@ -129,6 +130,11 @@ THINKING_FAMILIES: frozenset[str] = frozenset(
 of :data:`TABLES_DATED`: the 3.5 and 3 Haiku models refuse the field."""
 
 
+WORST_CASE_USAGE = "worst_case_usage"
+"""The key marking a recorded usage as counts filled at their most: the server gave none
+readable (:meth:`TokenCounts.worst_case_of`)."""
+
+
 @dataclass(frozen=True)
 class TokenCounts:
     """The four kinds of token a call is billed for."""
@@ -139,6 +145,22 @@ class TokenCounts:
     """Output, thinking included."""
     cache_write: int = 0
     cache_read: int = 0
+
+    @staticmethod
+    def worst_case_of(
+        usage: Mapping[str, int], *, prompt_tokens: int, max_tokens: int
+    ) -> dict[str, int]:
+        """``usage`` of a call whose counts are not :meth:`readable`, each missing count
+        filled with its most (the prompt, estimated; the whole output budget) and marked
+        :data:`WORST_CASE_USAGE`: what the budget and the reports count it at, rather than
+        as free, and what a resume counts it at again."""
+        filled = dict(usage)
+        if "input_tokens" not in usage and "prompt_tokens" not in usage:
+            filled["input_tokens"] = prompt_tokens
+        if "output_tokens" not in usage and "completion_tokens" not in usage:
+            filled["output_tokens"] = max_tokens
+        filled[WORST_CASE_USAGE] = 1
+        return filled
 
     @staticmethod
     def readable(usage: Mapping[str, int]) -> bool:

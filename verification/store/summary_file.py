@@ -145,9 +145,10 @@ class CostFigures(_Tolerant):
     """Answers the response cache gave (no call, no cost)."""
     batch_answers: int = 0
     """Answers Message Batches gave (at the batch price)."""
-    unpriced_calls: int = Field(default=0, ge=0)
-    """Calls whose usage said nothing of what they were billed: in no figure here, which is
-    short by what they cost (``--max-cost`` counted each at its worst case)."""
+    worst_case_calls: int = Field(default=0, ge=0)
+    """Calls whose usage the server gave no readable counts of: counted in these figures
+    (and by ``--max-cost``) at their worst case, their prompt estimated and their whole
+    output budget."""
     prompt_cache_savings_usd: float | None = None
     response_cache_savings_usd: float | None = None
     batch_savings_usd: float | None = None
