@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -223,3 +224,23 @@ def test_a_resume_goes_on_with_the_budget_the_run_last_had(
     assert f"of ${raised:g} spent" in said and f"of ${first:g} spent" not in said
     basis = read_manifest_file(_newest(tmp_path) / "manifest.json").cost_basis
     assert basis is not None and basis.max_cost == raised
+
+
+def _at_most(capsys: pytest.CaptureFixture[str], tmp_path: Path, *extra: str) -> float:
+    capsys.readouterr()
+    assert _verify(tmp_path, 1, "--estimate", *extra) == 0
+    (said,) = re.findall(r"at most \$([0-9.]+) for", capsys.readouterr().out)
+    return float(said)
+
+
+def test_the_estimate_s_at_most_bounds_a_run_that_asks_every_repair(
+    server: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt h, F8: with --repair-attempts 3 the estimate's "at most" priced first attempts
+    # only, and a run whose replies could not be read spent three times as much.
+    repairs = ("--repair-attempts", "3")
+    first_only, every = _at_most(capsys, tmp_path), _at_most(capsys, tmp_path, *repairs)
+    _replies(server, 3, lambda user: "no answer here")
+    assert _verify(tmp_path, 1, *repairs) == 1
+    assert len(server.requests) == 3
+    assert first_only < _spent(tmp_path) <= every

@@ -189,6 +189,7 @@ class RunCommands(CommandsBase):
                             model,
                             batch=self.settings.batch,
                             unpaid=self.settings.provider if unpaid else None,
+                            repairs=self.settings.repair_attempts > 1,
                         )
                     )
                     costs += [e.usd for e in estimates]

@@ -2,10 +2,11 @@
 
 The cases are planned and their prompts built exactly as the run would; no provider is
 built and nothing is sent. Prompt tokens are estimated from the prompts' text (no tokenizer
-is at hand offline); output is counted at the spec's whole output budget, so the cost is an
-upper bound for first attempts. Where the provider caches prompts and the scaffold reaches
-the model's minimum cacheable length, the first request of a scaffold writes the cache and
-the rest read it; repairs, which only a failed parse asks for, are not counted.
+is at hand offline); output is counted at the spec's whole output budget, and every repair
+``--repair-attempts`` allows is asked of every case (its prompt with the longest reason a
+repair states), so the cost is an upper bound on what the run's calls may cost. Where the
+provider caches prompts and the scaffold reaches the model's minimum cacheable length, the
+first request of a scaffold writes the cache and the rest read it.
 
 A sequential certification plan asks a scaffold's cases only until a look decides: the
 requests above are its maximum (its cap), and :func:`plan_cases_line` says how many it asks
@@ -103,18 +104,27 @@ def estimate_run(
     for name, cases in planned.items():
         spec = catalog.get_spec(name)
         system = estimate_tokens(builder.get_scaffold_content(spec))
-        requests = len(cases) * settings.samples
-        user = settings.samples * sum(
-            estimate_tokens(builder.build(spec, case.input).user) for case in cases
-        )
-        output = settings.samples * sum(
-            max_tokens_with(settings.thinking_budget, spec.max_output_tokens_at(case.size))
-            for case in cases
-        )
+        # Every repair --repair-attempts allows is priced too: "at most" is a bound only so.
+        repairs = settings.repair_attempts - 1
         if settings.answer == "code":  # a program per request: the plan's cap of them
-            requests = settings.certification_plan.cap
-            user = requests * estimate_tokens(code_prompt(builder, spec).user)
-            output = max_tokens_with(settings.thinking_budget, spec.max_output_tokens) * requests
+            prompts = [code_prompt(builder, spec)] * settings.certification_plan.cap
+            budgets = [spec.max_output_tokens] * len(prompts)
+            asked = 1
+        else:
+            prompts = [builder.build(spec, case.input) for case in cases]
+            budgets = [spec.max_output_tokens_at(case.size) for case in cases]
+            asked = settings.samples
+        requests = len(prompts) * asked * (1 + repairs)
+        user = asked * sum(
+            estimate_tokens(prompt.user)
+            + repairs * estimate_tokens(builder.repair(prompt, _LONGEST_REASON).user)
+            for prompt in prompts
+        )
+        output = (
+            asked
+            * (1 + repairs)
+            * sum(max_tokens_with(settings.thinking_budget, budget) for budget in budgets)
+        )
         minimum = basis.min_cacheable_tokens
         cached = caching and requests > 1 and minimum is not None and system >= minimum
         tokens = TokenCounts(
@@ -151,6 +161,10 @@ def estimate_run(
     return estimates, model
 
 
+_LONGEST_REASON = "x" * 500
+"""A repair prompt states why the reply before could not be read, in at most 500 characters:
+the longest is what a repair's prompt is priced at."""
+
 EXPECTED_AT = (1.0, 0.9)
 """The true pass rates ``--estimate`` states a plan's average cases at: a perfect scaffold
 (the cheapest), and one at the 0.90 threshold (the slowest to decide)."""
@@ -184,9 +198,11 @@ def format_estimate(
     *,
     batch: bool = False,
     unpaid: str | None = None,
+    repairs: bool = False,
 ) -> str:
     """The estimate as the terminal shows it (``batch``: priced as Message Batches;
-    ``unpaid``: the provider that asks no model, so nothing is paid)."""
+    ``unpaid``: the provider that asks no model, so nothing is paid; ``repairs``: the
+    run may repair, and every repair is priced)."""
     width = max([len(e.scaffold) for e in estimates] + [8])
     lines = [
         f"{'SCAFFOLD':<{width}}  {'REQUESTS':>8}  {'SCAFFOLD TOK':>12}  {'INPUT TOK':>10}  "
@@ -207,7 +223,12 @@ def format_estimate(
         "would be sent)"
         if unpaid
         else f"at most {usd} for {model} "
-        f"{'at the Message Batches price (half) ' if batch else ''}(first attempts)"
+        f"{'at the Message Batches price (half) ' if batch else ''}"
+        + (
+            "(every repair included)"
+            if repairs
+            else "(first attempts: --repair-attempts 1 asks no repair)"
+        )
     )
     lines.append(
         f"total: {sum(e.requests for e in estimates)} requests, {total.prompt:,} input tokens "
@@ -225,7 +246,7 @@ def pair_total(priced: Sequence[float | None], model: str) -> str:
     (``priced``: every scaffold's price in both arms, ``None`` where unknown)."""
     known = [usd for usd in priced if usd is not None]
     usd = f"${sum(known):.4f}" if len(known) == len(priced) else "unknown (no price)"
-    return f"the pair: two runs, at most {usd} for {model} in all (first attempts)"
+    return f"the pair: two runs, at most {usd} for {model} in all"
 
 
 def envelope_paths(
