@@ -19,7 +19,7 @@ from verification.cli import main
 from verification.registry import get_spec
 from verification.store.journal import read_journal
 from verification.store.manifests import read_manifest_file
-from verification.store.pricing import ModelPrice, TokenCounts
+from verification.store.pricing import WORST_CASE_USAGE, ModelPrice, TokenCounts
 from verification.store.records import MAX_TOKEN_COUNT
 
 if TYPE_CHECKING:
@@ -244,3 +244,25 @@ def test_the_estimate_s_at_most_bounds_a_run_that_asks_every_repair(
     assert _verify(tmp_path, 1, *repairs) == 1
     assert len(server.requests) == 3
     assert first_only < _spent(tmp_path) <= every
+
+
+def test_the_response_cache_keeps_the_usage_the_server_gave(
+    server: FakeModelServer, tmp_path: Path
+) -> None:
+    # The journal counts a reply with no readable counts at its worst case; the cache keeps
+    # what the server said, so a repeat's answer is not priced at an estimate as if billed.
+    right = server.right_kmp_replies(SEED, 12)
+
+    def reply(request: RecordedRequest) -> Reply:
+        user = request.json["messages"][-1]["content"]
+        (case,) = [prompt for prompt in right if user.startswith(prompt)]
+        return server.message(right[case], model=MODEL, output_tokens=MAX_TOKEN_COUNT + 1)
+
+    server.script([reply])
+    assert _verify(tmp_path, 1) == 0
+    (live,) = read_journal(_newest(tmp_path) / "results.jsonl")
+    assert live.source == "live" and WORST_CASE_USAGE in live.usage
+    assert _verify(tmp_path, 1) == 0
+    (cached,) = read_journal(_newest(tmp_path) / "results.jsonl")
+    assert cached.source == "cache" and WORST_CASE_USAGE not in cached.usage
+    assert "output_tokens" not in cached.usage  # the count the reader refused

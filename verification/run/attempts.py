@@ -314,13 +314,13 @@ class Attempts:
         """Judge one attempt's ``reply`` (an answer, or the error that stood for one, from
         the batch ``batch_id`` if any), journal it, and only then keep the answer in the
         response cache."""
-        response = reply if isinstance(reply, LLMResponse) else None
+        response = kept = reply if isinstance(reply, LLMResponse) else None
         if (
             response is not None
             and response.source in ("live", "batch")
             and not TokenCounts.readable(response.usage)
         ):
-            response = self._at_worst(request, response)
+            response = self._at_worst(request, response)  # the cache keeps what was said
         if response is None:
             verdict = Judgement("infra_error", None, str(reply))
         else:
@@ -350,8 +350,8 @@ class Attempts:
             # come first, and meanwhile other cases' starts would count it twice.
             left = self.settings.repair_attempts - attempt if self.repairs_after(record) else 0
             self.budget.settle(job.hold, self.worst_case(job, left) if left > 0 else 0.0)
-        if response is not None:  # kept (cached) only once journalled: a paid answer stays
-            await self.provider.keep(request, response)
+        if kept is not None:  # kept (cached) only once journalled: a paid answer stays
+            await self.provider.keep(request, kept)
         if self.progress is not None:
             self.progress(record)
         return record
