@@ -21,7 +21,7 @@ from tests.support.draws import drawing_each_case_once
 from verification.cases import parse_case_id
 from verification.catalog import default_catalog
 from verification.cli import main
-from verification.cli.run_output import finish_run
+from verification.cli.run_output import NO_OUTPUTS, finish_run
 from verification.config import load_settings, resolve_settings
 from verification.reports.history import previous_comparable
 from verification.run.plan import FIXED
@@ -54,9 +54,7 @@ def _asking_all(output: Path, **provider: Any) -> int:
     )
     config = resolve_settings(settings)
     outcome = asyncio.run(VerificationRunner(config, stopping=FIXED).run(["kmp", "bfs"]))
-    return finish_run(
-        outcome, junit_xml=None, fail_on_regression=False, settings=config, prog="verification"
-    )
+    return finish_run(outcome, NO_OUTPUTS, settings=config, prog="verification")
 
 
 _RUN_ID = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}")

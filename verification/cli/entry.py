@@ -145,10 +145,18 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
                     as_json=args.json,
                 )
         if args.command in ("verify", "merge"):
+            from verification.cli.run_output import RunOutputs
             from verification.reports.ci import check_ci_outputs
 
             check_ci_outputs(
                 args.junit_xml, os.environ.get("GITHUB_STEP_SUMMARY"), args.junit_cases
+            )
+            outputs = RunOutputs(
+                junit_xml=args.junit_xml,
+                junit_cases=args.junit_cases,
+                fail_on_regression=args.fail_on_regression,
+                exports=args.export or (),
+                as_json=args.json,
             )
         if args.command == "verify":
             return cli.verify(
@@ -161,11 +169,7 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
                 resume=args.resume,
                 size=args.size,
                 estimate=args.estimate,
-                junit_xml=args.junit_xml,
-                junit_cases=args.junit_cases,
-                fail_on_regression=args.fail_on_regression,
-                exports=args.export or (),
-                as_json=args.json,
+                outputs=outputs,
                 baseline=args.baseline,
                 shard=args.shard,
                 keyword=args.keyword,
@@ -204,14 +208,7 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
         if args.command == "prune":
             return cli.prune(args.keep)
         if args.command == "merge":
-            return cli.merge(
-                args.run_dirs,
-                junit_xml=args.junit_xml,
-                junit_cases=args.junit_cases,
-                fail_on_regression=args.fail_on_regression,
-                exports=args.export or (),
-                as_json=args.json,
-            )
+            return cli.merge(args.run_dirs, outputs)
         return cli.generate_reports(args.run_id)
     except VerificationError as exc:  # the tree's classes each carry their code
         print(f"error: {_shown(str(exc))}", file=sys.stderr)

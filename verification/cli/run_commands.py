@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -10,7 +11,13 @@ from typing import TYPE_CHECKING
 
 from verification.cli.command_base import CommandsBase
 from verification.cli.exit_codes import exit_code
-from verification.cli.run_output import finish_run, print_summary, say_how_to_resume
+from verification.cli.run_output import (
+    NO_OUTPUTS,
+    RunOutputs,
+    finish_run,
+    print_summary,
+    say_how_to_resume,
+)
 from verification.cli.terminal import ProgressBar, terminable
 from verification.errors import FatalLLMError
 
@@ -36,11 +43,7 @@ class RunCommands(CommandsBase):
         resume: str | None = None,
         size: int | None = None,
         estimate: bool = False,
-        junit_xml: Path | None = None,
-        junit_cases: Path | None = None,
-        fail_on_regression: bool = False,
-        exports: Sequence[Path] = (),
-        as_json: bool = False,
+        outputs: RunOutputs = NO_OUTPUTS,
         baseline: str | None = None,
         shard: Shard | None = None,
         keyword: str | None = None,
@@ -122,17 +125,7 @@ class RunCommands(CommandsBase):
             self._check_resumed_scaffolds(resume, scaffolds)
         # What a single run writes or decides from its result: neither an estimate nor a
         # pair has that one result.
-        outputs = " and ".join(
-            option
-            for option, value in (
-                ("--export", exports),
-                ("--json", as_json),
-                ("--junit-xml", junit_xml),
-                ("--junit-cases", junit_cases),
-                ("--fail-on-regression", fail_on_regression),
-            )
-            if value
-        )
+        named = outputs.named()
         if estimate:
             from verification.certify.sequential import fixed_plan
             from verification.llm.prompt_builder import PromptBuilder
@@ -147,9 +140,9 @@ class RunCommands(CommandsBase):
 
             if resume:
                 raise ConfigurationError("--estimate plans a new run: leave out --resume")
-            if outputs:
+            if named:
                 raise ConfigurationError(
-                    f"--estimate prints a plan and makes no run: leave out {outputs}"
+                    f"--estimate prints a plan and makes no run: leave out {named}"
                 )
             if shard is not None:
                 raise ConfigurationError("--estimate prices the whole plan: leave out --shard")
@@ -208,10 +201,10 @@ class RunCommands(CommandsBase):
         if baseline is not None:
             if resume or estimate:
                 raise ConfigurationError("--baseline makes two new runs: leave out --resume")
-            if outputs:
+            if named:
                 raise ConfigurationError(
                     f"--baseline makes two runs and prints their comparison: leave out "
-                    f"{outputs} (`report RUN_ID` re-renders either run)"
+                    f"{named} (`report RUN_ID` re-renders either run)"
                 )
             return self._verify_with_baseline(
                 scaffolds, baseline, overrides, chosen_tiers, case_ids, size
@@ -223,11 +216,7 @@ class RunCommands(CommandsBase):
                 chosen_tiers,
                 case_ids,
                 size,
-                junit_xml=junit_xml,
-                junit_cases=junit_cases,
-                fail_on_regression=fail_on_regression,
-                exports=exports,
-                as_json=as_json,
+                outputs,
             )
         bar = ProgressBar.on_terminal(self.progress)
         runner = VerificationRunner(
@@ -240,7 +229,9 @@ class RunCommands(CommandsBase):
         # With --json standard output is the summary alone: what a plugin's code prints
         # while the run draws, judges or reports goes to standard error.
         json_out = sys.stdout
-        with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+        with (
+            contextlib.redirect_stdout(sys.stderr) if outputs.as_json else contextlib.nullcontext()
+        ):
             try:
                 import asyncio
 
@@ -263,15 +254,7 @@ class RunCommands(CommandsBase):
                 if bar is not None:
                     bar.close()
             return finish_run(
-                outcome,
-                junit_xml=junit_xml,
-                junit_cases=junit_cases,
-                fail_on_regression=fail_on_regression,
-                settings=self.settings,
-                prog=self.prog,
-                exports=exports,
-                as_json=as_json,
-                json_out=json_out,
+                outcome, outputs, settings=self.settings, prog=self.prog, json_out=json_out
             )
 
     def _failed_cases(
@@ -331,12 +314,7 @@ class RunCommands(CommandsBase):
         tiers: Sequence[Tier],
         case_ids: Sequence[str],
         size: int | None,
-        *,
-        junit_xml: Path | None,
-        junit_cases: Path | None,
-        fail_on_regression: bool,
-        exports: Sequence[Path],
-        as_json: bool,
+        outputs: RunOutputs,
     ) -> int:
         """Every model asked the same cases, each in a run of its own; the exit code is the
         worst of theirs."""
@@ -346,7 +324,7 @@ class RunCommands(CommandsBase):
         from verification.compose.multimodel import ModelRuns, model_files
         from verification.errors import ConfigurationError, JournalError
 
-        if as_json:
+        if outputs.as_json:
             raise ConfigurationError(
                 "--json prints one run's summary: ask one model, or --export FILE.json "
                 "(one file per model)"
@@ -370,19 +348,17 @@ class RunCommands(CommandsBase):
             if bar is not None:
                 bar.close()
         codes = []
-        files = [model_files(path, runs.models) for path in exports]  # export: model: file
+        files = [model_files(path, runs.models) for path in outputs.exports]  # model: file
         for index, (model, outcome) in enumerate(zip(runs.models, outcomes, strict=True)):
             print(f"model {printable(model, 100)}: run {outcome.run_id}")
             codes.append(
                 finish_run(
                     outcome,
-                    junit_xml=junit_xml,  # one file, a suite per model
-                    junit_cases=junit_cases,  # one file, a suite per model and scaffold
+                    # One JUnit file, a suite per model (per model and scaffold: the cases').
+                    dataclasses.replace(outputs, exports=[each[index] for each in files]),
                     junit_append=index > 0,
-                    fail_on_regression=fail_on_regression,
                     settings=self.settings,
                     prog=self.prog,
-                    exports=[each[index] for each in files],
                 )
             )
         return max(codes)  # the highest code is the worst: 5 regression, 3, 1, 0
@@ -469,27 +445,13 @@ class RunCommands(CommandsBase):
     def merge(
         self,
         run_dirs: Sequence[Path],
-        *,
-        junit_xml: Path | None = None,
-        junit_cases: Path | None = None,
-        fail_on_regression: bool = False,
-        exports: Sequence[Path] = (),
-        as_json: bool = False,
+        outputs: RunOutputs = NO_OUTPUTS,
     ) -> int:
         from verification.compose.merge import merge_shards
 
         outcome = merge_shards(run_dirs, self.settings.results_dir)
         print(
             f"merged {len(run_dirs)} shard(s) into run {outcome.run_id}",
-            file=sys.stderr if as_json else sys.stdout,
+            file=sys.stderr if outputs.as_json else sys.stdout,
         )
-        return finish_run(
-            outcome,
-            junit_xml=junit_xml,
-            junit_cases=junit_cases,
-            fail_on_regression=fail_on_regression,
-            settings=self.settings,
-            prog=self.prog,
-            exports=exports,
-            as_json=as_json,
-        )
+        return finish_run(outcome, outputs, settings=self.settings, prog=self.prog)

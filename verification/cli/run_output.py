@@ -6,6 +6,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -16,6 +17,8 @@ if TYPE_CHECKING:
     from verification.runner import RunResult, VerificationRunner
 
 __all__ = [
+    "NO_OUTPUTS",
+    "RunOutputs",
     "finish_run",
     "print_annotations",
     "print_cost",
@@ -48,44 +51,70 @@ def say_how_to_resume(runner: VerificationRunner, prog: str, *, asked: bool = Fa
     )
 
 
+@dataclass(frozen=True)
+class RunOutputs:
+    """What a finished run writes and decides beyond its reports, as ``verify`` and
+    ``merge`` are asked: CI files, ``--export`` files, the summary as JSON, the gate."""
+
+    junit_xml: Path | None = None
+    junit_cases: Path | None = None
+    fail_on_regression: bool = False
+    exports: Sequence[Path] = ()
+    as_json: bool = False
+    """Standard output is the run's ``summary.json`` alone; the lines for people go to
+    standard error."""
+
+    def named(self) -> str:
+        """The options given, as the command line names them (empty when none is)."""
+        return " and ".join(
+            option
+            for option, value in (
+                ("--export", self.exports),
+                ("--json", self.as_json),
+                ("--junit-xml", self.junit_xml),
+                ("--junit-cases", self.junit_cases),
+                ("--fail-on-regression", self.fail_on_regression),
+            )
+            if value
+        )
+
+
+NO_OUTPUTS = RunOutputs()
+"""A run asked for its reports alone."""
+
+
 def finish_run(
     outcome: RunResult,
+    outputs: RunOutputs,
     *,
-    junit_xml: Path | None,
-    fail_on_regression: bool,
     settings: RunConfig,
     prog: str,
-    exports: Sequence[Path] = (),
-    as_json: bool = False,
     junit_append: bool = False,
-    junit_cases: Path | None = None,
     json_out: TextIO | None = None,
 ) -> int:
-    """Write a finished run's reports (CI outputs and ``--export`` files too), print its
-    summary and cost (and the command that goes on with it, asked with ``settings`` as
-    ``prog``), and return its exit code. ``as_json``: standard output is the run's
-    ``summary.json`` alone, the lines for people go to standard error. ``junit_append``:
-    the run's JUnit suite joins the file an earlier model of the invocation wrote (and its
-    ``junit_cases`` suites the cases file)."""
+    """Write a finished run's reports (and its ``outputs``), print its summary and cost
+    (and the command that goes on with it, asked with ``settings`` as ``prog``), and return
+    its exit code. ``junit_append``: the run's JUnit suite joins the file an earlier model
+    of the invocation wrote (and its cases' suites the cases file)."""
     from verification.reports.ci import run_reporters
     from verification.reports.exports import export_reporters
     from verification.reports.generator import write_run_reports
 
     reporters = run_reporters(
-        junit_xml=junit_xml,
+        junit_xml=outputs.junit_xml,
         step_summary=os.environ.get("GITHUB_STEP_SUMMARY"),
         junit_append=junit_append,
-        junit_cases=junit_cases,
+        junit_cases=outputs.junit_cases,
     )
     summary = write_run_reports(
         outcome.paths,
         outcome.manifest,
         outcome.results,
         costs=outcome.costs,
-        reporters=(*reporters, *export_reporters(exports, outcome.paths)),
+        reporters=(*reporters, *export_reporters(outputs.exports, outcome.paths)),
         records=outcome.records,
     )
-    with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+    with contextlib.redirect_stdout(sys.stderr) if outputs.as_json else contextlib.nullcontext():
         print_summary(
             outcome.results.values(), outcome.manifest.run_label, summary, outcome.manifest.level
         )
@@ -96,12 +125,12 @@ def finish_run(
                 f"shard {outcome.manifest.shard.index}/{outcome.manifest.shard.count}: not "
                 "published to <output>/reports; `merge` the shards' run folders for the run"
             )
-    if as_json:  # to ``json_out``: the caller's standard output, where it took it over
+    if outputs.as_json:  # to ``json_out``: the caller's standard output, where it took it over
         summary_text = (outcome.paths.reports / "summary.json").read_text("utf-8")
         print(summary_text, end="", file=json_out or sys.stdout)
     statuses = [r.status for r in outcome.results.values()]
     code = exit_code(statuses, outcome.manifest.level)
-    with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+    with contextlib.redirect_stdout(sys.stderr) if outputs.as_json else contextlib.nullcontext():
         if os.environ.get("GITHUB_ACTIONS") == "true":
             print_annotations(outcome, summary)
         return regression_exit(
@@ -109,7 +138,7 @@ def finish_run(
             code,
             results_dir=outcome.paths.results_dir,
             prog=prog,
-            fail=fail_on_regression,
+            fail=outputs.fail_on_regression,
         )
 
 
