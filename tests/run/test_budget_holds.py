@@ -50,9 +50,11 @@ def _replies(
     text: Callable[[str], str] | None = None,
     *,
     model: str = MODEL,
+    output_tokens: int = OUTPUT,
 ) -> None:
     """Script ``count`` replies: the right answer to each kmp case of the plan (or
-    ``text(user prompt)``), each using the whole output budget."""
+    ``text(user prompt)``), each using the whole output budget (or saying it used
+    ``output_tokens``)."""
     right = server.right_kmp_replies(SEED, 12)
 
     def reply(request: RecordedRequest) -> Reply:
@@ -60,7 +62,7 @@ def _replies(
         # A repair's prompt is its case's, with why the reply before could not be read.
         (case,) = [prompt for prompt in right if user.startswith(prompt)]
         said = text(user) if text is not None else right[case]
-        return server.message(said, model=model, output_tokens=OUTPUT)
+        return server.message(said, model=model, output_tokens=output_tokens)
 
     server.script([reply] * count)
 
@@ -176,14 +178,7 @@ def test_a_reply_whose_token_counts_cannot_be_read_is_counted_at_its_worst_case(
 ) -> None:
     # Hunt h, F5: a count the reader refuses (here past MAX_TOKEN_COUNT) left the call
     # priced at $0: the budget never saw it, every case was asked, and the cost read $0.
-    right = server.right_kmp_replies(SEED, 12)
-
-    def reply(request: RecordedRequest) -> Reply:
-        user = request.json["messages"][-1]["content"]
-        (case,) = [prompt for prompt in right if user.startswith(prompt)]
-        return server.message(right[case], model=MODEL, output_tokens=MAX_TOKEN_COUNT + 1)
-
-    server.script([reply] * 6)
+    _replies(server, 6, output_tokens=MAX_TOKEN_COUNT + 1)  # refused: past a billion
     budget = 1.5 * PER_ATTEMPT
     code = _verify(tmp_path, 6, "--max-cost", str(budget), "--concurrency", "1", "--no-cache")
     out = capsys.readouterr().out
@@ -251,14 +246,7 @@ def test_the_response_cache_keeps_the_usage_the_server_gave(
 ) -> None:
     # The journal counts a reply with no readable counts at its worst case; the cache keeps
     # what the server said, so a repeat's answer is not priced at an estimate as if billed.
-    right = server.right_kmp_replies(SEED, 12)
-
-    def reply(request: RecordedRequest) -> Reply:
-        user = request.json["messages"][-1]["content"]
-        (case,) = [prompt for prompt in right if user.startswith(prompt)]
-        return server.message(right[case], model=MODEL, output_tokens=MAX_TOKEN_COUNT + 1)
-
-    server.script([reply])
+    _replies(server, 1, output_tokens=MAX_TOKEN_COUNT + 1)
     assert _verify(tmp_path, 1) == 0
     (live,) = read_journal(_newest(tmp_path) / "results.jsonl")
     assert live.source == "live" and WORST_CASE_USAGE in live.usage
