@@ -6,14 +6,14 @@ that declared no hook, whose generic mutants a run's calibration left out."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
 from tests.support.records import attempt_record
 from verification.cases import TestCase
 from verification.catalog import Catalog, default_catalog
-from verification.catalog.spec import ScaffoldSpec
+from verification.catalog.spec import AnswerSchema, ScaffoldSpec
 from verification.certify.calibration import PER_CASE, Calibration, calibrate
 from verification.certify.checks import check_scaffold
 from verification.certify.results import ScaffoldResults
@@ -118,3 +118,51 @@ def test_check_fails_a_validator_that_accepts_every_generic_mutant() -> None:
     failed, passed = lines["accepts_all"], lines[base.validator.kind]
     assert not failed.ok and "accepts every one" in failed.detail
     assert passed.ok and "generic mutants" in passed.detail
+
+
+class _Verdict(AnswerSchema):
+    verdict: Literal["yes", "no"]
+
+
+class _Word(AnswerSchema):
+    word: str
+
+
+@pytest.mark.parametrize(
+    ("schema", "answer", "reason"),
+    [
+        (_Word, "1011", "it accepted every generic mutant"),
+        (_Verdict, "yes", "no generic mutant fits the answers' schema"),
+    ],
+    ids=["strings alone", "no edit fits the schema"],
+)
+def test_a_plugin_whose_answers_are_strings_is_checked_too(
+    schema: type[AnswerSchema], answer: str, reason: str
+) -> None:
+    # Generic mutants once edited numbers, lists and booleans only: an accept-all validator
+    # of string answers certified an always-wrong model. Now strings are edited, and where
+    # no edit fits the schema, nothing checked the validator and the scaffold is INCOMPLETE.
+    field = next(iter(schema.model_fields))
+    spec = _generic(
+        default_catalog()["kmp"],
+        answer_schema=schema,
+        validator=_AcceptsAll(),
+        code_rules={},
+        code_dropped_fields={},
+        graded_conventions={},
+    )
+    cases = [
+        TestCase(
+            id=f"kmp-simple-{i:03}",
+            scaffold="kmp",
+            tier="simple",
+            input={},
+            expected={field: answer},
+        )
+        for i in range(5)
+    ]
+    calibration = calibrate(spec, cases)
+    assert calibration.unchecked and calibration.misses == 0
+    records = [attempt_record(case.id, "passed") for case in cases]
+    results = ScaffoldResults.from_records("kmp", records, planned=5, calibration=calibration)
+    assert results.status == "INCOMPLETE" and reason in (results.incomplete_reason or "")

@@ -2,7 +2,8 @@
 whose author wrote no ``mutants`` hook.
 
 Each mutation changes one place of the expected answer: a number nudged, a list with an item
-dropped, two unequal items swapped or one item written twice, a boolean flipped. Answers that
+dropped, two unequal items swapped or one item written twice, a boolean flipped, a string
+with a character dropped, changed or added. Answers that
 do not fit the scaffold's answer schema, or equal the expected answer, are dropped.
 
 A generic "mutant" may still be a right answer (a nudge within a tolerance, a swap in a list
@@ -51,12 +52,26 @@ def _nudged_number(value: int | float, rng: random.Random) -> int | float:
     return value + rng.choice((-1, 1)) * (abs(value) * 0.25 + 1.0)
 
 
+def _edited_strings(value: str, rng: random.Random) -> Iterator[str]:
+    """``value`` with one character dropped, one changed, and one added."""
+    if value:
+        at = rng.randrange(len(value))
+        yield value[:at] + value[at + 1 :]
+        # A character of its own alphabet where it has two (a digit string stays digits).
+        other = sorted(set(value) - {value[at]}) or ["x" if value[at] != "x" else "y"]
+        yield value[:at] + rng.choice(other) + value[at + 1 :]
+    at = rng.randrange(len(value) + 1)
+    yield value[:at] + (rng.choice(value) if value else "x") + value[at:]
+
+
 def _mutations(value: Any, rng: random.Random, depth: int) -> Iterator[Any]:
     """Copies of ``value`` (JSON data) with one place changed."""
     if isinstance(value, bool):
         yield not value
     elif isinstance(value, int | float):
         yield _nudged_number(value, rng)
+    elif isinstance(value, str):
+        yield from _edited_strings(value, rng)
     elif isinstance(value, dict) and depth < _MAX_DEPTH:
         keys = list(value)
         rng.shuffle(keys)

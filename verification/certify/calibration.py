@@ -71,18 +71,26 @@ class Calibration:
     unchecked: bool = False
     """The scaffold's own ``mutants`` hook gave no mutant on any case of the run (it raised,
     gave nothing or only the expected answer), or its validator accepted every generic
-    mutant judged: nothing showed it rejects a wrong answer, and one that accepts every
-    answer would certify (a helper's hunt did that, both ways)."""
+    mutant judged, or no generic mutant could be made: nothing showed it rejects a wrong
+    answer, and one that accepts every answer would certify (a helper's hunt did that, each
+    way)."""
     generic_mutants: int = 0
     """Generic mutants judged (a plugin spec without its own hook); not in :attr:`mutants`."""
     generic_accepted: int = 0
     """Of those, the ones the validator accepted: each may be a right answer, so no miss."""
+    generic: bool = False
+    """The mutants were generic ones (the spec declares no ``mutants`` hook)."""
 
     @property
     def unchecked_reason(self) -> str:
         """The scaffold's INCOMPLETE reason when :attr:`unchecked`."""
         if self.generic_mutants:
             return "validator unchecked: it accepted every generic mutant"
+        if self.generic:
+            return (
+                "validator unchecked: no generic mutant fits the answers' schema"
+                " (the scaffold needs a mutants hook)"
+            )
         return "validator unchecked"
 
     @property
@@ -227,9 +235,9 @@ def calibrate(
     generic_accepted = sum(each.generic_accepted for each in per_case)
     if spec.generic_mutants:
         # One generic mutant accepted may be a right answer; all of them accepted is what a
-        # validator that accepts anything does. None made (an answer of strings alone, say)
-        # shows nothing either way (``check`` fails it: too few cases with a mutant).
-        unchecked = generic > 0 and generic_accepted == generic
+        # validator that accepts anything does; none made (answers of one enum's values, say,
+        # whose every edit misfits the schema) shows nothing either way.
+        unchecked = bool(per_case) and generic_accepted == generic
     else:
         unchecked = bool(per_case) and mutants == 0
     return Calibration(
@@ -241,6 +249,7 @@ def calibrate(
         unchecked=unchecked,
         generic_mutants=generic,
         generic_accepted=generic_accepted,
+        generic=spec.generic_mutants,
     )
 
 

@@ -176,12 +176,28 @@ def test_generic_mutants_change_one_place_and_fit_the_schema() -> None:
     assert expected not in made and len({json.dumps(m, sort_keys=True) for m in made}) == len(made)
     changed = [{key for key in expected if answer[key] != expected[key]} for answer in made]
     assert all(len(keys) == 1 for keys in changed)
-    assert {"count", "ratio", "found", "order"} <= set().union(*changed)
-    assert {"label"}.isdisjoint(set().union(*changed))
+    assert {"count", "ratio", "found", "order", "label"} <= set().union(*changed)
     orders = [answer["order"] for answer in made if answer["order"] != expected["order"]]
     lengths = {len(order) for order in orders}
     assert lengths >= {3, 5}  # an item dropped, an item duplicated
     assert any(sorted(order) == sorted(expected["order"]) for order in orders)  # swapped
+
+
+def test_generic_mutants_edit_a_string_one_character() -> None:
+    class Word(AnswerSchema):
+        word: str
+
+    words = [
+        answer["word"]
+        for seed in range(20)
+        for answer in GenericMutants(Word)(_case({"word": "1011"}), random.Random(seed))
+    ]
+    assert "1011" not in words
+    assert {len(word) for word in words} == {3, 4, 5}  # a character dropped, changed, added
+    changed = [w for w in words if len(w) == 4]
+    assert all(sum(a != b for a, b in zip(w, "1011", strict=True)) == 1 for w in changed)
+    assert set("".join(words)) == {"0", "1"}  # edits keep to the string's own characters
+    assert GenericMutants(Word)(_case({"word": ""}), random.Random(0)) == [{"word": "x"}]
 
 
 def fits_schema_of(schema: type[BaseModel], answer: dict[str, Any]) -> bool:
