@@ -254,3 +254,21 @@ def test_the_response_cache_keeps_the_usage_the_server_gave(
     (cached,) = read_journal(_newest(tmp_path) / "results.jsonl")
     assert cached.source == "cache" and WORST_CASE_USAGE not in cached.usage
     assert "output_tokens" not in cached.usage  # the count the reader refused
+
+
+def test_a_manifest_that_records_no_budget_is_refused_as_the_manifest_s_fault(
+    server: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A hunt: a manifest edited to a budget of 0 made --resume say "bad setting: --max-cost",
+    # an option nobody gave. No run records 0 (the option refuses it), so the file is bad.
+    _replies(server, 6)
+    assert _verify(tmp_path, 6, "--max-cost", str(1.5 * PER_ATTEMPT), "--concurrency", "1") == 3
+    manifest = _newest(tmp_path) / "manifest.json"
+    data = json.loads(manifest.read_text())
+    data["cost_basis"]["max_cost"] = 0
+    manifest.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert main(["verify", "--resume", _newest(tmp_path).name, "--output", str(tmp_path)]) == 2
+    said = capsys.readouterr().err
+    assert "manifest" in said and "max_cost" in said and "--max-cost" not in said
+    assert len(server.requests) == 1

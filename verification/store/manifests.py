@@ -92,7 +92,7 @@ class CostBasis(BaseModel):
     """The provider marks the scaffold for caching."""
     min_cacheable_tokens: int | None = Field(default=None, ge=0)
     tables_dated: str = Field(default=TABLES_DATED, max_length=40)
-    max_cost: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
+    max_cost: float | None = Field(default=None, gt=0.0, allow_inf_nan=False)
     """The run's budget in USD (``--max-cost``), if it had one."""
 
 
