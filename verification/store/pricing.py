@@ -17,6 +17,7 @@ Thinking tokens are billed as output, and the Messages API already counts them i
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -195,16 +196,33 @@ class TokenCounts:
         return self.input + self.cache_write + self.cache_read
 
 
-def family_of(model: str, table: Mapping[str, object]) -> str | None:
-    """The longest key of ``table`` that ``model`` starts with (a dated id or an alias)."""
-    keys = [key for key in table if model == key or model.startswith(key + "-")]
+_RELEASE = re.compile(r"(?:[-@]\d{8}|-latest)?")
+"""What may follow a family's id in one of its models' ids: a release date (Anthropic's
+``-20250929``, Vertex AI's ``@20250929``) or ``-latest``."""
+
+
+def _of_family(model: str, family: str, released: bool) -> bool:
+    if not model.startswith(family):
+        return False
+    if released:
+        return _RELEASE.fullmatch(model, len(family)) is not None
+    return len(model) == len(family) or model[len(family)] in "-@"
+
+
+def family_of(model: str, table: Mapping[str, object], *, released: bool = False) -> str | None:
+    """The longest key of ``table`` that ``model`` starts with (a dated id or an alias);
+    with ``released``, only a key that ``model`` is, or is with a release date or
+    ``-latest`` after it: ``claude-opus-4-6`` is then no model of ``claude-opus-4``."""
+    keys = [key for key in table if _of_family(model, key, released)]
     return max(keys, key=len) if keys else None
 
 
 def price_for(model: str, overrides: Mapping[str, ModelPrice] | None = None) -> ModelPrice | None:
-    """The price of ``model`` (``overrides`` first), or ``None`` when no table knows it."""
+    """The price of ``model`` (``overrides`` first), or ``None`` when no table knows it. A
+    model is priced as a family only when it is one of the family's releases: a newer
+    version priced as an older family's could cost more than a budget holds for it."""
     table = {**PRICES, **(overrides or {})}
-    family = family_of(model, table)
+    family = family_of(model, table, released=True)
     return table[family] if family is not None else None
 
 
