@@ -26,6 +26,8 @@ import pytest
 from tests.support.draws import shared_draw
 from verification.cases import TIERS
 from verification.catalog import default_catalog
+from verification.catalog.generic_mutants import GenericMutants
+from verification.catalog.spec import no_alternatives
 from verification.certify import checks
 from verification.certify.checks import (
     CASES_PER_TIER,
@@ -37,6 +39,7 @@ from verification.certify.hash_seed import suite_digests
 from verification.config import packaged_scaffolds_dir
 from verification.errors import VerificationError
 from verification.runner import plan_cases
+from verification.validators.base import passes
 
 CATALOG = default_catalog()
 NAMES = list(CATALOG)
@@ -95,6 +98,43 @@ def test_the_oracle_confirms_alternatives_and_refutes_mutants(
             mutants += 1
             assert not oracle(case.input, answer), (case.id, "a mutant is right", answer)
     assert mutants >= CASES_PER_TIER * len(TIERS) * 0.9
+
+
+NEAR_MISS_CASES = 4
+"""Cases of each tier whose near misses the validator and the oracle both judge."""
+
+
+@pytest.mark.parametrize("name", OWN)
+def test_the_validator_and_the_oracle_agree_on_near_misses(
+    name: str, scaffold_tests: dict[str, ModuleType]
+) -> None:
+    """The expected answer edited in one place (generic mutants: made from the answer's
+    shape, not by the scaffold's own hooks), judged by the validator and by the oracle,
+    alike. A helper adding a scaffold shipped, through check, a dry run and the fast lane, a
+    validator that never read one field, one that let a vertex be matched twice, and one
+    that accepted only the reference's matching where the scaffold allows any (it declared
+    no alternatives, so no multi-answer test took it): each disagrees with the oracle here."""
+    spec, oracle = CATALOG[name], scaffold_tests[name].oracle
+    near_misses = GenericMutants(spec.answer_schema)
+    rng = random.Random(7)
+    editable: set[str] = set()
+    edited: set[str] = set()
+    for case in calibration_cases(spec, NEAR_MISS_CASES):
+        editable |= {key for key, value in case.expected.items() if value not in (None, [], {})}
+        for answer in near_misses(case, rng):
+            edited |= {key for key, value in case.expected.items() if answer[key] != value}
+            right = bool(oracle(case.input, answer))
+            judged = passes(spec.validator, answer, case.expected, case=case)
+            shown = json.dumps(answer)[:300]
+            assert right or not judged, f"{case.id}: the validator accepts a wrong answer {shown}"
+            if spec.alternatives is no_alternatives:
+                why = "the scaffold declares no alternatives: declare them, and accept each"
+            else:
+                why = "the validator must accept every right answer"
+            assert judged or not right, (
+                f"{case.id}: the validator rejects the right {shown} ({why})"
+            )
+    assert editable <= edited, f"no near miss edited {sorted(editable - edited)}"
 
 
 @pytest.mark.parametrize("name", OWN)

@@ -166,3 +166,39 @@ def test_a_plugin_whose_answers_are_strings_is_checked_too(
     records = [attempt_record(case.id, "passed") for case in cases]
     results = ScaffoldResults.from_records("kmp", records, planned=5, calibration=calibration)
     assert results.status == "INCOMPLETE" and reason in (results.incomplete_reason or "")
+
+
+class _LengthOnly(Validator):
+    """Judges an lcs answer by its length alone: never reads its subsequence."""
+
+    kind = "length_only"
+
+    def validate(self, actual: Any, expected: Any, *, case: TestCase | None = None) -> Any:
+        ok = actual["length"] == expected["length"]
+        return ValidationResult(ok, "fine" if ok else "wrong length")
+
+
+def _longer(case: TestCase, rng: Any) -> list[dict[str, Any]]:
+    return [{**case.expected, "length": case.expected["length"] + 1}]
+
+
+@pytest.mark.parametrize("own_hook", [True, False], ids=["own mutants", "generic mutants"])
+def test_check_fails_a_validator_no_rejected_mutant_shows_reads_a_field(own_hook: bool) -> None:
+    # A helper adding a scaffold: a validator that compared the gcd and never the remainders,
+    # with mutants that edited only the gcd, passed check and certified a dry run.
+    base = default_catalog()["lcs"]
+    spec = (
+        dataclasses.replace(base, validator=_LengthOnly(), mutants=_longer)
+        if own_hook
+        else _generic(base, validator=_LengthOnly())
+    )
+    results = check_scaffold(
+        "lcs",
+        scaffolds_dir=packaged_scaffolds_dir(),
+        catalog=Catalog([spec]),
+        hash_seed=False,
+        cases_per_tier=5,
+        size_draws=1,
+    )
+    line = next(r for r in results if r.check == "mutants")
+    assert not line.ok and "no rejected mutant edits the answer field(s) subsequence" in line.detail

@@ -165,9 +165,13 @@ def _check_mutants(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
     rng = random.Random(CALIBRATION_SEED)
     covered = total = 0
     accepted: list[str] = []  # generic mutants the validator accepts: for review
+    # The answer fields some case gives a value to edit, and those a rejected mutant edited.
+    editable: set[str] = set()
+    checked: set[str] = set()
     for case in cases:
         mutants = list(spec.mutants(case, rng))
         covered += bool(mutants)
+        editable |= {key for key, value in case.expected.items() if value not in (None, [], {})}
         for mutant in mutants:
             total += 1
             if _json_key(mutant) == _json_key(case.expected):
@@ -182,6 +186,8 @@ def _check_mutants(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
                 raise VerificationError(
                     f"{case.id}: the validator accepts the mutant {_json_key(mutant)[:200]}"
                 )
+            else:
+                checked |= {key for key, value in case.expected.items() if mutant.get(key) != value}
     if covered < MUTANT_COVERAGE * len(cases):
         raise VerificationError(
             f"mutants for only {covered} of {len(cases)} cases (needs {MUTANT_COVERAGE:.0%})"
@@ -190,6 +196,13 @@ def _check_mutants(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
         raise VerificationError(
             f"the validator accepts every one of the {total} generic mutants, as one that accepts"
             " any answer does (a run: INCOMPLETE, validator unchecked); fix it or add mutants"
+        )
+    if unchecked := sorted(editable - checked):
+        # A validator that never reads a field passes every mutant that edits only others.
+        raise VerificationError(
+            f"no rejected mutant edits the answer field(s) {', '.join(unchecked)}: nothing shows"
+            " the validator checks them (if it does, add mutants that edit them; if nothing"
+            " grades them, leave them out of the answer schema)"
         )
     if accepted:
         raise _GenericMutantsAccepted(
