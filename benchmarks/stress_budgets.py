@@ -28,7 +28,7 @@ from pathlib import Path
 # Run as a script or loaded from its path by the tests: its renderers sit beside it.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from stress_work import RENDERERS
+from stress_work import FAMILIES, RENDERERS
 
 from verification.cases import DEFAULT_SEED, generate_case
 from verification.catalog import default_catalog
@@ -36,10 +36,12 @@ from verification.catalog.spec import STRESS_TIERS, OutputBudget, ScaffoldSpec
 
 __all__ = [
     "CHARS_PER_TOKEN",
+    "FAMILIES",
     "MARGIN",
     "RENDERERS",
     "fitted_budget",
     "main",
+    "no_renderer",
     "required_tokens",
     "rule_tokens",
     "stress_points",
@@ -63,10 +65,20 @@ def stress_points(spec: ScaffoldSpec) -> list[int]:
     return sorted({top, low, (low + high) // 2, high})
 
 
+def no_renderer(name: str) -> str:
+    """What to do about a scaffold no family renders."""
+    return (
+        f"no renderer of {name}'s work: add one to its family's RENDERERS in"
+        " benchmarks/stress_work/ (graph.py, search.py or sequence.py)"
+    )
+
+
 def work_tokens(spec: ScaffoldSpec, size: int, cases: int = 5, seed: int = DEFAULT_SEED) -> int:
     """The most tokens a careful answer in ``spec``'s format takes over ``cases`` cases of
     each stress tier at ``size``."""
-    render = RENDERERS[spec.name]
+    render = RENDERERS.get(spec.name)
+    if render is None:
+        raise LookupError(no_renderer(spec.name))
     longest = 0
     for tier in STRESS_TIERS:
         for index in range(cases):
@@ -118,6 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exponent", type=float, default=1.0)
     args = parser.parse_args(argv)
     catalog = default_catalog()
+    for name in args.names:
+        if name not in catalog:
+            parser.error(f"no scaffold {name!r}")
+        if name not in RENDERERS:
+            parser.error(no_renderer(name))
     print(f"{'scaffold':<18}{'size':>6}{'work tokens':>13}{'rule':>8}{'declared':>10}")
     for name in args.names:
         spec = catalog[name]

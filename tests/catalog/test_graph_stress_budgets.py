@@ -12,21 +12,10 @@ from verification.cases import TIERS, generate_case
 from verification.catalog import default_catalog
 from verification.catalog.spec import MODEL_OUTPUT_CEILING
 
-GRAPH = [
-    "astar",
-    "bellman_ford",
-    "bfs",
-    "dfs",
-    "dijkstra",
-    "floyd_warshall",
-    "graph_coloring",
-    "kruskal",
-    "topological_sort",
-]
-"""The graph scaffolds whose stress budgets are fitted to their measured work."""
-
-
 BENCH = load_benchmark("stress_budgets")
+GRAPH = sorted(BENCH.FAMILIES["graph"])
+"""The graph scaffolds whose stress budgets are fitted to their measured work: those the
+family renders (``benchmarks/stress_work/graph.py``)."""
 
 
 def assert_budget_holds(name: str) -> None:
@@ -73,6 +62,35 @@ def test_floyd_warshall_stops_where_its_tables_would_pass_what_a_model_writes() 
     past = 28
     assert spec.size.stress[1] < past
     assert BENCH.required_tokens(spec, past, cases=20) > MODEL_OUTPUT_CEILING
+
+
+def test_every_scaffold_with_a_stress_range_has_its_work_rendered() -> None:
+    # The budget tests took their scaffolds from lists kept by hand: a new scaffold's budget
+    # was held to nothing, and nothing said so (a helper adding one).
+    catalog = default_catalog()
+    stressed = {
+        name
+        for name in catalog
+        if catalog.origins[name].startswith("verification.catalog.")
+        and catalog[name].size.stress is not None
+    }
+    missing = sorted(stressed - set(BENCH.RENDERERS))
+    assert not missing, [BENCH.no_renderer(name) for name in missing]
+    assert sorted(BENCH.RENDERERS) == sorted(
+        name for family in BENCH.FAMILIES.values() for name in family
+    )
+
+
+def test_the_benchmark_names_the_renderer_a_scaffold_lacks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delitem(BENCH.RENDERERS, "dijkstra")
+    with pytest.raises(SystemExit) as exited:
+        BENCH.main(["dijkstra"])
+    assert exited.value.code == 2
+    assert "no renderer of dijkstra's work" in capsys.readouterr().err
+    with pytest.raises(LookupError, match="add one to its family's RENDERERS"):
+        BENCH.work_tokens(default_catalog()["dijkstra"], 8)
 
 
 def test_a_careful_dijkstra_answer_settles_every_reached_vertex_once() -> None:
