@@ -45,7 +45,11 @@ def test_the_docs_give_the_growth_of_every_scaffold_and_the_command_that_measure
     page = (ROOT / "docs" / "WHERE_IT_BREAKS.md").read_text(encoding="utf-8")
     assert "python benchmarks/output_growth.py --cases 5 --markdown" in page
     rows = [line.split("|")[1].strip() for line in page.splitlines() if line.startswith("| ")]
-    assert sorted(rows[1:]) == sorted(default_catalog())  # the header, then one per scaffold
+    # The header, then one per scaffold.
+    assert sorted(rows[1:]) == sorted(default_catalog()), (
+        "docs/WHERE_IT_BREAKS.md's growth table needs a row per scaffold: paste in the table"
+        " `python benchmarks/output_growth.py --cases 5 --markdown` prints"
+    )
 
 
 @pytest.mark.slow  # the benchmark's dry runs of every scaffold: seconds

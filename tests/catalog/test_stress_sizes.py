@@ -218,3 +218,14 @@ def test_list_json_shows_the_stress_range(capsys: pytest.CaptureFixture[str]) ->
         ranges = listed[name]["size"]["ranges"]
         assert ranges["stress"] == (list(spec.size.stress) if spec.size.stress else None)
         assert listed[name]["size"]["stress_limit"] == (spec.size.stress_limit or None)
+
+
+@pytest.mark.parametrize("tier", ["simple", "standard"])
+def test_a_tier_s_default_size_is_one_of_its_own_not_a_stress_size(tier: str) -> None:
+    # A helper adding a scaffold set simple's default to a stress size: accepted, and every
+    # simple case was then a stress case.
+    spec = _stressed()
+    with pytest.raises(SpecError, match=f"default size {STRESS[1]} is outside the {tier} range"):
+        dataclasses.replace(spec, sizes={**spec.sizes, tier: STRESS[1]})
+    with pytest.raises(SpecError, match="gives a size to 'huge', no tier"):
+        dataclasses.replace(spec, sizes={**spec.sizes, "huge": TOP})

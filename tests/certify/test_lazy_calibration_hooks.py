@@ -138,6 +138,7 @@ def test_a_lazy_hook_reads_its_generator_only_as_far_as_asked() -> None:
 # stops drawing early changes every later case's alternatives: a digest of what each
 # scaffold's alternatives hook makes for 30 cases of each tier through one rng, and of the
 # rng's next draw after them, pinned to the digest made before any hook was lazy (551d18c).
+# A scaffold added since has no "before": the tests above hold its lazy hooks to their lists.
 CHECKED_BEFORE = {
     "activity_selection": "4a54ae7c556d15c6628af43d1ebcdd925c7037d37d2fd7cca3e3130bc4be6ed3",
     "astar": "94a6526ef32682a971cd774b28742e5a812f3b9acc5d30d4697ef264ae8ad1d7",
@@ -175,7 +176,7 @@ CHECKED_BEFORE = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SPECS))
+@pytest.mark.parametrize("name", sorted(CHECKED_BEFORE))
 def test_check_s_one_rng_draws_the_alternatives_it_drew_before(name: str) -> None:
     spec = SPECS[name]
     rng = random.Random(CALIBRATION_SEED)

@@ -89,9 +89,18 @@ def test_check_fails_a_bare_prompt_that_refers_to_missing_steps_or_drops_a_conve
     )
     with pytest.raises(ScaffoldFileError, match="step 2"):
         bare_problems(spec, pointing)
+    # A convention whose phrase the scaffold also states outside ## Conventions (When to
+    # Use, the Output Format) stays in the bare prompt when that section goes: no loss. One
+    # stated nowhere else is lost, and check names it.
     dropped = markdown.replace(sections["conventions"], "Nothing more.", 1)
-    with pytest.raises(ScaffoldFileError, match="lacks the graded convention"):
-        bare_problems(spec, dropped)
+    for lost in missing_conventions(spec, bare_scaffold(dropped)):
+        with pytest.raises(ScaffoldFileError, match=f"lacks the graded convention {lost!r}"):
+            bare_problems(spec, dropped)
+    unsaid = dataclasses.replace(
+        spec, graded_conventions={**spec.graded_conventions, "unsaid": "a phrase no one wrote"}
+    )
+    with pytest.raises(ScaffoldFileError, match="lacks the graded convention 'unsaid'"):
+        bare_problems(unsaid, markdown)
 
 
 def test_a_plugin_scaffold_that_marks_no_task_part_is_warned_about_and_not_sent_bare(

@@ -283,9 +283,15 @@ class ScaffoldSpec:
         if missing:
             raise SpecError(f"spec {self.name!r} has no size for tiers {sorted(missing)}")
         for tier, default in self.sizes.items():
-            problem = self.size.check(tier, default)
-            if problem is not None:
-                raise SpecError(f"spec {self.name!r}: default {problem}")
+            if tier not in self.size.ranges:
+                raise SpecError(f"spec {self.name!r} gives a size to {tier!r}, no tier")
+            low, high = self.size.ranges[tier]
+            # Not a stress size: every case of the tier would be a stress case.
+            if not low <= default <= high:
+                raise SpecError(
+                    f"spec {self.name!r}: default size {default} is outside the {tier} range "
+                    f"{low}..{high} ({self.size.unit})"
+                )
 
     def _check_code_mode(self) -> None:
         fields = set(getattr(self.answer_schema, "model_fields", {}))
