@@ -90,7 +90,7 @@ def planned_cases(
     per_size: int = CASES_PER_SIZE,
     catalog: Catalog | None = None,
     plugin_failures: dict[str, PluginError] | None = None,
-    level_counts: dict[str, int] | None = None,
+    level_ids: dict[str, list[str]] | None = None,
     lazily: Callable[[ScaffoldSpec], bool] | None = None,
 ) -> dict[str, list[Planned]]:
     """The cases of each scaffold: ``cases`` split over ``tiers`` (at ``size``, default each
@@ -99,13 +99,15 @@ def planned_cases(
     ``case_ids`` (their ids say their sizes). A case a plugin's generator or reference
     cannot draw is left out and its error kept in ``plugin_failures`` by case id, when given
     (raised otherwise).
-    ``level_counts``, when given, is told how many of each scaffold's cases (the first)
-    are its level's, before its sweep's. Each case of a spec ``lazily`` names (chosen ids
-    aside) is planned to be drawn when it is asked; :func:`plan_cases` draws them all now."""
+    ``level_ids``, when given, is told the ids of each scaffold's level cases (the first of
+    its cases, before its sweep's), in order, a plugin's undrawable ones among them. Each
+    case of a spec ``lazily`` names (chosen ids aside) is planned to be drawn when it is
+    asked; :func:`plan_cases` draws them all now."""
     catalog = catalog or default_catalog()
     planned: dict[str, list[Planned]] = {}
 
     drawn_later: dict[str, bool] = {}  # asked once per spec, not per case
+    tried: list[str] = []  # the ids draw() was asked for, drawn or not, in order
 
     def later(
         spec: ScaffoldSpec, tier: Tier, indices: Iterable[int], size: int | None
@@ -131,13 +133,17 @@ def planned_cases(
 
     def draw(spec: ScaffoldSpec, tier: Tier, index: int, size: int | None) -> list[TestCase]:
         try:
-            return [draw_case(spec, tier, index, seed=seed, size=size)]
+            case = draw_case(spec, tier, index, seed=seed, size=size)
         except PluginError as exc:
             if plugin_failures is None:
                 raise
             named = None if size in (None, spec.sizes[tier]) else size
-            plugin_failures[case_id(spec.name, tier, index, named)] = exc
+            identifier = case_id(spec.name, tier, index, named)
+            plugin_failures[identifier] = exc
+            tried.append(identifier)
             return []
+        tried.append(case.id)
+        return [case]
 
     if case_ids:
         if size is not None:
@@ -162,12 +168,13 @@ def planned_cases(
     for name in scaffold_names:
         spec = catalog.get_spec(name)
         ordered: list[Planned] = []
+        tried.clear()
         for tier in asked:
             at = _checked_size(spec, tier, size, asked=asked)
             ordered.extend(later(spec, tier, range(counts[tier]), at))
         ids = {planned_case.id for planned_case in ordered}
-        if level_counts is not None:
-            level_counts[name] = len(ordered)
+        if level_ids is not None:  # a lazy plan draws nothing yet, so fails at nothing
+            level_ids[name] = list(tried) if tried else [case.id for case in ordered]
         for tier, index, at in sweep_plan(spec, (sweep or {}).get(name, ()), per_size=per_size):
             for planned_case in later(spec, tier, (index,), at):
                 if planned_case.id not in ids:  # a tier's default size a sweep may visit

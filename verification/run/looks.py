@@ -22,6 +22,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from verification.cases import TIERS, Planned, PlannedCase, parse_case_id
 from verification.catalog import Catalog, default_catalog
@@ -35,25 +36,48 @@ from verification.run.stopping import Send
 from verification.store.manifests import EarlyStop, RunManifest
 from verification.store.records import AttemptRecord
 
-__all__ = ["PlannedLooks", "interleaved", "size_point"]
+__all__ = ["PlannedLooks", "interleaved", "interleaved_ids", "size_point"]
+
+T = TypeVar("T")
 
 
 def interleaved(cases: Sequence[Planned]) -> list[Planned]:
     """``cases`` with their tiers and sizes interleaved: one of each group in turn (groups
     in tier order, then size), each group in its own order."""
-    groups: dict[tuple[int, int], list[Planned]] = {}
-    for case in cases:
+
+    def group(case: Planned) -> tuple[int, int]:
         if isinstance(case, PlannedCase):
             named = case.named_size
         else:
             key = parse_case_id(case.id)
             named = None if key is None else key.size
-        size = -1 if named is None else named
-        tier = TIERS.index(case.tier) if case.tier in TIERS else len(TIERS)
-        groups.setdefault((tier, size), []).append(case)
+        return _group(case.tier, named)
+
+    return _in_turn(cases, group)
+
+
+def interleaved_ids(ids: Sequence[str]) -> list[str]:
+    """Case ids (each group's in its own order) as :func:`interleaved` orders their cases:
+    the order of a plan that holds cases it could not draw, which keep their places."""
+
+    def group(identifier: str) -> tuple[int, int]:
+        key = parse_case_id(identifier)
+        return _group(None, None) if key is None else _group(key.tier, key.size)
+
+    return _in_turn(ids, group)
+
+
+def _group(tier: str | None, size: int | None) -> tuple[int, int]:
+    return (TIERS.index(tier) if tier in TIERS else len(TIERS), -1 if size is None else size)
+
+
+def _in_turn(items: Sequence[T], group: Callable[[T], tuple[int, int]]) -> list[T]:
+    groups: dict[tuple[int, int], list[T]] = {}
+    for item in items:
+        groups.setdefault(group(item), []).append(item)
     ordered = [groups[key] for key in sorted(groups)]
-    longest = max((len(group) for group in ordered), default=0)
-    return [group[i] for i in range(longest) for group in ordered if i < len(group)]
+    longest = max((len(each) for each in ordered), default=0)
+    return [each[i] for i in range(longest) for each in ordered if i < len(each)]
 
 
 def size_point(
@@ -113,6 +137,18 @@ def _by_scaffold(records: Sequence[AttemptRecord]) -> dict[str, list[AttemptReco
     return sorted_out
 
 
+def _plan_order(name: str, cases: Sequence[Planned], manifest: RunManifest) -> list[str]:
+    """The ids of ``cases`` in plan order, with the cases a plugin could not draw (the
+    manifest lists them, answered by their errors) in their places, so a look's window
+    holds their errors: left out, a tier that could not be drawn was in no look, and the
+    scaffold certified on its other tiers (a helper's hunt)."""
+    ids = [case.id for case in cases]
+    listed = manifest.scaffolds[name].case_ids if name in manifest.scaffolds else ()
+    if len(listed) == len(ids) or not set(ids) <= set(listed):
+        return ids
+    return list(listed)
+
+
 class PlannedLooks:
     """The ``looks`` rule: asks a run's jobs look by look of its plans (the same journal
     lines, fewer of them): each scaffold's level cases by the run's plan, each swept size's
@@ -127,11 +163,13 @@ class PlannedLooks:
         *,
         catalog: Catalog | None = None,
         level: bool = True,
+        whole_plan: bool = True,
     ) -> None:
         """``planned`` in plan order; the manifest's ``plan`` is the one followed, its
         ``early_stops`` those a run being resumed made already. ``level`` false: only the
         manifest's swept sizes are looked at (a stage of the envelope search); ``catalog``
-        holds the specs (default the packaged one)."""
+        holds the specs (default the packaged one). ``whole_plan`` false: ``planned`` is a
+        stage's cases, not the plan the manifest lists (undrawable cases and all)."""
         if manifest.plan is None:
             raise ConfigurationError(
                 f"run {manifest.run_id} records no certification plan, so it cannot look as it goes"
@@ -139,7 +177,10 @@ class PlannedLooks:
         self.plan = plan_from_record(manifest.plan)
         self.samples = manifest.samples
         self.journal = journal
-        self.order = {name: [case.id for case in cases] for name, cases in planned.items()}
+        self.order = {
+            name: _plan_order(name, cases, manifest) if whole_plan else [case.id for case in cases]
+            for name, cases in planned.items()
+        }
         self._stops: dict[str, EarlyStop] = dict(manifest.early_stops or {})
         levels = [
             _Unit(name, None, self.plan, tuple(ids[: self.plan.cap]))

@@ -47,7 +47,7 @@ from verification.run.case_plan import (
     planned_sweep,
     searches_envelope,
 )
-from verification.run.looks import interleaved
+from verification.run.looks import interleaved, interleaved_ids
 from verification.run.programs import SUITE_CASES, program_tasks
 from verification.run.resuming import adopt_stored_scaffolds
 from verification.run.shards import Shard, ShardCut, cut_plan
@@ -108,11 +108,18 @@ class RunPlan:
     """The seed its cases are drawn from (a rule that adds sizes as it goes draws theirs
     from it)."""
 
+    order: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    """Per scaffold whose order is not its drawn cases' and then its undrawable ones',
+    every planned id in order: a sequential plan's undrawable cases keep their places,
+    so the looks' windows hold them (a resumed run's order is its manifest's)."""
+
     def case_ids(self) -> dict[str, list[str]]:
-        """Per scaffold, every planned case id in order: the drawn cases, then those a
-        plugin could not draw."""
+        """Per scaffold, every planned case id in order: :attr:`order`'s, or the drawn
+        cases, then those a plugin could not draw."""
         return {
-            name: [case.id for case in cases]
+            name: list(self.order[name])
+            if name in self.order
+            else [case.id for case in cases]
             + [i for i, error in self.failures.items() if error.scaffold == name]
             for name, cases in self.cases.items()
         }
@@ -166,6 +173,25 @@ def plan_run(
     return plan
 
 
+def _sequential_order(
+    cases: list[Planned], level: Sequence[str], failures: Mapping[str, PluginError]
+) -> tuple[list[Planned], list[str]]:
+    """A scaffold's cases (its ``level`` ids' first, then its sweep's) in a sequential plan's
+    order, tiers and sizes interleaved, and every planned id in that order where a plugin
+    could not draw some (none otherwise): an undrawable case keeps its place, so a look's
+    window holds its error (all of them at the end, a tier that could not be drawn was left
+    out of every look, and the scaffold certified on the others)."""
+    drawn = sum(identifier not in failures for identifier in level)
+    head, tail = cases[:drawn], cases[drawn:]
+    if drawn == len(level):
+        return interleaved(head) + tail, []
+    ids = interleaved_ids(level)
+    by_id = {case.id: case for case in head}
+    rest = [case.id for case in tail]
+    unplaced = [i for i, error in failures.items() if i not in set(level) | set(rest)]
+    return [by_id[i] for i in ids if i in by_id] + tail, ids + rest + unplaced
+
+
 def _resumed(
     previous: RunManifest,
     settings: RunConfig,
@@ -208,6 +234,9 @@ def _resumed(
     return RunPlan(
         planned,
         failures,
+        order={name: info.case_ids for name, info in previous.scaffolds.items()}
+        if failures
+        else {},
         samples=previous.samples,
         # a resumed run continues its plan as it went: its search, its looks, or all at once
         stopping=ENVELOPE if previous.envelope is not None else LOOKS if looked else FIXED,
@@ -229,7 +258,7 @@ def new_planned(
     case_ids: Sequence[str] = (),
     size: int | None = None,
     plugin_failures: dict[str, PluginError] | None = None,
-    level_counts: dict[str, int] | None = None,
+    level_ids: dict[str, list[str]] | None = None,
     shard: bool = False,
     sweep: dict[str, list[int]] | None = None,
     lazily: Callable[[ScaffoldSpec], bool] | None = None,
@@ -257,7 +286,7 @@ def new_planned(
         per_size=size_plan(settings.level).cap,
         catalog=catalog,
         plugin_failures=plugin_failures,
-        level_counts=level_counts,
+        level_ids=level_ids,
         lazily=lazily,
     )
 
@@ -292,7 +321,7 @@ def _new(
             },
         )
     failures: dict[str, PluginError] = {}
-    level: dict[str, int] = {}
+    level: dict[str, list[str]] = {}
     # Resolved here as new_planned resolves them: the plan keeps the tiers and the sweep.
     tiers = level_tiers(settings.level, tiers)
     sweep = planned_sweep(
@@ -311,21 +340,21 @@ def _new(
         case_ids=case_ids,
         size=size,
         plugin_failures=failures,
-        level_counts=level,
+        level_ids=level,
         shard=shard is not None,
         lazily=partial(packaged, catalog),
     )
     certification = settings.certification_plan
     if case_ids:  # the chosen cases, by the point cut
         certification = fixed_plan(max([len(cases) for cases in planned.values()] + [1]))
+    order: dict[str, list[str]] = {}
     if certification.sequential:  # every prefix of a scaffold's cases holds all its groups
-        planned = {
-            name: interleaved(cases[: level[name]]) + cases[level[name] :]
-            for name, cases in planned.items()
-        }
+        for name, cases in planned.items():
+            planned[name], order[name] = _sequential_order(cases, level[name], failures)
     plan = RunPlan(
         planned,
         failures,
+        order={name: ids for name, ids in order.items() if ids},
         samples=settings.samples,
         stopping=_stopping(certification, sweep, settings, shard=shard is not None),
         certification=certification,
@@ -346,6 +375,7 @@ def _new(
             name: [case for case in cases if case.id in mine] for name, cases in planned.items()
         },
         failures={i: error for i, error in plan.failures.items() if i in mine},
+        order={name: [i for i in ids if i in mine] for name, ids in plan.order.items()},
         cut=cut,
     )
 

@@ -90,3 +90,32 @@ def test_a_reference_that_breaks_its_own_schema_is_the_plugin_s_error(
     assert results.infra_errors == results.planned > 0
     report = (tmp_path / "reports" / f"{BASE.name}.md").read_text(encoding="utf-8")
     assert "does not fit its answer schema" in report
+
+
+def _raises_on_edge(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+    if tier == "edge":
+        raise RuntimeError("edge boom")
+    return BASE.generator(rng, tier, size)
+
+
+def test_a_tier_that_cannot_be_drawn_keeps_its_places_in_a_sequential_plan(
+    tmp_path: Path,
+) -> None:
+    # A helper's hunt: the standard level's plan listed a plugin's undrawable cases after all
+    # the others, so no look's window held one; the first look decided on the two tiers that
+    # could be drawn and the scaffold CERTIFIED, "infra errors 36" beside it.
+    orders, statuses = {}, {}
+    for name, generator in (("whole", BASE.generator), ("no edge", _raises_on_edge)):
+        spec = _plugin(generator=generator)
+        catalog = Catalog([spec], origins={spec.name: DISTRIBUTION})
+        settings = load_settings(results_dir=tmp_path / name, provider="reference")
+        assert settings.certification_plan.sequential
+        run = asyncio.run(VerificationRunner(settings, catalog=catalog).run([spec.name]))
+        orders[name] = run.manifest.scaffolds[spec.name].case_ids
+        statuses[name] = run.results[spec.name]
+    assert orders["no edge"] == orders["whole"]  # each undrawable case in its place
+    assert statuses["whole"].status == "CERTIFIED"
+    broken = statuses["no edge"]
+    assert broken.status == "INCOMPLETE"
+    assert broken.infra_errors > broken.planned // 10
+    assert all(r.test_case.tier == "edge" for r in broken.results if r.outcome == "infra_error")
