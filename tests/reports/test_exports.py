@@ -67,3 +67,25 @@ def test_estimate_which_makes_no_run_refuses_export_and_json(
         assert main([*DRY, "--output", str(tmp_path), "--estimate", *option]) == 2
         assert "makes no run" in capsys.readouterr().err
     assert not (tmp_path / "plan.json").exists()
+
+
+def test_an_export_into_a_folder_not_made_yet_makes_it_as_junit_xml_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A helper's hunt: the run was asked and paid in full, then its export failed (exit 2)
+    # for want of the folder, while --junit-xml made its own.
+    export = tmp_path / "new" / "deeper" / "results.json"
+    assert main([*DRY, "--output", str(tmp_path / "out"), "--export", str(export)]) == 0
+    (run,) = (tmp_path / "out" / "runs").iterdir()
+    assert export.read_text("utf-8") == (run / "reports" / "summary.json").read_text("utf-8")
+
+
+def test_an_export_under_a_file_is_refused_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "plain").write_text("a file", encoding="utf-8")
+    with pytest.raises(SystemExit) as exited:
+        main([*DRY, "--output", str(tmp_path), "--export", str(tmp_path / "plain" / "r.json")])
+    assert exited.value.code == 2
+    assert "is a file, not a folder" in capsys.readouterr().err
+    assert not (tmp_path / "runs").exists()

@@ -16,6 +16,7 @@ refused naming the path, never followed).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -46,6 +47,11 @@ def check_export(path: Path) -> Path:
         raise ConfigurationError(f"--export {path}: {named} names no format; use {known}")
     if path.is_dir():
         raise ConfigurationError(f"--export {path} is a folder: give a file's name")
+    # Its folder is made when the run writes it (as --junit-xml's is): refused now where a
+    # file stands in the way, before a run is paid for and its export then fails.
+    folder = next((parent for parent in path.absolute().parents if parent.exists()), None)
+    if folder is not None and not folder.is_dir():
+        raise ConfigurationError(f"--export {path}: {folder} is a file, not a folder")
     return path
 
 
@@ -59,6 +65,8 @@ class CopyExport:
         self.source = source
 
     def write(self, context: ReportContext) -> list[Path]:
+        with contextlib.suppress(OSError):  # writing it then says why, naming the file
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         return [write_report(self.path, self.source.read_text("utf-8"))]
 
 
