@@ -4,6 +4,7 @@ is now a usage error that names the option, or does what its help says."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -240,3 +241,16 @@ def test_history_and_prune_of_a_missing_results_folder_say_so_as_view_does(
     err = capsys.readouterr().err
     assert f"no results folder at {missing}" in err
     assert not missing.exists()
+
+
+def test_a_dependency_missing_from_the_interpreter_is_an_install_problem_not_our_bug(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A helper ran the harness with an interpreter it was not installed in: a command's
+    # import of platformdirs failed, reported as "internal error ... please report it", exit 4.
+    monkeypatch.setitem(sys.modules, "platformdirs", None)  # as if it were not installed
+    monkeypatch.delenv("VERIFY_CACHE_DIR", raising=False)
+    assert main(_dry(tmp_path, "--cases", "2")) == 2
+    err = capsys.readouterr().err
+    assert "the package 'platformdirs' the harness needs is not installed" in err
+    assert "internal error" not in err and "Traceback" not in err

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
+from verification.catalog import Catalog, default_catalog
 from verification.catalog.spec import format_input_as_json
+from verification.certify.checks import check_scaffold
 from verification.config import packaged_scaffolds_dir
 from verification.errors import ScaffoldFileError
 from verification.llm.prompt_builder import PromptBuilder, ScaffoldParser
@@ -118,3 +121,30 @@ def test_scaffolds_are_parsed_for_their_blocks_only() -> None:
             ]
 
         assert shape(tokens) == shape(full.parse(text))
+
+
+def test_check_names_sections_out_of_order_by_their_headings(tmp_path: Path) -> None:
+    # A helper adding a scaffold read "sections out of order: ['when_to_use', ...]": keys of
+    # ours, not the headings it wrote, and not the order to write them in.
+    spec = default_catalog()["kmp"]
+    head, rest = PromptBuilder().get_scaffold_content(spec).split("## Scaffold Instructions", 1)
+    steps, rest = rest.split("## Worked Example", 1)
+    example, tail = rest.split("## Output Format", 1)
+    path = tmp_path / "kmp.md"
+    path.write_text(
+        f"{head}## Worked Example{example}## Scaffold Instructions{steps}## Output Format{tail}",
+        encoding="utf-8",
+    )
+    results = check_scaffold(
+        "kmp",
+        scaffolds_dir=packaged_scaffolds_dir(),
+        catalog=Catalog([dataclasses.replace(spec, markdown=path)]),
+        hash_seed=False,
+        cases_per_tier=1,
+        size_draws=1,
+    )
+    (failed,) = [r for r in results if "out of order" in r.detail]
+    assert "## When to Use, ## Worked Example, ## Scaffold Instructions" in failed.detail
+    assert "the order is ## When to Use, ## Scaffold Instructions, ## Worked Example" in (
+        failed.detail
+    )

@@ -346,8 +346,8 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
         "--fail-on-regression",
         action="store_true",
         help="exit 5 when a scaffold regressed against the previous comparable run (same "
-        "provider, model, level, seed, sizes, thinking budget and variant, answered mostly "
-        "live): a drop significant "
+        "provider, model, level, cases, samples, seed (or private seed hash), sizes, "
+        "thinking budget, variant and answer mode, answered mostly live): a drop significant "
         "on the shared cases (one-sided exact McNemar on case scores, Holm within Tarone's "
         "family, 5%% over all scaffolds); a status change within the noise is not one",
     )

@@ -223,6 +223,20 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
         shown = _shown(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
         print(f"error: {shown}", file=sys.stderr)
         return ConfigurationError.exit_code
+    except ModuleNotFoundError as exc:
+        missing = (exc.name or "").partition(".")[0]
+        if not missing or missing == "verification":
+            logger.exception("internal error")  # a module of ours: our bug
+            return INTERNAL_ERROR
+        # Imported as a command needs it: an install without its dependencies (another
+        # interpreter than the one it was installed in, say), not a bug of the harness.
+        print(
+            f"error: the package {_shown(missing)!r} the harness needs is not installed in "
+            f"this Python ({_shown(sys.executable)}): install the harness into it with its "
+            "dependencies (pip install scaffold-verification; in a checkout, pip install -e .)",
+            file=sys.stderr,
+        )
+        return ConfigurationError.exit_code
     except Exception:  # never exit 1 on a crash: CI would read it as a grade
         logger.exception("internal error")
         return INTERNAL_ERROR

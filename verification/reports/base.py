@@ -66,11 +66,13 @@ DIRECTION_TEXT: dict[str, str] = {
 
 def manifest_field(manifest: RunManifest, name: str) -> Any:
     """A manifest's field as runs are compared on it (the provider's name, no model for a
-    dry run, lists sorted)."""
+    dry run, the answer mode its settings name, lists sorted)."""
     if name == "provider":
         return manifest.provider.get("provider")
     if name == "model":
         return None if manifest.dry_run else manifest.model_requested
+    if name == "answer":  # a manifest from before code mode asked for traces, the default
+        return manifest.settings.get("answer") or "trace"
     value = getattr(manifest, name, None)
     return sorted(value) if isinstance(value, list) else value
 

@@ -76,8 +76,11 @@ COMPARABLE_FIELDS = (
     "sizes",
     "thinking_budget",
     "variant",
+    "answer",
 )
-"""What must match for two runs to be compared (see :func:`comparability`)."""
+"""What must match for two runs to be compared (see :func:`comparability`): ``answer`` is
+the answer mode (``--answer``), traces or programs, whose pass rates measure different
+things (a manifest that names none asked for traces)."""
 MIN_LIVE_SHARE = 0.5
 """A baseline must have more than this share of its first answers asked live."""
 _KEPT_REPORTS = frozenset({"summary.json", "summary.md"})
