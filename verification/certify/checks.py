@@ -37,7 +37,12 @@ from verification.catalog.spec import STRESS_TIERS, ScaffoldSpec
 from verification.certify.hash_seed import hash_seed_verdicts, redrawn_verdict, suite_digest
 from verification.errors import VerificationError
 from verification.llm.bare_prompt import bare_problems, marks_task
-from verification.llm.prompt_builder import REQUIRED_SECTIONS, PromptBuilder, ScaffoldParser
+from verification.llm.prompt_builder import (
+    REQUIRED_SECTIONS,
+    PromptBuilder,
+    ScaffoldParser,
+    section_heading,
+)
 from verification.llm.response_parser import ResponseParser
 from verification.validators.base import Tolerance
 
@@ -109,7 +114,10 @@ def _scaffold_text(spec: ScaffoldSpec, builder: PromptBuilder) -> str:
     sections = ScaffoldParser().parse(text)
     order = [key for key in sections if key in REQUIRED_SECTIONS]
     if order != list(REQUIRED_SECTIONS):
-        raise VerificationError(f"sections out of order: {order}")
+        found, wanted = (
+            ", ".join(map(section_heading, keys)) for keys in (order, REQUIRED_SECTIONS)
+        )
+        raise VerificationError(f"sections out of order: {found}; the order is {wanted}")
     return text
 
 

@@ -29,7 +29,12 @@ import re
 
 from verification.catalog.spec import ScaffoldSpec
 from verification.errors import ScaffoldFileError
-from verification.llm.prompt_builder import PromptBuilder, Scaffold, ScaffoldParser
+from verification.llm.prompt_builder import (
+    SECTION_HEADINGS,
+    PromptBuilder,
+    Scaffold,
+    ScaffoldParser,
+)
 
 __all__ = [
     "BARE_SECTIONS",
@@ -42,10 +47,8 @@ __all__ = [
     "missing_conventions",
 ]
 
-BARE_SECTIONS = (
-    ("when_to_use", "When to Use"),
-    ("conventions", "Conventions"),
-    ("output_format", "Output Format"),
+BARE_SECTIONS = tuple(
+    (key, SECTION_HEADINGS[key]) for key in ("when_to_use", "conventions", "output_format")
 )
 """The sections a bare prompt keeps (key, heading), in this order (``Conventions`` when the
 scaffold has it)."""

@@ -31,15 +31,27 @@ from verification.errors import ScaffoldFileError
 
 __all__ = [
     "REQUIRED_SECTIONS",
+    "SECTION_HEADINGS",
     "USER_TEMPLATE_VERSION",
     "Prompt",
     "PromptBuilder",
     "ScaffoldParser",
+    "section_heading",
 ]
 
 USER_TEMPLATE_VERSION = "v1"
 """Recorded in every manifest; bump it (and add a template) when the user prompt changes."""
 
+SECTION_HEADINGS = {
+    "when_to_use": "When to Use",
+    "conventions": "Conventions",
+    "scaffold_instructions": "Scaffold Instructions",
+    "worked_example": "Worked Example",
+    "output_format": "Output Format",
+    "edge_cases": "Edge Cases",
+}
+"""Each section a scaffold may have, by the key :class:`ScaffoldParser` reads its heading
+as, and its heading as scaffolds write it (headings are matched whatever their case)."""
 REQUIRED_SECTIONS = (
     "when_to_use",
     "scaffold_instructions",
@@ -47,6 +59,13 @@ REQUIRED_SECTIONS = (
     "output_format",
     "edge_cases",
 )
+
+
+def section_heading(key: str) -> str:
+    """A section's heading as a scaffold writes it, from its key (``## When to Use``)."""
+    return "## " + SECTION_HEADINGS.get(key, key.replace("_", " ").title())
+
+
 MAX_SCAFFOLD_BYTES = 256 * 1024
 
 
@@ -276,7 +295,7 @@ class ScaffoldParser:
             if not _HTML_COMMENT.sub("", sections.get(key, "")).strip()
         ]
         if missing:
-            wanted = ", ".join("## " + key.replace("_", " ").title() for key in missing)
+            wanted = ", ".join(map(section_heading, missing))
             raise ScaffoldFileError(f"{source}: missing or empty sections: {wanted}")
         return sections
 
