@@ -6,11 +6,19 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.support.fake_server import FakeModelServer, anthropic_error, kmp_messages
+from tests.support.fake_server import (
+    FakeModelServer,
+    RecordedRequest,
+    Reply,
+    Step,
+    anthropic_error,
+    kmp_messages,
+)
 from verification.cli import main
 from verification.registry import get_spec
 from verification.store.journal import read_journal
@@ -99,3 +107,101 @@ def test_a_no_cache_run_resumed_with_its_id_alone_asks_the_model(
     assert {r.source for r in answered} == {"live"}
     manifest = json.loads((_run(output) / "manifest.json").read_text("utf-8"))
     assert manifest["settings"]["cache"] is False
+
+
+OPENAI_MODEL = "fake-model"
+VARIABLES = {"openai": "VERIFY_OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
+
+
+def _openai_argv(output: Path, *extra: str) -> list[str]:
+    return [
+        *("verify", "kmp", "--provider", "openai", "--model", OPENAI_MODEL, "--seed", str(SEED)),
+        *("--cases", str(CASES), "--concurrency", "1", "--no-cache", "--output", str(output)),
+        *extra,
+    ]
+
+
+def _chat_answers(server: FakeModelServer) -> Callable[[RecordedRequest], Reply]:
+    """A step answering any ``kmp`` case of the run right through chat completions."""
+    replies = server.right_kmp_replies(SEED, CASES)
+
+    def answer(sent: RecordedRequest) -> Reply:
+        return server.chat_completion(replies[sent.json["messages"][-1]["content"]])
+
+    return answer
+
+
+def _answers(provider: str, server: FakeModelServer) -> list[Step]:
+    """The steps a resumed run of ``provider`` takes to answer the cases a run stopped by
+    :func:`_stopped_by_a_refused_key` left (all but one)."""
+    if provider == "openai":
+        return [server.models(OPENAI_MODEL), *[_chat_answers(server)] * (CASES - 1)]
+    return [kmp_messages(SEED, CASES)] * (CASES - 1)
+
+
+def _stopped_by_a_refused_key(
+    provider: str,
+    server: FakeModelServer,
+    monkeypatch: pytest.MonkeyPatch,
+    output: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> list[str]:
+    """A run of ``provider`` at the fake server, named by its variable, stopped after one
+    answer by a refused key: the resume hint it printed. The variable is unset then."""
+    if provider == "openai":
+        monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", server.openai_base_url)
+        refused = server.openai_error(401, "invalid_request_error", "bad key")
+        server.script([server.models(OPENAI_MODEL), _chat_answers(server), refused])
+        assert main(_openai_argv(output)) == 2
+    else:
+        refused = anthropic_error(401, "authentication_error", "invalid x-api-key")
+        server.script([kmp_messages(SEED, CASES), refused])
+        assert main(_argv(output, "--no-cache")) == 2
+    monkeypatch.delenv(VARIABLES[provider])
+    return _hint(capsys.readouterr().err, "continue with: ")
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_a_resume_hint_works_without_the_server_variable(
+    anthropic_env: FakeModelServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    provider: str,
+) -> None:
+    # Before: the hint, followed in a shell without the variable, went to the default
+    # server (openai: "cannot reach ... 127.0.0.1:8000", exit 2) and was refused.
+    command = _stopped_by_a_refused_key(provider, anthropic_env, monkeypatch, tmp_path, capsys)
+    anthropic_env.script(_answers(provider, anthropic_env))
+    assert main(command) == 0, capsys.readouterr().err
+    records = read_journal(_run(tmp_path) / "results.jsonl")
+    assert len({r.case_id for r in records if r.outcome != "infra_error"}) == CASES
+    assert anthropic_env.remaining == 0
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_a_resume_at_another_server_is_refused_saying_how_to_go_on(
+    anthropic_env: FakeModelServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    provider: str,
+) -> None:
+    command = _stopped_by_a_refused_key(provider, anthropic_env, monkeypatch, tmp_path, capsys)
+    asked = len(anthropic_env.requests)
+    recorded = anthropic_env.openai_base_url if provider == "openai" else anthropic_env.base_url
+    # Another server, given with a password: refused before any request, the password unsaid.
+    monkeypatch.setenv(VARIABLES[provider], "http://me:pw-canary-77@127.0.0.1:9/v1")
+    assert main(command) == 2
+    err = capsys.readouterr().err
+    assert VARIABLES[provider] in err and "unset it" in err and recorded in err
+    assert "http://127.0.0.1:9/v1" in err
+    assert "new run" not in err and "pw-canary-77" not in err
+    assert len(anthropic_env.requests) == asked, "nothing was sent"
+    # The same server, with a password the manifest never kept and a trailing slash: the
+    # run goes on.
+    monkeypatch.setenv(VARIABLES[provider], recorded.replace("//", "//me:pw-canary-77@") + "/")
+    anthropic_env.script(_answers(provider, anthropic_env))
+    assert main(command) == 0, capsys.readouterr().err
+    manifest = (_run(tmp_path) / "manifest.json").read_text("utf-8")
+    assert "pw-canary-77" not in manifest

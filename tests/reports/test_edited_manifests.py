@@ -101,3 +101,40 @@ def test_report_copies_no_credentials_from_an_edited_manifest(
     ]
     leaked = [path for path in written if SECRET.encode() in path.read_bytes()]
     assert leaked == [] and SECRET not in out + err
+
+
+def _asked_openai_at(url: str) -> Callable[[dict[str, Any]], None]:
+    """An edit making the run one of a model at an OpenAI-compatible server at ``url``."""
+
+    def edit(manifest: dict[str, Any]) -> None:
+        manifest.update(dry_run=False, run_label=None, model_requested="local-model")
+        manifest["provider"] = {"provider": "openai", "base_url": url}
+        manifest["settings"]["openai_base_url"] = url
+
+    return edit
+
+
+def test_a_resume_goes_to_no_server_an_edited_manifest_names_that_is_none(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # --resume takes the run's base URL from its manifest: one that is no http(s) server's
+    # is refused, naming the manifest, before any provider is built.
+    output = tmp_path / "results"
+    run = _dry_run(capsys, output)
+    _edit_manifest(run, _asked_openai_at("file:///etc/passwd"))
+    code, _, err = _run(capsys, "verify", "--resume", run.name, "--output", str(output))
+    assert code == 2
+    assert "no server's URL" in err and f"{run.name}'s manifest.json" in err
+
+
+def test_a_resume_says_no_credentials_of_an_edited_manifest_url(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The server named (nothing listens on port 9) is asked without what the URL carried,
+    # and no message shows it.
+    output = tmp_path / "results"
+    run = _dry_run(capsys, output)
+    _edit_manifest(run, _asked_openai_at(f"http://user:{SECRET}@127.0.0.1:9/v1?key={SECRET}"))
+    code, out, err = _run(capsys, "verify", "--resume", run.name, "--output", str(output))
+    assert code == 2
+    assert "http://127.0.0.1:9/v1" in err and SECRET not in out + err

@@ -1,16 +1,24 @@
 """What ``verify --resume RUN_ID`` takes from the run's manifest: who answered (provider,
-model), how deep and on what (mode, level, cases, samples, seed) and the replay file, so a
-stopped run goes on with ``--resume RUN_ID`` alone (a dry run stopped by Ctrl-C does not ask
-for an API key). An option given beside ``--resume`` that says otherwise is refused, naming
-it: a run answered half by one model and half by another would certify neither."""
+model, the server's base URL), how deep and on what (mode, level, cases, samples, seed) and
+the replay file, so a stopped run goes on with ``--resume RUN_ID`` alone (a dry run stopped
+by Ctrl-C does not ask for an API key; a run at a local server needs no
+``VERIFY_OPENAI_BASE_URL``). An option given beside ``--resume`` that says otherwise is
+refused, naming it: a run answered half by one model and half by another would certify
+neither. A base URL set in the environment that names another server than the run's is
+refused too, saying to unset it or set it back."""
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
+from verification.cases import printable
 from verification.errors import ConfigurationError
 from verification.store.manifests import RunManifest
+from verification.store.urls import same_server, without_credentials
 
 __all__ = ["NOT_SENT", "RESUMED", "settings_of_run"]
 
@@ -58,6 +66,79 @@ two runs' answers (a replay file scripts answers; the cache may be left, not tak
 a budget may grow)."""
 
 
+_SERVERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "anthropic": ("anthropic_base_url", ("VERIFY_ANTHROPIC_BASE_URL", "ANTHROPIC_BASE_URL")),
+    "openai": ("openai_base_url", ("VERIFY_OPENAI_BASE_URL",)),
+}
+"""Per provider that asks a server: the setting of its base URL and the variables that set
+it, the first the settings read first."""
+
+
+def _server_url(manifest: RunManifest, url: Any) -> str:
+    """``url``, a base URL read from ``manifest``, without credentials (a manifest keeps
+    none). Raises :class:`ConfigurationError` when it is no server's URL (an edited
+    manifest): no request goes where the harness cannot tell."""
+    try:
+        parts = urlsplit(url) if isinstance(url, str) else None
+        if parts is not None:
+            parts.port  # noqa: B018 - raises on a bad port
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigurationError(
+            f"--resume {manifest.run_id}: the base URL its manifest records is no server's "
+            f"URL (edited since?): put the run's server back in {manifest.run_id}'s "
+            "manifest.json, or start a new run"
+        )
+    return str(without_credentials(url))
+
+
+def _variable_set(names: tuple[str, ...]) -> str:
+    """Which of ``names`` the environment sets (the first the settings read), else where
+    else the setting came from: the settings file."""
+    present = {name.upper() for name in os.environ}
+    return next((name for name in names if name in present), f"{names[-1]} (in .env)")
+
+
+def _same_server(manifest: RunManifest, merged: dict[str, Any], today: Any) -> str | None:
+    """Fill ``merged`` with the base URL the run was given when today's settings set none;
+    when they set one that names another server than the run asked, the refusal's words
+    (credentials unsaid)."""
+    provider = manifest.provider.get("provider")
+    if provider not in _SERVERS or merged.get("provider") not in (None, provider):
+        return None  # no server asked, or another provider (refused as such)
+    setting, variables = _SERVERS[provider]
+    # What the run was given (None: the SDK's default), and the server that made of it;
+    # a manifest from before the settings were kept has the server alone.
+    given = manifest.settings.get(setting, manifest.provider.get("base_url"))
+    asked = given or manifest.provider.get("base_url")
+    if asked is None:
+        return None
+    now = getattr(today, setting, None)
+    if now is not None and setting in getattr(today, "model_fields_set", ()):
+        recorded = _server_url(manifest, asked)
+        if same_server(now, recorded):
+            return None
+        return (
+            f"--resume {manifest.run_id} goes on at the server the run was started with, "
+            f"{recorded}, and {_variable_set(variables)} names another, "
+            f"{without_credentials(now)}: unset it (the run's base URL is taken from its "
+            f"manifest), or set it back to {recorded}"
+        )
+    if given is None:
+        return None  # the SDK's default then and now
+    merged[setting] = recorded = _server_url(manifest, given)
+    if today is not None and not same_server(now, recorded):
+        print(
+            printable(
+                f"note: run {manifest.run_id} goes on at the server it was started with, "
+                f"{recorded} (its base URL, from its manifest)"
+            ),
+            file=sys.stderr,
+        )
+    return None
+
+
 def _shown(value: Any) -> str:
     return " ".join(map(str, value)) if isinstance(value, list) else str(value)
 
@@ -100,4 +181,7 @@ def settings_of_run(
             + ("it" if len(conflicts) == 1 else "them")
             + " out, or start a new run"
         )
+    elsewhere = _same_server(manifest, merged, today)
+    if elsewhere is not None:
+        raise ConfigurationError(elsewhere)
     return merged

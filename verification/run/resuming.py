@@ -25,6 +25,7 @@ from verification.llm.base import LLMProvider
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, PromptBuilder
 from verification.store.manifests import RunManifest
 from verification.store.records import Arm, AttemptRecord
+from verification.store.urls import same_server
 
 __all__ = [
     "adopt_stored_scaffolds",
@@ -119,8 +120,9 @@ def check_resumable(
     prompt_builder: PromptBuilder,
     thinking_budget: int | None = None,
 ) -> None:
-    """Refuse to mix answers of another provider, model, thinking budget or scaffold text
-    into a run (a resume given no budget keeps the run's)."""
+    """Refuse to mix answers of another provider, model, thinking budget, server or scaffold
+    text into a run (a resume given no budget keeps the run's). Only the server can be given
+    back: that refusal alone says how, not to start a new run."""
     problems = []
     if thinking_budget is not None and thinking_budget != manifest.thinking_budget:
         problems.append(f"thinking budget {manifest.thinking_budget}, now {thinking_budget}")
@@ -128,10 +130,16 @@ def check_resumable(
         problems.append(f"provider {manifest.provider.get('provider')!r}, now {provider.name!r}")
     if not manifest.dry_run and manifest.model_requested != model:
         problems.append(f"model {manifest.model_requested!r}, now {model!r}")
-    # The replay file may change on resume (it scripts answers); a server may not.
+    # The replay file may change on resume (it scripts answers); a server may not. The
+    # command line takes the run's own (cli/resume_options.py); a caller that gives
+    # another is told to give the run's back, not to throw away what it paid for.
     then_url, now_url = manifest.provider.get("base_url"), provider.describe().get("base_url")
-    if then_url != now_url:
-        problems.append(f"base URL {then_url!r}, now {now_url!r}")
+    server = None
+    if not same_server(then_url, now_url):
+        server = (
+            f"base URL {then_url!r}, now {now_url!r} (ask the run's server to go on: "
+            "unset the base URL's variable, or set it back to the run's)"
+        )
     if manifest.template_version != USER_TEMPLATE_VERSION:
         problems.append(f"prompt template {manifest.template_version}, now {USER_TEMPLATE_VERSION}")
     if manifest.code_format_version not in (None, CODE_FORMAT_VERSION):
@@ -148,8 +156,12 @@ def check_resumable(
     if problems:
         raise ConfigurationError(
             f"cannot resume run {manifest.run_id}: it was started with "
-            + "; ".join(problems)
+            + "; ".join([*problems, *([server] if server else [])])
             + ". Start a new run instead."
+        )
+    if server:
+        raise ConfigurationError(
+            f"cannot resume run {manifest.run_id} here: it was started with {server}."
         )
 
 

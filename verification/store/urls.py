@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-__all__ = ["url_credentials", "without_credentials", "without_url_credentials"]
+__all__ = ["same_server", "url_credentials", "without_credentials", "without_url_credentials"]
 
 
 def without_credentials(url: str | None) -> str | None:
@@ -25,6 +25,17 @@ def without_credentials(url: str | None) -> str | None:
     host = parts.hostname or ""
     netloc = f"{host}:{port}" if port else host
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def same_server(one: str | None, other: str | None) -> bool:
+    """Whether two base URLs name the same server: equal but for credentials and a path's
+    trailing slash (an SDK adds one to what it was given)."""
+
+    def shown(url: str | None) -> str | None:
+        stripped = without_credentials(url)
+        return stripped.rstrip("/") if stripped else stripped
+
+    return shown(one) == shown(other)
 
 
 def url_credentials(url: str | None) -> list[str]:
