@@ -3,6 +3,7 @@ paired rate drops), ``history``, ``compare`` and ``prune``, from scripted replay
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import shlex
@@ -323,3 +324,89 @@ def test_one_case_apart_is_a_change_within_the_noise_not_a_regression(
     job = step_summary.read_text()
     assert "kmp: CERTIFIED -> PARTIAL (changed status, not significant)" in job
     assert "Regressions" not in job
+
+
+def _edit_settings(output: Path, run_id: str, **settings: object) -> None:
+    """Set (or, given None, remove) settings of a run's manifest, as another harness or
+    another ``--answer`` would have recorded them."""
+    path = RunPaths(output, run_id).manifest
+    data = json.loads(path.read_text("utf-8"))
+    for name, value in settings.items():
+        if value is None:
+            data["settings"].pop(name, None)
+        else:
+            data["settings"][name] = value
+    path.write_text(json.dumps(data), "utf-8")
+
+
+def test_a_code_mode_run_is_never_a_trace_runs_previous_comparable_run(
+    tmp_path: Path, scripted_run: ScriptedRun, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: a code run between two trace runs was the later one's baseline, so a trace
+    # run that dropped from all right to all wrong exited 1, with no regression.
+    output = tmp_path / "out"
+    _, trace = scripted_run(output, {"kmp": 10}, 10)
+    _edit_settings(output, trace, answer=None)  # a manifest from before code mode: traces
+    _, code_run = scripted_run(output, {"kmp": 0}, 10)
+    _edit_settings(output, code_run, answer="code")  # its pass rate measured programs
+    code, last = scripted_run(output, {"kmp": 0}, 10, "--fail-on-regression")
+    summary = _summary(output, last)
+    assert summary.previous_run_id == trace and summary.regressions == ["kmp"]
+    assert code == 5
+    capsys.readouterr()
+    assert main(["compare", code_run, last, "--output", str(output)]) == 0
+    assert "note: the runs differ in answer code != trace" in capsys.readouterr().out
+    assert main(["compare", trace, last, "--output", str(output)]) == 0
+    assert "note: the runs differ" not in capsys.readouterr().out
+
+
+COMPARED_IN_WORDS = {
+    "provider": "provider",
+    "model": "model",
+    "level": "level",
+    "cases": "cases",
+    "samples": "samples",
+    "seed": "seed",
+    "seed_sha256": "private seed hash",
+    "sizes": "sizes",
+    "thinking_budget": "thinking budget",
+    "variant": "variant",
+    "answer": "answer mode",
+}
+"""How the README, the docs and ``--fail-on-regression``'s help name each compared field."""
+
+
+def _said_before(text: str, end: str) -> str:
+    return text.split(end, 1)[0]
+
+
+def test_the_readme_docs_and_help_name_exactly_what_history_compares() -> None:
+    # Before: they named neither cases nor samples, which the code compares too.
+    from verification.cli.parser import build_parser
+    from verification.reports.history import COMPARABLE_FIELDS
+
+    assert set(COMPARED_IN_WORDS) == set(COMPARABLE_FIELDS)
+    root = Path(__file__).parents[2]
+    readme = " ".join((root / "README.md").read_text("utf-8").split())
+    docs = " ".join((root / "docs" / "VERIFICATION.md").read_text("utf-8").split())
+    subcommands = next(
+        action
+        for action in build_parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+    )
+    helps = [
+        action.help or ""
+        for name in ("verify", "merge")
+        for action in subcommands.choices[name]._actions
+        if "--fail-on-regression" in action.option_strings
+    ]
+    assert len(helps) == 2
+    passages = [
+        _said_before(readme.split("compared with the previous comparable run (", 1)[1], "):"),
+        _said_before(docs.split("differ in what history compares (", 1)[1], "), a note"),
+        _said_before(docs.split("latest earlier run that has the same ", 1)[1], ", that asked"),
+        *(_said_before(text.split("comparable run (", 1)[1], "):") for text in helps),
+    ]
+    for passage in passages:
+        named = [f for f, words in COMPARED_IN_WORDS.items() if words in passage]
+        assert named == list(COMPARED_IN_WORDS), passage

@@ -18,9 +18,11 @@ from verification.catalog import default_catalog
 from verification.catalog.code_format import CODE_FORMAT_VERSION
 from verification.cli import main
 from verification.errors import SandboxUnavailableError
+from verification.registry import DEFAULT_SEED
 from verification.reports.programs import program_views
 from verification.run import code_answers
 from verification.run.sandbox import Engine, Limits, available_engine
+from verification.runner import plan_cases
 from verification.store.journal import read_journal
 from verification.store.manifests import read_manifest_file
 from verification.store.records import AttemptRecord
@@ -308,3 +310,31 @@ def test_a_dry_run_of_every_scaffold_in_code_mode_passes_inside_the_sandbox(
     failed = {r.scaffold: r.reason for r in records if r.outcome != "passed"}
     assert not failed
     assert all(r.program and r.program.engine == sandbox.name for r in records)
+
+
+def test_a_code_run_is_never_a_trace_runs_previous_comparable_run(tmp_path: Path) -> None:
+    # Before: trace run A CERTIFIED, code run B FAILED, then trace run C all wrong with
+    # --fail-on-regression exited 1 against B, its regression hidden; without B, 5.
+    spec = default_catalog().get_spec("dijkstra")
+    cases = plan_cases(["dijkstra"], seed=DEFAULT_SEED, cases=6)["dijkstra"]
+    output = tmp_path / "out"
+
+    def verify(replies: dict[str, str], *more: str) -> tuple[int, str]:
+        """A replay run of six dijkstra cases answered ``replies``: its exit code and id."""
+        replay = _replay(tmp_path / f"replay-{len(list(tmp_path.iterdir()))}.jsonl", replies)
+        before = set((output / "runs").iterdir()) if (output / "runs").is_dir() else set()
+        argv = ["verify", "dijkstra", "--provider", "replay", "--replay-file", str(replay)]
+        code = main([*argv, "--cases", "6", "--output", str(output), *more])
+        (run,) = set((output / "runs").iterdir()) - before
+        return code, run.name
+
+    right = {case.id: spec.render_answer(case.expected) for case in cases}
+    code, first = verify(right)
+    assert code == 0
+    wrong = 'def solve(input):\n    return {"distances": {v: 0 for v in input["vertices"]}}\n'
+    programs = {program_id("dijkstra", index): _reply(wrong) for index in range(6)}
+    assert verify(programs, "--answer", "code")[0] == 1
+    code, last = verify(dict.fromkeys(right, "```json\n{}\n```\n"), "--fail-on-regression")
+    summary = json.loads((output / "runs" / last / "reports" / "summary.json").read_text())
+    assert summary["previous_run_id"] == first and summary["regressions"] == ["dijkstra"]
+    assert code == 5
