@@ -138,3 +138,35 @@ def test_a_resume_says_no_credentials_of_an_edited_manifest_url(
     code, out, err = _run(capsys, "verify", "--resume", run.name, "--output", str(output))
     assert code == 2
     assert "http://127.0.0.1:9/v1" in err and SECRET not in out + err
+
+
+def test_a_resume_sends_no_key_to_a_server_off_this_machine_that_a_manifest_names(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A manifest is a file anyone may have edited (a downloaded CI artifact): the server it
+    # names is taken only where a key sent there stays on this machine; another must be
+    # the user's own setting, which the refusal spells out.
+    monkeypatch.delenv("VERIFY_OPENAI_BASE_URL", raising=False)
+    output = tmp_path / "results"
+    run = _dry_run(capsys, output)
+    _edit_manifest(run, _asked_openai_at("https://collector.example/v1"))
+    code, _, err = _run(capsys, "verify", "--resume", run.name, "--output", str(output))
+    assert code == 2
+    assert "a server read from a file is not sent your API key" in err
+    assert "set VERIFY_OPENAI_BASE_URL=https://collector.example/v1" in err
+
+
+def test_the_resume_command_states_a_server_off_this_machine(tmp_path: Path) -> None:
+    from verification.config import load_settings
+    from verification.run.resuming import resume_command
+
+    settings = load_settings(
+        provider="openai",
+        openai_base_url=f"https://user:{SECRET}@api.example.com/v1",
+        results_dir=tmp_path,
+    )
+    said = resume_command("RUN", settings, prog="verify-scaffolds", model="m")
+    assert said.startswith("VERIFY_OPENAI_BASE_URL=https://api.example.com/v1 verify-scaffolds")
+    assert SECRET not in said
+    local = load_settings(provider="openai", results_dir=tmp_path)  # 127.0.0.1: from the run
+    assert resume_command("RUN", local, prog="v", model="m").startswith("v verify --resume")

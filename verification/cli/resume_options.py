@@ -17,8 +17,9 @@ from urllib.parse import urlsplit
 
 from verification.cases import printable
 from verification.errors import ConfigurationError
+from verification.run.resuming import BASE_URL_SETTINGS
 from verification.store.manifests import RunManifest
-from verification.store.urls import same_server, without_credentials
+from verification.store.urls import on_this_machine, same_server, without_credentials
 
 __all__ = ["NOT_SENT", "RESUMED", "settings_of_run"]
 
@@ -66,14 +67,6 @@ two runs' answers (a replay file scripts answers; the cache may be left, not tak
 a budget may grow)."""
 
 
-_SERVERS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "anthropic": ("anthropic_base_url", ("VERIFY_ANTHROPIC_BASE_URL", "ANTHROPIC_BASE_URL")),
-    "openai": ("openai_base_url", ("VERIFY_OPENAI_BASE_URL",)),
-}
-"""Per provider that asks a server: the setting of its base URL and the variables that set
-it, the first the settings read first."""
-
-
 def _server_url(manifest: RunManifest, url: Any) -> str:
     """``url``, a base URL read from ``manifest``, without credentials (a manifest keeps
     none). Raises :class:`ConfigurationError` when it is no server's URL (an edited
@@ -105,9 +98,9 @@ def _same_server(manifest: RunManifest, merged: dict[str, Any], today: Any) -> s
     when they set one that names another server than the run asked, the refusal's words
     (credentials unsaid)."""
     provider = manifest.provider.get("provider")
-    if provider not in _SERVERS or merged.get("provider") not in (None, provider):
+    if provider not in BASE_URL_SETTINGS or merged.get("provider") not in (None, provider):
         return None  # no server asked, or another provider (refused as such)
-    setting, variables = _SERVERS[provider]
+    setting, variables = BASE_URL_SETTINGS[provider]
     # What the run was given (None: the SDK's default), and the server that made of it;
     # a manifest from before the settings were kept has the server alone.
     given = manifest.settings.get(setting, manifest.provider.get("base_url"))
@@ -127,7 +120,16 @@ def _same_server(manifest: RunManifest, merged: dict[str, Any], today: Any) -> s
         )
     if given is None:
         return None  # the SDK's default then and now
-    merged[setting] = recorded = _server_url(manifest, given)
+    recorded = _server_url(manifest, given)
+    if not on_this_machine(recorded):
+        # A manifest is a file anyone may have edited (a downloaded CI artifact): the key
+        # goes only where the user's own setting says, unless it stays on this machine.
+        return (
+            f"--resume {manifest.run_id}: the run was started at {recorded}, which its "
+            f"manifest names; a server read from a file is not sent your API key: set "
+            f"{variables[-1]}={recorded} (as the run had it) to go on there"
+        )
+    merged[setting] = recorded
     if today is not None and not same_server(now, recorded):
         print(
             printable(

@@ -25,9 +25,10 @@ from verification.llm.base import LLMProvider
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, PromptBuilder
 from verification.store.manifests import RunManifest
 from verification.store.records import Arm, AttemptRecord
-from verification.store.urls import same_server
+from verification.store.urls import on_this_machine, same_server, without_credentials
 
 __all__ = [
+    "BASE_URL_SETTINGS",
     "adopt_stored_scaffolds",
     "answered_samples",
     "check_resumable",
@@ -100,6 +101,11 @@ def resume_command(
     run, passes its checks and asks as it asked). ``model`` is ``None`` for a provider that
     asks no model; ``max_cost`` is the budget to go on with (default: the run's own)."""
     words = [*shlex.split(prog), "verify", "--resume", run_id, "--provider", settings.provider]
+    # A resume takes a server on this machine from the manifest; another only from the
+    # user's own setting (a manifest may have been edited), so the command states it.
+    setting, variables = BASE_URL_SETTINGS.get(settings.provider, ("", ()))
+    url = without_credentials(getattr(settings, setting, None)) if setting else None
+    server = f"{variables[-1]}={shlex.quote(url)} " if url and not on_this_machine(url) else ""
     if model is not None:
         words += ["--model", model]
     if settings.replay_file is not None:
@@ -110,7 +116,15 @@ def resume_command(
     if budget is not None:
         words += ["--max-cost", f"{budget:g}"]
     words += ["--output", str(settings.results_dir)]
-    return shlex.join(words)
+    return server + shlex.join(words)
+
+
+BASE_URL_SETTINGS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "anthropic": ("anthropic_base_url", ("VERIFY_ANTHROPIC_BASE_URL", "ANTHROPIC_BASE_URL")),
+    "openai": ("openai_base_url", ("VERIFY_OPENAI_BASE_URL",)),
+}
+"""Per provider that asks a server: the setting of its base URL and the variables that set
+it, the first the settings read first."""
 
 
 def check_resumable(

@@ -6,10 +6,17 @@ The providers write a URL into a manifest without its credentials; a manifest re
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-__all__ = ["same_server", "url_credentials", "without_credentials", "without_url_credentials"]
+__all__ = [
+    "on_this_machine",
+    "same_server",
+    "url_credentials",
+    "without_credentials",
+    "without_url_credentials",
+]
 
 
 def without_credentials(url: str | None) -> str | None:
@@ -36,6 +43,23 @@ def same_server(one: str | None, other: str | None) -> bool:
         return stripped.rstrip("/") if stripped else stripped
 
     return shown(one) == shown(other)
+
+
+def on_this_machine(url: str) -> bool:
+    """Whether ``url`` names a server on this machine (``localhost`` or a loopback
+    address): one a key sent to stays here."""
+    try:
+        host = urlsplit(url).hostname
+    except ValueError:
+        return False
+    if host is None:
+        return False
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def url_credentials(url: str | None) -> list[str]:
