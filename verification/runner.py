@@ -105,6 +105,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         stopping: str | None = None,
         arm: Arm | None = None,
         reruns: str | None = None,
+        keyword: str | None = None,
     ) -> None:
         self.settings = resolve_settings(settings)
         """The run's configuration: the settings given (or the environment's), resolved once."""
@@ -131,6 +132,8 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         self.reruns = reruns
         """The run whose failed cases a new run asks again (``--rerun-failed``), named in its
         manifest."""
+        self.keyword = keyword
+        """The ``-k`` expression that chose a new run's cases, named in its manifest."""
         self.scheduler = CaseScheduler(
             self.settings.concurrency, max_pause=self.settings.retry_max_wait
         )
@@ -319,6 +322,8 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         )
         if self.reruns is not None and not resumed:
             manifest = manifest.model_copy(update={"reruns": self.reruns})
+        if self.keyword is not None and not resumed:
+            manifest = manifest.model_copy(update={"keyword": self.keyword})
         if self.arm is not None and not resumed:
             manifest = manifest.model_copy(update={"arm": self.arm})
         paths.write_manifest(manifest)

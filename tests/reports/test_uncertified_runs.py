@@ -94,3 +94,38 @@ def test_the_quick_level_reads_uncertified_and_exits_0_whatever_the_answers(
     summary = json.loads((RunPaths(output, run_dir.name).reports / "summary.json").read_text())
     assert summary["scaffolds"]["kmp"]["rate_status"] == "FAILED"
     assert summary["scaffolds"]["kmp"]["status"] == "UNCERTIFIED"
+
+
+def test_a_run_of_cases_chosen_by_k_or_rerun_failed_names_that_option(
+    anthropic_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: both read "only the cases named with --case were asked", with no --case given.
+    replies = anthropic_env.right_kmp_replies(SEED, 8)
+    asked: set[str] = set()
+    wrong: set[str] = set()
+
+    def answer(sent: RecordedRequest) -> Reply:  # the -k run's cases right; the others once wrong
+        prompt = sent.json["messages"][0]["content"]
+        if wrong and prompt not in asked | wrong:
+            wrong.add(prompt)
+            return anthropic_env.message("no answer here")
+        asked.add(prompt)
+        return anthropic_env.message(replies[prompt])
+
+    anthropic_env.script([answer] * 40)
+    output = tmp_path / "out"
+    assert _run(output, "--cases", "8", "-k", "simple or edge") == 0
+    printed = capsys.readouterr().out
+    assert "NOT CERTIFIED: only the cases chosen with -k were asked" in printed
+    assert "--case" not in printed
+    chosen_run = {p.name for p in (output / "runs").iterdir()}
+    wrong.add("")  # from now on a case not asked before is answered wrong, once
+    assert _run(output, "--cases", "8") == 1  # the standard cases' answers cannot be read
+    capsys.readouterr()
+    (failed_run,) = {p.name for p in (output / "runs").iterdir()} - chosen_run
+    assert _run(output, "--rerun-failed", failed_run) == 0
+    printed = capsys.readouterr().out
+    assert (
+        f"NOT CERTIFIED: only the cases that failed or errored in run {failed_run} were "
+        "asked (--rerun-failed)"
+    ) in printed

@@ -368,13 +368,25 @@ def uncertified_reason(manifest: RunManifest) -> str | None:
     if manifest.level == "quick":
         return "the quick level asks too few cases to certify"
     if manifest.case_filter:
-        return "only the cases named with --case were asked"
+        return _chosen_cases(manifest)
     if not set(manifest.tiers) >= set(TIERS):
         return "only some tiers (--tier) were asked"
     if manifest.shard is not None:
         shard = manifest.shard
         return f"shard {shard.index} of {shard.count} asked only its slice: merge the shards"
     return None
+
+
+def _chosen_cases(manifest: RunManifest) -> str:
+    """Why a run of chosen cases certifies nothing, naming the option that chose them."""
+    if manifest.reruns:
+        return (
+            f"only the cases that failed or errored in run {manifest.reruns} were asked "
+            "(--rerun-failed)"
+        )
+    if manifest.keyword is not None:
+        return "only the cases chosen with -k were asked"
+    return "only the cases named with --case were asked"
 
 
 def results_from_journal(

@@ -93,6 +93,7 @@ class RunCommands(CommandsBase):
             )
             if not case_ids:  # every planned case of these scaffolds: as if named
                 chosen, category, everything = names, None, False
+                keyword = None  # then no case was chosen by it
         if case_ids and not (chosen or category or everything):
             chosen = list(dict.fromkeys(case_id.split("-")[0] for case_id in case_ids))
         if resume and not (chosen or category or everything):
@@ -207,7 +208,14 @@ class RunCommands(CommandsBase):
                     f"{named} (`report RUN_ID` re-renders either run)"
                 )
             return self._verify_with_baseline(
-                scaffolds, baseline, overrides, chosen_tiers, case_ids, size
+                scaffolds,
+                baseline,
+                overrides,
+                chosen_tiers,
+                case_ids,
+                size,
+                reruns=rerun_failed,
+                keyword=keyword,
             )
         if several:
             return self._verify_models(
@@ -217,11 +225,14 @@ class RunCommands(CommandsBase):
                 case_ids,
                 size,
                 outputs,
+                reruns=rerun_failed,
+                keyword=keyword,
             )
         bar = ProgressBar.on_terminal(self.progress)
         runner = VerificationRunner(
             self.settings,
             reruns=rerun_failed,
+            keyword=keyword,
             scaffold_overrides=overrides,
             progress=bar.advance if bar else None,
             planned=bar.start if bar else None,
@@ -315,6 +326,9 @@ class RunCommands(CommandsBase):
         case_ids: Sequence[str],
         size: int | None,
         outputs: RunOutputs,
+        *,
+        reruns: str | None = None,
+        keyword: str | None = None,
     ) -> int:
         """Every model asked the same cases, each in a run of its own; the exit code is the
         worst of theirs."""
@@ -335,6 +349,8 @@ class RunCommands(CommandsBase):
             scaffold_overrides=overrides,
             progress=bar.advance if bar else None,
             planned=bar.start if bar else None,
+            reruns=reruns,
+            keyword=keyword,
         )
         try:
             outcomes = asyncio.run(
@@ -387,6 +403,9 @@ class RunCommands(CommandsBase):
         tiers: Sequence[Tier],
         case_ids: Sequence[str],
         size: int | None,
+        *,
+        reruns: str | None = None,
+        keyword: str | None = None,
     ) -> int:
         import asyncio
 
@@ -412,6 +431,8 @@ class RunCommands(CommandsBase):
                         size=size,
                         progress=bar.advance if bar else None,
                         runners=runners,
+                        reruns=reruns,
+                        keyword=keyword,
                     )
                 )
             )

@@ -127,14 +127,24 @@ async def run_with_baseline(
     size: int | None = None,
     progress: Callable[[AttemptRecord], None] | None = None,
     runners: list[VerificationRunner] | None = None,
+    reruns: str | None = None,
+    keyword: str | None = None,
 ) -> PairedRuns:
     """Run A (the baseline) then B on the same cases, link them, and compare them.
     ``runners``, when given, is told each run's runner as it starts (the last is the one
-    under way when the pair stops: the run to resume)."""
+    under way when the pair stops: the run to resume). ``reruns`` and ``keyword`` say how
+    ``case_ids`` were chosen (``--rerun-failed``, ``-k``), named in both manifests."""
     check_pair_budget(settings)
     runs = []
     for arm, builder in arm_builders(settings.scaffolds_dir, baseline, overrides):
-        runner = VerificationRunner(settings, prompt_builder=builder, progress=progress, arm=arm)
+        runner = VerificationRunner(
+            settings,
+            prompt_builder=builder,
+            progress=progress,
+            arm=arm,
+            reruns=reruns,
+            keyword=keyword,
+        )
         if runners is not None:
             runners.append(runner)
         runs.append(await runner.run(scaffolds, tiers=tiers, case_ids=case_ids, size=size))

@@ -100,6 +100,8 @@ class ModelRuns:
         scaffold_overrides: Mapping[str, Path] | None = None,
         progress: Callable[[AttemptRecord], None] | None = None,
         planned: Callable[[int], None] | None = None,
+        reruns: str | None = None,
+        keyword: str | None = None,
     ) -> None:
         self.models = settings.model_names
         totals: dict[str, int] = {}
@@ -119,6 +121,8 @@ class ModelRuns:
                 progress=progress,
                 planned=planned_for(model),
                 stopping=FIXED,  # every model answers every case: their runs pair
+                reruns=reruns,
+                keyword=keyword,
             )
             for model in self.models
         }

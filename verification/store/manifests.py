@@ -240,6 +240,9 @@ class RunManifest(BaseModel):
     ``None``: no pair, or a run from before arms were kept."""
     reruns: str | None = None
     """The run whose failed or errored cases this run asked again (``--rerun-failed``)."""
+    keyword: str | None = None
+    """The ``-k`` expression that chose this run's cases (``None``: no ``-k``, or one that
+    kept every planned case of the scaffolds it touched, which then run as if named)."""
     shard: ShardInfo | None = None
     """The slice of a plan this run answered (``--shard I/N``): never published, never a
     baseline; ``merge`` makes one run of a plan's shards."""
