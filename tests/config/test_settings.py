@@ -99,6 +99,23 @@ def test_a_dotenv_file_in_the_working_directory_is_read(
     assert (settings.cases, settings.seed) == (12, 9)
 
 
+@pytest.mark.parametrize("where", ["environment", ".env"])
+def test_an_internal_field_is_read_from_no_variable(
+    where: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Before: VERIFY_CASES_FIXED=true made the default plan a fixed one of 180 cases.
+    monkeypatch.chdir(tmp_path)
+    if where == ".env":
+        (tmp_path / ".env").write_text("VERIFY_CASES_FIXED=true\n", encoding="utf-8")
+    else:
+        monkeypatch.setenv("VERIFY_CASES_FIXED", "true")
+    settings = load_settings()
+    assert not settings.cases_fixed
+    assert settings.certification_plan.name == "standard"
+    monkeypatch.setenv("VERIFY_CASES", "30")  # cases given: a fixed plan, as ever
+    assert load_settings().certification_plan.name == "fixed 30"
+
+
 def test_an_unknown_provider_is_refused_before_any_request(monkeypatch: pytest.MonkeyPatch) -> None:
     from verification.llm.providers import PROVIDERS, build_provider
 
@@ -141,3 +158,19 @@ def test_the_cert_seed_is_a_secret_of_sixteen_characters_or_more() -> None:
     with pytest.raises(ConfigurationError) as caught:
         load_settings(cert_seed="s3cr3t-v4lue")
     assert "s3cr3t-v4lue" not in str(caught.value) and "<hidden>" in str(caught.value)
+
+
+def test_every_setting_has_a_row_in_the_guide_s_settings_table() -> None:
+    import re
+
+    from verification.config.settings import INTERNAL_FIELDS, VerificationSettings
+
+    guide = (Path(__file__).parents[2] / "docs" / "VERIFICATION.md").read_text(encoding="utf-8")
+    section = guide.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `VERIFY_")]
+    named = {name for row in rows for name in re.findall(r"`(VERIFY_[A-Z_]+)`", row)}
+    settings = {f"VERIFY_{f.upper()}" for f in VerificationSettings.model_fields}
+    internal = {f"VERIFY_{f.upper()}" for f in INTERNAL_FIELDS}
+    assert sorted(settings - internal - named) == [], "settings with no row in the table"
+    assert sorted(named & internal) == [], "internal fields are read from no variable"
+    assert sorted(named - settings) == [], "rows naming no setting"

@@ -48,6 +48,10 @@ ENV_FILE = ".env"
 """The settings file read from the working directory (when it is a regular file)."""
 MAX_ENV_BYTES = 1024 * 1024
 """A ``.env`` longer than this is no settings file (a log, a database) and is refused."""
+INTERNAL_FIELDS = frozenset({"cases_fixed"})
+"""Fields the harness sets itself, never read from a variable or ``.env``: ``cases_fixed``
+follows from whether ``cases`` was given (a ``VERIFY_CASES_FIXED`` would silently make the
+default plan a fixed one of the level's cap)."""
 
 
 class VerificationSettings(BaseSettings, RunOptions):
@@ -76,10 +80,25 @@ class VerificationSettings(BaseSettings, RunOptions):
         there is no file for it to read (:func:`load_settings` names none then): it finds
         nothing, yet walks every field as the environment's source does, a third of
         building the settings."""
-        environment = _KeptEnvironmentSource(env_settings)
+        environment = _Settable(_KeptEnvironmentSource(env_settings))
         if isinstance(dotenv_settings, DotEnvSettingsSource) and dotenv_settings.env_file is None:
             return init_settings, environment, file_secret_settings
-        return init_settings, environment, dotenv_settings, file_secret_settings
+        return init_settings, environment, _Settable(dotenv_settings), file_secret_settings
+
+
+class _Settable(PydanticBaseSettingsSource):
+    """A source less what it finds for the :data:`INTERNAL_FIELDS`."""
+
+    def __init__(self, source: PydanticBaseSettingsSource) -> None:
+        super().__init__(source.settings_cls)
+        self.source = source
+        self.__name__ = getattr(source, "__name__", type(source).__name__)
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return self.source.get_field_value(field, field_name)
+
+    def __call__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.source().items() if k not in INTERNAL_FIELDS}
 
 
 class _KeptEnvironmentSource(PydanticBaseSettingsSource):
@@ -311,7 +330,11 @@ def _warn_about_misspelt_variables(variables: Iterable[str], where: str) -> None
     """A misspelt ``VERIFY_*`` variable (of the environment, or ``where`` says which file)
     would be ignored silently: warn, naming the setting it resembles. Other tools'
     ``VERIFY_*`` variables (``VERIFY_SSL``, say) are theirs: no word about them."""
-    known = {f"VERIFY_{name.upper()}" for name in VerificationSettings.model_fields}
+    known = {
+        f"VERIFY_{name.upper()}"
+        for name in VerificationSettings.model_fields
+        if name not in INTERNAL_FIELDS
+    }
     for variable in sorted(variables):
         # Settings are read whatever their case, so a key's case is no misspelling.
         name = variable.upper()
