@@ -57,6 +57,43 @@ def test_list_help_says_json_prints_an_object(capsys: pytest.CaptureFixture[str]
     assert all(f'"{key}"' in helped for key in printed)
 
 
+def test_list_help_names_every_field_of_a_scaffold(capsys: pytest.CaptureFixture[str]) -> None:
+    # Before: answer_schema, tolerances and max_output_tokens went unnamed.
+    with pytest.raises(SystemExit):
+        main(["list", "--help"])
+    helped = set(re.findall(r"[\w-]+", capsys.readouterr().out))
+    assert main(["list", "--json"]) == 0
+    (first, *_) = json.loads(capsys.readouterr().out)["scaffolds"]
+    assert sorted(set(first) - helped) == []
+
+
+def test_every_command_says_what_it_does_and_where_its_results_folder_is() -> None:
+    # Before: report had no description, and six commands' --output gave no default.
+    for name, command in _commands().items():
+        assert command.description, f"{name} --help has no description"
+        for action in command._actions:
+            if action.dest == "results_dir":
+                assert "VERIFY_RESULTS_DIR" in (action.help or ""), name
+                assert "default: verification_results" in (action.help or ""), name
+
+
+def test_the_run_options_help_says_what_the_run_does() -> None:
+    from verification.llm.limiter import INITIAL_WINDOW, starting_limit
+
+    helps = {
+        option: " ".join((action.help or "").split())
+        for action in _commands()["verify"]._actions
+        for option in action.option_strings
+    }
+    # The window starts at a quarter of the ceiling, never below INITIAL_WINDOW.
+    assert (starting_limit(8), starting_limit(40)) == (INITIAL_WINDOW, 10)
+    assert f"never below {INITIAL_WINDOW}" in helps["--concurrency"]
+    assert "level 1 or 2" in helps["--repair-attempts"]  # a schema misfit is repaired too
+    # --tier simple at the standard level asks the sequential plan, up to 180 cases.
+    assert "simple is a quick check" not in helps["--tier"]
+    assert "certifies nothing" in helps["--tier"]
+
+
 @pytest.mark.parametrize("command", ["verify", "show-prompt"])
 def test_a_missing_scaffold_file_is_named_missing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str

@@ -209,7 +209,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "--concurrency",
         type=int,
         metavar="N",
-        help="most requests in flight (4); starts at a quarter, cut on 429, grown on success",
+        help="most requests in flight (4); starts at a quarter of N, never below 4 (nor "
+        "above N), cut on 429, grown on success",
     )
     group.add_argument("--seed", type=int, metavar="N", help="suite seed: same seed, same cases")
     group.add_argument(
@@ -229,14 +230,15 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "--repair-attempts",
         type=int,
         metavar="N",
-        help="attempts per answer when it fails to parse, 1 to 3 (1: no repair)",
+        help="attempts per answer when it fails level 1 or 2 (it cannot be read or misfits "
+        "the schema; in code mode, level 1 only), 1 to 3 (1: no repair)",
     )
     group.add_argument(
         "--output",
         type=path_argument,
         dest="results_dir",
         metavar="DIR",
-        help="results directory (verification_results)",
+        help="results directory (VERIFY_RESULTS_DIR; default: verification_results)",
     )
     group.add_argument(
         "--scaffolds-dir", type=path_argument, metavar="DIR", help="where <category>/<name>.md live"
@@ -302,7 +304,11 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 
 def add_output_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--output", type=path_argument, dest="results_dir", metavar="DIR", help="results directory"
+        "--output",
+        type=path_argument,
+        dest="results_dir",
+        metavar="DIR",
+        help="results directory (VERIFY_RESULTS_DIR; default: verification_results)",
     )
 
 

@@ -105,8 +105,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "--json",
         action="store_true",
         help='print the catalog as one JSON object: "scaffolds", an array (name, category, '
-        "title, description, validator, size unit, each tier's range and what --size and "
-        "--sizes accept, output budget), and "
+        "title, description, validator, size: its unit, each tier's range, the stress "
+        "range and what --size and --sizes accept; answer_schema, the answer's JSON Schema; "
+        "tolerances; max_output_tokens), and "
         '"skipped", the plugins skipped',
     )
 
@@ -170,8 +171,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "--tier",
         action="append",
         choices=["simple", "standard", "edge"],
-        help="only these tiers of the level's cases (repeatable; not beside --sizes or "
-        "--envelope, whose sweep asks its own tiers); --tier simple is a quick check",
+        help="only these tiers of the level's cases, under the level's plan (repeatable; "
+        "not beside --sizes or --envelope, whose sweep asks its own tiers); a run short of "
+        "all three certifies nothing (UNCERTIFIED). A quick check: --level quick",
     )
     verify.add_argument(
         "--case",
@@ -302,6 +304,11 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="re-render a run's reports from its journal",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Fold a run's journal again, no model asked (each scaffold's validator "
+        "calibrated on the run's cases), write its reports, summary.json and page to "
+        "<output>/runs/<run-id>/reports (copied to <output>/reports when it is the latest "
+        "run), and print its summary; exit codes as verify's. A journal that answers cases "
+        "the manifest never planned is refused (exit 2).",
     )
     report.add_argument(
         "run_id",

@@ -178,7 +178,8 @@ class RunOptions(BaseModel):
     """Size cap of the response cache in MiB (answers' text): past it, the least recently
     used answers are evicted. Unset: no cap."""
     repair_attempts: int = Field(default=1, ge=1, le=3)
-    """Attempts per answer when it fails to parse (1 = no repair; at most 3)."""
+    """Attempts per answer when it fails level 1 or 2 (it cannot be read or misfits the
+    schema; code mode repairs level 1 only). 1 = no repair; at most 3."""
     prices: dict[str, ModelPrice] = Field(default_factory=dict, max_length=200)
     """Prices in USD per million tokens by model or family, over the dated table of
     :mod:`verification.store.pricing`, as JSON: ``{"my-model": {"input": 1.0, "output": 5.0}}``
