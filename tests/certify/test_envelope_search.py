@@ -91,3 +91,34 @@ def test_the_worst_path_is_the_costliest_way_the_verdicts_could_fall() -> None:
     worst = SEARCH.worst_path(cost)
     assert sum(map(cost, worst)) == max(sum(map(cost, path)) for path in paths)
     assert sum(map(cost, worst)) >= max(sum(map(cost, walk)) for walk in walks)
+
+
+def test_the_terminal_line_lists_the_sizes_after_their_count_and_the_stop_last() -> None:
+    from verification.certify.envelope_search import EnvelopeResult, SizeTried, stop_sentence
+    from verification.store.manifests import CostBasis, EnvelopeRecord
+
+    def tried(size: int, status: str) -> SizeTried:
+        return SizeTried(size, status, 30, 1.0, False, 0, 0, None)
+
+    record = EnvelopeRecord(
+        tried=[16, 32], stopped="budget", next_size=24, next_worst_usd=2.5, next_beside_usd=4.0
+    )
+    basis = CostBasis(model="claude-test-model", max_cost=6.0)
+    stopped = stop_sentence(record, "vertices", basis)
+    assert stopped == (
+        "the search stopped before 24 vertices: its worst case ($2.5000) on top of $4.0000 "
+        "already spent, held or asked beside it comes to $6.5000, past the --max-cost "
+        "budget of $6.00"
+    )
+    result = EnvelopeResult(
+        "dijkstra", "vertices", 16, 32, (tried(16, "CERTIFIED"), tried(32, "FAILED")), stopped, ()
+    )
+    # Before: "... (2 size(s) tried); the search stopped ...: 16 CERTIFIED, 32 FAILED".
+    assert result.listed == (
+        f"certified up to 16 vertices; fails from 32 (2 size(s) tried): 16 CERTIFIED, "
+        f"32 FAILED; {stopped}"
+    )
+    assert (
+        result.sentence
+        == f"certified up to 16 vertices; fails from 32 (2 size(s) tried); {stopped}"
+    )

@@ -206,6 +206,19 @@ def test_the_first_size_starts_only_if_it_fits_beside_the_level_s_cases(
     assert course.next_size == search_for(SPEC).start
     # The size alone would have fitted: what was left out is what came with it.
     assert course.next_worst_usd is not None and course.next_worst_usd <= limit
+    assert course.next_beside_usd == level  # the level's cases, held beside it
+    # Before: "its worst case ($20.0000 at worst) would pass the --max-cost budget of
+    # $180.50: none" - a sum short of the budget, and no sizes tried, named "none".
+    outcome = envelope_result(run.results[SPEC.name], run.manifest, read_journal(run.paths.journal))
+    assert outcome is not None
+    total = course.next_worst_usd + level
+    assert (
+        f"its worst case (${course.next_worst_usd:.4f}) on top of ${level:.4f} already "
+        f"spent, held or asked beside it comes to ${total:.4f}, past the --max-cost budget "
+        f"of ${limit:.2f}"
+    ) in outcome.stopped
+    assert outcome.listed == outcome.sentence  # no size tried: no list, and no "none"
+    assert not outcome.listed.endswith(": none")
 
 
 def test_a_run_asked_all_at_once_sweeps_its_fixed_sizes_and_refuses_envelope(

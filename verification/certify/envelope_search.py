@@ -155,8 +155,17 @@ class EnvelopeResult:
 
     @property
     def sentence(self) -> str:
-        """The search in one line: "certified up to 39 vertices; fails from 40 (8 sizes
-        tried)"."""
+        """The search in one line: "certified up to 39 vertices; fails from 40 (8 size(s)
+        tried)", then why it stopped short when it did."""
+        return self._said(listed=False)
+
+    @property
+    def listed(self) -> str:
+        """:attr:`sentence` with each size tried and its decision, in the order tried, after
+        the count: "... (2 size(s) tried): 16 CERTIFIED, 32 FAILED" (the terminal's line)."""
+        return self._said(listed=True)
+
+    def _said(self, *, listed: bool) -> str:
         held = (
             f"certified up to {self.certified_up_to} {self.unit}"
             if self.certified_up_to is not None
@@ -166,7 +175,10 @@ class EnvelopeResult:
             held += ", the largest size tried"
         fails = f"; fails from {self.fails_from}" if self.fails_from is not None else ""
         stop = f"; {self.stopped}" if self.stopped else ""
-        return f"{held}{fails} ({len(self.tried)} size(s) tried){stop}"
+        count = f"({len(self.tried)} size(s) tried)"
+        if listed and self.tried:
+            count += ": " + ", ".join(f"{t.size} {t.status}" for t in self.tried)
+        return f"{held}{fails} {count}{stop}"
 
 
 def envelope_result(
@@ -216,11 +228,28 @@ def stop_sentence(record: EnvelopeRecord, unit: str, basis: CostBasis | None) ->
     ran its course)."""
     if record.stopped == "budget":
         limit = basis.max_cost if basis is not None else None
-        worst = f" (${record.next_worst_usd:.4f} at worst)" if record.next_worst_usd else ""
         cap = f" of ${limit:.2f}" if limit is not None else ""
+        worst, beside = record.next_worst_usd, record.next_beside_usd
+        if worst is None:  # the size was started, and the budget refused some of its cases
+            return (
+                f"the search stopped at {record.next_size} {unit}: the --max-cost budget{cap} "
+                "stopped the run before that size had answers enough to decide it"
+            )
+        if beside is None:  # a manifest from before the sum was kept
+            return (
+                f"the search stopped before {record.next_size} {unit}: its worst case "
+                f"(${worst:.4f}), added to what the run had spent and held, would pass the "
+                f"--max-cost budget{cap}"
+            )
+        if limit is not None and worst + beside <= limit:  # the budget had refused a case
+            return (
+                f"the search stopped before {record.next_size} {unit}: the --max-cost "
+                f"budget{cap} had already stopped the run starting cases"
+            )
         return (
-            f"the search stopped before {record.next_size} {unit}: its worst case{worst} "
-            f"would pass the --max-cost budget{cap}"
+            f"the search stopped before {record.next_size} {unit}: its worst case "
+            f"(${worst:.4f}) on top of ${beside:.4f} already spent, held or asked beside it "
+            f"comes to ${worst + beside:.4f}, past the --max-cost budget{cap}"
         )
     if record.stopped == "incomplete":
         return (

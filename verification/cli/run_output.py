@@ -211,8 +211,7 @@ def print_run_notes(outcome: RunResult) -> None:
     for r in outcome.results.values():
         searched = envelope_result(r, outcome.manifest, ())
         if searched is not None:
-            sizes = ", ".join(f"{t.size} {t.status}" for t in searched.tried)
-            print(f"{r.scaffold}: envelope search: {searched.sentence}: {sizes or 'none'}")
+            print(f"{r.scaffold}: envelope search: {searched.listed}")
         if r.from_cache:
             print(
                 f"{r.scaffold}: {r.from_cache} answer(s) from the response cache (no model "

@@ -127,7 +127,14 @@ class EnvelopeClimb:
                 jobs, failed = self.growth.draw(name, size)
                 worst = self.growth.worst_case(jobs)
                 if worst is not None and self.growth.over_budget(pending + worst):
-                    self._keep(name, stopped="budget", next_size=size, next_worst_usd=worst)
+                    beside = self.growth.committed() + pending
+                    self._keep(
+                        name,
+                        stopped="budget",
+                        next_size=size,
+                        next_worst_usd=worst,
+                        next_beside_usd=beside,
+                    )
                     continue
                 pending += worst or 0.0
                 await self.growth.add(name, size, jobs, failed)

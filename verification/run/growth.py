@@ -82,6 +82,12 @@ class SizeGrowth:
             return None
         return sum(self.attempts.worst_case(job) for job in jobs)
 
+    def committed(self) -> float:
+        """What the run has spent and holds for the cases under way against its budget
+        (0 without one)."""
+        budget = self.attempts.budget
+        return 0.0 if budget is None else budget.spent + budget.reserved
+
     def over_budget(self, worst: float | None) -> bool:
         """Whether spending ``worst`` more would take the run past its budget."""
         budget = self.attempts.budget

@@ -120,6 +120,10 @@ class EnvelopeRecord(BaseModel):
     """The size it would have tried next, when it stopped."""
     next_worst_usd: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     """That size's worst case (every case at the plan's cap), when the budget stopped it."""
+    next_beside_usd: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    """What that worst case was added to when the budget stopped it: what the run had spent
+    and held, and the worst case of what its stage asks beside the size (the level's cases
+    in the first stage, other scaffolds' sizes); ``None`` in manifests before it was kept."""
 
 
 class WaldRecord(BaseModel):
