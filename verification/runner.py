@@ -238,6 +238,8 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             if resume:
                 paths.read_manifest()  # an unknown run is said so, and no folder is made
                 owned.enter_context(paths.lock())
+            else:
+                paths.check_creatable()
             return await self._run_owned(
                 paths,
                 scaffold_names,

@@ -511,6 +511,25 @@ def test_a_results_path_that_is_a_file_is_a_clear_error(
     assert code == 2 and "error:" in err
 
 
+@pytest.mark.parametrize("under", ["sub", "runs"])
+def test_a_results_path_a_file_blocks_says_it_cannot_be_created(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], under: str
+) -> None:
+    # Before: "<output>/runs/<run>/results.jsonl: cannot be read (Not a directory)", for a
+    # run that was to write it.
+    blocker = tmp_path / "file"
+    if under == "runs":  # the results folder exists; its runs folder is a file
+        blocker = tmp_path / "out" / "runs"
+        blocker.parent.mkdir()
+    blocker.write_text("")
+    output = blocker / "sub" if under == "sub" else blocker.parent
+    argv = ["verify", "kmp", "--provider", "reference", "--cases", "2", "--output", str(output)]
+    code, _, err = _run(capsys, *argv)
+    assert code == 2 and "cannot be read" not in err
+    made = "results folder" if under == "sub" else "run folder"
+    assert f"the {made} " in err and f"cannot be created: {blocker} is not a folder" in err
+
+
 def test_credentials_in_a_base_url_are_not_recorded(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -192,6 +192,7 @@ def merge_shards(
     shards = sorted((read_shard(Path(d)) for d in run_dirs), key=_shard_index)
     _check_set(shards)
     paths = RunPaths(results_dir, new_run_id(datetime.now(UTC)))
+    paths.check_creatable()
     manifest = _whole_plan(shards, paths.run_id)
     place = {
         identifier: (rank, position)

@@ -57,6 +57,26 @@ class RunPaths:
                 "VERIFY_RESULTS_DIR) names a folder"
             )
 
+    def check_creatable(self) -> None:
+        """:class:`ConfigurationError` when a new run's folder cannot be created because a
+        path on the way to it is no folder (``--output file/sub``: each of the run's files
+        would fail to be written, the first failure read as one that "cannot be read")."""
+        for path in (self.run_dir, *self.run_dir.parents):
+            if path.is_dir():
+                return
+            if path.exists() or path.is_symlink():  # a file, or a link to nothing
+                break
+        else:
+            return
+        if path in (self.results_dir, *self.results_dir.parents):
+            raise ConfigurationError(
+                f"the results folder {self.results_dir} cannot be created: {path} is not a "
+                "folder (--output or VERIFY_RESULTS_DIR names a folder)"
+            )
+        raise ConfigurationError(
+            f"the run folder {self.run_dir} cannot be created: {path} is not a folder"
+        )
+
     @property
     def run_dir(self) -> Path:
         return self.results_dir / "runs" / self.run_id
