@@ -37,6 +37,39 @@ def test_a_missing_docker_is_refused_saying_how_to_install_bubblewrap() -> None:
         DockerEngine(docker="no-such-docker-here")
 
 
+@pytest.mark.parametrize(
+    ("said", "advised", "not_advised"),
+    [
+        (
+            "docker: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is "
+            "the docker daemon running?",
+            "start the Docker daemon",
+            "docker pull",
+        ),
+        (
+            "docker: Error response from daemon: No such image: python:3.11-slim.",
+            "pull the image first (`docker pull python:3.11-slim`)",
+            "start the Docker daemon",
+        ),
+    ],
+)
+def test_a_docker_that_cannot_start_an_interpreter_is_told_what_fits_its_failure(
+    tmp_path: Path, said: str, advised: str, not_advised: str
+) -> None:
+    # Before: a daemon not running was told to pull the image, and to "start a Docker
+    # daemon and pass --sandbox docker", which the user had passed.
+    fake = tmp_path / "docker"
+    fake.write_text(f"#!/bin/sh\necho '{said}' >&2\nexit 125\n")
+    fake.chmod(0o755)
+    engine = DockerEngine(docker=str(fake), image="python:3.11-slim")
+    with pytest.raises(SandboxUnavailableError) as caught:
+        engine.probe()
+    message = str(caught.value)
+    assert advised in message and not_advised not in message
+    assert "pass `--sandbox docker`" not in message
+    assert "apt-get install bubblewrap" in message  # the other way out
+
+
 def test_when_no_engine_works_the_error_names_each_ones_problem(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

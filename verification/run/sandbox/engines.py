@@ -46,12 +46,17 @@ __all__ = [
 
 PYTHON_FLAGS = ("-s", "-S", "-B", "-P")
 HASH_SEED = "0"
-INSTALL_HINT = (
+BUBBLEWRAP_HINT = (
     "install bubblewrap (Debian and Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf "
     "install bubblewrap`) and allow unprivileged user namespaces (Ubuntu 24.04: `sysctl "
-    "kernel.apparmor_restrict_unprivileged_userns=0`), or start a Docker daemon and pass "
-    "`--sandbox docker`"
+    "kernel.apparmor_restrict_unprivileged_userns=0`)"
 )
+INSTALL_HINT = f"{BUBBLEWRAP_HINT}, or start a Docker daemon and pass `--sandbox docker`"
+DOCKER_INSTEAD = (
+    f"or run programs in bubblewrap instead (`--sandbox bubblewrap`): {BUBBLEWRAP_HINT}"
+)
+"""The other way out of Docker's own failures (where Docker fails, advice to pass
+``--sandbox docker`` fits no one)."""
 SYSTEM_PATHS = ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/libx32", "/sbin")
 """What the interpreter may need of the system: programs and shared libraries, read-only."""
 PROBE = "import sys; print('.'.join(map(str, sys.version_info[:3])))"
@@ -129,8 +134,8 @@ class Engine(ABC):
         cannot be set: the program must then not run."""
         return  # Docker's pids limit, set when the container starts
 
-    def hint(self) -> str:
-        """How to make this engine work."""
+    def hint(self, error: str = "") -> str:
+        """How to make this engine work, given what it said when it failed (``error``)."""
         return INSTALL_HINT
 
     def kill(self, launch: Launch) -> list[str] | None:
@@ -155,7 +160,7 @@ class Engine(ABC):
             )
         except (OSError, subprocess.SubprocessError) as error:
             raise SandboxUnavailableError(
-                f"the {self.name} sandbox cannot start ({error}); {INSTALL_HINT}"
+                f"the {self.name} sandbox cannot start ({error}); {self.hint(str(error))}"
             ) from error
         finally:
             for fd in launch.pass_fds:
@@ -163,7 +168,7 @@ class Engine(ABC):
         if done.returncode != 0:
             raise SandboxUnavailableError(
                 f"the {self.name} sandbox failed to start an interpreter (exit "
-                f"{done.returncode}: {done.stderr.strip()[-500:]}); {self.hint()}"
+                f"{done.returncode}: {done.stderr.strip()[-500:]}); {self.hint(done.stderr)}"
             )
         self.python_version = done.stdout.strip()
         return self.python_version
@@ -279,7 +284,9 @@ class DockerEngine(Engine):
     def __init__(self, image: str | None = None, docker: str = "docker") -> None:
         found = shutil.which(docker)
         if found is None:
-            raise SandboxUnavailableError(f"docker (`{docker}`) is not installed; {INSTALL_HINT}")
+            raise SandboxUnavailableError(
+                f"docker (`{docker}`) is not installed: install Docker, {DOCKER_INSTEAD}"
+            )
         self.docker = found
         version = sys.version_info
         self.image = image or f"python:{version.major}.{version.minor}-slim"
@@ -308,8 +315,17 @@ class DockerEngine(Engine):
         ]  # fmt: skip
         return Launch(argv, dict(os.environ), lambda: None, name=name)
 
-    def hint(self) -> str:
-        return f"pull the image first (`docker pull {self.image}`), or {INSTALL_HINT}"
+    def hint(self, error: str = "") -> str:
+        said = error.lower()
+        if "docker daemon" in said:  # not running, or this user may not reach its socket
+            return (
+                "start the Docker daemon (`systemctl start docker`) and let this user reach it "
+                f"(the `docker` group), {DOCKER_INSTEAD}"
+            )
+        pull = f"pull the image first (`docker pull {self.image}`)"
+        if "no such image" in said or "unable to find image" in said:
+            return f"{pull}, {DOCKER_INSTEAD}"
+        return f"{pull} if it is missing and check that the Docker daemon runs, {DOCKER_INSTEAD}"
 
     def kill(self, launch: Launch) -> list[str] | None:
         return [self.docker, "kill", launch.name]
