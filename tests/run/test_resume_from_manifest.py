@@ -48,6 +48,7 @@ def test_a_stopped_dry_run_resumes_with_its_id_alone(
         (["--cases", "9"], "--cases 9 (the run has 6)"),
         (["--level", "standard"], "--level standard (the run has quick)"),
         (["--seed", "12"], "--seed 12 (the run has 11)"),
+        (["--repair-attempts", "3"], "--repair-attempts 3 (the run has 1)"),
     ],
 )
 def test_an_option_the_manifest_contradicts_is_refused_naming_it(

@@ -19,10 +19,11 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from verification.catalog import default_catalog
 from verification.cli import main
 from verification.config import packaged_scaffolds_dir
 from verification.llm.prompt_builder import PromptBuilder
@@ -244,6 +245,35 @@ def test_ctrl_c_and_sigterm_stop_cleanly_with_a_resume_hint(
     assert _resume(run, tmp_path) == 1
     assert set(_first_attempts(run).values()) == {1} and sum(_first_attempts(run).values()) == 8
     assert not read_manifest_file(run / "manifest.json").interrupted
+
+
+@pytest.mark.slow
+@POSIX
+@pytest.mark.parametrize(("sent", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_dry_run_stops_when_asked_not_at_its_end(
+    fork_server: ForkServer, tmp_path: Path, sent: signal.Signals, code: int
+) -> None:
+    # A helper's hunt: the reference and replay providers never wait, so the event loop
+    # never turned and SIGTERM was handled when the run had ended: exit 0, every case asked.
+    cases = 150
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VERIFY_")}
+    argv = ["verify", "--category", "graph", "--cases", str(cases), "--provider", "reference"]
+    process = fork_server.start(
+        [*argv, "--output", str(tmp_path)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    run = _wait_for_lines(tmp_path, 20, process)
+    process.send_signal(sent)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == code, stderr
+    assert f"--resume {run.name}" in stderr and "Traceback" not in stderr
+    catalog = default_catalog()
+    graph = [name for name in catalog if catalog[name].category == "graph"]
+    assert len(read_journal(run / "results.jsonl")) < cases * len(graph)  # stopped before
+    assert read_manifest_file(run / "manifest.json").interrupted
 
 
 # --- one owner per run -----------------------------------------------------------------------
@@ -487,3 +517,36 @@ def test_eight_runs_publishing_into_one_output_at_once_all_finish(
     ]
     copies = [p for p in (tmp_path / ".published").iterdir() if p.name != ".lock"]
     assert copies == [published.resolve()], "older copies are swept"
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("sent", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["SIGTERM", "Ctrl-C"]
+)
+def test_a_signal_while_a_finished_run_writes_its_reports_names_the_command_that_writes_them(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    sent: signal.Signals,
+    code: int,
+) -> None:
+    # A helper's hunt: SIGTERM there killed the process without a word (no handler was left),
+    # and Ctrl-C named no run; the run was left without its summary.json.
+    from verification.reports import generator
+
+    writing = generator.write_run_reports
+
+    def signalled(*args: Any, **kwargs: Any) -> Any:
+        os.kill(os.getpid(), sent)  # as the user's signal arrives, mid-way
+        return writing(*args, **kwargs)
+
+    monkeypatch.setattr(generator, "write_run_reports", signalled)
+    argv = ["verify", "kmp", "--provider", "reference", "--cases", "4", "--output", str(tmp_path)]
+    assert main(argv) == code
+    err = capsys.readouterr().err
+    (run,) = (tmp_path / "runs").iterdir()
+    said = f"report {run.name} --output {tmp_path}"
+    assert "while its reports were written" in err and said in err
+    monkeypatch.setattr(generator, "write_run_reports", writing)
+    assert main(["report", run.name, "--output", str(tmp_path)]) == 0
+    assert (run / "reports" / "summary.json").is_file()

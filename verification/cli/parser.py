@@ -202,7 +202,8 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         metavar="RUN_ID",
         help="finish an interrupted run: skip answered cases, retry infra errors. The run's "
         "provider, model, base URL, mode, level, cases, sizes swept, samples, seed, "
-        "temperature, replay file and scaffolds come from its manifest; an option given here "
+        "temperature, repair attempts, replay file and scaffolds come from its manifest; an "
+        "option given here "
         "that differs is refused (a base URL variable naming another server too), and so are "
         "--case, --tier, --size and -k",
     )

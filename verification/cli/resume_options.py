@@ -46,6 +46,9 @@ RESUMED: dict[str, tuple[str, Callable[[RunManifest], Any]]] = {
         lambda m: _sent(m.settings["temperature"]) if "temperature" in m.settings else None,
     ),
     "answer": ("--answer", lambda m: m.settings.get("answer")),
+    # A reply that cannot be read is repaired as the run began: mixed, "pass rate after
+    # repair" counts failures some of which were never offered one (a helper's hunt).
+    "repair_attempts": ("--repair-attempts", lambda m: m.settings.get("repair_attempts")),
     "sizes": ("--sizes", lambda m: _sent(m.settings["sizes"]) if "sizes" in m.settings else None),
 }
 """Each setting a resume takes from the manifest: its option and how the manifest says it

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from verification.cli.exit_codes import exit_code, regression_exit
+from verification.cli.terminal import sigterm_as_ctrl_c
 
 if TYPE_CHECKING:
     from verification.config import RunConfig
@@ -106,14 +108,32 @@ def finish_run(
         junit_append=junit_append,
         junit_cases=outputs.junit_cases,
     )
-    summary = write_run_reports(
-        outcome.paths,
-        outcome.manifest,
-        outcome.results,
-        costs=outcome.costs,
-        reporters=(*reporters, *export_reporters(outputs.exports, outcome.paths)),
-        records=outcome.records,
-    )
+    try:
+        with sigterm_as_ctrl_c():
+            summary = write_run_reports(
+                outcome.paths,
+                outcome.manifest,
+                outcome.results,
+                costs=outcome.costs,
+                reporters=(*reporters, *export_reporters(outputs.exports, outcome.paths)),
+                records=outcome.records,
+            )
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: every answer is kept, the reports not all
+        command = shlex.join(
+            [
+                *shlex.split(prog),
+                "report",
+                outcome.paths.run_id,
+                "--output",
+                str(settings.results_dir),
+            ]
+        )
+        print(
+            f"run {outcome.paths.run_id}: stopped as asked while its reports were written; "
+            f"every answer is in its journal; write its reports with: {command}",
+            file=sys.stderr,
+        )
+        raise
     with contextlib.redirect_stdout(sys.stderr) if outputs.as_json else contextlib.nullcontext():
         print_summary(
             outcome.results.values(), outcome.manifest.run_label, summary, outcome.manifest.level

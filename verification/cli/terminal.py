@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import signal
 import sys
-from collections.abc import Awaitable
+import threading
+from collections.abc import Awaitable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from verification.errors import Terminated
@@ -16,7 +18,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger("verification")
 T = TypeVar("T")
 
-__all__ = ["ProgressBar", "Terminated", "terminable"]
+__all__ = ["ProgressBar", "Terminated", "sigterm_as_ctrl_c", "terminable"]
 
 
 class ProgressBar:
@@ -106,3 +108,27 @@ async def terminable(work: Awaitable[T]) -> T:
         raise
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated` (a :class:`KeyboardInterrupt`) while in the
+    block, outside an event loop: a finished run writing its reports is stopped as Ctrl-C
+    stops it, saying so, rather than killed without a word (main thread only; elsewhere,
+    and where signals cannot be caught, the block runs as it is)."""
+
+    def on_sigterm(signum: int, frame: object) -> None:
+        raise Terminated
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    try:
+        before = signal.signal(signal.SIGTERM, on_sigterm)
+    except (ValueError, OSError, AttributeError):  # no SIGTERM to catch here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)

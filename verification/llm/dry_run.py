@@ -6,6 +6,7 @@ every title.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -44,7 +45,24 @@ MAX_REPLAY_BYTES = 512 * 1024 * 1024
 """The longest replay file read (a run's ``results.jsonl`` of thousands of long replies fits)."""
 
 
-class ReferenceProvider(LLMProvider):
+TURN_EVERY = 16
+"""Answers a provider that asks no server gives between two turns of the event loop."""
+
+
+class _Offline(LLMProvider):
+    """A provider that answers from memory: it never waits, so a run of it would never let
+    the event loop turn, and a signal the loop handles (SIGTERM) would wait for the run's
+    end; every :data:`TURN_EVERY` answers it yields the loop a turn."""
+
+    _answered = 0
+
+    async def _turn(self) -> None:
+        self._answered += 1
+        if self._answered % TURN_EVERY == 0:
+            await asyncio.sleep(0)
+
+
+class ReferenceProvider(_Offline):
     """Answers every case with its reference answer, written as the Output Format asks,
     and every code-mode program (``<scaffold>-program-<k>``) with the program built from
     the reference implementation (:mod:`verification.catalog.reference_programs`).
@@ -98,6 +116,7 @@ class ReferenceProvider(LLMProvider):
             self._answers[planned.id] = answer
 
     async def generate(self, request: LLMRequest) -> LLMResponse:
+        await self._turn()
         later = self._later.pop(request.case_id or "", None)
         if later is not None:
             self._derive(later)
@@ -121,7 +140,7 @@ REPLAY_ERRORS: dict[str, type[LLMError]] = {
 """Scripted failures a replay line may ask for with ``"error": NAME``."""
 
 
-class ReplayProvider(LLMProvider):
+class ReplayProvider(_Offline):
     """Answers by case id from a JSONL file of recorded or scripted responses.
 
     Each line is an object with ``case_id`` and either ``raw_response`` (or ``text``), with
@@ -148,6 +167,7 @@ class ReplayProvider(LLMProvider):
         self._served: dict[tuple[str | None, str], int] = {}
 
     async def generate(self, request: LLMRequest) -> LLMResponse:
+        await self._turn()
         script = self._script(request)
         key = (request.arm, request.case_id or "")
         served = self._served.get(key, 0)
