@@ -143,6 +143,11 @@ def test_sizes_read_as_a_comma_list_or_json(monkeypatch: pytest.MonkeyPatch) -> 
     assert load_settings().sizes == [4, 8, 12]
     monkeypatch.setenv("VERIFY_SIZES", "[6]")
     assert load_settings().sizes == [6]
+    monkeypatch.setenv("VERIFY_SIZES", "9")  # one size, as --sizes 9 takes it
+    assert load_settings().sizes == [9]
+    monkeypatch.setenv("VERIFY_SIZES", "true")
+    with pytest.raises(ConfigurationError, match="VERIFY_SIZES"):
+        load_settings()
     monkeypatch.setenv("VERIFY_SIZES", "-3")
     with pytest.raises(ConfigurationError, match="VERIFY_SIZES"):
         load_settings()

@@ -243,6 +243,8 @@ class RunOptions(BaseModel):
     @field_validator("sizes", mode="before")
     @classmethod
     def _a_size_list(cls, value: Any) -> Any:
+        if type(value) is int:  # VERIFY_SIZES=4: one size, which the variable's JSON reads as 4
+            return [value]
         if isinstance(value, str):  # VERIFY_SIZES=4,8,12 as well as JSON [4, 8, 12]
             text = value.strip()
             if not text.startswith("["):
