@@ -106,3 +106,19 @@ def test_a_code_format_version_edited_into_control_characters_is_refused(
     err = capsys.readouterr().err
     assert str(run / "manifest.json") in err and "\x1b" not in err
     assert len(read_journal(run / "results.jsonl")) == 3  # nothing asked
+
+
+def test_a_run_killed_before_its_manifest_was_written_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A helper's hunt: kill -9 while the first manifest was written left runs/<id>/ with
+    # a lock and manifest.json.tmp; --resume and report said there was "no run".
+    run = tmp_path / "runs" / "20260101T000000Z-abcdef"
+    run.mkdir(parents=True)
+    (run / "manifest.json.tmp").write_text("{", encoding="utf-8")
+    for argv in (["verify", "--resume", run.name], ["report", run.name]):
+        assert main([*argv, "--output", str(tmp_path)]) == 2
+        assert "stopped before it began" in capsys.readouterr().err
+    (run / "results.jsonl").write_text("", encoding="utf-8")
+    assert main(["report", run.name, "--output", str(tmp_path)]) == 2
+    assert "has a journal but no manifest.json" in capsys.readouterr().err

@@ -136,6 +136,18 @@ class RunPaths:
         try:
             return read_manifest_file(self.manifest)
         except FileNotFoundError:
+            if self.run_dir.is_dir() and not self.journal.exists():
+                # Its folder made, its first manifest never written whole: killed at its start.
+                raise JournalError(
+                    f"run {self.run_id!r} in {self.results_dir / 'runs'} stopped before it "
+                    "began (its folder holds no manifest and no answer): nothing to go on "
+                    f"with; start a new run (the folder {self.run_dir} can be deleted)"
+                ) from None
+            if self.run_dir.is_dir():
+                raise JournalError(
+                    f"run {self.run_id!r} in {self.results_dir / 'runs'} has a journal but no "
+                    "manifest.json (deleted?): without it the run cannot be read"
+                ) from None
             raise JournalError(f"no run {self.run_id!r} in {self.results_dir / 'runs'}") from None
         except OSError as exc:
             raise JournalError(f"{self.manifest}: unreadable manifest ({exc})") from None
