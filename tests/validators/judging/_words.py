@@ -394,6 +394,9 @@ OWN_CHECKERS: dict[str, Callable[[Oracles, dict[str, Any], dict[str, Any]], bool
 
 def check(oracles: Oracles, name: str, test_input: dict[str, Any], answer: Any) -> bool:
     """Whether ``answer`` is right by the words of scaffold ``name``."""
+    # A scaffold with several right answers and no checker fails here, saying what to add,
+    # not with a KeyError under a hypothesis dump (a helper adding one).
+    assert name in SHAPES, f"{name}: add a checker from the scaffold's words to _words.py"
     if not _shaped(name, answer):
         return False
     if name in OWN_CHECKERS:
