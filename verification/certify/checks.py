@@ -380,7 +380,7 @@ def _check_size_draw(spec: ScaffoldSpec, tier: Tier, size: int, index: int) -> N
     if measured != size and not (tier == "edge" and measured < size):
         raise VerificationError(
             f"scaffold {spec.name!r}, {tier} size {size}, case {index} ({case.id}): asked "
-            f"for {size} {spec.size.unit}, measured {measured}"
+            f"for size {size}, measured {measured} ({spec.size.unit})"
         )
     problem = fits_schema(spec, case.expected)
     if problem:
