@@ -181,3 +181,17 @@ def test_check_names_the_size_at_which_measure_fails() -> None:
     spec = dataclasses.replace(BASE, generator=generate, reference=reference)
     with pytest.raises(VerificationError, match=f"standard size {size}, case 0 .*measure raised"):
         check_every_size(spec)
+
+
+def test_a_draw_that_fails_in_the_reference_blames_the_reference() -> None:
+    # A helper adding a scaffold read "Its generator must honour every size ... narrow the
+    # range" for a reference that returned the wrong type.
+    from verification.catalog.drawing import draw_case
+
+    def reference(**test_input: Any) -> dict[str, Any]:
+        raise TypeError("tuple indices must be integers or slices, not str")
+
+    with pytest.raises(CaseDrawError, match="Its reference raised on the generated input"):
+        draw_case(dataclasses.replace(BASE, reference=reference), "simple", 0, seed=1)
+    with pytest.raises(CaseDrawError, match="Its generator must honour every size"):
+        draw_case(_with_generator(_fails_at("simple", BASE.sizes["simple"])), "simple", 0, seed=1)

@@ -8,6 +8,7 @@ naming the scaffold, tier, size and case index (the command line exits 2 on it, 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 
 from verification.cases import TIERS, CaseSource, TestCase, Tier, case_id, generate_case
@@ -58,12 +59,32 @@ def draw_case(
                 scaffold=exc.scaffold,
             ) from None
         problem = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        if _raised_in(spec.reference, exc):
+            advice = (
+                "Its reference raised on the generated input (fix the reference, or the "
+                "generator if that input is none the reference is meant to take)"
+            )
+        else:
+            advice = (
+                "Its generator must honour every size of the tier's declared range (fix it, "
+                "or narrow the range in the spec)"
+            )
         raise CaseDrawError(
-            f"scaffold {spec.name!r} cannot draw {which}: {problem[:300]}. Its generator "
-            "must honour every size of the tier's declared range (fix it, or narrow the "
-            "range in the spec)",
+            f"scaffold {spec.name!r} cannot draw {which}: {problem[:300]}. {advice}",
             scaffold=spec.name,
             tier=tier,
             size=actual,
             index=index,
         ) from exc
+
+
+def _raised_in(function: object, exc: BaseException) -> bool:
+    """Whether ``exc`` was raised inside ``function`` (its code is among the traceback's
+    frames), however it was wrapped."""
+    code = getattr(inspect.unwrap(function), "__code__", None)  # type: ignore[arg-type]
+    frame = exc.__traceback__
+    while frame is not None:
+        if frame.tb_frame.f_code is code:
+            return True
+        frame = frame.tb_next
+    return False
