@@ -6,8 +6,12 @@ scaffold's ``## Scaffold Instructions``), so the paired comparison has a known s
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import re
+import signal
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +23,7 @@ from verification.config import packaged_scaffolds_dir
 from verification.llm.bare_prompt import bare_scaffold
 from verification.registry import get_spec
 from verification.store.journal import read_journal
-from verification.store.manifests import read_manifest_file
+from verification.store.manifests import read_manifest_file, run_manifests
 from verification.store.paths import RunPaths
 
 if TYPE_CHECKING:
@@ -256,3 +260,30 @@ def test_the_estimate_of_a_pair_prices_both_arms_and_their_sum(
     assert len(totals) == 2
     (pair,) = re.findall(r"^the pair: two runs, at most \$([0-9.]+) for", out, re.MULTILINE)
     assert float(pair) == pytest.approx(sum(map(float, totals)), abs=1e-4)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_pair_stopped_in_its_second_run_says_how_to_finish_the_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A helper's hunt: Ctrl-C in the second arm named only that run's resume; the first,
+    # finished, was left with no reports, and the pair unlinked.
+    from verification.llm.dry_run import ReferenceProvider
+
+    answer = ReferenceProvider.generate
+
+    async def stopped_in_b(self: ReferenceProvider, request: Any) -> Any:
+        if request.arm == "scaffold":
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, while the second arm asks
+            await asyncio.sleep(0)
+        return await answer(self, request)
+
+    monkeypatch.setattr(ReferenceProvider, "generate", stopped_in_b)
+    argv = ["verify", "kmp", "--cases", "4", "--provider", "reference", "--output", str(tmp_path)]
+    assert main([*argv, "--baseline", "none"]) == 130
+    err = capsys.readouterr().err
+    arms = {manifest.arm: manifest.run_id for manifest in run_manifests(tmp_path)}
+    first, second = arms["bare"], arms["scaffold"]
+    assert f"--resume {second}" in err
+    assert f"report {first} --output {tmp_path}" in err
+    assert f"compare {first} {second} --output {tmp_path}" in err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -439,6 +440,19 @@ class RunCommands(CommandsBase):
         except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
             if runners:  # the run under way; it goes on as its arm when resumed
                 say_how_to_resume(runners[-1], self.prog, asked=isinstance(exc, KeyboardInterrupt))
+            if len(runners) == 2 and runners[0].run_id and runners[1].run_id:
+                # The first arm ended, but the pair is reported and linked only once both
+                # have: say what is left of it and the commands that finish it.
+                first, second = runners[0].run_id, runners[1].run_id
+                output = ["--output", str(self.settings.results_dir)]
+                words = [*shlex.split(self.prog)]
+                print(
+                    f"run {first} (the pair's first, finished) is not reported yet: "
+                    f"{shlex.join([*words, 'report', first, *output])} writes its reports; "
+                    f"once {second} has ended, "
+                    f"{shlex.join([*words, 'compare', first, second, *output])} compares the pair",
+                    file=sys.stderr,
+                )
             raise
         finally:
             if bar is not None:
