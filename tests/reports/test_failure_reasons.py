@@ -63,3 +63,32 @@ def test_answers_wrong_in_one_field_share_a_reason_whatever_the_key(
     groups = failure_groups([at_a, form, at_d])
     assert [(g.level, g.count) for g in groups] == [(3, 2), (2, 1)]
     assert groups[0].example is at_a
+
+
+def test_a_dry_run_s_failures_are_laid_on_the_spec_not_the_output_format(
+    tmp_path: Path, scripted_run: ScriptedRun
+) -> None:
+    # A helper adding a scaffold: a reference whose answers broke its own schema read, in a
+    # dry run, as "a formatting bug in the scaffold's Output Format". Every answer of a dry
+    # run is the reference's: a failure there is the spec's defect.
+    import asyncio
+
+    from verification.catalog import Catalog, default_catalog
+    from verification.config import load_settings
+    from verification.reports.generator import write_run_reports
+    from verification.runner import VerificationRunner
+
+    broken = dataclasses.replace(
+        default_catalog()["kmp"], render_answer=lambda answer: '```json\n{"x": 1}\n```'
+    )
+    settings = load_settings(provider="reference", results_dir=tmp_path / "dry", cases=4)
+    run = asyncio.run(VerificationRunner(settings, catalog=Catalog([broken])).run(["kmp"]))
+    write_run_reports(run.paths, run.manifest, run.results)
+    report = (run.paths.reports / "kmp.md").read_text(encoding="utf-8")
+    assert "a failure at any level is a defect of the spec" in report
+    assert "formatting bug in the scaffold's Output Format" not in report
+    # A run of a model (scripted) keeps the levels' reading.
+    output = tmp_path / "out"
+    _, run_id = scripted_run(output, {"kmp": range(0, 20, 2)}, 20)
+    scripted = (output / "runs" / run_id / "reports" / "kmp.md").read_text(encoding="utf-8")
+    assert "formatting bug in the scaffold's Output Format" in scripted
