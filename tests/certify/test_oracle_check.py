@@ -67,3 +67,36 @@ def test_check_asks_a_package_scaffold_for_its_oracle_and_not_a_plugins() -> Non
         size_draws=1,
     )
     assert "oracle" not in {r.check for r in results}
+
+
+@pytest.mark.parametrize("origin", [ORIGIN, "demo-scaffolds"], ids=["package", "plugin"])
+def test_an_output_format_without_the_shared_number_sentences_is_named(
+    tmp_path: Path, origin: str
+) -> None:
+    # A helper adding a scaffold dropped "An integer is written with digits only ...": check
+    # said all passed, and only a pytest test (which a plugin's author never runs) failed.
+    import dataclasses
+    import re
+
+    from verification.catalog.wording import INTEGERS
+    from verification.llm.prompt_builder import PromptBuilder
+
+    text = PromptBuilder().get_scaffold_content(SPEC)
+    assert " ".join(INTEGERS.split()) in " ".join(text.split())
+    path = tmp_path / "merge_sort.md"
+    sentence = r"\s+".join(map(re.escape, INTEGERS.split()))  # as the file wraps it
+    dropped, found = re.subn(sentence, "", text)
+    assert found == 1
+    path.write_text(dropped, encoding="utf-8")
+    spec = dataclasses.replace(SPEC, markdown=path)
+    results = checks.check_scaffold(
+        SPEC.name,
+        scaffolds_dir=packaged_scaffolds_dir(),
+        cases_per_tier=1,
+        catalog=Catalog([spec], origins={SPEC.name: origin}),
+        hash_seed=False,
+        size_draws=1,
+    )
+    (line,) = [r for r in results if r.check == "number wording"]
+    assert INTEGERS in line.detail
+    assert (line.ok, line.warning) == ((False, False) if origin == ORIGIN else (True, True))

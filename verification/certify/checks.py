@@ -34,6 +34,7 @@ from verification.cases import TIERS, TestCase, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.spec import STRESS_TIERS, ScaffoldSpec
+from verification.catalog.wording import number_rules
 from verification.certify.hash_seed import hash_seed_verdicts, redrawn_verdict, suite_digest
 from verification.errors import VerificationError
 from verification.llm.bare_prompt import bare_problems, marks_task
@@ -222,8 +223,12 @@ def _check_mutants(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
     return f"{total} {kind} over {covered}/{len(cases)} cases, every one rejected"
 
 
-class _GenericMutantsAccepted(Exception):
-    """A warning, not a failure: a generic "mutant" may be a right answer."""
+class _Warned(Exception):
+    """A warning, not a failure: the check's line passes, marked for the author to read."""
+
+
+class _GenericMutantsAccepted(_Warned):
+    """A generic "mutant" may be a right answer."""
 
 
 def _check_alternatives(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
@@ -306,6 +311,28 @@ def stated_tolerances(output_format: str) -> dict[str, Tolerance]:
 def _rounding(output_format: str, field: str) -> int | None:
     rounded = _ROUNDED.search(_field_bullets(output_format).get(field, ""))
     return int(rounded[1]) if rounded else None
+
+
+def _check_number_wording(spec: ScaffoldSpec, text: str, *, package: bool) -> str:
+    """The Output Format states, word for word, the shared sentences its answer's numbers
+    call for (:func:`~verification.catalog.wording.number_rules`): the judge does what they
+    say (``3.0`` is no integer), so a model must be told. A package scaffold fails without
+    one; a plugin's is warned."""
+    output_format = " ".join(ScaffoldParser().parse(text)["output_format"].split())
+    rules = number_rules(spec, output_format)
+    missing = [rule for rule in rules if " ".join(rule.split()) not in output_format]
+    if missing:
+        said = (
+            f"its Output Format lacks {len(missing)} of the shared sentences its numbers call "
+            "for; state each word for word (the judge does what they say): "
+            + " ".join(f"({i}) {rule}" for i, rule in enumerate(missing, 1))
+        )
+        if package:
+            raise VerificationError(said)
+        raise _Warned(said)
+    if not rules:
+        return "its answers hold no number the shared sentences are about"
+    return f"states the {len(rules)} shared sentence(s) its numbers call for"
 
 
 def _check_stated_tolerances(spec: ScaffoldSpec, text: str) -> str:
@@ -469,6 +496,8 @@ def check_scaffold(
     ``hash_seeds``: the hash-seed verdicts of :func:`hash_seed_verdicts`, drawn for several
     scaffolds at once, when the caller has them."""
     spec = (catalog or default_catalog()).get_spec(name)
+    origin = (catalog or default_catalog()).origins.get(spec.name, "")
+    package = origin.startswith("verification.catalog.")
     builder = PromptBuilder(scaffolds_dir, catalog=catalog)
     results: list[CheckResult] = []
     text: str | None = None
@@ -476,11 +505,11 @@ def check_scaffold(
     def run(check: str, body: Callable[[], str]) -> None:
         try:
             results.append(CheckResult(check, True, body()))
-        except _GenericMutantsAccepted as exc:
+        except _Warned as exc:
             results.append(CheckResult(check, True, str(exc)[:1500], warning=True))
         except Exception as exc:  # a check's failure is a verdict, whatever raised it
             detail = str(exc) or type(exc).__name__
-            results.append(CheckResult(check, False, f"{type(exc).__name__}: {detail}"[:500]))
+            results.append(CheckResult(check, False, f"{type(exc).__name__}: {detail}"[:1000]))
 
     def scaffold_file() -> str:
         nonlocal text
@@ -493,6 +522,7 @@ def check_scaffold(
         run("worked example", lambda: _check_worked_example(spec, markdown))
         run("output format", lambda: _check_output_format(spec, markdown))
         run("stated tolerances", lambda: _check_stated_tolerances(spec, markdown))
+        run("number wording", lambda: _check_number_wording(spec, markdown, package=package))
         run("bare prompt", lambda: bare_problems(spec, markdown))
         if results[-1].ok and not marks_task(markdown):  # a plugin may mark none: a warning
             results[-1] = dataclasses.replace(results[-1], warning=True)
@@ -515,7 +545,6 @@ def check_scaffold(
     results.append(CheckResult("stress range", True, short or _stress_summary(spec), bool(short)))
     if hash_seed:
         run("hash seed", lambda: _hash_seed_verdict(name, hash_seeds))
-    origin = (catalog or default_catalog()).origins.get(spec.name, "")
-    if origin.startswith("verification.catalog.") and _CHECKOUT_TESTS.is_dir():
+    if package and _CHECKOUT_TESTS.is_dir():
         run("oracle", lambda: _check_oracle(spec))
     return results

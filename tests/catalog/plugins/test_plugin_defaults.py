@@ -129,12 +129,15 @@ def test_check_warns_about_generic_mutants_the_validator_accepts(runs: dict[str,
     checked = runs["checked"]
     assert checked.returncode == 0, checked.stdout + checked.stderr
     warned = [line for line in checked.stdout.splitlines() if line.startswith("WARN")]
-    # Three warnings: the generic mutants, a Markdown that marks no task part, and a spec
-    # that declares no stress range (a plugin's author is told, not stopped).
+    # Four warnings: the generic mutants, a Markdown that marks no task part, an Output
+    # Format without the shared sentence on integers, and a spec that declares no stress
+    # range (a plugin's author is told, not stopped).
     (mutants,) = [line for line in warned if "largest_bare: mutants:" in line]
     (bare,) = [line for line in warned if "largest_bare: bare prompt:" in line]
+    (wording,) = [line for line in warned if "largest_bare: number wording:" in line]
     (stress,) = [line for line in warned if "largest_bare: stress range:" in line]
-    assert len(warned) == 3 and "## Conventions" in bare and "no stress range" in stress
+    assert len(warned) == 4 and "## Conventions" in bare and "no stress range" in stress
+    assert "An integer is written with digits only" in wording
     assert "generic mutants" in mutants and "review" in mutants
     assert "all checks passed" in checked.stdout
 
