@@ -101,20 +101,25 @@ def test_generic_mutants_some_accepted_are_no_miss_and_check_the_validator() -> 
     assert calibration.generic_mutants <= PER_CASE * cases
 
 
+def _mutants_line(spec: ScaffoldSpec) -> Any:
+    """``check``'s mutants line on ``spec`` (lcs, or a variant of it), five cases a tier."""
+    results = check_scaffold(
+        spec.name,
+        scaffolds_dir=packaged_scaffolds_dir(),
+        catalog=Catalog([spec]),
+        hash_seed=False,
+        cases_per_tier=5,
+        size_draws=1,
+    )
+    return next(r for r in results if r.check == "mutants")
+
+
 def test_check_fails_a_validator_that_accepts_every_generic_mutant() -> None:
     # lcs: every case has a generic mutant, so the mutants line is judged on the validator
     base = default_catalog()["lcs"]
     lines = {}
     for spec in (_generic(base, validator=_AcceptsAll()), _generic(base)):
-        results = check_scaffold(
-            "lcs",
-            scaffolds_dir=packaged_scaffolds_dir(),
-            catalog=Catalog([spec]),
-            hash_seed=False,
-            cases_per_tier=5,
-            size_draws=1,
-        )
-        lines[spec.validator.kind] = next(r for r in results if r.check == "mutants")
+        lines[spec.validator.kind] = _mutants_line(spec)
     failed, passed = lines["accepts_all"], lines[base.validator.kind]
     assert not failed.ok and "accepts every one" in failed.detail
     assert passed.ok and "generic mutants" in passed.detail
@@ -192,13 +197,5 @@ def test_check_fails_a_validator_no_rejected_mutant_shows_reads_a_field(own_hook
         if own_hook
         else _generic(base, validator=_LengthOnly())
     )
-    results = check_scaffold(
-        "lcs",
-        scaffolds_dir=packaged_scaffolds_dir(),
-        catalog=Catalog([spec]),
-        hash_seed=False,
-        cases_per_tier=5,
-        size_draws=1,
-    )
-    line = next(r for r in results if r.check == "mutants")
+    line = _mutants_line(spec)
     assert not line.ok and "no rejected mutant edits the answer field(s) subsequence" in line.detail
