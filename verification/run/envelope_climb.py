@@ -91,7 +91,6 @@ class EnvelopeClimb:
                 self.journal,
                 catalog=self.growth.catalog,
                 level=first,
-                whole_plan=False,
             )
             await looks.run(asked, send)
             if first:

@@ -139,14 +139,16 @@ def _by_scaffold(records: Sequence[AttemptRecord]) -> dict[str, list[AttemptReco
 
 def _plan_order(name: str, cases: Sequence[Planned], manifest: RunManifest) -> list[str]:
     """The ids of ``cases`` in plan order, with the cases a plugin could not draw (the
-    manifest lists them, answered by their errors) in their places, so a look's window
-    holds their errors: left out, a tier that could not be drawn was in no look, and the
-    scaffold certified on its other tiers (a helper's hunt)."""
+    manifest lists them in their places, answered by their errors) among them, so a look's
+    window holds their errors: left out, a tier that could not be drawn was in no look, and
+    the scaffold certified on its other tiers (a helper's hunt). A case asked that the
+    manifest does not list yet (a size an envelope search adds as it goes) comes after."""
     ids = [case.id for case in cases]
     listed = manifest.scaffolds[name].case_ids if name in manifest.scaffolds else ()
-    if len(listed) == len(ids) or not set(ids) <= set(listed):
+    if len(listed) == len(ids):
         return ids
-    return list(listed)
+    known = set(listed)
+    return [*listed, *(i for i in ids if i not in known)]
 
 
 class PlannedLooks:
@@ -163,13 +165,11 @@ class PlannedLooks:
         *,
         catalog: Catalog | None = None,
         level: bool = True,
-        whole_plan: bool = True,
     ) -> None:
         """``planned`` in plan order; the manifest's ``plan`` is the one followed, its
         ``early_stops`` those a run being resumed made already. ``level`` false: only the
         manifest's swept sizes are looked at (a stage of the envelope search); ``catalog``
-        holds the specs (default the packaged one). ``whole_plan`` false: ``planned`` is a
-        stage's cases, not the plan the manifest lists (undrawable cases and all)."""
+        holds the specs (default the packaged one)."""
         if manifest.plan is None:
             raise ConfigurationError(
                 f"run {manifest.run_id} records no certification plan, so it cannot look as it goes"
@@ -177,10 +177,7 @@ class PlannedLooks:
         self.plan = plan_from_record(manifest.plan)
         self.samples = manifest.samples
         self.journal = journal
-        self.order = {
-            name: _plan_order(name, cases, manifest) if whole_plan else [case.id for case in cases]
-            for name, cases in planned.items()
-        }
+        self.order = {name: _plan_order(name, cases, manifest) for name, cases in planned.items()}
         self._stops: dict[str, EarlyStop] = dict(manifest.early_stops or {})
         levels = [
             _Unit(name, None, self.plan, tuple(ids[: self.plan.cap]))
