@@ -235,7 +235,13 @@ def test_price_table_matches_the_longest_family_and_settings_override_it() -> No
     for family, price in PRICES.items():
         for model in (family, f"{family}-20991231", f"{family}@20991231", f"{family}-latest"):
             assert price_for(model) == price, model
+    # Anthropic's aliases of a family's first version, and a dated id of a family a user
+    # prices (OpenAI writes the date with dashes), as the hunt of that rule found unpriced.
+    assert price_for("claude-sonnet-4-0") == PRICES["claude-sonnet-4"]
+    assert price_for("claude-opus-4-0") == PRICES["claude-opus-4"]
     override = ModelPrice(input=9.0, output=9.0)
+    assert price_for("gpt-4o-2024-08-06", {"gpt-4o": override}) == override
+    assert price_for("claude-opus-4-10") is None
     assert price_for("claude-haiku-4-5", {"claude-haiku-4-5": override}) == override
     assert price_for("nobody-knows") is None
     with pytest.raises(ValueError, match="input price"):

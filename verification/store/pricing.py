@@ -196,9 +196,10 @@ class TokenCounts:
         return self.input + self.cache_write + self.cache_read
 
 
-_RELEASE = re.compile(r"(?:[-@]\d{8}|-latest)?")
-"""What may follow a family's id in one of its models' ids: a release date (Anthropic's
-``-20250929``, Vertex AI's ``@20250929``) or ``-latest``."""
+_RELEASE = re.compile(r"(?:-0)?(?:[-@](?:\d{8}|\d{4}-\d{2}-\d{2})|-latest)?")
+"""What may follow a family's id in one of its models' ids: ``-0`` (Anthropic's alias of a
+family's first version, ``claude-sonnet-4-0``), then a release date (Anthropic's
+``-20250929``, Vertex AI's ``@20250929``, OpenAI's ``-2024-08-06``) or ``-latest``."""
 
 
 def _of_family(model: str, family: str, released: bool) -> bool:
