@@ -161,12 +161,18 @@ def test_the_resume_command_states_a_server_off_this_machine(tmp_path: Path) -> 
     from verification.run.resuming import resume_command
 
     settings = load_settings(
+        provider="openai", openai_base_url="https://api.example.com/v1", results_dir=tmp_path
+    )
+    said = resume_command("RUN", settings, prog="verify-scaffolds", model="m")
+    assert said.startswith("VERIFY_OPENAI_BASE_URL=https://api.example.com/v1 verify-scaffolds")
+    # A URL with credentials is left to the user's variable: shown without them, it would
+    # override it and be refused (401), and they are never shown (a helper's hunt).
+    secret = load_settings(
         provider="openai",
         openai_base_url=f"https://user:{SECRET}@api.example.com/v1",
         results_dir=tmp_path,
     )
-    said = resume_command("RUN", settings, prog="verify-scaffolds", model="m")
-    assert said.startswith("VERIFY_OPENAI_BASE_URL=https://api.example.com/v1 verify-scaffolds")
-    assert SECRET not in said
+    said = resume_command("RUN", secret, prog="verify-scaffolds", model="m")
+    assert said.startswith("verify-scaffolds verify --resume RUN") and SECRET not in said
     local = load_settings(provider="openai", results_dir=tmp_path)  # 127.0.0.1: from the run
     assert resume_command("RUN", local, prog="v", model="m").startswith("v verify --resume")

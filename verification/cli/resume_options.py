@@ -130,7 +130,8 @@ def _same_server(manifest: RunManifest, merged: dict[str, Any], today: Any) -> s
         return (
             f"--resume {manifest.run_id}: the run was started at {recorded}, which its "
             f"manifest names; a server read from a file is not sent your API key: set "
-            f"{variables[-1]}={recorded} (as the run had it) to go on there"
+            f"{variables[-1]}={recorded} (as the run had it, with the user name and "
+            "password it carried, if any) to go on there"
         )
     merged[setting] = recorded
     if today is not None and not same_server(now, recorded):

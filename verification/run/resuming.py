@@ -25,7 +25,12 @@ from verification.llm.base import LLMProvider
 from verification.llm.prompt_builder import USER_TEMPLATE_VERSION, PromptBuilder
 from verification.store.manifests import RunManifest
 from verification.store.records import Arm, AttemptRecord
-from verification.store.urls import on_this_machine, same_server, without_credentials
+from verification.store.urls import (
+    on_this_machine,
+    same_server,
+    url_credentials,
+    without_credentials,
+)
 
 __all__ = [
     "BASE_URL_SETTINGS",
@@ -103,8 +108,11 @@ def resume_command(
     words = [*shlex.split(prog), "verify", "--resume", run_id, "--provider", settings.provider]
     # A resume takes a server on this machine from the manifest; another only from the
     # user's own setting (a manifest may have been edited), so the command states it.
+    # One whose URL holds a user name or password is left to the user's own variable: the
+    # command must not show them, and without them it would not reach the server.
     setting, variables = BASE_URL_SETTINGS.get(settings.provider, ("", ()))
-    url = without_credentials(getattr(settings, setting, None)) if setting else None
+    given = getattr(settings, setting, None) if setting else None
+    url = without_credentials(given) if given and not url_credentials(given) else None
     server = f"{variables[-1]}={shlex.quote(url)} " if url and not on_this_machine(url) else ""
     if model is not None:
         words += ["--model", model]
