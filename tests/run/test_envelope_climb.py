@@ -219,6 +219,19 @@ def test_the_first_size_starts_only_if_it_fits_beside_the_level_s_cases(
     ) in outcome.stopped
     assert outcome.listed == outcome.sentence  # no size tried: no list, and no "none"
     assert not outcome.listed.endswith(": none")
+    # Resumed, the level a look decided is asked no more: the size now fits beside nothing
+    # pending (a helper's hunt: the level's never-to-be-asked cases were still held).
+    assert run.manifest.early_stops and SPEC.name in run.manifest.early_stops
+    config = resolve_settings(
+        load_settings(results_dir=tmp_path, cache=False, envelope=True, max_cost=limit)
+    )
+    resumed = asyncio.run(
+        VerificationRunner(config, Threshold(10**6, paid=True), catalog=CATALOG).run(
+            [SPEC.name], resume=run.run_id
+        )
+    )
+    assert resumed.manifest.envelope is not None
+    assert resumed.manifest.envelope[SPEC.name].tried[0] == search_for(SPEC).start
 
 
 def test_a_run_asked_all_at_once_sweeps_its_fixed_sizes_and_refuses_envelope(

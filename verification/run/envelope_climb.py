@@ -71,7 +71,10 @@ class EnvelopeClimb:
             # A size is started only if it can be finished beside what the stage asks
             # with it: in the first, the level's cases (a helper's hunt: a size whose own
             # worst case fitted was started, paid for, and left INCOMPLETE).
-            pending = self.growth.worst_case(level if first else [])
+            # A resumed run's level a look decided before is asked no more: none of its
+            # cases is pending (a helper's hunt: their worst case refused a size that fit).
+            undecided = [job for job in level if job.planned.scaffold not in self._stops]
+            pending = self.growth.worst_case(undecided if first else [])
             stage = await self._next_sizes(known, pending or 0.0)
             if not stage and not first:
                 return
