@@ -177,18 +177,20 @@ def _sequential_order(
     cases: list[Planned], level: Sequence[str], failures: Mapping[str, PluginError]
 ) -> tuple[list[Planned], list[str]]:
     """A scaffold's cases (its ``level`` ids' first, then its sweep's) in a sequential plan's
-    order, tiers and sizes interleaved, and every planned id in that order where a plugin
-    could not draw some (none otherwise): an undrawable case keeps its place, so a look's
-    window holds its error (all of them at the end, a tier that could not be drawn was left
-    out of every look, and the scaffold certified on the others)."""
+    order, tiers and sizes interleaved, and every planned id in that order where its plugin
+    could not draw some of them (``failures``: the scaffold's own; none, no order): an
+    undrawable case keeps its place, so a look's window holds its error (all of them at the
+    end, a tier that could not be drawn was left out of every look, and the scaffold
+    certified on the others). The sweep's undrawable cases come last, as before."""
     drawn = sum(identifier not in failures for identifier in level)
     head, tail = cases[:drawn], cases[drawn:]
     if drawn == len(level):
         return interleaved(head) + tail, []
     ids = interleaved_ids(level)
     by_id = {case.id: case for case in head}
+    placed = set(level)
     rest = [case.id for case in tail]
-    unplaced = [i for i, error in failures.items() if i not in set(level) | set(rest)]
+    unplaced = [i for i in failures if i not in placed]
     return [by_id[i] for i in ids if i in by_id] + tail, ids + rest + unplaced
 
 
@@ -350,7 +352,8 @@ def _new(
     order: dict[str, list[str]] = {}
     if certification.sequential:  # every prefix of a scaffold's cases holds all its groups
         for name, cases in planned.items():
-            planned[name], order[name] = _sequential_order(cases, level[name], failures)
+            own = {i: error for i, error in failures.items() if error.scaffold == name}
+            planned[name], order[name] = _sequential_order(cases, level[name], own)
     plan = RunPlan(
         planned,
         failures,

@@ -146,3 +146,35 @@ def test_a_few_undrawable_cases_read_alike_with_and_without_an_envelope_search(
     run = asyncio.run(VerificationRunner(settings, catalog=catalog).run([spec.name]))
     results = run.results[spec.name]
     assert results.infra_errors == 4 and results.status == "CERTIFIED"
+
+
+def test_each_scaffold_s_plan_lists_its_own_undrawable_cases_alone(tmp_path: Path) -> None:
+    # Two plugins each failing to draw its edge tier: each manifest lists its own cases.
+    specs = [
+        _plugin(generator=_raises_on_edge),
+        guarded_spec(
+            dataclasses.replace(
+                default_catalog()["lcs"], generator=_raises_on_every_edge_of("lcs")
+            ),
+            DISTRIBUTION,
+        ),
+    ]
+    catalog = Catalog(specs, origins={spec.name: DISTRIBUTION for spec in specs})
+    settings = load_settings(results_dir=tmp_path, provider="reference")
+    run = asyncio.run(VerificationRunner(settings, catalog=catalog).run([s.name for s in specs]))
+    for spec in specs:
+        ids = run.manifest.scaffolds[spec.name].case_ids
+        assert all(i.startswith(f"{spec.name}-") for i in ids)
+        assert any("-edge-" in i for i in ids)
+        assert run.results[spec.name].status == "INCOMPLETE"
+
+
+def _raises_on_every_edge_of(name: str) -> Any:
+    base = default_catalog()[name]
+
+    def generate(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+        if tier == "edge":
+            raise RuntimeError("edge boom")
+        return base.generator(rng, tier, size)
+
+    return generate
