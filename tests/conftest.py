@@ -7,6 +7,7 @@ import gc
 import importlib.util
 import itertools
 import os
+import signal
 import sys
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
@@ -143,6 +144,18 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     cores = cores or 1
     fast_lane_only = "not slow" in (config.getoption("markexpr") or "")
     return cores if fast_lane_only else cores + (cores + 1) // 2
+
+
+@pytest.fixture
+def sigint_heard() -> Iterator[None]:
+    """SIGINT taken as Python's default handler takes it (``KeyboardInterrupt``) for the
+    test, whatever the suite inherited: a shell's background job (CI, ``pytest &``) runs it
+    with SIGINT ignored, and a test that sends itself Ctrl-C must hear it."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @pytest.fixture(scope="session")

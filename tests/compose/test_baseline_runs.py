@@ -263,6 +263,7 @@ def test_the_estimate_of_a_pair_prices_both_arms_and_their_sum(
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.usefixtures("sigint_heard")
 def test_a_pair_stopped_in_its_second_run_says_how_to_finish_the_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

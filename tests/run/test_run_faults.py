@@ -523,6 +523,7 @@ def test_eight_runs_publishing_into_one_output_at_once_all_finish(
 @pytest.mark.parametrize(
     ("sent", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["SIGTERM", "Ctrl-C"]
 )
+@pytest.mark.usefixtures("sigint_heard")
 def test_a_signal_while_a_finished_run_writes_its_reports_names_the_command_that_writes_them(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
