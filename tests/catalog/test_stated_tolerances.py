@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from verification.catalog import Catalog, default_catalog
+from tests.support.checked import checked
+from verification.catalog import default_catalog
 from verification.catalog.spec import ScaffoldSpec
-from verification.certify.checks import check_scaffold, stated_tolerances
+from verification.certify.checks import stated_tolerances
 from verification.config import packaged_scaffolds_dir
 from verification.llm.prompt_builder import PromptBuilder
 from verification.validators.base import Tolerance
@@ -31,15 +32,7 @@ def _markdown() -> str:
 
 def _verdict(spec: ScaffoldSpec) -> str | None:
     """The ``stated tolerances`` check's detail when it fails, None when it passes."""
-    results = check_scaffold(
-        spec.name,
-        scaffolds_dir=packaged_scaffolds_dir(),
-        catalog=Catalog([spec]),
-        hash_seed=False,
-        cases_per_tier=2,
-        size_draws=1,
-    )
-    (result,) = [r for r in results if r.check == "stated tolerances"]
+    result = checked(spec)["stated tolerances"]
     return None if result.ok else result.detail
 
 

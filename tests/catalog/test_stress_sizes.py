@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.checked import checked
 from verification.cases import DEFAULT_SEED, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.spec import (
@@ -24,10 +25,10 @@ from verification.catalog.spec import (
     ScaffoldSpec,
     SizeAxis,
 )
-from verification.certify.checks import CheckResult, check_scaffold
+from verification.certify.checks import CheckResult
 from verification.certify.envelope import sweep_plan, sweep_sizes
 from verification.cli import main
-from verification.config import load_settings, packaged_scaffolds_dir, resolve_settings
+from verification.config import load_settings, resolve_settings
 from verification.errors import ConfigurationError, SpecError
 from verification.run.estimate import estimate_run
 from verification.run.plan import plan_cases
@@ -185,15 +186,7 @@ def _simple_arrays_from_standard(rng: random.Random, tier: Tier, size: int) -> d
 
 def _checked(spec: ScaffoldSpec) -> dict[str, CheckResult]:
     """``check``'s results on ``spec`` (drawn lightly: two cases a tier, one a size)."""
-    results = check_scaffold(
-        "merge_sort",
-        scaffolds_dir=packaged_scaffolds_dir(),
-        catalog=Catalog([spec]),
-        cases_per_tier=2,
-        hash_seed=False,
-        size_draws=1,
-    )
-    return {result.check: result for result in results}
+    return checked(spec)
 
 
 def test_check_draws_the_stress_range_and_reports_it() -> None:

@@ -8,26 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from verification.catalog import Catalog, default_catalog
+from tests.support.checked import checked
+from verification.catalog import default_catalog
 from verification.certify import checks
-from verification.config import packaged_scaffolds_dir
 from verification.errors import VerificationError
 
 SPEC = default_catalog()["merge_sort"]
 ORIGIN = "verification.catalog.divide_conquer.merge_sort"
-
-
-def _oracle_check(catalog: Catalog) -> checks.CheckResult:
-    results = checks.check_scaffold(
-        SPEC.name,
-        scaffolds_dir=packaged_scaffolds_dir(),
-        cases_per_tier=2,
-        catalog=catalog,
-        hash_seed=False,
-        size_draws=1,
-    )
-    (oracle,) = [r for r in results if r.check == "oracle"]
-    return oracle
 
 
 @pytest.mark.parametrize(
@@ -57,16 +44,8 @@ def test_a_package_scaffold_needs_its_oracle(
 
 @pytest.mark.slow  # every generic check, on a few cases
 def test_check_asks_a_package_scaffold_for_its_oracle_and_not_a_plugins() -> None:
-    assert _oracle_check(Catalog([SPEC], origins={SPEC.name: ORIGIN})).ok
-    results = checks.check_scaffold(
-        SPEC.name,
-        scaffolds_dir=packaged_scaffolds_dir(),
-        cases_per_tier=2,
-        catalog=Catalog([SPEC], origins={SPEC.name: "some-plugin"}),
-        hash_seed=False,
-        size_draws=1,
-    )
-    assert "oracle" not in {r.check for r in results}
+    assert checked(SPEC, origin=ORIGIN)["oracle"].ok
+    assert "oracle" not in checked(SPEC, origin="some-plugin")
 
 
 @pytest.mark.parametrize("origin", [ORIGIN, "demo-scaffolds"], ids=["package", "plugin"])
@@ -89,14 +68,6 @@ def test_an_output_format_without_the_shared_number_sentences_is_named(
     assert found == 1
     path.write_text(dropped, encoding="utf-8")
     spec = dataclasses.replace(SPEC, markdown=path)
-    results = checks.check_scaffold(
-        SPEC.name,
-        scaffolds_dir=packaged_scaffolds_dir(),
-        cases_per_tier=1,
-        catalog=Catalog([spec], origins={SPEC.name: origin}),
-        hash_seed=False,
-        size_draws=1,
-    )
-    (line,) = [r for r in results if r.check == "number wording"]
+    line = checked(spec, origin=origin, cases_per_tier=1)["number wording"]
     assert INTEGERS in line.detail
     assert (line.ok, line.warning) == ((False, False) if origin == ORIGIN else (True, True))

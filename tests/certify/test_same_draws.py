@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from tests.support.checked import checked
 from verification.cases import TIERS, Tier, case_id
-from verification.catalog import Catalog, default_catalog
-from verification.certify.checks import CALIBRATION_SEED, calibration_cases, check_scaffold
+from verification.catalog import default_catalog
+from verification.certify.checks import CALIBRATION_SEED, calibration_cases
 from verification.certify.hash_seed import redrawn_verdict
-from verification.config import packaged_scaffolds_dir
 from verification.errors import VerificationError
 
 BASE = default_catalog()["merge_sort"]
@@ -35,14 +35,7 @@ def _counting_generator() -> Any:
 
 def test_check_fails_a_generator_that_counts_its_calls() -> None:
     spec = dataclasses.replace(BASE, generator=_counting_generator())
-    results = check_scaffold(
-        BASE.name,
-        scaffolds_dir=packaged_scaffolds_dir(),
-        catalog=Catalog([spec]),
-        hash_seed=False,
-        cases_per_tier=3,
-        size_draws=1,
-    )
+    results = checked(spec, cases_per_tier=3).values()
     failed = {r.check: r.detail for r in results if not r.ok}
     assert list(failed) == ["same draws"], failed
     first = case_id(BASE.name, TIERS[0], 0, None)

@@ -10,14 +10,13 @@ from typing import Any, Literal
 
 import pytest
 
+from tests.support.checked import checked
 from tests.support.records import attempt_record
 from verification.cases import TestCase
-from verification.catalog import Catalog, default_catalog
+from verification.catalog import default_catalog
 from verification.catalog.spec import AnswerSchema, ScaffoldSpec
 from verification.certify.calibration import PER_CASE, Calibration, calibrate
-from verification.certify.checks import check_scaffold
 from verification.certify.results import ScaffoldResults
-from verification.config import packaged_scaffolds_dir
 from verification.runner import plan_cases
 from verification.validators.base import ValidationResult, Validator
 
@@ -103,15 +102,7 @@ def test_generic_mutants_some_accepted_are_no_miss_and_check_the_validator() -> 
 
 def _mutants_line(spec: ScaffoldSpec) -> Any:
     """``check``'s mutants line on ``spec`` (lcs, or a variant of it), five cases a tier."""
-    results = check_scaffold(
-        spec.name,
-        scaffolds_dir=packaged_scaffolds_dir(),
-        catalog=Catalog([spec]),
-        hash_seed=False,
-        cases_per_tier=5,
-        size_draws=1,
-    )
-    return next(r for r in results if r.check == "mutants")
+    return checked(spec, cases_per_tier=5)["mutants"]
 
 
 def test_check_fails_a_validator_that_accepts_every_generic_mutant() -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from verification.catalog import Catalog, default_catalog
+from tests.support.checked import checked
+from verification.catalog import default_catalog
 from verification.catalog.spec import format_input_as_json
-from verification.certify.checks import check_scaffold
 from verification.config import packaged_scaffolds_dir
 from verification.errors import ScaffoldFileError
 from verification.llm.prompt_builder import PromptBuilder, ScaffoldParser
@@ -135,15 +135,8 @@ def test_check_names_sections_out_of_order_by_their_headings(tmp_path: Path) -> 
         f"{head}## Worked Example{example}## Scaffold Instructions{steps}## Output Format{tail}",
         encoding="utf-8",
     )
-    results = check_scaffold(
-        "kmp",
-        scaffolds_dir=packaged_scaffolds_dir(),
-        catalog=Catalog([dataclasses.replace(spec, markdown=path)]),
-        hash_seed=False,
-        cases_per_tier=1,
-        size_draws=1,
-    )
-    (failed,) = [r for r in results if "out of order" in r.detail]
+    failed = checked(dataclasses.replace(spec, markdown=path), cases_per_tier=1)["scaffold file"]
+    assert not failed.ok
     assert "## When to Use, ## Worked Example, ## Scaffold Instructions" in failed.detail
     assert "the order is ## When to Use, ## Scaffold Instructions, ## Worked Example" in (
         failed.detail
