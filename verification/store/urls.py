@@ -54,7 +54,7 @@ def on_this_machine(url: str) -> bool:
         return False
     if host is None:
         return False
-    if host == "localhost" or host.endswith(".localhost"):
+    if host == "localhost":  # not *.localhost: a resolver may send a name like that anywhere
         return True
     try:
         return ipaddress.ip_address(host).is_loopback
