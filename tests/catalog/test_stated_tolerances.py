@@ -15,7 +15,7 @@ import pytest
 from tests.support.checked import checked
 from verification.catalog import default_catalog
 from verification.catalog.spec import ScaffoldSpec
-from verification.certify.checks import stated_tolerances
+from verification.certify.scaffold_words import stated_tolerances
 from verification.config import packaged_scaffolds_dir
 from verification.llm.prompt_builder import PromptBuilder
 from verification.validators.base import Tolerance

@@ -19,9 +19,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
-import math
 import random
-import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -34,18 +32,20 @@ from verification.cases import TIERS, TestCase, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.spec import STRESS_TIERS, ScaffoldSpec
-from verification.catalog.wording import number_rules
 from verification.certify.hash_seed import hash_seed_verdicts, redrawn_verdict, suite_digest
+from verification.certify.scaffold_words import (
+    check_output_format,
+    check_stated_tolerances,
+    number_wording,
+    scaffold_text,
+)
 from verification.errors import VerificationError
 from verification.llm.bare_prompt import bare_problems, marks_task
 from verification.llm.prompt_builder import (
-    REQUIRED_SECTIONS,
     PromptBuilder,
     ScaffoldParser,
-    section_heading,
 )
 from verification.llm.response_parser import ResponseParser
-from verification.validators.base import Tolerance
 
 __all__ = [
     "CASES_PER_TIER",
@@ -58,7 +58,6 @@ __all__ = [
     "check_every_size",
     "check_scaffold",
     "fits_schema",
-    "stated_tolerances",
     "suite_digest",
 ]
 
@@ -110,18 +109,6 @@ def _json_key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, allow_nan=False)
 
 
-def _scaffold_text(spec: ScaffoldSpec, builder: PromptBuilder) -> str:
-    text = builder.get_scaffold_content(spec)
-    sections = ScaffoldParser().parse(text)
-    order = [key for key in sections if key in REQUIRED_SECTIONS]
-    if order != list(REQUIRED_SECTIONS):
-        found, wanted = (
-            ", ".join(map(section_heading, keys)) for keys in (order, REQUIRED_SECTIONS)
-        )
-        raise VerificationError(f"sections out of order: {found}; the order is {wanted}")
-    return text
-
-
 def _check_worked_example(spec: ScaffoldSpec, text: str) -> str:
     parser = ScaffoldParser()
     inputs = parser.tagged_blocks(text, "worked-example-input")
@@ -139,19 +126,6 @@ def _check_worked_example(spec: ScaffoldSpec, text: str) -> str:
     if problem:
         raise VerificationError(f"the worked answer does not fit the schema: {problem}")
     return "agrees with the reference"
-
-
-def _check_output_format(spec: ScaffoldSpec, text: str) -> str:
-    parser = ScaffoldParser()
-    examples = parser.tagged_blocks(parser.parse(text)["output_format"], "json")
-    if not examples:
-        raise VerificationError("the Output Format shows no ```json block")
-    parsed = ResponseParser().extract(spec, f"```json\n{examples[0]}\n```")
-    if parsed.failed_level == 1 or parsed.answer is None:
-        raise VerificationError(f"its example does not parse: {parsed.reason}")
-    if not parsed.ok:
-        raise VerificationError(f"its example does not fit the schema: {parsed.reason}")
-    return "its example parses and fits the schema"
 
 
 def _check_tiers(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
@@ -272,55 +246,10 @@ def _check_tolerances(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
     return "; ".join(f"{what}: {bound}" for what, bound in stated.items())
 
 
-_FIELD = re.compile(r"- `(?P<field>[A-Za-z_]\w*)`")
-_NUMBER = r"(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
-_ACCEPTED = re.compile(rf"accepted\s+within\s+{_NUMBER}")
-_RELATIVE = re.compile(rf"relative\s+(?:tolerance\s+)?(?:of\s+)?{_NUMBER}")
-_ROUNDED = re.compile(r"rounded\s+to\s+(\d+)\s+decimal\s+places")
-
-
-def _field_bullets(output_format: str) -> dict[str, str]:
-    """Each ``- `field`: ...`` bullet's text (its indented continuation lines included)."""
-    bullets: dict[str, str] = {}
-    field: str | None = None
-    for line in output_format.splitlines():
-        if line.startswith("- "):
-            named = _FIELD.match(line)
-            field = named["field"] if named else None
-            if field is not None:
-                bullets[field] = line
-        elif field is not None and line[:1].isspace() and line.strip():
-            bullets[field] += "\n" + line
-        else:
-            field = None
-    return bullets
-
-
-def stated_tolerances(output_format: str) -> dict[str, Tolerance]:
-    """The tolerance each field's bullet of an Output Format states, by field: the figure
-    after "accepted within" (and after "relative", when a bullet states one)."""
-    stated: dict[str, Tolerance] = {}
-    for field, body in _field_bullets(output_format).items():
-        accepted = _ACCEPTED.search(body)
-        if accepted:
-            relative = _RELATIVE.search(body)
-            stated[field] = Tolerance(float(accepted[1]), float(relative[1]) if relative else 0.0)
-    return stated
-
-
-def _rounding(output_format: str, field: str) -> int | None:
-    rounded = _ROUNDED.search(_field_bullets(output_format).get(field, ""))
-    return int(rounded[1]) if rounded else None
-
-
 def _check_number_wording(spec: ScaffoldSpec, text: str, *, package: bool) -> str:
-    """The Output Format states, word for word, the shared sentences its answer's numbers
-    call for (:func:`~verification.catalog.wording.number_rules`): the judge does what they
-    say (``3.0`` is no integer), so a model must be told. A package scaffold fails without
-    one; a plugin's is warned."""
-    output_format = " ".join(ScaffoldParser().parse(text)["output_format"].split())
-    rules = number_rules(spec, output_format)
-    missing = [rule for rule in rules if " ".join(rule.split()) not in output_format]
+    """The shared sentences on numbers the Output Format lacks: a package scaffold fails
+    without one, a plugin's is warned."""
+    rules, missing = number_wording(spec, text)
     if missing:
         said = (
             f"its Output Format lacks {len(missing)} of the shared sentences its numbers call "
@@ -333,38 +262,6 @@ def _check_number_wording(spec: ScaffoldSpec, text: str, *, package: bool) -> st
     if not rules:
         return "its answers hold no number the shared sentences are about"
     return f"states the {len(rules)} shared sentence(s) its numbers call for"
-
-
-def _check_stated_tolerances(spec: ScaffoldSpec, text: str) -> str:
-    """What the Output Format says is accepted is exactly what the spec applies."""
-    output_format = ScaffoldParser().parse(text)["output_format"]
-    stated, applied = stated_tolerances(output_format), dict(spec.tolerances)
-    for field in sorted(applied.keys() - stated.keys()):
-        raise VerificationError(
-            f"the spec accepts {field} within {applied[field]}, but the Output Format states "
-            f'no tolerance for it: say "is accepted within ..." in its `{field}` bullet'
-        )
-    for field in sorted(stated.keys() - applied.keys()):
-        raise VerificationError(
-            f"the Output Format states a tolerance for {field} ({stated[field]}) that the "
-            "spec does not apply"
-        )
-    for field, bound in sorted(applied.items()):
-        said = stated[field]
-        if not (
-            math.isclose(said.absolute, bound.absolute, rel_tol=1e-9)
-            and math.isclose(said.relative, bound.relative, rel_tol=1e-9)
-        ):
-            raise VerificationError(
-                f"{field}: the Output Format states {said}, the spec applies {bound}"
-            )
-        decimals = _rounding(output_format, field)
-        if decimals is not None and bound.absolute < 0.5 * 10.0**-decimals:
-            raise VerificationError(
-                f"{field}: a tolerance of {bound.absolute:g} is tighter than the rounding to "
-                f"{decimals} decimal places the Output Format asks for"
-            )
-    return "; ".join(f"{f}: {b}, as stated" for f, b in sorted(applied.items())) or "none stated"
 
 
 def _size_cells(spec: ScaffoldSpec) -> list[tuple[Tier, int]]:
@@ -513,15 +410,15 @@ def check_scaffold(
 
     def scaffold_file() -> str:
         nonlocal text
-        text = _scaffold_text(spec, builder)
+        text = scaffold_text(spec, builder)
         return f"{builder.scaffold_path(spec)}: the five sections, in order"
 
     run("scaffold file", scaffold_file)
     if text is not None:
         markdown = text
         run("worked example", lambda: _check_worked_example(spec, markdown))
-        run("output format", lambda: _check_output_format(spec, markdown))
-        run("stated tolerances", lambda: _check_stated_tolerances(spec, markdown))
+        run("output format", lambda: check_output_format(spec, markdown))
+        run("stated tolerances", lambda: check_stated_tolerances(spec, markdown))
         run("number wording", lambda: _check_number_wording(spec, markdown, package=package))
         run("bare prompt", lambda: bare_problems(spec, markdown))
         if results[-1].ok and not marks_task(markdown):  # a plugin may mark none: a warning
