@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-
-from verification.cli import main
+from verification.cli.entry import exit_with, main
 
 if __name__ == "__main__":
-    sys.exit(main(prog="python -m verification"))
+    exit_with(main(prog="python -m verification"))

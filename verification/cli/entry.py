@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import logging
 import os
+import signal
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from types import FrameType
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from verification.cli.commands import VerificationCLI
 from verification.cli.exit_codes import INTERNAL_ERROR, INTERRUPTED
@@ -20,7 +23,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("verification")
 
-__all__ = ["main", "run_command", "settings_from_arguments"]
+__all__ = ["exit_with", "main", "run_command", "script", "settings_from_arguments"]
 
 
 SETTING_OPTIONS = (
@@ -96,6 +99,40 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
 
     with quiet_when_stdout_closes():  # `list | head -1` ends with list's own exit code
         return run_command(argv, prog)
+
+
+def script() -> NoReturn:
+    """``verify-scaffolds``: :func:`main`, ending the process with its exit code."""
+    exit_with(main())
+
+
+def exit_with(code: int) -> NoReturn:
+    """End the process with ``code``, the command's own, whatever signal comes as it ends.
+
+    Once a command has returned, a Ctrl-C or SIGTERM that arrives while the interpreter
+    shuts down (the second of two quick Ctrl-Cs, a supervisor's SIGTERM as a run finishes)
+    made Python die of that signal: a parent process read -2 or -15 where the command had
+    decided 130, 143 or the run's own status, and a finished run looked killed. Until the
+    threads left are joined, such a signal ends the process at once with ``code`` (what was
+    printed flushed first), so a shutdown that hangs still stops on Ctrl-C; after that the
+    signals are ignored, since Python's last steps put back their default action, death."""
+
+    def at_once(signum: int, frame: FrameType | None) -> None:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):  # closed, or a pipe nobody reads
+                stream.flush()
+        os._exit(code)
+
+    _handle_late_signals(at_once)
+    # Exit handlers run once every thread is joined, and before Python resets its handlers.
+    atexit.register(_handle_late_signals, signal.SIG_IGN)
+    sys.exit(code)
+
+
+def _handle_late_signals(handler: Any) -> None:
+    for each in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(ValueError, OSError):  # not the main thread
+            signal.signal(each, handler)
 
 
 def _shown(message: str) -> str:
