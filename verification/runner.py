@@ -37,6 +37,7 @@ from verification.llm.prompt_builder import PromptBuilder
 from verification.llm.providers import build_provider
 from verification.run.attempts import Attempts, Job, ProgressCallback
 from verification.run.budget import CostBudget, cost_basis
+from verification.run.call_log import CALL_FILE, CallLog, in_flight
 from verification.run.growth import SizeGrowth
 from verification.run.manifest import ended_manifest, manifest_for
 from verification.run.plan import plan_cases, plan_run
@@ -332,8 +333,11 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         self.run_id = paths.run_id
         # A line whose input is none of its scaffold's counts as no answer: asked again.
         attempts.answered = answered_samples(fitting_records(journalled, specs))
-        # What the run paid before (on resume) counts against this invocation's budget.
-        attempts.budget = None if self.provider.dry_run else CostBudget.for_run(basis, journalled)
+        # What the run paid before (on resume) counts against this invocation's budget,
+        # and so do the calls a killed process had in flight, at their worst.
+        if not self.provider.dry_run:
+            unjournalled = _in_flight(paths) if resumed and basis.max_cost is not None else 0.0
+            attempts.budget = CostBudget.for_run(basis, journalled, unjournalled=unjournalled)
         jobs = [
             Job(specs[name], case, specs[name].validator, epoch)
             for name, cases in plan.cases.items()
@@ -369,6 +373,8 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
 
         stopping = STOPPING_RULES[plan.stopping](plan.cases, manifest, journal_so_far, growth)
         attempts.journal = journal = JournalWriter(paths.journal, paths.run_id)
+        if attempts.budget is not None:
+            attempts.call_log = CallLog(paths.run_dir / CALL_FILE)
         interrupted = False
         try:
             for identifier, error, epoch in unanswerable:
@@ -383,6 +389,9 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             attempts.journal = None
             await self.provider.aclose()
             journal.close()
+            if attempts.call_log is not None:
+                attempts.call_log.close()
+                attempts.call_log = None
             # What the journal holds now: the lines read before the run, then those this
             # run appended (kept as written: reading them back would give the same records).
             records = [*journalled, *journal.written]
@@ -405,6 +414,22 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             run_costs(manifest, records),
             records,
         )
+
+
+def _in_flight(paths: RunPaths) -> float:
+    """The worst cases, summed, of the calls a stopped process of the run had sent and
+    never journalled (its budget counts them as paid), said on the terminal."""
+    found = in_flight(paths.run_dir / CALL_FILE)
+    if found.calls:
+        logger.warning(
+            "run %s: %d call(s) were in flight when a process of it was stopped, and never "
+            "journalled: the server may have billed them, so each counts at its worst case "
+            "($%.4f in all) against --max-cost",
+            paths.run_id,
+            found.calls,
+            found.worst_usd,
+        )
+    return found.worst_usd
 
 
 @contextlib.contextmanager

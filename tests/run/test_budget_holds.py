@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import signal
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -272,3 +276,57 @@ def test_a_manifest_that_records_no_budget_is_refused_as_the_manifest_s_fault(
     said = capsys.readouterr().err
     assert "manifest" in said and "max_cost" in said and "--max-cost" not in said
     assert len(server.requests) == 1
+
+
+@pytest.mark.usefixtures("sigint_heard")
+def test_calls_in_flight_when_a_run_stops_count_against_the_budget_of_its_resume(
+    server: FakeModelServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Hunt k, 27 November: each kill left out of the budget every call in flight (the
+    # server answered and billed it; the journal never saw it), so a run killed and resumed
+    # a few times spent $1.02 under --max-cost 0.6. Here two calls are in flight when the
+    # run is stopped; their replies come after it, billed and never journalled.
+    right = server.right_kmp_replies(SEED, 12)
+    arrived, release = threading.Semaphore(0), threading.Event()
+
+    def answer(request: RecordedRequest) -> Reply:
+        (case,) = [p for p in right if request.json["messages"][-1]["content"].startswith(p)]
+        return server.message(right[case], model=MODEL, output_tokens=OUTPUT)
+
+    def held(request: RecordedRequest) -> Reply:
+        arrived.release()
+        release.wait(60)
+        return answer(request)
+
+    def stop_when_both_are_held() -> None:
+        assert arrived.acquire(timeout=60) and arrived.acquire(timeout=60)
+        deadline = time.monotonic() + 60  # and the other two journalled (flushed as written)
+        while sum(len(p.read_bytes().splitlines()) for p in tmp_path.glob(journals)) < 2:
+            assert time.monotonic() < deadline, "the two answers were never journalled"
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    server.script([answer, answer, held, held])
+    journals = "runs/*/results.jsonl"
+    stopper = threading.Thread(target=stop_when_both_are_held, daemon=True)
+    stopper.start()
+    try:
+        code = _verify(tmp_path, 4, "--concurrency", "8", "--max-cost", str(100 * PER_ATTEMPT))
+    finally:
+        release.set()
+    assert code == 130
+    stopper.join(5)
+    run = _newest(tmp_path)
+    assert len(read_journal(run / "results.jsonl")) == 2
+
+    # Paid: two journalled, two in flight at their worst. A budget of five and a half
+    # attempts leaves room for one more case, not two (without the two in flight: both).
+    server.settled()
+    asked = len(server.requests)
+    server.script([answer, answer])
+    resume = ["verify", "--resume", run.name, "--output", str(tmp_path)]
+    assert main([*resume, "--max-cost", str(5.5 * PER_ATTEMPT)]) == 3
+    assert len(server.requests) - asked == 1
+    said = caplog.text
+    assert "2 call(s) were in flight" in said and f"${2 * PER_ATTEMPT:.4f} in all" in said
+    assert read_manifest_file(run / "manifest.json").stopped_by_budget

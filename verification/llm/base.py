@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -143,17 +143,24 @@ class LLMProvider(ABC):
         """One call; raises a :class:`LLMError` subclass on failure."""
 
     async def generate_with_retry(
-        self, request: LLMRequest, max_retries: int | None = None, *, slot: Slot | None = None
+        self,
+        request: LLMRequest,
+        max_retries: int | None = None,
+        *,
+        slot: Slot | None = None,
+        on_send: Callable[[], None] | None = None,
     ) -> LLMResponse:
         """:meth:`generate` under the shared retry policy (rate limits and transient
         failures are retried; everything else is raised at once), each try in a ``slot``
-        of the model's concurrency limiter when one is given (which hears of 429s)."""
+        of the model's concurrency limiter when one is given (which hears of 429s);
+        ``on_send`` is called as each try goes out (its slot taken)."""
         policy = self.retry_policy
         if max_retries is not None:
             policy = policy.with_max_retries(max_retries)
+        generate = self.generate if on_send is None else _announced(self.generate, on_send)
         if slot is None:
-            return await policy.call(self.generate, request)
-        return await policy.call(functools.partial(slot.call, self.generate), request)
+            return await policy.call(generate, request)
+        return await policy.call(functools.partial(slot.call, generate), request)
 
     async def prepare(self, cases: Sequence[Planned]) -> None:
         """Be told every case of a run before its first request (a dry run derives its
@@ -237,3 +244,15 @@ class WrappingProvider(LLMProvider):
 
     def describe(self) -> dict[str, Any]:
         return self.inner.describe()
+
+
+def _announced(
+    generate: Callable[[LLMRequest], Awaitable[LLMResponse]], on_send: Callable[[], None]
+) -> Callable[[LLMRequest], Awaitable[LLMResponse]]:
+    """``generate``, calling ``on_send`` first each time."""
+
+    async def announced(request: LLMRequest) -> LLMResponse:
+        on_send()
+        return await generate(request)
+
+    return announced

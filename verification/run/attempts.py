@@ -10,6 +10,7 @@ requests :meth:`Attempts.request_for` makes and hands their replies to
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import time
@@ -35,6 +36,7 @@ from verification.llm.limiter import AdaptiveLimiter, Slot
 from verification.llm.prompt_builder import Prompt, PromptBuilder
 from verification.run.answers import AnswerKind, Judgement
 from verification.run.budget import CostBudget
+from verification.run.call_log import CallLog
 from verification.store.journal import JournalWriter, read_journal
 from verification.store.paths import RunPaths
 from verification.store.pricing import TokenCounts, estimate_tokens, min_cacheable_for
@@ -142,6 +144,9 @@ class Attempts:
     journal: JournalWriter | None = None
     budget: CostBudget | None = None
     """``--max-cost``: what every live answer costs is recorded in it."""
+    call_log: CallLog | None = None
+    """``--max-cost``: each live call written down as it goes out and once journalled, so
+    a resume counts the calls a killed process had in flight."""
     answered: set[tuple[str, int]] = field(default_factory=set)
     """The case samples the journal answered before this invocation (a resumed run's)."""
     calibrations: dict[str, CaseCalibration] = field(default_factory=dict)
@@ -273,17 +278,24 @@ class Attempts:
         request = self.request_for(job, prompt)
         started = time.perf_counter()
         reply: LLMResponse | LLMError | None = self._kept_reply(job, attempt)
+        log, call = self.call_log, ""
         try:
             if reply is None:
+                sent = None
+                if log is not None:
+                    call = log.new_call()
+                    sent = functools.partial(log.sent, call, self.worst_case(job, 1))
                 reply = await self.provider.generate_with_retry(
-                    request, max_retries=self.settings.max_retries, slot=slot
+                    request, max_retries=self.settings.max_retries, slot=slot, on_send=sent
                 )
         except FatalLLMError:
+            if log is not None:  # refused (a key, a model): nothing was billed
+                log.ended(call)
             raise
         except LLMError as exc:
             reply = exc
         latency = time.perf_counter() - started
-        return await self.judged(job, request, reply, attempt=attempt, latency_s=latency)
+        return await self.judged(job, request, reply, attempt=attempt, latency_s=latency, call=call)
 
     def _kept_reply(self, job: Job, attempt: int) -> LLMResponse | None:
         """A code-mode program's reply that the journal holds whole but whose run did not
@@ -310,10 +322,11 @@ class Attempts:
         attempt: int,
         latency_s: float = 0.0,
         batch_id: str | None = None,
+        call: str = "",
     ) -> AttemptRecord:
         """Judge one attempt's ``reply`` (an answer, or the error that stood for one, from
-        the batch ``batch_id`` if any), journal it, and only then keep the answer in the
-        response cache."""
+        the batch ``batch_id`` if any), journal it (and end its ``call`` in the call log),
+        and only then keep the answer in the response cache."""
         response = kept = reply if isinstance(reply, LLMResponse) else None
         if (
             response is not None
@@ -343,6 +356,8 @@ class Attempts:
             latency_s=latency_s,
             batch_id=batch_id,
         )
+        if call and self.call_log is not None:  # journalled: its cost is counted from there
+            self.call_log.ended(call)
         if self.budget is not None:
             if record.source == "live":
                 self.budget.record(record.usage)

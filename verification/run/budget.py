@@ -69,12 +69,15 @@ class CostBudget:
     _holds: dict[int, float] = field(default_factory=dict)
 
     @classmethod
-    def for_run(cls, basis: CostBasis, paid: Iterable[AttemptRecord]) -> CostBudget | None:
-        """The budget of a run with ``basis`` that already made the calls in ``paid``
+    def for_run(
+        cls, basis: CostBasis, paid: Iterable[AttemptRecord], *, unjournalled: float = 0.0
+    ) -> CostBudget | None:
+        """The budget of a run with ``basis`` that already made the calls in ``paid``, and
+        calls a killed process never journalled whose worst cases sum to ``unjournalled``
         (``None`` without ``--max-cost``)."""
         if basis.max_cost is None or basis.price is None:
             return None
-        budget = cls(limit=basis.max_cost, price=basis.price)
+        budget = cls(limit=basis.max_cost, price=basis.price, spent=unjournalled)
         for record in paid:
             if record.source in ("live", "batch"):
                 budget.record(
