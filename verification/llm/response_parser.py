@@ -31,7 +31,13 @@ from verification.catalog.compat import LegacyParserAPI
 from verification.catalog.spec import ScaffoldSpec
 
 # fenced_blocks: code mode reads its program from the blocks, as it did from here.
-from verification.llm.reply_blocks import code_blocks, fenced_blocks, reply_lines
+from verification.llm.reply_blocks import (
+    REASONING_ONLY,
+    after_reasoning,
+    code_blocks,
+    fenced_blocks,
+    reply_lines,
+)
 from verification.store.json_text import JsonText
 
 __all__ = [
@@ -295,6 +301,9 @@ class ResponseParser(LegacyParserAPI):
         """Levels 1 and 2 for ``text``; never raises on model text."""
         if text is None or not text.strip():
             return ParsedAnswer(None, 1, "the reply is empty")
+        text = after_reasoning(text)
+        if not text.strip():
+            return ParsedAnswer(None, 1, REASONING_ONLY)
         value, leniency, problem = self._syntactic(text)
         if problem is not None:
             return ParsedAnswer(None, 1, problem, leniency)

@@ -25,7 +25,7 @@ from verification.cases import TIERS, ProgramTask, TestCase, Tier, program_id
 from verification.catalog.code_format import code_answer
 from verification.catalog.drawing import draw_case, plan_tier_counts
 from verification.catalog.spec import ScaffoldSpec
-from verification.llm.response_parser import fenced_blocks
+from verification.llm.reply_blocks import REASONING_ONLY, after_reasoning, fenced_blocks
 from verification.run.sandbox import Execution, Outcome
 from verification.store.records import CaseRun, CaseRunOutcome, ProgramFailure, ProgramRun
 from verification.validators.base import Validator
@@ -67,6 +67,9 @@ def extract_program(text: str | None) -> tuple[str | None, str]:
         return None, "the reply is empty"
     if len(text) > 8 * MAX_PROGRAM_CHARS:
         return None, f"the reply is longer than {8 * MAX_PROGRAM_CHARS // 1024} KiB"
+    text = after_reasoning(text)  # a program drafted while thinking is not the answer
+    if not text.strip():
+        return None, REASONING_ONLY
     blocks = [block for block in fenced_blocks(text) if block[0] in _PYTHON_TAGS]
     if not blocks:
         return None, "the reply holds no fenced ```python block"
