@@ -40,3 +40,30 @@ def test_a_batch_s_answers_are_at_its_share_in_every_figure() -> None:
     assert batch_most == pytest.approx(BATCH_PRICE_SHARE * per_call)
     assert live_saved is not None and live_saved < 0  # written, never read: a loss
     assert batch_saved == pytest.approx(BATCH_PRICE_SHARE * live_saved)
+
+
+@pytest.mark.parametrize(
+    ("usage", "has_text", "kept"),
+    [
+        ({"prompt_tokens": 0, "completion_tokens": 0}, True, {}),
+        ({"prompt_tokens": 12, "completion_tokens": 0}, True, {"prompt_tokens": 12}),
+        (
+            {"prompt_tokens": 12, "completion_tokens": 0},
+            False,
+            {"prompt_tokens": 12, "completion_tokens": 0},
+        ),
+        (
+            {"input_tokens": 0, "output_tokens": 7, "cache_read_input_tokens": 900},
+            True,
+            {"input_tokens": 0, "output_tokens": 7, "cache_read_input_tokens": 900},
+        ),
+        ({"input_tokens": 0, "output_tokens": 7}, True, {"output_tokens": 7}),
+        ({"input_tokens": 5, "output_tokens": 7}, True, {"input_tokens": 5, "output_tokens": 7}),
+    ],
+    ids=["zeros", "no-output", "empty-reply", "all-cached", "no-input", "plain"],
+)
+def test_token_counts_no_billed_call_has_are_left_out(
+    usage: dict[str, int], has_text: bool, kept: dict[str, int]
+) -> None:
+    # Hunt r: a proxy's zeros for a priced model read as free calls, and --max-cost never bound.
+    assert TokenCounts.credible(usage, has_text=has_text) == kept

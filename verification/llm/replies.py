@@ -46,8 +46,20 @@ BODY_FAULTS: tuple[type[Exception], ...] = (
 )
 """What an SDK raises while it decodes or we read a body that is no reply."""
 
-OPENAI_STOP_REASONS = {"length": "max_tokens", "stop": "end_turn", "content_filter": "refusal"}
-"""OpenAI's finish reasons in the Messages API's words, which the rest of the harness uses."""
+OPENAI_STOP_REASONS = {
+    "length": "max_tokens",
+    "stop": "end_turn",
+    "eos": "end_turn",  # llama.cpp's and some proxies' word for the model's end of turn
+    "content_filter": "refusal",
+}
+"""OpenAI's finish reasons in the Messages API's words, which the rest of the harness uses
+(vLLM's ``abort``, a request the server gave up, is kept as it is: see
+:func:`~verification.run.answers.stopped_early`)."""
+REASONING_ONLY_STOP = "reasoning_only"
+"""The stop reason of a finished reply whose text is empty while its reasoning field
+(``reasoning_content``, ``reasoning``) holds text: the model never wrote its answer, or the
+server's reasoning parser filed the answer as reasoning."""
+_REASONING_FIELDS = ("reasoning_content", "reasoning")
 
 NO_MODEL = "unknown (the server named none)"
 """The model of a reply whose server named none (OpenAI-compatible servers may not)."""
@@ -150,9 +162,20 @@ def completion_reply(completion: Any) -> LLMResponse:
     stop_reason = OPENAI_STOP_REASONS.get(finish or "", finish)
     if not text and isinstance(getattr(message, "refusal", None), str) and message.refusal:
         stop_reason = "refusal"
+    elif not text.strip() and stop_reason in (None, "end_turn") and _reasoning(message):
+        stop_reason = REASONING_ONLY_STOP
     return LLMResponse(
         content=text,
         model=_optional_text(completion.model, "model") or NO_MODEL,
         usage=_usage(completion.usage),
         stop_reason=stop_reason,
+    )
+
+
+def _reasoning(message: Any) -> bool:
+    """Whether a chat message's reasoning field (vLLM's, llama.cpp's, Ollama's, LiteLLM's)
+    holds text."""
+    return any(
+        isinstance(reasoning := getattr(message, name, None), str) and reasoning.strip()
+        for name in _REASONING_FIELDS
     )

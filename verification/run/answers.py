@@ -20,6 +20,7 @@ from verification.catalog.spec import ScaffoldSpec
 from verification.config import RunConfig
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.prompt_builder import Prompt, PromptBuilder
+from verification.llm.replies import REASONING_ONLY_STOP
 from verification.store.records import AttemptRecord, Outcome, ProgramRun
 from verification.validators.base import Validator
 
@@ -81,4 +82,18 @@ def stopped_early(response: LLMResponse, max_tokens: int) -> Judgement | None:
     if response.stop_reason == "refusal":
         # The model declined: not a formatting bug, so no level takes the blame.
         return Judgement("refused", None, "the model refused to answer (stop_reason refusal)")
+    if response.stop_reason == "abort":  # vLLM: the server gave the request up mid-way
+        return Judgement(
+            "infra_error",
+            None,
+            "the server aborted the reply before its end (finish_reason abort): asked again "
+            "on resume",
+        )
+    if response.stop_reason == REASONING_ONLY_STOP:
+        return Judgement(
+            "failed",
+            1,
+            "the server sent only reasoning (reasoning_content) and no answer text: the model "
+            "gave no final answer, or the server's reasoning parser filed it as reasoning",
+        )
     return None

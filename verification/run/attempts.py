@@ -328,12 +328,10 @@ class Attempts:
         the batch ``batch_id`` if any), journal it (and end its ``call`` in the call log),
         and only then keep the answer in the response cache."""
         response = kept = reply if isinstance(reply, LLMResponse) else None
-        if (
-            response is not None
-            and response.source in ("live", "batch")
-            and not TokenCounts.readable(response.usage)
-        ):
-            response = self._at_worst(request, response)  # the cache keeps what was said
+        if response is not None and response.source in ("live", "batch"):
+            credible = TokenCounts.credible(response.usage, has_text=bool(response.content))
+            if not TokenCounts.readable(credible):  # the cache keeps what was said
+                response = self._at_worst(request, response.model_copy(update={"usage": credible}))
         if response is None:
             verdict = Judgement("infra_error", None, str(reply))
         else:
@@ -379,8 +377,8 @@ class Attempts:
         if not self._warned_usage:
             self._warned_usage = True
             logger.warning(
-                "the server's reply gave no readable token counts: each such call is counted "
-                "at its worst case (its prompt estimated, its whole output budget)"
+                "the server's reply gave no readable (or credible) token counts: each such call "
+                "is counted at its worst case (its prompt estimated, its whole output budget)"
             )
         usage = TokenCounts.worst_case_of(
             response.usage,

@@ -164,6 +164,24 @@ class TokenCounts:
         return filled
 
     @staticmethod
+    def credible(usage: Mapping[str, int], *, has_text: bool) -> dict[str, int]:
+        """``usage`` less the counts no billed call has: no output tokens for a reply with
+        text, no input tokens with none read from or written to the prompt cache (a prompt is
+        never empty). Some proxies send zeros where their upstream gave no usage: taken as
+        given, a priced model's calls were free and ``--max-cost`` never bound."""
+        kept = dict(usage)
+        zero = [("output_tokens", "completion_tokens")] if has_text else []
+        if not usage.get("cache_read_input_tokens") and not usage.get(
+            "cache_creation_input_tokens"
+        ):
+            zero.append(("input_tokens", "prompt_tokens"))
+        for names in zero:
+            if any(kept.get(name) == 0 for name in names):
+                for name in names:
+                    kept.pop(name, None)
+        return kept
+
+    @staticmethod
     def readable(usage: Mapping[str, int]) -> bool:
         """Whether a live call's recorded ``usage`` says what it was billed: an input and
         an output count (a server may give none, or counts a reply's reader refused: a

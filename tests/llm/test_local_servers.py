@@ -1,0 +1,122 @@
+"""What real local servers send, through the real ``openai`` SDK against the fake server on
+127.0.0.1 (hunt r, 28 November): vLLM's ``abort`` finish reason is a reply the server gave
+up, not an answer; llama.cpp's ``eos`` is the model's end of turn; a reply whose text is
+empty while its ``reasoning_content`` holds the work says so, where it read "the reply is
+empty" and the report blamed the scaffold's Output Format; and token counts of zero for a
+reply with text are no free call."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from verification.cli import main
+from verification.store.journal import read_journal
+from verification.store.pricing import WORST_CASE_USAGE
+
+if TYPE_CHECKING:
+    from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply
+
+pytestmark = pytest.mark.slow  # the fake server
+
+MODEL = "local-test-model"
+SEED = 23
+CASES = 3
+
+
+@pytest.fixture
+def server(fake_server: FakeModelServer, monkeypatch: pytest.MonkeyPatch) -> FakeModelServer:
+    monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", fake_server.openai_base_url)
+    monkeypatch.setenv("VERIFY_RETRY_INITIAL_WAIT", "0.01")
+    return fake_server
+
+
+def _run(
+    server: FakeModelServer,
+    output: Path,
+    shape: Callable[[str], dict[str, Any]],
+    *extra: str,
+) -> tuple[int, list[Any]]:
+    """A kmp run whose every reply is the right answer's chat completion, changed by
+    ``shape(right answer)`` (top-level fields, ``choice_`` and ``message_`` ones)."""
+    right = server.right_kmp_replies(SEED, CASES)
+
+    def reply(request: RecordedRequest) -> Reply:
+        said = right[request.json["messages"][-1]["content"]]
+        body = json.loads(json.dumps(server.chat_completion(said, model=MODEL).body))
+        for name, value in shape(said).items():
+            if name.startswith("choice_"):
+                body["choices"][0][name.removeprefix("choice_")] = value
+            elif name.startswith("message_"):
+                body["choices"][0]["message"][name.removeprefix("message_")] = value
+            else:
+                body[name] = value
+        return server.Reply(200, body)
+
+    server.script([server.models(MODEL), *[reply] * CASES])
+    argv = ["verify", "kmp", "--provider", "openai", "--model", MODEL, "--seed", str(SEED)]
+    argv += ["--cases", str(CASES), "--output", str(output), "--no-cache", *extra]
+    code = main(argv)
+    (run,) = (output / "runs").iterdir()
+    return code, read_journal(run / "results.jsonl")
+
+
+def test_an_aborted_reply_is_an_infrastructure_error_not_an_answer(
+    server: FakeModelServer, tmp_path: Path
+) -> None:
+    code, records = _run(server, tmp_path, lambda _: {"choice_finish_reason": "abort"})
+    assert code == 3  # INCOMPLETE: nothing counted, every case asked again on resume
+    assert {(r.outcome, r.stop_reason) for r in records} == {("infra_error", "abort")}
+    assert all("aborted" in r.reason for r in records)
+
+
+def test_eos_is_the_model_s_end_of_turn(server: FakeModelServer, tmp_path: Path) -> None:
+    code, records = _run(server, tmp_path, lambda _: {"choice_finish_reason": "eos"})
+    assert code == 0
+    assert {(r.outcome, r.stop_reason) for r in records} == {("passed", "end_turn")}
+
+
+def test_reasoning_with_no_answer_text_says_so_and_is_not_the_answer(
+    server: FakeModelServer, tmp_path: Path
+) -> None:
+    # vLLM's reasoning parser filing the whole output as reasoning (the right answer in it).
+    code, records = _run(
+        server, tmp_path, lambda said: {"message_content": None, "message_reasoning_content": said}
+    )
+    assert code == 1
+    assert {(r.outcome, r.level, r.stop_reason) for r in records} == {
+        ("failed", 1, "reasoning_only")
+    }
+    assert all("only reasoning" in r.reason for r in records)
+    (run,) = (tmp_path / "runs").iterdir()
+    summary = json.loads((run / "reports" / "summary.json").read_text())
+    assert summary["scaffolds"]["kmp"]["status"] == "FAILED"
+
+
+def test_token_counts_of_zero_for_a_reply_with_text_are_counted_at_the_worst_case(
+    server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VERIFY_PRICES", json.dumps({MODEL: {"input": 1.0, "output": 5.0}}))
+    zeros = {"usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}}
+    code, records = _run(server, tmp_path, lambda _: zeros)
+    assert code == 0
+    assert all(r.usage.get(WORST_CASE_USAGE) == 1 for r in records)
+    assert all(r.usage["output_tokens"] > 0 and r.usage["input_tokens"] > 0 for r in records)
+    (run,) = (tmp_path / "runs").iterdir()
+    summary = json.loads((run / "reports" / "summary.json").read_text())
+    assert summary["cost"]["usd"] > 0
+
+
+def test_a_report_of_cut_replies_does_not_blame_the_output_format(
+    server: FakeModelServer, tmp_path: Path
+) -> None:
+    code, _ = _run(server, tmp_path, lambda _: {"choice_finish_reason": "length"})
+    assert code == 1
+    (run,) = (tmp_path / "runs").iterdir()
+    report = (run / "reports" / "kmp.md").read_text()
+    assert f"A reply cut at the output budget ({CASES} here)" in report
+    assert "is no formatting bug" in report
