@@ -24,6 +24,7 @@
         │   ├── RateLimitError        2   429: honour ``retry_after``
         │   └── TransientLLMError     2   529, other 5xx, timeouts, dropped connections
         │       └── NotAReply         2   HTTP 200 with a body that is no reply of the API
+        ├── ContextWindowError        2   the request does not fit the model's context
         └── FatalLLMError             2   stops the whole run at once
             ├── AuthenticationError   2   401/403: the key is missing, wrong or not allowed
             └── InvalidRequestError   2   400/404/413/422: the request itself is wrong
@@ -51,6 +52,7 @@ __all__ = [
     "CacheError",
     "CaseDrawError",
     "ConfigurationError",
+    "ContextWindowError",
     "FatalLLMError",
     "InvalidRequestError",
     "JournalError",
@@ -249,6 +251,14 @@ class TransientLLMError(RetryableLLMError):
 class NotAReply(TransientLLMError, ValueError):
     """The body of an HTTP 200 is not a reply of the API; the message says what is wrong
     with it (a provider words it as a ``TransientLLMError`` naming the server)."""
+
+    exit_code: ClassVar[int] = 2
+
+
+class ContextWindowError(LLMError):
+    """The server refused the request because its prompt and output budget do not fit the
+    model's context window (a local server's HTTP 400 saying so): the case's failure at its
+    size, as a reply cut off by the context window is, not the run's end."""
 
     exit_code: ClassVar[int] = 2
 

@@ -120,3 +120,45 @@ def test_a_report_of_cut_replies_does_not_blame_the_output_format(
     report = (run / "reports" / "kmp.md").read_text()
     assert f"A reply cut at the output budget ({CASES} here)" in report
     assert "is no formatting bug" in report
+
+
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        {  # vLLM (its flat error body)
+            "object": "error",
+            "message": "This model's maximum context length is 8192 tokens. However, you "
+            "requested 9252 tokens (1700 in the messages, 7552 in the completion).",
+            "type": "BadRequestError",
+            "code": 400,
+        },
+        {  # llama.cpp's server
+            "error": {
+                "code": 400,
+                "message": "the request exceeds the available context size, try increasing it",
+                "type": "exceed_context_size_error",
+            }
+        },
+    ],
+    ids=["vllm", "llama.cpp"],
+)
+def test_a_size_past_the_server_s_context_is_that_size_s_failure_not_the_run_s_end(
+    server: FakeModelServer, tmp_path: Path, refusal: dict[str, Any]
+) -> None:
+    # Hunt r: the first size whose output budget no longer fit the server's context ended the
+    # run with exit 2 (and its resume the same way): no size was reported.
+    def reply(request: RecordedRequest) -> Reply:
+        if request.json["max_tokens"] > 5000:
+            return server.Reply(400, refusal)
+        return server.chat_completion('```json\n{"positions": []}\n```', model=MODEL)
+
+    server.script([server.models(MODEL), *[reply] * 100])
+    argv = ["verify", "kmp", "--provider", "openai", "--model", MODEL, "--sizes", "24,192"]
+    code = main([*argv, "--cases", "4", "--output", str(tmp_path), "--no-cache"])
+    assert code == 1  # judged: FAILED or PARTIAL, where it stopped with exit 2
+    (run,) = (tmp_path / "runs").iterdir()
+    records = read_journal(run / "results.jsonl")
+    big = [r for r in records if r.size == 192]
+    assert big and {r.outcome for r in big} == {"truncated"}
+    assert all("context window" in r.reason for r in big)
+    assert {r.outcome for r in records if r.size == 24} <= {"passed", "failed"}

@@ -6,6 +6,8 @@ import pytest
 
 from verification.errors import (
     AuthenticationError,
+    ContextWindowError,
+    FatalLLMError,
     InvalidRequestError,
     LLMError,
     RateLimitError,
@@ -41,3 +43,22 @@ def test_each_status_has_one_kind_of_error(
         status,
         wait,
     )
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "This model's maximum context length is 8192 tokens. However, you requested 9252 tokens",
+        "the request exceeds the available context size, try increasing it",
+        "input length and `max_tokens` exceed context limit: 187254 + 20000 > 200000",
+        "prompt is too long: 210000 tokens > 200000 maximum",
+        "context_length_exceeded",
+    ],
+    ids=["openai-vllm", "llama.cpp", "messages-api", "prompt-too-long", "code"],
+)
+def test_a_request_past_the_context_window_is_its_case_s_failure_not_fatal(said: str) -> None:
+    error = status_error(400, StatusReply("server returned", detail=f": {said}"), "key")
+    assert type(error) is ContextWindowError and not isinstance(error, FatalLLMError)
+    assert said in str(error)
+    # Another 400 still stops the run.
+    assert type(status_error(400, REPLY, "key")) is InvalidRequestError

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import email.utils
 import math
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from typing import Any
 
 from verification.errors import (
     AuthenticationError,
+    ContextWindowError,
     InvalidRequestError,
     LLMError,
     RateLimitError,
@@ -29,6 +31,16 @@ from verification.errors import (
 )
 
 __all__ = ["SdkWording", "StatusReply", "parse_retry_after", "status_error", "translate_sdk_error"]
+
+
+_CONTEXT_WINDOW = re.compile(
+    r"context_length_exceeded|maximum context length|exceed_context_size|context size"
+    r"|exceeds? (?:the )?context limit|context window|prompt is too long",
+    re.IGNORECASE,
+)
+"""How servers word a request that does not fit the model's context: OpenAI's and vLLM's
+code and message, llama.cpp's ``exceed_context_size_error``, the Messages API's
+"input length and `max_tokens` exceed context limit" and "prompt is too long"."""
 
 
 def _seconds(text: str, scale: float = 1.0) -> float | None:
@@ -100,6 +112,8 @@ def status_error(status: int, reply: StatusReply, refused_key: str) -> LLMError:
         return TransientLLMError(reply.text, status_code=status, retry_after=reply.transient_wait)
     if status in (401, 403):
         return AuthenticationError(f"{reply.text}: {refused_key}", status_code=status)
+    if status in (400, 413) and _CONTEXT_WINDOW.search(reply.text + reply.detail):
+        return ContextWindowError(reply.text + reply.detail, status_code=status)
     return InvalidRequestError(reply.text + reply.detail, status_code=status)
 
 

@@ -29,7 +29,7 @@ from verification.cases import (
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.calibration import CaseCalibration, calibrate_case
 from verification.config import RunConfig
-from verification.errors import FatalLLMError, LLMError, PluginError
+from verification.errors import ContextWindowError, FatalLLMError, LLMError, PluginError
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.credentials import redact_known
 from verification.llm.limiter import AdaptiveLimiter, Slot
@@ -332,7 +332,13 @@ class Attempts:
             credible = TokenCounts.credible(response.usage, has_text=bool(response.content))
             if not TokenCounts.readable(credible):  # the cache keeps what was said
                 response = self._at_worst(request, response.model_copy(update={"usage": credible}))
-        if response is None:
+        if isinstance(reply, ContextWindowError):
+            # The case's prompt and output budget are more than the model can hold: a
+            # failure at its size (as a reply the context window cut off is), not the run's.
+            verdict = Judgement(
+                "truncated", 1, f"the request does not fit the model's context window: {reply}"
+            )
+        elif response is None:
             verdict = Judgement("infra_error", None, str(reply))
         else:
             try:
