@@ -281,3 +281,29 @@ def test_credentials_in_the_server_url_never_reach_files_output_or_errors(
     for path in tmp_path.rglob("*"):
         if path.is_file():
             assert secret.encode() not in path.read_bytes(), path
+
+
+@pytest.mark.parametrize(
+    ("listed", "model"),
+    [
+        (["openai/*", "anthropic/*"], "openai/gpt-4o-mini"),  # LiteLLM's wildcard routes
+        (["*"], "anything"),
+        (["qwen3:latest", "llama3.2:latest"], "qwen3"),  # Ollama's default tag
+    ],
+    ids=["wildcard-route", "wildcard", "ollama-latest"],
+)
+def test_a_model_a_proxy_routes_or_ollama_tags_is_served(
+    fake_server: FakeModelServer, listed: list[str], model: str
+) -> None:
+    # Hunt r: each was refused with exit 2 although the server answers to it.
+    fake_server.script([fake_server.models(*listed)])
+    assert _preflight(fake_server.openai_base_url, model=model) == model
+
+
+def test_a_wildcard_route_serves_only_what_it_matches(fake_server: FakeModelServer) -> None:
+    fake_server.script([fake_server.models("openai/*", "qwen3:8b")])
+    with pytest.raises(ConfigurationError, match="does not serve model 'mistral/large'"):
+        _preflight(fake_server.openai_base_url, model="mistral/large")
+    fake_server.script([fake_server.models("openai/*", "qwen3:8b")])
+    with pytest.raises(ConfigurationError, match="does not serve model 'qwen3'"):
+        _preflight(fake_server.openai_base_url, model="qwen3")  # another tag is another model

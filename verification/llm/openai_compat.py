@@ -8,6 +8,7 @@ escaped, and a long list is shown by its first :data:`MODELS_SHOWN`.
 from __future__ import annotations
 
 import asyncio
+import fnmatch
 import logging
 import re
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,7 @@ __all__ = [
     "MODELS_SHOWN",
     "OpenAICompatibleProvider",
     "server_error_text",
+    "serves",
     "translate_openai_error",
 ]
 
@@ -44,6 +46,15 @@ logger = logging.getLogger(__name__)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 MODELS_SHOWN = 20
 """How many of a server's model ids a message lists (a server may serve thousands)."""
+
+
+def serves(served: list[str], model: str) -> bool:
+    """Whether a server whose model list is ``served`` answers to ``model``: it is listed,
+    or a wildcard route of a proxy matches it (LiteLLM lists ``*`` or ``openai/*``), or it
+    is listed with Ollama's default tag (Ollama answers to ``qwen3`` for ``qwen3:latest``)."""
+    if model in served or f"{model}:latest" in served:
+        return True
+    return any("*" in route and fnmatch.fnmatchcase(model, route) for route in served)
 
 
 def _listing(served: list[str]) -> str:
@@ -192,7 +203,7 @@ class OpenAICompatibleProvider(LLMProvider):
                 "is VERIFY_OPENAI_BASE_URL an OpenAI-compatible API?"
             ) from None
         if self.model is not None:
-            if served and self.model not in served:
+            if served and not serves(served, self.model):
                 raise ConfigurationError(
                     f"the server at {where} does not serve model {printable(self.model, 100)!r};"
                     f" it serves: {_listing(served)} (--model or VERIFY_MODEL)"
