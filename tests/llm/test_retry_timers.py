@@ -97,6 +97,9 @@ def test_the_last_deadline_is_the_error_when_tries_run_out() -> None:
     error, tries = _call(policy, [_hung()])
     assert isinstance(error, TransientLLMError)
     assert "attempt deadline of 0.02 s" in str(error) and tries == 3
+    # What to change (hunt r: a local server answering one request at a time timed out
+    # the requests it queued, and the message named neither remedy).
+    assert "VERIFY_REQUEST_TIMEOUT" in str(error) and "--concurrency 1" in str(error)
 
 
 def test_a_timeout_the_try_raises_itself_is_a_late_reply_tried_again() -> None:

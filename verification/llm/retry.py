@@ -149,8 +149,12 @@ class RetryPolicy:
             raise self._late() from None
 
     def _late(self) -> TransientLLMError:
+        # Time a request waits on the server counts: a local server answering one request
+        # at a time queues the rest, and at the default concurrency they time out.
         return TransientLLMError(
-            f"no complete reply within the attempt deadline of {self.attempt_deadline:g} s"
+            f"no complete reply within the attempt deadline of {self.attempt_deadline:g} s "
+            "(VERIFY_REQUEST_TIMEOUT; time queued on the server counts: a local server that "
+            "answers one request at a time may need --concurrency 1)"
         )
 
     def _spent(self) -> TransientLLMError:
