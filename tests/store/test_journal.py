@@ -138,12 +138,17 @@ def test_a_lone_surrogate_in_model_text_round_trips(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
-def test_a_full_disk_names_the_path_the_run_and_how_to_resume() -> None:
-    writer = JournalWriter(Path("/dev/full"), "20261124T000000Z-abcdef")
+def test_a_full_disk_names_the_path_the_run_and_how_to_resume(tmp_path: Path) -> None:
+    journal = tmp_path / "results.jsonl"
+    writer = JournalWriter(journal, "20261124T000000Z-abcdef")
+    # The disk fills: the journal's descriptor now writes where every write fails so.
+    full = os.open("/dev/full", os.O_WRONLY)
+    os.dup2(full, writer._file.fileno())
+    os.close(full)
     with pytest.raises(JournalError) as raised:
         writer.append(_record())
     message = str(raised.value)
-    assert "/dev/full" in message and "no space is left on the device" in message
+    assert str(journal) in message and "no space is left on the device" in message
     assert "--resume 20261124T000000Z-abcdef" in message
     with pytest.raises(JournalError):
         writer.close()
@@ -166,3 +171,22 @@ def test_lines_are_forced_to_disk_within_the_interval_and_at_close(
     writer.close()
     assert len(synced) == 3, "close forces what waits"
     assert len(read_journal(tmp_path / "results.jsonl")) == 3
+
+
+@pytest.mark.parametrize("kind", ["symlink", "fifo"])
+def test_a_journal_that_is_no_regular_file_is_neither_followed_nor_written(
+    tmp_path: Path, kind: str
+) -> None:
+    # Hunt o: a link planted at a run's results.jsonl had --resume append to the file it
+    # named, outside the results folder.
+    outside = tmp_path / "outside.txt"
+    outside.write_text("not a journal\n")
+    journal = tmp_path / "run" / "results.jsonl"
+    journal.parent.mkdir()
+    if kind == "symlink":
+        journal.symlink_to(outside)
+    else:
+        os.mkfifo(journal)  # opened for appending, it would wait for a reader for ever
+    with pytest.raises(JournalError, match=r"symbolic link|not a regular file"):
+        JournalWriter(journal, "20261124T000000Z-abcdef")
+    assert outside.read_text() == "not a journal\n"

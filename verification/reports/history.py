@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import stat
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextvars import ContextVar
@@ -37,7 +36,7 @@ from verification.store.manifests import RunManifest, read_manifest_file, run_ma
 from verification.store.paths import RunPaths
 from verification.store.records import AttemptRecord
 from verification.store.run_ids import is_run_id
-from verification.store.stored_files import read_stored_json
+from verification.store.stored_files import read_stored_json, replace_atomically
 from verification.store.summary_file import MAX_SUMMARY_BYTES, RunSummary
 
 __all__ = [
@@ -331,13 +330,8 @@ def _strip_replies(journal: Path) -> int:
     stripped = sum(r.raw_response is not None for r in records)
     if not stripped:
         return 0
-    temporary = journal.with_suffix(".jsonl.tmp")
-    with temporary.open("w", encoding="utf-8") as file:
-        for record in records:
-            file.write(record.model_copy(update={"raw_response": None}).to_line())
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(temporary, journal)
+    kept = (record.model_copy(update={"raw_response": None}) for record in records)
+    replace_atomically(journal, "".join(record.to_line() for record in kept))
     return stripped
 
 

@@ -29,9 +29,7 @@ from verification.errors import JournalError, StoredFileError
 from verification.store.manifests import RunManifest
 from verification.store.paths import write_error
 from verification.store.records import MAX_RAW_RESPONSE_CHARS, AttemptRecord, RecordMismatch
-from verification.store.stored_files import (
-    open_regular_file,
-)
+from verification.store.stored_files import open_own_file, open_regular_file
 
 __all__ = [
     "FSYNC_INTERVAL",
@@ -63,8 +61,13 @@ class JournalWriter:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.run_id = run_id or path.parent.name
-        _drop_torn_tail(path)
-        self._file: IO[str] = path.open("a", encoding="utf-8")
+        fd = open_own_file(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)  # no link, no FIFO
+        try:
+            _drop_torn_tail(path)
+        except BaseException:
+            os.close(fd)
+            raise
+        self._file: IO[str] = os.fdopen(fd, "a", encoding="utf-8")
         self._synced = time.monotonic()
         self.written: list[AttemptRecord] = []
         """The records this writer appended, in order: what reading them back gives (a

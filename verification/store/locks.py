@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from verification.errors import RunInUseError
+from verification.store.stored_files import open_own_file
 
 __all__ = ["LOCK_POLL_S", "RunLock", "exclusive_lock"]
 
@@ -32,7 +33,7 @@ class RunLock:
     def __init__(self, run_dir: Path, run_id: str) -> None:
         run_dir.mkdir(parents=True, exist_ok=True)
         self.path = run_dir / "lock"
-        self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        self._fd: int | None = open_own_file(self.path, os.O_RDWR | os.O_CREAT)
         try:
             _lock_file(self._fd)
         except OSError:

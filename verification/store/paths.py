@@ -18,6 +18,7 @@ from verification.errors import ConfigurationError, JournalError
 from verification.store.locks import RunLock
 from verification.store.manifests import RunManifest, read_manifest_file
 from verification.store.run_ids import check_run_id
+from verification.store.stored_files import replace_atomically
 
 __all__ = ["RunPaths", "leads_out", "write_error"]
 
@@ -100,16 +101,10 @@ class RunPaths:
     def write_manifest(self, manifest: RunManifest) -> None:
         """Write the manifest atomically (a reader never sees half of it)."""
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        temporary = self.manifest.with_suffix(".json.tmp")
         text = json.dumps(manifest.model_dump(mode="json"), indent=2, allow_nan=False) + "\n"
         try:
-            with temporary.open("w", encoding="utf-8") as file:
-                file.write(text)
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(temporary, self.manifest)
+            replace_atomically(self.manifest, text)
         except OSError as exc:
-            temporary.unlink(missing_ok=True)
             raise write_error(self.manifest, self.run_id, exc) from None
 
     def leads_out(self, path: Path) -> bool:

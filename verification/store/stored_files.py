@@ -10,6 +10,7 @@ read, never more than a stated number of bytes, and JSON nested deeper than
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -22,10 +23,12 @@ __all__ = [
     "MAX_JSON_DEPTH",
     "MAX_MANIFEST_BYTES",
     "json_depth_exceeds",
+    "open_own_file",
     "open_regular_file",
     "parse_stored_json",
     "read_stored_json",
     "read_stored_text",
+    "replace_atomically",
 ]
 
 MAX_JSON_DEPTH = 64
@@ -48,6 +51,48 @@ def open_regular_file(path: Path) -> int:
         os.close(fd)
         raise StoredFileError(f"{path}: not a regular file, so it is not read")
     return fd
+
+
+def open_own_file(path: Path, flags: int, mode: int = 0o644) -> int:
+    """A descriptor of ``path``, a file the harness writes in a run folder (its lock, its
+    journal), opened with ``flags``: never through a symbolic link (one planted there would
+    have a resume truncate or append to a file outside the results folder) and only onto a
+    regular file (a FIFO would hold the open, or the lock's ``flock`` fail with "Invalid
+    argument"); otherwise a :class:`StoredFileError` naming it and what to do."""
+    nofollow = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags | nofollow | getattr(os, "O_BINARY", 0), mode)
+    except OSError as exc:
+        if path.is_symlink():
+            raise StoredFileError(
+                f"{path} is a symbolic link, which the harness does not follow: remove it"
+            ) from None
+        if exc.errno == errno.ENXIO:  # a FIFO no process reads, opened for writing
+            raise StoredFileError(f"{path}: not a regular file, so it is not used") from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise StoredFileError(f"{path}: not a regular file, so it is not used")
+    return fd
+
+
+def replace_atomically(path: Path, text: str, *, sync: bool = True) -> None:
+    """Put ``text`` at ``path`` whole or not at all: written to a temporary file of a new,
+    random name beside it (created exclusively, so nothing planted there, a symbolic link or
+    a FIFO, is written through or waited on), forced to the disk with ``sync``, then renamed
+    over ``path`` (a symbolic link there is replaced, never followed). The temporary file is
+    removed when anything fails, and the error raised."""
+    temporary = path.with_name(f".{path.name}.{os.urandom(6).hex()}.tmp")
+    try:
+        with temporary.open("x", encoding="utf-8") as file:
+            file.write(text)
+            if sync:
+                file.flush()
+                os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def read_stored_text(path: Path, *, max_bytes: int) -> str:
