@@ -15,6 +15,7 @@
     ├── ParseError                    2   no valid answer in a model response
     ├── JournalError                  2   a run directory or journal cannot be read or written
     │   ├── RunInUseError             2   another process owns the run directory
+    │   ├── RunWriteError             2   a run's file cannot be written (a full disk)
     │   ├── StoredFileError           2   a file read back is damaged, too big or not a file
     │   └── RecordMismatch            2   a journal line whose fields contradict one another
     ├── CacheError                    2   the response cache file cannot be read
@@ -65,6 +66,7 @@ __all__ = [
     "RegistryError",
     "RetryableLLMError",
     "RunInUseError",
+    "RunWriteError",
     "SandboxUnavailableError",
     "ScaffoldFileError",
     "SpecError",
@@ -180,6 +182,18 @@ class RunInUseError(JournalError):
     """Another live process holds the run directory's lock (a killed one holds nothing)."""
 
     exit_code: ClassVar[int] = 2
+
+
+class RunWriteError(JournalError):
+    """A run's file cannot be written (a full disk, a read-only folder): the run keeps what
+    it wrote before, and goes on with ``--resume`` once that is fixed."""
+
+    exit_code: ClassVar[int] = 2
+
+    def __init__(self, message: str, *, problem: str) -> None:
+        super().__init__(message)
+        self.problem = problem
+        """What failed, without what to do next (a caller that knows better says that)."""
 
 
 class StoredFileError(JournalError):

@@ -269,3 +269,34 @@ def test_estimate_prices_the_whole_plan_not_a_shard(
 ) -> None:
     assert _verify(tmp_path, "kmp", "--estimate", "--shard", "1/2") == 2
     assert "leave out --shard" in capsys.readouterr().err
+
+
+def test_a_merge_that_cannot_write_leaves_no_run_and_says_to_merge_again(
+    tmp_path: Path, three_shards: list[Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt o: a merge stopped by a full disk said "continue with --resume MERGED", and that
+    # resume asked the model again for the 157 answers the shards held. The disk fills here
+    # as the merged journal is written: the process may write no file past a few KiB.
+    import resource
+    import signal
+
+    merged = tmp_path / "merged"
+    merge = ["merge", *map(str, three_shards), "--output", str(merged)]
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    before = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past it fails, no signal
+    resource.setrlimit(resource.RLIMIT_FSIZE, (16 * 1024, hard))
+    try:
+        assert main(merge) == 2
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, before)
+    err = capsys.readouterr().err
+    assert "run the same merge again" in err and "--resume" not in err
+    assert list((merged / "runs").iterdir()) == []  # the partial run is gone
+    # Merged again with room, it is whole; a resume of it is refused, naming the shards.
+    assert main(merge) in (0, 1)
+    (made,) = _run_dirs(merged)
+    capsys.readouterr()
+    assert main(["verify", "--resume", made.name, "--output", str(merged)]) == 2
+    err = capsys.readouterr().err
+    assert "merged from the shards" in err and "merge on the shards' folders again" in err

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,7 +20,7 @@ from pathlib import Path
 from verification.catalog import Catalog
 from verification.certify.costs import run_costs
 from verification.certify.results import results_from_journal
-from verification.errors import ConfigurationError, JournalError
+from verification.errors import ConfigurationError, JournalError, RunWriteError
 from verification.run.shards import plan_sha256
 from verification.runner import RunResult
 from verification.store.journal import JournalWriter, check_planned, read_journal
@@ -204,12 +205,22 @@ def merge_shards(
         key=lambda r: (*place.get(r.case_id, (len(place), 0)), r.epoch, r.attempt),
     )
     results = results_from_journal(manifest, records, catalog=catalog)  # strays refused here
-    with contextlib.ExitStack() as owned:
-        owned.enter_context(paths.lock())
-        paths.write_manifest(manifest)
-        with JournalWriter(paths.journal, paths.run_id) as journal:
-            for record in records:
-                journal.append(record)
+    try:
+        with contextlib.ExitStack() as owned:
+            owned.enter_context(paths.lock())
+            paths.write_manifest(manifest)
+            with JournalWriter(paths.journal, paths.run_id) as journal:
+                for record in records:
+                    journal.append(record)
+    except (RunWriteError, OSError) as exc:
+        # The shards hold every answer, and merge only reads them: the partial run goes,
+        # and the same merge is the way on (a resume of it would pay for them again).
+        shutil.rmtree(paths.run_dir, ignore_errors=True)
+        why = exc.problem if isinstance(exc, RunWriteError) else str(exc)
+        raise JournalError(
+            f"merge could not write run {paths.run_id} ({why}); the partial run is removed "
+            "and the shards are untouched: fix that, then run the same merge again"
+        ) from None
     return RunResult(paths.run_id, paths, manifest, results, run_costs(manifest, records))
 
 

@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from verification.errors import ConfigurationError, JournalError
+from verification.errors import ConfigurationError, JournalError, RunWriteError
 from verification.store.locks import RunLock
 from verification.store.manifests import RunManifest, read_manifest_file
 from verification.store.run_ids import check_run_id
@@ -27,13 +27,15 @@ def _no_space(error: OSError) -> bool:
     return error.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
-def write_error(path: Path, run_id: str, error: OSError) -> JournalError:
-    """The :class:`JournalError` for a run's file that cannot be written: what went wrong,
-    and that the run resumes once it is fixed."""
+def write_error(path: Path, run_id: str, error: OSError) -> RunWriteError:
+    """The error for a run's file that cannot be written: what went wrong, and that the
+    run resumes once it is fixed."""
     what = "no space is left on the device" if _no_space(error) else error.strerror or error
-    return JournalError(
-        f"cannot write {path}: {what}. Run {run_id} keeps every answer written before it; "
-        f"fix that, then continue with --resume {run_id}"
+    problem = f"cannot write {path}: {what}"
+    return RunWriteError(
+        f"{problem}. Run {run_id} keeps every answer written before it; fix that, then "
+        f"continue with --resume {run_id}",
+        problem=problem,
     )
 
 
