@@ -551,3 +551,30 @@ def test_a_signal_while_a_finished_run_writes_its_reports_names_the_command_that
     monkeypatch.setattr(generator, "write_run_reports", writing)
     assert main(["report", run.name, "--output", str(tmp_path)]) == 0
     assert (run / "reports" / "summary.json").is_file()
+
+
+def test_a_full_disk_while_a_finished_run_writes_its_reports_names_the_command_that_writes_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt o: the run ended with only "index.html: cannot be written (No space left on
+    # device)", no word that every answer was kept nor how to finish. The disk fills here
+    # once the journal is written: no file of the process may pass a few KiB.
+    import resource
+
+    argv = ["verify", "kmp", "--provider", "reference", "--cases", "2", "--output", str(tmp_path)]
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    before = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past it fails, no signal
+    resource.setrlimit(resource.RLIMIT_FSIZE, (12 * 1024, hard))
+    try:
+        code = main(argv)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, before)
+    assert code == 2
+    err = capsys.readouterr().err
+    (run,) = (tmp_path / "runs").iterdir()
+    said = f"report {run.name} --output {tmp_path}"
+    assert "could not all be written" in err and "every answer is in its journal" in err
+    assert said in err
+    assert main(["report", run.name, "--output", str(tmp_path)]) == 0
+    assert (run / "reports" / "summary.json").is_file()

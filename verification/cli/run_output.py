@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from verification.cli.exit_codes import exit_code, regression_exit
 from verification.cli.terminal import sigterm_as_ctrl_c
+from verification.errors import VerificationError
 
 if TYPE_CHECKING:
     from verification.config import RunConfig
@@ -118,7 +119,9 @@ def finish_run(
                 reporters=(*reporters, *export_reporters(outputs.exports, outcome.paths)),
                 records=outcome.records,
             )
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: every answer is kept, the reports not all
+    except (KeyboardInterrupt, VerificationError, OSError) as exc:
+        # Ctrl-C or SIGTERM, or a report that cannot be written (a full disk): every answer
+        # is kept, the reports not all.
         command = shlex.join(
             [
                 *shlex.split(prog),
@@ -128,9 +131,14 @@ def finish_run(
                 str(settings.results_dir),
             ]
         )
+        why = (
+            "stopped as asked while its reports were written"
+            if isinstance(exc, KeyboardInterrupt)
+            else "its reports could not all be written (the error below)"
+        )
         print(
-            f"run {outcome.paths.run_id}: stopped as asked while its reports were written; "
-            f"every answer is in its journal; write its reports with: {command}",
+            f"run {outcome.paths.run_id}: {why}; every answer is in its journal; write its "
+            f"reports with: {command}",
             file=sys.stderr,
         )
         raise
