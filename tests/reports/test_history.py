@@ -410,3 +410,33 @@ def test_the_readme_docs_and_help_name_exactly_what_history_compares() -> None:
     for passage in passages:
         named = [f for f, words in COMPARED_IN_WORDS.items() if words in passage]
         assert named == list(COMPARED_IN_WORDS), passage
+
+
+def test_prune_on_a_full_disk_frees_the_reports_first(tmp_path: Path) -> None:
+    # Hunt o: prune rewrote each journal before deleting its reports, so on a full disk,
+    # where it is run to free space, it freed nothing. The disk is full here for any file
+    # past a few KiB (the pruned journal's temporary file).
+    import resource
+    import signal
+
+    output = tmp_path / "results"
+    for _ in range(2):
+        argv = ["verify", "kmp", "--provider", "reference", "--cases", "6", "--output"]
+        assert main([*argv, str(output)]) == 0
+    journals = {
+        run.name: (run / "results.jsonl").read_bytes() for run in (output / "runs").iterdir()
+    }
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    before = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1024, hard))
+    try:
+        done = prune_runs(output, keep=1)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, before)
+    ((run_id, said),) = done  # the older run's
+    older = output / "runs" / run_id
+    assert "scaffold reports removed" in said and "its journal keeps its replies" in said
+    assert not (older / "reports" / "kmp.md").exists()  # freed
+    assert (older / "results.jsonl").read_bytes() == journals[run_id]  # whole, replies and all
+    assert [p.name for p in older.iterdir() if p.name.endswith(".tmp")] == []

@@ -313,13 +313,14 @@ def entry_outcomes(entry: RunEntry) -> dict[str, dict[str, float]]:
     return {name: case_scores(r) for name, r in entry_results(entry).items()}
 
 
-def _strip_replies(journal: Path) -> int:
-    """Rewrite ``journal`` without raw replies (atomically); the replies dropped. A journal
-    with a line that is no record (skipped when read: another version's, or a hand edit)
-    is left as it is: rewritten from its records, that line would be lost."""
+def _without_replies(journal: Path) -> tuple[str | None, int]:
+    """``journal``'s text without raw replies, and the replies dropped (``None``: nothing
+    to drop). A journal with a line that is no record (skipped when read: another
+    version's, or a hand edit) is left as it is: rewritten from its records, that line
+    would be lost."""
     records = read_journal(journal)
     if not journal.is_file():  # a run with no answer yet
-        return 0
+        return None, 0
     with journal.open("rb") as file:
         lines = sum(1 for line in file if line.strip())
     if lines != len(records):
@@ -329,10 +330,9 @@ def _strip_replies(journal: Path) -> int:
         )
     stripped = sum(r.raw_response is not None for r in records)
     if not stripped:
-        return 0
+        return None, 0
     kept = (record.model_copy(update={"raw_response": None}) for record in records)
-    replace_atomically(journal, "".join(record.to_line() for record in kept))
-    return stripped
+    return "".join(record.to_line() for record in kept), stripped
 
 
 def _size(path: Path) -> int:
@@ -359,10 +359,10 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
         try:
             paths.check_inside()  # an archive linked in is read by history, never rewritten
             with paths.lock():
-                before = _size(paths.journal)
-                stripped = _strip_replies(paths.journal)
-                freed = before - _size(paths.journal)
-                removed, page = 0, False
+                pruned, stripped = _without_replies(paths.journal)
+                freed, removed, page = 0, 0, False
+                # The reports go first: they free space at once, where rewriting the journal
+                # needs some (prune on a full disk freed nothing).
                 for report in sorted(paths.reports.iterdir()) if paths.reports.is_dir() else []:
                     quotes_replies = report.suffix == ".md" or report.name == HTML_REPORT_NAME
                     if quotes_replies and report.name not in _KEPT_REPORTS and report.is_file():
@@ -370,6 +370,15 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
                         report.unlink()
                         page = page or report.name == HTML_REPORT_NAME
                         removed += report.suffix == ".md"
+                kept = ""
+                if pruned is not None:
+                    before = _size(paths.journal)
+                    try:
+                        replace_atomically(paths.journal, pruned)
+                    except OSError as exc:  # the reports are gone: say what was done
+                        stripped = 0
+                        kept = f"; its journal keeps its replies ({exc.strerror or exc})"
+                    freed += before - _size(paths.journal)
         except RunInUseError as exc:
             done.append((entry.run_id, f"left alone: {exc}"))
             continue
@@ -380,7 +389,7 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
         if page:
             what += f", and the page ({HTML_REPORT_NAME}; `report {entry.run_id}` writes one "
             what += "without replies)"
-        done.append((entry.run_id, f"{what}: {_shown_bytes(freed)} freed"))
+        done.append((entry.run_id, f"{what}: {_shown_bytes(freed)} freed{kept}"))
     return done
 
 
