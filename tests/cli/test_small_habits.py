@@ -147,3 +147,17 @@ def test_a_command_s_help_names_only_options_it_has(name: str) -> None:
         for option in re.findall(r"(?<![\w-])--[a-z][a-z-]*", re.sub(r"`[^`]*`", "", text))
     }
     assert named <= own, f"{name} --help names {sorted(named - own)}, which it does not take"
+
+
+def test_report_of_a_finished_run_without_its_journal_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt o: `report` then said INCOMPLETE n=0 and never that the journal was missing.
+    argv = ["verify", "kmp", "--provider", "reference", "--cases", "2", "--output", str(tmp_path)]
+    assert main(argv) == 0
+    (run,) = (tmp_path / "runs").iterdir()
+    (run / "results.jsonl").unlink()
+    capsys.readouterr()
+    assert main(["report", run.name, "--output", str(tmp_path)]) == 3
+    err = capsys.readouterr().err
+    assert f"run {run.name} has no journal" in err and "missing from these reports" in err

@@ -190,3 +190,21 @@ def test_a_journal_that_is_no_regular_file_is_neither_followed_nor_written(
     with pytest.raises(JournalError, match=r"symbolic link|not a regular file"):
         JournalWriter(journal, "20261124T000000Z-abcdef")
     assert outside.read_text() == "not a journal\n"
+
+
+@pytest.mark.parametrize("how", ["removed", "folder-moved"])
+def test_a_journal_gone_from_its_path_while_written_is_said_at_close(
+    tmp_path: Path, how: str
+) -> None:
+    # Hunt o: a run folder removed mid-run was made again at the end with a finished
+    # manifest and full reports, and no journal: FAILED n=20, said without a word.
+    journal = tmp_path / "run" / "results.jsonl"
+    writer = JournalWriter(journal, "20261124T000000Z-abcdef")
+    writer.append(_record())
+    if how == "removed":
+        journal.unlink()
+    else:
+        journal.parent.rename(tmp_path / "elsewhere")
+    writer.append(_record())
+    with pytest.raises(JournalError, match=r"removed or moved while run .* wrote it: the 2 answer"):
+        writer.close()

@@ -31,6 +31,14 @@ class ReportCommands(CommandsBase):
         paths = RunPaths(results_dir, run_id)
         manifest = paths.read_manifest()
         records = read_journal(paths.journal)
+        if not records and not paths.journal.exists() and manifest.finished_at is not None:
+            # A run that ended has a journal, unless it was removed (or the folder moved
+            # while the run wrote it): its answers are nowhere the reports can read.
+            print(
+                f"warning: run {run_id} has no journal ({paths.journal}): every answer it "
+                "held is missing from these reports",
+                file=sys.stderr,
+            )
         results = results_from_journal(manifest, records)
         # <output>/reports shows the latest run: re-rendering an older one leaves it alone.
         latest = latest_run_id(results_dir)

@@ -88,15 +88,34 @@ class JournalWriter:
         self._synced = time.monotonic()
 
     def close(self) -> None:
+        """Flush and close the journal; a journal no longer at its path (removed, or its
+        run's folder moved, while the run wrote it) is a :class:`JournalError`: the run's
+        folder does not hold the answers written, and no report may say it does."""
+        moved = False
         try:
             if not self._file.closed:
                 self._file.flush()
                 self._sync()
+                moved = not self._at_its_path()
         except OSError as exc:
             raise write_error(self.path, self.run_id, exc) from None
         finally:
             with contextlib.suppress(OSError):  # the flush above failed already, and said so
                 self._file.close()
+        if moved:
+            raise JournalError(
+                f"{self.path} was removed or moved while run {self.run_id} wrote it: the "
+                f"{len(self.written)} answer(s) written there are not in the run's folder, "
+                "and no report of them is written"
+            )
+
+    def _at_its_path(self) -> bool:
+        try:
+            there = os.stat(self.path)
+        except FileNotFoundError:
+            return False
+        mine = os.fstat(self._file.fileno())
+        return (there.st_dev, there.st_ino) == (mine.st_dev, mine.st_ino)
 
     def __enter__(self) -> JournalWriter:
         return self
