@@ -14,6 +14,7 @@ import pytest
 
 from verification.cli import main
 from verification.errors import JournalError
+from verification.reports.history import prune_runs
 from verification.store.locks import RunLock
 
 OUTSIDE = "outside the results folder\n"
@@ -72,3 +73,35 @@ def test_prune_rewrites_a_journal_through_nothing_planted(tmp_path: Path, kind: 
     assert all(j.is_file() and not j.is_symlink() for j in journals)
     stripped = ['"raw_response":null' in j.read_text().replace(" ", "") for j in journals]
     assert stripped.count(True) == 1  # the older run's replies are gone, the newer's kept
+
+
+def test_a_lock_that_cannot_be_written_names_its_file(tmp_path: Path) -> None:
+    # Hunt o: a disk with a few KiB free gave "error: No space left on device", no file named.
+    import resource
+    import signal
+
+    run = tmp_path / "run"
+    run.mkdir()
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    before = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, hard))  # no file may grow: a full disk
+    try:
+        with pytest.raises(JournalError, match=rf"cannot write {run / 'lock'}: File too large"):
+            RunLock(run, "20261128T000000Z-abcdef")
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, before)
+
+
+def test_prune_says_which_file_stopped_it_in_words(tmp_path: Path) -> None:
+    # Hunt o: prune printed Python's "[Errno 28] No space left on device".
+    output = tmp_path / "results"
+    _dry_run(output)
+    _dry_run(output)
+    for run in (output / "runs").iterdir():
+        (run / "lock").unlink()
+        (run / "lock").mkdir()  # a lock that cannot be opened
+    done = dict(prune_runs(output, keep=1))
+    (said,) = done.values()
+    assert said.startswith("left alone: Is a directory (") and "[Errno" not in said
+    assert said.endswith("lock)")

@@ -382,7 +382,11 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
         except RunInUseError as exc:
             done.append((entry.run_id, f"left alone: {exc}"))
             continue
-        except (OSError, JournalError) as exc:
+        except OSError as exc:  # the file and the reason, not Python's [Errno 28]
+            where = f" ({exc.filename})" if exc.filename else ""
+            done.append((entry.run_id, f"left alone: {exc.strerror or exc}{where}"))
+            continue
+        except JournalError as exc:
             done.append((entry.run_id, f"left alone: {exc}"))
             continue
         what = f"{stripped} replies and {removed} scaffold reports removed"

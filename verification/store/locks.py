@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from verification.errors import RunInUseError
+from verification.errors import JournalError, RunInUseError
 from verification.store.stored_files import open_own_file
 
 __all__ = ["LOCK_POLL_S", "RunLock", "exclusive_lock"]
@@ -46,8 +46,12 @@ class RunLock:
                 f"run {run_id} is in use by process {owner} (it holds {self.path}); wait for "
                 "it to finish or stop it, then resume"
             ) from None
-        os.ftruncate(self._fd, 0)
-        os.write(self._fd, f"{os.getpid()}\n".encode("ascii"))
+        try:
+            os.ftruncate(self._fd, 0)
+            os.write(self._fd, f"{os.getpid()}\n".encode("ascii"))
+        except OSError as exc:  # a full disk: say which file, as every write of a run does
+            self.release()
+            raise JournalError(f"cannot write {self.path}: {exc.strerror or exc}") from None
 
     def release(self) -> None:
         """Give the run up (the file stays: removing it would race with a new taker)."""
