@@ -221,8 +221,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         metavar="N",
         help="extended thinking with N tokens (1024 or more) to think before answering, on "
-        "models that support it (refused, exit 2, on others and on the openai provider); "
-        "each request asks for N plus the scaffold's output budget and sends no "
+        "models that support it (refused, exit 2, on others); with --provider openai, N "
+        "tokens of room for any model that reasons in its reply (no thinking field is "
+        "sent). Each request asks for N plus the scaffold's output budget and sends no "
         "temperature. Recorded in the manifest: runs are compared only with runs of the "
         "same budget",
     )

@@ -151,8 +151,9 @@ class RunOptions(BaseModel):
     """Sampling temperature; unset means not sent (some models reject it)."""
     thinking_budget: int | None = Field(default=None, ge=MIN_THINKING_BUDGET, le=128_000)
     """Tokens a model may think before answering (extended thinking, on the models of
-    :data:`verification.store.pricing.THINKING_FAMILIES`); unset: no thinking. A request asks
-    for this plus the scaffold's output budget, and sends no temperature."""
+    :data:`verification.store.pricing.THINKING_FAMILIES`; with the openai provider, room for
+    any model that reasons in its reply); unset: no thinking. A request asks for this plus
+    the scaffold's output budget, and sends no temperature."""
     max_retries: int = Field(default=4, ge=0, le=20)
     """Retries of a transient failure, after the first try."""
     retry_initial_wait: float = Field(default=1.0, ge=0.0, le=60.0)
