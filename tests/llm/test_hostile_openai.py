@@ -35,20 +35,6 @@ FAST = RetryPolicy(max_retries=1, initial_wait=0.01, max_wait=0.1)
 REQUEST = LLMRequest(prompt="Solve.", model=MODEL, max_tokens=64, case_id="x")
 
 
-def _completion(server: FakeModelServer, **changes: Any) -> Reply:
-    """A chat completion with top-level fields, its first choice's (``choice_``) or its
-    message's (``message_``) fields replaced."""
-    body = json.loads(json.dumps(server.chat_completion("fine").body))
-    for name, value in changes.items():
-        if name.startswith("choice_"):
-            body["choices"][0][name.removeprefix("choice_")] = value
-        elif name.startswith("message_"):
-            body["choices"][0]["message"][name.removeprefix("message_")] = value
-        else:
-            body[name] = value
-    return server.Reply(200, body)
-
-
 def _not_replies(server: FakeModelServer) -> dict[str, Reply]:
     good = json.dumps(server.chat_completion("fine").body).encode()
     reply = server.Reply
@@ -61,16 +47,16 @@ def _not_replies(server: FakeModelServer) -> dict[str, Reply]:
         "an empty array": reply(200, raw=b"[]"),
         "a string": reply(200, raw=b'"hello"'),
         "an empty body": reply(200, raw=b""),
-        "no choices": _completion(server, choices=[]),
-        "choices a string": _completion(server, choices="many"),
-        "a choice without a message": _completion(
-            server, choices=[{"index": 0, "finish_reason": "stop"}]
+        "no choices": server.chat_completion_with(choices=[]),
+        "choices a string": server.chat_completion_with(choices="many"),
+        "a choice without a message": server.chat_completion_with(
+            choices=[{"index": 0, "finish_reason": "stop"}]
         ),
-        "content a number": _completion(server, message_content=42),
-        "content a list of numbers": _completion(server, message_content=[1, 2]),
-        "a number as model": _completion(server, model=7),
-        "a number as finish reason": _completion(server, choice_finish_reason=3),
-        "usage a string": _completion(server, usage="lots"),
+        "content a number": server.chat_completion_with(message_content=42),
+        "content a list of numbers": server.chat_completion_with(message_content=[1, 2]),
+        "a number as model": server.chat_completion_with(model=7),
+        "a number as finish reason": server.chat_completion_with(choice_finish_reason=3),
+        "usage a string": server.chat_completion_with(usage="lots"),
         "deep JSON": reply(200, raw=b"[" * 100_000 + b"]" * 100_000),
     }
 
@@ -132,8 +118,8 @@ def test_content_as_text_parts_is_read_and_a_refusal_is_a_refusal(
     parts = [{"type": "text", "text": "first "}, {"type": "text", "text": "second"}]
     fake_server.script(
         [
-            _completion(fake_server, message_content=parts),
-            _completion(fake_server, message_content=None, message_refusal="I will not."),
+            fake_server.chat_completion_with(message_content=parts),
+            fake_server.chat_completion_with(message_content=None, message_refusal="I will not."),
         ]
     )
     assert _call(fake_server).content == "first second"
@@ -197,7 +183,7 @@ def test_a_valid_reply_without_text_fails_its_case_at_level_1_on_both_providers(
     provider: str,
 ) -> None:
     if provider == "openai":
-        empty = _completion(fake_server, message_content=None)
+        empty = fake_server.chat_completion_with(message_content=None)
         monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", fake_server.openai_base_url)
         fake_server.script([fake_server.models(MODEL), empty, empty])
     else:

@@ -47,15 +47,7 @@ def _run(
 
     def reply(request: RecordedRequest) -> Reply:
         said = right[request.json["messages"][-1]["content"]]
-        body = json.loads(json.dumps(server.chat_completion(said, model=MODEL).body))
-        for name, value in shape(said).items():
-            if name.startswith("choice_"):
-                body["choices"][0][name.removeprefix("choice_")] = value
-            elif name.startswith("message_"):
-                body["choices"][0]["message"][name.removeprefix("message_")] = value
-            else:
-                body[name] = value
-        return server.Reply(200, body)
+        return server.chat_completion_with(said, model=MODEL, **shape(said))
 
     server.script([server.models(MODEL), *[reply] * CASES])
     argv = ["verify", "kmp", "--provider", "openai", "--model", MODEL, "--seed", str(SEED)]

@@ -188,6 +188,22 @@ def chat_completion(
     return Reply(200, body)
 
 
+def chat_completion_with(
+    text: str = "fine", *, model: Any = "local-test-model", **changes: Any
+) -> Reply:
+    """:func:`chat_completion` with top-level fields, its first choice's (``choice_``) or its
+    message's (``message_``) fields replaced."""
+    body = json.loads(json.dumps(chat_completion(text, model=model).body))
+    for name, value in changes.items():
+        if name.startswith("choice_"):
+            body["choices"][0][name.removeprefix("choice_")] = value
+        elif name.startswith("message_"):
+            body["choices"][0]["message"][name.removeprefix("message_")] = value
+        else:
+            body[name] = value
+    return Reply(200, body)
+
+
 def openai_error(status: int, error_type: str, text: str = "fake error") -> Reply:
     """An OpenAI-style error reply."""
     return Reply(status, {"error": {"message": text, "type": error_type, "code": None}})
@@ -521,6 +537,7 @@ class FakeModelServer:
     message_body = staticmethod(message_body)
     anthropic_error = staticmethod(anthropic_error)
     chat_completion = staticmethod(chat_completion)
+    chat_completion_with = staticmethod(chat_completion_with)
     openai_error = staticmethod(openai_error)
     models = staticmethod(models)
     right_kmp_replies = staticmethod(right_kmp_replies)
