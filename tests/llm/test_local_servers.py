@@ -135,7 +135,10 @@ def test_a_report_of_cut_replies_does_not_blame_the_output_format(
     ids=["vllm", "llama.cpp"],
 )
 def test_a_size_past_the_server_s_context_is_that_size_s_failure_not_the_run_s_end(
-    server: FakeModelServer, tmp_path: Path, refusal: dict[str, Any]
+    server: FakeModelServer,
+    tmp_path: Path,
+    refusal: dict[str, Any],
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     # Hunt r: the first size whose output budget no longer fit the server's context ended the
     # run with exit 2 (and its resume the same way): no size was reported.
@@ -154,3 +157,7 @@ def test_a_size_past_the_server_s_context_is_that_size_s_failure_not_the_run_s_e
     assert big and {r.outcome for r in big} == {"truncated"}
     assert all("context window" in r.reason for r in big)
     assert {r.outcome for r in records if r.size == 24} <= {"passed", "failed"}
+    # Said on the terminal, with the fix: a server configured too small is not silent.
+    said = capsys.readouterr().out
+    assert f"kmp: {len(big)} case(s) did not fit the model's context window" in said
+    assert "--max-model-len" in said

@@ -234,6 +234,7 @@ def print_run_notes(outcome: RunResult) -> None:
     cache (no model was called for them), or fewer because a look of the plan decided."""
     from verification.certify.envelope_search import envelope_result
     from verification.certify.sequential import plan_from_record
+    from verification.run.answers import CONTEXT_REFUSED
 
     stops = outcome.manifest.early_stops or {}
     for r in outcome.results.values():
@@ -244,6 +245,13 @@ def print_run_notes(outcome: RunResult) -> None:
             print(
                 f"{r.scaffold}: {r.from_cache} answer(s) from the response cache (no model "
                 "call; --no-cache asks the model again)"
+            )
+        refused = sum((c.validation_message or "").startswith(CONTEXT_REFUSED) for c in r.results)
+        if refused:
+            print(
+                f"{r.scaffold}: {refused} case(s) did not fit the model's context window "
+                "(the server refused them, HTTP 400) and count as cut off: give the server "
+                "a larger context (vLLM --max-model-len, llama.cpp -c) to judge those sizes"
             )
         stop = stops.get(r.scaffold)
         if stop is not None:

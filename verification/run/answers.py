@@ -72,6 +72,11 @@ AnswerKindFactory = Callable[[PromptBuilder, Catalog, RunConfig], AnswerKind]
 """Makes a run's answer kind from its prompt builder, catalog and configuration."""
 
 
+CONTEXT_REFUSED = "the request does not fit the model's context window"
+"""The reason of a case whose request a server refused for its context window (HTTP 400):
+judged as that case's truncation, and said on the terminal."""
+
+
 def stopped_early(response: LLMResponse, max_tokens: int) -> Judgement | None:
     """The verdict on a reply that stopped before its end (its token limit, the model's
     context window, a refusal), whatever kind of answer was asked; ``None`` otherwise."""

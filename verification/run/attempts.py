@@ -34,7 +34,7 @@ from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.credentials import redact_known
 from verification.llm.limiter import AdaptiveLimiter, Slot
 from verification.llm.prompt_builder import Prompt, PromptBuilder
-from verification.run.answers import AnswerKind, Judgement
+from verification.run.answers import CONTEXT_REFUSED, AnswerKind, Judgement
 from verification.run.budget import CostBudget
 from verification.run.call_log import CallLog
 from verification.store.journal import JournalWriter, read_journal
@@ -335,9 +335,7 @@ class Attempts:
         if isinstance(reply, ContextWindowError):
             # The case's prompt and output budget are more than the model can hold: a
             # failure at its size (as a reply the context window cut off is), not the run's.
-            verdict = Judgement(
-                "truncated", 1, f"the request does not fit the model's context window: {reply}"
-            )
+            verdict = Judgement("truncated", 1, f"{CONTEXT_REFUSED}: {reply}")
         elif response is None:
             verdict = Judgement("infra_error", None, str(reply))
         else:
