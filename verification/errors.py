@@ -271,8 +271,8 @@ class NotAReply(TransientLLMError, ValueError):
 
 class ContextWindowError(LLMError):
     """The server refused the request because its prompt and output budget do not fit the
-    model's context window (a local server's HTTP 400 saying so): the case's failure at its
-    size, as a reply cut off by the context window is, not the run's end."""
+    model's context window (a local server's HTTP 400 saying so): an infrastructure error
+    of that case (the server's setting, asked again on resume), not the run's end."""
 
     exit_code: ClassVar[int] = 2
 

@@ -29,7 +29,6 @@ from verification.certify.results import (
     results_from_journal,
 )
 from verification.config import RunConfig, VerificationSettings, load_settings, resolve_settings
-from verification.errors import ConfigurationError
 from verification.llm.base import LLMProvider
 from verification.llm.batches import batches_for
 from verification.llm.cache.provider import CachingProvider
@@ -268,14 +267,6 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         settings = self.settings
         self._calibrations = {}  # another run's case of the same id may differ (its seed)
         previous = paths.read_manifest() if resumed else None
-        if previous is not None and previous.merged_shards:
-            # Its answers are the shards': asked again, each would be paid for twice.
-            raise ConfigurationError(
-                f"run {paths.run_id} was merged from the shards "
-                f"{', '.join(previous.merged_shards)}: it is not resumed (a resume would ask "
-                "the model again for answers the shards hold); run merge on the shards' "
-                "folders again"
-            )
         # Read once: the run's folder is this process's from here (a new run's has none).
         journalled = read_journal(paths.journal)
         if previous is not None:  # a run of a --baseline pair goes on as its arm
@@ -383,7 +374,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         stopping = STOPPING_RULES[plan.stopping](plan.cases, manifest, journal_so_far, growth)
         attempts.journal = journal = JournalWriter(paths.journal, paths.run_id)
         if attempts.budget is not None:
-            attempts.call_log = CallLog(paths.run_dir / CALL_FILE)
+            attempts.call_log = CallLog(paths.run_dir / CALL_FILE, paths.run_id)
         interrupted = False
         try:
             for identifier, error, epoch in unanswerable:

@@ -105,3 +105,15 @@ def test_a_run_through_an_openai_compatible_server_judges_only_the_final_answer(
     records = read_journal(run / "results.jsonl")
     assert [r.outcome for r in records] == ["failed"] * 4
     assert all("</think>" in (r.raw_response or "") for r in records)  # kept as sent
+
+
+def test_a_tag_inside_a_line_is_data_and_a_tag_in_any_case_is_a_tag() -> None:
+    # Hunt s: a right answer whose strings held "</think>" was thrown away; <Think> was not
+    # recognised.
+    answer = '```json\n{"positions": [3], "note": "</think> and <think>"}\n```'
+    assert after_reasoning(f"Work.\n{answer}") == f"Work.\n{answer}"
+    program = '```python\nTAGS = ("<think>", "</think>")\nprint(TAGS)\n```'
+    assert extract_program(program)[0] == 'TAGS = ("<think>", "</think>")\nprint(TAGS)\n'
+    assert _read(f"<Think>\n{RIGHT}\n</Think>\nNo answer.").answer is None
+    parsed = _read(f"Thinking it over.</think>\n\n{RIGHT}")  # the close ending a line
+    assert parsed.answer == CASE.expected and parsed.failed_level is None

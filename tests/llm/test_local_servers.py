@@ -147,17 +147,31 @@ def test_a_size_past_the_server_s_context_is_that_size_s_failure_not_the_run_s_e
             return server.Reply(400, refusal)
         return server.chat_completion('```json\n{"positions": []}\n```', model=MODEL)
 
-    server.script([server.models(MODEL), *[reply] * 100])
+    server.script([server.models(MODEL), *[reply] * 400])
     argv = ["verify", "kmp", "--provider", "openai", "--model", MODEL, "--sizes", "24,192"]
     code = main([*argv, "--cases", "4", "--output", str(tmp_path), "--no-cache"])
-    assert code == 1  # judged: FAILED or PARTIAL, where it stopped with exit 2
+    assert code != 2  # the run went on, where it stopped with exit 2
     (run,) = (tmp_path / "runs").iterdir()
     records = read_journal(run / "results.jsonl")
     big = [r for r in records if r.size == 192]
-    assert big and {r.outcome for r in big} == {"truncated"}
+    # The server's setting, not the model's answer nor the scaffold's (hunt s: counted as
+    # cut off, a server too small for every size certified the scaffold FAILED).
+    assert big and {r.outcome for r in big} == {"infra_error"}
     assert all("context window" in r.reason for r in big)
     assert {r.outcome for r in records if r.size == 24} <= {"passed", "failed"}
     # Said on the terminal, with the fix: a server configured too small is not silent.
     said = capsys.readouterr().out
     assert f"kmp: {len(big)} case(s) did not fit the model's context window" in said
     assert "--max-model-len" in said
+
+
+def test_a_server_too_small_for_every_size_judges_nothing(
+    server: FakeModelServer, tmp_path: Path
+) -> None:
+    refusal = server.openai_error(400, "BadRequestError", "maximum context length is 512")
+    server.script([server.models(MODEL), *[refusal] * 400])
+    argv = ["verify", "kmp", "--provider", "openai", "--model", MODEL, "--cases", "3"]
+    assert main([*argv, "--output", str(tmp_path), "--no-cache"]) == 3  # INCOMPLETE
+    (run,) = (tmp_path / "runs").iterdir()
+    summary = json.loads((run / "reports" / "summary.json").read_text())
+    assert summary["scaffolds"]["kmp"]["status"] == "INCOMPLETE"

@@ -53,8 +53,10 @@ def test_each_status_has_one_kind_of_error(
         "input length and `max_tokens` exceed context limit: 187254 + 20000 > 200000",
         "prompt is too long: 210000 tokens > 200000 maximum",
         "context_length_exceeded",
+        "The input (9252 tokens) is longer than the model's context length (8192 tokens).",
+        "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 8192",
     ],
-    ids=["openai-vllm", "llama.cpp", "messages-api", "prompt-too-long", "code"],
+    ids=["openai-vllm", "llama.cpp", "messages-api", "prompt-too-long", "code", "sglang", "tgi"],
 )
 def test_a_request_past_the_context_window_is_its_case_s_failure_not_fatal(said: str) -> None:
     error = status_error(400, StatusReply("server returned", detail=f": {said}"), "key")

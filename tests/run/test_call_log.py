@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from verification.errors import JournalError, StoredFileError
+from verification.errors import JournalError, RunWriteError, StoredFileError
 from verification.run.call_log import CallLog, InFlight, in_flight
 
 
@@ -76,3 +76,37 @@ def test_a_log_that_is_no_regular_file_is_not_read(tmp_path: Path) -> None:
     os.mkfifo(path)  # a FIFO would hang a plain open
     with pytest.raises(StoredFileError, match="not a regular file"):
         in_flight(path)
+
+
+def test_a_log_planted_as_a_link_is_neither_read_nor_written_through(tmp_path: Path) -> None:
+    # Hunt s: a dangling link at calls.jsonl had a --resume create its target outside the
+    # results folder and write the run's calls there.
+    path = tmp_path / "calls.jsonl"
+    target = tmp_path / "elsewhere.txt"
+    path.symlink_to(target)
+    log, (call, *_) = _log(path)
+    with pytest.raises(StoredFileError, match="symbolic link"):
+        log.sent(call, 0.5)
+    assert not target.exists()
+    with pytest.raises(StoredFileError, match="symbolic link"):
+        in_flight(path)
+
+
+def test_a_full_disk_names_the_log_the_run_and_how_to_go_on(tmp_path: Path) -> None:
+    import resource
+    import signal
+
+    path = tmp_path / "20261128T000000Z-abcdef" / "calls.jsonl"
+    path.parent.mkdir()
+    log, (call, *_) = _log(path)
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    before = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, hard))  # no file may grow
+    try:
+        with pytest.raises(RunWriteError) as raised:
+            log.sent(call, 0.5)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, before)
+    said = str(raised.value)
+    assert f"cannot write {path}" in said and "--resume 20261128T000000Z-abcdef" in said

@@ -293,10 +293,28 @@ def test_a_merge_that_cannot_write_leaves_no_run_and_says_to_merge_again(
     err = capsys.readouterr().err
     assert "run the same merge again" in err and "--resume" not in err
     assert list((merged / "runs").iterdir()) == []  # the partial run is gone
-    # Merged again with room, it is whole; a resume of it is refused, naming the shards.
-    assert main(merge) in (0, 1)
+    # Merged again with room, it is whole: a resume of it asks nothing.
+    code = main(merge)
     (made,) = _run_dirs(merged)
-    capsys.readouterr()
+    lines = (made / "results.jsonl").read_bytes()
+    assert main(["verify", "--resume", made.name, "--output", str(merged)]) == code
+    assert (made / "results.jsonl").read_bytes() == lines
+
+
+def test_a_merge_killed_before_its_end_leaves_no_run_to_resume(
+    tmp_path: Path, three_shards: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hunt s: a partial merged run that --resume could take would pay again for answers the
+    # shards hold; its manifest is written last, so a merge killed before it leaves none.
+    from verification.store.paths import RunPaths
+
+    def killed(self: RunPaths, manifest: object) -> None:
+        raise KeyboardInterrupt  # as a kill right before the manifest
+
+    monkeypatch.setattr(RunPaths, "write_manifest", killed)
+    merged = tmp_path / "merged"
+    assert main(["merge", *map(str, three_shards), "--output", str(merged)]) == 130
+    monkeypatch.undo()
+    (made,) = (merged / "runs").iterdir()
+    assert not (made / "manifest.json").exists()
     assert main(["verify", "--resume", made.name, "--output", str(merged)]) == 2
-    err = capsys.readouterr().err
-    assert "merged from the shards" in err and "merge on the shards' folders again" in err

@@ -250,8 +250,9 @@ def print_run_notes(outcome: RunResult) -> None:
         if refused:
             print(
                 f"{r.scaffold}: {refused} case(s) did not fit the model's context window "
-                "(the server refused them, HTTP 400) and count as cut off: give the server "
-                "a larger context (vLLM --max-model-len, llama.cpp -c) to judge those sizes"
+                "(the server refused them, HTTP 400; none of that size or larger was asked "
+                "after): not counted; give the server a larger context (vLLM "
+                "--max-model-len, llama.cpp -c), then --resume asks them"
             )
         stop = stops.get(r.scaffold)
         if stop is not None:

@@ -208,10 +208,13 @@ def merge_shards(
     try:
         with contextlib.ExitStack() as owned:
             owned.enter_context(paths.lock())
-            paths.write_manifest(manifest)
+            # The journal first, the manifest last: a merge killed before its end leaves
+            # no run to resume (a resume of a merged journal cut short would ask the model
+            # again for answers the shards hold), and a merged run is whole.
             with JournalWriter(paths.journal, paths.run_id) as journal:
                 for record in records:
                     journal.append(record)
+            paths.write_manifest(manifest)
     except (RunWriteError, OSError) as exc:
         # The shards hold every answer, and merge only reads them: the partial run goes,
         # and the same merge is the way on (a resume of it would pay for them again).

@@ -21,8 +21,10 @@ __all__ = [
 ]
 
 
-_REASONING_OPENS = re.compile(r"<think(?:ing)?>")
-_REASONING_ENDS = re.compile(r"</think(?:ing)?>")
+# A tag counts where a model writes one, on a line's start or end: inside a line (a JSON
+# string, a program's text) it is data.
+_REASONING_OPENS = re.compile(r"^[ \t]*<think(?:ing)?>|<think(?:ing)?>[ \t]*$", re.I | re.M)
+_REASONING_ENDS = re.compile(r"^[ \t]*</think(?:ing)?>|</think(?:ing)?>[ \t]*$", re.I | re.M)
 REASONING_ONLY = "the reply holds only reasoning (<think>...</think>) and no final answer after it"
 """Why a reply whose every word is inline reasoning has no answer."""
 
@@ -31,11 +33,12 @@ def after_reasoning(text: str) -> str:
     """``text`` less the reasoning a model wrote inline: everything up to its last
     ``</think>`` (R1's template opens the block in the prompt, so the reply may hold only
     the close), and everything from a ``<think>`` left open after that (``<thinking>``
-    alike). Reasoning models served without a reasoning parser (vLLM's default,
-    llama.cpp's ``--reasoning-format none``, a proxy in front of them) send their whole
-    chain of thought in the reply's text, drafts of the answer included: the answer is what
-    follows it, as a thinking block is never the answer on the Messages API."""
-    if "<think" not in text and "</think" not in text:  # most replies: one pass in C
+    alike, in any case; a tag counts at a line's start or end, where models write them,
+    not inside a line). Reasoning models served without a reasoning parser (vLLM's
+    default, llama.cpp's ``--reasoning-format none``, a proxy in front of them) send their
+    whole chain of thought in the reply's text, drafts of the answer included: the answer
+    is what follows it, as a thinking block is never the answer on the Messages API."""
+    if "hink" not in text and "HINK" not in text:  # most replies: one pass in C
         return text
     text = text[max((ends.end() for ends in _REASONING_ENDS.finditer(text)), default=0) :]
     opens = _REASONING_OPENS.search(text)

@@ -34,13 +34,16 @@ __all__ = ["SdkWording", "StatusReply", "parse_retry_after", "status_error", "tr
 
 
 _CONTEXT_WINDOW = re.compile(
-    r"context_length_exceeded|maximum context length|exceed_context_size|context size"
-    r"|exceeds? (?:the )?context limit|context window|prompt is too long",
+    r"context_length_exceeded|context length|exceed_context_size|context size"
+    r"|exceeds? (?:the )?context limit|context window|prompt is too long"
+    r"|tokens \+ `?max_new_tokens`? must be",
     re.IGNORECASE,
 )
 """How servers word a request that does not fit the model's context: OpenAI's and vLLM's
-code and message, llama.cpp's ``exceed_context_size_error``, the Messages API's
-"input length and `max_tokens` exceed context limit" and "prompt is too long"."""
+code and "maximum context length", SGLang's "longer than the model's context length",
+llama.cpp's ``exceed_context_size_error``, TGI's "`inputs` tokens + `max_new_tokens` must
+be <= N", the Messages API's "input length and `max_tokens` exceed context limit" and
+"prompt is too long"."""
 
 
 def _seconds(text: str, scale: float = 1.0) -> float | None:

@@ -74,7 +74,7 @@ AnswerKindFactory = Callable[[PromptBuilder, Catalog, RunConfig], AnswerKind]
 
 CONTEXT_REFUSED = "the request does not fit the model's context window"
 """The reason of a case whose request a server refused for its context window (HTTP 400):
-judged as that case's truncation, and said on the terminal."""
+an infrastructure error of that case (the server's setting), said on the terminal."""
 
 
 def stopped_early(response: LLMResponse, max_tokens: int) -> Judgement | None:

@@ -149,6 +149,9 @@ class Attempts:
     a resume counts the calls a killed process had in flight."""
     answered: set[tuple[str, int]] = field(default_factory=set)
     """The case samples the journal answered before this invocation (a resumed run's)."""
+    context_refused: dict[str, int] = field(default_factory=dict)
+    """Per scaffold, the smallest size whose request a server refused for its context
+    window: its cases of that size or larger are not asked (each would be refused alike)."""
     calibrations: dict[str, CaseCalibration] = field(default_factory=dict)
     """Each answered case's calibration, by id: made while other requests wait."""
     arm: Arm | None = None
@@ -210,6 +213,9 @@ class Attempts:
         """The first attempt (in ``slot``, if one is held) and, while a reply cannot be
         read, repairs (each queuing for a slot); from ``first_attempt`` with ``prompt``
         when another transport made the attempts before it (a batch)."""
+        refused = self.context_refused.get(job.spec.name)
+        if refused is not None and (job.planned.size or 0) >= refused:
+            return []  # left unasked, as past a budget: the terminal says why
         slot = slot or self.limiter.slot()
         if prompt is None:
             try:
@@ -333,9 +339,14 @@ class Attempts:
             if not TokenCounts.readable(credible):  # the cache keeps what was said
                 response = self._at_worst(request, response.model_copy(update={"usage": credible}))
         if isinstance(reply, ContextWindowError):
-            # The case's prompt and output budget are more than the model can hold: a
-            # failure at its size (as a reply the context window cut off is), not the run's.
-            verdict = Judgement("truncated", 1, f"{CONTEXT_REFUSED}: {reply}")
+            # The case's prompt and output budget are more than the server holds: its
+            # setting, not the model's answer nor the scaffold's, and not the run's end
+            # either (a sweep's smaller sizes still fit): not counted, asked again on resume.
+            verdict = Judgement("infra_error", None, f"{CONTEXT_REFUSED}: {reply}")
+            size = job.planned.size or 0
+            self.context_refused[job.spec.name] = min(
+                size, self.context_refused.get(job.spec.name, size)
+            )
         elif response is None:
             verdict = Judgement("infra_error", None, str(reply))
         else:

@@ -28,7 +28,8 @@ from typing import IO, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from verification.errors import JournalError, StoredFileError
-from verification.store.stored_files import open_regular_file, parse_stored_json
+from verification.store.paths import write_error
+from verification.store.stored_files import open_own_file, parse_stored_json
 
 __all__ = ["CALL_FILE", "CallLine", "CallLog", "InFlight", "in_flight"]
 
@@ -60,8 +61,9 @@ class InFlight:
 class CallLog:
     """``calls.jsonl`` as one process appends to it (opened on the first line)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, run_id: str = "") -> None:
         self.path = path
+        self.run_id = run_id or path.parent.name
         self._token = secrets.token_hex(6)
         self._count = 0
         self._sent: set[str] = set()
@@ -90,10 +92,14 @@ class CallLog:
             self._file = None
 
     def _write(self, line: CallLine) -> None:
-        if self._file is None:
-            self._file = self.path.open("a", encoding="utf-8")
-        self._file.write(json.dumps(line.model_dump(exclude_none=True)) + "\n")
-        self._file.flush()
+        try:
+            if self._file is None:  # no link followed, no FIFO waited on: its own file
+                fd = open_own_file(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+                self._file = os.fdopen(fd, "a", encoding="utf-8")
+            self._file.write(json.dumps(line.model_dump(exclude_none=True)) + "\n")
+            self._file.flush()
+        except OSError as exc:  # a full disk: the file, the run and how to go on
+            raise write_error(self.path, self.run_id, exc) from None
 
 
 def in_flight(path: Path) -> InFlight:
@@ -102,7 +108,7 @@ def in_flight(path: Path) -> InFlight:
     :class:`~verification.errors.JournalError` naming it: a call it may name would go
     uncounted, and the user decides (remove the line to go on without it)."""
     try:
-        fd = open_regular_file(path)
+        fd = open_own_file(path, os.O_RDONLY)
     except FileNotFoundError:
         return InFlight(0, 0.0)
     sent: dict[str, float] = {}
