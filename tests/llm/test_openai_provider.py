@@ -23,7 +23,7 @@ from verification.llm.openai_compat import OpenAICompatibleProvider
 from verification.llm.retry import RetryPolicy
 
 if TYPE_CHECKING:
-    from tests.support.fake_server import FakeModelServer
+    from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply
 
 FAST = RetryPolicy(max_retries=2, initial_wait=0.01, max_wait=1.0)
 REQUEST = LLMRequest(
@@ -307,3 +307,26 @@ def test_a_wildcard_route_serves_only_what_it_matches(fake_server: FakeModelServ
     fake_server.script([fake_server.models("openai/*", "qwen3:8b")])
     with pytest.raises(ConfigurationError, match="does not serve model 'qwen3'"):
         _preflight(fake_server.openai_base_url, model="qwen3")  # another tag is another model
+
+
+def test_a_base_url_without_v1_is_named_with_the_fix(fake_server: FakeModelServer) -> None:
+    # Hunt t: Ollama's root (http://localhost:11434) set as the base URL gave a run that
+    # stopped on a bare 404, and a resume command the fix could never follow.
+    def listing(request: RecordedRequest) -> Reply:
+        if request.path == "/v1/models":
+            return fake_server.models("qwen3:8b")
+        return fake_server.Reply(404, raw=b"404 page not found", content_type="text/plain")
+
+    fake_server.script([listing, listing])
+    fix = r"under /v1 there; set VERIFY_OPENAI_BASE_URL=.*/v1$"
+    with pytest.raises(ConfigurationError, match=fix):
+        _preflight(fake_server.base_url, model="qwen3:8b")
+    assert [r.path for r in fake_server.requests] == ["/models", "/v1/models"]
+
+
+def test_a_server_without_a_model_list_anywhere_still_runs_with_a_model(
+    fake_server: FakeModelServer,
+) -> None:
+    missing = fake_server.Reply(404, raw=b"not found", content_type="text/plain")
+    fake_server.script([missing, missing])
+    assert _preflight(fake_server.base_url, model="m") == "m"

@@ -330,3 +330,41 @@ def test_calls_in_flight_when_a_run_stops_count_against_the_budget_of_its_resume
     said = caplog.text
     assert "2 call(s) were in flight" in said and f"${2 * PER_ATTEMPT:.4f} in all" in said
     assert read_manifest_file(run / "manifest.json").stopped_by_budget
+
+
+@pytest.mark.usefixtures("sigint_heard")
+def test_the_resume_command_after_ctrl_c_is_one_line_beside_a_progress_bar(
+    server: FakeModelServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Hunt t: with the bar live, the printed resume command was wrapped at the terminal's
+    # width with real line breaks, so pasted it ran `verify --resume` alone.
+    right = server.right_kmp_replies(SEED, 12)
+    arrived, release = threading.Semaphore(0), threading.Event()
+
+    def held(request: RecordedRequest) -> Reply:
+        arrived.release()
+        release.wait(60)
+        return server.message("late", model=MODEL)
+
+    def stop_when_held() -> None:
+        assert arrived.acquire(timeout=60)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    server.script([held] * 4)
+    monkeypatch.setenv("COLUMNS", "80")  # a terminal narrower than the command
+    stopper = threading.Thread(target=stop_when_held, daemon=True)
+    stopper.start()
+    try:
+        code = _verify(tmp_path, 4, "--progress", "--concurrency", "1")
+    finally:
+        release.set()
+    stopper.join(5)
+    assert code == 130 and right
+    err = capsys.readouterr().err
+    (run,) = (tmp_path / "runs").iterdir()
+    (said,) = [line for line in err.splitlines() if "continue with:" in line]
+    assert said.rstrip().endswith(f"--output {tmp_path}"), said
+    assert f"--resume {run.name}" in said

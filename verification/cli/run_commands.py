@@ -260,6 +260,8 @@ class RunCommands(CommandsBase):
                     )
                 )
             except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
+                if bar is not None:  # first: a live bar wraps what is printed beside it
+                    bar.close()
                 say_how_to_resume(runner, self.prog, asked=isinstance(exc, KeyboardInterrupt))
                 raise
             finally:
@@ -358,6 +360,8 @@ class RunCommands(CommandsBase):
                 terminable(runs.run(scaffolds, tiers=tiers, case_ids=case_ids, size=size))
             )
         except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
+            if bar is not None:  # first: a live bar wraps what is printed beside it
+                bar.close()
             for runner in runs.runners.values():
                 say_how_to_resume(runner, self.prog, asked=isinstance(exc, KeyboardInterrupt))
             raise
@@ -438,6 +442,8 @@ class RunCommands(CommandsBase):
                 )
             )
         except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
+            if bar is not None:  # first: a live bar wraps what is printed beside it
+                bar.close()
             if runners:  # the run under way; it goes on as its arm when resumed
                 say_how_to_resume(runners[-1], self.prog, asked=isinstance(exc, KeyboardInterrupt))
             if len(runners) == 2 and runners[0].run_id and runners[1].run_id:

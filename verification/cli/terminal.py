@@ -78,6 +78,7 @@ class ProgressBar:
         )
 
     def close(self) -> None:
+        """Take the bar off the terminal (again: nothing)."""
         self._progress.stop()
 
 

@@ -189,6 +189,14 @@ class OpenAICompatibleProvider(LLMProvider):
         except openai.APIStatusError as exc:
             if exc.status_code in (401, 403):  # a refused key, not a missing list
                 raise translate_openai_error(exc, self.base_url, secrets=self._secrets) from None
+            if exc.status_code == 404 and await self._lists_under_v1():
+                # Ollama's and llama.cpp's API is under /v1, and their root is often set.
+                fixed = without_credentials(self.base_url.rstrip("/") + "/v1")
+                raise ConfigurationError(
+                    f"the server at {where} has no model list (HTTP 404), and {fixed} "
+                    f"serves one: an OpenAI-compatible API is under /v1 there; set "
+                    f"VERIFY_OPENAI_BASE_URL={fixed}"
+                ) from None
             # Some servers serve chat but not /models; the first request will tell.
             if self.model is None:
                 raise ConfigurationError(
@@ -220,6 +228,21 @@ class OpenAICompatibleProvider(LLMProvider):
             printable(self.model, 100),
             where,
         )
+
+    async def _lists_under_v1(self) -> bool:
+        """Whether the server lists its models under ``/v1`` where the base URL lacks it."""
+        import openai
+
+        if self.base_url.rstrip("/").endswith("/v1"):
+            return False
+        probe = self._client.with_options(base_url=self.base_url.rstrip("/") + "/v1")
+        failed: tuple[type[BaseException], ...] = (openai.OpenAIError, TimeoutError, *BODY_FAULTS)
+        try:
+            async with asyncio.timeout(self.timeout):
+                await probe.models.with_raw_response.list()
+        except failed:
+            return False
+        return True
 
     def model_for(self, configured: str) -> str:
         return self.model or configured
