@@ -575,3 +575,16 @@ def test_a_limiter_paused_as_one_event_loop_ends_wakes_waiters_in_the_next() -> 
 
     asyncio.run(paused_with_a_waiter())
     asyncio.run(later_run())
+
+
+def test_an_estimate_for_an_openai_server_with_no_model_named_prices_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hunt t: it quoted "at most $5.8162 for claude-haiku-4-5" for a local server, whose own
+    # model a run asks when none is named. Nothing is sent: port 9 has no server.
+    monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    argv = ["verify", SCAFFOLD, "--provider", "openai", "--estimate", "--output", str(tmp_path)]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "at most unknown (no price) for the server's model (name it with --model" in printed
+    assert "claude" not in printed and "$" not in printed.split("total:")[1].split("\n")[0]

@@ -163,7 +163,10 @@ class RunCommands(CommandsBase):
                 )
             unpaid = self.settings.provider in UNPAID_PROVIDERS
             for model in self.settings.model_names:
-                priced = self.settings.for_model(model)
+                # With no model named, an openai server's own is asked: the estimate says
+                # it cannot price that, rather than price the default Anthropic model.
+                server_s = self.settings.provider == "openai" and not self.settings.model
+                priced = self.settings if server_s else self.settings.for_model(model)
                 if several:  # asked all at once: a thorough run sweeps its fixed sizes
                     priced = priced.model_copy(update={"envelope": False})
                 costs: list[float | None] = []

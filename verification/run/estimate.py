@@ -33,6 +33,7 @@ from verification.store.pricing import BATCH_PRICE_SHARE, TokenCounts, estimate_
 from verification.store.thinking import max_tokens_with
 
 __all__ = [
+    "SERVER_S_MODEL",
     "ScaffoldEstimate",
     "envelope_paths",
     "estimate_run",
@@ -64,6 +65,10 @@ class ScaffoldEstimate:
     """Why the scaffold would not be read from the prompt cache (empty when it would)."""
 
 
+SERVER_S_MODEL = "the server's model (name it with --model to price it)"
+"""What an estimate prices for the openai provider with no model named: nothing."""
+
+
 def estimate_run(
     settings: RunConfig,
     scaffold_names: Sequence[str],
@@ -78,6 +83,10 @@ def estimate_run(
     catalog = catalog or default_catalog()
     builder = prompt_builder or PromptBuilder(settings.scaffolds_dir, catalog=catalog)
     model = settings.model_name
+    if settings.provider == "openai" and not settings.model:
+        # The server's own model is asked (its only one), which nothing sent cannot know:
+        # priced as unknown, not as the default Anthropic model.
+        model = SERVER_S_MODEL
     caching = settings.provider in CACHING_PROVIDERS
     basis = cost_basis(settings, model, prompt_caching=caching)
     # Planned as the run plans them: the level's tiers and size sweep, the cert seed.
