@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+import json
 import math
 from fractions import Fraction
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -424,3 +426,20 @@ def test_errors_on_cases_past_the_deciding_look_are_shown_not_counted_against_it
         "kmp", holed, planned=60, plan=plan, order=order, final=True
     )
     assert results.status == "INCOMPLETE"
+
+
+def test_the_report_says_how_many_counted_cases_repeat_an_earlier_input(tmp_path: Path) -> None:
+    # Hunt t: n_queens' simple tier drew the same board again and again (31 of 54 cases),
+    # each counted as a case, while the docs called n "distinct cases".
+    from verification.cli import main
+    from verification.store.journal import read_journal
+
+    argv = ["verify", "n_queens", "--provider", "reference", "--cases", "40"]
+    assert main([*argv, "--output", str(tmp_path)]) == 0
+    (run,) = (tmp_path / "runs").iterdir()
+    records = read_journal(run / "results.jsonl")
+    inputs = {r.case_id: json.dumps(r.input, sort_keys=True) for r in records}
+    repeated = len(inputs) - len(set(inputs.values()))
+    assert repeated > 0  # the catalog's n_queens at this seed: the point of the test
+    report = (run / "reports" / "n_queens.md").read_text()
+    assert f"; {repeated} of them repeat an earlier case's input" in report

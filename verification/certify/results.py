@@ -1,6 +1,6 @@
 """Certification from the journal: a pure function of attempt records.
 
-``n`` counts distinct cases with at least one counted answer: a first attempt that ended
+``n`` counts distinct case ids with at least one counted answer: a first attempt that ended
 ``passed``, ``failed``, ``truncated`` or ``refused`` (a refusal is an answer the model
 chose not to give: it counts against the rate, at no level). A case's score is the share of
 its counted answers (its samples) that pass; the pass rate is the mean case score, so that
@@ -25,9 +25,11 @@ that looked as it went. The status a decision gives is the rate's at that look, 
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from verification.cases import TIERS, ProgramTask, parse_case_id
 from verification.catalog import Catalog, default_catalog
@@ -100,6 +102,10 @@ def _interval(cases: CaseScores) -> tuple[float, float]:
         return 0.0, 1.0
     effective = effective_answers(cases.tallies.values())
     return wilson_interval(float(cases.total()) / cases.n * effective, effective)
+
+
+def _input_key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=repr)
 
 
 def _record_size(record: AttemptRecord) -> int | None:
@@ -177,6 +183,17 @@ class ScaffoldResults:
     asked_after: int = 0
     """Counted cases answered past the look that decided (a run that asked up to its cap
     and looked afterwards): shown, not counted."""
+
+    @property
+    def repeated_inputs(self) -> int:
+        """Counted cases whose input an earlier counted case had: a tier with few possible
+        inputs (small boards, short texts) draws some again. Each still counts in ``n``,
+        and the report says how many, so a rate over many copies of one easy input is seen
+        for what it is."""
+        counted = {
+            r.test_case.id: r.test_case.input for r in self.results if r.outcome != "infra_error"
+        }
+        return len(counted) - len({_input_key(value) for value in counted.values()})
 
     @property
     def pass_rate(self) -> float:
