@@ -175,3 +175,24 @@ def test_a_server_too_small_for_every_size_judges_nothing(
     (run,) = (tmp_path / "runs").iterdir()
     summary = json.loads((run / "reports" / "summary.json").read_text())
     assert summary["scaffolds"]["kmp"]["status"] == "INCOMPLETE"
+
+
+def test_a_run_answered_wholly_from_the_cache_costs_nothing_even_unpriced(
+    server: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt t: a local model, which no price table knows, printed "cost: unknown (no price:
+    # set VERIFY_PRICES)" even for 0 live calls: nothing was paid, whatever the price.
+    right = server.right_kmp_replies(SEED, CASES)
+
+    def reply(request: RecordedRequest) -> Reply:
+        return server.chat_completion(right[request.json["messages"][-1]["content"]], model=MODEL)
+
+    server.script([server.models(MODEL), *[reply] * CASES, server.models(MODEL)])
+    argv = ["verify", "kmp", "--provider", "openai", "--model", MODEL, "--seed", str(SEED)]
+    argv += ["--cases", str(CASES), "--output", str(tmp_path)]
+    assert main(argv) == 0
+    assert f"cost: unknown (no price: set VERIFY_PRICES) for {CASES} live call(s)" in (
+        capsys.readouterr().out
+    )
+    assert main(argv) == 0  # every answer from the response cache
+    assert "cost: $0.0000 for 0 live call(s)" in capsys.readouterr().out

@@ -278,7 +278,12 @@ def print_cost(outcome: RunResult, settings: RunConfig, prog: str) -> None:
     if manifest.dry_run or manifest.cost_basis is None:
         return
     cost = total_cost(outcome.costs, manifest.cost_basis)
-    usd = "unknown (no price: set VERIFY_PRICES)" if cost.usd is None else f"${cost.usd:.4f}"
+    paid_nothing = not cost.live_calls and not cost.batch_answers  # every answer cached
+    usd = (
+        f"${cost.usd or 0.0:.4f}"
+        if cost.usd is not None or paid_nothing
+        else "unknown (no price: set VERIFY_PRICES)"
+    )
     batch = f" and {cost.batch_answers} batch answer(s)" if cost.batch_answers else ""
     print(
         f"cost: {usd} for {cost.live_calls} live call(s){batch}; "
