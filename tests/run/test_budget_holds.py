@@ -278,6 +278,46 @@ def test_a_manifest_that_records_no_budget_is_refused_as_the_manifest_s_fault(
     assert len(server.requests) == 1
 
 
+class _CtrlCWhenHeld:
+    """Replies that wait until the block ends (:meth:`held`), and a Ctrl-C this process
+    sends itself once ``held`` of them have arrived and ``journalled`` answers are in the
+    run's journal (flushed as written): a run stopped with calls in flight."""
+
+    def __init__(
+        self, reply: Callable[[RecordedRequest], Reply], folder: Path, *, held: int, journalled: int
+    ) -> None:
+        self._reply, self._folder = reply, folder
+        self._held, self._journalled = held, journalled
+        self._arrived, self._release = threading.Semaphore(0), threading.Event()
+        self._stopper = threading.Thread(target=self._stop, daemon=True)
+
+    def held(self, request: RecordedRequest) -> Reply:
+        self._arrived.release()
+        self._release.wait(60)
+        return self._reply(request)
+
+    def _stop(self) -> None:
+        for _ in range(self._held):
+            assert self._arrived.acquire(timeout=60), "a held call never arrived"
+        deadline = time.monotonic() + 60
+        while self._lines() < self._journalled:
+            assert time.monotonic() < deadline, "the answers were never journalled"
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    def _lines(self) -> int:
+        journals = self._folder.glob("runs/*/results.jsonl")
+        return sum(len(journal.read_bytes().splitlines()) for journal in journals)
+
+    def __enter__(self) -> _CtrlCWhenHeld:
+        self._stopper.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._release.set()  # the held replies come after the run, billed, never journalled
+        self._stopper.join(5)
+
+
 @pytest.mark.usefixtures("sigint_heard")
 def test_calls_in_flight_when_a_run_stops_count_against_the_budget_of_its_resume(
     server: FakeModelServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
@@ -287,35 +327,15 @@ def test_calls_in_flight_when_a_run_stops_count_against_the_budget_of_its_resume
     # a few times spent $1.02 under --max-cost 0.6. Here two calls are in flight when the
     # run is stopped; their replies come after it, billed and never journalled.
     right = server.right_kmp_replies(SEED, 12)
-    arrived, release = threading.Semaphore(0), threading.Event()
 
     def answer(request: RecordedRequest) -> Reply:
         (case,) = [p for p in right if request.json["messages"][-1]["content"].startswith(p)]
         return server.message(right[case], model=MODEL, output_tokens=OUTPUT)
 
-    def held(request: RecordedRequest) -> Reply:
-        arrived.release()
-        release.wait(60)
-        return answer(request)
-
-    def stop_when_both_are_held() -> None:
-        assert arrived.acquire(timeout=60) and arrived.acquire(timeout=60)
-        deadline = time.monotonic() + 60  # and the other two journalled (flushed as written)
-        while sum(len(p.read_bytes().splitlines()) for p in tmp_path.glob(journals)) < 2:
-            assert time.monotonic() < deadline, "the two answers were never journalled"
-            time.sleep(0.01)
-        os.kill(os.getpid(), signal.SIGINT)
-
-    server.script([answer, answer, held, held])
-    journals = "runs/*/results.jsonl"
-    stopper = threading.Thread(target=stop_when_both_are_held, daemon=True)
-    stopper.start()
-    try:
+    with _CtrlCWhenHeld(answer, tmp_path, held=2, journalled=2) as stop:
+        server.script([answer, answer, stop.held, stop.held])
         code = _verify(tmp_path, 4, "--concurrency", "8", "--max-cost", str(100 * PER_ATTEMPT))
-    finally:
-        release.set()
     assert code == 130
-    stopper.join(5)
     run = _newest(tmp_path)
     assert len(read_journal(run / "results.jsonl")) == 2
 
@@ -341,28 +361,11 @@ def test_the_resume_command_after_ctrl_c_is_one_line_beside_a_progress_bar(
 ) -> None:
     # Hunt t: with the bar live, the printed resume command was wrapped at the terminal's
     # width with real line breaks, so pasted it ran `verify --resume` alone.
-    right = server.right_kmp_replies(SEED, 12)
-    arrived, release = threading.Semaphore(0), threading.Event()
-
-    def held(request: RecordedRequest) -> Reply:
-        arrived.release()
-        release.wait(60)
-        return server.message("late", model=MODEL)
-
-    def stop_when_held() -> None:
-        assert arrived.acquire(timeout=60)
-        os.kill(os.getpid(), signal.SIGINT)
-
-    server.script([held] * 4)
     monkeypatch.setenv("COLUMNS", "80")  # a terminal narrower than the command
-    stopper = threading.Thread(target=stop_when_held, daemon=True)
-    stopper.start()
-    try:
+    with _CtrlCWhenHeld(lambda _: server.message("late"), tmp_path, held=1, journalled=0) as stop:
+        server.script([stop.held] * 4)
         code = _verify(tmp_path, 4, "--progress", "--concurrency", "1")
-    finally:
-        release.set()
-    stopper.join(5)
-    assert code == 130 and right
+    assert code == 130
     err = capsys.readouterr().err
     (run,) = (tmp_path / "runs").iterdir()
     (said,) = [line for line in err.splitlines() if "continue with:" in line]
