@@ -263,9 +263,8 @@ class RunCommands(CommandsBase):
                     )
                 )
             except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
-                if bar is not None:  # first: a live bar wraps what is printed beside it
-                    bar.close()
-                say_how_to_resume(runner, self.prog, asked=isinstance(exc, KeyboardInterrupt))
+                asked = isinstance(exc, KeyboardInterrupt)
+                say_how_to_resume(runner, self.prog, asked=asked, bar=bar)
                 raise
             finally:
                 if bar is not None:
@@ -363,10 +362,9 @@ class RunCommands(CommandsBase):
                 terminable(runs.run(scaffolds, tiers=tiers, case_ids=case_ids, size=size))
             )
         except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
-            if bar is not None:  # first: a live bar wraps what is printed beside it
-                bar.close()
             for runner in runs.runners.values():
-                say_how_to_resume(runner, self.prog, asked=isinstance(exc, KeyboardInterrupt))
+                asked = isinstance(exc, KeyboardInterrupt)
+                say_how_to_resume(runner, self.prog, asked=asked, bar=bar)
             raise
         finally:
             if bar is not None:
@@ -445,10 +443,9 @@ class RunCommands(CommandsBase):
                 )
             )
         except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
-            if bar is not None:  # first: a live bar wraps what is printed beside it
-                bar.close()
             if runners:  # the run under way; it goes on as its arm when resumed
-                say_how_to_resume(runners[-1], self.prog, asked=isinstance(exc, KeyboardInterrupt))
+                asked = isinstance(exc, KeyboardInterrupt)
+                say_how_to_resume(runners[-1], self.prog, asked=asked, bar=bar)
             if len(runners) == 2 and runners[0].run_id and runners[1].run_id:
                 # The first arm ended, but the pair is reported and linked only once both
                 # have: say what is left of it and the commands that finish it.

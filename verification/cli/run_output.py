@@ -31,9 +31,15 @@ __all__ = [
 ]
 
 
-def say_how_to_resume(runner: VerificationRunner, prog: str, *, asked: bool = False) -> None:
+def say_how_to_resume(
+    runner: VerificationRunner, prog: str, *, asked: bool = False, bar: Any = None
+) -> None:
     """Tell how to go on with a run that stopped (once its directory exists): ``asked``
-    when the user stopped it (Ctrl-C, SIGTERM), which is no failure to fix."""
+    when the user stopped it (Ctrl-C, SIGTERM), which is no failure to fix. A progress
+    ``bar`` still shown is taken down first: a live bar wraps what is printed beside it at
+    the terminal's width, and a command wrapped so fails when pasted."""
+    if bar is not None:
+        bar.close()
     if not runner.run_id:
         return
     from verification.run.resuming import resume_command
