@@ -117,3 +117,11 @@ def test_a_tag_inside_a_line_is_data_and_a_tag_in_any_case_is_a_tag() -> None:
     assert _read(f"<Think>\n{RIGHT}\n</Think>\nNo answer.").answer is None
     parsed = _read(f"Thinking it over.</think>\n\n{RIGHT}")  # the close ending a line
     assert parsed.answer == CASE.expected and parsed.failed_level is None
+
+
+def test_a_reply_past_the_parser_s_bound_is_refused_before_its_reasoning_is_read() -> None:
+    from verification.llm.response_parser import MAX_REPLY_CHARS
+
+    reasoning = "<think>\n" + "x" * MAX_REPLY_CHARS + "\n</think>\n"
+    parsed = _read(reasoning + RIGHT)  # what follows the reasoning is small, the reply is not
+    assert parsed.answer is None and "longer than" in parsed.reason

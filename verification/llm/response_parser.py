@@ -301,9 +301,10 @@ class ResponseParser(LegacyParserAPI):
         """Levels 1 and 2 for ``text``; never raises on model text."""
         if text is None or not text.strip():
             return ParsedAnswer(None, 1, "the reply is empty")
-        text = after_reasoning(text)
-        if not text.strip():
-            return ParsedAnswer(None, 1, REASONING_ONLY)
+        if len(text) <= MAX_REPLY_CHARS:  # a longer one is refused as it is, unread
+            text = after_reasoning(text)
+            if not text.strip():
+                return ParsedAnswer(None, 1, REASONING_ONLY)
         value, leniency, problem = self._syntactic(text)
         if problem is not None:
             return ParsedAnswer(None, 1, problem, leniency)
