@@ -27,6 +27,7 @@ from tests.support.memory_temp import MEMORY_TEMP, memory_temp_fits
 # a fresh interpreter's imports: one per session, which its xdist workers share, serves every
 # folder.
 from tests.support.preloaded import fork_server  # noqa: F401
+from tests.support.rewrite_cache import write_rewritten_modules
 
 # The cyclic collector's youngest generation collected every 10,000 allocations instead of
 # every 700: a test process holds a large heap that stays (every module, scipy, the catalog,
@@ -121,6 +122,10 @@ def pytest_configure(config: pytest.Config) -> None:
     """A plugin for every folder collected (a conftest's hooks see only its own folder)."""
     config.pluginmanager.register(_DoctestsWhereExamplesAre(), "doctests-where-examples-are")
     _temporary_folders_in_memory(config)
+    # The xdist controller (it has no workerinput), before it starts the workers: each
+    # would otherwise rewrite every test module a fresh checkout has not rewritten yet.
+    if getattr(config.option, "dist", "no") != "no" and not hasattr(config, "workerinput"):
+        write_rewritten_modules(config, [TESTS])
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
