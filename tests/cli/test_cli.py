@@ -230,12 +230,14 @@ def test_hostile_responses_cannot_break_the_report(
     assert _lines_a_table_swallows(report) == []
 
 
-def test_no_key_exits_2_and_names_the_key_and_the_offline_option(
+def test_no_key_exits_2_and_names_the_key_a_local_server_and_the_offline_option(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _, err = _run(capsys, "verify", "dijkstra", "--output", str(tmp_path))
     assert code == 2
     assert "ANTHROPIC_API_KEY" in err and "--provider reference" in err
+    # Claude is the default: a user of a local server who left out --provider is told too.
+    assert "--provider openai (VERIFY_OPENAI_BASE_URL" in err
     assert not (tmp_path / "runs").exists(), "nothing is asked or written without a key"
 
 

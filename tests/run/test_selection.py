@@ -148,3 +148,47 @@ def test_rerun_failed_asks_only_the_failures_as_a_new_linked_run_with_today_s_op
     assert {r.outcome for r in read_journal(second_run / "results.jsonl")} == {"passed"}
     # A seed that would draw other cases under the same ids is refused.
     assert main([*argv, "--seed", str(seed + 1)]) == 2
+
+
+@pytest.mark.slow
+def test_rerun_failed_alone_asks_the_run_s_own_local_server_and_model(
+    anthropic_env: FakeModelServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Before: with no --provider the failures of a run at a local server went to Anthropic,
+    # "no Anthropic API key", whatever the run had asked.
+    cases, seed, model = 6, 5, "local-qwen"
+    replies = anthropic_env.right_kmp_replies(seed, cases)
+    wrong = set(sorted(replies)[::2])
+    asked: list[str] = []  # the models the rerun asked
+    rerun = threading.Event()
+
+    def answer(sent: RecordedRequest) -> Reply:
+        prompt = sent.json["messages"][-1]["content"]
+        if rerun.is_set():
+            asked.append(sent.json["model"])
+            return anthropic_env.chat_completion(replies[prompt])
+        return anthropic_env.chat_completion("no answer" if prompt in wrong else replies[prompt])
+
+    anthropic_env.script([anthropic_env.models(model), *[answer] * cases])
+    monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", anthropic_env.openai_base_url)
+    common = ["--no-cache", "--concurrency", "1", "--output", str(tmp_path)]
+    first = ["verify", "kmp", "--provider", "openai", "--model", model, "--seed", str(seed)]
+    assert main([*first, "--cases", str(cases), *common]) == 1
+    (first_run,) = (tmp_path / "runs").iterdir()
+    monkeypatch.delenv("VERIFY_OPENAI_BASE_URL")
+    rerun.set()
+    anthropic_env.script([anthropic_env.models(model), *[answer] * len(wrong)])
+    capsys.readouterr()
+
+    assert main(["verify", "--rerun-failed", first_run.name, *common]) == 0, capsys.readouterr()
+    (second_run,) = (p for p in (tmp_path / "runs").iterdir() if p != first_run)
+    manifest = json.loads((second_run / "manifest.json").read_text("utf-8"))
+    assert (manifest["provider"]["provider"], manifest["model_requested"]) == ("openai", model)
+    assert asked == [model] * len(wrong)
+    # A provider named today holds: the failures asked of the reference, a dry run.
+    dry = ["verify", "--rerun-failed", first_run.name, "--provider", "reference"]
+    assert main([*dry, *common]) == 0
+    assert len(asked) == len(wrong), "the server was asked again"

@@ -61,10 +61,14 @@ def settings_from_arguments(args: argparse.Namespace) -> RunConfig:
     settings = load_settings(**given)
     rerun = getattr(args, "rerun_failed", None)
     if rerun is not None:  # the failed cases' ids name cases of the run's own seed
+        from verification.cli.rerun_options import settings_of_rerun
         from verification.run.selection import rerun_seed
         from verification.store.paths import RunPaths
 
         manifest = RunPaths(settings.results_dir, rerun).read_manifest()
+        # The run's provider, model and server where nothing given names them: its
+        # failures are asked again of the model that failed them, unless told otherwise.
+        given = settings_of_rerun(manifest, given, settings)
         settings = load_settings(
             warn=False, **given | {"seed": rerun_seed(manifest, given["seed"])}
         )

@@ -194,8 +194,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "--rerun-failed",
         metavar="RUN_ID",
         help="a new run asking only the cases that failed or errored in run RUN_ID (its "
-        "seed), with the options given now (another model, provider or --scaffold-file); "
-        "its manifest names RUN_ID (reruns)",
+        "seed), of the run's provider, model and server unless the options or the "
+        "environment name others (another model, provider or --scaffold-file); its "
+        "manifest names RUN_ID (reruns)",
     )
     verify.add_argument(
         "--resume",

@@ -21,7 +21,7 @@ from verification.run.resuming import BASE_URL_SETTINGS
 from verification.store.manifests import RunManifest
 from verification.store.urls import on_this_machine, same_server, without_credentials
 
-__all__ = ["NOT_SENT", "RESUMED", "settings_of_run"]
+__all__ = ["NOT_SENT", "RESUMED", "server_url", "settings_of_run"]
 
 NOT_SENT: Any = object()
 """What the manifest says of a setting it records as unset (a temperature the run never
@@ -70,10 +70,11 @@ two runs' answers (a replay file scripts answers; the cache may be left, not tak
 a budget may grow)."""
 
 
-def _server_url(manifest: RunManifest, url: Any) -> str:
+def server_url(manifest: RunManifest, url: Any, option: str = "--resume") -> str:
     """``url``, a base URL read from ``manifest``, without credentials (a manifest keeps
     none). Raises :class:`ConfigurationError` when it is no server's URL (an edited
-    manifest): no request goes where the harness cannot tell."""
+    manifest): no request goes where the harness cannot tell. ``option``: the one that
+    read the manifest, named in the error."""
     try:
         parts = urlsplit(url) if isinstance(url, str) else None
         if parts is not None:
@@ -82,7 +83,7 @@ def _server_url(manifest: RunManifest, url: Any) -> str:
         parts = None
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
         raise ConfigurationError(
-            f"--resume {manifest.run_id}: the base URL its manifest records is no server's "
+            f"{option} {manifest.run_id}: the base URL its manifest records is no server's "
             f"URL (edited since?): put the run's server back in {manifest.run_id}'s "
             "manifest.json, or start a new run"
         )
@@ -112,7 +113,7 @@ def _same_server(manifest: RunManifest, merged: dict[str, Any], today: Any) -> s
         return None
     now = getattr(today, setting, None)
     if now is not None and setting in getattr(today, "model_fields_set", ()):
-        recorded = _server_url(manifest, asked)
+        recorded = server_url(manifest, asked)
         if same_server(now, recorded):
             return None
         return (
@@ -123,7 +124,7 @@ def _same_server(manifest: RunManifest, merged: dict[str, Any], today: Any) -> s
         )
     if given is None:
         return None  # the SDK's default then and now
-    recorded = _server_url(manifest, given)
+    recorded = server_url(manifest, given)
     if not on_this_machine(recorded):
         # A manifest is a file anyone may have edited (a downloaded CI artifact): the key
         # goes only where the user's own setting says, unless it stays on this machine.

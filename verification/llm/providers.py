@@ -36,9 +36,12 @@ __all__ = [
 ]
 
 NO_KEY_MESSAGE = (
-    "no Anthropic API key: set ANTHROPIC_API_KEY (or VERIFY_ANTHROPIC_API_KEY), "
-    "or run offline with --provider reference (a dry run that certifies no model)"
+    "no Anthropic API key: set ANTHROPIC_API_KEY (or VERIFY_ANTHROPIC_API_KEY); for a "
+    "local or OpenAI-compatible server, --provider openai (VERIFY_OPENAI_BASE_URL names "
+    "it); or run offline with --provider reference (a dry run that certifies no model)"
 )
+"""Claude is the default provider, so a user of a local server who left out --provider
+meets this first: it names the way there too."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,61 @@
+"""Who ``verify --rerun-failed RUN_ID`` asks when the command does not say: the run's own
+provider, model and server, so the failures of a run at a local server are asked again
+there with ``--rerun-failed RUN_ID`` alone, as ``--resume RUN_ID`` goes on there. What the
+command line or the environment names holds (another model, another provider: that is what
+a rerun is for), and the run's model and server are taken only with its provider.
+
+A server read from a manifest is taken only on this machine: a manifest is a file anyone
+may have edited (a downloaded CI artifact), and the key goes only where the user's own
+setting says."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from verification.cli.resume_options import server_url
+from verification.errors import ConfigurationError
+from verification.run.resuming import BASE_URL_SETTINGS
+from verification.store.manifests import RunManifest
+from verification.store.urls import on_this_machine
+
+__all__ = ["settings_of_rerun"]
+
+
+def settings_of_rerun(
+    manifest: RunManifest, given: Mapping[str, Any], today: Any
+) -> dict[str, Any]:
+    """The setting overrides of a rerun of ``manifest``'s failures: ``given`` (the command
+    line's options, None where not given) with the run's provider, model and base URL
+    filled in where neither ``given`` nor ``today`` (the settings read today, whose
+    ``model_fields_set`` holds what the environment and ``.env`` set) names them. Raises
+    :class:`ConfigurationError` when the run's server is another machine's and nothing
+    today names a server."""
+    merged = dict(given)
+    named = set(getattr(today, "model_fields_set", ())) | {
+        setting for setting, value in given.items() if value is not None
+    }
+    provider = manifest.provider.get("provider")
+    if not isinstance(provider, str):
+        return merged
+    if "provider" not in named:
+        merged["provider"] = provider
+    if (merged.get("provider") or getattr(today, "provider", None)) != provider:
+        return merged  # another provider asked: the run's model and server are not its
+    if "model" not in named and not manifest.dry_run and manifest.model_requested:
+        merged["model"] = [manifest.model_requested]
+    if provider not in BASE_URL_SETTINGS:
+        return merged
+    setting, variables = BASE_URL_SETTINGS[provider]
+    asked = manifest.settings.get(setting, manifest.provider.get("base_url"))
+    if setting in named or asked is None:
+        return merged  # today's server, or the SDK's default then and now
+    recorded = server_url(manifest, asked, "--rerun-failed")
+    if not on_this_machine(recorded):
+        raise ConfigurationError(
+            f"--rerun-failed {manifest.run_id}: the run asked {recorded}, which its manifest "
+            f"names; a server read from a file is not sent your API key: set "
+            f"{variables[-1]}={recorded} to ask it again, or name another server or provider"
+        )
+    merged[setting] = recorded
+    return merged
