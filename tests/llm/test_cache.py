@@ -166,6 +166,7 @@ def test_whatever_changes_the_request_is_a_miss(tmp_path: Path) -> None:
     assert cache_key("anthropic", "http://127.0.0.1:2", request) != key
     with_credentials = cache_key("anthropic", "http://u:secret@127.0.0.1:1", request)
     assert with_credentials == key, "credentials are no part of where a server is"
+    assert cache_key("anthropic", "http://127.0.0.1:1/", request) == key, "a trailing slash"
 
 
 @pytest.mark.parametrize(
@@ -223,6 +224,28 @@ def test_the_openai_preflight_waits_for_a_request_that_goes_out(
     assert fake_server.requests[0].path.endswith("/models")
     assert main(argv) == 0
     assert len(fake_server.requests) == 3, "the repeated run sent nothing, not even GET /models"
+
+
+@pytest.mark.slow
+def test_a_base_url_with_a_trailing_slash_is_the_same_server_to_the_cache(
+    fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: Ollama's docs write /v1/, most others /v1, and each spelling asked again.
+    answers = _right_answers(2)
+
+    def answer(sent: RecordedRequest) -> Reply:
+        return fake_server.chat_completion(answers[sent.json["messages"][-1]["content"]])
+
+    fake_server.script([fake_server.models("local-test-model"), answer, answer])
+    argv = ["verify", "kmp", "--provider", "openai", "--model", "local-test-model"]
+    argv += ["--seed", str(SEED), "--cases", "2", "--output", str(tmp_path)]
+    monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", fake_server.openai_base_url + "/")
+    assert main(argv) == 0
+    monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", fake_server.openai_base_url)
+    assert main(argv) == 0
+    assert len(fake_server.requests) == 3, "the second spelling's run asked the server again"
+    stats = ResponseCache(tmp_path / CACHE_FILE).stats()
+    assert stats.entries == 2
 
 
 def test_concurrent_writers_share_one_file(tmp_path: Path) -> None:

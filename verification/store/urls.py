@@ -13,6 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 __all__ = [
     "on_this_machine",
     "same_server",
+    "server_of",
     "url_credentials",
     "without_credentials",
     "without_url_credentials",
@@ -34,15 +35,24 @@ def without_credentials(url: str | None) -> str | None:
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
+def server_of(url: str | None) -> str | None:
+    """The server a base URL names, as the response cache keys and groups it: ``url``
+    without credentials and without a path's trailing slash (an SDK adds one to what it was
+    given; Ollama's docs write ``/v1/`` where most write ``/v1``).
+
+    Examples
+    --------
+    >>> server_of("http://user:pw@localhost:11434/v1/") == server_of("http://localhost:11434/v1")
+    True
+    """
+    stripped = without_credentials(url)
+    return stripped.rstrip("/") if stripped else stripped
+
+
 def same_server(one: str | None, other: str | None) -> bool:
     """Whether two base URLs name the same server: equal but for credentials and a path's
-    trailing slash (an SDK adds one to what it was given)."""
-
-    def shown(url: str | None) -> str | None:
-        stripped = without_credentials(url)
-        return stripped.rstrip("/") if stripped else stripped
-
-    return shown(one) == shown(other)
+    trailing slash."""
+    return server_of(one) == server_of(other)
 
 
 def on_this_machine(url: str) -> bool:

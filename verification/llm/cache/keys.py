@@ -1,6 +1,6 @@
 """What a cached answer is found by, and which answers are worth keeping: the key over
 every request field but the case id and the arm (credentials, query and fragment of the URL
-no part of it), and the stop reasons of a complete answer."""
+no part of it, nor a trailing slash), and the stop reasons of a complete answer."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import json
 
 from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.cache.schema import CACHE_FORMAT
-from verification.llm.credentials import without_credentials
+from verification.store.urls import server_of
 
 __all__ = ["COMPLETE_STOP_REASONS", "cache_key", "is_complete"]
 
@@ -22,7 +22,8 @@ or ``model_context_window_exceeded``, nor an unknown or missing one."""
 def cache_key(provider: str, base_url: str | None, request: LLMRequest) -> str:
     """The key of ``request`` sent to ``provider`` at ``base_url``: a SHA-256 over every
     request field but ``case_id`` and ``arm``, so a field added to :class:`LLMRequest` is
-    keyed too. Credentials, query and fragment of the URL are no part of it.
+    keyed too. Credentials, query and fragment of the URL are no part of it, nor a trailing
+    slash (:func:`~verification.store.urls.server_of`), nor a model's ``:latest`` tag.
 
     Examples
     --------
@@ -31,8 +32,11 @@ def cache_key(provider: str, base_url: str | None, request: LLMRequest) -> str:
     >>> key == cache_key("openai", "http://host:8000/v1", request.model_copy(
     ...     update={"case_id": "b"}))
     True
-    >>> key == cache_key("openai", "http://host:8000/v1", request.model_copy(
+    >>> key == cache_key("openai", "http://host:8000/v1/", request.model_copy(
     ...     update={"arm": "bare"}))
+    True
+    >>> key == cache_key("openai", "http://host:8000/v1", request.model_copy(
+    ...     update={"model": "m:latest"}))
     True
     >>> key == cache_key("openai", "http://host:8000/v1", request.model_copy(
     ...     update={"sample": 1}))
@@ -41,17 +45,20 @@ def cache_key(provider: str, base_url: str | None, request: LLMRequest) -> str:
     ...     update={"thinking_budget": 2048}))
     False
     """
+    fields = request.model_dump(
+        mode="json",
+        # No budget leaves the key as it was before thinking existed: old entries still hit.
+        exclude={"case_id", "arm"}
+        if request.thinking_budget
+        else {"case_id", "arm", "thinking_budget"},
+    )
+    # Ollama's default tag: it answers to "llama3.2" as to "llama3.2:latest", one model.
+    fields["model"] = fields["model"].removesuffix(":latest")
     data = {
         "format": CACHE_FORMAT,
         "provider": provider,
-        "base_url": without_credentials(base_url),
-        # No budget leaves the key as it was before thinking existed: old entries still hit.
-        "request": request.model_dump(
-            mode="json",
-            exclude={"case_id", "arm"}
-            if request.thinking_budget
-            else {"case_id", "arm", "thinking_budget"},
-        ),
+        "base_url": server_of(base_url),
+        "request": fields,
     }
     canonical = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()

@@ -12,7 +12,7 @@ from typing import TypeVar
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse, WrappingProvider
 from verification.llm.cache.keys import cache_key, is_complete
 from verification.llm.cache.responses import ResponseCache
-from verification.llm.credentials import without_credentials
+from verification.store.urls import server_of
 
 __all__ = ["CachingProvider"]
 
@@ -34,7 +34,8 @@ class CachingProvider(WrappingProvider):
             raise ValueError(f"a dry run ({inner.name}) is never cached")
         super().__init__(inner)
         self.cache = cache
-        self._server = without_credentials(inner.describe().get("base_url"))
+        # One server, however its URL is spelt (a trailing slash): one set of answers.
+        self._server = server_of(inner.describe().get("base_url"))
         self._preflight_done = False
         self._preflight_error: BaseException | None = None
         self._preflight_lock = asyncio.Lock()
