@@ -8,6 +8,7 @@ reply with text are no free call."""
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -191,8 +192,42 @@ def test_a_run_answered_wholly_from_the_cache_costs_nothing_even_unpriced(
     argv = ["verify", "kmp", "--provider", "openai", "--model", MODEL, "--seed", str(SEED)]
     argv += ["--cases", str(CASES), "--output", str(tmp_path)]
     assert main(argv) == 0
-    assert f"cost: unknown (no price: set VERIFY_PRICES) for {CASES} live call(s)" in (
-        capsys.readouterr().out
-    )
+    line = _cost_line(capsys.readouterr().out)
+    assert line.startswith(f"cost: unknown (no price known for {MODEL}: set VERIFY_PRICES;")
+    assert line.endswith(f"for {CASES} live call(s)")
     assert main(argv) == 0  # every answer from the response cache
-    assert "cost: $0.0000 for 0 live call(s)" in capsys.readouterr().out
+    assert _cost_line(capsys.readouterr().out) == "cost: $0.0000 for 0 live call(s)"
+
+
+def _cost_line(out: str) -> str:
+    (line,) = [line for line in out.splitlines() if line.startswith("cost: ")]
+    return line
+
+
+def test_the_free_price_the_cost_line_suggests_prices_a_local_model_at_nothing(
+    server: FakeModelServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Hunt t: a local model's every run printed "cost: unknown", and "prompt cache: 1
+    # scaffold(s) off" of a provider that never caches prompts; nothing said how to price a
+    # model on one's own server.
+    right = server.right_kmp_replies(SEED, CASES)
+
+    def reply(request: RecordedRequest) -> Reply:
+        return server.chat_completion(right[request.json["messages"][-1]["content"]], model=MODEL)
+
+    server.script([server.models(MODEL), *[reply] * CASES] * 2)
+    argv = ["verify", "kmp", "--provider", "openai", "--model", MODEL, "--seed", str(SEED)]
+    argv += ["--cases", str(CASES), "--output", str(tmp_path), "--no-cache"]
+    assert main(argv) == 0
+    line = _cost_line(capsys.readouterr().out)
+    assert "prompt cache" not in line
+    suggested = line.split("costs nothing with VERIFY_PRICES=", 1)[1].removesuffix(
+        f") for {CASES} live call(s)"
+    )
+    (value,) = shlex.split(suggested)  # as a shell would take it
+    monkeypatch.setenv("VERIFY_PRICES", value)
+    assert main(argv) == 0
+    assert _cost_line(capsys.readouterr().out) == f"cost: $0.0000 for {CASES} live call(s)"

@@ -278,30 +278,33 @@ def print_run_notes(outcome: RunResult) -> None:
 
 
 def print_cost(outcome: RunResult, settings: RunConfig, prog: str) -> None:
+    from verification.cases import printable
     from verification.certify.costs import total_cost
+    from verification.store.pricing import free_price
 
     manifest = outcome.manifest
     if manifest.dry_run or manifest.cost_basis is None:
         return
-    cost = total_cost(outcome.costs, manifest.cost_basis)
+    basis = manifest.cost_basis
+    cost = total_cost(outcome.costs, basis)
     paid_nothing = not cost.live_calls and not cost.batch_answers  # every answer cached
     usd = (
         f"${cost.usd or 0.0:.4f}"
         if cost.usd is not None or paid_nothing
-        else "unknown (no price: set VERIFY_PRICES)"
+        else f"unknown (no price known for {printable(basis.model, 100)}: set VERIFY_PRICES; "
+        f"a model on your own server costs nothing with "
+        f"VERIFY_PRICES={printable(free_price(basis.model), 200)})"
     )
     batch = f" and {cost.batch_answers} batch answer(s)" if cost.batch_answers else ""
-    print(
-        f"cost: {usd} for {cost.live_calls} live call(s){batch}; "
-        f"prompt cache: {cost.prompt_cache.detail}"
-    )
+    # A provider that never marks a prompt for caching has nothing to say of it every run.
+    cache = f"; prompt cache: {cost.prompt_cache.detail}" if basis.prompt_caching else ""
+    print(f"cost: {usd} for {cost.live_calls} live call(s){batch}{cache}")
     if cost.worst_case_calls:
         print(
             f"cost: {cost.worst_case_calls} call(s) came back with no readable token counts: "
             "each is counted above at its worst case (its prompt estimated, its whole output "
             "budget)"
         )
-    basis = manifest.cost_basis
     if manifest.stopped_by_budget and basis.max_cost is not None:
         from verification.run.resuming import resume_command
 

@@ -10,6 +10,8 @@ ends with the rest missing, marked so that ``--resume`` with a larger budget goe
 
 from __future__ import annotations
 
+import json
+import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -20,6 +22,7 @@ from verification.store.pricing import (
     BATCH_PRICE_SHARE,
     ModelPrice,
     TokenCounts,
+    free_price,
     min_cacheable_for,
     price_for,
 )
@@ -42,8 +45,10 @@ def cost_basis(
     if settings.max_cost is not None and price is None:
         raise ConfigurationError(
             f"--max-cost needs a price for model {model!r}, and no table knows it: set "
-            "VERIFY_PRICES, e.g. VERIFY_PRICES='{\"" + model + '": {"input": 3.0, '
-            '"output": 15.0}}\' (USD per million tokens), or leave out --max-cost'
+            "VERIFY_PRICES to its USD per million tokens, e.g. VERIFY_PRICES="
+            + shlex.quote(json.dumps({model: {"input": 3.0, "output": 15.0}}))
+            + f" (a model on your own server costs nothing: VERIFY_PRICES={free_price(model)}),"
+            " or leave out --max-cost"
         )
     return CostBasis(
         model=model,

@@ -16,8 +16,10 @@ Thinking tokens are billed as output, and the Messages API already counts them i
 
 from __future__ import annotations
 
+import json
 import math
 import re
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -34,6 +36,7 @@ __all__ = [
     "TokenCounts",
     "estimate_tokens",
     "family_of",
+    "free_price",
     "min_cacheable_for",
     "price_for",
     "supports_thinking",
@@ -234,6 +237,18 @@ def family_of(model: str, table: Mapping[str, object], *, released: bool = False
     ``-latest`` after it: ``claude-opus-4-6`` is then no model of ``claude-opus-4``."""
     keys = [key for key in table if _of_family(model, key, released)]
     return max(keys, key=len) if keys else None
+
+
+def free_price(model: str) -> str:
+    """A ``VERIFY_PRICES`` value, quoted for a shell, that prices ``model`` at nothing: what
+    a model on one's own server costs, which no table can know.
+
+    Examples
+    --------
+    >>> print(free_price("qwen3:8b"))
+    '{"qwen3:8b": {"input": 0, "output": 0}}'
+    """
+    return shlex.quote(json.dumps({model: {"input": 0, "output": 0}}))
 
 
 def price_for(model: str, overrides: Mapping[str, ModelPrice] | None = None) -> ModelPrice | None:
