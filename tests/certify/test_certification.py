@@ -31,7 +31,7 @@ from verification.certify.sequential import decide, plan_for
 from verification.cli import main
 from verification.config import LEVEL_CASES, load_settings
 from verification.registry import plan_tier_counts
-from verification.reports.generator import write_run_reports
+from verification.reports.generator import md_cell, write_run_reports
 from verification.run import case_plan
 from verification.runner import VerificationRunner
 from verification.store.journal import read_journal
@@ -252,10 +252,8 @@ def test_the_size_curve_certifies_up_to_the_last_size_the_script_answers_right(
         assert point.interval_95 == pytest.approx(_wilson_by_roots(rate * point.n, point.n))
     report = (output / "reports" / "kmp.md").read_text()
     n = by_size[sizes[2]].n
-    assert (
-        f"**Size envelope: up to {cutoff} {spec.size.unit}; fails from {sizes[2]}: {n} wrong "
-        in (report)
-    )
+    said = f"up to {cutoff} {spec.size.unit}; fails from {sizes[2]} ({by_size[sizes[2]].status}): "
+    assert f"**Size envelope: {md_cell(said)}{n} wrong " in report
     cut = decide(plan, [0.0] * plan.cap)
     assert f"| {limited} | {cut.n} |" in report
     assert f"FAILED at look {cut.look} (budget-limited)" in report
@@ -314,11 +312,13 @@ def test_a_thorough_run_wrong_from_16_vertices_certifies_its_level_and_fails_fro
         cut,
         decided.n,
     )
-    sentence = f"up to 12 vertices; fails from 16: {wrong} wrong and {cut} truncated of {decided.n}"
+    sentence = f"up to 12 vertices; fails from 16 (FAILED): {wrong} wrong and {cut} truncated"
+    sentence += f" of {decided.n}"
     sentence += ", budget-limited"  # decided at its look of 40: "24 wrong and 5 truncated of 40"
     assert data.envelope == sentence
-    assert f"**Size envelope: {sentence}.**" in (output / "reports" / "dijkstra.md").read_text()
-    assert sentence in (output / "reports" / "summary.md").read_text()
+    shown = md_cell(sentence)  # as Markdown: its parentheses escaped
+    assert f"**Size envelope: {shown}.**" in (output / "reports" / "dijkstra.md").read_text()
+    assert shown in (output / "reports" / "summary.md").read_text()
 
 
 def test_sizes_sweep_chosen_sizes_at_any_level(tmp_path: Path) -> None:

@@ -87,16 +87,18 @@ def test_the_envelope_is_the_unbroken_run_of_certified_sizes_from_the_smallest()
     assert certified_up_to(points) == 12 and fails_from(points) == 16
     assert not holds_across_range(points)
     assert envelope_sentence(points, "vertices") == (
-        "up to 12 vertices; fails from 16: 20 wrong and 4 truncated of 35, budget-limited"
+        "up to 12 vertices; fails from 16 (FAILED): 20 wrong and 4 truncated of 35, budget-limited"
     )
     # A size that certifies after one that does not is not in the run from the smallest.
     gap = [_point(3, "CERTIFIED"), _point(7, "PARTIAL", wrong=5), _point(12, "CERTIFIED")]
     assert certified_up_to(gap) == 3 and fails_from(gap) == 7
+    # "Fails" falls short of CERTIFIED: the sentence says PARTIAL where it is no FAILED.
+    assert "; fails from 7 (PARTIAL): 5 wrong" in envelope_sentence(gap, "vertices")
     # An incomplete size breaks the run without failing it; the sentence says so.
     short = [_point(3, "CERTIFIED"), _point(7, "INCOMPLETE"), _point(12, "FAILED", wrong=30)]
     assert certified_up_to(short) == 3 and fails_from(short) == 12
     assert envelope_sentence(short, "vertices") == (
-        "up to 3 vertices; fails from 12: 30 wrong and 0 truncated of 35; 7 incomplete "
+        "up to 3 vertices; fails from 12 (FAILED): 30 wrong and 0 truncated of 35; 7 incomplete "
         "(35 case(s) counted)"
     )
     whole = [_point(3, "CERTIFIED"), _point(16, "CERTIFIED", wrong=1)]

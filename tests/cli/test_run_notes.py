@@ -87,3 +87,42 @@ def test_a_swept_run_promises_what_its_plans_ask(
     assert result.n <= level.cap
     assert [point.size for point in result.sweep] == [4, 8, 12, 16]
     assert all(0 < point.n <= swept.cap for point in result.sweep)
+
+
+def _right_replies(names: list[str]) -> dict[str, str]:
+    """The right reply to each case of ``names`` a run of :data:`CASES` cases with
+    :data:`SEED` asks, by its user prompt."""
+    from verification.config import packaged_scaffolds_dir
+    from verification.llm.prompt_builder import PromptBuilder
+    from verification.registry import get_spec
+    from verification.runner import plan_cases
+
+    builder = PromptBuilder(packaged_scaffolds_dir())
+    return {
+        builder.build(name, case.input).user: get_spec(name).render_answer(case.expected)
+        for name, cases in plan_cases(names, seed=SEED, cases=CASES).items()
+        for case in cases
+    }
+
+
+@pytest.mark.slow
+def test_answers_of_several_scaffolds_from_the_cache_are_said_in_one_line(
+    anthropic_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt t: a run of the catalog from the cache printed 33 such lines, one per scaffold.
+    names = ["kmp", "rabin_karp", "bfs"]
+    replies = _right_replies(names)
+    anthropic_env.script(
+        [lambda sent: anthropic_env.message(replies[sent.json["messages"][0]["content"]])]
+        * len(replies)
+    )
+    argv = ["verify", *names, "--provider", "anthropic", "--model", MODEL, "--seed", str(SEED)]
+    argv += ["--cases", str(CASES), "--concurrency", "1"]
+    assert main([*argv, "--output", str(tmp_path / "first")]) == 0
+    assert main([*argv, "--output", str(tmp_path / "again")]) == 0
+    assert len(anthropic_env.requests) == len(replies)  # the second run asked nothing
+    lines = [line for line in capsys.readouterr().out.splitlines() if "response cache" in line]
+    assert lines == [
+        f"{len(replies)} answer(s) from the response cache, for {len(names)} scaffold(s) (no "
+        "model call; --no-cache asks the model again; each scaffold's count is in its report)"
+    ]

@@ -160,7 +160,7 @@ def test_baseline_compares_the_current_scaffold_with_a_draft(
     manifests = [read_manifest_file(run / "manifest.json") for run in (output / "runs").iterdir()]
     variants = sorted(str(m.variant) for m in manifests)
     assert variants == ["None", "draft"]
-    assert "current: run" in out and "draft: run" in out and "ONLY current" in out
+    assert "current: run" in out and "draft: run" in out and "current BETTER" in out
     assert "significance out of reach at this n" in out  # a dry run: every answer right
     assert "RATE current" in out and "RATE draft" in out  # both rates, then the difference
     (row,) = [line.split() for line in out.splitlines() if line.startswith("kmp ")][-1:]

@@ -4,6 +4,7 @@ values in words (never Python's ``None`` or a dict's repr), and nothing for the 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,24 @@ def test_an_edited_manifest_s_values_are_shown_short_and_escaped(pair: dict[str,
     for note in comparability(dry, hostile) + comparability(dry, swept):
         assert note.isprintable() and len(note) < 2 * SHOWN_VALUE + 40, note[:200]
     assert "x\\x1b[31m\\x0ayyy" in comparability(dry, hostile)[0]
+
+
+def test_the_discordant_columns_say_which_run_did_better_and_line_up(
+    pair: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt t: "SHARED  ONLY A  ONLY B" read as "cases only A holds"; they are the shared
+    # cases each run scored higher on.
+    capsys.readouterr()
+    argv = ["compare", pair["bare"].name, pair["scaffold"].name, "--output", str(tmp_path)]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    (header,) = [line for line in lines if line.startswith("SCAFFOLD")]
+    (row,) = [line for line in lines if line.startswith("kmp ")]
+    a, b = (line.split(":")[0] for line in lines[:2])
+    columns = re.split(r"  +", header)
+    assert columns[1:4] == ["SHARED", f"{a} BETTER", f"{b} BETTER"]
+    assert any(f"{a} BETTER, {b} BETTER: the shared cases each run" in line for line in lines)
+    # Each count ends where its heading does, up to the rates.
+    for heading, value in zip(columns[1:6], re.split(r" +", row)[1:6], strict=True):
+        end = header.index(heading) + len(heading)
+        assert row[:end].endswith(value), (heading, value, header, row)

@@ -176,6 +176,27 @@ def test_history_lists_runs_newest_first_filtered_by_scaffold(
     assert capsys.readouterr().out == "no runs\n"
 
 
+def test_a_run_with_no_summary_is_listed_with_how_to_go_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt t: a stopped run showed "(no summary: the run has not been reported)", saying
+    # neither that it was stopped nor how to go on with it.
+    argv = ["verify", "kmp", "--provider", "reference", "--cases", "2", "--output", str(tmp_path)]
+    assert main(argv) == 0
+    (run,) = (tmp_path / "runs").iterdir()
+    (run / "reports" / "summary.json").unlink()  # as a run stopped before its reports
+    capsys.readouterr()
+    assert main(["history", "--output", str(tmp_path)]) == 0
+    (said,) = [line for line in capsys.readouterr().out.splitlines() if "no summary" in line]
+    assert "stopped before it was reported" in said
+    command = said.split("; ", 1)[1].split(" goes on")[0]
+    assert command == f"verify --resume {run.name}"
+    assert main([*shlex.split(command), "--output", str(tmp_path)]) == 0  # it does go on
+    assert main(["history", "--output", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "no summary" not in out and "CERTIFIED" in out
+
+
 def _run_files(output: Path, run_id: str) -> list[str]:
     """The text of every file in a run's folder."""
     folder = RunPaths(output, run_id).run_dir

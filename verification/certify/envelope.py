@@ -303,7 +303,7 @@ def holds_across_range(points: Sequence[SizePoint]) -> bool:
 
 
 def envelope_sentence(points: Sequence[SizePoint], unit: str) -> str:
-    """The envelope in one line: "up to 12 vertices; fails from 16: 20 wrong and 4
+    """The envelope in one line: "up to 12 vertices; fails from 16 (FAILED): 20 wrong and 4
     truncated of 35, budget-limited"; "" without a sweep."""
     if not points:
         return ""
@@ -314,7 +314,9 @@ def envelope_sentence(points: Sequence[SizePoint], unit: str) -> str:
     failing = fails_from(points)
     broken = next(p for p in points if p.status != "CERTIFIED")
     if failing is not None:
-        said += f"; fails from {failing}: {_counts(next(p for p in points if p.size == failing))}"
+        # Its status said: "fails" is "falls short of CERTIFIED", and PARTIAL is no FAILED.
+        point = next(p for p in points if p.size == failing)
+        said += f"; fails from {failing} ({point.status}): {_counts(point)}"
     if broken.status == "INCOMPLETE" and (failing is None or broken.size < failing):
         said += f"; {broken.size} incomplete ({broken.n} case(s) counted)"
     return said

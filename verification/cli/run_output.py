@@ -243,11 +243,12 @@ def print_run_notes(outcome: RunResult) -> None:
     from verification.run.answers import CONTEXT_REFUSED
 
     stops = outcome.manifest.early_stops or {}
+    cached = {r.scaffold: r.from_cache for r in outcome.results.values() if r.from_cache}
     for r in outcome.results.values():
         searched = envelope_result(r, outcome.manifest, ())
         if searched is not None:
             print(f"{r.scaffold}: envelope search: {searched.listed}")
-        if r.from_cache:
+        if len(cached) == 1 and r.from_cache:
             print(
                 f"{r.scaffold}: {r.from_cache} answer(s) from the response cache (no model "
                 "call; --no-cache asks the model again)"
@@ -275,6 +276,13 @@ def print_run_notes(outcome: RunResult) -> None:
                 f"decided after {stop.cases} of {planned} planned cases; the cases not asked "
                 "are not missing"
             )
+
+    if len(cached) > 1:  # one line, not one per scaffold (a run of the catalog: 33)
+        print(
+            f"{sum(cached.values())} answer(s) from the response cache, for {len(cached)} "
+            "scaffold(s) (no model call; --no-cache asks the model again; each scaffold's "
+            "count is in its report)"
+        )
 
 
 def print_cost(outcome: RunResult, settings: RunConfig, prog: str) -> None:

@@ -129,8 +129,13 @@ def render_pairing(pairing: RunPairing, *, a: str | None = None, b: str | None =
         lines.append("no scaffold in common: nothing to compare")
         return "\n".join(lines) + "\n"
     width = max(len("SCAFFOLD"), *(len(row.scaffold) for row in pairing.rows))
+    # "ONLY A" beside SHARED read as "cases only A holds" (a helper's hunt): these are the
+    # shared cases A scored higher on, and those B did.
+    better_a, better_b = f"{a} BETTER", f"{b} BETTER"
+    wide_a, wide_b = max(9, len(better_a)), max(9, len(better_b))
     lines.append(
-        f"{'SCAFFOLD':<{width}}  SHARED  ONLY {a:<4}  ONLY {b:<4}  {'P':>7}  {'P HOLM':>7}  "
+        f"{'SCAFFOLD':<{width}}  SHARED  {better_a:>{wide_a}}  {better_b:>{wide_b}}  "
+        f"{'P':>7}  {'P HOLM':>7}  "
         f"{'RATE ' + a:>9}  {'RATE ' + b:>9}  {b + ' - ' + a + ' (95% CI)':<28}  VERDICT"
     )
     for row in pairing.rows:
@@ -138,12 +143,14 @@ def render_pairing(pairing: RunPairing, *, a: str | None = None, b: str | None =
         low, high = c.interval
         difference = f"{_points(c.difference)} ({_points(low)} to {_points(high)})"
         lines.append(
-            f"{row.scaffold:<{width}}  {c.shared:>6}  {c.only_a:>9}  {c.only_b:>9}  "
+            f"{row.scaffold:<{width}}  {c.shared:>6}  {c.only_a:>{wide_a}}  {c.only_b:>{wide_b}}  "
             f"{c.p_value:>7.4f}  {row.p_holm:>7.4f}  {_pct(c.rate_a):>9}  {_pct(c.rate_b):>9}  "
             f"{difference:<28}  {row.verdict(a, b)}"
         )
     lines.append(
-        "(case scores, every sample of each case both runs answered; rates on those cases; "
+        f"({a} BETTER, {b} BETTER: the shared cases each run scored higher on, with one "
+        "sample the cases only it passed; "
+        "case scores, every sample of each case both runs answered; rates on those cases; "
         "difference: Newcombe's paired score interval; exact sign test (McNemar with one "
         f"sample), two-sided, Holm-corrected across {len(pairing.rows)} scaffold(s))"
     )
@@ -180,7 +187,14 @@ def render_history(entries: Sequence[RunEntry], scaffold: str | None = None) -> 
         )
         rates = status_rates(entry, scaffold)
         if entry.summary is None:
-            lines.append("    (no summary: the run has not been reported)")
+            # Stopped (Ctrl-C, a kill, a full disk) or still running: say what goes on.
+            lines.append(
+                printable(
+                    "    (no summary: the run was stopped before it was reported, or is still "
+                    f"running; verify --resume {data['run_id']} goes on with it, report "
+                    f"{data['run_id']} reports what it has)"
+                )
+            )
         for name, (status, rate) in rates.items():
             # A summary's names are read back too: one line each, escaped.
             shown, said = printable(name, 100), printable(status, 40)
