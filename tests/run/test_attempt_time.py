@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from verification.run.attempts import _now
+from verification.run.attempt_records import _now
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 

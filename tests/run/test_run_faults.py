@@ -578,3 +578,41 @@ def test_a_full_disk_while_a_finished_run_writes_its_reports_names_the_command_t
     assert said in err
     assert main(["report", run.name, "--output", str(tmp_path)]) == 0
     assert (run / "reports" / "summary.json").is_file()
+
+
+@pytest.mark.slow
+def test_a_disk_that_fills_mid_run_loses_no_answer_already_asked(
+    server_env: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hunt o: the journal's disk filling mid-run cancelled the calls in flight and dropped
+    # the answer whose line could not be written: each was bought again by the resume. Now
+    # the calls asked finish, and the response cache keeps what the journal cannot.
+    import errno
+
+    from verification.store.journal import JournalWriter
+    from verification.store.paths import write_error
+
+    cases = 10
+    server_env.script([_answers(server_env, cases, delay=0.3)] * cases)
+    append = JournalWriter.append
+
+    def full_after_two(journal: JournalWriter, record: Any) -> None:
+        if len(journal.written) >= 2:
+            full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            raise write_error(journal.path, journal.run_id, full)
+        append(journal, record)
+
+    monkeypatch.setattr(JournalWriter, "append", full_after_two)
+    assert main([*_verify_argv(tmp_path, cases), "--concurrency", "4"]) == 2
+    (run,) = (tmp_path / "runs").iterdir()
+    server_env.settled()
+    asked = len(server_env.requests)
+    assert len(_first_attempts(run)) == 2 < asked < cases, "calls were in flight at the fault"
+    monkeypatch.setattr(JournalWriter, "append", append)  # room again
+    server_env.script([_answers(server_env, cases)] * cases)
+    assert _resume(run, tmp_path) == 1  # every fifth answer is wrong
+    assert sorted(_first_attempts(run)) == sorted(
+        c.id for c in plan_cases(["kmp"], seed=SEED, cases=cases)["kmp"]
+    )
+    assert len(server_env.requests) == cases, "an answer asked before the fault was bought again"
+    assert _from_cache(run) == asked - 2

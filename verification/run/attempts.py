@@ -16,31 +16,34 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 
 from verification.cases import (
     Planned,
     ProgramTask,
     TestCase,
     drawn,
-    parse_case_id,
-    parse_program_id,
 )
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.calibration import CaseCalibration, calibrate_case
 from verification.config import RunConfig
-from verification.errors import ContextWindowError, FatalLLMError, LLMError, PluginError
+from verification.errors import (
+    ContextWindowError,
+    FatalLLMError,
+    LLMError,
+    PluginError,
+    RunWriteError,
+)
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
-from verification.llm.credentials import redact_known
 from verification.llm.limiter import AdaptiveLimiter, Slot
 from verification.llm.prompt_builder import Prompt, PromptBuilder
 from verification.run.answers import CONTEXT_REFUSED, AnswerKind, Judgement
+from verification.run.attempt_records import attempt_record
 from verification.run.budget import CostBudget
 from verification.run.call_log import CallLog
 from verification.store.journal import JournalWriter, read_journal
 from verification.store.paths import RunPaths
 from verification.store.pricing import TokenCounts, estimate_tokens, min_cacheable_for
-from verification.store.records import PROGRAM_TIER, Arm, AttemptRecord, cap_response
+from verification.store.records import Arm, AttemptRecord
 from verification.store.thinking import max_tokens_with
 from verification.validators.base import Validator
 
@@ -89,41 +92,6 @@ class Job:
         """The sample its request names: the epoch, or a program's index (programs of a
         scaffold share their prompt, and each must be its own request to the cache)."""
         return self.planned.index if isinstance(self.planned, ProgramTask) else self.epoch
-
-
-def _undrawn(identifier: str) -> TestCase:
-    """The case ``identifier`` names, as far as its id says (no input, no answer)."""
-    program = parse_program_id(identifier)
-    if program is not None:
-        scaffold, index = program
-        return ProgramTask(
-            id=identifier, scaffold=scaffold, tier="standard", index=index, input={}, expected={}
-        )
-    key = parse_case_id(identifier)
-    assert key is not None  # planned ids are made by case_id()
-    return TestCase(
-        id=identifier,
-        scaffold=key.scaffold,
-        tier=key.tier,
-        index=key.index,
-        input={},
-        expected={},
-        size=key.size,
-    )
-
-
-_written: tuple[int, str] = (-1, "")
-"""The second :func:`_now` last wrote, and its text."""
-
-
-def _now() -> str:
-    """``datetime.now(UTC).isoformat(timespec="seconds")``, formatted once per second (the
-    second ``datetime.now`` takes: the system clock's nanoseconds, floored)."""
-    global _written
-    second = time.time_ns() // 1_000_000_000
-    if second != _written[0]:
-        _written = (second, datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds"))
-    return _written[1]
 
 
 @dataclass
@@ -332,7 +300,8 @@ class Attempts:
     ) -> AttemptRecord:
         """Judge one attempt's ``reply`` (an answer, or the error that stood for one, from
         the batch ``batch_id`` if any), journal it (and end its ``call`` in the call log),
-        and only then keep the answer in the response cache."""
+        and only then keep the answer in the response cache; kept there too when it cannot
+        be journalled (:class:`RunWriteError`), so a resume need not buy it again."""
         response = kept = reply if isinstance(reply, LLMResponse) else None
         if response is not None and response.source in ("live", "batch"):
             credible = TokenCounts.credible(response.usage, has_text=bool(response.content))
@@ -358,17 +327,24 @@ class Attempts:
             except PluginError as exc:
                 # The plugin's fault, not the answer's: kept, not counted, asked on resume.
                 verdict = Judgement("infra_error", None, str(exc))
-        record = self._record(
-            job.case.id,
-            job.case,
-            verdict,
-            epoch=job.epoch,
-            attempt=attempt,
-            model_asked=request.model,
-            response=response,
-            latency_s=latency_s,
-            batch_id=batch_id,
-        )
+        try:
+            record = self._record(
+                job.case.id,
+                job.case,
+                verdict,
+                epoch=job.epoch,
+                attempt=attempt,
+                model_asked=request.model,
+                response=response,
+                latency_s=latency_s,
+                batch_id=batch_id,
+            )
+        except RunWriteError:
+            # The journal's disk is full (or gone): the answer was paid for, and the
+            # response cache, often on another disk, keeps it for the resume.
+            if kept is not None:
+                await self.provider.keep(request, kept)
+            raise
         if call and self.call_log is not None:  # journalled: its cost is counted from there
             self.call_log.ended(call)
         if self.budget is not None:
@@ -429,42 +405,19 @@ class Attempts:
         latency_s: float = 0.0,
         batch_id: str | None = None,
     ) -> AttemptRecord:
-        """The journal line of one attempt at case ``identifier``, journalled: ``case`` is
-        ``None`` when its plugin could not draw it (its id says the rest), ``response`` is
-        ``None`` when no reply came."""
-        drawn = case or _undrawn(identifier)
-        raw, raw_chars, raw_sha = cap_response(response.content if response else None)
-        record = AttemptRecord(
-            scaffold=drawn.scaffold,
-            case_id=identifier,
-            index=drawn.index,
+        """The journal line of one attempt (:func:`attempt_record`), journalled."""
+        record = attempt_record(
+            identifier,
+            case,
+            verdict,
             epoch=epoch,
             attempt=attempt,
-            tier=PROGRAM_TIER if isinstance(drawn, ProgramTask) else drawn.tier,
-            input=drawn.input,
-            expected=drawn.expected,
-            outcome=verdict.outcome,
-            level=verdict.level,
-            reason=redact_known(verdict.reason),  # an error's words may be a server's
-            leniency=list(verdict.leniency),
-            answer=verdict.answer,
-            raw_response=raw,
-            raw_response_chars=raw_chars,
-            raw_response_sha256=raw_sha,
-            stop_reason=response.stop_reason if response else None,
-            usage=dict(response.usage) if response else {},
-            latency_s=round(latency_s, 6),
-            model=response.model if response else None,
-            finished_at=_now(),
-            source=response.source if response else None,
-            size=drawn.size,
             model_asked=model_asked,
+            response=response,
+            latency_s=latency_s,
             batch_id=batch_id,
-            program=verdict.program,
             arm=self.arm,
         )
-        if case is not None:
-            record.keep_case(case)
         if self.journal is not None:
             self.journal.append(record)
         return record

@@ -20,8 +20,10 @@ Another transport (batches, say) produces the same journal lines by other means.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence, Set
+from typing import Any
 
+from verification.errors import RunWriteError
 from verification.llm.limiter import AdaptiveLimiter, Slot
 from verification.run.attempts import Attempts, Job
 from verification.store.records import AttemptRecord
@@ -67,12 +69,15 @@ class CaseScheduler:
                 warm[name] = asyncio.Event()
                 warmers.add(position)
 
+        asking: set[int] = set()
+
         async def one(position: int, job: Job) -> list[AttemptRecord]:
             event = warm.get(job.spec.name)
             if event is not None and position not in warmers:
                 await event.wait()
             try:
                 async with limiter.slot() as slot:
+                    asking.add(position)
                     return await self._started(job, slot, attempts, answer, first_from_cache)
             finally:
                 if position in warmers:
@@ -81,10 +86,14 @@ class CaseScheduler:
         tasks = [asyncio.create_task(one(position, job)) for position, job in enumerate(jobs)]
         try:
             finished = await asyncio.gather(*tasks)
+        except RunWriteError:
+            # The run's disk is full: no case starts, but those already asking finish, each
+            # answer kept by the response cache where the journal cannot (Attempts.judged).
+            # Cancelled, they were paid for (or their reply had come) and were lost.
+            await _settle(tasks, keep={tasks[position] for position in asking})
+            raise
         except BaseException:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await _settle(tasks)
             raise
         return [record for records in finished for record in records]
 
@@ -124,3 +133,20 @@ class CaseScheduler:
             return await answer(job, slot)
         finally:
             budget.finish(key)
+
+
+async def _settle(
+    tasks: Sequence[asyncio.Task[Any]], keep: Set[asyncio.Task[Any]] = frozenset()
+) -> None:
+    """Cancel every task of ``tasks`` but those in ``keep``, and wait for all of them to end;
+    a second error while waiting (Ctrl-C) cancels those kept too."""
+    for task in tasks:
+        if task not in keep:
+            task.cancel()
+    try:
+        await asyncio.gather(*tasks, return_exceptions=True)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
