@@ -30,21 +30,25 @@ class ReportCommands(CommandsBase):
         run_id = run_id or latest_run_id(results_dir)
         paths = RunPaths(results_dir, run_id)
         manifest = paths.read_manifest()
-        records = read_journal(paths.journal)
-        if not records and not paths.journal.exists() and manifest.finished_at is not None:
-            # A run that ended has a journal, unless it was removed (or the folder moved
-            # while the run wrote it): its answers are nowhere the reports can read.
-            print(
-                f"warning: run {run_id} has no journal ({paths.journal}): every answer it "
-                "held is missing from these reports",
-                file=sys.stderr,
+        # Owned while read and written: a run still being asked has a journal cut short,
+        # and its fold would be written (and published) over the reports its owner writes
+        # at its end (a helper's hunt: a finished run of 40 cases reported at 37).
+        with paths.lock(then="report it"):
+            records = read_journal(paths.journal)
+            if not records and not paths.journal.exists() and manifest.finished_at is not None:
+                # A run that ended has a journal, unless it was removed (or the folder moved
+                # while the run wrote it): its answers are nowhere the reports can read.
+                print(
+                    f"warning: run {run_id} has no journal ({paths.journal}): every answer it "
+                    "held is missing from these reports",
+                    file=sys.stderr,
+                )
+            results = results_from_journal(manifest, records)
+            # <output>/reports shows the latest run: re-rendering an older one leaves it alone.
+            latest = latest_run_id(results_dir)
+            summary = write_run_reports(
+                paths, manifest, results, publish=run_id == latest, records=records
             )
-        results = results_from_journal(manifest, records)
-        # <output>/reports shows the latest run: re-rendering an older one leaves it alone.
-        latest = latest_run_id(results_dir)
-        summary = write_run_reports(
-            paths, manifest, results, publish=run_id == latest, records=records
-        )
         print_summary(results.values(), manifest.run_label, summary, manifest.level)
         return exit_code([r.status for r in results.values()], manifest.level)
 

@@ -24,6 +24,7 @@ from verification.errors import ConfigurationError, JournalError, RunWriteError
 from verification.run.shards import plan_sha256
 from verification.runner import RunResult
 from verification.store.journal import JournalWriter, check_planned, read_journal
+from verification.store.locks import check_not_in_use
 from verification.store.manifests import RunManifest, ScaffoldEntry, read_manifest_file
 from verification.store.paths import RunPaths
 from verification.store.pricing import ModelPrice
@@ -61,6 +62,9 @@ def read_shard(run_dir: Path) -> ShardRun:
         total = info.planned.get(name, -1)
         if len(places) != len(entry.case_ids) or any(not 0 <= p < total for p in places):
             raise JournalError(f"{run_dir}: its manifest's shard positions do not fit {name}")
+    # A shard still being asked has a journal cut short: merged, its missing answers would
+    # be asked again (and paid for) by the merged run's resume, though the shard holds them.
+    check_not_in_use(run_dir, manifest.run_id, then="merge")
     records = read_journal(run_dir / "results.jsonl")
     # Each shard's lines against its own plan: another shard's case in it is planned by the
     # whole plan, so only here can it be told from an answer this shard was asked.

@@ -358,7 +358,7 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
         paths = RunPaths(results_dir, entry.run_id)
         try:
             paths.check_inside()  # an archive linked in is read by history, never rewritten
-            with paths.lock():
+            with paths.lock(then="prune again"):
                 pruned, stripped = _without_replies(paths.journal)
                 freed, removed, page = 0, 0, False
                 # The reports go first: they free space at once, where rewriting the journal

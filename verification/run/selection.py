@@ -27,6 +27,7 @@ from verification.errors import ConfigurationError
 from verification.run.case_plan import packaged
 from verification.run.plan import new_planned, resumed_seed
 from verification.store.journal import read_journal
+from verification.store.locks import check_not_in_use
 from verification.store.manifests import RunManifest
 from verification.store.paths import RunPaths
 from verification.store.records import AttemptRecord
@@ -211,4 +212,6 @@ def rerun_case_ids(settings: RunConfig, run_id: str) -> list[str]:
     paths = RunPaths(settings.results_dir, run_id)
     manifest = paths.read_manifest()
     check_rerun_seed(manifest, settings)
+    # A run still being asked has failed only some of what it will: rerun once it ends.
+    check_not_in_use(paths.run_dir, run_id, then="rerun its failures")
     return failed_case_ids(read_journal(paths.journal))

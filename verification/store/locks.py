@@ -17,7 +17,7 @@ from pathlib import Path
 from verification.errors import JournalError, RunInUseError
 from verification.store.stored_files import open_own_file
 
-__all__ = ["LOCK_POLL_S", "RunLock", "exclusive_lock"]
+__all__ = ["LOCK_POLL_S", "RunLock", "check_not_in_use", "exclusive_lock"]
 
 
 LOCK_POLL_S = 0.05
@@ -30,21 +30,20 @@ class RunLock:
     construction; a second taker gets :class:`RunInUseError` naming the run and that pid.
     The kernel drops the lock when its process dies, so a killed run never stays locked."""
 
-    def __init__(self, run_dir: Path, run_id: str) -> None:
+    def __init__(self, run_dir: Path, run_id: str, *, then: str = "resume") -> None:
+        """``then``: what the refusal says to do once the owner has finished."""
         run_dir.mkdir(parents=True, exist_ok=True)
         self.path = run_dir / "lock"
         self._fd: int | None = open_own_file(self.path, os.O_RDWR | os.O_CREAT)
         try:
             _lock_file(self._fd)
         except OSError:
-            # The lock file holds its owner's pid, or whatever else someone wrote there.
-            text = os.read(self._fd, 32).decode("ascii", "replace").strip()
-            owner = text if text.isdigit() else "unknown"
+            owner = _owner(self._fd)
             os.close(self._fd)
             self._fd = None
             raise RunInUseError(
                 f"run {run_id} is in use by process {owner} (it holds {self.path}); wait for "
-                "it to finish or stop it, then resume"
+                f"it to finish or stop it, then {then}"
             ) from None
         try:
             os.ftruncate(self._fd, 0)
@@ -64,6 +63,31 @@ class RunLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def _owner(fd: int) -> str:
+    """The pid the lock file ``fd`` holds, or "unknown". Its owner writes it just after
+    taking the lock: an empty file is read again once, a moment later."""
+    for _ in range(2):
+        # The lock file holds its owner's pid, or whatever else someone wrote there.
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        if text:
+            return text if text.isdigit() else "unknown"
+        time.sleep(LOCK_POLL_S)
+    return "unknown"
+
+
+def check_not_in_use(run_dir: Path, run_id: str, *, then: str) -> None:
+    """Raise :class:`RunInUseError` when another process owns run ``run_id`` (a run being
+    asked: its journal is not whole yet). A folder whose lock this process cannot write (a
+    read-only copy, a downloaded artifact) is no run being asked here: nothing is said."""
+    try:
+        lock = RunLock(run_dir, run_id, then=then)
+    except RunInUseError:
+        raise
+    except (OSError, JournalError):
+        return
+    lock.release()
 
 
 def _lock_file(fd: int, *, wait: bool = False) -> None:

@@ -124,9 +124,10 @@ class RunPaths:
                     "symbolic link: nothing is written there"
                 )
 
-    def lock(self) -> RunLock:
-        """This run's lock, taken (see :class:`RunLock`)."""
-        return RunLock(self.run_dir, self.run_id)
+    def lock(self, *, then: str = "resume") -> RunLock:
+        """This run's lock, taken (see :class:`RunLock`; ``then``: what its refusal says to
+        do once the owner has finished)."""
+        return RunLock(self.run_dir, self.run_id, then=then)
 
     def read_manifest(self) -> RunManifest:
         """The run's manifest, or :class:`JournalError` naming the run."""

@@ -1,0 +1,84 @@
+"""Commands that read a run another process is still asking wait for it to end: ``report``
+(whose fold of a journal cut short replaced the finished run's reports: a helper's hunt saw a
+finished run of 40 cases reported at 37, and a run in progress published as the latest),
+``merge`` of a shard still being asked (whose merged run's resume paid again for answers the
+shard then held), and ``--rerun-failed`` of a run that has not failed all it will yet.
+Each refuses with exit 2, naming the owner's process and what to do once it ends; the lock
+is another open file's, as another process's would be (``flock`` locks belong to open
+files, not processes)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from verification.cli import main
+from verification.store.locks import RunLock
+
+DRY = ["--provider", "reference", "--cases", "4"]
+
+
+def _run(output: Path, *argv: str) -> Path:
+    assert main(["verify", "kmp", *DRY, *argv, "--output", str(output)]) in (0, 1)
+    return max((output / "runs").iterdir(), key=lambda run: run.stat().st_mtime_ns)
+
+
+def _refused(capsys: pytest.CaptureFixture[str], argv: list[str], then: str) -> None:
+    capsys.readouterr()
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"is in use by process {os.getpid()}" in err and f"then {then}" in err, err
+
+
+def test_report_waits_for_the_run_s_owner_and_writes_nothing_meanwhile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = _run(tmp_path)
+    summary = run / "reports" / "summary.json"
+    written = summary.read_bytes()
+    summary.unlink()
+    with RunLock(run, run.name):
+        _refused(capsys, ["report", run.name, "--output", str(tmp_path)], "report it")
+        assert not summary.exists(), "a report of a run in progress was written"
+    assert main(["report", run.name, "--output", str(tmp_path)]) == 0  # once it has ended
+    status = [
+        json.loads(text)["scaffolds"]["kmp"]["status"] for text in (written, summary.read_bytes())
+    ]
+    assert status[0] == status[1] == "CERTIFIED"
+
+
+def test_merge_refuses_a_shard_still_being_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shards = [_run(tmp_path / f"shard{i}", "--shard", f"{i}/2") for i in (1, 2)]
+    merged = tmp_path / "merged"
+    argv = ["merge", *map(str, shards), "--output", str(merged)]
+    with RunLock(shards[1], shards[1].name):
+        _refused(capsys, argv, "merge")
+    assert not (merged / "runs").exists() or not any((merged / "runs").iterdir())
+    assert main(argv) == 0  # once it has ended
+
+
+def test_rerun_failed_refuses_a_run_still_being_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = _run(tmp_path)
+    argv = ["verify", "--rerun-failed", run.name, "--provider", "reference"]
+    with RunLock(run, run.name):
+        _refused(capsys, [*argv, "--output", str(tmp_path)], "rerun its failures")
+    assert main([*argv, "--output", str(tmp_path)]) == 0  # nothing failed: nothing asked
+
+
+def test_prune_leaves_a_run_in_use_saying_to_prune_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    older = _run(tmp_path)
+    _run(tmp_path, "--seed", "3")
+    capsys.readouterr()
+    with RunLock(older, older.name):
+        assert main(["prune", "--keep", "1", "--output", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{older.name}: left alone:" in out and "then prune again" in out, out
