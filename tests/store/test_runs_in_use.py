@@ -82,3 +82,21 @@ def test_prune_leaves_a_run_in_use_saying_to_prune_again(
         assert main(["prune", "--keep", "1", "--output", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert f"{older.name}: left alone:" in out and "then prune again" in out, out
+
+
+def test_prune_drops_the_replies_of_a_pruned_run_s_published_reports(tmp_path: Path) -> None:
+    # A helper's hunt: runs that overlapped left <output>/reports on the older one, and
+    # prune of that run left its published copy quoting the raw replies prune removes.
+    from verification.reports.publishing import publish_latest, published_run
+    from verification.store.paths import RunPaths
+
+    older = _run(tmp_path)
+    _run(tmp_path, "--seed", "3")
+    publish_latest(RunPaths(tmp_path, older.name))  # as an older run that finished last
+    shown = tmp_path / "reports"
+    assert published_run(tmp_path) == older.name and (shown / "kmp.md").is_file()
+    assert main(["prune", "--keep", "1", "--output", str(tmp_path)]) == 0
+    assert not (older / "reports" / "kmp.md").exists()
+    assert published_run(tmp_path) == older.name
+    assert not (shown / "kmp.md").exists(), "the published copy still quotes the replies"
+    assert (shown / "summary.json").is_file()

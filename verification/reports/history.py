@@ -389,12 +389,24 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
         except JournalError as exc:
             done.append((entry.run_id, f"left alone: {exc}"))
             continue
+        if removed or page:
+            _republish_if_shown(paths)
         what = f"{stripped} replies and {removed} scaffold reports removed"
         if page:
             what += f", and the page ({HTML_REPORT_NAME}; `report {entry.run_id}` writes one "
             what += "without replies)"
         done.append((entry.run_id, f"{what}: {_shown_bytes(freed)} freed{kept}"))
     return done
+
+
+def _republish_if_shown(paths: RunPaths) -> None:
+    """Publish the pruned reports of ``paths``' run again where ``<output>/reports`` shows
+    that run (runs that overlapped leave an older one there): its published copy, hard
+    links to the reports just removed, still quoted the replies prune promises to drop."""
+    from verification.reports.publishing import publish_latest, published_run
+
+    if published_run(paths.results_dir) == paths.run_id:
+        publish_latest(paths)
 
 
 def as_json_lines(entries: list[RunEntry]) -> str:

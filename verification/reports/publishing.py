@@ -14,7 +14,7 @@ from pathlib import Path
 from verification.store.locks import exclusive_lock
 from verification.store.paths import RunPaths
 
-__all__ = ["REPORTS_MARKER", "publish_latest"]
+__all__ = ["REPORTS_MARKER", "publish_latest", "published_run"]
 
 REPORTS_MARKER = ".verification-reports"
 """Marks a folder the harness wrote, so that only such a folder is ever replaced."""
@@ -68,6 +68,18 @@ def publish_latest(paths: RunPaths) -> Path | None:
             if entry.name != _PUBLISH_LOCK and entry != copy:
                 _remove(entry)
     return copy
+
+
+def published_run(results_dir: Path) -> str | None:
+    """The id of the run whose reports ``<results_dir>/reports`` shows (``None``: none, or a
+    folder not published by :func:`publish_latest`)."""
+    latest = results_dir / "reports"
+    if not latest.is_symlink():
+        return None
+    copy = Path(os.readlink(latest))
+    if copy.parent != Path(_PUBLISHED) or "-" not in copy.name:
+        return None
+    return copy.name.rsplit("-", 1)[0]
 
 
 def _linked(source: str, target: str) -> None:
