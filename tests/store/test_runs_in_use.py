@@ -100,3 +100,21 @@ def test_prune_drops_the_replies_of_a_pruned_run_s_published_reports(tmp_path: P
     assert published_run(tmp_path) == older.name
     assert not (shown / "kmp.md").exists(), "the published copy still quotes the replies"
     assert (shown / "summary.json").is_file()
+
+
+def test_a_second_prune_counts_only_the_runs_it_pruned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A helper's hunt: a second prune said "4 older run(s) pruned" of runs an earlier one
+    # had pruned, where it pruned one.
+    for seed in ("1", "2"):
+        _run(tmp_path, "--seed", seed)
+    prune = ["prune", "--keep", "1", "--output", str(tmp_path)]
+    assert main(prune) == 0
+    assert "1 older run(s) pruned" in capsys.readouterr().out
+    newest = _run(tmp_path, "--seed", "3")
+    capsys.readouterr()
+    assert main(prune) == 0
+    out = capsys.readouterr().out
+    assert "already pruned: nothing left to remove" in out and newest.name not in out
+    assert "1 older run(s) pruned" in out, out

@@ -142,12 +142,12 @@ class ReportCommands(CommandsBase):
         return 0
 
     def prune(self, keep: int) -> int:
-        from verification.reports.history import prune_runs
+        from verification.reports.history import ALREADY_PRUNED, prune_runs
 
         done = prune_runs(existing_results_dir(self.settings.results_dir), keep)
         for run_id, what in done:
             print(f"{run_id}: {what}")
-        pruned = sum(not what.startswith("left alone") for _, what in done)
+        pruned = sum(not what.startswith(("left alone", ALREADY_PRUNED)) for _, what in done)
         print(f"{pruned} older run(s) pruned; the newest {keep} kept whole")
         from verification.reports.results_index import write_results_index
 

@@ -40,6 +40,7 @@ from verification.store.stored_files import read_stored_json, replace_atomically
 from verification.store.summary_file import MAX_SUMMARY_BYTES, RunSummary
 
 __all__ = [
+    "ALREADY_PRUNED",
     "COMPARABLE_FIELDS",
     "MIN_LIVE_SHARE",
     "SHOWN_VALUE",
@@ -391,12 +392,19 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
             continue
         if removed or page:
             _republish_if_shown(paths)
+        if not (stripped or removed or page or kept):
+            done.append((entry.run_id, ALREADY_PRUNED))
+            continue
         what = f"{stripped} replies and {removed} scaffold reports removed"
         if page:
             what += f", and the page ({HTML_REPORT_NAME}; `report {entry.run_id}` writes one "
             what += "without replies)"
         done.append((entry.run_id, f"{what}: {_shown_bytes(freed)} freed{kept}"))
     return done
+
+
+ALREADY_PRUNED = "already pruned: nothing left to remove"
+"""What :func:`prune_runs` says of a run an earlier prune left with no reply."""
 
 
 def _republish_if_shown(paths: RunPaths) -> None:
