@@ -29,7 +29,7 @@ from verification.config import packaged_scaffolds_dir
 from verification.llm.prompt_builder import PromptBuilder
 from verification.registry import get_spec
 from verification.runner import plan_cases
-from verification.store.journal import read_journal
+from verification.store.journal import JournalWriter, read_journal
 from verification.store.manifests import read_manifest_file
 from verification.store.paths import RunPaths
 
@@ -587,22 +587,9 @@ def test_a_disk_that_fills_mid_run_loses_no_answer_already_asked(
     # Hunt o: the journal's disk filling mid-run cancelled the calls in flight and dropped
     # the answer whose line could not be written: each was bought again by the resume. Now
     # the calls asked finish, and the response cache keeps what the journal cannot.
-    import errno
-
-    from verification.store.journal import JournalWriter
-    from verification.store.paths import write_error
-
     cases = 10
     server_env.script([_answers(server_env, cases, delay=0.3)] * cases)
-    append = JournalWriter.append
-
-    def full_after_two(journal: JournalWriter, record: Any) -> None:
-        if len(journal.written) >= 2:
-            full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-            raise write_error(journal.path, journal.run_id, full)
-        append(journal, record)
-
-    monkeypatch.setattr(JournalWriter, "append", full_after_two)
+    append = _journal_full_after(monkeypatch, 2)
     assert main([*_verify_argv(tmp_path, cases), "--concurrency", "4"]) == 2
     (run,) = (tmp_path / "runs").iterdir()
     server_env.settled()
@@ -616,3 +603,62 @@ def test_a_disk_that_fills_mid_run_loses_no_answer_already_asked(
     )
     assert len(server_env.requests) == cases, "an answer asked before the fault was bought again"
     assert _from_cache(run) == asked - 2
+
+
+def _journal_full_after(monkeypatch: pytest.MonkeyPatch, lines: int) -> Callable[..., None]:
+    """Every journal's disk full once it holds ``lines`` lines (a write past them fails
+    with ENOSPC, as on a full disk); the real ``append``, to put back."""
+    import errno
+
+    from verification.store.paths import write_error
+
+    append = JournalWriter.append
+
+    def full(journal: JournalWriter, record: Any) -> None:
+        if len(journal.written) >= lines:
+            no_space = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            raise write_error(journal.path, journal.run_id, no_space)
+        append(journal, record)
+
+    monkeypatch.setattr(JournalWriter, "append", full)
+    return append
+
+
+@pytest.mark.slow
+def test_a_disk_full_at_the_first_answer_starts_no_other_case(
+    server_env: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hunt w: a case waiting for a slot took the one the failed case gave up, and asked.
+    # The first case goes alone (it writes the scaffold to the prompt cache): its answer
+    # finds the journal's disk full, and nothing else may go out.
+    cases = 10
+    server_env.script([_answers(server_env, cases)] * cases)
+    _journal_full_after(monkeypatch, 0)
+    assert main([*_verify_argv(tmp_path, cases), "--concurrency", "4"]) == 2
+    server_env.settled()
+    assert len(server_env.requests) == 1
+
+
+@pytest.mark.slow
+def test_a_disk_that_fills_mid_run_stops_retries_of_the_calls_in_flight(
+    server_env: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hunt w: the calls out when the journal's disk filled went through every retry of
+    # the server's errors, for a run that had stopped: a minute of calls, each paid.
+    cases = 10
+    right = _answers(server_env, cases)
+
+    def failing_late(sent: RecordedRequest) -> Reply:
+        time.sleep(0.3)
+        return server_env.anthropic_error(500, "api_error", "overloaded")
+
+    # The first case alone (line 1), then up to four at once: the first of them answered
+    # at once, its line past the disk's room; the others' servers fail a moment later.
+    server_env.script([right, right, *[failing_late] * 60])
+    monkeypatch.setenv("VERIFY_MAX_RETRIES", "4")
+    _journal_full_after(monkeypatch, 1)
+    assert main([*_verify_argv(tmp_path, cases), "--concurrency", "4"]) == 2
+    server_env.settled()
+    # Every 500 came after the fault: a prompt sent twice is a retry of a stopped run.
+    prompts = [sent.json["messages"][0]["content"] for sent in server_env.requests]
+    assert len(prompts) == len(set(prompts)), "a call was retried after the journal's disk filled"

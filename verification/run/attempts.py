@@ -10,6 +10,7 @@ requests :meth:`Attempts.request_for` makes and hands their replies to
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import logging
@@ -125,6 +126,9 @@ class Attempts:
     arm: Arm | None = None
     """The arm of a ``--baseline`` pair this run is (``None``: no pair): on every request
     and journal line."""
+    halted: bool = field(default=False, init=False)
+    """Set once the journal could not be written (a full disk): no call goes out after it,
+    neither a new case's nor a retry or repair of one already asked."""
     _kept: dict[tuple[str, int, int], AttemptRecord] | None = field(default=None, init=False)
     """Code mode: programs' replies journalled whole whose runs did not end, by (program,
     sample, attempt): run again on resume rather than asked again."""
@@ -260,7 +264,10 @@ class Attempts:
                     call = log.new_call()
                     sent = functools.partial(log.sent, call, self.worst_case(job, 1))
                 reply = await self.provider.generate_with_retry(
-                    request, max_retries=self.settings.max_retries, slot=slot, on_send=sent
+                    request,
+                    max_retries=self.settings.max_retries,
+                    slot=slot,
+                    on_send=functools.partial(self._sending, sent),
                 )
         except FatalLLMError:
             if log is not None:  # refused (a key, a model): nothing was billed
@@ -270,6 +277,14 @@ class Attempts:
             reply = exc
         latency = time.perf_counter() - started
         return await self.judged(job, request, reply, attempt=attempt, latency_s=latency, call=call)
+
+    def _sending(self, sent: Callable[[], None] | None) -> None:
+        """As a try goes out: none once the run has halted (it ends as a cancelled call,
+        as a case never started), else ``sent`` (the call log's)."""
+        if self.halted:
+            raise asyncio.CancelledError
+        if sent is not None:
+            sent()
 
     def _kept_reply(self, job: Job, attempt: int) -> LLMResponse | None:
         """A code-mode program's reply that the journal holds whole but whose run did not

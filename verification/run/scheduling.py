@@ -77,8 +77,15 @@ class CaseScheduler:
                 await event.wait()
             try:
                 async with limiter.slot() as slot:
+                    if attempts.halted:
+                        return []  # the journal's disk filled while it waited: not asked
                     asking.add(position)
-                    return await self._started(job, slot, attempts, answer, first_from_cache)
+                    try:
+                        return await self._started(job, slot, attempts, answer, first_from_cache)
+                    except RunWriteError:
+                        # Halted before the slot is free: the case waiting for it starts nothing.
+                        attempts.halted = True
+                        raise
             finally:
                 if position in warmers:
                     event.set()  # type: ignore[union-attr]
@@ -87,9 +94,10 @@ class CaseScheduler:
         try:
             finished = await asyncio.gather(*tasks)
         except RunWriteError:
-            # The run's disk is full: no case starts, but those already asking finish, each
-            # answer kept by the response cache where the journal cannot (Attempts.judged).
-            # Cancelled, they were paid for (or their reply had come) and were lost.
+            # The run's disk is full: no case starts, no call is retried or repaired, but the
+            # calls already out finish, each answer kept by the response cache where the
+            # journal cannot (Attempts.judged). Cancelled, they were paid for (or their reply
+            # had come) and were lost.
             await _settle(tasks, keep={tasks[position] for position in asking})
             raise
         except BaseException:
