@@ -5,6 +5,7 @@ only on this machine."""
 
 from __future__ import annotations
 
+import shlex
 from types import SimpleNamespace
 from typing import Any
 
@@ -28,19 +29,39 @@ def _today(provider: str = "anthropic", *named: str) -> Any:
     return SimpleNamespace(provider=provider, model_fields_set=set(named))
 
 
-def test_the_run_s_provider_model_and_server_fill_what_nothing_names() -> None:
+def test_the_run_s_provider_model_and_server_fill_what_nothing_names(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     merged = settings_of_rerun(_run(), {"provider": None, "model": None}, _today())
     assert merged == {
         "provider": "openai",
         "model": ["qwen3:8b"],
         "openai_base_url": "http://127.0.0.1:11434/v1",
+        # Hunt w: the cache holds the answers that failed, and gave them back for $0.
+        "cache": False,
     }
+    err = capsys.readouterr().err
+    assert "asked at its server, http://127.0.0.1:11434/v1" in err
+    assert "not read from the response cache" in err
 
 
 def test_a_model_named_today_holds_and_the_run_s_server_is_still_asked() -> None:
     merged = settings_of_rerun(_run(), {"provider": None, "model": ["llama3.2"]}, _today())
     assert merged["model"] == ["llama3.2"] and merged["provider"] == "openai"
     assert merged["openai_base_url"] == "http://127.0.0.1:11434/v1"
+    assert "cache" not in merged, "another model's cached answers are its own"
+
+
+def test_the_cache_named_today_holds_for_the_run_s_own_model() -> None:
+    merged = settings_of_rerun(_run(), {"provider": None, "model": None}, _today("x", "cache"))
+    assert "cache" not in merged
+
+
+def test_a_model_named_for_a_dry_run_s_failures_asks_the_default_provider() -> None:
+    # Hunt w: the README's `--rerun-failed RUN_ID --model claude-sonnet-4-5` of a dry run
+    # became a dry run again, the model ignored.
+    given = {"provider": None, "model": ["claude-sonnet-4-5"]}
+    assert settings_of_rerun(_run("reference", None), given, _today()) == given
 
 
 @pytest.mark.parametrize(
@@ -68,6 +89,15 @@ def test_another_machine_s_server_read_from_a_manifest_is_not_asked() -> None:
     run = _run(url="https://models.example.org/v1")
     with pytest.raises(ConfigurationError, match="VERIFY_OPENAI_BASE_URL=https://models"):
         settings_of_rerun(run, {"provider": None, "model": None}, _today())
+
+
+def test_the_server_an_edited_manifest_names_is_quoted_for_the_shell() -> None:
+    # Hunt w: pasted as printed, an edited manifest's URL ran its $(...) in the shell.
+    run = _run(url="https://evil.example.org/v1$(touch${IFS}pwned)")
+    with pytest.raises(ConfigurationError) as refused:
+        settings_of_rerun(run, {"provider": None, "model": None}, _today())
+    said = str(refused.value).split("VERIFY_OPENAI_BASE_URL=", 1)[1].split(" to ask", 1)[0]
+    assert said == shlex.quote("https://evil.example.org/v1$(touch${IFS}pwned)")
 
 
 def test_a_dry_run_s_failures_name_no_model() -> None:

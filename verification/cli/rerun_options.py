@@ -10,9 +10,12 @@ setting says."""
 
 from __future__ import annotations
 
+import shlex
+import sys
 from collections.abc import Mapping
 from typing import Any
 
+from verification.cases import printable
 from verification.cli.resume_options import server_url
 from verification.errors import ConfigurationError
 from verification.run.resuming import BASE_URL_SETTINGS
@@ -28,7 +31,8 @@ def settings_of_rerun(
     """The setting overrides of a rerun of ``manifest``'s failures: ``given`` (the command
     line's options, None where not given) with the run's provider, model and base URL
     filled in where neither ``given`` nor ``today`` (the settings read today, whose
-    ``model_fields_set`` holds what the environment and ``.env`` set) names them. Raises
+    ``model_fields_set`` holds what the environment and ``.env`` set) names them, and the
+    response cache left unread when the rerun asks the run's own model. Raises
     :class:`ConfigurationError` when the run's server is another machine's and nothing
     today names a server."""
     merged = dict(given)
@@ -38,12 +42,15 @@ def settings_of_rerun(
     provider = manifest.provider.get("provider")
     if not isinstance(provider, str):
         return merged
-    if "provider" not in named:
+    # A model named for a dry run's failures asks a model: the default provider's, not the
+    # dry run's, which would ignore it.
+    if "provider" not in named and not (manifest.dry_run and "model" in named):
         merged["provider"] = provider
     if (merged.get("provider") or getattr(today, "provider", None)) != provider:
         return merged  # another provider asked: the run's model and server are not its
     if "model" not in named and not manifest.dry_run and manifest.model_requested:
         merged["model"] = [manifest.model_requested]
+    _unread_cache(manifest, merged, named, today)
     if provider not in BASE_URL_SETTINGS:
         return merged
     setting, variables = BASE_URL_SETTINGS[provider]
@@ -54,8 +61,33 @@ def settings_of_rerun(
     if not on_this_machine(recorded):
         raise ConfigurationError(
             f"--rerun-failed {manifest.run_id}: the run asked {recorded}, which its manifest "
-            f"names; a server read from a file is not sent your API key: set "
-            f"{variables[-1]}={recorded} to ask it again, or name another server or provider"
+            "names; a server read from a file is not sent your API key: set "
+            f"{variables[-1]}={shlex.quote(recorded)} to ask it again, or name another "
+            "server or provider"
         )
     merged[setting] = recorded
+    _note(
+        f"the failures of run {manifest.run_id} are asked at its server, {recorded} (its "
+        "base URL, from its manifest)"
+    )
     return merged
+
+
+def _unread_cache(
+    manifest: RunManifest, merged: dict[str, Any], named: set[str], today: Any
+) -> None:
+    """No response cache for a rerun of the run's own model: the cache holds the very
+    answers that failed (a wrong answer is a complete one), and would give them again."""
+    if manifest.dry_run or not manifest.model_requested or "cache" in named:
+        return
+    if (merged.get("model") or getattr(today, "model", None)) != [manifest.model_requested]:
+        return  # another model: what the cache holds of it was its own answer
+    merged["cache"] = False
+    _note(
+        f"the failures of run {manifest.run_id} are asked of its model again, not read "
+        "from the response cache, which holds the answers that failed"
+    )
+
+
+def _note(text: str) -> None:
+    print(printable(f"note: {text}"), file=sys.stderr)

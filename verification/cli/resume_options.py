@@ -10,6 +10,7 @@ refused too, saying to unset it or set it back."""
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -120,7 +121,7 @@ def _same_server(manifest: RunManifest, merged: dict[str, Any], today: Any) -> s
             f"--resume {manifest.run_id} goes on at the server the run was started with, "
             f"{recorded}, and {_variable_set(variables)} names another, "
             f"{without_credentials(now)}: unset it (the run's base URL is taken from its "
-            f"manifest), or set it back to {recorded}"
+            f"manifest), or set it back to {shlex.quote(recorded)}"
         )
     if given is None:
         return None  # the SDK's default then and now
@@ -131,7 +132,7 @@ def _same_server(manifest: RunManifest, merged: dict[str, Any], today: Any) -> s
         return (
             f"--resume {manifest.run_id}: the run was started at {recorded}, which its "
             f"manifest names; a server read from a file is not sent your API key: set "
-            f"{variables[-1]}={recorded} (as the run had it, with the user name and "
+            f"{variables[-1]}={shlex.quote(recorded)} (as the run had it, with the user name and "
             "password it carried, if any) to go on there"
         )
     merged[setting] = recorded
