@@ -124,5 +124,6 @@ def test_answers_of_several_scaffolds_from_the_cache_are_said_in_one_line(
     lines = [line for line in capsys.readouterr().out.splitlines() if "response cache" in line]
     assert lines == [
         f"{len(replies)} answer(s) from the response cache, for {len(names)} scaffold(s) (no "
-        "model call; --no-cache asks the model again; each scaffold's count is in its report)"
+        "model call for them; --no-cache asks the model again; each scaffold's count is in "
+        "its report)"
     ]

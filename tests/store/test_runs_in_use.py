@@ -118,3 +118,13 @@ def test_a_second_prune_counts_only_the_runs_it_pruned(
     out = capsys.readouterr().out
     assert "already pruned: nothing left to remove" in out and newest.name not in out
     assert "1 older run(s) pruned" in out, out
+
+
+def test_the_in_use_check_of_a_run_writes_nothing_into_it(tmp_path: Path) -> None:
+    # Hunt w: merge and --rerun-failed wrote a lock file into every shard they checked.
+    from verification.store.locks import check_not_in_use
+
+    run = _run(tmp_path)
+    (run / "lock").unlink()
+    check_not_in_use(run, run.name, then="merge")
+    assert not (run / "lock").exists()

@@ -280,7 +280,7 @@ def print_run_notes(outcome: RunResult) -> None:
     if len(cached) > 1:  # one line, not one per scaffold (a run of the catalog: 33)
         print(
             f"{sum(cached.values())} answer(s) from the response cache, for {len(cached)} "
-            "scaffold(s) (no model call; --no-cache asks the model again; each scaffold's "
+            "scaffold(s) (no model call for them; --no-cache asks the model again; each scaffold's "
             "count is in its report)"
         )
 
@@ -300,8 +300,7 @@ def print_cost(outcome: RunResult, settings: RunConfig, prog: str) -> None:
         f"${cost.usd or 0.0:.4f}"
         if cost.usd is not None or paid_nothing
         else f"unknown (no price known for {printable(basis.model, 100)}: set VERIFY_PRICES; "
-        f"a model on your own server costs nothing with "
-        f"VERIFY_PRICES={printable(free_price(basis.model), 200)})"
+        f"a model on your own server costs nothing with {free_price(basis.model)})"
     )
     batch = f" and {cost.batch_answers} batch answer(s)" if cost.batch_answers else ""
     # A provider that never marks a prompt for caching has nothing to say of it every run.

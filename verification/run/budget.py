@@ -47,7 +47,7 @@ def cost_basis(
             f"--max-cost needs a price for model {model!r}, and no table knows it: set "
             "VERIFY_PRICES to its USD per million tokens, e.g. VERIFY_PRICES="
             + shlex.quote(json.dumps({model: {"input": 3.0, "output": 15.0}}))
-            + f" (a model on your own server costs nothing: VERIFY_PRICES={free_price(model)}),"
+            + f" (a model on your own server costs nothing: {free_price(model)}),"
             " or leave out --max-cost"
         )
     return CostBasis(

@@ -41,10 +41,7 @@ class RunLock:
             owner = _owner(self._fd)
             os.close(self._fd)
             self._fd = None
-            raise RunInUseError(
-                f"run {run_id} is in use by process {owner} (it holds {self.path}); wait for "
-                f"it to finish or stop it, then {then}"
-            ) from None
+            raise _in_use(run_id, owner, self.path, then) from None
         try:
             os.ftruncate(self._fd, 0)
             os.write(self._fd, f"{os.getpid()}\n".encode("ascii"))
@@ -65,6 +62,13 @@ class RunLock:
         self.release()
 
 
+def _in_use(run_id: str, owner: str, path: Path, then: str) -> RunInUseError:
+    return RunInUseError(
+        f"run {run_id} is in use by process {owner} (it holds {path}); wait for it to finish "
+        f"or stop it, then {then}"
+    )
+
+
 def _owner(fd: int) -> str:
     """The pid the lock file ``fd`` holds, or "unknown". Its owner writes it just after
     taking the lock: an empty file is read again once, a moment later."""
@@ -79,15 +83,21 @@ def _owner(fd: int) -> str:
 
 def check_not_in_use(run_dir: Path, run_id: str, *, then: str) -> None:
     """Raise :class:`RunInUseError` when another process owns run ``run_id`` (a run being
-    asked: its journal is not whole yet). A folder whose lock this process cannot write (a
-    read-only copy, a downloaded artifact) is no run being asked here: nothing is said."""
+    asked: its journal is not whole yet). Only looked at, never written: a run with no lock
+    file was never owned, and a lock file that cannot be opened or locked (a read-only copy,
+    a downloaded artifact, a planted file) is no run being asked here: nothing is said."""
+    path = run_dir / "lock"
     try:
-        lock = RunLock(run_dir, run_id, then=then)
-    except RunInUseError:
-        raise
+        fd = open_own_file(path, os.O_RDONLY)
     except (OSError, JournalError):
         return
-    lock.release()
+    try:
+        _lock_file(fd)
+    except OSError as exc:
+        if exc.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK, errno.EDEADLK):
+            raise _in_use(run_id, _owner(fd), path, then) from None
+    finally:
+        os.close(fd)  # closing the descriptor drops a lock it took
 
 
 def _lock_file(fd: int, *, wait: bool = False) -> None:

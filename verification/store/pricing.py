@@ -23,6 +23,8 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from verification.cases import printable
+
 __all__ = [
     "BATCH_PRICE_SHARE",
     "CACHE_READ_FACTOR",
@@ -240,15 +242,22 @@ def family_of(model: str, table: Mapping[str, object], *, released: bool = False
 
 
 def free_price(model: str) -> str:
-    """A ``VERIFY_PRICES`` value, quoted for a shell, that prices ``model`` at nothing: what
-    a model on one's own server costs, which no table can know.
+    """How to price ``model`` at nothing, as a message says it: what a model on one's own
+    server costs, which no table can know. A ``VERIFY_PRICES`` value quoted for a shell,
+    ready to paste; in words where the name would not print whole (a control character,
+    or a name too long to show).
 
     Examples
     --------
     >>> print(free_price("qwen3:8b"))
-    '{"qwen3:8b": {"input": 0, "output": 0}}'
+    VERIFY_PRICES='{"qwen3:8b": {"input": 0, "output": 0}}'
+    >>> free_price("m" * 500)
+    'a price of 0 (input and output) for it in VERIFY_PRICES'
     """
-    return shlex.quote(json.dumps({model: {"input": 0, "output": 0}}))
+    value = shlex.quote(json.dumps({model: {"input": 0, "output": 0}}))
+    if printable(value, 200) != value:
+        return "a price of 0 (input and output) for it in VERIFY_PRICES"
+    return f"VERIFY_PRICES={value}"
 
 
 def price_for(model: str, overrides: Mapping[str, ModelPrice] | None = None) -> ModelPrice | None:

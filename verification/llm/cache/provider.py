@@ -96,7 +96,7 @@ class CachingProvider(WrappingProvider):
         except Exception as exc:  # put reports what it knows; anything else costs only the entry
             logger.warning(
                 "response cache %s: an answer was not kept (%s: %s); it is in the run's "
-                "journal, and a repeated run asks for it again",
+                "journal where that could be written, and a repeated run asks for it again",
                 self.cache.path,
                 type(exc).__name__,
                 exc,
