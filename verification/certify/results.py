@@ -87,6 +87,7 @@ __all__ = [
     "case_order",
     "certify",
     "deciding_thresholds",
+    "input_key",
     "journalled_cases",
     "results_from_journal",
     "uncertified_reason",
@@ -104,7 +105,8 @@ def _interval(cases: CaseScores) -> tuple[float, float]:
     return wilson_interval(float(cases.total()) / cases.n * effective, effective)
 
 
-def _input_key(value: Any) -> str:
+def input_key(value: Any) -> str:
+    """A case's input as one string: equal for equal inputs (keys in any order)."""
     return json.dumps(value, sort_keys=True, default=repr)
 
 
@@ -193,7 +195,7 @@ class ScaffoldResults:
         counted = {
             r.test_case.id: r.test_case.input for r in self.results if r.outcome != "infra_error"
         }
-        return len(counted) - len({_input_key(value) for value in counted.values()})
+        return len(counted) - len({input_key(value) for value in counted.values()})
 
     @property
     def pass_rate(self) -> float:

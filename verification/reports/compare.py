@@ -27,6 +27,7 @@ from verification.reports.regressions import (
     ArmAnswers,
     compare_outcomes,
     entry_arms,
+    input_units,
     pair_selection,
     withheld_reasons,
 )
@@ -109,6 +110,7 @@ def compare_runs(results_dir: Path, run_a: str, run_b: str) -> RunPairing:
         {name: arm.scores for name, arm in arms_b.items()},
         withheld,
         selected=selected is not None,
+        units=input_units(results_a, results_b),
     )
     # A --baseline pair differs in what it showed in place of the scaffold by design: its
     # labels say so, and a note would flag every pair.
@@ -150,7 +152,8 @@ def render_pairing(pairing: RunPairing, *, a: str | None = None, b: str | None =
     lines.append(
         f"({a} BETTER, {b} BETTER: the shared cases each run scored higher on, with one "
         "sample the cases only it passed; "
-        "case scores, every sample of each case both runs answered; rates on those cases; "
+        "case scores, every sample of each case both runs answered, copies of one input "
+        "counted once; rates on those cases; "
         "difference: Newcombe's paired score interval; exact sign test (McNemar with one "
         f"sample), two-sided, Holm-corrected across {len(pairing.rows)} scaffold(s))"
     )

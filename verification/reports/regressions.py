@@ -18,13 +18,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from verification.cases import ProgramTask
 from verification.certify.paired import (
     PairedComparison,
     gate_adjust,
     holm_adjust,
     paired_comparison,
 )
-from verification.certify.results import ScaffoldResults
+from verification.certify.results import ScaffoldResults, input_key
 from verification.errors import JournalError
 from verification.reports.base import (
     Direction,
@@ -43,6 +44,7 @@ __all__ = [
     "compare_outcomes",
     "compare_with_previous",
     "entry_arms",
+    "input_units",
     "judge",
     "pair_selection",
     "paired_rows",
@@ -156,14 +158,60 @@ def compare_outcomes(
     withheld: Mapping[str, str] | None = None,
     *,
     selected: bool = False,
+    units: Mapping[str, Mapping[str, str]] | None = None,
 ) -> list[PairedRow]:
     """Per scaffold both runs hold (in ``b``'s order), the paired comparison of their case
-    scores by case id: two-sided Holm-adjusted across those scaffolds, and the regression
-    gate's one-sided test of a drop (``withheld``: scaffold -> why no verdict holds;
-    ``selected``: the pair's cases are a selection, see :func:`pair_selection`)."""
+    scores, case by case or, with ``units`` (:func:`input_units`), input by input:
+    two-sided Holm-adjusted across those scaffolds, and the regression gate's one-sided
+    test of a drop (``withheld``: scaffold -> why no verdict holds; ``selected``: the
+    pair's cases are a selection, see :func:`pair_selection`)."""
     shared = [name for name in b if name in a]
-    comparisons = {name: paired_comparison(a[name], b[name]) for name in shared}
+    unit = units or {}
+    comparisons = {
+        name: paired_comparison(
+            _by_unit(a[name], unit.get(name, {})), _by_unit(b[name], unit.get(name, {}))
+        )
+        for name in shared
+    }
     return paired_rows(comparisons, withheld, selected=selected)
+
+
+def input_units(
+    a: Mapping[str, ScaffoldResults], b: Mapping[str, ScaffoldResults]
+) -> dict[str, dict[str, str]]:
+    """Scaffold -> case id -> the unit a paired test counts the case in: its input, unless
+    the two runs drew that case with different inputs (then its id). A tier with few
+    possible inputs draws some again, and a model that answers one prompt alike each time
+    (temperature 0, the response cache within a run) flips all its copies together: counted
+    apart, one changed answer read as dozens, and two runs of an unchanged model were
+    judged a significant drop (a helper's hunt: 45 copies of one n_queens input)."""
+    units: dict[str, dict[str, str]] = {}
+    for name in a.keys() & b.keys():
+        drawn_a, drawn_b = _inputs(a[name]), _inputs(b[name])
+        units[name] = {
+            case: drawn if drawn_b.get(case, drawn) == drawn else case
+            for case, drawn in drawn_a.items()
+        } | {case: drawn for case, drawn in drawn_b.items() if case not in drawn_a}
+    return units
+
+
+def _inputs(results: ScaffoldResults) -> dict[str, str]:
+    """Case id -> its input, for the cases asked by their input alone: a code-mode program
+    is its own request (its own sample of one shared prompt), never a copy of another."""
+    return {
+        r.test_case.id: input_key(r.test_case.input)
+        for r in results.results
+        if not isinstance(r.test_case, ProgramTask)
+    }
+
+
+def _by_unit(scores: Mapping[str, float], units: Mapping[str, str]) -> dict[str, float]:
+    """Case scores folded to their units' scores: the mean over each unit's cases."""
+    sums: dict[str, tuple[float, int]] = {}
+    for case, score in scores.items():
+        total, count = sums.get(units.get(case, case), (0.0, 0))
+        sums[units.get(case, case)] = (total + score, count + 1)
+    return {unit: total / count for unit, (total, count) in sums.items()}
 
 
 def paired_rows(
@@ -244,7 +292,13 @@ def compare_with_previous(
             labels=("the previous run", "this run"),
             selected=selected,
         )
-    paired = compare_outcomes(before, now, withheld, selected=selected is not None)
+    paired = compare_outcomes(
+        before,
+        now,
+        withheld,
+        selected=selected is not None,
+        units=input_units(previous_results, results),
+    )
     return judge(previous.run_id, previous.summary.model_dump(), statuses, paired)
 
 
