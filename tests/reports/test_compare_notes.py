@@ -96,3 +96,20 @@ def test_the_discordant_columns_say_which_run_did_better_and_line_up(
     for heading, value in zip(columns[1:6], re.split(r" +", row)[1:6], strict=True):
         end = header.index(heading) + len(heading)
         assert row[:end].endswith(value), (heading, value, header, row)
+
+
+def test_a_scaffold_one_run_does_not_hold_leaves_the_others_comparable(
+    pair: dict[str, Path],
+) -> None:
+    # Hunt v: a scaffold added to the catalog gave the thorough night's sizes a new key, and
+    # no earlier run was comparable: the gate said nothing for every other scaffold.
+    dry = read_manifest_file(pair["scaffold"] / "manifest.json")
+    entry = dry.scaffolds["kmp"]
+    swept = dry.model_copy(update={"sizes": {"kmp": [8, 16]}})
+    added = swept.model_copy(
+        update={"sizes": {"kmp": [8, 16], "new": [4]}, "scaffolds": {"kmp": entry, "new": entry}}
+    )
+    assert comparability(swept, added) == []
+    # What the runs share still counts, and the note names only where they differ.
+    other = added.model_copy(update={"sizes": {"kmp": [8, 32], "new": [4]}})
+    assert comparability(swept, other) == ["sizes kmp at 8,16 != kmp at 8,32"]

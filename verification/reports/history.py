@@ -113,11 +113,37 @@ def comparability(a: RunManifest, b: RunManifest, *, ignoring: Collection[str] =
         reasons.append("asked together (another model of the same invocation)")
     for name in COMPARABLE_FIELDS:
         left, right = manifest_field(a, name), manifest_field(b, name)
+        if isinstance(left, dict) or isinstance(right, dict):
+            left, right = _differing(left, right, a.scaffolds.keys() & b.scaffolds.keys())
         if left != right and name not in ignoring:
             # An edited manifest's value is shown, never a wall of it or its control codes.
             shown = [printable(_said(name, side), SHOWN_VALUE) for side in (left, right)]
             reasons.append(f"{name} {shown[0]} != {shown[1]}")
     return reasons
+
+
+def _differing(left: Any, right: Any, shared: Collection[str]) -> tuple[Any, Any]:
+    """Two runs' per-scaffold values (the sizes each swept) as they bear on the scaffolds
+    both hold, and only where they differ: a scaffold added to the catalog made every
+    earlier run of it incomparable, and the gate silent for all the others (a helper's
+    hunt), and a note cut short showed both sides alike."""
+    sides = [
+        {key: value for key, value in (side or {}).items() if key in shared}
+        if isinstance(side, dict) or side is None
+        else side
+        for side in (left, right)
+    ]
+    if all(isinstance(side, dict) for side in sides):
+        keys = sides[0].keys() | sides[1].keys()
+        sides = [
+            {
+                key: side[key]
+                for key in sorted(keys)
+                if key in side and sides[0].get(key) != sides[1].get(key)
+            }
+            for side in sides
+        ]
+    return tuple(side or None for side in sides)  # type: ignore[return-value]
 
 
 _STATUSES = frozenset(get_args(Status)) | {UNCERTIFIED}
