@@ -143,3 +143,29 @@ def test_history_is_restored_before_and_uploaded_after_whatever_the_grade(
     junit = shlex.split(merge["run"])[shlex.split(merge["run"]).index("--junit-xml") + 1]
     assert set(upload["with"]["path"].split()) == {"verification_results/runs", junit}
     assert workflow["permissions"]["actions"] == "read"  # to read the last run's artifact
+
+
+@pytest.mark.slow
+def test_a_merge_that_writes_no_run_says_so_and_uploads_no_stale_junit(
+    workflow: dict[Any, Any], tmp_path: Path
+) -> None:
+    # Hunt v: with a shard missing, merge exited 2, the job summary stayed empty and the
+    # uploaded junit.xml was the previous night's, restored with the history.
+    _, restore = _step(workflow, "gh run download", "merge")
+    assert "rm -f verification_results/junit.xml" in restore["run"]
+    merge_at, _ = _step(workflow, "verification merge", "merge")
+    said_at, said = _step(workflow, "the merge wrote no run", "merge")
+    assert said_at > merge_at and said["if"] == "${{ failure() }}"
+    summary = tmp_path / "summary.md"
+    (tmp_path / "verification_results").mkdir()
+    env = {"GITHUB_STEP_SUMMARY": str(summary), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        ["bash", "-c", said["run"]], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0 and "::error::" in done.stdout
+    assert "No run tonight" in summary.read_text()
+    # A merge that wrote its run (a regression's exit 5, say) has its own summary.
+    summary.unlink()
+    (tmp_path / "verification_results" / "junit.xml").write_text("<testsuites/>")
+    done = subprocess.run(["bash", "-c", said["run"]], cwd=tmp_path, env=env, check=True)
+    assert not summary.exists()
