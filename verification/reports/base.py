@@ -164,6 +164,10 @@ class PairedRow:
     """The pair's cases are a selection (one run reruns the other's failures, or asked
     cases picked by name or tier the other did not): a drop on them is as much the
     selection's as a rise, so not even a significant one is a verdict."""
+    baseline: str | None = None
+    """The earlier run this scaffold was compared with, where the previous run had it
+    INCOMPLETE (an outage): the latest comparable one that had it whole. ``None``: the
+    previous run, as every other scaffold."""
 
     @property
     def significant(self) -> bool:

@@ -420,7 +420,9 @@ def write_run_reports(
             options=dict(options or {}),
             costs=run_costs(manifest, records) if costs is None else costs,
             comparison=(
-                None if previous is None else compare_with_previous(previous, results, manifest)
+                None
+                if previous is None
+                else compare_with_previous(previous, results, manifest, recent[-2::-1])
             ),
             history=tuple(recent),
             records=records,

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from verification.cases import ProgramTask
@@ -265,13 +265,21 @@ def entry_arms(entry: RunEntry, results: Mapping[str, ScaffoldResults]) -> dict[
 
 
 def compare_with_previous(
-    previous: RunEntry, results: Mapping[str, ScaffoldResults], manifest: RunManifest
+    previous: RunEntry,
+    results: Mapping[str, ScaffoldResults],
+    manifest: RunManifest,
+    earlier: Sequence[RunEntry] = (),
 ) -> RunComparison:
     """This run's results (its ``manifest``) against ``previous`` (its summary and its
     journal's outcomes; an unreadable journal leaves the paired part empty, with a
     warning). Where either run lost answers the other gave, is INCOMPLETE, or this run
     asked a selection of cases, the gate claims no rise and no "no drop" for the scaffold
-    (:attr:`PairedRow.withheld`); a significant drop on the shared cases still fires."""
+    (:attr:`PairedRow.withheld`); a significant drop on the shared cases still fires.
+
+    A scaffold ``previous`` had INCOMPLETE (an outage that night) is compared with the
+    latest run of ``earlier`` (comparable runs before it, newest first) that had it whole
+    (:attr:`PairedRow.baseline`): compared with the outage, a real drop went unseen, and
+    the next night took the worse run as its baseline (a helper's hunt)."""
     assert previous.summary is not None  # a baseline has one (history.previous_comparable)
     now = {name: case_scores(r) for name, r in results.items()}
     try:
@@ -281,25 +289,58 @@ def compare_with_previous(
             "previous run %s: journal unreadable (%s): no paired test", previous.run_id, exc
         )
         previous_results = {}
+    arms = entry_arms(previous, previous_results)
+    baselines = _whole_before(results, arms, earlier)
+    for name, (_, older, arm) in baselines.items():
+        previous_results, arms = previous_results | {name: older}, arms | {name: arm}
     before = {name: case_scores(r) for name, r in previous_results.items()}
     statuses = {name: r.shown_status for name, r in results.items()}
     withheld: dict[str, str] = {}
     selected = pair_selection(previous.manifest, manifest, ("the previous run", "this run"))
     if before:
         withheld = withheld_reasons(
-            entry_arms(previous, previous_results),
+            arms,
             {name: arm_answers(manifest, name, r, r.status) for name, r in results.items()},
             labels=("the previous run", "this run"),
             selected=selected,
         )
-    paired = compare_outcomes(
-        before,
-        now,
-        withheld,
-        selected=selected is not None,
-        units=input_units(previous_results, results),
-    )
+    paired = [
+        replace(row, baseline=baselines[row.scaffold][0].run_id)
+        if row.scaffold in baselines
+        else row
+        for row in compare_outcomes(
+            before,
+            now,
+            withheld,
+            selected=selected is not None,
+            units=input_units(previous_results, results),
+        )
+    ]
     return judge(previous.run_id, previous.summary.model_dump(), statuses, paired)
+
+
+def _whole_before(
+    results: Mapping[str, ScaffoldResults],
+    arms: Mapping[str, ArmAnswers],
+    earlier: Sequence[RunEntry],
+) -> dict[str, tuple[RunEntry, ScaffoldResults, ArmAnswers]]:
+    """For each scaffold of ``results`` the previous run had INCOMPLETE (``arms``), the
+    latest run of ``earlier`` that had it whole, with its results and answers."""
+    wanted = [name for name in results if name in arms and arms[name].incomplete]
+    found: dict[str, tuple[RunEntry, ScaffoldResults, ArmAnswers]] = {}
+    for entry in earlier:
+        if not wanted:
+            break
+        try:
+            older = entry_results(entry)
+        except (OSError, JournalError):  # warned of where history reads it
+            continue
+        older_arms = entry_arms(entry, older)
+        for name in [name for name in wanted if name in older_arms]:
+            if not older_arms[name].incomplete:
+                found[name] = (entry, older[name], older_arms[name])
+                wanted.remove(name)
+    return found
 
 
 def pair_selection(

@@ -225,6 +225,7 @@ def summary_with_changes(
             family=[row.scaffold for row in comparison.paired if row.p_gate is not None],
             power_drop_010={row.scaffold: row.power for row in comparison.paired},
             shared={row.scaffold: row.comparison.shared for row in comparison.paired},
+            baselines={row.scaffold: row.baseline for row in comparison.paired if row.baseline},
             withheld={
                 row.scaffold: row.withheld
                 for row in comparison.paired

@@ -121,6 +121,9 @@ class RegressionGate(_Tolerant):
     (exact; answers independent between runs), at the level of Holm's first step."""
     shared: dict[str, int] = {}
     """Scaffold -> shared cases."""
+    baselines: dict[str, str] = {}
+    """Scaffold -> the earlier run it was compared with, where the previous run had it
+    INCOMPLETE (an outage): the latest comparable run that had it whole."""
     withheld: dict[str, str] = {}
     """Scaffold -> why the gate gives no verdict on it beyond a significant drop: either run
     lost answers the other gave, is INCOMPLETE, or this run asked a selection of cases; its
