@@ -60,3 +60,15 @@ def test_a_drop_after_an_outage_is_measured_against_the_last_whole_run(
     assert (drop.shared, drop.only_before, drop.only_now) == (CASES, len(WRONG), 0)
     report = (worse / "reports" / "summary.md").read_text("utf-8")
     assert f"kmp is compared with run `{whole.name}`" in report
+
+
+def test_a_gated_run_with_nothing_to_compare_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt v: a night whose history was not restored had no baseline, and its gate's silence
+    # read like a quiet night's.
+    argv = ["verify", "kmp", "--provider", "reference", "--cases", "4", "--fail-on-regression"]
+    assert main([*argv, "--output", str(tmp_path)]) == 0
+    assert "regression gate: no earlier comparable run" in capsys.readouterr().out
+    assert main([*argv, "--output", str(tmp_path)]) == 0
+    assert "no earlier comparable run" not in capsys.readouterr().out

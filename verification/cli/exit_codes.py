@@ -55,6 +55,15 @@ def regression_exit(
 
     data = RunSummary.from_json(summary.with_suffix(".json").read_bytes())
     gate = data.regression_gate
+    if fail and data.previous_run_id is None:
+        # A night with no baseline read like a quiet one (a helper's hunt): say it.
+        where = f" in {results_dir}" if results_dir is not None else ""
+        print(
+            printable(
+                f"regression gate: no earlier comparable run{where} to compare with: nothing "
+                "was gated (the first run, or the earlier runs' folders were not restored)"
+            )
+        )
     for name, why in (gate.withheld if gate is not None else {}).items():
         # A quiet gate is no "no regression" where the runs' answers differ in what they hold.
         print(
