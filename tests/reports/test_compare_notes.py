@@ -113,3 +113,30 @@ def test_a_scaffold_one_run_does_not_hold_leaves_the_others_comparable(
     # What the runs share still counts, and the note names only where they differ.
     other = added.model_copy(update={"sizes": {"kmp": [8, 32], "new": [4]}})
     assert comparability(swept, other) == ["sizes kmp at 8,16 != kmp at 8,32"]
+
+
+def test_an_edited_scaffold_is_named_by_the_summary_and_compare(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt v: a night with kmp.md edited was compared as if unchanged, and nothing said so.
+    import shutil
+
+    from verification.config import packaged_scaffolds_dir
+    from verification.store.summary_file import RunSummary
+
+    edited = tmp_path / "scaffolds"
+    shutil.copytree(packaged_scaffolds_dir(), edited)
+    (kmp,) = edited.rglob("kmp.md")
+    with kmp.open("a", encoding="utf-8") as scaffold:
+        scaffold.write("\nOne more line of advice.\n")
+    output = tmp_path / "out"
+    assert main([*ARGV, "--output", str(output)]) == 0
+    assert main([*ARGV, "--scaffolds-dir", str(edited), "--output", str(output)]) == 0
+    first, second = sorted((output / "runs").iterdir(), key=lambda run: run.stat().st_mtime_ns)
+    summary = RunSummary.from_json((second / "reports" / "summary.json").read_bytes())
+    assert summary.regression_gate is not None and summary.regression_gate.edited == ["kmp"]
+    report = (second / "reports" / "summary.md").read_text("utf-8")
+    assert f"Edited since run `{first.name}`: kmp (the scaffold file changed" in report
+    assert _notes(output, first, second, capsys) == [
+        "note: the runs differ in the file of scaffold kmp (edited between them)"
+    ]

@@ -224,6 +224,9 @@ class RunComparison:
     """Regressions first, then improvements, then changes to or from INCOMPLETE."""
     paired: list[PairedRow] = field(default_factory=list)
     """Every scaffold both runs hold, on the shared cases (previous = A, this run = B)."""
+    edited: list[str] = field(default_factory=list)
+    """Scaffolds whose file changed since the previous run (its sha256): a change in their
+    rate is the edit's as much as the model's."""
 
     @property
     def rate_drops(self) -> list[PairedRow]:

@@ -26,6 +26,7 @@ from verification.reports.history import (
 from verification.reports.regressions import (
     ArmAnswers,
     compare_outcomes,
+    edited_scaffolds,
     entry_arms,
     input_units,
     pair_selection,
@@ -116,7 +117,11 @@ def compare_runs(results_dir: Path, run_a: str, run_b: str) -> RunPairing:
     # labels say so, and a note would flag every pair.
     own = ("variant",) if _linked(a.manifest, b.manifest) else ()
     answers = {row.scaffold: (arms_a[row.scaffold], arms_b[row.scaffold]) for row in rows}
-    return RunPairing(a, b, rows, comparability(a.manifest, b.manifest, ignoring=own), answers)
+    differences = comparability(a.manifest, b.manifest, ignoring=own) + [
+        f"the file of scaffold {name} (edited between them)"
+        for name in edited_scaffolds(a.manifest, b.manifest)
+    ]
+    return RunPairing(a, b, rows, differences, answers)
 
 
 def render_pairing(pairing: RunPairing, *, a: str | None = None, b: str | None = None) -> str:

@@ -43,6 +43,7 @@ __all__ = [
     "arm_answers",
     "compare_outcomes",
     "compare_with_previous",
+    "edited_scaffolds",
     "entry_arms",
     "input_units",
     "judge",
@@ -316,7 +317,21 @@ def compare_with_previous(
             units=input_units(previous_results, results),
         )
     ]
-    return judge(previous.run_id, previous.summary.model_dump(), statuses, paired)
+    judged = judge(previous.run_id, previous.summary.model_dump(), statuses, paired)
+    return replace(judged, edited=edited_scaffolds(previous.manifest, manifest))
+
+
+def edited_scaffolds(a: RunManifest, b: RunManifest) -> list[str]:
+    """The scaffolds both runs read whose files differ (their sha256), in ``b``'s order:
+    an edited scaffold compared as if unchanged said nothing of the edit (a helper's hunt).
+    Runs of two variants (a ``--baseline`` pair) differ in what they showed by design."""
+    if a.variant != b.variant:
+        return []
+    return [
+        name
+        for name, entry in b.scaffolds.items()
+        if name in a.scaffolds and a.scaffolds[name].sha256 != entry.sha256
+    ]
 
 
 def _whole_before(

@@ -226,6 +226,7 @@ def summary_with_changes(
             power_drop_010={row.scaffold: row.power for row in comparison.paired},
             shared={row.scaffold: row.comparison.shared for row in comparison.paired},
             baselines={row.scaffold: row.baseline for row in comparison.paired if row.baseline},
+            edited=comparison.edited,
             withheld={
                 row.scaffold: row.withheld
                 for row in comparison.paired

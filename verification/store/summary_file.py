@@ -121,6 +121,8 @@ class RegressionGate(_Tolerant):
     (exact; answers independent between runs), at the level of Holm's first step."""
     shared: dict[str, int] = {}
     """Scaffold -> shared cases."""
+    edited: list[str] = []
+    """Scaffolds whose file changed since the previous run (its sha256)."""
     baselines: dict[str, str] = {}
     """Scaffold -> the earlier run it was compared with, where the previous run had it
     INCOMPLETE (an outage): the latest comparable run that had it whole."""
