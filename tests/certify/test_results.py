@@ -85,6 +85,7 @@ def _record(
         level=level,
         tier=tier,
         leniency=extra.get("leniency", []),
+        **{name: value for name, value in extra.items() if name == "input"},
     )
 
 
@@ -239,6 +240,37 @@ def test_samples_make_a_case_score_the_share_of_its_answers_that_pass() -> None:
     assert results.interval == pytest.approx(
         _wilson_by_roots(float(score) / 4 * effective, effective)
     )
+
+
+def test_copies_of_one_input_are_a_cluster_of_the_interval_as_a_case_s_samples_are() -> None:
+    # Hunt v: 8 inputs in 290 cases of n_queens at size 4, each copy counted as its own
+    # evidence: copies of one prompt are answered alike (the response cache within a run,
+    # temperature 0), so they are clustered by input, as a case's samples are by case.
+    inputs, copies = 8, 5
+    fails = {0}  # the copies of input 0 all fail; every other input's all pass
+    records = [
+        _record(
+            f"kmp-simple-{i * copies + c:03d}",
+            "failed" if i in fails else "passed",
+            input={"text": f"input {i}"},
+            level=3 if i in fails else None,
+        )
+        for i in range(inputs)
+        for c in range(copies)
+    ]
+    results = ScaffoldResults.from_records("kmp", records, planned=len(records))
+    rate = (inputs - len(fails)) / inputs
+    assert (results.n, results.repeated_inputs) == (inputs * copies, inputs * (copies - 1))
+    assert results.pass_rate == pytest.approx(rate)
+    answers = np.array([[i not in fails] * copies for i in range(inputs)], dtype=float)
+    effective = design_effect_answers(answers)
+    assert effective == pytest.approx(inputs)  # copies that always agree: one answer each
+    assert results.effective_answers == pytest.approx(effective)
+    assert results.interval == pytest.approx(_wilson_by_roots(rate * effective, effective))
+    # The same answers on distinct inputs: forty of them, as before.
+    distinct = [r.model_copy(update={"input": {"text": r.case_id}}) for r in records]
+    apart = ScaffoldResults.from_records("kmp", distinct, planned=len(records))
+    assert apart.interval == pytest.approx(_wilson_by_roots(rate * len(records), len(records)))
 
 
 @pytest.mark.slow

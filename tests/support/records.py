@@ -20,7 +20,8 @@ def attempt_record(case_id: str, outcome: str, **fields: Any) -> AttemptRecord:
         "epoch": 0,
         "attempt": 1,
         "tier": "simple",
-        "input": {},
+        # Each case its own input, as drawn cases are (copies of one input are one cluster).
+        "input": {"case": case_id},
         "expected": {},
         "outcome": outcome,
         "level": None,

@@ -95,19 +95,44 @@ __all__ = [
 ]
 
 
-def _interval(cases: CaseScores) -> tuple[float, float]:
+def _interval(cases: CaseScores, inputs: Mapping[str, tuple[int, int]]) -> tuple[float, float]:
     """The 95% Wilson interval of the mean case score at the effective number of answers
-    (:func:`~verification.certify.effective.effective_answers`): ``n`` with one sample per
-    case, more when samples of a case vary independently."""
+    (:func:`~verification.certify.effective.effective_answers`) of ``inputs``' tallies
+    (:func:`_input_tallies`): ``n`` with one sample per case and no input drawn twice, more
+    when samples of a case vary independently, fewer when copies of an input agree."""
     if not cases.n:
         return 0.0, 1.0
-    effective = effective_answers(cases.tallies.values())
+    effective = effective_answers(inputs.values())
     return wilson_interval(float(cases.total()) / cases.n * effective, effective)
 
 
+def _input_tallies(counted: Iterable[TestResult]) -> dict[str, tuple[int, int]]:
+    """(answers that pass, answers counted) per input asked: every sample of every case
+    drawn with that input. A tier with few possible inputs draws some again, and copies of
+    one prompt are no independent answers (the response cache within a run, or a model at
+    temperature 0, answers them alike): clustered by input, as a case's samples are, they
+    count as many answers as their agreement allows (a helper's hunt: 8 inputs in 290
+    cases of n_queens at size 4, each counted as its own evidence). A code-mode program is
+    its own request: its own cluster."""
+    tallies: dict[str, tuple[int, int]] = {}
+    for r in counted:
+        case = r.test_case
+        key = case.id if isinstance(case, ProgramTask) else input_key(case.input)
+        good, seen = tallies.get(key, (0, 0))
+        tallies[key] = (good + r.passed, seen + 1)
+    return tallies
+
+
 def input_key(value: Any) -> str:
-    """A case's input as one string: equal for equal inputs (keys in any order)."""
-    return json.dumps(value, sort_keys=True, default=repr)
+    """A case's input as one string: equal for equal inputs (keys in any order; a mapping
+    whose keys are not all strings, as a drawn input may hold before it is journalled, in
+    its own order; a value no JSON can hold, only itself)."""
+    for sort_keys in (True, False):  # keys of several types, which sort_keys cannot order
+        try:
+            return json.dumps(value, sort_keys=sort_keys, default=repr)
+        except (TypeError, ValueError, RecursionError):
+            continue
+    return f"unkeyed {id(value)}"  # no JSON at all (a cycle, say): a cluster of its own
 
 
 def _record_size(record: AttemptRecord) -> int | None:
@@ -189,9 +214,9 @@ class ScaffoldResults:
     @property
     def repeated_inputs(self) -> int:
         """Counted cases whose input an earlier counted case had: a tier with few possible
-        inputs (small boards, short texts) draws some again. Each still counts in ``n``,
-        and the report says how many, so a rate over many copies of one easy input is seen
-        for what it is."""
+        inputs (small boards, short texts) draws some again. Each still counts in ``n``
+        (the interval clusters the copies: :func:`_input_tallies`), and the report says how
+        many, so a rate over many copies of one easy input is seen for what it is."""
         counted = {
             r.test_case.id: r.test_case.input for r in self.results if r.outcome != "infra_error"
         }
@@ -302,6 +327,7 @@ class ScaffoldResults:
                 judged = len(window_of(order, ordered[: decision.n])) * samples
                 unfinished = judged - len(counted)
         score = cases.total()
+        inputs = _input_tallies(counted)
         if split is not None:  # the curves show what counts: no answer past a decision
             kept = {r.test_case.id for r in counted}.union(*(p.cases for p in points))
             shown = [r for r in every if r.test_case.id in kept]
@@ -342,7 +368,7 @@ class ScaffoldResults:
             usage=dict(usage),
             models=models,
             status=status,
-            interval=_interval(cases),
+            interval=_interval(cases, inputs),
             run_label=run_label,
             from_cache=sum(record.source == "cache" for record in mine),
             score=float(score),
@@ -362,8 +388,8 @@ class ScaffoldResults:
             calibration=calibration,
             incomplete_reason=reason,
             uncertified=uncertified,
-            effective_answers=effective_answers(cases.tallies.values()),
-            intra_case_correlation=intra_case_correlation(cases.tallies.values()),
+            effective_answers=effective_answers(inputs.values()),
+            intra_case_correlation=intra_case_correlation(inputs.values()),
             worst_case_rate=_worst_case(cases.tallies, Counter(r.test_case.id for r in infra))
             if infra
             else None,
