@@ -185,16 +185,23 @@ def test_a_run_with_no_summary_is_listed_with_how_to_go_on(
     assert main(argv) == 0
     (run,) = (tmp_path / "runs").iterdir()
     (run / "reports" / "summary.json").unlink()  # as a run stopped before its reports
+    manifest = json.loads((run / "manifest.json").read_text("utf-8"))
+    (run / "manifest.json").write_text(json.dumps(manifest | {"finished_at": None}), "utf-8")
     capsys.readouterr()
     assert main(["history", "--output", str(tmp_path)]) == 0
     (said,) = [line for line in capsys.readouterr().out.splitlines() if "no summary" in line]
     assert "stopped before it was reported" in said
     command = said.split("; ", 1)[1].split(" goes on")[0]
-    assert command == f"verify --resume {run.name}"
-    assert main([*shlex.split(command), "--output", str(tmp_path)]) == 0  # it does go on
+    assert command == f"verify --resume {run.name} --output {shlex.quote(str(tmp_path))}"
+    assert main(shlex.split(command)) == 0  # it does go on, as printed
     assert main(["history", "--output", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "no summary" not in out and "CERTIFIED" in out
+    # A finished run whose reports were removed since: `report` writes them again.
+    (run / "reports" / "summary.json").unlink()
+    assert main(["history", "--output", str(tmp_path)]) == 0
+    (said,) = [line for line in capsys.readouterr().out.splitlines() if "no summary" in line]
+    assert said.strip() == f"(no summary: report {run.name} --output {tmp_path} writes it again)"
 
 
 def _run_files(output: Path, run_id: str) -> list[str]:

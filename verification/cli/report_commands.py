@@ -87,11 +87,13 @@ class ReportCommands(CommandsBase):
         from verification.reports.compare import render_history
         from verification.reports.history import as_json_lines, filter_entries, scan_runs
 
-        entries = scan_runs(existing_results_dir(self.settings.results_dir))
+        results_dir = existing_results_dir(self.settings.results_dir)
+        entries = scan_runs(results_dir)
         chosen = filter_entries(entries, model=model, scaffold=scaffold)[-limit:]
         # Newest first, as the table shows them and the help says.
         newest_first = list(reversed(chosen))
-        print(as_json_lines(newest_first) if as_json else render_history(chosen, scaffold), end="")
+        shown = render_history(chosen, scaffold, results_dir)
+        print(as_json_lines(newest_first) if as_json else shown, end="")
         return 0
 
     def _pair_of_runs(self, run_a: str, run_b: str) -> tuple[Path, str, str]:

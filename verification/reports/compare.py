@@ -10,6 +10,7 @@ several scaffolds are compared at once.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -178,8 +179,12 @@ def _points(difference: float) -> str:
     return f"{100 * difference:+.1f}pp"
 
 
-def render_history(entries: Sequence[RunEntry], scaffold: str | None = None) -> str:
-    """``history``: one line per run, newest first, then each scaffold's status and rate."""
+def render_history(
+    entries: Sequence[RunEntry], scaffold: str | None = None, output: Path | None = None
+) -> str:
+    """``history``: one line per run, newest first, then each scaffold's status and rate
+    (``output``: the results folder read, named in the commands a line gives)."""
+    where = f" --output {shlex.quote(str(output))}" if output is not None else ""
     if not entries:
         return "no runs\n"
     lines = []
@@ -195,14 +200,16 @@ def render_history(entries: Sequence[RunEntry], scaffold: str | None = None) -> 
         )
         rates = status_rates(entry, scaffold)
         if entry.summary is None:
-            # Stopped (Ctrl-C, a kill, a full disk) or still running: say what goes on.
-            lines.append(
-                printable(
-                    "    (no summary: the run was stopped before it was reported, or is still "
-                    f"running; verify --resume {data['run_id']} goes on with it, report "
-                    f"{data['run_id']} reports what it has)"
+            run = shlex.quote(data["run_id"])
+            if entry.manifest.finished_at is not None:  # its reports removed since
+                said = f"no summary: report {run}{where} writes it again"
+            else:  # stopped (Ctrl-C, a kill, a full disk) or still running: what goes on
+                said = (
+                    "no summary: the run was stopped before it was reported, or is still "
+                    f"running; verify --resume {run}{where} goes on with it, report "
+                    f"{run}{where} reports what it has"
                 )
-            )
+            lines.append(printable(f"    ({said})"))
         for name, (status, rate) in rates.items():
             # A summary's names are read back too: one line each, escaped.
             shown, said = printable(name, 100), printable(status, 40)
