@@ -207,11 +207,9 @@ def test_dry_runs_are_never_cached(tmp_path: Path) -> None:
     assert {r.source for r in _records(tmp_path)} == {"reference"}
 
 
-@pytest.mark.slow
-def test_the_openai_preflight_waits_for_a_request_that_goes_out(
-    fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", fake_server.openai_base_url)
+def _two_cases_at_a_local_server(fake_server: FakeModelServer, tmp_path: Path) -> list[str]:
+    """The command of a run of two kmp cases at the fake server's chat completions, which
+    is scripted to list its model and answer both right."""
     answers = _right_answers(2)
 
     def answer(sent: RecordedRequest) -> Reply:
@@ -219,7 +217,15 @@ def test_the_openai_preflight_waits_for_a_request_that_goes_out(
 
     fake_server.script([fake_server.models("local-test-model"), answer, answer])
     argv = ["verify", "kmp", "--provider", "openai", "--model", "local-test-model"]
-    argv += ["--seed", str(SEED), "--cases", "2", "--output", str(tmp_path)]
+    return [*argv, "--seed", str(SEED), "--cases", "2", "--output", str(tmp_path)]
+
+
+@pytest.mark.slow
+def test_the_openai_preflight_waits_for_a_request_that_goes_out(
+    fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", fake_server.openai_base_url)
+    argv = _two_cases_at_a_local_server(fake_server, tmp_path)
     assert main(argv) == 0
     assert fake_server.requests[0].path.endswith("/models")
     assert main(argv) == 0
@@ -231,14 +237,7 @@ def test_a_base_url_with_a_trailing_slash_is_the_same_server_to_the_cache(
     fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Before: Ollama's docs write /v1/, most others /v1, and each spelling asked again.
-    answers = _right_answers(2)
-
-    def answer(sent: RecordedRequest) -> Reply:
-        return fake_server.chat_completion(answers[sent.json["messages"][-1]["content"]])
-
-    fake_server.script([fake_server.models("local-test-model"), answer, answer])
-    argv = ["verify", "kmp", "--provider", "openai", "--model", "local-test-model"]
-    argv += ["--seed", str(SEED), "--cases", "2", "--output", str(tmp_path)]
+    argv = _two_cases_at_a_local_server(fake_server, tmp_path)
     monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", fake_server.openai_base_url + "/")
     assert main(argv) == 0
     monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", fake_server.openai_base_url)

@@ -17,6 +17,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from verification.cases import (
     Planned,
@@ -408,31 +409,11 @@ class Attempts:
         return record
 
     def _record(
-        self,
-        identifier: str,
-        case: TestCase | None,
-        verdict: Judgement,
-        *,
-        epoch: int,
-        attempt: int,
-        model_asked: str,
-        response: LLMResponse | None = None,
-        latency_s: float = 0.0,
-        batch_id: str | None = None,
+        self, identifier: str, case: TestCase | None, verdict: Judgement, **line: Any
     ) -> AttemptRecord:
-        """The journal line of one attempt (:func:`attempt_record`), journalled."""
-        record = attempt_record(
-            identifier,
-            case,
-            verdict,
-            epoch=epoch,
-            attempt=attempt,
-            model_asked=model_asked,
-            response=response,
-            latency_s=latency_s,
-            batch_id=batch_id,
-            arm=self.arm,
-        )
+        """The journal line of one attempt (:func:`attempt_record`, ``line`` its keyword
+        arguments but the arm, the run's), journalled."""
+        record = attempt_record(identifier, case, verdict, arm=self.arm, **line)
         if self.journal is not None:
             self.journal.append(record)
         return record
