@@ -192,3 +192,21 @@ def test_rerun_failed_alone_asks_the_run_s_own_local_server_and_model(
     dry = ["verify", "--rerun-failed", first_run.name, "--provider", "reference"]
     assert main([*dry, *common]) == 0
     assert len(asked) == len(wrong), "the server was asked again"
+
+
+def test_rerun_failed_of_a_code_mode_run_says_its_programs_are_not_rerun(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt w: a code-mode run whose programs all failed got "has no failed or errored case
+    # to ask again", exit 0. The run here is a dry run whose manifest says code mode: the
+    # refusal reads no more of it (a real one needs the sandbox).
+    argv = ["verify", "kmp", "--provider", "reference", "--cases", "2", "--output", str(tmp_path)]
+    assert main(argv) == 0
+    (run,) = (tmp_path / "runs").iterdir()
+    manifest = json.loads((run / "manifest.json").read_text("utf-8"))
+    manifest["settings"]["answer"] = "code"
+    (run / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    capsys.readouterr()
+    rerun = ["verify", "--rerun-failed", run.name, "--provider", "reference"]
+    assert main([*rerun, "--output", str(tmp_path)]) == 2
+    assert "a code-mode run's programs are not asked again by id" in capsys.readouterr().err

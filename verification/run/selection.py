@@ -211,6 +211,13 @@ def rerun_case_ids(settings: RunConfig, run_id: str) -> list[str]:
     ``settings`` draw them as that run did."""
     paths = RunPaths(settings.results_dir, run_id)
     manifest = paths.read_manifest()
+    if manifest.settings.get("answer") == "code":
+        # Its programs are no cases: "no failed case" said of a run whose programs all
+        # failed read as if nothing had (a helper's hunt).
+        raise ConfigurationError(
+            f"--rerun-failed {run_id}: a code-mode run's programs are not asked again by id "
+            "(each program runs on the whole suite): start a new run with --answer code"
+        )
     check_rerun_seed(manifest, settings)
     # A run still being asked has failed only some of what it will: rerun once it ends.
     check_not_in_use(paths.run_dir, run_id, then="rerun its failures")
