@@ -161,6 +161,12 @@ def test_a_job_summary_is_appended_where_github_asks(
     assert text.startswith("earlier step\n") and text.count("| Scaffold | Status |") == 2
     assert f"Run `{run_id}`" in text and "| kmp | **FAILED** | 0.0% | 6 |" in text
     assert "- kmp: CERTIFIED -> FAILED (regression)" in text
+    # Hunt v: a night with no baseline read like a quiet one, and a quiet one said nothing
+    # of the gate's power.
+    first, second = text.split("## Scaffold certification")[1:]
+    assert "No earlier comparable run: the regression gate compared nothing." in first
+    (power,) = [line for line in second.splitlines() if line.startswith("- Regression gate:")]
+    assert "1 scaffold(s) compared on their shared cases" in power
     monkeypatch.delenv("GITHUB_STEP_SUMMARY")
     scripted_run(output, {"kmp": 6}, 6)
     assert step_summary.read_text() == text  # no variable, nothing written

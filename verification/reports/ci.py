@@ -32,7 +32,7 @@ from pathlib import Path
 
 from verification.certify.results import ScaffoldResults, TestResult
 from verification.errors import ConfigurationError
-from verification.reports.base import ReportContext, Reporter
+from verification.reports.base import ReportContext, Reporter, RunComparison
 from verification.reports.generator import DEFAULT_REPORTERS, md_cell
 from verification.reports.xmltext import xml_text
 from verification.store.manifests import RunManifest
@@ -343,7 +343,10 @@ class GithubStepSummaryReporter:
                 f"{100 * r.pass_rate:.1f}% | {r.n} | {100 * low:.1f}% to {100 * high:.1f}% |"
             )
         comparison = context.comparison
-        if comparison is not None:
+        if comparison is None:
+            # A night with no baseline read like a quiet one (a helper's hunt).
+            lines += ["", "No earlier comparable run: the regression gate compared nothing."]
+        else:
             lines += ["", f"Compared with run `{comparison.previous_run_id}`."]
             for change in comparison.status_changes:
                 before, now = change.before, change.now
@@ -355,9 +358,40 @@ class GithubStepSummaryReporter:
                     f"against run `{before}`; the cases side by side: "
                     f"`python -m verification compare {before} {now}`)"
                 )
+            lines += _gate_lines(comparison)
         with _writing(self.path, _STEP_SUMMARY), self.path.open("a", encoding="utf-8") as file:
             file.write("\n".join(lines) + "\n\n")
         return [self.path]
+
+
+def _gate_lines(comparison: RunComparison) -> list[str]:
+    """What the regression gate could see, as summary.md says it: its power, the scaffolds
+    paired with an earlier run or given no verdict, and those edited: a quiet night's job
+    summary said nothing of any of it (a helper's hunt)."""
+    lines = []
+    if comparison.paired:
+        powers = sorted(row.power for row in comparison.paired)
+        lines.append(
+            f"- Regression gate: {len(comparison.paired)} scaffold(s) compared on their shared "
+            f"cases; its power to catch a drop from 0.90 to 0.80 is {powers[0]:.2f} to "
+            f"{powers[-1]:.2f}."
+        )
+    for row in comparison.paired:
+        if row.baseline:
+            lines.append(
+                f"- {row.scaffold}: compared with run `{md_cell(row.baseline)}` (run "
+                f"`{md_cell(comparison.previous_run_id)}` had it INCOMPLETE)."
+            )
+        if row.withheld and not row.significant:
+            lines.append(
+                f"- No verdict on {row.scaffold} beyond a significant drop: "
+                f"{md_cell(row.withheld)}."
+            )
+    if comparison.edited:
+        lines.append(
+            f"- Edited since run `{comparison.previous_run_id}`: {', '.join(comparison.edited)}."
+        )
+    return lines
 
 
 def run_reporters(
