@@ -85,15 +85,17 @@ def test_prune_leaves_a_run_in_use_saying_to_prune_again(
 
 
 def test_prune_drops_the_replies_of_a_pruned_run_s_published_reports(tmp_path: Path) -> None:
-    # A helper's hunt: runs that overlapped left <output>/reports on the older one, and
-    # prune of that run left its published copy quoting the raw replies prune removes.
+    # A helper's hunt: <output>/reports can show an older run (a newer one stopped before
+    # its reports), and prune of that run left its published copy quoting the raw replies
+    # prune removes.
     from verification.reports.publishing import publish_latest, published_run
     from verification.store.paths import RunPaths
 
     older = _run(tmp_path)
     _run(tmp_path, "--seed", "3")
-    publish_latest(RunPaths(tmp_path, older.name))  # as an older run that finished last
     shown = tmp_path / "reports"
+    shown.unlink()  # as a newer run stopped before its reports: the older one is shown
+    publish_latest(RunPaths(tmp_path, older.name))
     assert published_run(tmp_path) == older.name and (shown / "kmp.md").is_file()
     assert main(["prune", "--keep", "1", "--output", str(tmp_path)]) == 0
     assert not (older / "reports" / "kmp.md").exists()
@@ -128,3 +130,22 @@ def test_the_in_use_check_of_a_run_writes_nothing_into_it(tmp_path: Path) -> Non
     (run / "lock").unlink()
     check_not_in_use(run, run.name, then="merge")
     assert not (run / "lock").exists()
+
+
+def test_an_older_run_that_finishes_last_leaves_the_newer_run_s_reports_shown(
+    tmp_path: Path,
+) -> None:
+    # Hunt u: runs that overlapped left <output>/reports on whichever finished last, where
+    # report, history and prune count the newest created as the latest.
+    from verification.reports.publishing import publish_latest, published_run
+    from verification.store.paths import RunPaths
+
+    older = _run(tmp_path)
+    newer = _run(tmp_path, "--seed", "3")
+    assert published_run(tmp_path) == newer.name
+    assert publish_latest(RunPaths(tmp_path, older.name)) is None  # finishing last
+    assert published_run(tmp_path) == newer.name
+    assert main(["report", "--output", str(tmp_path)]) == 0  # the latest: the newer
+    assert published_run(tmp_path) == newer.name
+    assert main(["report", older.name, "--output", str(tmp_path)]) == 0
+    assert published_run(tmp_path) == newer.name

@@ -44,11 +44,9 @@ class ReportCommands(CommandsBase):
                     file=sys.stderr,
                 )
             results = results_from_journal(manifest, records)
-            # <output>/reports shows the latest run: re-rendering an older one leaves it alone.
-            latest = latest_run_id(results_dir)
-            summary = write_run_reports(
-                paths, manifest, results, publish=run_id == latest, records=records
-            )
+            # <output>/reports shows the newest run: re-rendering an older one leaves it
+            # alone (publish_latest keeps a newer run's reports there).
+            summary = write_run_reports(paths, manifest, results, records=records)
         print_summary(results.values(), manifest.run_label, summary, manifest.level)
         return exit_code([r.status for r in results.values()], manifest.level)
 

@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Iterable
 from pathlib import Path
 
+from verification.errors import JournalError
 from verification.store.locks import exclusive_lock
 from verification.store.paths import RunPaths
 
@@ -40,7 +41,9 @@ def publish_latest(paths: RunPaths) -> Path | None:
     run's reports folder is not (a link could lead a reader out of the folder). Runs
     publishing at once take turns under an OS lock, and each removes every copy but its own
     (a killed run's leftovers included). A ``reports`` folder the harness did not write is
-    left alone. Returns the copy, or ``None`` when nothing was published.
+    left alone, and so are the reports of a run created after this one (runs that overlap:
+    the newest run's reports are the latest, whichever finished last). Returns the copy, or
+    ``None`` when nothing was published.
     """
     latest = paths.latest_reports
     published = paths.results_dir / _PUBLISHED
@@ -50,6 +53,8 @@ def publish_latest(paths: RunPaths) -> Path | None:
         return None
     published.mkdir(parents=True, exist_ok=True)
     with exclusive_lock(published / _PUBLISH_LOCK):
+        if _newer_shown(paths):
+            return None
         if latest.exists() and not latest.is_symlink() and not (latest / REPORTS_MARKER).exists():
             logger.warning(
                 "%s was not written by the harness: left alone, latest reports not copied there",
@@ -68,6 +73,22 @@ def publish_latest(paths: RunPaths) -> Path | None:
             if entry.name != _PUBLISH_LOCK and entry != copy:
                 _remove(entry)
     return copy
+
+
+def _newer_shown(paths: RunPaths) -> bool:
+    """Whether ``<output>/reports`` shows a run created after ``paths``' run: the latest
+    reports are the newest run's, as ``report``, ``history`` and ``prune`` count them, not
+    the run that happened to finish last (a helper's hunt: runs that overlapped left an
+    older one there, and a bare ``report`` flipped it back)."""
+    shown = published_run(paths.results_dir)
+    if shown is None or shown == paths.run_id:
+        return False
+    try:
+        other = RunPaths(paths.results_dir, shown).read_manifest()
+        mine = paths.read_manifest()
+    except (JournalError, OSError):  # a run folder gone or unreadable: nothing newer to keep
+        return False
+    return other.created_at > mine.created_at
 
 
 def published_run(results_dir: Path) -> str | None:
