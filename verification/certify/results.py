@@ -25,7 +25,7 @@ that looked as it went. The status a decision gives is the rate's at that look, 
 
 from __future__ import annotations
 
-import json
+import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -75,6 +75,7 @@ from verification.certify.statuses import (
 )
 from verification.generators.base import TestCase
 from verification.store.journal import check_planned
+from verification.store.json_text import JsonText
 from verification.store.manifests import RunManifest
 from verification.store.records import AttemptRecord
 
@@ -127,12 +128,17 @@ def input_key(value: Any) -> str:
     """A case's input as one string: equal for equal inputs (keys in any order; a mapping
     whose keys are not all strings, as a drawn input may hold before it is journalled, in
     its own order; a value no JSON can hold, only itself)."""
-    for sort_keys in (True, False):  # keys of several types, which sort_keys cannot order
+    for write in (_SORTED_JSON, _JSON):  # keys of several types, which sorting cannot order
         try:
-            return json.dumps(value, sort_keys=sort_keys, default=repr)
+            return write(value)
         except (TypeError, ValueError, RecursionError):
             continue
     return f"unkeyed {id(value)}"  # no JSON at all (a cycle, say): a cluster of its own
+
+
+_SORTED_JSON = JsonText(sort_keys=True, default=repr)
+_JSON = JsonText(default=repr)
+""":func:`input_key`'s writers: json.dumps's text without its Python layer, once per answer."""
 
 
 def _record_size(record: AttemptRecord) -> int | None:
@@ -211,7 +217,7 @@ class ScaffoldResults:
     """Counted cases answered past the look that decided (a run that asked up to its cap
     and looked afterwards): shown, not counted."""
 
-    @property
+    @functools.cached_property
     def repeated_inputs(self) -> int:
         """Counted cases whose input an earlier counted case had: a tier with few possible
         inputs (small boards, short texts) draws some again. Each still counts in ``n``
