@@ -29,7 +29,6 @@ import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from verification.cases import TIERS, ProgramTask, parse_case_id
 from verification.catalog import Catalog, default_catalog
@@ -58,6 +57,7 @@ from verification.certify.envelope import (
     run_split,
     size_points,
 )
+from verification.certify.inputs import input_key, input_tallies
 from verification.certify.sequential import (
     CertificationPlan,
     Decision,
@@ -75,7 +75,6 @@ from verification.certify.statuses import (
 )
 from verification.generators.base import TestCase
 from verification.store.journal import check_planned
-from verification.store.json_text import JsonText
 from verification.store.manifests import RunManifest
 from verification.store.records import AttemptRecord
 
@@ -88,7 +87,6 @@ __all__ = [
     "case_order",
     "certify",
     "deciding_thresholds",
-    "input_key",
     "journalled_cases",
     "results_from_journal",
     "uncertified_reason",
@@ -99,46 +97,13 @@ __all__ = [
 def _interval(cases: CaseScores, inputs: Mapping[str, tuple[int, int]]) -> tuple[float, float]:
     """The 95% Wilson interval of the mean case score at the effective number of answers
     (:func:`~verification.certify.effective.effective_answers`) of ``inputs``' tallies
-    (:func:`_input_tallies`): ``n`` with one sample per case and no input drawn twice, more
-    when samples of a case vary independently, fewer when copies of an input agree."""
+    (:func:`~verification.certify.inputs.input_tallies`): ``n`` with one sample per case
+    and no input drawn twice, more when samples of a case vary independently, fewer when
+    copies of an input agree."""
     if not cases.n:
         return 0.0, 1.0
     effective = effective_answers(inputs.values())
     return wilson_interval(float(cases.total()) / cases.n * effective, effective)
-
-
-def _input_tallies(counted: Iterable[TestResult]) -> dict[str, tuple[int, int]]:
-    """(answers that pass, answers counted) per input asked: every sample of every case
-    drawn with that input. A tier with few possible inputs draws some again, and copies of
-    one prompt are no independent answers (the response cache within a run, or a model at
-    temperature 0, answers them alike): clustered by input, as a case's samples are, they
-    count as many answers as their agreement allows (a helper's hunt: 8 inputs in 290
-    cases of n_queens at size 4, each counted as its own evidence). A code-mode program is
-    its own request: its own cluster."""
-    tallies: dict[str, tuple[int, int]] = {}
-    for r in counted:
-        case = r.test_case
-        key = case.id if isinstance(case, ProgramTask) else input_key(case.input)
-        good, seen = tallies.get(key, (0, 0))
-        tallies[key] = (good + r.passed, seen + 1)
-    return tallies
-
-
-def input_key(value: Any) -> str:
-    """A case's input as one string: equal for equal inputs (keys in any order; a mapping
-    whose keys are not all strings, as a drawn input may hold before it is journalled, in
-    its own order; a value no JSON can hold, only itself)."""
-    for write in (_SORTED_JSON, _JSON):  # keys of several types, which sorting cannot order
-        try:
-            return write(value)
-        except (TypeError, ValueError, RecursionError):
-            continue
-    return f"unkeyed {id(value)}"  # no JSON at all (a cycle, say): a cluster of its own
-
-
-_SORTED_JSON = JsonText(sort_keys=True, default=repr)
-_JSON = JsonText(default=repr)
-""":func:`input_key`'s writers: json.dumps's text without its Python layer, once per answer."""
 
 
 def _record_size(record: AttemptRecord) -> int | None:
@@ -221,8 +186,9 @@ class ScaffoldResults:
     def repeated_inputs(self) -> int:
         """Counted cases whose input an earlier counted case had: a tier with few possible
         inputs (small boards, short texts) draws some again. Each still counts in ``n``
-        (the interval clusters the copies: :func:`_input_tallies`), and the report says how
-        many, so a rate over many copies of one easy input is seen for what it is."""
+        (the interval clusters the copies: :func:`~verification.certify.inputs.input_tallies`),
+        and the report says how many, so a rate over many copies of one easy input is seen
+        for what it is."""
         counted = {
             r.test_case.id: r.test_case.input for r in self.results if r.outcome != "infra_error"
         }
@@ -333,7 +299,7 @@ class ScaffoldResults:
                 judged = len(window_of(order, ordered[: decision.n])) * samples
                 unfinished = judged - len(counted)
         score = cases.total()
-        inputs = _input_tallies(counted)
+        inputs = input_tallies(counted)
         if split is not None:  # the curves show what counts: no answer past a decision
             kept = {r.test_case.id for r in counted}.union(*(p.cases for p in points))
             shown = [r for r in every if r.test_case.id in kept]

@@ -19,13 +19,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from verification.cases import ProgramTask
+from verification.certify.inputs import input_key
 from verification.certify.paired import (
     PairedComparison,
     gate_adjust,
     holm_adjust,
     paired_comparison,
 )
-from verification.certify.results import ScaffoldResults, input_key
+from verification.certify.results import ScaffoldResults
 from verification.errors import JournalError
 from verification.reports.base import (
     Direction,
