@@ -103,3 +103,12 @@ def test_the_server_an_edited_manifest_names_is_quoted_for_the_shell() -> None:
 def test_a_dry_run_s_failures_name_no_model() -> None:
     merged = settings_of_rerun(_run("reference", None), {"provider": None, "model": None}, _today())
     assert merged == {"provider": "reference", "model": None}
+
+
+def test_an_unknown_provider_in_an_edited_manifest_is_said_to_be_the_manifest_s() -> None:
+    # Hunt w: it was blamed on --provider or VERIFY_PROVIDER, which nobody had given.
+    with pytest.raises(ConfigurationError, match="its manifest names provider 'bogus'"):
+        settings_of_rerun(_run("bogus"), {"provider": None, "model": None}, _today())
+    # A provider named today holds, whatever the manifest says.
+    given = {"provider": "reference", "model": None}
+    assert settings_of_rerun(_run("bogus"), given, _today())["provider"] == "reference"

@@ -149,3 +149,17 @@ def test_an_older_run_that_finishes_last_leaves_the_newer_run_s_reports_shown(
     assert published_run(tmp_path) == newer.name
     assert main(["report", older.name, "--output", str(tmp_path)]) == 0
     assert published_run(tmp_path) == newer.name
+
+
+@pytest.mark.parametrize("target", [".published/..-1a2b3c4d", ".published/nothing", "/etc"])
+def test_a_planted_reports_link_never_stops_a_run_s_publication(
+    tmp_path: Path, target: str
+) -> None:
+    # A link at <output>/reports whose target names no run (or a run id that is a path) is
+    # replaced by the run's reports, not read as the newest run's.
+    from verification.reports.publishing import published_run
+
+    (tmp_path / "runs").mkdir(parents=True)
+    (tmp_path / "reports").symlink_to(target)
+    run = _run(tmp_path)
+    assert published_run(tmp_path) == run.name

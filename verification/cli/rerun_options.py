@@ -18,6 +18,7 @@ from typing import Any
 from verification.cases import printable
 from verification.cli.resume_options import server_url
 from verification.errors import ConfigurationError
+from verification.llm.providers import PROVIDERS
 from verification.run.resuming import BASE_URL_SETTINGS
 from verification.store.manifests import RunManifest
 from verification.store.urls import on_this_machine
@@ -45,6 +46,12 @@ def settings_of_rerun(
     # A model named for a dry run's failures asks a model: the default provider's, not the
     # dry run's, which would ignore it.
     if "provider" not in named and not (manifest.dry_run and "model" in named):
+        if provider not in PROVIDERS:  # an edited manifest's: not the options' to answer for
+            raise ConfigurationError(
+                f"--rerun-failed {manifest.run_id}: its manifest names provider "
+                f"{printable(provider, 100)!r}, which this harness does not know (edited?): "
+                "name one with --provider"
+            )
         merged["provider"] = provider
     if (merged.get("provider") or getattr(today, "provider", None)) != provider:
         return merged  # another provider asked: the run's model and server are not its

@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Iterable
 from pathlib import Path
 
-from verification.errors import JournalError
+from verification.errors import VerificationError
 from verification.store.locks import exclusive_lock
 from verification.store.paths import RunPaths
 
@@ -86,7 +86,7 @@ def _newer_shown(paths: RunPaths) -> bool:
     try:
         other = RunPaths(paths.results_dir, shown).read_manifest()
         mine = paths.read_manifest()
-    except (JournalError, OSError):  # a run folder gone or unreadable: nothing newer to keep
+    except (VerificationError, OSError):  # a run gone, unreadable, or no run id (planted)
         return False
     return other.created_at > mine.created_at
 
