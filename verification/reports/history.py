@@ -127,23 +127,14 @@ def _differing(left: Any, right: Any, shared: Collection[str]) -> tuple[Any, Any
     both hold, and only where they differ: a scaffold added to the catalog made every
     earlier run of it incomparable, and the gate silent for all the others (a helper's
     hunt), and a note cut short showed both sides alike."""
-    sides = [
-        {key: value for key, value in (side or {}).items() if key in shared}
-        if isinstance(side, dict) or side is None
-        else side
-        for side in (left, right)
-    ]
-    if all(isinstance(side, dict) for side in sides):
-        keys = sides[0].keys() | sides[1].keys()
-        sides = [
-            {
-                key: side[key]
-                for key in sorted(keys)
-                if key in side and sides[0].get(key) != sides[1].get(key)
-            }
-            for side in sides
-        ]
-    return tuple(side or None for side in sides)  # type: ignore[return-value]
+    if not all(isinstance(side, dict) or side is None for side in (left, right)):
+        return left, right  # an edited manifest's value of another kind: compared as it is
+    a, b = left or {}, right or {}
+    keys = sorted(key for key in a.keys() | b.keys() if key in shared and a.get(key) != b.get(key))
+    return (
+        {key: a[key] for key in keys if key in a} or None,
+        {key: b[key] for key in keys if key in b} or None,
+    )
 
 
 _STATUSES = frozenset(get_args(Status)) | {UNCERTIFIED}
