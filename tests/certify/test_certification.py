@@ -21,6 +21,7 @@ import pytest
 
 from tests.support.calibrations import calibrating_each_case_once
 from tests.support.clustering import design_effect_answers
+from tests.support.copies import cases_asked, first_of_each_input
 from tests.support.draws import drawing_each_case_once
 from verification.cases import parse_case_id
 from verification.catalog import Catalog, default_catalog
@@ -33,7 +34,7 @@ from verification.config import LEVEL_CASES, load_settings
 from verification.registry import plan_tier_counts
 from verification.reports.generator import md_cell, write_run_reports
 from verification.run import case_plan
-from verification.runner import VerificationRunner
+from verification.runner import VerificationRunner, plan_cases
 from verification.store.journal import read_journal
 from verification.store.records import AttemptRecord
 from verification.store.summary_file import RunSummary
@@ -115,8 +116,15 @@ def test_each_level_asks_its_count_and_says_what_it_certifies(tmp_path: Path) ->
         # the level's plan asks its cases in plan order until a look decides (a perfect
         # scaffold: at its first deciding look; quick is fixed at its 5)
         plan = plan_for(level)
-        asked = decide(plan, [1.0] * plan.cap).n
-        assert asked == (5 if level == "quick" else operating_characteristic(plan, 1.0).max_cases)
+        decided_on = decide(plan, [1.0] * plan.cap).n
+        assert decided_on == (
+            5 if level == "quick" else operating_characteristic(plan, 1.0).max_cases
+        )
+        asked = decided_on
+        if plan.sequential:  # a look counts each input once, at its first case
+            drawn = plan_cases(["kmp"], seed=manifest["seed"], cases=LEVEL_CASES[level])["kmp"]
+            firsts = first_of_each_input(level_ids, {c.id: c.input for c in drawn})
+            asked = cases_asked(plan.looks, firsts, decided_on)
         if level == "thorough":  # the envelope search: a dry run climbs to the largest size
             search, verdicts = search_for(spec), dict[int, bool]()
             while (next_size := search.next_size(verdicts)) is not None:
@@ -129,14 +137,13 @@ def test_each_level_asks_its_count_and_says_what_it_certifies(tmp_path: Path) ->
             # each size asks its cases in the sweep's order until its own plan decides
             at_each = decide(size_plan(level), [1.0] * per_size).n
             assert at_each < per_size
-            swept = {
-                c.id
-                for size in sizes
-                for c in sweep_cases(spec, [size], seed=manifest["seed"], per_size=per_size)[
-                    :at_each
-                ]
-            }
-            assert len(swept) == at_each * len(sizes)
+            swept = set()
+            for size in sizes:
+                cases = sweep_cases(spec, [size], seed=manifest["seed"], per_size=per_size)
+                firsts = first_of_each_input([c.id for c in cases], {c.id: c.input for c in cases})
+                reach = cases_asked(size_plan(level).looks, firsts, at_each)
+                swept |= {c.id for c in cases[:reach]}
+            assert len(swept) >= at_each * len(sizes)
             assert ids == set(level_ids[:asked]) | swept
         else:
             assert manifest["sizes"] is None and ids == set(level_ids[:asked])

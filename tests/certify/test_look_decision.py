@@ -1,8 +1,8 @@
 """A look's decision folded straight from the journal's chains (``look_decision``) is what
 ``ScaffoldResults.from_records`` decides at that look: its decision where its status is not
 INCOMPLETE, none where it is, over journals with superseded lines, repairs, chains whose
-first attempt is missing, infrastructure errors, several samples and other scaffolds'
-lines."""
+first attempt is missing, infrastructure errors, several samples, copies of an earlier
+case's input and other scaffolds' lines."""
 
 from __future__ import annotations
 
@@ -23,13 +23,17 @@ _OUTCOMES = ("passed", "passed", "passed", "failed", "truncated", "refused", "in
 
 
 @functools.cache  # records are frozen: the 150 journals share one of each line
-def _record(scaffold: str, index: int, epoch: int, attempt: int, outcome: str) -> AttemptRecord:
+def _record(
+    scaffold: str, index: int, epoch: int, attempt: int, outcome: str, input_of: int | None = None
+) -> AttemptRecord:
+    """A line of case ``index``, asked with case ``input_of``'s input (default its own)."""
     return attempt_record(
         f"{scaffold}-simple-{index:03d}",
         outcome,
         epoch=epoch,
         attempt=attempt,
         level=None if outcome == "passed" else 3,
+        input={"case": index if input_of is None else input_of},
     )
 
 
@@ -45,6 +49,8 @@ def _journal(seed: int) -> tuple[list[Any], int, int]:
     right = rng.choice([40, 80, 90, 95, 100])  # percent
     lines: list[Any] = []
     for index in range(asked + 3):
+        # Now and then the input of a case before it (a tier with few inputs draws copies)
+        of = rng.randrange(index) if index and rng.randrange(5) == 0 else index
         for epoch in range(samples):
             outcome = "passed" if rng.randrange(100) < right else "failed"
             odd = rng.randrange(30)
@@ -53,13 +59,13 @@ def _journal(seed: int) -> tuple[list[Any], int, int]:
             if odd == 1:
                 continue  # not answered
             if odd == 2:  # a later line supersedes an infra error
-                lines.append(("kmp", index, epoch, 1, "infra_error"))
+                lines.append(("kmp", index, epoch, 1, "infra_error", of))
             if odd == 3:  # only a repair's line
-                lines.append(("kmp", index, epoch, 2, outcome))
+                lines.append(("kmp", index, epoch, 2, outcome, of))
                 continue
-            lines.append(("kmp", index, epoch, 1, outcome))
+            lines.append(("kmp", index, epoch, 1, outcome, of))
             if odd == 4 and outcome != "passed":
-                lines.append(("kmp", index, epoch, 2, "passed"))  # repaired
+                lines.append(("kmp", index, epoch, 2, "passed", of))  # repaired
             if odd == 5:
                 lines.append(("bfs", index, epoch, 1, rng.choice(_OUTCOMES)))
     return lines, asked, samples

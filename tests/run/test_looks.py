@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.calibrations import calibrating_each_case_once
+from tests.support.copies import cases_asked, first_of_each_input
 from tests.support.draws import drawing_each_case_once
 from verification.cases import TIERS, PlannedCase, parse_case_id
 from verification.catalog import default_catalog
@@ -72,18 +73,26 @@ def _wald(passed: int, n: int, p0: float, p1: float, risk: float) -> int:
     return -1 if ratio <= math.log(risk / (1 - risk)) else 0
 
 
-def _expected_stop(right: list[bool], cap: int) -> tuple[int, str]:
-    """Where the standard plan stops and what it decides, computed afresh."""
+def _point(passed: int, n: int) -> str:
+    rate = Fraction(passed, n)
+    return "CERTIFIED" if rate >= 0.9 else "PARTIAL" if rate >= Fraction(1, 2) else "FAILED"
+
+
+def _expected_stop(right: list[bool], cap: int) -> tuple[int, str, bool]:
+    """Where the standard plan decides on answers to distinct inputs (``right``, in plan
+    order), what, and whether early (at a look before the cap), computed afresh; inputs
+    fewer than the cap end at the point cut on them all."""
     for n in range(20, cap + 1, 10):
+        if n > len(right):
+            return len(right), _point(sum(right), len(right)), False
         passed = sum(right[:n])
-        rate = Fraction(passed, n)
-        point = "CERTIFIED" if rate >= 0.9 else "PARTIAL" if rate >= Fraction(1, 2) else "FAILED"
+        point = _point(passed, n)
         if n == cap:
-            return n, point
+            return n, point, False
         tests = (_wald(passed, n, 0.85, 0.95, 0.05), _wald(passed, n, 0.40, 0.60, 0.10))
         decided = {(1, 1): "CERTIFIED", (-1, 1): "PARTIAL", (-1, -1): "FAILED"}.get(tests)
         if decided == point:
-            return n, point
+            return n, point, True
     raise AssertionError("the cap is a look")
 
 
@@ -157,24 +166,28 @@ def test_each_scaffold_stops_where_the_plan_decides(stopped_run: Path) -> None:
     plan = plan_for("standard")
     stops = manifest.early_stops or {}
     assert manifest.plan is not None and manifest.plan.cap == plan.cap
+    drawn = plan_cases(list(RIGHT), seed=5, cases=plan.cap)
     for name, right in RIGHT.items():
         order = manifest.scaffolds[name].case_ids
         assert len(order) == plan.cap
         indices = [parse_case_id(i).index for i in order]  # type: ignore[union-attr]
-        expected, status = _expected_stop([right(i) for i in indices], plan.cap)
+        # A look counts each input once, at its first case (a copy answers alike).
+        firsts = first_of_each_input(order, {case.id: case.input for case in drawn[name]})
+        n, status, early = _expected_stop([right(indices[k]) for k in firsts], plan.cap)
+        expected = cases_asked(plan.looks, firsts, n) if early else plan.cap
         # Exactly the first cases of the interleaved order were asked, every tier among them.
         assert sorted(r.case_id for r in asked[name]) == sorted(order[:expected])
         assert {r.tier for r in asked[name]} == set(TIERS)
         data = summary.scaffolds[name]
-        assert (data.status, data.n, data.missing) == (status, expected, 0)
-        if expected < plan.cap:
+        assert (data.status, data.n, data.missing) == (status, n, 0)
+        if early:
             assert stops[name].cases == expected
-            assert stops[name].look == plan.looks.index(expected) + 1
+            assert stops[name].look == plan.looks.index(n) + 1
         else:
             assert name not in stops
         assert data.stopped_early_at == (expected if name in stops else None)
         report = (stopped_run / "reports" / f"{name}.md").read_text()
-        assert (f"**Stopped early at n = {expected}.**" in report) == (name in stops)
+        assert (f"**Stopped early at n = {n}.**" in report) == (name in stops)
     assert {"kmp", "bfs", "dfs"} <= set(stops)  # decided early; lcs sits at the threshold
     assert summary.scaffolds["kmp"].n == 30  # a perfect scaffold: 30 cases, not 40
 
@@ -203,7 +216,7 @@ def test_asking_the_whole_plan_and_looking_afterwards_gives_the_same_verdicts(
             sequential.scaffolds[name].status,
             sequential.scaffolds[name].n,
         )
-        assert result.asked_after == settings.cases - result.n
+        assert result.asked_after == settings.cases - result.n - result.copies
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.calibrations import calibrating_each_case_once
+from tests.support.copies import cases_asked, first_of_each_input
 from tests.support.draws import drawing_each_case_once
 from verification.catalog import default_catalog
 from verification.certify.envelope import run_split, sweep_sizes
@@ -103,21 +104,7 @@ def test_each_size_stops_where_its_plan_decides_and_asking_all_decides_the_same(
     asked = {r.case_id for r in read_journal(run_dir / "results.jsonl")}
     looked = RunSummary.from_json((output / "reports" / "summary.json").read_text())
     points = {p.size: p for p in looked.scaffolds[SCAFFOLD].sweep}
-    for size, ids in split.sizes.items():
-        scripted = [_right(size, k) is True for k in range(len(ids))]
-        decision = decide(split.plan, [float(ok) for ok in scripted])
-        # Exactly the size's first cases up to its deciding look were asked.
-        assert [i for i in ids if i in asked] == ids[: decision.n]
-        point = points[size]
-        assert (point.status, point.n, point.decided_look) == (
-            decision.status,
-            decision.n,
-            decision.look,
-        )
-        assert point.decided_early == decision.early
-    assert points[min(points)].status == "CERTIFIED"
-    assert any(p.decided_early for p in points.values())
-    # A run that asks every size to its cap decides each size afterwards, the same.
+    # A run that asks every size to its cap (decided afterwards, below): every case's input.
     settings = load_settings(
         provider="replay",
         replay_file=replay,
@@ -128,6 +115,25 @@ def test_each_size_stops_where_its_plan_decides_and_asking_all_decides_the_same(
     )
     runner = VerificationRunner(resolve_settings(settings), stopping=FIXED)
     whole = asyncio.run(runner.run([SCAFFOLD]))
+    inputs = {r.case_id: r.input for r in read_journal(whole.paths.journal)}
+    for size, ids in split.sizes.items():
+        # A look counts each input once, at its first case (a small size has few inputs).
+        firsts = first_of_each_input(ids, inputs)
+        scripted = [_right(size, k) is True for k in firsts]
+        decision = decide(split.plan, [float(ok) for ok in scripted], final=True)
+        # Exactly the size's first cases up to its deciding look were asked.
+        reach = cases_asked(split.plan.looks, firsts, decision.n) if decision.early else len(ids)
+        assert [i for i in ids if i in asked] == ids[:reach]
+        point = points[size]
+        assert (point.status, point.n, point.decided_look) == (
+            decision.status,
+            decision.n,
+            decision.look,
+        )
+        assert point.decided_early == decision.early
+    assert points[min(points)].status == "CERTIFIED"
+    assert any(p.decided_early for p in points.values())
+    # A run that asks every size to its cap decides each size afterwards, the same.
     result = whole.results[SCAFFOLD]
     assert len(read_journal(whole.paths.journal)) > len(asked)
     assert result.envelope == looked.scaffolds[SCAFFOLD].envelope

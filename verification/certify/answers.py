@@ -11,10 +11,11 @@ from fractions import Fraction
 from typing import Any
 
 from verification.cases import printable
+from verification.certify.input_keys import later_copies
 from verification.certify.sequential import CertificationPlan, Decision, decide
 from verification.errors import JournalError
 from verification.generators.base import TestCase
-from verification.store.records import AttemptRecord
+from verification.store.records import PROGRAM_TIER, AttemptRecord
 
 __all__ = [
     "CaseScores",
@@ -160,6 +161,11 @@ def attempt_chains(
     return mine, latest, chains
 
 
+def _of_program(record: AttemptRecord) -> bool:
+    """Whether ``record`` answers a code-mode program (its own request, nobody's copy)."""
+    return record.tier == PROGRAM_TIER or record.is_program
+
+
 def _verdict(record: AttemptRecord) -> tuple[str, int | None]:
     """What the certification reads of an answer's line."""
     return record.outcome, record.level
@@ -204,11 +210,14 @@ def look_decision(
     errors) or the plan is not sequential. Folded from each chain's first attempt, as a
     :class:`TestResult` takes its outcome, without building one per answer (a run looks
     after every segment, on every answer so far): tests/certify/test_look_decision.py holds
-    it equal to ``from_records``."""
+    it equal to ``from_records``. A case asked with an input a case before it in ``order``
+    was asked with is answered (not missing) but counted by no look
+    (:func:`~verification.certify.inputs.later_copies`)."""
     if not plan.sequential:
         return None
     _, _, chains = attempt_chains(scaffold, records)
     tallies: dict[str, tuple[int, int]] = {}
+    inputs: dict[str, Any] = {}
     counted = infra = 0
     for key in sorted(chains):
         chain = chains[key]
@@ -221,6 +230,13 @@ def look_decision(
         counted += 1
         good, seen = tallies.get(key[0], (0, 0))
         tallies[key[0]] = (good + (outcome == "passed"), seen + 1)
+        if not _of_program(chain[1]):
+            inputs[key[0]] = chain[1].input
+    copies = later_copies(order, inputs)
+    if copies:  # answered (so not missing), but no look counts them
+        order = [case for case in order if case not in copies]
+        for case in copies:
+            del tallies[case]
     scores = CaseScores(tallies)
     ordered = scores.ordered_ids(order)
     windows = look_windows(order, ordered)

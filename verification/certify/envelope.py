@@ -21,11 +21,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from verification.cases import TestCase, Tier, case_id
 from verification.catalog.drawing import draw_case, plan_tier_counts
 from verification.catalog.spec import SWEEP_TIERS, ScaffoldSpec
 from verification.certify.answers import CaseScores, TestResult
+from verification.certify.input_keys import later_copies
 from verification.certify.sequential import (
     CAPS,
     CertificationPlan,
@@ -233,12 +235,15 @@ def decide_size(
     scores: Mapping[str, Fraction],
     *,
     final: bool = True,
+    copies: frozenset[str] = frozenset(),
 ) -> tuple[Decision, frozenset[str], int]:
     """``plan``'s decision on a size's answered cases (``scores`` by id) in its sweep order
     ``ids``: the decision, the cases it was reached on, and how many of ``ids`` it reached
     (up to the deciding case when a look decided early, else all: the cases after an early
-    decision were never asked, those missing before it are missing)."""
-    answered = [i for i in ids if i in scores]
+    decision were never asked, those missing before it are missing). ``copies`` are
+    answered, but counted by no look (:func:`~verification.certify.input_keys.later_copies`:
+    a small size has few inputs)."""
+    answered = [i for i in ids if i in scores and i not in copies]
     decision = decide(plan, [scores[i] for i in answered], final=final)
     kept = answered[: decision.n]
     reach = ids.index(kept[-1]) + 1 if decision.early and kept else len(ids)
@@ -333,22 +338,30 @@ def size_points(
     swept: Sequence[int],
     split: CaseSplit | None,
     samples: int,
+    inputs: Mapping[str, Any] | None = None,
 ) -> tuple[SizePoint, ...]:
     """Each swept size decided on its cases: ``split``'s ids at it, by its plan on their
-    scores in sweep order (INCOMPLETE as a run is, up to where it decided), else every
-    counted case recorded at it by the point cut."""
+    scores in sweep order (INCOMPLETE as a run is, up to where it decided), each input
+    counted once when the plan is sequential (``inputs``: the counted cases' by id), else
+    every counted case recorded at it by the point cut."""
     points = []
     for size in sorted(set(swept)):
         decision = None
+        copied = 0  # answers to copies within the cases the decision reached: not missing
         if split is not None:
             ids = split.sizes.get(size, [])
             wanted = set(ids)  # once per size, not once per answer
             tallies = CaseScores.fold(r for r in counted if r.test_case.id in wanted)
+            copies: frozenset[str] = frozenset()
+            if split.plan.sequential and inputs:
+                copies = later_copies(ids, {i: inputs[i] for i in ids if i in inputs})
             decision, kept, reach = decide_size(
-                split.plan, ids, tallies.scores(), final=split.final
+                split.plan, ids, tallies.scores(), final=split.final, copies=copies
             )
             here = [r for r in counted if r.test_case.id in kept]
             planned = reach * samples
+            reached = set(ids[:reach])
+            copied = sum(r.test_case.id in copies and r.test_case.id in reached for r in counted)
         else:
             here = [r for r in counted if sizes[r.test_case.id] == size]
             planned = len(here)
@@ -364,7 +377,9 @@ def size_points(
                 truncated=truncated,
                 wrong=sum(not r.passed for r in here) - truncated,
                 interval=wilson_interval(float(score), cases.n),
-                status=certify(score, cases.n, planned=planned, unfinished=planned - len(here)),
+                status=certify(
+                    score, cases.n, planned=planned, unfinished=planned - len(here) - copied
+                ),
                 budget_limited=is_budget_limited(truncated, len(here)),
                 decision=decision,
                 cases=frozenset(r.test_case.id for r in here),

@@ -1,21 +1,23 @@
 """Copies of one input: a tier with few possible inputs draws some again (n_queens at size
 4: 8 inputs in 290 cases of the thorough level), and copies of one prompt are no independent
 answers (the response cache within a run, or a model at temperature 0, answers them alike).
-:func:`input_key` names an input; :func:`input_tallies` clusters a scaffold's answers by it,
-for the interval of its rate (:mod:`verification.certify.results`), as a case's samples are
-clustered, and the paired comparison counts the copies of one input once
-(:mod:`verification.reports.regressions`)."""
+:func:`~verification.certify.input_keys.input_key` names an input; :func:`input_tallies`
+clusters a scaffold's answers by it, for the interval of its rate
+(:mod:`verification.certify.results`), as a case's samples are clustered, and the paired
+comparison counts the copies of one input once (:mod:`verification.reports.regressions`). A
+sequential plan's looks count each input once, by the first case of the plan's order asked
+with it (:func:`~verification.certify.input_keys.later_copies`): a look's boundary is exact
+for independent answers, and copies answered alike are not."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from verification.cases import ProgramTask
 from verification.certify.answers import TestResult
-from verification.store.json_text import JsonText
+from verification.certify.input_keys import input_key
 
-__all__ = ["input_key", "input_tallies"]
+__all__ = ["input_tallies"]
 
 
 def input_tallies(counted: Iterable[TestResult]) -> dict[str, tuple[int, int]]:
@@ -33,20 +35,3 @@ def input_tallies(counted: Iterable[TestResult]) -> dict[str, tuple[int, int]]:
         good, seen = tallies.get(key, (0, 0))
         tallies[key] = (good + r.passed, seen + 1)
     return tallies
-
-
-def input_key(value: Any) -> str:
-    """A case's input as one string: equal for equal inputs (keys in any order; a mapping
-    whose keys are not all strings, as a drawn input may hold before it is journalled, in
-    its own order; a value no JSON can hold, only itself)."""
-    for write in (_SORTED_JSON, _JSON):  # keys of several types, which sorting cannot order
-        try:
-            return write(value)
-        except (TypeError, ValueError, RecursionError):
-            continue
-    return f"unkeyed {id(value)}"  # no JSON at all (a cycle, say): a cluster of its own
-
-
-_SORTED_JSON = JsonText(sort_keys=True, default=repr)
-_JSON = JsonText(default=repr)
-""":func:`input_key`'s writers: json.dumps's text without its Python layer, once per answer."""

@@ -29,6 +29,7 @@ import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from verification.cases import TIERS, ProgramTask, parse_case_id
 from verification.catalog import Catalog, default_catalog
@@ -57,7 +58,8 @@ from verification.certify.envelope import (
     run_split,
     size_points,
 )
-from verification.certify.inputs import input_key, input_tallies
+from verification.certify.input_keys import input_key, later_copies
+from verification.certify.inputs import input_tallies
 from verification.certify.sequential import (
     CertificationPlan,
     Decision,
@@ -181,14 +183,19 @@ class ScaffoldResults:
     asked_after: int = 0
     """Counted cases answered past the look that decided (a run that asked up to its cap
     and looked afterwards): shown, not counted."""
+    copies: int = 0
+    """Of a sequential plan's cases, those answered with an input a case before them had
+    (:func:`~verification.certify.input_keys.later_copies`): shown, counted by no look, so
+    ``n`` counts distinct inputs."""
 
     @functools.cached_property
     def repeated_inputs(self) -> int:
         """Counted cases whose input an earlier counted case had: a tier with few possible
-        inputs (small boards, short texts) draws some again. Each still counts in ``n``
-        (the interval clusters the copies: :func:`~verification.certify.inputs.input_tallies`),
-        and the report says how many, so a rate over many copies of one easy input is seen
-        for what it is."""
+        inputs (small boards, short texts) draws some again. A fixed plan counts each in
+        ``n`` (the interval clusters the copies:
+        :func:`~verification.certify.inputs.input_tallies`); a sequential one counts none
+        (:attr:`copies`). The report says how many, so a rate over many copies of one easy
+        input is seen for what it is."""
         counted = {
             r.test_case.id: r.test_case.input for r in self.results if r.outcome != "infra_error"
         }
@@ -261,6 +268,7 @@ class ScaffoldResults:
         counted: list[TestResult] = []
         infra: list[TestResult] = []
         sizes: dict[str, int | None] = {}
+        inputs: dict[str, Any] = {}  # the answered cases', but programs': each is its own
         for key in sorted(chains):
             chain = chains[key]
             if 1 not in chain:
@@ -271,9 +279,11 @@ class ScaffoldResults:
             else:
                 counted.append(result)
                 sizes[key[0]] = _record_size(chain[1])
+                if not isinstance(result.test_case, ProgramTask):
+                    inputs[key[0]] = chain[1].input
         every, every_infra = counted, infra
         shown = every  # what the size curves show
-        points = size_points(every, sizes, swept, split, samples)
+        points = size_points(every, sizes, swept, split, samples, inputs)
         if split is not None:  # the sweep's own cases speak for their sizes only
             counted = [r for r in every if r.test_case.id in split.level]
             infra = [r for r in every_infra if r.test_case.id in split.level]
@@ -286,13 +296,19 @@ class ScaffoldResults:
         models = sorted({r.model for r in latest.values() if r.model})
         missing = max(planned - len(counted) - len(infra), 0)
         judged, unfinished = planned, len(infra) + missing  # what INCOMPLETE is read on
-        decision, asked_after = None, 0
+        decision, asked_after, copies = None, 0, 0
         if plan is not None and plan.sequential:  # its status is the decided cases' alone
+            # Each input once, at its first case: answered, a copy is not missing either.
+            copied = later_copies(order, inputs)
+            if copied:
+                order = [case for case in order if case not in copied]
+                cases = CaseScores.fold(r for r in counted if r.test_case.id not in copied)
             ordered = cases.ordered_ids(order)
             windows = look_windows(order, ordered)
             decision = decide(plan, cases.in_order(order), final=final, may_decide=windows)
             asked_after = len(ordered) - decision.n
             decided = set(ordered[: decision.n])
+            copies = len(copied)
             counted = [r for r in counted if r.test_case.id in decided]
             cases = CaseScores.fold(counted)
             if decision.early:  # errors on cases past the deciding look's window: shown only
@@ -368,6 +384,7 @@ class ScaffoldResults:
             plan=plan,
             decision=decision,
             asked_after=asked_after,
+            copies=copies,
         )
 
 

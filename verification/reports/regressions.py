@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from verification.cases import ProgramTask
-from verification.certify.inputs import input_key
+from verification.certify.input_keys import input_key
 from verification.certify.paired import (
     PairedComparison,
     gate_adjust,

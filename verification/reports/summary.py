@@ -137,6 +137,7 @@ def build_summary(
                 stopped_early_at=stop.cases
                 if (stop := (manifest.early_stops or {}).get(r.scaffold))
                 else None,
+                copies=r.copies,
                 plan=_plan_summary(r.plan, manifest.samples, r),
             )
             for r in results

@@ -243,7 +243,8 @@ class PlanSummary(_Tolerant):
     oc: str
     """What a status by it claims: one sentence from its exact operating characteristic."""
     decided_at: int | None = None
-    """The answered cases the decision was reached at (``None`` at run level)."""
+    """The answered cases the decision was reached at, each input once (a case asked with
+    an earlier case's input is counted by no look); ``None`` at run level."""
     look: int | None = None
     """The look that decided (1-based); ``None`` when the point cut decided what a run
     that ended short of its cap had, or at run level."""
@@ -337,6 +338,10 @@ class ScaffoldSummary(_Tolerant):
     stopped_early_at: int | None = None
     """The planned cases asked before the look that decided the status (the rest were not
     asked, and are not missing); ``None`` when the run did not stop early."""
+    copies: int = 0
+    """Cases of a sequential plan asked with the input of a case before them: answered and
+    shown, counted by no look, neither in ``n`` nor missing (a tier with few possible inputs
+    draws some again, and copies of one prompt are answered alike)."""
     plan: PlanSummary | None = None
     """The plan this status was decided by (``None``: a run from before plans)."""
 

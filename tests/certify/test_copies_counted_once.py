@@ -1,0 +1,90 @@
+"""A sequential plan's looks count each input once: a case asked with the input of a case
+before it in the plan's order is answered and shown, but no look counts it, and it is not
+missing either. The plan's boundaries are exact for independent answers, and copies of one
+prompt are answered alike: n_queens' standard level draws 126 inputs in its 180 cases, and
+counting each copy certified a model right on 85% of its inputs in about 17% of runs, where
+the plan promises at most 5% (6.1% on 126 inputs, exactly: the looks then read the inputs
+alone)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from tests.support.records import attempt_record
+from verification.certify.answers import look_decision
+from verification.certify.input_keys import input_key
+from verification.certify.results import ScaffoldResults
+from verification.certify.sequential import plan_for
+from verification.config import load_settings
+from verification.registry import SPECS
+from verification.reports.generator import ReportGenerator, summary_data
+from verification.run.looks import size_point
+from verification.runner import VerificationRunner
+from verification.store.records import AttemptRecord
+
+PLAN = plan_for("standard")
+IDS = [f"kmp-simple-{k:03d}" for k in range(40)]
+
+
+def _answers(copies: bool, outcome: str = "passed") -> list[AttemptRecord]:
+    """40 answers to kmp's first 40 cases: each its own input, or (``copies``) each input
+    asked twice in a row, 20 inputs in all."""
+    return [
+        attempt_record(case, outcome, input={"text": k // 2 if copies else k})
+        for k, case in enumerate(IDS)
+    ]
+
+
+def test_a_look_counts_each_input_once() -> None:
+    distinct = ScaffoldResults.from_records(
+        "kmp", _answers(copies=False), planned=40, plan=PLAN, order=IDS, final=False
+    )
+    assert distinct.decision is not None and distinct.decision.status == "CERTIFIED"
+    assert distinct.decision.n == 30 and distinct.copies == 0
+    # The same 40 right answers on 20 inputs: 20 independent answers, too few for a look
+    # of 30 to certify on (the first look, at 20, certifies on none).
+    copied = ScaffoldResults.from_records(
+        "kmp", _answers(copies=True), planned=40, plan=PLAN, order=IDS, final=False
+    )
+    assert copied.decision is not None and copied.decision.status == "UNDECIDED"
+    assert (copied.decision.n, copied.copies) == (20, 20)
+    # the runner's look reads the same
+    got = look_decision("kmp", _answers(copies=True), planned=40, plan=PLAN, order=IDS, samples=1)
+    assert got == copied.decision
+
+
+def test_copies_are_answered_shown_and_not_counted_nor_missing(tmp_path: Path) -> None:
+    results = ScaffoldResults.from_records(
+        "kmp", _answers(copies=True, outcome="failed"), planned=40, plan=PLAN, order=IDS
+    )
+    assert results.status == "FAILED"  # not INCOMPLETE: no copy is a missing answer
+    assert results.n == 20 and results.missing == 0 and len(results.results) == 40
+    text = ReportGenerator(tmp_path).render_scaffold_report(results)
+    assert "20 more case(s) repeat the input of a case before them" in text
+
+
+def test_a_size_point_counts_each_input_once() -> None:
+    point = size_point("kmp", 12, IDS, PLAN, _answers(copies=True), final=True)
+    assert point.decision is not None and point.decision.n == 20
+    assert point.n == 20 and point.status == "CERTIFIED"  # no copy is missing either
+    point = size_point("kmp", 12, IDS, PLAN, _answers(copies=False), final=False)
+    assert point.decision is not None and point.decision.n == 30
+
+
+@pytest.mark.slow  # every scaffold's standard level, in process: about a second
+def test_each_scaffolds_looks_count_its_distinct_inputs(tmp_path: Path) -> None:
+    settings = load_settings(provider="reference", results_dir=tmp_path)
+    run = asyncio.run(VerificationRunner(settings).run(list(SPECS)))
+    summary = summary_data(run.manifest, list(run.results.values()))["scaffolds"]
+    copied = 0
+    for name, results in run.results.items():
+        answered = [r for r in results.results if r.outcome != "infra_error"]
+        inputs = {input_key(r.test_case.input) for r in answered}
+        assert results.n + results.asked_after == len(inputs), name
+        assert results.n + results.asked_after + results.copies == len(answered), name
+        assert (summary[name]["n"], summary[name]["copies"]) == (results.n, results.copies)
+        copied += results.copies
+    assert copied  # the default draws hold copies (n_queens' and newton_raphson's tiers)
