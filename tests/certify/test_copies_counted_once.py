@@ -9,6 +9,8 @@ alone)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import math
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ import pytest
 from tests.support.records import attempt_record
 from verification.certify.answers import look_decision
 from verification.certify.input_keys import input_key
+from verification.certify.operating import operating_characteristic
 from verification.certify.results import ScaffoldResults
 from verification.certify.sequential import plan_for
 from verification.config import load_settings
@@ -64,6 +67,36 @@ def test_copies_are_answered_shown_and_not_counted_nor_missing(tmp_path: Path) -
     assert results.n == 20 and results.missing == 0 and len(results.results) == 40
     text = ReportGenerator(tmp_path).render_scaffold_report(results)
     assert "20 more case(s) repeat the input of a case before them" in text
+
+
+def test_a_run_whose_inputs_ran_out_claims_what_the_plan_read_on_them_gives(
+    tmp_path: Path,
+) -> None:
+    # 20 inputs, all right, and nothing more to ask: the point cut on 20 decides, and the
+    # status claims that plan's OC (looks up to 20, the rate at 20), not the whole plan's.
+    results = ScaffoldResults.from_records(
+        "kmp", _answers(copies=True), planned=40, plan=PLAN, order=IDS
+    )
+    assert results.decision is not None and results.decision.look is None
+    assert (results.status, results.n) == ("CERTIFIED", 20)
+    read = dataclasses.replace(PLAN, looks=(20,), cap=20)
+    assert results.short_plan == read
+    certified = math.ceil(100 * operating_characteristic(read, 0.85).certified)
+    whole = math.ceil(100 * operating_characteristic(PLAN, 0.85).certified)
+    assert certified > whole  # 20 inputs claim far less than the plan's 180
+    text = ReportGenerator(tmp_path).render_scaffold_report(results)
+    assert (
+        "which ended at 20 answered inputs, short of its cap (its last look the rate on those "
+        f"20), a scaffold whose true pass rate is 85% is certified in at most {certified} runs"
+    ) in text
+    # a run that reached a look claims the whole plan's OC
+    distinct = ScaffoldResults.from_records(
+        "kmp", _answers(copies=False), planned=40, plan=PLAN, order=IDS
+    )
+    assert distinct.short_plan is None
+    assert f"certified in at most {whole} runs" in ReportGenerator(
+        tmp_path / "distinct"
+    ).render_scaffold_report(distinct)
 
 
 def test_a_size_point_counts_each_input_once() -> None:

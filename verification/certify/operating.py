@@ -125,10 +125,15 @@ def _runs(probability: float, *, at_least: bool) -> int:
 
 
 @lru_cache(maxsize=256)
-def oc_sentence(plan: CertificationPlan, *, samples: int = 1) -> str:
+def oc_sentence(
+    plan: CertificationPlan, *, samples: int = 1, short: CertificationPlan | None = None
+) -> str:
     """One sentence saying what the plan's verdicts mean, from its exact OC; a fixed plan
-    that misses the standard level's risks is called weak."""
-    at = {p: operating_characteristic(plan, p) for p in (0.40, 0.60, 0.85, 0.95)}
+    that misses the standard level's risks is called weak. ``short``: the plan as a run
+    that ended short of its cap read it (:func:`~verification.certify.sequential.ended_short`),
+    whose OC the status claims."""
+    read = short or plan
+    at = {p: operating_characteristic(read, p) for p in (0.40, 0.60, 0.85, 0.95)}
     certified_low = _runs(at[0.85].certified, at_least=False)
     certified_high = _runs(at[0.95].certified, at_least=True)
     failed_high = _runs(at[0.60].failed, at_least=False)
@@ -139,6 +144,11 @@ def oc_sentence(plan: CertificationPlan, *, samples: int = 1) -> str:
             f"By this plan ({plan.name}: a look every {LOOK_EVERY} cases from "
             f"{plan.looks[0]}, at most {plan.cap})"
         )
+        if short is not None:
+            opening += (
+                f", which ended at {short.cap} answered inputs, short of its cap (its last "
+                f"look the rate on those {short.cap}),"
+            )
     else:
         most = least = ""
         weak = not all(risk.met(at[risk.p]) for risk in level_risks("standard"))

@@ -64,6 +64,7 @@ from verification.certify.sequential import (
     CertificationPlan,
     Decision,
     decide,
+    ended_short,
     fixed_plan,
     plan_from_record,
 )
@@ -200,6 +201,13 @@ class ScaffoldResults:
             r.test_case.id: r.test_case.input for r in self.results if r.outcome != "infra_error"
         }
         return len(counted) - len({input_key(value) for value in counted.values()})
+
+    @property
+    def short_plan(self) -> CertificationPlan | None:
+        """The plan as this scaffold's run read it when it ended short of the cap (its
+        inputs, each counted once, or its answers ran out): the status claims that plan's
+        OC (:func:`~verification.certify.sequential.ended_short`)."""
+        return ended_short(self.plan, self.decision) if self.plan is not None else None
 
     @property
     def pass_rate(self) -> float:

@@ -46,6 +46,7 @@ __all__ = [
     "Risk",
     "WaldTest",
     "decide",
+    "ended_short",
     "fixed_plan",
     "level_plan",
     "level_risks",
@@ -316,6 +317,24 @@ def look_status(plan: CertificationPlan, passed: Fraction, n: int, *, last: bool
     lower = plan.lower.verdict(float(passed), n)
     tests = {(1, 1): "CERTIFIED", (-1, 1): "PARTIAL", (-1, -1): "FAILED"}.get((upper, lower))
     return point if tests == point else "UNDECIDED"
+
+
+def ended_short(plan: CertificationPlan, decision: Decision | None) -> CertificationPlan | None:
+    """The plan as a run that ended short of its cap read it, when one did: a sequential
+    plan whose scaffold had fewer answers than its cap (its inputs ran out, each counted
+    once, or errors left fewer) decided by the point cut on the ``n`` there were, so its
+    looks up to ``n`` and ``n`` its last. Its exact OC, not the whole plan's, is what that
+    status claims. ``None`` for any other decision (a look's, the cap's, none yet)."""
+    if (
+        decision is None
+        or not plan.sequential
+        or decision.status == "UNDECIDED"
+        or decision.look is not None
+        or not 0 < decision.n < plan.cap
+    ):
+        return None
+    looks = (*(look for look in plan.looks if look < decision.n), decision.n)
+    return replace(plan, looks=looks, cap=decision.n)
 
 
 def _exact(score: float | Fraction) -> Fraction:

@@ -134,10 +134,12 @@ def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
-def _claim(plan: CertificationPlan | None, samples: int) -> str | None:
+def _claim(
+    plan: CertificationPlan | None, samples: int, short: CertificationPlan | None = None
+) -> str | None:
     """What a status by ``plan`` claims, from its exact OC (``None``: a run from before
-    plans)."""
-    return oc_sentence(plan, samples=samples) if plan is not None else None
+    plans); ``short``: the plan as a run that ended short of its cap read it."""
+    return oc_sentence(plan, samples=samples, short=short) if plan is not None else None
 
 
 def _run_plan(manifest: RunManifest) -> CertificationPlan | None:

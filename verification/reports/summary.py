@@ -161,7 +161,9 @@ def _plan_summary(
         name=plan.name,
         looks=list(plan.looks),
         cap=plan.cap,
-        oc=oc_sentence(plan, samples=samples),
+        oc=oc_sentence(
+            plan, samples=samples, short=results.short_plan if results is not None else None
+        ),
         decided_at=decision.n if decision else (results.n if results is not None else None),
         look=decision.look if decision else None,
     )
