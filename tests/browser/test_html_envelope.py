@@ -87,12 +87,15 @@ def test_a_search_that_failed_and_stopped_says_so(
         certified_up_to=search["tried"][-2]["size"], fails_from=search["tried"][-1]["size"]
     )
     search["stopped"] = "the next size would pass --max-cost"
+    for point in data["summary"]["scaffolds"]["dijkstra"]["sweep"]:  # the size, as decided
+        if point["size"] == search["fails_from"]:
+            point["status"] = "FAILED"
     (tmp_path / "index.html").write_text(render_page(data))
     watched.open((tmp_path / "index.html").as_uri())
     caption, rows = _search_table(watched, "dijkstra")
     assert caption == (
         f"dijkstra: envelope search, certified up to {search['certified_up_to']} vertices, "
-        f"fails from {search['fails_from']} vertices"
+        f"fails from {search['fails_from']} vertices (FAILED)"
     )
     assert rows[-1][2] == "FAILED (budget-limited)" and rows[-1][4] == "50.0%"
     assert rows[-1][7] == "$0.0123"

@@ -114,12 +114,13 @@ def test_the_pages_of_a_pair_show_its_lift(
     rows = [row.locator("td").all_inner_texts() for row in table.locator("tbody tr").all()]
     assert rows == _markdown_rows((reports / "summary.md").read_text())
     assert [row[0] for row in rows] == [*SIZES.split(","), "all"]
+    (failing,) = [r["bare_status"] for r in lift["sizes"] if r["size"] == lift["bare_fails_from"]]
     envelopes = watched.page.locator('#lift ul.envelopes[data-scaffold="dijkstra"] li')
     assert envelopes.all_inner_texts() == [
         f"With the scaffold: certified up to {lift['scaffold_certified_up_to']} vertices, "
         "fails from no size tried",
         f"Without: certified up to {lift['bare_certified_up_to']} vertices, "
-        f"fails from {lift['bare_fails_from']} vertices",
+        f"fails from {lift['bare_fails_from']} vertices ({failing})",
     ]
     assert axe_violations(axe, watched.page) == []
     assert not watched.errors and not watched.requests

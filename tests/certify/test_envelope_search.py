@@ -4,12 +4,13 @@ oracle: a model that certifies below a threshold size and not from it."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
 
 from verification.catalog import default_catalog
-from verification.certify.envelope import honoured_sizes
+from verification.certify.envelope import SizePoint, honoured_sizes
 from verification.certify.envelope_search import EnvelopeSearch, search_for
 
 SEARCH = EnvelopeSearch(tuple(range(3, 65)), 16)
@@ -122,3 +123,14 @@ def test_the_terminal_line_lists_the_sizes_after_their_count_and_the_stop_last()
         result.sentence
         == f"certified up to 16 vertices; fails from 32 (2 size(s) tried); {stopped}"
     )
+    # With its points, the size it fails from says its status, as the envelope's sentence
+    # does (PARTIAL is no FAILED).
+    for status in ("PARTIAL", "FAILED"):
+        points = tuple(
+            SizePoint(size, 0.5, 10, 10, 0, 5, (0.2, 0.8), said, False)
+            for size, said in ((16, "CERTIFIED"), (32, status))
+        )
+        said = dataclasses.replace(result, points=points).sentence
+        assert said == (
+            f"certified up to 16 vertices; fails from 32 ({status}) (2 size(s) tried); {stopped}"
+        )

@@ -102,9 +102,15 @@ def test_a_bare_pair_searching_envelopes_reports_both_and_the_lift_between(
     lifted = [s for s in both if rows[s]["p_holm"] < ALPHA and rows[s]["difference"] > 0]
     assert top in lifted
     sentence = lift["sentence"]
+    status = {  # the size each arm fails from, as that arm decided it
+        arm: next(
+            r[f"{arm}_status"] for r in lift["sizes"] if r["size"] == lift[f"{arm}_fails_from"]
+        )
+        for arm in ("scaffold", "bare")
+    }
     reached = {
         arm: f"up to {lift[f'{arm}_certified_up_to']} vertices, failing from "
-        f"{lift[f'{arm}_fails_from']}"
+        f"{lift[f'{arm}_fails_from']} ({status[arm]})"
         for arm in ("scaffold", "bare")
     }
     assert sentence.startswith(

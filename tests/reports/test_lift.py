@@ -176,7 +176,8 @@ def test_a_baseline_none_pair_over_sizes_reports_the_lift_and_its_price(
         fails = arms["bare"]["fails_from"]
         if fails is not None:
             below = arms["bare"]["certified_up_to"]
-            assert f"without, up to {below} vertices, failing from {fails}" in sentence
+            status = next(p["status"] for p in arms["bare"]["sweep"] if p["size"] == fails)
+            assert f"without, up to {below} vertices, failing from {fails} ({status})" in sentence
         lifted = [s for s in SIZES if holm[s] < 0.05 and expected[s]["difference"] > 0]
         if lifted:
             assert f"lifts the pass rate at {', '.join(map(str, lifted))} vertices" in sentence

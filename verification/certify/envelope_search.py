@@ -155,8 +155,8 @@ class EnvelopeResult:
 
     @property
     def sentence(self) -> str:
-        """The search in one line: "certified up to 39 vertices; fails from 40 (8 size(s)
-        tried)", then why it stopped short when it did."""
+        """The search in one line: "certified up to 39 vertices; fails from 40 (FAILED) (8
+        size(s) tried)", then why it stopped short when it did."""
         return self._said(listed=False)
 
     @property
@@ -173,7 +173,11 @@ class EnvelopeResult:
         )
         if self.fails_from is None and not self.stopped and self.tried:
             held += ", the largest size tried"
-        fails = f"; fails from {self.fails_from}" if self.fails_from is not None else ""
+        fails = ""
+        if self.fails_from is not None:
+            # Its status said, as the envelope's sentence says it: PARTIAL is no FAILED.
+            status = next((p.status for p in self.points if p.size == self.fails_from), None)
+            fails = f"; fails from {self.fails_from}" + (f" ({status})" if status else "")
         stop = f"; {self.stopped}" if self.stopped else ""
         count = f"({len(self.tried)} size(s) tried)"
         if listed and self.tried:

@@ -242,15 +242,22 @@ def scaffold_lift(
     )
 
 
-def _reach(up_to: int | None, fails: int | None, lift: Lift, stopped: str = "") -> str:
-    """One arm's envelope: "up to 16 vertices, failing from 24"."""
+def _reach(
+    up_to: int | None, fails: int | None, lift: Lift, stopped: str = "", *, bare: bool
+) -> str:
+    """One arm's envelope (``bare``: the arm without the scaffold): "up to 16 vertices,
+    failing from 24 (FAILED)"."""
     if up_to is None:
         said = "at none of the sizes tried"
     else:
         said = f"up to {up_to} {lift.unit}"
         if fails is None and all(row.size is not None and row.size <= up_to for row in lift.sizes):
             said += " (the whole range tried)"
-    said += f", failing from {fails}" if fails is not None else ""
+    if fails is not None:
+        # Its status said, as the envelope's sentence says it: PARTIAL is no FAILED.
+        row = next((row for row in lift.sizes if row.size == fails), None)
+        status = None if row is None else row.bare_status if bare else row.scaffold_status
+        said += f", failing from {fails}" + (f" ({status})" if status else "")
     return said + (f" ({stopped})" if stopped else "")
 
 
@@ -265,9 +272,15 @@ def lift_sentence(lift: Lift) -> str:
     said = []
     if lift.sizes:
         with_it = _reach(
-            lift.scaffold_certified_up_to, lift.scaffold_fails_from, lift, lift.scaffold_stopped
+            lift.scaffold_certified_up_to,
+            lift.scaffold_fails_from,
+            lift,
+            lift.scaffold_stopped,
+            bare=False,
         )
-        without = _reach(lift.bare_certified_up_to, lift.bare_fails_from, lift, lift.bare_stopped)
+        without = _reach(
+            lift.bare_certified_up_to, lift.bare_fails_from, lift, lift.bare_stopped, bare=True
+        )
         said.append(f"With the scaffold certified {with_it}; without, {without}.")
     rows = lift.sizes or (lift.overall,)
     lifted = [row for row in rows if row.lifted]

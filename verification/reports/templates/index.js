@@ -148,6 +148,16 @@
   }
   function sized(size, unit, none) { return size === null || size === undefined ? none : size + " " + unit; }
 
+  function statusAt(rows, size, field) {
+    // " (FAILED)": the status of the size an envelope fails from, as the reports say it
+    // (PARTIAL is no FAILED); "" where no row has that size.
+    if (size === null || size === undefined || !rows) return "";
+    for (var i = 0; i < rows.length; i++) {
+      if (rows[i].size === size && rows[i][field]) return " (" + rows[i][field] + ")";
+    }
+    return "";
+  }
+
   function searches() {
     // Each envelope search's sizes in the order it tried them, as the scaffold report's
     // "Envelope search" section lists them; the curve above has them by size.
@@ -157,7 +167,8 @@
       var r = DATA.summary.scaffolds[name], s = r.envelope_search;
       if (!s) return;
       var bounds = "certified up to " + sized(s.certified_up_to, r.size_unit, "no size tried") +
-        ", fails from " + sized(s.fails_from, r.size_unit, "no size tried");
+        ", fails from " + sized(s.fails_from, r.size_unit, "no size tried") +
+        statusAt(r.sweep, s.fails_from, "status");
       box.appendChild(table(name + ": envelope search, " + bounds,
         ["Order", "Size (" + r.size_unit + ")", "Decision", "Cases", "Pass rate", "Input tokens", "Output tokens", "USD"],
         s.tried.map(function (t, i) {
@@ -180,9 +191,9 @@
     function rate(x) { return x === null ? "-" : pct(x); }
     function pp(x) { return (x >= 0 ? "+" : "") + (100 * x).toFixed(1); }
     function tokens(x) { return x === null ? "-" : x.toLocaleString("en-US", { maximumFractionDigits: 0 }); }
-    function envelope(up, from, stopped, unit) {
+    function envelope(up, from, stopped, unit, sizes, arm) {
       return "certified up to " + sized(up, unit, "no size") + ", fails from " + sized(from, unit, "no size tried") +
-        (stopped ? " (" + stopped + ")" : "");
+        statusAt(sizes, from, arm) + (stopped ? " (" + stopped + ")" : "");
     }
     var first = lift[Object.keys(lift)[0]];
     box.appendChild(el("p", null, "A --baseline none pair: no scaffold in run " + first.bare_run + ", the scaffold in run " + first.scaffold_run + ", on the same cases."));
@@ -203,8 +214,8 @@
         "Scaffold - no scaffold (95% interval)", "p", "p (Holm)", "Status without / with",
         "Output tokens per case without / with", "Token ratio"], rows, { "class": "lift", "data-scaffold": name }));
       var envelopes = el("ul", { "class": "envelopes", "data-scaffold": name });
-      envelopes.appendChild(el("li", null, "With the scaffold: " + envelope(one.scaffold_certified_up_to, one.scaffold_fails_from, one.scaffold_stopped, one.unit)));
-      envelopes.appendChild(el("li", null, "Without: " + envelope(one.bare_certified_up_to, one.bare_fails_from, one.bare_stopped, one.unit)));
+      envelopes.appendChild(el("li", null, "With the scaffold: " + envelope(one.scaffold_certified_up_to, one.scaffold_fails_from, one.scaffold_stopped, one.unit, one.sizes, "scaffold_status")));
+      envelopes.appendChild(el("li", null, "Without: " + envelope(one.bare_certified_up_to, one.bare_fails_from, one.bare_stopped, one.unit, one.sizes, "bare_status")));
       box.appendChild(envelopes);
     });
     box.appendChild(el("p", { "class": "note" }, "(Case scores on the cases both arms decided each size on; difference scaffold - no scaffold, " +
