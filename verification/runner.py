@@ -51,6 +51,7 @@ from verification.store.manifests import RunManifest
 from verification.store.paths import RunPaths
 from verification.store.records import Arm, AttemptRecord
 from verification.store.run_ids import new_run_id
+from verification.store.stored_files import check_own_file
 from verification.store.thinking import check_thinking, check_thinking_provider
 from verification.validators.base import Validator
 
@@ -329,6 +330,8 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             manifest = manifest.model_copy(update={"keyword": self.keyword})
         if self.arm is not None and not resumed:
             manifest = manifest.model_copy(update={"arm": self.arm})
+        if resumed:  # a journal it may not append to is refused before the manifest changes
+            check_own_file(paths.journal)
         paths.write_manifest(manifest)
         self.run_id = paths.run_id
         # A line whose input is none of its scaffold's counts as no answer: asked again.

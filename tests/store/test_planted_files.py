@@ -8,6 +8,8 @@ link now, and nothing waits on a FIFO."""
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 from pathlib import Path
 
 import pytest
@@ -32,20 +34,50 @@ def _plant(path: Path, kind: str, outside: Path) -> None:
     path.unlink(missing_ok=True)
     if kind == "symlink":
         path.symlink_to(outside)
+    elif kind == "hardlink":
+        os.link(outside, path)
     else:
         os.mkfifo(path)
 
 
-@pytest.mark.parametrize("kind", ["symlink", "fifo"])
+@pytest.mark.parametrize("kind", ["symlink", "fifo", "hardlink"])
 def test_a_planted_lock_is_refused_naming_it(tmp_path: Path, kind: str) -> None:
     outside = tmp_path / "victim.txt"
     outside.write_text(OUTSIDE)
     run = tmp_path / "run"
     run.mkdir()
     _plant(run / "lock", kind, outside)
-    with pytest.raises(JournalError, match=r"lock.*(symbolic link|not a regular file)"):
+    refused = r"lock.*(symbolic link|not a regular file|has 2 hard links)"
+    with pytest.raises(JournalError, match=refused):
         RunLock(run, "20261128T000000Z-abcdef")
     assert outside.read_text() == OUTSIDE
+
+
+def test_a_resume_appends_to_no_journal_with_other_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A run folder backed up with hard links (cp -al), or a journal linked to another
+    # run's: appending to it would change the backup (or the other run) too.
+    results = tmp_path / "results"
+    run = _dry_run(results)
+    journal = run / "results.jsonl"
+    backup = tmp_path / "backup.jsonl"
+    os.link(journal, backup)
+    kept = backup.read_bytes()
+    manifest = (run / "manifest.json").read_text()
+    argv = ["verify", "--resume", run.name, "--output", str(results)]
+    assert main(argv) == 2
+    said = capsys.readouterr().err
+    assert f"{journal} has 2 hard links" in said and f"cp -p {journal} {journal}.own" in said
+    assert backup.read_bytes() == kept and (run / "manifest.json").read_text() == manifest
+    # the commands the message gives, run as printed, make it the run's own; the resume goes on
+    commands = said.split("of its own (")[1].split(") and try again")[0]
+    copy, move = (shlex.split(part) for part in commands.split(" && "))
+    assert copy[:2] == ["cp", "-p"] and move[0] == "mv"  # done here as cp and mv do them
+    shutil.copy2(copy[2], copy[3])
+    os.replace(move[1], move[2])
+    assert main(argv) == 0
+    assert backup.read_bytes() == kept
 
 
 @pytest.mark.parametrize("kind", ["symlink", "fifo"])

@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shlex
 import stat
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from verification.errors import StoredFileError
 __all__ = [
     "MAX_JSON_DEPTH",
     "MAX_MANIFEST_BYTES",
+    "check_own_file",
     "json_depth_exceeds",
     "open_own_file",
     "open_regular_file",
@@ -58,7 +60,9 @@ def open_own_file(path: Path, flags: int, mode: int = 0o644) -> int:
     journal), opened with ``flags``: never through a symbolic link (one planted there would
     have a resume truncate or append to a file outside the results folder) and only onto a
     regular file (a FIFO would hold the open, or the lock's ``flock`` fail with "Invalid
-    argument"); otherwise a :class:`StoredFileError` naming it and what to do."""
+    argument") that is its own (a hard link makes what is written there change the file's
+    other names too: another run's journal, or a backup taken with ``cp -al``); otherwise a
+    :class:`StoredFileError` naming it and what to do."""
     nofollow = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags | nofollow | getattr(os, "O_BINARY", 0), mode)
@@ -70,10 +74,43 @@ def open_own_file(path: Path, flags: int, mode: int = 0o644) -> int:
         if exc.errno == errno.ENXIO:  # a FIFO no process reads, opened for writing
             raise StoredFileError(f"{path}: not a regular file, so it is not used") from None
         raise
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
+    refused = _not_own(path, os.fstat(fd))
+    if refused is not None:
         os.close(fd)
-        raise StoredFileError(f"{path}: not a regular file, so it is not used")
+        raise StoredFileError(refused)
     return fd
+
+
+def check_own_file(path: Path) -> None:
+    """What :func:`open_own_file` would refuse of ``path`` as it is now, refused before
+    anything else is written (a resume rewrites its manifest before it appends to its
+    journal); nothing there yet is no refusal."""
+    try:
+        status = path.lstat()
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(status.st_mode):
+        raise StoredFileError(
+            f"{path} is a symbolic link, which the harness does not follow: remove it"
+        )
+    refused = _not_own(path, status)
+    if refused is not None:
+        raise StoredFileError(refused)
+
+
+def _not_own(path: Path, status: os.stat_result) -> str | None:
+    """Why the harness writes no file with ``status`` at ``path``: not a regular file, or
+    one with other names; ``None`` when it may."""
+    if not stat.S_ISREG(status.st_mode):
+        return f"{path}: not a regular file, so it is not used"
+    if status.st_nlink > 1:
+        named, copy = shlex.quote(str(path)), shlex.quote(f"{path}.own")
+        return (
+            f"{path} has {status.st_nlink} hard links, so writing it would change the file "
+            "under its other names too (another run's, or a backup's): give it a file of its "
+            f"own (cp -p {named} {copy} && mv {copy} {named}) and try again"
+        )
+    return None
 
 
 def replace_atomically(path: Path, text: str, *, sync: bool = True) -> None:
