@@ -145,6 +145,17 @@ def test_history_is_restored_before_and_uploaded_after_whatever_the_grade(
     assert workflow["permissions"]["actions"] == "read"  # to read the last run's artifact
 
 
+def test_the_restored_history_stops_growing_past_a_horizon(workflow: dict[Any, Any]) -> None:
+    # A pruned run still weighs about half of itself, and each night restores and uploads
+    # every run again: without deleting the oldest, the artifact grew every night (hunt v).
+    _, prune = _step(workflow, "verification prune", "merge")
+    argv = _command(prune["run"])
+    assert argv[:3] == ["python", "-m", "verification"]
+    args = build_parser().parse_args(argv[3:])
+    assert args.command == "prune" and args.delete_beyond is not None
+    assert args.delete_beyond >= args.keep
+
+
 @pytest.mark.slow
 def test_a_merge_that_writes_no_run_says_so_and_uploads_no_stale_junit(
     workflow: dict[Any, Any], tmp_path: Path

@@ -19,7 +19,7 @@ from verification.certify.paired import (
     paired_difference_interval,
 )
 from verification.cli import main
-from verification.reports.history import prune_runs
+from verification.reports.pruning import prune_runs
 from verification.store.journal import read_journal
 from verification.store.paths import RunPaths
 from verification.store.summary_file import RunSummary

@@ -16,7 +16,7 @@ import pytest
 
 from verification.cli import main
 from verification.errors import JournalError
-from verification.reports.history import prune_runs
+from verification.reports.pruning import prune_runs
 from verification.store.locks import RunLock
 
 OUTSIDE = "outside the results folder\n"

@@ -247,7 +247,7 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
         if args.command == "compare":
             return cli.compare(args.run_a, args.run_b, html=args.html)
         if args.command == "prune":
-            return cli.prune(args.keep)
+            return cli.prune(args.keep, delete_beyond=args.delete_beyond)
         if args.command == "merge":
             return cli.merge(args.run_dirs, outputs)
         return cli.generate_reports(args.run_id)

@@ -456,11 +456,20 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         description="For every run but the newest N: rewrite its journal without the raw "
         "model replies (outcomes, parsed answers, reply lengths and hashes stay, so "
         "history, compare and report still work) and delete its scaffold reports and page, "
-        "which quote replies (summary.md and summary.json stay), saying what that freed. A "
-        "run in use is left alone.",
+        "which quote replies (summary.md and summary.json stay), saying what that freed. "
+        "With --delete-beyond M, every run but the newest M is deleted whole, so a results "
+        "folder kept from night to night stops growing. A run in use, one linked in from "
+        "elsewhere and the run <output>/reports shows are left alone.",
     )
     prune.add_argument(
         "--keep", type=positive, required=True, metavar="N", help="newest runs kept whole"
+    )
+    prune.add_argument(
+        "--delete-beyond",
+        type=positive,
+        metavar="M",
+        help="delete every run but the newest M (at least N) whole: history, compare and the "
+        "regression gate's baselines then reach back M runs",
     )
     add_output_option(prune)
     return parser

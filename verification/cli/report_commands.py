@@ -141,14 +141,29 @@ class ReportCommands(CommandsBase):
             write_results_index(results_dir)  # it lists the comparison pages
         return 0
 
-    def prune(self, keep: int) -> int:
-        from verification.reports.history import ALREADY_PRUNED, prune_runs
+    def prune(self, keep: int, *, delete_beyond: int | None = None) -> int:
+        from verification.errors import ConfigurationError
+        from verification.reports.pruning import ALREADY_PRUNED, DELETED, delete_runs, prune_runs
 
-        done = prune_runs(existing_results_dir(self.settings.results_dir), keep)
+        if delete_beyond is not None and delete_beyond < keep:
+            raise ConfigurationError(
+                f"--delete-beyond {delete_beyond} would delete runs --keep {keep} keeps whole: "
+                f"give it {keep} or more"
+            )
+        results_dir = existing_results_dir(self.settings.results_dir)
+        deleted = 0
+        if delete_beyond is not None:  # first: what is deleted need not be pruned
+            for run_id, what in delete_runs(results_dir, delete_beyond):
+                print(f"{run_id}: {what}")
+                deleted += what.startswith(DELETED)
+        done = prune_runs(results_dir, keep)
         for run_id, what in done:
             print(f"{run_id}: {what}")
         pruned = sum(not what.startswith(("left alone", ALREADY_PRUNED)) for _, what in done)
-        print(f"{pruned} older run(s) pruned; the newest {keep} kept whole")
+        said = f"{pruned} older run(s) pruned; the newest {keep} kept whole"
+        if delete_beyond is not None:
+            said += f"; {deleted} run(s) past the newest {delete_beyond} deleted"
+        print(said)
         from verification.reports.results_index import write_results_index
 
         write_results_index(self.settings.results_dir)  # its links to removed pages go

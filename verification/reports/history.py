@@ -28,19 +28,15 @@ from pydantic import ValidationError
 
 from verification.cases import TIERS, printable
 from verification.certify.results import UNCERTIFIED, ScaffoldResults, Status
-from verification.errors import JournalError, RunInUseError, StoredFileError
+from verification.errors import JournalError, StoredFileError
 from verification.reports.base import RunEntry, manifest_field
-from verification.reports.html import HTML_REPORT_NAME
-from verification.store.journal import read_journal
 from verification.store.manifests import RunManifest, read_manifest_file, run_manifests
-from verification.store.paths import RunPaths
 from verification.store.records import AttemptRecord
 from verification.store.run_ids import is_run_id
-from verification.store.stored_files import read_stored_json, replace_atomically
+from verification.store.stored_files import read_stored_json
 from verification.store.summary_file import MAX_SUMMARY_BYTES, RunSummary
 
 __all__ = [
-    "ALREADY_PRUNED",
     "COMPARABLE_FIELDS",
     "MIN_LIVE_SHARE",
     "SHOWN_VALUE",
@@ -53,7 +49,6 @@ __all__ = [
     "filter_entries",
     "live_share",
     "previous_comparable",
-    "prune_runs",
     "read_entry",
     "read_summary",
     "recent_comparable",
@@ -83,8 +78,6 @@ the answer mode (``--answer``), traces or programs, whose pass rates measure dif
 things (a manifest that names none asked for traces)."""
 MIN_LIVE_SHARE = 0.5
 """A baseline must have more than this share of its first answers asked live."""
-_KEPT_REPORTS = frozenset({"summary.json", "summary.md"})
-"""What ``prune`` leaves in an old run's reports folder (the rest quotes model replies)."""
 
 
 SHOWN_VALUE = 120
@@ -329,109 +322,6 @@ def entry_results(entry: RunEntry) -> dict[str, ScaffoldResults]:
 def entry_outcomes(entry: RunEntry) -> dict[str, dict[str, float]]:
     """Scaffold -> :func:`case_scores` of an earlier run."""
     return {name: case_scores(r) for name, r in entry_results(entry).items()}
-
-
-def _without_replies(journal: Path) -> tuple[str | None, int]:
-    """``journal``'s text without raw replies, and the replies dropped (``None``: nothing
-    to drop). A journal with a line that is no record (skipped when read: another
-    version's, or a hand edit) is left as it is: rewritten from its records, that line
-    would be lost."""
-    records = read_journal(journal)
-    if not journal.is_file():  # a run with no answer yet
-        return None, 0
-    with journal.open("rb") as file:
-        lines = sum(1 for line in file if line.strip())
-    if lines != len(records):
-        raise JournalError(
-            f"{lines - len(records)} line(s) of {journal} are no journal records of this "
-            "version, kept as they are"
-        )
-    stripped = sum(r.raw_response is not None for r in records)
-    if not stripped:
-        return None, 0
-    kept = (record.model_copy(update={"raw_response": None}) for record in records)
-    return "".join(record.to_line() for record in kept), stripped
-
-
-def _size(path: Path) -> int:
-    return path.stat().st_size if path.is_file() else 0
-
-
-def _shown_bytes(count: int) -> str:
-    for unit, scale in (("MB", 1e6), ("kB", 1e3)):
-        if count >= scale:
-            return f"{count / scale:.1f} {unit}"
-    return f"{count} bytes"
-
-
-def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
-    """Drop the raw replies of every run but the newest ``keep``: each journal is rewritten
-    with its replies removed (outcomes, parsed answers, lengths and hashes stay, so history,
-    ``compare`` and ``report`` still work) and the reports that quote replies (the scaffold
-    reports and the page) are deleted (the summary stays). A run in use is left alone.
-    Returns ``(run id, what was done and the bytes freed)`` for every older run."""
-    done = []
-    entries = scan_runs(results_dir)
-    for entry in entries[: max(len(entries) - keep, 0)]:
-        paths = RunPaths(results_dir, entry.run_id)
-        try:
-            paths.check_inside()  # an archive linked in is read by history, never rewritten
-            with paths.lock(then="prune again"):
-                pruned, stripped = _without_replies(paths.journal)
-                freed, removed, page = 0, 0, False
-                # The reports go first: they free space at once, where rewriting the journal
-                # needs some (prune on a full disk freed nothing).
-                for report in sorted(paths.reports.iterdir()) if paths.reports.is_dir() else []:
-                    quotes_replies = report.suffix == ".md" or report.name == HTML_REPORT_NAME
-                    if quotes_replies and report.name not in _KEPT_REPORTS and report.is_file():
-                        freed += _size(report)
-                        report.unlink()
-                        page = page or report.name == HTML_REPORT_NAME
-                        removed += report.suffix == ".md"
-                kept = ""
-                if pruned is not None:
-                    before = _size(paths.journal)
-                    try:
-                        replace_atomically(paths.journal, pruned)
-                    except OSError as exc:  # the reports are gone: say what was done
-                        stripped = 0
-                        kept = f"; its journal keeps its replies ({exc.strerror or exc})"
-                    freed += before - _size(paths.journal)
-        except RunInUseError as exc:
-            done.append((entry.run_id, f"left alone: {exc}"))
-            continue
-        except OSError as exc:  # the file and the reason, not Python's [Errno 28]
-            where = f" ({exc.filename})" if exc.filename else ""
-            done.append((entry.run_id, f"left alone: {exc.strerror or exc}{where}"))
-            continue
-        except JournalError as exc:
-            done.append((entry.run_id, f"left alone: {exc}"))
-            continue
-        if removed or page:
-            _republish_if_shown(paths)
-        if not (stripped or removed or page or kept):
-            done.append((entry.run_id, ALREADY_PRUNED))
-            continue
-        what = f"{stripped} replies and {removed} scaffold reports removed"
-        if page:
-            what += f", and the page ({HTML_REPORT_NAME}; `report {entry.run_id}` writes one "
-            what += "without replies)"
-        done.append((entry.run_id, f"{what}: {_shown_bytes(freed)} freed{kept}"))
-    return done
-
-
-ALREADY_PRUNED = "already pruned: nothing left to remove"
-"""What :func:`prune_runs` says of a run an earlier prune left with no reply."""
-
-
-def _republish_if_shown(paths: RunPaths) -> None:
-    """Publish the pruned reports of ``paths``' run again where ``<output>/reports`` shows
-    that run (runs that overlapped leave an older one there): its published copy, hard
-    links to the reports just removed, still quoted the replies prune promises to drop."""
-    from verification.reports.publishing import publish_latest, published_run
-
-    if published_run(paths.results_dir) == paths.run_id:
-        publish_latest(paths)
 
 
 def as_json_lines(entries: list[RunEntry]) -> str:
