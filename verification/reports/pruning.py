@@ -91,15 +91,8 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
                         stripped = 0
                         kept = f"; its journal keeps its replies ({exc.strerror or exc})"
                     freed += before - _size(paths.journal)
-        except RunInUseError as exc:
-            done.append((entry.run_id, f"left alone: {exc}"))
-            continue
-        except OSError as exc:  # the file and the reason, not Python's [Errno 28]
-            where = f" ({exc.filename})" if exc.filename else ""
-            done.append((entry.run_id, f"left alone: {exc.strerror or exc}{where}"))
-            continue
-        except JournalError as exc:
-            done.append((entry.run_id, f"left alone: {exc}"))
+        except (RunInUseError, JournalError, OSError) as exc:
+            done.append((entry.run_id, _left_alone(exc)))
             continue
         if removed or page:
             _republish_if_shown(paths)
@@ -149,15 +142,20 @@ def delete_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
             with paths.lock(then="prune again"):
                 freed = _folder_bytes(paths.run_dir)
                 shutil.rmtree(paths.run_dir)
-        except (RunInUseError, JournalError) as exc:
-            done.append((entry.run_id, f"left alone: {exc}"))
-            continue
-        except OSError as exc:  # the file and the reason, not Python's [Errno 13]
-            where = f" ({exc.filename})" if exc.filename else ""
-            done.append((entry.run_id, f"left alone: {exc.strerror or exc}{where}"))
+        except (RunInUseError, JournalError, OSError) as exc:
+            done.append((entry.run_id, _left_alone(exc)))
             continue
         done.append((entry.run_id, f"{DELETED}: {_shown_bytes(freed)} freed"))
     return done
+
+
+def _left_alone(exc: Exception) -> str:
+    """Why a run was left alone: the harness's words, or an OS error's file and reason (not
+    Python's ``[Errno 28]``)."""
+    if isinstance(exc, OSError):
+        where = f" ({exc.filename})" if exc.filename else ""
+        return f"left alone: {exc.strerror or exc}{where}"
+    return f"left alone: {exc}"
 
 
 DELETED = "deleted"
