@@ -105,3 +105,25 @@ def test_no_lift_is_claimed_over_an_incomplete_arm(tmp_path: Path) -> None:
     sentence = lift_sentence(lift)
     assert "No lift is claimed: the bare arm is INCOMPLETE" in sentence
     assert "lifts" not in sentence
+
+
+def test_the_lift_over_every_case_counts_each_input_once(tmp_path: Path) -> None:
+    # Hunt x: the lift's row of every case counted copies of one input apart (90 shared
+    # cases of n_queens' 60 inputs) where its status and `compare` count each once.
+    argv = ["verify", "kmp", "--cases", "24", "--provider", "reference"]
+    assert main([*argv, "--output", str(tmp_path)]) == 0
+    (run,) = (tmp_path / "runs").iterdir()
+    manifest = read_manifest_file(run / "manifest.json")
+    right = read_journal(run / "results.jsonl")
+    # Every input asked three times (cases 3k, 3k+1, 3k+2), the bare arm wrong on each.
+    copied = [
+        r.model_copy(update={"input": right[3 * (k // 3)].input}) for k, r in enumerate(right)
+    ]
+    wrong = [r.model_copy(update={"outcome": "failed", "level": 3}) for r in copied]
+    scaffold = results_from_journal(manifest, copied)["kmp"]
+    bare = results_from_journal(manifest, wrong)["kmp"]
+    lift = scaffold_lift(bare, scaffold, wrong, copied)
+    assert lift.overall.comparison.shared == len(right) // 3
+    assert (
+        lift.overall.bare_tokens == scaffold_lift(bare, scaffold, wrong, right).overall.bare_tokens
+    )

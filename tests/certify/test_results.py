@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from tests.support.clustering import design_effect_answers
 from tests.support.records import attempt_record
+from verification.cases import ProgramTask, program_id
 from verification.certify.answers import CaseScores, look_decision
 from verification.certify.calibration import Calibration, CalibrationMiss
 from verification.certify.envelope import CASES_PER_SIZE
@@ -26,7 +27,7 @@ from verification.config import LEVEL_CASES
 from verification.errors import JournalError
 from verification.run.batch_mode import BatchTransport
 from verification.run.resuming import answered_samples
-from verification.store.records import AttemptRecord
+from verification.store.records import PROGRAM_TIER, AttemptRecord
 
 
 @given(st.integers(min_value=1, max_value=500), st.data())
@@ -271,6 +272,17 @@ def test_copies_of_one_input_are_a_cluster_of_the_interval_as_a_case_s_samples_a
     distinct = [r.model_copy(update={"input": {"text": r.case_id}}) for r in records]
     apart = ScaffoldResults.from_records("kmp", distinct, planned=len(records))
     assert apart.interval == pytest.approx(_wilson_by_roots(rate * len(records), len(records)))
+
+
+def test_programs_repeat_no_input_whatever_their_records_hold() -> None:
+    # Hunt x: every code-mode program's record holds the input {}, and the report said 29
+    # of 30 programs repeat an earlier case's input; a program is its own request.
+    records = [
+        _record(program_id("kmp", k), "passed", input={}, tier=PROGRAM_TIER) for k in range(5)
+    ]
+    results = ScaffoldResults.from_records("kmp", records, planned=5)
+    assert all(isinstance(r.test_case, ProgramTask) for r in results.results)
+    assert (results.n, results.repeated_inputs) == (5, 0)
 
 
 @pytest.mark.slow

@@ -217,6 +217,8 @@ def test_asking_the_whole_plan_and_looking_afterwards_gives_the_same_verdicts(
             sequential.scaffolds[name].n,
         )
         assert result.asked_after == settings.cases - result.n - result.copies
+        # copies past the deciding look were answered after it, as in a run that looked
+        assert result.copies == sequential.scaffolds[name].copies
 
 
 @pytest.mark.slow

@@ -211,32 +211,37 @@ def look_decision(
     :class:`TestResult` takes its outcome, without building one per answer (a run looks
     after every segment, on every answer so far): tests/certify/test_look_decision.py holds
     it equal to ``from_records``. A case asked with an input a case before it in ``order``
-    was asked with is answered (not missing) but counted by no look
-    (:func:`~verification.certify.inputs.later_copies`)."""
+    was asked with is counted by no look, nor missing, nor unfinished when lost to an error
+    (:func:`~verification.certify.input_keys.later_copies`)."""
     if not plan.sequential:
         return None
     _, _, chains = attempt_chains(scaffold, records)
     tallies: dict[str, tuple[int, int]] = {}
-    inputs: dict[str, Any] = {}
-    counted = infra = 0
+    asked: dict[str, Any] = {}
+    errored: dict[str, Any] = {}
+    lost: list[str] = []  # the case of each answer lost to an error
+    counted = 0
     for key in sorted(chains):
         chain = chains[key]
         if 1 not in chain:
             continue
-        outcome = chain[1].outcome
-        if outcome == "infra_error":
-            infra += 1
+        first = chain[1]
+        if first.outcome == "infra_error":
+            lost.append(key[0])
+            if not _of_program(first) and not first.undrawn:
+                errored[key[0]] = first.input
             continue
         counted += 1
         good, seen = tallies.get(key[0], (0, 0))
-        tallies[key[0]] = (good + (outcome == "passed"), seen + 1)
-        if not _of_program(chain[1]):
-            inputs[key[0]] = chain[1].input
-    copies = later_copies(order, inputs)
-    if copies:  # answered (so not missing), but no look counts them
+        tallies[key[0]] = (good + (first.outcome == "passed"), seen + 1)
+        if not _of_program(first):
+            asked[key[0]] = first.input
+    infra = len(lost)
+    copies = later_copies(order, asked, errored)
+    if copies:  # answered or lost, a copy counts for no look, nor as unfinished
         order = [case for case in order if case not in copies]
         for case in copies:
-            del tallies[case]
+            tallies.pop(case, None)
     scores = CaseScores(tallies)
     ordered = scores.ordered_ids(order)
     windows = look_windows(order, ordered)
@@ -244,6 +249,11 @@ def look_decision(
     if decision.early:  # read on the deciding look's window, as from_records reads it
         judged = len(window_of(order, ordered[: decision.n])) * samples
         unfinished = judged - sum(tallies[case][1] for case in ordered[: decision.n])
+    elif copies:  # the copies' answers are no part of what was judged
+        judged = max(planned - len(copies) * samples, 0)
+        kept = sum(tallies[case][1] for case in ordered)
+        infra = sum(case not in copies for case in lost)
+        unfinished = infra + max(judged - kept - infra, 0)
     else:
         judged, unfinished = planned, infra + max(planned - counted - infra, 0)
     if 10 * unfinished > judged:

@@ -338,30 +338,35 @@ def size_points(
     swept: Sequence[int],
     split: CaseSplit | None,
     samples: int,
-    inputs: Mapping[str, Any] | None = None,
+    inputs: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None,
 ) -> tuple[SizePoint, ...]:
     """Each swept size decided on its cases: ``split``'s ids at it, by its plan on their
     scores in sweep order (INCOMPLETE as a run is, up to where it decided), each input
-    counted once when the plan is sequential (``inputs``: the counted cases' by id), else
-    every counted case recorded at it by the point cut."""
+    counted once when the plan is sequential (``inputs``: the inputs of the cases answered
+    and of those lost to errors alone, by id), else every counted case recorded at it by
+    the point cut."""
     points = []
     for size in sorted(set(swept)):
         decision = None
-        copied = 0  # answers to copies within the cases the decision reached: not missing
+        copied = 0  # the answers planned of copies the decision reached: none unfinished
         if split is not None:
             ids = split.sizes.get(size, [])
             wanted = set(ids)  # once per size, not once per answer
             tallies = CaseScores.fold(r for r in counted if r.test_case.id in wanted)
             copies: frozenset[str] = frozenset()
-            if split.plan.sequential and inputs:
-                copies = later_copies(ids, {i: inputs[i] for i in ids if i in inputs})
+            if split.plan.sequential and inputs is not None:
+                asked, errored = inputs
+                copies = later_copies(
+                    ids,
+                    {i: asked[i] for i in ids if i in asked},
+                    {i: errored[i] for i in ids if i in errored},
+                )
             decision, kept, reach = decide_size(
                 split.plan, ids, tallies.scores(), final=split.final, copies=copies
             )
             here = [r for r in counted if r.test_case.id in kept]
             planned = reach * samples
-            reached = set(ids[:reach])
-            copied = sum(r.test_case.id in copies and r.test_case.id in reached for r in counted)
+            copied = len(copies.intersection(ids[:reach])) * samples
         else:
             here = [r for r in counted if sizes[r.test_case.id] == size]
             planned = len(here)
@@ -378,7 +383,10 @@ def size_points(
                 wrong=sum(not r.passed for r in here) - truncated,
                 interval=wilson_interval(float(score), cases.n),
                 status=certify(
-                    score, cases.n, planned=planned, unfinished=planned - len(here) - copied
+                    score,
+                    cases.n,
+                    planned=planned - copied,
+                    unfinished=max(planned - copied - len(here), 0),
                 ),
                 budget_limited=is_budget_limited(truncated, len(here)),
                 decision=decision,

@@ -9,34 +9,74 @@ from typing import Any
 
 from verification.store.json_text import JsonText
 
-__all__ = ["input_key", "later_copies"]
+__all__ = ["by_unit", "input_key", "later_copies", "shared_units"]
 
 
-def later_copies(order: Sequence[str], inputs: Mapping[str, Any]) -> frozenset[str]:
+def later_copies(
+    order: Sequence[str], inputs: Mapping[str, Any], errored: Mapping[str, Any] | None = None
+) -> frozenset[str]:
     """The cases of ``order`` asked with an input that a case before them in ``order`` was
-    asked with (``inputs``: the answered cases' inputs by id; a case without one, unasked
-    or a code-mode program, is nobody's copy). A sequential plan's look counts an input
-    once, at its first case: its boundaries are exact for independent answers, and copies
-    of one prompt are answered alike (n_queens drew 15 inputs in its first 30 cases, which
-    a look read as 30). Only what came before a case decides whether it is a copy, so a
-    look on a run's first cases reads them as the run's end does.
+    asked with: an answered case (``inputs``: the answered cases' inputs by id) whose input
+    an answered case before it had, and a case whose answers were all lost to errors
+    (``errored``: theirs) whose input any case before it had. A case with neither, unasked
+    or a code-mode program, is nobody's copy. A sequential plan's look counts an input once,
+    at its first case answered: its boundaries are exact for independent answers, and copies
+    of one prompt are answered alike (n_queens drew 15 inputs in its first 30 cases, which a
+    look read as 30); a copy's error is no unfinished answer, since the copy would count for
+    nothing. Only what came before a case decides whether it is a copy, so a look on a run's
+    first cases reads them as the run's end does.
 
     Examples
     --------
     >>> sorted(later_copies(["a", "b", "c", "d"], {"a": {"n": 4}, "b": {"n": 5}, "c": {"n": 4}}))
     ['c']
+    >>> sorted(later_copies(["a", "b", "c"], {"b": {"n": 4}}, {"a": {"n": 4}, "c": {"n": 4}}))
+    ['c']
     """
-    seen: set[str] = set()
+    errored = errored or {}
+    answered: set[str] = set()
+    asked: set[str] = set()
     copies = []
     for case in order:
-        if case not in inputs:
-            continue
-        key = input_key(inputs[case])
-        if key in seen:
-            copies.append(case)
-        else:
-            seen.add(key)
+        if case in inputs:
+            key = input_key(inputs[case])
+            if key in answered:
+                copies.append(case)
+            answered.add(key)
+            asked.add(key)
+        elif case in errored:
+            key = input_key(errored[case])
+            if key in asked:
+                copies.append(case)
+            asked.add(key)
     return frozenset(copies)
+
+
+def shared_units(drawn_a: Mapping[str, str], drawn_b: Mapping[str, str]) -> dict[str, str]:
+    """Case id -> the unit a paired test of two runs counts the case in: its input's key
+    (``drawn_a``, ``drawn_b``: each run's case ids to their inputs' keys), unless the two
+    runs drew that case with different inputs (then its id): copies of one input answered
+    alike flip together, and counted apart one changed answer reads as many.
+
+    Examples
+    --------
+    >>> shared_units({"a": "x", "b": "x", "c": "y"}, {"a": "x", "b": "x", "c": "z"})
+    {'a': 'x', 'b': 'x', 'c': 'c'}
+    """
+    return {
+        case: drawn if drawn_b.get(case, drawn) == drawn else case
+        for case, drawn in drawn_a.items()
+    } | {case: drawn for case, drawn in drawn_b.items() if case not in drawn_a}
+
+
+def by_unit(scores: Mapping[str, float], units: Mapping[str, str]) -> dict[str, float]:
+    """Case scores folded to their units' scores (:func:`shared_units`): the mean over
+    each unit's cases; a case of no unit is its own."""
+    sums: dict[str, tuple[float, int]] = {}
+    for case, score in scores.items():
+        total, count = sums.get(units.get(case, case), (0.0, 0))
+        sums[units.get(case, case)] = (total + score, count + 1)
+    return {unit: total / count for unit, (total, count) in sums.items()}
 
 
 def input_key(value: Any) -> str:

@@ -17,7 +17,7 @@ from verification.cases import ProgramTask
 from verification.certify.answers import TestResult
 from verification.certify.input_keys import input_key
 
-__all__ = ["input_tallies"]
+__all__ = ["drawn_inputs", "input_tallies"]
 
 
 def input_tallies(counted: Iterable[TestResult]) -> dict[str, tuple[int, int]]:
@@ -35,3 +35,13 @@ def input_tallies(counted: Iterable[TestResult]) -> dict[str, tuple[int, int]]:
         good, seen = tallies.get(key, (0, 0))
         tallies[key] = (good + r.passed, seen + 1)
     return tallies
+
+
+def drawn_inputs(answers: Iterable[TestResult]) -> dict[str, str]:
+    """Case id -> its input's key, for the cases asked by their input alone: a code-mode
+    program is its own request (its own sample of one shared prompt), never a copy."""
+    return {
+        r.test_case.id: input_key(r.test_case.input)
+        for r in answers
+        if not isinstance(r.test_case, ProgramTask)
+    }

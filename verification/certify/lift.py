@@ -22,6 +22,8 @@ from dataclasses import dataclass, replace
 
 from verification.certify.answers import CaseScores
 from verification.certify.envelope_search import EnvelopeResult
+from verification.certify.input_keys import by_unit, shared_units
+from verification.certify.inputs import drawn_inputs
 from verification.certify.paired import (
     ALPHA,
     PairedComparison,
@@ -172,8 +174,17 @@ def _row(
     scaffold: dict[str, float],
     records: tuple[Sequence[AttemptRecord], Sequence[AttemptRecord]],
     statuses: tuple[str | None, str | None] = (None, None),
+    *,
+    units: dict[str, str] | None = None,
 ) -> LiftRow:
-    comparison = paired_comparison(bare, scaffold)
+    """The pair on the cases of ``bare`` and ``scaffold`` (case id -> score), compared
+    unit by unit where ``units`` are given (:func:`~verification.certify.input_keys.shared_units`);
+    each arm's tokens are those of its cases."""
+    comparison = (
+        paired_comparison(by_unit(bare, units), by_unit(scaffold, units))
+        if units is not None
+        else paired_comparison(bare, scaffold)
+    )
     shared = bare.keys() & scaffold.keys()
     return LiftRow(
         size,
@@ -227,7 +238,15 @@ def scaffold_lift(
         scaffold=scaffold.scaffold,
         unit=scaffold.size_unit,
         sizes=tuple(replace(row, p_holm=adjusted[str(row.size)]) for row in rows),
-        overall=_row(None, bare_scores, scaffold_scores, records),
+        # every case both arms answered, each input once (copies of one prompt are answered
+        # alike: so ``compare`` and the status count them)
+        overall=_row(
+            None,
+            bare_scores,
+            scaffold_scores,
+            records,
+            units=shared_units(drawn_inputs(bare.results), drawn_inputs(scaffold.results)),
+        ),
         bare_certified_up_to=(bare_search or bare).certified_up_to,
         bare_fails_from=(bare_search or bare).fails_from,
         scaffold_certified_up_to=(scaffold_search or scaffold).certified_up_to,

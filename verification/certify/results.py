@@ -185,9 +185,10 @@ class ScaffoldResults:
     """Counted cases answered past the look that decided (a run that asked up to its cap
     and looked afterwards): shown, not counted."""
     copies: int = 0
-    """Of a sequential plan's cases, those answered with an input a case before them had
-    (:func:`~verification.certify.input_keys.later_copies`): shown, counted by no look, so
-    ``n`` counts distinct inputs."""
+    """Of a sequential plan's cases up to the one that decided, those answered with an input
+    a case answered before them had (:func:`~verification.certify.input_keys.later_copies`;
+    those past it are in :attr:`asked_after`): shown, counted by no look, so ``n`` counts
+    distinct inputs."""
 
     @functools.cached_property
     def repeated_inputs(self) -> int:
@@ -197,8 +198,10 @@ class ScaffoldResults:
         :func:`~verification.certify.inputs.input_tallies`); a sequential one counts none
         (:attr:`copies`). The report says how many, so a rate over many copies of one easy
         input is seen for what it is."""
-        counted = {
-            r.test_case.id: r.test_case.input for r in self.results if r.outcome != "infra_error"
+        counted = {  # a program is its own request, whatever input its record holds
+            r.test_case.id: r.test_case.input
+            for r in self.results
+            if r.outcome != "infra_error" and not isinstance(r.test_case, ProgramTask)
         }
         return len(counted) - len({input_key(value) for value in counted.values()})
 
@@ -207,7 +210,9 @@ class ScaffoldResults:
         """The plan as this scaffold's run read it when it ended short of the cap (its
         inputs, each counted once, or its answers ran out): the status claims that plan's
         OC (:func:`~verification.certify.sequential.ended_short`)."""
-        return ended_short(self.plan, self.decision) if self.plan is not None else None
+        if self.plan is None or self.status == "INCOMPLETE":  # decided nothing: claims nothing
+            return None
+        return ended_short(self.plan, self.decision)
 
     @property
     def pass_rate(self) -> float:
@@ -276,7 +281,10 @@ class ScaffoldResults:
         counted: list[TestResult] = []
         infra: list[TestResult] = []
         sizes: dict[str, int | None] = {}
-        inputs: dict[str, Any] = {}  # the answered cases', but programs': each is its own
+        # The inputs of the cases answered, and of those lost to errors alone (a program is
+        # its own request, nobody's copy; a case never drawn has none).
+        asked: dict[str, Any] = {}
+        errored: dict[str, Any] = {}
         for key in sorted(chains):
             chain = chains[key]
             if 1 not in chain:
@@ -284,14 +292,16 @@ class ScaffoldResults:
             result = TestResult.from_records(chain[1], chain[max(chain)])
             if result.outcome == "infra_error":
                 infra.append(result)
+                if not isinstance(result.test_case, ProgramTask) and not chain[1].undrawn:
+                    errored[key[0]] = chain[1].input
             else:
                 counted.append(result)
                 sizes[key[0]] = _record_size(chain[1])
                 if not isinstance(result.test_case, ProgramTask):
-                    inputs[key[0]] = chain[1].input
+                    asked[key[0]] = chain[1].input
         every, every_infra = counted, infra
         shown = every  # what the size curves show
-        points = size_points(every, sizes, swept, split, samples, inputs)
+        points = size_points(every, sizes, swept, split, samples, (asked, errored))
         if split is not None:  # the sweep's own cases speak for their sizes only
             counted = [r for r in every if r.test_case.id in split.level]
             infra = [r for r in every_infra if r.test_case.id in split.level]
@@ -306,22 +316,36 @@ class ScaffoldResults:
         judged, unfinished = planned, len(infra) + missing  # what INCOMPLETE is read on
         decision, asked_after, copies = None, 0, 0
         if plan is not None and plan.sequential:  # its status is the decided cases' alone
-            # Each input once, at its first case: answered, a copy is not missing either.
-            copied = later_copies(order, inputs)
+            # Each input once, at its first case answered: a copy is neither counted nor
+            # missing, and its error is no unfinished answer.
+            copied = later_copies(order, asked, errored)
+            place = {case: position for position, case in enumerate(order)}
             if copied:
                 order = [case for case in order if case not in copied]
                 cases = CaseScores.fold(r for r in counted if r.test_case.id not in copied)
             ordered = cases.ordered_ids(order)
             windows = look_windows(order, ordered)
             decision = decide(plan, cases.in_order(order), final=final, may_decide=windows)
-            asked_after = len(ordered) - decision.n
             decided = set(ordered[: decision.n])
-            copies = len(copied)
+            # The copies answered up to the deciding case are the decision's; those past it
+            # were answered after it, as the inputs past it were.
+            answered_copies = [case for case in copied if case in asked]
+            end = max((place[case] for case in decided), default=-1)
+            copies = (
+                sum(place[case] < end for case in answered_copies)
+                if decision.early
+                else len(answered_copies)
+            )
+            asked_after = len(ordered) - decision.n + len(answered_copies) - copies
             counted = [r for r in counted if r.test_case.id in decided]
             cases = CaseScores.fold(counted)
             if decision.early:  # errors on cases past the deciding look's window: shown only
                 judged = len(window_of(order, ordered[: decision.n])) * samples
                 unfinished = judged - len(counted)
+            elif copied:  # the copies' answers are no part of what was judged
+                judged = max(planned - len(copied) * samples, 0)
+                lost = sum(r.test_case.id not in copied for r in infra)
+                unfinished = lost + max(judged - len(counted) - lost, 0)
         score = cases.total()
         inputs = input_tallies(counted)
         if split is not None:  # the curves show what counts: no answer past a decision

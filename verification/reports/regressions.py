@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from verification.cases import ProgramTask
-from verification.certify.input_keys import input_key
+from verification.certify.input_keys import by_unit, shared_units
+from verification.certify.inputs import drawn_inputs
 from verification.certify.paired import (
     PairedComparison,
     gate_adjust,
@@ -171,7 +171,7 @@ def compare_outcomes(
     unit = units or {}
     comparisons = {
         name: paired_comparison(
-            _by_unit(a[name], unit.get(name, {})), _by_unit(b[name], unit.get(name, {}))
+            by_unit(a[name], unit.get(name, {})), by_unit(b[name], unit.get(name, {}))
         )
         for name in shared
     }
@@ -181,39 +181,16 @@ def compare_outcomes(
 def input_units(
     a: Mapping[str, ScaffoldResults], b: Mapping[str, ScaffoldResults]
 ) -> dict[str, dict[str, str]]:
-    """Scaffold -> case id -> the unit a paired test counts the case in: its input, unless
-    the two runs drew that case with different inputs (then its id). A tier with few
-    possible inputs draws some again, and a model that answers one prompt alike each time
-    (temperature 0, the response cache within a run) flips all its copies together: counted
-    apart, one changed answer read as dozens, and two runs of an unchanged model were
-    judged a significant drop (a helper's hunt: 45 copies of one n_queens input)."""
-    units: dict[str, dict[str, str]] = {}
-    for name in a.keys() & b.keys():
-        drawn_a, drawn_b = _inputs(a[name]), _inputs(b[name])
-        units[name] = {
-            case: drawn if drawn_b.get(case, drawn) == drawn else case
-            for case, drawn in drawn_a.items()
-        } | {case: drawn for case, drawn in drawn_b.items() if case not in drawn_a}
-    return units
-
-
-def _inputs(results: ScaffoldResults) -> dict[str, str]:
-    """Case id -> its input, for the cases asked by their input alone: a code-mode program
-    is its own request (its own sample of one shared prompt), never a copy of another."""
+    """Scaffold -> case id -> the unit a paired test counts the case in
+    (:func:`~verification.certify.input_keys.shared_units`). A tier with few possible inputs
+    draws some again, and a model that answers one prompt alike each time (temperature 0,
+    the response cache within a run) flips all its copies together: counted apart, one
+    changed answer read as dozens, and two runs of an unchanged model were judged a
+    significant drop (a helper's hunt: 45 copies of one n_queens input)."""
     return {
-        r.test_case.id: input_key(r.test_case.input)
-        for r in results.results
-        if not isinstance(r.test_case, ProgramTask)
+        name: shared_units(drawn_inputs(a[name].results), drawn_inputs(b[name].results))
+        for name in a.keys() & b.keys()
     }
-
-
-def _by_unit(scores: Mapping[str, float], units: Mapping[str, str]) -> dict[str, float]:
-    """Case scores folded to their units' scores: the mean over each unit's cases."""
-    sums: dict[str, tuple[float, int]] = {}
-    for case, score in scores.items():
-        total, count = sums.get(units.get(case, case), (0.0, 0))
-        sums[units.get(case, case)] = (total + score, count + 1)
-    return {unit: total / count for unit, (total, count) in sums.items()}
 
 
 def paired_rows(

@@ -339,7 +339,8 @@ class ScaffoldSummary(_Tolerant):
     """The planned cases asked before the look that decided the status (the rest were not
     asked, and are not missing); ``None`` when the run did not stop early."""
     copies: int = 0
-    """Cases of a sequential plan asked with the input of a case before them: answered and
+    """Cases of a sequential plan answered with the input of a case answered before them,
+    up to the case that decided (those past it are among the cases answered after it):
     shown, counted by no look, neither in ``n`` nor missing (a tier with few possible inputs
     draws some again, and copies of one prompt are answered alike)."""
     plan: PlanSummary | None = None
