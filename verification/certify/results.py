@@ -31,14 +31,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from verification.cases import TIERS, ProgramTask, parse_case_id
+from verification.cases import ProgramTask, parse_case_id
 from verification.catalog import Catalog, default_catalog
 from verification.certify.answers import (
     CaseScores,
     TestResult,
     attempt_chains,
-    look_windows,
-    window_of,
 )
 from verification.certify.calibration import (
     Calibration,
@@ -58,12 +56,12 @@ from verification.certify.envelope import (
     run_split,
     size_points,
 )
-from verification.certify.input_keys import input_key, later_copies
+from verification.certify.input_keys import input_key
 from verification.certify.inputs import input_tallies
+from verification.certify.looked import read_by_looks
 from verification.certify.sequential import (
     CertificationPlan,
     Decision,
-    decide,
     ended_short,
     fixed_plan,
     plan_from_record,
@@ -76,6 +74,7 @@ from verification.certify.statuses import (
     straddles,
     wilson_interval,
 )
+from verification.certify.uncertified import UNCERTIFIED, uncertified_reason
 from verification.generators.base import TestCase
 from verification.store.journal import check_planned
 from verification.store.manifests import RunManifest
@@ -83,7 +82,6 @@ from verification.store.records import AttemptRecord
 
 __all__ = [
     "THRESHOLDS",
-    "UNCERTIFIED",
     "ScaffoldResults",
     "Status",
     "TestResult",
@@ -92,7 +90,6 @@ __all__ = [
     "deciding_thresholds",
     "journalled_cases",
     "results_from_journal",
-    "uncertified_reason",
     "wilson_interval",
 ]
 
@@ -316,36 +313,21 @@ class ScaffoldResults:
         judged, unfinished = planned, len(infra) + missing  # what INCOMPLETE is read on
         decision, asked_after, copies = None, 0, 0
         if plan is not None and plan.sequential:  # its status is the decided cases' alone
-            # Each input once, at its first case answered: a copy is neither counted nor
-            # missing, and its error is no unfinished answer.
-            copied = later_copies(order, asked, errored)
-            place = {case: position for position, case in enumerate(order)}
-            if copied:
-                order = [case for case in order if case not in copied]
-                cases = CaseScores.fold(r for r in counted if r.test_case.id not in copied)
-            ordered = cases.ordered_ids(order)
-            windows = look_windows(order, ordered)
-            decision = decide(plan, cases.in_order(order), final=final, may_decide=windows)
-            decided = set(ordered[: decision.n])
-            # The copies answered up to the deciding case are the decision's; those past it
-            # were answered after it, as the inputs past it were.
-            answered_copies = [case for case in copied if case in asked]
-            end = max((place[case] for case in decided), default=-1)
-            copies = (
-                sum(place[case] < end for case in answered_copies)
-                if decision.early
-                else len(answered_copies)
+            looked = read_by_looks(
+                plan,
+                order,
+                counted,
+                infra,
+                (asked, errored),
+                planned=planned,
+                samples=samples,
+                final=final,
             )
-            asked_after = len(ordered) - decision.n + len(answered_copies) - copies
-            counted = [r for r in counted if r.test_case.id in decided]
+            decision, counted = looked.decision, looked.counted
+            asked_after, copies = looked.asked_after, looked.copies
             cases = CaseScores.fold(counted)
-            if decision.early:  # errors on cases past the deciding look's window: shown only
-                judged = len(window_of(order, ordered[: decision.n])) * samples
-                unfinished = judged - len(counted)
-            elif copied:  # the copies' answers are no part of what was judged
-                judged = max(planned - len(copied) * samples, 0)
-                lost = sum(r.test_case.id not in copied for r in infra)
-                unfinished = lost + max(judged - len(counted) - lost, 0)
+            if looked.judged is not None:
+                judged, unfinished = looked.judged, looked.unfinished
         score = cases.total()
         inputs = input_tallies(counted)
         if split is not None:  # the curves show what counts: no answer past a decision
@@ -418,41 +400,6 @@ class ScaffoldResults:
             asked_after=asked_after,
             copies=copies,
         )
-
-
-UNCERTIFIED = "UNCERTIFIED"
-"""The status shown, in place of the rate's, by a run that certifies nothing because of
-what it asked (:func:`uncertified_reason`)."""
-
-
-def uncertified_reason(manifest: RunManifest) -> str | None:
-    """Why a run that asked a model certifies nothing because of what it asked (the quick
-    level, chosen cases or tiers, one shard of a plan); ``None`` when it certifies, and for
-    a dry run or a replay, which keep their status words under their banner."""
-    if manifest.dry_run:
-        return None
-    if manifest.level == "quick":
-        return "the quick level asks too few cases to certify"
-    if manifest.case_filter:
-        return _chosen_cases(manifest)
-    if not set(manifest.tiers) >= set(TIERS):
-        return "only some tiers (--tier) were asked"
-    if manifest.shard is not None:
-        shard = manifest.shard
-        return f"shard {shard.index} of {shard.count} asked only its slice: merge the shards"
-    return None
-
-
-def _chosen_cases(manifest: RunManifest) -> str:
-    """Why a run of chosen cases certifies nothing, naming the option that chose them."""
-    if manifest.reruns:
-        return (
-            f"only the cases that failed or errored in run {manifest.reruns} were asked "
-            "(--rerun-failed)"
-        )
-    if manifest.keyword is not None:
-        return "only the cases chosen with -k were asked"
-    return "only the cases named with --case were asked"
 
 
 def results_from_journal(

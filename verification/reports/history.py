@@ -27,7 +27,8 @@ from typing import Any, get_args
 from pydantic import ValidationError
 
 from verification.cases import TIERS, printable
-from verification.certify.results import UNCERTIFIED, ScaffoldResults, Status
+from verification.certify.results import ScaffoldResults, Status
+from verification.certify.uncertified import UNCERTIFIED
 from verification.errors import JournalError, StoredFileError
 from verification.reports.base import RunEntry, manifest_field
 from verification.store.manifests import RunManifest, read_manifest_file, run_manifests

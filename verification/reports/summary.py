@@ -12,8 +12,9 @@ from verification.certify.calibration import Calibration
 from verification.certify.costs import ScaffoldCost, total_cost
 from verification.certify.operating import oc_sentence
 from verification.certify.paired import ALPHA
-from verification.certify.results import ScaffoldResults, uncertified_reason
+from verification.certify.results import ScaffoldResults
 from verification.certify.sequential import CertificationPlan, plan_from_record
+from verification.certify.uncertified import uncertified_reason
 from verification.reports.base import ReportContext, RunComparison
 from verification.reports.envelope_search import search_results, with_searches
 from verification.reports.lift import lift_summaries
