@@ -1,0 +1,56 @@
+"""``--resume`` retries infrastructure errors, as its help says, in a scaffold a look had
+stopped too (hunt x): the level is looked at again from its first look on every answer
+there is then, and stops again where its plan decides."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from verification.catalog import default_catalog
+from verification.certify.sequential import plan_for
+from verification.cli import main
+from verification.store.journal import read_journal
+from verification.store.manifests import read_manifest_file
+
+
+def _verify(output: Path, *argv: str) -> int:
+    return main(["verify", *argv, "--output", str(output), "--no-cache"])
+
+
+@pytest.mark.slow  # three runs through the command line: about half a second
+def test_a_resume_asks_again_what_errors_lost_in_a_stopped_level(tmp_path: Path) -> None:
+    cap = str(plan_for("standard").cap)  # every case the standard plan may ask, answered
+    assert _verify(tmp_path / "dry", "kmp", "--provider", "reference", "--cases", cap) == 0
+    (dry,) = (tmp_path / "dry" / "runs").iterdir()
+    spec = default_catalog()["kmp"]
+    expected = {r.case_id: r.expected for r in read_journal(dry / "results.jsonl")}
+    plan = read_manifest_file(dry / "manifest.json").scaffolds["kmp"].case_ids
+    lost = plan[3]  # the fourth case of the plan's order: inside any look's window
+    replay = tmp_path / "replay.jsonl"
+
+    def script(*, error: bool) -> None:
+        lines = [
+            {"case_id": case, "error": "error"}
+            if error and case == lost
+            else {"case_id": case, "text": spec.render_answer(answer)}
+            for case, answer in expected.items()
+        ]
+        replay.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+    script(error=True)
+    output = tmp_path / "out"
+    assert _verify(output, "kmp", "--provider", "replay", "--replay-file", str(replay)) == 0
+    (run,) = (output / "runs").iterdir()
+    stopped = read_manifest_file(run / "manifest.json").early_stops
+    assert stopped and "kmp" in stopped  # decided early, the error a hole in its window
+    script(error=False)  # the server answers it now
+    assert _verify(output, "--resume", run.name) == 0
+    lines = [r for r in read_journal(run / "results.jsonl") if r.case_id == lost]
+    assert [r.outcome for r in lines] == ["infra_error", "passed"]
+    summary = json.loads((run / "reports" / "summary.json").read_text())["scaffolds"]["kmp"]
+    assert (summary["status"], summary["infra_errors"]) == ("CERTIFIED", 0)
+    again = read_manifest_file(run / "manifest.json").early_stops
+    assert again and again["kmp"].cases <= stopped["kmp"].cases  # stopped again
