@@ -36,6 +36,7 @@ from verification.llm.cache.responses import shared_cache
 from verification.llm.prompt_builder import PromptBuilder
 from verification.llm.providers import build_provider
 from verification.run.attempts import Attempts, Job, ProgressCallback
+from verification.run.batch_log import BATCH_FILE
 from verification.run.budget import CostBudget, cost_basis
 from verification.run.call_log import CALL_FILE, CallLog, in_flight
 from verification.run.growth import SizeGrowth
@@ -330,16 +331,19 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             manifest = manifest.model_copy(update={"keyword": self.keyword})
         if self.arm is not None and not resumed:
             manifest = manifest.model_copy(update={"arm": self.arm})
-        if resumed:  # a journal it may not append to is refused before the manifest changes
-            check_own_file(paths.journal)
+        unjournalled = 0.0
+        if resumed:  # what it may not append to, or not read, is refused before its manifest
+            for own in (paths.journal, paths.run_dir / CALL_FILE, paths.run_dir / BATCH_FILE):
+                check_own_file(own)
+            if not self.provider.dry_run and basis.max_cost is not None:
+                # The calls a killed process had in flight count at their worst as paid.
+                unjournalled = _in_flight(paths)
         paths.write_manifest(manifest)
         self.run_id = paths.run_id
         # A line whose input is none of its scaffold's counts as no answer: asked again.
         attempts.answered = answered_samples(fitting_records(journalled, specs))
-        # What the run paid before (on resume) counts against this invocation's budget,
-        # and so do the calls a killed process had in flight, at their worst.
+        # What the run paid before (on resume) counts against this invocation's budget.
         if not self.provider.dry_run:
-            unjournalled = _in_flight(paths) if resumed and basis.max_cost is not None else 0.0
             attempts.budget = CostBudget.for_run(basis, journalled, unjournalled=unjournalled)
         jobs = [
             Job(specs[name], case, specs[name].validator, epoch)

@@ -62,7 +62,7 @@ def test_the_page_lists_the_envelope_search_as_the_report_does(
     caption, rows = _search_table(watched, "dijkstra")
     assert caption == (
         f"dijkstra: envelope search, certified up to {search['certified_up_to']} vertices, "
-        "fails from no size tried"
+        "fails from none of the sizes tried"  # sizes were tried: none failed (hunt y)
     )
     # The Markdown report's rows, cell for cell, in the order the search tried the sizes.
     report = (searched / "dijkstra.md").read_text().split("## Envelope search")[1]

@@ -118,7 +118,7 @@ def test_the_pages_of_a_pair_show_its_lift(
     envelopes = watched.page.locator('#lift ul.envelopes[data-scaffold="dijkstra"] li')
     assert envelopes.all_inner_texts() == [
         f"With the scaffold: certified up to {lift['scaffold_certified_up_to']} vertices, "
-        "fails from no size tried",
+        "fails from none of the sizes tried",  # it tried them: none failed (hunt y)
         f"Without: certified up to {lift['bare_certified_up_to']} vertices, "
         f"fails from {lift['bare_fails_from']} vertices ({failing})",
     ]

@@ -5,7 +5,10 @@ again) stops growing; the runs between are pruned as before. A run in use and th
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,3 +77,68 @@ def test_a_horizon_inside_the_runs_kept_whole_is_refused(
     assert main(argv) == 2
     assert "--delete-beyond 1 would delete runs --keep 2 keeps whole" in capsys.readouterr().err
     assert [entry.run_id for entry in scan_runs(output)] == runs
+
+
+def test_a_run_that_cannot_be_removed_whole_leaves_the_history_at_once(
+    tmp_path: Path,
+    scripted_run: ScriptedRun,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Hunt y: a file that could not be removed (chattr +i, a read-only folder) left the run
+    # half deleted, its manifest gone, its folder never seen or deleted again.
+    output = tmp_path / "out"
+    oldest, middle, newest = _three_runs(output, scripted_run)
+    unlink = os.unlink
+
+    def refused(path: Any, *args: Any, **kwargs: Any) -> None:
+        if str(path).endswith("summary.md"):
+            raise PermissionError(errno.EPERM, "Operation not permitted", str(path))
+        unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", refused)
+    capsys.readouterr()
+    argv = ["prune", "--keep", "2", "--delete-beyond", "2", "--output", str(output)]
+    assert main(argv) == 0
+    said = capsys.readouterr().out
+    partly = "deleted from the history, but its folder could not be removed whole ("
+    assert f"{oldest}: {partly}" in said
+    assert "summary.md (Operation not permitted)): remove " in said
+    assert not (output / "runs" / oldest).exists()
+    assert [entry.run_id for entry in scan_runs(output)] == [middle, newest]
+    monkeypatch.undo()
+    assert main(argv) == 0  # the next prune removes what is left
+    assert not (output / ".deleted-runs").exists()
+
+
+def test_a_run_folder_that_is_a_link_is_neither_pruned_nor_deleted(
+    tmp_path: Path, scripted_run: ScriptedRun, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt y: a link in runs/ named as an older run, to the newest run's folder, had prune
+    # strip the newest run's replies and reports through it.
+    output = tmp_path / "out"
+    newest = scripted_run(output, {"kmp": 3}, 3)[1]
+    alias = output / "runs" / "20200101T000000Z-aaaaaa"
+    alias.symlink_to(output / "runs" / newest)
+    capsys.readouterr()
+    argv = ["prune", "--keep", "1", "--output", str(output)]
+    for more in ([], ["--delete-beyond", "1"]):
+        assert main([*argv, *more]) == 0
+        said = capsys.readouterr().out
+        assert f"{alias.name}: left alone: its folder is a symbolic link" in said
+    assert all(r.raw_response for r in read_journal(RunPaths(output, newest).journal))
+    assert (output / "runs" / newest / "reports" / "kmp.md").is_file() and alias.is_symlink()
+
+
+def test_a_run_folder_whose_manifest_cannot_be_read_is_said_and_left(
+    tmp_path: Path, scripted_run: ScriptedRun, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "out"
+    oldest, middle, _ = _three_runs(output, scripted_run)
+    (output / "runs" / oldest / "manifest.json").write_text("{damaged")
+    capsys.readouterr()
+    argv = ["prune", "--keep", "1", "--delete-beyond", "1", "--output", str(output)]
+    assert main(argv) == 0
+    said = capsys.readouterr().out
+    assert f"{oldest}: left alone: no manifest could be read" in said
+    assert (output / "runs" / oldest).is_dir() and not (output / "runs" / middle).exists()

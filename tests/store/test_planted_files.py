@@ -137,3 +137,35 @@ def test_prune_says_which_file_stopped_it_in_words(tmp_path: Path) -> None:
     (said,) = done.values()
     assert said.startswith("left alone: Is a directory (") and "[Errno" not in said
     assert said.endswith("lock)")
+
+
+@pytest.mark.parametrize("name", ["calls.jsonl", "batches.jsonl"])
+def test_a_resume_refuses_a_run_file_with_other_names_before_changing_anything(
+    tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt y: a hard-linked calls.jsonl was refused only after the resume had rewritten its
+    # manifest (an interrupted run then read as finished), and batches.jsonl was appended
+    # through a link or onto a backup's file.
+    outside = tmp_path / "victim.txt"
+    outside.write_text(OUTSIDE)
+    results = tmp_path / "results"
+    run = _dry_run(results)
+    manifest = (run / "manifest.json").read_bytes()
+    _plant(run / name, "hardlink", outside)
+    assert main(["verify", "--resume", run.name, "--output", str(results)]) == 2
+    assert f"{run / name} has 2 hard links" in capsys.readouterr().err
+    assert (run / "manifest.json").read_bytes() == manifest and outside.read_text() == OUTSIDE
+
+
+@pytest.mark.parametrize("kind", ["symlink", "hardlink"])
+def test_the_batch_log_is_appended_through_nothing_planted(tmp_path: Path, kind: str) -> None:
+    from verification.errors import StoredFileError
+    from verification.run.batch_log import BATCH_FILE, BatchLine, BatchLog
+
+    outside = tmp_path / "victim.txt"
+    outside.write_text(OUTSIDE)
+    log = tmp_path / BATCH_FILE
+    _plant(log, kind, outside)
+    with pytest.raises(StoredFileError, match=r"symbolic link|hard links"):
+        BatchLog(log).append(BatchLine(event="intent", intent="a" * 10, at="now"))
+    assert outside.read_text() == OUTSIDE

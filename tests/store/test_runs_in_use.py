@@ -163,3 +163,15 @@ def test_a_planted_reports_link_never_stops_a_run_s_publication(
     (tmp_path / "reports").symlink_to(target)
     run = _run(tmp_path)
     assert published_run(tmp_path) == run.name
+
+
+def test_a_run_whose_lock_has_another_name_is_still_in_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt y: a backup taken with cp -al while a shard was asked gave its lock a second
+    # name, and the in-use check, refusing to open such a file, read the shard as free.
+    shards = [_run(tmp_path / f"shard{i}", "--shard", f"{i}/2") for i in (1, 2)]
+    argv = ["merge", *map(str, shards), "--output", str(tmp_path / "merged")]
+    with RunLock(shards[1], shards[1].name):
+        os.link(shards[1] / "lock", tmp_path / "backup-lock")
+        _refused(capsys, argv, "merge")

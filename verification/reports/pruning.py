@@ -9,6 +9,7 @@ the run ``<output>/reports`` shows are left alone."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from verification.reports.history import scan_runs
 from verification.reports.html import HTML_REPORT_NAME
 from verification.store.journal import read_journal
 from verification.store.paths import RunPaths
+from verification.store.run_ids import is_run_id
 from verification.store.stored_files import replace_atomically
 
 __all__ = ["ALREADY_PRUNED", "DELETED", "delete_runs", "prune_runs"]
@@ -69,7 +71,7 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
     for entry in entries[: max(len(entries) - keep, 0)]:
         paths = RunPaths(results_dir, entry.run_id)
         try:
-            paths.check_inside()  # an archive linked in is read by history, never rewritten
+            _check_own_folder(paths)
             with paths.lock(then="prune again"):
                 pruned, stripped = _without_replies(paths.journal)
                 freed, removed, page = 0, 0, False
@@ -124,13 +126,16 @@ def _republish_if_shown(paths: RunPaths) -> None:
 def delete_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
     """Delete every run but the newest ``keep`` whole: its folder, journal and reports
     (history, ``compare`` and the regression gate then reach back ``keep`` runs). A run in
-    use, one linked in from elsewhere (an archive, read but never changed) and the run
-    ``<output>/reports`` shows are left alone. Returns ``(run id, what was done)`` for every
-    older run."""
+    use, one whose folder is a symbolic link (an archive linked in, or another name for a
+    run) and the run ``<output>/reports`` shows are left alone, as is a folder with no
+    manifest that can be read (said, never deleted unread). Returns ``(run id, what was
+    done)`` for every older run and every such folder."""
     from verification.reports.publishing import published_run
 
-    done = []
+    done = _unread_runs(results_dir)
     shown = published_run(results_dir)
+    trash = results_dir / _TRASH
+    _empty(trash)  # what an earlier prune could not remove whole
     entries = scan_runs(results_dir)
     for entry in entries[: max(len(entries) - keep, 0)]:
         paths = RunPaths(results_dir, entry.run_id)
@@ -138,15 +143,76 @@ def delete_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
             done.append((entry.run_id, f"left alone: {results_dir / 'reports'} shows it"))
             continue
         try:
-            paths.check_inside()
+            _check_own_folder(paths)
             with paths.lock(then="prune again"):
                 freed = _folder_bytes(paths.run_dir)
-                shutil.rmtree(paths.run_dir)
+                # Out of the runs folder in one step, then removed: a file that cannot be
+                # removed leaves no half a run there (hunt y: its manifest gone, its folder
+                # never seen again).
+                trash.mkdir(exist_ok=True)
+                os.rename(paths.run_dir, trash / entry.run_id)
         except (RunInUseError, JournalError, OSError) as exc:
             done.append((entry.run_id, _left_alone(exc)))
             continue
-        done.append((entry.run_id, f"{DELETED}: {_shown_bytes(freed)} freed"))
+        left = _empty(trash)
+        said = f"{DELETED}: {_shown_bytes(freed)} freed"
+        if left:
+            said = (
+                f"{DELETED} from the history, but its folder could not be removed whole "
+                f"({left}): remove {trash} by hand"
+            )
+        done.append((entry.run_id, said))
     return done
+
+
+_TRASH = ".deleted-runs"
+"""Where :func:`delete_runs` moves a run before removing it, in the results folder."""
+
+
+def _check_own_folder(paths: RunPaths) -> None:
+    """:class:`JournalError` unless ``paths``' run folder is a folder of its own: an archive
+    linked in is read by history, never rewritten, and a link to another run's folder (hunt
+    y: named as an older run, it had the newest stripped) is that run's, not this one's."""
+    paths.check_inside()
+    if paths.run_dir.is_symlink():
+        raise JournalError(
+            "its folder is a symbolic link, and prune changes only folders of its own"
+        )
+
+
+def _empty(trash: Path) -> str:
+    """Remove ``trash`` and all in it; the first thing that could not be removed, and why
+    ("" when all was)."""
+    failed: list[str] = []
+
+    def note(function: object, path: str, exc_info: tuple[type, BaseException, object]) -> None:
+        exc = exc_info[1]  # onerror's (Python 3.11 has no onexc)
+        failed.append(f"{path} ({exc.strerror if isinstance(exc, OSError) else exc})")
+
+    if trash.is_dir() and not trash.is_symlink():
+        shutil.rmtree(trash, onerror=note)
+    return failed[0] if failed else ""
+
+
+def _unread_runs(results_dir: Path) -> list[tuple[str, str]]:
+    """The folders of ``<output>/runs`` named as runs whose manifest cannot be read: said,
+    and left alone (a run starting writes its manifest first; a damaged one holds answers
+    nobody can fold)."""
+    runs = results_dir / "runs"
+    known = {entry.run_id for entry in scan_runs(results_dir)}
+    try:
+        folders = sorted(runs.iterdir()) if runs.is_dir() else []
+    except OSError:
+        return []
+    return [
+        (
+            folder.name,
+            "left alone: no manifest could be read; remove the folder by hand once no run "
+            "is starting there",
+        )
+        for folder in folders
+        if is_run_id(folder.name) and folder.is_dir() and folder.name not in known
+    ]
 
 
 def _left_alone(exc: Exception) -> str:

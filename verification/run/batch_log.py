@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from verification.errors import JournalError, StoredFileError
 from verification.llm.batches import BATCH_ID, CUSTOM_ID
-from verification.store.stored_files import open_regular_file, parse_stored_json
+from verification.store.stored_files import open_own_file, open_regular_file, parse_stored_json
 
 __all__ = [
     "BATCH_FILE",
@@ -127,7 +127,10 @@ class BatchLog:
         text = json.dumps(
             line.model_dump(mode="json", exclude_none=True), allow_nan=False, ensure_ascii=True
         )
-        with self.path.open("a", encoding="utf-8") as file:
+        # Never through a link planted there, nor onto a file with other names (hunt y: a
+        # resume appended to a backup's log, or created a file outside the results folder).
+        fd = open_own_file(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        with os.fdopen(fd, "a", encoding="utf-8") as file:
             file.write(text + "\n")
             file.flush()
             os.fsync(file.fileno())  # a batch paid for must be found again after a crash

@@ -88,7 +88,9 @@ def check_not_in_use(run_dir: Path, run_id: str, *, then: str) -> None:
     a downloaded artifact, a planted file) is no run being asked here: nothing is said."""
     path = run_dir / "lock"
     try:
-        fd = open_own_file(path, os.O_RDONLY)
+        # Only locked, never written: a lock with other names (a backup taken with cp -al
+        # while the run went) is still the running run's (hunt y).
+        fd = open_own_file(path, os.O_RDONLY, writes=False)
     except (OSError, JournalError):
         return
     try:

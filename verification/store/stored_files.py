@@ -55,14 +55,15 @@ def open_regular_file(path: Path) -> int:
     return fd
 
 
-def open_own_file(path: Path, flags: int, mode: int = 0o644) -> int:
+def open_own_file(path: Path, flags: int, mode: int = 0o644, *, writes: bool = True) -> int:
     """A descriptor of ``path``, a file the harness writes in a run folder (its lock, its
     journal), opened with ``flags``: never through a symbolic link (one planted there would
     have a resume truncate or append to a file outside the results folder) and only onto a
     regular file (a FIFO would hold the open, or the lock's ``flock`` fail with "Invalid
     argument") that is its own (a hard link makes what is written there change the file's
-    other names too: another run's journal, or a backup taken with ``cp -al``); otherwise a
-    :class:`StoredFileError` naming it and what to do."""
+    other names too: another run's journal, or a backup taken with ``cp -al``; ``writes``
+    false: only read or locked, as one that looks whether a run is in use does, where other
+    names change nothing); otherwise a :class:`StoredFileError` naming it and what to do."""
     nofollow = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags | nofollow | getattr(os, "O_BINARY", 0), mode)
@@ -74,7 +75,7 @@ def open_own_file(path: Path, flags: int, mode: int = 0o644) -> int:
         if exc.errno == errno.ENXIO:  # a FIFO no process reads, opened for writing
             raise StoredFileError(f"{path}: not a regular file, so it is not used") from None
         raise
-    refused = _not_own(path, os.fstat(fd))
+    refused = _not_own(path, os.fstat(fd), writes=writes)
     if refused is not None:
         os.close(fd)
         raise StoredFileError(refused)
@@ -98,12 +99,12 @@ def check_own_file(path: Path) -> None:
         raise StoredFileError(refused)
 
 
-def _not_own(path: Path, status: os.stat_result) -> str | None:
-    """Why the harness writes no file with ``status`` at ``path``: not a regular file, or
-    one with other names; ``None`` when it may."""
+def _not_own(path: Path, status: os.stat_result, *, writes: bool = True) -> str | None:
+    """Why the harness uses no file with ``status`` at ``path``: not a regular file, or
+    (``writes``) one with other names; ``None`` when it may."""
     if not stat.S_ISREG(status.st_mode):
         return f"{path}: not a regular file, so it is not used"
-    if status.st_nlink > 1:
+    if writes and status.st_nlink > 1:
         named, copy = shlex.quote(str(path)), shlex.quote(f"{path}.own")
         return (
             f"{path} has {status.st_nlink} hard links, so writing it would change the file "

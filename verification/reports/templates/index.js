@@ -167,7 +167,7 @@
       var r = DATA.summary.scaffolds[name], s = r.envelope_search;
       if (!s) return;
       var bounds = "certified up to " + sized(s.certified_up_to, r.size_unit, "no size tried") +
-        ", fails from " + sized(s.fails_from, r.size_unit, "no size tried") +
+        ", fails from " + sized(s.fails_from, r.size_unit, s.tried.length ? "none of the sizes tried" : "no size tried") +
         statusAt(r.sweep, s.fails_from, "status");
       box.appendChild(table(name + ": envelope search, " + bounds,
         ["Order", "Size (" + r.size_unit + ")", "Decision", "Cases", "Pass rate", "Input tokens", "Output tokens", "USD"],
@@ -192,7 +192,10 @@
     function pp(x) { return (x >= 0 ? "+" : "") + (100 * x).toFixed(1); }
     function tokens(x) { return x === null ? "-" : x.toLocaleString("en-US", { maximumFractionDigits: 0 }); }
     function envelope(up, from, stopped, unit, sizes, arm) {
-      return "certified up to " + sized(up, unit, "no size") + ", fails from " + sized(from, unit, "no size tried") +
+      // An arm that tried sizes and failed at none of them (one INCOMPLETE, say) tried some.
+      var tried = sizes.some(function (row) { return row.size !== null && row[arm]; });
+      return "certified up to " + sized(up, unit, "no size") + ", fails from " +
+        sized(from, unit, tried ? "none of the sizes tried" : "no size tried") +
         statusAt(sizes, from, arm) + (stopped ? " (" + stopped + ")" : "");
     }
     var first = lift[Object.keys(lift)[0]];
