@@ -115,8 +115,9 @@ GOAL_MS = 0.4
 
 def dry_run_seconds(cases: int | None) -> tuple[float, float, float, int]:
     """Wall and CPU time of a whole in-process dry run over every scaffold (plan, answer,
-    journal, fold with calibration, reports), the CPU time of its reports alone, and its
-    answer count. ``cases`` ``None``: the standard level as ``verify --all`` runs it (its
+    journal, fold with calibration, reports), the CPU time of its reports alone, and the
+    answers it made (each one asked: a copy of an input asked before, which no look counts,
+    costs as much). ``cases`` ``None``: the standard level as ``verify --all`` runs it (its
     plan up to the cap of 180 cases a scaffold, asked look by look: the reference's right
     answers stop each scaffold at the first look that decides)."""
     with tempfile.TemporaryDirectory() as folder:
@@ -134,7 +135,7 @@ def dry_run_seconds(cases: int | None) -> tuple[float, float, float, int]:
         )
         reports = time.process_time() - reports
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
-    return elapsed, cpu, reports, sum(r.n for r in result.results.values())
+    return elapsed, cpu, reports, sum(len(r.results) for r in result.results.values())
 
 
 def verdict(cpu: float, answers: int) -> str:
