@@ -142,3 +142,19 @@ def test_a_run_folder_whose_manifest_cannot_be_read_is_said_and_left(
     said = capsys.readouterr().out
     assert f"{oldest}: left alone: no manifest could be read" in said
     assert (output / "runs" / oldest).is_dir() and not (output / "runs" / middle).exists()
+
+
+def test_no_run_is_moved_into_a_trash_folder_that_is_a_link(
+    tmp_path: Path, scripted_run: ScriptedRun, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt z: a link at <output>/.deleted-runs took the runs "deleted", whole, to its target.
+    output = tmp_path / "out"
+    runs = _three_runs(output, scripted_run)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (output / ".deleted-runs").symlink_to(elsewhere)
+    capsys.readouterr()
+    argv = ["prune", "--keep", "1", "--delete-beyond", "1", "--output", str(output)]
+    assert main(argv) == 2
+    assert "is no folder of its own (a symbolic link, or a file)" in capsys.readouterr().err
+    assert [entry.run_id for entry in scan_runs(output)] == runs and not any(elsewhere.iterdir())

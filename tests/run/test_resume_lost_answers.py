@@ -54,3 +54,46 @@ def test_a_resume_asks_again_what_errors_lost_in_a_stopped_level(tmp_path: Path)
     assert (summary["status"], summary["infra_errors"]) == ("CERTIFIED", 0)
     again = read_manifest_file(run / "manifest.json").early_stops
     assert again and again["kmp"].cases <= stopped["kmp"].cases  # stopped again
+
+
+@pytest.mark.slow  # four runs through the command line: about half a second
+def test_a_resume_decides_again_a_stop_its_killed_predecessor_left(tmp_path: Path) -> None:
+    # Hunt z: a resume killed after it journalled the retried answer, before it rewrote its
+    # manifest, left the old stop (decided with the answer missing); the next resume found
+    # no error left and kept it, where the plan, on the answers there are, stops elsewhere.
+    cap = str(plan_for("standard").cap)
+    assert _verify(tmp_path / "dry", "kmp", "--provider", "reference", "--cases", cap) == 0
+    (dry,) = (tmp_path / "dry" / "runs").iterdir()
+    spec = default_catalog()["kmp"]
+    expected = {r.case_id: r.expected for r in read_journal(dry / "results.jsonl")}
+    lost = read_manifest_file(dry / "manifest.json").scaffolds["kmp"].case_ids[3]
+    replay = tmp_path / "replay.jsonl"
+
+    def script(*, error: bool) -> None:
+        lines = [
+            {"case_id": case, "error": "error"}
+            if error and case == lost
+            else {"case_id": case, "text": spec.render_answer(answer)}
+            for case, answer in expected.items()
+        ]
+        replay.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+    script(error=True)
+    output = tmp_path / "out"
+    assert _verify(output, "kmp", "--provider", "replay", "--replay-file", str(replay)) == 0
+    (run,) = (output / "runs").iterdir()
+    script(error=False)
+    fresh = tmp_path / "fresh"  # the same answers, none lost: where the plan stops on them
+    assert _verify(fresh, "kmp", "--provider", "replay", "--replay-file", str(replay)) == 0
+    (clean,) = (fresh / "runs").iterdir()
+    # What the killed resume left: the retried answer journalled, the manifest as it was.
+    (answer,) = [
+        line
+        for line in (clean / "results.jsonl").read_text().splitlines(keepends=True)
+        if json.loads(line)["case_id"] == lost
+    ]
+    with (run / "results.jsonl").open("a", encoding="utf-8") as journal:
+        journal.write(answer)
+    assert _verify(output, "--resume", run.name) == 0
+    stops = read_manifest_file(run / "manifest.json").early_stops
+    assert stops == read_manifest_file(clean / "manifest.json").early_stops

@@ -13,7 +13,7 @@ import os
 import shutil
 from pathlib import Path
 
-from verification.errors import JournalError, RunInUseError
+from verification.errors import JournalError, RunInUseError, StoredFileError
 from verification.reports.history import scan_runs
 from verification.reports.html import HTML_REPORT_NAME
 from verification.store.journal import read_journal
@@ -132,9 +132,15 @@ def delete_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
     done)`` for every older run and every such folder."""
     from verification.reports.publishing import published_run
 
+    trash = results_dir / _TRASH
+    if trash.is_symlink() or (trash.exists() and not trash.is_dir()):
+        # A link would take the runs "deleted" elsewhere, whole (hunt z).
+        raise StoredFileError(
+            f"{trash} is no folder of its own (a symbolic link, or a file), so no run is "
+            "moved there to be deleted: remove it and prune again"
+        )
     done = _unread_runs(results_dir)
     shown = published_run(results_dir)
-    trash = results_dir / _TRASH
     _empty(trash)  # what an earlier prune could not remove whole
     entries = scan_runs(results_dir)
     for entry in entries[: max(len(entries) - keep, 0)]:

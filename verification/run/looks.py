@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from verification.cases import TIERS, Planned, PlannedCase, parse_case_id
 from verification.catalog import Catalog, default_catalog
-from verification.certify.answers import attempt_chains, look_decision
+from verification.certify.answers import look_decision
 from verification.certify.envelope import CaseSplit, SizePoint, run_split
 from verification.certify.results import ScaffoldResults
 from verification.certify.sequential import CertificationPlan, plan_from_record
@@ -224,8 +224,13 @@ class PlannedLooks:
             for unit in self.units:
                 if unit.size is not None:
                     self._look(unit, len(unit.ids), records.get(unit.scaffold, []))
-                elif unit.scaffold in self._stops:
-                    self._reopen_if_lost(unit, records.get(unit.scaffold, []))
+                else:
+                    # Looked at again from its first look, on every answer there is: an
+                    # answer an error lost is asked again (--resume retries them), and a
+                    # stop decided with it missing, or by a process killed before it wrote
+                    # its manifest, would not be the plan's (hunts x and z). On the same
+                    # answers it stops where it stopped, asking nothing more.
+                    self._stops.pop(unit.scaffold, None)
         rounds = max(len(unit.plan.looks) for unit in self.units) if self.units else 1
         # A case's segment only grows as units decide (or becomes None, for good): each job
         # waits under the segment it had, is looked at again only when that look comes,
@@ -255,19 +260,6 @@ class PlannedLooks:
             records = _by_scaffold(self.journal())
             for unit in looking:
                 self._look(unit, unit.plan.looks[look], records.get(unit.scaffold, []))
-
-    def _reopen_if_lost(self, unit: _Unit, records: Sequence[AttemptRecord]) -> None:
-        """A resumed run asks again the answers its errors lost (``--resume`` retries
-        them): a level a look stopped with an error among the cases it had asked goes on,
-        looked at again from its first look on every answer there is then (it stops again
-        where its plan decides), not left decided with the error in it."""
-        asked = set(unit.ids[: self._stops[unit.scaffold].cases])
-        _, _, chains = attempt_chains(unit.scaffold, records)
-        if any(
-            case in asked and 1 in chain and chain[1].outcome == "infra_error"
-            for (case, _), chain in chains.items()
-        ):
-            del self._stops[unit.scaffold]
 
     def _segment(self, case: Planned) -> int | None:
         """Which look's segment ``case`` belongs to: the earliest of the units that ask it
