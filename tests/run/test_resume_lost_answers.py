@@ -1,6 +1,7 @@
 """``--resume`` retries infrastructure errors, as its help says, in a scaffold a look had
-stopped too (hunt x): the level is looked at again from its first look on every answer
-there is then, and stops again where its plan decides."""
+stopped too (hunt x): every level is looked at again from its first look on every answer
+there is then, and stops again where its plan decides, a stop a killed resume left too
+(hunt z)."""
 
 from __future__ import annotations
 
@@ -20,47 +21,10 @@ def _verify(output: Path, *argv: str) -> int:
     return main(["verify", *argv, "--output", str(output), "--no-cache"])
 
 
-@pytest.mark.slow  # three runs through the command line: about half a second
-def test_a_resume_asks_again_what_errors_lost_in_a_stopped_level(tmp_path: Path) -> None:
-    cap = str(plan_for("standard").cap)  # every case the standard plan may ask, answered
-    assert _verify(tmp_path / "dry", "kmp", "--provider", "reference", "--cases", cap) == 0
-    (dry,) = (tmp_path / "dry" / "runs").iterdir()
-    spec = default_catalog()["kmp"]
-    expected = {r.case_id: r.expected for r in read_journal(dry / "results.jsonl")}
-    plan = read_manifest_file(dry / "manifest.json").scaffolds["kmp"].case_ids
-    lost = plan[3]  # the fourth case of the plan's order: inside any look's window
-    replay = tmp_path / "replay.jsonl"
-
-    def script(*, error: bool) -> None:
-        lines = [
-            {"case_id": case, "error": "error"}
-            if error and case == lost
-            else {"case_id": case, "text": spec.render_answer(answer)}
-            for case, answer in expected.items()
-        ]
-        replay.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-
-    script(error=True)
-    output = tmp_path / "out"
-    assert _verify(output, "kmp", "--provider", "replay", "--replay-file", str(replay)) == 0
-    (run,) = (output / "runs").iterdir()
-    stopped = read_manifest_file(run / "manifest.json").early_stops
-    assert stopped and "kmp" in stopped  # decided early, the error a hole in its window
-    script(error=False)  # the server answers it now
-    assert _verify(output, "--resume", run.name) == 0
-    lines = [r for r in read_journal(run / "results.jsonl") if r.case_id == lost]
-    assert [r.outcome for r in lines] == ["infra_error", "passed"]
-    summary = json.loads((run / "reports" / "summary.json").read_text())["scaffolds"]["kmp"]
-    assert (summary["status"], summary["infra_errors"]) == ("CERTIFIED", 0)
-    again = read_manifest_file(run / "manifest.json").early_stops
-    assert again and again["kmp"].cases <= stopped["kmp"].cases  # stopped again
-
-
-@pytest.mark.slow  # four runs through the command line: about half a second
-def test_a_resume_decides_again_a_stop_its_killed_predecessor_left(tmp_path: Path) -> None:
-    # Hunt z: a resume killed after it journalled the retried answer, before it rewrote its
-    # manifest, left the old stop (decided with the answer missing); the next resume found
-    # no error left and kept it, where the plan, on the answers there are, stops elsewhere.
+def _scripted(tmp_path: Path) -> tuple[str, Path, Path]:
+    """A run of kmp whose fourth case of the plan's order (inside any look's window) was lost
+    to an error, the rest answered right: that case, the replay file (which answers it now)
+    and the run's folder."""
     cap = str(plan_for("standard").cap)
     assert _verify(tmp_path / "dry", "kmp", "--provider", "reference", "--cases", cap) == 0
     (dry,) = (tmp_path / "dry" / "runs").iterdir()
@@ -81,8 +45,30 @@ def test_a_resume_decides_again_a_stop_its_killed_predecessor_left(tmp_path: Pat
     script(error=True)
     output = tmp_path / "out"
     assert _verify(output, "kmp", "--provider", "replay", "--replay-file", str(replay)) == 0
-    (run,) = (output / "runs").iterdir()
-    script(error=False)
+    script(error=False)  # the server answers it now
+    return lost, replay, next((output / "runs").iterdir())
+
+
+@pytest.mark.slow  # three runs through the command line: about half a second
+def test_a_resume_asks_again_what_errors_lost_in_a_stopped_level(tmp_path: Path) -> None:
+    lost, _, run = _scripted(tmp_path)
+    stopped = read_manifest_file(run / "manifest.json").early_stops
+    assert stopped and "kmp" in stopped  # decided early, the error a hole in its window
+    assert _verify(run.parents[1], "--resume", run.name) == 0
+    lines = [r for r in read_journal(run / "results.jsonl") if r.case_id == lost]
+    assert [r.outcome for r in lines] == ["infra_error", "passed"]
+    summary = json.loads((run / "reports" / "summary.json").read_text())["scaffolds"]["kmp"]
+    assert (summary["status"], summary["infra_errors"]) == ("CERTIFIED", 0)
+    again = read_manifest_file(run / "manifest.json").early_stops
+    assert again and again["kmp"].cases <= stopped["kmp"].cases  # stopped again
+
+
+@pytest.mark.slow  # four runs through the command line: about half a second
+def test_a_resume_decides_again_a_stop_its_killed_predecessor_left(tmp_path: Path) -> None:
+    # Hunt z: a resume killed after it journalled the retried answer, before it rewrote its
+    # manifest, left the old stop (decided with the answer missing); the next resume found
+    # no error left and kept it, where the plan, on the answers there are, stops elsewhere.
+    lost, replay, run = _scripted(tmp_path)
     fresh = tmp_path / "fresh"  # the same answers, none lost: where the plan stops on them
     assert _verify(fresh, "kmp", "--provider", "replay", "--replay-file", str(replay)) == 0
     (clean,) = (fresh / "runs").iterdir()
@@ -94,6 +80,6 @@ def test_a_resume_decides_again_a_stop_its_killed_predecessor_left(tmp_path: Pat
     ]
     with (run / "results.jsonl").open("a", encoding="utf-8") as journal:
         journal.write(answer)
-    assert _verify(output, "--resume", run.name) == 0
+    assert _verify(run.parents[1], "--resume", run.name) == 0
     stops = read_manifest_file(run / "manifest.json").early_stops
     assert stops == read_manifest_file(clean / "manifest.json").early_stops
