@@ -116,6 +116,9 @@ def test_a_copy_lost_to_an_error_is_no_unfinished_answer() -> None:
     records = _answers(copies=True, copy_outcome="infra_error")
     final = ScaffoldResults.from_records("kmp", records, planned=40, plan=PLAN, order=IDS)
     assert (final.status, final.n, final.copies, final.infra_errors) == ("CERTIFIED", 20, 0, 20)
+    # No worst case below the rate: a copy's answer counts for nothing, lost or not (hunt
+    # aa: 6 errored copies read "worst case 83.3% had they failed" beside a 100% rate).
+    assert final.worst_case_rate is None
     going = ScaffoldResults.from_records(
         "kmp", records, planned=40, plan=PLAN, order=IDS, final=False
     )
@@ -175,5 +178,7 @@ def test_each_scaffolds_looks_count_its_distinct_inputs(tmp_path: Path) -> None:
         assert results.n <= len(inputs), name  # each input counted once at most
         assert results.n + results.asked_after + results.copies == len(answered), name
         assert (summary[name]["n"], summary[name]["copies"]) == (results.n, results.copies)
+        # the size curves show what counts: no copy, no answer past the decision (hunt aa)
+        assert sum(n for _, n in results.per_size.values()) <= results.n, name
         copied += results.copies
     assert copied  # the default draws hold copies (n_queens' and newton_raphson's tiers)

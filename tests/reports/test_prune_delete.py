@@ -103,7 +103,7 @@ def test_a_run_that_cannot_be_removed_whole_leaves_the_history_at_once(
     said = capsys.readouterr().out
     partly = "deleted from the history, but its folder could not be removed whole ("
     assert f"{oldest}: {partly}" in said
-    assert "summary.md (Operation not permitted)): remove " in said
+    assert "summary.md (Operation not permitted)): the next prune removes what is left" in said
     assert not (output / "runs" / oldest).exists()
     assert [entry.run_id for entry in scan_runs(output)] == [middle, newest]
     monkeypatch.undo()

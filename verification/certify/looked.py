@@ -30,6 +30,9 @@ class LookedCases:
     """Cases answered past the deciding case (copies among them): shown, not counted."""
     copies: int
     """Copies answered up to the deciding case: shown, not counted."""
+    lost: tuple[str, ...] = ()
+    """The case of each answer lost to an error that the status is judged with (its worst
+    case had it failed): none of a copy's, none past a deciding look's window."""
     judged: int | None = None
     """The answers the status's completeness is judged on, with :attr:`unfinished` those
     of them lost or missing; ``None``: every planned answer, as for any plan."""
@@ -69,13 +72,15 @@ def read_by_looks(
     end = max((place[case] for case in decided), default=-1)
     copies = sum(place[case] < end for case in answered) if decision.early else len(answered)
     after = len(ordered) - decision.n + len(answered) - copies
+    lost = tuple(r.test_case.id for r in infra if r.test_case.id not in copied)
     if decision.early:  # errors on cases past the deciding look's window: shown only
-        judged = len(window_of(order, ordered[: decision.n])) * samples
-        return LookedCases(decision, kept, after, copies, judged, judged - len(kept))
+        window = window_of(order, ordered[: decision.n])
+        judged = len(window) * samples
+        inside = set(window)
+        lost = tuple(case for case in lost if case in inside)
+        return LookedCases(decision, kept, after, copies, lost, judged, judged - len(kept))
     if copied:  # the copies' answers are no part of what was judged
         judged = max(planned - len(copied) * samples, 0)
-        lost = sum(r.test_case.id not in copied for r in infra)
-        return LookedCases(
-            decision, kept, after, copies, judged, lost + max(judged - len(kept) - lost, 0)
-        )
-    return LookedCases(decision, kept, after, copies)
+        unfinished = len(lost) + max(judged - len(kept) - len(lost), 0)
+        return LookedCases(decision, kept, after, copies, lost, judged, unfinished)
+    return LookedCases(decision, kept, after, copies, lost)

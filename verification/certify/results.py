@@ -297,7 +297,6 @@ class ScaffoldResults:
                 if not isinstance(result.test_case, ProgramTask):
                     asked[key[0]] = chain[1].input
         every, every_infra = counted, infra
-        shown = every  # what the size curves show
         points = size_points(every, sizes, swept, split, samples, (asked, errored))
         if split is not None:  # the sweep's own cases speak for their sizes only
             counted = [r for r in every if r.test_case.id in split.level]
@@ -312,6 +311,7 @@ class ScaffoldResults:
         missing = max(planned - len(counted) - len(infra), 0)
         judged, unfinished = planned, len(infra) + missing  # what INCOMPLETE is read on
         decision, asked_after, copies = None, 0, 0
+        lost = [r.test_case.id for r in infra]  # the errors its worst case fails
         if plan is not None and plan.sequential:  # its status is the decided cases' alone
             looked = read_by_looks(
                 plan,
@@ -324,15 +324,15 @@ class ScaffoldResults:
                 final=final,
             )
             decision, counted = looked.decision, looked.counted
-            asked_after, copies = looked.asked_after, looked.copies
+            asked_after, copies, lost = looked.asked_after, looked.copies, list(looked.lost)
             cases = CaseScores.fold(counted)
             if looked.judged is not None:
                 judged, unfinished = looked.judged, looked.unfinished
         score = cases.total()
         inputs = input_tallies(counted)
-        if split is not None:  # the curves show what counts: no answer past a decision
-            kept = {r.test_case.id for r in counted}.union(*(p.cases for p in points))
-            shown = [r for r in every if r.test_case.id in kept]
+        # The curves show what counts: no answer past a decision, and no copy (hunt aa).
+        kept = {r.test_case.id for r in counted}.union(*(p.cases for p in points))
+        shown = [r for r in every if r.test_case.id in kept]
         status = certify(score, cases.n, planned=judged, unfinished=unfinished)
         reason = None
         if status == "INCOMPLETE":
@@ -392,9 +392,9 @@ class ScaffoldResults:
             uncertified=uncertified,
             effective_answers=effective_answers(inputs.values()),
             intra_case_correlation=intra_case_correlation(inputs.values()),
-            worst_case_rate=_worst_case(cases.tallies, Counter(r.test_case.id for r in infra))
-            if infra
-            else None,
+            # Had every error the status is judged with failed: a copy's counts for nothing
+            # either way, and one past a deciding look's window is shown only (hunt aa).
+            worst_case_rate=_worst_case(cases.tallies, Counter(lost)) if lost else None,
             plan=plan,
             decision=decision,
             asked_after=asked_after,

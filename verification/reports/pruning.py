@@ -165,7 +165,7 @@ def delete_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
         if left:
             said = (
                 f"{DELETED} from the history, but its folder could not be removed whole "
-                f"({left}): remove {trash} by hand"
+                f"({left}): the next prune removes what is left in {trash}"
             )
         done.append((entry.run_id, said))
     return done
