@@ -171,8 +171,9 @@ class ScaffoldResults:
     intra_case_correlation: float | None = None
     """How alike a case's samples are (``None``: one sample per case)."""
     worst_case_rate: float | None = None
-    """The pass rate had every answer lost to an infrastructure error failed (``None``:
-    no such error): shown beside the rate, since errors on the hard cases bias it up."""
+    """The pass rate had every answer lost to an infrastructure error that the status is
+    judged on failed (not a copy's, nor one past a deciding look's window; ``None``: no
+    such error): shown beside the rate, since errors on the hard cases bias it up."""
     plan: CertificationPlan | None = None
     """The plan the status was decided by (``None``: a run from before plans)."""
     decision: Decision | None = None

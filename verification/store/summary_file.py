@@ -325,8 +325,9 @@ class ScaffoldSummary(_Tolerant):
     """The envelope search that chose the swept sizes (``None``: none; a fixed sweep)."""
     calibration: CalibrationSummary | None = None
     worst_case_pass_rate: float | None = None
-    """The pass rate had every answer lost to an infrastructure error failed; ``None``
-    when there was no such error."""
+    """The pass rate had every answer lost to an infrastructure error that the status is
+    judged on failed (not a copy's, nor one past a deciding look's window); ``None`` when
+    there was no such error."""
     effective_answers: float | None = None
     """The independent answers the rate stands on (``--samples``: the answers over the
     design effect of their intra-case correlation; ``n`` with one sample per case)."""
