@@ -5,6 +5,7 @@ there is then, and stops again where its plan decides, a stop a killed resume le
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -83,3 +84,30 @@ def test_a_resume_decides_again_a_stop_its_killed_predecessor_left(tmp_path: Pat
     assert _verify(run.parents[1], "--resume", run.name) == 0
     stops = read_manifest_file(run / "manifest.json").early_stops
     assert stops == read_manifest_file(clean / "manifest.json").early_stops
+
+
+@pytest.mark.slow  # two runs through the command line: about half a second
+def test_a_resume_stopped_before_it_looked_again_keeps_the_stops_it_found(
+    tmp_path: Path,
+) -> None:
+    # A resume looks at every level again, its stops dropped until then: one stopped before
+    # its looks reached them (Ctrl-C at once) wrote a manifest without them, and its report
+    # then read the stopped scaffold's unasked cases as missing.
+    from verification.run.attempts import Job
+    from verification.run.looks import PlannedLooks
+    from verification.runner import plan_cases
+
+    _, _, run = _scripted(tmp_path)
+    manifest = read_manifest_file(run / "manifest.json")
+    assert manifest.early_stops
+    spec = default_catalog()["kmp"]
+    planned = plan_cases(["kmp"], seed=manifest.seed, cases=plan_for("standard").cap)
+    looks = PlannedLooks(planned, manifest, lambda: read_journal(run / "results.jsonl"))
+    jobs = [Job(spec, case, spec.validator, 0) for case in planned["kmp"]]
+
+    async def interrupted(segment: object) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        asyncio.run(looks.run(jobs, interrupted))
+    assert looks.stops == manifest.early_stops

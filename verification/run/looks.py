@@ -205,11 +205,15 @@ class PlannedLooks:
         self.decided: set[_Unit] = set()
         """The units a look decided (a level unit's scaffold is in :attr:`stops` too)."""
         self.sent: set[tuple[str, int]] = set()
+        self._relooking: dict[str, EarlyStop] = {}
+        """A resumed run's stops, each kept until its level's looks reach it again."""
 
     @property
     def stops(self) -> dict[str, EarlyStop]:
-        """The scaffolds whose level cases a look decided so far."""
-        return self._stops
+        """The scaffolds whose level cases a look decided so far: a resumed run's stop
+        stands until its level is looked at again up to it (a resume stopped before then
+        leaves the run as it found it, not its scaffold short of its answers)."""
+        return {**self._relooking, **self._stops}
 
     def _going(self, unit: _Unit) -> bool:
         if unit.size is None:
@@ -230,7 +234,9 @@ class PlannedLooks:
                     # stop decided with it missing, or by a process killed before it wrote
                     # its manifest, would not be the plan's (hunts x and z). On the same
                     # answers it stops where it stopped, asking nothing more.
-                    self._stops.pop(unit.scaffold, None)
+                    stop = self._stops.pop(unit.scaffold, None)
+                    if stop is not None:
+                        self._relooking[unit.scaffold] = stop
         rounds = max(len(unit.plan.looks) for unit in self.units) if self.units else 1
         # A case's segment only grows as units decide (or becomes None, for good): each job
         # waits under the segment it had, is looked at again only when that look comes,
@@ -276,6 +282,9 @@ class PlannedLooks:
 
     def _look(self, unit: _Unit, point: int, records: Sequence[AttemptRecord]) -> None:
         """Look at ``unit`` on its first ``point`` cases; ``records`` are its scaffold's."""
+        stop = self._relooking.get(unit.scaffold)
+        if unit.size is None and stop is not None and point >= stop.cases:
+            del self._relooking[unit.scaffold]  # looked at again up to it: what it decides now
         asked = list(unit.ids[:point])
         mine = set(asked)
         seen = [r for r in records if r.case_id in mine]
