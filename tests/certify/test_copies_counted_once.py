@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.support.records import attempt_record
-from verification.certify.answers import look_decision
 from verification.certify.input_keys import input_key
+from verification.certify.looked import look_decision
 from verification.certify.operating import operating_characteristic
 from verification.certify.results import ScaffoldResults
 from verification.certify.sequential import plan_for

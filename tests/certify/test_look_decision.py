@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support.records import attempt_record
-from verification.certify.answers import look_decision
+from verification.certify.looked import look_decision
 from verification.certify.results import ScaffoldResults
 from verification.certify.sequential import fixed_plan, plan_for
 from verification.store.records import AttemptRecord

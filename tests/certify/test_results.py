@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 from tests.support.clustering import design_effect_answers
 from tests.support.records import attempt_record
 from verification.cases import ProgramTask, program_id
-from verification.certify.answers import CaseScores, look_decision
+from verification.certify.answers import CaseScores
 from verification.certify.calibration import Calibration, CalibrationMiss
 from verification.certify.envelope import CASES_PER_SIZE
+from verification.certify.looked import look_decision
 from verification.certify.results import ScaffoldResults, certify, wilson_interval
 from verification.certify.sequential import plan_for
 from verification.config import LEVEL_CASES

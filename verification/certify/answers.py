@@ -1,7 +1,7 @@
 """One answer to one case as reports show it: :class:`TestResult`, folded from the chain of
 attempts (a first answer and its repairs) the journal holds (:func:`attempt_chains`); and
-answers folded into case scores (:class:`CaseScores`), or, for a look of a sequential plan,
-straight from the chains (:func:`look_decision`)."""
+answers folded into case scores (:class:`CaseScores`); and the windows a sequential plan's
+looks read (:mod:`verification.certify.looked` reads the plan on them)."""
 
 from __future__ import annotations
 
@@ -11,18 +11,15 @@ from fractions import Fraction
 from typing import Any
 
 from verification.cases import printable
-from verification.certify.input_keys import later_copies
-from verification.certify.sequential import CertificationPlan, Decision, decide
 from verification.errors import JournalError
 from verification.generators.base import TestCase
-from verification.store.records import PROGRAM_TIER, AttemptRecord
+from verification.store.records import AttemptRecord
 
 __all__ = [
     "CaseScores",
     "Chains",
     "TestResult",
     "attempt_chains",
-    "look_decision",
     "look_windows",
     "window_of",
 ]
@@ -161,11 +158,6 @@ def attempt_chains(
     return mine, latest, chains
 
 
-def _of_program(record: AttemptRecord) -> bool:
-    """Whether ``record`` answers a code-mode program (its own request, nobody's copy)."""
-    return record.tier == PROGRAM_TIER or record.is_program
-
-
 def _verdict(record: AttemptRecord) -> tuple[str, int | None]:
     """What the certification reads of an answer's line."""
     return record.outcome, record.level
@@ -192,70 +184,3 @@ def window_of(order: Sequence[str], decided: Sequence[str]) -> Sequence[str]:
         return ()
     place = {case: position for position, case in enumerate(order)}
     return order[: max(place[case] for case in decided) + 1]
-
-
-def look_decision(
-    scaffold: str,
-    records: Iterable[AttemptRecord],
-    *,
-    planned: int,
-    plan: CertificationPlan,
-    order: Sequence[str],
-    samples: int = 1,
-) -> Decision | None:
-    """What a look of a sequential ``plan`` reads of
-    ``ScaffoldResults.from_records(scaffold, records, planned=planned, plan=plan,
-    order=order, final=False)``: its decision, or ``None`` where its status is INCOMPLETE
-    (no decided case, or more than a tenth of ``planned`` answers missing or infrastructure
-    errors) or the plan is not sequential. Folded from each chain's first attempt, as a
-    :class:`TestResult` takes its outcome, without building one per answer (a run looks
-    after every segment, on every answer so far): tests/certify/test_look_decision.py holds
-    it equal to ``from_records``. A case asked with an input a case before it in ``order``
-    was asked with is counted by no look, nor missing, nor unfinished when lost to an error
-    (:func:`~verification.certify.input_keys.later_copies`)."""
-    if not plan.sequential:
-        return None
-    _, _, chains = attempt_chains(scaffold, records)
-    tallies: dict[str, tuple[int, int]] = {}
-    asked: dict[str, Any] = {}
-    errored: dict[str, Any] = {}
-    lost: list[str] = []  # the case of each answer lost to an error
-    counted = 0
-    for key in sorted(chains):
-        chain = chains[key]
-        if 1 not in chain:
-            continue
-        first = chain[1]
-        if first.outcome == "infra_error":
-            lost.append(key[0])
-            if not _of_program(first) and not first.undrawn:
-                errored[key[0]] = first.input
-            continue
-        counted += 1
-        good, seen = tallies.get(key[0], (0, 0))
-        tallies[key[0]] = (good + (first.outcome == "passed"), seen + 1)
-        if not _of_program(first):
-            asked[key[0]] = first.input
-    infra = len(lost)
-    copies = later_copies(order, asked, errored)
-    if copies:  # answered or lost, a copy counts for no look, nor as unfinished
-        order = [case for case in order if case not in copies]
-        for case in copies:
-            tallies.pop(case, None)
-    scores = CaseScores(tallies)
-    ordered = scores.ordered_ids(order)
-    windows = look_windows(order, ordered)
-    decision = decide(plan, scores.in_order(order), final=False, may_decide=windows)
-    if decision.early:  # read on the deciding look's window, as from_records reads it
-        judged = len(window_of(order, ordered[: decision.n])) * samples
-        unfinished = judged - sum(tallies[case][1] for case in ordered[: decision.n])
-    elif copies:  # the copies' answers are no part of what was judged
-        judged = max(planned - len(copies) * samples, 0)
-        kept = sum(tallies[case][1] for case in ordered)
-        infra = sum(case not in copies for case in lost)
-        unfinished = infra + max(judged - kept - infra, 0)
-    else:
-        judged, unfinished = planned, infra + max(planned - counted - infra, 0)
-    if 10 * unfinished > judged:
-        return None
-    return decision if decision.n else None

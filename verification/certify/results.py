@@ -317,18 +317,17 @@ class ScaffoldResults:
             looked = read_by_looks(
                 plan,
                 order,
-                counted,
-                infra,
+                cases.tallies,
+                lost,
                 (asked, errored),
                 planned=planned,
                 samples=samples,
                 final=final,
             )
-            decision, counted = looked.decision, looked.counted
+            decision, judged, unfinished = looked.decision, looked.judged, looked.unfinished
             asked_after, copies, lost = looked.asked_after, looked.copies, list(looked.lost)
+            counted = [r for r in counted if r.test_case.id in looked.decided]
             cases = CaseScores.fold(counted)
-            if looked.judged is not None:
-                judged, unfinished = looked.judged, looked.unfinished
         score = cases.total()
         inputs = input_tallies(counted)
         # The curves show what counts: no answer past a decision, and no copy (hunt aa).

@@ -26,8 +26,8 @@ from typing import TypeVar
 
 from verification.cases import TIERS, Planned, PlannedCase, parse_case_id
 from verification.catalog import Catalog, default_catalog
-from verification.certify.answers import look_decision
 from verification.certify.envelope import CaseSplit, SizePoint, run_split
+from verification.certify.looked import look_decision
 from verification.certify.results import ScaffoldResults
 from verification.certify.sequential import CertificationPlan, plan_from_record
 from verification.errors import ConfigurationError
