@@ -87,6 +87,7 @@ def test_a_search_that_failed_and_stopped_says_so(
         certified_up_to=search["tried"][-2]["size"], fails_from=search["tried"][-1]["size"]
     )
     search["stopped"] = "the next size would pass --max-cost"
+    search["tried"][0]["ended_short"] = True  # decided on fewer inputs than the plan's cap
     for point in data["summary"]["scaffolds"]["dijkstra"]["sweep"]:  # the size, as decided
         if point["size"] == search["fails_from"]:
             point["status"] = "FAILED"
@@ -98,7 +99,28 @@ def test_a_search_that_failed_and_stopped_says_so(
         f"fails from {search['fails_from']} vertices (FAILED)"
     )
     assert rows[-1][2] == "FAILED (budget-limited)" and rows[-1][4] == "50.0%"
+    assert rows[0][2] == f"{search['tried'][0]['status']}, ended short at {rows[0][3]}"
     assert rows[-1][7] == "$0.0123"
     note = watched.page.locator('#searches p.search-note[data-scaffold="dijkstra"]').inner_text()
     assert note.endswith(" The next size would pass --max-cost.")
+    assert not watched.errors and not watched.requests
+
+
+def test_a_size_decided_short_states_its_own_claim(
+    watched: Watched, kmp_sweep: Swept, tmp_path: Path
+) -> None:
+    # The sweep's page data as a run that certifies would have it, its length 8 decided on
+    # fewer inputs than the plan's cap (n_queens' board of side 4 has 8 inputs): the claim
+    # summary.json states for it is on the page, beside what each status claims.
+    page = (kmp_sweep.run_dir / "reports" / "index.html").read_text()
+    data = json.loads(page.split('id="run-data">')[1].split("</script>")[0])
+    kmp = data["summary"]["scaffolds"]["kmp"]
+    claim = "By this plan (standard: ...), which ended at 8 answered inputs <b>& so on</b>."
+    kmp["sweep"][0]["short_oc"] = claim
+    for uncertified, shown in (("a dry run", []), (None, [f"kmp at 8 text length. {claim}"])):
+        kmp["uncertified"] = uncertified
+        (tmp_path / "index.html").write_text(render_page(data))
+        watched.open((tmp_path / "index.html").as_uri())
+        said = watched.page.locator('#claims p.size-claim[data-scaffold="kmp"][data-size="8"]')
+        assert said.all_inner_texts() == shown  # a dry run claims nothing, as for the status
     assert not watched.errors and not watched.requests

@@ -33,6 +33,7 @@ from verification.certify.sequential import (
     CertificationPlan,
     Decision,
     decide,
+    ended_short,
     fixed_plan,
     level_plan,
 )
@@ -275,10 +276,21 @@ class SizePoint:
     cases: frozenset[str] = frozenset()
     """The cases it was decided on (a run that asked past its deciding look shows the rest,
     and counts them nowhere)."""
+    plan: CertificationPlan | None = None
+    """The plan that decided it (``None``: the point cut on every case recorded at it)."""
 
     @property
     def pass_rate(self) -> float:
         return self.score / self.n if self.n else 0.0
+
+    @property
+    def short_plan(self) -> CertificationPlan | None:
+        """The plan as this size read it when it ended short of the plan's cap (a small
+        size has few inputs: n_queens' board of side 4 has 8), whose OC its decision
+        claims (:func:`~verification.certify.sequential.ended_short`); else ``None``."""
+        if self.plan is None or self.status == "INCOMPLETE":
+            return None
+        return ended_short(self.plan, self.decision)
 
 
 def is_budget_limited(truncated: int, answers: int) -> bool:
@@ -312,8 +324,12 @@ def envelope_sentence(points: Sequence[SizePoint], unit: str) -> str:
     truncated of 35, budget-limited"; "" without a sweep."""
     if not points:
         return ""
+    caveat = _decided_short(points)
     if holds_across_range(points):
-        return f"holds across the whole range tried ({points[0].size} to {points[-1].size} {unit})"
+        return (
+            f"holds across the whole range tried ({points[0].size} to {points[-1].size} {unit})"
+            + caveat
+        )
     reached = certified_up_to(points)
     said = f"up to {reached} {unit}" if reached is not None else "holds at none of the sizes tried"
     failing = fails_from(points)
@@ -324,7 +340,18 @@ def envelope_sentence(points: Sequence[SizePoint], unit: str) -> str:
         said += f"; fails from {failing} ({point.status}): {_counts(point)}"
     if broken.status == "INCOMPLETE" and (failing is None or broken.size < failing):
         said += f"; {broken.size} incomplete ({broken.n} case(s) counted)"
-    return said
+    return said + caveat
+
+
+def _decided_short(points: Sequence[SizePoint]) -> str:
+    """ "; 4, 5 and 6 decided on fewer inputs than the plan's cap", said beside the bounds:
+    such a size's decision claims much less than the level's (its own OC,
+    :attr:`SizePoint.short_plan`); "" when every size read its whole plan."""
+    short = [str(p.size) for p in points if p.short_plan is not None]
+    if not short:
+        return ""
+    named = short[0] if len(short) == 1 else f"{', '.join(short[:-1])} and {short[-1]}"
+    return f"; {named} decided on fewer inputs than the plan's cap"
 
 
 def _counts(point: SizePoint) -> str:
@@ -391,6 +418,7 @@ def size_points(
                 budget_limited=is_budget_limited(truncated, len(here)),
                 decision=decision,
                 cases=frozenset(r.test_case.id for r in here),
+                plan=split.plan if split is not None else None,
             )
         )
     return tuple(points)

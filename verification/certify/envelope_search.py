@@ -134,6 +134,8 @@ class SizeTried:
     output_tokens: int
     usd: float | None
     """What its live calls cost (``None``: no known price, or a dry run)."""
+    ended_short: bool = False
+    """Decided on fewer inputs than its plan's cap (:attr:`SizePoint.short_plan`)."""
 
 
 @dataclass(frozen=True)
@@ -214,6 +216,7 @@ def envelope_result(
                 input_tokens=cost.tokens.prompt,
                 output_tokens=cost.tokens.output,
                 usd=None if manifest.dry_run else cost.usd,
+                ended_short=point.short_plan is not None,
             )
         )
     return EnvelopeResult(

@@ -55,8 +55,9 @@ def search_markdown(outcome: EnvelopeResult | None) -> str:
     ]
     for order, tried in enumerate(outcome.tried, 1):
         limited = " (budget-limited)" if tried.budget_limited else ""
+        short = f", ended short at {tried.n}" if tried.ended_short else ""
         lines.append(
-            f"| {order} | {tried.size} | {tried.status}{limited} | {tried.n} | "
+            f"| {order} | {tried.size} | {tried.status}{short}{limited} | {tried.n} | "
             f"{tried.pass_rate:.1%} | {tried.input_tokens:,} | {tried.output_tokens:,} | "
             f"{_usd(tried.usd)} |"
         )
@@ -79,6 +80,7 @@ def _summary(outcome: EnvelopeResult) -> EnvelopeSearchSummary:
                 input_tokens=t.input_tokens,
                 output_tokens=t.output_tokens,
                 usd=t.usd,
+                ended_short=t.ended_short,
             )
             for t in outcome.tried
         ],

@@ -126,6 +126,9 @@ def build_summary(
                         wrong=p.wrong,
                         decided_look=p.decision.look if p.decision else None,
                         decided_early=bool(p.decision and p.decision.early),
+                        short_oc=oc_sentence(p.plan, samples=manifest.samples, short=p.short_plan)
+                        if p.plan is not None and p.short_plan is not None
+                        else None,
                     )
                     for p in r.size_points
                 ],

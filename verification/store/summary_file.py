@@ -204,6 +204,11 @@ class SizeSummary(_Tolerant):
     cut on every case it had, a run that ended short of a look)."""
     decided_early: bool = False
     """The look came before the plan's cap: the size's later cases were not asked."""
+    short_oc: str | None = None
+    """What the size's decision claims when it ended short of its plan's cap (few distinct
+    inputs at the size, or answers lost): the OC of the plan read on the inputs it had, in
+    a sentence. ``None`` where it read its whole plan (the scaffold's ``plan.oc``), or
+    decided nothing."""
 
 
 class EnvelopeTry(_Tolerant):
@@ -218,6 +223,9 @@ class EnvelopeTry(_Tolerant):
     output_tokens: int = 0
     usd: float | None = None
     """What its live calls cost (``None``: no known price, or a dry run)."""
+    ended_short: bool = False
+    """Decided on fewer inputs than its plan's cap: its sweep entry's ``short_oc`` says
+    what that claims."""
 
 
 class EnvelopeSearchSummary(_Tolerant):

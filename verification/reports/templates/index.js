@@ -86,6 +86,18 @@
       p.appendChild(el("strong", null, "What a status claims."));
       p.appendChild(document.createTextNode(" " + plan.oc));
     });
+    // A swept size decided on fewer inputs than its plan's cap claims that plan's OC read on
+    // them, as the scaffold report says under its size envelope.
+    Object.keys(s.scaffolds).forEach(function (name) {
+      var r = s.scaffolds[name];
+      if (r.uncertified) return;
+      (r.sweep || []).forEach(function (point) {
+        if (!point.short_oc) return;
+        var p = claims.appendChild(el("p", { "class": "claim size-claim", "data-scaffold": name, "data-size": point.size }));
+        p.appendChild(el("strong", null, name + " at " + point.size + " " + r.size_unit + "."));
+        p.appendChild(document.createTextNode(" " + point.short_oc));
+      });
+    });
     var changes = document.getElementById("changes");
     if (s.previous_run_id) {
       changes.appendChild(el("p", null, "Against the previous comparable run " + s.previous_run_id + ":"));
@@ -172,7 +184,8 @@
       box.appendChild(table(name + ": envelope search, " + bounds,
         ["Order", "Size (" + r.size_unit + ")", "Decision", "Cases", "Pass rate", "Input tokens", "Output tokens", "USD"],
         s.tried.map(function (t, i) {
-          return [i + 1, t.size, t.status + (t.budget_limited ? " (budget-limited)" : ""), t.n, pct(t.pass_rate),
+          return [i + 1, t.size, t.status + (t.ended_short ? ", ended short at " + t.n : "") +
+                  (t.budget_limited ? " (budget-limited)" : ""), t.n, pct(t.pass_rate),
                   grouped(t.input_tokens), grouped(t.output_tokens), usd(t.usd)];
         }), { "class": "search", "data-scaffold": name }));
       var said = s.statement.charAt(0).toUpperCase() + s.statement.slice(1) + ".";

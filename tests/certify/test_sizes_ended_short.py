@@ -1,0 +1,92 @@
+"""A swept size decided on fewer inputs than its plan's cap claims what the plan read on
+them gives, as a scaffold's status does: n_queens' board of side 4 has 8 inputs, all a
+sweep can count there, and a model right on 85% of them answers all 8 right in 27% of
+runs. Its row said CERTIFIED beside sizes decided by the plan's looks, and the envelope
+"holds across the whole range tried", with no word of that risk."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import math
+from pathlib import Path
+
+from scipy.stats import binom
+
+from tests.certify.test_copies_counted_once import IDS, PLAN, _answers
+from verification.certify.envelope import run_split
+from verification.certify.envelope_search import EnvelopeResult, SizeTried
+from verification.certify.input_keys import input_key
+from verification.certify.sequential import fixed_plan
+from verification.certify.statuses import THRESHOLDS
+from verification.config import load_settings
+from verification.registry import SPECS
+from verification.reports.envelope_search import search_markdown
+from verification.reports.generator import write_run_reports
+from verification.run.looks import size_point
+from verification.runner import VerificationRunner
+
+
+def test_a_size_whose_inputs_ran_out_reads_the_plan_short() -> None:
+    # 40 cases at the size, 20 inputs, all right: the point cut on those 20 decides.
+    point = size_point("kmp", 12, IDS, PLAN, _answers(copies=True), final=True)
+    assert (point.status, point.n) == ("CERTIFIED", 20)
+    assert point.short_plan == dataclasses.replace(PLAN, looks=(20,), cap=20)
+    # decided by a look of the plan: its whole OC
+    assert size_point("kmp", 12, IDS, PLAN, _answers(copies=False), final=True).short_plan is None
+    # a fixed plan is read whole whatever it had (the quick level's 35)
+    fixed = size_point("kmp", 12, IDS, fixed_plan(35), _answers(copies=True), final=True)
+    assert fixed.short_plan is None
+    # nothing decided, nothing claimed: 20 of 40 answers lost is INCOMPLETE
+    lost = _answers(copies=False)[:20]
+    assert size_point("kmp", 12, IDS, PLAN, lost, final=True).status == "INCOMPLETE"
+    assert size_point("kmp", 12, IDS, PLAN, lost, final=True).short_plan is None
+
+
+def test_n_queens_smallest_board_states_its_own_risk(tmp_path: Path) -> None:
+    settings = load_settings(provider="reference", results_dir=tmp_path, sizes=[4, 8])
+    run = asyncio.run(VerificationRunner(settings).run(["n_queens"]))
+    write_run_reports(run.paths, run.manifest, run.results, records=run.records)
+    results = run.results["n_queens"]
+    small, large = results.size_points
+    # Every input the sweep drew at size 4, each counted once: all there are to count.
+    split = run_split(SPECS["n_queens"], run.manifest)
+    assert split is not None
+    at_4 = set(split.sizes[4])
+    inputs = {input_key(r.test_case.input) for r in results.results if r.test_case.id in at_4}
+    assert small.n == len(inputs) < PLAN.looks[0]  # short of the plan's first look
+    assert small.short_plan is not None and small.short_plan.cap == small.n
+    assert large.short_plan is None  # 30 inputs: decided at a look of the plan
+    # Its one look is the point cut on its n: certified when at least 90% pass. Exactly,
+    # by the binomial law, independently of the plan's own code.
+    needed = math.ceil(THRESHOLDS["CERTIFIED"] * small.n)
+    at_85 = math.ceil(100 * binom.sf(needed - 1, small.n, 0.85) - 1e-9)
+    assert at_85 > 5  # far more than the level's promise of at most 5
+    claim = (
+        f"which ended at {small.n} answered inputs, short of its cap (its last look the rate on "
+        f"those {small.n}), a scaffold whose true pass rate is 85% is certified in at most "
+        f"{at_85} runs of 100"
+    )
+    report = (run.paths.reports / "n_queens.md").read_text()
+    envelope = report.split("## Size envelope")[1]
+    assert f"| 4 | {small.n} | 100.0% |" in envelope
+    assert f"| CERTIFIED, ended short at {small.n} |" in envelope
+    assert "- Size 4: By this plan (standard: a look every 10 cases from 20, at most" in envelope
+    assert claim in envelope and "- Size 8:" not in envelope
+    said = "holds across the whole range tried (4 to 8 board side); 4 decided on fewer inputs"
+    assert f"**Size envelope: {said}" in report.replace("\\(", "(").replace("\\)", ")")
+    summary = json.loads((run.paths.reports / "summary.json").read_text())["scaffolds"]
+    sweep = {point["size"]: point for point in summary["n_queens"]["sweep"]}
+    assert claim in sweep[4]["short_oc"] and sweep[8]["short_oc"] is None
+    assert summary["n_queens"]["envelope"].startswith(said)
+
+
+def test_an_envelope_search_marks_a_size_decided_short() -> None:
+    tried = [
+        SizeTried(4, "CERTIFIED", 8, 1.0, False, 100, 50, None, ended_short=True),
+        SizeTried(8, "CERTIFIED", 30, 1.0, False, 100, 50, None),
+    ]
+    outcome = EnvelopeResult("n_queens", "board side", 8, None, tuple(tried), None, ())
+    rows = [line for line in search_markdown(outcome).splitlines() if line[:4] in ("| 1 ", "| 2 ")]
+    assert [row.split(" | ")[2] for row in rows] == ["CERTIFIED, ended short at 8", "CERTIFIED"]
