@@ -449,8 +449,12 @@ def generate_case(
     named_size = None if size is None or size == default else size
     actual_size = default if named_size is None else named_size
     rng = case_rng(seed, spec.name, tier, index, named_size)
-    test_input = to_json_data(spec.generator(rng, tier, actual_size))
-    expected = to_json_data(spec.reference(**test_input))
+    drawn = spec.generator(rng, tier, actual_size)
+    test_input = to_json_data(drawn)
+    # The reference is handed a copy of its own: one that sorts or edits what it is handed
+    # would otherwise change the case's input, and the model be shown it (a hunt's
+    # newcomer's reference sorted its array in place: the prompts showed sorted arrays).
+    expected = to_json_data(spec.reference(**to_json_data(drawn)))
     return TestCase(
         id=case_id(spec.name, tier, index, named_size),
         scaffold=spec.name,

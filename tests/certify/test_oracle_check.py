@@ -22,8 +22,13 @@ ORIGIN = "verification.catalog.divide_conquer.merge_sort"
     [
         (None, False),
         ("def helper(test_input, answer):\n    return True\n", False),
-        ("import math\n\ndef oracle(test_input, answer):\n    return True\n", True),
-        ("from somewhere import judge\n\noracle = judge\n", True),
+        ("import math\n\ndef oracle(test_input, answer):\n    return True\n", False),
+        (
+            "import math\n\nONE_WAY_FIELDS = frozenset()\n\n\n"
+            "def oracle(test_input, answer):\n    return True\n",
+            True,
+        ),
+        ("from somewhere import judge\n\noracle = judge\nONE_WAY_FIELDS = frozenset()\n", True),
     ],
 )
 def test_a_package_scaffold_needs_its_oracle(
@@ -35,7 +40,7 @@ def test_a_package_scaffold_needs_its_oracle(
         (tests / f"test_{SPEC.name}.py").write_text(module, encoding="utf-8")
     monkeypatch.setattr(checks, "_CHECKOUT_TESTS", tests)
     try:
-        detail, passed = checks._check_oracle(SPEC), True
+        detail, passed = checks._check_oracle(SPEC, []), True
     except VerificationError as exc:
         detail, passed = str(exc), False
     assert passed is ok, detail

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib.util
 import json
 import random
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -28,7 +30,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from verification.cases import TIERS, TestCase, Tier
+from verification.cases import TIERS, TestCase, Tier, to_json_data
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.spec import STRESS_TIERS, ScaffoldSpec
@@ -39,6 +41,7 @@ from verification.certify.scaffold_words import (
     number_wording,
     scaffold_text,
 )
+from verification.certify.sequential import FIRST_LOOK
 from verification.errors import VerificationError
 from verification.llm.bare_prompt import bare_problems, marks_task
 from verification.llm.prompt_builder import (
@@ -139,12 +142,74 @@ def _check_tiers(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
         if not verdict.is_valid:
             raise VerificationError(f"{case.id}: the reference answer fails: {verdict.message}")
         parsed = parser.extract(spec, spec.render_answer(case.expected))
-        if not parsed.ok or parsed.answer != case.expected or parsed.leniency:
-            raise VerificationError(f"{case.id}: the dry-run answer does not parse back")
+        said = f"{case.id}: the dry-run answer (render_answer of the reference's)"
+        if not parsed.ok:
+            raise VerificationError(
+                f"{said} does not parse (level {parsed.failed_level}): {parsed.reason[:300]}"
+            )
+        if parsed.answer != case.expected:
+            raise VerificationError(
+                f"{said} parses to {_json_key(parsed.answer)[:200]}, not to the reference's "
+                f"{_json_key(case.expected)[:200]}"
+            )
+        if parsed.leniency:
+            raise VerificationError(
+                f"{said} parses only with leniency ({', '.join(parsed.leniency)}): render it "
+                "exactly as the Output Format asks"
+            )
     return f"{len(cases)} cases: schema, validator and dry-run answer hold"
 
 
-def _check_mutants(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
+REFERENCE_CASES = 10
+"""Cases per tier on which ``check`` runs the reference again, and the oracle."""
+
+
+def _first_of_each_tier(cases: list[TestCase]) -> list[TestCase]:
+    taken: dict[str, int] = {}
+    chosen = []
+    for case in cases:
+        if taken.get(case.tier, 0) < REFERENCE_CASES:
+            taken[case.tier] = taken.get(case.tier, 0) + 1
+            chosen.append(case)
+    return chosen
+
+
+def _check_reference(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
+    """The reference leaves what it is handed as it was (the harness hands it a copy; a
+    test, an oracle or a program of code mode that calls it would see the change), and the
+    generator uses the rng it is handed: a draw of one input per tier certifies nothing
+    (each input counts once)."""
+    for case in _first_of_each_tier(cases):
+        handed = to_json_data(case.input)
+        spec.reference(**handed)
+        if handed != case.input:
+            changed = sorted(k for k in case.input if handed.get(k) != case.input[k])
+            raise VerificationError(
+                f"{case.id}: the reference changed its input ({', '.join(changed)[:200]}): it "
+                "must leave what it is handed as it was (copy a list before sorting or editing "
+                "it)"
+            )
+    inputs: dict[str, set[str]] = {}
+    for case in cases:
+        inputs.setdefault(case.tier, set()).add(_json_key(case.input))
+    # An edge tier may be one fixed input (no intervals at all); every tier one is no draw.
+    if len(cases) > len(inputs) and all(len(seen) == 1 for seen in inputs.values()):
+        raise VerificationError(
+            f"each tier's {len(cases) // len(inputs)} cases drawn are one input: does the "
+            "generator draw from the rng it is handed (random.Random(seed) inside it, or no "
+            "random choice at all, draws one input; a status counts each input once)?"
+        )
+    distinct = len({key for seen in inputs.values() for key in seen})
+    if distinct < FIRST_LOOK <= len(cases) // 2:  # a draw that could have shown more
+        raise _Warned(
+            f"{distinct} distinct inputs in {len(cases)} cases: a status counts each input "
+            f"once, and fewer than {FIRST_LOOK} reach no look of the certification plan "
+            "(the rate on those few decides, and claims far less)"
+        )
+    return f"leaves its input as it was; {distinct} distinct inputs in {len(cases)} cases"
+
+
+def _check_mutants(spec: ScaffoldSpec, cases: list[TestCase], *, package: bool = False) -> str:
     rng = random.Random(CALIBRATION_SEED)
     covered = total = 0
     accepted: list[str] = []  # generic mutants the validator accepts: for review
@@ -162,7 +227,15 @@ def _check_mutants(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
             problem = fits_schema(spec, mutant)
             if problem:
                 raise VerificationError(f"{case.id}: a mutant misfits the schema: {problem}")
-            verdict = spec.validator.validate(mutant, case.expected, case=case)
+            try:
+                verdict = spec.validator.validate(mutant, case.expected, case=case)
+            except Exception as exc:  # the house's first rule, named
+                raise VerificationError(
+                    f"{case.id}: the validator raised {type(exc).__name__} "
+                    f"({' '.join(str(exc).split())[:200]}) on "
+                    f"the mutant {_json_key(mutant)[:200]}: it must return "
+                    "ValidationResult(False, reason) for a wrong answer, never raise"
+                ) from exc
             if verdict.is_valid and spec.generic_mutants:
                 accepted.append(f"{case.id}: {_json_key(mutant)[:200]}")
             elif verdict.is_valid:
@@ -194,7 +267,14 @@ def _check_mutants(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
             "a right answer, or declare your own hook; the first: " + "; ".join(accepted[:5])
         )
     kind = "generic mutants" if spec.generic_mutants else "mutants"
-    return f"{total} {kind} over {covered}/{len(cases)} cases, every one rejected"
+    said = f"{total} {kind} over {covered}/{len(cases)} cases, every one rejected"
+    if package and spec.generic_mutants:
+        raise _Warned(
+            f"{said}; a scaffold of the package declares its own mutants hook (the guide's "
+            "step 2): generic mutants know only the answer's shape, not the algorithm's "
+            "likely mistakes"
+        )
+    return said
 
 
 class _Warned(Exception):
@@ -356,12 +436,14 @@ _CHECKOUT_TESTS = Path(__file__).resolve().parents[2] / "tests" / "catalog"
 """Where the package's scaffolds keep their oracles, in a checkout of the harness."""
 
 
-def _check_oracle(spec: ScaffoldSpec) -> str:
+def _check_oracle(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
     """In a checkout, a package scaffold's test module defines ``oracle(input, answer)``,
-    which the generic tests hold its reference and hooks to (``check`` cannot run it: the
-    tests are no part of the package)."""
+    and it accepts the reference's answers on :data:`REFERENCE_CASES` cases of each tier
+    (the generic tests hold the reference and the hooks to it on many more). A module that
+    cannot be imported here (its test dependencies missing) is a warning: pytest runs it."""
     path = _CHECKOUT_TESTS / f"test_{spec.name}.py"
-    shown = path.relative_to(_CHECKOUT_TESTS.parents[1])
+    root = _CHECKOUT_TESTS.parents[1]
+    shown = path.relative_to(root)
     if not path.is_file():
         raise VerificationError(f"add {shown} with oracle(test_input, answer) -> bool")
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
@@ -376,7 +458,51 @@ def _check_oracle(spec: ScaffoldSpec) -> str:
     }
     if "oracle" not in defined:
         raise VerificationError(f"{shown} defines no oracle(test_input, answer) -> bool")
-    return f"{shown} defines oracle (pytest holds the reference to it)"
+    if "ONE_WAY_FIELDS" not in defined:
+        raise VerificationError(
+            f"{shown} defines no ONE_WAY_FIELDS: the answer fields only one way of running the "
+            "algorithm determines (frozenset() when the input alone determines every field); "
+            "tests/catalog/test_code_format.py holds the spec's code_rules to it"
+        )
+    if not cases:
+        return f"{shown} defines oracle (no case was drawn to hold the reference to it)"
+    try:
+        oracle = _checkout_module(spec.name, path, root).oracle
+    except Exception as exc:  # the tests' own imports (pytest, hypothesis) may be missing
+        raise _Warned(
+            f"{shown} defines oracle, but it could not be imported here ({type(exc).__name__}: "
+            f"{str(exc)[:200]}): the guide's pytest line runs it"
+        ) from exc
+    held = _first_of_each_tier(cases)
+    for case in held:
+        if oracle(case.input, case.expected) is not True:
+            raise VerificationError(
+                f"{case.id}: the oracle of {shown} rejects the reference's answer "
+                f"{_json_key(case.expected)[:200]} to {_json_key(case.input)[:200]}"
+            )
+    return f"{shown}'s oracle accepts the reference's answers on {len(held)} cases"
+
+
+def _checkout_module(name: str, path: Path, root: Path) -> Any:
+    """The test module at ``path`` (it imports ``tests.support``: the checkout's root is on
+    the path while it loads)."""
+    module_name = f"_scaffold_test_of_{name}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    found = importlib.util.spec_from_file_location(module_name, path)
+    if found is None or found.loader is None:
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(found)
+    added = str(root) not in sys.path
+    if added:
+        sys.path.insert(0, str(root))
+    try:
+        found.loader.exec_module(module)
+    finally:
+        if added:
+            sys.path.remove(str(root))
+    sys.modules[module_name] = module
+    return module
 
 
 def check_scaffold(
@@ -433,7 +559,8 @@ def check_scaffold(
     if cases:
         run("same draws", lambda: redrawn_verdict(spec, cases, seed=CALIBRATION_SEED))
         run("tiers", lambda: _check_tiers(spec, cases))
-        run("mutants", lambda: _check_mutants(spec, cases))
+        run("reference", lambda: _check_reference(spec, cases))
+        run("mutants", lambda: _check_mutants(spec, cases, package=package))
         run("alternatives", lambda: _check_alternatives(spec, cases))
         run("tolerances", lambda: _check_tolerances(spec, cases))
     run("every size", lambda: check_every_size(spec, per_size=size_draws))
@@ -443,5 +570,5 @@ def check_scaffold(
     if hash_seed:
         run("hash seed", lambda: _hash_seed_verdict(name, hash_seeds))
     if package and _CHECKOUT_TESTS.is_dir():
-        run("oracle", lambda: _check_oracle(spec))
+        run("oracle", lambda: _check_oracle(spec, cases))
     return results

@@ -34,13 +34,31 @@ def scaffold_text(spec: ScaffoldSpec, builder: PromptBuilder) -> str:
     :class:`VerificationError` naming both orders by their headings)."""
     text = builder.get_scaffold_content(spec)
     sections = ScaffoldParser().parse(text)
+    before = text.split("\n## ", 1)[0] if not text.startswith("## ") else ""
+    if "title" not in sections or not _TITLE.search(before):
+        # --baseline none sends the title with the task: a missing or demoted one is lost
+        raise VerificationError(
+            "the file opens with no '# Title' line before its first section: a scaffold's "
+            "level-1 title comes first (every prompt, --baseline none's too, starts with it)"
+        )
     order = [key for key in sections if key in REQUIRED_SECTIONS]
     if order != list(REQUIRED_SECTIONS):
         found, wanted = (
             ", ".join(map(section_heading, keys)) for keys in (order, REQUIRED_SECTIONS)
         )
         raise VerificationError(f"sections out of order: {found}; the order is {wanted}")
+    keys = list(sections)
+    if "conventions" in keys and not (
+        keys.index("when_to_use") < keys.index("conventions") < keys.index("scaffold_instructions")
+    ):
+        raise VerificationError(
+            "## Conventions belongs between ## When to Use and ## Scaffold Instructions (it is "
+            "part of the task, which --baseline none sends without the method)"
+        )
     return text
+
+
+_TITLE = re.compile(r"^# \S", re.MULTILINE)
 
 
 def check_output_format(spec: ScaffoldSpec, text: str) -> str:

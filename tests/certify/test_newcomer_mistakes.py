@@ -1,0 +1,182 @@
+"""The mistakes a newcomer adding a scaffold made (a helper's hunt, adding insertion sort as
+the guide says), each caught by ``check`` with a message that says what to change: a
+reference that sorts its input in place (every check passed, and the prompts showed sorted
+arrays), a generator that ignores its rng (all passed; a run certified on 3 inputs), an
+oracle that rejects the reference's answers (all passed: only pytest ran it), a missing or
+demoted title, Conventions out of place, a validator that raises, a dry-run answer that
+parses to something else, a package scaffold on generic mutants, and an inverted size range
+that named no scaffold."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.checked import checked
+from verification.cases import generate_case
+from verification.catalog import _scaffold_module, default_catalog
+from verification.catalog.generic_mutants import GenericMutants
+from verification.certify import checks
+from verification.errors import SpecError, VerificationError
+from verification.llm.prompt_builder import PromptBuilder
+from verification.validators.base import ValidationResult
+
+SPEC = default_catalog()["merge_sort"]
+ORIGIN = "verification.catalog.divide_conquer.merge_sort"
+
+
+def _sorting_in_place(array: list[int]) -> dict[str, Any]:
+    """merge_sort's reference, which first sorts what it is handed (as the newcomer's did)."""
+    answer = SPEC.reference(array=list(array))
+    array.sort()
+    return answer
+
+
+def test_a_reference_that_edits_its_input_changes_no_case_and_fails_check() -> None:
+    spec = dataclasses.replace(SPEC, reference=_sorting_in_place)
+    case = generate_case(spec, "standard", 0, seed=7)
+    assert case.input == generate_case(SPEC, "standard", 0, seed=7).input  # not sorted
+    assert case.input["array"] != sorted(case.input["array"])
+    line = checked(spec)["reference"]
+    assert not line.ok
+    assert "the reference changed its input (array)" in line.detail
+    assert checked(SPEC)["reference"].ok
+
+
+def test_a_generator_that_ignores_its_rng_fails_check() -> None:
+    def fixed(rng: random.Random, tier: str, size: int) -> dict[str, Any]:
+        return SPEC.generator(random.Random(0), tier, size)  # type: ignore[arg-type]
+
+    line = checked(dataclasses.replace(SPEC, generator=fixed), cases_per_tier=5)["reference"]
+    assert not line.ok
+    assert "each tier's 5 cases drawn are one input" in line.detail
+    assert "rng it is handed" in line.detail
+
+
+def test_few_distinct_inputs_are_a_warning() -> None:
+    def few(rng: random.Random, tier: str, size: int) -> dict[str, Any]:
+        return {"array": [rng.randrange(3), 5, 4][: max(2, min(size, 3))]}
+
+    spec = dataclasses.replace(SPEC, generator=few)
+    line = checked(spec, cases_per_tier=20)["reference"]
+    assert line.ok and line.warning
+    assert "3 distinct inputs in 60 cases" in line.detail  # 0, 1 or 2 first: 3 inputs
+
+
+def test_the_oracle_is_run_on_the_reference_s_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tests = tmp_path / "tests" / "catalog"
+    tests.mkdir(parents=True)
+    monkeypatch.setattr(checks, "_CHECKOUT_TESTS", tests)
+    module = tests / f"test_{SPEC.name}.py"
+    cases = list(checks.calibration_cases(SPEC, 3))
+    oracle = (
+        "ONE_WAY_FIELDS = frozenset()\n\n\n"
+        "def oracle(test_input, answer):\n    return len(test_input['array']) < {}\n"
+    )
+    for limit, passes in ((10**6, True), (0, False)):
+        module.write_text(oracle.format(limit), encoding="utf-8")
+        sys.modules.pop(f"_scaffold_test_of_{SPEC.name}", None)
+        try:
+            detail, ok = checks._check_oracle(SPEC, cases), True
+        except VerificationError as exc:
+            detail, ok = str(exc), False
+        assert ok is passes, detail
+        said = "oracle accepts the reference's answers on 9 cases" if passes else "rejects"
+        assert said in detail and f"tests/catalog/test_{SPEC.name}.py" in detail
+    # a module whose own imports are missing here: pytest runs it, check says so
+    module.write_text(
+        "import no_such_test_helper\n\nONE_WAY_FIELDS = frozenset()\n\n\n"
+        "def oracle(i, a):\n    return True\n"
+    )
+    sys.modules.pop(f"_scaffold_test_of_{SPEC.name}", None)
+    with pytest.raises(checks._Warned, match="could not be imported here"):
+        checks._check_oracle(SPEC, cases)
+    sys.modules.pop(f"_scaffold_test_of_{SPEC.name}", None)
+    # the checkout's own oracle, through check
+    monkeypatch.undo()
+    assert "oracle accepts" in checked(SPEC, origin=ORIGIN)["oracle"].detail
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (lambda text: text.replace("# ", "## ", 1), "no '# Title' line"),
+        (lambda text: text.split("\n", 1)[1], "no '# Title' line"),
+        (lambda text: text.replace("# ", "#", 1), "no '# Title' line"),
+        (
+            lambda text: _moved(text, "## Conventions", "## Output Format"),
+            "## Conventions belongs between",
+        ),
+    ],
+    ids=["demoted", "missing", "no space", "conventions last"],
+)
+def test_the_title_and_the_conventions_are_where_the_prompts_need_them(
+    tmp_path: Path, edit: Any, said: str
+) -> None:
+    text = PromptBuilder().get_scaffold_content(SPEC)
+    path = tmp_path / "merge_sort.md"
+    path.write_text(edit(text), encoding="utf-8")
+    line = checked(dataclasses.replace(SPEC, markdown=path), cases_per_tier=1)["scaffold file"]
+    assert not line.ok and said in line.detail
+
+
+def _moved(text: str, heading: str, before: str) -> str:
+    """``text`` with the section under ``heading`` moved to just before ``before``."""
+    start = text.index(heading)
+    end = text.index("\n## ", start + 1) + 1
+    section, rest = text[start:end], text[:start] + text[end:]
+    at = rest.index(before)
+    return rest[:at] + section + rest[at:]
+
+
+def test_a_validator_that_raises_is_told_the_rule() -> None:
+    class Raising:
+        def validate(self, actual: Any, expected: Any, **_: Any) -> ValidationResult:
+            if actual != expected:
+                raise AssertionError("wrong")  # the newcomer's assert, as it raises
+            return ValidationResult(True, "")
+
+    line = checked(dataclasses.replace(SPEC, validator=Raising()))["mutants"]  # type: ignore[arg-type]
+    assert not line.ok
+    assert "the validator raised AssertionError (wrong)" in line.detail
+    assert "must return ValidationResult(False, reason) for a wrong answer" in line.detail
+
+
+def test_a_dry_run_answer_that_parses_to_another_says_which() -> None:
+    def reversed_sorted(expected: dict[str, Any]) -> str:
+        return SPEC.render_answer({**expected, "sorted": expected["sorted"][::-1]})
+
+    line = checked(dataclasses.replace(SPEC, render_answer=reversed_sorted))["tiers"]
+    assert not line.ok and "parses to {" in line.detail and "not to the reference's" in line.detail
+    line = checked(dataclasses.replace(SPEC, render_answer=lambda _: "Sorted: 1 2 3"))["tiers"]
+    assert not line.ok and "does not parse (level 1)" in line.detail
+
+
+def test_a_package_scaffold_on_generic_mutants_is_warned() -> None:
+    generic = dataclasses.replace(SPEC, mutants=GenericMutants())
+    assert generic.generic_mutants
+    package, plugin = checked(generic, origin=ORIGIN), checked(generic, origin="a-plugin")
+    assert (
+        package["mutants"].warning and "declares its own mutants hook" in package["mutants"].detail
+    )
+    assert not plugin["mutants"].warning
+
+
+def test_a_broken_size_axis_names_its_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(name: str) -> Any:
+        raise SpecError("size range of tier 'standard' is empty: 12..4")
+
+    monkeypatch.setattr(importlib, "import_module", broken)
+    with pytest.raises(SpecError) as raised:
+        _scaffold_module("verification.catalog.sorting.insertion_sort")
+    assert str(raised.value) == (
+        "verification.catalog.sorting.insertion_sort: size range of tier 'standard' is empty: 12..4"
+    )
