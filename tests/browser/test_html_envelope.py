@@ -25,6 +25,10 @@ def test_the_summary_row_states_the_size_envelope(watched: Watched, kmp_sweep: S
     watched.open((run_dir / "reports" / "index.html").as_uri())
     status = watched.page.locator('#summary tbody tr[data-scaffold="kmp"] .status').inner_text()
     assert status == f"{summary['status']} (size envelope: {summary['envelope']})"
+    # what each size's decision claims: at the quick level a fixed 35 cases, a weak plan
+    assert "(35 cases, the rate alone decides, a weak plan)" in summary["size_oc"]
+    said = watched.page.locator('#curves p.size-oc[data-scaffold="kmp"]').inner_text()
+    assert said == f"kmp: what a size's decision claims. {summary['size_oc']}"
     assert not watched.errors and not watched.requests
 
 

@@ -11,6 +11,7 @@ import math
 from pathlib import Path
 
 import pytest
+from scipy.stats import binomtest
 
 from verification.certify.lift import PairLift, lift_sentence, scaffold_lift
 from verification.certify.results import results_from_journal
@@ -37,7 +38,9 @@ def test_a_size_only_one_arm_tried_shows_that_arm_alone(tmp_path: Path) -> None:
     bare = dataclasses.replace(bare, size_points=bare.size_points[:1])
     lift = scaffold_lift(bare, scaffold, bare_records, scaffold_records)
     paired, alone = lift.sizes
-    assert paired.paired and paired.comparison.shared == len(scaffold.size_points[0].cases)
+    first = scaffold.size_points[0].cases
+    inputs = {json.dumps(r.input, sort_keys=True) for r in scaffold_records if r.case_id in first}
+    assert paired.paired and paired.comparison.shared == len(inputs)  # each input once
     point = scaffold.size_points[-1]
     assert (alone.size, alone.paired, alone.comparison.shared) == (point.size, False, 0)
     assert alone.bare_rate is None and alone.bare_status is None
@@ -127,3 +130,33 @@ def test_the_lift_over_every_case_counts_each_input_once(tmp_path: Path) -> None
     assert (
         lift.overall.bare_tokens == scaffold_lift(bare, scaffold, wrong, right).overall.bare_tokens
     )
+
+
+def test_a_size_s_lift_counts_each_input_once_under_a_fixed_plan(tmp_path: Path) -> None:
+    # Hunt bb: the quick level decides each size on a fixed 35 cases, copies kept; n_queens'
+    # board of side 4 has 8 inputs, and its row paired the 35 cases apart, so 3 inputs the
+    # bare arm got wrong read as 13 discordant pairs: p 0.0002, "lifts", where the 8
+    # inputs give the exact sign test's 0.25.
+    argv = ["verify", "n_queens", "--level", "quick", "--sizes", "4", "--provider", "reference"]
+    assert main([*argv, "--output", str(tmp_path)]) in (0, 1)
+    (run,) = (tmp_path / "runs").iterdir()
+    manifest = read_manifest_file(run / "manifest.json")
+    right = read_journal(run / "results.jsonl")
+    scaffold = results_from_journal(manifest, right)["n_queens"]
+    (point,) = scaffold.size_points
+    inputs = sorted(
+        {json.dumps(r.input, sort_keys=True) for r in right if r.case_id in point.cases}
+    )
+    missed = set(inputs[:3])  # the bare arm wrong on 3 inputs, each of their copies alike
+    wrong = [
+        r.model_copy(update={"outcome": "failed", "level": 3})
+        if json.dumps(r.input, sort_keys=True) in missed
+        else r
+        for r in right
+    ]
+    bare = results_from_journal(manifest, wrong)["n_queens"]
+    (row,) = scaffold_lift(bare, scaffold, wrong, right).sizes
+    assert len(point.cases) > len(inputs)  # copies among the size's cases
+    assert row.comparison.shared == len(inputs)
+    assert math.isclose(row.comparison.p_value, binomtest(3, 3, 0.5).pvalue)
+    assert not row.lifted

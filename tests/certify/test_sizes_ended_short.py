@@ -80,6 +80,30 @@ def test_n_queens_smallest_board_states_its_own_risk(tmp_path: Path) -> None:
     sweep = {point["size"]: point for point in summary["n_queens"]["sweep"]}
     assert claim in sweep[4]["short_oc"] and sweep[8]["short_oc"] is None
     assert summary["n_queens"]["envelope"].startswith(said)
+    # what every size's decision claims: the level's plan, cut at its cap per size
+    assert summary["n_queens"]["size_oc"].startswith("By this plan (standard: a look every 10")
+    assert f"**What a size's decision claims.** {summary['n_queens']['size_oc']}" in envelope
+
+
+def test_a_quick_sweep_says_its_sizes_stand_on_a_weak_plan(tmp_path: Path) -> None:
+    # Hunt bb: the quick level decides each size on a fixed 35 cases, which certifies a size
+    # whose true rate is 85% in about 21 runs of 100; its sizes said CERTIFIED and nothing
+    # said what that claims.
+    settings = load_settings(
+        provider="reference", results_dir=tmp_path, level="quick", sizes=[8, 16]
+    )
+    run = asyncio.run(VerificationRunner(settings).run(["kmp"]))
+    write_run_reports(run.paths, run.manifest, run.results, records=run.records)
+    needed = math.ceil(THRESHOLDS["CERTIFIED"] * 35)
+    at_85 = math.ceil(100 * binom.sf(needed - 1, 35, 0.85) - 1e-9)
+    claim = (
+        "By this plan (35 cases, the rate alone decides, a weak plan) a scaffold whose true "
+        f"pass rate is 85% is certified in {at_85} runs of 100"
+    )
+    summary = json.loads((run.paths.reports / "summary.json").read_text())["scaffolds"]["kmp"]
+    assert summary["size_oc"].startswith(claim)
+    report = (run.paths.reports / "kmp.md").read_text()
+    assert f"**What a size's decision claims.** {claim}" in report
 
 
 def test_an_envelope_search_marks_a_size_decided_short() -> None:

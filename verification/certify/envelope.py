@@ -58,6 +58,7 @@ __all__ = [
     "run_size_plan",
     "run_split",
     "size_plan",
+    "size_plan_of",
     "size_points",
     "split_cases",
     "sweep_cases",
@@ -317,6 +318,11 @@ def fails_from(points: Sequence[SizePoint]) -> int | None:
 def holds_across_range(points: Sequence[SizePoint]) -> bool:
     """Every swept size is CERTIFIED."""
     return bool(points) and all(p.status == "CERTIFIED" for p in points)
+
+
+def size_plan_of(points: Sequence[SizePoint]) -> CertificationPlan | None:
+    """The plan the sizes were decided by (one for every size of a run), if any."""
+    return next((p.plan for p in points if p.plan is not None), None)
 
 
 def envelope_sentence(points: Sequence[SizePoint], unit: str) -> str:

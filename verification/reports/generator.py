@@ -27,7 +27,7 @@ import jinja2
 
 from verification.cases import is_scaffold_name
 from verification.certify.costs import ScaffoldCost, run_costs, total_cost
-from verification.certify.envelope import run_size_plan
+from verification.certify.envelope import run_size_plan, size_plan_of
 from verification.certify.lift import PairLift
 from verification.certify.operating import oc_sentence
 from verification.certify.results import ScaffoldResults, deciding_thresholds
@@ -210,7 +210,13 @@ def render_scaffold_report(
     return (
         _environment()
         .get_template("scaffold.md.j2")
-        .render(r=results, m=manifest, cost=cost, size_chart=size_chart)
+        .render(
+            r=results,
+            m=manifest,
+            cost=cost,
+            size_chart=size_chart,
+            size_plan=size_plan_of(results.size_points),
+        )
     )
 
 

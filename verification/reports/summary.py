@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from verification.certify.calibration import Calibration
 from verification.certify.costs import ScaffoldCost, total_cost
+from verification.certify.envelope import size_plan_of
 from verification.certify.operating import oc_sentence
 from verification.certify.paired import ALPHA
 from verification.certify.results import ScaffoldResults
@@ -137,6 +138,9 @@ def build_summary(
                 holds_across_range=r.holds_across_range,
                 budget_limited_sizes=r.budget_limited_sizes,
                 envelope=r.envelope,
+                size_oc=oc_sentence(plan, samples=manifest.samples)
+                if (plan := size_plan_of(r.size_points)) is not None
+                else None,
                 calibration=_calibration(r.calibration),
                 stopped_early_at=stop.cases
                 if (stop := (manifest.early_stops or {}).get(r.scaffold))

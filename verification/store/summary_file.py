@@ -329,6 +329,10 @@ class ScaffoldSummary(_Tolerant):
     budget_limited_sizes: list[int] = []
     envelope: str = ""
     """The envelope in one line, as the reports say it ("" without a sweep)."""
+    size_oc: str | None = None
+    """What a swept size's decision claims, from the exact OC of the plan each size is
+    decided by (at the quick level a fixed 35 cases, a weak plan); ``None`` without a
+    sweep. A size that ended short of it says its own (its ``short_oc``)."""
     envelope_search: EnvelopeSearchSummary | None = None
     """The envelope search that chose the swept sizes (``None``: none; a fixed sweep)."""
     calibration: CalibrationSummary | None = None

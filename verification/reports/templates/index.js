@@ -140,6 +140,12 @@
       box.appendChild(fig);
     });
     if (!box.childNodes.length) box.appendChild(el("p", { "class": "note" }, "No scaffold was swept over two sizes or more (--sizes): the tiers' own sizes draw no curve, their cases differ in kind."));
+    // What each size's decision claims (its plan's exact OC: at the quick level a weak one),
+    // as the scaffold report says under its size envelope.
+    Object.keys(DATA.summary.scaffolds).forEach(function (name) {
+      var r = DATA.summary.scaffolds[name];
+      if (r.size_oc) box.appendChild(el("p", { "class": "note size-oc", "data-scaffold": name }, name + ": what a size's decision claims. " + r.size_oc));
+    });
   }
 
   function grouped(n) { return n.toLocaleString("en-US"); }
