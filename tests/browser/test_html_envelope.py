@@ -74,7 +74,8 @@ def test_the_page_lists_the_envelope_search_as_the_report_does(
     assert rows == [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]
     assert [int(row[1]) for row in rows] == [t["size"] for t in search["tried"]]
     note = watched.page.locator('#searches p.search-note[data-scaffold="dijkstra"]').inner_text()
-    assert note.lower() == search["statement"].lower() + "."
+    assert note.lower() == f"{search['statement']}. {search['overshoot']}.".lower()
+    assert "has one named too high in at most" in search["overshoot"]
     assert axe_violations(axe, watched.page) == []
     assert not watched.errors and not watched.requests
 
@@ -106,7 +107,7 @@ def test_a_search_that_failed_and_stopped_says_so(
     assert rows[0][2] == f"{search['tried'][0]['status']}, ended short at {rows[0][3]}"
     assert rows[-1][7] == "$0.0123"
     note = watched.page.locator('#searches p.search-note[data-scaffold="dijkstra"]').inner_text()
-    assert note.endswith(" The next size would pass --max-cost.")
+    assert " The next size would pass --max-cost. Each size tried keeps its plan" in note
     assert not watched.errors and not watched.requests
 
 

@@ -134,3 +134,40 @@ def test_the_terminal_line_lists_the_sizes_after_their_count_and_the_stop_last()
         assert said == (
             f"certified up to 16 vertices; fails from 32 ({status}) (2 size(s) tried); {stopped}"
         )
+
+
+def test_the_boundary_states_what_it_risks_over_every_size_tried() -> None:
+    # Hunt bb: each size keeps its plan's risk, but after a failure the search narrows with
+    # several more sizes, and a boundary named too high needs any one of them to certify
+    # wrongly: a scaffold at 85% past its boundary had one named too high in about 1 run
+    # in 5 at standard, and no report said so.
+    import math
+
+    from scipy.stats import binom
+
+    from verification.certify.envelope_search import EnvelopeResult, SizeTried
+    from verification.certify.sequential import fixed_plan, level_plan
+
+    plan = fixed_plan(35)  # the quick level's sizes: the rate on 35 cases alone decides
+    sizes = ((16, "CERTIFIED"), (32, "FAILED"), (24, "CERTIFIED"), (28, "FAILED"))
+    points = tuple(
+        SizePoint(size, 35.0, 35, 35, 0, 0, (0.9, 1.0), status, False, plan=plan)
+        for size, status in sorted(sizes)
+    )
+    tried = tuple(SizeTried(size, status, 35, 1.0, False, 0, 0, None) for size, status in sizes)
+    result = EnvelopeResult("dijkstra", "vertices", 24, 28, tried, "", points)
+    each = binom.sf(math.ceil(0.9 * 35) - 1, 35, 0.85)  # a size at 85% certified
+    chance = math.ceil(100 * (1 - (1 - each) ** 4))
+    assert result.overshoot == (
+        "each size tried keeps its plan's risks, and the boundary rests on all 4: a scaffold "
+        "whose true pass rate is 85% at every size past its true boundary has one named too "
+        f"high in at most {chance} runs of 100"
+    )
+    assert chance > 50  # four sizes of a weak plan
+    # no boundary named, nothing risked; a size of unknown plan, no bound stated
+    assert dataclasses.replace(result, certified_up_to=None).overshoot == ""
+    unplanned = tuple(dataclasses.replace(point, plan=None) for point in points)
+    assert dataclasses.replace(result, points=unplanned).overshoot == ""
+    # the standard level's plan keeps each size near 5 in 100: four sizes, under 20
+    standard = tuple(dataclasses.replace(p, plan=level_plan("standard", 180)) for p in points)
+    assert 15 <= int(dataclasses.replace(result, points=standard).overshoot.split()[-4]) < 20

@@ -20,12 +20,14 @@ lift.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.costs import scaffold_cost
 from verification.certify.envelope import SizePoint, honoured_sizes
+from verification.certify.operating import operating_characteristic
 from verification.certify.results import ScaffoldResults
 from verification.store.manifests import CostBasis, EnvelopeRecord, RunManifest
 from verification.store.records import AttemptRecord
@@ -166,6 +168,33 @@ class EnvelopeResult:
         """:attr:`sentence` with each size tried and its decision, in the order tried, after
         the count: "... (2 size(s) tried): 16 CERTIFIED, 32 FAILED" (the terminal's line)."""
         return self._said(listed=True)
+
+    @property
+    def overshoot(self) -> str:
+        """What the boundary the search names risks, from each size's exact OC: a boundary
+        past the true one needs a size tried past it to certify wrongly, and the search
+        tries several (after a failure it narrows, four or five more at standard: about 1
+        run in 5 of a scaffold at 85% past its boundary names one too high; hunt bb).
+        "" when the search named no boundary. A bound over every size tried, each at most
+        its own plan's chance at 85% (the plan it read, a size that ended short reading
+        less), so it holds however the search chose them."""
+        if self.certified_up_to is None:
+            return ""
+        points = {point.size: point for point in self.points}
+        kept = 1.0
+        for tried in self.tried:
+            point = points.get(tried.size)
+            plan = None if point is None else point.short_plan or point.plan
+            if plan is None:
+                return ""
+            kept *= 1 - operating_characteristic(plan, 0.85).certified
+        chance = math.ceil(100 * (1 - kept) - 1e-9)
+        return (
+            f"each size tried keeps its plan's risks, and the boundary rests on all "
+            f"{len(self.tried)}: a scaffold whose true pass rate is 85% at every size past its "
+            f"true boundary has one named too high in at most {chance} run"
+            f"{'' if chance == 1 else 's'} of 100"
+        )
 
     def _said(self, *, listed: bool) -> str:
         held = (

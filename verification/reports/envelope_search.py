@@ -61,8 +61,9 @@ def search_markdown(outcome: EnvelopeResult | None) -> str:
             f"{tried.pass_rate:.1%} | {tried.input_tokens:,} | {tried.output_tokens:,} | "
             f"{_usd(tried.usd)} |"
         )
-    if outcome.stopped:
-        lines += ["", f"{outcome.stopped[0].upper()}{outcome.stopped[1:]}."]
+    for said in (outcome.stopped, outcome.overshoot):
+        if said:
+            lines += ["", f"{said[0].upper()}{said[1:]}."]
     return "\n".join(lines) + "\n"
 
 
@@ -86,6 +87,7 @@ def _summary(outcome: EnvelopeResult) -> EnvelopeSearchSummary:
         ],
         stopped=outcome.stopped,
         statement=outcome.sentence,
+        overshoot=outcome.overshoot,
     )
 
 

@@ -239,6 +239,9 @@ class EnvelopeSearchSummary(_Tolerant):
     """Why it ended before finding the boundary ("" when it ran its course)."""
     statement: str = ""
     """The search in one line, as the reports say it."""
+    overshoot: str = ""
+    """What the boundary it names risks, from each size's exact OC: at most how many runs
+    in 100 name one too high ("" when it named none)."""
 
 
 class PlanSummary(_Tolerant):

@@ -196,6 +196,7 @@
         }), { "class": "search", "data-scaffold": name }));
       var said = s.statement.charAt(0).toUpperCase() + s.statement.slice(1) + ".";
       if (s.stopped) said += " " + s.stopped.charAt(0).toUpperCase() + s.stopped.slice(1) + ".";
+      if (s.overshoot) said += " " + s.overshoot.charAt(0).toUpperCase() + s.overshoot.slice(1) + ".";
       box.appendChild(el("p", { "class": "note search-note", "data-scaffold": name }, said));
     });
   }
