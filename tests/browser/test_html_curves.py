@@ -47,3 +47,21 @@ def test_a_sweep_draws_its_curve_from_its_sizes(watched: Watched, kmp_sweep: Swe
     drawn = [(int(d.get_attribute("data-size")), float(d.get_attribute("data-rate"))) for d in dots]
     assert drawn == [(p["size"], pytest.approx(p["pass_rate"])) for p in kmp["sweep"]]
     assert not watched.errors
+
+
+def test_a_size_nothing_was_counted_at_is_not_drawn(
+    watched: Watched, kmp_sweep: Swept, tmp_path: Path
+) -> None:
+    # Hunt bb: a size a budget left unasked (n 0) was drawn at 0%, a collapse there is not.
+    from verification.reports.html import render_page
+
+    page = (kmp_sweep.run_dir / "reports" / "index.html").read_text()
+    data = json.loads(page.split('id="run-data">')[1].split("</script>")[0])
+    sweep = data["summary"]["scaffolds"]["kmp"]["sweep"]
+    sweep.append({**sweep[-1], "size": sweep[-1]["size"] * 2, "n": 0, "pass_rate": 0.0})
+    (tmp_path / "index.html").write_text(render_page(data))
+    watched.open((tmp_path / "index.html").as_uri())
+    (figure,) = watched.page.locator('#curves figure.curve[data-scaffold="kmp"]').all()
+    sizes = [int(d.get_attribute("data-size")) for d in figure.locator("circle.dot").all()]
+    assert sizes == [p["size"] for p in sweep if p["n"]] and len(sizes) == len(sweep) - 1
+    assert not watched.errors

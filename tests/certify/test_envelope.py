@@ -3,6 +3,8 @@ and which each size's, how each size is decided, and the envelope's sentence."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from tests.support.records import attempt_record
 from verification.catalog import default_catalog
 from verification.certify.envelope import (
@@ -108,6 +110,15 @@ def test_the_envelope_is_the_unbroken_run_of_certified_sizes_from_the_smallest()
         == "holds across the whole range tried (3 to 16 vertices)"
     )
     assert envelope_sentence([], "vertices") == "" and not holds_across_range([])
+    # Nothing decided at the smallest size (a budget stopped the run before it): no size
+    # failed, so none is said to (hunt bb: "holds at none of the sizes tried").
+    unasked = [
+        dataclasses.replace(_point(16, "INCOMPLETE"), n=0, score=0.0, answers=0),
+        _point(32, "CERTIFIED"),
+    ]
+    assert envelope_sentence(unasked, "vertices") == (
+        "undecided from the smallest size tried; 16 incomplete (0 case(s) counted)"
+    )
 
 
 def _answer(case: str, outcome: str, size: int) -> AttemptRecord:

@@ -253,3 +253,34 @@ def test_the_size_curve_holds_the_sweep_the_summary_states(tmp_path: Path) -> No
         assert int(mark["data-n"]) == point.n
     assert [float(marks[s]["data-rate"]) for s in ("8", "16")] == [1.0, 0.0]
     assert "![pass rate by size](kmp-sizes.svg)" in (reports / "kmp.md").read_text()
+
+
+def test_a_size_nothing_was_counted_at_is_no_point_of_the_curve(tmp_path: Path) -> None:
+    # Hunt bb: a budget stopped a run before any case of its largest size; the curve drew
+    # it at 0% and the table said 0.0%, a collapse the data does not have.
+    import dataclasses
+
+    from verification.certify.envelope import SizePoint
+    from verification.certify.results import ScaffoldResults
+    from verification.reports.charts import _size_marks
+    from verification.reports.generator import ReportGenerator
+
+    def point(size: int, n: int) -> SizePoint:
+        return SizePoint(
+            size,
+            float(n),
+            n,
+            n,
+            0,
+            0,
+            wilson_interval(n, n),
+            "CERTIFIED" if n else "INCOMPLETE",
+            False,
+        )
+
+    results = ScaffoldResults.from_records("dijkstra", [], planned=0)
+    results = dataclasses.replace(results, size_points=(point(16, 30), point(32, 30), point(64, 0)))
+    assert [mark.label for mark in _size_marks(results)] == ["16", "32"]
+    text = ReportGenerator(tmp_path).render_scaffold_report(results)
+    assert "| 64 | 0 | - | - | INCOMPLETE |" in text
+    assert "| 16 | 30 | 100.0% |" in text

@@ -261,7 +261,7 @@ def test_a_run_asked_all_at_once_sweeps_its_fixed_sizes_and_refuses_envelope(
     ("extra", "said"),
     [
         (["--sizes", "4,8"], "--sizes"),
-        (["--size", "8"], "--size or --case"),
+        (["--size", "8"], "--size, --case or -k"),
         (["--batch"], "--batch"),
         (["--shard", "1/2"], "--shard"),
     ],

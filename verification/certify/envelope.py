@@ -337,7 +337,12 @@ def envelope_sentence(points: Sequence[SizePoint], unit: str) -> str:
             + caveat
         )
     reached = certified_up_to(points)
-    said = f"up to {reached} {unit}" if reached is not None else "holds at none of the sizes tried"
+    if reached is not None:
+        said = f"up to {reached} {unit}"
+    elif points[0].status == "INCOMPLETE":  # nothing failed there: it was not decided
+        said = "undecided from the smallest size tried"
+    else:
+        said = "holds at none of the sizes tried"
     failing = fails_from(points)
     broken = next(p for p in points if p.status != "CERTIFIED")
     if failing is not None:

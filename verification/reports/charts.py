@@ -183,9 +183,13 @@ def _scaffold_mark(r: ScaffoldResults) -> ChartMark:
 
 
 def _size_marks(results: ScaffoldResults) -> list[ChartMark]:
-    """The size envelope's points, as the scaffold report's table shows them."""
+    """The size envelope's points with a rate, as the scaffold report's table shows them: a
+    size nothing was counted at (a budget stopped the run before it) has none, and drawn at
+    0% it read as a collapse the data does not have (hunt bb)."""
     return [
-        ChartMark(str(p.size), p.pass_rate, *p.interval, p.n, p.status) for p in results.size_points
+        ChartMark(str(p.size), p.pass_rate, *p.interval, p.n, p.status)
+        for p in results.size_points
+        if p.n
     ]
 
 

@@ -201,7 +201,7 @@ def planned_sweep(
         return {name: [] for name in scaffold_names}
     if settings.sizes is not None:
         if narrowed:
-            raise ConfigurationError("--sizes sweeps sizes: leave out --size and --case")
+            raise ConfigurationError("--sizes sweeps sizes: leave out --size, --case and -k")
         return {name: list(settings.sizes) for name in scaffold_names}
     if settings.level != "thorough" or narrowed:
         return None
@@ -217,7 +217,7 @@ def searches_envelope(settings: RunConfig, *, narrowed: bool, shard: bool = Fals
     if settings.envelope is True:
         refused = {
             "--sizes (the search chooses its sizes)": settings.sizes is not None,
-            "--size or --case (it searches sizes)": narrowed,
+            "--size, --case or -k (it searches sizes)": narrowed,
             "--batch (it decides one size before choosing the next)": settings.batch,
             "--shard (each size is decided before the next is chosen)": shard,
             "several models (each model's search takes its own course)": len(settings.model_names)

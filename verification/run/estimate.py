@@ -176,7 +176,8 @@ the longest is what a repair's prompt is priced at."""
 
 EXPECTED_AT = (1.0, 0.9)
 """The true pass rates ``--estimate`` states a plan's average cases at: a perfect scaffold
-(the cheapest), and one at the 0.90 threshold (the slowest to decide)."""
+(the cheapest), and one at the 0.90 threshold (about the slowest to decide: the most
+cases are asked just above it, 93.5 at 0.91 against 91.3 at standard)."""
 
 
 def plan_cases_line(plan: CertificationPlan, *, samples: int = 1, programs: bool = False) -> str:
@@ -197,7 +198,8 @@ def plan_cases_line(plan: CertificationPlan, *, samples: int = 1, programs: bool
         f"from {plan.looks[0]} stops a scaffold once decided; it asks at most {plan.cap} "
         f"{unit}{times} (the table prices that maximum), on average "
         f"{perfect.expected_cases:.0f} when every answer is right (p = 1.00) and "
-        f"{threshold.expected_cases:.0f} at a true pass rate of 0.90 (the slowest to decide)"
+        f"{threshold.expected_cases:.0f} at a true pass rate of 0.90 (about the slowest to "
+        "decide)"
     )
 
 

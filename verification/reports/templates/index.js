@@ -116,7 +116,8 @@
       var r = DATA.summary.scaffolds[name];
       // Only a sweep draws a curve: the tiers' default sizes (kmp: 8, 10, 24) belong to
       // different kinds of case, so joined they would read as a size effect there is none of.
-      var sweep = (r.sweep || []).slice().sort(function (a, b) { return a.size - b.size; });
+      // A size nothing was counted at has no rate to draw (the scaffold report says so).
+      var sweep = (r.sweep || []).filter(function (p) { return p.n > 0; }).sort(function (a, b) { return a.size - b.size; });
       if (sweep.length < 2) return;
       var sizes = sweep.map(function (p) { return p.size; });
       var fig = el("figure", { "class": "curve", "data-scaffold": name });
