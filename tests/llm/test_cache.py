@@ -376,3 +376,65 @@ def test_a_cache_of_another_format(tmp_path: Path, caplog: pytest.LogCaptureFixt
     before = newer.read_bytes()
     assert not ResponseCache(newer).open()
     assert "newer version" in caplog.text and newer.read_bytes() == before
+
+
+def test_copies_asked_while_the_first_is_out_are_one_request(
+    anthropic_env: FakeModelServer, tmp_path: Path
+) -> None:
+    # A tier with few inputs draws some again, and a segment of the plan asks its cases at
+    # once: the copies of an input missed the cache while the first was still out, and
+    # each was paid (n_queens' 40 cases at seed 3 hold 36 inputs).
+    import asyncio
+
+    from verification.llm.cache.provider import CachingProvider
+    from verification.llm.claude import ClaudeProvider
+    from verification.llm.retry import RetryPolicy
+
+    first_in, release = threading.Event(), threading.Event()
+
+    def held(text: str, **fields: Any) -> Callable[[RecordedRequest], Reply]:
+        def reply(sent: RecordedRequest) -> Reply:
+            first_in.set()
+            assert release.wait(30), "the test never let the first answer go"
+            return anthropic_env.message(text, **fields)
+
+        return reply
+
+    async def copies(stop_reason: str = "end_turn") -> list[LLMResponse]:
+        """Three copies of one request, the second and third asked while the first is out."""
+        first_in.clear()
+        release.clear()
+        claude = ClaudeProvider(
+            KEY, base_url=anthropic_env.base_url, retry_policy=RetryPolicy(max_retries=0)
+        )
+        provider = CachingProvider(claude, ResponseCache(tmp_path / stop_reason / CACHE_FILE))
+        request = LLMRequest(prompt=f"the input {stop_reason}", model=MODEL, case_id="a")
+        try:
+            first = asyncio.create_task(provider.generate(request))
+            assert await asyncio.to_thread(first_in.wait, 30), "the first request never came"
+            later = [
+                asyncio.create_task(provider.generate(request.model_copy(update={"case_id": c})))
+                for c in ("b", "c")
+            ]
+            await asyncio.sleep(0)  # both copies reach the cache and find the first out
+            release.set()
+            answers = [await first, *[await task for task in later]]
+            for answer in answers:
+                await provider.keep(request, answer)
+            return answers
+        finally:
+            await provider.aclose()
+
+    anthropic_env.script([held("the answer")])
+    answers = asyncio.run(copies())
+    assert len(anthropic_env.requests) == 1
+    assert [a.content for a in answers] == ["the answer"] * 3
+    assert [a.source for a in answers] == ["live", "cache", "cache"]
+    # An answer cut off by the output budget serves no copy: the next in line is asked,
+    # and its complete answer serves the last.
+    cut = held("cut", stop_reason="max_tokens")
+    anthropic_env.script([cut, anthropic_env.message("x"), anthropic_env.message("y")])
+    answers = asyncio.run(copies("max_tokens"))
+    assert len(anthropic_env.requests) == 1 + 2
+    assert answers[0].content == "cut"  # whichever copy was asked next, the other waited
+    assert sorted((a.content, a.source) for a in answers[1:]) == [("x", "cache"), ("x", "live")]

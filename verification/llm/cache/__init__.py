@@ -11,9 +11,11 @@ prompt, prompt, model, output budget, temperature, the sample index, and any fie
 later), so a changed scaffold or input is a miss, never a stale hit. Only complete answers
 are kept: the model ended its turn (``end_turn`` or ``stop_sequence``) with some text;
 errors, refusals, replies cut off by the output budget or the context window, and empty
-replies are asked again next time. Dry runs are never wrapped. No secret is written: the
-key is a hash, and an entry holds the answer, the provider's name, the model and the
-credential-free URL.
+replies are asked again next time. A request asked while the same one is out, or answered
+and not yet kept (a copy of an input in one segment of the plan), waits for that answer
+and is served it as from the cache, instead of being paid again. Dry runs are never
+wrapped. No secret is written: the key is a hash, and an entry holds the answer, the
+provider's name, the model and the credential-free URL.
 
 The wrapped provider's preflight is put off until the first request that has to go out,
 unless nothing from its server is cached yet (then every request will go out, and the

@@ -39,6 +39,9 @@ class CachingProvider(WrappingProvider):
         self._preflight_done = False
         self._preflight_error: BaseException | None = None
         self._preflight_lock = asyncio.Lock()
+        self._asked: dict[str, asyncio.Future[LLMResponse | None]] = {}
+        """Each request out now or answered live and not yet kept, by key (one event loop's:
+        a run's)."""
 
     async def _in_thread(self, call: Callable[[], T]) -> T:
         """``call()`` in a worker thread; when the caller is cancelled (Ctrl-C, SIGTERM), a
@@ -71,21 +74,43 @@ class CachingProvider(WrappingProvider):
         return await self._in_thread(functools.partial(self.cache.get, key))
 
     async def generate(self, request: LLMRequest) -> LLMResponse:
-        cached = await self.cached(request)
+        key = cache_key(self.name, self._server, request)
+        cached = await self._in_thread(functools.partial(self.cache.get, key))
         if cached is not None:
             return cached
-        await self._preflight_once()
-        return await self.inner.generate(request)
+        while (asked := self._asked.get(key)) is not None:
+            # The same request is out already, or answered and not yet journalled (a copy of
+            # an input in the same segment of the plan: n_queens' tiers repeat theirs): its
+            # complete answer serves this one, as the cache will once it is kept. One that
+            # fails or is cut off serves nothing: the next copy in line is asked.
+            answer = await asyncio.shield(asked)
+            if answer is not None:
+                return answer.model_copy(update={"source": "cache"})
+        asking: asyncio.Future[LLMResponse | None] = asyncio.get_running_loop().create_future()
+        self._asked[key] = asking
+        response = None
+        try:
+            await self._preflight_once()
+            response = await self.inner.generate(request)
+            return response
+        finally:
+            complete = response is not None and is_complete(response)
+            asking.set_result(response if complete else None)
+            if not complete and self._asked.get(key) is asking:
+                del self._asked[key]
 
     async def keep(self, request: LLMRequest, response: LLMResponse) -> None:
         """Keep a complete live answer, now that it is journalled; a write that fails is a
         warning (the answer is safe in the journal), never an error of the run."""
         await self.inner.keep(request, response)
+        key = cache_key(self.name, self._server, request)
+        if response.source == "live":
+            self._asked.pop(key, None)  # the cache serves its copies from here on
         if response.source not in ("live", "batch") or not is_complete(response):
             return
         put = functools.partial(
             self.cache.put,
-            cache_key(self.name, self._server, request),
+            key,
             response,
             provider=self.name,
             server=self._server,
