@@ -150,7 +150,12 @@ def test_every_field_one_way_of_running_determines_is_ruled_or_dropped(
 ) -> None:
     fields = scaffold_tests[spec.name].ONE_WAY_FIELDS
     declared = set(spec.code_rules) | set(spec.code_dropped_fields)
-    assert declared == fields, f"{spec.name}: ruled or dropped {sorted(declared)}"
+    assert declared == fields, (
+        f"{spec.name}: the spec's code_rules and code_dropped_fields name {sorted(declared)}, "
+        f"tests/catalog/test_{spec.name}.py's ONE_WAY_FIELDS {sorted(fields)}: a field only "
+        "one way of running the algorithm determines needs a rule (or a reason to drop it), "
+        "and the audit lists exactly those"
+    )
     text = code_format(spec, python_version="3.11", time_limit="1 s")
     for key in fields:
         stated = (
@@ -202,7 +207,15 @@ def test_a_ladder_short_of_1000_says_why_and_one_reaching_it_does_not(spec: Scaf
     """Issue 26 item 2: 1,000 vertices or items where the algorithm is polynomial; the spec
     states why where its ladder stops short, and the catalog page shows it."""
     short = max(spec.code_ladder) < 1000
-    assert bool(spec.code_size_limit) == short, spec.code_size_limit
+    assert bool(spec.code_size_limit) == short, (
+        f"{spec.name}: code_sizes reach {max(spec.code_ladder)}; "
+        + (
+            "declare code_sizes up to 1,000 (vertices, items) where the generator honours "
+            "them, or say in code_size_limit why the ladder stops short"
+            if short
+            else f"code_size_limit ({spec.code_size_limit!r}) is for a ladder short of 1,000"
+        )
+    )
     if short:
         assert spec.code_size_limit in _catalog_page()
     assert list(spec.code_ladder) == sorted(set(spec.code_ladder))
