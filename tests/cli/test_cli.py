@@ -806,3 +806,24 @@ def test_a_commit_is_recorded_only_from_the_packages_own_checkout(
     installed = version("scaffold-verification")
     own = project == "scaffold-verification"
     assert recorded == (f"{installed}+{commit}" if own else installed)
+
+
+def test_a_dry_run_that_fails_says_the_spec_is_at_fault(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt cc: a newcomer's render_answer the parser could not read gave "FAILED 0.0%" and a
+    # regression hint on the terminal; only the report said a dry run's failure is the spec's.
+    import dataclasses
+
+    catalog = default_catalog()
+    broken = dataclasses.replace(catalog["kmp"], render_answer=lambda answer: "Matches: none")
+    monkeypatch.setitem(catalog._specs, "kmp", broken)
+    argv = ["verify", "kmp", "--provider", "reference", "--cases", "5"]
+    assert main([*argv, "--output", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "kmp: FAILED on the reference's own answers, a defect of its spec" in out
+    assert "`check kmp` names it" in out
+    # a dry run that certifies says nothing of the kind
+    monkeypatch.undo()
+    assert main([*argv, "--output", str(tmp_path / "right")]) == 0
+    assert "defect of its spec" not in capsys.readouterr().out

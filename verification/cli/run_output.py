@@ -199,6 +199,17 @@ def print_summary(results: Any, label: str | None, summary: Path, level: str | N
     for r in results:  # a harness defect the status line alone does not name
         if r.incomplete_reason and r.incomplete_reason.startswith("validator"):
             print(f"{r.scaffold}: INCOMPLETE, {r.incomplete_reason} (its report says why)")
+    from verification.llm.dry_run import ReferenceProvider
+
+    if label == ReferenceProvider.label:
+        # The reference answers every case right: a failure is the spec's, not a model's.
+        for r in results:
+            if r.status in ("PARTIAL", "FAILED"):
+                print(
+                    f"{r.scaffold}: {r.status} on the reference's own answers, a defect of its "
+                    f"spec (render_answer, the parser or the validator): `check {r.scaffold}` "
+                    "names it"
+                )
     from verification.cases import printable
 
     print(f"report: {printable(str(summary))}")
