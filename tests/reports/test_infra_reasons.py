@@ -48,3 +48,24 @@ def test_a_replay_file_missing_a_scaffolds_cases_says_why_once(
     assert ": infra_error" not in report
     assert f"- {len(lost)} case(s): no recorded response" in report
     assert all(f"`{case_id}`" in report for case_id in lost)
+
+
+def test_the_section_counts_the_errors_it_lists(tmp_path: Path) -> None:
+    # Hunt bb: a swept size's errors are listed under "Infrastructure errors", but the
+    # heading gave the level's count: "(0, not counted)" above 31 cases.
+    import dataclasses
+
+    from tests.support.records import attempt_record
+    from verification.certify.results import ScaffoldResults
+    from verification.reports.generator import ReportGenerator
+
+    records = [
+        attempt_record(f"kmp-simple-{k:03d}", "infra_error" if k < 3 else "passed")
+        for k in range(10)
+    ]
+    results = ScaffoldResults.from_records("kmp", records, planned=10)
+    assert results.infra_errors == 3
+    swept = dataclasses.replace(results, infra_errors=0)  # the three a swept size's
+    text = ReportGenerator(tmp_path).render_scaffold_report(swept)
+    assert "## Infrastructure errors (3, not counted)" in text
+    assert "- 3 case(s):" in text
