@@ -144,9 +144,8 @@ def test_a_size_s_lift_counts_each_input_once_under_a_fixed_plan(tmp_path: Path)
     right = read_journal(run / "results.jsonl")
     scaffold = results_from_journal(manifest, right)["n_queens"]
     (point,) = scaffold.size_points
-    inputs = sorted(
-        {json.dumps(r.input, sort_keys=True) for r in right if r.case_id in point.cases}
-    )
+    at_4 = [r for r in right if "-s4-" in r.case_id]  # every case asked at the size
+    inputs = sorted({json.dumps(r.input, sort_keys=True) for r in at_4})
     missed = set(inputs[:3])  # the bare arm wrong on 3 inputs, each of their copies alike
     wrong = [
         r.model_copy(update={"outcome": "failed", "level": 3})
@@ -156,7 +155,7 @@ def test_a_size_s_lift_counts_each_input_once_under_a_fixed_plan(tmp_path: Path)
     ]
     bare = results_from_journal(manifest, wrong)["n_queens"]
     (row,) = scaffold_lift(bare, scaffold, wrong, right).sizes
-    assert len(point.cases) > len(inputs)  # copies among the size's cases
+    assert len(at_4) > len(inputs) == point.n  # copies among its cases, each input once
     assert row.comparison.shared == len(inputs)
     assert math.isclose(row.comparison.p_value, binomtest(3, 3, 0.5).pvalue)
     assert not row.lifted

@@ -35,9 +35,13 @@ def test_a_size_whose_inputs_ran_out_reads_the_plan_short() -> None:
     assert point.short_plan == dataclasses.replace(PLAN, looks=(20,), cap=20)
     # decided by a look of the plan: its whole OC
     assert size_point("kmp", 12, IDS, PLAN, _answers(copies=False), final=True).short_plan is None
-    # a fixed plan is read whole whatever it had (the quick level's 35)
+    # a fixed plan (the quick level's 35) counts each input once too, and reads short on
+    # what it had (hunt dd: 8 inputs of n_queens in 35 cases claimed the 35 cases' OC)
     fixed = size_point("kmp", 12, IDS, fixed_plan(35), _answers(copies=True), final=True)
-    assert fixed.short_plan is None
+    assert (fixed.n, fixed.status) == (20, "CERTIFIED")
+    assert fixed.short_plan == dataclasses.replace(fixed_plan(35), looks=(20,), cap=20)
+    whole = size_point("kmp", 12, IDS[:35], fixed_plan(35), _answers(copies=False), final=True)
+    assert whole.n == 35 and whole.short_plan is None
     # nothing decided, nothing claimed: 20 of 40 answers lost is INCOMPLETE
     lost = _answers(copies=False)[:20]
     assert size_point("kmp", 12, IDS, PLAN, lost, final=True).status == "INCOMPLETE"
@@ -114,3 +118,29 @@ def test_an_envelope_search_marks_a_size_decided_short() -> None:
     outcome = EnvelopeResult("n_queens", "board side", 8, None, tuple(tried), None, ())
     rows = [line for line in search_markdown(outcome).splitlines() if line[:4] in ("| 1 ", "| 2 ")]
     assert [row.split(" | ")[2] for row in rows] == ["CERTIFIED, ended short at 8", "CERTIFIED"]
+
+
+def test_a_quick_size_counts_each_input_once_and_reads_short(tmp_path: Path) -> None:
+    # Hunt dd: at the quick level n_queens' board of side 4 showed n = 35 and claimed the 35
+    # cases' OC (21 in 100 at 85%) on 8 inputs whose copies are answered alike.
+    settings = load_settings(provider="reference", results_dir=tmp_path, level="quick", sizes=[4])
+    run = asyncio.run(VerificationRunner(settings).run(["n_queens"]))
+    write_run_reports(run.paths, run.manifest, run.results, records=run.records)
+    (point,) = run.results["n_queens"].size_points
+    split = run_split(SPECS["n_queens"], run.manifest)
+    assert split is not None
+    at_4 = set(split.sizes[4])
+    inputs = {
+        input_key(r.test_case.input)
+        for r in run.results["n_queens"].results
+        if r.test_case.id in at_4
+    }
+    assert point.n == len(inputs) < len(at_4)
+    needed = math.ceil(THRESHOLDS["CERTIFIED"] * point.n)
+    at_85 = math.ceil(100 * binom.sf(needed - 1, point.n, 0.85) - 1e-9)
+    claim = (
+        f"- Size 4: By this plan (35 cases, the rate alone decides, a weak plan), which ended "
+        f"at {point.n} answered inputs, short of its 35 (the rate on those {point.n} decided), "
+        f"a scaffold whose true pass rate is 85% is certified in {at_85} runs of 100"
+    )
+    assert claim in (run.paths.reports / "n_queens.md").read_text()

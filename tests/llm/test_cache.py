@@ -438,3 +438,97 @@ def test_copies_asked_while_the_first_is_out_are_one_request(
     assert len(anthropic_env.requests) == 1 + 2
     assert answers[0].content == "cut"  # whichever copy was asked next, the other waited
     assert sorted((a.content, a.source) for a in answers[1:]) == [("x", "cache"), ("x", "live")]
+
+
+def test_a_copy_asked_while_the_first_answer_is_kept_or_cut_is_not_paid_again(
+    anthropic_env: FakeModelServer, tmp_path: Path
+) -> None:
+    # Hunt dd: keep() let go of the answer before the cache had written it (a copy asked
+    # meanwhile went out and was paid again: 37 calls for 36 inputs in two runs of three),
+    # and keeping a cut-off answer let go of the next copy's request out under the same key.
+    import asyncio
+
+    from verification.llm.cache.provider import CachingProvider
+    from verification.llm.claude import ClaudeProvider
+    from verification.llm.retry import RetryPolicy
+
+    claude = ClaudeProvider(
+        KEY, base_url=anthropic_env.base_url, retry_policy=RetryPolicy(max_retries=0)
+    )
+    cache = ResponseCache(tmp_path / CACHE_FILE)
+    writing, written = threading.Event(), threading.Event()
+    put = cache.put
+
+    def slow_put(*args: Any, **kwargs: Any) -> None:  # a busy disk, another run's lock
+        writing.set()
+        assert written.wait(30), "the test never let the write finish"
+        put(*args, **kwargs)
+
+    cache.put = slow_put  # type: ignore[method-assign]
+    provider = CachingProvider(claude, cache)
+    request = LLMRequest(prompt="kept", model=MODEL, case_id="a")
+
+    async def kept() -> list[LLMResponse]:
+        first = await provider.generate(request)
+        keeping = asyncio.create_task(provider.keep(request, first))
+        assert await asyncio.to_thread(writing.wait, 30)
+        copy = await provider.generate(request.model_copy(update={"case_id": "b"}))
+        written.set()
+        await keeping
+        later = await provider.generate(request.model_copy(update={"case_id": "c"}))
+        return [first, copy, later]
+
+    anthropic_env.script([anthropic_env.message("A")])
+    answers = asyncio.run(kept())
+    assert len(anthropic_env.requests) == 1
+    assert [(a.content, a.source) for a in answers] == [
+        ("A", "live"),
+        ("A", "cache"),
+        ("A", "cache"),
+    ]
+
+    cache.put = put  # type: ignore[method-assign]
+    first_in, release_first, second_in, release_second = (threading.Event() for _ in range(4))
+
+    def held(arrived: threading.Event, go: threading.Event, text: str, **fields: Any) -> Any:
+        def reply(sent: RecordedRequest) -> Reply:
+            arrived.set()
+            assert go.wait(30), "the test never let the answer go"
+            return anthropic_env.message(text, **fields)
+
+        return reply
+
+    cut_request = LLMRequest(prompt="cut", model=MODEL, case_id="a")
+
+    async def cut() -> list[LLMResponse]:
+        a = asyncio.create_task(provider.generate(cut_request))
+        assert await asyncio.to_thread(first_in.wait, 30)
+        b = asyncio.create_task(provider.generate(cut_request.model_copy(update={"case_id": "b"})))
+        for _ in range(50):  # b finds a out, and waits on it
+            await asyncio.sleep(0)
+        release_first.set()
+        cut_answer = await a
+        assert await asyncio.to_thread(second_in.wait, 30)  # b is out now, asked itself
+        await provider.keep(cut_request, cut_answer)  # journalled, then kept: nothing to keep
+        d = asyncio.create_task(provider.generate(cut_request.model_copy(update={"case_id": "d"})))
+        for _ in range(50):
+            await asyncio.sleep(0)
+        release_second.set()
+        try:
+            return [cut_answer, await b, await d]
+        finally:
+            await provider.aclose()
+
+    anthropic_env.script(
+        [
+            held(first_in, release_first, "cut", stop_reason="max_tokens"),
+            held(second_in, release_second, "B"),
+        ]
+    )
+    answers = asyncio.run(cut())
+    assert len(anthropic_env.requests) == 1 + 2  # the cut answer and b's: d waited on b
+    assert [(a.content, a.source) for a in answers] == [
+        ("cut", "live"),
+        ("B", "live"),
+        ("B", "cache"),
+    ]

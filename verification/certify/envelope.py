@@ -392,7 +392,7 @@ def size_points(
             wanted = set(ids)  # once per size, not once per answer
             tallies = CaseScores.fold(r for r in counted if r.test_case.id in wanted)
             copies: frozenset[str] = frozenset()
-            if split.plan.sequential and inputs is not None:
+            if inputs is not None:  # a fixed plan's too: copies are answered alike (hunt dd)
                 asked, errored = inputs
                 copies = later_copies(
                     ids,

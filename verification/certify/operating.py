@@ -156,6 +156,11 @@ def oc_sentence(
             f"By this plan ({plan.cap} case{'' if plan.cap == 1 else 's'}, the rate alone "
             f"decides{', a weak plan' if weak else ''})"
         )
+        if short is not None:
+            opening += (
+                f", which ended at {short.cap} answered inputs, short of its {plan.cap} (the "
+                f"rate on those {short.cap} decided),"
+            )
     sentence = (
         f"{opening} a scaffold whose true pass rate is 85% is certified in {most}"
         f"{certified_low} run{'' if certified_low == 1 else 's'} of 100, one at 95% in "

@@ -37,9 +37,12 @@ def scaffold_text(spec: ScaffoldSpec, builder: PromptBuilder) -> str:
     before = text.split("\n## ", 1)[0] if not text.startswith("## ") else ""
     if "title" not in sections or not _TITLE.search(before):
         # --baseline none sends the title with the task: a missing or demoted one is lost
+        bom = " (it starts with a byte-order mark, U+FEFF: save it as UTF-8 without one)"
         raise VerificationError(
-            "the file opens with no '# Title' line before its first section: a scaffold's "
-            "level-1 title comes first (every prompt, --baseline none's too, starts with it)"
+            "the file opens with no '# Title' line before its first section"
+            + (bom if text.startswith("\ufeff") else "")
+            + ": a scaffold's level-1 title comes first (every prompt, --baseline none's too, "
+            "starts with it)"
         )
     order = [key for key in sections if key in REQUIRED_SECTIONS]
     if order != list(REQUIRED_SECTIONS):
@@ -58,7 +61,9 @@ def scaffold_text(spec: ScaffoldSpec, builder: PromptBuilder) -> str:
     return text
 
 
-_TITLE = re.compile(r"^# \S", re.MULTILINE)
+_TITLE = re.compile(r"^ {0,3}#[ \t]+\S", re.MULTILINE)
+"""An ATX level-1 heading as CommonMark reads one (up to three spaces before it; one space
+or tab or more after the ``#``)."""
 
 
 def check_output_format(spec: ScaffoldSpec, text: str) -> str:

@@ -320,14 +320,15 @@ def look_status(plan: CertificationPlan, passed: Fraction, n: int, *, last: bool
 
 
 def ended_short(plan: CertificationPlan, decision: Decision | None) -> CertificationPlan | None:
-    """The plan as a run that ended short of its cap read it, when one did: a sequential
-    plan whose scaffold had fewer answers than its cap (its inputs ran out, each counted
-    once, or errors left fewer) decided by the point cut on the ``n`` there were, so its
-    looks up to ``n`` and ``n`` its last. Its exact OC, not the whole plan's, is what that
-    status claims. ``None`` for any other decision (a look's, the cap's, none yet)."""
+    """The plan as a run that ended short of its cap read it, when one did: a plan whose
+    scaffold or size had fewer answers than its cap (its inputs ran out, each counted once,
+    or errors left fewer) decided by the point cut on the ``n`` there were, so its looks up
+    to ``n`` and ``n`` its last (a fixed plan: the rate on ``n``). Its exact OC, not the
+    whole plan's, is what that decision claims. ``None`` for any other decision (a look's,
+    the cap's, none yet). A fixed plan's status is read on every case, copies too: only a
+    swept size's fixed plan counts inputs, and so ends short."""
     if (
         decision is None
-        or not plan.sequential
         or decision.status == "UNDECIDED"
         or decision.look is not None
         or not 0 < decision.n < plan.cap

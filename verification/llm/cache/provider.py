@@ -104,10 +104,19 @@ class CachingProvider(WrappingProvider):
         warning (the answer is safe in the journal), never an error of the run."""
         await self.inner.keep(request, response)
         key = cache_key(self.name, self._server, request)
-        if response.source == "live":
-            self._asked.pop(key, None)  # the cache serves its copies from here on
+        if await self._put(key, request, response):
+            # Only now does the cache serve its copies (one asked while the write was under
+            # way went out and was paid again; hunt dd). An entry still out is the next copy
+            # in line after a cut-off answer, under the same key: it stays. After a write
+            # that failed, the answer stays to serve the run's copies.
+            asked = self._asked.get(key)
+            if asked is not None and asked.done():
+                del self._asked[key]
+
+    async def _put(self, key: str, request: LLMRequest, response: LLMResponse) -> bool:
+        """Write a complete live answer to the cache: whether it was kept."""
         if response.source not in ("live", "batch") or not is_complete(response):
-            return
+            return False
         put = functools.partial(
             self.cache.put,
             key,
@@ -126,3 +135,5 @@ class CachingProvider(WrappingProvider):
                 type(exc).__name__,
                 exc,
             )
+            return False
+        return self.cache.usable  # a cache given up on keeps nothing, and says so once
