@@ -119,18 +119,20 @@ def test_a_search_that_failed_and_stopped_says_so(
 def test_a_size_decided_short_states_its_own_claim(
     watched: Watched, kmp_sweep: Swept, tmp_path: Path
 ) -> None:
-    # The sweep's page data as a run that certifies would have it, its length 8 decided on
-    # fewer inputs than the plan's cap (n_queens' board of side 4 has 8 inputs): the claim
-    # summary.json states for it is on the page, beside what each status claims.
+    # The sweep's page data with its length 8 decided on fewer inputs than the plan's cap
+    # (n_queens' board of side 4 has 8 inputs): the claim summary.json states for it is on
+    # the page beside what every size's decision claims, whether the run certifies or not
+    # (hunt ee: a quick run, which certifies nothing, hid it and kept the 35 cases' claim).
     page = (kmp_sweep.run_dir / "reports" / "index.html").read_text()
     data = json.loads(page.split('id="run-data">')[1].split("</script>")[0])
     kmp = data["summary"]["scaffolds"]["kmp"]
-    claim = "By this plan (standard: ...), which ended at 8 answered inputs <b>& so on</b>."
+    claim = "By this plan (35 cases ...), which ended at 8 answered inputs <b>& so on</b>."
     kmp["sweep"][0]["short_oc"] = claim
-    for uncertified, shown in (("a dry run", []), (None, [f"kmp at 8 text length. {claim}"])):
+    for uncertified in ("quick certifies nothing", None):
         kmp["uncertified"] = uncertified
         (tmp_path / "index.html").write_text(render_page(data))
         watched.open((tmp_path / "index.html").as_uri())
-        said = watched.page.locator('#claims p.size-claim[data-scaffold="kmp"][data-size="8"]')
-        assert said.all_inner_texts() == shown  # a dry run claims nothing, as for the status
+        said = watched.page.locator('#curves p.size-claim[data-scaffold="kmp"][data-size="8"]')
+        assert said.all_inner_texts() == [f"kmp at 8 text length: {claim}"]
+        assert watched.page.locator('#curves p.size-oc[data-scaffold="kmp"]').count() == 1
     assert not watched.errors and not watched.requests

@@ -159,3 +159,29 @@ def test_a_size_s_lift_counts_each_input_once_under_a_fixed_plan(tmp_path: Path)
     assert row.comparison.shared == len(inputs)
     assert math.isclose(row.comparison.p_value, binomtest(3, 3, 0.5).pvalue)
     assert not row.lifted
+
+
+def test_an_arm_undecided_at_its_smallest_size_is_said_so(tmp_path: Path) -> None:
+    # Hunt ee: the lift said the bare arm was certified "at none of the sizes tried" where its
+    # smallest size was INCOMPLETE, not failed; its own envelope says "undecided from ...".
+    argv = ["verify", "n_queens", "--level", "quick", "--sizes", "4", "--provider", "reference"]
+    assert main([*argv, "--output", str(tmp_path)]) in (0, 1)
+    (run,) = (tmp_path / "runs").iterdir()
+    manifest = read_manifest_file(run / "manifest.json")
+    right = read_journal(run / "results.jsonl")
+    at_4 = [r for r in right if "-s4-" in r.case_id]
+    lost = sorted({json.dumps(r.input, sort_keys=True) for r in at_4})[:2]  # 2 of 8 inputs
+    errored = [
+        r.model_copy(update={"outcome": "infra_error", "level": None, "answer": None})
+        if r in at_4 and json.dumps(r.input, sort_keys=True) in lost
+        else r
+        for r in right
+    ]
+    scaffold = results_from_journal(manifest, right)["n_queens"]
+    bare = results_from_journal(manifest, errored)["n_queens"]
+    assert [p.status for p in bare.size_points] == ["INCOMPLETE"]
+    sentence = lift_sentence(scaffold_lift(bare, scaffold, errored, right))
+    assert "without, undecided from the smallest size tried" in sentence
+    assert "at none of the sizes tried" not in sentence
+    swapped = lift_sentence(scaffold_lift(scaffold, bare, right, errored))
+    assert swapped.startswith("With the scaffold undecided from the smallest size tried; ")

@@ -143,4 +143,31 @@ def test_a_quick_size_counts_each_input_once_and_reads_short(tmp_path: Path) -> 
         f"at {point.n} answered inputs, short of its 35 (the rate on those {point.n} decided), "
         f"a scaffold whose true pass rate is 85% is certified in {at_85} runs of 100"
     )
-    assert claim in (run.paths.reports / "n_queens.md").read_text()
+    report = (run.paths.reports / "n_queens.md").read_text()
+    assert claim in report
+    # The level's n counts the level's cases: the sweep's copies are no repeats of them
+    # (hunt ee: "5 of 5 planned; 45 of them repeat an earlier case's input").
+    results = run.results["n_queens"]
+    level = [r for r in results.results if r.test_case.id not in at_4]
+    assert results.repeated_inputs == len(level) - len(
+        {input_key(r.test_case.input) for r in level}
+    )
+    assert f"{results.repeated_inputs} of them repeat" in report or not results.repeated_inputs
+    assert f"{len(at_4) - point.n} of them repeat" not in report
+
+
+def test_under_a_fixed_plan_an_error_on_an_input_answered_later_lost_nothing() -> None:
+    # Hunt ee: one error on the first case of an input whose copy was answered left a quick
+    # size INCOMPLETE (1 unfinished of 9 inputs' cases). No look reads a fixed plan in
+    # order: the input was answered, and its error lost nothing.
+    records = _answers(copies=True, copy_outcome="infra_error")
+    first_lost = [  # each input's first case lost to an error, its copy answered
+        record.model_copy(update={"case_id": IDS[k ^ 1], "index": k ^ 1})
+        for k, record in enumerate(records)
+    ]
+    fixed = size_point("kmp", 12, IDS, fixed_plan(40), first_lost, final=True)
+    assert (fixed.n, fixed.status) == (20, "CERTIFIED")
+    assert fixed.short_plan == dataclasses.replace(fixed_plan(40), looks=(20,), cap=20)
+    # A sequential plan's looks read the plan's order: there the first case's error is the
+    # input's own, and a resume asks it again.
+    assert size_point("kmp", 12, IDS, PLAN, first_lost, final=True).status == "INCOMPLETE"

@@ -266,7 +266,14 @@ def _reach(
     """One arm's envelope (``bare``: the arm without the scaffold): "up to 16 vertices,
     failing from 24 (FAILED)"."""
     if up_to is None:
-        said = "at none of the sizes tried"
+        decided = [row.bare_status if bare else row.scaffold_status for row in lift.sizes]
+        first = next((status for status in decided if status is not None), None)
+        # As the arm's own envelope says it: nothing failed at an INCOMPLETE size (hunt ee)
+        said = (
+            "undecided from the smallest size tried"
+            if first == "INCOMPLETE"
+            else "at none of the sizes tried"
+        )
     else:
         said = f"up to {up_to} {lift.unit}"
         if fails is None and all(row.size is not None and row.size <= up_to for row in lift.sizes):
@@ -299,7 +306,8 @@ def lift_sentence(lift: Lift) -> str:
         without = _reach(
             lift.bare_certified_up_to, lift.bare_fails_from, lift, lift.bare_stopped, bare=True
         )
-        said.append(f"With the scaffold certified {with_it}; without, {without}.")
+        opening = "With the scaffold " + ("" if with_it.startswith("undecided") else "certified ")
+        said.append(f"{opening}{with_it}; without, {without}.")
     rows = lift.sizes or (lift.overall,)
     lifted = [row for row in rows if row.lifted]
     lowered = [row for row in rows if row.lowered]

@@ -25,7 +25,6 @@ that looked as it went. The status a decision gives is the rate's at that look, 
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -188,20 +187,14 @@ class ScaffoldResults:
     those past it are in :attr:`asked_after`): shown, counted by no look, so ``n`` counts
     distinct inputs."""
 
-    @functools.cached_property
-    def repeated_inputs(self) -> int:
-        """Counted cases whose input an earlier counted case had: a tier with few possible
-        inputs (small boards, short texts) draws some again. A fixed plan counts each in
-        ``n`` (the interval clusters the copies:
-        :func:`~verification.certify.inputs.input_tallies`); a sequential one counts none
-        (:attr:`copies`). The report says how many, so a rate over many copies of one easy
-        input is seen for what it is."""
-        counted = {  # a program is its own request, whatever input its record holds
-            r.test_case.id: r.test_case.input
-            for r in self.results
-            if r.outcome != "infra_error" and not isinstance(r.test_case, ProgramTask)
-        }
-        return len(counted) - len({input_key(value) for value in counted.values()})
+    repeated_inputs: int = 0
+    """The level's counted cases whose input an earlier counted case had: a tier with few
+    possible inputs (small boards, short texts) draws some again. A fixed plan counts each in
+    ``n`` (the interval clusters the copies:
+    :func:`~verification.certify.inputs.input_tallies`); a sequential one counts none
+    (:attr:`copies`). The report says how many, so a rate over many copies of one easy input
+    is seen for what it is. A sweep's cases are not the level's: each size counts its own
+    inputs once (hunt ee: "5 of 5 planned; 45 of them repeat ...")."""
 
     @property
     def short_plan(self) -> CertificationPlan | None:
@@ -302,6 +295,7 @@ class ScaffoldResults:
         if split is not None:  # the sweep's own cases speak for their sizes only
             counted = [r for r in every if r.test_case.id in split.level]
             infra = [r for r in every_infra if r.test_case.id in split.level]
+        level_counted = counted
         cases = CaseScores.fold(counted)
         failures = Counter(r.level for r in counted if not r.passed and r.level is not None)
         usage: Counter[str] = Counter()
@@ -399,7 +393,19 @@ class ScaffoldResults:
             decision=decision,
             asked_after=asked_after,
             copies=copies,
+            repeated_inputs=_repeated(level_counted),
         )
+
+
+def _repeated(counted: Sequence[TestResult]) -> int:
+    """Of ``counted``, those whose input an earlier one had (a program is its own request,
+    whatever input its record holds)."""
+    inputs = {
+        r.test_case.id: r.test_case.input
+        for r in counted
+        if not isinstance(r.test_case, ProgramTask)
+    }
+    return len(inputs) - len({input_key(value) for value in inputs.values()})
 
 
 def results_from_journal(
