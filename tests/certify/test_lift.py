@@ -19,8 +19,9 @@ from verification.cli import main
 from verification.reports.generator import write_run_reports
 from verification.reports.lift import lift_markdown, pair_lift, render_lift
 from verification.store.journal import read_journal
-from verification.store.manifests import read_manifest_file
+from verification.store.manifests import RunManifest, read_manifest_file
 from verification.store.paths import RunPaths
+from verification.store.records import AttemptRecord
 
 
 @pytest.mark.slow  # a dry-run pair over two sizes: a few seconds
@@ -132,19 +133,27 @@ def test_the_lift_over_every_case_counts_each_input_once(tmp_path: Path) -> None
     )
 
 
+def _quick_board_of_4(
+    tmp_path: Path,
+) -> tuple[RunManifest, list[AttemptRecord], list[AttemptRecord]]:
+    """A quick dry run of n_queens swept at side 4 (8 inputs in 35 cases): its manifest, its
+    journal, and the journal's lines of every case asked at the size."""
+    argv = ["verify", "n_queens", "--level", "quick", "--sizes", "4", "--provider", "reference"]
+    assert main([*argv, "--output", str(tmp_path)]) in (0, 1)
+    (run,) = (tmp_path / "runs").iterdir()
+    right = read_journal(run / "results.jsonl")
+    at_4 = [r for r in right if "-s4-" in r.case_id]
+    return read_manifest_file(run / "manifest.json"), right, at_4
+
+
 def test_a_size_s_lift_counts_each_input_once_under_a_fixed_plan(tmp_path: Path) -> None:
     # Hunt bb: the quick level decides each size on a fixed 35 cases, copies kept; n_queens'
     # board of side 4 has 8 inputs, and its row paired the 35 cases apart, so 3 inputs the
     # bare arm got wrong read as 13 discordant pairs: p 0.0002, "lifts", where the 8
     # inputs give the exact sign test's 0.25.
-    argv = ["verify", "n_queens", "--level", "quick", "--sizes", "4", "--provider", "reference"]
-    assert main([*argv, "--output", str(tmp_path)]) in (0, 1)
-    (run,) = (tmp_path / "runs").iterdir()
-    manifest = read_manifest_file(run / "manifest.json")
-    right = read_journal(run / "results.jsonl")
+    manifest, right, at_4 = _quick_board_of_4(tmp_path)
     scaffold = results_from_journal(manifest, right)["n_queens"]
     (point,) = scaffold.size_points
-    at_4 = [r for r in right if "-s4-" in r.case_id]  # every case asked at the size
     inputs = sorted({json.dumps(r.input, sort_keys=True) for r in at_4})
     missed = set(inputs[:3])  # the bare arm wrong on 3 inputs, each of their copies alike
     wrong = [
@@ -164,12 +173,7 @@ def test_a_size_s_lift_counts_each_input_once_under_a_fixed_plan(tmp_path: Path)
 def test_an_arm_undecided_at_its_smallest_size_is_said_so(tmp_path: Path) -> None:
     # Hunt ee: the lift said the bare arm was certified "at none of the sizes tried" where its
     # smallest size was INCOMPLETE, not failed; its own envelope says "undecided from ...".
-    argv = ["verify", "n_queens", "--level", "quick", "--sizes", "4", "--provider", "reference"]
-    assert main([*argv, "--output", str(tmp_path)]) in (0, 1)
-    (run,) = (tmp_path / "runs").iterdir()
-    manifest = read_manifest_file(run / "manifest.json")
-    right = read_journal(run / "results.jsonl")
-    at_4 = [r for r in right if "-s4-" in r.case_id]
+    manifest, right, at_4 = _quick_board_of_4(tmp_path)
     lost = sorted({json.dumps(r.input, sort_keys=True) for r in at_4})[:2]  # 2 of 8 inputs
     errored = [
         r.model_copy(update={"outcome": "infra_error", "level": None, "answer": None})
