@@ -380,9 +380,9 @@ def size_points(
 ) -> tuple[SizePoint, ...]:
     """Each swept size decided on its cases: ``split``'s ids at it, by its plan on their
     scores in sweep order (INCOMPLETE as a run is, up to where it decided), each input
-    counted once when the plan is sequential (``inputs``: the inputs of the cases answered
-    and of those lost to errors alone, by id), else every counted case recorded at it by
-    the point cut."""
+    counted once (``inputs``: the inputs of the cases answered and of those lost to errors
+    alone, by id; a fixed plan's error on an input another case answered lost nothing),
+    else every counted case recorded at it by the point cut."""
     points = []
     for size in sorted(set(swept)):
         decision = None
