@@ -77,9 +77,10 @@ def test_the_oracle_is_run_on_the_reference_s_answers(
     monkeypatch.setattr(checks, "_CHECKOUT_TESTS", tests)
     module = tests / f"test_{SPEC.name}.py"
     cases = list(checks.calibration_cases(SPEC, 3))
-    oracle = (
-        "ONE_WAY_FIELDS = frozenset()\n\n\n"
-        "def oracle(test_input, answer):\n    return len(test_input['array']) < {}\n"
+    oracle = (  # numpy's bool, as an oracle may give it: pytest's assert takes it
+        "import numpy\n\nONE_WAY_FIELDS = frozenset()\n\n\n"
+        "def oracle(test_input, answer):\n"
+        "    return numpy.bool_(len(test_input['array']) < {})\n"
     )
     for limit, passes in ((10**6, True), (0, False)):
         module.write_text(oracle.format(limit), encoding="utf-8")
@@ -99,6 +100,20 @@ def test_the_oracle_is_run_on_the_reference_s_answers(
     sys.modules.pop(f"_scaffold_test_of_{SPEC.name}", None)
     with pytest.raises(checks._Warned, match="could not be imported here"):
         checks._check_oracle(SPEC, cases)
+    # one that skips itself where a dependency is missing (pytest's skip is no Exception)
+    module.write_text(
+        "import pytest\n\npytest.importorskip('no_such_package')\nONE_WAY_FIELDS = frozenset()"
+        "\n\n\ndef oracle(i, a):\n    return True\n"
+    )
+    sys.modules.pop(f"_scaffold_test_of_{SPEC.name}", None)
+    try:
+        checks._check_oracle(SPEC, cases)
+    except checks._Warned as warned:
+        assert "could not be imported here" in str(warned)
+    except BaseException as exc:  # the skip itself: check would end on it
+        pytest.fail(f"check let {type(exc).__name__} out of the oracle's import")
+    else:
+        pytest.fail("a module that skipped itself was no warning")
     sys.modules.pop(f"_scaffold_test_of_{SPEC.name}", None)
     # the checkout's own oracle, through check
     monkeypatch.undo()

@@ -468,14 +468,16 @@ def _check_oracle(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
         return f"{shown} defines oracle (no case was drawn to hold the reference to it)"
     try:
         oracle = _checkout_module(spec.name, path, root).oracle
-    except Exception as exc:  # the tests' own imports (pytest, hypothesis) may be missing
+    except BaseException as exc:  # its imports missing, or pytest.importorskip's skip
+        if isinstance(exc, KeyboardInterrupt):
+            raise
         raise _Warned(
             f"{shown} defines oracle, but it could not be imported here ({type(exc).__name__}: "
             f"{str(exc)[:200]}): the guide's pytest line runs it"
         ) from exc
     held = _first_of_each_tier(cases)
     for case in held:
-        if oracle(case.input, case.expected) is not True:
+        if not oracle(case.input, case.expected):  # as pytest asserts it (numpy's bool too)
             raise VerificationError(
                 f"{case.id}: the oracle of {shown} rejects the reference's answer "
                 f"{_json_key(case.expected)[:200]} to {_json_key(case.input)[:200]}"
