@@ -92,11 +92,7 @@ def test_a_pairs_reports_take_the_lift_given_and_say_what_its_figures_are_once(
 def test_no_lift_is_claimed_over_an_incomplete_arm(tmp_path: Path) -> None:
     # A helper's hunt: a bare arm whose wrong answers were counted and whose other answers
     # were errors read INCOMPLETE, and the pair still said "the scaffold lifts the pass rate".
-    argv = ["verify", "kmp", "--cases", "24", "--provider", "reference"]
-    assert main([*argv, "--output", str(tmp_path)]) == 0
-    (run,) = (tmp_path / "runs").iterdir()
-    manifest = read_manifest_file(run / "manifest.json")
-    right = read_journal(run / "results.jsonl")
+    manifest, right = _dry_run(tmp_path, "kmp", "--cases", "24")
     wrong = [
         r.model_copy(update={"outcome": "failed" if k % 2 else "infra_error", "level": 3})
         for k, r in enumerate(right)
@@ -114,11 +110,7 @@ def test_no_lift_is_claimed_over_an_incomplete_arm(tmp_path: Path) -> None:
 def test_the_lift_over_every_case_counts_each_input_once(tmp_path: Path) -> None:
     # Hunt x: the lift's row of every case counted copies of one input apart (90 shared
     # cases of n_queens' 60 inputs) where its status and `compare` count each once.
-    argv = ["verify", "kmp", "--cases", "24", "--provider", "reference"]
-    assert main([*argv, "--output", str(tmp_path)]) == 0
-    (run,) = (tmp_path / "runs").iterdir()
-    manifest = read_manifest_file(run / "manifest.json")
-    right = read_journal(run / "results.jsonl")
+    manifest, right = _dry_run(tmp_path, "kmp", "--cases", "24")
     # Every input asked three times (cases 3k, 3k+1, 3k+2), the bare arm wrong on each.
     copied = [
         r.model_copy(update={"input": right[3 * (k // 3)].input}) for k, r in enumerate(right)
@@ -133,17 +125,25 @@ def test_the_lift_over_every_case_counts_each_input_once(tmp_path: Path) -> None
     )
 
 
+def _dry_run(
+    tmp_path: Path, *argv: str, exits: tuple[int, ...] = (0,)
+) -> tuple[RunManifest, list[AttemptRecord]]:
+    """The manifest and journal of ``verify *argv`` with the reference provider (its only
+    run in ``tmp_path``), which exits with one of ``exits``."""
+    done = main(["verify", *argv, "--provider", "reference", "--output", str(tmp_path)])
+    assert done in exits
+    (run,) = (tmp_path / "runs").iterdir()
+    return read_manifest_file(run / "manifest.json"), read_journal(run / "results.jsonl")
+
+
 def _quick_board_of_4(
     tmp_path: Path,
 ) -> tuple[RunManifest, list[AttemptRecord], list[AttemptRecord]]:
     """A quick dry run of n_queens swept at side 4 (8 inputs in 35 cases): its manifest, its
     journal, and the journal's lines of every case asked at the size."""
-    argv = ["verify", "n_queens", "--level", "quick", "--sizes", "4", "--provider", "reference"]
-    assert main([*argv, "--output", str(tmp_path)]) in (0, 1)
-    (run,) = (tmp_path / "runs").iterdir()
-    right = read_journal(run / "results.jsonl")
-    at_4 = [r for r in right if "-s4-" in r.case_id]
-    return read_manifest_file(run / "manifest.json"), right, at_4
+    argv = ("n_queens", "--level", "quick", "--sizes", "4")
+    manifest, right = _dry_run(tmp_path, *argv, exits=(0, 1))
+    return manifest, right, [r for r in right if "-s4-" in r.case_id]
 
 
 def test_a_size_s_lift_counts_each_input_once_under_a_fixed_plan(tmp_path: Path) -> None:
