@@ -22,7 +22,7 @@ from verification.cases import (
 )
 from verification.catalog import default_catalog
 from verification.certify import checks
-from verification.certify.checks import _check_tolerances, calibration_cases
+from verification.certify.case_checks import calibration_cases, check_tolerances
 from verification.certify.hash_seed import hash_seed_verdicts
 from verification.cli import main
 from verification.config import packaged_scaffolds_dir
@@ -205,8 +205,8 @@ def test_a_numeric_answer_without_a_stated_tolerance_fails_the_check() -> None:
     exact = dataclasses.replace(monte_carlo, validator=ExactMatchValidator())
     cases = list(calibration_cases(exact, 2))
     with pytest.raises(VerificationError, match="states no tolerance"):
-        _check_tolerances(exact, cases)
-    assert "estimate: absolute" in _check_tolerances(monte_carlo, cases)
+        check_tolerances(exact, cases)
+    assert "estimate: absolute" in check_tolerances(monte_carlo, cases)
 
 
 _HOSTILE = [
