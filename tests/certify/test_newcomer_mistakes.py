@@ -5,7 +5,8 @@ arrays), a generator that ignores its rng (all passed; a run certified on 3 inpu
 oracle that rejects the reference's answers (all passed: only pytest ran it), a missing or
 demoted title, Conventions out of place, a validator that raises, a dry-run answer that
 parses to something else, a package scaffold on generic mutants, and an inverted size range
-that named no scaffold."""
+that named no scaffold, and a test module or oracle that never returns (``check`` waited
+for ever)."""
 
 from __future__ import annotations
 
@@ -118,6 +119,37 @@ def test_the_oracle_is_run_on_the_reference_s_answers(
     # the checkout's own oracle, through check
     monkeypatch.undo()
     assert "oracle accepts" in checked(SPEC, origin=ORIGIN)["oracle"].detail
+
+
+@pytest.mark.parametrize(
+    ("top", "oracle_body", "said"),
+    [
+        ("while True:\n    pass\n", "return True", "importing tests/catalog/test_merge_sort.py"),
+        ("", "while True:\n        pass", "merge_sort-simple-000: the oracle of"),
+    ],
+    ids=["loop at import", "oracle that loops"],
+)
+def test_a_test_module_that_never_returns_fails_check_instead_of_hanging_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, top: str, oracle_body: str, said: str
+) -> None:
+    tests = tmp_path / "tests" / "catalog"
+    tests.mkdir(parents=True)
+    monkeypatch.setattr(checks, "_CHECKOUT_TESTS", tests)
+    monkeypatch.setattr(checks, "ORACLE_SECONDS", 0.2)
+    (tests / f"test_{SPEC.name}.py").write_text(
+        f"ONE_WAY_FIELDS = frozenset()\n\n{top}\n\ndef oracle(test_input, answer):\n"
+        f"    {oracle_body}\n",
+        encoding="utf-8",
+    )
+    sys.modules.pop(f"_scaffold_test_of_{SPEC.name}", None)
+    try:
+        with pytest.raises(
+            VerificationError, match=r"did not (end|return) within 0\.2 s"
+        ) as raised:
+            checks._check_oracle(SPEC, list(checks.calibration_cases(SPEC, 1)))
+    finally:
+        sys.modules.pop(f"_scaffold_test_of_{SPEC.name}", None)
+    assert said in str(raised.value)
 
 
 @pytest.mark.parametrize(

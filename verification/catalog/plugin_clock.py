@@ -34,7 +34,7 @@ from typing import NoReturn
 from verification.cases import printable
 from verification.errors import PluginError
 
-__all__ = ["GIVE_UP_AFTER", "PLUGIN_CALL_SECONDS", "PluginClock", "time_limit"]
+__all__ = ["GIVE_UP_AFTER", "PLUGIN_CALL_SECONDS", "PluginClock", "time_limit", "timed_out_after"]
 
 PLUGIN_CALL_SECONDS = 60.0
 """How long one call into a plugin may run (a case's drawing, a validation, ...): the
@@ -100,6 +100,20 @@ def time_limit(
         yield
     finally:
         _disarm(previous)
+
+
+@contextmanager
+def timed_out_after(seconds: float) -> Iterator[None]:
+    """:func:`time_limit` for a block that is no plugin's call (a checkout's test module
+    ``check`` imports): past ``seconds`` the block ends in :class:`TimeoutError`, which its
+    caller words. The exception raised in the block's code is a ``BaseException``, so an
+    ``except Exception`` there does not swallow it; one that catches everything meets it
+    again each second after."""
+    try:
+        with time_limit(seconds):
+            yield
+    except _Overran:
+        raise TimeoutError(f"did not return within {seconds:g} s") from None
 
 
 def _disarm(previous: object) -> None:

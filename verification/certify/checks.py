@@ -30,6 +30,7 @@ from typing import Any
 from verification.cases import TIERS, TestCase, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
+from verification.catalog.plugin_clock import timed_out_after
 from verification.catalog.spec import STRESS_TIERS, ScaffoldSpec
 from verification.certify.case_checks import (
     CALIBRATION_SEED,
@@ -63,6 +64,7 @@ from verification.llm.prompt_builder import (
 __all__ = [
     "CASES_PER_TIER",
     "MUTANT_COVERAGE",
+    "ORACLE_SECONDS",
     "SIZE_BUDGET",
     "SIZE_DRAWS",
     "STRESS_POINTS",
@@ -221,6 +223,9 @@ def _hash_seed_verdict(name: str, known: Mapping[str, str | VerificationError] |
 
 _CHECKOUT_TESTS = Path(__file__).resolve().parents[2] / "tests" / "catalog"
 """Where the package's scaffolds keep their oracles, in a checkout of the harness."""
+ORACLE_SECONDS = 60.0
+"""How long importing a scaffold's test module, or one call of its oracle, may run: each
+takes well under a second for the package's scaffolds."""
 
 
 def _check_oracle(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
@@ -254,7 +259,13 @@ def _check_oracle(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
     if not cases:
         return f"{shown} defines oracle (no case was drawn to hold the reference to it)"
     try:
-        oracle = _checkout_module(spec.name, path, root).oracle
+        with timed_out_after(ORACLE_SECONDS):
+            oracle = _checkout_module(spec.name, path, root).oracle
+    except TimeoutError:  # a loop at its top level, where `check` waited for ever
+        raise VerificationError(
+            f"importing {shown} did not end within {ORACLE_SECONDS:g} s: its top level runs "
+            "too long (a loop, or work that belongs in a test)"
+        ) from None
     except BaseException as exc:  # its imports missing, or pytest.importorskip's skip
         if isinstance(exc, KeyboardInterrupt):
             raise
@@ -264,7 +275,14 @@ def _check_oracle(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
         ) from exc
     held = first_of_each_tier(cases)
     for case in held:
-        if not oracle(case.input, case.expected):  # as pytest asserts it (numpy's bool too)
+        try:
+            with timed_out_after(ORACLE_SECONDS):
+                accepted = oracle(case.input, case.expected)
+        except TimeoutError:
+            raise VerificationError(
+                f"{case.id}: the oracle of {shown} did not return within {ORACLE_SECONDS:g} s"
+            ) from None
+        if not accepted:  # as pytest asserts it (numpy's bool too)
             raise VerificationError(
                 f"{case.id}: the oracle of {shown} rejects the reference's answer "
                 f"{json_key(case.expected)[:200]} to {json_key(case.input)[:200]}"
