@@ -15,7 +15,8 @@ takes ``case``) and then wrapped by :func:`guarded_spec`: every call into the pl
 validator, size measure) raises :class:`~verification.errors.PluginError`, naming the
 distribution and the scaffold, when the plugin raises (a ``KeyboardInterrupt`` with no
 Ctrl-C included) or returns what its contract forbids (a reference's answer that does not
-fit the spec's own answer schema included; the package's scaffolds are held to that by
+fit the spec's own answer schema, or an input whose size its measure reads as other than
+the size its generator was asked for, included; the package's scaffolds are held to both by
 their tests, not per case). The runner turns that error into an
 infrastructure error of the case, so the scaffold is INCOMPLETE with the plugin's error as
 the reason and every other scaffold runs.
@@ -27,6 +28,7 @@ import asyncio
 import dataclasses
 import functools
 import json
+import random
 import signal
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -38,7 +40,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError, model_validator
 
-from verification.cases import TestCase, printable, to_json_data
+from verification.cases import TestCase, Tier, printable, to_json_data
 from verification.catalog import plugin_clock
 from verification.catalog.spec import ScaffoldSpec
 from verification.errors import PluginError, SpecError
@@ -293,7 +295,27 @@ def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
 
         return guarded
 
-    size = dataclasses.replace(spec.size, measure=guard("size measure", spec.size.measure, _count))
+    measure = guard("size measure", spec.size.measure, _count)
+    size = dataclasses.replace(spec.size, measure=measure)
+    draw = guard("generator", spec.generator, _json_object)
+
+    @functools.wraps(spec.generator)
+    def generator(rng: random.Random, tier: Tier, asked: int) -> dict[str, Any]:
+        # Held to the size it was asked for, as `check` holds it: a generator that ignores
+        # its size made `verify --envelope` claim sizes no input had (an edge case may be
+        # smaller than asked: the empty input is its point).
+        drawn: dict[str, Any] = draw(rng, tier, asked)
+        measured = measure(drawn)
+        if measured != asked and not (tier == "edge" and measured < asked):
+            raise PluginError(
+                f"its generator drew a {tier} input of size {measured} when asked for size "
+                f"{asked} (its size measure reads {spec.size.unit}): it must honour every "
+                "size of the tier's declared range, or the range be narrowed",
+                distribution=distribution,
+                scaffold=spec.name,
+            )
+        return drawn
+
     validator = _guarded_validator(spec.validator, guard)
     schema = _guarded_schema(spec.answer_schema, fail, clock)
 
@@ -314,7 +336,7 @@ def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
     return dataclasses.replace(
         spec,
         reference=guard("reference", spec.reference, answer),
-        generator=guard("generator", spec.generator, _json_object),
+        generator=generator,
         format_input=guard("input formatter", spec.format_input, _text),
         render_answer=guard("render_answer", spec.render_answer, _text),
         # The generic default is ours: it binds to the guarded schema when copied.

@@ -19,6 +19,7 @@ import pytest
 
 from verification.cases import Tier
 from verification.catalog import Catalog, default_catalog
+from verification.catalog.drawing import draw_case
 from verification.catalog.plugins import guarded_spec
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.results import ScaffoldResults
@@ -178,3 +179,35 @@ def _raises_on_every_edge_of(name: str) -> Any:
         return base.generator(rng, tier, size)
 
     return generate
+
+
+CAP = 30
+"""Where :func:`_capped` stops growing its inputs: inside kmp's simple and standard ranges."""
+
+
+def _capped(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
+    """kmp's generator, drawing no input past :data:`CAP` whatever size it is asked for."""
+    return BASE.generator(rng, tier, min(size, CAP))
+
+
+def test_a_generator_that_ignores_its_size_claims_no_size_in_a_sweep(tmp_path: Path) -> None:
+    """Its inputs measured other than asked are the plugin's error, each case's: a sweep of
+    such a plugin read "certified up to" sizes no input had, where only ``check`` (which
+    reads every size back) said why."""
+    spec = _plugin(generator=_capped)
+    past = spec.size.ranges["standard"][1]
+    assert past > CAP
+    draw_case(spec, "standard", 0, seed=1, size=CAP)
+    with pytest.raises(PluginError, match=f"of size {CAP} when asked for size {past}") as raised:
+        draw_case(spec, "standard", 0, seed=1, size=past)
+    assert DISTRIBUTION in str(raised.value) and spec.size.unit in str(raised.value)
+    catalog = Catalog([spec], origins={spec.name: DISTRIBUTION})
+    settings = load_settings(results_dir=tmp_path, cases=6, provider="reference", sizes=[CAP, past])
+    run = asyncio.run(VerificationRunner(settings, catalog=catalog).run([spec.name]))
+    results = run.results[spec.name]
+    points = {point.size: point for point in results.size_points}
+    assert points[CAP].status == "CERTIFIED"
+    assert points[past].status == "INCOMPLETE" and points[past].n == 0
+    assert results.certified_up_to == CAP
+    lost = [r for r in results.results if r.outcome == "infra_error"]
+    assert lost and all(f"when asked for size {past}" in (r.validation_message or "") for r in lost)
