@@ -4,14 +4,20 @@ and which each size's, how each size is decided, and the envelope's sentence."""
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.support.records import attempt_record
 from verification.catalog import default_catalog
+from verification.certify.answers import look_windows, window_of
 from verification.certify.envelope import (
     CASES_PER_SIZE,
     CaseSplit,
     SizePoint,
     certified_up_to,
+    decide_size,
     envelope_sentence,
     fails_from,
     holds_across_range,
@@ -190,3 +196,51 @@ def test_the_estimate_says_a_size_may_need_more_cases_than_35() -> None:
     assert sweep_estimate(quick, ["dijkstra"]) == (
         f"size sweep: 2 size(s), {CASES_PER_SIZE} cases at each (the point cut decides)"
     )
+
+
+@settings(max_examples=150)
+@given(
+    outcomes=st.lists(
+        st.sampled_from([Fraction(1)] * 8 + [Fraction(0), None]), min_size=30, max_size=180
+    ),
+    copy_every=st.integers(0, 9),
+)
+def test_a_size_is_read_at_its_looks_as_the_level_reads_them(
+    outcomes: list[Fraction | None], copy_every: int
+) -> None:
+    """A size's looks skip a window holed by errors (``None``: more than a tenth of the
+    planned cases up to the look uncounted) as the level's do, and count no copy (hunt gg:
+    four errors among a size's first 34 cases, every answer right, read INCOMPLETE at look
+    2, where the level's reading is CERTIFIED at look 3)."""
+    plan = size_plan("standard")
+    ids = [f"c{place:03d}" for place in range(len(outcomes))]
+    scores = {case: score for case, score in zip(ids, outcomes, strict=True) if score is not None}
+    copies = frozenset(ids[copy_every::10]) if copy_every else frozenset()
+    decision, kept, reach = decide_size(plan, ids, scores, copies=copies)
+    order = [case for case in ids if case not in copies]
+    counted = [case for case in order if case in scores]
+    level = decide(
+        plan,
+        [scores[case] for case in counted],
+        final=True,
+        may_decide=look_windows(order, counted),
+    )
+    assert decision == level
+    assert kept == frozenset(counted[: level.n]) and not kept & copies
+    if level.early:
+        window = window_of(order, counted[: level.n])
+        assert 10 * sum(case not in scores for case in window) <= len(window)
+        assert reach == ids.index(window[-1]) + 1
+
+
+def test_a_size_with_every_answer_right_and_a_few_early_errors_certifies_at_a_later_look() -> None:
+    plan = size_plan("standard")
+    ids = [f"c{place:03d}" for place in range(plan.cap)]
+    errors = {ids[place] for place in (2, 9, 17, 25)}
+    scores = {case: Fraction(1) for case in ids if case not in errors}
+    decision, _, reach = decide_size(plan, ids, scores)
+    assert decision.status == "CERTIFIED" and decision.early
+    # The deciding look's window (the planned cases up to its last counted one) holds at
+    # most a tenth of errors: the look at 30, whose 34 cases held all four, decided nothing.
+    assert 10 * len(errors.intersection(ids[:reach])) <= reach < plan.cap
+    assert reach == decision.n + len(errors)

@@ -26,7 +26,7 @@ from typing import Any
 from verification.cases import TestCase, Tier, case_id
 from verification.catalog.drawing import draw_case, plan_tier_counts
 from verification.catalog.spec import SWEEP_TIERS, ScaffoldSpec
-from verification.certify.answers import CaseScores, TestResult
+from verification.certify.answers import CaseScores, TestResult, look_windows
 from verification.certify.input_keys import input_key, later_copies
 from verification.certify.sequential import (
     CAPS,
@@ -244,9 +244,18 @@ def decide_size(
     (up to the deciding case when a look decided early, else all: the cases after an early
     decision were never asked, those missing before it are missing). ``copies`` are
     answered, but counted by no look (:func:`~verification.certify.input_keys.later_copies`:
-    a small size has few inputs)."""
-    answered = [i for i in ids if i in scores and i not in copies]
-    decision = decide(plan, [scores[i] for i in answered], final=final)
+    a small size has few inputs). A look whose window holds more than a tenth of errors and
+    missing answers decides nothing, as at the level (:func:`~verification.certify.answers
+    .look_windows`): a size whose every answer was right read INCOMPLETE on four errors
+    among its first 34 cases, and was asked to its cap (hunt gg)."""
+    order = [i for i in ids if i not in copies]
+    answered = [i for i in order if i in scores]
+    decision = decide(
+        plan,
+        [scores[i] for i in answered],
+        final=final,
+        may_decide=look_windows(order, answered),
+    )
     kept = answered[: decision.n]
     reach = ids.index(kept[-1]) + 1 if decision.early and kept else len(ids)
     return decision, frozenset(kept), reach
