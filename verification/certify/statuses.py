@@ -33,7 +33,8 @@ def wilson_interval(passed: float, n: float, z: float = _Z95) -> tuple[float, fl
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # The interval holds p: rounding put its ends a hair inside at p = 0 and p = 1.
+    return min(max(0.0, centre - half), p), max(min(1.0, centre + half), p)
 
 
 def _rate_status(score: Fraction | int, n: int) -> Status:
