@@ -493,3 +493,10 @@ def test_the_report_says_how_many_counted_cases_repeat_an_earlier_input(tmp_path
     assert repeated > 0  # the catalog's n_queens at this seed: the point of the test
     report = (run / "reports" / "n_queens.md").read_text()
     assert f"; {repeated} of them repeat an earlier case's input" in report
+    # summary.json says so too, and the fixed plan's claim says its OC is for independent
+    # cases (hunt gg: "copies": 0 and "certified in 19 runs of 100" beside an interval
+    # clustered to about 25 of 60 answers; by input the risk was about twice that).
+    entry = json.loads((run / "reports" / "summary.json").read_text())["scaffolds"]["n_queens"]
+    assert entry["repeated_inputs"] == repeated and entry["copies"] == 0
+    said = f"Stated for independent cases: {repeated} of these repeat an earlier case's input"
+    assert said in entry["plan"]["oc"] and said in report

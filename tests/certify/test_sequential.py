@@ -205,3 +205,7 @@ def test_the_sentence_states_the_computed_oc() -> None:
     assert "weak" in small
     assert f"certified in {math.ceil(binom.sf(2, 3, 0.85) * 100)} runs" in small
     assert "conservative" in oc_sentence(plan, samples=3)
+    # A fixed plan's copies of one input are in its rate: its OC is for independent cases.
+    # A sequential plan counts each input once, so it says nothing of them.
+    assert "2 of these repeat an earlier case's input" in oc_sentence(fixed_plan(3), repeated=2)
+    assert oc_sentence(plan, repeated=2) == sentence

@@ -126,12 +126,19 @@ def _runs(probability: float, *, at_least: bool) -> int:
 
 @lru_cache(maxsize=256)
 def oc_sentence(
-    plan: CertificationPlan, *, samples: int = 1, short: CertificationPlan | None = None
+    plan: CertificationPlan,
+    *,
+    samples: int = 1,
+    short: CertificationPlan | None = None,
+    repeated: int = 0,
 ) -> str:
     """One sentence saying what the plan's verdicts mean, from its exact OC; a fixed plan
     that misses the standard level's risks is called weak. ``short``: the plan as a run
     that ended short of its cap read it (:func:`~verification.certify.sequential.ended_short`),
-    whose OC the status claims."""
+    whose OC the status claims. ``repeated``: of a fixed plan's cases, those that repeat an
+    earlier case's input (counted in its rate: the OC is for independent cases, and a model
+    that answers an input alike each time meets both risks more often; a sequential plan
+    counts each input once)."""
     read = short or plan
     at = {p: operating_characteristic(read, p) for p in (0.40, 0.60, 0.85, 0.95)}
     certified_low = _runs(at[0.85].certified, at_least=False)
@@ -167,6 +174,12 @@ def oc_sentence(
         f"{least}{certified_high}; one at 60% is failed in {most}{failed_high}, one at 40% "
         f"in {least}{failed_low}."
     )
+    if repeated and not plan.sequential:
+        sentence += (
+            f" (Stated for independent cases: {repeated} of these repeat an earlier case's "
+            "input, so for a model that answers an input alike each time both risks are "
+            "higher, fewer inputs deciding.)"
+        )
     if samples > 1:
         sentence += f" (Stated for one answer per case; with {samples} it is conservative.)"
     return sentence

@@ -135,11 +135,17 @@ def _num(value: float) -> str:
 
 
 def _claim(
-    plan: CertificationPlan | None, samples: int, short: CertificationPlan | None = None
+    plan: CertificationPlan | None,
+    samples: int,
+    short: CertificationPlan | None = None,
+    repeated: int = 0,
 ) -> str | None:
     """What a status by ``plan`` claims, from its exact OC (``None``: a run from before
-    plans); ``short``: the plan as a run that ended short of its cap read it."""
-    return oc_sentence(plan, samples=samples, short=short) if plan is not None else None
+    plans); ``short``: the plan as a run that ended short of its cap read it; ``repeated``:
+    its cases that repeat an earlier case's input."""
+    if plan is None:
+        return None
+    return oc_sentence(plan, samples=samples, short=short, repeated=repeated)
 
 
 def _run_plan(manifest: RunManifest) -> CertificationPlan | None:

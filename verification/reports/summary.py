@@ -146,6 +146,7 @@ def build_summary(
                 if (stop := (manifest.early_stops or {}).get(r.scaffold))
                 else None,
                 copies=r.copies,
+                repeated_inputs=r.repeated_inputs,
                 plan=_plan_summary(r.plan, manifest.samples, r),
             )
             for r in results
@@ -170,7 +171,10 @@ def _plan_summary(
         looks=list(plan.looks),
         cap=plan.cap,
         oc=oc_sentence(
-            plan, samples=samples, short=results.short_plan if results is not None else None
+            plan,
+            samples=samples,
+            short=results.short_plan if results is not None else None,
+            repeated=results.repeated_inputs if results is not None else 0,
         ),
         decided_at=decision.n if decision else (results.n if results is not None else None),
         look=decision.look if decision else None,

@@ -359,6 +359,11 @@ class ScaffoldSummary(_Tolerant):
     up to the case that decided (those past it are among the cases answered after it):
     shown, counted by no look, neither in ``n`` nor missing (a tier with few possible inputs
     draws some again, and copies of one prompt are answered alike)."""
+    repeated_inputs: int = 0
+    """The level's counted cases whose input an earlier counted case had, as the scaffold's
+    report says: under a fixed plan (``--cases N``) they are in ``n``, and the interval
+    clusters them (so it stands on about :attr:`effective_answers`); a sequential plan
+    counts none of them (:attr:`copies`)."""
     plan: PlanSummary | None = None
     """The plan this status was decided by (``None``: a run from before plans)."""
 
