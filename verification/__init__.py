@@ -10,6 +10,11 @@ Declaring a scaffold
     ``SizeAxis``                  what a size counts, how to read it from an input, its ranges
     ``AnswerSchema``              the base of an answer's pydantic model (strict, no extra keys)
     ``Tier``, ``TIERS``           the case tiers: ``simple``, ``standard``, ``edge``
+    ``OutputBudget``              an answer's output budget growing with its size (the stress range)
+    ``STRESS_FACTOR``,
+    ``MODEL_OUTPUT_CEILING``      how far a stress range reaches, and the budget it may not pass
+    ``LazyHook``, ``each_distinct``, ``drawing_nothing``, ``drawing_first``
+                                  calibration hooks written as generators of their answers
 
 Cases
     ``TestCase``                  one input with its ground truth
@@ -23,6 +28,8 @@ Judging answers
     ``judge_answer``              a validator's verdict as a run takes it (one that raises fails)
     ``FieldValidator``            the base of a validator of the whole answer or one field
     ``CompositeValidator``        passes when all of its validators pass
+    ``FormRule``, ``with_form_rules``
+                                  a rule of the Output Format about an answer's form, graded
     ``Tolerance``                 how far a number may be from the truth
     ``ExactMatchValidator``, ``DictMatchValidator``, ``PathMatchValidator``,
     ``NumericToleranceValidator``, ``SetEquivalenceValidator``, ``MSTValidator``,
@@ -49,7 +56,20 @@ from verification.errors import *  # noqa: F403  (the tree: every class, by erro
 
 if TYPE_CHECKING:
     from verification.cases import TIERS, TestCase, Tier, generate_case, to_json_data
-    from verification.catalog.spec import AnswerSchema, ScaffoldSpec, SizeAxis
+    from verification.catalog.calibration import (
+        LazyHook,
+        drawing_first,
+        drawing_nothing,
+        each_distinct,
+    )
+    from verification.catalog.sizes import STRESS_FACTOR
+    from verification.catalog.spec import (
+        MODEL_OUTPUT_CEILING,
+        AnswerSchema,
+        OutputBudget,
+        ScaffoldSpec,
+        SizeAxis,
+    )
     from verification.registry import get_spec
     from verification.store.code_version import DISTRIBUTION
     from verification.validators.base import (
@@ -64,6 +84,7 @@ if TYPE_CHECKING:
         ExactMatchValidator,
         PathMatchValidator,
     )
+    from verification.validators.form import FormRule, with_form_rules
     from verification.validators.judging import judge_answer
     from verification.validators.knapsack import KnapsackValidator
     from verification.validators.numeric_tolerance import NumericToleranceValidator
@@ -73,15 +94,20 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DISTRIBUTION",
+    "MODEL_OUTPUT_CEILING",
+    "STRESS_FACTOR",
     "TIERS",
     "AnswerSchema",
     "CompositeValidator",
     "DictMatchValidator",
     "ExactMatchValidator",
     "FieldValidator",
+    "FormRule",
     "KnapsackValidator",
+    "LazyHook",
     "MSTValidator",
     "NumericToleranceValidator",
+    "OutputBudget",
     "PathMatchValidator",
     "ScaffoldSpec",
     "SetEquivalenceValidator",
@@ -92,15 +118,28 @@ __all__ = [
     "ValidationResult",
     "Validator",
     "__version__",
+    "drawing_first",
+    "drawing_nothing",
+    "each_distinct",
     "generate_case",
     "get_spec",
     "judge_answer",
     "to_json_data",
+    "with_form_rules",
 ]
 __all__ += errors.__all__
 
 _LAZY = {
     "DISTRIBUTION": "verification.store.code_version",
+    "MODEL_OUTPUT_CEILING": "verification.catalog.spec",
+    "STRESS_FACTOR": "verification.catalog.sizes",
+    "FormRule": "verification.validators.form",
+    "LazyHook": "verification.catalog.calibration",
+    "OutputBudget": "verification.catalog.spec",
+    "drawing_first": "verification.catalog.calibration",
+    "drawing_nothing": "verification.catalog.calibration",
+    "each_distinct": "verification.catalog.calibration",
+    "with_form_rules": "verification.validators.form",
     "TIERS": "verification.cases",
     "AnswerSchema": "verification.catalog.spec",
     "CompositeValidator": "verification.validators.base",

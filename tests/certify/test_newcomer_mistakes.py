@@ -230,3 +230,44 @@ def test_a_broken_size_axis_names_its_module(monkeypatch: pytest.MonkeyPatch) ->
     assert str(raised.value) == (
         "verification.catalog.sorting.insertion_sort: size range of tier 'standard' is empty: 12..4"
     )
+
+
+def test_a_format_input_that_writes_no_text_fails_check() -> None:
+    """Hunt ff: ``format_input=lambda test_input: test_input`` passed every check, then
+    ``show-prompt`` exited 2 and every case of every run was an infrastructure error."""
+    from verification.catalog.plugins import guarded_spec
+
+    broken = dataclasses.replace(SPEC, format_input=lambda test_input: test_input)
+    line = checked(broken)["tiers"]
+    assert not line.ok and "format_input returned dict, not the str a prompt holds" in line.detail
+    plugin = guarded_spec(broken, "demo-scaffolds")
+    line = checked(plugin, origin="demo-scaffolds")["tiers"]
+    assert not line.ok and "its input formatter returned dict" in line.detail, line.detail
+    assert "prompt input" in checked(SPEC)["tiers"].detail
+
+
+def test_a_plugin_s_code_ladder_its_generator_cannot_reach_fails_check() -> None:
+    """Hunt ff: ``code_sizes=(100, 1000)`` with a generator that raised past 200 passed
+    ``check``; code mode's run then exited 2 at size 1000."""
+    from verification.catalog.plugins import guarded_spec
+
+    top = SPEC.size.ranges["standard"][1]
+    far = 10 * top
+
+    def capped(rng: random.Random, tier: Any, size: int) -> dict[str, Any]:
+        if size > 2 * top:
+            raise ValueError(f"no array of {size}")
+        return SPEC.generator(rng, tier, size)
+
+    good = guarded_spec(dataclasses.replace(SPEC, code_sizes=(2 * top, far)), "demo-scaffolds")
+    line = checked(good, origin="demo-scaffolds")["code ladder"]
+    assert line.ok and f"{far:,}" in line.detail, line.detail
+    bad = guarded_spec(
+        dataclasses.replace(SPEC, code_sizes=(2 * top, far), generator=capped), "demo-scaffolds"
+    )
+    line = checked(bad, origin="demo-scaffolds")["code ladder"]
+    assert not line.ok and f"{SPEC.name}-standard-s{far}-000" in line.detail, line.detail
+    assert f"no array of {far}" in line.detail
+    # No ladder declared: nothing past the ranges to draw, no line.
+    bare = guarded_spec(dataclasses.replace(SPEC, code_sizes=()), "demo-scaffolds")
+    assert "code ladder" not in checked(bare, origin="demo-scaffolds")

@@ -163,7 +163,9 @@ def _declared_specs(entry: EntryPoint) -> list[ScaffoldSpec]:
     if isinstance(loaded, ScaffoldSpec):
         loaded = [loaded]
     elif isinstance(loaded, str | bytes | Mapping) or not hasattr(loaded, "__iter__"):
-        raise _Refused(f"{entry.value} is {type(loaded).__name__}, not a ScaffoldSpec")
+        raise _Refused(
+            f"{entry.value} is {type(loaded).__name__}, not a ScaffoldSpec or an iterable of them"
+        )
     declared: list[ScaffoldSpec] = []
     # Checked one by one, so an iterable that never ends is refused at its first bad item
     # or after MAX_SPECS_PER_ENTRY good ones.
@@ -213,6 +215,12 @@ def _with_defaults(spec: ScaffoldSpec) -> ScaffoldSpec:
         markdown = spec.defined_in.with_name(f"{spec.name}.md")
     title = spec.title
     if not title and isinstance(markdown, Path):
+        if spec.markdown is None and not markdown.is_file():  # no title to look for (hunt ff)
+            raise _Refused(
+                f"spec {spec.name!r} has no markdown file: none named (ScaffoldSpec.markdown) "
+                f"and no {markdown.name} beside {spec.defined_in}: give markdown=, or name the "
+                "file after the spec"
+            )
         title = first_heading(markdown) or ""
         if not title:
             raise _Refused(
@@ -246,7 +254,12 @@ def _check_contract(spec: ScaffoldSpec) -> None:
         raise _Refused(f"spec {name!r}: answer_schema is not a pydantic model")
     validator = spec.validator
     if not isinstance(validator, Validator) or not isinstance(validator.kind, str):
-        raise _Refused(f"spec {name!r}: validator is not a Validator with a kind")
+        # A duck-typed validate() is the natural reading of the contract (hunt ff): say how.
+        raise _Refused(
+            f"spec {name!r}: its validator ({type(validator).__name__}) must be an instance of a "
+            "verification.Validator subclass with a class attribute kind, a short name the "
+            'reports show (kind = "exact")'
+        )
     if not accepts_case(validator):
         raise _Refused(
             f"spec {name!r}: {type(validator).__name__}.validate must accept the test case: "

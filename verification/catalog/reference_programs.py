@@ -20,7 +20,7 @@ from functools import cache
 from verification.catalog.spec import ScaffoldSpec
 from verification.errors import SpecError
 
-__all__ = ["bundled_modules", "reference_program"]
+__all__ = ["bundled_modules", "has_bundled_reference", "reference_program"]
 
 _BUNDLED_ROOT = "verification.reference"
 
@@ -120,11 +120,18 @@ def bundled_modules(module: str) -> dict[str, str]:
     return found
 
 
+def has_bundled_reference(spec: ScaffoldSpec) -> bool:
+    """Whether ``spec``'s reference is one of the harness's own (in ``verification.reference``),
+    which :func:`reference_program` builds a program from: a plugin's is not."""
+    module = getattr(spec.reference, "__module__", "")
+    return module == _BUNDLED_ROOT or module.startswith(_BUNDLED_ROOT + ".")
+
+
 def reference_program(spec: ScaffoldSpec) -> str:
     """The code-mode program made from ``spec``'s reference implementation."""
     function = spec.reference
     module = getattr(function, "__module__", "")
-    if not module.startswith(_BUNDLED_ROOT + ".") and module != _BUNDLED_ROOT:
+    if not has_bundled_reference(spec):
         raise SpecError(
             f"spec {spec.name!r}: its reference {spec.reference_name} is not in "
             f"{_BUNDLED_ROOT}, so no program can be built from it"

@@ -76,6 +76,14 @@ def check_tiers(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
         if problem:
             raise VerificationError(f"{case.id}: the reference answer misfits: {problem}")
         json.dumps(case.input, allow_nan=False)
+        # The input as every prompt writes it: a format_input returning no str passed
+        # `check` and then failed every case of every run (hunt ff).
+        written = spec.format_input(case.input)
+        if not isinstance(written, str):
+            raise VerificationError(
+                f"{case.id}: format_input returned {type(written).__name__}, not the str a "
+                "prompt holds"
+            )
         verdict = spec.validator.validate(case.expected, case.expected, case=case)
         if not verdict.is_valid:
             raise VerificationError(f"{case.id}: the reference answer fails: {verdict.message}")
@@ -95,7 +103,7 @@ def check_tiers(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
                 f"{said} parses only with leniency ({', '.join(parsed.leniency)}): render it "
                 "exactly as the Output Format asks"
             )
-    return f"{len(cases)} cases: schema, validator and dry-run answer hold"
+    return f"{len(cases)} cases: schema, prompt input, validator and dry-run answer hold"
 
 
 REFERENCE_CASES = 10

@@ -142,6 +142,16 @@ def _size_cells(spec: ScaffoldSpec) -> list[tuple[Tier, int]]:
     return cells + [(tier, size) for tier in STRESS_TIERS for size in _stress_points(spec)]
 
 
+def _check_code_ladder(spec: ScaffoldSpec) -> str:
+    """Code mode's ladder (:attr:`~verification.catalog.spec.ScaffoldSpec.code_sizes`), past
+    the sizes "every size" draws: a case at each size, read back. A plugin's generator that
+    could not reach its ladder passed `check`, then stopped code mode's run (hunt ff)."""
+    for size in spec.code_ladder:
+        _check_size_draw(spec, "standard", size, 0)
+    sizes = ", ".join(f"{size:,}" for size in spec.code_ladder)
+    return f"code mode's ladder draws and reads back at {sizes} {spec.size.unit}"
+
+
 def _stress_summary(spec: ScaffoldSpec) -> str:
     axis = spec.size
     if axis.stress is None:
@@ -371,6 +381,8 @@ def check_scaffold(
         run("alternatives", lambda: check_alternatives(spec, cases))
         run("tolerances", lambda: check_tolerances(spec, cases))
     run("every size", lambda: check_every_size(spec, per_size=size_draws))
+    if spec.code_sizes and not package:  # the package's ladders: tests/run/test_code_mode.py
+        run("code ladder", lambda: _check_code_ladder(spec))
     # A scaffold without a stress range still certifies: its author is told, not stopped.
     short = spec.size.stress_problem()
     results.append(CheckResult("stress range", True, short or _stress_summary(spec), bool(short)))

@@ -91,11 +91,34 @@ class ReferenceProvider(_Offline):
         """Cases to be drawn as they are asked: answered once they are."""
 
     async def prepare(self, cases: Sequence[Planned]) -> None:
+        self._refuse_programs_of_plugins(cases)
         for case in cases:
             if isinstance(case, PlannedCase):
                 self._later[case.id] = case
             else:
                 self._derive(case)
+
+    def _refuse_programs_of_plugins(self, cases: Sequence[Planned]) -> None:
+        """Code mode's dry run builds each program from the harness's own reference: a
+        plugin's scaffold has none to build from, and every program of it was an
+        unanswerable case, 180 infrastructure errors after the run began (hunt ff). Refused
+        before the first request instead, naming what does check it."""
+        programs = {key[0] for case in cases if (key := parse_program_id(case.id)) is not None}
+        if not programs:
+            return
+        from verification.catalog.reference_programs import has_bundled_reference
+
+        catalog = self.catalog or default_catalog()
+        plugins = sorted(name for name in programs if not has_bundled_reference(catalog[name]))
+        if plugins:
+            raise ConfigurationError(
+                f"--answer code with --provider reference builds each program from the "
+                f"harness's own reference implementations; {', '.join(plugins)} "
+                f"{'has' if len(plugins) == 1 else 'have'} a plugin's reference, from which "
+                "none is built: check code mode with --provider replay and a program of your "
+                "own (a replay file's text for each <scaffold>-program-<k>), or leave "
+                f"{'it' if len(plugins) == 1 else 'them'} out of this run"
+            )
 
     def _derive(self, planned: Planned) -> None:
         """Write ``planned``'s answer (or why it has none), drawing it if it is not yet."""

@@ -25,7 +25,7 @@ from verification.catalog.spec import ScaffoldSpec
 from verification.certify.results import ScaffoldResults
 from verification.cli.run_output import print_infra_reasons
 from verification.config import load_settings
-from verification.errors import PluginError
+from verification.errors import ConfigurationError, PluginError
 from verification.reports.generator import write_run_reports
 from verification.runner import VerificationRunner
 
@@ -211,3 +211,24 @@ def test_a_generator_that_ignores_its_size_claims_no_size_in_a_sweep(tmp_path: P
     assert results.certified_up_to == CAP
     lost = [r for r in results.results if r.outcome == "infra_error"]
     assert lost and all(f"when asked for size {past}" in (r.validation_message or "") for r in lost)
+
+
+def _own_reference(**test_input: Any) -> dict[str, Any]:
+    """kmp's answer from a plugin's own module (not the harness's reference package)."""
+    return BASE.reference(**test_input)
+
+
+def test_code_mode_s_dry_run_refuses_a_plugin_s_scaffold_before_any_request(
+    tmp_path: Path,
+) -> None:
+    """Hunt ff: every program of a plugin's scaffold was an unanswerable case (no program is
+    built from a plugin's reference), 180 infrastructure errors and exit 3 after the run
+    began; refused up front, it names the way that does check code mode."""
+    spec = _plugin(reference=_own_reference)
+    catalog = Catalog([spec], origins={spec.name: DISTRIBUTION})
+    settings = load_settings(results_dir=tmp_path, cases=3, provider="reference", answer="code")
+    runner = VerificationRunner(settings, catalog=catalog)
+    with pytest.raises(ConfigurationError, match=f"{spec.name} has a plugin's reference") as raised:
+        asyncio.run(runner.run([spec.name]))
+    assert "--provider replay" in str(raised.value)
+    assert not any(path.read_text() for path in tmp_path.glob("runs/*/results.jsonl"))
