@@ -271,3 +271,43 @@ def test_a_plugin_s_code_ladder_its_generator_cannot_reach_fails_check() -> None
     # No ladder declared: nothing past the ranges to draw, no line.
     bare = guarded_spec(dataclasses.replace(SPEC, code_sizes=()), "demo-scaffolds")
     assert "code ladder" not in checked(bare, origin="demo-scaffolds")
+
+
+def _block_replaced(text: str, tag: str, body: str) -> str:
+    """``text`` with the body of its ```json ``tag`` block replaced by ``body``."""
+    start = text.index(f"```json {tag}\n") + len(f"```json {tag}\n")
+    return text[:start] + body + "\n" + text[text.index("```", start) :]
+
+
+@pytest.mark.parametrize(
+    ("tag", "body", "said"),
+    [
+        ("worked-example-input", "{array: [1]}", "the ```json worked-example-input block is not"),
+        ("worked-example-answer", "[1,", "the ```json worked-example-answer block is not valid"),
+        ("worked-example-input", "[3, 1, 2]", "must be a JSON object of the reference's"),
+        ("worked-example-answer", '{"sorted": []}', 'block says {"sorted": []}; the reference'),
+    ],
+    ids=["input not json", "answer not json", "input a list", "answer disagrees"],
+)
+def test_a_broken_worked_example_names_its_block(
+    tmp_path: Path, tag: str, body: str, said: str
+) -> None:
+    """Hunt ff read a bare ``TypeError`` or ``JSONDecodeError``, and a disagreement showed
+    only what the reference computes."""
+    text = PromptBuilder().get_scaffold_content(SPEC)
+    path = tmp_path / "merge_sort.md"
+    path.write_text(_block_replaced(text, tag, body), encoding="utf-8")
+    line = checked(dataclasses.replace(SPEC, markdown=path), cases_per_tier=1)["worked example"]
+    assert not line.ok and said in line.detail, line.detail
+
+
+def test_a_mutant_that_misfits_the_schema_is_shown_with_where_it_misfits() -> None:
+    """Hunt ff read "a mutant misfits the schema: 1 validation error for RleAnswer": neither
+    the mutant nor its field."""
+
+    def misshapen(case: Any, rng: random.Random) -> list[dict[str, Any]]:
+        return [{**case.expected, "sorted": "not a list"}]
+
+    line = checked(dataclasses.replace(SPEC, mutants=misshapen))["mutants"]
+    assert not line.ok
+    assert '"sorted": "not a list"' in line.detail and "misfits the schema: sorted:" in line.detail

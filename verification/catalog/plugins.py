@@ -58,6 +58,7 @@ __all__ = [
     "first_heading",
     "guarded_spec",
     "load_entry",
+    "misfit",
     "watching_sigint",
 ]
 
@@ -340,7 +341,7 @@ def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
             schema.model_validate_json(json.dumps(data, allow_nan=False), strict=True)
         except ValidationError as exc:
             raise PluginError(
-                f"its reference's answer does not fit its answer schema: {_misfit(exc)}",
+                f"its reference's answer does not fit its answer schema: {misfit(exc)}",
                 distribution=distribution,
                 scaffold=spec.name,
             ) from None
@@ -363,7 +364,7 @@ def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
     )
 
 
-def _misfit(exc: ValidationError) -> str:
+def misfit(exc: ValidationError) -> str:
     """Where and how an answer breaks its schema, in one short line."""
     shown = [
         f"{'.'.join(map(str, error['loc'])) or 'the answer'}: {error['msg']}"

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from verification.cases import TIERS, TestCase, to_json_data
 from verification.catalog.drawing import draw_case
+from verification.catalog.plugins import misfit
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.sequential import FIRST_LOOK
 from verification.errors import VerificationError
@@ -51,7 +52,9 @@ def fits_schema(spec: ScaffoldSpec, answer: Any) -> str | None:
     None when it fits."""
     try:
         spec.answer_schema.model_validate_json(json.dumps(answer, allow_nan=False), strict=True)
-    except (ValidationError, ValueError, TypeError) as exc:
+    except ValidationError as exc:  # where and how, not pydantic's first line (hunt ff)
+        return misfit(exc)
+    except (ValueError, TypeError) as exc:
         return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     return None
 
@@ -67,6 +70,14 @@ def calibration_cases(
 
 def json_key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, allow_nan=False)
+
+
+def _shown(value: Any) -> str:
+    """``value`` in a message, cut: its JSON, or its repr where it has none (a NaN)."""
+    try:
+        return json_key(value)[:200]
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)[:200]
 
 
 def check_tiers(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
@@ -172,7 +183,9 @@ def check_mutants(spec: ScaffoldSpec, cases: list[TestCase], *, package: bool = 
                 raise VerificationError(f"{case.id}: a mutant equals the expected answer")
             problem = fits_schema(spec, mutant)
             if problem:
-                raise VerificationError(f"{case.id}: a mutant misfits the schema: {problem}")
+                raise VerificationError(
+                    f"{case.id}: the mutant {_shown(mutant)} misfits the schema: {problem}"
+                )
             try:
                 verdict = spec.validator.validate(mutant, case.expected, case=case)
             except Exception as exc:  # the house's first rule, named
@@ -241,7 +254,9 @@ def check_alternatives(spec: ScaffoldSpec, cases: list[TestCase]) -> str:
             total += 1
             problem = fits_schema(spec, answer)
             if problem:
-                raise VerificationError(f"{case.id}: an alternative misfits: {problem}")
+                raise VerificationError(
+                    f"{case.id}: the alternative {_shown(answer)} misfits the schema: {problem}"
+                )
             verdict = spec.validator.validate(answer, case.expected, case=case)
             if not verdict.is_valid:
                 raise VerificationError(

@@ -105,14 +105,32 @@ def _check_worked_example(spec: ScaffoldSpec, text: str) -> str:
             "needs exactly one ```json worked-example-input block and one "
             f"```json worked-example-answer block (found {len(inputs)} and {len(answers)})"
         )
-    example_input, example_answer = json.loads(inputs[0]), json.loads(answers[0])
+    # Each failure names its block and says what to change (hunt ff read a bare TypeError
+    # and JSONDecodeError, and a mismatch that showed only the reference's side).
+    example_input = _worked_block(inputs[0], "worked-example-input")
+    example_answer = _worked_block(answers[0], "worked-example-answer")
+    if not isinstance(example_input, dict):
+        raise VerificationError(
+            "the ```json worked-example-input block must be a JSON object of the reference's "
+            f"arguments by name, not a {type(example_input).__name__}"
+        )
     computed = json.loads(json.dumps(spec.reference(**example_input)))
     if computed != example_answer:
-        raise VerificationError(f"the reference computes {json_key(computed)[:300]}")
+        raise VerificationError(
+            f"the ```json worked-example-answer block says {json_key(example_answer)[:300]}; "
+            f"the reference computes {json_key(computed)[:300]}"
+        )
     problem = fits_schema(spec, example_answer)
     if problem:
         raise VerificationError(f"the worked answer does not fit the schema: {problem}")
     return "agrees with the reference"
+
+
+def _worked_block(text: str, tag: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise VerificationError(f"the ```json {tag} block is not valid JSON: {exc}") from None
 
 
 def _check_number_wording(spec: ScaffoldSpec, text: str, *, package: bool) -> str:
