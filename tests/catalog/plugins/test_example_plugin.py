@@ -85,6 +85,9 @@ def test_the_example_plugin_is_checked_and_certified_in_a_dry_run(
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "all checks passed" in checked.stdout
+    # A copy of the example is where an author starts: it draws no warning to puzzle over
+    # (hunt ff: no stress range, and no sentence on how its integer is written).
+    assert "WARN" not in checked.stdout, checked.stdout
     assert done.returncode == 0, done.stdout + done.stderr
     assert "DRY RUN" in done.stdout and "CERTIFIED" in done.stdout
     summary = json.loads((out / "reports" / "summary.json").read_text(encoding="utf-8"))

@@ -1,6 +1,7 @@
 """Interval scheduling: the most intervals that do not overlap.
 
-The spec gives only the required fields; the harness fills the rest: the Markdown is
+The spec gives the required fields and a stress range (which ``check`` warns about
+without); the harness fills the rest: the Markdown is
 ``interval_scheduling.md`` beside this module, the title its first heading, the sizes the
 middle of the simple and standard ranges and the lower end of the edge range, and the
 mutants generic ones made from the answer's shape.
@@ -73,6 +74,8 @@ SPEC = ScaffoldSpec(
         unit="intervals",
         measure=lambda test_input: len(test_input["intervals"]),
         ranges={"simple": (2, 8), "standard": (8, 24), "edge": (0, 2)},
+        # Past the standard maximum, up to four times it: the generator draws any size.
+        stress=(25, 96),
     ),
     description="the most non-overlapping intervals (an example plugin)",
     graded_conventions={"half-open": "touching intervals do not overlap"},
