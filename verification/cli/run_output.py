@@ -191,6 +191,11 @@ def print_summary(results: Any, label: str | None, summary: Path, level: str | N
         errors = f"infra errors {r.infra_errors}" + (
             f": worst case {100 * worst:.1f}% had they failed" if worst is not None else ""
         )
+        # The status counts the level's errors; those of a sweep's sizes are listed below
+        # too, and read as a contradiction beside a 0 (hunt ff).
+        swept = sum(t.outcome == "infra_error" for t in r.results) - r.infra_errors
+        if r.size_points and swept > 0:
+            errors += f"; {swept} more at the swept sizes"
         print(
             f"{r.scaffold:<24} {r.shown_status + mark:<24} {100 * r.pass_rate:5.1f}% "
             f"(n={r.n}, 95% CI {100 * low:.1f}-{100 * high:.1f}%, {errors})"

@@ -23,7 +23,7 @@ from verification.catalog.drawing import draw_case
 from verification.catalog.plugins import guarded_spec
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.results import ScaffoldResults
-from verification.cli.run_output import print_infra_reasons
+from verification.cli.run_output import print_infra_reasons, print_summary
 from verification.config import load_settings
 from verification.errors import ConfigurationError, PluginError
 from verification.reports.generator import write_run_reports
@@ -190,7 +190,9 @@ def _capped(rng: random.Random, tier: Tier, size: int) -> dict[str, Any]:
     return BASE.generator(rng, tier, min(size, CAP))
 
 
-def test_a_generator_that_ignores_its_size_claims_no_size_in_a_sweep(tmp_path: Path) -> None:
+def test_a_generator_that_ignores_its_size_claims_no_size_in_a_sweep(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Its inputs measured other than asked are the plugin's error, each case's: a sweep of
     such a plugin read "certified up to" sizes no input had, where only ``check`` (which
     reads every size back) said why."""
@@ -211,6 +213,12 @@ def test_a_generator_that_ignores_its_size_claims_no_size_in_a_sweep(tmp_path: P
     assert results.certified_up_to == CAP
     lost = [r for r in results.results if r.outcome == "infra_error"]
     assert lost and all(f"when asked for size {past}" in (r.validation_message or "") for r in lost)
+    # The status line counts the level's errors, and says how many more the sizes had: a
+    # bare "infra errors 0" above the sizes' listed errors read as a contradiction (hunt ff).
+    print_summary([results], None, tmp_path / "summary.md")
+    (line,) = [said for said in capsys.readouterr().out.splitlines() if "(n=" in said]
+    swept = len(lost) - results.infra_errors
+    assert f"infra errors {results.infra_errors}; {swept} more at the swept sizes" in line
 
 
 def _own_reference(**test_input: Any) -> dict[str, Any]:
