@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -54,6 +55,26 @@ def test_a_scaffold_stopped_early_is_said_on_the_terminal(
     assert (
         f"kmp: stopped early at n = {stop.cases}: look {stop.look} of {stop.looks} decided "
         f"after {stop.cases} of {planned} planned cases" in out
+    )
+
+
+def test_a_look_that_read_fewer_cases_than_were_asked_says_both(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hunt gg read "decided after 70 of 180 planned cases" of a look that decided on 60
+    inputs: n_queens' small boards repeat, and its copies are asked but counted by no look."""
+    output = tmp_path / "out"
+    assert main(["verify", "n_queens", "--provider", "reference", "--output", str(output)]) == 0
+    manifest = read_manifest_file(_run_dir(output) / "manifest.json")
+    stop = (manifest.early_stops or {})["n_queens"]
+    summary = json.loads((output / "reports" / "summary.json").read_text())
+    n = summary["scaffolds"]["n_queens"]["n"]
+    assert stop.cases > n  # the point of the test: copies asked before the deciding case
+    out = capsys.readouterr().out
+    assert (
+        f"n_queens: stopped early at n = {n}: look {stop.look} of {stop.looks} decided on the "
+        f"first {n} counted; {stop.cases} of {len(manifest.scaffolds['n_queens'].case_ids)} "
+        "planned cases had been asked" in out
     )
 
 

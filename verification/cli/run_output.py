@@ -287,11 +287,16 @@ def print_run_notes(outcome: RunResult) -> None:
                 if record is not None
                 else len(outcome.manifest.scaffolds[r.scaffold].case_ids)
             )
-            print(
-                f"{r.scaffold}: stopped early at n = {r.n}: look {stop.look} of {stop.looks} "
-                f"decided after {stop.cases} of {planned} planned cases; the cases not asked "
-                "are not missing"
-            )
+            decided = f"{r.scaffold}: stopped early at n = {r.n}: look {stop.look} of {stop.looks}"
+            if stop.cases == r.n:
+                decided += f" decided after {stop.cases} of {planned} planned cases"
+            else:  # asked past the deciding case (copies, errors, answers in flight): hunt gg
+                decided += (
+                    f" decided on the first {r.n} counted; {stop.cases} of {planned} planned "
+                    "cases had been asked (copies of an earlier input, and cases past the "
+                    "deciding one, are shown, not counted)"
+                )
+            print(f"{decided}; the cases not asked are not missing")
 
     if len(cached) > 1:  # one line, not one per scaffold (a run of the catalog: 33)
         print(
