@@ -74,6 +74,9 @@ def test_a_declaration_naming_no_field_or_a_field_twice_is_refused() -> None:
         )
     with pytest.raises(SpecError, match="positive"):
         dataclasses.replace(spec, code_sizes=(0,))
+    # A string is no ladder: '1000' was refused as "code size '1'" (hunt ff).
+    with pytest.raises(SpecError, match="code_sizes must be a sequence of ints, got str"):
+        dataclasses.replace(spec, code_sizes="1000")  # type: ignore[arg-type]
 
 
 def test_a_dropped_field_is_judged_as_the_reference_s() -> None:

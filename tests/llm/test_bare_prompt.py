@@ -113,7 +113,9 @@ def test_a_plugin_scaffold_that_marks_no_task_part_is_warned_about_and_not_sent_
     unmarked = markdown[:start] + markdown[markdown.index("\n## ", start + 1) + 1 :]
     assert not marks_task(unmarked)
     spec = dataclasses.replace(default_catalog()[name], graded_conventions={})
-    assert "no ## Conventions" in bare_problems(spec, unmarked)
+    said = bare_problems(spec, unmarked)
+    # What --baseline none does with it, below: refuses it (hunt ff read "would send").
+    assert "no ## Conventions" in said and "--baseline none refuses" in said
     path = tmp_path / f"{name}.md"
     path.write_text(unmarked, encoding="utf-8")
     plugin = dataclasses.replace(spec, markdown=path)

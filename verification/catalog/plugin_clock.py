@@ -141,12 +141,15 @@ class PluginClock:
         self._scaffold = scaffold
         self._overran: str | None = None
 
-    def _stopped(self, what: str) -> PluginError:
+    def _stopped(self, what: str, *, earlier: bool) -> PluginError:
         first = self._overran
+        # A call refused after the overrun says so: it did not hang itself (hunt ff read
+        # "case 0 ...: its generator did not return" of cases never drawn).
         return PluginError(
-            f"its {first} did not return within {PLUGIN_CALL_SECONDS:g} s and was stopped "
-            "(VERIFY_PLUGIN_CALL_SECONDS sets the limit)"
-            + ("" if what == first else f": its {what} is not called again"),
+            f"its {first} did not return within {PLUGIN_CALL_SECONDS:g} s"
+            + (" in an earlier call" if earlier else "")
+            + " and was stopped (VERIFY_PLUGIN_CALL_SECONDS sets the limit)"
+            + (f": its {what} is not called again" if earlier else ""),
             distribution=self._distribution,
             scaffold=self._scaffold,
         )
@@ -155,13 +158,13 @@ class PluginClock:
     def limit(self, what: str) -> Iterator[None]:
         """Run the block (a call to the plugin's ``what``) within the limit."""
         if self._overran is not None:
-            raise self._stopped(what)
+            raise self._stopped(what, earlier=True)
         try:
             with time_limit(give_up=lambda: self._give_up(what)):
                 yield
         except _Overran:
             self._overran = what
-            raise self._stopped(what) from None
+            raise self._stopped(what, earlier=False) from None
 
     def _give_up(self, what: str) -> NoReturn:
         error = PluginError(

@@ -316,6 +316,12 @@ class ScaffoldSpec:
             raise SpecError(f"spec {self.name!r}: code mode cannot drop every answer field")
         if not isinstance(self.code_size_limit, str) or not self.code_size_limit.isprintable():
             raise SpecError(f"spec {self.name!r}: code_size_limit must be one line of text")
+        if isinstance(self.code_sizes, str | bytes) or not isinstance(self.code_sizes, Sequence):
+            # A string's characters read as sizes ('1000' was refused as code size '1').
+            raise SpecError(
+                f"spec {self.name!r}: code_sizes must be a sequence of ints, got "
+                f"{type(self.code_sizes).__name__}"
+            )
         for size in self.code_sizes:
             if not isinstance(size, int) or isinstance(size, bool) or size < 1:
                 raise SpecError(f"spec {self.name!r}: code size {size!r} is not a positive int")

@@ -155,10 +155,13 @@ def bare_problems(spec: ScaffoldSpec, markdown: str) -> str:
     if problems:
         raise ScaffoldFileError("the --baseline none prompt " + "; ".join(problems)[:1200])
     if not marks_task(markdown):
+        # Said as it is: --baseline none refuses a plugin's such scaffold (hunt ff read
+        # "would send ... only", and stated its conventions in When to Use to no avail).
         return (
-            "marks no task part (no ## Conventions section): --baseline none would send "
-            "## When to Use and ## Output Format only; state there every convention the "
-            "right answer depends on (iteration counting, ties, random draws, rounding)"
+            "marks no task part (no ## Conventions section), so --baseline none refuses a "
+            "plugin's such scaffold: add ## Conventions after ## When to Use, stating every "
+            "convention the right answer depends on (iteration counting, ties, random draws, "
+            "rounding)"
         )
     conventions = len(spec.graded_conventions)
     return f"task part marked; states its {conventions} graded convention(s)"

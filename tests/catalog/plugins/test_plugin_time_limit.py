@@ -57,13 +57,18 @@ def test_a_generator_that_never_returns_is_stopped_and_named(generator: Any) -> 
         spec.generator(random.Random(1), "simple", 4)
     assert time.monotonic() - started < LIMIT + 2
     assert (raised.value.distribution, raised.value.scaffold) == (DISTRIBUTION, BASE.name)
-    assert f"its generator did not return within {LIMIT:g} s" in str(raised.value)
-    # Not called again: every later case would wait out the limit as well.
+    assert f"its generator did not return within {LIMIT:g} s and was" in str(raised.value)
+    # Not called again: every later case would wait out the limit as well. A later call
+    # says the overrun was an earlier call's, the generator's own too (hunt ff).
     started = time.monotonic()
     with pytest.raises(PluginError, match="its generator did not return") as again:
         spec.reference(text="ab", pattern="a")
     assert time.monotonic() - started < LIMIT
+    assert "in an earlier call" in str(again.value)
     assert "its reference is not called again" in str(again.value)
+    with pytest.raises(PluginError, match="in an earlier call and was stopped") as later:
+        spec.generator(random.Random(2), "simple", 4)
+    assert "its generator is not called again" in str(later.value)
 
 
 def test_a_call_within_the_limit_leaves_no_alarm_behind() -> None:
