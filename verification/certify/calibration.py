@@ -10,7 +10,11 @@ number of cases, not with how many answers a hook can make. A hook that raises, 
 answers are left out here rather than counted as the validator's misses. Generic mutants
 (a plugin spec that declares no ``mutants`` hook) are judged but counted apart: one may be a
 right answer, so one accepted is no miss (``check`` lists them for review); a validator that
-accepts every one judged over the run is unchecked, as one whose own hook gave nothing.
+accepts every one judged over the run is unchecked, as one whose own hook gave nothing. A
+plugin's validator that fails on an answer (raises, or returns no verdict: its
+:class:`~verification.errors.PluginError`) is a miss whatever the answer, as a run of real
+answers makes each such answer an infrastructure error: counted as a rejection, it let a dry
+run certify a validator that could judge no wrong answer (hunt ff).
 """
 
 from __future__ import annotations
@@ -54,7 +58,8 @@ class CalibrationMiss:
 
     case_id: str
     kind: str
-    """``mutant accepted`` or ``alternative rejected``."""
+    """``mutant accepted``, ``alternative rejected`` or ``validator error`` (a plugin's
+    validator failed on the answer)."""
     answer: str
     """The answer, as compact JSON (cut to 300 characters)."""
 
@@ -80,6 +85,9 @@ class Calibration:
     """Of those, the ones the validator accepted: each may be a right answer, so no miss."""
     generic: bool = False
     """The mutants were generic ones (the spec declares no ``mutants`` hook)."""
+    validator_errors: int = 0
+    """Answers on which a plugin's validator failed (raised, or gave no verdict): judged by
+    neither count above, each a miss."""
 
     @property
     def unchecked_reason(self) -> str:
@@ -95,8 +103,11 @@ class Calibration:
 
     @property
     def misses(self) -> int:
-        """Mutants accepted plus alternatives rejected."""
-        return self.mutants - self.mutants_rejected + self.alternatives - self.alternatives_accepted
+        """Mutants accepted plus alternatives rejected, plus the validator's failures."""
+        wrong = (
+            self.mutants - self.mutants_rejected + self.alternatives - self.alternatives_accepted
+        )
+        return wrong + self.validator_errors
 
 
 def _shown(answer: Any) -> str:
@@ -167,10 +178,14 @@ def _draws(hook: Any) -> bool:
     return hook is not no_alternatives and not (isinstance(hook, LazyHook) and not hook.draws)
 
 
-def _accepts(spec: ScaffoldSpec, answer: Any, case: TestCase) -> bool:
+def _accepts(spec: ScaffoldSpec, answer: Any, case: TestCase) -> bool | None:
+    """The validator's verdict on ``answer``; ``None`` where a plugin's validator failed on
+    it (the runner makes such an answer an infrastructure error, not a rejection)."""
     try:
         return passes(spec.validator, answer, case.expected, case=case)  # no message needed
-    except Exception:  # a validator that raises rejects (as the runner judges it)
+    except PluginError:
+        return None
+    except Exception:  # the package's validator that raises rejects (as the runner judges it)
         return False
 
 
@@ -187,6 +202,8 @@ class CaseCalibration:
     generic_mutants: int = 0
     """Generic mutants judged: counted apart, never a miss (see :class:`Calibration`)."""
     generic_accepted: int = 0
+    validator_errors: int = 0
+    """Answers on which a plugin's validator failed: each a miss."""
 
 
 def calibrate_case(spec: ScaffoldSpec, case: TestCase) -> CaseCalibration:
@@ -195,14 +212,21 @@ def calibrate_case(spec: ScaffoldSpec, case: TestCase) -> CaseCalibration:
     # [right verdicts, judged]; a generic mutant's right verdict is a rejection, as a mutant's
     counts = {"mutants": [0, 0], "alternatives": [0, 0], "generic": [0, 0]}
     misses: list[CalibrationMiss] = []
+    errors = 0
     # CaseRandom: random.Random's numbers from the same draws, with fewer layers of calls
     # (the hooks sample, shuffle and choose from it for every case a run answers).
     rng = CaseRandom(f"{_SEED}:{case.id}")
     for hook, wanted in (("mutants", False), ("alternatives", True)):
         counted = "generic" if hook == "mutants" and spec.generic_mutants else hook
         for answer in _answers(spec, case, hook, rng):
+            verdict = _accepts(spec, answer, case)
+            if verdict is None:
+                errors += 1
+                if len(misses) < MAX_MISSES_SHOWN:
+                    misses.append(CalibrationMiss(case.id, "validator error", _shown(answer)))
+                continue
             counts[counted][1] += 1
-            if _accepts(spec, answer, case) == wanted:
+            if verdict == wanted:
                 counts[counted][0] += 1
             elif counted != "generic" and len(misses) < MAX_MISSES_SHOWN:
                 kind = "alternative rejected" if wanted else "mutant accepted"
@@ -215,6 +239,7 @@ def calibrate_case(spec: ScaffoldSpec, case: TestCase) -> CaseCalibration:
         misses=tuple(misses),
         generic_mutants=counts["generic"][1],
         generic_accepted=counts["generic"][1] - counts["generic"][0],
+        validator_errors=errors,
     )
 
 
@@ -250,6 +275,7 @@ def calibrate(
         generic_mutants=generic,
         generic_accepted=generic_accepted,
         generic=spec.generic_mutants,
+        validator_errors=sum(each.validator_errors for each in per_case),
     )
 
 

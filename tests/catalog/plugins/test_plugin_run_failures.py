@@ -21,13 +21,14 @@ from verification.cases import Tier
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.plugins import guarded_spec
-from verification.catalog.spec import ScaffoldSpec
+from verification.catalog.spec import _UNBOUND_GENERIC_MUTANTS, ScaffoldSpec
 from verification.certify.results import ScaffoldResults
 from verification.cli.run_output import print_infra_reasons, print_summary
 from verification.config import load_settings
 from verification.errors import ConfigurationError, PluginError
 from verification.reports.generator import write_run_reports
 from verification.runner import VerificationRunner
+from verification.validators.base import ValidationResult, Validator
 
 DISTRIBUTION = "demo-scaffolds"
 BASE = default_catalog()["kmp"]
@@ -240,3 +241,32 @@ def test_code_mode_s_dry_run_refuses_a_plugin_s_scaffold_before_any_request(
         asyncio.run(runner.run([spec.name]))
     assert "--provider replay" in str(raised.value)
     assert not any(path.read_text() for path in tmp_path.glob("runs/*/results.jsonl"))
+
+
+class _RaisingOnWrong(Validator):
+    """A plugin's validator that raises on a wrong answer (its author's ``assert``)."""
+
+    kind = "raising"
+
+    def validate(self, actual: Any, expected: Any, *, case: Any = None) -> ValidationResult:
+        if actual != expected:
+            raise ValueError("not the expected answer")
+        return ValidationResult(True, "")
+
+
+def test_a_plugin_validator_that_fails_on_wrong_answers_is_a_calibration_miss(
+    tmp_path: Path,
+) -> None:
+    """Hunt ff: counted as rejections, its failures on the generic mutants let a dry run
+    certify it ("generic mutants rejected 118/118"), while a real run made every wrong
+    answer an uncounted infrastructure error."""
+    spec = _plugin(validator=_RaisingOnWrong(), mutants=_UNBOUND_GENERIC_MUTANTS)
+    assert spec.generic_mutants
+    results = _run(spec, tmp_path)
+    calibration = results.calibration
+    assert calibration is not None and calibration.validator_errors > 0
+    assert calibration.misses >= calibration.validator_errors
+    assert (results.status, results.incomplete_reason) == ("INCOMPLETE", "validator miss")
+    assert calibration.first_misses[0].kind == "validator error"
+    report = (tmp_path / "reports" / f"{BASE.name}.md").read_text(encoding="utf-8")
+    assert "the validator failed on an answer (its plugin error" in report
