@@ -311,3 +311,28 @@ def test_a_mutant_that_misfits_the_schema_is_shown_with_where_it_misfits() -> No
     line = checked(dataclasses.replace(SPEC, mutants=misshapen))["mutants"]
     assert not line.ok
     assert '"sorted": "not a list"' in line.detail and "misfits the schema: sorted:" in line.detail
+
+
+def test_a_plugin_s_hook_or_validator_breaking_its_contract_is_named_for_what_it_did() -> None:
+    """Hunt ff: "its alternatives hook returned list: not a JSON object" blamed the list for
+    its item, and a validator that returned a bool was told it "raised"."""
+    from verification.catalog.plugins import guarded_spec
+    from verification.validators.base import Validator
+
+    class Boolean(Validator):
+        kind = "boolean"
+
+        def validate(self, actual: Any, expected: Any, *, case: Any = None) -> Any:
+            return actual == expected
+
+    def tupled(case: Any, rng: random.Random) -> list[Any]:
+        return [case.expected, tuple(case.expected.items())]
+
+    def plugin(**changes: Any) -> Any:
+        return guarded_spec(dataclasses.replace(SPEC, **changes), "demo-scaffolds")
+
+    line = checked(plugin(alternatives=tupled), origin="demo-scaffolds")["alternatives"]
+    assert not line.ok and "its answer 1 is tuple: not a JSON object" in line.detail, line.detail
+    line = checked(plugin(validator=Boolean()), origin="demo-scaffolds")["mutants"]
+    assert not line.ok and "its validator returned bool" in line.detail, line.detail
+    assert "raised" not in line.detail

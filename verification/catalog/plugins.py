@@ -411,8 +411,14 @@ def _json_object(value: Any) -> dict[str, Any]:
 
 def _json_objects(value: Any) -> list[dict[str, Any]]:
     if not isinstance(value, Sequence) or isinstance(value, str | bytes):
-        raise TypeError("not a sequence of answers")
-    return [_json_object(item) for item in value]
+        raise TypeError("not a sequence of answers (return a list of them)")
+    answers = []
+    for index, item in enumerate(value):
+        try:
+            answers.append(_json_object(item))
+        except (TypeError, ValueError) as exc:  # the item, not the list (hunt ff)
+            raise type(exc)(f"its answer {index} is {type(item).__name__}: {exc}") from None
+    return answers
 
 
 def _text(value: Any) -> str:

@@ -21,7 +21,7 @@ from verification.catalog.drawing import draw_case
 from verification.catalog.plugins import misfit
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.sequential import FIRST_LOOK
-from verification.errors import VerificationError
+from verification.errors import PluginError, VerificationError
 from verification.llm.response_parser import ResponseParser
 
 __all__ = [
@@ -188,6 +188,11 @@ def check_mutants(spec: ScaffoldSpec, cases: list[TestCase], *, package: bool = 
                 )
             try:
                 verdict = spec.validator.validate(mutant, case.expected, case=case)
+            except PluginError as exc:  # a plugin's validator: raised, or gave no verdict
+                raise VerificationError(
+                    f"{case.id}: on the mutant {_shown(mutant)}, {exc}: a wrong answer must "
+                    "get ValidationResult(False, reason)"
+                ) from exc
             except Exception as exc:  # the house's first rule, named
                 raise VerificationError(
                     f"{case.id}: the validator raised {type(exc).__name__} "
