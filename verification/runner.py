@@ -26,6 +26,7 @@ from verification.certify.costs import ScaffoldCost, run_costs
 from verification.certify.results import (
     ScaffoldResults,
     TestResult,
+    check_journal,
     results_from_journal,
 )
 from verification.config import RunConfig, VerificationSettings, load_settings, resolve_settings
@@ -271,6 +272,10 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         previous = paths.read_manifest() if resumed else None
         # Read once: the run's folder is this process's from here (a new run's has none).
         journalled = read_journal(paths.journal)
+        if previous is not None:
+            # Before anything is asked: the fold refused such a journal only at the end,
+            # after every remaining case had been asked (and paid for: hunt hh).
+            check_journal(previous, journalled)
         if previous is not None:  # a run of a --baseline pair goes on as its arm
             self.prompt_builder, self.arm = resumed_arm(
                 previous, self.prompt_builder, self.arm, journalled

@@ -260,3 +260,41 @@ def test_merge_refuses_a_shard_whose_failure_is_copied_as_passed(
     assert code == 2, out + err
     assert where in err and "Traceback" not in err
     assert sorted((output / "runs").iterdir()) == shards  # no merged run
+
+
+def test_a_resume_refuses_a_journal_report_would_refuse_before_asking_anything(
+    made_runs: MadeRuns, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Hunt hh: the resume read the journal at its start but checked it at its end, so every
+    remaining case was asked (and paid for) before the exit 2."""
+    output = tmp_path / "results"
+    run = _first_dry_run(made_runs, output)
+    journal = run / "results.jsonl"
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    journal.write_text("".join(lines[:-5]), encoding="utf-8")  # five cases left to ask
+    where = _append_passed_copy(journal, 2)
+    before = journal.read_bytes()
+    code, out, err = _run(
+        capsys, "verify", "--resume", run.name, "--provider", "reference", "--output", str(output)
+    )
+    assert code == 2, out + err
+    assert where in err and "Traceback" not in err
+    assert journal.read_bytes() == before  # nothing asked, nothing journalled
+
+
+def test_compare_refuses_a_journal_report_refuses(
+    made_runs: MadeRuns, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Hunt hh: ``compare`` paired every case of a journal whose manifest plans fewer, which
+    ``report`` refused, at exit 0."""
+    output = tmp_path / "results"
+    (first, second) = made_runs(output, DRY_RUN, (*DRY_RUN, "--seed", "7"))
+    manifest = second / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data["scaffolds"][NAME]["case_ids"] = data["scaffolds"][NAME]["case_ids"][:4]
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = _run(capsys, "report", second.name, "--output", str(output))
+    assert code == 2 and "its manifest does not plan" in err, out + err
+    code, out, err = _run(capsys, "compare", first.name, second.name, "--output", str(output))
+    assert code == 2, out + err
+    assert "its manifest does not plan" in err and "Traceback" not in err

@@ -27,7 +27,7 @@ from typing import Any, get_args
 from pydantic import ValidationError
 
 from verification.cases import TIERS, printable
-from verification.certify.results import ScaffoldResults, Status
+from verification.certify.results import ScaffoldResults, Status, check_journal
 from verification.certify.uncertified import UNCERTIFIED
 from verification.errors import JournalError, StoredFileError
 from verification.reports.base import RunEntry, manifest_field
@@ -310,8 +310,11 @@ def by_scaffold(records: Iterable[AttemptRecord]) -> dict[str, list[AttemptRecor
 
 
 def entry_results(entry: RunEntry) -> dict[str, ScaffoldResults]:
-    """A run's per-scaffold results, folded from its journal."""
-    records = by_scaffold(entry.records())
+    """A run's per-scaffold results, folded from its journal; a journal ``report`` refuses
+    (:func:`~verification.certify.results.check_journal`) is refused here too."""
+    journal = entry.records()
+    check_journal(entry.manifest, journal)
+    records = by_scaffold(journal)
     return {
         name: ScaffoldResults.from_records(
             name, records.get(name, []), planned=len(scaffold.case_ids)

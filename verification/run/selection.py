@@ -22,6 +22,7 @@ from functools import partial
 
 from verification.cases import TIERS, Tier, parse_case_id, printable
 from verification.catalog import Catalog
+from verification.certify.results import check_journal
 from verification.config import RunConfig
 from verification.errors import ConfigurationError
 from verification.run.case_plan import packaged
@@ -221,4 +222,6 @@ def rerun_case_ids(settings: RunConfig, run_id: str) -> list[str]:
     check_rerun_seed(manifest, settings)
     # A run still being asked has failed only some of what it will: rerun once it ends.
     check_not_in_use(paths.run_dir, run_id, then="rerun its failures")
-    return failed_case_ids(read_journal(paths.journal))
+    journal = read_journal(paths.journal)
+    check_journal(manifest, journal)  # as `report` reads it: no failures of a refused one
+    return failed_case_ids(journal)
