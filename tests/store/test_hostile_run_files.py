@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,9 @@ def _files_under(root: Path) -> set[Path]:
         (lambda m: m.__setitem__("run_label", "DRY RUN\n\n# CERTIFIED"), "holds more than"),
         (lambda m: m["scaffolds"][NAME].__setitem__("sha256", "`\n# x"), "not a sha256"),
         (lambda m: m.__setitem__("scaffolds", "kmp"), "scaffolds"),
+        # Runs sort by it (hunt hh: any string was taken, and sorted as the newest).
+        (lambda m: m.__setitem__("created_at", "<script>|x\x1b"), "not an ISO 8601 time"),
+        (lambda m: m.__setitem__("created_at", "2026-11-28T09:07:39"), "with no offset"),
     ],
 )
 def test_report_refuses_a_manifest_that_is_not_one_and_writes_nothing(
@@ -402,3 +406,22 @@ def test_a_lock_file_holding_escape_codes_is_not_printed(
         )
     assert code == 2
     assert "is in use by process unknown" in err and "\x1b" not in err
+
+
+def test_runs_sort_by_the_instant_they_were_made_whatever_its_offset(
+    made_runs: Callable[..., list[Path]], tmp_path: Path
+) -> None:
+    """Hunt hh: the same instant written an hour east (``10:07+01:00`` for ``09:07+00:00``)
+    sorted as text after a later run: the gate compared with another previous run, and
+    ``prune --keep 1`` stripped the newest run's replies."""
+    output = tmp_path / "results"
+    first, second = made_runs(output, DRY_RUN, (*DRY_RUN, "--seed", "7"))
+    made = {run: read_manifest_file(run / "manifest.json").created_at for run in (first, second)}
+    older, newer = sorted(made, key=lambda run: made[run])
+    # The older run's instant written an hour later, at an hour's offset: still the older.
+    when = datetime.fromisoformat(made[older])
+    shifted = when.astimezone(timezone(timedelta(hours=1))).isoformat()
+    assert shifted > made[newer] > made[older]  # as text, it would sort last
+    _edit_manifest(older, lambda m: m.__setitem__("created_at", shifted))
+    assert read_manifest_file(older / "manifest.json").created_at == made[older]
+    assert manifests.latest_run_id(output) == newer.name

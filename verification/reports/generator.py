@@ -19,6 +19,7 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -336,7 +337,7 @@ class ReportGenerator:
         label = next((r.run_label for r in results if r.run_label), None)
         return RunManifest(
             run_id="ad-hoc",
-            created_at="",
+            created_at=datetime.now(UTC).isoformat(timespec="microseconds"),
             provider={"provider": "unknown" if label is None else label.lower()},
             dry_run=label is not None,
             run_label=label,

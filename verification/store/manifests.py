@@ -8,6 +8,7 @@ import itertools
 import logging
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -198,6 +199,10 @@ class RunManifest(BaseModel):
 
     run_id: str
     created_at: str
+    """When the run was made: an ISO 8601 time with its offset, read back in UTC to the
+    microsecond as the harness writes it, so that runs sort by the instant (a hand-edited
+    offset sorted as text made the gate pick another previous run, and ``prune`` strip the
+    newest: hunt hh)."""
     provider: dict[str, Any]
     dry_run: bool
     run_label: str | None
@@ -280,6 +285,20 @@ class RunManifest(BaseModel):
         if run_id is not None and not is_run_id(run_id):
             raise ValueError("not a run id (letters, digits, '.', '_', '-')")
         return run_id
+
+    @field_validator("created_at")
+    @classmethod
+    def _an_instant(cls, created_at: str) -> str:
+        try:
+            when = datetime.fromisoformat(created_at)
+        except ValueError:
+            raise ValueError("not an ISO 8601 time") from None
+        if when.tzinfo is None:
+            raise ValueError("an ISO 8601 time with no offset (the harness writes UTC's)")
+        try:
+            return when.astimezone(UTC).isoformat(timespec="microseconds")
+        except OverflowError:  # year 9999 an hour west of UTC: no date holds it in UTC
+            return created_at  # shown as written (tests/store/test_hunted_files.py)
 
     @field_validator("model_runs")
     @classmethod
