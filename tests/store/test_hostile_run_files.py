@@ -176,6 +176,9 @@ def _edit_summary(run: Path, edit: Callable[[dict[str, Any]], None]) -> None:
         lambda s: s["scaffolds"][NAME].__setitem__("status", "**FAILED** | <b>x</b>\n# owned"),
         lambda s: s.__setitem__("run_id", "x` | <img src=y>\n# owned"),
         lambda s: s.clear(),
+        # Another run's summary copied in (hunt hh: history and the gate's "Before" column
+        # showed its status as this run's).
+        lambda s: s.__setitem__("run_id", "20261128T000000Z-a0a0a0"),
     ],
 )
 def test_a_damaged_earlier_summary_is_skipped_and_never_reaches_the_new_one(

@@ -199,6 +199,13 @@ def _read_summary(path: Path) -> RunSummary | None:
     if not is_run_id(summary.run_id) or strange:
         logger.warning("earlier summary skipped: %s: its run id or a status is not one", path)
         return None
+    if summary.run_id != path.parent.parent.name:  # another run's, copied in (hunt hh)
+        logger.warning(
+            "earlier summary skipped: %s: it is run %s's summary, not this run's",
+            path,
+            printable(summary.run_id, 80),
+        )
+        return None
     return summary
 
 
