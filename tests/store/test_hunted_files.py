@@ -76,6 +76,29 @@ def test_prune_leaves_a_journal_with_a_line_of_another_version_whole(
     assert "left alone" in out and "0 older run(s) pruned" in out
 
 
+@pytest.mark.parametrize(
+    "newer",
+    [{"added_later": {"x": 1}}, {"schema": 2}],
+    ids=["a field added later", "another schema"],
+)
+def test_prune_leaves_a_journal_with_a_field_of_another_version_whole(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, newer: dict[str, Any]
+) -> None:
+    """Hunt hh: such a line reads as a record (a field added later is optional), and prune
+    rewrote it from the record, the field dropped; the journal is left as it is instead."""
+    old = _run(tmp_path)
+    _run(tmp_path)
+    journal = old / "results.jsonl"
+    lines = journal.read_text("utf-8").splitlines(keepends=True)
+    lines[2] = json.dumps({**json.loads(lines[2]), **newer}) + "\n"
+    journal.write_text("".join(lines), "utf-8")
+    capsys.readouterr()
+    assert main(["prune", "--keep", "1", "--output", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert journal.read_text("utf-8") == "".join(lines)
+    assert "another version" in out and "left alone" in out
+
+
 def test_a_whole_last_line_that_is_no_record_is_damage_and_a_torn_one_is_skipped(
     tmp_path: Path,
 ) -> None:

@@ -9,6 +9,7 @@ the run ``<output>/reports`` shows are left alone."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -18,6 +19,7 @@ from verification.reports.history import scan_runs
 from verification.reports.html import HTML_REPORT_NAME
 from verification.store.journal import read_journal
 from verification.store.paths import RunPaths
+from verification.store.records import JOURNAL_SCHEMA, AttemptRecord
 from verification.store.run_ids import is_run_id
 from verification.store.stored_files import replace_atomically
 
@@ -35,18 +37,44 @@ def _without_replies(journal: Path) -> tuple[str | None, int]:
     records = read_journal(journal)
     if not journal.is_file():  # a run with no answer yet
         return None, 0
+    lines = 0
+    newer = 0
     with journal.open("rb") as file:
-        lines = sum(1 for line in file if line.strip())
+        for line in file:
+            if line.strip():
+                lines += 1
+                newer += _of_another_version(line)
     if lines != len(records):
         raise JournalError(
             f"{lines - len(records)} line(s) of {journal} are no journal records of this "
             "version, kept as they are"
+        )
+    if newer:  # read as records, but rewritten from them they would lose what they hold
+        raise JournalError(
+            f"{newer} line(s) of {journal} hold fields or a schema of another version, kept "
+            "as they are"
         )
     stripped = sum(r.raw_response is not None for r in records)
     if not stripped:
         return None, 0
     kept = (record.model_copy(update={"raw_response": None}) for record in records)
     return "".join(record.to_line() for record in kept), stripped
+
+
+_KNOWN_KEYS = frozenset(AttemptRecord.model_fields) - {"schema_version"} | {"schema"}
+
+
+def _of_another_version(line: bytes) -> bool:
+    """Whether a journal line read as a record holds a key this version does not know, or
+    another schema's number: rewriting it from its record would drop what it holds (a
+    newer harness's field: hunt hh)."""
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return False  # no record: counted as such by the caller
+    if not isinstance(data, dict):
+        return False
+    return data.get("schema", JOURNAL_SCHEMA) != JOURNAL_SCHEMA or not data.keys() <= _KNOWN_KEYS
 
 
 def _size(path: Path) -> int:
