@@ -43,7 +43,7 @@ from verification.run.call_log import CALL_FILE, CallLog, in_flight
 from verification.run.growth import SizeGrowth
 from verification.run.manifest import ended_manifest, manifest_for
 from verification.run.plan import plan_cases, plan_run
-from verification.run.resuming import answered_samples, resumed_arm
+from verification.run.resuming import answered_samples, check_same_draws, resumed_arm
 from verification.run.scheduling import CaseScheduler
 from verification.run.shards import Shard
 from verification.run.strategies import ANSWER_KINDS, STOPPING_RULES, TRANSPORTS
@@ -340,6 +340,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         if resumed:  # what it may not append to, or not read, is refused before its manifest
             for own in (paths.journal, paths.run_dir / CALL_FILE, paths.run_dir / BATCH_FILE):
                 check_own_file(own)
+            check_same_draws(plan.cases, fitting_records(journalled, specs), paths.run_id)
             if not self.provider.dry_run and basis.max_cost is not None:
                 # The calls a killed process had in flight count at their worst as paid.
                 unjournalled = _in_flight(paths)

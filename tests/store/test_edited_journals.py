@@ -298,3 +298,27 @@ def test_compare_refuses_a_journal_report_refuses(
     code, out, err = _run(capsys, "compare", first.name, second.name, "--output", str(output))
     assert code == 2, out + err
     assert "its manifest does not plan" in err and "Traceback" not in err
+
+
+def test_a_resume_whose_cases_would_be_drawn_otherwise_is_refused(
+    made_runs: MadeRuns, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Hunt hh: with the seed edited (or a generator changed by a pull between a stop and its
+    resume), the cases left were drawn anew and the journalled ones stood as they were: one
+    status over two draws, with no word."""
+    output = tmp_path / "results"
+    run = _first_dry_run(made_runs, output)
+    journal = run / "results.jsonl"
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    journal.write_text("".join(lines[:-5]), encoding="utf-8")  # five cases left to ask
+    manifest = run / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data["seed"] += 1
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    before = journal.read_bytes(), manifest.read_bytes()
+    code, out, err = _run(
+        capsys, "verify", "--resume", run.name, "--provider", "reference", "--output", str(output)
+    )
+    assert code == 2, out + err
+    assert "is now drawn with" in err and "start a new run" in err and "Traceback" not in err
+    assert (journal.read_bytes(), manifest.read_bytes()) == before  # nothing asked or written

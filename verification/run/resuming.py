@@ -14,10 +14,12 @@ is asked the bare prompt again, and every arm's new lines name it, whoever resum
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from verification.cases import Planned, ProgramTask, drawn, printable
 from verification.catalog.code_format import CODE_FORMAT_VERSION
+from verification.certify.input_keys import input_key
 from verification.config import RunConfig
 from verification.errors import ConfigurationError, VerificationError
 from verification.llm.bare_prompt import BarePromptBuilder
@@ -37,9 +39,38 @@ __all__ = [
     "adopt_stored_scaffolds",
     "answered_samples",
     "check_resumable",
+    "check_same_draws",
     "resume_command",
     "resumed_arm",
 ]
+
+
+def check_same_draws(
+    cases: Mapping[str, Sequence[Planned]], records: Iterable[AttemptRecord], run_id: str
+) -> None:
+    """:class:`~verification.errors.ConfigurationError` where a journalled case would now be
+    drawn with another input than the one it was asked with: the generator or the seed
+    changed since the run began (code pulled between a stop and its resume, a manifest
+    edited), and the resume would put two draws under one id and one seed, whose status no
+    draw stands for (hunt hh: a resume read CERTIFIED over cases drawn two ways). Each
+    journalled case is drawn once to compare; a program is its own request."""
+    planned = {case.id: case for planned in cases.values() for case in planned}
+    seen: set[str] = set()
+    for record in records:
+        case = planned.get(record.case_id)
+        if case is None or record.case_id in seen or record.undrawn:
+            continue
+        seen.add(record.case_id)
+        now = drawn(case)
+        if isinstance(now, ProgramTask) or input_key(now.input) == input_key(record.input):
+            continue
+        raise ConfigurationError(
+            f"--resume {run_id}: case {printable(record.case_id, 80)} was asked with the input "
+            f"{printable(input_key(record.input), 120)} and is now drawn with "
+            f"{printable(input_key(now.input), 120)}: its generator or the run's seed changed "
+            "since the run began (was the code updated?), and a resume would mix two draws "
+            "in one status: start a new run (or resume with the code the run began with)"
+        )
 
 
 def resumed_arm(
