@@ -428,3 +428,20 @@ def test_runs_sort_by_the_instant_they_were_made_whatever_its_offset(
     _edit_manifest(older, lambda m: m.__setitem__("created_at", shifted))
     assert read_manifest_file(older / "manifest.json").created_at == made[older]
     assert manifests.latest_run_id(output) == newer.name
+
+
+def test_a_run_with_answers_but_no_manifest_is_skipped_with_a_warning(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    earlier_run: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Hunt hh: ``history`` left such a run out without a word, where ``report`` named it.
+    A folder with no journal either (a run whose provider never started) stays silent."""
+    (earlier_run / "manifest.json").unlink()
+    unstarted = earlier_run.parent / "20261128T000000Z-b0b0b0"
+    unstarted.mkdir()
+    code, _, err = _run(capsys, "history", "--output", str(tmp_path / "results"))
+    assert code == 0, err
+    said = f"run {earlier_run.name} skipped: it has a journal but no manifest.json"
+    assert said in caplog.text and unstarted.name not in caplog.text

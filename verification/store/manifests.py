@@ -377,7 +377,14 @@ def run_manifests(results_dir: Path) -> Iterator[RunManifest]:
         try:
             manifest = read_manifest_file(run_dir / "manifest.json")
         except FileNotFoundError:
-            continue  # a run whose provider could not start leaves no manifest
+            # A run whose provider could not start leaves no manifest, and no journal: one
+            # with answers has lost its manifest, which `report` names too (hunt hh).
+            if (run_dir / "results.jsonl").exists():
+                logger.warning(
+                    "run %s skipped: it has a journal but no manifest.json (deleted?)",
+                    run_dir.name,
+                )
+            continue
         except (OSError, StoredFileError) as exc:
             logger.warning("run %s skipped: %s", run_dir.name, exc)
             continue
