@@ -44,6 +44,7 @@ from verification.cases import TestCase, Tier, printable, to_json_data
 from verification.catalog import plugin_clock
 from verification.catalog.spec import ScaffoldSpec
 from verification.errors import PluginError, SpecError
+from verification.store.stored_files import validation_problems
 from verification.validators.base import (
     Tolerance,
     ValidationResult,
@@ -366,12 +367,7 @@ def guarded_spec(spec: ScaffoldSpec, distribution: str) -> ScaffoldSpec:
 
 def misfit(exc: ValidationError) -> str:
     """Where and how an answer breaks its schema, in one short line."""
-    shown = [
-        f"{'.'.join(map(str, error['loc'])) or 'the answer'}: {error['msg']}"
-        for error in exc.errors()[:3]
-    ]
-    more = exc.error_count() - len(shown)
-    return printable("; ".join(shown) + (f" (and {more} more)" if more > 0 else ""), limit=200)
+    return validation_problems(exc, whole="the answer")
 
 
 def _guarded_schema(

@@ -34,7 +34,7 @@ from verification.reports.base import RunEntry, manifest_field
 from verification.store.manifests import RunManifest, read_manifest_file, run_manifests
 from verification.store.records import AttemptRecord
 from verification.store.run_ids import is_run_id
-from verification.store.stored_files import read_stored_json
+from verification.store.stored_files import read_stored_json, validation_problems
 from verification.store.summary_file import MAX_SUMMARY_BYTES, RunSummary
 
 __all__ = [
@@ -192,8 +192,10 @@ def _read_summary(path: Path) -> RunSummary | None:
     except (OSError, StoredFileError) as exc:
         logger.warning("earlier summary skipped: %s", exc)
         return None
-    except ValidationError as exc:
-        logger.warning("earlier summary skipped: %s: not a run summary (%s)", path, exc)
+    except ValidationError as exc:  # one line, not pydantic's dump (hunt hh)
+        logger.warning(
+            "earlier summary skipped: %s: not a run summary (%s)", path, validation_problems(exc)
+        )
         return None
     strange = [s.status for s in summary.scaffolds.values() if s.status not in _STATUSES]
     if not is_run_id(summary.run_id) or strange:

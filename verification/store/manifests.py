@@ -29,6 +29,7 @@ from verification.store.run_ids import is_run_id
 from verification.store.stored_files import (
     MAX_MANIFEST_BYTES,
     read_stored_json,
+    validation_problems,
 )
 from verification.store.urls import without_url_credentials
 
@@ -354,11 +355,7 @@ def read_manifest_file(path: Path) -> RunManifest:
     try:
         return RunManifest.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(map(str, error['loc'])) or 'the document'}: {error['msg']}"
-            for error in exc.errors()[:3]
-        )
-        raise StoredFileError(f"{path}: not a run manifest ({problems})") from None
+        raise StoredFileError(f"{path}: not a run manifest ({validation_problems(exc)})") from None
 
 
 def run_manifests(results_dir: Path) -> Iterator[RunManifest]:

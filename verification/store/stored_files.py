@@ -18,6 +18,9 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
+from verification.cases import printable
 from verification.errors import StoredFileError
 
 __all__ = [
@@ -31,6 +34,7 @@ __all__ = [
     "read_stored_json",
     "read_stored_text",
     "replace_atomically",
+    "validation_problems",
 ]
 
 MAX_JSON_DEPTH = 64
@@ -189,3 +193,14 @@ def read_stored_json(path: Path, *, max_bytes: int, max_depth: int = MAX_JSON_DE
     return parse_stored_json(
         read_stored_text(path, max_bytes=max_bytes), where=str(path), max_depth=max_depth
     )
+
+
+def validation_problems(exc: ValidationError, *, whole: str = "the document") -> str:
+    """Where and how a value breaks its model, in one line: the first three errors' places
+    (``whole`` where the value itself is wrong) and messages, and how many more there are,
+    not pydantic's many-line dump with its links."""
+    shown = [
+        f"{'.'.join(map(str, error['loc'])) or whole}: {error['msg']}" for error in exc.errors()[:3]
+    ]
+    more = exc.error_count() - len(shown)
+    return printable("; ".join(shown) + (f" (and {more} more)" if more > 0 else ""), limit=300)
