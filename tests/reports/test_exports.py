@@ -89,3 +89,51 @@ def test_an_export_under_a_file_is_refused_before_the_run(
     assert exited.value.code == 2
     assert "is a file, not a folder" in capsys.readouterr().err
     assert not (tmp_path / "runs").exists()
+
+
+def test_an_output_over_one_of_the_run_s_inputs_is_refused_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hunt ii: ``--export draft.md`` beside ``--scaffold-file draft.md`` replaced the draft
+    with the summary at exit 0; so did an export into the scaffolds folder, and a JUnit
+    file named as the replay file."""
+    from verification.llm.prompt_builder import PromptBuilder
+
+    draft = tmp_path / "draft.md"
+    text = PromptBuilder().get_scaffold_content("kmp")
+    draft.write_text(text, encoding="utf-8")
+    output = ["--output", str(tmp_path / "out")]
+    code = main([*DRY, *output, "--scaffold-file", str(draft), "--export", str(draft)])
+    assert code == 2 and "would write over what --scaffold-file reads" in capsys.readouterr().err
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text("", encoding="utf-8")
+    replayed = ["kmp", "--provider", "replay", "--replay-file", str(replay), "--cases", "3"]
+    code = main(["verify", *replayed, *output, "--junit-xml", str(replay)])
+    assert code == 2 and "what --replay-file reads" in capsys.readouterr().err
+    scaffolds = tmp_path / "scaffolds"
+    (scaffolds / "string").mkdir(parents=True)
+    (scaffolds / "string" / "kmp.md").write_text(text, encoding="utf-8")
+    code = main(
+        [*DRY, *output, "--scaffolds-dir", str(scaffolds), "--export", str(scaffolds / "k.md")]
+    )
+    assert code == 2 and "what --scaffolds-dir reads" in capsys.readouterr().err
+    code = main(
+        [*DRY, *output, "--export", str(tmp_path / "a.xml"), "--junit-xml", str(tmp_path / "a.xml")]
+    )
+    assert code == 2 and "is the file --export writes too" in capsys.readouterr().err
+    assert draft.read_text(encoding="utf-8") == text and replay.read_text(encoding="utf-8") == ""
+    assert not (tmp_path / "out").exists()  # refused before any run began
+
+
+def test_an_output_where_no_file_can_be_written_is_refused_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hunt ii: ``--export /proc/x.json`` (as ``--junit-xml /sys/j.xml``) failed after every
+    case had been asked, hiding the run's summary behind exit 2."""
+    code = main([*DRY, "--output", str(tmp_path / "out"), "--export", "/proc/x.json"])
+    assert (
+        code == 2
+        and "/proc/x.json: cannot be written: no file can be made in /proc"
+        in capsys.readouterr().err
+    )
+    assert not (tmp_path / "out").exists()

@@ -83,6 +83,7 @@ class RunCommands(CommandsBase):
             raise ConfigurationError(
                 "--resume answers the run's own cases: leave out -k and --rerun-failed"
             )
+        self._check_outputs(outputs, scaffold_file)
         if rerun_failed is not None:
             case_ids = self._failed_cases(rerun_failed, chosen, category, case_ids)
             if not case_ids:
@@ -479,6 +480,31 @@ class RunCommands(CommandsBase):
         if lift is not None:
             print(render_lift(lift), end="")
         return exit_code([r.status for r in runs.b.results.values()], runs.b.manifest.level)
+
+    def _check_outputs(self, outputs: RunOutputs, scaffold_file: Path | None) -> None:
+        """The run's output files apart from its inputs and from one another, each where a
+        file can be written (:func:`~verification.reports.exports.check_outputs_apart`)."""
+        import os
+
+        from verification.config.settings import ENV_FILE
+        from verification.reports.exports import check_outputs_apart
+
+        written = [("--export", path) for path in outputs.exports] + [
+            (option, path)
+            for option, path in (
+                ("--junit-xml", outputs.junit_xml),
+                ("--junit-cases", outputs.junit_cases),
+            )
+            if path is not None
+        ]
+        if summary := os.environ.get("GITHUB_STEP_SUMMARY"):
+            written.append(("GITHUB_STEP_SUMMARY", Path(summary)))
+        read = {"--scaffolds-dir": self.settings.scaffolds_dir, ".env": Path(ENV_FILE)}
+        if scaffold_file is not None:
+            read["--scaffold-file"] = scaffold_file
+        if self.settings.replay_file is not None:
+            read["--replay-file"] = self.settings.replay_file
+        check_outputs_apart(written, read)
 
     def verify_category(self, category: str) -> int:
         return self.verify(category=category)

@@ -17,7 +17,8 @@ refused naming the path, never followed).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from verification.errors import ConfigurationError
@@ -25,7 +26,13 @@ from verification.reports.base import ReportContext, Reporter, write_report
 from verification.reports.ci import JUnitXmlReporter
 from verification.store.paths import RunPaths
 
-__all__ = ["EXPORT_FORMATS", "CopyExport", "check_export", "export_reporters"]
+__all__ = [
+    "EXPORT_FORMATS",
+    "CopyExport",
+    "check_export",
+    "check_outputs_apart",
+    "export_reporters",
+]
 
 EXPORT_FORMATS: dict[str, str] = {
     ".json": "the summary (summary.json)",
@@ -53,6 +60,39 @@ def check_export(path: Path) -> Path:
     if folder is not None and not folder.is_dir():
         raise ConfigurationError(f"--export {path}: {folder} is a file, not a folder")
     return path
+
+
+def check_outputs_apart(outputs: Sequence[tuple[str, Path]], inputs: Mapping[str, Path]) -> None:
+    """Refuse, before a run asks anything, an output file (by its option) that is one of
+    the run's inputs (by its option; a folder's: any file under it) or another output, or
+    whose folder takes no file: a draft, a scaffold or a replay file was replaced by the
+    report, and an export to ``/proc`` failed after every case had been asked (hunt ii)."""
+    seen: dict[Path, str] = {}
+    for option, path in outputs:
+        where = path.resolve()
+        for named, source in inputs.items():
+            source = source.resolve()
+            if where == source or (source.is_dir() and source in where.parents):
+                raise ConfigurationError(
+                    f"{option} {path} would write over what {named} reads ({source}): give "
+                    "the output another path"
+                )
+        if where in seen:
+            raise ConfigurationError(
+                f"{option} {path} is the file {seen[where]} writes too: give each its own"
+            )
+        seen[where] = option
+        folder = next((parent for parent in where.parents if parent.exists()), None)
+        if folder is None or not folder.is_dir():
+            continue  # check_export and check_ci_outputs name a file in the way
+        try:
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as exc:
+            raise ConfigurationError(
+                f"{option} {path}: cannot be written: no file can be made in {folder} "
+                f"({exc.strerror or exc}), and a run is not asked only to fail at its end"
+            ) from None
 
 
 class CopyExport:
