@@ -532,6 +532,19 @@ def test_a_results_path_a_file_blocks_says_it_cannot_be_created(
     assert f"the {made} " in err and f"cannot be created: {blocker} is not a folder" in err
 
 
+@pytest.mark.skipif(not Path("/proc/sys/kernel").is_dir(), reason="needs /proc's sys folder")
+def test_a_results_folder_where_nothing_can_be_written_names_the_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hunt ii: the OS's bare words ("No such file or directory: /proc/sys/kernel/runs")
+    named neither the option nor what to do (a read-only folder reads the same way)."""
+    argv = ["verify", "kmp", "--provider", "reference", "--cases", "2"]
+    code, _, err = _run(capsys, *argv, "--output", "/proc/sys/kernel")
+    assert code == 2, err
+    assert "no run can be written under the results folder /proc/sys/kernel" in err
+    assert "--output or VERIFY_RESULTS_DIR" in err
+
+
 def test_credentials_in_a_base_url_are_not_recorded(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,6 +67,8 @@ class RunPaths:
         would fail to be written, the first failure read as one that "cannot be read")."""
         for path in (self.run_dir, *self.run_dir.parents):
             if path.is_dir():
+                if path != self.run_dir:
+                    self._check_writable(path)
                 return
             if path.exists() or path.is_symlink():  # a file, or a link to nothing
                 break
@@ -79,6 +82,20 @@ class RunPaths:
         raise ConfigurationError(
             f"the run folder {self.run_dir} cannot be created: {path} is not a folder"
         )
+
+    def _check_writable(self, folder: Path) -> None:
+        """:class:`ConfigurationError` naming the option when no folder can be made in
+        ``folder`` on the way to the run's (a read-only or a virtual file system): the OS's
+        bare words named neither ``--output`` nor what to do (hunt ii)."""
+        try:
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as exc:
+            raise ConfigurationError(
+                f"no run can be written under the results folder {self.results_dir}: "
+                f"{folder} takes no new file ({exc.strerror or exc}); choose another folder "
+                "with --output or VERIFY_RESULTS_DIR"
+            ) from None
 
     @property
     def run_dir(self) -> Path:
