@@ -81,6 +81,18 @@ def test_a_misspelt_variable_is_named_with_a_suggestion(
     assert "VERIFY_CASE is not a setting and is ignored; did you mean VERIFY_CASES?" in caplog.text
 
 
+def test_an_option_s_name_as_a_variable_is_told_its_setting_s(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Hunt ii: VERIFY_MODE (after --mode) was answered "did you mean VERIFY_MODEL?", which
+    would ask for a model named "cert"."""
+    monkeypatch.setenv("VERIFY_MODE", "cert")
+    assert load_settings().current_mode == "dev"
+    assert "VERIFY_MODE is not a setting and is ignored; did you mean VERIFY_CURRENT_MODE?" in (
+        caplog.text
+    )
+
+
 def test_another_tools_variable_is_no_concern_of_ours(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -164,7 +164,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         choices=["dev", "cert"],
         dest="current_mode",
         help="dev uses VERIFY_DEV_MODEL and the standard level; cert uses VERIFY_CERT_MODEL, "
-        "the thorough level and the private seed VERIFY_CERT_SEED when it is set",
+        "the thorough level and the private seed VERIFY_CERT_SEED when it is set "
+        "(VERIFY_CURRENT_MODE)",
     )
     group.add_argument(
         "--level",

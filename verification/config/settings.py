@@ -326,6 +326,10 @@ def _memo_put(key: Hashable | None, settings: VerificationSettings) -> Verificat
     return settings
 
 
+_OPTION_NAMED = {"VERIFY_MODE": "VERIFY_CURRENT_MODE"}
+"""The variable a user writes after an option's name, where the setting's name differs."""
+
+
 def _warn_about_misspelt_variables(variables: Iterable[str], where: str) -> None:
     """A misspelt ``VERIFY_*`` variable (of the environment, or ``where`` says which file)
     would be ignored silently: warn, naming the setting it resembles. Other tools'
@@ -339,7 +343,10 @@ def _warn_about_misspelt_variables(variables: Iterable[str], where: str) -> None
         # Settings are read whatever their case, so a key's case is no misspelling.
         name = variable.upper()
         if name.startswith("VERIFY_") and name not in known:
-            close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.85)
+            # An option's name where its setting's differs (--mode: VERIFY_MODE read as
+            # VERIFY_MODEL by spelling, which would ask for a model named "cert": hunt ii).
+            close = [_OPTION_NAMED[name]] if name in _OPTION_NAMED else []
+            close = close or difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.85)
             if close:
                 logger.warning(
                     "%s%s is not a setting and is ignored; did you mean %s?",
