@@ -191,3 +191,22 @@ def test_every_setting_has_a_row_in_the_guide_s_settings_table() -> None:
     assert sorted(settings - internal - named) == [], "settings with no row in the table"
     assert sorted(named & internal) == [], "internal fields are read from no variable"
     assert sorted(named - settings) == [], "rows naming no setting"
+
+
+def test_a_settings_file_line_that_is_no_setting_is_refused_by_its_number(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hunt ii: python-dotenv dropped such a line (``VERIFY_SAMPLES="2``: its value lost, the
+    run made with one sample) with a warning, twice, naming neither file nor line. Only the
+    numbers are said: a line that does not parse may hold a key's value."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text(
+        'VERIFY_CASES=3\nVERIFY_LEVEL\n=bad\nANTHROPIC_API_KEY="sk-ant-SECRET\nVERIFY_CASES=4\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(
+        ConfigurationError, match=r"has 2 line\(s\) that are no KEY=VALUE"
+    ) as raised:
+        load_settings()
+    said = str(raised.value)
+    assert str(tmp_path / ".env") in said and "line 3, 4" in said and "SECRET" not in said

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import difflib
 import functools
+import io
 import logging
 import os
 import re
@@ -231,7 +232,7 @@ def _env_file_text(path: Path) -> str | None:
     if not path.is_file():
         return None
     try:
-        return read_stored_text(path, max_bytes=MAX_ENV_BYTES)
+        text = read_stored_text(path, max_bytes=MAX_ENV_BYTES)
     except FileNotFoundError:  # gone since: nothing to read
         return None
     except StoredFileError as exc:
@@ -239,6 +240,24 @@ def _env_file_text(path: Path) -> str | None:
             f"the settings file {path.absolute()} cannot be used ({exc}): save it as UTF-8 "
             "text, or move it out of this folder"
         ) from None
+    _refuse_unparsed_lines(path, text)
+    return text
+
+
+def _refuse_unparsed_lines(path: Path, text: str) -> None:
+    """A line of ``.env`` that python-dotenv cannot read is dropped by it, its value lost,
+    with a warning (twice: we and pydantic-settings each read the file) that names neither
+    the file nor the line's text (hunt ii): refused here instead, as a bad value is."""
+    from dotenv.parser import parse_stream
+
+    bad = [binding.original.line for binding in parse_stream(io.StringIO(text)) if binding.error]
+    if bad:
+        # Line numbers only: a line that does not parse may hold a key's value.
+        lines = ", ".join(map(str, bad[:10])) + (", ..." if len(bad) > 10 else "")
+        raise ConfigurationError(
+            f"the settings file {path.absolute()} has {len(bad)} line(s) that are no "
+            f"KEY=VALUE (an unclosed quote, a missing name?): line {lines}; fix or remove them"
+        )
 
 
 # Building the settings (pydantic-settings' sources walk every field) costs more than the
