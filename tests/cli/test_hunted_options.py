@@ -254,3 +254,31 @@ def test_a_dependency_missing_from_the_interpreter_is_an_install_problem_not_our
     err = capsys.readouterr().err
     assert "the package 'platformdirs' the harness needs is not installed" in err
     assert "internal error" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--answer", "code", "--samples", "2"],
+        ["--answer", "code", "--case", "kmp-edge-001"],
+        ["--answer", "code", "--size", "12"],
+        ["--answer", "code", "--sizes", "10,20"],
+        ["--answer", "code", "--envelope"],
+        ["--batch"],
+    ],
+    ids=["samples", "case", "size", "sizes", "envelope", "batch"],
+)
+def test_an_estimate_refuses_what_the_run_refuses_in_its_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str]
+) -> None:
+    """Hunt ii: ``--estimate`` priced code mode's programs "x 2 samples", a fixed plan of one
+    case beside 180 requests, batches at half price with the reference provider: runs the
+    command then refused."""
+    argv = ["verify", "kmp", "--provider", "reference", *options]
+    assert main([*argv, "--output", str(tmp_path / "run")]) == 2
+    refused = capsys.readouterr().err.strip().splitlines()[-1]
+    assert main([*argv, "--estimate"]) == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == refused
+    assert not (tmp_path / "run" / "runs").exists() or not any(
+        (tmp_path / "run" / "runs").iterdir()
+    )

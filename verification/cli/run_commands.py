@@ -149,6 +149,17 @@ class RunCommands(CommandsBase):
                 )
             if shard is not None:
                 raise ConfigurationError("--estimate prices the whole plan: leave out --shard")
+            # What the run refuses, the estimate refuses too, in the run's words (it priced
+            # code mode's programs twice over, and batches no provider but Anthropic's has).
+            from verification.run.plan import check_code_options
+
+            check_code_options(
+                self.settings, {"--case": bool(case_ids), "--size": size is not None}
+            )
+            if self.settings.batch and self.settings.provider != "anthropic":
+                from verification.llm.batches import no_batches
+
+                raise no_batches(self.settings.provider)
             arms: list[tuple[str | None, PromptBuilder]] = [
                 (None, PromptBuilder(self.settings.scaffolds_dir, overrides=overrides))
             ]

@@ -43,6 +43,7 @@ __all__ = [
     "BatchStatus",
     "ClaudeBatches",
     "batches_for",
+    "no_batches",
 ]
 
 CUSTOM_ID = re.compile(r"[a-zA-Z0-9_-]{1,64}")
@@ -390,8 +391,14 @@ def batches_for(provider: LLMProvider) -> ClaudeBatches:
     while isinstance(inner, WrappingProvider):
         inner = inner.inner
     if not isinstance(inner, ClaudeProvider):
-        raise ConfigurationError(
-            f"--batch sends a run through Anthropic's Message Batches API: the {provider.name} "
-            "provider has none (use --provider anthropic, or leave out --batch)"
-        )
+        raise no_batches(provider.name)
     return ClaudeBatches(inner)
+
+
+def no_batches(provider: str) -> ConfigurationError:
+    """The refusal of ``--batch`` with ``provider``, which has no Message Batches (the run's
+    and ``--estimate``'s, which priced such a run at half: hunt ii)."""
+    return ConfigurationError(
+        f"--batch sends a run through Anthropic's Message Batches API: the {provider} "
+        "provider has none (use --provider anthropic, or leave out --batch)"
+    )

@@ -60,6 +60,7 @@ __all__ = [
     "FIXED",
     "LOOKS",
     "RunPlan",
+    "check_code_options",
     "level_tiers",
     "new_cases",
     "new_planned",
@@ -383,17 +384,13 @@ def _new(
     )
 
 
-def _new_programs(
-    settings: RunConfig,
-    scaffold_names: Sequence[str],
-    *,
-    catalog: Catalog,
-    tiers: Sequence[Tier],
-    refused: Mapping[str, bool],
-) -> RunPlan:
-    """A new code-mode plan: per scaffold, the level's number of programs, each run on the
-    same suite (:func:`~verification.run.programs.program_tasks`) of the level's number of
-    cases over every tier and the spec's size ladder."""
+def check_code_options(settings: RunConfig, refused: Mapping[str, bool]) -> None:
+    """:class:`ConfigurationError` for what code mode cannot take: ``--samples``, ``--sizes``,
+    ``--envelope``, and each option of ``refused`` given (``--case``, ``--size``,
+    ``--shard``). ``--estimate`` holds a plan to it as the run does (hunt ii: it priced
+    "180 programs x 2 samples" of a run the command then refused)."""
+    if settings.answer != "code":
+        return
     if settings.samples > 1:
         raise ConfigurationError(
             "--samples is refused with --answer code: each program is already a sample "
@@ -406,6 +403,20 @@ def _new_programs(
                 f"{option} is refused with --answer code: each program runs on the whole "
                 "suite, every tier and the spec's size ladder"
             )
+
+
+def _new_programs(
+    settings: RunConfig,
+    scaffold_names: Sequence[str],
+    *,
+    catalog: Catalog,
+    tiers: Sequence[Tier],
+    refused: Mapping[str, bool],
+) -> RunPlan:
+    """A new code-mode plan: per scaffold, the level's number of programs, each run on the
+    same suite (:func:`~verification.run.programs.program_tasks`) of the level's number of
+    cases over every tier and the spec's size ladder."""
+    check_code_options(settings, refused)
     # n counts programs: the level's certification plan decides how many, look by look
     # (--cases N: N, a fixed plan). The suite is SUITE_CASES of the level over every tier,
     # whatever the level (unless --tier chose some), and the spec's ladder.
