@@ -116,6 +116,9 @@ def test_a_pair_stopped_in_its_bare_run_says_how_to_resume_it_and_resumes_bare(
     (bare,) = set((output / "runs").iterdir()) - {dry}
     command = shlex.split(said[said.index("continue with: ") :].split("\n")[0])[2:]
     assert command[1:4] == ["verify", "--resume", bare.name]
+    # And that the resume finishes this run alone, and what makes the pair (hunt ii).
+    assert f"run {bare.name} is the first (bare) run of a --baseline pair" in said
+    assert "the pair's command, given again, makes both runs" in said
     # Resumed as it says, with the refused line answered now: the bare arm goes on bare.
     answering = _replay(
         tmp_path / "answering.jsonl",

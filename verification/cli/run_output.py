@@ -58,6 +58,16 @@ def say_how_to_resume(
         f"{then}: {command}",
         file=sys.stderr,
     )
+    if runner.arm in ("bare", "current"):  # a pair's first run: the second never began
+        # --resume finishes this run alone, and nothing said so (hunt ii). A stop in the
+        # second run is said where the pair is run (RunCommands._verify_with_baseline).
+        print(
+            f"run {runner.run_id} is the first ({runner.arm}) run of a --baseline pair: "
+            "--resume finishes it alone; the pair's command, given again, makes both runs "
+            "and their comparison, the answers already asked coming from the response cache "
+            "(unless --no-cache)",
+            file=sys.stderr,
+        )
 
 
 @dataclass(frozen=True)
