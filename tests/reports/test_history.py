@@ -174,6 +174,12 @@ def test_history_lists_runs_newest_first_filtered_by_scaffold(
     assert "PARTIAL      50.0%" in text
     assert main(["history", "--output", str(output), "--model", "no-such-model"]) == 0
     assert capsys.readouterr().out == "no runs\n"
+    # A scaffold no run holds: "no runs" when it is one, a typo's suggestions when it is
+    # none (hunt ii: "dijkstr" read "no runs" at exit 0).
+    assert main(["history", "--output", str(output), "--scaffold", "lcs"]) == 0
+    assert capsys.readouterr().out == "no runs\n"
+    assert main(["history", "--output", str(output), "--scaffold", "bfss"]) == 2
+    assert "unknown scaffold 'bfss'. Did you mean: bfs" in capsys.readouterr().err
 
 
 def test_a_run_with_no_summary_is_listed_with_how_to_go_on(

@@ -87,6 +87,12 @@ class ReportCommands(CommandsBase):
 
         results_dir = existing_results_dir(self.settings.results_dir)
         entries = scan_runs(results_dir)
+        if scaffold is not None and not any(scaffold in e.manifest.scaffolds for e in entries):
+            # A name no run holds and no scaffold has is a typo, told as verify tells it
+            # (hunt ii: "no runs" at exit 0 for "dijkstr"); a known one simply has no run.
+            from verification.registry import resolve_scaffold_names
+
+            resolve_scaffold_names([scaffold])
         chosen = filter_entries(entries, model=model, scaffold=scaffold)[-limit:]
         # Newest first, as the table shows them and the help says.
         newest_first = list(reversed(chosen))
