@@ -282,3 +282,27 @@ def test_an_estimate_refuses_what_the_run_refuses_in_its_words(
     assert not (tmp_path / "run" / "runs").exists() or not any(
         (tmp_path / "run" / "runs").iterdir()
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["list", "--markdown", "--json"],
+            "--markdown writes the whole catalog's page: leave out --json",
+        ),
+        (["list", "--markdown", "--category", "graph"], "leave out --category"),
+        (
+            ["show-prompt", "kmp", "--answer", "code", "--case", "kmp-standard-001"],
+            "--case is refused with --answer code",
+        ),
+        (["show-prompt", "kmp", "--answer", "code", "--size", "12"], "--size is refused with"),
+    ],
+    ids=["list json", "list category", "code case", "code size"],
+)
+def test_an_option_the_command_cannot_honour_is_refused_not_ignored(
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    """Hunt ii: each printed what it prints without the option, at exit 0."""
+    assert main(argv) == 2
+    assert said in capsys.readouterr().err

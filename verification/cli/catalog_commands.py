@@ -25,6 +25,14 @@ class CatalogCommands(CommandsBase):
     def list_scaffolds(
         self, category: str | None = None, *, markdown: bool = False, as_json: bool = False
     ) -> int:
+        if markdown and (as_json or category):
+            # Refused, not ignored (hunt ii: the page came out whole, in Markdown, either way).
+            from verification.errors import ConfigurationError
+
+            other = "--json" if as_json else "--category"
+            raise ConfigurationError(
+                f"--markdown writes the whole catalog's page: leave out {other}"
+            )
         if markdown or as_json:
             from verification.catalog import default_catalog
             from verification.catalog.docs import catalog_json, catalog_markdown
@@ -114,6 +122,12 @@ class CatalogCommands(CommandsBase):
 
         spec = get_spec(name)  # an unknown name is refused before any case is named
         if (answer or self.settings.answer) == "code":
+            if case_id is not None or size is not None:  # refused, as verify refuses them
+                option = "--case" if case_id is not None else "--size"
+                raise ConfigurationError(
+                    f"{option} is refused with --answer code: a program's prompt holds no "
+                    "case (it runs on the whole suite, every tier and the spec's size ladder)"
+                )
             return self._show_code_prompt(name, part=part, scaffold_file=scaffold_file)
         chosen = case_id is None
         if case_id is None:  # the first standard case, as a user trying a scaffold wants
