@@ -306,3 +306,12 @@ def test_an_option_the_command_cannot_honour_is_refused_not_ignored(
     """Hunt ii: each printed what it prints without the option, at exit 0."""
     assert main(argv) == 2
     assert said in capsys.readouterr().err
+
+
+def test_a_case_of_another_scaffold_is_told_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    """Hunt ii: "case dijkstra-standard-001 is not of ['kmp']", a Python list's repr."""
+    argv = ["verify", "kmp", "--case", "dijkstra-standard-001", "--provider", "reference"]
+    assert main([*argv, "--estimate"]) == 2
+    err = capsys.readouterr().err
+    assert "case dijkstra-standard-001 is not a case of kmp (the scaffolds named)" in err
+    assert "['" not in err

@@ -20,6 +20,7 @@ from verification.cases import (
     case_id,
     drawn,
     parse_case_id,
+    printable,
 )
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
@@ -157,7 +158,11 @@ def planned_cases(
                 )
             spec = catalog.get_spec(key.scaffold)
             if scaffold_names and spec.name not in scaffold_names:
-                raise ConfigurationError(f"case {identifier} is not of {list(scaffold_names)}")
+                named = ", ".join(scaffold_names)  # not a Python list's repr (hunt ii)
+                raise ConfigurationError(
+                    f"case {printable(identifier, 80)} is not a case of {named} (the scaffolds "
+                    "named)"
+                )
             chosen = planned.setdefault(spec.name, [])
             for case in draw(spec, key.tier, key.index, _checked_size(spec, key.tier, key.size)):
                 if case not in chosen:  # "kmp-simple-1" and "kmp-simple-001" are one case
