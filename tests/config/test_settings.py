@@ -210,3 +210,9 @@ def test_a_settings_file_line_that_is_no_setting_is_refused_by_its_number(
         load_settings()
     said = str(raised.value)
     assert str(tmp_path / ".env") in said and "line 3, 4" in said and "SECRET" not in said
+
+
+def test_a_number_setting_that_is_not_a_number_is_told_so() -> None:
+    """Hunt ii: ``--temperature nan`` read "Input should be less than or equal to 2"."""
+    with pytest.raises(ConfigurationError, match="--temperature: Input should be a finite number"):
+        load_settings(temperature=float("nan"))

@@ -147,7 +147,7 @@ class RunOptions(BaseModel):
     a thorough run sweeps its fixed sizes instead."""
     samples: int = Field(default=1, ge=1, le=20)
     """Answers asked per case (epochs); each is graded."""
-    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0, allow_inf_nan=False)
     """Sampling temperature; unset means not sent (some models reject it)."""
     thinking_budget: int | None = Field(default=None, ge=MIN_THINKING_BUDGET, le=128_000)
     """Tokens a model may think before answering (extended thinking, on the models of
@@ -156,17 +156,17 @@ class RunOptions(BaseModel):
     the scaffold's output budget, and sends no temperature."""
     max_retries: int = Field(default=4, ge=0, le=20)
     """Retries of a transient failure, after the first try."""
-    retry_initial_wait: float = Field(default=1.0, ge=0.0, le=60.0)
+    retry_initial_wait: float = Field(default=1.0, ge=0.0, le=60.0, allow_inf_nan=False)
     """First backoff in seconds when the server does not say how long to wait."""
-    retry_max_wait: float = Field(default=60.0, ge=0.0, le=600.0)
+    retry_max_wait: float = Field(default=60.0, ge=0.0, le=600.0, allow_inf_nan=False)
     """Longest single wait between tries, ``retry-after`` included."""
-    request_timeout: float = Field(default=300.0, gt=0.0, le=3600.0)
+    request_timeout: float = Field(default=300.0, gt=0.0, le=3600.0, allow_inf_nan=False)
     """Seconds one model call may take in all, reading included (a reply dripped slowly is
     cut off too); a call past it is retried."""
-    case_budget: float = Field(default=1800.0, gt=0.0, le=86400.0)
+    case_budget: float = Field(default=1800.0, gt=0.0, le=86400.0, allow_inf_nan=False)
     """Seconds one answer may take across all its tries and waits; past it the case is an
     infrastructure error (not counted) and the run goes on."""
-    plugin_call_seconds: float = Field(default=60.0, gt=0.0, le=86400.0)
+    plugin_call_seconds: float = Field(default=60.0, gt=0.0, le=86400.0, allow_inf_nan=False)
     """Seconds one call into a plugin's code may run (drawing a case, judging an answer);
     past it the call is stopped and the plugin's scaffold is INCOMPLETE, naming it."""
     cache: bool = True
@@ -175,7 +175,7 @@ class RunOptions(BaseModel):
     cache_dir: Path = Field(default_factory=user_cache_dir)
     """The folder of the response cache every run of the user shares, whatever its
     ``--output``; unset: :func:`user_cache_dir`."""
-    cache_max_mb: float | None = Field(default=None, gt=0.0, le=1_000_000.0)
+    cache_max_mb: float | None = Field(default=None, gt=0.0, le=1_000_000.0, allow_inf_nan=False)
     """Size cap of the response cache in MiB (answers' text): past it, the least recently
     used answers are evicted. Unset: no cap."""
     repair_attempts: int = Field(default=1, ge=1, le=3)
@@ -188,14 +188,14 @@ class RunOptions(BaseModel):
     min_cacheable_tokens: dict[str, NonNegativeInt] = Field(default_factory=dict, max_length=200)
     """Shortest cacheable prompt prefix by model or family, over the dated table of
     :mod:`verification.store.pricing`, as JSON: ``{"claude-haiku-4-5": 4096}``."""
-    max_cost: float | None = Field(default=None, gt=0.0, le=1_000_000.0)
+    max_cost: float | None = Field(default=None, gt=0.0, le=1_000_000.0, allow_inf_nan=False)
     """Budget in USD for the run: no case starts once what it could cost, with the worst
     case of those in flight, would pass it. Unset: no budget."""
     batch: bool = False
     """Send the run through Anthropic's Message Batches (:mod:`verification.run.batch_mode`)."""
-    batch_poll_interval: float = Field(default=60.0, ge=0.0, le=3600.0)
+    batch_poll_interval: float = Field(default=60.0, ge=0.0, le=3600.0, allow_inf_nan=False)
     """Seconds between two looks at a batch under way."""
-    batch_deadline: float = Field(default=26 * 3600.0, gt=0.0, le=7 * 86400.0)
+    batch_deadline: float = Field(default=26 * 3600.0, gt=0.0, le=7 * 86400.0, allow_inf_nan=False)
     """Seconds a batch is waited for (the API ends every batch within 24 hours); past
     them its requests are infrastructure errors."""
     batch_sync_finish: bool = True
