@@ -315,3 +315,13 @@ def test_a_case_of_another_scaffold_is_told_in_words(capsys: pytest.CaptureFixtu
     err = capsys.readouterr().err
     assert "case dijkstra-standard-001 is not a case of kmp (the scaffolds named)" in err
     assert "['" not in err
+
+
+@pytest.mark.parametrize("command", [["report", ""], ["view", ""], ["compare", "", "x"]])
+def test_an_empty_run_is_refused_saying_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """Hunt ii: ``report ''`` said ". is no run folder", quoting what nobody typed."""
+    assert main([*command, "--output", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "the run given is empty" in err and ". is no run folder" not in err

@@ -191,7 +191,15 @@ def existing_results_dir(results_dir: Path) -> Path:
 
 def names_a_folder(run: str) -> bool:
     """Whether ``report``'s argument is a path (the run folder ``verify`` prints) rather
-    than a run id (which holds no separator and is no folder here)."""
+    than a run id (which holds no separator and is no folder here). An empty one is
+    refused: ``Path("")`` is ".", told as "no run folder" (hunt ii), and read as no argument
+    a script's empty variable would report another run than it meant."""
+    if not run:
+        from verification.errors import ConfigurationError
+
+        raise ConfigurationError(
+            "the run given is empty: give a run id, or the run folder `verify` printed"
+        )
     return os.sep in run or "/" in run or run in (".", "..") or Path(run).is_dir()
 
 

@@ -237,8 +237,8 @@ def _env_file_text(path: Path) -> str | None:
         return None
     except StoredFileError as exc:
         raise ConfigurationError(
-            f"the settings file {path.absolute()} cannot be used ({exc}): save it as UTF-8 "
-            "text, or move it out of this folder"
+            f"the settings file {path.absolute()} cannot be used ({exc}): make it UTF-8 text "
+            f"of at most {MAX_ENV_BYTES // (1 << 20)} MiB, or move it out of this folder"
         ) from None
     _refuse_unparsed_lines(path, text)
     return text
