@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
@@ -447,3 +448,14 @@ def test_a_run_with_answers_but_no_manifest_is_skipped_with_a_warning(
     assert code == 0, err
     said = f"run {earlier_run.name} skipped: it has a journal but no manifest.json"
     assert said in caplog.text and unstarted.name not in caplog.text
+
+
+def test_a_reports_folder_made_a_file_is_told_what_stands_there(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, earlier_run: Path
+) -> None:
+    """Hunt hh: ``report`` said the OS's bare "File exists: .../reports"."""
+    shutil.rmtree(earlier_run / "reports")
+    (earlier_run / "reports").write_text("", encoding="utf-8")
+    code, _, err = _run(capsys, "report", earlier_run.name, "--output", str(tmp_path / "results"))
+    assert code == 2, err
+    assert f"{earlier_run / 'reports'}: a file stands where a folder goes" in err

@@ -262,6 +262,13 @@ def run_command(argv: Sequence[str] | None, prog: str | None) -> int:
         return INTERRUPTED
     except OSError as exc:  # a results or scaffolds folder that cannot be used
         shown = _shown(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
+        if isinstance(exc, FileExistsError | IsADirectoryError | NotADirectoryError):
+            # What stands there is not the kind the harness writes (hunt hh read the bare
+            # "File exists: .../reports" of a reports folder made a file by hand).
+            shown += (
+                ": a file stands where a folder goes, or a folder where a file goes (made by "
+                "hand?); move it, or choose another folder with --output"
+            )
         print(f"error: {shown}", file=sys.stderr)
         return ConfigurationError.exit_code
     except ModuleNotFoundError as exc:
