@@ -325,3 +325,21 @@ def test_an_empty_run_is_refused_saying_so(
     assert main([*command, "--output", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "the run given is empty" in err and ". is no run folder" not in err
+
+
+def test_a_shard_given_twice_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """Hunt ii: the second ``--shard`` silently replaced the first."""
+    with pytest.raises(SystemExit) as exited:
+        main(["verify", "kmp", "--provider", "reference", "--shard", "1/2", "--shard", "2/2"])
+    assert exited.value.code == 2
+    assert "--shard is given twice" in capsys.readouterr().err
+
+
+def test_compare_refuses_one_run_named_twice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hunt hh: ``compare A A`` printed a table of no differences, as if the run were stable."""
+    assert main(_dry(tmp_path, "--cases", "2")) == 0
+    run = _run_id(tmp_path)
+    assert main(["compare", run, run, "--output", str(tmp_path)]) == 2
+    assert "name the same one" in capsys.readouterr().err

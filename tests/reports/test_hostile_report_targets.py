@@ -230,3 +230,18 @@ def test_publishing_links_no_symbolic_link_or_fifo_left_in_a_runs_reports(tmp_pa
     published = {p.name for p in (output / "reports").iterdir()}
     assert {"kmp.md", "summary.md", "summary.json", "index.html"} <= published
     assert not published & {"planted.md", "pipe.md"}
+
+
+def test_a_folder_where_the_results_index_goes_is_told_to_move(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Hunt hh: ``view`` said "give a file's name to write there" of the index's own name."""
+    output = tmp_path / "results"
+    _dry_run(capsys, output)
+    shutil.rmtree(output / "index.html", ignore_errors=True)
+    (output / "index.html").unlink(missing_ok=True)
+    (output / "index.html").mkdir()
+    code, _, err = _run(capsys, "view", "--output", str(output))
+    assert code == 2, err
+    assert "is a folder where the results index goes: move it away" in err
+    assert "give a file's name" not in err

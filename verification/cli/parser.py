@@ -37,6 +37,22 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
+class OnceAction(argparse.Action):
+    """An option that may be given once: a second ``--shard`` silently replaced the first
+    (hunt ii), where a run slices its cases by one of them."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option_string} is given twice: give it once")
+        setattr(namespace, self.dest, values)
+
+
 def program_name(prog: str | None = None) -> str:
     """How the user called us: ``prog`` when given, else the name the process was started
     with (``verify-scaffolds`` when it has none)."""
@@ -217,6 +233,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     verify.add_argument(
         "--shard",
         type=shard_argument,
+        action=OnceAction,
         metavar="I/N",
         help="ask only the I-th of N disjoint slices of the planned cases (balanced across "
         "scaffolds, tiers and sizes; the same on every machine): an ordinary run with its "

@@ -237,6 +237,13 @@ def write_results_index(results_dir: Path) -> Path:
     """Write ``<results_dir>/index.html`` (under a lock, runs finishing together taking
     turns); returns it. A :class:`ConfigurationError` when it cannot be written."""
     path = results_dir / INDEX_NAME
+    if path.is_dir() and not path.is_symlink():
+        # The index's own name: "give a file's name" (write_report's words) asked for what
+        # nobody had given (hunt hh).
+        raise ConfigurationError(
+            f"{path} is a folder where the results index goes: move it away, and the index "
+            "is written there"
+        )
     try:
         results_dir.mkdir(parents=True, exist_ok=True)
         with exclusive_lock(results_dir / _LOCK):
