@@ -118,10 +118,11 @@ class ReportCommands(CommandsBase):
                 f"compare reads both runs from one results folder, and {run_a} and {run_b} "
                 "lie in different ones: copy one run folder beside the other"
             )
-        if ids[0] == ids[1]:  # a table of no differences, as if the run were stable (hunt ii)
-            raise ConfigurationError(
-                f"compare reads two runs, and {run_a} and {run_b} name the same one: give "
-                "another (`history` lists the runs)"
+        if ids[0] == ids[1]:  # a table of no differences could read as a stable model
+            print(
+                f"note: {run_a} and {run_b} name the same run, compared with itself "
+                "(`history` lists the others)",
+                file=sys.stderr,
             )
         results_dir = folders.pop() if folders else self.settings.results_dir
         return results_dir, ids[0], ids[1]
