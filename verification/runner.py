@@ -21,12 +21,12 @@ from verification.cases import TIERS, Planned, TestCase, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.compat import LegacyRunnerAPI
 from verification.catalog.spec import ScaffoldSpec
+from verification.certify.answers import check_journal
 from verification.certify.calibration import CaseCalibration, fitting_records
 from verification.certify.costs import ScaffoldCost, run_costs
 from verification.certify.results import (
     ScaffoldResults,
     TestResult,
-    check_journal,
     results_from_journal,
 )
 from verification.config import RunConfig, VerificationSettings, load_settings, resolve_settings

@@ -13,6 +13,8 @@ from typing import Any
 from verification.cases import printable
 from verification.errors import JournalError
 from verification.generators.base import TestCase
+from verification.store.journal import check_planned
+from verification.store.manifests import RunManifest
 from verification.store.records import AttemptRecord
 
 __all__ = [
@@ -20,6 +22,7 @@ __all__ = [
     "Chains",
     "TestResult",
     "attempt_chains",
+    "check_journal",
     "look_windows",
     "window_of",
 ]
@@ -184,3 +187,15 @@ def window_of(order: Sequence[str], decided: Sequence[str]) -> Sequence[str]:
         return ()
     place = {case: position for position, case in enumerate(order)}
     return order[: max(place[case] for case in decided) + 1]
+
+
+def check_journal(manifest: RunManifest, records: Sequence[AttemptRecord]) -> None:
+    """:class:`~verification.errors.JournalError` where the fold of ``records`` would refuse
+    them: answers to a case or sample ``manifest`` does not plan
+    (:func:`~verification.store.journal.check_planned`), or two verdicts on one answer
+    (:func:`attempt_chains`). What reads a run's journal calls
+    it before acting on it: a resume refused at the end had asked every remaining case, and
+    ``compare`` paired cases ``report`` refused (hunt hh)."""
+    check_planned(manifest, records, f"run {manifest.run_id}")
+    for name in manifest.scaffolds:
+        attempt_chains(name, records)

@@ -86,7 +86,6 @@ __all__ = [
     "TestResult",
     "case_order",
     "certify",
-    "check_journal",
     "deciding_thresholds",
     "journalled_cases",
     "results_from_journal",
@@ -407,18 +406,6 @@ def _repeated(counted: Sequence[TestResult]) -> int:
         if not isinstance(r.test_case, ProgramTask)
     }
     return len(inputs) - len({input_key(value) for value in inputs.values()})
-
-
-def check_journal(manifest: RunManifest, records: Sequence[AttemptRecord]) -> None:
-    """:class:`~verification.errors.JournalError` where the fold of ``records`` would refuse
-    them: answers to a case or sample ``manifest`` does not plan
-    (:func:`~verification.store.journal.check_planned`), or two verdicts on one answer
-    (:func:`~verification.certify.answers.attempt_chains`). What reads a run's journal calls
-    it before acting on it: a resume refused at the end had asked every remaining case, and
-    ``compare`` paired cases ``report`` refused (hunt hh)."""
-    check_planned(manifest, records, f"run {manifest.run_id}")
-    for name in manifest.scaffolds:
-        attempt_chains(name, records)
 
 
 def results_from_journal(

@@ -22,7 +22,7 @@ from functools import partial
 
 from verification.cases import TIERS, Tier, parse_case_id, printable
 from verification.catalog import Catalog
-from verification.certify.results import check_journal
+from verification.certify.answers import check_journal
 from verification.config import RunConfig
 from verification.errors import ConfigurationError
 from verification.run.case_plan import packaged

@@ -270,3 +270,24 @@ def test_a_plugin_validator_that_fails_on_wrong_answers_is_a_calibration_miss(
     assert calibration.first_misses[0].kind == "validator error"
     report = (tmp_path / "reports" / f"{BASE.name}.md").read_text(encoding="utf-8")
     assert "the validator failed on an answer (its plugin error" in report
+
+
+def test_a_resume_whose_plugin_now_fails_to_draw_goes_on_as_a_run_does(tmp_path: Path) -> None:
+    """The resume's check that journalled cases draw as they did (hunt hh) compares the
+    cases the plan drew: a plugin that cannot draw one now leaves it among the plan's
+    failures, the run's to report case by case (an infrastructure error), not a refusal
+    of the whole resume."""
+    first = _run(_plugin(), tmp_path)
+    (run,) = (tmp_path / "runs").iterdir()
+    journal = run / "results.jsonl"
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    journal.write_text("".join(lines[:-2]), encoding="utf-8")  # two cases left to ask
+    spec = _plugin(generator=_raises)
+    catalog = Catalog([spec], origins={spec.name: DISTRIBUTION})
+    settings = load_settings(results_dir=tmp_path, cases=10, provider="reference")
+    resumed = asyncio.run(
+        VerificationRunner(settings, catalog=catalog).run([spec.name], resume=run.name)
+    )
+    results = resumed.results[spec.name]
+    assert first.status == "CERTIFIED"
+    assert results.infra_errors >= 2  # the two left, which the plugin no longer draws
