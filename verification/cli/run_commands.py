@@ -130,91 +130,20 @@ class RunCommands(CommandsBase):
         # pair has that one result.
         named = outputs.named()
         if estimate:
-            from verification.certify.sequential import fixed_plan
-            from verification.llm.prompt_builder import PromptBuilder
-            from verification.run.estimate import (
-                UNPAID_PROVIDERS,
-                estimate_run,
-                format_estimate,
-                pair_total,
-                plan_cases_line,
-                sweep_estimate,
+            from verification.cli.estimate_command import print_estimate
+
+            return print_estimate(
+                self.settings,
+                scaffolds,
+                tiers=chosen_tiers,
+                case_ids=case_ids,
+                size=size,
+                overrides=overrides,
+                baseline=baseline,
+                several=several,
+                refused={"--resume": bool(resume), "--shard": shard is not None},
+                outputs=named,
             )
-
-            if resume:
-                raise ConfigurationError("--estimate plans a new run: leave out --resume")
-            if named:
-                raise ConfigurationError(
-                    f"--estimate prints a plan and makes no run: leave out {named}"
-                )
-            if shard is not None:
-                raise ConfigurationError("--estimate prices the whole plan: leave out --shard")
-            # What the run refuses, the estimate refuses too, in the run's words (it priced
-            # code mode's programs twice over, and batches no provider but Anthropic's has).
-            from verification.run.plan import check_code_options
-
-            check_code_options(
-                self.settings, {"--case": bool(case_ids), "--size": size is not None}
-            )
-            if self.settings.batch and self.settings.provider != "anthropic":
-                from verification.llm.batches import no_batches
-
-                raise no_batches(self.settings.provider)
-            arms: list[tuple[str | None, PromptBuilder]] = [
-                (None, PromptBuilder(self.settings.scaffolds_dir, overrides=overrides))
-            ]
-            if baseline is not None:  # a pair makes two runs: each arm priced, then both
-                from verification.compose.baseline import arm_builders
-
-                arms = list(
-                    arm_builders(
-                        self.settings.scaffolds_dir,
-                        "none" if baseline == "none" else "current",
-                        overrides,
-                    )
-                )
-            unpaid = self.settings.provider in UNPAID_PROVIDERS
-            for model in self.settings.model_names:
-                # With no model named, an openai server's own is asked: the estimate says
-                # it cannot price that, rather than price the default Anthropic model.
-                server_s = self.settings.provider == "openai" and not self.settings.model
-                priced = self.settings if server_s else self.settings.for_model(model)
-                if several:  # asked all at once: a thorough run sweeps its fixed sizes
-                    priced = priced.model_copy(update={"envelope": False})
-                costs: list[float | None] = []
-                for arm, builder in arms:
-                    estimates, model = estimate_run(
-                        priced,
-                        scaffolds,
-                        tiers=chosen_tiers,
-                        case_ids=case_ids,
-                        size=size,
-                        prompt_builder=builder,
-                    )
-                    if arm is not None:
-                        print(f"--baseline arm {arm}:")
-                    print(
-                        format_estimate(
-                            estimates,
-                            model,
-                            batch=self.settings.batch,
-                            unpaid=self.settings.provider if unpaid else None,
-                            repairs=self.settings.repair_attempts > 1,
-                        )
-                    )
-                    costs += [e.usd for e in estimates]
-                if baseline is not None and not unpaid:
-                    print(pair_total(costs, model))
-            plan = fixed_plan(len(case_ids)) if case_ids else self.settings.certification_plan
-            # Code mode's plan counts programs (each runs the whole suite), trace mode's cases.
-            programs = self.settings.answer == "code"
-            print(plan_cases_line(plan, samples=self.settings.samples, programs=programs))
-            swept = sweep_estimate(
-                self.settings, scaffolds, narrowed=bool(case_ids) or size is not None
-            )
-            if swept:
-                print(swept)
-            return 0
         if baseline is not None:
             if resume or estimate:
                 raise ConfigurationError("--baseline makes two new runs: leave out --resume")
