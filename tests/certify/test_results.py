@@ -500,3 +500,12 @@ def test_the_report_says_how_many_counted_cases_repeat_an_earlier_input(tmp_path
     assert entry["repeated_inputs"] == repeated and entry["copies"] == 0
     said = f"Stated for independent cases: {repeated} of these repeat an earlier case's input"
     assert said in entry["plan"]["oc"] and said in report
+    # With the exact risks for copies answered alike, from the journal's own inputs.
+    from collections import Counter
+
+    from verification.certify.operating import alike_outcome
+
+    copies = tuple(Counter(inputs.values()).values())
+    certified = math.ceil(100 * alike_outcome(copies, 0.85)[0] - 1e-9)
+    alike = f"its {len(copies)} inputs certify one at 85% in {certified} runs of 100"
+    assert alike in entry["plan"]["oc"] and alike in report

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verification.certify.operating import (
+    alike_outcome,
     meets_risks,
     oc_sentence,
     oc_table,
@@ -205,7 +206,30 @@ def test_the_sentence_states_the_computed_oc() -> None:
     assert "weak" in small
     assert f"certified in {math.ceil(binom.sf(2, 3, 0.85) * 100)} runs" in small
     assert "conservative" in oc_sentence(plan, samples=3)
-    # A fixed plan's copies of one input are in its rate: its OC is for independent cases.
-    # A sequential plan counts each input once, so it says nothing of them.
-    assert "2 of these repeat an earlier case's input" in oc_sentence(fixed_plan(3), repeated=2)
-    assert oc_sentence(plan, repeated=2) == sentence
+    # A fixed plan's copies of one input are in its rate: its OC is for independent cases,
+    # and the sentence adds the risks for copies answered alike. A sequential plan counts
+    # each input once, so it says nothing of them.
+    copied = oc_sentence(fixed_plan(5), copies=(3, 1, 1))
+    assert "2 of these repeat an earlier case's input" in copied
+    low, _ = alike_outcome((3, 1, 1), 0.85)
+    assert f"its 3 inputs certify one at 85% in {math.ceil(low * 100)} runs of 100" in copied
+    assert oc_sentence(plan, copies=(3, 1, 1)) == sentence
+    assert oc_sentence(fixed_plan(3), copies=(1, 1, 1)) == oc_sentence(fixed_plan(3))
+
+
+@pytest.mark.parametrize("p", [0.0, 0.4, 0.6, 0.85, 0.95, 1.0])
+def test_copies_answered_alike_are_cut_exactly_and_one_each_is_the_plan_s_oc(p: float) -> None:
+    """``alike_outcome`` against every way the inputs can fall (brute force), and against
+    the fixed plan's binomial OC where no input repeats (hunt gg simulated 0.37 where the OC
+    said 0.185 for n_queens' copies)."""
+    copies = (4, 3, 1, 1, 1, 2)
+    cases = sum(copies)
+    certified = failed = 0.0
+    for right in itertools.product((0, 1), repeat=len(copies)):
+        chance = math.prod(p if r else 1 - p for r in right)
+        passes = sum(c for c, r in zip(copies, right, strict=True) if r)
+        certified += chance if Fraction(passes, cases) >= Fraction(9, 10) else 0.0
+        failed += chance if Fraction(passes, cases) < Fraction(1, 2) else 0.0
+    assert alike_outcome(copies, p) == pytest.approx((certified, failed), abs=1e-12)
+    oc = operating_characteristic(fixed_plan(9), p)
+    assert alike_outcome((1,) * 9, p) == pytest.approx((oc.certified, oc.failed), abs=1e-12)

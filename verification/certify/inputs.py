@@ -11,13 +11,14 @@ for independent answers, and copies answered alike are not."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 
 from verification.cases import ProgramTask
 from verification.certify.answers import TestResult
 from verification.certify.input_keys import input_key
 
-__all__ = ["drawn_inputs", "input_tallies"]
+__all__ = ["drawn_inputs", "input_copies", "input_tallies"]
 
 
 def input_tallies(counted: Iterable[TestResult]) -> dict[str, tuple[int, int]]:
@@ -45,3 +46,10 @@ def drawn_inputs(answers: Iterable[TestResult]) -> dict[str, str]:
         for r in answers
         if not isinstance(r.test_case, ProgramTask)
     }
+
+
+def input_copies(counted: Iterable[TestResult]) -> tuple[int, ...]:
+    """The cases of ``counted`` per distinct input (:func:`drawn_inputs`), most first: what
+    a fixed plan's claim computes the risks of copies answered alike from
+    (:func:`~verification.certify.operating.alike_outcome`)."""
+    return tuple(sorted(Counter(drawn_inputs(counted).values()).values(), reverse=True))

@@ -23,7 +23,14 @@ from verification.certify.sequential import (
     look_status,
 )
 
-__all__ = ["meets_risks", "oc_sentence", "oc_table", "operating_characteristic", "search_cap"]
+__all__ = [
+    "alike_outcome",
+    "meets_risks",
+    "oc_sentence",
+    "oc_table",
+    "operating_characteristic",
+    "search_cap",
+]
 
 _STATUSES: tuple[DecisionStatus, ...] = ("CERTIFIED", "PARTIAL", "FAILED")
 
@@ -118,6 +125,28 @@ def oc_table(
     return [operating_characteristic(plan, p) for p in rates]
 
 
+def alike_outcome(copies: Sequence[int], p: float) -> tuple[float, float]:
+    """The exact chances that a fixed plan's point cut certifies and fails a model that
+    answers every copy of an input alike, right on each input with probability ``p``:
+    ``copies`` holds the cases of each distinct input, so the passes are the sum of the
+    copies of the inputs answered right (a binomial of the inputs, weighted), cut as
+    :func:`~verification.certify.statuses.certify` cuts them (at least 9/10 of the cases:
+    CERTIFIED; under a half: FAILED). With one case per input it is the plan's OC."""
+    import numpy as np
+
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"a pass rate is between 0 and 1, not {p}")
+    cases = sum(copies)
+    passes = np.zeros(cases + 1)
+    passes[0] = 1.0
+    for count in copies:
+        right = np.zeros(cases + 1)
+        right[count:] = passes[: cases + 1 - count]
+        passes = (1 - p) * passes + p * right
+    counts = np.arange(cases + 1)
+    return float(passes[10 * counts >= 9 * cases].sum()), float(passes[2 * counts < cases].sum())
+
+
 def _runs(probability: float, *, at_least: bool) -> int:
     """Runs of 100, rounded against the plan (so the sentence never flatters it)."""
     scaled = probability * 100
@@ -130,15 +159,15 @@ def oc_sentence(
     *,
     samples: int = 1,
     short: CertificationPlan | None = None,
-    repeated: int = 0,
+    copies: tuple[int, ...] = (),
 ) -> str:
     """One sentence saying what the plan's verdicts mean, from its exact OC; a fixed plan
     that misses the standard level's risks is called weak. ``short``: the plan as a run
     that ended short of its cap read it (:func:`~verification.certify.sequential.ended_short`),
-    whose OC the status claims. ``repeated``: of a fixed plan's cases, those that repeat an
-    earlier case's input (counted in its rate: the OC is for independent cases, and a model
-    that answers an input alike each time meets both risks more often; a sequential plan
-    counts each input once)."""
+    whose OC the status claims. ``copies``: a fixed plan's counted cases per distinct input;
+    where inputs repeat (all counted in its rate), the sentence adds the exact risks for a
+    model that answers an input alike each time (:func:`alike_outcome`), besides the OC's,
+    which hold for independent cases (a sequential plan counts each input once)."""
     read = short or plan
     at = {p: operating_characteristic(read, p) for p in (0.40, 0.60, 0.85, 0.95)}
     certified_low = _runs(at[0.85].certified, at_least=False)
@@ -174,11 +203,17 @@ def oc_sentence(
         f"{least}{certified_high}; one at 60% is failed in {most}{failed_high}, one at 40% "
         f"in {least}{failed_low}."
     )
+    repeated = sum(copies) - len(copies)
     if repeated and not plan.sequential:
+        # Hunt gg simulated 37 in 100 where the OC said 19: copies answered alike flip together.
+        alike = {p: alike_outcome(copies, p) for p in (0.40, 0.60, 0.85, 0.95)}
         sentence += (
             f" (Stated for independent cases: {repeated} of these repeat an earlier case's "
-            "input, so for a model that answers an input alike each time both risks are "
-            "higher, fewer inputs deciding.)"
+            f"input. For a model that answers an input alike each time, its {len(copies)} "
+            f"inputs certify one at 85% in {_runs(alike[0.85][0], at_least=False)} runs of "
+            f"100, one at 95% in {_runs(alike[0.95][0], at_least=True)}; they fail one at 60% "
+            f"in {_runs(alike[0.60][1], at_least=False)}, one at 40% in "
+            f"{_runs(alike[0.40][1], at_least=True)}.)"
         )
     if samples > 1:
         sentence += f" (Stated for one answer per case; with {samples} it is conservative.)"

@@ -55,8 +55,7 @@ from verification.certify.envelope import (
     run_split,
     size_points,
 )
-from verification.certify.input_keys import input_key
-from verification.certify.inputs import input_tallies
+from verification.certify.inputs import input_copies, input_tallies
 from verification.certify.looked import read_by_looks
 from verification.certify.sequential import (
     CertificationPlan,
@@ -195,6 +194,10 @@ class ScaffoldResults:
     (:attr:`copies`). The report says how many, so a rate over many copies of one easy input
     is seen for what it is. A sweep's cases are not the level's: each size counts its own
     inputs once (hunt ee: "5 of 5 planned; 45 of them repeat ...")."""
+    input_copies: tuple[int, ...] = ()
+    """The level's counted cases per distinct input, most first (a program is its own):
+    what a fixed plan's claim computes its risks for copies answered alike from
+    (:func:`~verification.certify.operating.alike_outcome`)."""
 
     @property
     def short_plan(self) -> CertificationPlan | None:
@@ -328,6 +331,7 @@ class ScaffoldResults:
         kept = {r.test_case.id for r in counted}.union(*(p.cases for p in points))
         shown = [r for r in every if r.test_case.id in kept]
         status = certify(score, cases.n, planned=judged, unfinished=unfinished)
+        copied = input_copies(level_counted)
         reason = None
         if status == "INCOMPLETE":
             reason = "nothing counted" if cases.n == 0 else "unfinished answers over 10%"
@@ -393,19 +397,9 @@ class ScaffoldResults:
             decision=decision,
             asked_after=asked_after,
             copies=copies,
-            repeated_inputs=_repeated(level_counted),
+            repeated_inputs=sum(copied) - len(copied),
+            input_copies=copied,
         )
-
-
-def _repeated(counted: Sequence[TestResult]) -> int:
-    """Of ``counted``, those whose input an earlier one had (a program is its own request,
-    whatever input its record holds)."""
-    inputs = {
-        r.test_case.id: r.test_case.input
-        for r in counted
-        if not isinstance(r.test_case, ProgramTask)
-    }
-    return len(inputs) - len({input_key(value) for value in inputs.values()})
 
 
 def results_from_journal(

@@ -139,14 +139,14 @@ def _claim(
     plan: CertificationPlan | None,
     samples: int,
     short: CertificationPlan | None = None,
-    repeated: int = 0,
+    copies: tuple[int, ...] = (),
 ) -> str | None:
     """What a status by ``plan`` claims, from its exact OC (``None``: a run from before
-    plans); ``short``: the plan as a run that ended short of its cap read it; ``repeated``:
-    its cases that repeat an earlier case's input."""
+    plans); ``short``: the plan as a run that ended short of its cap read it; ``copies``:
+    its counted cases per distinct input."""
     if plan is None:
         return None
-    return oc_sentence(plan, samples=samples, short=short, repeated=repeated)
+    return oc_sentence(plan, samples=samples, short=short, copies=copies)
 
 
 def _run_plan(manifest: RunManifest) -> CertificationPlan | None:

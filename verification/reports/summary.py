@@ -174,7 +174,7 @@ def _plan_summary(
             plan,
             samples=samples,
             short=results.short_plan if results is not None else None,
-            repeated=results.repeated_inputs if results is not None else 0,
+            copies=results.input_copies if results is not None else (),
         ),
         decided_at=decision.n if decision else (results.n if results is not None else None),
         look=decision.look if decision else None,
