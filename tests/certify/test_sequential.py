@@ -215,6 +215,16 @@ def test_the_sentence_states_the_computed_oc() -> None:
     assert f"its 3 inputs certify one at 85% in {math.ceil(low * 100)} runs of 100" in copied
     assert oc_sentence(plan, copies=(3, 1, 1)) == sentence
     assert oc_sentence(fixed_plan(3), copies=(1, 1, 1)) == oc_sentence(fixed_plan(3))
+    # Copies that change nothing are no part of the cached sentence's key: each scaffold's
+    # own (a sequential plan's, or one case per input) missed the cache, and every report
+    # computed the OC again (the harness's CPU per answer rose by a tenth).
+    from verification.certify.operating import _oc_sentence
+
+    oc_sentence(plan, copies=(2, 1))
+    cached = _oc_sentence.cache_info().currsize
+    oc_sentence(plan, copies=(3, 3, 1))
+    oc_sentence(fixed_plan(3), copies=(1, 1, 1))
+    assert _oc_sentence.cache_info().currsize == cached
 
 
 @pytest.mark.parametrize("p", [0.0, 0.4, 0.6, 0.85, 0.95, 1.0])

@@ -153,8 +153,23 @@ def _runs(probability: float, *, at_least: bool) -> int:
     return math.floor(scaled + 1e-9) if at_least else math.ceil(scaled - 1e-9)
 
 
-@lru_cache(maxsize=256)
 def oc_sentence(
+    plan: CertificationPlan,
+    *,
+    samples: int = 1,
+    short: CertificationPlan | None = None,
+    copies: tuple[int, ...] = (),
+) -> str:
+    """:func:`_oc_sentence`, its ``copies`` kept only where they change the sentence (a
+    fixed plan whose inputs repeat): the sentences are cached, and every scaffold's own
+    copies as the key missed the cache, the OC computed again per scaffold and report."""
+    if plan.sequential or sum(copies) == len(copies):
+        copies = ()
+    return _oc_sentence(plan, samples=samples, short=short, copies=copies)
+
+
+@lru_cache(maxsize=256)
+def _oc_sentence(
     plan: CertificationPlan,
     *,
     samples: int = 1,
