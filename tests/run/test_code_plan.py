@@ -225,3 +225,28 @@ def test_a_value_that_breaks_only_a_stated_rule_fails_the_contract(name: str) ->
             breached += 1
             break
     assert breached
+
+
+def test_show_prompt_opens_a_ladder_case_a_program_s_report_names(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Hunt ff 3: a program's first failing case is often a ladder case, past the trace
+    # sizes, and show-prompt refused its id; it shows the case code mode ran.
+    from verification.config import load_settings
+    from verification.llm.prompt_builder import PromptBuilder
+
+    spec = get_spec("kmp")
+    suite = suite_cases(spec, seed=DEFAULT_SEED, cases=3, tiers=("standard",))
+    ladder = next(c for c in suite if spec.size.check("standard", spec.size.measure(c.input)))
+    assert main(["show-prompt", "kmp", "--case", ladder.id, "--part", "user"]) == 0
+    out, err = capsys.readouterr()
+    built = PromptBuilder(load_settings().scaffolds_dir).build("kmp", ladder.input)
+    assert out == built.user.rstrip("\n") + "\n"
+    assert "code mode's ladder" in err
+    # A size on no ladder stays refused, as does a ladder size of another tier.
+    key = parse_case_id(ladder.id)
+    assert key is not None and key.size is not None
+    for other in (ladder.id.replace(f"-s{key.size}-", f"-s{key.size + 1}-"),
+                  ladder.id.replace("-standard-", "-edge-")):  # fmt: skip
+        assert main(["show-prompt", "kmp", "--case", other]) == 2
+        assert "choose a size in it" in capsys.readouterr().err

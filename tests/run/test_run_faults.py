@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from verification.catalog import default_catalog
+from verification.certify.results import results_from_journal
 from verification.cli import main
 from verification.config import packaged_scaffolds_dir
 from verification.llm.prompt_builder import PromptBuilder
@@ -578,6 +580,35 @@ def test_a_full_disk_while_a_finished_run_writes_its_reports_names_the_command_t
     assert said in err
     assert main(["report", run.name, "--output", str(tmp_path)]) == 0
     assert (run / "reports" / "summary.json").is_file()
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_report_that_cannot_be_written_still_shows_the_run_s_statuses(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    as_json: bool,
+) -> None:
+    # Hunt ii 2: a report that failed to write after the run hid every status the run had
+    # decided; they are known before any report is written, so they are shown.
+    from verification.reports import generator
+
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(generator, "write_run_reports", failing)
+    argv = ["verify", "kmp", "--provider", "reference", "--cases", "4", "--output", str(tmp_path)]
+    assert main([*argv, "--json"] if as_json else argv) == 2
+    out, err = capsys.readouterr()
+    people = err if as_json else out
+    (run,) = (tmp_path / "runs").iterdir()
+    manifest = read_manifest_file(run / "manifest.json")
+    results = results_from_journal(manifest, read_journal(run / "results.jsonl"))
+    status = results["kmp"].shown_status
+    assert re.search(rf"^kmp +{status} ", people, re.M), people
+    assert "report: not written" in people
+    assert not (out if as_json else "")  # --json's standard output holds no line for people
+    assert f"report {run.name} --output {tmp_path}" in err
 
 
 @pytest.mark.slow

@@ -6,8 +6,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from verification.cli.command_base import CommandsBase
+
+if TYPE_CHECKING:
+    from verification.cases import CaseKey, TestCase
+    from verification.catalog.spec import ScaffoldSpec
 
 __all__ = ["CatalogCommands"]
 
@@ -142,7 +147,16 @@ class CatalogCommands(CommandsBase):
                 raise ConfigurationError(
                     f"{name}: {problem}; choose --size in it, or --case ID of another tier"
                 )
-        case = plan_cases([name], seed=self.settings.seed, cases=1, case_ids=[case_id])[name][0]
+        case = _ladder_case(spec, key, seed=self.settings.seed)
+        if case is None:
+            planned = plan_cases([name], seed=self.settings.seed, cases=1, case_ids=[case_id])
+            case = planned[name][0]
+        else:
+            print(
+                f"case {case_id} is one of code mode's ladder, past the trace sizes: its trace "
+                "prompt is shown for its input",
+                file=sys.stderr,
+            )
         overrides = {name: scaffold_file} if scaffold_file else {}
         builder = (BarePromptBuilder if bare else PromptBuilder)(
             self.settings.scaffolds_dir, overrides=overrides
@@ -184,3 +198,16 @@ class CatalogCommands(CommandsBase):
         )
         print({"system": prompt.system, "user": prompt.user, "both": both}[part].rstrip("\n"))
         return 0
+
+
+def _ladder_case(spec: ScaffoldSpec, key: CaseKey | None, *, seed: int) -> TestCase | None:
+    """The case ``key`` names when it is one of code mode's ladder past the trace sizes
+    (which a program's report names as its first failing case), drawn as code mode draws
+    it; ``None`` for any other key."""
+    from verification.catalog.drawing import draw_case
+
+    if key is None or key.scaffold != spec.name or key.tier != "standard" or key.size is None:
+        return None
+    if key.size not in spec.code_ladder or spec.size.check(key.tier, key.size) is None:
+        return None
+    return draw_case(spec, key.tier, key.index, seed=seed, size=key.size)

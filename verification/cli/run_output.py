@@ -102,6 +102,14 @@ NO_OUTPUTS = RunOutputs()
 """A run asked for its reports alone."""
 
 
+def _for_people(outputs: RunOutputs) -> contextlib.AbstractContextManager[Any]:
+    """Where the lines for people go: standard error when standard output carries the
+    run's ``--json`` summary, else standard output."""
+    if outputs.as_json:
+        return contextlib.redirect_stdout(sys.stderr)
+    return contextlib.nullcontext()
+
+
 def finish_run(
     outcome: RunResult,
     outputs: RunOutputs,
@@ -152,13 +160,22 @@ def finish_run(
             if isinstance(exc, KeyboardInterrupt)
             else "its reports could not all be written (the error below)"
         )
+        if not isinstance(exc, KeyboardInterrupt):
+            # The statuses are known: a report that cannot be written does not hide them.
+            with _for_people(outputs):
+                print_summary(
+                    outcome.results.values(),
+                    outcome.manifest.run_label,
+                    None,
+                    outcome.manifest.level,
+                )
         print(
             f"run {outcome.paths.run_id}: {why}; every answer is in its journal; write its "
             f"reports with: {command}",
             file=sys.stderr,
         )
         raise
-    with contextlib.redirect_stdout(sys.stderr) if outputs.as_json else contextlib.nullcontext():
+    with _for_people(outputs):
         print_summary(
             outcome.results.values(), outcome.manifest.run_label, summary, outcome.manifest.level
         )
@@ -174,7 +191,7 @@ def finish_run(
         print(summary_text, end="", file=json_out or sys.stdout)
     statuses = [r.status for r in outcome.results.values()]
     code = exit_code(statuses, outcome.manifest.level)
-    with contextlib.redirect_stdout(sys.stderr) if outputs.as_json else contextlib.nullcontext():
+    with _for_people(outputs):
         if os.environ.get("GITHUB_ACTIONS") == "true":
             print_annotations(outcome, summary)
         return regression_exit(
@@ -186,7 +203,11 @@ def finish_run(
         )
 
 
-def print_summary(results: Any, label: str | None, summary: Path, level: str | None = None) -> None:
+def print_summary(
+    results: Any, label: str | None, summary: Path | None, level: str | None = None
+) -> None:
+    """Each scaffold's status line, then what the statuses alone do not say, then where the
+    run's summary report is (``summary`` ``None``: it could not be written)."""
     if label:
         print(f"{label}: no model was asked; this run certifies no model.")
     results = list(results)
@@ -227,7 +248,10 @@ def print_summary(results: Any, label: str | None, summary: Path, level: str | N
                 )
     from verification.cases import printable
 
-    print(f"report: {printable(str(summary))}")
+    if summary is None:
+        print("report: not written (see below)")
+    else:
+        print(f"report: {printable(str(summary))}")
 
 
 def print_infra_reasons(results: list[Any]) -> None:
