@@ -49,6 +49,14 @@ def _hostile_model(manifest: dict[str, Any]) -> None:
     manifest.update(dry_run=False, run_label=None, model_requested=HOSTILE_MODEL)
 
 
+def _answered_live(run: Path) -> None:
+    """The journal's lines told as a model's answers, as a manifest said live needs them
+    (a dry-run provider's line under it is refused: tests/store/test_journal_agrees.py)."""
+    path = run / "results.jsonl"
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    path.write_text("".join(json.dumps({**line, "source": "live"}) + "\n" for line in lines))
+
+
 def _assert_escaped(out: str) -> None:
     assert not any(char in out for char in "\x1b\r\u202e"), out
     assert "claude\\x1b[2J\\x1b[31m-x\\x0d\\x0a# CERTIFIED \\u202e" in out
@@ -71,6 +79,7 @@ def test_compare_prints_an_edited_model_name_escaped(
     first = _dry_run(capsys, output)
     second = _dry_run(capsys, output)
     _edit_manifest(first, _hostile_model)
+    _answered_live(first)
     code, out, err = _run(capsys, "compare", first.name, second.name, "--output", str(output))
     assert code == 0, err
     _assert_escaped(out)

@@ -28,7 +28,12 @@ from verification.cases import printable
 from verification.errors import JournalError, StoredFileError
 from verification.store.manifests import RunManifest
 from verification.store.paths import write_error
-from verification.store.records import MAX_RAW_RESPONSE_CHARS, AttemptRecord, RecordMismatch
+from verification.store.records import (
+    DRY_RUN_SOURCES,
+    MAX_RAW_RESPONSE_CHARS,
+    AttemptRecord,
+    RecordMismatch,
+)
 from verification.store.stored_files import open_own_file, open_regular_file
 
 __all__ = [
@@ -245,3 +250,34 @@ def check_planned(manifest: RunManifest, records: Sequence[AttemptRecord], whose
             f"not plan ({', '.join(strays[:3])}{', ...' if len(strays) > 3 else ''}); the "
             "two files disagree (was one edited?), so no status is given"
         )
+    _check_lines_agree(manifest, records, whose)
+
+
+def _check_lines_agree(manifest: RunManifest, records: Sequence[AttemptRecord], whose: str) -> None:
+    """:class:`JournalError` where a line says what its manifest or its own digest denies
+    (hunt hh): a dry-run provider's answer in a run said to ask a model (a manifest
+    relabelled live would certify the reference's answers as a model's), another arm's
+    answer (a bare arm's run passed off as the scaffold's), or a reply edited since it was
+    written. Only lines read back are checked: what this process made is what it wrote."""
+    for record in records:
+        if getattr(record, "_where", None) is None:
+            continue
+        problem = None
+        if not manifest.dry_run and record.source in DRY_RUN_SOURCES:
+            problem = (
+                f"was answered by the {record.source} provider (no model), but the manifest "
+                "says the run asked a model"
+            )
+        elif manifest.arm is not None and record.arm not in (None, manifest.arm):
+            # (A manifest from before arms were kept names none: its lines say the arm.)
+            problem = (
+                f"answers the {record.arm} arm of a pair, but the manifest's run is the "
+                f"{manifest.arm} arm"
+            )
+        elif record.reply_edited:
+            problem = "holds a reply that no longer matches its sha256 (edited since written)"
+        if problem is not None:
+            raise JournalError(
+                f"{whose}: {printable(record.line, 200)} ({printable(record.case_id, 80)}) "
+                f"{problem}; the files disagree (was one edited?), so no status is given"
+            )

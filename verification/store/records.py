@@ -23,6 +23,7 @@ from verification.store.stored_files import (
 )
 
 __all__ = [
+    "DRY_RUN_SOURCES",
     "JOURNAL_SCHEMA",
     "MAX_RAW_RESPONSE_CHARS",
     "MAX_TOKEN_COUNT",
@@ -50,6 +51,10 @@ Outcome = Literal["passed", "failed", "truncated", "refused", "infra_error"]
 
 
 Arm = Literal["scaffold", "bare", "draft", "current"]
+
+DRY_RUN_SOURCES = frozenset({"reference", "replay"})
+"""The ``source`` of an answer no model gave: the dry-run providers' (the reference's own
+answers, a replay file's lines). A run whose manifest says a model was asked holds none."""
 """Which arm of a ``--baseline`` pair an attempt belongs to: ``bare`` the task alone
 (``--baseline none``'s A), ``current`` the catalog's scaffold against a draft
 (``--baseline``'s A), ``draft`` a ``--scaffold-file`` (B), ``scaffold`` the catalog's
@@ -207,6 +212,22 @@ class AttemptRecord(BaseModel):
         super().__setstate__(state)
         if where is not None:
             object.__setattr__(self, "_where", where)
+
+    @property
+    def reply_edited(self) -> bool:
+        """Whether the journalled reply is not what was written (:func:`cap_response`): a
+        reply kept whole that lost the length or the sha256 written beside it, or a capped
+        one that is not the cap's length (a capped reply's digest is the whole reply's, so
+        no more of it can be checked; a pruned one is gone)."""
+        raw, chars = self.raw_response, self.raw_response_chars
+        if raw is None or self.raw_response_sha256 is None:
+            return False
+        if chars > MAX_RAW_RESPONSE_CHARS:
+            return len(raw) != MAX_RAW_RESPONSE_CHARS
+        if len(raw) != chars:
+            return True
+        digest = hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
+        return digest != self.raw_response_sha256
 
     @property
     def line(self) -> str:

@@ -1,0 +1,134 @@
+"""A journal read back agrees with its manifest and with its own digests (hunt hh 6 and 7): a
+dry run's manifest relabelled as a model's run, a bare arm's run relabelled as the
+scaffold's, and a reply edited after it was written are each refused as files that disagree
+(exit 2, the line named), by every command that folds the journal; the unedited run, a
+pruned reply and a capped one are not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from verification.cli import main
+from verification.config import load_settings
+from verification.runner import VerificationRunner
+from verification.store.journal import read_journal
+from verification.store.records import DRY_RUN_SOURCES, MAX_RAW_RESPONSE_CHARS, cap_response
+
+NAME = "kmp"
+DRY_RUN = (NAME, "--provider", "reference", "--cases", "4")
+PAIR = (*DRY_RUN, "--baseline", "none")
+MadeRuns = Callable[..., list[Path]]
+
+
+def _edit_json(path: Path, edit: Callable[[dict[str, Any]], None], line: int | None = None) -> None:
+    """``edit`` the manifest at ``path``, or line ``line`` (from 1) of the journal there."""
+    if line is None:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        edit(data)
+        path.write_text(json.dumps(data), encoding="utf-8")
+        return
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    data = json.loads(lines[line - 1])
+    edit(data)
+    lines[line - 1] = json.dumps(data) + "\n"
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def _said_live(manifest: dict[str, Any]) -> None:
+    manifest.update(dry_run=False, run_label=None, model_requested="claude-opus-4-1")
+    manifest["provider"]["name"] = "anthropic"
+
+
+def _reply_edited(line: dict[str, Any]) -> None:
+    line["raw_response"] = line["raw_response"].replace("Reference", "A model's")
+
+
+def _refused(capsys: pytest.CaptureFixture[str], run: Path, output: Path, said: str) -> None:
+    for argv in (["report", run.name], ["compare", run.name, run.name]):
+        code = main([*argv, "--output", str(output)])
+        err = capsys.readouterr().err
+        assert code == 2, (argv, err)
+        assert said in err and "results.jsonl:1" in err and "no status is given" in err
+
+
+@pytest.mark.parametrize(
+    ("where", "edit", "said"),
+    [
+        ("manifest.json", _said_live, "answered by the reference provider (no model)"),
+        ("results.jsonl", _reply_edited, "no longer matches its sha256"),
+    ],
+    ids=["relabelled live", "reply edited"],
+)
+def test_a_run_whose_files_disagree_is_refused_and_the_unedited_one_reports(
+    capsys: pytest.CaptureFixture[str],
+    made_runs: MadeRuns,
+    tmp_path: Path,
+    where: str,
+    edit: Callable[[dict[str, Any]], None],
+    said: str,
+) -> None:
+    output = tmp_path / "results"
+    (run,) = made_runs(output, DRY_RUN)
+    assert main(["report", run.name, "--output", str(output)]) == 0
+    capsys.readouterr()
+    _edit_json(run / where, edit, None if where == "manifest.json" else 1)
+    _refused(capsys, run, output, said)
+
+
+def test_a_bare_arm_relabelled_as_the_scaffold_s_is_refused(
+    capsys: pytest.CaptureFixture[str], made_runs: MadeRuns, tmp_path: Path
+) -> None:
+    output = tmp_path / "results"
+    runs = made_runs(output, PAIR)
+    (bare,) = [
+        run
+        for run in runs
+        if json.loads((run / "manifest.json").read_text(encoding="utf-8"))["arm"] == "bare"
+    ]
+    assert {r.arm for r in read_journal(bare / "results.jsonl")} == {"bare"}
+
+    def relabelled(manifest: dict[str, Any]) -> None:
+        manifest.update(arm="scaffold", variant=None)
+
+    _edit_json(bare / "manifest.json", relabelled)
+    _refused(capsys, bare, output, "answers the bare arm of a pair")
+
+
+def test_a_pruned_reply_and_a_capped_one_are_no_edit(made_runs: MadeRuns, tmp_path: Path) -> None:
+    (run,) = made_runs(tmp_path / "results", DRY_RUN)
+    record = read_journal(run / "results.jsonl")[0]
+    assert record.raw_response is not None and not record.reply_edited
+    for raw in (record.raw_response + " ", record.raw_response.replace("R", "r", 1)):
+        assert record.model_copy(update={"raw_response": raw}).reply_edited  # longer, or not
+    assert not record.model_copy(update={"raw_response": None}).reply_edited  # pruned
+    raw, chars, digest = cap_response("x" * (MAX_RAW_RESPONSE_CHARS + 1))
+    capped = {"raw_response": raw, "raw_response_chars": chars, "raw_response_sha256": digest}
+    assert not record.model_copy(update=capped).reply_edited  # its digest is the whole reply's
+    shortened = {**capped, "raw_response": raw[:-1]}
+    assert record.model_copy(update=shortened).reply_edited  # no cap cut it there
+
+
+def test_the_dry_run_providers_answer_with_the_sources_a_live_manifest_refuses(
+    tmp_path: Path,
+) -> None:
+    reference = load_settings(results_dir=tmp_path, provider="reference", cases=4, cache=False)
+    first = asyncio.run(VerificationRunner(reference).run([NAME]))
+    replay = load_settings(
+        results_dir=tmp_path,
+        provider="replay",
+        replay_file=first.paths.journal,
+        cases=4,
+        cache=False,
+    )
+    second = asyncio.run(VerificationRunner(replay).run([NAME]))
+    for run, source in ((first, "reference"), (second, "replay")):
+        assert run.manifest.dry_run
+        assert {r.source for r in read_journal(run.paths.journal)} == {source}
+        assert source in DRY_RUN_SOURCES
