@@ -21,6 +21,8 @@ NAME = "kmp"
 CASES = 40
 FAILED = range(0, 16, 2)
 """Journal lines A gets wrong: 8 cases, enough for a significant split against B."""
+MANY_FAILED = range(16)
+"""Lines B gets wrong where a drop holds beside four answers A lost (16 vs 4)."""
 ERRORS = range(21, 25)
 """Lines whose answers B lost to infrastructure errors (a tenth: B is not INCOMPLETE)."""
 
@@ -204,12 +206,43 @@ def test_a_significant_drop_is_a_verdict_beside_what_was_lost(
 ) -> None:
     # Hunt i, F3: the gate fired on a significant drop while compare, the command it names,
     # read "not comparable" for a previous run's few errors.
+    # B fails 16 cases A passed: a drop A's 4 lost answers, had they all been failures B
+    # passed, could not undo (16 vs 4, one-sided p 0.006).
     a, b = _run(tmp_path), _run(tmp_path)
     _edit(tmp_path, a, "infra_error", ERRORS)
-    _edit(tmp_path, b, "failed", FAILED)
+    _edit(tmp_path, b, "failed", MANY_FAILED)
+    assert (
+        binomtest(len(MANY_FAILED), len(MANY_FAILED) + len(ERRORS), alternative="greater").pvalue
+        < ALPHA
+    )
     row = _row(_compare(tmp_path, a, b, capsys))
     assert "A is better" in row and "A lost 4 answer(s) to infrastructure errors" in row
     assert "not comparable" not in row
+
+
+def test_a_drop_the_earlier_run_s_lost_answers_could_undo_is_no_regression(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt kk 2: the earlier run's failures came back as errors, so the shared cases were
+    # its successes, and a later run as good "dropped" on them (7 vs 0, p 0.008: exit 5).
+    # Counted as the failures they may have been, B's passes on them undo the drop.
+    a, b = _run(tmp_path), _run(tmp_path)
+    _edit(tmp_path, a, "infra_error", ERRORS)
+    _edit(tmp_path, b, "failed", FAILED)  # 8 vs 0 shared: significant on its own
+    assert binomtest(0, len(FAILED)).pvalue < ALPHA
+    worst = binomtest(len(FAILED), len(FAILED) + len(ERRORS), alternative="greater").pvalue
+    assert worst > ALPHA
+    row = _row(_compare(tmp_path, a, b, capsys))
+    assert "not comparable: A lost 4 answer(s) to infrastructure errors" in row
+    summary = RunSummary.from_json(
+        (tmp_path / "runs" / b / "reports" / "summary.json").read_bytes()
+    )
+    assert summary.previous_run_id == a and summary.regressions == []
+    (drop,) = summary.rate_drops or []
+    assert (drop.only_before, drop.only_now) == (len(FAILED), 0)  # the shared cases' split
+    assert drop.against_drop == (len(FAILED), len(ERRORS))  # the split the gate tested
+    assert drop.p_value == pytest.approx(worst) and not drop.significant
+    assert regression_exit(tmp_path / "runs" / b / "reports" / "summary.md", 0) == 0
 
 
 def test_a_size_sweep_s_cases_past_a_size_s_decision_are_not_unanswered(

@@ -168,11 +168,23 @@ class PairedRow:
     """The earlier run this scaffold was compared with, where the previous run had it
     INCOMPLETE (an outage): the latest comparable one that had it whole. ``None``: the
     previous run, as every other scaffold."""
+    gated: PairedComparison | None = None
+    """Where a run lost answers the other gave: the comparison the gate tests, those lost
+    answers counted against a drop (the earlier run's as failures, the later run's as
+    passes: :func:`~verification.reports.regressions.against_drop`); ``None``: the
+    shared cases' own."""
+
+    @property
+    def tested(self) -> PairedComparison:
+        """The comparison the regression gate tests (:attr:`gated`, else the row's)."""
+        return self.gated or self.comparison
 
     @property
     def significant(self) -> bool:
-        """A significant drop: what the regression gate calls a regression."""
-        return self.dropped and self.p_gate is not None and self.p_gate <= ALPHA
+        """A significant drop: what the regression gate calls a regression (a drop that
+        holds whatever the answers either run lost would have been)."""
+        dropped = self.tested.only_a > self.tested.only_b
+        return dropped and self.p_gate is not None and self.p_gate <= ALPHA
 
     @property
     def rose(self) -> bool:
@@ -195,17 +207,23 @@ class PairedRow:
         said = self.comparison.verdict(self.p_holm, a=a, b=b)
         if self.withheld is None:
             return said
-        if not self.selected and self.dropped and self.comparison.in_reach and self.p_holm < ALPHA:
-            # B failed significantly more of the cases both answered: what was lost cannot
-            # undo that, and the regression gate fires on it; say both.
+        if (
+            not self.selected
+            and self.dropped
+            and self.comparison.in_reach
+            and self.p_holm < ALPHA
+            and self.significant
+        ):
+            # B failed significantly more of the cases both answered, and still does with
+            # what either lost counted against it: the regression gate fires; say both.
             return f"{said} ({self.withheld})"
         return f"not comparable: {self.withheld}"
 
     def gate_verdict(self) -> str:
-        """What the regression gate says of this scaffold (a significant drop on the shared
-        cases is one whatever else the runs lost: the gate fires on what it saw)."""
+        """What the regression gate says of this scaffold (a significant drop that holds
+        with what either run lost counted against it is one whatever else they lost)."""
         if self.significant:
-            return "significant drop"
+            return "significant drop" + self._lost_counted()
         if self.withheld is not None:
             return f"no verdict: {self.withheld}"
         if not self.dropped:
@@ -213,6 +231,15 @@ class PairedRow:
         if self.p_gate is None:
             return OUT_OF_REACH
         return "drop within the noise at this n"
+
+    def _lost_counted(self) -> str:
+        """The split the gate tested, where lost answers changed it."""
+        if self.gated is None:
+            return ""
+        return (
+            f" (with the answers lost counted against it: {self.gated.only_a} vs "
+            f"{self.gated.only_b} of {self.gated.shared})"
+        )
 
 
 @dataclass(frozen=True)

@@ -108,8 +108,8 @@ def compare_runs(results_dir: Path, run_a: str, run_b: str) -> RunPairing:
     selected = pair_selection(a.manifest, b.manifest, labels)
     withheld = withheld_reasons(arms_a, arms_b, labels=labels, selected=selected)
     rows = compare_outcomes(
-        {name: arm.scores for name, arm in arms_a.items()},
-        {name: arm.scores for name, arm in arms_b.items()},
+        arms_a,
+        arms_b,
         withheld,
         selected=selected is not None,
         units=input_units(results_a, results_b),

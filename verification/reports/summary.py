@@ -222,7 +222,7 @@ def summary_with_changes(
                 shared=row.comparison.shared,
                 only_before=row.comparison.only_a,
                 only_now=row.comparison.only_b,
-                p_value=row.comparison.p_drop,
+                p_value=row.tested.p_drop,
                 p_holm=1.0 if row.p_gate is None else row.p_gate,
                 significant=row.significant,
                 verdict=row.gate_verdict(),
@@ -230,6 +230,7 @@ def summary_with_changes(
                 rate_now=row.comparison.rate_b,
                 difference_interval_95=row.comparison.interval,
                 power_drop_010=row.power,
+                against_drop=(None if row.gated is None else (row.gated.only_a, row.gated.only_b)),
             )
             for row in comparison.rate_drops
         ]

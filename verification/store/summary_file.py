@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, model_validator
 
 __all__ = [
     "MAX_SUMMARY_BYTES",
@@ -104,6 +104,10 @@ class RateDrop(_Tolerant):
     """The 95% interval of ``rate_now - rate_before`` (Newcombe's paired score interval)."""
     power_drop_010: float | None = None
     """The gate's power to catch a drop from 0.90 to 0.80 at ``shared`` cases."""
+    against_drop: tuple[NonNegativeInt, NonNegativeInt] | None = None
+    """Where a run lost answers the other gave: the split the gate tested (``p_value`` and
+    ``p_holm`` are its), those answers counted against a drop (the previous run's as
+    failures, this run's as passes); ``None``: the shared cases' split, as above."""
 
 
 class RegressionGate(_Tolerant):
