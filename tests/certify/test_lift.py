@@ -107,6 +107,47 @@ def test_no_lift_is_claimed_over_an_incomplete_arm(tmp_path: Path) -> None:
     assert "lifts" not in sentence
 
 
+def test_no_lift_is_claimed_where_an_arm_lost_answers_the_other_gave(tmp_path: Path) -> None:
+    # Hunt kk 3: both arms alike, the scaffold arm's would-be failures came back as errors
+    # (a tenth: not INCOMPLETE), and the pair said "the scaffold lifts the pass rate".
+    manifest, right = _dry_run(tmp_path, "kmp", "--cases", "40")
+    wrong = set(range(0, 40, 10)) | set(range(1, 40, 10))  # the same 8 inputs in both arms
+    lost = set(range(0, 40, 10))  # of which the scaffold arm lost 4 to errors
+    bare_records = [
+        r.model_copy(update={"outcome": "failed", "level": 3}) if k in wrong else r
+        for k, r in enumerate(right)
+    ]
+    scaffold_records = [
+        r.model_copy(update={"outcome": "infra_error", "level": None})
+        if k in lost
+        else r.model_copy(update={"outcome": "failed", "level": 3})
+        if k in wrong
+        else r
+        for k, r in enumerate(right)
+    ]
+    bare = results_from_journal(manifest, bare_records)["kmp"]
+    scaffold = results_from_journal(manifest, scaffold_records)["kmp"]
+    assert "INCOMPLETE" not in (bare.status, scaffold.status)
+    lift = scaffold_lift(bare, scaffold, bare_records, scaffold_records)
+    assert lift.lost == (
+        "the scaffold arm lost 4 answer(s) to infrastructure errors on cases the bare arm answered",
+    )
+    sentence = lift_sentence(lift)
+    assert sentence.startswith(
+        "No lift is claimed: the scaffold arm lost 4 answer(s) to infrastructure errors"
+    )
+    assert "lifts" not in sentence and "adds nothing" not in sentence
+    # Lost where the other arm has no answer either, nothing is hidden: the claim stands.
+    both = [
+        r.model_copy(update={"outcome": "infra_error", "level": None}) if k in lost else r
+        for k, r in enumerate(bare_records)
+    ]
+    again = scaffold_lift(
+        results_from_journal(manifest, both)["kmp"], scaffold, both, scaffold_records
+    )
+    assert again.lost == () and not lift_sentence(again).startswith("No lift is claimed")
+
+
 def test_the_lift_over_every_case_counts_each_input_once(tmp_path: Path) -> None:
     # Hunt x: the lift's row of every case counted copies of one input apart (90 shared
     # cases of n_queens' 60 inputs) where its status and `compare` count each once.

@@ -17,7 +17,7 @@ ratio: a reply that recorded no usage (a dry run, a replay line without it) is c
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from verification.certify.answers import CaseScores
@@ -151,6 +151,10 @@ class Lift:
     incomplete: tuple[str, ...] = ()
     """The arms INCOMPLETE ("the bare arm", "the scaffold arm"): answers lost to errors or
     missing, so no lift is claimed (the answers left may be the ones that favour it)."""
+    lost: tuple[str, ...] = ()
+    """What each arm lost to infrastructure errors of the cases the other answered, in
+    words: no lift is claimed either (``compare``'s rule: an arm whose failures came back as
+    errors reads as good as its successes; hunt kk 3, "+10.1 pp" of two arms alike)."""
 
 
 @dataclass(frozen=True)
@@ -257,7 +261,20 @@ def scaffold_lift(
             for arm, results in (("the bare arm", bare), ("the scaffold arm", scaffold))
             if results.status == "INCOMPLETE"
         ),
+        lost=tuple(
+            f"{arm} lost {count} answer(s) to infrastructure errors on cases {other} answered"
+            for arm, other, count in (
+                ("the bare arm", "the scaffold arm", _lost(bare, scaffold_scores)),
+                ("the scaffold arm", "the bare arm", _lost(scaffold, bare_scores)),
+            )
+            if count
+        ),
     )
+
+
+def _lost(results: ScaffoldResults, answered: Mapping[str, float]) -> int:
+    """The answers ``results`` lost to infrastructure errors of the cases in ``answered``."""
+    return sum(r.outcome == "infra_error" and r.test_case.id in answered for r in results.results)
 
 
 def _reach(
@@ -312,12 +329,18 @@ def lift_sentence(lift: Lift) -> str:
     lifted = [row for row in rows if row.lifted]
     lowered = [row for row in rows if row.lowered]
     where = "at these sizes" if lift.sizes else "on these cases"
-    if lift.incomplete:
+    if lift.incomplete or lift.lost:
         arms = " and ".join(lift.incomplete)
-        adds = (
-            f"No lift is claimed: {arms} {'is' if len(lift.incomplete) == 1 else 'are'} "
-            "INCOMPLETE (answers lost to errors or missing)"
+        why = (
+            [
+                f"{arms} {'is' if len(lift.incomplete) == 1 else 'are'} INCOMPLETE (answers lost "
+                "to errors or missing)"
+            ]
+            if lift.incomplete
+            else []
         )
+        why += [f"{lost} (the answers left may be the ones that favour it)" for lost in lift.lost]
+        adds = "No lift is claimed: " + "; ".join(why)
         lowered = []
     elif lifted:
         best = max(lifted, key=lambda row: row.comparison.difference)
