@@ -11,7 +11,7 @@ import pytest
 
 from verification.cli import main
 from verification.reports.history import SHOWN_VALUE, comparability
-from verification.store.manifests import read_manifest_file
+from verification.store.manifests import EnvelopeRecord, RunManifest, read_manifest_file
 
 ARGV = ["verify", "kmp", "--provider", "reference", "--cases", "2"]
 
@@ -140,3 +140,28 @@ def test_an_edited_scaffold_is_named_by_the_summary_and_compare(
     assert _notes(output, first, second, capsys) == [
         "note: the runs differ in the file of scaffold kmp (edited between them)"
     ]
+
+
+def test_two_envelope_searches_compare_whatever_sizes_their_courses_tried(
+    tmp_path: Path,
+) -> None:
+    # Hunt kk 1: each size a search tried was a swept size, and swept sizes had to match:
+    # a boundary that moved (the regression to catch) made the runs not comparable, and
+    # the gate silent for every scaffold of the run.
+    assert main([*ARGV, "--output", str(tmp_path)]) == 0
+    (run,) = (tmp_path / "runs").iterdir()
+    plain = read_manifest_file(run / "manifest.json")
+
+    def searched(tried: list[int]) -> RunManifest:
+        return plain.model_copy(
+            update={
+                "sizes": {"kmp": sorted(tried)},
+                "envelope": {"kmp": EnvelopeRecord(tried=tried)},
+            }
+        )
+
+    before, after = searched([16, 32, 24, 20]), searched([16, 32, 24, 28, 30])
+    assert comparability(before, after) == []
+    fixed = plain.model_copy(update={"sizes": {"kmp": [16, 20, 24, 32]}})
+    assert comparability(before, fixed) == ["sizes kmp at an envelope search != kmp at 16,20,24,32"]
+    assert comparability(fixed, plain) != []  # a fixed sweep's sizes are still compared

@@ -61,7 +61,8 @@ def regression_exit(
         print(
             printable(
                 f"regression gate: no earlier comparable run{where} to compare with: nothing "
-                "was gated (the first run, or the earlier runs' folders were not restored)"
+                "was gated (the first run, the earlier runs' folders were not restored, or "
+                "none of them asked as this one did: `history` lists them)"
             )
         )
     for name, why in (gate.withheld if gate is not None else {}).items():

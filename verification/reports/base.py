@@ -32,6 +32,7 @@ from verification.store.summary_file import RunSummary
 
 __all__ = [
     "DIRECTION_TEXT",
+    "ENVELOPE_SEARCH",
     "INFRA_CASE",
     "RANK",
     "Direction",
@@ -64,15 +65,25 @@ DIRECTION_TEXT: dict[str, str] = {
 """How each direction reads in a report."""
 
 
+ENVELOPE_SEARCH = "an envelope search"
+"""How :func:`manifest_field` gives the sizes of a scaffold whose envelope a run searched."""
+
+
 def manifest_field(manifest: RunManifest, name: str) -> Any:
     """A manifest's field as runs are compared on it (the provider's name, no model for a
-    dry run, the answer mode its settings name, lists sorted)."""
+    dry run, the answer mode its settings name, lists sorted, and for the sizes of a
+    scaffold whose envelope was searched :data:`ENVELOPE_SEARCH`, not the sizes tried)."""
     if name == "provider":
         return manifest.provider.get("provider")
     if name == "model":
         return None if manifest.dry_run else manifest.model_requested
     if name == "answer":  # a manifest from before code mode asked for traces, the default
         return manifest.settings.get("answer") or "trace"
+    if name == "sizes" and manifest.envelope:
+        # A search's sizes are where its answers led it: a course that moved is what the gate
+        # is for, and read as a run not comparable it left every scaffold ungated (hunt kk 1).
+        searched = dict.fromkeys(manifest.envelope, ENVELOPE_SEARCH)
+        return {name: sorted(sizes) for name, sizes in (manifest.sizes or {}).items()} | searched
     value = getattr(manifest, name, None)
     return sorted(value) if isinstance(value, list) else value
 
