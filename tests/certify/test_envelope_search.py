@@ -136,6 +136,32 @@ def test_the_terminal_line_lists_the_sizes_after_their_count_and_the_stop_last()
         )
 
 
+def test_a_search_above_a_level_that_did_not_hold_says_where_it_certifies_from() -> None:
+    # Hunt kk 5: a model wrong at 3 to 8 vertices (the level FAILED at 5%) and right from 16
+    # read "certified up to 64 vertices, the largest size tried", as if from the smallest.
+    from verification.certify.envelope_search import EnvelopeResult, SizeTried
+
+    def tried(size: int) -> SizeTried:
+        return SizeTried(size, "CERTIFIED", 30, 1.0, False, 0, 0, None)
+
+    climbed = tuple(tried(size) for size in (16, 32, 64))
+    result = EnvelopeResult("dijkstra", "vertices", 64, None, climbed, "", ())
+    assert (
+        result.sentence == "certified up to 64 vertices, the largest size tried (3 size(s) tried)"
+    )
+    for level in ("CERTIFIED", "INCOMPLETE", None):  # nothing below contradicts "up to"
+        assert dataclasses.replace(result, level_status=level).sentence == result.sentence
+    for level in ("PARTIAL", "FAILED"):
+        assert dataclasses.replace(result, level_status=level).sentence == (
+            "certified from 16 up to 64 vertices, the largest size tried; not below 16: the "
+            f"level's own cases, smaller, {level} (3 size(s) tried)"
+        )
+    # Certified nowhere: nothing to bound from below.
+    none = EnvelopeResult("dijkstra", "vertices", None, 16, (tried(16),), "", ())
+    failed = dataclasses.replace(none, level_status="FAILED")
+    assert failed.sentence == none.sentence
+
+
 def test_the_boundary_states_what_it_risks_over_every_size_tried() -> None:
     # Hunt bb: each size keeps its plan's risk, but after a failure the search narrows with
     # several more sizes, and a boundary named too high needs any one of them to certify

@@ -156,6 +156,10 @@ class EnvelopeResult:
     """Why the search ended before finding the boundary ("" when it ran its course)."""
     points: tuple[SizePoint, ...]
     """The sizes as the envelope's points, ascending (the size curve's)."""
+    level_status: str | None = None
+    """The status of the run's own level cases, drawn at smaller sizes than the search
+    starts from: a PARTIAL or FAILED one qualifies "certified up to" (hunt kk 5: "up to 64
+    vertices" where the model failed 19 of 20 cases at 3 to 8)."""
 
     @property
     def sentence(self) -> str:
@@ -197,13 +201,18 @@ class EnvelopeResult:
         )
 
     def _said(self, *, listed: bool) -> str:
-        held = (
-            f"certified up to {self.certified_up_to} {self.unit}"
-            if self.certified_up_to is not None
-            else "certified at none of the sizes tried"
-        )
+        # Not below the smallest size tried where the level's cases, smaller, did not hold.
+        below = self.level_status in ("PARTIAL", "FAILED") and self.tried
+        smallest = min((t.size for t in self.tried), default=0)
+        if self.certified_up_to is None:
+            held = "certified at none of the sizes tried"
+        else:
+            held = f"certified {f'from {smallest} ' if below else ''}up to "
+            held += f"{self.certified_up_to} {self.unit}"
         if self.fails_from is None and not self.stopped and self.tried:
             held += ", the largest size tried"
+        if below and self.certified_up_to is not None:
+            held += f"; not below {smallest}: the level's own cases, smaller, {self.level_status}"
         fails = ""
         if self.fails_from is not None:
             # Its status said, as the envelope's sentence says it: PARTIAL is no FAILED.
@@ -256,6 +265,7 @@ def envelope_result(
         tried=tuple(tried),
         stopped=stop_sentence(record, results.size_unit, manifest.cost_basis),
         points=results.size_points,
+        level_status=results.status,
     )
 
 
