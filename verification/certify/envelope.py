@@ -288,10 +288,25 @@ class SizePoint:
     and counts them nowhere)."""
     plan: CertificationPlan | None = None
     """The plan that decided it (``None``: the point cut on every case recorded at it)."""
+    lost: int = 0
+    """Answers its plan asked up to where it decided that never came (infrastructure
+    errors, or a run stopped): its decision is on the rest, as the level's is, and says so
+    (hunt kk 4: a size CERTIFIED at 50 of 50 with 5 of its first 55 answers lost)."""
 
     @property
     def pass_rate(self) -> float:
         return self.score / self.n if self.n else 0.0
+
+    @property
+    def worst_case_rate(self) -> float | None:
+        """The pass rate had every lost answer failed (``None``: none was lost); a case's
+        lost samples count as the share of a case they are."""
+        if not self.lost:
+            return None
+        if not self.n:
+            return 0.0
+        samples = self.answers / self.n  # answers a case counted here has
+        return self.score / (self.n + self.lost / samples)
 
     @property
     def short_plan(self) -> CertificationPlan | None:
@@ -421,6 +436,7 @@ def size_points(
         else:
             here = [r for r in counted if sizes[r.test_case.id] == size]
             planned = len(here)
+        missing = max(planned - copied - len(here), 0)
         cases = CaseScores.fold(here)
         score = cases.total()
         truncated = sum(r.outcome == "truncated" for r in here)
@@ -437,12 +453,13 @@ def size_points(
                     score,
                     cases.n,
                     planned=planned - copied,
-                    unfinished=max(planned - copied - len(here), 0),
+                    unfinished=missing,
                 ),
                 budget_limited=is_budget_limited(truncated, len(here)),
                 decision=decision,
                 cases=frozenset(r.test_case.id for r in here),
                 plan=split.plan if split is not None else None,
+                lost=missing,
             )
         )
     return tuple(points)

@@ -125,6 +125,8 @@ def build_summary(
                         budget_limited=p.budget_limited,
                         answers=p.answers,
                         wrong=p.wrong,
+                        lost=p.lost,
+                        worst_case_rate=p.worst_case_rate,
                         decided_look=p.decision.look if p.decision else None,
                         decided_early=bool(p.decision and p.decision.early),
                         short_oc=oc_sentence(p.plan, samples=manifest.samples, short=p.short_plan)

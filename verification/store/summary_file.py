@@ -203,6 +203,11 @@ class SizeSummary(_Tolerant):
     answers: int = 0
     wrong: int = 0
     """Answers that failed other than by the output budget."""
+    lost: NonNegativeInt = 0
+    """Answers its plan asked up to where it decided that never came (infrastructure
+    errors, or a run stopped): it was decided on the rest."""
+    worst_case_rate: float | None = Field(default=None, ge=0.0, le=1.0)
+    """The pass rate had every lost answer failed (``None``: none was lost)."""
     decided_look: int | None = None
     """The look of the size's plan that decided it (1 is the first; ``None``: its point
     cut on every case it had, a run that ended short of a look)."""

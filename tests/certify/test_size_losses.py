@@ -1,0 +1,55 @@
+"""A swept size that lost answers says so (hunt kk 4): its point, its row of the scaffold
+report and its entry of ``summary.json``'s sweep carry the answers lost up to where it
+decided and its pass rate had they all failed, as the level's status does with its
+infrastructure errors; a size that lost nothing says nothing of it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from verification.cli import main
+from verification.store.journal import read_journal
+from verification.store.summary_file import RunSummary
+
+SIZE = 30
+ARGV = ["verify", "kmp", "--sizes", str(SIZE)]
+
+
+def _latest(output: Path) -> Path:
+    return max((output / "runs").iterdir(), key=lambda run: run.name)
+
+
+@pytest.mark.slow  # two dry runs of a level and a size: a few seconds
+def test_a_size_that_lost_answers_says_how_many_and_its_worst_case(tmp_path: Path) -> None:
+    assert main([*ARGV, "--provider", "reference", "--output", str(tmp_path)]) == 0
+    first = _latest(tmp_path)
+    lines = (first / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    at_size = [line for line in lines if f"-s{SIZE}-" in json.loads(line)["case_id"]]
+    dropped = {json.loads(line)["case_id"] for line in at_size[:3]}
+    replay = tmp_path / "replay.jsonl"
+    kept = [line for line in lines if json.loads(line)["case_id"] not in dropped]
+    replay.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
+    argv = [*ARGV, "--provider", "replay", "--replay-file", str(replay)]
+    assert main([*argv, "--output", str(tmp_path)]) in (0, 1, 3)
+    second = _latest(tmp_path)
+    records = [r for r in read_journal(second / "results.jsonl") if f"-s{SIZE}-" in r.case_id]
+    errors = sum(r.outcome == "infra_error" for r in records)
+    assert errors >= len(dropped)  # the replay has no line for them, nor for cases never asked
+    for run, lost in ((first, 0), (second, errors)):
+        data = RunSummary.from_json((run / "reports" / "summary.json").read_bytes())
+        (point,) = data.scaffolds["kmp"].sweep or []
+        assert point.lost == lost
+        if lost:
+            assert point.worst_case_rate == pytest.approx(point.score / (point.n + lost))
+        else:
+            assert point.worst_case_rate is None
+        (row,) = [
+            line
+            for line in (run / "reports" / "kmp.md").read_text(encoding="utf-8").splitlines()
+            if line.startswith(f"| {SIZE} |")
+        ]
+        said = f"{lost} answer(s) lost, worst case {100 * (point.worst_case_rate or 0):.1f}%"
+        assert (said in row) == bool(lost), row
