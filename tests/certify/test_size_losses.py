@@ -18,23 +18,24 @@ SIZE = 30
 ARGV = ["verify", "kmp", "--sizes", str(SIZE)]
 
 
-def _latest(output: Path) -> Path:
-    return max((output / "runs").iterdir(), key=lambda run: run.name)
+def _made(output: Path, argv: list[str]) -> Path:
+    """The run ``verify *argv --output output`` makes."""
+    before = set((output / "runs").iterdir()) if (output / "runs").is_dir() else set()
+    assert main([*argv, "--output", str(output)]) in (0, 1, 3)
+    (run,) = set((output / "runs").iterdir()) - before
+    return run
 
 
 @pytest.mark.slow  # two dry runs of a level and a size: a few seconds
 def test_a_size_that_lost_answers_says_how_many_and_its_worst_case(tmp_path: Path) -> None:
-    assert main([*ARGV, "--provider", "reference", "--output", str(tmp_path)]) == 0
-    first = _latest(tmp_path)
+    first = _made(tmp_path, [*ARGV, "--provider", "reference"])
     lines = (first / "results.jsonl").read_text(encoding="utf-8").splitlines()
     at_size = [line for line in lines if f"-s{SIZE}-" in json.loads(line)["case_id"]]
     dropped = {json.loads(line)["case_id"] for line in at_size[:3]}
     replay = tmp_path / "replay.jsonl"
     kept = [line for line in lines if json.loads(line)["case_id"] not in dropped]
     replay.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
-    argv = [*ARGV, "--provider", "replay", "--replay-file", str(replay)]
-    assert main([*argv, "--output", str(tmp_path)]) in (0, 1, 3)
-    second = _latest(tmp_path)
+    second = _made(tmp_path, [*ARGV, "--provider", "replay", "--replay-file", str(replay)])
     records = [r for r in read_journal(second / "results.jsonl") if f"-s{SIZE}-" in r.case_id]
     errors = sum(r.outcome == "infra_error" for r in records)
     assert errors >= len(dropped)  # the replay has no line for them, nor for cases never asked
@@ -53,3 +54,23 @@ def test_a_size_that_lost_answers_says_how_many_and_its_worst_case(tmp_path: Pat
         ]
         said = f"{lost} answer(s) lost, worst case {100 * (point.worst_case_rate or 0):.1f}%"
         assert (said in row) == bool(lost), row
+
+
+def test_a_size_decided_at_its_cap_with_an_interval_over_the_threshold_is_borderline() -> None:
+    # Hunt kk 8: 162 of 180 at the cap (84.7% to 93.6%) read plain CERTIFIED beside a level
+    # status that, decided the same way, reads "CERTIFIED (borderline)".
+    from verification.certify.envelope import SizePoint
+    from verification.certify.sequential import Decision
+    from verification.certify.statuses import certify, wilson_interval
+
+    def point(passed: int, n: int, early: bool) -> SizePoint:
+        status = certify(passed, n, planned=n, unfinished=0)
+        decision = Decision(status, n, 17, early)  # type: ignore[arg-type]
+        interval = wilson_interval(float(passed), n)
+        return SizePoint(40, float(passed), n, n, 0, n - passed, interval, status, False, decision)
+
+    capped = point(162, 180, early=False)
+    assert capped.status == "CERTIFIED" and capped.interval[0] < 0.90 < capped.interval[1]
+    assert capped.borderline
+    assert not point(162, 180, early=True).borderline  # a Wald test decided it early
+    assert not point(180, 180, early=False).borderline  # its interval clears 0.90

@@ -37,7 +37,7 @@ from verification.certify.sequential import (
     fixed_plan,
     level_plan,
 )
-from verification.certify.statuses import certify, wilson_interval
+from verification.certify.statuses import certify, straddles, wilson_interval
 from verification.errors import ConfigurationError
 from verification.store.manifests import RunManifest
 
@@ -296,6 +296,17 @@ class SizePoint:
     @property
     def pass_rate(self) -> float:
         return self.score / self.n if self.n else 0.0
+
+    @property
+    def borderline(self) -> bool:
+        """The 95% interval straddles the threshold that decided it, as the level's status
+        is marked: never where a look decided before the cap (the plan's Wald tests did;
+        hunt kk 8: a size decided at its cap at 162 of 180, 84.7% to 93.6%, read plain), nor
+        where it ended short (its row says so, and its claim gives that plan's own risks)."""
+        early = self.decision is not None and self.decision.early
+        if self.status == "INCOMPLETE" or early or self.short_plan is not None:
+            return False
+        return straddles(self.interval, self.status)
 
     @property
     def worst_case_rate(self) -> float | None:

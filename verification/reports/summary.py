@@ -125,6 +125,7 @@ def build_summary(
                         budget_limited=p.budget_limited,
                         answers=p.answers,
                         wrong=p.wrong,
+                        borderline=p.borderline,
                         lost=p.lost,
                         worst_case_rate=p.worst_case_rate,
                         decided_look=p.decision.look if p.decision else None,

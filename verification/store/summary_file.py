@@ -203,6 +203,9 @@ class SizeSummary(_Tolerant):
     answers: int = 0
     wrong: int = 0
     """Answers that failed other than by the output budget."""
+    borderline: bool = False
+    """Its 95% interval straddles the threshold that decided it at its cap or a point cut
+    (never where a look decided before the cap, nor where it ended short)."""
     lost: NonNegativeInt = 0
     """Answers its plan asked up to where it decided that never came (infrastructure
     errors, or a run stopped): it was decided on the rest."""
