@@ -81,21 +81,30 @@ async def execute_suite(
     size ``S`` and above are not run (each would only wait out its own limit), and once the
     suite's wall clock (``limits.suite_wall_seconds``) is spent no case is (a program that
     crashes each case, to be started again, or sleeps under its CPU limit, would otherwise
-    hold its slot for most of an hour). One execution per case, in suite order."""
+    hold its slot for most of an hour): the first case it leaves is the program's time-out,
+    the rest are not run. One execution per case, in suite order."""
     limits = limits or Limits()
     executions: dict[int, Execution] = {}
     over: dict[str, int] = {}
+    clock_spent = False
     began = time.monotonic()
     async with ProgramSession(source, limits=limits, engine=engine) as session:
         for position in run_order(task.suite):
             case = task.suite[position]
             size = case.size or 0
             if time.monotonic() - began >= limits.suite_wall_seconds:
+                # The first case the clock leaves unrun is the program's time-out: a suite
+                # slept through to its clock passed on the cases it had time for (hunt jj 2).
                 executions[position] = Execution(
-                    Outcome.NOT_RUN,
-                    reason="not run: the suite's wall-clock limit of "
-                    f"{limits.suite_wall_seconds:g} s is spent",
+                    Outcome.NOT_RUN if clock_spent else Outcome.TIMEOUT,
+                    reason=(
+                        f"not run: {_SUITE_SPENT} of {limits.suite_wall_seconds:g} s is spent"
+                        if clock_spent
+                        else f"{_SUITE_SPENT} of {limits.suite_wall_seconds:g} s was spent "
+                        "before this case: a program passes only if it runs its whole suite"
+                    ),
                 )
+                clock_spent = True
                 continue
             if case.tier in over and size >= over[case.tier]:
                 executions[position] = Execution(
@@ -113,6 +122,9 @@ async def execute_suite(
                 over[case.tier] = size
             executions[position] = execution
     return [executions[i] for i in range(len(task.suite))]
+
+
+_SUITE_SPENT = "the suite's wall-clock limit"
 
 
 @dataclass

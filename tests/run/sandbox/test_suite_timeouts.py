@@ -122,3 +122,31 @@ def test_a_program_that_crashes_each_case_to_be_started_again_spends_the_suite_s
     assert outcomes[Outcome.CRASH] >= 1 and outcomes[Outcome.NOT_RUN] >= len(task.suite) // 2
     spent = [e for e in executions if e.outcome is Outcome.NOT_RUN]
     assert all(e.reason == "not run: the suite's wall-clock limit of 1 s is spent" for e in spent)
+
+
+def test_a_right_program_that_sleeps_out_the_suite_s_clock_does_not_pass(
+    engine: Engine, task: ProgramTask
+) -> None:
+    # Hunt jj 2: the cases left once the suite's clock was spent were "not run", which is
+    # no failure, so a program right on the few cases it had time for passed "all" of them.
+    from pathlib import Path
+
+    from verification.run.programs import extract_program, judge_executions
+
+    reply = Path(__file__).parents[1] / "fixtures" / "helper_programs" / "dijkstra-program-000.txt"
+    right, why = extract_program(reply.read_text(encoding="utf-8"))
+    assert right is not None, why
+    slow = right + "\nimport time as _time\n_solve = solve\n\ndef solve(input):\n"
+    slow += "    _time.sleep(0.3)\n    return _solve(input)\n"
+    limits = dataclasses.replace(LIMITS, suite_wall_seconds=1.0)
+    executions = asyncio.run(execute_suite(slow, task, engine=engine, limits=limits))
+    outcomes = [execution.outcome for execution in executions]
+    assert Outcome.OK in outcomes and Outcome.NOT_RUN in outcomes
+    (timed_out,) = [e for e in executions if e.outcome is Outcome.TIMEOUT]
+    assert "the suite's wall-clock limit of 1 s was spent before this case" in timed_out.reason
+    spec = default_catalog().get_spec("dijkstra")
+    run = judge_executions(spec, spec.validator, task, slow, executions, engine="test", python="3")
+    passed = [case for case in run.cases if case.outcome == "passed"]
+    assert passed and all(case.outcome != "failed" or case.level == 2 for case in run.cases)
+    assert run.first_failure is not None and run.first_failure.level == 2
+    assert "suite's wall-clock limit" in run.first_failure.reason
