@@ -136,6 +136,33 @@ PROGRAMS: dict[str, str] = {
         "    return {'answer': 42}\n"
     ),
     "sleep": "import time\ndef solve(i):\n    time.sleep(3600)\n",
+    # Hunt jj 1: bubblewrap's init (pid 1) ran the same uid as the interpreter, outside its
+    # CPU clock; a program wrote code into it through /proc/1/mem and ran on unmetered.
+    "write_pid1_memory": (
+        "def solve(i):\n"
+        "    with open('/proc/1/maps') as maps:\n"
+        "        address = int(maps.readline().split('-')[0], 16)\n"
+        "    with open('/proc/1/mem', 'r+b') as memory:\n"
+        "        memory.seek(address)\n"
+        "        byte = memory.read(1)\n"
+        "        memory.seek(address)\n"
+        "        memory.write(byte)  # the same byte: had it worked, any code would do\n"
+        "    return {'answer': 42}\n"
+    ),
+    # The same calls reach another process's memory without /proc: refused, even one's own.
+    "process_vm_readv_self": (
+        "import ctypes, os\n"
+        "def solve(i):\n"
+        "    libc = ctypes.CDLL(None, use_errno=True)\n"
+        "    source = ctypes.create_string_buffer(b'x' * 8)\n"
+        "    target = ctypes.create_string_buffer(8)\n"
+        "    local = (ctypes.c_size_t * 2)(ctypes.addressof(target), 8)\n"
+        "    remote = (ctypes.c_size_t * 2)(ctypes.addressof(source), 8)\n"
+        "    number = {'x86_64': 310, 'aarch64': 270}[os.uname().machine]\n"
+        "    if libc.syscall(number, os.getpid(), local, 1, remote, 1, 0) != 8:\n"
+        "        raise OSError(ctypes.get_errno(), 'process_vm_readv refused')\n"
+        "    return {'answer': 42}\n"
+    ),
     "fill_tmp": (
         "def solve(i):\n"
         "    with open(i['tmp_file'], 'wb') as f:\n"
@@ -181,6 +208,8 @@ EXPECTED: dict[str, set[str]] = {
     "forged_deep_reply": {Outcome.BAD_VALUE.value},
     "forged_surrogate_reply": {Outcome.BAD_VALUE.value},
     "sleep": {Outcome.TIMEOUT.value},
+    "write_pid1_memory": EXCEPTION,  # no /proc in the sandbox
+    "process_vm_readv_self": EXCEPTION,  # refused by the seccomp filter
     "fill_tmp": EXCEPTION,
     "many_tmp_files": EXCEPTION,
 }

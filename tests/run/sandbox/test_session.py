@@ -293,3 +293,35 @@ def test_an_interpreter_that_does_not_start_the_driver_is_sent_no_program(
     assert execution.outcome is Outcome.SANDBOX
     assert execution.reason == "starting the program: the interpreter did not start the driver"
     assert limited == []  # nor was it limited as if the driver ran
+
+
+def test_a_case_whose_cpu_clock_is_gone_ends_and_the_next_starts_afresh(engine: Engine) -> None:
+    # Hunt jj 1: a program handed its pipes to another process of its sandbox and ended;
+    # the case then waited with no CPU limit (the clock read nothing), and so did every case
+    # after it. The clock lost in a case now ends it; lost between cases, starts afresh.
+    source = "import time\ndef solve(i):\n    time.sleep(i['sleep'])\n    return {'ok': 1}\n"
+    limits = Limits(cpu_seconds=1, wall_seconds=30, startup_seconds=20)
+
+    async def gone(session: ProgramSession) -> None:
+        assert session._clock is not None
+        session._clock.seconds = lambda: None  # type: ignore[method-assign]
+
+    async def go() -> tuple[list[Execution], int]:
+        async with ProgramSession(source, limits=limits, engine=engine) as session:
+            first = await session.run({"sleep": 0})
+            asking = asyncio.ensure_future(session.run({"sleep": 60}))
+            await asyncio.sleep(0.5)
+            await gone(session)
+            lost = await asking
+            again = await session.run({"sleep": 0})
+            await gone(session)  # between cases now
+            fresh = await session.run({"sleep": 0})
+            return [first, lost, again, fresh], session.starts
+
+    (first, lost, again, fresh), starts = asyncio.run(go())
+    assert first.outcome is Outcome.OK and again.outcome is Outcome.OK
+    assert lost.outcome is Outcome.CRASH, lost
+    assert "the interpreter ended during the case" in lost.reason
+    assert lost.seconds < limits.wall_seconds / 2  # ended, not waited out to its wall clock
+    assert fresh.outcome is Outcome.OK and fresh.cpu_seconds is not None
+    assert starts == 3  # the first, after the lost case, and after the clock went between

@@ -7,12 +7,14 @@ the machine's pid table (threads of 32 KiB stacks fit by the ten thousand in the
 limit). A classic BPF filter closes that for root and every other user alike, as the Code
 Format's rules say ("no processes or threads"): ``fork``, ``vfork`` and ``clone`` fail with
 EPERM (a thread too), ``clone3`` (whose flags a filter cannot read) fails with ENOSYS so the C
-library falls back to ``clone``, and ``ptrace`` fails. Memory the address-space limit does not
-count is refused too: System V shared memory, message queues and semaphores, and
-``memfd_create`` (a program filled gigabytes of each, certified). Calls of another ABI than
-the machine's (x32, or 32-bit calls on x86_64) end the process. Supported machines: x86_64 and
-aarch64; elsewhere :func:`seccomp_filter` returns ``None`` and the engine refuses to run as
-root, where nothing else would contain forks.
+library falls back to ``clone``, and ``ptrace`` fails, as do ``process_vm_readv`` and
+``process_vm_writev`` (another process of the sandbox, bubblewrap's init, is outside the
+interpreter's CPU clock: writing into it ran a program on unmetered; hunt jj 1). Memory
+the address-space limit does not count is refused too: System V shared memory, message
+queues and semaphores, and ``memfd_create`` (a program filled gigabytes of each,
+certified). Calls of another ABI than the machine's (x32, or 32-bit calls on x86_64) end the
+process. Supported machines: x86_64 and aarch64; elsewhere :func:`seccomp_filter` returns
+``None`` and the engine refuses to run as root, where nothing else would contain forks.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ _MACHINES: dict[str, tuple[int, dict[str, int]]] = {
             "msgget": 68,
             "msgsnd": 69,
             "memfd_create": 319,
+            "process_vm_readv": 310,
+            "process_vm_writev": 311,
         },
     ),
     "aarch64": (
@@ -66,11 +70,13 @@ _MACHINES: dict[str, tuple[int, dict[str, int]]] = {
             "shmget": 194,
             "shmat": 196,
             "memfd_create": 279,
+            "process_vm_readv": 270,
+            "process_vm_writev": 271,
         },
     ),
 }
 _DENIED = (
-    *("fork", "vfork", "clone", "ptrace"),
+    *("fork", "vfork", "clone", "ptrace", "process_vm_readv", "process_vm_writev"),
     *("shmget", "shmat", "semget", "msgget", "msgsnd", "memfd_create"),
 )
 """The calls that fail with EPERM (``clone3`` fails with ENOSYS instead)."""

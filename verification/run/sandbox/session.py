@@ -44,6 +44,17 @@ class _OverCpu(Exception):
     """A case's CPU time passed its limit while the harness waited for its answer."""
 
 
+class _ClockGone(Exception):
+    """The interpreter whose CPU time is the case's clock ended, and the sandbox did not
+    answer in the moment after: another process of it holds the pipes, unmetered."""
+
+
+GONE_GRACE_SECONDS = 2.0
+"""How long a case waits for its reply once the interpreter has ended: what it wrote is
+already in the pipe (a sandbox whose other process goes on answering is ended, not waited
+for to its wall clock with no CPU limit; hunt jj 1)."""
+
+
 class ProgramSession:
     """One program in one sandboxed interpreter, started on the first case and restarted
     after a case that killed it. Use as ``async with ProgramSession(...) as session``."""
@@ -93,6 +104,10 @@ class ProgramSession:
     async def _run_encoded(self, payload: bytes, cpu_seconds: float | None) -> Execution:
         if self.failure is not None:
             return self.failure
+        if self._clock is not None and self._clock.seconds() is None:
+            # The interpreter ended between cases while its sandbox lived on: a fresh one,
+            # never a case with no CPU clock.
+            await self._kill()
         if self._process is None or self._process.returncode is not None:
             failure = await self._start()
             if failure is not None:
@@ -251,6 +266,13 @@ class ProgramSession:
                 process.stdin.write(payload)
                 await process.stdin.drain()
                 line = await self._read_line(process.stdout, cpu_end)
+        except _ClockGone:
+            await self._kill()
+            return Execution(
+                Outcome.CRASH,
+                reason="the interpreter ended during the case, and its sandbox went on without "
+                "answering: ended",
+            )
         except _OverCpu:
             await self._kill()
             if self._over_output:
@@ -296,8 +318,12 @@ class ProgramSession:
         try:
             while True:
                 used = clock.seconds()
-                if used is None:  # the interpreter is gone: the read ends with it
-                    return await reading
+                if used is None:  # the interpreter is gone: the read ends with it, or soon
+                    try:
+                        async with asyncio.timeout(GONE_GRACE_SECONDS):
+                            return await reading
+                    except TimeoutError:
+                        raise _ClockGone from None
                 if used > cpu_end:
                     raise _OverCpu
                 done, _ = await asyncio.wait({reading}, timeout=max(cpu_end - used, CPU_TICK))
