@@ -16,6 +16,7 @@ the run is refused saying how to install one (there is no unsandboxed fallback).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 import time
@@ -43,7 +44,16 @@ from verification.run.sandbox.limits import CPU_FACTOR, CPU_FLOOR_SECONDS
 from verification.store.records import AttemptRecord, ProgramRun
 from verification.validators.base import Validator
 
-__all__ = ["CodeAnswers", "code_prompt", "execute_suite", "python_version", "time_limit_text"]
+__all__ = [
+    "ANSWER_FACTOR",
+    "MIN_ANSWER_BYTES",
+    "CodeAnswers",
+    "answer_bytes_for",
+    "code_prompt",
+    "execute_suite",
+    "python_version",
+    "time_limit_text",
+]
 
 
 def python_version() -> str:
@@ -117,6 +127,7 @@ async def execute_suite(
                 cpu_seconds=cpu_seconds_for(
                     task.reference_seconds[position], floor=limits.cpu_floor_seconds
                 ),
+                answer_bytes=answer_bytes_for(case.expected, limits),
             )
             if execution.outcome is Outcome.TIMEOUT:
                 over[case.tier] = size
@@ -125,6 +136,21 @@ async def execute_suite(
 
 
 _SUITE_SPENT = "the suite's wall-clock limit"
+
+ANSWER_FACTOR = 16
+"""A case's answer may be this many times its expected answer's JSON, and no more (an
+answer of the same fields, its numbers written longer, its lists in another order)."""
+MIN_ANSWER_BYTES = 64 * 1024
+"""The least a case's answer may be, however short its expected answer."""
+
+
+def answer_bytes_for(expected: object, limits: Limits) -> int:
+    """The most JSON a case's answer may be: :data:`ANSWER_FACTOR` times its expected
+    answer's, never under :data:`MIN_ANSWER_BYTES` nor over ``limits.value_bytes``. An
+    answer megabytes long is wrong whatever it holds, and judging it cost the harness
+    seconds and gigabytes (its schema's errors, one per element; hunt jj 3)."""
+    expected_bytes = len(json.dumps(expected, ensure_ascii=False).encode())
+    return min(limits.value_bytes, max(MIN_ANSWER_BYTES, ANSWER_FACTOR * expected_bytes))
 
 
 @dataclass

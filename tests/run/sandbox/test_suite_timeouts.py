@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 from collections import Counter
 
 import pytest
@@ -150,3 +151,24 @@ def test_a_right_program_that_sleeps_out_the_suite_s_clock_does_not_pass(
     assert passed and all(case.outcome != "failed" or case.level == 2 for case in run.cases)
     assert run.first_failure is not None and run.first_failure.level == 2
     assert "suite's wall-clock limit" in run.first_failure.reason
+
+
+def test_an_answer_far_longer_than_the_expected_one_is_refused_before_it_is_judged(
+    engine: Engine, task: ProgramTask
+) -> None:
+    # Hunt jj 3: an answer of megabytes passed the driver's 16 MiB bound and cost the
+    # harness seconds and gigabytes to judge (its schema's errors, one per element).
+    from verification.run.code_answers import MIN_ANSWER_BYTES, answer_bytes_for
+
+    source = "def solve(input):\n    return {'distances': [None] * 100_000}\n"
+    executions = asyncio.run(execute_suite(source, task, engine=engine, limits=LIMITS))
+    for case, execution in zip(task.suite, executions, strict=True):
+        limit = answer_bytes_for(case.expected, LIMITS)
+        assert MIN_ANSWER_BYTES <= limit <= LIMITS.value_bytes
+        assert execution.outcome is Outcome.OUTPUT_LIMIT, execution
+        assert f"over this case's limit of {limit:,}" in execution.reason
+    # The expected answers themselves, and one 16 times as long, fit.
+    for case in task.suite:
+        assert len(json.dumps(case.expected).encode()) * 16 <= answer_bytes_for(
+            case.expected, LIMITS
+        )

@@ -49,6 +49,9 @@ class _ClockGone(Exception):
     answer in the moment after: another process of it holds the pipes, unmetered."""
 
 
+REPLY_ENVELOPE_BYTES = 1024
+"""What a reply line holds besides its answer (its status, the driver's time)."""
+
 GONE_GRACE_SECONDS = 2.0
 """How long a case waits for its reply once the interpreter has ended: what it wrote is
 already in the pipe (a sandbox whose other process goes on answering is ended, not waited
@@ -89,19 +92,30 @@ class ProgramSession:
         await self._kill()
 
     async def run(
-        self, case_input: Mapping[str, object], *, cpu_seconds: float | None = None
+        self,
+        case_input: Mapping[str, object],
+        *,
+        cpu_seconds: float | None = None,
+        answer_bytes: int | None = None,
     ) -> Execution:
         """``solve(case_input)`` in the sandbox, within this case's CPU limit (the session's
-        unless given, the wall clock scaled alike)."""
-        return await self.run_encoded(encode_input(case_input), cpu_seconds=cpu_seconds)
+        unless given, the wall clock scaled alike) and its answer's size (``answer_bytes``
+        of JSON; the session's ``value_bytes`` unless given)."""
+        return await self.run_encoded(
+            encode_input(case_input), cpu_seconds=cpu_seconds, answer_bytes=answer_bytes
+        )
 
-    async def run_encoded(self, payload: bytes, *, cpu_seconds: float | None = None) -> Execution:
+    async def run_encoded(
+        self, payload: bytes, *, cpu_seconds: float | None = None, answer_bytes: int | None = None
+    ) -> Execution:
         """``run`` of an input already made a line by :func:`encode_input` (several
         programs on the same cases encode each case once)."""
         async with self._turn:
-            return await self._run_encoded(payload, cpu_seconds)
+            return await self._run_encoded(payload, cpu_seconds, answer_bytes)
 
-    async def _run_encoded(self, payload: bytes, cpu_seconds: float | None) -> Execution:
+    async def _run_encoded(
+        self, payload: bytes, cpu_seconds: float | None, answer_bytes: int | None = None
+    ) -> Execution:
         if self.failure is not None:
             return self.failure
         if self._clock is not None and self._clock.seconds() is None:
@@ -120,7 +134,7 @@ class ProgramSession:
         self._final_cpu = None
         started = time.perf_counter()
         cpu_end = None if before is None else before + limits.cpu_seconds
-        reply = await self._exchange(payload, limits.wall_seconds, cpu_end)
+        reply = await self._exchange(payload, limits.wall_seconds, cpu_end, answer_bytes)
         seconds = time.perf_counter() - started
         # A killed interpreter's CPU time was read just before the kill.
         clock = self._clock
@@ -254,11 +268,17 @@ class ProgramSession:
         return Execution(outcomes[status], reason=cut(reason if isinstance(reason, str) else ""))
 
     async def _exchange(
-        self, payload: bytes, wall: float, cpu_end: float | None = None
+        self,
+        payload: bytes,
+        wall: float,
+        cpu_end: float | None = None,
+        answer_bytes: int | None = None,
     ) -> dict[str, Any] | Execution:
         """Send one line and read one back within ``wall`` seconds (and, where the
         interpreter's CPU clock is read, before its CPU time passes ``cpu_end``); a failure
-        ends the interpreter and comes back as an execution."""
+        ends the interpreter and comes back as an execution. A reply longer than
+        ``answer_bytes`` and its envelope is refused before it is parsed (a program that
+        answered megabytes cheaply cost the harness seconds and gigabytes; hunt jj 3)."""
         process = self._process
         assert process is not None and process.stdin is not None and process.stdout is not None
         try:
@@ -299,6 +319,12 @@ class ProgramSession:
             return self._output_failure()
         if not line.endswith(b"\n"):
             return await self._ended()
+        if answer_bytes is not None and len(line) > answer_bytes + REPLY_ENVELOPE_BYTES:
+            return Execution(
+                Outcome.OUTPUT_LIMIT,
+                reason=f"the answer is {len(line) - REPLY_ENVELOPE_BYTES:,} bytes of JSON or more, "
+                f"over this case's limit of {answer_bytes:,}",
+            )
         reply, problem = read_reply(line, self.limits.max_depth)
         if reply is None:
             await self._kill()
