@@ -149,6 +149,16 @@ PROGRAMS: dict[str, str] = {
         "        memory.write(byte)  # the same byte: had it worked, any code would do\n"
         "    return {'answer': 42}\n"
     ),
+    # Hunt jj 6: the installation's site-packages were bound into the sandbox, left off
+    # sys.path alone; one append imported the harness's own packages.
+    "import_site_packages": (
+        "import os\n"
+        "def solve(i):\n"
+        "    seen = [n for f in i['site_packages'] if os.path.isdir(f) for n in os.listdir(f)]\n"
+        "    if not seen:\n"
+        "        raise LookupError('no package to import')\n"
+        "    return {'answer': 42, 'seen': seen[:3]}\n"
+    ),
     # The same calls reach another process's memory without /proc: refused, even one's own.
     "process_vm_readv_self": (
         "import ctypes, os\n"
@@ -208,6 +218,7 @@ EXPECTED: dict[str, set[str]] = {
     "forged_deep_reply": {Outcome.BAD_VALUE.value},
     "forged_surrogate_reply": {Outcome.BAD_VALUE.value},
     "sleep": {Outcome.TIMEOUT.value},
+    "import_site_packages": EXCEPTION,  # an empty folder in their place
     "write_pid1_memory": EXCEPTION,  # no /proc in the sandbox
     "process_vm_readv_self": EXCEPTION,  # refused by the seccomp filter
     "fill_tmp": EXCEPTION,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import site
 import socket
 import subprocess
 import sys
@@ -22,6 +23,7 @@ import pytest
 from tests.run.sandbox.crowded_user import ASKED, CROWD
 from tests.run.sandbox.hostile_programs import EXPECTED, PROGRAMS, run_all
 from verification.run.sandbox import Engine
+from verification.run.sandbox.engines import host_python
 
 pytestmark = pytest.mark.slow
 
@@ -56,6 +58,8 @@ def world(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
                 "port": listener.getsockname()[1],
                 "harness_pid": os.getpid(),
                 "tmp_file": f"/tmp/{tmp_name}",
+                # The installation the sandbox binds (the harness's, without its venv).
+                "site_packages": site.getsitepackages([str(host_python().parent.parent)]),
             },
             "outside": outside,
             "listener": listener,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import resource
 import shutil
+import site
 import subprocess
 import sys
 import uuid
@@ -174,6 +175,12 @@ class Engine(ABC):
         return self.python_version
 
 
+def _site_folders(prefix: str) -> list[str]:
+    """The site-packages folders of the installation at ``prefix`` that exist (Debian's
+    dist-packages too), as its ``site`` module lists them."""
+    return [folder for folder in site.getsitepackages([prefix]) if os.path.isdir(folder)]
+
+
 class BubblewrapEngine(Engine):
     """bubblewrap: new user, pid, network, IPC, UTS and cgroup namespaces; a root of only
     the system's read-only program folders and the interpreter's installation; a private
@@ -212,6 +219,11 @@ class BubblewrapEngine(Engine):
         prefix = str(self.python.parent.parent)
         if not any(prefix == p or prefix.startswith(p + "/") for p in SYSTEM_PATHS):
             args += ["--ro-bind", prefix, prefix]
+        # The standard library only: its site-packages (the harness's own packages among
+        # them) hidden under empty folders, not merely left off sys.path (-S), from which
+        # one sys.path.append imported them (hunt jj 6).
+        for folder in _site_folders(prefix):
+            args += ["--tmpfs", folder]
         return args
 
     def launch(self, limits: Limits, code: str) -> Launch:
