@@ -175,9 +175,10 @@ class Engine(ABC):
         return self.python_version
 
 
-def _site_folders(prefix: str) -> list[str]:
-    """The site-packages folders of the installation at ``prefix`` that exist (Debian's
+def _site_folders(python: Path) -> list[str]:
+    """The site-packages folders of ``python``'s installation that exist (Debian's
     dist-packages too), as its ``site`` module lists them."""
+    prefix = str(python.parent.parent)
     return [folder for folder in site.getsitepackages([prefix]) if os.path.isdir(folder)]
 
 
@@ -219,11 +220,6 @@ class BubblewrapEngine(Engine):
         prefix = str(self.python.parent.parent)
         if not any(prefix == p or prefix.startswith(p + "/") for p in SYSTEM_PATHS):
             args += ["--ro-bind", prefix, prefix]
-        # The standard library only: its site-packages (the harness's own packages among
-        # them) hidden under empty folders, not merely left off sys.path (-S), from which
-        # one sys.path.append imported them (hunt jj 6).
-        for folder in _site_folders(prefix):
-            args += ["--tmpfs", folder]
         return args
 
     def launch(self, limits: Limits, code: str) -> Launch:
@@ -244,6 +240,10 @@ class BubblewrapEngine(Engine):
             "--remount-ro", "/dev",
             "--size", str(limits.tmp_bytes),
             "--tmpfs", "/tmp",
+            # The standard library only: the site-packages (the harness's own packages among
+            # them) hidden under empty folders, not merely left off sys.path (-S), from which
+            # one sys.path.append imported them (hunt jj 6).
+            *(arg for folder in _site_folders(self.python) for arg in ("--tmpfs", folder)),
             "--remount-ro", "/",
             "--unshare-all",
             "--unshare-user",
