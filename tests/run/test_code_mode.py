@@ -171,6 +171,11 @@ def test_a_program_wrong_from_50_vertices_fails_there_and_the_report_names_the_s
     assert programs["handled_up_to"] == {record.case_id: 25}
     assert (programs["programs"], programs["passing"], programs["pass_at_k"]) == (1, 0, {"1": 0.0})
     assert "handled up to size" in report and "| 25 |" in report
+    # Hunt jj 8: the Failures section showed the program's record's own empty input,
+    # expected and actual, read as its failing case's; it points where the case is.
+    failures = report.split("## Failures (1)", 1)[1].split("## Programs (code mode)", 1)[0]
+    assert "under **Programs (code mode)** below" in failures
+    assert "Input:" not in failures and "Actual (parsed answer):" not in failures
 
 
 def test_identical_programs_run_once_and_share_their_results(tmp_path: Path) -> None:
