@@ -84,6 +84,8 @@ def test_hashes_repeat_across_interpreters(engine: Engine) -> None:
         ("solve = 3\n", Outcome.NO_SOLVE, "solve"),
         ("raise RuntimeError('at import')\n", Outcome.EXCEPTION, "at import"),
         ("def solve(i):\n    raise KeyError('nope')\n", Outcome.EXCEPTION, "KeyError"),
+        # Hunt jj 7: a lone surrogate in an honest message read as a damaged reply.
+        ("def solve(i):\n    raise ValueError('\\ud800')\n", Outcome.EXCEPTION, "\\ud800"),
         ("def solve(i):\n    return {1: 2}\n", Outcome.BAD_VALUE, "key of type int"),
         ("def solve(i):\n    return {'d': float('inf')}\n", Outcome.BAD_VALUE, "inf"),
         ("def solve(i):\n    return {'s': {1}}\n", Outcome.BAD_VALUE, "set"),

@@ -45,7 +45,9 @@ def _reason(error: BaseException) -> str:
         text = "".join(traceback.format_exception(type(error), error, frames))
     except BaseException:  # a hostile __str__; the class name is still true
         text = type(error).__name__
-    return text[-1500:]
+    # A lone surrogate (an honest message may hold one) written as its escape: the harness
+    # refuses a reply that carries one, and read the exception as damage (hunt jj 7).
+    return text[-1500:].encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def check_answer(value: object, max_depth: int, value_bytes: int) -> tuple[str, str] | None:
