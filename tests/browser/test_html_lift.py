@@ -132,3 +132,21 @@ def test_a_page_of_no_pair_shows_no_lift(watched: Watched, pair: Pair) -> None:
     assert watched.page.locator("#lift-title").is_hidden()
     assert watched.page.locator("#lift *").count() == 0
     assert not watched.errors and not watched.requests
+
+
+def test_a_pair_that_swept_no_size_shows_its_lift_and_no_envelope(
+    watched: Watched, tmp_path: Path
+) -> None:
+    # Hunt kk 6: such a pair's page said "With the scaffold: certified up to no size, fails
+    # from no size tried" of an arm CERTIFIED on its level; summary.md leaves it out.
+    argv = ["kmp", "--cases", "4", "--provider", "reference", "--baseline", "none"]
+    cli("verify", *argv, "--output", str(tmp_path))
+    for run in (tmp_path / "runs").iterdir():
+        lift = json.loads((run / "reports" / "summary.json").read_text())["lift"]["kmp"]
+        assert lift["sizes"] == []
+        watched.open((run / "reports" / "index.html").as_uri())
+        caption = watched.page.locator('#lift table.lift[data-scaffold="kmp"] caption')
+        assert caption.inner_text() == f"kmp: {lift['sentence']}"
+        assert watched.page.locator("#lift ul.envelopes").count() == 0
+        assert "certified up to" not in watched.page.locator("#lift").inner_text()
+    assert not watched.errors and not watched.requests

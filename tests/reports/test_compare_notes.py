@@ -165,3 +165,24 @@ def test_two_envelope_searches_compare_whatever_sizes_their_courses_tried(
     fixed = plain.model_copy(update={"sizes": {"kmp": [16, 20, 24, 32]}})
     assert comparability(before, fixed) == ["sizes kmp at an envelope search != kmp at 16,20,24,32"]
     assert comparability(fixed, plain) != []  # a fixed sweep's sizes are still compared
+
+
+def test_a_pair_compared_either_way_round_keeps_its_arms_names_and_its_lift(
+    pair: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt kk 7: given the scaffold's run first, compare said plain "A"/"B" and left the
+    # lift out, though the two runs were the pair.
+    shown = {}
+    for first, second in (("bare", "scaffold"), ("scaffold", "bare")):
+        capsys.readouterr()
+        argv = ["compare", pair[first].name, pair[second].name, "--output", str(tmp_path)]
+        assert main(argv) == 0
+        shown[first] = capsys.readouterr().out
+    names = {"bare": "no scaffold", "scaffold": "scaffold"}
+    for first, out in shown.items():
+        second = "scaffold" if first == "bare" else "bare"
+        assert out.splitlines()[:2] == [
+            f"{names[first]}: run {pair[first].name}",
+            f"{names[second]}: run {pair[second].name}",
+        ], out
+        assert "lift of kmp" in out, out

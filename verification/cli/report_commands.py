@@ -134,7 +134,7 @@ class ReportCommands(CommandsBase):
         pairing = compare_runs(results_dir, run_a, run_b)
         print(render_pairing(pairing), end="")
         lift = None
-        if pairing.labels[0] == "no scaffold":  # a --baseline none pair: its lift too
+        if "no scaffold" in pairing.labels:  # a --baseline none pair: its lift too
             from verification.reports.lift import render_lift, stored_lift
 
             lift = stored_lift(results_dir, run_b)

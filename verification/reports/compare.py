@@ -78,11 +78,15 @@ def pair_labels(a: RunManifest, b: RunManifest) -> tuple[str, str]:
     """What runs ``a`` and ``b`` are called (:attr:`RunPairing.labels`)."""
     if not _linked(a, b):
         return ("A", "B")
-    if a.variant == "bare":
-        return ("no scaffold", "draft" if b.variant == "draft" else "scaffold")
-    if a.variant is None and b.variant == "draft":
-        return ("current", "draft")
-    return ("A", "B")
+    # Either way round: given scaffold run first, the pair lost its names (hunt kk 7).
+    variants = {a.variant, b.variant}
+    if "bare" in variants:
+        names = {"bare": "no scaffold", "draft": "draft", None: "scaffold"}
+    elif variants == {None, "draft"}:
+        names = {None: "current", "draft": "draft"}
+    else:
+        return ("A", "B")
+    return (names[a.variant], names[b.variant])
 
 
 def _linked(a: RunManifest, b: RunManifest) -> bool:

@@ -230,6 +230,9 @@
       box.appendChild(table(name + ": " + one.sentence, ["Size (" + one.unit + ")", "Shared cases", "No scaffold", "Scaffold",
         "Scaffold - no scaffold (95% interval)", "p", "p (Holm)", "Status without / with",
         "Output tokens per case without / with", "Token ratio"], rows, { "class": "lift", "data-scaffold": name }));
+      // A pair that swept no size has no envelope: "certified up to no size" read as a
+      // failure beside an arm CERTIFIED on its level (hunt kk 6), as summary.md leaves it out.
+      if (!one.sizes.length) return;
       var envelopes = el("ul", { "class": "envelopes", "data-scaffold": name });
       envelopes.appendChild(el("li", null, "With the scaffold: " + envelope(one.scaffold_certified_up_to, one.scaffold_fails_from, one.scaffold_stopped, one.unit, one.sizes, "scaffold_status")));
       envelopes.appendChild(el("li", null, "Without: " + envelope(one.bare_certified_up_to, one.bare_fails_from, one.bare_stopped, one.unit, one.sizes, "bare_status")));
