@@ -345,3 +345,18 @@ def test_compare_of_one_run_named_twice_says_so(
     capsys.readouterr()
     assert main(["compare", run, run, "--output", str(tmp_path)]) == 0
     assert "name the same run, compared with itself" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("written", ["\u0663", "\uff13", "1_0"])
+def test_numbers_in_other_digits_are_refused(
+    written: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt kk: int() reads other scripts' digits, so --sizes '٣' (Arabic-Indic three) was
+    # size 3, and 1_0 was 10.
+    base = ["verify", "kmp", "--provider", "reference", "--estimate"]
+    for option, said in (("--sizes", "not a list of whole numbers"), ("--cases", "not a whole")):
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as stopped:
+            main([*base, option, written])
+        assert stopped.value.code == 2
+        assert said in capsys.readouterr().err

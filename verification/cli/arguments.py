@@ -66,10 +66,19 @@ class Parser(argparse.ArgumentParser):
         return parsed
 
 
+def _whole(text: str) -> int:
+    """``text`` as a whole number written in ASCII digits: :func:`int` also reads other
+    scripts' digits and underscores (``--sizes '٣'`` was size 3; hunt kk)."""
+    digits = text.strip()
+    if not digits.lstrip("+-").isascii() or not digits.lstrip("+-").isdigit():
+        raise ValueError(text)
+    return int(digits)
+
+
 def positive(text: str) -> int:
     """A whole number of at least 1."""
     try:
-        value = int(text)
+        value = _whole(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 1:
@@ -80,7 +89,7 @@ def positive(text: str) -> int:
 def size_list(text: str) -> list[int]:
     """``4,8,12``: sizes of at least 0."""
     try:
-        sizes = [int(part) for part in text.split(",") if part.strip()]
+        sizes = [_whole(part) for part in text.split(",") if part.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a list of whole numbers: {text!r}") from None
     if not sizes or min(sizes) < 0:
