@@ -17,6 +17,7 @@ __all__ = [
     "add_size_option",
     "common_options",
     "export_argument",
+    "integer",
     "keyword_argument",
     "path_argument",
     "positive",
@@ -73,6 +74,14 @@ def _whole(text: str) -> int:
     if not digits.lstrip("+-").isascii() or not digits.lstrip("+-").isdigit():
         raise ValueError(text)
     return int(digits)
+
+
+def integer(text: str) -> int:
+    """A whole number (:func:`_whole`), as an option's type."""
+    try:
+        return _whole(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
 
 
 def positive(text: str) -> int:
@@ -189,7 +198,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--cases",
-        type=int,
+        type=integer,
         metavar="N",
         help="a fixed plan of N cases per scaffold, split over tiers, all asked and decided "
         "by the rate alone (at small N a weak plan: `plan --cases N` says how weak); "
@@ -214,21 +223,23 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "still certifies; each size decided by the level's plan, within --max-cost (the "
         "thorough level's automatic envelope)",
     )
-    group.add_argument("--samples", type=int, metavar="N", help="answers asked per case (1)")
+    group.add_argument("--samples", type=integer, metavar="N", help="answers asked per case (1)")
     group.add_argument(
         "--concurrency",
-        type=int,
+        type=integer,
         metavar="N",
         help="most requests in flight (4); starts at a quarter of N, never below 4 (nor "
         "above N), cut on 429, grown on success",
     )
-    group.add_argument("--seed", type=int, metavar="N", help="suite seed: same seed, same cases")
+    group.add_argument(
+        "--seed", type=integer, metavar="N", help="suite seed: same seed, same cases"
+    )
     group.add_argument(
         "--temperature", type=float, metavar="T", help="sampling temperature (unset: not sent)"
     )
     group.add_argument(
         "--thinking-budget",
-        type=int,
+        type=integer,
         metavar="N",
         help="extended thinking with N tokens (1024 or more) to think before answering, on "
         "models that support it (refused, exit 2, on others); with --provider openai, N "
@@ -239,7 +250,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--repair-attempts",
-        type=int,
+        type=integer,
         metavar="N",
         help="attempts per answer when it fails level 1 or 2 (it cannot be read or misfits "
         "the schema; in code mode, level 1 only), 1 to 3 (1: no repair)",

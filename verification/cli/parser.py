@@ -16,6 +16,7 @@ from verification.cli.arguments import (
     add_run_options,
     add_size_option,
     common_options,
+    integer,
     keyword_argument,
     path_argument,
     positive,
@@ -265,10 +266,10 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="the level whose plan to print (VERIFY_LEVEL; default: the mode's)",
     )
     plan.add_argument(
-        "--cases", type=int, metavar="N", help="the fixed plan of N cases (`verify --cases N`)"
+        "--cases", type=integer, metavar="N", help="the fixed plan of N cases (`verify --cases N`)"
     )
     plan.add_argument(
-        "--samples", type=int, metavar="K", help="answers per case (the OC is stated for 1)"
+        "--samples", type=integer, metavar="K", help="answers per case (the OC is stated for 1)"
     )
 
     show = command(
@@ -309,7 +310,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "scaffold and the generated Code Format; --case is then not needed)",
     )
     show.add_argument(
-        "--seed", type=int, metavar="N", help="suite seed the case is drawn with (VERIFY_SEED)"
+        "--seed", type=integer, metavar="N", help="suite seed the case is drawn with (VERIFY_SEED)"
     )
     show.add_argument(
         "--scaffolds-dir",
