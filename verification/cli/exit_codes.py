@@ -6,12 +6,21 @@ it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from verification.errors import Terminated, VerificationError
 
-__all__ = ["EPILOG", "EXIT_CODES", "INTERNAL_ERROR", "INTERRUPTED", "exit_code", "regression_exit"]
+__all__ = [
+    "EPILOG",
+    "EXIT_CODES",
+    "INTERNAL_ERROR",
+    "INTERRUPTED",
+    "exit_code",
+    "regression_exit",
+    "results_exit_code",
+]
 
 INTERNAL_ERROR = 4
 """Anything raised outside the error tree: a bug of ours."""
@@ -25,7 +34,8 @@ EXIT_CODES = {
     VerificationError.exit_code: "usage or configuration error (bad option, setting, "
     "scaffold name or file; no key; a spec that cannot draw a case of its declared sizes; "
     "a run in use by another process; a results folder that cannot be written)",
-    3: "some scaffold INCOMPLETE (infrastructure errors or nothing counted)",
+    3: "some scaffold INCOMPLETE (infrastructure errors or nothing counted), or a swept or "
+    "searched size of one",
     INTERNAL_ERROR: "internal error: a bug in the harness (please report it with the traceback)",
     5: "a regression against the previous comparable run, with --fail-on-regression (a "
     "drop significant by the paired test on shared cases; a status change within the noise "
@@ -82,6 +92,18 @@ def regression_exit(
         f"{shlex.join(words)}"
     )
     return 5 if fail else code
+
+
+def results_exit_code(results: Iterable[Any], level: str | None = None) -> int:
+    """:func:`exit_code` of scaffolds' results (:class:`~verification.certify.results.
+    ScaffoldResults`): a swept or searched size left INCOMPLETE counts as an INCOMPLETE
+    status, since the run could not decide what it was asked (an envelope search stopped
+    by errors exited 0, a green light for an envelope it never found; hunt kk 4)."""
+    results = list(results)
+    statuses = [r.status for r in results]
+    if any(point.status == "INCOMPLETE" for r in results for point in r.size_points):
+        statuses.append("INCOMPLETE")
+    return exit_code(statuses, level)
 
 
 def exit_code(statuses: Sequence[str], level: str | None = None) -> int:

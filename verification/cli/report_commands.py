@@ -8,7 +8,7 @@ from pathlib import Path
 
 from verification.cli.arguments import DEFAULT_PAGE
 from verification.cli.command_base import CommandsBase
-from verification.cli.exit_codes import exit_code
+from verification.cli.exit_codes import results_exit_code
 from verification.cli.run_output import print_summary
 
 __all__ = ["ReportCommands", "existing_results_dir", "names_a_folder", "run_folder"]
@@ -48,7 +48,7 @@ class ReportCommands(CommandsBase):
             # alone (publish_latest keeps a newer run's reports there).
             summary = write_run_reports(paths, manifest, results, records=records)
         print_summary(results.values(), manifest.run_label, summary, manifest.level)
-        return exit_code([r.status for r in results.values()], manifest.level)
+        return results_exit_code(results.values(), manifest.level)
 
     def view(self, run_id: str | None = None) -> int:
         """Open a run's page in the browser, or with no run the results folder's index of

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from verification.cli.command_base import CommandsBase
-from verification.cli.exit_codes import exit_code
+from verification.cli.exit_codes import results_exit_code
 from verification.cli.run_output import (
     NO_OUTPUTS,
     RunOutputs,
@@ -419,7 +419,7 @@ class RunCommands(CommandsBase):
         print(render_pairing(runs.pairing, a=runs.a_label, b=runs.b_label), end="")
         if lift is not None:
             print(render_lift(lift), end="")
-        return exit_code([r.status for r in runs.b.results.values()], runs.b.manifest.level)
+        return results_exit_code(runs.b.results.values(), runs.b.manifest.level)
 
     def _check_outputs(self, outputs: RunOutputs, scaffold_file: Path | None) -> None:
         """The run's output files apart from its inputs and from one another, each where a

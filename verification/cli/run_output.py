@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from verification.cli.exit_codes import exit_code, regression_exit
+from verification.cli.exit_codes import regression_exit, results_exit_code
 from verification.cli.terminal import sigterm_as_ctrl_c
 from verification.errors import VerificationError
 
@@ -189,8 +189,7 @@ def finish_run(
     if outputs.as_json:  # to ``json_out``: the caller's standard output, where it took it over
         summary_text = (outcome.paths.reports / "summary.json").read_text("utf-8")
         print(summary_text, end="", file=json_out or sys.stdout)
-    statuses = [r.status for r in outcome.results.values()]
-    code = exit_code(statuses, outcome.manifest.level)
+    code = results_exit_code(outcome.results.values(), outcome.manifest.level)
     with _for_people(outputs):
         if os.environ.get("GITHUB_ACTIONS") == "true":
             print_annotations(outcome, summary)
