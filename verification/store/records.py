@@ -51,14 +51,15 @@ Outcome = Literal["passed", "failed", "truncated", "refused", "infra_error"]
 
 
 Arm = Literal["scaffold", "bare", "draft", "current"]
-
-DRY_RUN_SOURCES = frozenset({"reference", "replay"})
-"""The ``source`` of an answer no model gave: the dry-run providers' (the reference's own
-answers, a replay file's lines). A run whose manifest says a model was asked holds none."""
 """Which arm of a ``--baseline`` pair an attempt belongs to: ``bare`` the task alone
 (``--baseline none``'s A), ``current`` the catalog's scaffold against a draft
 (``--baseline``'s A), ``draft`` a ``--scaffold-file`` (B), ``scaffold`` the catalog's
 scaffold as ``--baseline none``'s B."""
+
+
+DRY_RUN_SOURCES = frozenset({"reference", "replay"})
+"""The ``source`` of an answer no model gave: the dry-run providers' (the reference's own
+answers, a replay file's lines). A run whose manifest says a model was asked holds none."""
 
 PROGRAM_TIER: Literal["program"] = "program"
 """The ``tier`` of a program's journal record: a program belongs to no tier of cases."""
