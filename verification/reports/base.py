@@ -83,7 +83,8 @@ def manifest_field(manifest: RunManifest, name: str) -> Any:
         # A search's sizes are where its answers led it: a course that moved is what the gate
         # is for, and read as a run not comparable it left every scaffold ungated (hunt kk 1).
         searched = dict.fromkeys(manifest.envelope, ENVELOPE_SEARCH)
-        return {name: sorted(sizes) for name, sizes in (manifest.sizes or {}).items()} | searched
+        swept = {scaffold: sorted(sizes) for scaffold, sizes in (manifest.sizes or {}).items()}
+        return swept | searched
     value = getattr(manifest, name, None)
     return sorted(value) if isinstance(value, list) else value
 
