@@ -132,3 +132,61 @@ def test_the_dry_run_providers_answer_with_the_sources_a_live_manifest_refuses(
         assert run.manifest.dry_run
         assert {r.source for r in read_journal(run.paths.journal)} == {source}
         assert source in DRY_RUN_SOURCES
+
+
+@pytest.mark.parametrize("written", ["joined", "in code units"])
+def test_a_reply_whose_parts_split_an_emoji_is_no_edit_once_read_back(
+    made_runs: MadeRuns, tmp_path: Path, written: str
+) -> None:
+    # Hunt ll 1: a server's reply in parts, one ending in an emoji's high surrogate and the
+    # next starting with its low one, was measured as two characters; its journal line
+    # reads back as one, and the untouched run was refused as edited. A line written before
+    # pairs were joined (its length and digest in code units) reads as unedited too.
+    from hashlib import sha256
+
+    from verification.store.journal import JournalWriter
+
+    (run,) = made_runs(tmp_path / "results", DRY_RUN)
+    record = read_journal(run / "results.jsonl")[0]
+    parts = ["Half an emoji: \U0001f600 and \ud83d", "\ude00 then the answer."]
+    reply = "".join(parts)
+    if written == "joined":
+        raw, chars, digest = cap_response(reply)
+        assert chars == len(reply) - 1  # the pair is one character, as JSON gives it back
+    else:
+        units = reply.replace("\U0001f600", "\ud83d\ude00")
+        raw, chars = units, len(units)
+        digest = sha256(units.encode("utf-8", "surrogatepass")).hexdigest()
+    fields = {"raw_response": raw, "raw_response_chars": chars, "raw_response_sha256": digest}
+    journal = tmp_path / "one.jsonl"
+    writer = JournalWriter(journal)
+    writer.append(record.model_copy(update=fields))
+    writer.close()
+    (back,) = read_journal(journal)
+    assert back.raw_response == "Half an emoji: \U0001f600 and \U0001f600 then the answer."
+    assert not back.reply_edited
+    edited = back.raw_response.replace("answer", "ANSWER")
+    assert back.model_copy(update={"raw_response": edited}).reply_edited
+
+
+def test_a_replay_line_holding_a_line_separator_unescaped_is_one_line(tmp_path: Path) -> None:
+    # Hunt ll 3: the replay file was split with splitlines(), which breaks at U+2028,
+    # U+2029 and U+0085 too, though a JSON string may hold them as they are.
+    first = asyncio.run(
+        VerificationRunner(
+            load_settings(results_dir=tmp_path, provider="reference", cases=4, cache=False)
+        ).run([NAME])
+    )
+    lines = []
+    for record in read_journal(first.paths.journal):
+        text = "Worked\u2028through\u2029it\x85.\n\n" + (record.raw_response or "")
+        lines.append(json.dumps({"case_id": record.case_id, "text": text}, ensure_ascii=False))
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    settings = load_settings(
+        results_dir=tmp_path, provider="replay", replay_file=replay, cases=4, cache=False
+    )
+    second = asyncio.run(VerificationRunner(settings).run([NAME]))
+    records = read_journal(second.paths.journal)
+    assert [r.outcome for r in records] == ["passed"] * len(lines)
+    assert all("\u2028" in (r.raw_response or "") for r in records)

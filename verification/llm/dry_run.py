@@ -251,7 +251,9 @@ def _read_replay_file(path: Path) -> dict[str, list[ReplayEntry]]:
     # A regular file only, opened without blocking and read to a bound: a FIFO would hang
     # the event loop's thread, /dev/zero fill the memory.
     try:
-        lines = read_stored_text(path, max_bytes=MAX_REPLAY_BYTES).splitlines()
+        # Lines end at line feeds alone: splitlines() also broke them at U+2028, U+2029 and
+        # U+0085, which a JSON string may hold unescaped (hunt ll 3).
+        lines = read_stored_text(path, max_bytes=MAX_REPLAY_BYTES).split("\n")
     except (OSError, StoredFileError) as exc:
         why = exc.strerror if isinstance(exc, OSError) else str(exc).removeprefix(f"{path}: ")
         raise ConfigurationError(

@@ -4,6 +4,8 @@ a response is capped before it is written."""
 from __future__ import annotations
 
 import hashlib
+import re
+import struct
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -223,12 +225,14 @@ class AttemptRecord(BaseModel):
         raw, chars = self.raw_response, self.raw_response_chars
         if raw is None or self.raw_response_sha256 is None:
             return False
-        if chars > MAX_RAW_RESPONSE_CHARS:
-            return len(raw) != MAX_RAW_RESPONSE_CHARS
-        if len(raw) != chars:
-            return True
-        digest = hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
-        return digest != self.raw_response_sha256
+        if chars > MAX_RAW_RESPONSE_CHARS:  # cut at the cap, as written or in code units
+            cap = MAX_RAW_RESPONSE_CHARS
+            return len(raw) != cap and (raw.isascii() or len(_code_units(raw)) != cap)
+        # As written, or (a line from before pairs were joined) measured in code units.
+        forms = (raw,) if raw.isascii() else (raw, _code_units(raw))
+        return not any(
+            len(form) == chars and _digest(form) == self.raw_response_sha256 for form in forms
+        )
 
     @property
     def line(self) -> str:
@@ -386,9 +390,33 @@ _NONE_KEY = '"null": '
 _SURROGATE = "\\ud"
 
 
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _pairs_joined(text: str) -> str:
+    """``text`` with each high and low surrogate side by side made the one character they
+    encode, as the journal's JSON gives it back (a reply joined from parts that split an
+    emoji between them had two characters where its journal line had one; hunt ll 1)."""
+    if text.isascii() or not _SURROGATES.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def _code_units(text: str) -> str:
+    """``text`` with every character past U+FFFF split into its two surrogates: the form
+    a journal line written before :func:`_pairs_joined` may have been measured in."""
+    data = text.encode("utf-16-le", "surrogatepass")
+    return "".join(map(chr, struct.unpack(f"<{len(data) // 2}H", data)))
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def cap_response(text: str | None) -> tuple[str | None, int, str | None]:
-    """The response as journalled (first MiB), its full length, and its sha256."""
+    """The response as journalled (first MiB), its full length, and its sha256, each of
+    it as the journal gives it back (surrogate pairs joined)."""
     if text is None:
         return None, 0, None
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    return text[:MAX_RAW_RESPONSE_CHARS], len(text), digest
+    text = _pairs_joined(text)
+    return text[:MAX_RAW_RESPONSE_CHARS], len(text), _digest(text)
