@@ -186,3 +186,20 @@ def test_a_pair_compared_either_way_round_keeps_its_arms_names_and_its_lift(
             f"{names[second]}: run {pair[second].name}",
         ], out
         assert "lift of kmp" in out, out
+
+
+def test_an_arm_whose_pair_was_never_linked_is_still_no_ordinary_run(
+    pair: dict[str, Path], tmp_path: Path
+) -> None:
+    # Hunt ll 4: a pair whose second arm stopped is never linked, and its bare arm (no
+    # variant written yet) was comparable with ordinary runs: one's regression baseline.
+    assert main([*ARGV, "--output", str(tmp_path)]) == 0
+    (ordinary,) = set((tmp_path / "runs").iterdir()) - set(pair.values())
+    plain = read_manifest_file(ordinary / "manifest.json")
+    bare = read_manifest_file(pair["bare"] / "manifest.json")
+    unlinked = bare.model_copy(update={"linked_run": None, "variant": None})
+    assert unlinked.arm == "bare"
+    assert comparability(unlinked, plain) == ["variant bare != the catalog's scaffold"]
+    scaffold = read_manifest_file(pair["scaffold"] / "manifest.json")
+    unlinked_b = scaffold.model_copy(update={"linked_run": None})
+    assert comparability(unlinked_b, plain) == []  # the scaffold's arm asked as any run

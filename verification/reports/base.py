@@ -71,14 +71,19 @@ ENVELOPE_SEARCH = "an envelope search"
 
 def manifest_field(manifest: RunManifest, name: str) -> Any:
     """A manifest's field as runs are compared on it (the provider's name, no model for a
-    dry run, the answer mode its settings name, lists sorted, and for the sizes of a
-    scaffold whose envelope was searched :data:`ENVELOPE_SEARCH`, not the sizes tried)."""
+    dry run, the answer mode its settings name, the variant its arm is where unlinked,
+    lists sorted, and for the sizes of a scaffold whose envelope was searched
+    :data:`ENVELOPE_SEARCH`, not the sizes tried)."""
     if name == "provider":
         return manifest.provider.get("provider")
     if name == "model":
         return None if manifest.dry_run else manifest.model_requested
     if name == "answer":  # a manifest from before code mode asked for traces, the default
         return manifest.settings.get("answer") or "trace"
+    if name == "variant" and manifest.variant is None:
+        # An arm whose pair was never linked (its second arm stopped) is still that arm: the
+        # bare arm was an ordinary run's baseline, and its own gate read one (hunt ll 4).
+        return {"bare": "bare", "draft": "draft"}.get(manifest.arm or "")
     if name == "sizes" and manifest.envelope:
         # A search's sizes are where its answers led it: a course that moved is what the gate
         # is for, and read as a run not comparable it left every scaffold ungated (hunt kk 1).
