@@ -118,6 +118,8 @@ def test_an_estimate_of_a_dry_run_says_nothing_is_paid_and_what_prompt_cache_mea
     assert "$" not in out
     (legend,) = [line for line in out.splitlines() if line.startswith("PROMPT CACHE:")]
     assert "none: the reference provider marks no prompt for caching" in legend
+    # Hunt mm 5: it explained "read" though no row of the table read the cache.
+    assert legend.startswith("PROMPT CACHE: none:") and "read:" not in legend
     # A model whose minimum the scaffold does not reach: the legend says so, in numbers.
     model = "claude-haiku-4-5"
     assert main([*argv, "--model", model]) == 0

@@ -174,8 +174,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         action="append",
         metavar="MODEL",
         help="model id; default: the mode's model. Given more than once, every model is "
-        "asked the same cases, each in a run of its own, and the summary shows a model x "
-        "scaffold table (VERIFY_MODEL=A,B)",
+        "asked the same cases, each in a run of its own, and each run's summary.md (and "
+        "models.json) holds a model x scaffold table (VERIFY_MODEL=A,B)",
     )
     group.add_argument(
         "--mode",

@@ -246,9 +246,15 @@ def format_estimate(
         f"(estimated), at most {total.output:,} output tokens; {paid}; nothing was sent"
     )
     reasons = list(dict.fromkeys(e.no_cache_reason for e in estimates if e.no_cache_reason))
-    cache = "PROMPT CACHE: read: a scaffold's first request writes its scaffold to the "
-    cache += "prompt cache and the rest read it (a tenth of the input price)"
-    lines.append(cache + ("; none: " + "; ".join(reasons) if reasons else ""))
+    legend = []  # what the column's values in the table mean, those it shows alone
+    if any(not e.no_cache_reason for e in estimates):
+        legend.append(
+            "read: a scaffold's first request writes its scaffold to the prompt cache and the "
+            "rest read it (a tenth of the input price)"
+        )
+    if reasons:
+        legend.append("none: " + "; ".join(reasons))
+    lines.append("PROMPT CACHE: " + "; ".join(legend))
     return "\n".join(lines)
 
 
