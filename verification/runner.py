@@ -275,7 +275,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         if previous is not None:
             # Before anything is asked: the fold refused such a journal only at the end,
             # after every remaining case had been asked (and paid for: hunt hh).
-            check_journal(previous, journalled)
+            check_journal(previous, journalled, self.catalog)
         if previous is not None:  # a run of a --baseline pair goes on as its arm
             self.prompt_builder, self.arm = resumed_arm(
                 previous, self.prompt_builder, self.arm, journalled

@@ -190,3 +190,39 @@ def test_a_replay_line_holding_a_line_separator_unescaped_is_one_line(tmp_path: 
     records = read_journal(second.paths.journal)
     assert [r.outcome for r in records] == ["passed"] * len(lines)
     assert all("\u2028" in (r.raw_response or "") for r in records)
+
+
+def test_a_failure_edited_to_passed_is_refused_by_every_command_that_folds_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Hunts hh 7 and ll 2: a failed line's "outcome" set to "passed" turned a PARTIAL run
+    # CERTIFIED; the line's answer is judged again by its scaffold's validator.
+    output = tmp_path / "results"
+    dry = asyncio.run(
+        VerificationRunner(
+            load_settings(results_dir=tmp_path / "dry", provider="reference", cases=6)
+        ).run([NAME])
+    )
+    wrong = '```json\n{"positions": [99]}\n```'
+    lines = [
+        json.dumps({"case_id": r.case_id, "text": wrong if k % 2 else r.raw_response})
+        for k, r in enumerate(read_journal(dry.paths.journal))
+    ]
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    argv = ["verify", NAME, "--provider", "replay", "--replay-file", str(replay)]
+    assert main([*argv, "--cases", "6", "--output", str(output)]) == 1
+    (run,) = (output / "runs").iterdir()
+    journal = run / "results.jsonl"
+    failed = [k for k, r in enumerate(read_journal(journal), 1) if r.outcome == "failed"]
+    assert failed
+    _edit_json(journal, lambda line: line.update(outcome="passed", level=None), failed[0])
+    capsys.readouterr()
+    for command in (["report", run.name], ["compare", run.name, run.name]):
+        assert main([*command, "--output", str(output)]) == 2
+        err = capsys.readouterr().err
+        assert f"results.jsonl:{failed[0]}" in err
+        assert "says its answer passed, and its validator rejects that answer" in err
+    # --resume and --rerun-failed read it the same way, before asking anything.
+    assert main([*argv, "--rerun-failed", run.name, "--output", str(output)]) == 2
+    assert "its validator rejects that answer" in capsys.readouterr().err

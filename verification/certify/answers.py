@@ -5,17 +5,20 @@ looks read (:mod:`verification.certify.looked` reads the plan on them)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from verification.cases import printable
+from verification.catalog.spec import ScaffoldSpec
 from verification.errors import JournalError
 from verification.generators.base import TestCase
+from verification.store.code_version import code_version
 from verification.store.journal import check_planned
 from verification.store.manifests import RunManifest
-from verification.store.records import AttemptRecord
+from verification.store.records import PROGRAM_TIER, AttemptRecord
+from verification.validators.base import passes
 
 __all__ = [
     "CaseScores",
@@ -23,6 +26,7 @@ __all__ = [
     "TestResult",
     "attempt_chains",
     "check_journal",
+    "check_passes",
     "look_windows",
     "window_of",
 ]
@@ -189,13 +193,52 @@ def window_of(order: Sequence[str], decided: Sequence[str]) -> Sequence[str]:
     return order[: max(place[case] for case in decided) + 1]
 
 
-def check_journal(manifest: RunManifest, records: Sequence[AttemptRecord]) -> None:
+def check_journal(
+    manifest: RunManifest,
+    records: Sequence[AttemptRecord],
+    catalog: Mapping[str, ScaffoldSpec] | None = None,
+) -> None:
     """:class:`~verification.errors.JournalError` where the fold of ``records`` would refuse
     them: answers to a case or sample ``manifest`` does not plan
-    (:func:`~verification.store.journal.check_planned`), or two verdicts on one answer
-    (:func:`attempt_chains`). What reads a run's journal calls
+    (:func:`~verification.store.journal.check_planned`), two verdicts on one answer
+    (:func:`attempt_chains`), or a pass its scaffold's validator (of ``catalog``'s spec)
+    does not give (:func:`check_passes`). What reads a run's journal calls
     it before acting on it: a resume refused at the end had asked every remaining case, and
     ``compare`` paired cases ``report`` refused (hunt hh)."""
     check_planned(manifest, records, f"run {manifest.run_id}")
     for name in manifest.scaffolds:
         attempt_chains(name, records)
+    if catalog is not None:
+        check_passes(manifest, records, catalog)
+
+
+def check_passes(
+    manifest: RunManifest, records: Sequence[AttemptRecord], catalog: Mapping[str, ScaffoldSpec]
+) -> None:
+    """:class:`~verification.errors.JournalError` where a line read back says an answer
+    passed and its scaffold's validator (``catalog``'s spec) rejects that answer:
+    a failure's ``"outcome"`` edited to ``"passed"`` turned a PARTIAL run CERTIFIED (hunts
+    hh 7, ll 2). Only a run of this code's version is judged again: a validator made
+    stricter since would read an older run's honest passes as edits. A program's line (its
+    answer a program), a line this process made, and one whose expected answer is none (an
+    edit calibration names, its answer then judged against nothing) are not."""
+    if manifest.code_version != code_version():
+        return
+    for record in records:
+        if record.outcome != "passed" or record.tier == PROGRAM_TIER:
+            continue
+        spec = catalog.get(record.scaffold)
+        if spec is None or getattr(record, "_where", None) is None:
+            continue
+        try:
+            spec.answer_schema.model_validate(record.expected, strict=True)
+            right = passes(spec.validator, record.answer, record.expected, case=record.test_case())
+        except Exception:  # no answer to judge against, or one the validator cannot read
+            continue
+        if not right:
+            raise JournalError(
+                f"run {manifest.run_id}: {printable(record.line, 200)} "
+                f"({printable(record.case_id, 80)}) says its answer passed, and its validator "
+                "rejects that answer; the line was edited (or another run's), so no status "
+                "is given"
+            )

@@ -36,6 +36,7 @@ from verification.certify.answers import (
     CaseScores,
     TestResult,
     attempt_chains,
+    check_passes,
 )
 from verification.certify.calibration import (
     Calibration,
@@ -418,6 +419,7 @@ def results_from_journal(
     check_planned(manifest, records, f"run {manifest.run_id}")
     catalog = catalog or default_catalog()
     records = fitting_records(records, catalog)
+    check_passes(manifest, records, catalog)
     plan = plan_from_record(manifest.plan) if manifest.plan is not None else None
     # Each scaffold's records, sorted out once rather than once for every scaffold.
     by_scaffold: dict[str, list[AttemptRecord]] = {}

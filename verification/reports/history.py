@@ -27,11 +27,12 @@ from typing import Any, get_args
 from pydantic import ValidationError
 
 from verification.cases import TIERS, printable
+from verification.catalog import default_catalog
+from verification.certify.answers import check_journal
 from verification.certify.results import ScaffoldResults, Status
 from verification.certify.uncertified import UNCERTIFIED
 from verification.errors import JournalError, StoredFileError
 from verification.reports.base import RunEntry, manifest_field
-from verification.store.journal import check_planned
 from verification.store.manifests import RunManifest, read_manifest_file, run_manifests
 from verification.store.records import AttemptRecord
 from verification.store.run_ids import is_run_id
@@ -321,10 +322,9 @@ def by_scaffold(records: Iterable[AttemptRecord]) -> dict[str, list[AttemptRecor
 
 def entry_results(entry: RunEntry) -> dict[str, ScaffoldResults]:
     """A run's per-scaffold results, folded from its journal; a journal ``report`` refuses
-    is refused here too (the fold refuses two verdicts on one answer, and
-    :func:`~verification.store.journal.check_planned` a case its manifest does not plan)."""
+    is refused here too (:func:`~verification.certify.answers.check_journal`)."""
     journal = entry.records()
-    check_planned(entry.manifest, journal, f"run {entry.run_id}")
+    check_journal(entry.manifest, journal, default_catalog())
     records = by_scaffold(journal)
     return {
         name: ScaffoldResults.from_records(

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
 from verification.cases import TIERS, Tier, parse_case_id, printable
-from verification.catalog import Catalog
+from verification.catalog import Catalog, default_catalog
 from verification.certify.answers import check_journal
 from verification.config import RunConfig
 from verification.errors import ConfigurationError
@@ -223,5 +223,6 @@ def rerun_case_ids(settings: RunConfig, run_id: str) -> list[str]:
     # A run still being asked has failed only some of what it will: rerun once it ends.
     check_not_in_use(paths.run_dir, run_id, then="rerun its failures")
     journal = read_journal(paths.journal)
-    check_journal(manifest, journal)  # as `report` reads it: no failures of a refused one
+    # As `report` reads it: no failures of a refused one.
+    check_journal(manifest, journal, default_catalog())
     return failed_case_ids(journal)
