@@ -110,6 +110,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         arm: Arm | None = None,
         reruns: str | None = None,
         keyword: str | None = None,
+        pair_with: str | None = None,
     ) -> None:
         self.settings = resolve_settings(settings)
         """The run's configuration: the settings given (or the environment's), resolved once."""
@@ -133,6 +134,10 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         self.arm = arm
         """The arm of a ``--baseline`` pair this run is, journalled on each line (``None``:
         no pair)."""
+        self.pair_with = pair_with
+        """The run of the pair's first arm, when this run is its second: named in the
+        manifest from the start, so a resume of this run ends the pair (the first arm's
+        manifest names this one only once both have ended)."""
         self.reruns = reruns
         """The run whose failed cases a new run asks again (``--rerun-failed``), named in its
         manifest."""
@@ -336,6 +341,8 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             manifest = manifest.model_copy(update={"keyword": self.keyword})
         if self.arm is not None and not resumed:
             manifest = manifest.model_copy(update={"arm": self.arm})
+        if self.pair_with is not None and not resumed:
+            manifest = manifest.model_copy(update={"linked_run": self.pair_with})
         unjournalled = 0.0
         if resumed:  # what it may not append to, or not read, is refused before its manifest
             for own in (paths.journal, paths.run_dir / CALL_FILE, paths.run_dir / BATCH_FILE):

@@ -20,6 +20,7 @@ from verification.llm.dry_run import ReplayProvider
 from verification.llm.prompt_builder import PromptBuilder
 from verification.runner import VerificationRunner
 from verification.store.journal import read_journal
+from verification.store.manifests import read_manifest_file
 from verification.store.records import Arm
 
 CASES = 6
@@ -131,3 +132,42 @@ def test_a_pair_stopped_in_its_bare_run_says_how_to_resume_it_and_resumes_bare(
     assert [(r.arm, r.raw_response) for r in last if r.outcome != "infra_error"] == [
         ("bare", WRONG)
     ]
+
+
+@pytest.mark.slow  # a dry run, a pair stopped in its second run and its resume
+def test_a_pair_stopped_in_its_scaffold_run_is_linked_once_the_resume_ends(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt ll 4: the resumed second arm was never linked with the first, so compare took
+    # the pair for two runs of an edited scaffold and gave no lift.
+    output = tmp_path / "out"
+    argv = ["verify", "kmp", "--cases", str(CASES), "--output", str(output)]
+    assert main([*argv, "--provider", "reference"]) == 0
+    (dry,) = (output / "runs").iterdir()
+    ids = [r.case_id for r in read_journal(dry / "results.jsonl")]
+    bare = [{"case_id": i, "arm": "bare", "text": WRONG} for i in ids]
+    right = {r.case_id: r.raw_response or "" for r in read_journal(dry / "results.jsonl")}
+    scaffold = [{"case_id": i, "arm": "scaffold", "text": right[i]} for i in ids]
+    stopping = _replay(
+        tmp_path / "stopping.jsonl",
+        [*bare, *scaffold[:-1], {"case_id": ids[-1], "arm": "scaffold", "error": "auth"}],
+    )
+    replay = ["--provider", "replay", "--replay-file"]
+    assert main([*argv, *replay, str(stopping), "--baseline", "none"]) != 0
+    runs = {
+        read_manifest_file(run / "manifest.json").arm: run
+        for run in set((output / "runs").iterdir()) - {dry}
+    }
+    first, second = runs["bare"], runs["scaffold"]
+    assert read_manifest_file(first / "manifest.json").linked_run is None
+    answering = _replay(tmp_path / "answering.jsonl", [*bare, *scaffold])
+    capsys.readouterr()
+    assert main([*argv[:1], "--resume", second.name, *replay, str(answering), *argv[-2:]]) == 0
+    said = capsys.readouterr().err
+    assert f"ended the --baseline pair begun by run {first.name}, now linked" in said
+    a, b = (read_manifest_file(run / "manifest.json") for run in (first, second))
+    assert (a.linked_run, a.variant, b.linked_run, b.variant) == (b.run_id, "bare", a.run_id, None)
+    assert main(["compare", first.name, second.name, "--output", str(output)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[:2] == [f"no scaffold: run {a.run_id}", f"scaffold: run {b.run_id}"]
+    assert "lift of kmp" in out and "edited between them" not in out

@@ -25,6 +25,7 @@ from verification.errors import FatalLLMError
 if TYPE_CHECKING:
     from verification.cases import Tier
     from verification.run.shards import Shard
+    from verification.runner import RunResult
 
 __all__ = ["RunCommands"]
 
@@ -210,9 +211,33 @@ class RunCommands(CommandsBase):
             finally:
                 if bar is not None:
                     bar.close()
+            if resume:
+                outcome = self._pair_ended(outcome)
             return finish_run(
                 outcome, outputs, settings=self.settings, prog=self.prog, json_out=json_out
             )
+
+    def _pair_ended(self, outcome: RunResult) -> RunResult:
+        """A resumed run that is a ``--baseline`` pair's second arm, linked with its first
+        now that both have ended (:func:`~verification.compose.baseline.complete_pair`),
+        with the commands that finish the pair's reports and compare it said."""
+        from verification.compose.baseline import complete_pair
+
+        paired = complete_pair(self.settings.results_dir, outcome)
+        if paired is None:
+            return outcome
+        first = paired.manifest.linked_run or ""
+        output = ["--output", str(self.settings.results_dir)]
+        words = shlex.split(self.prog)
+        report = shlex.join([*words, "report", first, *output])
+        compare = shlex.join([*words, "compare", first, paired.run_id, *output])
+        print(
+            f"run {paired.run_id} ended the --baseline pair begun by run {first}, now linked: "
+            f"{report} writes the first run's reports with the pair's lift; {compare} "
+            "compares the pair",
+            file=sys.stderr,
+        )
+        return paired
 
     def _failed_cases(
         self,

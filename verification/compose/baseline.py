@@ -16,6 +16,7 @@ a ``--baseline none`` pair adds the scaffold's lift (:meth:`PairedRuns.lift`), s
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,13 +25,14 @@ from typing import Literal
 from verification.cases import Tier
 from verification.certify.lift import PairLift
 from verification.config import RunConfig
-from verification.errors import ConfigurationError
+from verification.errors import ConfigurationError, VerificationError
 from verification.llm.bare_prompt import BarePromptBuilder
 from verification.llm.prompt_builder import PromptBuilder
 from verification.reports.compare import RunPairing, compare_runs
 from verification.reports.lift import pair_lift
 from verification.runner import RunResult, VerificationRunner
 from verification.store.journal import read_journal
+from verification.store.paths import RunPaths
 from verification.store.records import Arm, AttemptRecord
 
 __all__ = [
@@ -39,8 +41,11 @@ __all__ = [
     "PairedRuns",
     "arm_builders",
     "check_pair_budget",
+    "complete_pair",
     "run_with_baseline",
 ]
+
+logger = logging.getLogger(__name__)
 
 Baseline = Literal["current", "none"]
 BASELINES: tuple[Baseline, ...] = ("current", "none")
@@ -76,6 +81,33 @@ def _linked(run: RunResult, other: str, variant: Literal["bare", "draft"] | None
     manifest = run.manifest.model_copy(update={"linked_run": other, "variant": variant})
     run.paths.write_manifest(manifest)
     return dataclasses.replace(run, manifest=manifest)
+
+
+def complete_pair(results_dir: Path, run: RunResult) -> RunResult | None:
+    """``run`` linked with its pair's first arm, when it is a pair's second arm that ended
+    on a resume (its manifest named the first from its start); ``None`` for any other run,
+    one stopped again, or a first arm that cannot be read or is not its pair's. A resumed
+    second arm was never linked, so ``compare`` took the pair for two runs of an edited
+    scaffold and gave no lift (hunt ll 4)."""
+    manifest = run.manifest
+    first_id = manifest.linked_run
+    if first_id is None or manifest.interrupted or manifest.arm not in ("scaffold", "draft"):
+        return None
+    first_paths = RunPaths(results_dir, first_id)
+    try:
+        first = first_paths.read_manifest()
+    except (OSError, VerificationError) as exc:
+        logger.warning(
+            "run %s: its pair's first arm %s cannot be read: %s", run.run_id, first_id, exc
+        )
+        return None
+    if first.linked_run is not None or first.arm not in ("bare", "current"):
+        return None  # linked already, or no first arm of a pair
+    variant: Literal["bare"] | None = "bare" if first.arm == "bare" else None
+    first_paths.write_manifest(
+        first.model_copy(update={"linked_run": run.run_id, "variant": variant})
+    )
+    return _linked(run, first_id, "draft" if manifest.arm == "draft" else None)
 
 
 def _arms(baseline: Baseline, *, drafted: bool) -> tuple[Arm, Arm]:
@@ -135,7 +167,7 @@ async def run_with_baseline(
     under way when the pair stops: the run to resume). ``reruns`` and ``keyword`` say how
     ``case_ids`` were chosen (``--rerun-failed``, ``-k``), named in both manifests."""
     check_pair_budget(settings)
-    runs = []
+    runs: list[RunResult] = []
     for arm, builder in arm_builders(settings.scaffolds_dir, baseline, overrides):
         runner = VerificationRunner(
             settings,
@@ -144,6 +176,7 @@ async def run_with_baseline(
             arm=arm,
             reruns=reruns,
             keyword=keyword,
+            pair_with=runs[0].run_id if runs else None,
         )
         if runners is not None:
             runners.append(runner)
