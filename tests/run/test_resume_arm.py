@@ -97,15 +97,21 @@ def test_a_resumed_pair_run_keeps_its_arm_and_its_prompt(
     assert {(r.arm, r.raw_response) for r in again} == {(arm, f"{arm} {i}") for i in left}
 
 
-@pytest.mark.slow  # a dry run, a pair stopped and its resume: some seconds
-def test_a_pair_stopped_in_its_bare_run_says_how_to_resume_it_and_resumes_bare(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _dry_run(tmp_path: Path) -> tuple[Path, list[str], Path, list[str]]:
+    """A dry run of kmp in ``tmp_path/out``: the results folder, the command line of its
+    runs (no provider), the run and its case ids in journal order."""
     output = tmp_path / "out"
     argv = ["verify", "kmp", "--cases", str(CASES), "--output", str(output)]
     assert main([*argv, "--provider", "reference"]) == 0
     (dry,) = (output / "runs").iterdir()
-    ids = [r.case_id for r in read_journal(dry / "results.jsonl")]
+    return output, argv, dry, [r.case_id for r in read_journal(dry / "results.jsonl")]
+
+
+@pytest.mark.slow  # a dry run, a pair stopped and its resume: some seconds
+def test_a_pair_stopped_in_its_bare_run_says_how_to_resume_it_and_resumes_bare(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output, argv, dry, ids = _dry_run(tmp_path)
     # The key is refused on the last case of the bare run: the pair stops there.
     lines: list[dict[str, str]] = [{"case_id": i, "arm": "bare", "text": WRONG} for i in ids]
     lines[-1] = {"case_id": ids[-1], "arm": "bare", "error": "auth"}
@@ -140,11 +146,7 @@ def test_a_pair_stopped_in_its_scaffold_run_is_linked_once_the_resume_ends(
 ) -> None:
     # Hunt ll 4: the resumed second arm was never linked with the first, so compare took
     # the pair for two runs of an edited scaffold and gave no lift.
-    output = tmp_path / "out"
-    argv = ["verify", "kmp", "--cases", str(CASES), "--output", str(output)]
-    assert main([*argv, "--provider", "reference"]) == 0
-    (dry,) = (output / "runs").iterdir()
-    ids = [r.case_id for r in read_journal(dry / "results.jsonl")]
+    output, argv, dry, ids = _dry_run(tmp_path)
     bare = [{"case_id": i, "arm": "bare", "text": WRONG} for i in ids]
     right = {r.case_id: r.raw_response or "" for r in read_journal(dry / "results.jsonl")}
     scaffold = [{"case_id": i, "arm": "scaffold", "text": right[i]} for i in ids]
