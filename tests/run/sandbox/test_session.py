@@ -327,3 +327,24 @@ def test_a_case_whose_cpu_clock_is_gone_ends_and_the_next_starts_afresh(engine: 
     assert lost.seconds < limits.wall_seconds / 2  # ended, not waited out to its wall clock
     assert fresh.outcome is Outcome.OK and fresh.cpu_seconds is not None
     assert starts == 3  # the first, after the lost case, and after the clock went between
+
+
+def test_a_reply_written_ahead_of_its_case_is_no_reply_to_it(engine: Engine) -> None:
+    # Hunt jj 4: a program wrote whole reply lines on the driver's descriptor; each was read
+    # as a later case's answer before that case's input was sent, every reply after shifted.
+    source = (
+        "import gc, os\n"
+        "def solve(i):\n"
+        "    channel = next(o for o in gc.get_objects() if type(o).__name__ == '_Channel')\n"
+        "    said = channel.dumps(getattr(channel, 'nonce', None)).encode()\n"
+        '    ahead = b\'{"status":"ok","nonce":\' + said\n'
+        '    ahead += b\',"seconds":0.0,"value":{"n":9}}\\n\'\n'
+        "    os.write(channel.out_fd, ahead * 2)\n"
+        "    return {'n': i['n']}\n"
+    )
+    executions = _run(source, [{"n": 1}, {"n": 2}, {"n": 3}], engine)
+    first, second, third = executions
+    assert first.outcome is Outcome.OK and first.value == {"n": 9}  # its own nonce: its own
+    assert second.outcome is Outcome.BAD_VALUE, second
+    assert "the reply was not to this case" in second.reason
+    assert third.outcome is Outcome.OK and third.value == {"n": 9}  # a fresh interpreter

@@ -9,15 +9,18 @@ what the program prints (or closes) never touches the protocol::
     driver -> harness   {"status": "started"}                              once
     harness -> driver   {"source": ..., "value_bytes": N, "max_depth": D}   once
     driver -> harness   {"status": "ready"} or a failure (below), then it exits
-    harness -> driver   {"input": {...}}                                    per case
-    driver -> harness   {"status": "ok", "seconds": S, "value": ...}        or a failure
+    harness -> driver   {"nonce": N, "input": {...}}                        per case
+    driver -> harness   {"status": "ok", "nonce": N, "seconds": S, "value": ...}  or a failure
 
-A failure is ``{"status": OUTCOME, "reason": TEXT}`` with an outcome of
+A failure is ``{"status": OUTCOME, "nonce": N, "reason": TEXT}`` with an outcome of
 :class:`~verification.run.sandbox.execution.Outcome`. The driver checks the answer before
 encoding it (JSON types only, string keys, no NaN or infinity, nesting and size bounded), with
 an encoder made before the program ran, so a program that monkeypatches ``json`` changes its
 own answer at most. The program is in the same process and can damage the driver: the harness
-trusts no reply (it re-reads each one under a size cap) and measures time from outside.
+trusts no reply (it re-reads each one under a size cap) and measures time from outside. Each
+case's reply carries the case's nonce, a random one the harness sent with its input: a
+program cannot know a later case's, so a reply written ahead of its case (lines queued on
+the driver's descriptor) is told from that case's own.
 """
 
 from __future__ import annotations
@@ -113,6 +116,8 @@ class _Channel:
         # does not reach the driver's own reading and writing.
         self.loads = json.loads
         self.dumps = json.JSONEncoder().encode
+        self.nonce: object = None
+        """The nonce of the case being served, said in each of its replies."""
 
     def receive(self) -> Any:
         line = self.reader.readline()
@@ -126,7 +131,8 @@ class _Channel:
             view = view[os.write(self.out_fd, view) :]
 
     def send(self, status: str, **fields: object) -> None:
-        self.send_bytes(self.dumps({"status": status, **fields}).encode() + b"\n")
+        reply = {"status": status, "nonce": self.nonce, **fields}
+        self.send_bytes(self.dumps(reply).encode() + b"\n")
 
 
 def _attempt(
@@ -192,6 +198,8 @@ def main() -> None:
     while True:
         request = channel.receive()
         case_input = request["input"]  # parsed afresh from its line: the program may keep it
+        channel.nonce = request.get("nonce")
+        said = b'"nonce":' + channel.dumps(channel.nonce).encode()
         started = clock()
         solved, value = _attempt(channel, "exception", "solve", solve, case_input)
         seconds = clock() - started
@@ -216,7 +224,13 @@ def main() -> None:
             )
             continue
         channel.send_bytes(
-            b'{"status":"ok","seconds":' + repr(seconds).encode() + b',"value":' + data + b"}\n"
+            b'{"status":"ok",'
+            + said
+            + b',"seconds":'
+            + repr(seconds).encode()
+            + b',"value":'
+            + data
+            + b"}\n"
         )
 
 

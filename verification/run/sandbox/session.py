@@ -21,6 +21,7 @@ import json
 import math
 import os
 import resource
+import secrets
 import signal
 import time
 from collections.abc import Mapping, Sequence
@@ -134,7 +135,9 @@ class ProgramSession:
         self._final_cpu = None
         started = time.perf_counter()
         cpu_end = None if before is None else before + limits.cpu_seconds
-        reply = await self._exchange(payload, limits.wall_seconds, cpu_end, answer_bytes)
+        nonce = secrets.token_hex(8)
+        sent = b'{"nonce":"' + nonce.encode() + b'",' + payload.removeprefix(b"{")
+        reply = await self._exchange(sent, limits.wall_seconds, cpu_end, answer_bytes, nonce)
         seconds = time.perf_counter() - started
         # A killed interpreter's CPU time was read just before the kill.
         clock = self._clock
@@ -273,12 +276,14 @@ class ProgramSession:
         wall: float,
         cpu_end: float | None = None,
         answer_bytes: int | None = None,
+        nonce: str | None = None,
     ) -> dict[str, Any] | Execution:
         """Send one line and read one back within ``wall`` seconds (and, where the
         interpreter's CPU clock is read, before its CPU time passes ``cpu_end``); a failure
         ends the interpreter and comes back as an execution. A reply longer than
         ``answer_bytes`` and its envelope is refused before it is parsed (a program that
-        answered megabytes cheaply cost the harness seconds and gigabytes; hunt jj 3)."""
+        answered megabytes cheaply cost the harness seconds and gigabytes; hunt jj 3), and
+        a case's reply without its ``nonce`` is no reply to it."""
         process = self._process
         assert process is not None and process.stdin is not None and process.stdout is not None
         try:
@@ -329,6 +334,14 @@ class ProgramSession:
         if reply is None:
             await self._kill()
             return Execution(Outcome.BAD_VALUE, reason=problem)
+        if nonce is not None and reply.get("nonce") != nonce:
+            # Written before this case's input was sent: lines queued ahead on the driver's
+            # descriptor were read as later cases' answers, each shifted (hunt jj 4).
+            await self._kill()
+            return Execution(
+                Outcome.BAD_VALUE,
+                reason="the reply was not to this case (written before its input was sent)",
+            )
         return reply
 
     async def _read_line(self, stream: asyncio.StreamReader, cpu_end: float | None) -> bytes:
