@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from typing import Any
 
 import pytest
 
@@ -197,3 +198,30 @@ def test_the_boundary_states_what_it_risks_over_every_size_tried() -> None:
     # the standard level's plan keeps each size near 5 in 100: four sizes, under 20
     standard = tuple(dataclasses.replace(p, plan=level_plan("standard", 180)) for p in points)
     assert 15 <= int(dataclasses.replace(result, points=standard).overshoot.split()[-4]) < 20
+
+
+def test_the_level_qualifies_a_search_only_where_its_cases_are_below_every_size_tried() -> None:
+    # The review of hunt nn: a search that fell to the smallest size tried sizes below the
+    # level's (graph_coloring's level at 5 to 8 vertices, the search at 3 and 4), and the
+    # sentence called the level's cases "smaller".
+    from types import SimpleNamespace
+
+    from verification.cases import TestCase
+    from verification.certify.envelope_search import _level_below
+
+    def results(*cases: tuple[str, int]) -> Any:
+        made = [
+            TestCase(
+                id=i, scaffold="graph_coloring", tier="standard", input={}, expected={}, size=s
+            )
+            for i, s in cases
+        ]
+        return SimpleNamespace(results=[SimpleNamespace(test_case=case) for case in made])
+
+    level = results(("graph_coloring-simple-000", 5), ("graph_coloring-standard-000", 8))
+    swept = results(("graph_coloring-standard-000", 8), ("graph_coloring-standard-s3-000", 3))
+    assert _level_below(level, [16, 32])  # every level case below every size tried
+    assert not _level_below(level, [3, 4])  # the search fell below the level's sizes
+    assert not _level_below(level, [8, 16])  # the level reaches the smallest size tried
+    assert _level_below(swept, [16])  # a swept case (its id names its size) is no level case
+    assert not _level_below(level, [])

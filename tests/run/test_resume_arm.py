@@ -20,6 +20,7 @@ from verification.llm.dry_run import ReplayProvider
 from verification.llm.prompt_builder import PromptBuilder
 from verification.runner import VerificationRunner
 from verification.store.journal import read_journal
+from verification.store.locks import RunLock
 from verification.store.manifests import read_manifest_file
 from verification.store.records import Arm
 
@@ -141,8 +142,12 @@ def test_a_pair_stopped_in_its_bare_run_says_how_to_resume_it_and_resumes_bare(
 
 
 @pytest.mark.slow  # a dry run, a pair stopped in its second run and its resume
+@pytest.mark.parametrize("held", [False, True], ids=["first arm free", "first arm in use"])
 def test_a_pair_stopped_in_its_scaffold_run_is_linked_once_the_resume_ends(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    held: bool,
 ) -> None:
     # Hunt ll 4: the resumed second arm was never linked with the first, so compare took
     # the pair for two runs of an edited scaffold and gave no lift.
@@ -164,7 +169,15 @@ def test_a_pair_stopped_in_its_scaffold_run_is_linked_once_the_resume_ends(
     assert read_manifest_file(first / "manifest.json").linked_run is None
     answering = _replay(tmp_path / "answering.jsonl", [*bare, *scaffold])
     capsys.readouterr()
-    assert main([*argv[:1], "--resume", second.name, *replay, str(answering), *argv[-2:]]) == 0
+    resume = [*argv[:1], "--resume", second.name, *replay, str(answering), *argv[-2:]]
+    if held:  # the first arm in use elsewhere: the run is reported unlinked, and says why
+        with RunLock(first, first.name):
+            assert main(resume) == 0
+        assert "not linked with its pair's first arm" in caplog.text
+        assert (second / "reports" / "summary.json").is_file()
+        assert read_manifest_file(first / "manifest.json").linked_run is None
+        return
+    assert main(resume) == 0
     said = capsys.readouterr().err
     assert f"ended the --baseline pair begun by run {first.name}, now linked" in said
     a, b = (read_manifest_file(run / "manifest.json") for run in (first, second))

@@ -21,9 +21,10 @@ lift.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from verification.cases import parse_case_id
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.costs import scaffold_cost
 from verification.certify.envelope import SizePoint, honoured_sizes
@@ -265,7 +266,7 @@ def envelope_result(
         tried=tuple(tried),
         stopped=stop_sentence(record, results.size_unit, manifest.cost_basis),
         points=results.size_points,
-        level_status=results.status,
+        level_status=results.status if _level_below(results, record.tried) else None,
     )
 
 
@@ -303,3 +304,17 @@ def stop_sentence(record: EnvelopeRecord, unit: str, basis: CostBasis | None) ->
             "decide it (see the errors)"
         )
     return ""
+
+
+def _level_below(results: ScaffoldResults, tried: Sequence[int]) -> bool:
+    """Whether every level case (its id names no size: drawn at its tier's own) is smaller
+    than every size the search tried, so the level's status says something of the sizes
+    below them (a search that fell to the smallest size tried sizes below the level's;
+    the review of hunt nn)."""
+    level = [
+        r.test_case.size
+        for r in results.results
+        if (key := parse_case_id(r.test_case.id)) is not None and key.size is None
+    ]
+    sizes = [size for size in level if size is not None]
+    return bool(tried) and bool(sizes) and len(sizes) == len(level) and max(sizes) < min(tried)

@@ -32,6 +32,7 @@ from verification.reports.compare import RunPairing, compare_runs
 from verification.reports.lift import pair_lift
 from verification.runner import RunResult, VerificationRunner
 from verification.store.journal import read_journal
+from verification.store.locks import RunLock
 from verification.store.paths import RunPaths
 from verification.store.records import Arm, AttemptRecord
 
@@ -104,10 +105,21 @@ def complete_pair(results_dir: Path, run: RunResult) -> RunResult | None:
     if first.linked_run is not None or first.arm not in ("bare", "current"):
         return None  # linked already, or no first arm of a pair
     variant: Literal["bare"] | None = "bare" if first.arm == "bare" else None
-    first_paths.write_manifest(
-        first.model_copy(update={"linked_run": run.run_id, "variant": variant})
-    )
-    return _linked(run, first_id, "draft" if manifest.arm == "draft" else None)
+    try:
+        # Its owner's lock held while its manifest is written: a first arm being resumed
+        # by another process is left as it is.
+        with RunLock(first_paths.run_dir, first_id, then="link the pair"):
+            first_paths.write_manifest(
+                first.model_copy(update={"linked_run": run.run_id, "variant": variant})
+            )
+        return _linked(run, first_id, "draft" if manifest.arm == "draft" else None)
+    except (OSError, VerificationError) as exc:
+        # The run's own answers and reports matter more than the link: it is reported
+        # unlinked, and the warning says why (the review of hunt nn).
+        logger.warning(
+            "run %s: not linked with its pair's first arm %s: %s", run.run_id, first_id, exc
+        )
+        return None
 
 
 def _arms(baseline: Baseline, *, drafted: bool) -> tuple[Arm, Arm]:

@@ -228,11 +228,12 @@ class AttemptRecord(BaseModel):
         if chars > MAX_RAW_RESPONSE_CHARS:  # cut at the cap, as written or in code units
             cap = MAX_RAW_RESPONSE_CHARS
             return len(raw) != cap and (raw.isascii() or len(_code_units(raw)) != cap)
-        # As written, or (a line from before pairs were joined) measured in code units.
-        forms = (raw,) if raw.isascii() else (raw, _code_units(raw))
-        return not any(
-            len(form) == chars and _digest(form) == self.raw_response_sha256 for form in forms
-        )
+        if len(raw) == chars and _digest(raw) == self.raw_response_sha256:
+            return False  # as written: every line of this code
+        if raw.isascii():
+            return True
+        units = _code_units(raw)  # a line from before pairs were joined: measured in these
+        return not (len(units) == chars and _digest(units) == self.raw_response_sha256)
 
     @property
     def line(self) -> str:
