@@ -32,7 +32,9 @@ the tail of what it printed. Nothing a program does raises: a failure is an outc
 - ``engines``: the engines by name, :func:`available_engine` (probed once, cached).
 - ``seccomp``: the filter that leaves a program no child process, even when run as root.
 - ``driver``: the program inside the sandbox and its line protocol.
-- ``session``: :class:`ProgramSession`, :func:`run_program`, :func:`run_programs`.
+- ``session``: :class:`ProgramSession`, one program's interpreter, case by case.
+- ``runs``: :func:`run_program` and :func:`run_programs`, programs over many inputs.
+- ``cpu_clock``: the interpreter's CPU time read from outside, and a reply read under it.
 """
 
 from __future__ import annotations
@@ -40,12 +42,8 @@ from __future__ import annotations
 from verification.run.sandbox.engines import ENGINES, Engine, available_engine
 from verification.run.sandbox.execution import PROGRAM_FAILURES, Execution, Outcome
 from verification.run.sandbox.limits import Limits, cpu_seconds_for
-from verification.run.sandbox.session import (
-    ProgramSession,
-    encode_input,
-    run_program,
-    run_programs,
-)
+from verification.run.sandbox.runs import run_program, run_programs
+from verification.run.sandbox.session import ProgramSession, encode_input
 
 __all__ = [
     "ENGINES",

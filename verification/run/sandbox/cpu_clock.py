@@ -4,16 +4,41 @@ its wall clock failed."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
 from verification.run.sandbox.limits import Limits
 
-__all__ = ["CLOCK_TICKS", "CPU_TICK", "CpuClock", "interpreter_pid", "timeout_reason"]
+__all__ = [
+    "CLOCK_TICKS",
+    "CPU_TICK",
+    "GONE_GRACE_SECONDS",
+    "ClockGone",
+    "CpuClock",
+    "OverCpu",
+    "interpreter_pid",
+    "read_line_within",
+    "timeout_reason",
+]
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 CPU_TICK = 1 / CLOCK_TICKS
 """The CPU clock's resolution (``/proc``'s clock ticks): the shortest wait between reads."""
+
+GONE_GRACE_SECONDS = 2.0
+"""How long a case waits for its reply once the interpreter has ended: what it wrote is
+already in the pipe (a sandbox whose other process goes on answering is ended, not waited
+for to its wall clock with no CPU limit; hunt jj 1)."""
+
+
+class OverCpu(Exception):
+    """A case's CPU time passed its limit while the harness waited for its answer."""
+
+
+class ClockGone(Exception):
+    """The interpreter whose CPU time is the case's clock ended, and the sandbox did not
+    answer in the moment after: another process of it holds the pipes, unmetered."""
 
 
 def interpreter_pid(pid: int) -> int | None:
@@ -64,3 +89,34 @@ def timeout_reason(limits: Limits, cpu: float | None) -> str:
         f"killed at the wall-clock limit of {limits.wall_seconds:g} s, having used {cpu:.2f} s "
         f"of CPU (sleeping, or a loaded machine)"
     )
+
+
+async def read_line_within(
+    stream: asyncio.StreamReader, clock: CpuClock | None, cpu_end: float | None
+) -> bytes:
+    """The next line of ``stream``; raises :class:`OverCpu` once ``clock`` passes
+    ``cpu_end``, and :class:`ClockGone` when the clock's interpreter has ended and no line
+    follows within :data:`GONE_GRACE_SECONDS`. The clock is read again when the limit could
+    first have been reached (CPU time grows no faster than the wall clock on one core), so
+    a program that spins ends at its CPU limit, not at the soft rlimit set past it (whole
+    seconds, kept as the backstop)."""
+    if cpu_end is None or clock is None:
+        return await stream.readline()
+    reading = asyncio.ensure_future(stream.readline())
+    try:
+        while True:
+            used = clock.seconds()
+            if used is None:  # the interpreter is gone: the read ends with it, or soon
+                try:
+                    async with asyncio.timeout(GONE_GRACE_SECONDS):
+                        return await reading
+                except TimeoutError:
+                    raise ClockGone from None
+            if used > cpu_end:
+                raise OverCpu
+            done, _ = await asyncio.wait({reading}, timeout=max(cpu_end - used, CPU_TICK))
+            if done:
+                return reading.result()
+    finally:
+        if not reading.done():
+            reading.cancel()

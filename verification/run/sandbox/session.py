@@ -24,39 +24,32 @@ import resource
 import secrets
 import signal
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from verification.run.sandbox.cpu_clock import CPU_TICK, CpuClock, interpreter_pid, timeout_reason
+from verification.run.sandbox.cpu_clock import (
+    ClockGone,
+    CpuClock,
+    OverCpu,
+    interpreter_pid,
+    read_line_within,
+    timeout_reason,
+)
 from verification.run.sandbox.engines import Engine, Launch
 from verification.run.sandbox.execution import Execution, Outcome, cut
 from verification.run.sandbox.limits import Limits
 from verification.run.sandbox.wire import encode_input, read_reply
 
-__all__ = ["DRIVER_SOURCE", "ProgramSession", "encode_input", "run_program", "run_programs"]
+__all__ = ["DRIVER_SOURCE", "ProgramSession", "encode_input"]
 
 DRIVER_SOURCE = Path(__file__).with_name("driver.py").read_text(encoding="utf-8")
 TAIL_BYTES = 4096
 
 
-class _OverCpu(Exception):
-    """A case's CPU time passed its limit while the harness waited for its answer."""
-
-
-class _ClockGone(Exception):
-    """The interpreter whose CPU time is the case's clock ended, and the sandbox did not
-    answer in the moment after: another process of it holds the pipes, unmetered."""
-
-
 REPLY_ENVELOPE_BYTES = 1024
 """What a reply line holds besides its answer (its status, the driver's time)."""
-
-GONE_GRACE_SECONDS = 2.0
-"""How long a case waits for its reply once the interpreter has ended: what it wrote is
-already in the pipe (a sandbox whose other process goes on answering is ended, not waited
-for to its wall clock with no CPU limit; hunt jj 1)."""
 
 
 class ProgramSession:
@@ -290,15 +283,15 @@ class ProgramSession:
             async with asyncio.timeout(wall):
                 process.stdin.write(payload)
                 await process.stdin.drain()
-                line = await self._read_line(process.stdout, cpu_end)
-        except _ClockGone:
+                line = await read_line_within(process.stdout, self._clock, cpu_end)
+        except ClockGone:
             await self._kill()
             return Execution(
                 Outcome.CRASH,
                 reason="the interpreter ended during the case, and its sandbox went on without "
                 "answering: ended",
             )
-        except _OverCpu:
+        except OverCpu:
             await self._kill()
             if self._over_output:
                 return self._output_failure()
@@ -343,34 +336,6 @@ class ProgramSession:
                 reason="the reply was not to this case (written before its input was sent)",
             )
         return reply
-
-    async def _read_line(self, stream: asyncio.StreamReader, cpu_end: float | None) -> bytes:
-        """The next line of ``stream``; raises :class:`_OverCpu` once the interpreter's CPU
-        time passes ``cpu_end``. The clock is read again when the limit could first have
-        been reached (CPU time grows no faster than the wall clock on one core), so a
-        program that spins ends at its CPU limit, not at the soft rlimit set past it
-        (``_lower_cpu_limit``: whole seconds, kept as the backstop)."""
-        clock = self._clock
-        if cpu_end is None or clock is None:
-            return await stream.readline()
-        reading = asyncio.ensure_future(stream.readline())
-        try:
-            while True:
-                used = clock.seconds()
-                if used is None:  # the interpreter is gone: the read ends with it, or soon
-                    try:
-                        async with asyncio.timeout(GONE_GRACE_SECONDS):
-                            return await reading
-                    except TimeoutError:
-                        raise _ClockGone from None
-                if used > cpu_end:
-                    raise _OverCpu
-                done, _ = await asyncio.wait({reading}, timeout=max(cpu_end - used, CPU_TICK))
-                if done:
-                    return reading.result()
-        finally:
-            if not reading.done():
-                reading.cancel()
 
     def _output_failure(self) -> Execution:
         return Execution(
@@ -441,8 +406,8 @@ class ProgramSession:
     def _lower_cpu_limit(self, used: float | None, cpu_seconds: float) -> None:
         """Set the interpreter's soft CPU limit past this case's end (a SIGXCPU there): a
         limit set inside would accumulate across cases and could be lifted by the program.
-        The harness ends the case at its limit itself (``_read_line``); the rlimit, in whole
-        seconds, is the backstop should the harness not get to read the clock in time."""
+        The harness ends the case at its limit itself (``read_line_within``); the rlimit, in
+        whole seconds, is the backstop should the harness not get to read the clock in time."""
         if self._clock is None or used is None:
             return
         soft = math.ceil(used + cpu_seconds) + 1
@@ -471,49 +436,3 @@ class ProgramSession:
                 if process is not None and process.returncode is None:
                     with contextlib.suppress(ProcessLookupError, PermissionError):
                         os.killpg(process.pid, signal.SIGKILL)
-
-
-async def run_program(
-    source: str,
-    inputs: Sequence[Mapping[str, object] | bytes],
-    *,
-    limits: Limits,
-    engine: Engine,
-    cpu_seconds: Sequence[float] | None = None,
-) -> list[Execution]:
-    """``source``'s ``solve`` on every input in turn, in one sandboxed interpreter (each
-    case's CPU limit from ``cpu_seconds`` where given). An input may be given encoded
-    (:func:`encode_input`)."""
-    async with ProgramSession(source, limits=limits, engine=engine) as session:
-        done = []
-        for index, case in enumerate(inputs):
-            payload = case if isinstance(case, bytes) else encode_input(case)
-            limit = None if cpu_seconds is None else cpu_seconds[index]
-            done.append(await session.run_encoded(payload, cpu_seconds=limit))
-        return done
-
-
-async def run_programs(
-    sources: Sequence[str],
-    inputs: Sequence[Mapping[str, object]],
-    *,
-    limits: Limits,
-    engine: Engine,
-    cpu_seconds: Sequence[float] | None = None,
-    parallel: int | None = None,
-) -> list[list[Execution]]:
-    """Each program on every input, ``parallel`` programs at once (the machine's cores
-    unless given); identical sources run once and share their executions."""
-    slots = asyncio.Semaphore(parallel or os.cpu_count() or 1)
-    distinct = list(dict.fromkeys(sources))
-    payloads = [encode_input(case) for case in inputs]
-
-    async def one(source: str) -> list[Execution]:
-        async with slots:
-            return await run_program(
-                source, payloads, limits=limits, engine=engine, cpu_seconds=cpu_seconds
-            )
-
-    results = await asyncio.gather(*(one(source) for source in distinct))
-    by_source = dict(zip(distinct, results, strict=True))
-    return [by_source[source] for source in sources]
