@@ -18,7 +18,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from verification.cases import SCAFFOLD_NAME_FORMAT, TIERS, TestCase, Tier, is_scaffold_name
 from verification.catalog.generic_mutants import GenericMutants
@@ -377,6 +377,23 @@ class ScaffoldSpec:
             signature.bind(**test_input)
         except TypeError as exc:
             return str(exc)
+        return None
+
+    def answer_misfit(self, answer: Any) -> str | None:
+        """Where ``answer`` does not fit the answer schema as a reply is judged (JSON mode,
+        strict: 3.0 is no int, "3" is no int, a tuple field is a JSON array), its first
+        three misfits in words; ``None`` when it fits."""
+        if not isinstance(answer, dict):
+            return f"{type(answer).__name__}, not an object"
+        try:
+            self.answer_schema.model_validate_json(_STRICT_JSON(answer), strict=True)
+        except ValidationError as exc:
+            return "; ".join(
+                f"{'.'.join(str(p) for p in error['loc']) or 'answer'}: {error['msg']}"
+                for error in exc.errors()[:3]
+            )
+        except (TypeError, ValueError) as exc:  # no JSON data: NaN, a set, a key no str
+            return f"no JSON data ({exc})"
         return None
 
     @property

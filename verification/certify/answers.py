@@ -5,7 +5,6 @@ looks read (:mod:`verification.certify.looked` reads the plan on them)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -28,7 +27,6 @@ __all__ = [
     "attempt_chains",
     "check_journal",
     "check_passes",
-    "expected_fits",
     "look_windows",
     "window_of",
 ]
@@ -214,17 +212,6 @@ def check_journal(
         check_passes(manifest, records, catalog)
 
 
-def expected_fits(spec: ScaffoldSpec, expected: Any) -> bool:
-    """Whether a journal line's expected answer fits ``spec``'s answer schema as a reply is
-    read (JSON, strict: a tuple field is a JSON array; in Python's strict mode kruskal's
-    edges, read back as lists, fitted nothing, and its lines were never judged again)."""
-    try:
-        spec.answer_schema.model_validate_json(json.dumps(expected), strict=True)
-    except (ValueError, TypeError):  # pydantic's ValidationError is a ValueError
-        return False
-    return True
-
-
 def check_passes(
     manifest: RunManifest, records: Sequence[AttemptRecord], catalog: Mapping[str, ScaffoldSpec]
 ) -> None:
@@ -243,7 +230,7 @@ def check_passes(
         spec = catalog.get(record.scaffold)
         if spec is None or getattr(record, "_where", None) is None:
             continue
-        if not expected_fits(spec, record.expected):
+        if spec.answer_misfit(record.expected) is not None:
             continue
         try:
             right = passes(spec.validator, record.answer, record.expected, case=record.test_case())

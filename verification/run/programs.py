@@ -19,8 +19,6 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from pydantic import ValidationError
-
 from verification.cases import TIERS, ProgramTask, TestCase, Tier, program_id
 from verification.catalog.code_format import code_answer
 from verification.catalog.drawing import draw_case, plan_tier_counts
@@ -164,16 +162,8 @@ def _cut(value: Any) -> str:
 def _schema_problem(spec: ScaffoldSpec, answer: Any) -> str | None:
     if not isinstance(answer, dict):
         return f"solve returned {type(answer).__name__}, not a dict"
-    try:
-        # As a reply is judged: JSON mode, strict (3.0 is no int, "3" is no int).
-        spec.answer_schema.model_validate_json(json.dumps(answer), strict=True)
-    except ValidationError as exc:
-        parts = [
-            f"{'.'.join(str(p) for p in error['loc']) or 'answer'}: {error['msg']}"
-            for error in exc.errors()[:3]
-        ]
-        return "the answer does not fit the schema: " + "; ".join(parts)
-    return None
+    misfit = spec.answer_misfit(answer)  # as a reply is judged
+    return None if misfit is None else "the answer does not fit the schema: " + misfit
 
 
 def _judge_case(

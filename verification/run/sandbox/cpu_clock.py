@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from enum import Enum
 from pathlib import Path
 
 from verification.run.sandbox.limits import Limits
@@ -14,9 +15,8 @@ __all__ = [
     "CLOCK_TICKS",
     "CPU_TICK",
     "GONE_GRACE_SECONDS",
-    "ClockGone",
+    "ClockStop",
     "CpuClock",
-    "OverCpu",
     "interpreter_pid",
     "read_line_within",
     "timeout_reason",
@@ -32,11 +32,12 @@ already in the pipe (a sandbox whose other process goes on answering is ended, n
 for to its wall clock with no CPU limit; hunt jj 1)."""
 
 
-class OverCpu(Exception):
-    """A case's CPU time passed its limit while the harness waited for its answer."""
+class ClockStop(Enum):
+    """Why a read under the CPU clock ended with no line (:func:`read_line_within`)."""
 
-
-class ClockGone(Exception):
+    OVER = "over"
+    """The case's CPU time passed its limit while the harness waited for its answer."""
+    GONE = "gone"
     """The interpreter whose CPU time is the case's clock ended, and the sandbox did not
     answer in the moment after: another process of it holds the pipes, unmetered."""
 
@@ -93,9 +94,9 @@ def timeout_reason(limits: Limits, cpu: float | None) -> str:
 
 async def read_line_within(
     stream: asyncio.StreamReader, clock: CpuClock | None, cpu_end: float | None
-) -> bytes:
-    """The next line of ``stream``; raises :class:`OverCpu` once ``clock`` passes
-    ``cpu_end``, and :class:`ClockGone` when the clock's interpreter has ended and no line
+) -> bytes | ClockStop:
+    """The next line of ``stream``; :attr:`ClockStop.OVER` once ``clock`` passes
+    ``cpu_end``, :attr:`ClockStop.GONE` when the clock's interpreter has ended and no line
     follows within :data:`GONE_GRACE_SECONDS`. The clock is read again when the limit could
     first have been reached (CPU time grows no faster than the wall clock on one core), so
     a program that spins ends at its CPU limit, not at the soft rlimit set past it (whole
@@ -111,9 +112,9 @@ async def read_line_within(
                     async with asyncio.timeout(GONE_GRACE_SECONDS):
                         return await reading
                 except TimeoutError:
-                    raise ClockGone from None
+                    return ClockStop.GONE
             if used > cpu_end:
-                raise OverCpu
+                return ClockStop.OVER
             done, _ = await asyncio.wait({reading}, timeout=max(cpu_end - used, CPU_TICK))
             if done:
                 return reading.result()

@@ -30,9 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from verification.run.sandbox.cpu_clock import (
-    ClockGone,
+    ClockStop,
     CpuClock,
-    OverCpu,
     interpreter_pid,
     read_line_within,
     timeout_reason,
@@ -284,19 +283,6 @@ class ProgramSession:
                 process.stdin.write(payload)
                 await process.stdin.drain()
                 line = await read_line_within(process.stdout, self._clock, cpu_end)
-        except ClockGone:
-            await self._kill()
-            return Execution(
-                Outcome.CRASH,
-                reason="the interpreter ended during the case, and its sandbox went on without "
-                "answering: ended",
-            )
-        except OverCpu:
-            await self._kill()
-            if self._over_output:
-                return self._output_failure()
-            # The reason is the CPU time read at the kill (``timeout_reason``).
-            return Execution(Outcome.TIMEOUT, reason="killed at the CPU limit")
         except TimeoutError:
             await self._kill()
             if self._over_output:
@@ -312,6 +298,19 @@ class ProgramSession:
             )
         except (BrokenPipeError, ConnectionResetError):
             line = b""
+        if line is ClockStop.GONE:
+            await self._kill()
+            return Execution(
+                Outcome.CRASH,
+                reason="the interpreter ended during the case, and its sandbox went on without "
+                "answering: ended",
+            )
+        if line is ClockStop.OVER:
+            await self._kill()
+            if self._over_output:
+                return self._output_failure()
+            # The reason is the CPU time read at the kill (``timeout_reason``).
+            return Execution(Outcome.TIMEOUT, reason="killed at the CPU limit")
         if self._over_output:
             await self._kill()
             return self._output_failure()
