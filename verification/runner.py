@@ -43,7 +43,12 @@ from verification.run.call_log import CALL_FILE, CallLog, in_flight
 from verification.run.growth import SizeGrowth
 from verification.run.manifest import ended_manifest, manifest_for
 from verification.run.plan import plan_cases, plan_run
-from verification.run.resuming import answered_samples, check_same_draws, resumed_arm
+from verification.run.resuming import (
+    answered_samples,
+    check_same_draws,
+    rerun_arm,
+    resumed_arm,
+)
 from verification.run.scheduling import CaseScheduler
 from verification.run.shards import Shard
 from verification.run.strategies import ANSWER_KINDS, STOPPING_RULES, TRANSPORTS
@@ -285,6 +290,10 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             self.prompt_builder, self.arm = resumed_arm(
                 previous, self.prompt_builder, self.arm, journalled
             )
+            self.reruns = previous.reruns  # what it is, for what is said if it stops again
+        elif self.reruns is not None and self.arm is None:  # a pair's arms are its own
+            rerun = RunPaths(settings.results_dir, self.reruns).read_manifest()
+            self.prompt_builder, self.arm = rerun_arm(rerun, self.prompt_builder)
         plan = plan_run(
             settings,
             scaffold_names,

@@ -186,3 +186,65 @@ def test_a_pair_stopped_in_its_scaffold_run_is_linked_once_the_resume_ends(
     out = capsys.readouterr().out
     assert out.splitlines()[:2] == [f"no scaffold: run {a.run_id}", f"scaffold: run {b.run_id}"]
     assert "lift of kmp" in out and "edited between them" not in out
+
+
+@pytest.mark.slow  # a dry run, a pair, a rerun stopped and its resume: some seconds
+def test_the_failures_of_a_bare_arm_are_asked_bare_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt ll 5: --rerun-failed of a bare arm asked its failures with the scaffold, another
+    # question than the one they failed.
+    output, argv, dry, ids = _dry_run(tmp_path)
+    right = {r.case_id: r.raw_response or "" for r in read_journal(dry / "results.jsonl")}
+    pair = _replay(
+        tmp_path / "pair.jsonl",
+        [{"case_id": i, "arm": "bare", "text": WRONG} for i in ids]
+        + [{"case_id": i, "arm": "scaffold", "text": right[i]} for i in ids],
+    )
+    replay = ["--provider", "replay", "--replay-file"]
+    assert main([*argv, *replay, str(pair), "--baseline", "none"]) == 0
+    runs = {
+        read_manifest_file(run / "manifest.json").arm: run
+        for run in set((output / "runs").iterdir()) - {dry}
+    }
+    bare = runs["bare"]
+    # The scaffold's lines first: a rerun that forgot the arm is served those. The last
+    # case's bare line is a refused key, so the rerun stops there and is resumed.
+    stopping = [{"case_id": i, "arm": "scaffold", "text": right[i]} for i in ids] + [
+        {"case_id": i, "arm": "bare", "text": f"bare {i}"} for i in ids[:-1]
+    ]
+    rerun = ["verify", "--rerun-failed", bare.name, "--output", str(output), *replay]
+    capsys.readouterr()
+    assert (
+        main(
+            [
+                *rerun,
+                str(
+                    _replay(
+                        tmp_path / "stopping.jsonl",
+                        [*stopping, {"case_id": ids[-1], "arm": "bare", "error": "auth"}],
+                    )
+                ),
+            ]
+        )
+        != 0
+    )
+    said = capsys.readouterr().err
+    assert f"note: run {bare.name} is the bare arm of a --baseline pair" in said
+    assert "continue with: " in said and "is the first (bare) run" not in said  # no pair's
+    (again,) = set((output / "runs").iterdir()) - {dry, *runs.values()}
+    manifest = read_manifest_file(again / "manifest.json")
+    own = read_manifest_file(bare / "manifest.json")
+    assert (manifest.arm, manifest.reruns, manifest.linked_run) == ("bare", bare.name, None)
+    assert manifest.scaffolds["kmp"].sha256 == own.scaffolds["kmp"].sha256  # the bare text
+    answering = _replay(
+        tmp_path / "answering.jsonl",
+        [*stopping, {"case_id": ids[-1], "arm": "bare", "text": f"bare {ids[-1]}"}],
+    )
+    main(["verify", "--resume", again.name, "--output", str(output), *replay, str(answering)])
+    said = capsys.readouterr().err
+    assert "is the first (bare) run" not in said
+    answered = [r for r in read_journal(again / "results.jsonl") if r.outcome != "infra_error"]
+    assert {(r.case_id, r.arm, r.raw_response) for r in answered} == {
+        (i, "bare", f"bare {i}") for i in ids
+    }

@@ -90,6 +90,8 @@ class RunCommands(CommandsBase):
             if not case_ids:
                 print(f"run {rerun_failed} has no failed or errored case to ask again")
                 return 0
+            if baseline is None:
+                self._say_rerun_arm(rerun_failed)
         if keyword is not None:
             names, case_ids = self._selected_cases(
                 keyword, chosen, category, everything, tiers, case_ids, size
@@ -238,6 +240,21 @@ class RunCommands(CommandsBase):
             file=sys.stderr,
         )
         return paired
+
+    def _say_rerun_arm(self, run_id: str) -> None:
+        """Say that a bare arm's failures are asked bare again, as the runner asks them
+        (:func:`~verification.run.resuming.rerun_arm`): no scaffold, whatever is named."""
+        from verification.run.resuming import recorded_arm
+        from verification.store.paths import RunPaths
+
+        manifest = RunPaths(self.settings.results_dir, run_id).read_manifest()
+        if recorded_arm(manifest) == "bare":
+            print(
+                f"note: run {run_id} is the bare arm of a --baseline pair: its failures are "
+                "asked bare again, with no scaffold (--baseline none --rerun-failed "
+                f"{run_id} asks them both ways)",
+                file=sys.stderr,
+            )
 
     def _failed_cases(
         self,

@@ -58,7 +58,9 @@ def say_how_to_resume(
         f"{then}: {command}",
         file=sys.stderr,
     )
-    if runner.arm in ("bare", "current"):  # a pair's first run: the second never began
+    # A pair's first run: the second never began. (A bare run that asked a bare arm's
+    # failures again is no pair's; one that is goes unsaid, a hint lost.)
+    if runner.arm in ("bare", "current") and runner.reruns is None:
         # --resume finishes this run alone, and nothing said so (hunt ii). A stop in the
         # second run is said where the pair is run (RunCommands._verify_with_baseline).
         print(

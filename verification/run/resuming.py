@@ -40,6 +40,8 @@ __all__ = [
     "answered_samples",
     "check_resumable",
     "check_same_draws",
+    "recorded_arm",
+    "rerun_arm",
     "resume_command",
     "resumed_arm",
 ]
@@ -86,16 +88,36 @@ def resumed_arm(
     manifest from before arms were kept names the bare arm by its ``variant`` once its pair
     was linked, and a run stopped before that by the arm its journal's lines name
     (``journalled``)."""
-    recorded = manifest.arm or ("bare" if manifest.variant == "bare" else None)
+    recorded = recorded_arm(manifest)
     if recorded is None and manifest.linked_run is None:
         recorded = next((r.arm for r in journalled if r.arm is not None), None)
     if recorded is None:
         return builder, arm
-    if recorded == "bare" and not isinstance(builder, BarePromptBuilder):
-        builder = BarePromptBuilder(
-            builder.scaffolds_dir, overrides=builder.overrides, catalog=builder.catalog
-        )
-    return builder, recorded
+    return (_bare(builder) if recorded == "bare" else builder), recorded
+
+
+def rerun_arm(manifest: RunManifest, builder: PromptBuilder) -> tuple[PromptBuilder, Arm | None]:
+    """The prompt builder and arm a new run asking ``manifest``'s failures again
+    (``--rerun-failed``) asks with: a bare arm's failures are asked bare again, the
+    question they failed (with the scaffold they would be another question, a pair's: hunt
+    ll); any other run's with the scaffold, as any new run, and of no arm."""
+    if recorded_arm(manifest) != "bare":
+        return builder, None
+    return _bare(builder), "bare"
+
+
+def recorded_arm(manifest: RunManifest) -> Arm | None:
+    """The arm ``manifest`` records (before arms were kept, a linked bare arm's variant)."""
+    return manifest.arm or ("bare" if manifest.variant == "bare" else None)
+
+
+def _bare(builder: PromptBuilder) -> PromptBuilder:
+    """``builder``'s bare twin, reading the same scaffolds (the bare prompt's task part)."""
+    if isinstance(builder, BarePromptBuilder):
+        return builder
+    return BarePromptBuilder(
+        builder.scaffolds_dir, overrides=builder.overrides, catalog=builder.catalog
+    )
 
 
 def adopt_stored_scaffolds(manifest: RunManifest, builder: PromptBuilder) -> list[str]:
