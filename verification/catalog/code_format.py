@@ -27,7 +27,7 @@ __all__ = [
     "worked_case",
 ]
 
-CODE_FORMAT_VERSION = "v6"
+CODE_FORMAT_VERSION = "v7"
 """Recorded in every code-mode run's manifest (a resume under another is refused) and shown
 in ``show-prompt``'s header; bump it when the section's wording changes."""
 
@@ -146,7 +146,8 @@ def code_format(
         "(standard output is ignored).",
         "- `solve` is deterministic and keeps no state between calls: one interpreter "
         "serves many inputs, one call after another.",
-        f"- Time limit per call: {time_limit}. A call over it, a crash or running out "
+        f"- Time limit per call: {time_limit}. The first call's time includes what the "
+        "program's top level does when it is loaded. A call over it, a crash or running out "
         "of memory fails that input.",
         "- The work a trace shows (tables, one line per step) is not asked: return only the "
         "answer object.",

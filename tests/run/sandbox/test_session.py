@@ -170,6 +170,43 @@ def test_a_cases_own_cpu_limit_applies(engine: Engine) -> None:
     assert loose.cpu_seconds is not None and loose.cpu_seconds >= 0.55
 
 
+def test_a_program_s_top_level_is_charged_to_the_next_case_after_each_start(
+    engine: Engine,
+) -> None:
+    # Hunt jj 5: the CPU of the top level (run when the program is loaded, and again after
+    # each crash) was charged to no case: tables precomputed there were free.
+    source = (
+        "import os, time\n"
+        "end = time.process_time() + 0.6\n"
+        "while time.process_time() < end:\n"
+        "    pass\n"
+        "def solve(i):\n"
+        "    if i.get('crash'):\n"
+        "        os._exit(3)\n"
+        "    return {}\n"
+    )
+    limits = Limits(cpu_seconds=5, wall_seconds=40)
+
+    async def go() -> tuple[list[Execution], int]:
+        async with ProgramSession(source, limits=limits, engine=engine) as session:
+            done = [
+                await session.run({}),  # the load's 0.6 s, within 5 s
+                await session.run({}, cpu_seconds=0.3),  # loaded already: nothing of it
+                await session.run({"crash": True}),
+                await session.run({}, cpu_seconds=0.3),  # loaded again: 0.6 s, over
+            ]
+            return done, session.starts
+
+    (first, second, crashed, again), starts = asyncio.run(go())
+    assert starts == 2 and crashed.outcome is Outcome.CRASH
+    assert first.outcome is Outcome.OK and first.cpu_seconds is not None
+    assert first.cpu_seconds >= 0.55
+    assert second.outcome is Outcome.OK and second.cpu_seconds is not None
+    assert second.cpu_seconds < 0.3
+    assert again.outcome is Outcome.TIMEOUT, again.reason
+    assert "of it the program's top level, run when it was loaded" in again.reason
+
+
 def test_identical_programs_run_once_and_share_their_executions(engine: Engine) -> None:
     other = SORTER.replace("sum(", "max(0, *")
     results = asyncio.run(

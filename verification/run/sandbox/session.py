@@ -72,6 +72,8 @@ class ProgramSession:
         self._over_output = False
         self._tail = b""
         self._final_cpu: float | None = None
+        self._load_cpu: float | None = None
+        """The CPU the program's top level used when last loaded, until a case is charged it."""
         self._turn = asyncio.Lock()  # one case at a time: the protocol is a line each way
 
     async def __aenter__(self) -> ProgramSession:
@@ -123,6 +125,11 @@ class ProgramSession:
         limits = self.limits.for_case(cpu_seconds)
         self._reset_output()
         before = self._clock.seconds() if self._clock is not None else None
+        # The program's top level (its load, after each start) is the next case's CPU: work
+        # done there would otherwise be free (tables precomputed at import: hunt jj).
+        loading, self._load_cpu = self._load_cpu, None
+        if before is not None and loading is not None:
+            before -= loading
         self._lower_cpu_limit(before, limits.cpu_seconds)
         self._final_cpu = None
         started = time.perf_counter()
@@ -138,7 +145,7 @@ class ProgramSession:
         stderr = self._tail_text()
         if isinstance(reply, Execution):
             if reply.outcome is Outcome.TIMEOUT and reply.reason.startswith("killed at"):
-                reply = replace(reply, reason=timeout_reason(limits, cpu))
+                reply = replace(reply, reason=timeout_reason(limits, cpu) + _loaded(loading))
             return replace(reply, seconds=seconds, cpu_seconds=cpu, stderr=stderr)
         status = reply.get("status")
         if status == Outcome.OK:
@@ -158,7 +165,8 @@ class ProgramSession:
                     seconds=seconds,
                     solve_seconds=solve_seconds,
                     cpu_seconds=cpu,
-                    reason=f"used {cpu:.2f} s of CPU, over the limit of {limits.cpu_seconds:g} s",
+                    reason=f"used {cpu:.2f} s of CPU, over the limit of {limits.cpu_seconds:g} s"
+                    + _loaded(loading),
                     stderr=stderr,
                 )
             value = reply.get("value")
@@ -205,8 +213,10 @@ class ProgramSession:
         started = time.perf_counter()
         reply = await self._exchange(b"", self.limits.startup_seconds)  # the driver runs
         driver_ran = not isinstance(reply, Execution)  # it said "started": bwrap did its part
+        booted = None
         if not isinstance(reply, Execution):
             started = time.perf_counter()
+            booted = self._start_clock(process.pid)
             reply = await self._send_program(process.pid, reply)
         seconds = time.perf_counter() - started
         if isinstance(reply, Execution):
@@ -223,11 +233,19 @@ class ProgramSession:
         if reply.get("status") != "ready":
             await self._kill()
             return replace(self._failure_reply(reply), seconds=seconds, stderr=self._tail_text())
+        loaded = None if self._clock is None else self._clock.seconds()
+        self._load_cpu = None if loaded is None or booted is None else max(0.0, loaded - booted)
+        return None
+
+    def _start_clock(self, engine_pid: int) -> float | None:
+        """The interpreter's CPU clock, read once the driver runs and before the program is
+        loaded (``None``: an engine that measures none, or no clock to read)."""
+        self._clock = None
         if self.engine.measures_cpu:
-            pid = interpreter_pid(process.pid)
+            pid = interpreter_pid(engine_pid)
             with contextlib.suppress(OSError):
                 self._clock = CpuClock(pid) if pid is not None else None
-        return None
+        return None if self._clock is None else self._clock.seconds()
 
     async def _send_program(
         self, engine_pid: int, started: dict[str, Any]
@@ -435,3 +453,10 @@ class ProgramSession:
                 if process is not None and process.returncode is None:
                     with contextlib.suppress(ProcessLookupError, PermissionError):
                         os.killpg(process.pid, signal.SIGKILL)
+
+
+def _loaded(loading: float | None) -> str:
+    """What a case's CPU time holds of the program's top level, where that is worth saying."""
+    if loading is None or loading < 0.01:
+        return ""
+    return f", {loading:.2f} s of it the program's top level, run when it was loaded"
