@@ -14,6 +14,7 @@ import dataclasses
 import importlib
 import random
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -336,3 +337,35 @@ def test_a_plugin_s_hook_or_validator_breaking_its_contract_is_named_for_what_it
     line = checked(plugin(validator=Boolean()), origin="demo-scaffolds")["mutants"]
     assert not line.ok and "its validator returned bool" in line.detail, line.detail
     assert "raised" not in line.detail
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "line"),
+    [
+        ("SPEC = None\nvalue = 1 / 0\n", "ZeroDivisionError: division by zero", 2),
+        ("import math\n\ndef broken(:\n    pass\n", "SyntaxError", 3),
+        ("from verification.cases import no_such_name\n", "ImportError", 1),
+    ],
+    ids=["raises", "syntax error", "import error"],
+)
+def test_a_package_scaffold_module_that_does_not_load_is_named_with_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, error: str, line: int
+) -> None:
+    # A newcomer's module that raised while it loaded ended every command with a traceback
+    # and exit 4, which says the harness is at fault.
+    package = f"newcomer_{uuid.uuid4().hex}"  # a package of its own: none imported before
+    folder = tmp_path / package
+    folder.mkdir()
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    module = folder / "my_scaffold.py"
+    module.write_text(text, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        with pytest.raises(VerificationError) as raised:
+            _scaffold_module(f"{package}.my_scaffold")
+    finally:
+        sys.modules.pop(package, None)
+    said = str(raised.value)
+    assert raised.value.exit_code == 2
+    assert said.startswith(f"scaffold module {package}.my_scaffold does not load (")
+    assert f"{module}, line {line}" in said and error in said

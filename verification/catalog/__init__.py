@@ -20,6 +20,7 @@ import difflib
 import importlib
 import logging
 import pkgutil
+import traceback
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -137,6 +138,25 @@ def _scaffold_module(name: str) -> ModuleType:
         if name in str(exc):
             raise
         raise SpecError(f"{name}: {exc}") from exc
+    except Exception as exc:  # a module of the package that does not load (its author's)
+        # Its own error, named, where a traceback ended every command with exit 4 (ours):
+        # the catalog is incomplete, so no command that reads it goes on without it.
+        raise RegistryError(
+            f"scaffold module {name} does not load ({_where(exc, name)}): "
+            f"{type(exc).__name__}: {printable(str(exc), 300)}"
+        ) from exc
+
+
+def _where(exc: BaseException, name: str) -> str:
+    """The file and line of module ``name`` where ``exc`` arose (its last frame there; a
+    syntax error's own place), or the module's name where no frame of it is known."""
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return f"{exc.filename}, line {exc.lineno}"
+    tail = name.rsplit(".", 1)[-1] + ".py"
+    frames = [
+        frame for frame in traceback.extract_tb(exc.__traceback__) if frame.filename.endswith(tail)
+    ]
+    return f"{frames[-1].filename}, line {frames[-1].lineno}" if frames else name
 
 
 def _package_spec(module: ModuleType) -> ScaffoldSpec:
