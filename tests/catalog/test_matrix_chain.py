@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from tests.support.stress import assert_holds_at_stress, stress_cells
 from verification.cases import TIERS, TestCase, Tier
+from verification.catalog import default_catalog
 from verification.catalog.dynamic_programming.matrix_chain import (
     MatrixChainValidator,
     generate_matrix_chain,
@@ -22,6 +23,7 @@ from verification.catalog.dynamic_programming.matrix_chain import (
     parenthesization_cost,
 )
 from verification.reference.dynamic_programming import matrix_chain_multiplication
+from verification.validators.judging import failed_level
 
 
 @cache
@@ -283,3 +285,22 @@ def test_a_hand_edited_float_dimension_is_costed_as_its_integer() -> None:
     for dims in ([2, 3, 4, 5], [2, 3, 4, 3, 2], [5, 1, 7, 2, 6, 3]):
         edited = [dims[0], float(dims[1]), *dims[2:]]
         assert optimal_parenthesizations(edited) == optimal_parenthesizations(dims)
+
+
+@pytest.mark.parametrize("sign", ["*", "\u00d7", "\u00b7", " "])
+def test_a_right_order_written_with_signs_of_a_product_is_a_form_breach(sign: str) -> None:
+    # Hunt oo: "no spaces, `*` or other characters" is one rule, but `A1*A2` failed at level
+    # 3 (a reasoning error, no repair) where `A1 A2` failed at level 2.
+    spec = default_catalog()["matrix_chain"]
+    test_input = {"dimensions": [8, 8, 2, 6, 5]}
+    expected = matrix_chain_multiplication(**test_input)
+    case = TestCase(
+        id="mc-s", scaffold="matrix_chain", tier="edge", input=test_input, expected=expected
+    )
+    written = re.sub(r"(?<=[0-9)])(?=[A(])", sign, expected["parenthesization"])
+    assert written != expected["parenthesization"]
+    verdict = spec.validator.validate(
+        {**expected, "parenthesization": written}, expected, case=case
+    )
+    assert (verdict.is_valid, failed_level(verdict)) == (False, 2)
+    assert verdict.form_rule == "no spaces, `*` or other characters"

@@ -69,8 +69,18 @@ class FormRules(Validator):
             if following != written:
                 broken.append(rule.rule)
                 written = following
-        if not broken or not self.validator.validate(written, expected, case=case).is_valid:
+        if not broken:
             return verdict
+        rewritten = self.validator.validate(written, expected, case=case)
+        if not rewritten.is_valid:
+            # Wrong in substance too: that error is the reason, named on the answer as the
+            # Output Format would have it written (the form slip alone hid it: hunt oo).
+            rules = ", ".join(f'"{rule}"' for rule in broken)
+            return replace(
+                rewritten,
+                message=f"{rewritten.message} (the answer read as the Output Format asks: "
+                f"{rules}, which it also breaks)",
+            )
         return replace(
             verdict,
             message=f'the Output Format asks "{broken[0]}": {verdict.message}',

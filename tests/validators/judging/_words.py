@@ -138,16 +138,16 @@ def _huffman_lone_symbol(test_input: dict[str, Any], answer: dict[str, Any]) -> 
     return list(answer["codes"].values()) == ["0"]
 
 
-def _matrix_chain_no_blanks(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
-    """ "no spaces, `*` or other characters"."""
-    return not any(c.isspace() for c in answer["parenthesization"])
+def _matrix_chain_plain(test_input: dict[str, Any], answer: dict[str, Any]) -> bool:
+    """ "no spaces, `*` or other characters": no blank, no sign of a product."""
+    return not any(c.isspace() or c in "*\u00d7\u00b7\u22c5" for c in answer["parenthesization"])
 
 
 EXTRA_FORMS: dict[str, Callable[[dict[str, Any], dict[str, Any]], bool]] = {
     "kruskal": _kruskal_in_order,
     "knapsack_01": _knapsack_ascending,
     "huffman": _huffman_lone_symbol,
-    "matrix_chain": _matrix_chain_no_blanks,
+    "matrix_chain": _matrix_chain_plain,
 }
 
 

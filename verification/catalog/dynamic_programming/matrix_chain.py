@@ -19,7 +19,7 @@ from verification.validators.form import FormRule, with_form_rules
 
 __all__ = [
     "MATRIX_CHAIN_EDGE_KINDS",
-    "NO_SPACES",
+    "PLAIN_ORDER",
     "SPEC",
     "MatrixChainAnswer",
     "MatrixChainValidator",
@@ -398,18 +398,26 @@ def _costliest(d: Sequence[int]) -> str:
     return written(1, n)
 
 
-def _without_blanks(answer: Any) -> Any:
-    return {**answer, "parenthesization": "".join(answer["parenthesization"].split())}
+_SIGNS = "*\u00d7\u00b7\u22c5"
+"""The signs of a product a model may write between factors: an asterisk, the multiplication
+sign, the middle dot and the dot operator."""
+_NO_SIGNS = str.maketrans("", "", _SIGNS)
 
 
-def _with_a_blank(answer: Any, rng: random.Random) -> Any:
+def _plain_order(answer: Any) -> Any:
+    text = answer["parenthesization"]
+    return {**answer, "parenthesization": "".join(text.split()).translate(_NO_SIGNS)}
+
+
+def _with_a_blank_or_sign(answer: Any, rng: random.Random) -> Any:
     text: str = answer["parenthesization"]
     at = rng.randrange(1, len(text)) if len(text) > 1 else len(text)
-    return {**answer, "parenthesization": text[:at] + " " + text[at:]}
+    return {**answer, "parenthesization": text[:at] + rng.choice(" *") + text[at:]}
 
 
-NO_SPACES = FormRule("no spaces", _without_blanks, _with_a_blank)
-"""A right order written with blanks (``"(A1 A2)"``) is a form breach (level 2)."""
+PLAIN_ORDER = FormRule("no spaces, `*` or other characters", _plain_order, _with_a_blank_or_sign)
+"""A right order written with blanks or signs of a product (``"(A1 A2)"``, ``"(A1*A2)"``) is a
+form breach (level 2), as the Output Format forbids both in one rule (hunt oo)."""
 
 
 SPEC = ScaffoldSpec(
@@ -424,7 +432,7 @@ SPEC = ScaffoldSpec(
     reference=matrix_chain_multiplication,
     generator=generate_matrix_chain,
     answer_schema=MatrixChainAnswer,
-    validator=with_form_rules(MatrixChainValidator(), NO_SPACES),
+    validator=with_form_rules(MatrixChainValidator(), PLAIN_ORDER),
     sizes={"simple": 4, "standard": 6, "edge": 5},
     size=SizeAxis(
         unit="matrices",
