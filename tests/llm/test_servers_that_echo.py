@@ -7,11 +7,13 @@ OpenAI provider reads one)."""
 from __future__ import annotations
 
 import asyncio
+import base64
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
-from tests.support.fake_server import FakeModelServer, Reply, anthropic_error
+from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply, anthropic_error
 from verification.cli import main
 from verification.llm.base import LLMResponse
 from verification.llm.limiter import AdaptiveLimiter
@@ -59,6 +61,38 @@ def test_a_key_echoed_in_every_field_a_server_fills_is_shown_nowhere(
     assert KEY not in out and KEY not in err
     assert _files_holding(tmp_path, KEY) == []
     assert "<redacted>" in "".join(p.read_text("utf-8") for p in tmp_path.rglob("*.jsonl"))
+
+
+def test_url_credentials_a_server_echoes_as_the_client_sent_them_are_shown_nowhere(
+    anthropic_env: FakeModelServer,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    # Hunt pp: a server URL's user:password goes out as Basic auth, base64(user:password),
+    # which a server that echoed its headers had written into the journal, the reports,
+    # the page and the terminal; the key itself was redacted.
+    user, password = "hunter", "pa%24s-URLSECRET-77"  # percent-encoded, as a URL holds it
+    sent = base64.b64encode(f"{user}:{unquote(password)}".encode()).decode()
+    server = anthropic_env
+    monkeypatch.setenv(
+        "ANTHROPIC_BASE_URL", server.base_url.replace("://", f"://{user}:{password}@", 1)
+    )
+
+    def echo(request: RecordedRequest) -> Reply:
+        said = request.headers.get("authorization", "none")
+        assert said == f"Basic {sent}"  # what a server or a proxy on the way sees
+        return server.message(f"no answer; you sent {said}")
+
+    server.script([echo] * 3)
+    assert _verify(tmp_path, 3) == 1
+    out, err = capsys.readouterr()
+    for secret in (sent, unquote(password), password):
+        assert secret not in out and secret not in err
+        assert _files_holding(tmp_path, secret) == []
+    assert "you sent Basic <redacted>" in "".join(
+        p.read_text("utf-8") for p in tmp_path.rglob("*.jsonl")
+    )
 
 
 def test_a_reply_counting_10_to_the_400_tokens_is_priced_without_a_crash(

@@ -6,9 +6,10 @@ The providers write a URL into a manifest without its credentials; a manifest re
 
 from __future__ import annotations
 
+import base64
 import ipaddress
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 __all__ = [
     "on_this_machine",
@@ -73,14 +74,25 @@ def on_this_machine(url: str) -> bool:
 
 
 def url_credentials(url: str | None) -> list[str]:
-    """The user name and password a URL carries, if any (what :func:`redact` hides)."""
+    """The user name and password a URL carries, if any, in every form they leave in (what
+    :func:`redact` hides): as the URL writes them, percent-decoded, and as the HTTP client
+    sends them, ``base64(user:password)`` of a Basic ``Authorization`` header (a server or
+    a proxy that echoes its headers says that back: hunt pp)."""
     if not url:
         return []
     try:
         parts = urlsplit(url)
-        return [p for p in (parts.username, parts.password) if p]
+        user, password = parts.username, parts.password
     except ValueError:
         return []
+    if not user and not password:
+        return []
+    decoded = unquote(user or ""), unquote(password or "")
+    basic = [
+        base64.b64encode(f"{name}:{word}".encode(errors="replace")).decode()
+        for name, word in {(user or "", password or ""), decoded}
+    ]
+    return list(dict.fromkeys(p for p in (user, password, *decoded, *basic) if p))
 
 
 def without_url_credentials(value: Any) -> Any:
