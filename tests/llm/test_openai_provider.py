@@ -175,6 +175,19 @@ def test_without_a_model_the_servers_only_model_is_used(
     assert "using qwen-7b, the only model" in caplog.text
 
 
+def test_without_a_model_a_served_name_no_model_option_could_name_is_refused(
+    fake_server: FakeModelServer,
+) -> None:
+    # Hunt pp: a name with terminal escapes reached the terminal raw in the resume hint, and
+    # the run it began could never be resumed (--model refuses the name).
+    fake_server.script([fake_server.models("a\x1b]0;PWNED\x07\x1b[2J\u202eb")])
+    with pytest.raises(ConfigurationError) as caught:
+        _preflight(fake_server.openai_base_url, model=None)
+    said = str(caught.value)
+    assert "serves one model, a\\x1b]0;PWNED\\x07\\x1b[2J\\u202eb, whose name holds" in said
+    assert said.isprintable()
+
+
 def test_without_a_model_several_served_models_are_named(fake_server: FakeModelServer) -> None:
     fake_server.script([fake_server.models("qwen-7b", "llama-3")])
     with pytest.raises(ConfigurationError, match=r"--model .* serves qwen-7b, llama-3"):

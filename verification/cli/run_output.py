@@ -42,6 +42,7 @@ def say_how_to_resume(
         bar.close()
     if not runner.run_id:
         return
+    from verification.cases import printable
     from verification.run.resuming import resume_command
 
     asks_no_model = runner.provider is not None and runner.provider.dry_run
@@ -55,7 +56,9 @@ def say_how_to_resume(
     then = "continue with" if asked else "after fixing the cause, continue with"
     print(
         f"run {runner.run_id}: {why}; its finished answers are kept in its journal; "
-        f"{then}: {command}",
+        # Shell quoting leaves a control character as it is: escaped, no name in the
+        # command (an edited manifest's model, say) writes to the terminal.
+        f"{then}: {printable(command)}",
         file=sys.stderr,
     )
     # A pair's first run: the second never began. (A bare run that asked a bare arm's

@@ -222,6 +222,14 @@ class OpenAICompatibleProvider(LLMProvider):
                 f"name the model with --model (or VERIFY_MODEL): the server at {where} "
                 f"serves {_listing(served)}"
             )
+        if not served[0].isprintable():
+            # --model refuses such a name (checked_model): taken from the server, it reached
+            # the terminal raw in a resume hint, and no resume or rerun could name it (hunt pp).
+            raise ConfigurationError(
+                f"the server at {where} serves one model, {printable(served[0], 100)}, whose "
+                "name holds control characters or bytes that are not text, which no --model "
+                "can name: serve it under a plain name"
+            )
         self.model = served[0]
         logger.warning(
             "no --model given: using %s, the only model the server at %s serves",
