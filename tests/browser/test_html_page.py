@@ -131,6 +131,21 @@ def test_a_case_link_opens_that_case_and_survives_reload(
     )
 
 
+@pytest.mark.parametrize("fragment", ["%E0%A4%A", "%", "%ZZ"])
+def test_a_malformed_fragment_names_no_case_and_the_page_still_starts(
+    watched: Watched, replay_run: ReplayRun, fragment: str
+) -> None:
+    # Hunt pp: decodeURIComponent threw on a bad percent escape, during the page's start:
+    # data-ready was never set, and each later change of fragment threw again.
+    watched.open(replay_run.page.as_uri() + "#" + fragment)  # waits for data-ready
+    watched.page.evaluate("location.hash = '#%E0%A4%A'")
+    first = next(iter(replay_run.kinds))
+    watched.page.evaluate(f"location.hash = '#{first}'")
+    watched.page.wait_for_selector(f'details.case.target[data-id="{first}"]')
+    assert watched.errors == []
+    assert watched.page.locator("details.case.target").count() == 1
+
+
 def test_hostile_replies_are_shown_not_run(watched: Watched, replay_run: ReplayRun) -> None:
     watched.open(replay_run.page.as_uri())
     page = watched.page

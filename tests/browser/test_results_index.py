@@ -83,3 +83,27 @@ def test_the_index_lists_every_run_and_links_to_pages_that_are_there(
         watched.open(link)  # the run's page or the comparison page, drawn
         assert page.locator("#run h1").inner_text()
     assert not watched.errors and not watched.requests
+
+
+def test_a_long_unbroken_model_name_wraps_and_leaves_every_status_in_view(
+    watched: Watched, tmp_path: Path
+) -> None:
+    # Hunt pp: a server's model id of 600 characters made the index 3117 px wide in a
+    # 1280 px window, its only status column drawn off screen.
+    output = tmp_path / "results"
+    run = _dry_run(output)
+    path = output / "runs" / run / "manifest.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    manifest.update(dry_run=False, run_label=None, model_requested="M" * 600)
+    path.write_text(json.dumps(manifest), encoding="utf-8")
+    index = Path(_view("--output", str(output)).strip())
+    page = watched.page
+    page.goto(index.as_uri())
+    assert "M" * 100 in page.locator(f'tr[data-run="{run}"]').inner_text()
+    viewport = page.viewport_size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport
+    statuses = page.locator(f'tr[data-run="{run}"] .status')
+    assert statuses.count() == 2
+    for at in range(statuses.count()):
+        box = statuses.nth(at).bounding_box()
+        assert box is not None and box["x"] + box["width"] <= viewport

@@ -393,7 +393,9 @@
   }
 
   function openHash() {
-    var id = decodeURIComponent(location.hash.slice(1)), i = byId.get(id);
+    var id;
+    try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }  // "#%E0%A4%A" names no case
+    var i = byId.get(id);
     if (i === undefined) return;
     var at = shown.indexOf(i);
     if (at < 0) { FILTERS.forEach(function (k) { controls[k].value = "*"; }); controls.search.value = ""; apply(); at = shown.indexOf(i); }
