@@ -260,6 +260,39 @@ def test_a_create_call_answered_with_no_batch_is_not_sent_again_blindly(
     assert events == ["intent", "abandoned", "intent", "submitted", "collected"]
 
 
+@pytest.mark.parametrize("status", [500, 502, 504])
+def test_a_create_call_answered_with_a_server_error_is_not_sent_again(
+    server_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str], status: int
+) -> None:
+    # Hunt qq: a gateway's 502 after the API had made the batch was retried as any 5xx is:
+    # three batches made and billed for one run, two of them never tracked or mentioned.
+    from tests.support.fake_server import RecordedRequest, Reply
+
+    api = answering_right(server_env)
+
+    class MadeButLost:
+        """The batch is made; the answer the client gets is a gateway's error page."""
+
+        def handle(self, request: RecordedRequest, base_url: str) -> Reply:
+            answer = api.handle(request, base_url)
+            if request.method == "POST" and request.path.rstrip("/").endswith("/batches"):
+                return Reply(status, raw=b"<html>Bad Gateway</html>")
+            return answer
+
+    server_env.batches = MadeButLost()  # type: ignore[assignment]
+    assert verify_batch(tmp_path) == 2
+    err = capsys.readouterr().err
+    assert "Whether the batch was made is not known" in err and "Traceback" not in err
+    assert "continue with: " in err  # the run and its resume are named
+    assert len(api.created) == 1
+    server_env.batches = api
+    (run,) = (tmp_path / "runs").iterdir()
+    assert _resume(tmp_path, run) == 0  # the batch made is found and collected, not made again
+    assert len(api.created) == 1
+    asked = [r.case_id for r in read_journal(run / "results.jsonl")]
+    assert len(asked) == len(set(asked)) == CASES  # each case answered once
+
+
 @pytest.mark.slow  # the SDK builds 10,000 listed batches: seconds
 def test_a_listing_that_pages_forever_ends_and_says_so(
     server_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]

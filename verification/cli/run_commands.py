@@ -20,7 +20,7 @@ from verification.cli.run_output import (
     say_how_to_resume,
 )
 from verification.cli.terminal import ProgressBar, terminable
-from verification.errors import FatalLLMError
+from verification.errors import LLMError
 
 if TYPE_CHECKING:
     from verification.cases import Tier
@@ -206,7 +206,7 @@ class RunCommands(CommandsBase):
                         )
                     )
                 )
-            except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
+            except (LLMError, KeyboardInterrupt, JournalError) as exc:
                 asked = isinstance(exc, KeyboardInterrupt)
                 say_how_to_resume(runner, self.prog, asked=asked, bar=bar)
                 raise
@@ -344,7 +344,7 @@ class RunCommands(CommandsBase):
             outcomes = asyncio.run(
                 terminable(runs.run(scaffolds, tiers=tiers, case_ids=case_ids, size=size))
             )
-        except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
+        except (LLMError, KeyboardInterrupt, JournalError) as exc:
             for runner in runs.runners.values():
                 asked = isinstance(exc, KeyboardInterrupt)
                 say_how_to_resume(runner, self.prog, asked=asked, bar=bar)
@@ -425,7 +425,7 @@ class RunCommands(CommandsBase):
                     )
                 )
             )
-        except (FatalLLMError, KeyboardInterrupt, JournalError) as exc:
+        except (LLMError, KeyboardInterrupt, JournalError) as exc:
             if runners:  # the run under way; it goes on as its arm when resumed
                 asked = isinstance(exc, KeyboardInterrupt)
                 say_how_to_resume(runners[-1], self.prog, asked=asked, bar=bar)

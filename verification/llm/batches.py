@@ -153,9 +153,9 @@ class ClaudeBatches:
 
     async def submit(self, requests: Sequence[tuple[str, LLMRequest]]) -> str:
         """Create a batch of ``(custom_id, request)`` pairs; its id. A call that got no
-        answer, or one that is no batch, is not retried: the server may have made the
-        batch, and a second call would make (and bill) it twice. The error says so, and
-        ``--resume`` looks for it."""
+        answer, one that is no batch, or a server error (HTTP 5xx but the API's 529) is not
+        retried: the server may have made the batch, and a second call would make (and
+        bill) it twice. The error says so, and ``--resume`` looks for it."""
         import anthropic
 
         client = self.provider.client
@@ -170,6 +170,13 @@ class ClaudeBatches:
                 lost: LLMError = translate_anthropic_error(
                     exc, base_url, secrets=self.provider.secrets
                 )
+            except anthropic.APIStatusError as exc:
+                # A server error may come after the batch was made (a gateway's 502 or 504
+                # once the API behind it had made it: hunt qq made three). 429 and the API's
+                # own 529 (overloaded) refuse before anything is made: retried as any call.
+                if exc.status_code < 500 or exc.status_code == 529:
+                    raise
+                lost = translate_anthropic_error(exc, base_url, secrets=self.provider.secrets)
             except BODY_FAULTS as exc:
                 lost = not_a_reply("Message Batches API", base_url, exc)
             raise LLMError(
