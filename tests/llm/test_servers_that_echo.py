@@ -63,6 +63,26 @@ def test_a_key_echoed_in_every_field_a_server_fills_is_shown_nowhere(
     assert "<redacted>" in "".join(p.read_text("utf-8") for p in tmp_path.rglob("*.jsonl"))
 
 
+def test_a_key_echoed_in_another_case_cut_short_or_without_its_prefix_is_shown_nowhere(
+    anthropic_env: FakeModelServer,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    # Hunt qq: only the key as it is was redacted; its echo upper-cased, one character short
+    # or without its "sk-ant-" prefix reached the journal, the reports, the page and the
+    # response cache.
+    forms = [KEY.upper(), KEY[:-1], KEY.removeprefix("sk-ant-"), KEY[3:-3]]
+    server = anthropic_env
+    server.script([server.message("no answer; " + " / ".join(forms), model=KEY.upper())] * 3)
+    assert _verify(tmp_path, 3) == 1
+    out, err = capsys.readouterr()
+    for form in forms:
+        assert form not in out and form not in err
+        assert _files_holding(tmp_path, form) == []
+    journal = "".join(p.read_text("utf-8") for p in tmp_path.rglob("*.jsonl"))
+    assert "no answer; <redacted> / <redacted> / <redacted> / <redacted>" in journal
+
+
 def test_url_credentials_a_server_echoes_as_the_client_sent_them_are_shown_nowhere(
     anthropic_env: FakeModelServer,
     capsys: pytest.CaptureFixture[str],

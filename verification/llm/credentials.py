@@ -8,6 +8,7 @@ settings, and the settings use them to dump themselves without their secrets.
 from __future__ import annotations
 
 import logging
+import string
 from collections.abc import Iterable
 from typing import Any
 
@@ -15,6 +16,7 @@ from typing import Any
 from verification.store.urls import url_credentials, without_credentials
 
 __all__ = [
+    "RUN_REDACTED",
     "redact",
     "redact_known",
     "redact_log_records",
@@ -23,11 +25,56 @@ __all__ = [
 ]
 
 
+RUN_REDACTED = 12
+"""Characters of a secret in a row that are redacted wherever they stand: a server that
+echoes a key cut short by one character, or without its ``sk-ant-`` prefix, says almost
+all of it (hunt qq)."""
+
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+"""Letters folded without changing the text's length, so a match's place is its place."""
+
+
 def redact(text: str, secrets: Iterable[str | None]) -> str:
-    """``text`` with every secret (of 4 characters or more) replaced by ``<redacted>``."""
-    for secret in sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True):
-        text = text.replace(secret, "<redacted>")
-    return text
+    """``text`` with every secret (of 4 characters or more) replaced by ``<redacted>``,
+    whatever the case of its ASCII letters, and with every run of :data:`RUN_REDACTED` or
+    more of a longer secret's characters in a row (a key echoed cut short, or without its
+    prefix).
+
+    Examples
+    --------
+    >>> redact("key SK-ANT-API03-ABCDEFGHIJ, or ant-api03-abcdefghi", ["sk-ant-api03-abcdefghij"])
+    'key <redacted>, or <redacted>'
+    """
+    wanted = {s.translate(_ASCII_LOWER) for s in secrets if s and len(s) >= 4}
+    if not wanted or not text:
+        return text
+    folded = text.translate(_ASCII_LOWER)
+    spans: list[tuple[int, int]] = []
+    for secret in wanted:
+        width = min(len(secret), RUN_REDACTED)
+        for piece in {secret[i : i + width] for i in range(len(secret) - width + 1)}:
+            at = folded.find(piece)
+            while at >= 0:
+                spans.append((at, at + width))
+                at = folded.find(piece, at + 1)
+    if not spans:
+        return text
+    kept, end = [], 0
+    for start, stop in _merged(spans):
+        kept += [text[end:start], "<redacted>"]
+        end = stop
+    return "".join([*kept, text[end:]])
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` sorted, those that overlap or touch made one."""
+    merged: list[tuple[int, int]] = []
+    for start, stop in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], stop))
+        else:
+            merged.append((start, stop))
+    return merged
 
 
 _LOGGED_SECRETS: set[str] = set()
