@@ -201,3 +201,33 @@ def test_an_ended_batch_whose_results_are_gone_is_asked_again(
     failed = [r for r in records if r.outcome == "infra_error"]
     assert len(failed) == CASES and all("results could not be had" in r.reason for r in failed)
     assert Counter(r.source for r in records if r.outcome == "passed") == {"live": CASES}
+
+
+@pytest.mark.parametrize("wrong_first", [True, False], ids=["wrong first", "right first"])
+def test_two_results_for_one_request_answer_it_neither_way(
+    server_env: FakeModelServer,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    wrong_first: bool,
+) -> None:
+    # Hunt qq: the first of two conflicting results was judged and the second called "a
+    # result for no request": the verdict turned on the lines' order.
+    api = answering_right(server_env)
+    right_text = b'"type": "text", "text": "'
+
+    def twice(raw: bytes) -> bytes:
+        lines = [line for line in raw.split(b"\n") if line.strip()]
+        wrong = [line.replace(right_text, right_text + b"no answer here ", 1) for line in lines]
+        assert wrong != lines  # the copies do differ
+        pairs = zip(wrong, lines, strict=True) if wrong_first else zip(lines, wrong, strict=True)
+        return b"\n".join(line for pair in pairs for line in pair) + b"\n"
+
+    api.results_body = twice
+    server_env.script([server_env.kmp_messages(SEED, CASES)] * CASES)  # each asked again, live
+    assert verify_batch(tmp_path) == 0
+    records = read_journal(_run(tmp_path) / "results.jsonl")
+    batch = [r for r in records if r.batch_id is not None]
+    assert [r.outcome for r in batch] == ["infra_error"] * CASES
+    assert {r.reason for r in batch} == {"batch msgbatch_fake0: the batch gave 2 results for it"}
+    assert Counter(r.outcome for r in records if r.source == "live") == {"passed": CASES}
+    assert "2 results for request" in caplog.text and "no request of it" not in caplog.text

@@ -404,11 +404,20 @@ class BatchTransport:
         for record in records:
             chains.setdefault((record.case_id, record.epoch), {})[record.attempt] = record
         results: dict[str, BatchResult] = {}
+        given: dict[str, int] = {}
         for result in read.results:
-            if result.custom_id not in line.requests or result.custom_id in results:
+            if result.custom_id not in line.requests:
                 logger.warning("batch %s: a result for no request of it", batch_id)
                 continue
-            results[result.custom_id] = result
+            given[result.custom_id] = given.get(result.custom_id, 0) + 1
+            results.setdefault(result.custom_id, result)
+        for cid, count in given.items():
+            if count > 1:  # which one is its answer? neither: judged on either, a verdict hung
+                # on the lines' order (hunt qq); an infrastructure error, asked again
+                logger.warning("batch %s: %d results for request %s", batch_id, count, cid)
+                results[cid] = BatchResult(
+                    cid, "errored", error=f"the batch gave {count} results for it"
+                )
         why = read.problem or "the batch gave no result for it"
         if read.unread:
             why = f"its result could not be read ({read.unread} results line(s) did not decode)"
