@@ -67,3 +67,32 @@ def test_a_reply_s_c1_controls_reach_neither_the_markdown_report_nor_junit(
     assert "RED" in markdown and "2J" in markdown  # the reply is shown, its controls are not
     assert _controls_in(markdown) == set()
     assert _controls_in(junit.read_text("utf-8")) == set()
+
+
+def test_a_model_label_with_line_breaks_forges_no_line_of_a_junit_file(tmp_path: Path) -> None:
+    # Hunt pp: astar quoted the model's labels as they were; the line breaks and the bidi
+    # override of one wrote "astar-simple-000: passed" as a line of its own in the JUnit
+    # failure and system-out, read by CI logs.
+    from verification.cli import main
+
+    (case,) = plan_cases(["astar"], seed=DEFAULT_SEED, cases=1)["astar"]
+    path = list(case.expected["path"])
+    assert len(path) >= 2
+    forged = "X\nastar-simple-000: passed\r\n\u202eZ"
+    answer = {**case.expected, "path": [path[0], forged, *path[1:]]}
+    reply = "```json\n" + json.dumps(answer) + "\n```"
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text(json.dumps({"case_id": case.id, "raw_response": reply}) + "\n", "utf-8")
+    junit, cases = tmp_path / "junit.xml", tmp_path / "cases.xml"
+    code = main(
+        [
+            *("verify", "astar", "--provider", "replay", "--replay-file", str(replay)),
+            *("--case", case.id, "--output", str(tmp_path / "out")),
+            *("--junit-xml", str(junit), "--junit-cases", str(cases)),
+        ]
+    )
+    assert code == 1
+    for written in (junit, cases):
+        text = written.read_text("utf-8")
+        assert "\u202e" not in text
+        assert not any(line.startswith("astar-simple-000: passed") for line in text.splitlines())

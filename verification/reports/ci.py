@@ -30,6 +30,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from verification.cases import printable
 from verification.certify.results import ScaffoldResults, TestResult
 from verification.errors import ConfigurationError
 from verification.reports.base import ReportContext, Reporter, RunComparison
@@ -160,7 +161,12 @@ def _scaffold_testcase(
         f"interval {100 * low:.1f}% to {100 * high:.1f}%)"
     )
     lines = [
-        _cut(f"{r.test_case.id}: {_case_verdict(r)}: {r.validation_message}", _MESSAGE_CHARS)
+        # One line each: a reason quotes the model (a label with a line break and a bidi
+        # override forged "astar-simple-000: passed" lines in CI logs: hunt pp).
+        _cut(
+            printable(f"{r.test_case.id}: {_case_verdict(r)}: {r.validation_message}"),
+            _MESSAGE_CHARS,
+        )
         for r in first
         if not r.passed
     ]
@@ -222,7 +228,7 @@ class JUnitXmlReporter:
     def write(self, context: ReportContext) -> list[Path]:
         manifest = context.manifest
         root = self._root(f"scaffold certification {manifest.run_id}")
-        suite_name = xml_text(_suite_name(manifest), _MESSAGE_CHARS)
+        suite_name = xml_text(printable(_suite_name(manifest)), _MESSAGE_CHARS)
         suite = ET.SubElement(root, "testsuite", name=suite_name)
         ET.SubElement(
             ET.SubElement(suite, "properties"), "property", name="run_id", value=manifest.run_id

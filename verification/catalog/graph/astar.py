@@ -366,7 +366,7 @@ class AstarPathValidator(Validator):
             return ValidationResult(False, "path must be a non-empty list of vertex labels")
         if path[0] != source or path[-1] != goal:
             return ValidationResult(
-                False, f"path must run from {source} to {goal}, got {path[0]} ... {path[-1]}"
+                False, f"path must run from {source} to {goal}, got {path[0]!r} ... {path[-1]!r}"
             )
         if len(set(path)) != len(path):
             return ValidationResult(False, "path visits a vertex twice")
@@ -374,7 +374,7 @@ class AstarPathValidator(Validator):
         for u, v in itertools.pairwise(path):
             if v not in arcs.get(u, {}):
                 return ValidationResult(
-                    False, f"path uses {u} -> {v}, which is not an edge", {"edge": [u, v]}
+                    False, f"path uses {u!r} -> {v!r}, which is not an edge", {"edge": [u, v]}
                 )
         weight = path_cost(arcs, path)
         if weight != cost:

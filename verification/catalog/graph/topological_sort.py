@@ -290,9 +290,11 @@ class TopologicalSortValidator(Validator):
             v = cycle[(index + 1) % len(cycle)]
             if (u, v) not in edges:
                 return ValidationResult(
-                    False, f"cycle uses {u} -> {v}, which is not an edge", {"edge": [u, v]}
+                    False, f"cycle uses {u!r} -> {v!r}, which is not an edge", {"edge": [u, v]}
                 )
-        return ValidationResult(True, f"a directed cycle of {len(cycle)} vertices")
+        return ValidationResult(
+            True, f"a directed cycle of {len(cycle)} vertex" + ("" if len(cycle) == 1 else "es")
+        )
 
 
 def _kahn(vertices: Sequence[str], pairs: set[Pair], rng: random.Random | None) -> list[str]:
