@@ -17,7 +17,8 @@ from scipy.sparse import csr_matrix
 
 from tests.support.per_input import per_input
 from tests.support.stress import stress_case, stress_cells
-from verification.cases import TestCase, Tier
+from verification.cases import DEFAULT_SEED, TestCase, Tier, generate_case
+from verification.catalog import default_catalog
 from verification.catalog.backtracking.sudoku import (
     SUDOKU_EDGE_KINDS,
     SudokuValidator,
@@ -295,3 +296,30 @@ def test_a_forced_blank_keeps_one_completion() -> None:
                 elif count_solutions(grid, height, width) != 1:
                     grid[r][c] = digit
     assert forced > 100
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_a_broken_rule_names_rows_columns_and_cells_from_1_as_the_scaffold_does(
+    index: int,
+) -> None:
+    # Hunt oo: the reasons counted from 0, where the scaffold counts from 1 (R1C1): a
+    # duplicate in column 4 was reported in "column 3".
+    spec = default_catalog()["sudoku"]
+    case = generate_case(spec, "standard", index, seed=DEFAULT_SEED)
+    assert case.expected["solvable"]
+    grid, solution = case.input["grid"], [list(row) for row in case.expected["solution"]]
+    row = next(r for r, cells in enumerate(grid) if sum(1 for v in cells if not v) >= 2)
+    a, b = [c for c, v in enumerate(grid[row]) if not v][:2]
+    swapped = [list(cells) for cells in solution]
+    swapped[row][a], swapped[row][b] = swapped[row][b], swapped[row][a]
+    said = spec.validator.validate(
+        {"solvable": True, "solution": swapped}, case.expected, case=case
+    )
+    assert said.message == f"column {a + 1} is not 1..{len(grid)} once each"
+    given = next((r, c) for r, cells in enumerate(grid) for c, v in enumerate(cells) if v)
+    changed = [list(cells) for cells in solution]
+    changed[given[0]][given[1]] = changed[given[0]][given[1]] % len(grid) + 1
+    said = spec.validator.validate(
+        {"solvable": True, "solution": changed}, case.expected, case=case
+    )
+    assert said.message.startswith(f"cell R{given[0] + 1}C{given[1] + 1} was given as ")

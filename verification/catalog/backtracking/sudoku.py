@@ -62,20 +62,24 @@ def _box_of(test_input: Mapping[str, Any]) -> tuple[int, int]:
 
 
 def _rule_broken(grid: list[list[int]], height: int, width: int) -> str | None:
-    """Which row, column or box of a full grid misses a digit, or None when none does."""
+    """Which row, column or box of a full grid misses a digit, or None when none does,
+    counted from 1 as the scaffold counts them (``R1C1`` the top-left cell: hunt oo)."""
     side = len(grid)
     digits = set(range(1, side + 1))
     for r in range(side):
         if set(grid[r]) != digits:
-            return f"row {r} is not 1..{side} once each"
+            return f"row {r + 1} is not 1..{side} once each"
     for c in range(side):
         if {grid[r][c] for r in range(side)} != digits:
-            return f"column {c} is not 1..{side} once each"
+            return f"column {c + 1} is not 1..{side} once each"
     for top in range(0, side, height):
         for left in range(0, side, width):
             box = {grid[r][c] for r in range(top, top + height) for c in range(left, left + width)}
             if box != digits:
-                return f"the box at row {top}, column {left} is not 1..{side} once each"
+                return (
+                    f"the box of rows {top + 1}-{top + height}, columns {left + 1}-{left + width}"
+                    f" is not 1..{side} once each"
+                )
     return None
 
 
@@ -117,14 +121,17 @@ class SudokuValidator(Validator):
             return ValidationResult(False, f"solution: expected {side} rows, got {solution!r:.60}")
         for r, row in enumerate(solution):
             if not isinstance(row, list) or len(row) != side:
-                return ValidationResult(False, f"solution row {r} does not hold {side} digits")
+                return ValidationResult(False, f"solution row {r + 1} does not hold {side} digits")
             if not all(_is_int(v) and 1 <= v <= side for v in row):
-                return ValidationResult(False, f"solution row {r} holds a value outside 1..{side}")
+                return ValidationResult(
+                    False, f"solution row {r + 1} holds a value outside 1..{side}"
+                )
         for r in range(side):
             for c in range(side):
                 if grid[r][c] and solution[r][c] != grid[r][c]:
                     return ValidationResult(
-                        False, f"cell ({r}, {c}) was given as {grid[r][c]}, not {solution[r][c]}"
+                        False,
+                        f"cell R{r + 1}C{c + 1} was given as {grid[r][c]}, not {solution[r][c]}",
                     )
         broken = _rule_broken(solution, *_box_of(case.input))
         if broken:
