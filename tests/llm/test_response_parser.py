@@ -873,3 +873,27 @@ def test_a_fence_inside_a_list_item_is_a_fence() -> None:
     text = "Steps:\n\n1. The answer:\n\n   ```json\n   " + json.dumps(answer) + "\n   ```\n"
     parsed = extract("kmp", text)
     assert parsed.ok and parsed.answer == answer
+
+
+# --- hunt oo: replies written cold -------------------------------------------------------
+
+
+@pytest.mark.parametrize("gap", ["", "\n"], ids=["next line", "after a blank line"])
+def test_a_closing_fence_written_twice_is_a_stray_closer_not_an_answer_cut_off(gap: str) -> None:
+    answer = expected("kmp")
+    parsed = extract("kmp", WORK + fenced(answer) + "\n" + gap + "```\n")
+    assert (parsed.failed_level, parsed.answer, parsed.leniency) == (None, answer, ())
+
+
+def test_a_closing_fence_on_the_answer_s_last_line_says_so() -> None:
+    text = WORK + "```json\n" + json.dumps(expected("kmp")) + "```\n"
+    assert_level_1(extract("kmp", text), "closing ``` stands on its last line")
+
+
+def test_a_block_of_work_before_the_answer_block_is_no_second_answer() -> None:
+    answer = expected("kmp")
+    rows = "```\n[0, 1, 2]\n[1, 1, 2]\n```\n\n"
+    parsed = extract("kmp", WORK + rows + fenced(answer))
+    assert (parsed.failed_level, parsed.answer, parsed.leniency) == (None, answer, ())
+    earlier = fenced(another_expected("kmp")) + "\n\n"
+    assert extract("kmp", WORK + earlier + fenced(answer)).leniency == ("two_final_blocks",)

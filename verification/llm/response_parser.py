@@ -70,6 +70,9 @@ _JSON_TAGS = {"", "json"}
 _JSONISH = re.compile("\\{[\\s>\u200b-\u200d\u2060\ufeff]*[\"']")
 """The start of an object with a quoted key: JSON (or a dict) somewhere it must not be."""
 MAX_REPLY_CHARS = 8 * 1024 * 1024
+_FENCE_ON_LAST_LINE = re.compile(r"[}\]]\s*(`{3,}|~{3,})\s*\Z")
+"""An answer block's body that ends in its own closing fence, written on the JSON's last
+line: CommonMark closes a fence only on a line of its own."""
 _TOKENS = re.compile(r'\\.|["{}\[\]]', re.DOTALL)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 """A surrogate code point: with no such character and no ``\\u`` escape in a candidate, no
@@ -327,7 +330,23 @@ class ResponseParser(LegacyParserAPI):
         lines = reply_lines(text)
         blocks = code_blocks(text, lines)
         if blocks and not blocks[-1].closed:
-            return None, (), "the reply ends inside an unclosed code fence"
+            last = blocks[-1]
+            if len(blocks) > 1 and last.tag == "" and not last.body.strip():
+                # A closing fence written twice after a whole block opens an empty one that
+                # never closes: a stray closer, no text (hunt oo), where a tagged or a
+                # non-empty one is an answer cut off.
+                blocks = blocks[:-1]
+            elif last.tag in _JSON_TAGS and _FENCE_ON_LAST_LINE.search(last.body):
+                return (
+                    None,
+                    (),
+                    (
+                        "the answer's closing ``` stands on its last line, so its fence never "
+                        "closes: write the closing fence on a line of its own"
+                    ),
+                )
+            else:
+                return None, (), "the reply ends inside an unclosed code fence"
         in_code = {i for b in blocks for i in range(b.first_line, b.end_line)}
 
         def outside(start: int = 0) -> str:
@@ -350,7 +369,10 @@ class ResponseParser(LegacyParserAPI):
             if (
                 len(answers) > 1
                 and not "".join(lines[answers[-2].end_line : final.first_line]).strip()
+                and isinstance(_decode(answers[-2].body)[0], dict)
             ):
+                # An answer before the answer: a block of work (a table's rows, each a
+                # list) is none (hunt oo: counted as a second answer block).
                 leniency = ("two_final_blocks", *leniency)
             return value, _noting_text_after(leniency, after), problem
         if any(_JSONISH.search(b.body) for b in blocks):
