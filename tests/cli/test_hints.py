@@ -205,3 +205,29 @@ def test_a_resume_at_another_server_is_refused_saying_how_to_go_on(
     assert main(command) == 0, capsys.readouterr().err
     manifest = (_run(tmp_path) / "manifest.json").read_text("utf-8")
     assert "pw-canary-77" not in manifest
+
+
+def test_a_spend_already_past_the_budget_is_offered_a_budget_past_what_was_spent(
+    anthropic_env: FakeModelServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Hunt qq: usage past the worst case a run reserved left $7,350 spent of $1, and the
+    # hint offered --max-cost 2, whose resume stopped at once, then 4, 8, ...
+    monkeypatch.setenv("VERIFY_PRICES", json.dumps({MODEL: {"input": 0.0, "output": 2.0}}))
+    budget = get_spec("kmp").max_output_tokens
+    per_case = ModelPrice(input=0.0, output=2.0).cost(TokenCounts(output=budget))
+    lying = kmp_messages(SEED, CASES, output_tokens=20 * budget)  # 20 worst cases, said spent
+    anthropic_env.script([lying] + [kmp_messages(SEED, CASES)] * CASES)
+    output = tmp_path / "results"
+    capsys.readouterr()
+    assert main(_argv(output, "--no-cache", "--max-cost", f"{1.5 * per_case:.6f}")) == 3
+    err = capsys.readouterr().err
+    assert "is already past the budget" in err
+    command = _hint(err, "continue with a larger budget: ")
+    offered = float(command[command.index("--max-cost") + 1])
+    assert offered >= 2 * 20 * per_case
+    asked = len(anthropic_env.requests)
+    assert main(command) == 0  # followed once, as printed: every case answered
+    assert len(anthropic_env.requests) == asked + CASES - 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import shlex
 import sys
@@ -23,12 +24,31 @@ __all__ = [
     "NO_OUTPUTS",
     "RunOutputs",
     "finish_run",
+    "larger_budget",
     "print_annotations",
     "print_cost",
     "print_run_notes",
     "print_summary",
     "say_how_to_resume",
 ]
+
+
+def larger_budget(budget: float, spent: float | None) -> float:
+    """The budget a resume stopped at ``budget`` is offered: twice it, or twice what was
+    spent where that is more (usage past the worst cases a run reserved passed the budget,
+    and twice the budget stopped again at once: hunt qq), rounded up to two significant
+    figures.
+
+    Examples
+    --------
+    >>> larger_budget(1.0, 0.8), larger_budget(1.0, 7350.0), larger_budget(0.0045, None)
+    (2.0, 15000.0, 0.009)
+    """
+    wanted = 2 * max(budget, spent or 0.0)
+    if not wanted > 0:
+        return wanted
+    step = 10.0 ** (math.floor(math.log10(wanted)) - 1)
+    return round(math.ceil(wanted / step - 1e-9) * step, 12)
 
 
 def say_how_to_resume(
@@ -380,12 +400,18 @@ def print_cost(outcome: RunResult, settings: RunConfig, prog: str) -> None:
             settings.model_copy(update={"results_dir": outcome.paths.results_dir}),
             prog=prog,
             model=manifest.model_requested,
-            max_cost=2 * basis.max_cost,
+            max_cost=larger_budget(basis.max_cost, cost.usd),
+        )
+        past = (
+            "; the answers reported more tokens than their worst cases allowed, so the spend "
+            "is already past the budget"
+            if cost.usd is not None and cost.usd > basis.max_cost
+            else ""
         )
         print(
-            f"stopped at the --max-cost budget: {spent} of ${basis.max_cost:g} spent, and "
-            "a case is started only when its worst case (its prompt and its whole output "
+            f"stopped at the --max-cost budget: {spent} of ${basis.max_cost:g} spent{past}, "
+            "and a case is started only when its worst case (its prompt and its whole output "
             "budget, for each attempt it may make) fits in what is left; continue with "
-            f"a larger budget: {command}",
+            f"a larger budget: {printable(command)}",
             file=sys.stderr,
         )
