@@ -175,3 +175,23 @@ def test_a_run_whose_lock_has_another_name_is_still_in_use(
     with RunLock(shards[1], shards[1].name):
         os.link(shards[1] / "lock", tmp_path / "backup-lock")
         _refused(capsys, argv, "merge")
+
+
+def test_prune_leaves_no_link_to_a_report_it_removed_nor_a_comparison_quoting_replies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt pp: the kept summary.md still linked the kmp.md prune removed, and the pair's
+    # comparison page kept both runs' replies.
+    older = _run(tmp_path)
+    newer = _run(tmp_path, "--seed", "3")
+    assert main(["compare", older.name, newer.name, "--html", "--output", str(tmp_path)]) == 0
+    page = tmp_path / "comparisons" / f"{older.name}-vs-{newer.name}" / "index.html"
+    summary = older / "reports" / "summary.md"
+    assert page.is_file() and "](kmp.md)" in summary.read_text("utf-8")
+    capsys.readouterr()
+    assert main(["prune", "--keep", "1", "--output", str(tmp_path)]) == 0
+    assert "1 comparison page(s) quoting them" in capsys.readouterr().out
+    assert not (older / "reports" / "kmp.md").exists() and not page.exists()
+    text = summary.read_text("utf-8")
+    assert "](kmp.md)" not in text and "| kmp | **" in text
+    assert "](kmp.md)" in (newer / "reports" / "summary.md").read_text("utf-8")

@@ -9,8 +9,10 @@ the run ``<output>/reports`` shows are left alone."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -92,7 +94,8 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
     """Drop the raw replies of every run but the newest ``keep``: each journal is rewritten
     with its replies removed (outcomes, parsed answers, lengths and hashes stay, so history,
     ``compare`` and ``report`` still work) and the reports that quote replies (the scaffold
-    reports and the page) are deleted (the summary stays). A run in use is left alone.
+    reports, the page and the run's comparison pages) are deleted (the summary stays, its
+    links to them made plain names). A run in use is left alone.
     Returns ``(run id, what was done and the bytes freed)`` for every older run."""
     done = []
     entries = scan_runs(results_dir)
@@ -105,13 +108,21 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
                 freed, removed, page = 0, 0, False
                 # The reports go first: they free space at once, where rewriting the journal
                 # needs some (prune on a full disk freed nothing).
+                gone = []
                 for report in sorted(paths.reports.iterdir()) if paths.reports.is_dir() else []:
                     quotes_replies = report.suffix == ".md" or report.name == HTML_REPORT_NAME
                     if quotes_replies and report.name not in _KEPT_REPORTS and report.is_file():
                         freed += _size(report)
                         report.unlink()
+                        gone.append(report.name)
                         page = page or report.name == HTML_REPORT_NAME
                         removed += report.suffix == ".md"
+                _unlink_in_summary(paths.reports / "summary.md", gone)
+                compared = 0
+                for other in _comparison_pages(results_dir, entry.run_id):
+                    freed += _size(other)
+                    other.unlink()
+                    compared += 1
                 kept = ""
                 if pruned is not None:
                     before = _size(paths.journal)
@@ -126,15 +137,49 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
             continue
         if removed or page:
             _republish_if_shown(paths)
-        if not (stripped or removed or page or kept):
+        if not (stripped or removed or page or kept or compared):
             done.append((entry.run_id, ALREADY_PRUNED))
             continue
         what = f"{stripped} replies and {removed} scaffold reports removed"
         if page:
             what += f", and the page ({HTML_REPORT_NAME}; `report {entry.run_id}` writes one "
             what += "without replies)"
+        if compared:
+            what += f", and {compared} comparison page(s) quoting them (`compare --html` "
+            what += "writes one again)"
         done.append((entry.run_id, f"{what}: {_shown_bytes(freed)} freed{kept}"))
     return done
+
+
+def _unlink_in_summary(summary: Path, gone: list[str]) -> None:
+    """The kept ``summary.md`` with its links to the reports just removed made plain names:
+    they led nowhere (hunt pp). Left as it is where it cannot be read or written."""
+    if not gone:
+        return
+    try:
+        text = summary.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return
+    pattern = "|".join(re.escape(name) for name in gone)
+    plain = re.sub(rf"\[([^\]\n]*)\]\((?:{pattern})\)", r"\1", text)
+    if plain != text:
+        with contextlib.suppress(OSError):
+            replace_atomically(summary, plain)
+
+
+def _comparison_pages(results_dir: Path, run_id: str) -> list[Path]:
+    """The comparison pages of ``run_id`` and another run (``comparisons/<A>-vs-<B>``): each
+    quotes both runs' replies."""
+    folder = results_dir / "comparisons"
+    if not folder.is_dir() or folder.is_symlink():
+        return []
+    pages = []
+    for pair in sorted(folder.iterdir()):
+        a, _, b = pair.name.partition("-vs-")
+        page = pair / HTML_REPORT_NAME
+        if run_id in (a, b) and not pair.is_symlink() and page.is_file() and not page.is_symlink():
+            pages.append(page)
+    return pages
 
 
 ALREADY_PRUNED = "already pruned: nothing left to remove"
