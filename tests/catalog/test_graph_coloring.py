@@ -18,7 +18,8 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 
 from tests.support.per_input import per_input
 from tests.support.stress import stress_case, stress_cells
-from verification.cases import TestCase, Tier
+from verification.cases import DEFAULT_SEED, TestCase, Tier, generate_case
+from verification.catalog import default_catalog
 from verification.catalog.backtracking.graph_coloring import (
     GraphColoringValidator,
     generate_graph_coloring,
@@ -274,3 +275,22 @@ def test_the_reference_holds_at_stress_sizes(tier: Tier, size: int, index: int) 
     assert len(graph) == size and nx.is_connected(graph)
     assert len(case.input["edges"]) == graph.number_of_edges()  # no pair twice, past Z too
     assert oracle(case.input, case.expected), case.id
+
+
+def test_a_colouring_missing_a_vertex_names_only_what_is_wrong() -> None:
+    # Hunt oo: "coloring misses ['H'] / names unknown vertices []".
+    spec = default_catalog()["graph_coloring"]
+    case = next(
+        c
+        for c in (generate_case(spec, "standard", i, seed=DEFAULT_SEED) for i in range(20))
+        if c.expected.get("coloring")
+    )
+    coloring = dict(case.expected["coloring"])
+    vertex = next(iter(coloring))
+    del coloring[vertex]
+    judge = spec.validator.validate
+    said = judge({**case.expected, "coloring": coloring}, case.expected, case=case)
+    assert said.message == f"coloring misses {[vertex]}"
+    coloring[vertex], coloring["ZZ"] = case.expected["coloring"][vertex], 1
+    said = judge({**case.expected, "coloring": coloring}, case.expected, case=case)
+    assert said.message == "names unknown vertices ['ZZ']"

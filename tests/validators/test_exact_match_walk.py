@@ -23,6 +23,8 @@ from verification.validators.exact_match import (
     PathMatchValidator,
     _kind,
     _plainly_equal,
+    _shown,
+    _typed,
     json_differences,
 )
 
@@ -51,7 +53,7 @@ def _oracle_diff(actual: Any, expected: Any, path: str, found: list[str], limit:
         return
     kind_a, kind_e = _kind(actual), _kind(expected)
     if kind_a != kind_e:
-        found.append(f"{path}: expected {kind_e} {expected!r:.80}, got {kind_a} {actual!r:.80}")
+        found.append(f"{path}: expected {_typed(expected)}, got {_typed(actual)}")
     elif kind_e == "object":
         actual_by_key = {str(k): v for k, v in actual.items()}
         expected_by_key = {str(k): v for k, v in expected.items()}
@@ -70,7 +72,7 @@ def _oracle_diff(actual: Any, expected: Any, path: str, found: list[str], limit:
             if not _oracle_equal(a, e):
                 _oracle_diff(a, e, f"{path}[{index}]", found, limit)
     elif actual != expected:
-        found.append(f"{path}: expected {expected!r:.80}, got {actual!r:.80}")
+        found.append(f"{path}: expected {_shown(expected)}, got {_shown(actual)}")
     del found[limit:]
 
 
@@ -164,7 +166,7 @@ def _oracle_path(got: Any, want: Any, where: str = "$") -> tuple[bool, str, dict
         if _oracle(a, e):
             return (
                 False,
-                f"{where}[{index}]: expected {e!r:.80}, got {a!r:.80}",
+                f"{where}[{index}]: expected {_shown(e)}, got {_shown(a)}",
                 {"first_difference": index},
             )
     if len(got) != len(want):
@@ -186,3 +188,20 @@ def test_a_path_is_judged_as_the_item_by_item_walk_judges_it(
     )
     verdict = PathMatchValidator().validate(got, want)
     assert (verdict.is_valid, verdict.message, verdict.details) == _oracle_path(got, want)
+
+
+@pytest.mark.parametrize(
+    ("actual", "expected", "said"),
+    [
+        ({"root": None}, {"root": -0.5}, "$.root: expected number -0.5, got null"),
+        ({"root": -1.5}, {"root": None}, "$.root: expected null, got number -1.5"),
+        ({"r": [True]}, {"r": [False]}, "$.r[0]: expected false, got true"),
+        ({"r": False}, {"r": 0}, "$.r: expected number 0, got false"),
+        ({"v": "B"}, {"v": "A"}, '$.v: expected "A", got "B"'),
+    ],
+)
+def test_a_difference_is_said_in_the_answer_s_json_words(
+    actual: Any, expected: Any, said: str
+) -> None:
+    # Hunt oo: "expected null None", "expected True, got False": Python's words for JSON.
+    assert json_differences(actual, expected) == [said]

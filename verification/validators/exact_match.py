@@ -6,6 +6,7 @@ by value (``3 == 3.0``; the answer schema decides whether a float is allowed at 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -53,6 +54,24 @@ def _kind(value: Any) -> str:
     if isinstance(value, Sequence):
         return "array"
     return type(value).__name__
+
+
+def _shown(value: Any) -> str:
+    """``value`` as JSON writes it (``null``, ``true``, ``"A"``: the answer's own words,
+    where Python's ``None`` and ``True`` read as no JSON: hunt oo), cut to 80 characters;
+    what JSON cannot write, as Python writes it."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text[:80]
+
+
+def _typed(value: Any) -> str:
+    """``value`` with its kind, where its JSON does not say it (``number 3``, not ``null
+    null``)."""
+    kind = _kind(value)
+    return _shown(value) if kind in ("null", "bool") else f"{kind} {_shown(value)}"
 
 
 def json_differences(
@@ -163,7 +182,7 @@ def _diff(actual: Any, expected: Any, path: str, found: list[str], limit: int) -
         return
     kind_a, kind_e = _kind(actual), _kind(expected)
     if kind_a != kind_e:
-        found.append(f"{path}: expected {kind_e} {expected!r:.80}, got {kind_a} {actual!r:.80}")
+        found.append(f"{path}: expected {_typed(expected)}, got {_typed(actual)}")
     elif kind_e == "object":
         actual_by_key, expected_by_key = _by_text_key(actual), _by_text_key(expected)
         for key in sorted(expected_by_key.keys() - actual_by_key.keys()):
@@ -185,7 +204,7 @@ def _diff(actual: Any, expected: Any, path: str, found: list[str], limit: int) -
             if not _plainly_equal(a, e):
                 _diff(a, e, f"{path}[{index}]", found, limit)
     elif actual != expected:
-        found.append(f"{path}: expected {expected!r:.80}, got {actual!r:.80}")
+        found.append(f"{path}: expected {_shown(expected)}, got {_shown(actual)}")
     del found[limit:]
 
 
@@ -236,7 +255,7 @@ class PathMatchValidator(FieldValidator):
             if json_differences(a, e):
                 return ValidationResult(
                     False,
-                    f"{where}[{index}]: expected {e!r:.80}, got {a!r:.80}",
+                    f"{where}[{index}]: expected {_shown(e)}, got {_shown(a)}",
                     {"first_difference": index},
                 )
         if len(got) != len(want):

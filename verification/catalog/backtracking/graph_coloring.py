@@ -105,7 +105,15 @@ class GraphColoringValidator(Validator):
         extra = [v for v in coloring if v not in set(vertices)]
         if missing or extra:
             return ValidationResult(
-                False, f"coloring misses {missing[:5]} / names unknown vertices {extra[:5]}"
+                False,
+                " / ".join(
+                    said
+                    for said, names in (
+                        (f"coloring misses {missing[:5]}", missing),
+                        (f"names unknown vertices {extra[:5]}", extra),
+                    )
+                    if names
+                ),
             )
         for vertex, colour in coloring.items():
             if not _is_int(colour) or not 1 <= colour <= k:

@@ -86,7 +86,7 @@ class NQueensValidator(Validator):
             return ValidationResult(False, f"solutions repeats {list(twice[0])}")
         if count != len(solutions):
             return ValidationResult(
-                False, f"count is {count} but {len(solutions)} solutions are listed"
+                False, f"count is {count} but {_solutions(len(solutions))} are listed"
             )
         if case is None:
             want = {tuple(s) for s in pick(expected, "solutions") or []}
@@ -116,7 +116,7 @@ class NQueensValidator(Validator):
             return ValidationResult(
                 False, f"{count} valid solutions listed; the {n}x{n} board has {total}", details
             )
-        return ValidationResult(True, f"all {total} solutions, each valid, none twice", details)
+        return ValidationResult(True, f"all {_solutions(total)}, each valid, none twice", details)
 
 
 def search_lines(n: int, placed: Sequence[Sequence[int]], limit: int | None = None) -> int:
@@ -328,3 +328,7 @@ SPEC = ScaffoldSpec(
         "and every solution is listed: 724 of them at 10"
     ),
 )
+
+
+def _solutions(count: int) -> str:
+    return f"{count} solution" + ("" if count == 1 else "s")
