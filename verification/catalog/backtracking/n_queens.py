@@ -86,7 +86,9 @@ class NQueensValidator(Validator):
             return ValidationResult(False, f"solutions repeats {list(twice[0])}")
         if count != len(solutions):
             return ValidationResult(
-                False, f"count is {count} but {_solutions(len(solutions))} are listed"
+                False,
+                f"count is {count} but {_solutions(len(solutions))} "
+                f"{'is' if len(solutions) == 1 else 'are'} listed",
             )
         if case is None:
             want = {tuple(s) for s in pick(expected, "solutions") or []}

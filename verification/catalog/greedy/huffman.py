@@ -211,7 +211,13 @@ class HuffmanValidator(Validator):
             missing = sorted(set(frequencies) - set(codes))
             unknown = sorted(set(codes) - set(frequencies))
             return ValidationResult(
-                False, f"codes must cover exactly the symbols: missing {missing}, unknown {unknown}"
+                False,
+                "codes must cover exactly the symbols: "
+                + ", ".join(
+                    f"{what} {names}"
+                    for what, names in (("missing", missing), ("unknown", unknown))
+                    if names
+                ),
             )
         bits = sum(frequencies[s] * len(code) for s, code in codes.items())
         details = {"bits": bits, "optimum": optimum}
