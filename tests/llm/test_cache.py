@@ -17,7 +17,7 @@ import pytest
 
 from verification.cli import main
 from verification.config import packaged_scaffolds_dir
-from verification.llm.base import LLMRequest, LLMResponse
+from verification.llm.base import MAX_REPLY_CHARS, LLMRequest, LLMResponse
 from verification.llm.cache.keys import cache_key
 from verification.llm.cache.responses import CACHE_FILE, ResponseCache
 from verification.llm.cache.schema import CACHE_FORMAT
@@ -177,7 +177,9 @@ def test_whatever_changes_the_request_is_a_miss(tmp_path: Path) -> None:
         ("cut", "model_context_window_exceeded"),
         ("half", "pause_turn"),  # any stop reason not known to end a turn
         ("", "end_turn"),  # nothing said
+        ("x" * (MAX_REPLY_CHARS + 1), "end_turn"),  # more than any run reads (hunt qq)
     ],
+    ids=["max_tokens", "refusal", "context", "pause_turn", "empty", "past the parser's bound"],
 )
 def test_incomplete_replies_and_errors_are_not_kept(
     anthropic_env: FakeModelServer,

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # tenacity and asyncio load with the first provider, not with
     from verification.llm.retry import RetryPolicy
 
 __all__ = [
+    "MAX_REPLY_CHARS",
     "AuthenticationError",
     "FatalLLMError",
     "InvalidRequestError",
@@ -51,6 +52,9 @@ __all__ = [
     "TransientLLMError",
     "WrappingProvider",
 ]
+
+MAX_REPLY_CHARS = 8 * 1024 * 1024
+"""The longest reply judged: a longer one fails at level 1, unread, and is not cached."""
 
 
 class LLMRequest(BaseModel):

@@ -29,6 +29,7 @@ from pydantic import ValidationError
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.compat import LegacyParserAPI
 from verification.catalog.spec import ScaffoldSpec
+from verification.llm.base import MAX_REPLY_CHARS
 
 # fenced_blocks: code mode reads its program from the blocks, as it did from here.
 from verification.llm.reply_blocks import (
@@ -45,6 +46,7 @@ __all__ = [
     "MAX_ANSWER_CHARS",
     "MAX_DEPTH",
     "MAX_INT_DIGITS",
+    "MAX_REPLY_CHARS",
     "UNFENCED_WINDOW",
     "ParsedAnswer",
     "ResponseParser",
@@ -69,7 +71,6 @@ UNFENCED_WINDOW = 128 * 1024
 _JSON_TAGS = {"", "json"}
 _JSONISH = re.compile("\\{[\\s>\u200b-\u200d\u2060\ufeff]*[\"']")
 """The start of an object with a quoted key: JSON (or a dict) somewhere it must not be."""
-MAX_REPLY_CHARS = 8 * 1024 * 1024
 _FENCE_ON_LAST_LINE = re.compile(r"[}\]]\s*(`{3,}|~{3,})\s*\Z")
 """An answer block's body that ends in its own closing fence, written on the JSON's last
 line: CommonMark closes a fence only on a line of its own."""

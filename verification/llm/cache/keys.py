@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from verification.llm.base import LLMRequest, LLMResponse
+from verification.llm.base import MAX_REPLY_CHARS, LLMRequest, LLMResponse
 from verification.llm.cache.schema import CACHE_FORMAT
 from verification.store.urls import server_of
 
@@ -66,5 +66,10 @@ def cache_key(provider: str, base_url: str | None, request: LLMRequest) -> str:
 
 def is_complete(response: LLMResponse) -> bool:
     """Whether ``response`` is an answer worth serving again: the model ended its turn
-    (:data:`COMPLETE_STOP_REASONS`) and said something."""
-    return response.stop_reason in COMPLETE_STOP_REASONS and bool(response.content.strip())
+    (:data:`COMPLETE_STOP_REASONS`) and said something no longer than a reply the parser
+    reads (a server's 50 MB reply filled the cache with what no run judges: hunt qq)."""
+    return (
+        response.stop_reason in COMPLETE_STOP_REASONS
+        and len(response.content) <= MAX_REPLY_CHARS
+        and bool(response.content.strip())
+    )
