@@ -23,7 +23,7 @@ def test_the_summary_row_states_the_size_envelope(watched: Watched, kmp_sweep: S
     summary = json.loads((run_dir / "reports" / "summary.json").read_text())["scaffolds"]["kmp"]
     # kmp's length 8 draws some inputs again: it is decided on those it has, and says so
     short = [str(p["size"]) for p in summary["sweep"] if p["short_oc"]]
-    said = "holds across the whole range tried (8 to 16 text length)"
+    said = "holds across the whole range tried (text length 8 to 16)"
     if short:
         said += f"; {' and '.join(short)} decided on fewer inputs than the plan's cap"
     assert summary["envelope"] == said
@@ -133,6 +133,6 @@ def test_a_size_decided_short_states_its_own_claim(
         (tmp_path / "index.html").write_text(render_page(data))
         watched.open((tmp_path / "index.html").as_uri())
         said = watched.page.locator('#curves p.size-claim[data-scaffold="kmp"][data-size="8"]')
-        assert said.all_inner_texts() == [f"kmp at 8 text length: {claim}"]
+        assert said.all_inner_texts() == [f"kmp at text length 8: {claim}"]
         assert watched.page.locator('#curves p.size-oc[data-scaffold="kmp"]').count() == 1
     assert not watched.errors and not watched.requests

@@ -25,6 +25,7 @@ from tests.support.copies import cases_asked, first_of_each_input
 from tests.support.draws import drawing_each_case_once
 from verification.cases import parse_case_id
 from verification.catalog import Catalog, default_catalog
+from verification.catalog.sizes import in_units
 from verification.certify.envelope import CASES_PER_SIZE, size_plan, sweep_cases, sweep_sizes
 from verification.certify.envelope_search import search_for
 from verification.certify.operating import operating_characteristic
@@ -259,7 +260,8 @@ def test_the_size_curve_certifies_up_to_the_last_size_the_script_answers_right(
         assert point.interval_95 == pytest.approx(_wilson_by_roots(rate * point.n, point.n))
     report = (output / "reports" / "kmp.md").read_text()
     n = by_size[sizes[2]].n
-    said = f"up to {cutoff} {spec.size.unit}; fails from {sizes[2]} ({by_size[sizes[2]].status}): "
+    failing = by_size[sizes[2]].status
+    said = f"up to {in_units(cutoff, spec.size.unit)}; fails from {sizes[2]} ({failing}): "
     assert f"**Size envelope: {md_cell(said)}{n} wrong " in report
     cut = decide(plan, [0.0] * plan.cap)
     assert f"| {limited} | {cut.n} |" in report

@@ -389,7 +389,7 @@ def test_a_budget_limited_size_fails_at_its_size_and_the_envelope_stops_there() 
     assert results.certified_up_to == 9 and results.fails_from == 12  # 24 comes after it
     assert not results.holds_across_range
     assert results.envelope == (
-        "up to 9 text length; fails from 12 (FAILED): 0 wrong and 10 truncated of 10, "
+        "up to text length 9; fails from 12 (FAILED): 0 wrong and 10 truncated of 10, "
         "budget-limited"
     )
     assert results.per_size[6] == (10.0, 10) and results.per_size[12] == (0.0, 10)

@@ -78,7 +78,7 @@ def test_n_queens_smallest_board_states_its_own_risk(tmp_path: Path) -> None:
     assert f"| CERTIFIED, ended short at {small.n} |" in envelope
     assert "- Size 4: By this plan (standard: a look every 10 cases from 20, at most" in envelope
     assert claim in envelope and "- Size 8:" not in envelope
-    said = "holds across the whole range tried (4 to 8 board side); 4 decided on fewer inputs"
+    said = "holds across the whole range tried (board side 4 to 8); 4 decided on fewer inputs"
     assert f"**Size envelope: {said}" in report.replace("\\(", "(").replace("\\)", ")")
     summary = json.loads((run.paths.reports / "summary.json").read_text())["scaffolds"]
     sweep = {point["size"]: point for point in summary["n_queens"]["sweep"]}

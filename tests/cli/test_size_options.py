@@ -14,6 +14,7 @@ import pytest
 
 from verification.cases import TIERS
 from verification.catalog import default_catalog
+from verification.catalog.sizes import in_units
 from verification.certify.envelope import sweep_plan
 from verification.cli import main
 from verification.errors import ConfigurationError
@@ -102,7 +103,9 @@ def test_the_listed_ranges_are_what_the_options_accept(
     for size in outside:
         with pytest.raises(ConfigurationError) as refused:
             sweep_plan(spec, [size], per_size=2)
-        assert f"--sizes {size} is outside the sizes a sweep honours, {named}" in str(refused.value)
+        # A count before its noun, a measure named before its sizes (hunt mm).
+        said = f"--sizes {size} is outside the sizes a sweep honours, "
+        assert said + in_units(named, spec.size.unit) + " (" in str(refused.value)
 
 
 def test_a_size_refused_on_the_command_line_names_the_range_list_shows(

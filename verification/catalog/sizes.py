@@ -15,7 +15,28 @@ from typing import Any
 from verification.cases import TIERS, Tier
 from verification.errors import SpecError
 
-__all__ = ["MAX_AXIS_SIZE", "STRESS_FACTOR", "STRESS_TIERS", "SWEEP_TIERS", "SizeAxis"]
+__all__ = [
+    "MAX_AXIS_SIZE",
+    "STRESS_FACTOR",
+    "STRESS_TIERS",
+    "SWEEP_TIERS",
+    "SizeAxis",
+    "in_units",
+]
+
+
+def in_units(sizes: object, unit: str) -> str:
+    """``sizes`` (a size, a range or a list of them) with a size axis's ``unit``, as a
+    sentence reads them: a count before its noun, a measure named before its value (hunt
+    mm: "up to 48 length of the longer string").
+
+    Examples
+    --------
+    >>> in_units(12, "vertices"), in_units("8 to 16", "text length")
+    ('12 vertices', 'text length 8 to 16')
+    """
+    return f"{unit} {sizes}" if " " in unit.strip() else f"{sizes} {unit}"
+
 
 MAX_AXIS_SIZE = 1_000_000
 """The largest size an axis may name (the catalog's largest is 1,024): the sizes a tier

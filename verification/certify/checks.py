@@ -31,6 +31,7 @@ from verification.cases import TIERS, TestCase, Tier
 from verification.catalog import Catalog, default_catalog
 from verification.catalog.drawing import draw_case
 from verification.catalog.plugin_clock import timed_out_after
+from verification.catalog.sizes import in_units
 from verification.catalog.spec import STRESS_TIERS, ScaffoldSpec
 from verification.certify.case_checks import (
     CALIBRATION_SEED,
@@ -167,7 +168,7 @@ def _check_code_ladder(spec: ScaffoldSpec) -> str:
     for size in spec.code_ladder:
         _check_size_draw(spec, "standard", size, 0)
     sizes = ", ".join(f"{size:,}" for size in spec.code_ladder)
-    return f"code mode's ladder draws and reads back at {sizes} {spec.size.unit}"
+    return f"code mode's ladder draws and reads back at {in_units(sizes, spec.size.unit)}"
 
 
 def _stress_summary(spec: ScaffoldSpec) -> str:
@@ -175,7 +176,8 @@ def _stress_summary(spec: ScaffoldSpec) -> str:
     if axis.stress is None:
         return f"no stress range: {axis.stress_limit}"
     low, high = axis.stress
-    said = f"{low}..{high} {axis.unit}, budget {spec.max_output_tokens_at(high)} tokens at {high}"
+    budget = spec.max_output_tokens_at(high)
+    said = f"{in_units(f'{low}..{high}', axis.unit)}, budget {budget} tokens at {high}"
     return f"{said}; {axis.stress_limit}" if axis.stress_limit else said
 
 

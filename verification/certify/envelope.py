@@ -25,6 +25,7 @@ from typing import Any
 
 from verification.cases import TestCase, Tier, case_id
 from verification.catalog.drawing import draw_case, plan_tier_counts
+from verification.catalog.sizes import in_units
 from verification.catalog.spec import SWEEP_TIERS, ScaffoldSpec
 from verification.certify.answers import CaseScores, TestResult, look_windows
 from verification.certify.input_keys import input_key, later_copies
@@ -127,7 +128,7 @@ def sweep_plan(
             each += f", stress {stress[0]}..{stress[1]}" if stress else ""
             raise ConfigurationError(
                 f"{spec.name}: --sizes {size} is outside the sizes a sweep honours, "
-                f"{honoured} {spec.size.unit} (its tiers {each}); choose --sizes in it"
+                f"{in_units(honoured, spec.size.unit)} (its tiers {each}); choose --sizes in it"
             )
         plan.extend((tiers[k % len(tiers)], k // len(tiers), size) for k in range(per_size))
     return plan
@@ -368,12 +369,12 @@ def envelope_sentence(points: Sequence[SizePoint], unit: str) -> str:
     caveat = _decided_short(points)
     if holds_across_range(points):
         return (
-            f"holds across the whole range tried ({points[0].size} to {points[-1].size} {unit})"
-            + caveat
+            "holds across the whole range tried "
+            f"({in_units(f'{points[0].size} to {points[-1].size}', unit)})" + caveat
         )
     reached = certified_up_to(points)
     if reached is not None:
-        said = f"up to {reached} {unit}"
+        said = f"up to {in_units(reached, unit)}"
     elif points[0].status == "INCOMPLETE":  # nothing failed there: it was not decided
         said = "undecided from the smallest size tried"
     else:

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from verification.cases import parse_case_id
+from verification.catalog.sizes import in_units
 from verification.catalog.spec import ScaffoldSpec
 from verification.certify.costs import scaffold_cost
 from verification.certify.envelope import SizePoint, honoured_sizes
@@ -209,7 +210,7 @@ class EnvelopeResult:
             held = "certified at none of the sizes tried"
         else:
             held = f"certified {f'from {smallest} ' if below else ''}up to "
-            held += f"{self.certified_up_to} {self.unit}"
+            held += in_units(self.certified_up_to, self.unit)
         if self.fails_from is None and not self.stopped and self.tried:
             held += ", the largest size tried"
         if below and self.certified_up_to is not None:
@@ -279,28 +280,28 @@ def stop_sentence(record: EnvelopeRecord, unit: str, basis: CostBasis | None) ->
         worst, beside = record.next_worst_usd, record.next_beside_usd
         if worst is None:  # the size was started, and the budget refused some of its cases
             return (
-                f"the search stopped at {record.next_size} {unit}: the --max-cost budget{cap} "
-                "stopped the run before that size had answers enough to decide it"
+                f"the search stopped at {in_units(record.next_size, unit)}: the --max-cost "
+                f"budget{cap} stopped the run before that size had answers enough to decide it"
             )
         if beside is None:  # a manifest from before the sum was kept
             return (
-                f"the search stopped before {record.next_size} {unit}: its worst case "
+                f"the search stopped before {in_units(record.next_size, unit)}: its worst case "
                 f"(${worst:.4f}), added to what the run had spent and held, would pass the "
                 f"--max-cost budget{cap}"
             )
         if limit is not None and worst + beside <= limit:  # the budget had refused a case
             return (
-                f"the search stopped before {record.next_size} {unit}: the --max-cost "
+                f"the search stopped before {in_units(record.next_size, unit)}: the --max-cost "
                 f"budget{cap} had already stopped the run starting cases"
             )
         return (
-            f"the search stopped before {record.next_size} {unit}: its worst case "
+            f"the search stopped before {in_units(record.next_size, unit)}: its worst case "
             f"(${worst:.4f}) on top of ${beside:.4f} already spent, held or asked beside it "
             f"comes to ${worst + beside:.4f}, past the --max-cost budget{cap}"
         )
     if record.stopped == "incomplete":
         return (
-            f"the search stopped at {record.next_size} {unit}: too few answers there to "
+            f"the search stopped at {in_units(record.next_size, unit)}: too few answers there to "
             "decide it (see the errors)"
         )
     return ""

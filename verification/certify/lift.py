@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from verification.catalog.sizes import in_units
 from verification.certify.answers import CaseScores
 from verification.certify.envelope_search import EnvelopeResult
 from verification.certify.input_keys import by_unit, shared_units
@@ -292,7 +293,7 @@ def _reach(
             else "at none of the sizes tried"
         )
     else:
-        said = f"up to {up_to} {lift.unit}"
+        said = f"up to {in_units(up_to, lift.unit)}"
         if fails is None and all(row.size is not None and row.size <= up_to for row in lift.sizes):
             said += " (the whole range tried)"
     if fails is not None:
@@ -344,7 +345,7 @@ def lift_sentence(lift: Lift) -> str:
         lowered = []
     elif lifted:
         best = max(lifted, key=lambda row: row.comparison.difference)
-        at = f" at {_sizes(lifted)} {lift.unit}" if lift.sizes else ""
+        at = f" at {in_units(_sizes(lifted), lift.unit)}" if lift.sizes else ""
         at_best = f" at {best.size}" if lift.sizes else ""
         by = f"{100 * best.comparison.difference:+.1f} pp{at_best}"
         adds = f"The scaffold lifts the pass rate{at} (by {by})"
@@ -352,7 +353,9 @@ def lift_sentence(lift: Lift) -> str:
         adds = f"The scaffold adds nothing detectable {where}"
     if lowered:
         adds += (
-            f", and lowers it at {_sizes(lowered)} {lift.unit}" if lift.sizes else ", and lowers it"
+            f", and lowers it at {in_units(_sizes(lowered), lift.unit)}"
+            if lift.sizes
+            else ", and lowers it"
         )
     ratio = lift.overall.token_ratio
     bare, scaffold = lift.overall.bare_tokens, lift.overall.scaffold_tokens

@@ -137,7 +137,7 @@
       // A size decided on fewer inputs than its plan's cap claims that plan's OC read on
       // them: said wherever the sizes' own claim is (hunt ee: a quick run hid it).
       (r.sweep || []).forEach(function (point) {
-        if (point.short_oc) box.appendChild(el("p", { "class": "note size-claim", "data-scaffold": name, "data-size": point.size }, name + " at " + point.size + " " + r.size_unit + ": " + point.short_oc));
+        if (point.short_oc) box.appendChild(el("p", { "class": "note size-claim", "data-scaffold": name, "data-size": point.size }, name + " at " + inUnits(point.size, r.size_unit) + ": " + point.short_oc));
       });
     });
   }
@@ -158,7 +158,10 @@
     t.appendChild(body);
     return t;
   }
-  function sized(size, unit, none) { return size === null || size === undefined ? none : size + " " + unit; }
+  // A count before its noun ("12 vertices"), a measure named before its value ("text length 48"),
+  // as the reports' sentences read (verification.catalog.sizes.in_units).
+  function inUnits(sizes, unit) { return /\s/.test(unit.trim()) ? unit + " " + sizes : sizes + " " + unit; }
+  function sized(size, unit, none) { return size === null || size === undefined ? none : inUnits(size, unit); }
 
   function statusAt(rows, size, field) {
     // " (FAILED)": the status of the size an envelope fails from, as the reports say it
