@@ -369,3 +369,23 @@ def test_a_package_scaffold_module_that_does_not_load_is_named_with_its_line(
     assert raised.value.exit_code == 2
     assert said.startswith(f"scaffold module {package}.my_scaffold does not load (")
     assert f"{module}, line {line}" in said and error in said
+
+
+def test_a_category_package_that_does_not_load_is_named_with_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hunt rr: a category's __init__.py that raised still ended every command with exit 4.
+    package = f"newcomer_{uuid.uuid4().hex}"
+    category = tmp_path / package / "my_category"
+    category.mkdir(parents=True)
+    (tmp_path / package / "__init__.py").write_text("", encoding="utf-8")
+    (category / "__init__.py").write_text("\n\nraise RuntimeError('half written')\n", "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        with pytest.raises(VerificationError) as raised:
+            _scaffold_module(f"{package}.my_category")
+    finally:
+        sys.modules.pop(package, None)
+    said = str(raised.value)
+    assert raised.value.exit_code == 2
+    assert f"{category / '__init__.py'}, line 3" in said and "RuntimeError: half written" in said

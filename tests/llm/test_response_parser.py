@@ -885,6 +885,13 @@ def test_a_closing_fence_written_twice_is_a_stray_closer_not_an_answer_cut_off(g
     assert (parsed.failed_level, parsed.answer, parsed.leniency) == (None, answer, ())
 
 
+def test_an_empty_fence_opened_after_prose_is_an_answer_cut_off() -> None:
+    # Hunt rr: the stray-closer rule took the draft the model had just withdrawn.
+    draft = fenced(another_expected("kmp"))
+    text = WORK + draft + "\n\nWait, that is wrong. The correct answer is:\n\n```\n"
+    assert_level_1(extract("kmp", text), "unclosed")
+
+
 def test_a_closing_fence_on_the_answer_s_last_line_says_so() -> None:
     text = WORK + "```json\n" + json.dumps(expected("kmp")) + "```\n"
     assert_level_1(extract("kmp", text), "closing ``` stands on its last line")

@@ -12,10 +12,13 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.support.fake_server import FakeModelServer, RecordedRequest, Reply, anthropic_error
 from verification.cli import main
 from verification.llm.base import LLMResponse
+from verification.llm.credentials import LONG_SECRET, RUN_REDACTED, redact
 from verification.llm.limiter import AdaptiveLimiter
 from verification.store.journal import read_journal
 from verification.store.records import MAX_TOKEN_COUNT
@@ -160,3 +163,43 @@ def test_content_null_is_an_empty_reply_failing_at_level_1(
     assert (record.outcome, record.level) == ("failed", 1)
     assert record.reason == "the reply is empty"
     assert len(server.requests) == 1
+
+
+def _redacted_by_brute_force(text: str, secret: str) -> str:
+    """The oracle: every run of RUN_REDACTED or more of the secret's characters in a row,
+    any case, found by trying every start in the text and every start in the secret."""
+    low, key = text.lower(), secret.lower()
+    hidden = [False] * len(text)
+    for i in range(len(text)):
+        for j in range(len(key)):
+            n = 0
+            while i + n < len(text) and j + n < len(key) and low[i + n] == key[j + n]:
+                n += 1
+            if n >= RUN_REDACTED:
+                hidden[i : i + n] = [True] * n
+    out, i = [], 0
+    while i < len(text):
+        if hidden[i]:
+            while i < len(text) and hidden[i]:
+                i += 1
+            out.append("<redacted>")
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+@settings(max_examples=300)
+@given(
+    secret=st.text(alphabet="abcAB-_01", min_size=LONG_SECRET, max_size=40),
+    cuts=st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), max_size=4),
+    noise=st.lists(st.text(alphabet="abcAB-_01 x", max_size=15), min_size=5, max_size=5),
+)
+def test_redaction_finds_every_long_run_of_a_long_secret(
+    secret: str, cuts: list[tuple[int, int]], noise: list[str]
+) -> None:
+    # Hunt rr: the search by every run's start took seconds on an 8 MB reply; the search by
+    # aligned blocks must find what it found.
+    pieces = [secret[a : a + b].swapcase() if a % 2 else secret[a : a + b] for a, b in cuts]
+    text = "".join(n + p for n, p in zip(noise, [*pieces, ""], strict=False))
+    assert redact(text, [secret]) == _redacted_by_brute_force(text, secret)

@@ -248,3 +248,15 @@ def test_the_failures_of_a_bare_arm_are_asked_bare_again(
     assert {(r.case_id, r.arm, r.raw_response) for r in answered} == {
         (i, "bare", f"bare {i}") for i in ids
     }
+    # The estimate prices the prompt the rerun sends: the bare one, as the pair's bare arm
+    # (hunt rr: it priced the scaffold's, three times the tokens).
+    estimate = [
+        *("verify", "--rerun-failed", bare.name, "--output", str(output), "--estimate"),
+        *("--provider", "anthropic", "--model", "claude-haiku-4-5"),
+    ]
+    capsys.readouterr()
+    assert main(estimate) == 0
+    alone = [line for line in capsys.readouterr().out.splitlines() if line.startswith("kmp ")]
+    assert main([*estimate, "--baseline", "none"]) == 0
+    pair = capsys.readouterr().out.split("--baseline arm bare:")[1].split("--baseline arm")[0]
+    assert alone and alone == [line for line in pair.splitlines() if line.startswith("kmp ")]

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from verification.cli import main
+from verification.reports.pruning import ALREADY_PRUNED
 from verification.store.locks import RunLock
 
 DRY = ["--provider", "reference", "--cases", "4"]
@@ -195,3 +196,9 @@ def test_prune_leaves_no_link_to_a_report_it_removed_nor_a_comparison_quoting_re
     text = summary.read_text("utf-8")
     assert "](kmp.md)" not in text and "| kmp | **" in text
     assert "](kmp.md)" in (newer / "reports" / "summary.md").read_text("utf-8")
+    # Written again after the prune, the page quotes no pruned reply: a later prune keeps it
+    # and has nothing to do (hunt rr: removed each time, and the run "pruned" again).
+    assert main(["compare", older.name, newer.name, "--html", "--output", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert main(["prune", "--keep", "1", "--output", str(tmp_path)]) == 0
+    assert page.is_file() and ALREADY_PRUNED in capsys.readouterr().out

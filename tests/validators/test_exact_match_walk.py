@@ -198,6 +198,8 @@ def test_a_path_is_judged_as_the_item_by_item_walk_judges_it(
         ({"r": [True]}, {"r": [False]}, "$.r[0]: expected false, got true"),
         ({"r": False}, {"r": 0}, "$.r: expected number 0, got false"),
         ({"v": "B"}, {"v": "A"}, '$.v: expected "A", got "B"'),
+        # Hunt rr: JSON keeps a bidi override, U+2028 and C1 controls as they are.
+        ({"v": "B\u202e\u2028\x85X"}, {"v": "A"}, '$.v: expected "A", got "B\\u202e\\u2028\\x85X"'),
     ],
 )
 def test_a_difference_is_said_in_the_answer_s_json_words(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import logging
+import os
 import pkgutil
 import traceback
 from collections.abc import Iterable, Iterator, Mapping
@@ -122,7 +123,7 @@ def _package_modules() -> Iterator[ModuleType]:
     for category in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if not category.ispkg:
             continue
-        package = importlib.import_module(f"{__name__}.{category.name}")
+        package = _scaffold_module(f"{__name__}.{category.name}")  # its __init__ too
         for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
             yield _scaffold_module(f"{package.__name__}.{info.name}")
 
@@ -152,9 +153,10 @@ def _where(exc: BaseException, name: str) -> str:
     syntax error's own place), or the module's name where no frame of it is known."""
     if isinstance(exc, SyntaxError) and exc.filename:
         return f"{exc.filename}, line {exc.lineno}"
-    tail = name.rsplit(".", 1)[-1] + ".py"
+    last = name.rsplit(".", 1)[-1]
+    tails = (f"{os.sep}{last}.py", f"{os.sep}{last}{os.sep}__init__.py")  # a module, a package
     frames = [
-        frame for frame in traceback.extract_tb(exc.__traceback__) if frame.filename.endswith(tail)
+        frame for frame in traceback.extract_tb(exc.__traceback__) if frame.filename.endswith(tails)
     ]
     return f"{frames[-1].filename}, line {frames[-1].lineno}" if frames else name
 

@@ -33,11 +33,13 @@ def print_estimate(
     several: bool,
     refused: Mapping[str, bool],
     outputs: str,
+    reruns: str | None = None,
 ) -> int:
     """Print the estimate of ``verify`` over ``scaffolds`` (each model's, each arm's of a
     ``baseline`` pair, the plan's cases and any sweep), or refuse: ``refused`` says which of
     ``--resume`` and ``--shard`` were given, ``outputs`` names the outputs of a run that
-    were (empty: none). Returns the exit code."""
+    were (empty: none); ``reruns`` the run whose failures are asked again (a bare arm's are
+    asked bare, and priced so). Returns the exit code."""
     from verification.certify.sequential import fixed_plan
     from verification.llm.prompt_builder import PromptBuilder
     from verification.run.estimate import (
@@ -66,6 +68,12 @@ def print_estimate(
     arms: list[tuple[str | None, PromptBuilder]] = [
         (None, PromptBuilder(settings.scaffolds_dir, overrides=overrides))
     ]
+    if reruns is not None and baseline is None:  # as the runner asks them (rerun_arm)
+        from verification.run.resuming import rerun_arm
+        from verification.store.paths import RunPaths
+
+        rerun = RunPaths(settings.results_dir, reruns).read_manifest()
+        arms = [(None, rerun_arm(rerun, arms[0][1])[0])]
     if baseline is not None:  # a pair makes two runs: each arm priced, then both
         from verification.compose.baseline import arm_builders
 

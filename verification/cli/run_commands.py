@@ -146,6 +146,7 @@ class RunCommands(CommandsBase):
                 several=several,
                 refused={"--resume": bool(resume), "--shard": shard is not None},
                 outputs=named,
+                reruns=rerun_failed,
             )
         if baseline is not None:
             if resume or estimate:

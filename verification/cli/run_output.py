@@ -43,12 +43,19 @@ def larger_budget(budget: float, spent: float | None) -> float:
     --------
     >>> larger_budget(1.0, 0.8), larger_budget(1.0, 7350.0), larger_budget(0.0045, None)
     (2.0, 15000.0, 0.009)
+    >>> larger_budget(1e-13, None), larger_budget(5e-324, None) > 0
+    (2e-13, True)
     """
-    wanted = 2 * max(budget, spent or 0.0)
-    if not wanted > 0:
+    wanted = min(2 * max(budget, spent or 0.0), sys.float_info.max)
+    if not 0 < wanted < math.inf:
         return wanted
-    step = 10.0 ** (math.floor(math.log10(wanted)) - 1)
-    return round(math.ceil(wanted / step - 1e-9) * step, 12)
+    places = 1 - math.floor(math.log10(wanted))  # two significant figures
+    step = 10.0**-places
+    if step == 0.0 or not math.isfinite(step):  # past what a double holds: as it is
+        return wanted
+    return min(
+        max(round(math.ceil(wanted / step - 1e-9) * step, places), wanted), sys.float_info.max
+    )
 
 
 def say_how_to_resume(

@@ -16,6 +16,7 @@ from typing import Any
 from verification.store.urls import url_credentials, without_credentials
 
 __all__ = [
+    "LONG_SECRET",
     "RUN_REDACTED",
     "redact",
     "redact_known",
@@ -26,37 +27,45 @@ __all__ = [
 
 
 RUN_REDACTED = 12
-"""Characters of a secret in a row that are redacted wherever they stand: a server that
+"""Characters of a long secret in a row that are redacted wherever they stand: a server that
 echoes a key cut short by one character, or without its ``sk-ant-`` prefix, says almost
 all of it (hunt qq)."""
+
+LONG_SECRET = 20
+"""A secret at least this long (an API key) is found by any :data:`RUN_REDACTED` of its
+characters in a row, whatever the case of its letters; a shorter one (a URL's user name, a
+short password) only as it is, so that no word of a reply that shares its letters is
+redacted (a proxy's user ``certification`` took "Certification" out of answers: hunt rr)."""
 
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 """Letters folded without changing the text's length, so a match's place is its place."""
 
 
 def redact(text: str, secrets: Iterable[str | None]) -> str:
-    """``text`` with every secret (of 4 characters or more) replaced by ``<redacted>``,
-    whatever the case of its ASCII letters, and with every run of :data:`RUN_REDACTED` or
-    more of a longer secret's characters in a row (a key echoed cut short, or without its
-    prefix).
+    """``text`` with every secret (of 4 characters or more) replaced by ``<redacted>``, and
+    with every run of :data:`RUN_REDACTED` or more of a :data:`LONG_SECRET`'s characters in
+    a row, whatever the case of its ASCII letters (a key echoed cut short, upper-cased or
+    without its prefix).
 
     Examples
     --------
-    >>> redact("key SK-ANT-API03-ABCDEFGHIJ, or ant-api03-abcdefghi", ["sk-ant-api03-abcdefghij"])
+    >>> key = "sk-ant-api03-abcdefghijklmnop"
+    >>> redact("key SK-ANT-API03-ABCDEFGHIJKLMNOP, or api03-abcdefghijklmno", [key])
     'key <redacted>, or <redacted>'
+    >>> redact("the Certification step, user certification", ["certification"])
+    'the Certification step, user <redacted>'
     """
-    wanted = {s.translate(_ASCII_LOWER) for s in secrets if s and len(s) >= 4}
+    wanted = {s for s in secrets if s and len(s) >= 4}
     if not wanted or not text:
         return text
-    folded = text.translate(_ASCII_LOWER)
     spans: list[tuple[int, int]] = []
+    folded: str | None = None
     for secret in wanted:
-        width = min(len(secret), RUN_REDACTED)
-        for piece in {secret[i : i + width] for i in range(len(secret) - width + 1)}:
-            at = folded.find(piece)
-            while at >= 0:
-                spans.append((at, at + width))
-                at = folded.find(piece, at + 1)
+        if len(secret) < LONG_SECRET:
+            spans += _found(text, secret)
+            continue
+        folded = text.translate(_ASCII_LOWER) if folded is None else folded
+        spans += _runs(folded, secret.translate(_ASCII_LOWER))
     if not spans:
         return text
     kept, end = [], 0
@@ -64,6 +73,39 @@ def redact(text: str, secrets: Iterable[str | None]) -> str:
         kept += [text[end:start], "<redacted>"]
         end = stop
     return "".join([*kept, text[end:]])
+
+
+def _found(text: str, secret: str) -> list[tuple[int, int]]:
+    """Where ``secret`` stands in ``text``, as it is."""
+    spans, at = [], text.find(secret)
+    while at >= 0:
+        spans.append((at, at + len(secret)))
+        at = text.find(secret, at + 1)
+    return spans
+
+
+def _runs(text: str, secret: str) -> list[tuple[int, int]]:
+    """Where :data:`RUN_REDACTED` or more of ``secret``'s characters stand in a row in
+    ``text``. Such a run holds one of the secret's blocks of half that length that start at
+    a multiple of it, whole: each block is looked for (a few passes over the text, in C,
+    where every run's start took one each), and a hit is grown both ways while the text
+    follows the secret."""
+    half = RUN_REDACTED // 2
+    spans = []
+    for block in range(0, len(secret) - half + 1, half):
+        piece = secret[block : block + half]
+        at = text.find(piece)
+        while at >= 0:
+            start, first = at, block
+            while start > 0 and first > 0 and text[start - 1] == secret[first - 1]:
+                start, first = start - 1, first - 1
+            stop, last = at + half, block + half
+            while stop < len(text) and last < len(secret) and text[stop] == secret[last]:
+                stop, last = stop + 1, last + 1
+            if stop - start >= RUN_REDACTED:
+                spans.append((start, stop))
+            at = text.find(piece, at + 1)
+    return spans
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

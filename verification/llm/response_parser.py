@@ -332,10 +332,16 @@ class ResponseParser(LegacyParserAPI):
         blocks = code_blocks(text, lines)
         if blocks and not blocks[-1].closed:
             last = blocks[-1]
-            if len(blocks) > 1 and last.tag == "" and not last.body.strip():
-                # A closing fence written twice after a whole block opens an empty one that
-                # never closes: a stray closer, no text (hunt oo), where a tagged or a
-                # non-empty one is an answer cut off.
+            if (
+                len(blocks) > 1
+                and last.tag == ""
+                and not last.body.strip()
+                and not "".join(lines[blocks[-2].end_line : last.first_line]).strip()
+            ):
+                # A closing fence written twice, right after a whole block, opens an empty
+                # one that never closes: a stray closer, no text (hunt oo). After prose ("the
+                # correct answer is:") it is an answer begun and cut off, as a tagged or a
+                # non-empty one is (hunt rr).
                 blocks = blocks[:-1]
             elif last.tag in _JSON_TAGS and _FENCE_ON_LAST_LINE.search(last.body):
                 return (

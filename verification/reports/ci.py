@@ -66,6 +66,13 @@ def _cut(text: str, limit: int) -> str:
     return xml_text(text[: limit + 1], limit)
 
 
+def _line(text: str, limit: int) -> str:
+    """:func:`_cut` of ``text`` as one line: a line break, a bidi override or any other
+    character that is not printable escaped (a model's label or exception text forged
+    "passed" lines in CI logs: hunts pp and rr)."""
+    return _cut(printable(text[: limit + 1]), limit)
+
+
 def _refuse_other_kinds(path: Path, named: str) -> None:
     """Refuse a path that exists as anything but a regular file: a folder cannot be
     written as one, and opening a FIFO would wait for a reader for ever."""
@@ -163,10 +170,7 @@ def _scaffold_testcase(
     lines = [
         # One line each: a reason quotes the model (a label with a line break and a bidi
         # override forged "astar-simple-000: passed" lines in CI logs: hunt pp).
-        _cut(
-            printable(f"{r.test_case.id}: {_case_verdict(r)}: {r.validation_message}"),
-            _MESSAGE_CHARS,
-        )
+        _line(f"{r.test_case.id}: {_case_verdict(r)}: {r.validation_message}", _MESSAGE_CHARS)
         for r in first
         if not r.passed
     ]
@@ -228,7 +232,7 @@ class JUnitXmlReporter:
     def write(self, context: ReportContext) -> list[Path]:
         manifest = context.manifest
         root = self._root(f"scaffold certification {manifest.run_id}")
-        suite_name = xml_text(printable(_suite_name(manifest)), _MESSAGE_CHARS)
+        suite_name = _line(_suite_name(manifest), _MESSAGE_CHARS)
         suite = ET.SubElement(root, "testsuite", name=suite_name)
         ET.SubElement(
             ET.SubElement(suite, "properties"), "property", name="run_id", value=manifest.run_id
@@ -256,17 +260,17 @@ def _case_testcase(result: TestResult, classname: str) -> ET.Element:
     case = ET.Element(
         "testcase",
         classname=classname,
-        name=_cut(result.test_case.id, _MESSAGE_CHARS),
+        name=_line(result.test_case.id, _MESSAGE_CHARS),
         time=f"{result.latency_s:.3f}",
     )
     if not result.passed:
         verdict = _case_verdict(result)
         kind = "error" if result.outcome == "infra_error" else "failure"
         element = ET.SubElement(
-            case, kind, message=_cut(f"{verdict}: {result.validation_message}", _MESSAGE_CHARS)
+            case, kind, message=_line(f"{verdict}: {result.validation_message}", _MESSAGE_CHARS)
         )
         element.set("type", result.outcome)
-        element.text = _cut(result.validation_message, _BODY_CHARS)
+        element.text = _line(result.validation_message, _BODY_CHARS)
     return case
 
 
@@ -283,7 +287,7 @@ class JUnitCasesReporter(JUnitXmlReporter):
         root = self._root(f"scaffold certification {manifest.run_id}: cases")
         model = _suite_name(manifest)
         for name, results in context.results.items():
-            suite_name = _cut(f"{model}: {name}", _MESSAGE_CHARS)
+            suite_name = _line(f"{model}: {name}", _MESSAGE_CHARS)
             suite = ET.SubElement(root, "testsuite", name=suite_name)
             ET.SubElement(
                 ET.SubElement(suite, "properties"), "property", name="run_id", value=manifest.run_id
@@ -296,7 +300,7 @@ class JUnitCasesReporter(JUnitXmlReporter):
             for case_id in planned.case_ids if planned else []:
                 if case_id not in answered:
                     case = ET.SubElement(
-                        suite, "testcase", classname=suite_name, name=_cut(case_id, 200)
+                        suite, "testcase", classname=suite_name, name=_line(case_id, 200)
                     )
                     ET.SubElement(case, "skipped", message="not asked (an unfinished run)")
             for count, path in (

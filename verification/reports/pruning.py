@@ -119,7 +119,11 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
                         removed += report.suffix == ".md"
                 _unlink_in_summary(paths.reports / "summary.md", gone)
                 compared = 0
-                for other in _comparison_pages(results_dir, entry.run_id):
+                # Replies stripped now: every page of the run quotes them. Stripped before:
+                # only a page older than the stripped journal does (one `compare --html`
+                # wrote since quotes none: hunt rr).
+                older = None if pruned is not None else _mtime(paths.journal)
+                for other in _comparison_pages(results_dir, entry.run_id, older):
                     freed += _size(other)
                     other.unlink()
                     compared += 1
@@ -167,9 +171,18 @@ def _unlink_in_summary(summary: Path, gone: list[str]) -> None:
             replace_atomically(summary, plain)
 
 
-def _comparison_pages(results_dir: Path, run_id: str) -> list[Path]:
-    """The comparison pages of ``run_id`` and another run (``comparisons/<A>-vs-<B>``): each
-    quotes both runs' replies."""
+def _mtime(path: Path) -> int:
+    """When ``path`` was last written (ns); -1 where it is not there."""
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return -1
+
+
+def _comparison_pages(results_dir: Path, run_id: str, older: int | None) -> list[Path]:
+    """The comparison pages of ``run_id`` and another run (``comparisons/<A>-vs-<B>``), each
+    quoting both runs' replies as they were when written: every one (``older`` ``None``), or
+    those written before ``older`` (ns)."""
     folder = results_dir / "comparisons"
     if not folder.is_dir() or folder.is_symlink():
         return []
@@ -177,7 +190,9 @@ def _comparison_pages(results_dir: Path, run_id: str) -> list[Path]:
     for pair in sorted(folder.iterdir()):
         a, _, b = pair.name.partition("-vs-")
         page = pair / HTML_REPORT_NAME
-        if run_id in (a, b) and not pair.is_symlink() and page.is_file() and not page.is_symlink():
+        if run_id not in (a, b) or pair.is_symlink() or page.is_symlink() or not page.is_file():
+            continue
+        if older is None or _mtime(page) < older:
             pages.append(page)
     return pages
 

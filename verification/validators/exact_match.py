@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from verification.cases import TestCase
+from verification.cases import TestCase, printable
 from verification.validators.base import FieldValidator, ValidationResult
 
 __all__ = [
@@ -64,7 +64,8 @@ def _shown(value: Any) -> str:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError, RecursionError):
         text = repr(value)
-    return text[:80]
+    # Printable: JSON keeps a bidi override, U+2028 or a C1 control as it is (hunt rr).
+    return printable(text[:80])
 
 
 def _typed(value: Any) -> str:
