@@ -904,3 +904,5 @@ def test_a_block_of_work_before_the_answer_block_is_no_second_answer() -> None:
     assert (parsed.failed_level, parsed.answer, parsed.leniency) == (None, answer, ())
     earlier = fenced(another_expected("kmp")) + "\n\n"
     assert extract("kmp", WORK + earlier + fenced(answer)).leniency == ("two_final_blocks",)
+    broken = '```json\n{"positions": [1\n```\n\n'  # an answer begun, even broken (hunt rr)
+    assert extract("kmp", WORK + broken + fenced(answer)).leniency == ("two_final_blocks",)

@@ -230,7 +230,7 @@ def test_the_failures_of_a_bare_arm_are_asked_bare_again(
         != 0
     )
     said = capsys.readouterr().err
-    assert f"note: run {bare.name} is the bare arm of a --baseline pair" in said
+    assert f"note: run {bare.name} asked its cases bare" in said
     assert "continue with: " in said and "is the first (bare) run" not in said  # no pair's
     (again,) = set((output / "runs").iterdir()) - {dry, *runs.values()}
     manifest = read_manifest_file(again / "manifest.json")

@@ -146,9 +146,9 @@ def code_format(
         "(standard output is ignored).",
         "- `solve` is deterministic and keeps no state between calls: one interpreter "
         "serves many inputs, one call after another.",
-        f"- Time limit per call: {time_limit}. The first call's time includes what the "
-        "program's top level does when it is loaded. A call over it, a crash or running out "
-        "of memory fails that input.",
+        f"- Time limit per call: {time_limit}. What the program's top level does when it is "
+        "loaded counts in the next call's time (the first, and the first after any restart). "
+        "A call over it, a crash or running out of memory fails that input.",
         "- The work a trace shows (tables, one line per step) is not asked: return only the "
         "answer object.",
         "",

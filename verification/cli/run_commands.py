@@ -251,9 +251,9 @@ class RunCommands(CommandsBase):
         manifest = RunPaths(self.settings.results_dir, run_id).read_manifest()
         if recorded_arm(manifest) == "bare":
             print(
-                f"note: run {run_id} is the bare arm of a --baseline pair: its failures are "
-                "asked bare again, with no scaffold (--baseline none --rerun-failed "
-                f"{run_id} asks them both ways)",
+                f"note: run {run_id} asked its cases bare (a --baseline pair's bare arm, or "
+                "a rerun of one): its failures are asked bare again, with no scaffold "
+                f"(--baseline none --rerun-failed {run_id} asks them both ways)",
                 file=sys.stderr,
             )
 

@@ -376,10 +376,10 @@ class ResponseParser(LegacyParserAPI):
             if (
                 len(answers) > 1
                 and not "".join(lines[answers[-2].end_line : final.first_line]).strip()
-                and isinstance(_decode(answers[-2].body)[0], dict)
+                and answers[-2].body.lstrip().startswith("{")
             ):
-                # An answer before the answer: a block of work (a table's rows, each a
-                # list) is none (hunt oo: counted as a second answer block).
+                # An answer before the answer, even a broken one: a block of work (a
+                # table's rows, each a list) is none (hunt oo: counted as a second answer).
                 leniency = ("two_final_blocks", *leniency)
             return value, _noting_text_after(leniency, after), problem
         if any(_JSONISH.search(b.body) for b in blocks):
