@@ -144,3 +144,29 @@ def test_a_server_without_the_batches_api_says_so_and_to_run_without_batch(
     server_env.script([kmp_messages(SEED, CASES)] * CASES)
     argv = ["verify", "kmp", "--provider", "anthropic", "--model", MODEL, "--cases", str(CASES)]
     assert main([*argv, "--seed", str(SEED), "--output", str(tmp_path / "live")]) == 0
+
+
+def test_a_processing_status_the_api_does_not_document_is_said_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Hunt qq: an unknown status was polled as in progress for the whole deadline, unsaid.
+    from types import SimpleNamespace
+
+    from verification.llm.batches import _status
+
+    counts = SimpleNamespace(processing=1, succeeded=0, errored=0, canceled=0, expired=0)
+    odd = SimpleNamespace(
+        id="msgbatch_odd",
+        processing_status="zzz_unknown",
+        request_counts=counts,
+        created_at=None,
+        results_url=None,
+    )
+    known = SimpleNamespace(**{**vars(odd), "processing_status": "in_progress"})
+    with caplog.at_level("WARNING"):
+        assert not _status(odd).ended and not _status(odd).ended and not _status(known).ended
+    said = [r.getMessage() for r in caplog.records if "none the API documents" in r.getMessage()]
+    assert said == [
+        "batch msgbatch_odd: processing status zzz_unknown is none the API documents; waited "
+        "on as in progress until VERIFY_BATCH_DEADLINE"
+    ]

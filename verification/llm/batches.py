@@ -273,11 +273,25 @@ def _batch_id(batch: object) -> str:
     return batch_id
 
 
+_KNOWN_STATUSES = frozenset({"in_progress", "canceling", "ended"})
+"""The Message Batches API's processing statuses."""
+_UNKNOWN_SEEN: set[str] = set()
+
+
 def _status(batch: object) -> BatchStatus:
     """A listed or retrieved batch's status; else the body is no batch."""
     status = getattr(batch, "processing_status", None)
     if not isinstance(status, str):
         raise NotAReply(f"processing_status is {type(status).__name__}, not a string")
+    if status not in _KNOWN_STATUSES and status not in _UNKNOWN_SEEN:
+        # Polled as in progress until its deadline: said once, not silently (hunt qq).
+        _UNKNOWN_SEEN.add(status)
+        logger.warning(
+            "batch %s: processing status %s is none the API documents; waited on as in "
+            "progress until VERIFY_BATCH_DEADLINE",
+            printable(str(getattr(batch, "id", "?")), 80),
+            printable(status, 60),
+        )
     counts = getattr(batch, "request_counts", None)
     numbers = [getattr(counts, kind, None) for kind in _COUNTS]
     created = getattr(batch, "created_at", None)
