@@ -20,6 +20,7 @@ from tests.support.calibrations import calibrating_each_case_once
 from tests.support.draws import drawing_each_case_once
 from verification.cases import parse_case_id
 from verification.catalog import Catalog, default_catalog
+from verification.catalog.sizes import in_units
 from verification.catalog.spec import OutputBudget, ScaffoldSpec
 from verification.certify.envelope import honoured_sizes, run_split
 from verification.certify.envelope_search import envelope_result, search_for
@@ -309,5 +310,6 @@ def test_a_size_left_incomplete_by_errors_stops_the_search_saying_so(tmp_path: P
     assert course.tried == [first, climbed] and course.stopped == "incomplete"
     assert course.next_size == climbed
     outcome = envelope_result(run.results[SPEC.name], run.manifest, ())
-    assert outcome is not None and f"stopped at {climbed}" in outcome.stopped
+    said = f"stopped at {in_units(climbed, SPEC.size.unit)}"
+    assert outcome is not None and said in outcome.stopped
     assert outcome.tried[-1].status == "INCOMPLETE"
