@@ -38,7 +38,7 @@ from verification.llm.prompt_builder import PromptBuilder
 from verification.llm.providers import build_provider
 from verification.run.attempts import Attempts, Job, ProgressCallback
 from verification.run.batch_log import BATCH_FILE
-from verification.run.budget import CostBudget, cost_basis
+from verification.run.budget import CostBudget, cost_basis, stopped_by_budget
 from verification.run.call_log import CALL_FILE, CallLog, in_flight
 from verification.run.growth import SizeGrowth
 from verification.run.manifest import ended_manifest, manifest_for
@@ -429,7 +429,11 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
                 records,
                 interrupted=interrupted,
                 basis=basis,
-                stopped_by_budget=bool(attempts.budget and attempts.budget.refused),
+                stopped_by_budget=stopped_by_budget(
+                    attempts.budget.refused if attempts.budget else 0,
+                    plan.cases,
+                    stopping.stops or {},
+                ),
                 early_stops=stopping.stops,
             )
             paths.write_manifest(manifest)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from verification.config import RunConfig
@@ -28,7 +28,7 @@ from verification.store.pricing import (
 )
 from verification.store.records import AttemptRecord
 
-__all__ = ["CostBudget", "cost_basis"]
+__all__ = ["CostBudget", "cost_basis", "stopped_by_budget"]
 
 
 def cost_basis(
@@ -129,3 +129,20 @@ class CostBudget:
     def finish(self, key: int) -> None:
         """Release the case ``key``'s hold (what it cost is already recorded)."""
         self.reserved -= self._holds.pop(key, 0.0)
+
+
+def stopped_by_budget(refused: int, scaffolds: Iterable[str], decided: Collection[str]) -> bool:
+    """Whether the budget stopped the run short of what it needed: it refused a case or a
+    repair (``refused``) while one of its ``scaffolds`` was not ``decided`` early. A refusal
+    once every scaffold's look had decided cost nothing the run needed: a resume that
+    decided them all was told both "not missing" and "stopped at the cost budget, resume
+    with a larger one" (hunt vv).
+
+    Examples
+    --------
+    >>> stopped_by_budget(1, ["kmp"], {"kmp"}), stopped_by_budget(1, ["kmp", "lcs"], {"kmp"})
+    (False, True)
+    >>> stopped_by_budget(0, ["kmp"], ())
+    False
+    """
+    return bool(refused) and any(name not in decided for name in scaffolds)
