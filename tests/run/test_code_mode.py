@@ -343,3 +343,51 @@ def test_a_code_run_is_never_a_trace_runs_previous_comparable_run(tmp_path: Path
     summary = json.loads((output / "runs" / last / "reports" / "summary.json").read_text())
     assert summary["previous_run_id"] == first and summary["regressions"] == ["dijkstra"]
     assert code == 5
+
+
+def test_a_run_stopped_while_a_program_runs_keeps_its_reply_for_the_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hunt vv: a program's reply reached the journal only once its suite had run; a stop
+    # in between lost every paid program of the look, and the resume bought them again.
+    import asyncio
+
+    from verification.config import load_settings
+    from verification.run import code_answers
+    from verification.run.attempts import PROGRAM_NOT_RUN
+    from verification.runner import VerificationRunner
+
+    replay = _replay(tmp_path / "replay.jsonl", {program_id("dijkstra", 0): _reply(CORRECT)})
+    output = tmp_path / "out"
+    settings = load_settings(
+        provider="replay", replay_file=replay, answer="code", level="quick", cases=1,
+        results_dir=output,
+    )  # fmt: skip
+    running = asyncio.Event()
+
+    async def never_ends(*args: object, **kwargs: object) -> list[object]:
+        running.set()
+        await asyncio.Event().wait()
+        return []
+
+    monkeypatch.setattr(code_answers, "execute_suite", never_ends)
+
+    async def stopped() -> None:
+        run = asyncio.create_task(VerificationRunner(settings).run(["dijkstra"]))
+        await running.wait()
+        run.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await run
+
+    asyncio.run(stopped())
+    monkeypatch.undo()
+    (run_dir,) = (output / "runs").iterdir()
+    (kept,) = read_journal(run_dir / "results.jsonl")
+    assert (kept.outcome, kept.reason) == ("infra_error", PROGRAM_NOT_RUN)
+    assert kept.raw_response == _reply(CORRECT)
+    _replay(replay, {program_id("dijkstra", 9): _reply("# never asked\n")})  # none to ask
+    main(["verify", "--resume", run_dir.name, "--output", str(output)])
+    journalled = read_journal(run_dir / "results.jsonl")
+    assert journalled[0] == kept and len(journalled) == 2
+    again = journalled[1]
+    assert (again.case_id, again.outcome, again.source) == (kept.case_id, "passed", "journal")

@@ -49,9 +49,15 @@ from verification.store.records import Arm, AttemptRecord
 from verification.store.thinking import max_tokens_with
 from verification.validators.base import Validator
 
-__all__ = ["Attempts", "Job", "ProgressCallback"]
+__all__ = ["PROGRAM_NOT_RUN", "Attempts", "Job", "ProgressCallback"]
 
 logger = logging.getLogger(__name__)
+
+PROGRAM_NOT_RUN = (
+    "the run stopped while the program's suite ran: a resume runs it again from this reply, "
+    "without asking the model again"
+)
+"""The reason journalled for a program whose run a stop cut short."""
 
 ProgressCallback = Callable[[AttemptRecord], None]
 
@@ -343,6 +349,26 @@ class Attempts:
             except PluginError as exc:
                 # The plugin's fault, not the answer's: kept, not counted, asked on resume.
                 verdict = Judgement("infra_error", None, str(exc))
+            except asyncio.CancelledError:
+                # Stopped (Ctrl-C, SIGTERM) while a paid program ran in the sandbox: its
+                # reply is journalled as a run that did not end, which a resume runs again
+                # from the journal (_kept_reply) rather than asking, and paying, again
+                # (hunt vv: every program of a look was lost and bought twice).
+                if isinstance(job.case, ProgramTask):
+                    self._record(
+                        job.case.id,
+                        job.case,
+                        Judgement("infra_error", None, PROGRAM_NOT_RUN),
+                        epoch=job.epoch,
+                        attempt=attempt,
+                        model_asked=request.model,
+                        response=response,
+                        latency_s=latency_s,
+                        batch_id=batch_id,
+                    )
+                    if call and self.call_log is not None:
+                        self.call_log.ended(call)
+                raise
         try:
             record = self._record(
                 job.case.id,
