@@ -339,6 +339,25 @@ def test_a_plugin_s_hook_or_validator_breaking_its_contract_is_named_for_what_it
     assert "raised" not in line.detail
 
 
+def _refused_on_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], name: str
+) -> VerificationError:
+    """The error of loading ``name`` of a package of its own (none imported before) whose
+    ``files`` (relative paths to their text) are written under ``tmp_path``."""
+    package = f"newcomer_{uuid.uuid4().hex}"
+    for relative, text in {"__init__.py": "", **files}.items():
+        (tmp_path / package / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / package / relative).write_text(text, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        with pytest.raises(VerificationError) as raised:
+            _scaffold_module(f"{package}.{name}")
+    finally:
+        sys.modules.pop(package, None)
+    assert raised.value.exit_code == 2
+    return raised.value
+
+
 @pytest.mark.parametrize(
     ("text", "error", "line"),
     [
@@ -353,21 +372,9 @@ def test_a_package_scaffold_module_that_does_not_load_is_named_with_its_line(
 ) -> None:
     # A newcomer's module that raised while it loaded ended every command with a traceback
     # and exit 4, which says the harness is at fault.
-    package = f"newcomer_{uuid.uuid4().hex}"  # a package of its own: none imported before
-    folder = tmp_path / package
-    folder.mkdir()
-    (folder / "__init__.py").write_text("", encoding="utf-8")
-    module = folder / "my_scaffold.py"
-    module.write_text(text, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    try:
-        with pytest.raises(VerificationError) as raised:
-            _scaffold_module(f"{package}.my_scaffold")
-    finally:
-        sys.modules.pop(package, None)
-    said = str(raised.value)
-    assert raised.value.exit_code == 2
-    assert said.startswith(f"scaffold module {package}.my_scaffold does not load (")
+    said = str(_refused_on_load(tmp_path, monkeypatch, {"my_scaffold.py": text}, "my_scaffold"))
+    assert said.startswith("scaffold module newcomer_") and ".my_scaffold does not load (" in said
+    module = next(tmp_path.glob("newcomer_*/my_scaffold.py"))
     assert f"{module}, line {line}" in said and error in said
 
 
@@ -375,17 +382,7 @@ def test_a_category_package_that_does_not_load_is_named_with_its_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Hunt rr: a category's __init__.py that raised still ended every command with exit 4.
-    package = f"newcomer_{uuid.uuid4().hex}"
-    category = tmp_path / package / "my_category"
-    category.mkdir(parents=True)
-    (tmp_path / package / "__init__.py").write_text("", encoding="utf-8")
-    (category / "__init__.py").write_text("\n\nraise RuntimeError('half written')\n", "utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    try:
-        with pytest.raises(VerificationError) as raised:
-            _scaffold_module(f"{package}.my_category")
-    finally:
-        sys.modules.pop(package, None)
-    said = str(raised.value)
-    assert raised.value.exit_code == 2
+    broken = {"my_category/__init__.py": "\n\nraise RuntimeError('half written')\n"}
+    said = str(_refused_on_load(tmp_path, monkeypatch, broken, "my_category"))
+    category = next(tmp_path.glob("newcomer_*/my_category"))
     assert f"{category / '__init__.py'}, line 3" in said and "RuntimeError: half written" in said

@@ -325,6 +325,16 @@ class Attempts:
         and only then keep the answer in the response cache; kept there too when it cannot
         be journalled (:class:`RunWriteError`), so a resume need not buy it again."""
         response = kept = reply if isinstance(reply, LLMResponse) else None
+        journal = functools.partial(
+            self._record,
+            job.case.id,
+            job.case,
+            epoch=job.epoch,
+            attempt=attempt,
+            model_asked=request.model,
+            latency_s=latency_s,
+            batch_id=batch_id,
+        )
         if response is not None and response.source in ("live", "batch"):
             credible = TokenCounts.credible(response.usage, has_text=bool(response.content))
             if not TokenCounts.readable(credible):  # the cache keeps what was said
@@ -355,32 +365,12 @@ class Attempts:
                 # from the journal (_kept_reply) rather than asking, and paying, again
                 # (hunt vv: every program of a look was lost and bought twice).
                 if isinstance(job.case, ProgramTask):
-                    self._record(
-                        job.case.id,
-                        job.case,
-                        Judgement("infra_error", None, PROGRAM_NOT_RUN),
-                        epoch=job.epoch,
-                        attempt=attempt,
-                        model_asked=request.model,
-                        response=response,
-                        latency_s=latency_s,
-                        batch_id=batch_id,
-                    )
+                    journal(Judgement("infra_error", None, PROGRAM_NOT_RUN), response=response)
                     if call and self.call_log is not None:
                         self.call_log.ended(call)
                 raise
         try:
-            record = self._record(
-                job.case.id,
-                job.case,
-                verdict,
-                epoch=job.epoch,
-                attempt=attempt,
-                model_asked=request.model,
-                response=response,
-                latency_s=latency_s,
-                batch_id=batch_id,
-            )
+            record = journal(verdict, response=response)
         except RunWriteError:
             # The journal's disk is full (or gone): the answer was paid for, and the
             # response cache, often on another disk, keeps it for the resume.
