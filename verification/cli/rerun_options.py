@@ -1,4 +1,5 @@
-"""Who ``verify --rerun-failed RUN_ID`` asks when the command does not say: the run's own
+"""Which failures ``verify --rerun-failed RUN_ID`` asks (:func:`failed_cases`; a bare arm's
+asked bare, :func:`say_rerun_arm`), and who it asks when the command does not say: the run's own
 provider, model and server, so the failures of a run at a local server are asked again
 there with ``--rerun-failed RUN_ID`` alone, as ``--resume RUN_ID`` goes on there. What the
 command line or the environment names holds (another model, another provider: that is what
@@ -12,8 +13,8 @@ from __future__ import annotations
 
 import shlex
 import sys
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from verification.cases import printable
 from verification.cli.resume_options import server_url
@@ -23,7 +24,10 @@ from verification.run.resuming import BASE_URL_SETTINGS
 from verification.store.manifests import RunManifest
 from verification.store.urls import on_this_machine
 
-__all__ = ["settings_of_rerun"]
+if TYPE_CHECKING:
+    from verification.config import RunConfig
+
+__all__ = ["failed_cases", "say_rerun_arm", "settings_of_rerun"]
 
 
 def settings_of_rerun(
@@ -98,3 +102,39 @@ def _unread_cache(
 
 def _note(text: str) -> None:
     print(printable(f"note: {text}"), file=sys.stderr)
+
+
+def failed_cases(
+    settings: RunConfig,
+    run_id: str,
+    chosen: Sequence[str],
+    category: str | None,
+    case_ids: Sequence[str],
+) -> list[str]:
+    """Run ``run_id``'s failed or errored cases, narrowed to the scaffolds or cases named
+    beside ``--rerun-failed``."""
+    from verification.registry import resolve_scaffold_names
+    from verification.run.selection import rerun_case_ids
+
+    failed = rerun_case_ids(settings, run_id)
+    if case_ids:
+        failed = [i for i in failed if i in case_ids]
+    if chosen or category:
+        names = set(resolve_scaffold_names(chosen, category=category))
+        failed = [i for i in failed if i.split("-")[0] in names]
+    return failed
+
+
+def say_rerun_arm(settings: RunConfig, run_id: str) -> None:
+    """Say that a bare arm's failures are asked bare again, as the runner asks them
+    (:func:`~verification.run.resuming.rerun_arm`): no scaffold, whatever is named."""
+    from verification.run.resuming import recorded_arm
+    from verification.store.paths import RunPaths
+
+    manifest = RunPaths(settings.results_dir, run_id).read_manifest()
+    if recorded_arm(manifest) == "bare":
+        _note(
+            f"run {run_id} asked its cases bare (a --baseline pair's bare arm, or a rerun of "
+            "one): its failures are asked bare again, with no scaffold (--baseline none "
+            f"--rerun-failed {run_id} asks them both ways)"
+        )

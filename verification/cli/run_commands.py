@@ -86,12 +86,14 @@ class RunCommands(CommandsBase):
             )
         self._check_outputs(outputs, scaffold_file)
         if rerun_failed is not None:
-            case_ids = self._failed_cases(rerun_failed, chosen, category, case_ids)
+            from verification.cli.rerun_options import failed_cases, say_rerun_arm
+
+            case_ids = failed_cases(self.settings, rerun_failed, chosen, category, case_ids)
             if not case_ids:
                 print(f"run {rerun_failed} has no failed or errored case to ask again")
                 return 0
             if baseline is None:
-                self._say_rerun_arm(rerun_failed)
+                say_rerun_arm(self.settings, rerun_failed)
         if keyword is not None:
             names, case_ids = self._selected_cases(
                 keyword, chosen, category, everything, tiers, case_ids, size
@@ -241,41 +243,6 @@ class RunCommands(CommandsBase):
             file=sys.stderr,
         )
         return paired
-
-    def _say_rerun_arm(self, run_id: str) -> None:
-        """Say that a bare arm's failures are asked bare again, as the runner asks them
-        (:func:`~verification.run.resuming.rerun_arm`): no scaffold, whatever is named."""
-        from verification.run.resuming import recorded_arm
-        from verification.store.paths import RunPaths
-
-        manifest = RunPaths(self.settings.results_dir, run_id).read_manifest()
-        if recorded_arm(manifest) == "bare":
-            print(
-                f"note: run {run_id} asked its cases bare (a --baseline pair's bare arm, or "
-                "a rerun of one): its failures are asked bare again, with no scaffold "
-                f"(--baseline none --rerun-failed {run_id} asks them both ways)",
-                file=sys.stderr,
-            )
-
-    def _failed_cases(
-        self,
-        run_id: str,
-        chosen: Sequence[str],
-        category: str | None,
-        case_ids: Sequence[str],
-    ) -> list[str]:
-        """Run ``run_id``'s failed or errored cases, narrowed to the scaffolds or cases
-        named beside ``--rerun-failed``."""
-        from verification.registry import resolve_scaffold_names
-        from verification.run.selection import rerun_case_ids
-
-        failed = rerun_case_ids(self.settings, run_id)
-        if case_ids:
-            failed = [i for i in failed if i in case_ids]
-        if chosen or category:
-            names = set(resolve_scaffold_names(chosen, category=category))
-            failed = [i for i in failed if i.split("-")[0] in names]
-        return failed
 
     def _selected_cases(
         self,
