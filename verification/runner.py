@@ -46,6 +46,7 @@ from verification.run.plan import plan_cases, plan_run
 from verification.run.resuming import (
     answered_samples,
     check_same_draws,
+    owed_repairs,
     rerun_arm,
     resumed_arm,
 )
@@ -363,7 +364,9 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         paths.write_manifest(manifest)
         self.run_id = paths.run_id
         # A line whose input is none of its scaffold's counts as no answer: asked again.
-        attempts.answered = answered_samples(fitting_records(journalled, specs))
+        fitting = fitting_records(journalled, specs)
+        attempts.answered = answered_samples(fitting)
+        attempts.owed = owed_repairs(fitting, attempts.owes_repair)
         # What the run paid before (on resume) counts against this invocation's budget.
         if not self.provider.dry_run:
             attempts.budget = CostBudget.for_run(basis, journalled, unjournalled=unjournalled)

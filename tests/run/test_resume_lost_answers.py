@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,45 @@ def test_a_resume_stopped_before_it_looked_again_keeps_the_stops_it_found(
     with pytest.raises(KeyboardInterrupt):
         asyncio.run(looks.run(jobs, interrupted))
     assert looks.stops == manifest.early_stops
+
+
+def test_a_resume_asks_the_repairs_a_stop_left_owed(tmp_path: Path) -> None:
+    # Hunt vv: a run stopped between first attempts it could not read and their repairs
+    # was resumed with none of them asked: "pass rate after repair" 70%, 95% unstopped.
+    output = tmp_path / "out"
+    assert _verify(output, "kmp", "--provider", "reference", "--cases", "4") == 0
+    (dry,) = (output / "runs").iterdir()
+    right = {r.case_id: r.raw_response for r in read_journal(dry / "results.jsonl")}
+    shutil.rmtree(output)
+    garbled = sorted(right)[:2]
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text(
+        "".join(
+            json.dumps({"case_id": case, "text": text}) + "\n"
+            for case in right
+            for text in (["no JSON here"] if case in garbled else []) + [right[case]]
+        ),
+        encoding="utf-8",
+    )
+    argv = ["kmp", "--provider", "replay", "--replay-file", str(replay), "--cases", "4"]
+    assert _verify(output, *argv, "--repair-attempts", "3") == 1  # 2 of 4 first attempts
+    (run,) = (output / "runs").iterdir()
+    journal = run / "results.jsonl"
+    whole = read_journal(journal)
+    assert sorted((r.case_id, r.attempt) for r in whole if r.attempt > 1) == [
+        (case, 2) for case in garbled
+    ]
+    # As a stop left it: the first attempts journalled, their repairs not asked.
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    journal.write_text("".join(x for x in lines if json.loads(x)["attempt"] == 1), "utf-8")
+    replay.write_text(
+        "".join(json.dumps({"case_id": c, "text": right[c]}) + "\n" for c in garbled), "utf-8"
+    )
+    assert main(["verify", "--resume", run.name, "--output", str(output)]) == 1
+    resumed = read_journal(journal)
+    assert sorted((r.case_id, r.attempt, r.outcome) for r in resumed if r.attempt > 1) == [
+        (case, 2, "passed") for case in garbled
+    ]
+    assert len(resumed) == len(whole)
+    summary = json.loads((run / "reports" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["scaffolds"]["kmp"]["pass_rate_after_repair"] == 1.0

@@ -14,7 +14,7 @@ is asked the bare prompt again, and every arm's new lines name it, whoever resum
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from verification.cases import Planned, ProgramTask, drawn, printable
@@ -40,6 +40,7 @@ __all__ = [
     "answered_samples",
     "check_resumable",
     "check_same_draws",
+    "owed_repairs",
     "recorded_arm",
     "rerun_arm",
     "resume_command",
@@ -238,6 +239,25 @@ def check_resumable(
         raise ConfigurationError(
             f"cannot resume run {manifest.run_id} here: it was started with {server}."
         )
+
+
+def owed_repairs(
+    records: Iterable[AttemptRecord], owes: Callable[[Sequence[AttemptRecord]], bool]
+) -> dict[tuple[str, int], list[AttemptRecord]]:
+    """The case samples of a journal whose attempts, in order (1, 2, ... with none
+    missing), ``owes`` a repair: a run stopped after a reply it could not read and before
+    its repair. A chain with a gap, or with an infrastructure error in it, is left as it is
+    (its first attempt is asked again, or it is told by its error)."""
+    chains: dict[tuple[str, int], dict[int, AttemptRecord]] = {}
+    for record in records:
+        chains.setdefault((record.case_id, record.epoch), {})[record.attempt] = record
+    owed = {}
+    for sample, by_attempt in chains.items():
+        chain = [by_attempt[n] for n in sorted(by_attempt)]
+        whole = [r.attempt for r in chain] == list(range(1, len(chain) + 1))
+        if whole and all(r.outcome != "infra_error" for r in chain) and owes(chain):
+            owed[sample] = chain
+    return owed
 
 
 def answered_samples(records: Iterable[AttemptRecord]) -> set[tuple[str, int]]:
