@@ -87,6 +87,9 @@ class RunResult:
     records: list[AttemptRecord] | None = None
     """Its whole journal, when the run has it in memory (the reports then need not read
     it back)."""
+    calls_now: int | None = None
+    """On a resume, the live calls this invocation journalled (``None``: a new run, whose
+    calls are all the journal's): the cost the terminal gives is the whole run's."""
 
     def __repr__(self) -> str:
         # Short on purpose: asyncio.run formats its main task, result included, when it
@@ -449,6 +452,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             ),
             run_costs(manifest, records),
             records,
+            sum(r.source == "live" for r in journal.written) if resumed else None,
         )
 
 

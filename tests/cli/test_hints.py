@@ -231,3 +231,7 @@ def test_a_spend_already_past_the_budget_is_offered_a_budget_past_what_was_spent
     asked = len(anthropic_env.requests)
     assert main(command) == 0  # followed once, as printed: every case answered
     assert len(anthropic_env.requests) == asked + CASES - 1
+    # The cost is the run's, and says what this resume asked (hunt vv: read as its own).
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if x.startswith("cost: $")]
+    said = f"for {CASES} live call(s) in the run's journal, {CASES - 1} of them by this resume"
+    assert said in line

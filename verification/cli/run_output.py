@@ -391,7 +391,11 @@ def print_cost(outcome: RunResult, settings: RunConfig, prog: str) -> None:
     batch = f" and {cost.batch_answers} batch answer(s)" if cost.batch_answers else ""
     # A provider that never marks a prompt for caching has nothing to say of it every run.
     cache = f"; prompt cache: {cost.prompt_cache.detail}" if basis.prompt_caching else ""
-    print(f"cost: {usd} for {cost.live_calls} live call(s){batch}{cache}")
+    # A resume's line is the whole run's, as its reports are, and says what it asked itself
+    # (hunt vv: "for 30 live call(s)" of a resume that sent none read as its own).
+    now = outcome.calls_now
+    run = "" if now is None else f" in the run's journal, {now} of them by this resume"
+    print(f"cost: {usd} for {cost.live_calls} live call(s){batch}{run}{cache}")
     if cost.worst_case_calls:
         print(
             f"cost: {cost.worst_case_calls} call(s) came back with no readable token counts: "
