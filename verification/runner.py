@@ -369,7 +369,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
         # A line whose input is none of its scaffold's counts as no answer: asked again.
         fitting = fitting_records(journalled, specs)
         attempts.answered = answered_samples(fitting)
-        attempts.owed = owed_repairs(fitting, attempts.owes_repair)
+        attempts.owed = owed_repairs(fitting, attempts.next_attempt)
         # What the run paid before (on resume) counts against this invocation's budget.
         if not self.provider.dry_run:
             attempts.budget = CostBudget.for_run(basis, journalled, unjournalled=unjournalled)
@@ -415,6 +415,10 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             for identifier, error, epoch in unanswerable:
                 attempts.keep_plugin_failure(identifier, error, epoch=epoch)
             await stopping.run(jobs, transport.send)
+            # Repairs a stop left owed, of scaffolds a look had decided before the resume
+            # (their jobs are sent no more): an unstopped run had asked them (hunt ww).
+            if owed := [job for job in jobs if job.sample in attempts.owed]:
+                await transport.send(owed)
         except BaseException:
             # Whatever ends the run early (Ctrl-C, SIGTERM, a refused key, a full disk)
             # leaves it unfinished: the manifest says so, and --resume goes on from the journal.

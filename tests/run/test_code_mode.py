@@ -345,8 +345,9 @@ def test_a_code_run_is_never_a_trace_runs_previous_comparable_run(tmp_path: Path
     assert code == 5
 
 
+@pytest.mark.parametrize("repaired", [False, True], ids=["first attempt", "its repair"])
 def test_a_run_stopped_while_a_program_runs_keeps_its_reply_for_the_resume(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, repaired: bool
 ) -> None:
     # Hunt vv: a program's reply reached the journal only once its suite had run; a stop
     # in between lost every paid program of the look, and the resume bought them again.
@@ -357,11 +358,18 @@ def test_a_run_stopped_while_a_program_runs_keeps_its_reply_for_the_resume(
     from verification.run.attempts import PROGRAM_NOT_RUN
     from verification.runner import VerificationRunner
 
-    replay = _replay(tmp_path / "replay.jsonl", {program_id("dijkstra", 0): _reply(CORRECT)})
+    # The repair's too (hunt ww: a stopped repair was never run again, the case FAILED).
+    pid = program_id("dijkstra", 0)
+    replay = tmp_path / "replay.jsonl"
+    replies = ["No program, sorry.", _reply(CORRECT)] if repaired else [_reply(CORRECT)]
+    replay.write_text(
+        "".join(json.dumps({"case_id": pid, "raw_response": text}) + "\n" for text in replies),
+        encoding="utf-8",
+    )
     output = tmp_path / "out"
     settings = load_settings(
         provider="replay", replay_file=replay, answer="code", level="quick", cases=1,
-        results_dir=output,
+        results_dir=output, repair_attempts=2,
     )  # fmt: skip
     running = asyncio.Event()
 
@@ -382,12 +390,22 @@ def test_a_run_stopped_while_a_program_runs_keeps_its_reply_for_the_resume(
     asyncio.run(stopped())
     monkeypatch.undo()
     (run_dir,) = (output / "runs").iterdir()
-    (kept,) = read_journal(run_dir / "results.jsonl")
-    assert (kept.outcome, kept.reason) == ("infra_error", PROGRAM_NOT_RUN)
+    *before, kept = read_journal(run_dir / "results.jsonl")
+    assert [r.outcome for r in before] == (["failed"] if repaired else [])
+    assert (kept.attempt, kept.outcome, kept.reason) == (
+        len(replies),
+        "infra_error",
+        PROGRAM_NOT_RUN,
+    )
     assert kept.raw_response == _reply(CORRECT)
     _replay(replay, {program_id("dijkstra", 9): _reply("# never asked\n")})  # none to ask
     main(["verify", "--resume", run_dir.name, "--output", str(output)])
     journalled = read_journal(run_dir / "results.jsonl")
-    assert journalled[0] == kept and len(journalled) == 2
-    again = journalled[1]
-    assert (again.case_id, again.outcome, again.source) == (kept.case_id, "passed", "journal")
+    assert journalled[: len(before) + 1] == [*before, kept]
+    (again,) = journalled[len(before) + 1 :]
+    assert (again.case_id, again.attempt, again.outcome, again.source) == (
+        pid,
+        kept.attempt,
+        "passed",
+        "journal",
+    )

@@ -154,3 +154,38 @@ def test_a_resume_asks_the_repairs_a_stop_left_owed(tmp_path: Path) -> None:
     assert len(resumed) == len(whole)
     summary = json.loads((run / "reports" / "summary.json").read_text(encoding="utf-8"))
     assert summary["scaffolds"]["kmp"]["pass_rate_after_repair"] == 1.0
+
+
+def test_a_resume_asks_again_a_repair_lost_to_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hunt ww: a repair whose call failed (an infrastructure error) was never asked again
+    # by a resume, where a batch resume asked it: the case stayed failed, "infra errors 0".
+    output = tmp_path / "out"
+    assert _verify(output, "kmp", "--provider", "reference", "--cases", "2") == 0
+    (dry,) = (output / "runs").iterdir()
+    right = {r.case_id: r.raw_response for r in read_journal(dry / "results.jsonl")}
+    shutil.rmtree(output)
+    garbled, other = sorted(right)
+    replay = tmp_path / "replay.jsonl"
+    lines = [
+        {"case_id": garbled, "text": "no JSON here"},
+        {"case_id": garbled, "error": "transient"},
+        {"case_id": other, "text": right[other]},
+    ]
+    replay.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    argv = ["kmp", "--provider", "replay", "--replay-file", str(replay), "--cases", "2"]
+    monkeypatch.setenv("VERIFY_MAX_RETRIES", "1")
+    monkeypatch.setenv("VERIFY_RETRY_INITIAL_WAIT", "0.01")
+    assert _verify(output, *argv, "--repair-attempts", "2") in (1, 3)
+    (run,) = (output / "runs").iterdir()
+    chain = [
+        (r.attempt, r.outcome) for r in read_journal(run / "results.jsonl") if r.case_id == garbled
+    ]
+    assert chain == [(1, "failed"), (2, "infra_error")]
+    replay.write_text(json.dumps({"case_id": garbled, "text": right[garbled]}) + "\n", "utf-8")
+    main(["verify", "--resume", run.name, "--output", str(output)])
+    chain = [
+        (r.attempt, r.outcome) for r in read_journal(run / "results.jsonl") if r.case_id == garbled
+    ]
+    assert chain == [(1, "failed"), (2, "infra_error"), (2, "passed")]

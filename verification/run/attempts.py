@@ -15,7 +15,7 @@ import functools
 import inspect
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -126,8 +126,8 @@ class Attempts:
     answered: set[tuple[str, int]] = field(default_factory=set)
     """The case samples the journal answered before this invocation (a resumed run's)."""
     owed: dict[tuple[str, int], list[AttemptRecord]] = field(default_factory=dict)
-    """A resumed run's samples whose journalled attempts (in order) still owe a repair: the
-    run stopped after a reply it could not read and before the repair (:meth:`repaired`)."""
+    """A resumed run's samples that still owe a repair, each with its journalled attempts
+    before the one owed (:func:`~verification.run.resuming.owed_repairs`, :meth:`repaired`)."""
     context_refused: dict[str, int] = field(default_factory=dict)
     """Per scaffold, the smallest size whose request a server refused for its context
     window: its cases of that size or larger are not asked (each would be refused alike)."""
@@ -215,11 +215,6 @@ class Attempts:
         self.calibrate(job)
         return records
 
-    def owes_repair(self, chain: Sequence[AttemptRecord]) -> bool:
-        """Whether a journalled ``chain`` of attempts (in order) stopped short of a repair
-        it was owed (:meth:`repairs_after` its last)."""
-        return bool(chain) and self.repairs_after(chain[-1])
-
     async def repaired(self, job: Job, slot: Slot | None = None) -> list[AttemptRecord]:
         """The repairs a resumed ``job`` was owed (:attr:`owed`), asked with the prompt its
         journalled attempts had led to: "pass rate after repair" counted a run stopped
@@ -230,7 +225,7 @@ class Attempts:
         prompt = self.answers.prompt(job.spec, job.case)
         for record in chain:
             prompt = self.answers.repair(prompt, record.reason)
-        return await self.answer(job, slot, prompt=prompt, first_attempt=chain[-1].attempt + 1)
+        return await self.answer(job, slot, prompt=prompt, first_attempt=len(chain) + 1)
 
     def calibrate(self, job: Job) -> None:
         """Calibrate ``job``'s case once it is answered (once per case)."""

@@ -242,21 +242,28 @@ def check_resumable(
 
 
 def owed_repairs(
-    records: Iterable[AttemptRecord], owes: Callable[[Sequence[AttemptRecord]], bool]
+    records: Iterable[AttemptRecord],
+    next_attempt: Callable[[Mapping[int, AttemptRecord]], int | None],
 ) -> dict[tuple[str, int], list[AttemptRecord]]:
-    """The case samples of a journal whose attempts, in order (1, 2, ... with none
-    missing), ``owes`` a repair: a run stopped after a reply it could not read and before
-    its repair. A chain with a gap, or with an infrastructure error in it, is left as it is
-    (its first attempt is asked again, or it is told by its error)."""
+    """The case samples of a journal that owe a repair, each with its attempts before the
+    one owed, in order: a run stopped after a reply it could not read and before its
+    repair, or a repair lost to an infrastructure error (asked again: a code-mode program's
+    from the reply the journal holds). The attempt owed is ``next_attempt``'s of the chain
+    (an answer standing against a later infrastructure error on its attempt, as a batch
+    resume and the certification read it); a first attempt is the plan's to ask, and a
+    chain with a gap is left as it is."""
     chains: dict[tuple[str, int], dict[int, AttemptRecord]] = {}
     for record in records:
-        chains.setdefault((record.case_id, record.epoch), {})[record.attempt] = record
+        chain = chains.setdefault((record.case_id, record.epoch), {})
+        earlier = chain.get(record.attempt)
+        if earlier is None or earlier.outcome == "infra_error":
+            chain[record.attempt] = record
     owed = {}
-    for sample, by_attempt in chains.items():
-        chain = [by_attempt[n] for n in sorted(by_attempt)]
-        whole = [r.attempt for r in chain] == list(range(1, len(chain) + 1))
-        if whole and all(r.outcome != "infra_error" for r in chain) and owes(chain):
-            owed[sample] = chain
+    for sample, chain in chains.items():
+        attempt = next_attempt(chain)
+        if attempt is None or attempt < 2 or any(n not in chain for n in range(1, attempt)):
+            continue
+        owed[sample] = [chain[n] for n in range(1, attempt)]
     return owed
 
 
