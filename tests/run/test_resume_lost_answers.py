@@ -189,3 +189,25 @@ def test_a_resume_asks_again_a_repair_lost_to_an_error(
         (r.attempt, r.outcome) for r in read_journal(run / "results.jsonl") if r.case_id == garbled
     ]
     assert chain == [(1, "failed"), (2, "infra_error"), (2, "passed")]
+
+
+def test_an_owed_repair_holds_the_worst_case_of_the_attempts_left() -> None:
+    # Hunt ww: a resumed job owing its third attempt held the worst case of all three, and
+    # near a --max-cost limit a repair that fitted could be refused.
+    from verification.config import load_settings
+    from verification.llm.providers import build_provider
+    from verification.run.attempts import Job
+    from verification.run.budget import CostBudget
+    from verification.runner import VerificationRunner, plan_cases
+    from verification.store.pricing import ModelPrice
+
+    settings = load_settings(provider="reference", repair_attempts=3, cases=1)
+    attempts = VerificationRunner(settings, provider=build_provider(settings))._attempts()
+    attempts.budget = CostBudget(limit=100.0, price=ModelPrice(input=1.0, output=2.0))
+    spec = default_catalog()["kmp"]
+    (case,) = plan_cases(["kmp"], seed=7, cases=1)["kmp"]
+    job = Job(spec, case, spec.validator, 0)
+    every, one = attempts.worst_case(job), attempts.worst_case(job, 1)
+    assert every == pytest.approx(3 * one) and one > 0
+    attempts.owed[job.sample] = [None, None]  # two attempts journalled: the third is owed
+    assert attempts.worst_case(job) == pytest.approx(one)

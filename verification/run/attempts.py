@@ -459,8 +459,11 @@ class Attempts:
 
     def worst_case(self, job: Job, attempts: int | None = None) -> float:
         """The most ``job`` could cost in ``attempts`` attempts (by default every one it may
-        make), its prompt estimated: what the budget holds for it."""
+        still make: a resumed job owing a repair, those after its journalled ones), its
+        prompt estimated: what the budget holds for it."""
         assert self.budget is not None
+        if attempts is None and job.sample in self.owed:  # not every attempt again (hunt ww)
+            attempts = self.settings.repair_attempts - len(self.owed[job.sample])
         try:
             prompt = self.answers.prompt(job.spec, job.case)
         except PluginError:
