@@ -28,6 +28,7 @@ __all__ = [
     "check_journal",
     "check_passes",
     "look_windows",
+    "standing_chains",
     "window_of",
 ]
 
@@ -133,6 +134,20 @@ class CaseScores:
 
     def scores(self) -> dict[str, Fraction]:
         return {case: Fraction(good, seen) for case, (good, seen) in self.tallies.items()}
+
+
+def standing_chains(records: Iterable[AttemptRecord]) -> Chains:
+    """``records`` as chains, the line that stands for each attempt kept: an answer stands
+    against a later infrastructure error on its attempt (which a resumed run asks again),
+    as :func:`attempt_chains` reads them, of every scaffold at once and with no check of
+    two answers that disagree (what a resume asks next, not what is certified)."""
+    chains: Chains = {}
+    for record in records:
+        chain = chains.setdefault((record.case_id, record.epoch), {})
+        earlier = chain.get(record.attempt)
+        if earlier is None or earlier.outcome == "infra_error":
+            chain[record.attempt] = record
+    return chains
 
 
 def attempt_chains(

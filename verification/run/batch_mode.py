@@ -37,6 +37,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from verification.certify.answers import Chains, standing_chains
 from verification.errors import (
     FatalLLMError,
     InvalidRequestError,
@@ -91,8 +92,6 @@ class _Step:
         return (*self.job.sample, self.attempt)
 
 
-Chains = dict[tuple[str, int], dict[int, AttemptRecord]]
-"""Each case sample's journalled attempts, by attempt."""
 Unfinished = dict[tuple[str, int], tuple[int, str]]
 """Case samples a batch did not answer: the attempt it stopped at, and why."""
 
@@ -183,13 +182,7 @@ class BatchTransport:
         # An answer stands against a later infrastructure error on its attempt, as the
         # certification folds the journal (attempt_chains): asked again, a second answer
         # that differs would leave a journal no status is read from.
-        chains: Chains = {}
-        for record in self.attempts.journalled():
-            chain = chains.setdefault((record.case_id, record.epoch), {})
-            earlier = chain.get(record.attempt)
-            if earlier is None or earlier.outcome == "infra_error":
-                chain[record.attempt] = record
-        return chains
+        return standing_chains(self.attempts.journalled())
 
     def _prompt(self, job: Job, attempt: int, chains: Chains) -> Prompt:
         return self.attempts.prompt_at(job, attempt, chains.get(job.sample, {}))

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from verification.cases import Planned, ProgramTask, drawn, printable
 from verification.catalog.code_format import CODE_FORMAT_VERSION
+from verification.certify.answers import standing_chains
 from verification.certify.input_keys import input_key
 from verification.config import RunConfig
 from verification.errors import ConfigurationError, VerificationError
@@ -252,14 +253,8 @@ def owed_repairs(
     (an answer standing against a later infrastructure error on its attempt, as a batch
     resume and the certification read it); a first attempt is the plan's to ask, and a
     chain with a gap is left as it is."""
-    chains: dict[tuple[str, int], dict[int, AttemptRecord]] = {}
-    for record in records:
-        chain = chains.setdefault((record.case_id, record.epoch), {})
-        earlier = chain.get(record.attempt)
-        if earlier is None or earlier.outcome == "infra_error":
-            chain[record.attempt] = record
     owed = {}
-    for sample, chain in chains.items():
+    for sample, chain in standing_chains(records).items():
         attempt = next_attempt(chain)
         if attempt is None or attempt < 2 or any(n not in chain for n in range(1, attempt)):
             continue
