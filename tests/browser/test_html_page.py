@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, ReplayPair, ReplayRun, Watched, run_cli
+from tests.browser.conftest import ARTIFACTS, ReplayPair, ReplayRun, Watched, reply, run_cli
+from verification.registry import DEFAULT_SEED
 from verification.reports.html import render_page
+from verification.runner import plan_cases
 
 pytestmark = pytest.mark.slow  # Chromium
 
@@ -84,6 +86,31 @@ def test_the_heading_names_the_run_its_scaffolds_and_its_model(
     assert replay_run.run_id in heading and who in heading
     assert all(name in heading for name in manifest["scaffolds"])
     assert watched.page.title().startswith(heading)
+
+
+def test_a_case_asked_several_times_shows_its_score(watched: Watched, tmp_path: Path) -> None:
+    # Hunt pp: a case whose samples went 2 of 3 showed only "failed" in its row.
+    cases = plan_cases(["kmp"], seed=DEFAULT_SEED, cases=2)["kmp"]
+    kinds = [("right", "wrong", "right"), ("right", "right", "right")]
+    lines = [
+        {"case_id": case.id, "raw_response": reply(kind, "kmp", case.expected)}
+        for case, said in zip(cases, kinds, strict=True)
+        for kind in said
+    ]
+    replay = tmp_path / "samples.jsonl"
+    replay.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    argv = ["kmp", "--provider", "replay", "--replay-file", str(replay), "--samples", "3"]
+    done = run_cli("verify", *argv, "--cases", "2", "--output", str(tmp_path / "out"))
+    assert done.returncode in (0, 1), done.stderr
+    (run,) = (tmp_path / "out" / "runs").iterdir()
+    watched.open((run / "reports" / "index.html").as_uri())
+    shown = {
+        case.id: watched.page.locator(f'details.case[data-id="{case.id}"] .outcome').inner_text()
+        for case in cases
+    }
+    assert shown[cases[0].id].endswith(", 2 of 3 samples passed")
+    assert shown[cases[1].id] == "passed, 3 of 3 samples passed"
+    assert not watched.errors and not watched.requests
 
 
 def test_filtering_by_outcome_shows_exactly_the_failing_cases(

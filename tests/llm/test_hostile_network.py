@@ -212,6 +212,40 @@ def test_refusals_and_context_overflows_are_not_format_failures(
     )
 
 
+def test_a_paused_turn_is_no_answer_even_with_the_right_text(
+    fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pause_turn: the Messages API paused the turn for the caller to continue (hunt qq).
+    fake_server.script([fake_server.kmp_messages(SEED, 2, stop_reason="pause_turn")] * 2)
+    assert _verify(fake_server, monkeypatch, tmp_path, 2) == 3  # INCOMPLETE
+    (run,) = (tmp_path / "runs").iterdir()
+    records = read_journal(run / "results.jsonl")
+    assert {(r.outcome, r.stop_reason) for r in records} == {("infra_error", "pause_turn")}
+    assert all("paused the turn" in r.reason for r in records)
+
+
+@pytest.mark.parametrize(
+    ("stop_reason", "said"),
+    [("zzz\x1b[31mred", "'zzz\\x1b[31mred'"), (None, "no stop reason")],
+)
+def test_an_unknown_stop_reason_is_judged_and_said_on_the_terminal(
+    fake_server: FakeModelServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    stop_reason: str | None,
+    said: str,
+) -> None:
+    fake_server.script([fake_server.kmp_messages(SEED, 2, stop_reason=stop_reason)] * 2)
+    assert _verify(fake_server, monkeypatch, tmp_path, 2) == 0  # right answers, judged
+    (run,) = (tmp_path / "runs").iterdir()
+    records = read_journal(run / "results.jsonl")
+    assert {(r.outcome, r.stop_reason) for r in records} == {("passed", stop_reason)}
+    out = capsys.readouterr().out
+    assert f"kmp: 2 reply(ies) ended with a stop reason neither API documents: {said} " in out
+    assert "\x1b" not in out
+
+
 def test_a_server_that_echoes_the_key_or_logs_it_prints_no_credential(
     fake_server: FakeModelServer,
     tmp_path: Path,

@@ -15,12 +15,14 @@ import pytest
 
 from tests.support.web_browser import browser_named
 from verification.cli import main
+from verification.registry import DEFAULT_SEED, get_spec
 from verification.reports.html import (
     SHOWN_REPLY_CHARS,
     answer_differences,
     render_page,
     shown_text,
 )
+from verification.runner import plan_cases
 
 HOSTILE_TEXT = "</script><!-- <script>x</script> \u2028 \u202e \x00 \ud800 & >"
 
@@ -87,6 +89,29 @@ def test_the_data_block_holds_any_text_and_no_markup() -> None:
     assert "<" not in block and ">" not in block and "&" not in block
     assert json.loads(block) == data  # a lone surrogate and NUL too
     assert len([b for b in page.blocks if b[0] == "script"]) == 2  # no string opened one
+
+
+def test_the_page_of_a_replay_says_replay_not_dry_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt pp: the page's "model" field said "none (dry run)" where the reports said REPLAY.
+    spec = get_spec("kmp")
+    cases = plan_cases(["kmp"], seed=DEFAULT_SEED, cases=2)["kmp"]
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text(
+        "".join(
+            json.dumps({"case_id": c.id, "raw_response": spec.render_answer(c.expected)}) + "\n"
+            for c in cases
+        )
+    )
+    argv = ("verify", "kmp", "--provider", "replay", "--replay-file", str(replay), "--cases")
+    code, _, err = _main(capsys, *argv, "2", "--output", str(tmp_path / "out"))
+    assert code == 0, err
+    (run,) = (tmp_path / "out" / "runs").iterdir()
+    page = _parsed((run / "reports" / "index.html").read_text())
+    (block,) = [text for _, named, text in page.blocks if named.get("type") == "application/json"]
+    fields = dict(json.loads(block)["run"]["fields"])
+    assert fields["model"] == "none (REPLAY)" and fields["provider"] == "replay"
 
 
 def test_differences_mark_fields_and_positions() -> None:

@@ -115,7 +115,7 @@ def message_body(
     text: str | list[str] = "ok",
     *,
     model: str = "claude-test-model",
-    stop_reason: str = "end_turn",
+    stop_reason: str | None = "end_turn",
     input_tokens: int = 11,
     output_tokens: int = 7,
     cache_read_input_tokens: int = 0,

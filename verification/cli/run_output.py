@@ -7,7 +7,8 @@ import math
 import os
 import shlex
 import sys
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -17,6 +18,7 @@ from verification.cli.terminal import sigterm_as_ctrl_c
 from verification.errors import VerificationError
 
 if TYPE_CHECKING:
+    from verification.certify.answers import TestResult
     from verification.config import RunConfig
     from verification.runner import RunResult, VerificationRunner
 
@@ -342,6 +344,12 @@ def print_run_notes(outcome: RunResult) -> None:
                 "after): not counted; give the server a larger context (vLLM "
                 "--max-model-len, llama.cpp -c), then --resume asks them"
             )
+        odd = _unknown_stop_reasons(r.results)
+        if odd:
+            print(
+                f"{r.scaffold}: {odd} (judged as finished replies: a reply the server cut short "
+                "fails as a wrong answer, not as truncated)"
+            )
         stop = stops.get(r.scaffold)
         if stop is not None:
             # The look and its cases are the level's plan's: a swept run's case ids also
@@ -369,6 +377,31 @@ def print_run_notes(outcome: RunResult) -> None:
             "scaffold(s) (no model call for them; --no-cache asks the model again; each scaffold's "
             "count is in its report)"
         )
+
+
+def _unknown_stop_reasons(results: Iterable[TestResult]) -> str:
+    """How many judged replies ended with a stop reason the harness does not read (none
+    of :data:`~verification.llm.replies.KNOWN_STOP_REASONS`, or none at all), and which;
+    empty when there is none."""
+    from verification.cases import printable
+    from verification.llm.replies import KNOWN_STOP_REASONS
+
+    odd = Counter(
+        c.stop_reason
+        for c in results
+        if c.outcome != "infra_error" and c.stop_reason not in KNOWN_STOP_REASONS
+    )
+    if not odd:
+        return ""
+    named = [
+        "no stop reason" if reason is None else printable(repr(reason), 40)
+        for reason, _ in odd.most_common(3)
+    ]
+    more = f" and {len(odd) - 3} more" if len(odd) > 3 else ""
+    return (
+        f"{odd.total()} reply(ies) ended with a stop reason neither API documents: "
+        f"{', '.join(named)}{more}"
+    )
 
 
 def print_cost(outcome: RunResult, settings: RunConfig, prog: str) -> None:

@@ -89,21 +89,27 @@ def _runs(text: str, secret: str) -> list[tuple[int, int]]:
     ``text``. Such a run holds one of the secret's blocks of half that length that start at
     a multiple of it, whole: each block is looked for (a few passes over the text, in C,
     where every run's start took one each), and a hit is grown both ways while the text
-    follows the secret."""
+    follows the secret. A run is grown once: the other blocks it holds hit it again, at the
+    same alignment of the secret (a server echoing the key 20,000 times made each echo
+    grown by every block: 6.4 s for 2 MB, hunt ww)."""
     half = RUN_REDACTED // 2
     spans = []
+    grown: dict[int, list[tuple[int, int]]] = {}  # by alignment: the runs grown at it
     for block in range(0, len(secret) - half + 1, half):
         piece = secret[block : block + half]
         at = text.find(piece)
         while at >= 0:
-            start, first = at, block
-            while start > 0 and first > 0 and text[start - 1] == secret[first - 1]:
-                start, first = start - 1, first - 1
-            stop, last = at + half, block + half
-            while stop < len(text) and last < len(secret) and text[stop] == secret[last]:
-                stop, last = stop + 1, last + 1
-            if stop - start >= RUN_REDACTED:
-                spans.append((start, stop))
+            aligned = grown.setdefault(at - block, [])
+            if not any(start <= at < stop for start, stop in aligned):
+                start, first = at, block
+                while start > 0 and first > 0 and text[start - 1] == secret[first - 1]:
+                    start, first = start - 1, first - 1
+                stop, last = at + half, block + half
+                while stop < len(text) and last < len(secret) and text[stop] == secret[last]:
+                    stop, last = stop + 1, last + 1
+                aligned.append((start, stop))
+                if stop - start >= RUN_REDACTED:
+                    spans.append((start, stop))
             at = text.find(piece, at + 1)
     return spans
 

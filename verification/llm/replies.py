@@ -28,6 +28,7 @@ from verification.llm.credentials import without_credentials
 
 __all__ = [
     "BODY_FAULTS",
+    "KNOWN_STOP_REASONS",
     "OPENAI_STOP_REASONS",
     "NotAReply",
     "completion_reply",
@@ -59,6 +60,22 @@ REASONING_ONLY_STOP = "reasoning_only"
 """The stop reason of a finished reply whose text is empty while its reasoning field
 (``reasoning_content``, ``reasoning``) holds text: the model never wrote its answer, or the
 server's reasoning parser filed the answer as reasoning."""
+KNOWN_STOP_REASONS = frozenset(
+    {
+        "end_turn",
+        "stop_sequence",
+        "max_tokens",
+        "model_context_window_exceeded",
+        "refusal",
+        "pause_turn",
+        "abort",
+        REASONING_ONLY_STOP,
+    }
+)
+"""The stop reasons the harness reads (the Messages API's for a request without tools,
+OpenAI's mapped by :data:`OPENAI_STOP_REASONS`, vLLM's ``abort`` and
+:data:`REASONING_ONLY_STOP`); a reply with any other, or none, is judged as a finished
+answer and the run says so (:func:`~verification.run.answers.stopped_early`)."""
 _REASONING_FIELDS = ("reasoning_content", "reasoning")
 
 NO_MODEL = "unknown (the server named none)"

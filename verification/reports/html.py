@@ -187,6 +187,7 @@ def _case_parts(
             }
             tail = {
                 "samples": len(answers),
+                "samples_passed": sum(a.passed for a in answers),
                 "tokens": tokens,
                 "latency_s": shown.latency_s,
                 "source": ", ".join(sorted({r.source or "live" for r in chain})) or "live",
@@ -222,7 +223,12 @@ def _plan_position(manifest: RunManifest) -> Callable[[Mapping[str, Any]], tuple
 
 def _run_fields(manifest: RunManifest, summary: RunSummary) -> list[tuple[str, str]]:
     fields = [
-        ("model", "none (dry run)" if manifest.dry_run else str(manifest.model_requested)),
+        (
+            "model",
+            f"none ({manifest.run_label or 'DRY RUN'})"  # REPLAY too, as the reports say
+            if manifest.dry_run
+            else str(manifest.model_requested),
+        ),
         ("provider", str(manifest.provider.get("provider", "unknown"))),
         ("level", manifest.level or "-"),
         (

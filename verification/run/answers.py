@@ -87,6 +87,15 @@ def stopped_early(response: LLMResponse, max_tokens: int) -> Judgement | None:
     if response.stop_reason == "refusal":
         # The model declined: not a formatting bug, so no level takes the blame.
         return Judgement("refused", None, "the model refused to answer (stop_reason refusal)")
+    if response.stop_reason == "pause_turn":
+        # The Messages API paused a long turn for the caller to continue: an unfinished reply
+        # the harness never continues (it offers no server tools), so no answer (hunt qq).
+        return Judgement(
+            "infra_error",
+            None,
+            "the server paused the turn before its end (stop_reason pause_turn): asked again "
+            "on resume",
+        )
     if response.stop_reason == "abort":  # vLLM: the server gave the request up mid-way
         return Judgement(
             "infra_error",

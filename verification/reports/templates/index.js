@@ -312,7 +312,9 @@
     // (which keyboards and screen readers cannot reach apart), so the link opens the body.
     var s = el("summary");
     s.appendChild(el("span", { "class": "id" }, c.id));
-    s.appendChild(el("span", { "class": "outcome " + c.outcome.replace(/ /g, "-") }, c.outcome + (c.level !== null ? " (level " + c.level + ")" : "")));
+    // A case asked several times shows its score, not only its first failing sample's outcome.
+    var score = c.samples > 1 ? ", " + c.samples_passed + " of " + c.samples + " samples passed" : "";
+    s.appendChild(el("span", { "class": "outcome " + c.outcome.replace(/ /g, "-") }, c.outcome + (c.level !== null ? " (level " + c.level + ")" : "") + score));
     s.appendChild(el("span", null, c.tier + (c.size !== null ? ", size " + c.size : "")));
     s.appendChild(el("span", { "class": "msg" }, c.message));
     d.appendChild(s);
