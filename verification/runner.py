@@ -442,7 +442,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
                 stopped_by_budget=stopped_by_budget(
                     attempts.budget.refused if attempts.budget else 0,
                     plan.cases,
-                    stopping.stops or {},
+                    stopping.settled,
                 ),
                 early_stops=stopping.stops,
             )

@@ -371,3 +371,46 @@ def test_the_resume_command_after_ctrl_c_is_one_line_beside_a_progress_bar(
     (said,) = [line for line in err.splitlines() if "continue with:" in line]
     assert said.rstrip().endswith(f"--output {tmp_path}"), said
     assert f"--resume {run.name}" in said
+
+
+def test_a_budget_that_refuses_a_swept_size_after_its_level_decided_says_it_stopped(
+    server: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt ww: the level decided at its second look (30 right answers) while the swept size,
+    # 2 of its first 20 answers wrong, went on; the budget refused the size's next cases,
+    # and the run read "not stopped by the budget" (no hint to resume with a larger one).
+    from verification.config import packaged_scaffolds_dir
+    from verification.llm.prompt_builder import PromptBuilder
+
+    sweep = ("--sizes", "40")
+    dry = tmp_path / "dry"
+    argv = ["verify", "kmp", "--provider", "reference", "--seed", str(SEED), *sweep]
+    assert main([*argv, "--output", str(dry)]) == 0
+    (run,) = (dry / "runs").iterdir()
+    builder = PromptBuilder(packaged_scaffolds_dir())
+    right = {
+        builder.build("kmp", r.input).user: r.raw_response or ""
+        for r in read_journal(run / "results.jsonl")
+    }
+    ids = read_manifest_file(run / "manifest.json").scaffolds["kmp"].case_ids
+    wrong_ids = [i for i in ids if "-s40-" in i][:2]
+    records = {r.case_id: r for r in read_journal(run / "results.jsonl")}
+    wrong = {builder.build("kmp", records[i].input).user for i in wrong_ids if i in records}
+    assert len(wrong) == 2
+
+    def reply(request: RecordedRequest) -> Reply:
+        user = request.json["messages"][-1]["content"]
+        said = "```json\n{}\n```" if user in wrong else right[user]
+        return server.message(said, model=MODEL, output_tokens=OUTPUT)
+
+    server.script([reply] * 60)
+    argv = ["verify", "kmp", "--provider", "anthropic", "--model", MODEL, "--seed", str(SEED)]
+    budget = ("--max-cost", f"{60.5 * PER_ATTEMPT:.6f}", "--no-cache")
+    assert main([*argv, *sweep, *budget, "--output", str(tmp_path / "live")]) == 3
+    assert len(server.requests) == 60
+    live = _newest(tmp_path / "live")
+    manifest = read_manifest_file(live / "manifest.json")
+    assert manifest.early_stops and "kmp" in manifest.early_stops  # the level decided
+    assert manifest.stopped_by_budget
+    said = "".join(capsys.readouterr())
+    assert f"--resume {live.name}" in said and "--max-cost" in said

@@ -215,6 +215,14 @@ class PlannedLooks:
         leaves the run as it found it, not its scaffold short of its answers)."""
         return {**self._relooking, **self._stops}
 
+    @property
+    def settled(self) -> set[str]:
+        """The scaffolds whose level a look decided and every size they sweep too (hunt ww:
+        a size's cases the budget refused after its level had decided were read as not
+        needed, and the run gave no hint to resume with a larger budget)."""
+        sweeping = {u.scaffold for u in self.units if u.size is not None and u not in self.decided}
+        return {name for name in self.stops if name not in sweeping}
+
     def _going(self, unit: _Unit) -> bool:
         if unit.size is None:
             return unit.scaffold not in self._stops

@@ -10,7 +10,7 @@ the same. One is chosen by the run plan's name for it (:mod:`verification.run.st
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Protocol
 
 from verification.cases import Planned
@@ -36,6 +36,13 @@ class StoppingRule(Protocol):
     def stops(self) -> dict[str, EarlyStop] | None:
         """Where each scaffold stopped before the end of its plan (the manifest's
         ``early_stops``)."""
+        ...
+
+    @property
+    def settled(self) -> Collection[str]:
+        """The scaffolds a look decided whole (their level and every size they sweep):
+        nothing more of them is asked, so a case of theirs a budget refused was not needed
+        (:func:`~verification.run.budget.stopped_by_budget`)."""
         ...
 
 
@@ -72,3 +79,7 @@ class FixedPlan:
     @property
     def stops(self) -> dict[str, EarlyStop] | None:
         return self._stops
+
+    @property
+    def settled(self) -> Collection[str]:
+        return set(self._stops or {})
