@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from verification.cases import DEFAULT_SEED
+from verification.cases import DEFAULT_SEED, printable
 from verification.catalog import Catalog, compat, default_catalog
 from verification.catalog.compat import (
     UniversalGenerator,
@@ -70,8 +70,18 @@ def resolve_scaffold_names(
     everything: bool = False,
     catalog: Catalog | None = None,
 ) -> list[str]:
-    """The scaffolds a command names, checked, without duplicates, in the order given."""
+    """The scaffolds a command names, checked, without duplicates, in the order given:
+    names and a category together are both; ``--all`` stands alone (beside it, a category
+    or a name would be one the user meant to narrow to, which a union drops silently)."""
     catalog = catalog or default_catalog()
+    if everything and (category is not None or names):
+        beside = printable(
+            f"--category {category}" if category is not None else ", ".join(names), 80
+        )
+        raise ConfigurationError(
+            f"--all takes every scaffold, so {beside} beside it would change nothing: give "
+            "--all alone, or drop it to run only what you named"
+        )
     chosen: list[str] = []
     if everything:
         chosen.extend(catalog)

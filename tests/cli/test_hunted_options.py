@@ -297,8 +297,13 @@ def test_an_estimate_refuses_what_the_run_refuses_in_its_words(
             "--case is refused with --answer code",
         ),
         (["show-prompt", "kmp", "--answer", "code", "--size", "12"], "--size is refused with"),
+        (
+            ["verify", "--all", "--category", "graph", "--provider", "reference", "--estimate"],
+            "--all takes every scaffold, so --category graph beside it would change nothing",
+        ),
+        (["check", "kmp", "--all"], "so kmp beside it would change nothing"),
     ],
-    ids=["list json", "list category", "code case", "code size"],
+    ids=["list json", "list category", "code case", "code size", "all category", "all name"],
 )
 def test_an_option_the_command_cannot_honour_is_refused_not_ignored(
     capsys: pytest.CaptureFixture[str], argv: list[str], said: str

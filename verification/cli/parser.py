@@ -140,7 +140,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     )
     check.add_argument("names", nargs="*", metavar="NAME", help="scaffold names")
     check.add_argument("--category", metavar="CATEGORY", help="every scaffold of a category")
-    check.add_argument("--all", action="store_true", dest="everything", help="every scaffold")
+    check.add_argument(
+        "--all",
+        action="store_true",
+        dest="everything",
+        help="every scaffold (alone: no names, no --category)",
+    )
     check.add_argument(
         "--json",
         action="store_true",
@@ -164,7 +169,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     )
     verify.add_argument("names", nargs="*", metavar="NAME", help="scaffold names")
     verify.add_argument("--category", metavar="CATEGORY", help="every scaffold of a category")
-    verify.add_argument("--all", action="store_true", dest="everything", help="every scaffold")
+    verify.add_argument(
+        "--all",
+        action="store_true",
+        dest="everything",
+        help="every scaffold (alone: no names, no --category)",
+    )
     verify.add_argument(
         "--scaffold-file",
         type=path_argument,
