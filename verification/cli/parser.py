@@ -141,10 +141,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     check.add_argument("names", nargs="*", metavar="NAME", help="scaffold names")
     check.add_argument("--category", metavar="CATEGORY", help="every scaffold of a category")
     check.add_argument(
-        "--all",
-        action="store_true",
-        dest="everything",
-        help="every scaffold (alone: no names, no --category)",
+        "--all", action="store_true", dest="everything", help="every scaffold, alone"
     )
     check.add_argument(
         "--json",
@@ -170,10 +167,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     verify.add_argument("names", nargs="*", metavar="NAME", help="scaffold names")
     verify.add_argument("--category", metavar="CATEGORY", help="every scaffold of a category")
     verify.add_argument(
-        "--all",
-        action="store_true",
-        dest="everything",
-        help="every scaffold (alone: no names, no --category)",
+        "--all", action="store_true", dest="everything", help="every scaffold, alone"
     )
     verify.add_argument(
         "--scaffold-file",
