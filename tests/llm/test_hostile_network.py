@@ -212,6 +212,39 @@ def test_refusals_and_context_overflows_are_not_format_failures(
     )
 
 
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_a_redirect_to_another_host_is_not_followed_with_the_case(
+    fake_server: FakeModelServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    provider: str,
+) -> None:
+    # Hunt qq: the SDKs followed a 307 to any host, re-sending the case (a private seed's
+    # too) to a host nobody named; the batch results URL was already held to the base URL.
+    from tests.support.fake_server import FakeModelServer, Reply
+
+    with FakeModelServer() as elsewhere:
+        path = "/v1/messages" if provider == "anthropic" else "/v1/chat/completions"
+        target = f"{elsewhere.base_url}{path}"
+        away = Reply(307, headers={"location": target})
+        elsewhere.script([fake_server.message("taken")] * 4)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_server.base_url)
+        monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", fake_server.openai_base_url)
+        monkeypatch.setenv("VERIFY_OPENAI_API_KEY", KEY)
+        monkeypatch.setenv("VERIFY_MAX_RETRIES", "1")
+        models = [fake_server.models("m")] if provider == "openai" else []
+        fake_server.script([*models, away, away])
+        argv = ["verify", "kmp", "--provider", provider, "--model", "m", "--cases", "1"]
+        code = main([*argv, "--output", str(tmp_path), "--no-cache"])
+        assert elsewhere.requests == []
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert f"redirected the request to {target}" in err
+    assert "not followed" in err and KEY not in err
+
+
 def test_a_paused_turn_is_no_answer_even_with_the_right_text(
     fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

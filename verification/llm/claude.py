@@ -137,7 +137,12 @@ class ClaudeProvider(LLMProvider):
         import anthropic
 
         self.client: anthropic.AsyncAnthropic = anthropic.AsyncAnthropic(
-            api_key=api_key, base_url=base_url, max_retries=0, timeout=timeout
+            api_key=api_key,
+            base_url=base_url,
+            max_retries=0,
+            timeout=timeout,
+            # A redirect would send the case (and the key) where nobody named: not followed.
+            http_client=anthropic.DefaultAsyncHttpxClient(follow_redirects=False),
         )
         self.base_url = str(self.client.base_url)
         self.caches_prompts = prompt_caching

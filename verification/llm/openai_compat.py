@@ -134,7 +134,12 @@ class OpenAICompatibleProvider(LLMProvider):
         redact_log_records([api_key, *url_credentials(base_url)])
         # Local servers ignore the key, but the SDK insists on one.
         self._client: openai.AsyncOpenAI = openai.AsyncOpenAI(
-            base_url=base_url, api_key=api_key or "not-needed", max_retries=0, timeout=timeout
+            base_url=base_url,
+            api_key=api_key or "not-needed",
+            max_retries=0,
+            timeout=timeout,
+            # A redirect would send the case (and the key) where nobody named: not followed.
+            http_client=openai.DefaultAsyncHttpxClient(follow_redirects=False),
         )
 
     async def generate(self, request: LLMRequest) -> LLMResponse:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from verification.cases import printable
 from verification.errors import (
     AuthenticationError,
     ContextWindowError,
@@ -29,8 +30,16 @@ from verification.errors import (
     RateLimitError,
     TransientLLMError,
 )
+from verification.store.urls import without_credentials
 
-__all__ = ["SdkWording", "StatusReply", "parse_retry_after", "status_error", "translate_sdk_error"]
+__all__ = [
+    "SdkWording",
+    "StatusReply",
+    "parse_retry_after",
+    "redirected",
+    "status_error",
+    "translate_sdk_error",
+]
 
 
 _CONTEXT_WINDOW = re.compile(
@@ -120,6 +129,19 @@ def status_error(status: int, reply: StatusReply, refused_key: str) -> LLMError:
     return InvalidRequestError(reply.text + reply.detail, status_code=status)
 
 
+def redirected(location: str | None) -> str:
+    """What a redirect's error adds: where the server sent the request, and the fix.
+    Redirects are not followed (the providers' clients are made so): the request carries
+    the case, a private seed's too, and the key, to the base URL that was set and nowhere
+    else (hunt qq)."""
+    where = printable(without_credentials(location) or "", 200) if location else "elsewhere"
+    return (
+        f": the server redirected the request to {where}; redirects are not followed (the "
+        "case and the key go only to the base URL set): set the base URL to where the API "
+        "answers"
+    )
+
+
 def translate_sdk_error(
     exc: Exception,
     sdk: ModuleType,
@@ -129,6 +151,11 @@ def translate_sdk_error(
     """Map ``exc``, raised by ``sdk`` (the ``anthropic`` or ``openai`` module), to the
     harness's tree; ``status_reply`` reads an ``APIStatusError``."""
     if isinstance(exc, sdk.APIStatusError):
+        if 300 <= exc.status_code < 400:
+            return InvalidRequestError(
+                status_reply(exc).text + redirected(exc.response.headers.get("location")),
+                status_code=exc.status_code,
+            )
         return status_error(exc.status_code, status_reply(exc), wording.refused_key)
     if isinstance(exc, sdk.APITimeoutError):  # before its base class, APIConnectionError
         return TransientLLMError(wording.timed_out)
