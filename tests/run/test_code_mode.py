@@ -9,6 +9,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -25,6 +26,9 @@ from verification.run.sandbox import Engine, Limits, available_engine
 from verification.runner import plan_cases
 from verification.store.journal import read_journal
 from verification.store.manifests import read_manifest_file
+
+if TYPE_CHECKING:
+    from tests.support.fake_server import FakeModelServer
 from verification.store.records import AttemptRecord
 
 pytestmark = pytest.mark.slow  # every test here starts sandboxed interpreters
@@ -409,3 +413,59 @@ def test_a_run_stopped_while_a_program_runs_keeps_its_reply_for_the_resume(
         "passed",
         "journal",
     )
+
+
+@pytest.mark.slow  # the fake server
+def test_a_program_stopped_on_a_full_disk_keeps_its_reply_in_the_response_cache(
+    anthropic_env: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hunt ww: a stop while the program ran, with the journal's disk full, kept its paid reply
+    # neither in the journal nor in the response cache (the normal path keeps it there), and
+    # the disk's error took the place of the stop.
+    import asyncio
+    import errno
+
+    from verification.config import load_settings
+    from verification.runner import VerificationRunner
+    from verification.store.journal import JournalWriter
+    from verification.store.paths import write_error
+
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache"))
+    anthropic_env.script([anthropic_env.message(_reply(CORRECT))])
+    output = tmp_path / "out"
+    settings = load_settings(
+        provider="anthropic", model=["claude-test-model"], answer="code", level="quick",
+        cases=1, results_dir=output,
+    )  # fmt: skip
+    running = asyncio.Event()
+
+    async def never_ends(*args: object, **kwargs: object) -> list[object]:
+        running.set()
+        await asyncio.Event().wait()
+        return []
+
+    def full(journal: JournalWriter, record: object) -> None:
+        raise write_error(
+            journal.path, journal.run_id, OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        )
+
+    suite, append = code_answers.execute_suite, JournalWriter.append
+    monkeypatch.setattr(code_answers, "execute_suite", never_ends)
+    monkeypatch.setattr(JournalWriter, "append", full)
+
+    async def stopped() -> None:
+        run = asyncio.create_task(VerificationRunner(settings).run(["dijkstra"]))
+        await running.wait()
+        run.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await run
+
+    asyncio.run(stopped())
+    monkeypatch.setattr(code_answers, "execute_suite", suite)  # the environment stays
+    monkeypatch.setattr(JournalWriter, "append", append)
+    (run_dir,) = (output / "runs").iterdir()
+    assert read_journal(run_dir / "results.jsonl") == []
+    assert main(["verify", "--resume", run_dir.name, "--output", str(output)]) == 0
+    (record,) = read_journal(run_dir / "results.jsonl")
+    assert (record.outcome, record.source) == ("passed", "cache")
+    assert len(anthropic_env.requests) == 1

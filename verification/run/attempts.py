@@ -380,7 +380,14 @@ class Attempts:
                 # from the journal (_kept_reply) rather than asking, and paying, again
                 # (hunt vv: every program of a look was lost and bought twice).
                 if isinstance(job.case, ProgramTask):
-                    journal(Judgement("infra_error", None, PROGRAM_NOT_RUN), response=response)
+                    try:
+                        journal(Judgement("infra_error", None, PROGRAM_NOT_RUN), response=response)
+                    except RunWriteError:
+                        # A full disk too: kept where the resume finds it, as below (hunt ww);
+                        # the stop asked for stands.
+                        if kept is not None:
+                            await self.provider.keep(request, kept)
+                        raise asyncio.CancelledError from None
                     if call and self.call_log is not None:
                         self.call_log.ended(call)
                 raise
