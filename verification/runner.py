@@ -52,6 +52,7 @@ from verification.run.resuming import (
 )
 from verification.run.scheduling import CaseScheduler
 from verification.run.shards import Shard
+from verification.run.stopping import settled_by
 from verification.run.strategies import ANSWER_KINDS, STOPPING_RULES, TRANSPORTS
 from verification.run.transport import TransportSetting
 from verification.store.journal import JournalWriter, read_journal
@@ -442,7 +443,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
                 stopped_by_budget=stopped_by_budget(
                     attempts.budget.refused if attempts.budget else 0,
                     plan.cases,
-                    stopping.settled,
+                    settled_by(stopping),
                 ),
                 early_stops=stopping.stops,
             )

@@ -23,7 +23,7 @@ def test_the_summary_row_states_the_size_envelope(watched: Watched, kmp_sweep: S
     summary = json.loads((run_dir / "reports" / "summary.json").read_text())["scaffolds"]["kmp"]
     # kmp's length 8 draws some inputs again: it is decided on those it has, and says so
     short = [str(p["size"]) for p in summary["sweep"] if p["short_oc"]]
-    said = "holds across the whole range tried (text length 8 to 16)"
+    said = "holds at every size tried (text length 8 to 16)"
     if short:
         said += f"; {' and '.join(short)} decided on fewer inputs than the plan's cap"
     assert summary["envelope"] == said
@@ -112,7 +112,7 @@ def test_a_search_that_failed_and_stopped_says_so(
     assert rows[0][2] == f"{search['tried'][0]['status']}, ended short at {rows[0][3]}"
     assert rows[-1][7] == "$0.0123"
     note = watched.page.locator('#searches p.search-note[data-scaffold="dijkstra"]').inner_text()
-    assert " The next size would pass --max-cost. Each size tried keeps its plan" in note
+    assert " The next size would pass --max-cost. Each size keeps its plan" in note
     assert not watched.errors and not watched.requests
 
 

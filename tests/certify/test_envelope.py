@@ -111,10 +111,7 @@ def test_the_envelope_is_the_unbroken_run_of_certified_sizes_from_the_smallest()
     )
     whole = [_point(3, "CERTIFIED"), _point(16, "CERTIFIED", wrong=1)]
     assert holds_across_range(whole) and fails_from(whole) is None
-    assert (
-        envelope_sentence(whole, "vertices")
-        == "holds across the whole range tried (3 to 16 vertices)"
-    )
+    assert envelope_sentence(whole, "vertices") == "holds at every size tried (3 to 16 vertices)"
     assert envelope_sentence([], "vertices") == "" and not holds_across_range([])
     # Nothing decided at the smallest size (a budget stopped the run before it): no size
     # failed, so none is said to (hunt bb: "holds at none of the sizes tried").

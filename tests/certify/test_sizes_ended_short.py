@@ -2,7 +2,7 @@
 them gives, as a scaffold's status does: n_queens' board of side 4 has 8 inputs, all a
 sweep can count there, and a model right on 85% of them answers all 8 right in 27% of
 runs. Its row said CERTIFIED beside sizes decided by the plan's looks, and the envelope
-"holds across the whole range tried", with no word of that risk."""
+"holds at every size tried", with no word of that risk."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def test_n_queens_smallest_board_states_its_own_risk(tmp_path: Path) -> None:
     assert f"| CERTIFIED, ended short at {small.n} |" in envelope
     assert "- Size 4: By this plan (standard: a look every 10 cases from 20, at most" in envelope
     assert claim in envelope and "- Size 8:" not in envelope
-    said = "holds across the whole range tried (board side 4 to 8); 4 decided on fewer inputs"
+    said = "holds at every size tried (board side 4 to 8); 4 decided on fewer inputs"
     assert f"**Size envelope: {said}" in report.replace("\\(", "(").replace("\\)", ")")
     summary = json.loads((run.paths.reports / "summary.json").read_text())["scaffolds"]
     sweep = {point["size"]: point for point in summary["n_queens"]["sweep"]}

@@ -245,6 +245,25 @@ def test_a_redirect_to_another_host_is_not_followed_with_the_case(
     assert "not followed" in err and KEY not in err
 
 
+def test_a_model_list_that_redirects_is_said_to_redirect(
+    fake_server: FakeModelServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Hunt zz: with no --model, a model list answered by a redirect read "does not list its
+    # models (HTTP 301): name one with --model", and only the first request said why.
+    from tests.support.fake_server import Reply
+
+    target = "https://elsewhere.invalid/v1/models"
+    fake_server.script([Reply(301, headers={"location": target})])
+    monkeypatch.setenv("VERIFY_OPENAI_BASE_URL", fake_server.openai_base_url)
+    argv = ["verify", "kmp", "--provider", "openai", "--cases", "1", "--output", str(tmp_path)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"redirected the request to {target}" in err and "does not list" not in err
+
+
 def test_a_paused_turn_is_no_answer_even_with_the_right_text(
     fake_server: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -275,7 +294,7 @@ def test_an_unknown_stop_reason_is_judged_and_said_on_the_terminal(
     records = read_journal(run / "results.jsonl")
     assert {(r.outcome, r.stop_reason) for r in records} == {("passed", stop_reason)}
     out = capsys.readouterr().out
-    assert f"kmp: 2 reply(ies) ended with a stop reason neither API documents: {said} " in out
+    assert f"kmp: 2 reply(ies) ended with a stop reason the harness does not read: {said} " in out
     assert "\x1b" not in out
 
 

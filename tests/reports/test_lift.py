@@ -259,6 +259,6 @@ def test_a_pair_searching_envelopes_takes_each_arms_envelope_from_its_search(
     for arm in ("bare", "scaffold"):
         assert lift[f"{arm}_certified_up_to"] == max(tried[None])
         assert lift[f"{arm}_fails_from"] is None and lift[f"{arm}_stopped"] == ""
-    said = f"up to {max(tried[None])} vertices (the whole range tried)"
+    said = f"up to {max(tried[None])} vertices (every size tried)"
     assert lift["sentence"].startswith(f"With the scaffold certified {said}; without, {said}.")
     assert lift["sentence"] in terminal

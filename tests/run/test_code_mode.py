@@ -469,3 +469,27 @@ def test_a_program_stopped_on_a_full_disk_keeps_its_reply_in_the_response_cache(
     (record,) = read_journal(run_dir / "results.jsonl")
     assert (record.outcome, record.source) == ("passed", "cache")
     assert len(anthropic_env.requests) == 1
+
+
+@pytest.mark.slow  # the fake server
+@pytest.mark.parametrize("stop", ["pause_turn", "abort"])
+def test_a_program_the_server_did_not_finish_is_asked_again_on_resume(
+    anthropic_env: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: str
+) -> None:
+    # Hunt zz: a resume ran every journalled reply of an infrastructure error again, as a
+    # program whose suite a stop cut short; a reply the server did not finish was judged
+    # again from the journal on each resume, asking nothing, the case INCOMPLETE for ever.
+    monkeypatch.setenv("VERIFY_MAX_RETRIES", "1")
+    anthropic_env.script([anthropic_env.message(_reply(CORRECT), stop_reason=stop)])
+    output = tmp_path / "out"
+    argv = ["verify", "dijkstra", "--provider", "anthropic", "--model", "claude-test-model"]
+    argv += ["--answer", "code", "--level", "quick", "--cases", "1", "--no-cache"]
+    assert main([*argv, "--output", str(output)]) == 3
+    (run_dir,) = (output / "runs").iterdir()
+    (cut,) = read_journal(run_dir / "results.jsonl")
+    assert (cut.outcome, cut.stop_reason) == ("infra_error", stop)
+    anthropic_env.script([anthropic_env.message(_reply(CORRECT))])
+    assert main(["verify", "--resume", run_dir.name, "--output", str(output)]) == 0
+    *_, again = read_journal(run_dir / "results.jsonl")
+    assert (again.outcome, again.source) == ("passed", "live")
+    assert len(anthropic_env.requests) == 2

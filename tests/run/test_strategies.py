@@ -19,11 +19,13 @@ from verification.llm.base import LLMRequest, LLMResponse
 from verification.llm.prompt_builder import PromptBuilder
 from verification.run.answers import Judgement
 from verification.run.attempts import Job
-from verification.run.strategies import ANSWER_KINDS, TRANSPORTS, Strategies
+from verification.run.stopping import Send
+from verification.run.strategies import ANSWER_KINDS, STOPPING_RULES, TRANSPORTS, Strategies
 from verification.run.trace_answers import TraceAnswers
 from verification.run.transport import TransportSetting
 from verification.runner import VerificationRunner
 from verification.store.journal import read_journal
+from verification.store.manifests import EarlyStop, RunManifest
 from verification.validators.base import Validator
 
 
@@ -103,3 +105,31 @@ def test_a_name_is_taken_once_and_an_unknown_one_is_refused_by_name(tmp_path: Pa
     with pytest.raises(ConfigurationError, match="no transport named 'pigeon'"):
         asyncio.run(VerificationRunner(settings, transport="pigeon").run(["kmp"]))
     assert not (tmp_path / "runs").exists()  # refused before the run's folder is made
+
+
+class _AllAtOnce:
+    """A stopping rule written to the protocol as it was first published (``run`` and
+    ``stops``, no ``settled``): asks the whole plan at once."""
+
+    def __init__(self, planned: object, manifest: RunManifest, journal: object, growth: object):
+        self._stops = manifest.early_stops
+
+    async def run(self, jobs: Sequence[Job], send: Send) -> None:
+        await send(jobs)
+
+    @property
+    def stops(self) -> dict[str, EarlyStop] | None:
+        return self._stops
+
+
+def test_a_stopping_rule_without_settled_still_runs(tmp_path: Path) -> None:
+    # Hunt zz: the runner read every rule's new ``settled``, and a rule registered without
+    # it asked every case, then raised AttributeError before the run's manifest was written.
+    STOPPING_RULES.register("all-at-once", _AllAtOnce)
+    try:
+        settings = load_settings(provider="reference", results_dir=tmp_path, seed=3, cases=4)
+        result = asyncio.run(VerificationRunner(settings, stopping="all-at-once").run(["kmp"]))
+    finally:
+        STOPPING_RULES.unregister("all-at-once")
+    assert len(read_journal(result.paths.journal)) == 4
+    assert result.manifest.finished_at is not None and not result.manifest.stopped_by_budget

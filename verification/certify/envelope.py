@@ -369,7 +369,7 @@ def envelope_sentence(points: Sequence[SizePoint], unit: str) -> str:
     caveat = _decided_short(points)
     if holds_across_range(points):
         return (
-            "holds across the whole range tried "
+            "holds at every size tried "
             f"({in_units(f'{points[0].size} to {points[-1].size}', unit)})" + caveat
         )
     reached = certified_up_to(points)

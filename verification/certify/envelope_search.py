@@ -162,6 +162,10 @@ class EnvelopeResult:
     """The status of the run's own level cases, drawn at smaller sizes than the search
     starts from: a PARTIAL or FAILED one qualifies "certified up to" (hunt kk 5: "up to 64
     vertices" where the model failed 19 of 20 cases at 3 to 8)."""
+    most_sizes: int | None = None
+    """The most sizes the search can decide, whatever the verdicts (its longest path):
+    what the boundary's risk is bounded over (``None``: the search is not known, a scaffold
+    no longer in the catalog, and no bound is stated)."""
 
     @property
     def sentence(self) -> str:
@@ -181,25 +185,29 @@ class EnvelopeResult:
         past the true one needs a size tried past it to certify wrongly, and the search
         tries several (after a failure it narrows, four or five more at standard: about 1
         run in 5 of a scaffold at 85% past its boundary names one too high; hunt bb).
-        "" when the search named no boundary. A bound over every size tried, each at most
-        its own plan's chance at 85% (the plan it read, a size that ended short reading
-        less), so it holds however the search chose them."""
-        if self.certified_up_to is None:
+        "" when the search named no boundary. A bound over the most sizes the search can
+        decide (:attr:`most_sizes`), each at most the largest chance at 85% of the plans
+        its sizes read (a size that ended short reads a weaker one), so it holds however
+        the verdicts fall: counted over the sizes this run tried, it was lowest in exactly
+        the runs that climbed past the boundary (hunt xx: "at most 14 runs of 100" where
+        24 in 100 overshot)."""
+        if self.certified_up_to is None or self.most_sizes is None:
             return ""
         points = {point.size: point for point in self.points}
-        kept = 1.0
+        chances = []
         for tried in self.tried:
             point = points.get(tried.size)
-            plan = None if point is None else point.short_plan or point.plan
-            if plan is None:
+            if point is None or point.plan is None:
                 return ""
-            kept *= 1 - operating_characteristic(plan, 0.85).certified
-        chance = math.ceil(100 * (1 - kept) - 1e-9)
+            plans = [point.plan] if point.short_plan is None else [point.plan, point.short_plan]
+            chances += [operating_characteristic(plan, 0.85).certified for plan in plans]
+        most = max(self.most_sizes, len(self.tried))
+        chance = math.ceil(100 * (1 - (1 - max(chances, default=0.0)) ** most) - 1e-9)
         return (
-            f"each size tried keeps its plan's risks, and the boundary rests on all "
-            f"{len(self.tried)}: a scaffold whose true pass rate is 85% at every size past its "
-            f"true boundary has one named too high in at most {chance} run"
-            f"{'' if chance == 1 else 's'} of 100"
+            f"each size keeps its plan's risks, and the boundary rests on up to {most} sizes "
+            f"the search may decide ({len(self.tried)} here): a scaffold whose true pass rate "
+            "is 85% at every size past its true boundary has one named too high in at most "
+            f"{chance} run{'' if chance == 1 else 's'} of 100"
         )
 
     def _said(self, *, listed: bool) -> str:
@@ -268,7 +276,19 @@ def envelope_result(
         stopped=stop_sentence(record, results.size_unit, manifest.cost_basis),
         points=results.size_points,
         level_status=results.status if _level_below(results, record.tried) else None,
+        most_sizes=_most_sizes(results.scaffold),
     )
+
+
+def _most_sizes(scaffold: str) -> int | None:
+    """The most sizes ``scaffold``'s search can decide (``None`` when it is not in the
+    catalog any more)."""
+    from verification.catalog import default_catalog
+
+    catalog = default_catalog()
+    if scaffold not in catalog:
+        return None
+    return max(len(path) for path in search_for(catalog[scaffold]).paths())
 
 
 def stop_sentence(record: EnvelopeRecord, unit: str, basis: CostBasis | None) -> str:

@@ -295,7 +295,7 @@ def _reach(
     else:
         said = f"up to {in_units(up_to, lift.unit)}"
         if fails is None and all(row.size is not None and row.size <= up_to for row in lift.sizes):
-            said += " (the whole range tried)"
+            said += " (every size tried)"
     if fails is not None:
         # Its status said, as the envelope's sentence says it: PARTIAL is no FAILED.
         row = next((row for row in lift.sizes if row.size == fails), None)

@@ -399,7 +399,7 @@ def _unknown_stop_reasons(results: Iterable[TestResult]) -> str:
     ]
     more = f" and {len(odd) - 3} more" if len(odd) > 3 else ""
     return (
-        f"{odd.total()} reply(ies) ended with a stop reason neither API documents: "
+        f"{odd.total()} reply(ies) ended with a stop reason the harness does not read: "
         f"{', '.join(named)}{more}"
     )
 

@@ -91,7 +91,8 @@ def _runs(text: str, secret: str) -> list[tuple[int, int]]:
     where every run's start took one each), and a hit is grown both ways while the text
     follows the secret. A run is grown once: the other blocks it holds hit it again, at the
     same alignment of the secret (a server echoing the key 20,000 times made each echo
-    grown by every block: 6.4 s for 2 MB, hunt ww)."""
+    grown by every block: 6.4 s for 2 MB, hunt ww); a run too short to redact holds one
+    block whole, so nothing meets it again and it is not kept."""
     half = RUN_REDACTED // 2
     spans = []
     grown: dict[int, list[tuple[int, int]]] = {}  # by alignment: the runs grown at it
@@ -99,16 +100,15 @@ def _runs(text: str, secret: str) -> list[tuple[int, int]]:
         piece = secret[block : block + half]
         at = text.find(piece)
         while at >= 0:
-            aligned = grown.setdefault(at - block, [])
-            if not any(start <= at < stop for start, stop in aligned):
+            if not any(start <= at < stop for start, stop in grown.get(at - block, ())):
                 start, first = at, block
                 while start > 0 and first > 0 and text[start - 1] == secret[first - 1]:
                     start, first = start - 1, first - 1
                 stop, last = at + half, block + half
                 while stop < len(text) and last < len(secret) and text[stop] == secret[last]:
                     stop, last = stop + 1, last + 1
-                aligned.append((start, stop))
-                if stop - start >= RUN_REDACTED:
+                if stop - start >= RUN_REDACTED:  # a shorter run holds no other block: no
+                    grown.setdefault(at - block, []).append((start, stop))  # hit meets it
                     spans.append((start, stop))
             at = text.find(piece, at + 1)
     return spans

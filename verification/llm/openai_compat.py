@@ -25,6 +25,7 @@ from verification.llm.credentials import (
 from verification.llm.replies import BODY_FAULTS, NotAReply, completion_reply, not_a_reply
 from verification.llm.retry import RetryPolicy
 from verification.llm.sdk_errors import (
+    REDIRECTS,
     SdkWording,
     StatusReply,
     parse_retry_after,
@@ -192,7 +193,8 @@ class OpenAICompatibleProvider(LLMProvider):
                 "set VERIFY_OPENAI_BASE_URL, or run offline with --provider reference"
             ) from None
         except openai.APIStatusError as exc:
-            if exc.status_code in (401, 403):  # a refused key, not a missing list
+            if exc.status_code in (401, 403) or exc.status_code in REDIRECTS:
+                # A refused key, or a redirect not followed: not a missing list (hunt zz).
                 raise translate_openai_error(exc, self.base_url, secrets=self._secrets) from None
             if exc.status_code == 404 and await self._lists_under_v1():
                 # Ollama's and llama.cpp's API is under /v1, and their root is often set.

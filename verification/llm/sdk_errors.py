@@ -33,6 +33,7 @@ from verification.errors import (
 from verification.store.urls import without_credentials
 
 __all__ = [
+    "REDIRECTS",
     "SdkWording",
     "StatusReply",
     "parse_retry_after",
@@ -129,6 +130,10 @@ def status_error(status: int, reply: StatusReply, refused_key: str) -> LLMError:
     return InvalidRequestError(reply.text + reply.detail, status_code=status)
 
 
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+"""The HTTP statuses that send a request elsewhere (``Location``)."""
+
+
 def redirected(location: str | None) -> str:
     """What a redirect's error adds: where the server sent the request, and the fix.
     Redirects are not followed (the providers' clients are made so): the request carries
@@ -151,7 +156,7 @@ def translate_sdk_error(
     """Map ``exc``, raised by ``sdk`` (the ``anthropic`` or ``openai`` module), to the
     harness's tree; ``status_reply`` reads an ``APIStatusError``."""
     if isinstance(exc, sdk.APIStatusError):
-        if 300 <= exc.status_code < 400:
+        if exc.status_code in REDIRECTS:
             return InvalidRequestError(
                 status_reply(exc).text + redirected(exc.response.headers.get("location")),
                 status_code=exc.status_code,

@@ -24,7 +24,7 @@ from verification.llm.replies import REASONING_ONLY_STOP
 from verification.store.records import AttemptRecord, Outcome, ProgramRun
 from verification.validators.base import Validator
 
-__all__ = ["AnswerKind", "AnswerKindFactory", "Judgement", "stopped_early"]
+__all__ = ["UNFINISHED_STOPS", "AnswerKind", "AnswerKindFactory", "Judgement", "stopped_early"]
 
 
 class Judgement(NamedTuple):
@@ -75,6 +75,13 @@ AnswerKindFactory = Callable[[PromptBuilder, Catalog, RunConfig], AnswerKind]
 CONTEXT_REFUSED = "the request does not fit the model's context window"
 """The reason of a case whose request a server refused for its context window (HTTP 400):
 an infrastructure error of that case (the server's setting), said on the terminal."""
+
+
+UNFINISHED_STOPS = frozenset({"abort", "pause_turn"})
+"""The stop reasons of a reply the server did not finish (vLLM's ``abort``, the Messages
+API's ``pause_turn``): no answer, an infrastructure error asked again on resume, never
+judged again from the journal (hunt zz: a code-mode resume ran such a reply again and asked
+nothing, for ever)."""
 
 
 def stopped_early(response: LLMResponse, max_tokens: int) -> Judgement | None:

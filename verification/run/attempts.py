@@ -38,7 +38,7 @@ from verification.errors import (
 from verification.llm.base import LLMProvider, LLMRequest, LLMResponse
 from verification.llm.limiter import AdaptiveLimiter, Slot
 from verification.llm.prompt_builder import Prompt, PromptBuilder
-from verification.run.answers import CONTEXT_REFUSED, AnswerKind, Judgement
+from verification.run.answers import CONTEXT_REFUSED, UNFINISHED_STOPS, AnswerKind, Judgement
 from verification.run.attempt_records import attempt_record
 from verification.run.budget import CostBudget
 from verification.run.call_log import CallLog
@@ -269,6 +269,7 @@ class Attempts:
                 if r.outcome == "infra_error"
                 and r.raw_response is not None
                 and r.raw_response_chars == len(r.raw_response)
+                and r.stop_reason not in UNFINISHED_STOPS
             }
         return self._kept
 

@@ -134,7 +134,7 @@ class CostBudget:
 def stopped_by_budget(refused: int, scaffolds: Iterable[str], decided: Collection[str]) -> bool:
     """Whether the budget stopped the run short of what it needed: it refused a case or a
     repair (``refused``) while one of its ``scaffolds`` was not ``decided`` early, its level
-    and every size it sweeps (:attr:`~verification.run.stopping.StoppingRule.settled`). A refusal
+    and every size it sweeps (:func:`~verification.run.stopping.settled_by`). A refusal
     once every scaffold's look had decided cost nothing the run needed: a resume that
     decided them all was told both "not missing" and "stopped at the cost budget, resume
     with a larger one" (hunt vv).

@@ -19,7 +19,7 @@ from verification.run.growth import SizeGrowth
 from verification.store.manifests import EarlyStop, RunManifest
 from verification.store.records import AttemptRecord
 
-__all__ = ["FixedPlan", "Send", "StoppingFactory", "StoppingRule"]
+__all__ = ["FixedPlan", "Send", "StoppingFactory", "StoppingRule", "settled_by"]
 
 Send = Callable[[Sequence[Job]], Awaitable[None]]
 """The transport's ``send``."""
@@ -38,12 +38,15 @@ class StoppingRule(Protocol):
         ``early_stops``)."""
         ...
 
-    @property
-    def settled(self) -> Collection[str]:
-        """The scaffolds a look decided whole (their level and every size they sweep):
-        nothing more of them is asked, so a case of theirs a budget refused was not needed
-        (:func:`~verification.run.budget.stopped_by_budget`)."""
-        ...
+
+def settled_by(rule: StoppingRule) -> Collection[str]:
+    """The scaffolds ``rule`` decided whole (their level and every size they sweep):
+    nothing more of them is asked, so a case of theirs a budget refused was not needed
+    (:func:`~verification.run.budget.stopped_by_budget`). A rule says so by a ``settled``
+    property; one without it (a rule registered before it existed: hunt zz) settles the
+    scaffolds it stopped (:attr:`StoppingRule.stops`)."""
+    settled: Collection[str] | None = getattr(rule, "settled", None)
+    return set(rule.stops or {}) if settled is None else settled
 
 
 StoppingFactory = Callable[
