@@ -91,6 +91,44 @@ def test_an_export_under_a_file_is_refused_before_the_run(
     assert not (tmp_path / "runs").exists()
 
 
+def test_no_output_writes_over_a_run_s_journal_or_manifest_or_the_response_cache(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hunt yy: ``--junit-xml RUN/results.jsonl`` (a resume's own run's too), ``--export
+    RUN/manifest.json`` and ``compare --html cache.sqlite3`` replaced the paid answers with
+    a report, at exit 0."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(cache))
+    output = tmp_path / "out"
+    for _ in range(2):
+        assert main([*DRY, "--output", str(output)]) == 0
+    first, second = sorted((output / "runs").iterdir())
+    kept = {
+        path: path.read_bytes()
+        for path in [*first.iterdir(), *second.iterdir()]
+        if path.name in ("results.jsonl", "manifest.json")
+    }
+    capsys.readouterr()
+    for option, target in [
+        ("--junit-xml", first / "results.jsonl"),
+        ("--export", first / "manifest.json"),
+        ("--junit-cases", second / "results.jsonl"),
+        ("--export", cache / "cache.sqlite3.json"),
+    ]:
+        code = main([*DRY, "--output", str(output), option, str(target)])
+        assert code == 2 and "would write over" in capsys.readouterr().err, (option, target)
+    resume = ["verify", "--resume", second.name, "--output", str(output)]
+    assert main([*resume, "--junit-xml", str(second / "results.jsonl")]) == 2
+    assert "the runs' journals and manifests" in capsys.readouterr().err
+    compare = ["compare", first.name, second.name, "--output", str(output), "--html"]
+    assert main([*compare, str(first / "results.jsonl")]) == 2
+    assert main([*compare, str(cache / "cache.sqlite3")]) == 2
+    assert "the response cache (VERIFY_CACHE_DIR)" in capsys.readouterr().err
+    assert all(path.read_bytes() == text for path, text in kept.items())
+    assert len(list((output / "runs").iterdir())) == 2  # refused before any run began
+    assert main([*compare, str(tmp_path / "page.html")]) == 0  # elsewhere, written
+
+
 def test_an_output_over_one_of_the_run_s_inputs_is_refused_before_the_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -145,10 +145,14 @@ class ReportCommands(CommandsBase):
                 default_comparison_path,
                 write_comparison_page,
             )
+            from verification.reports.exports import check_outputs_apart, kept_records
             from verification.reports.results_index import write_results_index
 
             if html == DEFAULT_PAGE:
                 html = default_comparison_path(results_dir, pairing)
+            check_outputs_apart(
+                [("--html", html)], kept_records(results_dir, self.settings.cache_dir)
+            )
             print(f"page: {write_comparison_page(pairing, html, lift)}")
             write_results_index(results_dir)  # it lists the comparison pages
         return 0

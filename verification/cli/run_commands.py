@@ -437,7 +437,7 @@ class RunCommands(CommandsBase):
         import os
 
         from verification.config.settings import ENV_FILE
-        from verification.reports.exports import check_outputs_apart
+        from verification.reports.exports import check_outputs_apart, kept_records
 
         written = [("--export", path) for path in outputs.exports] + [
             (option, path)
@@ -449,11 +449,15 @@ class RunCommands(CommandsBase):
         ]
         if summary := os.environ.get("GITHUB_STEP_SUMMARY"):
             written.append(("GITHUB_STEP_SUMMARY", Path(summary)))
-        read = {"--scaffolds-dir": self.settings.scaffolds_dir, ".env": Path(ENV_FILE)}
+        read = {
+            "what --scaffolds-dir reads": self.settings.scaffolds_dir,
+            "what .env reads": Path(ENV_FILE),
+            **kept_records(self.settings.results_dir, self.settings.cache_dir),
+        }
         if scaffold_file is not None:
-            read["--scaffold-file"] = scaffold_file
+            read["what --scaffold-file reads"] = scaffold_file
         if self.settings.replay_file is not None:
-            read["--replay-file"] = self.settings.replay_file
+            read["what --replay-file reads"] = self.settings.replay_file
         check_outputs_apart(written, read)
 
     def verify_category(self, category: str) -> int:

@@ -32,6 +32,7 @@ __all__ = [
     "check_export",
     "check_outputs_apart",
     "export_reporters",
+    "kept_records",
 ]
 
 EXPORT_FORMATS: dict[str, str] = {
@@ -62,20 +63,32 @@ def check_export(path: Path) -> Path:
     return path
 
 
+def kept_records(results_dir: Path, cache_dir: Path | None) -> dict[str, Path]:
+    """What no output may write over, by what it is: the runs' journals and manifests
+    (every file under the results folder's ``runs``) and the response cache's folder (hunt
+    yy: ``--junit-xml RUN/results.jsonl``, ``--export RUN/manifest.json`` or ``compare
+    --html cache.sqlite3`` replaced the paid answers, at exit 0)."""
+    kept = {"the runs' journals and manifests (--output)": results_dir / "runs"}
+    if cache_dir is not None:
+        kept["the response cache (VERIFY_CACHE_DIR)"] = cache_dir
+    return kept
+
+
 def check_outputs_apart(outputs: Sequence[tuple[str, Path]], inputs: Mapping[str, Path]) -> None:
     """Refuse, before a run asks anything, an output file (by its option) that is one of
-    the run's inputs (by its option; a folder's: any file under it) or another output, or
-    whose folder takes no file: a draft, a scaffold or a replay file was replaced by the
-    report, and an export to ``/proc`` failed after every case had been asked (hunt ii)."""
+    ``inputs`` (by what it is, "what --replay-file reads"; a folder's: any file under it)
+    or another output, or whose folder takes no file: a draft, a scaffold or a replay file
+    was replaced by the report, and an export to ``/proc`` failed after every case had
+    been asked (hunt ii)."""
     seen: dict[Path, str] = {}
     for option, path in outputs:
         where = path.resolve()
         for named, source in inputs.items():
             source = source.resolve()
-            if where == source or (source.is_dir() and source in where.parents):
+            if where == source or source in where.parents:
                 raise ConfigurationError(
-                    f"{option} {path} would write over what {named} reads ({source}): give "
-                    "the output another path"
+                    f"{option} {path} would write over {named} ({source}): give the output "
+                    "another path"
                 )
         if where in seen:
             raise ConfigurationError(
