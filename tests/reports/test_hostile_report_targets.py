@@ -125,6 +125,23 @@ def test_compare_writes_no_default_page_through_a_comparisons_link_out(
     assert list(elsewhere.iterdir()) == []
 
 
+def test_a_runs_folder_linked_out_is_refused_before_a_run_asks_anything(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Hunt yy: every case was asked and journalled through the link, then the reports were
+    # refused ("nothing is written there", though the journal was), and so was the remedy.
+    output, disk = tmp_path / "results", tmp_path / "disk" / "runs"
+    disk.mkdir(parents=True)
+    output.mkdir()
+    (output / "runs").symlink_to(disk, target_is_directory=True)
+    argv = ("verify", NAME, "--provider", "reference", "--cases", "3", "--output", str(output))
+    code, _, err = _run(capsys, *argv)
+    assert code == 2 and f"{output / 'runs'} is a symbolic link out of the results folder" in err
+    assert "name the folder that holds the runs as --output" in err
+    assert list(disk.iterdir()) == []  # nothing asked, nothing written through the link
+    _dry_run(capsys, disk.parent)  # the folder the link leads to, named: a run as any other
+
+
 # -- item 12: FIFOs and folders where a report goes; the page's answers ------------------------
 
 

@@ -64,7 +64,10 @@ class RunPaths:
     def check_creatable(self) -> None:
         """:class:`ConfigurationError` when a new run's folder cannot be created because a
         path on the way to it is no folder (``--output file/sub``: each of the run's files
-        would fail to be written, the first failure read as one that "cannot be read")."""
+        would fail to be written, the first failure read as one that "cannot be read"), and
+        :class:`JournalError` when it would lie out of the results folder through a symbolic
+        link (:meth:`check_inside`)."""
+        self.check_inside()
         for path in (self.run_dir, *self.run_dir.parents):
             if path.is_dir():
                 if path != self.run_dir:
@@ -118,7 +121,11 @@ class RunPaths:
         return self.results_dir / "reports"
 
     def write_manifest(self, manifest: RunManifest) -> None:
-        """Write the manifest atomically (a reader never sees half of it)."""
+        """Write the manifest atomically (a reader never sees half of it); refused, as the
+        reports are (:meth:`check_inside`), where the run's folder leads out of the results
+        folder: a new run's first write comes before its first request (hunt yy: a linked
+        ``runs`` asked every case, then refused its reports)."""
+        self.check_inside()
         self.run_dir.mkdir(parents=True, exist_ok=True)
         text = json.dumps(manifest.model_dump(mode="json"), indent=2, allow_nan=False) + "\n"
         try:
@@ -134,6 +141,13 @@ class RunPaths:
         """:class:`JournalError` when this run's folder or its reports folder is (or lies
         under) a symbolic link that leads out of the results folder: reports, prune and
         publishing write nothing through it (an archive it points at is no run of ours)."""
+        runs = self.results_dir / "runs"
+        if self.leads_out(runs):
+            raise JournalError(
+                f"{runs} is a symbolic link out of the results folder (to "
+                f"{os.path.realpath(runs)}): runs are written only inside the results folder "
+                "(--output); name the folder that holds the runs as --output instead"
+            )
         for path in (self.run_dir, self.reports):
             if self.leads_out(path):
                 raise JournalError(
