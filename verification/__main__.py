@@ -2,7 +2,39 @@
 
 from __future__ import annotations
 
-from verification.cli.entry import exit_with, main
+import signal
+import sys
+from types import FrameType
+
+INTERRUPTED = 130
+"""The exit code of a command stopped by Ctrl-C (as :mod:`verification.cli.exit_codes`
+says; not imported from there, since a Ctrl-C may land while that import runs)."""
+
+
+def _run() -> int:
+    """The command, with a Ctrl-C that lands while the harness is still being imported
+    (the first few tenths of a second) ending it as a Ctrl-C does later, with 130 and no
+    traceback: it printed one and exited 1, the code of a scaffold that FAILED, and a
+    Ctrl-C inside an extension module's import could even come out as another exception
+    (pydantic-core's pyo3 ``PanicException``; hunt yy)."""
+    heard: list[int] = []
+
+    def interrupted(signum: int, frame: FrameType | None) -> None:
+        heard.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, interrupted)
+    try:
+        from verification.cli.entry import exit_with, main
+    except BaseException:
+        if not heard:
+            raise
+        print("interrupted (Ctrl-C): stopped as asked", file=sys.stderr)
+        return INTERRUPTED
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    exit_with(main(prog="python -m verification"))
+
 
 if __name__ == "__main__":
-    exit_with(main(prog="python -m verification"))
+    sys.exit(_run())

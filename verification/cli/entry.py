@@ -102,7 +102,11 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     from verification.cli.closed_pipe import quiet_when_stdout_closes
 
     with quiet_when_stdout_closes():  # `list | head -1` ends with list's own exit code
-        return run_command(argv, prog)
+        try:
+            return run_command(argv, prog)
+        except KeyboardInterrupt:  # before the command's own handling: its parser's imports
+            print("interrupted (Ctrl-C): stopped as asked", file=sys.stderr)
+            return INTERRUPTED
 
 
 def script() -> NoReturn:
