@@ -195,11 +195,17 @@ def render_history(
     for entry in reversed(entries):
         data = entry.as_json()
         # A manifest's text is printed as a server's model names are: escaped, one line.
+        # Each field cut too (hunt yy: a server's 200,000-character model name, whole).
+        model, provider = (
+            printable(str(data["model"] or "none"), 100),
+            printable(str(data["provider"]), 40),
+        )
         lines.append(
             printable(
-                f"{data['run_id']}  {data['created_at'][:19]}  model {data['model'] or 'none'}  "
-                f"provider {data['provider']}  level {data['level'] or '-'}  "
-                f"seed {data['seed']}  code {data['code_version'] or '-'}"
+                f"{data['run_id']}  {data['created_at'][:19]}  model {model}  "
+                f"provider {provider}  level {data['level'] or '-'}  "
+                f"seed {data['seed']}  code {data['code_version'] or '-'}",
+                400,
             )
         )
         rates = status_rates(entry, scaffold)

@@ -68,21 +68,27 @@ def model_stats(db: sqlite3.Connection) -> tuple[ModelStats, ...]:
     """Entries and hits per provider, server and model, in that order."""
     # Rows are read back as text and numbers whatever a hand or another program put there
     # (NULL included).
+    # As bytes, decoded here, and hits added up as TOTAL's floats: a row whose text is no
+    # UTF-8, or whose hits overflow SUM, made every `cache stats` fail (hunt yy).
     rows = db.execute(
-        "SELECT COALESCE(CAST(provider AS TEXT), ''), COALESCE(CAST(server AS TEXT),"
-        " ''), COALESCE(CAST(model AS TEXT), ''), COUNT(*),"
-        " COALESCE(SUM(CAST(hits AS INTEGER)), 0) FROM responses"
+        "SELECT COALESCE(CAST(provider AS BLOB), X''), COALESCE(CAST(server AS BLOB),"
+        " X''), COALESCE(CAST(model AS BLOB), X''), COUNT(*),"
+        " TOTAL(CAST(hits AS INTEGER)) FROM responses"
         " GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
     ).fetchall()
     # The harness stores servers without credentials; a row edited by hand may hold some,
-    # and a count below zero.
+    # and a count below zero; a server may have named its model at any length.
     return tuple(
         ModelStats(
-            printable(p),
-            printable(without_credentials(s) or ""),
-            printable(m),
+            printable(_text(p), 40),
+            printable(without_credentials(_text(s)) or "", 200),
+            printable(_text(m), 100),
             int(n),
-            max(int(h), 0),
+            max(int(min(h, 2.0**62)), 0),
         )
         for p, s, m, n, h in rows
     )
+
+
+def _text(value: bytes) -> str:
+    return bytes(value).decode("utf-8", "replace")
