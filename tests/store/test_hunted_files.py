@@ -212,6 +212,21 @@ def test_cache_stats_reads_rows_of_any_length_bytes_and_count(
     assert "short" in out and "caf\ufffd" in out
 
 
+@pytest.mark.parametrize(("field", "value"), [("cases", 0), ("samples", 0), ("samples", 10**6)])
+def test_a_manifest_s_counts_out_of_range_are_the_manifest_s_fault(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, field: str, value: int
+) -> None:
+    # Hunt yy: a resume blamed --cases or --samples, which nobody gave; report certified, or
+    # called the planned cases unplanned.
+    run = _run(tmp_path, "kmp")
+    _edit_json(run / "manifest.json", lambda data: data.update({field: value}))
+    capsys.readouterr()
+    for argv in (["report", run.name], ["verify", "--resume", run.name]):
+        assert main([*argv, "--output", str(tmp_path)]) == 2
+        err = capsys.readouterr().err
+        assert "manifest.json" in err and field in err and f"--{field}" not in err, err
+
+
 def test_merge_refuses_a_shard_past_its_count(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

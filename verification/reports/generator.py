@@ -344,7 +344,7 @@ class ReportGenerator:
             model_requested="unknown",
             settings={},
             seed=0,
-            cases=0,
+            cases=max([len(r.results) for r in results] + [1]),  # the most a scaffold has
             samples=1,
             tiers=[],
             template_version="",

@@ -213,8 +213,10 @@ class RunManifest(BaseModel):
     models_returned: list[str] = []
     settings: dict[str, Any]
     seed: int
-    cases: int
-    samples: int
+    # Bounded as the settings bound them: a manifest edited past them was read as if a
+    # user had given --cases 0 or --samples 0 (hunt yy), or planned no sample it holds.
+    cases: int = Field(ge=1, le=10_000)
+    samples: int = Field(ge=1, le=20)
     tiers: list[Tier]
     case_filter: list[str] | None = None
     scaffolds: dict[str, ScaffoldEntry]
