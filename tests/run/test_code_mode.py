@@ -26,10 +26,11 @@ from verification.run.sandbox import Engine, Limits, available_engine
 from verification.runner import plan_cases
 from verification.store.journal import read_journal
 from verification.store.manifests import read_manifest_file
+from verification.store.records import AttemptRecord
 
 if TYPE_CHECKING:
     from tests.support.fake_server import FakeModelServer
-from verification.store.records import AttemptRecord
+    from verification.config import RunConfig
 
 pytestmark = pytest.mark.slow  # every test here starts sandboxed interpreters
 
@@ -349,18 +350,43 @@ def test_a_code_run_is_never_a_trace_runs_previous_comparable_run(tmp_path: Path
     assert code == 5
 
 
+def _stopped_while_a_program_runs(settings: RunConfig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run dijkstra by ``settings`` and stop it (cancel it, as Ctrl-C does) while its first
+    program's suite runs; the suite's runner is put back after."""
+    import asyncio
+
+    from verification.runner import VerificationRunner
+
+    running = asyncio.Event()
+
+    async def never_ends(*args: object, **kwargs: object) -> list[object]:
+        running.set()
+        await asyncio.Event().wait()
+        return []
+
+    suite = code_answers.execute_suite
+    monkeypatch.setattr(code_answers, "execute_suite", never_ends)
+
+    async def stopped() -> None:
+        run = asyncio.create_task(VerificationRunner(settings).run(["dijkstra"]))
+        await running.wait()
+        run.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await run
+
+    asyncio.run(stopped())
+    monkeypatch.setattr(code_answers, "execute_suite", suite)  # the environment stays
+
+
 @pytest.mark.parametrize("repaired", [False, True], ids=["first attempt", "its repair"])
 def test_a_run_stopped_while_a_program_runs_keeps_its_reply_for_the_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, repaired: bool
 ) -> None:
     # Hunt vv: a program's reply reached the journal only once its suite had run; a stop
     # in between lost every paid program of the look, and the resume bought them again.
-    import asyncio
 
     from verification.config import load_settings
-    from verification.run import code_answers
     from verification.run.attempts import PROGRAM_NOT_RUN
-    from verification.runner import VerificationRunner
 
     # The repair's too (hunt ww: a stopped repair was never run again, the case FAILED).
     pid = program_id("dijkstra", 0)
@@ -375,24 +401,7 @@ def test_a_run_stopped_while_a_program_runs_keeps_its_reply_for_the_resume(
         provider="replay", replay_file=replay, answer="code", level="quick", cases=1,
         results_dir=output, repair_attempts=2,
     )  # fmt: skip
-    running = asyncio.Event()
-
-    async def never_ends(*args: object, **kwargs: object) -> list[object]:
-        running.set()
-        await asyncio.Event().wait()
-        return []
-
-    monkeypatch.setattr(code_answers, "execute_suite", never_ends)
-
-    async def stopped() -> None:
-        run = asyncio.create_task(VerificationRunner(settings).run(["dijkstra"]))
-        await running.wait()
-        run.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await run
-
-    asyncio.run(stopped())
-    monkeypatch.undo()
+    _stopped_while_a_program_runs(settings, monkeypatch)
     (run_dir,) = (output / "runs").iterdir()
     *before, kept = read_journal(run_dir / "results.jsonl")
     assert [r.outcome for r in before] == (["failed"] if repaired else [])
@@ -422,11 +431,9 @@ def test_a_program_stopped_on_a_full_disk_keeps_its_reply_in_the_response_cache(
     # Hunt ww: a stop while the program ran, with the journal's disk full, kept its paid reply
     # neither in the journal nor in the response cache (the normal path keeps it there), and
     # the disk's error took the place of the stop.
-    import asyncio
     import errno
 
     from verification.config import load_settings
-    from verification.runner import VerificationRunner
     from verification.store.journal import JournalWriter
     from verification.store.paths import write_error
 
@@ -437,32 +444,16 @@ def test_a_program_stopped_on_a_full_disk_keeps_its_reply_in_the_response_cache(
         provider="anthropic", model=["claude-test-model"], answer="code", level="quick",
         cases=1, results_dir=output,
     )  # fmt: skip
-    running = asyncio.Event()
-
-    async def never_ends(*args: object, **kwargs: object) -> list[object]:
-        running.set()
-        await asyncio.Event().wait()
-        return []
 
     def full(journal: JournalWriter, record: object) -> None:
         raise write_error(
             journal.path, journal.run_id, OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         )
 
-    suite, append = code_answers.execute_suite, JournalWriter.append
-    monkeypatch.setattr(code_answers, "execute_suite", never_ends)
+    append = JournalWriter.append
     monkeypatch.setattr(JournalWriter, "append", full)
-
-    async def stopped() -> None:
-        run = asyncio.create_task(VerificationRunner(settings).run(["dijkstra"]))
-        await running.wait()
-        run.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await run
-
-    asyncio.run(stopped())
-    monkeypatch.setattr(code_answers, "execute_suite", suite)  # the environment stays
-    monkeypatch.setattr(JournalWriter, "append", append)
+    _stopped_while_a_program_runs(settings, monkeypatch)
+    monkeypatch.setattr(JournalWriter, "append", append)  # the environment stays
     (run_dir,) = (output / "runs").iterdir()
     assert read_journal(run_dir / "results.jsonl") == []
     assert main(["verify", "--resume", run_dir.name, "--output", str(output)]) == 0

@@ -159,24 +159,28 @@ def test_cache_stats_keeps_another_program_s_database_whole(
     assert path.read_bytes() == before
 
 
-def test_cache_stats_shows_no_credentials_a_row_was_edited_to_hold(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def _cache_with_rows(folder: Path, rows: list[dict[str, Any]]) -> None:
+    """A response cache in ``folder`` holding ``rows``, as a hand or another program put
+    them there (every other column a short text)."""
     from verification.llm.cache.responses import ResponseCache
 
-    cache = ResponseCache(tmp_path / "cache.sqlite3")
+    cache = ResponseCache(folder / "cache.sqlite3")
     assert cache.open()
     with closing(sqlite3.connect(cache.path)) as db:
         columns = [row[1] for row in db.execute("PRAGMA table_info(responses)")]
-        row = {name: "x" for name in columns} | {
-            "server": "http://user:hunter2@example.test/v1",
-            "hits": -5,
-        }
-        db.execute(
-            f"INSERT INTO responses ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
-            list(row.values()),
-        )
+        for index, values in enumerate(rows):
+            row = {name: f"x{index}" for name in columns} | values
+            db.execute(
+                f"INSERT INTO responses ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                list(row.values()),
+            )
         db.commit()
+
+
+def test_cache_stats_shows_no_credentials_a_row_was_edited_to_hold(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    _cache_with_rows(tmp_path, [{"server": "http://user:hunter2@example.test/v1", "hits": -5}])
     assert main(["cache", "stats", "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out.replace(str(tmp_path), "<cache folder>")  # pytest-5xx
     assert "example.test" in out and "hunter2" not in out and "-5" not in out
@@ -188,24 +192,12 @@ def test_cache_stats_reads_rows_of_any_length_bytes_and_count(
     # Hunt yy: a hits count past SUM's range or a model name that is no UTF-8 made every
     # `cache stats` fail (advising a writable folder), and a server's 200,000-character model
     # name padded every row to its width.
-    from verification.llm.cache.responses import ResponseCache
-
-    cache = ResponseCache(tmp_path / "cache.sqlite3")
-    assert cache.open()
-    with closing(sqlite3.connect(cache.path)) as db:
-        columns = [row[1] for row in db.execute("PRAGMA table_info(responses)")]
-        rows = [
-            {"model": "m" * 200_000, "hits": 2**63 - 1},
-            {"model": b"caf\xe9 \xff", "hits": 2**63 - 1},
-            {"model": "short", "hits": 3},
-        ]
-        for index, values in enumerate(rows):
-            row = {name: f"x{index}" for name in columns} | values
-            db.execute(
-                f"INSERT INTO responses ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
-                list(row.values()),
-            )
-        db.commit()
+    rows = [
+        {"model": "m" * 200_000, "hits": 2**63 - 1},
+        {"model": b"caf\xe9 \xff", "hits": 2**63 - 1},
+        {"model": "short", "hits": 3},
+    ]
+    _cache_with_rows(tmp_path, rows)
     assert main(["cache", "stats", "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert max(len(line) for line in out.splitlines()[1:]) < 400
