@@ -474,3 +474,20 @@ def test_prune_on_a_full_disk_frees_the_reports_first(tmp_path: Path) -> None:
     assert not (older / "reports" / "kmp.md").exists()  # freed
     assert (older / "results.jsonl").read_bytes() == journals[run_id]  # whole, replies and all
     assert [p.name for p in older.iterdir() if p.name.endswith(".tmp")] == []
+
+
+@pytest.mark.parametrize("kind", ["file", "dangling link", "link loop"])
+def test_a_runs_folder_that_is_no_folder_is_said_so_not_read_as_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture, kind: str
+) -> None:
+    # Hunt yy: history said "no runs" at exit 0 where `runs` was a file or a broken link.
+    runs = tmp_path / "runs"
+    if kind == "file":
+        runs.write_text("not a folder", encoding="utf-8")
+    elif kind == "dangling link":
+        runs.symlink_to(tmp_path / "gone")
+    else:
+        runs.symlink_to(runs)
+    assert main(["history", "--output", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == "no runs\n"
+    assert f"{runs} is no folder" in caplog.text

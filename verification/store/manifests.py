@@ -365,6 +365,12 @@ def run_manifests(results_dir: Path) -> Iterator[RunManifest]:
     one (or a folder that is not a run) is skipped with a warning naming it: an earlier
     run never stops a new one. Each manifest's ``run_id`` is its folder's name."""
     runs = results_dir / "runs"
+    if not runs.is_dir() and (runs.exists() or runs.is_symlink()):
+        # A file, or a link to nothing or to itself: "no runs" alone read as an empty folder.
+        logger.warning(
+            "%s is no folder (a file, or a link that leads nowhere): no run is read", runs
+        )
+        return
     try:
         folders = sorted(runs.iterdir()) if runs.is_dir() else []
     except OSError as exc:
