@@ -365,3 +365,21 @@ def test_numbers_in_other_digits_are_refused(
             main([*base, option, written])
         assert stopped.value.code == 2
         assert said in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--shard", "-1/2"], "--shard needs a value after it; a value that starts with - is "
+         "written --shard=VALUE"),
+        (["-k"], "-k needs a value after it; a value that starts with - is written -kVALUE"),
+    ],
+)  # fmt: skip
+def test_an_option_missing_its_value_says_how_to_give_one_that_starts_with_a_dash(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], said: str
+) -> None:
+    """argparse's "expected one argument", where `--shard -1/2` was meant as a value."""
+    with pytest.raises(SystemExit) as stopped:
+        main([*_dry(tmp_path), *argv])
+    assert stopped.value.code == 2
+    assert said in capsys.readouterr().err

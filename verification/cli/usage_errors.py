@@ -13,6 +13,9 @@ _INVALID_CHOICE = re.compile(
     r"^argument (?P<argument>.+?): invalid choice: (?P<value>.+?) \(choose from (?P<choices>.*)\)$"
 )
 _UNRECOGNIZED = re.compile(r"^unrecognized arguments: (?P<words>.*)$")
+_NO_VALUE = re.compile(
+    r"^argument (?:-\w/)?(?P<option>-{1,2}[\w-]+)(?:/-\w)?: expected one argument$"
+)
 
 
 def closest(word: str, candidates: Iterable[str]) -> str | None:
@@ -47,6 +50,8 @@ def plain_usage_error(message: str, *, command: str | None, options: Iterable[st
     ...     "unrecognized arguments: --provder x", command="verify", options=["--provider"]
     ... )
     'unrecognized arguments: --provder x; did you mean --provider?'
+    >>> plain_usage_error("argument --shard: expected one argument", command="verify", options=[])
+    '--shard needs a value after it; a value that starts with - is written --shard=VALUE'
     """
     invalid = _INVALID_CHOICE.match(message)
     if invalid:
@@ -61,6 +66,12 @@ def plain_usage_error(message: str, *, command: str | None, options: Iterable[st
             noun = argument.lower().split("/")[0]
             what = f"unknown {command + ' ' if command else ''}{noun} {value}"
         return f"{what}{hint} (choose from {', '.join(choices)})"
+    no_value = _NO_VALUE.match(message)
+    if no_value:
+        # argparse reads a value that starts with - (`--shard -1/2`) as the next option.
+        option = no_value["option"]
+        joined = f"{option}=VALUE" if option.startswith("--") else f"{option}VALUE"
+        return f"{option} needs a value after it; a value that starts with - is written {joined}"
     unrecognized = _UNRECOGNIZED.match(message)
     if unrecognized:
         known = list(options)
