@@ -222,23 +222,41 @@ def test_the_stated_overshoot_bounds_the_exact_chance_of_a_boundary_named_too_hi
     plan = size_plan(level)
     right, wrong = (operating_characteristic(plan, p).certified for p in (1.0, 0.85))
 
+    # Every course the search can take: the sizes it decides and each one's verdict.
+    courses: list[dict[int, bool]] = []
+
+    def walk(verdicts: dict[int, bool]) -> None:
+        size = search.next_size(verdicts)
+        if size is None:
+            courses.append(verdicts)
+            return
+        for verdict in (True, False):
+            walk({**verdicts, size: verdict})
+
+    walk({})
+
     def named_too_high(boundary: int) -> float:
-        def walk(verdicts: dict[int, bool], chance: float) -> float:
-            size = search.next_size(verdicts)
-            if size is None:
-                held = itertools.takewhile(lambda s: verdicts[s], sorted(verdicts))
-                return chance if max(held, default=0) >= boundary else 0.0
-            certified = right if size < boundary else wrong
-            return walk({**verdicts, size: True}, chance * certified) + walk(
-                {**verdicts, size: False}, chance * (1 - certified)
-            )
+        chance = 0.0
+        for verdicts in courses:
+            held = itertools.takewhile(verdicts.__getitem__, sorted(verdicts))
+            if max(held, default=0) >= boundary:
+                course = 1.0
+                for size, certified in verdicts.items():
+                    p = right if size < boundary else wrong
+                    course *= p if certified else 1 - p
+                chance += course
+        return chance
 
-        return walk({}, 1.0)
-
-    worst = max(named_too_high(boundary) for boundary in search.sizes[1:])
+    # Between two sizes a course can decide, every boundary reads alike: the sizes decided
+    # are the only ones asked, so the boundaries worth reading are those sizes.
+    paths = search.paths()
+    reachable = sorted({size for verdicts in courses for size in verdicts})
+    worst = max(named_too_high(boundary) for boundary in reachable[1:])
     most = _most_sizes(name)
-    assert most == max(len(path) for path in search.paths())
-    for path in search.paths():  # whatever a run tried, the bound it states
+    assert most == max(len(path) for path in paths) == max(map(len, courses))
+    # Whatever a run tried, the bound it states: the climb that overshoots (the fewest
+    # sizes, where the old bound was lowest) and the longest narrowing.
+    for path in (min(paths, key=len), max(paths, key=len)):
         points = tuple(
             SizePoint(s, 1.0, 1, 1, 0, 0, (0.9, 1.0), "CERTIFIED", False, plan=plan)
             for s in sorted(path)
