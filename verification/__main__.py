@@ -23,7 +23,11 @@ def _run() -> int:
         heard.append(signum)
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGINT, interrupted)
+    # Only over Python's own handler: a process started with Ctrl-C ignored (`cmd &` in a
+    # script) keeps ignoring it (hunt ab).
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.default_int_handler:
+        signal.signal(signal.SIGINT, interrupted)
     try:
         from verification.cli.entry import exit_with, main
     except BaseException:
@@ -32,7 +36,8 @@ def _run() -> int:
         print("interrupted (Ctrl-C): stopped as asked", file=sys.stderr)
         return INTERRUPTED
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if previous is signal.default_int_handler:
+            signal.signal(signal.SIGINT, previous)
     exit_with(main(prog="python -m verification"))
 
 

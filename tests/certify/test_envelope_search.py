@@ -9,6 +9,8 @@ import itertools
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verification.catalog import default_catalog
 from verification.certify.envelope import SizePoint, honoured_sizes
@@ -292,3 +294,15 @@ def test_the_level_qualifies_a_search_only_where_its_cases_are_below_every_size_
     assert not _level_below(level, [8, 16])  # the level reaches the smallest size tried
     assert _level_below(swept, [16])  # a swept case (its id names its size) is no level case
     assert not _level_below(level, [])
+
+
+@given(
+    sizes=st.lists(st.integers(1, 200), min_size=1, max_size=40, unique=True).map(sorted),
+    pick=st.integers(0, 39),
+)
+@settings(max_examples=60, deadline=None)
+def test_the_longest_course_is_the_longest_of_every_course(sizes: list[int], pick: int) -> None:
+    # Hunt ab: the overshoot's count listed every course of the search per report (about
+    # a second for binary_search); `longest` reads it from the search's shape.
+    search = EnvelopeSearch(tuple(sizes), sizes[pick % len(sizes)])
+    assert search.longest() == max(len(path) for path in search.paths())

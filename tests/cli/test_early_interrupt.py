@@ -6,6 +6,7 @@ as a chosen module is imported (an import hook in ``sitecustomize``), not after 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -28,6 +29,29 @@ sys.meta_path.insert(0, _CtrlC())
 """
 
 
+def _list_interrupted_at(
+    tmp_path: Path, module: str, *, ignored: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """``list`` in a fresh process that sends itself SIGINT as ``module`` is imported
+    (started with SIGINT ignored, as a script's ``cmd &`` starts it, when ``ignored``)."""
+    (tmp_path / "sitecustomize.py").write_text(HOOK, encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), str(root)]),
+        "SIGINT_AT_IMPORT": module,
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "verification", "list"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignored else None,
+    )
+
+
 @pytest.mark.parametrize(
     "module",
     [
@@ -39,20 +63,14 @@ sys.meta_path.insert(0, _CtrlC())
 def test_a_ctrl_c_while_the_harness_starts_exits_130_without_a_traceback(
     tmp_path: Path, module: str
 ) -> None:
-    (tmp_path / "sitecustomize.py").write_text(HOOK, encoding="utf-8")
-    root = Path(__file__).resolve().parents[2]
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(tmp_path), str(root)]),
-        "SIGINT_AT_IMPORT": module,
-    }
-    done = subprocess.run(
-        [sys.executable, "-m", "verification", "list"],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = _list_interrupted_at(tmp_path, module)
     assert done.returncode == 130, done.stderr
     assert done.stderr.strip() == "interrupted (Ctrl-C): stopped as asked"
+
+
+def test_a_process_started_with_ctrl_c_ignored_keeps_ignoring_it(tmp_path: Path) -> None:
+    # Hunt ab: the handler that catches an early Ctrl-C was put over an ignored SIGINT, so a
+    # background job of a script (`cmd &`) could be stopped by one.
+    done = _list_interrupted_at(tmp_path, "verification.cli.entry", ignored=True)
+    assert done.returncode == 0, done.stderr
+    assert "dijkstra" in done.stdout

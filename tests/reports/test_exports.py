@@ -113,7 +113,7 @@ def test_no_output_writes_over_a_run_s_journal_or_manifest_or_the_response_cache
         ("--junit-xml", first / "results.jsonl"),
         ("--export", first / "manifest.json"),
         ("--junit-cases", second / "results.jsonl"),
-        ("--export", cache / "cache.sqlite3.json"),
+        ("--junit-xml", cache / "cache.sqlite3"),
     ]:
         code = main([*DRY, "--output", str(output), option, str(target)])
         assert code == 2 and "would write over" in capsys.readouterr().err, (option, target)
@@ -123,10 +123,30 @@ def test_no_output_writes_over_a_run_s_journal_or_manifest_or_the_response_cache
     compare = ["compare", first.name, second.name, "--output", str(output), "--html"]
     assert main([*compare, str(first / "results.jsonl")]) == 2
     assert main([*compare, str(cache / "cache.sqlite3")]) == 2
-    assert "the response cache (VERIFY_CACHE_DIR)" in capsys.readouterr().err
+    assert "the response cache (VERIFY_CACHE_DIR: cache.sqlite3)" in capsys.readouterr().err
     assert all(path.read_bytes() == text for path, text in kept.items())
     assert len(list((output / "runs").iterdir())) == 2  # refused before any run began
     assert main([*compare, str(tmp_path / "page.html")]) == 0  # elsewhere, written
+    # Beside the cache's files its folder is free (hunt ab: a results folder in it, or a
+    # CI's step summary beside it, was refused).
+    assert main([*compare, str(cache / "page.html")]) == 0
+
+
+def test_a_merge_writes_no_output_over_a_shard_s_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hunt ab: ``merge ... --junit-xml SHARD/results.jsonl`` replaced a shard's journal."""
+    shards = tmp_path / "shards"
+    for index in (1, 2):
+        argv = [*DRY, "--output", str(shards), "--shard", f"{index}/2"]
+        assert main(argv) == 0
+    first, second = sorted((shards / "runs").iterdir())
+    journal = (first / "results.jsonl").read_bytes()
+    merge = ["merge", str(first), str(second), "--output", str(tmp_path / "merged")]
+    assert main([*merge, "--junit-xml", str(first / "results.jsonl")]) == 2
+    assert "would write over" in capsys.readouterr().err
+    assert (first / "results.jsonl").read_bytes() == journal
+    assert not (tmp_path / "merged").exists()
 
 
 def test_an_output_over_one_of_the_run_s_inputs_is_refused_before_the_run(

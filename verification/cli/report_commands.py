@@ -141,6 +141,7 @@ class ReportCommands(CommandsBase):
             if lift is not None:
                 print(render_lift(lift), end="")
         if html is not None:
+            from verification.llm.cache.responses import cache_files
             from verification.reports.compare_html import (
                 default_comparison_path,
                 write_comparison_page,
@@ -151,7 +152,7 @@ class ReportCommands(CommandsBase):
             if html == DEFAULT_PAGE:
                 html = default_comparison_path(results_dir, pairing)
             check_outputs_apart(
-                [("--html", html)], kept_records(results_dir, self.settings.cache_dir)
+                [("--html", html)], kept_records(results_dir, cache_files(self.settings.cache_dir))
             )
             print(f"page: {write_comparison_page(pairing, html, lift)}")
             write_results_index(results_dir)  # it lists the comparison pages

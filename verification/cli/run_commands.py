@@ -431,12 +431,19 @@ class RunCommands(CommandsBase):
             print(render_lift(lift), end="")
         return results_exit_code(runs.b.results.values(), runs.b.manifest.level)
 
-    def _check_outputs(self, outputs: RunOutputs, scaffold_file: Path | None) -> None:
-        """The run's output files apart from its inputs and from one another, each where a
-        file can be written (:func:`~verification.reports.exports.check_outputs_apart`)."""
+    def _check_outputs(
+        self,
+        outputs: RunOutputs,
+        scaffold_file: Path | None,
+        more: dict[str, Path] | None = None,
+    ) -> None:
+        """The run's output files apart from its inputs (and ``more`` kept files) and from
+        one another, each where a file can be written
+        (:func:`~verification.reports.exports.check_outputs_apart`)."""
         import os
 
         from verification.config.settings import ENV_FILE
+        from verification.llm.cache.responses import cache_files
         from verification.reports.exports import check_outputs_apart, kept_records
 
         written = [("--export", path) for path in outputs.exports] + [
@@ -452,7 +459,8 @@ class RunCommands(CommandsBase):
         read = {
             "what --scaffolds-dir reads": self.settings.scaffolds_dir,
             "what .env reads": Path(ENV_FILE),
-            **kept_records(self.settings.results_dir, self.settings.cache_dir),
+            **kept_records(self.settings.results_dir, cache_files(self.settings.cache_dir)),
+            **(more or {}),
         }
         if scaffold_file is not None:
             read["what --scaffold-file reads"] = scaffold_file
@@ -470,6 +478,8 @@ class RunCommands(CommandsBase):
     ) -> int:
         from verification.compose.merge import merge_shards
 
+        # The shards' journals too, wherever they lie (hunt ab: a JUnit file over one).
+        self._check_outputs(outputs, None, {f"shard {d}": d for d in run_dirs})
         outcome = merge_shards(run_dirs, self.settings.results_dir)
         print(
             f"merged {len(run_dirs)} shard(s) into run {outcome.run_id}",

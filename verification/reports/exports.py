@@ -63,14 +63,15 @@ def check_export(path: Path) -> Path:
     return path
 
 
-def kept_records(results_dir: Path, cache_dir: Path | None) -> dict[str, Path]:
+def kept_records(results_dir: Path, cache_files: Sequence[Path] = ()) -> dict[str, Path]:
     """What no output may write over, by what it is: the runs' journals and manifests
-    (every file under the results folder's ``runs``) and the response cache's folder (hunt
-    yy: ``--junit-xml RUN/results.jsonl``, ``--export RUN/manifest.json`` or ``compare
-    --html cache.sqlite3`` replaced the paid answers, at exit 0)."""
+    (every file under the results folder's ``runs``) and the response cache's files
+    (:func:`~verification.llm.cache.responses.cache_files`: its files, not its folder, where
+    a results folder may lie, or a CI's step summary; hunt ab). Hunt yy: ``--junit-xml
+    RUN/results.jsonl``, ``--export RUN/manifest.json`` or ``compare --html cache.sqlite3``
+    replaced the paid answers, at exit 0."""
     kept = {"the runs' journals and manifests (--output)": results_dir / "runs"}
-    if cache_dir is not None:
-        kept["the response cache (VERIFY_CACHE_DIR)"] = cache_dir
+    kept |= {f"the response cache (VERIFY_CACHE_DIR: {path.name})": path for path in cache_files}
     return kept
 
 

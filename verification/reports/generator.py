@@ -344,7 +344,8 @@ class ReportGenerator:
             model_requested="unknown",
             settings={},
             seed=0,
-            cases=max([len(r.results) for r in results] + [1]),  # the most a scaffold has
+            # The most a scaffold has, within a manifest's bounds (samples count too).
+            cases=min(max([len(r.results) for r in results] + [1]), 10_000),
             samples=1,
             tiers=[],
             template_version="",

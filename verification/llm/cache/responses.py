@@ -29,11 +29,24 @@ from verification.llm.cache.stats import CacheStats, model_stats
 from verification.llm.credentials import without_credentials
 from verification.store.locks import exclusive_lock
 
-__all__ = ["BUSY_TIMEOUT_S", "CACHE_FILE", "LOCK_TIMEOUT_S", "ResponseCache", "shared_cache"]
+__all__ = [
+    "BUSY_TIMEOUT_S",
+    "CACHE_FILE",
+    "LOCK_TIMEOUT_S",
+    "ResponseCache",
+    "cache_files",
+    "shared_cache",
+]
 
 
 CACHE_FILE = "cache.sqlite3"
 """The cache's file name in the results folder."""
+
+
+def cache_files(folder: Path) -> list[Path]:
+    """The files of the cache in ``folder``: its database, SQLite's files beside it and
+    its lock (what no report may be written over)."""
+    return [folder / f"{CACHE_FILE}{end}" for end in ("", "-wal", "-shm", "-journal", ".lock")]
 
 
 BUSY_TIMEOUT_S = 10.0
