@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -195,6 +196,7 @@ def test_the_estimate_says_a_size_may_need_more_cases_than_35() -> None:
     )
 
 
+@pytest.mark.slow  # over half a second
 @settings(max_examples=150)
 @given(
     outcomes=st.lists(

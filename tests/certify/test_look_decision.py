@@ -10,6 +10,7 @@ import functools
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,6 +84,7 @@ def _held_equal(lines: list[Any], asked: int, samples: int, plan: Any) -> None:
     assert got == expected
 
 
+@pytest.mark.slow  # 150 examples: about a second
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(["standard", "thorough"]))
 def test_a_looks_decision_is_from_records_decision_unless_incomplete(seed: int, level: str) -> None:

@@ -200,6 +200,7 @@ def test_a_negative_shortest_cacheable_prefix_is_a_bad_setting(
     assert "VERIFY_MIN_CACHEABLE_TOKENS" in err and "greater than or equal to 0" in err
 
 
+@pytest.mark.slow  # over half a second
 def test_batch_through_openai_is_refused_with_no_server_to_ask(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -43,6 +44,7 @@ def _slow(answer: Any) -> tuple[Any, bool]:
     return value, len(json.dumps(value, ensure_ascii=False)) <= SHOWN_ANSWER_CHARS
 
 
+@pytest.mark.slow  # 300 examples: over a second
 @settings(max_examples=300, deadline=None)
 @given(_ANSWERS, st.dictionaries(st.text(max_size=4), st.none(), max_size=3))
 def test_a_shown_answer_is_safe_jsons_value_cut_as_before(answer: Any, diff: Any) -> None:

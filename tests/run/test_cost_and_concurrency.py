@@ -536,6 +536,7 @@ def test_estimate_plans_the_requests_a_run_of_the_same_level_sends(
     assert sum(e.requests for e in estimates) == len(planned) * settings.samples
 
 
+@pytest.mark.slow  # about a second
 def test_the_estimate_of_an_envelope_search_prices_its_costliest_course(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -271,6 +271,7 @@ def test_estimate_prices_the_whole_plan_not_a_shard(
     assert "leave out --shard" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # three shard runs and a merge: about 3 s
 def test_a_merge_that_cannot_write_leaves_no_run_and_says_to_merge_again(
     tmp_path: Path, three_shards: list[Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
