@@ -12,6 +12,8 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verification.registry import DEFAULT_SEED
 from verification.reports.generator import md_cell, md_code, md_fence
@@ -96,3 +98,23 @@ def test_a_model_label_with_line_breaks_forges_no_line_of_a_junit_file(tmp_path:
         text = written.read_text("utf-8")
         assert "\u202e" not in text
         assert not any(line.startswith("astar-simple-000: passed") for line in text.splitlines())
+
+
+@given(st.text(alphabet=st.sampled_from("ab |`\\*_ "), min_size=1, max_size=12))
+@settings(max_examples=200, deadline=None)
+def test_a_code_span_shows_its_value_as_it_is_in_a_table_and_in_a_paragraph(value: str) -> None:
+    # Hunt pp: a backtick was shown as ', and a | outside a table as \|.
+    from markdown_it import MarkdownIt
+
+    from verification.reports.generator import md_code_text
+
+    def spans(markdown: str) -> list[str]:
+        tokens = MarkdownIt("commonmark").enable("table").parse(markdown)
+        inline = [child for token in tokens for child in token.children or ()]
+        return [token.content for token in inline if token.type == "code_inline"]
+
+    if value.strip(" ") == "":
+        return  # a span of spaces alone is shown as given, not as code
+    table = f"| what | value |\n|---|---|\n| it | {md_code(value)} |\n"
+    assert spans(table) == [value]
+    assert spans(f"The value {md_code_text(value)} as said.\n") == [value]

@@ -72,6 +72,7 @@ __all__ = [
     "SummaryJsonReporter",
     "md_cell",
     "md_code",
+    "md_code_text",
     "md_fence",
     "publish_latest",
     "scaffold_report_path",
@@ -106,11 +107,26 @@ def md_cell(value: object, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def md_code(value: object, limit: int = 300) -> str:
-    """A value as an inline code span (safe in a table cell: ``|`` escaped)."""
-    text = _printable(str(value)).replace("\r", " ").replace("\n", " ").replace("`", "'")
+def md_code(value: object, limit: int = 300, *, in_table: bool = True) -> str:
+    """A value as an inline code span that shows it as it is (its backticks too: the span's
+    fence is longer than any run of them), safe in a table cell (``|`` escaped, which GFM
+    takes out of a cell's code before it shows it); ``in_table`` false: for a paragraph, a
+    heading or a list, where a ``\\|`` would show its backslash (hunt pp: a name with a
+    backtick or a ``|`` was shown changed)."""
+    text = _printable(str(value)).replace("\r", " ").replace("\n", " ")
     text = text if len(text) <= limit else text[: limit - 3] + "..."
-    return "`" + text.replace("|", "\\|") + "`"
+    if in_table:
+        text = text.replace("|", "\\|")
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    spaced = text.startswith(" ") and text.endswith(" ") and text.strip()
+    if text.startswith("`") or text.endswith("`") or spaced:
+        text = f" {text} "  # CommonMark strips one space from each end of such a span
+    return f"{fence}{text}{fence}"
+
+
+def md_code_text(value: object, limit: int = 300) -> str:
+    """:func:`md_code` outside a table."""
+    return md_code(value, limit, in_table=False)
 
 
 def md_fence(text: str, info: str = "") -> str:
@@ -181,12 +197,14 @@ def _environment() -> jinja2.Environment:
         size_plan=run_size_plan,
         cell=md_cell,
         code=md_code,
+        code_text=md_code_text,
         fence=md_fence,
         shown_chars=SHOWN_RESPONSE_CHARS,
         infra_reasons=infra_reasons,
     )
     env.filters["cell"] = md_cell
     env.filters["code"] = md_code
+    env.filters["code_text"] = md_code_text
     env.policies["json.dumps_kwargs"] = {"sort_keys": False, "ensure_ascii": False}
     return env
 
