@@ -56,6 +56,7 @@ def _list_interrupted_at(
     "module",
     [
         "verification.cli.entry",  # python -m verification importing the harness
+        "verification.cli.closed_pipe",  # main's own first import (hunt ac)
         "verification.llm.providers",  # the parser's own lazy import, before any command
         "verification.cli.listing",  # the command itself
     ],
@@ -74,3 +75,16 @@ def test_a_process_started_with_ctrl_c_ignored_keeps_ignoring_it(tmp_path: Path)
     done = _list_interrupted_at(tmp_path, "verification.cli.entry", ignored=True)
     assert done.returncode == 0, done.stderr
     assert "dijkstra" in done.stdout
+
+
+def test_the_late_signal_handler_leaves_an_ignored_signal_ignored() -> None:
+    # Hunt ac: exit_with put its handler over a SIGINT ignored from the start, so one that
+    # came while Python shut down ended the process at once, its atexit work skipped.
+    from verification.cli.entry import _handle_late_signals
+
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        _handle_late_signals(lambda signum, frame: None)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)

@@ -99,14 +99,14 @@ def escape_what_stdout_cannot_encode() -> None:
 
 def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     """Entry point of ``python -m verification`` and ``verify-scaffolds``."""
-    from verification.cli.closed_pipe import quiet_when_stdout_closes
+    try:  # before the command's own handling: the imports and its parser's
+        from verification.cli.closed_pipe import quiet_when_stdout_closes
 
-    with quiet_when_stdout_closes():  # `list | head -1` ends with list's own exit code
-        try:
+        with quiet_when_stdout_closes():  # `list | head -1` ends with list's own exit code
             return run_command(argv, prog)
-        except KeyboardInterrupt:  # before the command's own handling: its parser's imports
-            print("interrupted (Ctrl-C): stopped as asked", file=sys.stderr)
-            return INTERRUPTED
+    except KeyboardInterrupt:
+        print("interrupted (Ctrl-C): stopped as asked", file=sys.stderr)
+        return INTERRUPTED
 
 
 def script() -> NoReturn:
@@ -139,6 +139,8 @@ def exit_with(code: int) -> NoReturn:
 
 def _handle_late_signals(handler: Any) -> None:
     for each in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(each) is signal.SIG_IGN:
+            continue  # ignored from the start (a script's `cmd &`): it stays so (hunt ac)
         with contextlib.suppress(ValueError, OSError):  # not the main thread
             signal.signal(each, handler)
 

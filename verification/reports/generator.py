@@ -118,7 +118,7 @@ def md_code(value: object, limit: int = 300, *, in_table: bool = True) -> str:
     if in_table:
         text = text.replace("|", "\\|")
     fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
-    spaced = text.startswith(" ") and text.endswith(" ") and text.strip()
+    spaced = text.startswith(" ") and text.endswith(" ") and text.strip(" ")  # U+0020 only
     if text.startswith("`") or text.endswith("`") or spaced:
         text = f" {text} "  # CommonMark strips one space from each end of such a span
     return f"{fence}{text}{fence}"
