@@ -62,7 +62,8 @@ def test_a_run_in_use_or_shown_is_not_deleted(
         argv = ["prune", "--keep", "1", "--delete-beyond", "1", "--output", str(output)]
         assert main(argv) == 0
     said = capsys.readouterr().out
-    assert f"{oldest}: left alone: {output / 'reports'} shows it" in said
+    assert f"{oldest}: not deleted: {output / 'reports'} shows it" in said
+    assert f"{oldest}: left alone" not in said  # its replies are pruned as an older run's
     assert f"{middle}: left alone: run" in said
     assert said.rstrip().endswith("0 run(s) past the newest 1 deleted")
     assert [entry.run_id for entry in scan_runs(output)] == [oldest, middle, newest]

@@ -481,9 +481,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "which quote replies (summary.md and summary.json stay), saying what that freed. "
         "With --delete-beyond M, every run but the newest M is deleted whole, so a results "
         "folder kept from night to night stops growing. A run in use, one whose folder is a "
-        "symbolic link (an archive linked in, or another name for a run), the run "
-        "<output>/reports shows and a folder whose manifest cannot be read are left alone, "
-        "each said with why.",
+        "symbolic link (an archive linked in, or another name for a run) and a folder whose "
+        "manifest cannot be read are left alone, and the run <output>/reports shows is not "
+        "deleted (its replies are pruned), each said with why.",
     )
     prune.add_argument(
         "--keep", type=positive, required=True, metavar="N", help="newest runs kept whole"

@@ -4,8 +4,8 @@ A nightly job keeps every run it made in one results folder, restored and upload
 each night: prune (:func:`prune_runs`) drops the raw model replies of every run but the
 newest (history, ``compare`` and the regression gate read outcomes, parsed answers and
 hashes, which stay), and :func:`delete_runs` removes the runs past a longer horizon
-altogether, so the folder stops growing. A run in use, one linked in from elsewhere and
-the run ``<output>/reports`` shows are left alone."""
+altogether, so the folder stops growing. A run in use and one linked in from elsewhere are
+left alone; the run ``<output>/reports`` shows is not deleted."""
 
 from __future__ import annotations
 
@@ -214,10 +214,10 @@ def _republish_if_shown(paths: RunPaths) -> None:
 def delete_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
     """Delete every run but the newest ``keep`` whole: its folder, journal and reports
     (history, ``compare`` and the regression gate then reach back ``keep`` runs). A run in
-    use, one whose folder is a symbolic link (an archive linked in, or another name for a
-    run) and the run ``<output>/reports`` shows are left alone, as is a folder with no
-    manifest that can be read (said, never deleted unread). Returns ``(run id, what was
-    done)`` for every older run and every such folder."""
+    use and one whose folder is a symbolic link (an archive linked in, or another name for a
+    run) are left alone, as is a folder with no manifest that can be read (said, never
+    deleted unread); the run ``<output>/reports`` shows is not deleted (pruned as any).
+    Returns ``(run id, what was done)`` for every older run and every such folder."""
     from verification.reports.publishing import published_run
 
     trash = results_dir / _TRASH
@@ -234,7 +234,9 @@ def delete_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
     for entry in entries[: max(len(entries) - keep, 0)]:
         paths = RunPaths(results_dir, entry.run_id)
         if entry.run_id == shown:
-            done.append((entry.run_id, f"left alone: {results_dir / 'reports'} shows it"))
+            # Not deleted; the prune after it strips its replies as any older run's (hunt yy
+            # read "left alone" and then "replies removed" for the same run).
+            done.append((entry.run_id, f"not deleted: {results_dir / 'reports'} shows it"))
             continue
         try:
             _check_own_folder(paths)
