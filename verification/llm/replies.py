@@ -75,7 +75,7 @@ KNOWN_STOP_REASONS = frozenset(
 """The stop reasons the harness reads (the Messages API's for a request without tools,
 OpenAI's mapped by :data:`OPENAI_STOP_REASONS`, vLLM's ``abort`` and
 :data:`REASONING_ONLY_STOP`); a reply with any other, or none, is judged as a finished
-answer and the run says so (:func:`~verification.run.answers.stopped_early`)."""
+answer and the terminal says so (:func:`~verification.cli.run_output.print_run_notes`)."""
 _REASONING_FIELDS = ("reasoning_content", "reasoning")
 
 NO_MODEL = "unknown (the server named none)"

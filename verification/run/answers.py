@@ -77,11 +77,16 @@ CONTEXT_REFUSED = "the request does not fit the model's context window"
 an infrastructure error of that case (the server's setting), said on the terminal."""
 
 
-UNFINISHED_STOPS = frozenset({"abort", "pause_turn"})
-"""The stop reasons of a reply the server did not finish (vLLM's ``abort``, the Messages
-API's ``pause_turn``): no answer, an infrastructure error asked again on resume, never
-judged again from the journal (hunt zz: a code-mode resume ran such a reply again and asked
-nothing, for ever)."""
+UNFINISHED_STOPS = {
+    # vLLM: the server gave the request up mid-way.
+    "abort": "the server aborted the reply before its end (finish_reason abort)",
+    # The Messages API paused a long turn for the caller to continue, which the harness
+    # never does (it offers no server tools; hunt qq).
+    "pause_turn": "the server paused the turn before its end (stop_reason pause_turn)",
+}
+"""The stop reasons of a reply the server did not finish, and what each says: no answer,
+an infrastructure error asked again on resume, never judged again from the journal (hunt
+zz: a code-mode resume ran such a reply again and asked nothing, for ever)."""
 
 
 def stopped_early(response: LLMResponse, max_tokens: int) -> Judgement | None:
@@ -94,22 +99,9 @@ def stopped_early(response: LLMResponse, max_tokens: int) -> Judgement | None:
     if response.stop_reason == "refusal":
         # The model declined: not a formatting bug, so no level takes the blame.
         return Judgement("refused", None, "the model refused to answer (stop_reason refusal)")
-    if response.stop_reason == "pause_turn":
-        # The Messages API paused a long turn for the caller to continue: an unfinished reply
-        # the harness never continues (it offers no server tools), so no answer (hunt qq).
-        return Judgement(
-            "infra_error",
-            None,
-            "the server paused the turn before its end (stop_reason pause_turn): asked again "
-            "on resume",
-        )
-    if response.stop_reason == "abort":  # vLLM: the server gave the request up mid-way
-        return Judgement(
-            "infra_error",
-            None,
-            "the server aborted the reply before its end (finish_reason abort): asked again "
-            "on resume",
-        )
+    unfinished = UNFINISHED_STOPS.get(response.stop_reason or "")
+    if unfinished is not None:
+        return Judgement("infra_error", None, f"{unfinished}: asked again on resume")
     if response.stop_reason == REASONING_ONLY_STOP:
         return Judgement(
             "failed",

@@ -61,12 +61,6 @@ class EnvelopeClimb:
         """The scaffolds whose level cases a look decided."""
         return self._stops
 
-    @property
-    def settled(self) -> set[str]:
-        """The scaffolds whose level cases a look decided: a search the budget ends is
-        recorded, and said, as its own stop."""
-        return set(self._stops)
-
     async def run(self, jobs: Sequence[Job], send: Send) -> None:
         """The level's cases with each search's first size, then a size per scaffold per
         stage until every search has ended."""

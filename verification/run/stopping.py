@@ -42,9 +42,11 @@ class StoppingRule(Protocol):
 def settled_by(rule: StoppingRule) -> Collection[str]:
     """The scaffolds ``rule`` decided whole (their level and every size they sweep):
     nothing more of them is asked, so a case of theirs a budget refused was not needed
-    (:func:`~verification.run.budget.stopped_by_budget`). A rule says so by a ``settled``
-    property; one without it (a rule registered before it existed: hunt zz) settles the
-    scaffolds it stopped (:attr:`StoppingRule.stops`)."""
+    (:func:`~verification.run.budget.stopped_by_budget`). A rule that sweeps sizes as it
+    looks says so by a ``settled`` property (:class:`~verification.run.looks.PlannedLooks`);
+    for any other (the fixed plan, the envelope climb, whose search the budget ends is its
+    own stop, said as such, and a plugin's rule) they are the scaffolds it stopped
+    (:attr:`StoppingRule.stops`)."""
     settled: Collection[str] | None = getattr(rule, "settled", None)
     return set(rule.stops or {}) if settled is None else settled
 
@@ -82,7 +84,3 @@ class FixedPlan:
     @property
     def stops(self) -> dict[str, EarlyStop] | None:
         return self._stops
-
-    @property
-    def settled(self) -> Collection[str]:
-        return set(self._stops or {})
