@@ -105,7 +105,7 @@ def check_outputs_apart(outputs: Sequence[tuple[str, Path]], inputs: Mapping[str
         except OSError as exc:
             raise ConfigurationError(
                 f"{option} {path}: cannot be written: no file can be made in {folder} "
-                f"({exc.strerror or exc}), and a run is not asked only to fail at its end"
+                f"({exc.strerror or exc}), and nothing is started only to fail at its end"
             ) from None
 
 
