@@ -1,17 +1,19 @@
-"""``python -m verification``."""
+"""``python -m verification``, and ``verify-scaffolds`` (:func:`script`): each imports the
+harness under a guard for a Ctrl-C that lands while it does."""
 
 from __future__ import annotations
 
 import signal
 import sys
 from types import FrameType
+from typing import NoReturn
 
 INTERRUPTED = 130
 """The exit code of a command stopped by Ctrl-C (as :mod:`verification.cli.exit_codes`
 says; not imported from there, since a Ctrl-C may land while that import runs)."""
 
 
-def _run() -> int:
+def _run(prog: str | None) -> int:
     """The command, with a Ctrl-C that lands while the harness is still being imported
     (the first few tenths of a second) ending it as a Ctrl-C does later, with 130 and no
     traceback: it printed one and exited 1, the code of a scaffold that FAILED, and a
@@ -38,8 +40,15 @@ def _run() -> int:
     finally:
         if previous is signal.default_int_handler:
             signal.signal(signal.SIGINT, previous)
-    exit_with(main(prog="python -m verification"))
+    exit_with(main(prog=prog))
+
+
+def script() -> NoReturn:
+    """``verify-scaffolds`` (the console script pip writes imports this and calls it): as
+    ``python -m verification``, with the same guard (hunt ad: the script imported the
+    harness unguarded, and an early Ctrl-C printed a traceback)."""
+    sys.exit(_run(None))
 
 
 if __name__ == "__main__":
-    sys.exit(_run())
+    sys.exit(_run("python -m verification"))

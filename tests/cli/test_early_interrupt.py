@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -29,20 +30,38 @@ sys.meta_path.insert(0, _CtrlC())
 """
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _command(entry: str) -> list[str]:
+    """``python -m verification``, or ``verify-scaffolds`` as the wrapper pip writes for it
+    runs it: its entry point, as pyproject.toml declares it, imported and called (hunt ad:
+    it imported the harness with no guard)."""
+    if entry == "python -m verification":
+        return [sys.executable, "-m", "verification"]
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["scripts"]
+    module, function = scripts["verify-scaffolds"].split(":")
+    return [
+        sys.executable,
+        "-c",
+        f"import sys; from {module} import {function}; sys.exit({function}())",
+    ]
+
+
 def _list_interrupted_at(
-    tmp_path: Path, module: str, *, ignored: bool = False
+    tmp_path: Path, module: str, *, ignored: bool = False, command: list[str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """``list`` in a fresh process that sends itself SIGINT as ``module`` is imported
-    (started with SIGINT ignored, as a script's ``cmd &`` starts it, when ``ignored``)."""
+    (started with SIGINT ignored, as a script's ``cmd &`` starts it, when ``ignored``), by
+    ``command`` (``python -m verification`` unless given)."""
     (tmp_path / "sitecustomize.py").write_text(HOOK, encoding="utf-8")
-    root = Path(__file__).resolve().parents[2]
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(tmp_path), str(root)]),
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
         "SIGINT_AT_IMPORT": module,
     }
     return subprocess.run(
-        [sys.executable, "-m", "verification", "list"],
+        [*(command or _command("python -m verification")), "list"],
         env=env,
         cwd=tmp_path,
         capture_output=True,
@@ -61,10 +80,11 @@ def _list_interrupted_at(
         "verification.cli.listing",  # the command itself
     ],
 )
+@pytest.mark.parametrize("entry", ["python -m verification", "verify-scaffolds"])
 def test_a_ctrl_c_while_the_harness_starts_exits_130_without_a_traceback(
-    tmp_path: Path, module: str
+    tmp_path: Path, module: str, entry: str
 ) -> None:
-    done = _list_interrupted_at(tmp_path, module)
+    done = _list_interrupted_at(tmp_path, module, command=_command(entry))
     assert done.returncode == 130, done.stderr
     assert done.stderr.strip() == "interrupted (Ctrl-C): stopped as asked"
 

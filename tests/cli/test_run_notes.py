@@ -58,6 +58,21 @@ def test_a_scaffold_stopped_early_is_said_on_the_terminal(
     )
 
 
+def test_each_arm_of_a_pair_says_its_notes_under_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hunt ad: a ``--baseline`` pair printed none of its runs' notes (nor their costs)."""
+    output = tmp_path / "out"
+    argv = ["verify", "kmp", "--provider", "reference", "--baseline", "none"]
+    assert main([*argv, "--output", str(output)]) == 0
+    out = capsys.readouterr().out
+    for run in (output / "runs").iterdir():
+        manifest = read_manifest_file(run / "manifest.json")
+        stop = (manifest.early_stops or {})["kmp"]
+        arm = "no scaffold" if manifest.variant == "bare" else "scaffold"
+        assert f"\n{arm}: kmp: stopped early at n = {stop.cases}: look {stop.look} " in out
+
+
 def test_a_look_that_read_fewer_cases_than_were_asked_says_both(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -93,6 +93,10 @@ def test_baseline_none_pairs_the_bare_model_with_the_scaffold_and_repeats_from_c
     low, high = paired_difference_interval([0.0] * CASES, [1.0] * CASES)
     assert row[6:12] == ["0.0%", "100.0%", "+100.0pp", f"({100 * low:+.1f}pp", "to", "+100.0pp)"]
     assert high == 1.0
+    # Each arm's cost, and each arm's answers from the cache below, said as a run says them
+    # (hunt ad: a pair said neither).
+    costs = [line.split(": cost: ")[0] for line in first.splitlines() if ": cost: " in line]
+    assert costs == ["no scaffold", "scaffold"]
     # The scaffold run is not compared with the bare one as if it were its previous run.
     summary = json.loads((RunPaths(output, b.run_id).reports / "summary.json").read_text())
     assert summary["previous_run_id"] is None
@@ -104,6 +108,8 @@ def test_baseline_none_pairs_the_bare_model_with_the_scaffold_and_repeats_from_c
     for run in newest:
         assert {r.source for r in read_journal(run / "results.jsonl")} == {"cache"}
     assert again.splitlines()[-2].split() == first.splitlines()[-2].split()
+    for arm in ("no scaffold", "scaffold"):
+        assert f"\n{arm}: kmp: {CASES} answer(s) from the response cache (no model" in again
 
 
 def test_baseline_without_a_draft_is_refused(

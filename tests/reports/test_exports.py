@@ -195,3 +195,61 @@ def test_an_output_where_no_file_can_be_written_is_refused_before_the_run(
         in capsys.readouterr().err
     )
     assert not (tmp_path / "out").exists()
+
+
+def test_no_output_is_written_where_a_run_s_end_replaces_what_stands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hunt ad: an export under ``<output>/reports`` was deleted as the run published its
+    reports (on a new results folder it then stood in their way for good), one at
+    ``<output>/index.html`` was written over by the results index, and ``compare --html``
+    replaced ``.env`` (the settings file verify's outputs may not touch): each at exit 0."""
+    monkeypatch.chdir(tmp_path)
+    output = tmp_path / "out"
+    assert main([*DRY, "--output", str(output)]) == 0
+    published = next((output / ".published").iterdir())
+    first = next((output / "runs").iterdir()).name
+    capsys.readouterr()
+    fresh = tmp_path / "fresh"
+    for target, kept in [
+        (output / "reports" / "nightly.json", "the latest reports"),
+        (published / "nightly.json", "the latest reports"),  # where reports leads
+        (output / ".published" / "nightly.json", "the latest reports' copies"),
+        (output / "index.html", "the results index"),
+        (fresh / "reports" / "nightly.json", "the latest reports"),
+    ]:
+        results = fresh if fresh in target.parents else output
+        code = main([*DRY, "--output", str(results), "--export", str(target)])
+        assert code == 2 and f"would write over {kept}" in capsys.readouterr().err, target
+    assert not fresh.exists()
+    assert len(list((output / "runs").iterdir())) == 1  # refused before any run began
+    (tmp_path / ".env").write_text("VERIFY_SEED=3\n", encoding="utf-8")
+    compare = ["compare", first, first, "--output", str(output), "--html"]
+    for target in (tmp_path / ".env", output / "index.html"):
+        assert main([*compare, str(target)]) == 2, target
+        assert "would write over" in capsys.readouterr().err
+    assert (tmp_path / ".env").read_text(encoding="utf-8") == "VERIFY_SEED=3\n"
+    assert main([*DRY, "--output", str(output), "--export", str(output / "x.json")]) == 0
+
+
+def test_each_model_s_own_output_file_is_kept_apart_from_the_run_s_inputs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hunt ad: with several models each export is written once per model
+    (``draft.md`` -> ``draft.m1.md``), and those names went unchecked: an export replaced a
+    draft named so, or another output's file, at exit 0."""
+    from verification.llm.prompt_builder import PromptBuilder
+
+    draft = tmp_path / "draft.m1.md"
+    text = PromptBuilder().get_scaffold_content("kmp")
+    draft.write_text(text, encoding="utf-8")
+    models = ["--model", "m1", "--model", "m2", "--output", str(tmp_path / "out")]
+    code = main(
+        [*DRY, *models, "--scaffold-file", str(draft), "--export", str(tmp_path / "draft.md")]
+    )
+    assert code == 2 and "would write over what --scaffold-file reads" in capsys.readouterr().err
+    json_out, junit = tmp_path / "o.json", tmp_path / "o.m1.json"
+    code = main([*DRY, *models, "--export", str(json_out), "--junit-xml", str(junit)])
+    assert code == 2 and "is the file --export writes too" in capsys.readouterr().err
+    assert draft.read_text(encoding="utf-8") == text
+    assert not (tmp_path / "out").exists()  # refused before any run began

@@ -3,6 +3,7 @@ when first needed), how we are called."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -40,3 +41,18 @@ class CommandsBase:
             # Plugins are loaded with the catalog, before any command reads its settings.
             plugin_clock.PLUGIN_CALL_SECONDS = self._settings.plugin_call_seconds
         return self._settings
+
+    def kept_files(self, results_dir: Path | None = None) -> dict[str, Path]:
+        """What no output of a command may write over, by what it is: the files every
+        command reads (``.env``), the results folder's own
+        (:func:`~verification.reports.exports.kept_records`) and the response cache's."""
+        from verification.config.settings import ENV_FILE
+        from verification.llm.cache.responses import cache_files
+        from verification.reports.exports import kept_records
+
+        return {
+            "what .env reads": Path(ENV_FILE),
+            **kept_records(
+                results_dir or self.settings.results_dir, cache_files(self.settings.cache_dir)
+            ),
+        }

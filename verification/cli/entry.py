@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("verification")
 
-__all__ = ["exit_with", "main", "run_command", "script", "settings_from_arguments"]
+__all__ = ["exit_with", "main", "run_command", "settings_from_arguments"]
 
 
 SETTING_OPTIONS = (
@@ -107,11 +107,6 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted (Ctrl-C): stopped as asked", file=sys.stderr)
         return INTERRUPTED
-
-
-def script() -> NoReturn:
-    """``verify-scaffolds``: :func:`main`, ending the process with its exit code."""
-    exit_with(main())
 
 
 def exit_with(code: int) -> NoReturn:

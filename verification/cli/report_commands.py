@@ -141,19 +141,16 @@ class ReportCommands(CommandsBase):
             if lift is not None:
                 print(render_lift(lift), end="")
         if html is not None:
-            from verification.llm.cache.responses import cache_files
             from verification.reports.compare_html import (
                 default_comparison_path,
                 write_comparison_page,
             )
-            from verification.reports.exports import check_outputs_apart, kept_records
+            from verification.reports.exports import check_outputs_apart
             from verification.reports.results_index import write_results_index
 
             if html == DEFAULT_PAGE:
                 html = default_comparison_path(results_dir, pairing)
-            check_outputs_apart(
-                [("--html", html)], kept_records(results_dir, cache_files(self.settings.cache_dir))
-            )
+            check_outputs_apart([("--html", html)], self.kept_files(results_dir))
             print(f"page: {write_comparison_page(pairing, html, lift)}")
             write_results_index(results_dir)  # it lists the comparison pages
         return 0

@@ -16,6 +16,8 @@ from verification.cli.run_output import (
     NO_OUTPUTS,
     RunOutputs,
     finish_run,
+    print_cost,
+    print_run_notes,
     print_summary,
     say_how_to_resume,
 )
@@ -426,6 +428,9 @@ class RunCommands(CommandsBase):
                 records=run.records,
             )
         print_summary(runs.b.results.values(), runs.b.manifest.run_label, summary)
+        for label, run in ((runs.a_label, runs.a), (runs.b_label, runs.b)):
+            print_run_notes(run, label)
+            print_cost(run, self.settings, self.prog, label)
         print(render_pairing(runs.pairing, a=runs.a_label, b=runs.b_label), end="")
         if lift is not None:
             print(render_lift(lift), end="")
@@ -442,11 +447,15 @@ class RunCommands(CommandsBase):
         (:func:`~verification.reports.exports.check_outputs_apart`)."""
         import os
 
-        from verification.config.settings import ENV_FILE
-        from verification.llm.cache.responses import cache_files
-        from verification.reports.exports import check_outputs_apart, kept_records
+        from verification.reports.exports import check_outputs_apart
 
-        written = [("--export", path) for path in outputs.exports] + [
+        models = self.settings.model_names
+        exports = outputs.exports
+        if len(models) > 1:  # each model's run writes its own file (hunt ad: unchecked)
+            from verification.compose.multimodel import model_files
+
+            exports = [file for path in exports for file in model_files(path, models)]
+        written = [("--export", path) for path in exports] + [
             (option, path)
             for option, path in (
                 ("--junit-xml", outputs.junit_xml),
@@ -458,8 +467,7 @@ class RunCommands(CommandsBase):
             written.append(("GITHUB_STEP_SUMMARY", Path(summary)))
         read = {
             "what --scaffolds-dir reads": self.settings.scaffolds_dir,
-            "what .env reads": Path(ENV_FILE),
-            **kept_records(self.settings.results_dir, cache_files(self.settings.cache_dir)),
+            **self.kept_files(),
             **(more or {}),
         }
         if scaffold_file is not None:

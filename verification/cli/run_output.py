@@ -8,7 +8,7 @@ import os
 import shlex
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -318,9 +318,16 @@ def print_annotations(outcome: RunResult, summary: Path) -> None:
         print(line)
 
 
-def print_run_notes(outcome: RunResult) -> None:
+def print_run_notes(outcome: RunResult, arm: str | None = None) -> None:
     """Say on the terminal what the reports say of how the answers came: from the response
-    cache (no model was called for them), or fewer because a look of the plan decided."""
+    cache (no model was called for them), or fewer because a look of the plan decided; each
+    line led by ``arm``, the run's label in a pair (hunt ad: a pair said none of it)."""
+    for line in _run_notes(outcome):
+        print(line if arm is None else f"{arm}: {line}")
+
+
+def _run_notes(outcome: RunResult) -> Iterator[str]:
+    """The lines of :func:`print_run_notes`."""
     from verification.certify.envelope_search import envelope_result
     from verification.certify.sequential import plan_from_record
     from verification.run.answers import CONTEXT_REFUSED
@@ -330,15 +337,15 @@ def print_run_notes(outcome: RunResult) -> None:
     for r in outcome.results.values():
         searched = envelope_result(r, outcome.manifest, ())
         if searched is not None:
-            print(f"{r.scaffold}: envelope search: {searched.listed}")
+            yield f"{r.scaffold}: envelope search: {searched.listed}"
         if len(cached) == 1 and r.from_cache:
-            print(
+            yield (
                 f"{r.scaffold}: {r.from_cache} answer(s) from the response cache (no model "
                 "call; --no-cache asks the model again)"
             )
         refused = sum((c.validation_message or "").startswith(CONTEXT_REFUSED) for c in r.results)
         if refused:
-            print(
+            yield (
                 f"{r.scaffold}: {refused} case(s) did not fit the model's context window "
                 "(the server refused them, HTTP 400; none of that size or larger was asked "
                 "after): not counted; give the server a larger context (vLLM "
@@ -346,7 +353,7 @@ def print_run_notes(outcome: RunResult) -> None:
             )
         odd = _unknown_stop_reasons(r.results)
         if odd:
-            print(
+            yield (
                 f"{r.scaffold}: {odd} (judged as finished replies: a reply the server cut short "
                 "fails as a wrong answer, not as truncated)"
             )
@@ -369,10 +376,10 @@ def print_run_notes(outcome: RunResult) -> None:
                     "cases had been asked (copies of an earlier input, and cases past the "
                     "deciding one, are shown, not counted)"
                 )
-            print(f"{decided}; the cases not asked are not missing")
+            yield f"{decided}; the cases not asked are not missing"
 
     if len(cached) > 1:  # one line, not one per scaffold (a run of the catalog: 33)
-        print(
+        yield (
             f"{sum(cached.values())} answer(s) from the response cache, for {len(cached)} "
             "scaffold(s) (no model call for them; --no-cache asks the model again; each scaffold's "
             "count is in its report)"
@@ -404,7 +411,10 @@ def _unknown_stop_reasons(results: Iterable[TestResult]) -> str:
     )
 
 
-def print_cost(outcome: RunResult, settings: RunConfig, prog: str) -> None:
+def print_cost(outcome: RunResult, settings: RunConfig, prog: str, arm: str | None = None) -> None:
+    """The run's cost (none in a dry run), and how to go on where its budget stopped it;
+    each line led by ``arm``, the run's label in a pair."""
+    lead = "" if arm is None else f"{arm}: "
     from verification.cases import printable
     from verification.certify.costs import total_cost
     from verification.store.pricing import free_price
@@ -428,10 +438,10 @@ def print_cost(outcome: RunResult, settings: RunConfig, prog: str) -> None:
     # (hunt vv: "for 30 live call(s)" of a resume that sent none read as its own).
     now = outcome.calls_now
     run = "" if now is None else f" in the run's journal, {now} of them by this resume"
-    print(f"cost: {usd} for {cost.live_calls} live call(s){batch}{run}{cache}")
+    print(f"{lead}cost: {usd} for {cost.live_calls} live call(s){batch}{run}{cache}")
     if cost.worst_case_calls:
         print(
-            f"cost: {cost.worst_case_calls} call(s) came back with no readable token counts: "
+            f"{lead}cost: {cost.worst_case_calls} call(s) came back with no readable token counts: "
             "each is counted above at its worst case (its prompt estimated, its whole output "
             "budget)"
         )
@@ -453,7 +463,7 @@ def print_cost(outcome: RunResult, settings: RunConfig, prog: str) -> None:
             else ""
         )
         print(
-            f"stopped at the --max-cost budget: {spent} of ${basis.max_cost:g} spent{past}, "
+            f"{lead}stopped at the --max-cost budget: {spent} of ${basis.max_cost:g} spent{past}, "
             "and a case is started only when its worst case (its prompt and its whole output "
             "budget, for each attempt it may make) fits in what is left; continue with "
             f"a larger budget: {printable(command)}",

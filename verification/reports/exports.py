@@ -24,6 +24,8 @@ from pathlib import Path
 from verification.errors import ConfigurationError
 from verification.reports.base import ReportContext, Reporter, write_report
 from verification.reports.ci import JUnitXmlReporter
+from verification.reports.publishing import PUBLISHED
+from verification.reports.results_index import INDEX_NAME
 from verification.store.paths import RunPaths
 
 __all__ = [
@@ -65,12 +67,20 @@ def check_export(path: Path) -> Path:
 
 def kept_records(results_dir: Path, cache_files: Sequence[Path] = ()) -> dict[str, Path]:
     """What no output may write over, by what it is: the runs' journals and manifests
-    (every file under the results folder's ``runs``) and the response cache's files
-    (:func:`~verification.llm.cache.responses.cache_files`: its files, not its folder, where
-    a results folder may lie, or a CI's step summary; hunt ab). Hunt yy: ``--junit-xml
-    RUN/results.jsonl``, ``--export RUN/manifest.json`` or ``compare --html cache.sqlite3``
-    replaced the paid answers, at exit 0."""
-    kept = {"the runs' journals and manifests (--output)": results_dir / "runs"}
+    (every file under the results folder's ``runs``), what each run replaces as it ends
+    (the latest reports, their published copies and the results index), and the response
+    cache's files (:func:`~verification.llm.cache.responses.cache_files`: its files, not its
+    folder, where a results folder may lie, or a CI's step summary; hunt ab). Hunt yy:
+    ``--junit-xml RUN/results.jsonl``, ``--export RUN/manifest.json`` or ``compare --html
+    cache.sqlite3`` replaced the paid answers, at exit 0; hunt ad: an export under
+    ``<output>/reports`` was deleted as the run published its reports, and one at
+    ``<output>/index.html`` written over by the index, at exit 0."""
+    kept = {
+        "the runs' journals and manifests (--output)": results_dir / "runs",
+        "the latest reports, which each run replaces (--output)": results_dir / "reports",
+        "the latest reports' copies, which each run replaces (--output)": (results_dir / PUBLISHED),
+        "the results index, which each run rewrites (--output)": results_dir / INDEX_NAME,
+    }
     kept |= {f"the response cache (VERIFY_CACHE_DIR: {path.name})": path for path in cache_files}
     return kept
 

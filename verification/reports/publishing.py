@@ -15,16 +15,16 @@ from verification.errors import VerificationError
 from verification.store.locks import exclusive_lock
 from verification.store.paths import RunPaths
 
-__all__ = ["REPORTS_MARKER", "publish_latest", "published_run"]
+__all__ = ["PUBLISHED", "REPORTS_MARKER", "publish_latest", "published_run"]
 
 REPORTS_MARKER = ".verification-reports"
 """Marks a folder the harness wrote, so that only such a folder is ever replaced."""
 logger = logging.getLogger(__name__)
 
-_PUBLISHED = ".published"
+PUBLISHED = ".published"
 """Under the results folder: the published copies ``reports`` points at."""
 _PUBLISH_LOCK = ".lock"
-"""In :data:`_PUBLISHED`: held while one run publishes, so runs that finish together take
+"""In :data:`PUBLISHED`: held while one run publishes, so runs that finish together take
 turns (a publication takes milliseconds) and none leaves a copy behind."""
 
 
@@ -46,7 +46,7 @@ def publish_latest(paths: RunPaths) -> Path | None:
     ``None`` when nothing was published.
     """
     latest = paths.latest_reports
-    published = paths.results_dir / _PUBLISHED
+    published = paths.results_dir / PUBLISHED
     if published.is_symlink() or paths.leads_out(published):
         # Each publication empties that folder of all but its copy: never one elsewhere.
         logger.warning("%s is a symbolic link: latest reports not published", published)
@@ -65,7 +65,7 @@ def publish_latest(paths: RunPaths) -> Path | None:
         copy = published / unique
         shutil.copytree(paths.reports, copy, copy_function=_linked, ignore=_not_reports)
         link = published / f".link-{unique}"
-        os.symlink(Path(_PUBLISHED) / unique, link, target_is_directory=True)
+        os.symlink(Path(PUBLISHED) / unique, link, target_is_directory=True)
         if latest.exists() and not latest.is_symlink():
             shutil.rmtree(latest)  # a copied folder written by an older version of the harness
         os.replace(link, latest)
@@ -98,7 +98,7 @@ def published_run(results_dir: Path) -> str | None:
     if not latest.is_symlink():
         return None
     copy = Path(os.readlink(latest))
-    if copy.parent != Path(_PUBLISHED) or "-" not in copy.name:
+    if copy.parent != Path(PUBLISHED) or "-" not in copy.name:
         return None
     return copy.name.rsplit("-", 1)[0]
 
