@@ -67,3 +67,21 @@ def test_token_counts_no_billed_call_has_are_left_out(
 ) -> None:
     # Hunt r: a proxy's zeros for a priced model read as free calls, and --max-cost never bound.
     assert TokenCounts.credible(usage, has_text=has_text) == kept
+
+
+def test_a_case_s_cost_is_every_sample_of_it() -> None:
+    # Hunt ag: with --samples 3 "per case" was per sample, a third of a case's cost, and
+    # "the dearest case" one sample of one case.
+    samples = {"kmp-simple-001": [1, 1, 1], "kmp-simple-002": [2]}  # output, x 1,000 tokens
+    records = [
+        attempt_record(
+            case, "passed", epoch=epoch, source="live", usage={"output_tokens": 1_000 * k}
+        )
+        for case, outputs in samples.items()
+        for epoch, k in enumerate(outputs)
+    ]
+    cost = scaffold_cost(records, BASIS)
+    each = {case: PRICE.output * 1_000 * sum(outputs) / 1e6 for case, outputs in samples.items()}
+    assert cost.cases == len(samples)
+    assert cost.usd_per_case == pytest.approx(sum(each.values()) / len(samples))
+    assert cost.most_expensive_case == ("kmp-simple-001", pytest.approx(each["kmp-simple-001"]))

@@ -69,3 +69,24 @@ def test_the_section_counts_the_errors_it_lists(tmp_path: Path) -> None:
     text = ReportGenerator(tmp_path).render_scaffold_report(swept)
     assert "## Infrastructure errors (3, not counted)" in text
     assert "- 3 case(s):" in text
+
+
+def test_a_case_s_samples_lost_are_its_answers_and_it_is_listed_once(tmp_path: Path) -> None:
+    # Hunt ag: with --samples 3 "7 case(s)" listed kmp-simple-001 three times, of 3 cases.
+    from tests.support.records import attempt_record
+    from verification.certify.results import ScaffoldResults
+    from verification.reports.generator import ReportGenerator
+
+    lost = {"kmp-simple-001": 3, "kmp-simple-002": 1}
+    records = [
+        attempt_record(case, "infra_error", epoch=epoch)
+        for case, samples in lost.items()
+        for epoch in range(samples)
+    ] + [attempt_record("kmp-simple-003", "passed", epoch=epoch) for epoch in range(3)]
+    results = ScaffoldResults.from_records("kmp", records, planned=9, samples=3)
+    text = ReportGenerator(tmp_path).render_scaffold_report(results)
+    answers = sum(lost.values())
+    assert f"## Infrastructure errors ({answers}, not counted)" in text
+    (line,) = [line for line in text.splitlines() if line.startswith(f"- {answers} answer(s)")]
+    assert line.startswith(f"- {answers} answer(s) in {len(lost)} case(s):")
+    assert all(line.count(f"`{case}`") == 1 for case in lost)

@@ -61,3 +61,18 @@ def test_cases_the_runs_drew_differently_stay_apart() -> None:
     units = input_units({"n_queens": ran_before}, {"n_queens": ran_now})["n_queens"]
     assert [units[c.id] for c in CASES[:3]] == [c.id for c in CASES[:3]]
     assert len({units[c.id] for c in CASES[3:COPIES]}) == 1
+
+
+def test_a_copy_only_one_run_asked_moves_no_score_of_the_pair() -> None:
+    # Hunt ag: a copy of a shared case's input that only B asked was folded into B's unit,
+    # and two runs alike on every shared case read "A better 1" with different rates.
+    extra = _case(len(CASES), 4)  # one more copy of the repeated input, B's alone, failed
+    before = {c.id: 1.0 for c in CASES}
+    now = {**before, extra.id: 0.0}
+    ran_before = SimpleNamespace(results=[SimpleNamespace(test_case=c) for c in CASES])
+    ran_now = SimpleNamespace(results=[SimpleNamespace(test_case=c) for c in [*CASES, extra]])
+    units = input_units({"n_queens": ran_before}, {"n_queens": ran_now})
+    (row,) = compare_outcomes({"n_queens": _all(before)}, {"n_queens": _all(now)}, units=units)
+    assert row.comparison.shared == OTHERS + 1
+    assert (row.comparison.only_a, row.comparison.only_b) == (0, 0)
+    assert row.comparison.score_a == row.comparison.score_b == OTHERS + 1

@@ -58,7 +58,8 @@ class ScaffoldCost:
     cached_answers: int
     """Answers the response cache gave (no call)."""
     cases: int
-    """Distinct case samples with a live call."""
+    """Distinct cases with a live call (each with every sample of it: hunt ag read a
+    sample's cost as a case's, a third of it at ``--samples 3``)."""
     usd: float | None
     """What the live calls cost; ``None`` when the model has no known price."""
     prompt_cache_savings_usd: float | None
@@ -77,7 +78,7 @@ class ScaffoldCost:
 
     @property
     def usd_per_case(self) -> float | None:
-        """Mean cost of a case sample asked live (repairs included)."""
+        """Mean cost of a case asked live (every sample and repair of it included)."""
         return self.usd / self.cases if self.usd is not None and self.cases else None
 
 
@@ -127,8 +128,9 @@ def scaffold_cost(
     batched = TokenCounts()
     cached = TokenCounts()
     live_calls = cached_answers = batch_calls = at_worst = 0
-    # Each case's calls at what they were billed: a batch's at its share of the list price.
-    per_case: dict[tuple[str, int], tuple[TokenCounts, TokenCounts]] = {}
+    # Each case's calls (every sample's) at what they were billed: a batch's at its share
+    # of the list price.
+    per_case: dict[str, tuple[TokenCounts, TokenCounts]] = {}
     for record in records:
         if record.source == "cache":
             cached_answers += 1
@@ -142,7 +144,7 @@ def scaffold_cost(
                 batch_calls += 1
             else:
                 live_calls += 1
-            key = (record.case_id, record.epoch)
+            key = record.case_id
             at_list, in_batch = per_case.get(key, (TokenCounts(), TokenCounts()))
             if record.source == "batch":
                 in_batch += counts
@@ -157,8 +159,7 @@ def scaffold_cost(
             key: price.cost(at_list) + BATCH_PRICE_SHARE * price.cost(in_batch)
             for key, (at_list, in_batch) in per_case.items()
         }
-        (case_id, _), usd = max(billed.items(), key=lambda item: item[1])
-        most = (case_id, usd)
+        most = max(billed.items(), key=lambda item: item[1])
     return ScaffoldCost(
         tokens=live,
         live_calls=live_calls,

@@ -9,7 +9,7 @@ from typing import Any
 
 from verification.store.json_text import JsonText
 
-__all__ = ["by_unit", "input_key", "later_copies", "shared_units"]
+__all__ = ["by_unit", "input_key", "later_copies", "paired_units", "shared_units"]
 
 
 def later_copies(
@@ -77,6 +77,26 @@ def by_unit(scores: Mapping[str, float], units: Mapping[str, str]) -> dict[str, 
         total, count = sums.get(units.get(case, case), (0.0, 0))
         sums[units.get(case, case)] = (total + score, count + 1)
     return {unit: total / count for unit, (total, count) in sums.items()}
+
+
+def paired_units(
+    a: Mapping[str, float], b: Mapping[str, float], units: Mapping[str, str]
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Two runs' case scores on the cases both answered, each folded to its units
+    (:func:`by_unit`): a copy only one run asked joins no unit's score, so two runs that
+    scored their shared cases alike compare alike (hunt ag: a copy only B asked moved B's
+    unit, and two runs alike on every shared case read "A better 1").
+
+    Examples
+    --------
+    >>> paired_units({"a": 1.0}, {"a": 1.0, "b": 0.0}, {"a": "x", "b": "x"})
+    ({'x': 1.0}, {'x': 1.0})
+    """
+    both = a.keys() & b.keys()
+    return (
+        by_unit({case: score for case, score in a.items() if case in both}, units),
+        by_unit({case: score for case, score in b.items() if case in both}, units),
+    )
 
 
 def input_key(value: Any) -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from verification.catalog.sizes import in_units
 from verification.certify.answers import CaseScores
 from verification.certify.envelope_search import EnvelopeResult
-from verification.certify.input_keys import by_unit, shared_units
+from verification.certify.input_keys import paired_units, shared_units
 from verification.certify.inputs import drawn_inputs
 from verification.certify.paired import (
     ALPHA,
@@ -186,7 +186,7 @@ def _row(
     unit by unit where ``units`` are given (:func:`~verification.certify.input_keys.shared_units`);
     each arm's tokens are those of its cases."""
     comparison = (
-        paired_comparison(by_unit(bare, units), by_unit(scaffold, units))
+        paired_comparison(*paired_units(bare, scaffold, units))
         if units is not None
         else paired_comparison(bare, scaffold)
     )

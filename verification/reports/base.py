@@ -375,8 +375,8 @@ _DRAWN_INDEX = re.compile(rf" case \d+ at size(?= \d+ \({INFRA_CASE}\))")
 def infra_reasons(results: ScaffoldResults) -> list[tuple[str, list[str]]]:
     """The infrastructure errors of ``results`` grouped by reason, the most frequent first:
     each reason (its case's id replaced by :data:`INFRA_CASE`, so one cause reads as one
-    reason) with the ids of its cases. Forty cases a replay file lacks are one reason, said
-    once, not forty messages."""
+    reason) with the id of each answer's case (a case's samples each). Forty cases a replay
+    file lacks are one reason, said once, not forty messages."""
     groups: dict[str, list[str]] = {}
     for result in results.results:
         if result.outcome == "infra_error":

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from verification.certify.input_keys import by_unit, shared_units
+from verification.certify.input_keys import paired_units, shared_units
 from verification.certify.inputs import drawn_inputs
 from verification.certify.paired import (
     PairedComparison,
@@ -190,9 +190,7 @@ def compare_outcomes(
     unit = units or {}
 
     def paired(before: Mapping[str, float], now: Mapping[str, float], name: str) -> Any:
-        return paired_comparison(
-            by_unit(before, unit.get(name, {})), by_unit(now, unit.get(name, {}))
-        )
+        return paired_comparison(*paired_units(before, now, unit.get(name, {})))
 
     comparisons = {name: paired(a[name].scores, b[name].scores, name) for name in shared}
     gated = {

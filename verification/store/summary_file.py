@@ -141,7 +141,9 @@ class CostFigures(_Tolerant):
 
     usd: float | None = None
     usd_per_case: float | None = None
+    """Mean cost of a case asked live, every sample and repair of it included."""
     most_expensive_case: str | None = None
+    """The case whose calls (every sample's) cost most."""
     input_tokens: int = 0
     """Input billed at the full price (neither written to nor read from the prompt cache)."""
     output_tokens: int = 0

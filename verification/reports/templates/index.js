@@ -39,7 +39,7 @@
     names.forEach(function (name) { row.appendChild(el("th", null, name)); });
   }
   function pairing() {
-    heads(["Scaffold", "Shared cases", "Only A passed", "Only B passed", "p (McNemar)", "p (Holm)", "Rate A", "Rate B", "B - A (95% interval)", "Verdict"]);
+    heads(["Scaffold", "Shared cases", "A scored higher", "B scored higher", "p (McNemar)", "p (Holm)", "Rate A", "Rate B", "B - A (95% interval)", "Verdict"]);
     var body = document.querySelector("#summary tbody");
     DATA.pairing.forEach(function (r) {
       var tr = el("tr", { "data-scaffold": r.scaffold });
