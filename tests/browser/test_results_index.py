@@ -107,3 +107,25 @@ def test_a_long_unbroken_model_name_wraps_and_leaves_every_status_in_view(
     for at in range(statuses.count()):
         box = statuses.nth(at).bounding_box()
         assert box is not None and box["x"] + box["width"] <= viewport
+
+
+def test_a_scaffold_with_nothing_counted_shows_no_rate(watched: Watched, tmp_path: Path) -> None:
+    # Hunt ag: a scaffold none of whose cases was answered (a replay file without them)
+    # read "0.0%" on the run's page and the index, as if every answer had failed.
+    output = tmp_path / "results"
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text("", encoding="utf-8")  # no case answered: each an infrastructure error
+    argv = ["verify", "kmp", "--provider", "replay", "--replay-file", str(replay)]
+    assert run_cli(*argv, "--level", "quick", "--output", str(output)).returncode == 3
+    (run,) = (output / "runs").iterdir()
+    summary = json.loads((run / "reports" / "summary.json").read_text())
+    assert summary["scaffolds"]["kmp"]["n"] == 0
+    page = watched.page
+    page.goto(Path(_view("--output", str(output)).strip()).as_uri())
+    item = page.locator(f'tr[data-run="{run.name}"] li[data-scaffold="kmp"]')
+    assert item.inner_text() == "kmp INCOMPLETE none counted"
+    page.goto((run / "reports" / "index.html").as_uri())
+    assert page.locator('#summary tbody tr[data-scaffold="kmp"] .rate').inner_text() == "-"
+    history = _cli("history", "--output", str(output))
+    (line,) = [line.split() for line in history.splitlines() if line.strip().startswith("kmp ")]
+    assert line == ["kmp", "INCOMPLETE", "-"]

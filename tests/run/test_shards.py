@@ -319,3 +319,44 @@ def test_a_merge_killed_before_its_end_leaves_no_run_to_resume(
     (made,) = (merged / "runs").iterdir()
     assert not (made / "manifest.json").exists()
     assert main(["verify", "--resume", made.name, "--output", str(merged)]) == 2
+
+
+@pytest.mark.slow
+def test_shards_an_older_harness_wrote_merge_and_an_edited_one_is_named(
+    tmp_path: Path, three_shards: list[Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hunt af: shards written before ``code_format_version`` was a plan field were refused
+    ("the shards' manifests do not rebuild the plan they name"), as if edited: an older
+    harness named its plan by a digest taken without that field."""
+    from verification.run.shards import ADDED_LATER, PLAN_FIELDS, plan_sha256
+
+    merged = tmp_path / "now"
+    assert main(["merge", *map(str, three_shards), "--output", str(merged)]) in (0, 1)
+    (whole,) = _run_dirs(merged)
+    older = [name for name in PLAN_FIELDS if name not in ADDED_LATER]
+    digest = plan_sha256(read_manifest_file(whole / "manifest.json"), fields=older)
+    copies = []
+    for shard in three_shards:
+        copy = tmp_path / "old" / shard.parent.parent.name / "runs" / shard.name
+        shutil.copytree(shard, copy)
+        manifest = json.loads((copy / "manifest.json").read_text(encoding="utf-8"))
+        for name in ADDED_LATER:
+            del manifest[name]  # as the older harness wrote it: no such key
+        manifest["shard"]["plan_sha256"] = digest
+        (copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+        copies.append(copy)
+    capsys.readouterr()
+    output = tmp_path / "then"
+    assert main(["merge", *map(str, copies), "--output", str(output)]) in (0, 1)
+    (run,) = _run_dirs(output)
+    assert _without_run((run / "reports" / "summary.md").read_text()) == _without_run(
+        (whole / "reports" / "summary.md").read_text()
+    )
+    # A manifest edited since: refused, and said to be.
+    manifest = json.loads((copies[0] / "manifest.json").read_text(encoding="utf-8"))
+    manifest["samples"] = 3
+    (copies[0] / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["merge", *map(str, copies), "--output", str(tmp_path / "edited")]) == 2
+    said = capsys.readouterr().err
+    assert "do not rebuild the plan they name" in said and "edited since they were written?" in said

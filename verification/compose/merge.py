@@ -17,12 +17,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from verification.cases import printable
 from verification.catalog import Catalog
 from verification.certify.costs import run_costs
 from verification.certify.results import results_from_journal
 from verification.errors import ConfigurationError, JournalError, RunWriteError
-from verification.run.shards import plan_sha256
+from verification.run.shards import plan_digests
 from verification.runner import RunResult
+from verification.store.code_version import code_version
 from verification.store.journal import JournalWriter, check_planned, read_journal
 from verification.store.locks import check_not_in_use
 from verification.store.manifests import RunManifest, ScaffoldEntry, read_manifest_file
@@ -179,10 +181,18 @@ def _whole_plan(shards: Sequence[ShardRun], run_id: str) -> RunManifest:
             "merged_shards": [m.run_id for m in manifests],
         }
     )
-    if plan_sha256(whole) != first.shard.plan_sha256:
+    if first.shard.plan_sha256 not in plan_digests(whole):
+        versions = sorted({printable(m.code_version, 60) for m in manifests})
+        ours = code_version()
+        written = (
+            f": they were written by harness {', '.join(versions)}, this is {ours}; merge them "
+            "with the harness that wrote them"
+            if versions != [ours]
+            else ": edited since they were written?"
+        )
         raise JournalError(
             "the shards' manifests do not rebuild the plan they name "
-            f"({first.shard.plan_sha256[:12]})"
+            f"({first.shard.plan_sha256[:12]}){written}"
         )
     return whole
 

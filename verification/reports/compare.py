@@ -26,11 +26,13 @@ from verification.reports.history import (
 )
 from verification.reports.regressions import (
     ArmAnswers,
+    apart_from_redrawn,
     compare_outcomes,
     edited_scaffolds,
     entry_arms,
     input_units,
     pair_selection,
+    redrawn_cases,
     withheld_reasons,
 )
 from verification.store.manifests import RunManifest
@@ -50,6 +52,8 @@ class RunPairing:
     """What makes the runs not comparable as history means it (empty when they are)."""
     answers: dict[str, tuple[ArmAnswers, ArmAnswers]] = field(default_factory=dict)
     """Scaffold -> what A and B answered of it, and what each lost (errors, unanswered)."""
+    redrawn: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Scaffold -> the cases the runs drew with other inputs: no pair of them is made."""
 
     def losses(self, a: str = "A", b: str = "B") -> list[str]:
         """A line per scaffold where either run lost answers or is INCOMPLETE: each run's
@@ -110,7 +114,9 @@ def compare_runs(results_dir: Path, run_a: str, run_b: str) -> RunPairing:
     arms_a, arms_b = entry_arms(a, results_a), entry_arms(b, results_b)
     labels = pair_labels(a.manifest, b.manifest)
     selected = pair_selection(a.manifest, b.manifest, labels)
-    withheld = withheld_reasons(arms_a, arms_b, labels=labels, selected=selected)
+    redrawn = redrawn_cases(results_a, results_b)
+    arms_a, arms_b = apart_from_redrawn(arms_a, arms_b, redrawn)
+    withheld = withheld_reasons(arms_a, arms_b, labels=labels, selected=selected, redrawn=redrawn)
     rows = compare_outcomes(
         arms_a,
         arms_b,
@@ -126,7 +132,7 @@ def compare_runs(results_dir: Path, run_a: str, run_b: str) -> RunPairing:
         f"the file of scaffold {name} (edited between them)"
         for name in edited_scaffolds(a.manifest, b.manifest)
     ]
-    return RunPairing(a, b, rows, differences, answers)
+    return RunPairing(a, b, rows, differences, answers, redrawn)
 
 
 def render_pairing(pairing: RunPairing, *, a: str | None = None, b: str | None = None) -> str:
@@ -223,5 +229,6 @@ def render_history(
         for name, (status, rate) in rates.items():
             # A summary's names are read back too: one line each, escaped.
             shown, said = printable(name, 100), printable(status, 40)
-            lines.append(f"    {shown:<24} {said:<11} {100 * rate:5.1f}%")
+            rated = "     -" if rate is None else f"{100 * rate:5.1f}%"
+            lines.append(f"    {shown:<24} {said:<11} {rated}")
     return "\n".join(lines) + "\n"

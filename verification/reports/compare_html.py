@@ -72,7 +72,8 @@ def comparison_page_data(pairing: RunPairing, lift: PairLift | None = None) -> d
     cases = []
     for row in pairing.rows:
         a, b = answers_a[row.scaffold], answers_b[row.scaffold]
-        for case_id in [c for c in b if c in a]:
+        redrawn = pairing.redrawn.get(row.scaffold, frozenset())
+        for case_id in [c for c in b if c in a and c not in redrawn]:  # one question each
             first_a = [r for r in chains_a[case_id] if r.epoch == 0]
             first_b = [r for r in chains_b[case_id] if r.epoch == 0]
             result_a, result_b = a[case_id], b[case_id]

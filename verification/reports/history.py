@@ -358,12 +358,13 @@ def filter_entries(
     return chosen
 
 
-def status_rates(entry: RunEntry, scaffold: str | None) -> Mapping[str, tuple[str, float]]:
-    """Scaffold -> (status, pass rate) from the run's summary (only ``scaffold``, if given)."""
+def status_rates(entry: RunEntry, scaffold: str | None) -> Mapping[str, tuple[str, float | None]]:
+    """Scaffold -> (status, pass rate) from the run's summary (only ``scaffold``, if given);
+    no rate where nothing was counted (hunt ag: "0.0%" of no answer read as all wrong)."""
     if entry.summary is None:
         return {}
     return {
-        name: (s.status, s.pass_rate)
+        name: (s.status, s.pass_rate if s.n else None)
         for name, s in entry.summary.scaffolds.items()
         if scaffold is None or name == scaffold
     }

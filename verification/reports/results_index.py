@@ -160,7 +160,7 @@ def _statuses(
     if summary is None:
         return tuple((_text(name), "not reported", "") for name in manifest.scaffolds)
     return tuple(
-        (_text(name), s.status, f"{100 * s.pass_rate:.1f}% of {s.n}")
+        (_text(name), s.status, f"{100 * s.pass_rate:.1f}% of {s.n}" if s.n else "none counted")
         for name, s in summary.scaffolds.items()
     )
 

@@ -21,12 +21,14 @@ from verification.errors import ConfigurationError
 from verification.store.manifests import RunManifest, ShardInfo
 
 __all__ = [
+    "ADDED_LATER",
     "PLAN_FIELDS",
     "PLAN_SETTINGS",
     "Shard",
     "ShardCut",
     "cut_plan",
     "parse_shard",
+    "plan_digests",
     "plan_sha256",
 ]
 
@@ -49,6 +51,10 @@ PLAN_FIELDS = (
     "variant",
 )
 """What two shards must agree on, beside each scaffold's file digest and case ids."""
+ADDED_LATER = ("code_format_version",)
+"""Fields of :data:`PLAN_FIELDS` an older harness's digest was taken without (hunt af:
+shards written before one was added were refused by merge as if their manifests had been
+edited): unset, the plan is named by either digest."""
 PLAN_SETTINGS = ("temperature", "repair_attempts", "thinking_budget")
 """The settings that change what a case is asked (the others change how fast or where)."""
 
@@ -75,10 +81,22 @@ def parse_shard(text: str) -> Shard:
     return Shard(index, count)
 
 
-def plan_sha256(manifest: RunManifest) -> str:
+def plan_digests(manifest: RunManifest) -> frozenset[str]:
+    """Every digest a shard may name the whole plan of ``manifest`` by: its
+    :func:`plan_sha256`, and where the fields added later are unset, the digest an older
+    harness took without them."""
+    digests = {plan_sha256(manifest)}
+    if all(getattr(manifest, name) is None for name in ADDED_LATER):
+        older = tuple(name for name in PLAN_FIELDS if name not in ADDED_LATER)
+        digests.add(plan_sha256(manifest, fields=older))
+    return frozenset(digests)
+
+
+def plan_sha256(manifest: RunManifest, *, fields: Sequence[str] = PLAN_FIELDS) -> str:
     """The digest of a whole (unsharded) plan: who is asked, what settings change the
-    question, and every scaffold's file digest and case ids in order."""
-    plan = {name: getattr(manifest, name) for name in PLAN_FIELDS if name != "provider"}
+    question, and every scaffold's file digest and case ids in order (``fields``: the
+    manifest's fields it takes, :data:`PLAN_FIELDS` unless an older harness's)."""
+    plan = {name: getattr(manifest, name) for name in fields if name != "provider"}
     plan["provider"] = manifest.provider.get("provider")
     plan["settings"] = {name: manifest.settings.get(name) for name in PLAN_SETTINGS}
     plan["scaffolds"] = {

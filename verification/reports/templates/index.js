@@ -63,7 +63,7 @@
       b.addEventListener("click", function () { setFilter("scaffold", name); });
       cell.appendChild(b); tr.appendChild(cell);
       tr.appendChild(el("td", { "class": "status " + r.status }, r.status + (r.envelope ? " (size envelope: " + r.envelope + ")" : r.certified_up_to != null ? " up to " + r.certified_up_to : "")));
-      tr.appendChild(el("td", { "class": "rate" }, pct(r.pass_rate)));
+      tr.appendChild(el("td", { "class": "rate" }, r.n ? pct(r.pass_rate) : "-"));
       tr.appendChild(el("td", { "class": "interval" }, pct(r.interval_95[0]) + " - " + pct(r.interval_95[1])));
       tr.appendChild(el("td", { "class": "borderline" }, r.borderline ? "yes" : ""));
       tr.appendChild(el("td", { "class": "score" }, num(r.score) + " / " + r.n));
