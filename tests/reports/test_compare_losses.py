@@ -177,6 +177,16 @@ def test_withheld_reasons_name_only_errors_on_cases_the_other_answered() -> None
     }
 
 
+def test_a_run_whose_status_held_is_not_called_incomplete_for_the_pairing_s_rule() -> None:
+    # Hunt af: a FAILED run (its status decided on its look's window) that lost over a
+    # tenth of the cases it asked was called "INCOMPLETE" by compare and the gate.
+    a = _arm({"c1": 1.0})
+    short = ArmAnswers({"c1": 1.0}, {}, frozenset(), incomplete=False, short=True)
+    (reason,) = withheld_reasons({NAME: a}, {NAME: short}).values()
+    assert reason == "B left over a tenth of the cases it asked without an answer"
+    assert "INCOMPLETE" not in short.counts()
+
+
 def test_a_sample_lost_to_an_error_is_named_though_its_case_kept_a_score() -> None:
     # Hunt i, F2: with --samples, a case whose other samples were answered kept a score over
     # them alone, and the sample lost (where the answer would have been wrong) went unsaid.

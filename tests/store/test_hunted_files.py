@@ -5,6 +5,8 @@ a usage error and loses nothing, where it crashed (exit 4) or dropped data."""
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import sqlite3
 from collections.abc import Callable
 from contextlib import closing
@@ -242,3 +244,32 @@ def test_an_envelope_s_worst_case_read_back_is_a_number() -> None:
         with pytest.raises(ValidationError):
             EnvelopeRecord.model_validate({"next_worst_usd": worst})
     assert EnvelopeRecord.model_validate({"next_worst_usd": 0.25}).next_worst_usd == 0.25
+
+
+def test_prune_of_an_older_journal_that_grows_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Hunt af: an older harness's journal, written again with the fields it lacked, grew
+    # more than its replies were, and prune said "-676 bytes freed".
+    from verification.store.records import AttemptRecord
+
+    old = _run(tmp_path)
+    _run(tmp_path)
+    journal = old / "results.jsonl"
+    later = [name for name, field in AttemptRecord.model_fields.items() if not field.is_required()]
+    lines = []
+    for line in journal.read_text("utf-8").splitlines():
+        record = json.loads(line)
+        for name in later:  # as an older harness wrote it: none of the fields added later
+            record.pop(name, None)
+        lines.append(json.dumps(record, separators=(",", ":")) + "\n")
+    journal.write_text("".join(lines), "utf-8")
+    shutil.rmtree(old / "reports")  # killed before its reports, as the hunt's run was
+    before = journal.stat().st_size
+    capsys.readouterr()
+    assert main(["prune", "--keep", "1", "--output", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    grown = journal.stat().st_size - before
+    assert grown > 0, "the point of the test: the journal grew"
+    assert not re.search(r"-[0-9.]+ (bytes|kB|MB)", out), out
+    assert "more (its journal written again in this version's format" in out

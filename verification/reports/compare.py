@@ -63,9 +63,9 @@ class RunPairing:
             if (
                 arm_a.errors
                 or arm_a.unanswered
-                or arm_a.incomplete
+                or arm_a.lacking
                 or arm_b.errors
-                or (arm_b.unanswered or arm_b.incomplete)
+                or (arm_b.unanswered or arm_b.lacking)
             ):
                 lines.append(f"{printable(name, 100)}: {a} {arm_a.counts()}; {b} {arm_b.counts()}")
         return lines

@@ -151,7 +151,15 @@ def prune_runs(results_dir: Path, keep: int) -> list[tuple[str, str]]:
         if compared:
             what += f", and {compared} comparison page(s) quoting them (`compare --html` "
             what += "writes one again)"
-        done.append((entry.run_id, f"{what}: {_shown_bytes(freed)} freed{kept}"))
+        # An older harness's journal, written again with the fields it lacked, may grow
+        # more than its replies were (hunt af: "-676 bytes freed").
+        size = (
+            f"{_shown_bytes(freed)} freed"
+            if freed >= 0
+            else f"{_shown_bytes(-freed)} more (its journal written again in this version's "
+            "format, with the fields an older harness left out)"
+        )
+        done.append((entry.run_id, f"{what}: {size}{kept}"))
     return done
 
 

@@ -80,7 +80,16 @@ class ArmAnswers:
     """Cases the run meant to ask for its status (its level's plan, up to a look that
     stopped it; a size sweep's cases are decided size by size) with no line."""
     incomplete: bool
-    """INCOMPLETE: by its report, or more than a tenth of its cases without an answer."""
+    """INCOMPLETE, by its report."""
+    short: bool = False
+    """More than a tenth of the cases it asked (or every one) without an answer: the
+    pairing's own rule, said in its own words (hunt af: a FAILED run, its status decided on
+    the look's window, was called INCOMPLETE here)."""
+
+    @property
+    def lacking(self) -> bool:
+        """Whether no verdict beyond a significant drop holds on these answers."""
+        return self.incomplete or self.short
 
     def losses(self, label: str, other: ArmAnswers) -> list[str]:
         """What this run (called ``label``) lost of the cases ``other`` answered, in words."""
@@ -93,6 +102,8 @@ class ArmAnswers:
             said.append(f"{label} left {unanswered} case(s) unanswered")
         if self.incomplete:
             said.append(f"{label} is INCOMPLETE")
+        elif self.short:
+            said.append(f"{label} left over a tenth of the cases it asked without an answer")
         return said
 
     def without(self, cases: frozenset[str]) -> ArmAnswers:
@@ -114,6 +125,7 @@ class ArmAnswers:
             f"{len(self.scores)} answered, {sum(self.errors.values())} infrastructure "
             f"error(s), {len(self.unanswered)} unanswered"
             + (", INCOMPLETE" if self.incomplete else "")
+            + (", over a tenth of its cases without an answer" if self.short else "")
         )
 
 
@@ -134,7 +146,7 @@ def arm_answers(
     unanswered = frozenset(set(asked) - lined)
     lost_whole = {case for case in asked if case in lined and case not in scores}
     short = 10 * (len(lost_whole) + len(unanswered)) > len(asked) or not scores
-    return ArmAnswers(scores, dict(errors), unanswered, status == "INCOMPLETE" or short)
+    return ArmAnswers(scores, dict(errors), unanswered, status == "INCOMPLETE", short)
 
 
 def _level_cases(manifest: RunManifest, name: str) -> frozenset[str] | None:
@@ -402,7 +414,7 @@ def _whole_before(
 ) -> dict[str, tuple[RunEntry, ScaffoldResults, ArmAnswers]]:
     """For each scaffold of ``results`` the previous run had INCOMPLETE (``arms``), the
     latest run of ``earlier`` that had it whole, with its results and answers."""
-    wanted = [name for name in results if name in arms and arms[name].incomplete]
+    wanted = [name for name in results if name in arms and arms[name].lacking]
     found: dict[str, tuple[RunEntry, ScaffoldResults, ArmAnswers]] = {}
     for entry in earlier:
         if not wanted:
@@ -413,7 +425,7 @@ def _whole_before(
             continue
         older_arms = entry_arms(entry, older)
         for name in [name for name in wanted if name in older_arms]:
-            if not older_arms[name].incomplete:
+            if not older_arms[name].lacking:
                 found[name] = (entry, older[name], older_arms[name])
                 wanted.remove(name)
     return found

@@ -10,7 +10,7 @@ a newer one) is ignored rather than refused.
 from __future__ import annotations
 
 import json
-from typing import Self
+from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, model_validator
 
@@ -60,6 +60,15 @@ class TierCount(_Tolerant):
     """The sum of its case scores."""
     n: int = Field(ge=0)
     """Its distinct cases."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _version_1(cls, data: Any) -> Any:
+        # Version 1 counted a tier's passes (one answer a case, so its score): every run
+        # before it was typed read as damaged, its statuses as "not reported" (hunt af).
+        if isinstance(data, dict) and "score" not in data and "passed" in data:
+            return {**data, "score": data["passed"]}
+        return data
 
     @model_validator(mode="after")
     def _possible(self) -> Self:
