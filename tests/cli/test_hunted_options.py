@@ -65,6 +65,23 @@ def test_an_option_check_that_crashes_is_an_internal_error_not_a_grade(
     assert main([*_dry(tmp_path), "-k", "simple"]) == 4
 
 
+def test_a_stray_cancellation_in_a_run_is_an_internal_error_saying_how_to_resume(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt ae: an asyncio.CancelledError (a BaseException, not an Exception: anyio 3.6
+    # cancelled a late reply's task) ended a run with a bare traceback and exit 1, a grade.
+    import asyncio
+
+    from verification.run.attempts import Attempts
+
+    def cancelled(*args: object, **kwargs: object) -> None:
+        raise asyncio.CancelledError
+
+    monkeypatch.setattr(Attempts, "answer", cancelled)
+    assert main([*_dry(tmp_path), "--cases", "2"]) == 4
+    assert "verify --resume" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("days", ["740000", "1000000000", str(10**30)])
 def test_cache_prune_older_than_any_date_removes_nothing(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, days: str

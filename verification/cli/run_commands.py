@@ -193,12 +193,12 @@ class RunCommands(CommandsBase):
         # With --json standard output is the summary alone: what a plugin's code prints
         # while the run draws, judges or reports goes to standard error.
         json_out = sys.stdout
+        import asyncio
+
         with (
             contextlib.redirect_stdout(sys.stderr) if outputs.as_json else contextlib.nullcontext()
         ):
             try:
-                import asyncio
-
                 outcome = asyncio.run(
                     terminable(
                         runner.run(
@@ -211,7 +211,7 @@ class RunCommands(CommandsBase):
                         )
                     )
                 )
-            except (LLMError, KeyboardInterrupt, JournalError) as exc:
+            except (LLMError, KeyboardInterrupt, JournalError, asyncio.CancelledError) as exc:
                 asked = isinstance(exc, KeyboardInterrupt)
                 say_how_to_resume(runner, self.prog, asked=asked, bar=bar)
                 raise
