@@ -129,3 +129,31 @@ def test_a_scaffold_with_nothing_counted_shows_no_rate(watched: Watched, tmp_pat
     history = _cli("history", "--output", str(output))
     (line,) = [line.split() for line in history.splitlines() if line.strip().startswith("kmp ")]
     assert line == ["kmp", "INCOMPLETE", "-"]
+
+
+def test_a_comparison_with_no_shared_case_shows_no_rates(watched: Watched, tmp_path: Path) -> None:
+    # Hunt ah: two seeds share no case (the same ids, other inputs): "0.0%" stood for each rate.
+    output = tmp_path / "results"
+    for seed in ("1", "2"):
+        _cli(
+            "verify",
+            "kmp",
+            "--provider",
+            "reference",
+            "--cases",
+            "6",
+            "--seed",
+            seed,
+            "--output",
+            str(output),
+        )
+    a, b = sorted(path.name for path in (output / "runs").iterdir())
+    page = Path(_cli("compare", a, b, "--html", "--output", str(output)).split("page: ")[1].strip())
+    watched.page.goto(page.as_uri())
+    row = watched.page.locator('#summary tbody tr[data-scaffold="kmp"]')
+    cells = [
+        row.locator(f".{name}").inner_text()
+        for name in ("shared", "rate-a", "rate-b", "difference")
+    ]
+    assert cells == ["0", "-", "-", "-"]
+    assert "drawn with other inputs" in row.locator(".verdict").inner_text()

@@ -243,3 +243,30 @@ def test_a_size_with_every_answer_right_and_a_few_early_errors_certifies_at_a_la
     # most a tenth of errors: the look at 30, whose 34 cases held all four, decided nothing.
     assert 10 * len(errors.intersection(ids[:reach])) <= reach < plan.cap
     assert reach == decision.n + len(errors)
+
+
+def test_a_swept_size_s_interval_counts_its_samples_as_the_level_s_does() -> None:
+    # Hunt ag: with --samples a size's interval was Wilson's at its n cases whatever its
+    # samples said, where the level's (and the guide) takes their effective number.
+    from tests.support.records import attempt_record
+    from verification.certify.answers import TestResult
+    from verification.certify.envelope import size_points
+    from verification.certify.results import ScaffoldResults
+    from verification.certify.statuses import wilson_interval
+
+    records = [
+        attempt_record(
+            f"kmp-simple-{k:03d}",
+            "passed" if (k + epoch) % 3 else "failed",
+            epoch=epoch,
+            level=None if (k + epoch) % 3 else 3,
+        )
+        for k in range(30)
+        for epoch in range(3)
+    ]  # each case two samples of three right, the third wrong: samples as apart as can be
+    answers = [TestResult.from_records(r, r) for r in records]
+    (point,) = size_points(answers, {r.case_id: 6 for r in records}, [6], None, 3)
+    level = ScaffoldResults.from_records("kmp", records, planned=90, samples=3)
+    assert point.interval == level.interval
+    low, high = wilson_interval(point.score, point.n)
+    assert point.interval[1] - point.interval[0] < high - low  # worth more than 30 answers

@@ -697,6 +697,20 @@ def test_help_names_the_command_the_user_typed() -> None:
         assert len(line.split()) > 1 or option == "--part", f"{option} has no help text"
 
 
+@pytest.mark.slow  # a process
+def test_the_entry_point_of_an_older_install_still_runs() -> None:
+    # Hunt ah: an editable install made before verify-scaffolds' entry point moved keeps a
+    # script importing verification.cli.entry:script; after a pull it failed to import.
+    import subprocess
+    import sys
+
+    older = "import sys; from verification.cli.entry import script; sys.exit(script())"
+    done = subprocess.run(
+        [sys.executable, "-c", older, "--help"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0 and done.stdout.startswith("usage: "), done.stderr
+
+
 def test_another_tools_verify_variable_does_not_stop_a_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

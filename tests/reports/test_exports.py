@@ -133,7 +133,7 @@ def test_no_output_writes_over_a_run_s_journal_or_manifest_or_the_response_cache
 
 
 def test_a_merge_writes_no_output_over_a_shard_s_journal(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Hunt ab: ``merge ... --junit-xml SHARD/results.jsonl`` replaced a shard's journal."""
     shards = tmp_path / "shards"
@@ -144,6 +144,17 @@ def test_a_merge_writes_no_output_over_a_shard_s_journal(
     journal = (first / "results.jsonl").read_bytes()
     merge = ["merge", str(first), str(second), "--output", str(tmp_path / "merged")]
     assert main([*merge, "--junit-xml", str(first / "results.jsonl")]) == 2
+    assert "would write over" in capsys.readouterr().err
+    # Several models named by the environment change nothing: a merge writes one file, its
+    # name as given (hunt ah: the names checked were each model's, and these went through).
+    monkeypatch.setenv("VERIFY_MODEL", "m1,m2")
+    assert main([*merge, "--export", str(first / "results.jsonl")]) == 2
+    assert (
+        main(
+            [*merge, "--export", str(tmp_path / "x.json"), "--junit-xml", str(tmp_path / "x.json")]
+        )
+        == 2
+    )
     assert "would write over" in capsys.readouterr().err
     assert (first / "results.jsonl").read_bytes() == journal
     assert not (tmp_path / "merged").exists()

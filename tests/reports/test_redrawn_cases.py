@@ -66,3 +66,24 @@ def test_compare_makes_no_pair_of_two_seeds_cases(
     from verification.reports.compare_html import comparison_page_data
 
     assert comparison_page_data(pairing)["cases"] == []
+
+
+def test_a_case_its_plugin_could_not_draw_is_no_case_drawn_otherwise() -> None:
+    # Hunt ah: a case a plugin's generator failed on in one run (an infrastructure error with
+    # no input) read as "drawn with other inputs", and was dropped from that run's losses.
+    from types import SimpleNamespace
+
+    from tests.support.records import attempt_record
+    from verification.certify.answers import TestResult
+    from verification.reports.regressions import redrawn_cases
+
+    def run(*records: object) -> object:
+        return SimpleNamespace(results=[TestResult.from_records(r, r) for r in records])
+
+    drawn = attempt_record("kmp-edge-000", "passed", input={"text": "ab", "pattern": "b"})
+    undrawn = attempt_record("kmp-edge-000", "infra_error", input={})
+    other = attempt_record("kmp-edge-000", "passed", input={"text": "ba", "pattern": "b"})
+    assert redrawn_cases({"kmp": run(undrawn)}, {"kmp": run(drawn)}) == {}
+    assert redrawn_cases({"kmp": run(other)}, {"kmp": run(drawn)}) == {
+        "kmp": frozenset({"kmp-edge-000"})
+    }

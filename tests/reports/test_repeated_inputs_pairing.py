@@ -33,7 +33,9 @@ CASES = [_case(i, 4) for i in range(COPIES)] + [_case(COPIES + i, 10 + i) for i 
 
 def _run(copies_pass: bool) -> tuple[dict[str, float], Any]:
     scores = {c.id: float(copies_pass if c.input["n"] == 4 else 1.0) for c in CASES}
-    results = SimpleNamespace(results=[SimpleNamespace(test_case=c) for c in CASES])
+    results = SimpleNamespace(
+        results=[SimpleNamespace(test_case=c, outcome="passed") for c in CASES]
+    )
     return scores, results
 
 
@@ -57,7 +59,9 @@ def test_copies_of_one_input_flipping_together_are_one_changed_answer() -> None:
 def test_cases_the_runs_drew_differently_stay_apart() -> None:
     _, ran_before = _run(True)
     other = [_case(i, 5 + i) if i < 3 else c for i, c in enumerate(CASES)]
-    ran_now = SimpleNamespace(results=[SimpleNamespace(test_case=c) for c in other])
+    ran_now = SimpleNamespace(
+        results=[SimpleNamespace(test_case=c, outcome="passed") for c in other]
+    )
     units = input_units({"n_queens": ran_before}, {"n_queens": ran_now})["n_queens"]
     assert [units[c.id] for c in CASES[:3]] == [c.id for c in CASES[:3]]
     assert len({units[c.id] for c in CASES[3:COPIES]}) == 1
@@ -69,8 +73,12 @@ def test_a_copy_only_one_run_asked_moves_no_score_of_the_pair() -> None:
     extra = _case(len(CASES), 4)  # one more copy of the repeated input, B's alone, failed
     before = {c.id: 1.0 for c in CASES}
     now = {**before, extra.id: 0.0}
-    ran_before = SimpleNamespace(results=[SimpleNamespace(test_case=c) for c in CASES])
-    ran_now = SimpleNamespace(results=[SimpleNamespace(test_case=c) for c in [*CASES, extra]])
+    ran_before = SimpleNamespace(
+        results=[SimpleNamespace(test_case=c, outcome="passed") for c in CASES]
+    )
+    ran_now = SimpleNamespace(
+        results=[SimpleNamespace(test_case=c, outcome="passed") for c in [*CASES, extra]]
+    )
     units = input_units({"n_queens": ran_before}, {"n_queens": ran_now})
     (row,) = compare_outcomes({"n_queens": _all(before)}, {"n_queens": _all(now)}, units=units)
     assert row.comparison.shared == OTHERS + 1

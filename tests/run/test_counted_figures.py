@@ -41,3 +41,6 @@ def test_failures_by_level_count_the_cases_the_status_counts(tmp_path: Path) -> 
     failures = sum(figures["failures_by_level"].values())
     assert failures == figures["answers"] - figures["passed"] - figures["refused"]
     assert figures["failures_by_level"]["1"] >= figures["truncated"]
+    # The sections listing every failed answer shown say they hold more (hunt ah).
+    report = (run / "reports" / "kmp.md").read_text()
+    assert f"These count the {figures['n']} case(s) the status counts" in report

@@ -18,8 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from verification.certify.statuses import wilson_interval
+
 __all__ = [
     "effective_answers",
+    "effective_interval",
     "intra_case_correlation",
     "worst_case_rate",
 ]
@@ -86,3 +89,18 @@ def worst_case_rate(tallies: Mapping[str, tuple[int, int]], errors: Mapping[str,
         good, seen = tallies.get(case, (0, 0))
         scores.append(good / (seen + errors.get(case, 0)))
     return sum(scores) / len(scores)
+
+
+def effective_interval(
+    score: float, n: int, tallies: Iterable[tuple[int, int]]
+) -> tuple[float, float]:
+    """The 95% Wilson interval of a mean case score (``score`` over ``n`` cases) at the
+    effective number of answers of the inputs' ``tallies``
+    (:func:`~verification.certify.inputs.input_tallies`): ``n`` with one sample per case
+    and no input drawn twice, more when samples of a case vary independently, fewer when
+    copies of an input agree. The level's and each swept size's (hunt ag: a size's was
+    Wilson's at ``n`` whatever its samples said, where the guide says the samples count)."""
+    if not n:
+        return 0.0, 1.0
+    effective = effective_answers(tallies)
+    return wilson_interval(score / n * effective, effective)

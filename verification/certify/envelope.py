@@ -28,7 +28,9 @@ from verification.catalog.drawing import draw_case, plan_tier_counts
 from verification.catalog.sizes import in_units
 from verification.catalog.spec import SWEEP_TIERS, ScaffoldSpec
 from verification.certify.answers import CaseScores, TestResult, look_windows
+from verification.certify.effective import effective_interval
 from verification.certify.input_keys import input_key, later_copies
+from verification.certify.inputs import input_tallies
 from verification.certify.sequential import (
     CAPS,
     CertificationPlan,
@@ -38,7 +40,7 @@ from verification.certify.sequential import (
     fixed_plan,
     level_plan,
 )
-from verification.certify.statuses import certify, straddles, wilson_interval
+from verification.certify.statuses import certify, straddles
 from verification.errors import ConfigurationError
 from verification.store.manifests import RunManifest
 
@@ -460,7 +462,7 @@ def size_points(
                 answers=len(here),
                 truncated=truncated,
                 wrong=sum(not r.passed for r in here) - truncated,
-                interval=wilson_interval(float(score), cases.n),
+                interval=effective_interval(float(score), cases.n, input_tallies(here).values()),
                 status=certify(
                     score,
                     cases.n,

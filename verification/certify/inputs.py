@@ -40,11 +40,14 @@ def input_tallies(counted: Iterable[TestResult]) -> dict[str, tuple[int, int]]:
 
 def drawn_inputs(answers: Iterable[TestResult]) -> dict[str, str]:
     """Case id -> its input's key, for the cases asked by their input alone: a code-mode
-    program is its own request (its own sample of one shared prompt), never a copy."""
+    program is its own request (its own sample of one shared prompt), never a copy; a case
+    its plugin could not draw has no input (hunt ah: two runs' undrawn cases read as drawn
+    with other inputs)."""
     return {
         r.test_case.id: input_key(r.test_case.input)
         for r in answers
         if not isinstance(r.test_case, ProgramTask)
+        and (r.outcome != "infra_error" or r.test_case.input)
     }
 
 

@@ -44,7 +44,11 @@ from verification.certify.calibration import (
     calibrate,
     fitting_records,
 )
-from verification.certify.effective import effective_answers, intra_case_correlation
+from verification.certify.effective import (
+    effective_answers,
+    effective_interval,
+    intra_case_correlation,
+)
 from verification.certify.effective import worst_case_rate as _worst_case
 from verification.certify.envelope import (
     CaseSplit,
@@ -91,18 +95,6 @@ __all__ = [
     "results_from_journal",
     "wilson_interval",
 ]
-
-
-def _interval(cases: CaseScores, inputs: Mapping[str, tuple[int, int]]) -> tuple[float, float]:
-    """The 95% Wilson interval of the mean case score at the effective number of answers
-    (:func:`~verification.certify.effective.effective_answers`) of ``inputs``' tallies
-    (:func:`~verification.certify.inputs.input_tallies`): ``n`` with one sample per case
-    and no input drawn twice, more when samples of a case vary independently, fewer when
-    copies of an input agree."""
-    if not cases.n:
-        return 0.0, 1.0
-    effective = effective_answers(inputs.values())
-    return wilson_interval(float(cases.total()) / cases.n * effective, effective)
 
 
 def _record_size(record: AttemptRecord) -> int | None:
@@ -371,7 +363,7 @@ class ScaffoldResults:
             usage=dict(usage),
             models=models,
             status=status,
-            interval=_interval(cases, inputs),
+            interval=effective_interval(float(cases.total()), cases.n, inputs.values()),
             run_label=run_label,
             from_cache=sum(record.source == "cache" for record in mine),
             score=float(score),

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("verification")
 
-__all__ = ["exit_with", "main", "run_command", "settings_from_arguments"]
+__all__ = ["exit_with", "main", "run_command", "script", "settings_from_arguments"]
 
 
 SETTING_OPTIONS = (
@@ -107,6 +107,15 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted (Ctrl-C): stopped as asked", file=sys.stderr)
         return INTERRUPTED
+
+
+def script() -> NoReturn:
+    """``verify-scaffolds`` as a script written before its entry point moved to
+    :func:`verification.__main__.script` calls it (an editable install keeps the script it
+    was made with until it is installed again; hunt ah: after a pull, an ImportError):
+    :func:`main`, ending the process with its exit code, without that entry point's guard
+    for a Ctrl-C during the first imports."""
+    exit_with(main())
 
 
 def exit_with(code: int) -> NoReturn:

@@ -86,7 +86,7 @@ class RunCommands(CommandsBase):
             raise ConfigurationError(
                 "--resume answers the run's own cases: leave out -k and --rerun-failed"
             )
-        self._check_outputs(outputs, scaffold_file)
+        self._check_outputs(outputs, scaffold_file, models=self.settings.model_names)
         if rerun_failed is not None:
             from verification.cli.rerun_options import failed_cases, say_rerun_arm
 
@@ -441,15 +441,17 @@ class RunCommands(CommandsBase):
         outputs: RunOutputs,
         scaffold_file: Path | None,
         more: dict[str, Path] | None = None,
+        *,
+        models: Sequence[str] = (),
     ) -> None:
         """The run's output files apart from its inputs (and ``more`` kept files) and from
         one another, each where a file can be written
-        (:func:`~verification.reports.exports.check_outputs_apart`)."""
+        (:func:`~verification.reports.exports.check_outputs_apart`); with several
+        ``models``, each model's own export (``out.<model>.json``), the files written."""
         import os
 
         from verification.reports.exports import check_outputs_apart
 
-        models = self.settings.model_names
         exports = outputs.exports
         if len(models) > 1:  # each model's run writes its own file (hunt ad: unchecked)
             from verification.compose.multimodel import model_files

@@ -260,8 +260,9 @@ def print_summary(
         swept = sum(t.outcome == "infra_error" for t in r.results) - r.infra_errors
         if r.size_points and swept > 0:
             errors += f"; {swept} more at the swept sizes"
+        rate = f"{100 * r.pass_rate:5.1f}%" if r.n else "     -"  # no rate of nothing
         print(
-            f"{r.scaffold:<24} {r.shown_status + mark:<24} {100 * r.pass_rate:5.1f}% "
+            f"{r.scaffold:<24} {r.shown_status + mark:<24} {rate} "
             f"(n={r.n}, 95% CI {100 * low:.1f}-{100 * high:.1f}%, {errors})"
         )
     print_infra_reasons(results)

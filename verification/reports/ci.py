@@ -60,6 +60,12 @@ _BODY_CHARS = 10_000
 as that is (a validator's reason may quote a whole answer: megabytes)."""
 
 
+def _rate(results: ScaffoldResults) -> str:
+    """The pass rate as a percentage; "-" where nothing was counted (hunt ag: "0.0%" of no
+    answer read as every answer wrong)."""
+    return f"{100 * results.pass_rate:.1f}%" if results.n else "-"
+
+
 def _cut(text: str, limit: int) -> str:
     """``text`` fit for XML and cut to ``limit`` characters (``...`` marking a cut), without
     clearing more of it than is kept."""
@@ -164,7 +170,7 @@ def _scaffold_testcase(
             properties, "property", name=_cut(case_id, _MESSAGE_CHARS), value="not answered"
         )
     summary = (
-        f"{results.shown_status}: pass rate {100 * results.pass_rate:.1f}% (n={results.n}, 95% "
+        f"{results.shown_status}: pass rate {_rate(results)} (n={results.n}, 95% "
         f"interval {100 * low:.1f}% to {100 * high:.1f}%)"
     )
     lines = [
@@ -350,7 +356,7 @@ class GithubStepSummaryReporter:
             mark = " (borderline)" if r.borderline else ""
             lines.append(
                 f"| {md_cell(r.scaffold)} | **{r.shown_status}**{mark} | "
-                f"{100 * r.pass_rate:.1f}% | {r.n} | {100 * low:.1f}% to {100 * high:.1f}% |"
+                f"{_rate(r)} | {r.n} | {100 * low:.1f}% to {100 * high:.1f}% |"
             )
         comparison = context.comparison
         if comparison is None:
@@ -465,7 +471,7 @@ def github_annotations(
         entry = manifest.scaffolds.get(r.scaffold)
         if entry is None:
             continue
-        words = [f"{r.scaffold}: {r.shown_status}, pass rate {100 * r.pass_rate:.1f}%"]
+        words = [f"{r.scaffold}: {r.shown_status}, pass rate {_rate(r)}"]
         words[0] += f" (n={r.n}) in run {manifest.run_id}"
         if r.scaffold in regressed:
             words.append(f"a significant drop against run {previous_run_id}")

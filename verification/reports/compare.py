@@ -160,9 +160,12 @@ def render_pairing(pairing: RunPairing, *, a: str | None = None, b: str | None =
         c = row.comparison
         low, high = c.interval
         difference = f"{_points(c.difference)} ({_points(low)} to {_points(high)})"
+        rate_a, rate_b = _pct(c.rate_a), _pct(c.rate_b)
+        if not c.shared:  # no case shared: no rate on them (hunt ah: "0.0%" of nothing)
+            rate_a = rate_b = difference = "-"
         lines.append(
             f"{row.scaffold:<{width}}  {c.shared:>6}  {c.only_a:>{wide_a}}  {c.only_b:>{wide_b}}  "
-            f"{c.p_value:>7.4f}  {row.p_holm:>7.4f}  {_pct(c.rate_a):>9}  {_pct(c.rate_b):>9}  "
+            f"{c.p_value:>7.4f}  {row.p_holm:>7.4f}  {rate_a:>9}  {rate_b:>9}  "
             f"{difference:<28}  {row.verdict(a, b)}"
         )
     lines.append(

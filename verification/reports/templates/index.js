@@ -47,8 +47,8 @@
       b.addEventListener("click", function () { setFilter("scaffold", r.scaffold); });
       cell.appendChild(b); tr.appendChild(cell);
       [["shared", r.shared], ["only-a", r.only_a], ["only-b", r.only_b], ["p", r.p_value.toFixed(4)],
-       ["p-holm", r.p_holm.toFixed(4)], ["rate-a", pct(r.rate_a)], ["rate-b", pct(r.rate_b)],
-       ["difference", points(r.difference) + " (" + points(r.interval[0]) + " to " + points(r.interval[1]) + ")"],
+       ["p-holm", r.p_holm.toFixed(4)], ["rate-a", r.shared ? pct(r.rate_a) : "-"], ["rate-b", r.shared ? pct(r.rate_b) : "-"],
+       ["difference", r.shared ? points(r.difference) + " (" + points(r.interval[0]) + " to " + points(r.interval[1]) + ")" : "-"],
        ["verdict", r.verdict]].forEach(function (c) { tr.appendChild(el("td", { "class": c[0] }, c[1])); });
       body.appendChild(tr);
     });
