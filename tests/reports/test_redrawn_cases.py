@@ -87,3 +87,22 @@ def test_a_case_its_plugin_could_not_draw_is_no_case_drawn_otherwise() -> None:
     assert redrawn_cases({"kmp": run(other)}, {"kmp": run(drawn)}) == {
         "kmp": frozenset({"kmp-edge-000"})
     }
+
+
+def test_a_replayed_answer_to_another_input_is_not_scored(tmp_path: Path) -> None:
+    # Hunt af: an old journal replayed after a generator's change scored its answers against
+    # inputs they never answered (kmp read 40% where its own run had read 84%).
+    from verification.store.journal import read_journal
+
+    recorded = _run(tmp_path / "recorded")
+    lines = [json.loads(line) for line in (recorded / "results.jsonl").read_text().splitlines()]
+    lines[0]["input"] = lines[1]["input"]  # as an older generator drew the first case
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    argv = ["verify", "kmp", "--provider", "replay", "--replay-file", str(replay)]
+    main([*argv, "--cases", str(CASES), "--output", str(tmp_path / "out")])
+    (run,) = (tmp_path / "out" / "runs").iterdir()
+    records = {r.case_id: r for r in read_journal(run / "results.jsonl")}
+    first = records[lines[0]["case_id"]]
+    assert first.outcome == "infra_error" and "recorded for another input" in first.reason
+    assert all(r.outcome == "passed" for case, r in records.items() if case != first.case_id)

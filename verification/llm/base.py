@@ -80,6 +80,11 @@ class LLMRequest(BaseModel):
     """Which arm of a ``--baseline`` pair asks (``bare``, ``scaffold``, ...): never sent to a
     model, never part of a cache key (the arms' prompts differ, or are the same question);
     a replay provider serves each arm its own recorded lines."""
+    case_input: Any = None
+    """The case's input (JSON data), ``None`` where the caller has none: never sent to a
+    model, never part of a cache key (the prompt holds it); a replay provider checks that
+    a recorded answer was to this input (hunt af: after a generator's change, an old
+    journal's answers were scored against inputs they never answered)."""
     sample: int = Field(default=0, ge=0)
     """Which sample (epoch) of the same prompt this is: never sent to a model, but part of
     the cache key, so ``--samples 3`` asks three times and a repeated run gets all three."""

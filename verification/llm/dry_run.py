@@ -196,6 +196,13 @@ class ReplayProvider(_Offline):
         served = self._served.get(key, 0)
         self._served[key] = served + 1
         entry = script[min(served, len(script) - 1)]
+        # JSON data both: equal inputs are ==, whatever the order of their keys.
+        if None not in (entry.input, request.case_input) and entry.input != request.case_input:
+            raise LLMError(
+                f"the replay file's answer to case {request.case_id} was recorded for another "
+                "input: the case is drawn otherwise now (its generator or the seed changed "
+                "since it was recorded), so it is not replayed"
+            )
         if entry.error is not None:
             error_class = REPLAY_ERRORS[entry.error]
             message = f"scripted {entry.error} for case {request.case_id}"
@@ -233,6 +240,8 @@ class ReplayEntry(BaseModel):
 
     case_id: str
     arm: Arm | None = None
+    input: Any = None
+    """The input the line answered (a journal line's): checked against the case's."""
     text: str | None = None
     raw_response: str | None = None
     error: Literal["rate_limit", "transient", "auth", "invalid_request", "error"] | None = None

@@ -161,6 +161,7 @@ class Attempts:
             thinking_budget=self.thinking_budget,
             case_id=job.case.id,
             arm=self.arm,
+            case_input=job.case.input,
             sample=job.request_sample,
         )
 

@@ -21,9 +21,10 @@ or ``model_context_window_exceeded``, nor an unknown or missing one."""
 
 def cache_key(provider: str, base_url: str | None, request: LLMRequest) -> str:
     """The key of ``request`` sent to ``provider`` at ``base_url``: a SHA-256 over every
-    request field but ``case_id`` and ``arm``, so a field added to :class:`LLMRequest` is
-    keyed too. Credentials, query and fragment of the URL are no part of it, nor a trailing
-    slash (:func:`~verification.store.urls.server_of`), nor a model's ``:latest`` tag.
+    request field but ``case_id``, ``arm`` and ``case_input`` (what the prompt says), so a
+    field added to :class:`LLMRequest` is keyed too. Credentials, query and fragment of the
+    URL are no part of it, nor a trailing slash (:func:`~verification.store.urls.server_of`),
+    nor a model's ``:latest`` tag.
 
     Examples
     --------
@@ -33,7 +34,7 @@ def cache_key(provider: str, base_url: str | None, request: LLMRequest) -> str:
     ...     update={"case_id": "b"}))
     True
     >>> key == cache_key("openai", "http://host:8000/v1/", request.model_copy(
-    ...     update={"arm": "bare"}))
+    ...     update={"arm": "bare", "case_input": {"n": 4}}))
     True
     >>> key == cache_key("openai", "http://host:8000/v1", request.model_copy(
     ...     update={"model": "m:latest"}))
@@ -48,9 +49,9 @@ def cache_key(provider: str, base_url: str | None, request: LLMRequest) -> str:
     fields = request.model_dump(
         mode="json",
         # No budget leaves the key as it was before thinking existed: old entries still hit.
-        exclude={"case_id", "arm"}
+        exclude={"case_id", "arm", "case_input"}
         if request.thinking_budget
-        else {"case_id", "arm", "thinking_budget"},
+        else {"case_id", "arm", "case_input", "thinking_budget"},
     )
     # Ollama's default tag: it answers to "llama3.2" as to "llama3.2:latest", one model.
     fields["model"] = fields["model"].removesuffix(":latest")
