@@ -205,14 +205,15 @@ def withheld_reasons(
     cases are a selection, for every scaffold; ``redrawn``: the cases the runs drew with
     different inputs, by scaffold); a scaffold with a verdict is not named."""
     reasons = {}
+    redrawn = redrawn or {}
     for name in b.keys() & a.keys():
         said = a[name].losses(labels[0], b[name]) + b[name].losses(labels[1], a[name])
-        if name in (redrawn or {}):
+        if name in redrawn:
             said.insert(
                 0,
-                f"{len((redrawn or {})[name])} case(s) were drawn with other inputs in the two "
-                "runs (a generator or the seed changed between them): left out, and no "
-                "verdict holds between runs that ask other questions",
+                f"{len(redrawn[name])} case(s) were drawn with other inputs in the two runs (a "
+                "generator or the seed changed between them): left out, and no verdict holds "
+                "between runs that ask other questions",
             )
         if selected is not None:
             said.insert(0, selected)
