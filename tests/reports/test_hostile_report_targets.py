@@ -262,3 +262,19 @@ def test_a_folder_where_the_results_index_goes_is_told_to_move(
     assert code == 2, err
     assert "is a folder where the results index goes: move it away" in err
     assert "give a file's name" not in err
+
+
+def test_a_reports_folder_the_harness_did_not_write_is_told_to_move(
+    capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """Hunt af: an early version's copied ``reports`` folder (no marker) was "not written by
+    the harness" for good, and nothing said what would let the latest reports in."""
+    output = tmp_path / "results"
+    (output / "reports").mkdir(parents=True)
+    (output / "reports" / "summary.md").write_text("# an early version's copy\n", "utf-8")
+    _dry_run(capsys, output)
+    assert "move it aside, and the next run publishes its reports there" in caplog.text
+    assert (output / "reports" / "summary.md").read_text("utf-8") == "# an early version's copy\n"
+    shutil.move(output / "reports", tmp_path / "aside")
+    run = _dry_run(capsys, output)
+    assert (output / "reports").resolve().name.startswith(run.name)

@@ -57,7 +57,10 @@ def publish_latest(paths: RunPaths) -> Path | None:
             return None
         if latest.exists() and not latest.is_symlink() and not (latest / REPORTS_MARKER).exists():
             logger.warning(
-                "%s was not written by the harness: left alone, latest reports not copied there",
+                # The fix named: an early version's copy read as a stranger's for good (hunt af).
+                "%s was not written by the harness (or by an early version of it): left "
+                "alone, latest reports not copied there; move it aside, and the next run "
+                "publishes its reports there",
                 latest,
             )
             return None
