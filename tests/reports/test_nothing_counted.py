@@ -55,3 +55,31 @@ def test_compare_gives_no_rate_on_no_shared_case(tmp_path: Path) -> None:
         if line.startswith("kmp ")
     ]
     assert row.split()[:8] == ["kmp", "0", "0", "0", "1.0000", "1.0000", "-", "-"]
+
+
+def test_the_rest_of_a_report_gives_no_rate_to_nothing_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Hunt aj: the rate after repair, the several-model table, the envelope search's table
+    # and the pass-rate chart still gave "0.0%" of nothing.
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text("", encoding="utf-8")
+    argv = [
+        "verify",
+        "kmp",
+        "--provider",
+        "replay",
+        "--replay-file",
+        str(replay),
+        "--level",
+        "quick",
+    ]
+    assert main([*argv, "--output", str(tmp_path / "out")]) == 3
+    (run,) = (tmp_path / "out" / "runs").iterdir()
+    report = (run / "reports" / "kmp.md").read_text(encoding="utf-8")
+    assert "| Pass rate after repair | - (0/0) |" in report
+    summary = (run / "reports" / "summary.md").read_text(encoding="utf-8")
+    (row,) = [row for row in summary.splitlines() if row.startswith("| [kmp](kmp.md)")]
+    assert row.split("|")[6].strip() == "-"
+    assert not (run / "reports" / "summary-pass-rates.svg").exists()
+    capsys.readouterr()

@@ -106,3 +106,13 @@ def test_a_replayed_answer_to_another_input_is_not_scored(tmp_path: Path) -> Non
     first = records[lines[0]["case_id"]]
     assert first.outcome == "infra_error" and "recorded for another input" in first.reason
     assert all(r.outcome == "passed" for case, r in records.items() if case != first.case_id)
+
+
+@pytest.mark.parametrize(("recorded", "drawn"), [(6.0, 6), (True, 1), ([1, 2], [2, 1])])
+def test_an_input_of_another_json_text_is_another_input(recorded: object, drawn: object) -> None:
+    # Hunt aj: the check compared with ==, which took 6.0 for 6 and true for 1 (their prompts
+    # differ); key order alone is no difference.
+    from verification.llm.dry_run import _same_input
+
+    assert not _same_input({"target": recorded}, {"target": drawn})
+    assert _same_input({"a": 1, "b": [drawn]}, {"b": [drawn], "a": 1})

@@ -196,8 +196,9 @@ class ReplayProvider(_Offline):
         served = self._served.get(key, 0)
         self._served[key] = served + 1
         entry = script[min(served, len(script) - 1)]
-        # JSON data both: equal inputs are ==, whatever the order of their keys.
-        if None not in (entry.input, request.case_input) and entry.input != request.case_input:
+        if None not in (entry.input, request.case_input) and not _same_input(
+            entry.input, request.case_input
+        ):
             raise LLMError(
                 f"the replay file's answer to case {request.case_id} was recorded for another "
                 "input: the case is drawn otherwise now (its generator or the seed changed "
@@ -231,6 +232,19 @@ class ReplayProvider(_Offline):
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "replay_file": str(self.path)}
+
+
+def _same_input(recorded: Any, drawn: Any) -> bool:
+    """Whether a journal line's input is the case's: the same JSON text, whatever the order
+    of its keys (``==`` took ``6.0`` for ``6`` and ``true`` for ``1``, inputs whose prompts
+    differ: hunt aj)."""
+    try:
+        return bool(
+            json.dumps(recorded, sort_keys=True, allow_nan=False)
+            == json.dumps(drawn, sort_keys=True, allow_nan=False)
+        )
+    except (TypeError, ValueError, RecursionError):  # no JSON data: as Python sees it
+        return bool(recorded == drawn)
 
 
 class ReplayEntry(BaseModel):

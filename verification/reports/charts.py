@@ -235,8 +235,9 @@ class SvgChartReporter:
         context.output_dir.mkdir(parents=True, exist_ok=True)
         written = []
         results = list(context.results.values())
-        if results:
-            marks = [_scaffold_mark(r) for r in results]
+        # A scaffold nothing was counted at has no rate: drawn at 0% it read as all wrong.
+        (context.output_dir / PASS_RATES).unlink(missing_ok=True)  # none left to draw
+        if marks := [_scaffold_mark(r) for r in results if r.n]:
             title = f"Pass rate per scaffold, run {context.manifest.run_id}"
             chart = render_chart(title, marks, horizontal=True)
             written.append(self._write(context, PASS_RATES, chart))

@@ -58,7 +58,8 @@ def search_markdown(outcome: EnvelopeResult | None) -> str:
         short = f", ended short at {tried.n}" if tried.ended_short else ""
         lines.append(
             f"| {order} | {tried.size} | {tried.status}{short}{limited} | {tried.n} | "
-            f"{tried.pass_rate:.1%} | {tried.input_tokens:,} | {tried.output_tokens:,} | "
+            f"{f'{tried.pass_rate:.1%}' if tried.n else '-'} | {tried.input_tokens:,} | "
+            f"{tried.output_tokens:,} | "
             f"{_usd(tried.usd)} |"
         )
     for said in (outcome.stopped, outcome.overshoot):

@@ -188,7 +188,7 @@
         ["Order", "Size (" + r.size_unit + ")", "Decision", "Cases", "Pass rate", "Input tokens", "Output tokens", "USD"],
         s.tried.map(function (t, i) {
           return [i + 1, t.size, t.status + (t.ended_short ? ", ended short at " + t.n : "") +
-                  (t.budget_limited ? " (budget-limited)" : ""), t.n, pct(t.pass_rate),
+                  (t.budget_limited ? " (budget-limited)" : ""), t.n, t.n ? pct(t.pass_rate) : "-",
                   grouped(t.input_tokens), grouped(t.output_tokens), usd(t.usd)];
         }), { "class": "search", "data-scaffold": name }));
       var said = s.statement.charAt(0).toUpperCase() + s.statement.slice(1) + ".";
