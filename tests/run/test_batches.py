@@ -300,4 +300,7 @@ def test_the_estimate_of_a_batch_run_is_at_half_price(
         (usd,) = re.findall(r"at most \$([0-9.]+) for", capsys.readouterr().out)
         return float(usd)
 
-    assert estimate("--batch") == pytest.approx(estimate() / 2, abs=1e-4)
+    # At half the list price, every request's prompt priced as a cache write (a batch has
+    # no warm-up: tests/run/test_budget_holds.py holds it to what its budget needs), which
+    # costs more than a live run's one write and reads after.
+    assert estimate() / 2 < estimate("--batch") < estimate()

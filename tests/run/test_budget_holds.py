@@ -414,3 +414,65 @@ def test_a_budget_that_refuses_a_swept_size_after_its_level_decided_says_it_stop
     assert manifest.stopped_by_budget
     said = "".join(capsys.readouterr())
     assert f"--resume {live.name}" in said and "--max-cost" in said
+
+
+def test_each_repair_is_held_at_its_own_longer_prompt(
+    anthropic_env: FakeModelServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Hunt ak: every repair was held at the first prompt's size, but each repair's prompt
+    is its predecessor's with why it failed: a budget just over three first prompts started
+    a case whose three attempts spent past it ("$0.2024 of $0.2017"). The server bills each
+    prompt as the harness estimates it, as a cache write, and the whole output budget."""
+    from verification.store.pricing import estimate_tokens
+
+    price = ModelPrice(input=3.0, output=15.0)
+    monkeypatch.setenv("VERIFY_PRICES", json.dumps({MODEL: {"input": 3.0, "output": 15.0}}))
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache"))
+    first: list[int] = []
+
+    def unreadable(request: RecordedRequest) -> Reply:
+        system = "".join(block["text"] for block in request.json["system"])
+        sent = estimate_tokens(system) + estimate_tokens(request.json["messages"][-1]["content"])
+        first.append(sent)
+        return anthropic_env.message(
+            "no answer here", input_tokens=0, cache_creation_input_tokens=sent, output_tokens=OUTPUT
+        )
+
+    anthropic_env.script([unreadable] * 3)
+    _verify(tmp_path / "probe", 1, "--repair-attempts", "3")  # what the three prompts are
+    assert len(first) == 3 and first[0] < first[1] < first[2]
+    one_prompt = price.cost(TokenCounts(output=OUTPUT, cache_write=first[0]))
+    limit = 3 * one_prompt + 1e-6  # the first prompt three times: less than they cost
+    anthropic_env.script([unreadable] * 3)
+    _verify(
+        tmp_path / "out", 1, "--repair-attempts", "3", "--no-cache", "--max-cost", f"{limit:.6f}"
+    )
+    assert _spent(tmp_path / "out") <= limit
+
+
+def test_a_batch_s_estimate_bounds_every_request_writing_the_scaffold(tmp_path: Path) -> None:
+    """Hunt ak: ``--estimate --batch`` priced the scaffold as written once and read after,
+    but a batch sends its requests at once: each may write it. The batch cost more than its
+    "at most", and a budget of it was refused the batch's first send."""
+    from verification.config import load_settings, resolve_settings
+    from verification.llm.prompt_builder import PromptBuilder
+    from verification.run.estimate import estimate_run
+    from verification.runner import plan_cases
+    from verification.store.pricing import BATCH_PRICE_SHARE, estimate_tokens, price_for
+
+    model = "claude-sonnet-4-5"
+    settings = resolve_settings(
+        load_settings(provider="anthropic", model=model, batch=True, cases=12, results_dir=tmp_path)
+    )
+    (estimate,), _ = estimate_run(settings, ["kmp"])
+    price = price_for(model)
+    assert estimate.cached and price is not None and estimate.usd is not None
+    builder, spec = PromptBuilder(settings.scaffolds_dir), get_spec("kmp")
+    first_batch = 0.0  # what a budget needs to send the plan's first requests at once
+    for case in plan_cases(["kmp"], seed=settings.seed, cases=12)["kmp"]:
+        prompt = builder.build(spec, case.input)
+        tokens = estimate_tokens(prompt.system) + estimate_tokens(prompt.user)
+        first_batch += price.cost(
+            TokenCounts(output=spec.max_output_tokens_at(case.size), cache_write=tokens)
+        )
+    assert estimate.usd >= BATCH_PRICE_SHARE * first_batch

@@ -30,6 +30,7 @@ from verification.catalog.spec import ScaffoldSpec
 from verification.errors import ScaffoldFileError
 
 __all__ = [
+    "REASON_CHARS",
     "REQUIRED_SECTIONS",
     "SECTION_HEADINGS",
     "USER_TEMPLATE_VERSION",
@@ -39,6 +40,8 @@ __all__ = [
     "section_heading",
 ]
 
+REASON_CHARS = 500
+"""The most of a repair's reason its prompt states."""
 USER_TEMPLATE_VERSION = "v1"
 """Recorded in every manifest; bump it (and add a template) when the user prompt changes."""
 
@@ -408,6 +411,19 @@ class PromptBuilder:
     def repair(prompt: Prompt, reason: str) -> Prompt:
         """The prompt again, with why the last reply could not be read."""
         user = _render(
-            f"repair_{USER_TEMPLATE_VERSION}.md.j2", user=prompt.user, reason=reason[:500]
+            f"repair_{USER_TEMPLATE_VERSION}.md.j2",
+            user=prompt.user,
+            reason=reason[:REASON_CHARS],
         )
         return Prompt(system=prompt.system, user=user)
+
+    @staticmethod
+    def longest_attempts(prompt: Prompt, attempts: int) -> list[Prompt]:
+        """The prompts of ``attempts`` attempts at ``prompt`` at their longest: each repair
+        repairs the prompt before it (so each is longer), its reason as long as a reason
+        is stated. What a cost's bound prices (hunt ak: every repair was priced as the
+        first prompt, and a budget was passed)."""
+        prompts = [prompt][:attempts]
+        while len(prompts) < attempts:
+            prompts.append(PromptBuilder.repair(prompts[-1], "x" * REASON_CHARS))
+        return prompts

@@ -477,9 +477,11 @@ class Attempts:
             prompt = self.answers.prompt(job.spec, job.case)
         except PluginError:
             return 0.0  # no prompt, no request: the case journals its plugin's failure
-        tokens = estimate_tokens(prompt.system) + estimate_tokens(prompt.user)
+        chain = self.settings.repair_attempts
+        left = chain if attempts is None else max(0, min(attempts, chain))
+        # The attempts left are the chain's last, the longest prompts (repairs grow it).
+        prompts = PromptBuilder.longest_attempts(prompt, chain)[chain - left :]
         return self.budget.worst_case(
-            tokens,
+            [estimate_tokens(p.system) + estimate_tokens(p.user) for p in prompts],
             max_tokens_with(self.thinking_budget, job.spec.max_output_tokens_at(job.case.size)),
-            self.settings.repair_attempts if attempts is None else attempts,
         )

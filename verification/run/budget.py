@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from verification.config import RunConfig
@@ -90,11 +90,13 @@ class CostBudget:
                 )
         return budget
 
-    def worst_case(self, prompt_tokens: int, max_output_tokens: int, attempts: int) -> float:
-        """The most one case could cost: each attempt's prompt as a cache write (the dearer
-        input) and its whole output budget."""
-        per_call = TokenCounts(output=max_output_tokens, cache_write=prompt_tokens)
-        return attempts * self.price.cost(per_call)
+    def worst_case(self, prompt_tokens: Sequence[int], max_output_tokens: int) -> float:
+        """The most one case could cost in an attempt per prompt of ``prompt_tokens``: each
+        prompt as a cache write (the dearer input) and its whole output budget."""
+        return sum(
+            self.price.cost(TokenCounts(output=max_output_tokens, cache_write=tokens))
+            for tokens in prompt_tokens
+        )
 
     def start(self, key: int, worst_case: float) -> bool:
         """Hold ``worst_case`` for the case ``key`` and say yes, or say no when it would

@@ -125,9 +125,9 @@ def estimate_run(
             asked = settings.samples
         requests = len(prompts) * asked * (1 + repairs)
         user = asked * sum(
-            estimate_tokens(prompt.user)
-            + repairs * estimate_tokens(builder.repair(prompt, _LONGEST_REASON).user)
+            estimate_tokens(attempt.user)
             for prompt in prompts
+            for attempt in builder.longest_attempts(prompt, 1 + repairs)
         )
         output = (
             asked
@@ -142,6 +142,12 @@ def estimate_run(
             cache_write=system if cached else 0,
             cache_read=system * (requests - 1) if cached else 0,
         )
+        if settings.batch:
+            # A batch sends its requests at once, with no warm-up: any may write the
+            # scaffold, and the budget holds each whole prompt as a write. Priced so, the
+            # "at most" is a bound, and a budget of it sends the batch (hunt ak: the batch
+            # cost more than its "at most", and a budget of it sent nothing).
+            tokens = TokenCounts(output=output, cache_write=system * requests + user)
         price = basis.price
         if settings.provider in UNPAID_PROVIDERS:
             price = None
@@ -169,10 +175,6 @@ def estimate_run(
         )
     return estimates, model
 
-
-_LONGEST_REASON = "x" * 500
-"""A repair prompt states why the reply before could not be read, in at most 500 characters:
-the longest is what a repair's prompt is priced at."""
 
 EXPECTED_AT = (1.0, 0.9)
 """The true pass rates ``--estimate`` states a plan's average cases at: a perfect scaffold
