@@ -476,3 +476,30 @@ def test_a_batch_s_estimate_bounds_every_request_writing_the_scaffold(tmp_path: 
             TokenCounts(output=spec.max_output_tokens_at(case.size), cache_write=tokens)
         )
     assert estimate.usd >= BATCH_PRICE_SHARE * first_batch
+
+
+def test_a_price_whose_cache_write_is_below_input_holds_the_dearer(
+    server: FakeModelServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Hunt ak: a VERIFY_PRICES cache write below input made the holds (prompts as writes)
+    # less than a call billed at input could cost, and the spend passed the budget.
+    from verification.store.pricing import estimate_tokens
+
+    price = ModelPrice(input=3.0, output=15.0, cache_write=0.3)
+    prices = {MODEL: {"input": 3.0, "output": 15.0, "cache_write": 0.3}}
+    monkeypatch.setenv("VERIFY_PRICES", json.dumps(prices))
+    sent: list[int] = []
+
+    def billed_at_input(request: RecordedRequest) -> Reply:
+        system = "".join(block["text"] for block in request.json["system"])
+        tokens = estimate_tokens(system) + estimate_tokens(request.json["messages"][-1]["content"])
+        sent.append(tokens)
+        return server.message("no answer here", input_tokens=tokens, output_tokens=OUTPUT)
+
+    server.script([billed_at_input])
+    _verify(tmp_path / "probe", 1)
+    as_write = price.cost(TokenCounts(output=OUTPUT, cache_write=sent[0]))
+    limit = as_write + 1e-6  # holds one call priced as a write: less than it costs
+    server.script([billed_at_input])
+    _verify(tmp_path / "out", 1, "--no-cache", "--max-cost", f"{limit:.6f}")
+    assert _spent(tmp_path / "out") <= limit

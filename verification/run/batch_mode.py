@@ -69,7 +69,7 @@ from verification.run.batch_log import (
     now,
 )
 from verification.run.transport import TransportSetting
-from verification.store.pricing import BATCH_PRICE_SHARE, TokenCounts, estimate_tokens, price_for
+from verification.store.pricing import BATCH_PRICE_SHARE, estimate_tokens, price_for
 from verification.store.records import AttemptRecord
 
 __all__ = ["BATCH_FILE", "CANCEL_WAIT", "BatchLog", "BatchTransport", "custom_id"]
@@ -215,7 +215,7 @@ class BatchTransport:
         for step in steps:
             tokens = estimate_tokens(step.request.system or "")
             tokens += estimate_tokens(step.request.prompt)
-            worst += price.cost(TokenCounts(output=step.request.max_tokens, cache_write=tokens))
+            worst += price.cost(price.dearest(tokens, step.request.max_tokens))
         return BATCH_PRICE_SHARE * worst
 
     def _reserve(self, steps: Sequence[_Step]) -> int | None:

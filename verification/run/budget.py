@@ -92,9 +92,10 @@ class CostBudget:
 
     def worst_case(self, prompt_tokens: Sequence[int], max_output_tokens: int) -> float:
         """The most one case could cost in an attempt per prompt of ``prompt_tokens``: each
-        prompt as a cache write (the dearer input) and its whole output budget."""
+        prompt at the dearer input price (a cache write's, at the list prices) and its whole
+        output budget."""
         return sum(
-            self.price.cost(TokenCounts(output=max_output_tokens, cache_write=tokens))
+            self.price.cost(self.price.dearest(tokens, max_output_tokens))
             for tokens in prompt_tokens
         )
 

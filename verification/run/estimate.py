@@ -147,7 +147,12 @@ def estimate_run(
             # scaffold, and the budget holds each whole prompt as a write. Priced so, the
             # "at most" is a bound, and a budget of it sends the batch (hunt ak: the batch
             # cost more than its "at most", and a budget of it sent nothing).
-            tokens = TokenCounts(output=output, cache_write=system * requests + user)
+            prompts_total = system * requests + user
+            tokens = (
+                basis.price.dearest(prompts_total, output)
+                if basis.price is not None
+                else TokenCounts(output=output, cache_write=prompts_total)
+            )
         price = basis.price
         if settings.provider in UNPAID_PROVIDERS:
             price = None

@@ -84,6 +84,14 @@ class ModelPrice:
         """Cache-read price per million tokens."""
         return self.cache_read if self.cache_read is not None else self.input * CACHE_READ_FACTOR
 
+    def dearest(self, prompt_tokens: int, output_tokens: int) -> TokenCounts:
+        """A call's most: its prompt at the dearer of the input and cache-write prices (a
+        write, at the list prices; hunt ak: a ``VERIFY_PRICES`` write below input made the
+        budget's holds no worst case), and its output."""
+        if self.write >= self.input:
+            return TokenCounts(output=output_tokens, cache_write=prompt_tokens)
+        return TokenCounts(output=output_tokens, input=prompt_tokens)
+
     def cost(self, tokens: TokenCounts) -> float:
         """US dollars for ``tokens``."""
         return (
