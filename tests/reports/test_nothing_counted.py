@@ -83,3 +83,20 @@ def test_the_rest_of_a_report_gives_no_rate_to_nothing_counted(
     assert row.split("|")[6].strip() == "-"
     assert not (run / "reports" / "summary-pass-rates.svg").exists()
     capsys.readouterr()
+
+
+def test_a_run_that_counted_nothing_is_no_point_of_the_trend(tmp_path: Path) -> None:
+    # Hunt al: summary-trend.svg drew "this run" at 0% (n=0), joined to the run before it.
+    output = tmp_path / "out"
+    recorded = tmp_path / "recorded"
+    argv = ["verify", "kmp"]
+    assert main([*argv, "--provider", "reference", "--output", str(recorded)]) == 0
+    (journal,) = recorded.glob("runs/*/results.jsonl")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    replayed = [*argv, "--provider", "replay", "--output", str(output)]
+    assert main([*replayed, "--replay-file", str(journal)]) == 0
+    assert main([*replayed, "--replay-file", str(empty)]) == 3
+    newest = max((output / "runs").iterdir(), key=lambda run: run.name)
+    trend = newest / "reports" / "summary-trend.svg"
+    assert not trend.exists() or "this run" not in trend.read_text(encoding="utf-8")

@@ -304,3 +304,33 @@ def test_the_estimate_of_a_batch_run_is_at_half_price(
     # no warm-up: tests/run/test_budget_holds.py holds it to what its budget needs), which
     # costs more than a live run's one write and reads after.
     assert estimate() / 2 < estimate("--batch") < estimate()
+
+
+def test_a_batch_answer_with_no_billed_counts_is_counted_at_its_worst_case(
+    server_env: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hunt al: answers whose token counts were all zeros (as some proxies send) were counted
+    # as free by the budget, though journalled at their worst case, and the repairs' batch
+    # was sent past --max-cost.
+    from verification.run.budget import CostBudget
+
+    zeros = {"input_tokens": 0, "output_tokens": 0}
+    api = server_env.FakeBatchAPI(
+        lambda cid, params: server_env.batch_succeeded("I cannot format this.", **zeros)
+    )
+    server_env.batches = api
+    sent: list[float] = []
+    reserve = CostBudget.start
+
+    def start(budget: CostBudget, key: int, worst_case: float) -> bool:
+        sent.append(worst_case)
+        return reserve(budget, key, worst_case)
+
+    monkeypatch.setattr(CostBudget, "start", start)
+    _verify(tmp_path / "probe", "--repair-attempts", "2", "--no-cache", "--max-cost", "1000")
+    first = sent[0]  # what the first batch holds: every first attempt's worst case
+    limit = 1.5 * first
+    _verify(tmp_path / "out", "--repair-attempts", "2", "--no-cache", "--max-cost", f"{limit:.6f}")
+    assert len(api.created) == 2 + 1  # the probe's two batches, then the first alone
+    spent = json.loads((tmp_path / "out" / "reports" / "summary.json").read_text())
+    assert spent["cost"]["usd"] <= limit

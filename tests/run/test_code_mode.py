@@ -484,3 +484,23 @@ def test_a_program_the_server_did_not_finish_is_asked_again_on_resume(
     *_, again = read_journal(run_dir / "results.jsonl")
     assert (again.outcome, again.source) == ("passed", "live")
     assert len(anthropic_env.requests) == 2
+
+
+@pytest.mark.slow  # the fake server and the sandbox
+def test_a_code_mode_repair_asks_for_the_program_again(
+    anthropic_env: FakeModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hunt al: code mode's repair was trace mode's, asking for the ```json block the Code
+    # Format above it says a program takes the place of; every paid repair failed again.
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache"))
+    anthropic_env.script(
+        [anthropic_env.message("No program, sorry."), anthropic_env.message(_reply(CORRECT))]
+    )
+    argv = ["verify", "dijkstra", "--provider", "anthropic", "--model", "claude-test-model"]
+    argv += ["--answer", "code", "--level", "quick", "--cases", "1", "--repair-attempts", "2"]
+    main([*argv, "--output", str(tmp_path / "out")])
+    first, repair = (sent.json["messages"][-1]["content"] for sent in anthropic_env.requests)
+    asked = repair.removeprefix(first)
+    assert "```python block" in asked and "```json" not in asked
+    (run,) = (tmp_path / "out" / "runs").iterdir()
+    assert [r.outcome for r in read_journal(run / "results.jsonl")] == ["failed", "passed"]

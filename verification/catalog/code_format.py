@@ -27,9 +27,10 @@ __all__ = [
     "worked_case",
 ]
 
-CODE_FORMAT_VERSION = "v7"
+CODE_FORMAT_VERSION = "v8"
 """Recorded in every code-mode run's manifest (a resume under another is refused) and shown
-in ``show-prompt``'s header; bump it when the section's wording changes."""
+in ``show-prompt``'s header; bump it when the section's wording changes, or its repair's
+(v8: a repair asks for a ```python block, not trace mode's ```json)."""
 
 
 def worked_case(spec: ScaffoldSpec) -> TestCase:

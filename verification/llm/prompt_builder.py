@@ -15,7 +15,7 @@ import hashlib
 import os
 import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -418,12 +418,23 @@ class PromptBuilder:
         return Prompt(system=prompt.system, user=user)
 
     @staticmethod
-    def longest_attempts(prompt: Prompt, attempts: int) -> list[Prompt]:
-        """The prompts of ``attempts`` attempts at ``prompt`` at their longest: each repair
-        repairs the prompt before it (so each is longer), its reason as long as a reason
-        is stated. What a cost's bound prices (hunt ak: every repair was priced as the
-        first prompt, and a budget was passed)."""
+    def repair_program(prompt: Prompt, reason: str) -> Prompt:
+        """A code-mode prompt again, with why the last reply held no program that could be
+        read, asking for a ```python block (hunt al: code mode's repairs asked for the
+        ```json block of trace mode's, against the Code Format above them)."""
+        user = _render("repair_code_v1.md.j2", user=prompt.user, reason=reason[:REASON_CHARS])
+        return Prompt(system=prompt.system, user=user)
+
+    @staticmethod
+    def longest_attempts(
+        prompt: Prompt, attempts: int, repair: Callable[[Prompt, str], Prompt] | None = None
+    ) -> list[Prompt]:
+        """The prompts of ``attempts`` attempts at ``prompt`` at their longest: each
+        ``repair`` (:meth:`repair` unless given) repairs the prompt before it (so each is
+        longer), its reason as long as a reason is stated. What a cost's bound prices (hunt
+        ak: every repair was priced as the first prompt, and a budget was passed)."""
+        repair = repair or PromptBuilder.repair
         prompts = [prompt][:attempts]
         while len(prompts) < attempts:
-            prompts.append(PromptBuilder.repair(prompts[-1], "x" * REASON_CHARS))
+            prompts.append(repair(prompts[-1], "x" * REASON_CHARS))
         return prompts

@@ -213,7 +213,9 @@ def _trend_marks(context: ReportContext) -> list[ChartMark]:
     now = list(context.results.values())
     if marks and now:
         marks.append(_pooled("this run", [r.score for r in now], [r.n for r in now]))
-    return marks
+    # A run that counted nothing has no rate: drawn at 0% it read as a collapse (hunt al).
+    marks = [mark for mark in marks if mark.n]
+    return marks if len(marks) >= 2 else []
 
 
 def scaffold_chart_name(scaffold: str) -> str:

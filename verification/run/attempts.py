@@ -480,7 +480,8 @@ class Attempts:
         chain = self.settings.repair_attempts
         left = chain if attempts is None else max(0, min(attempts, chain))
         # The attempts left are the chain's last, the longest prompts (repairs grow it).
-        prompts = PromptBuilder.longest_attempts(prompt, chain)[chain - left :]
+        prompts = PromptBuilder.longest_attempts(prompt, chain, self.answers.repair)
+        prompts = prompts[chain - left :]
         return self.budget.worst_case(
             [estimate_tokens(p.system) + estimate_tokens(p.user) for p in prompts],
             max_tokens_with(self.thinking_budget, job.spec.max_output_tokens_at(job.case.size)),

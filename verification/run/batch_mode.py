@@ -455,12 +455,15 @@ class BatchTransport:
         batch_id = str(line.batch_id)
         if result.response is not None:
             unfinished.pop(job.sample, None)
-            await self.attempts.judged(
+            record = await self.attempts.judged(
                 job, request, result.response, attempt=key.attempt, batch_id=batch_id
             )
             if self.attempts.budget is not None:
+                # The usage journalled, as a live call's is counted: a count no billed call
+                # has is filled with its worst case there (hunt al: zeros counted as free,
+                # and the next batch was sent past the budget).
                 self.attempts.budget.record(
-                    result.response.usage,
+                    record.usage,
                     share=BATCH_PRICE_SHARE,
                     worst_case=self.attempts.worst_case(job, 1),
                 )

@@ -272,7 +272,7 @@ class CodeAnswers:
         return record.outcome == "failed" and record.level == 1
 
     def repair(self, prompt: Prompt, reason: str) -> Prompt:
-        return PromptBuilder.repair(prompt, reason)
+        return PromptBuilder.repair_program(prompt, reason)
 
 
 def _verdict(run: ProgramRun, recorded: ProgramRun | None = None) -> Judgement:

@@ -15,6 +15,7 @@ on average, from the plan's exact operating characteristic.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -115,7 +116,9 @@ def estimate_run(
         system = estimate_tokens(builder.get_scaffold_content(spec))
         # Every repair --repair-attempts allows is priced too: "at most" is a bound only so.
         repairs = settings.repair_attempts - 1
+        repair = builder.repair
         if settings.answer == "code":  # a program per request: the plan's cap of them
+            repair = builder.repair_program
             prompts = [code_prompt(builder, spec)] * settings.certification_plan.cap
             budgets = [spec.max_output_tokens] * len(prompts)
             asked = 1
@@ -127,7 +130,7 @@ def estimate_run(
         user = asked * sum(
             estimate_tokens(attempt.user)
             for prompt in prompts
-            for attempt in builder.longest_attempts(prompt, 1 + repairs)
+            for attempt in builder.longest_attempts(prompt, 1 + repairs, repair)
         )
         output = (
             asked
@@ -167,6 +170,8 @@ def estimate_run(
             )
         else:
             why = "one request has nothing to read from the cache"
+        if settings.batch:  # priced above as written by every request (hunt al: "read")
+            cached, why = False, "a batch has no warm-up: any request may write the scaffold"
         estimates.append(
             ScaffoldEstimate(
                 scaffold=name,
@@ -185,6 +190,18 @@ EXPECTED_AT = (1.0, 0.9)
 """The true pass rates ``--estimate`` states a plan's average cases at: a perfect scaffold
 (the cheapest), and one at the 0.90 threshold (about the slowest to decide: the most
 cases are asked just above it, 93.5 at 0.91 against 91.3 at standard)."""
+
+
+def _at_most(usd: float) -> str:
+    """``usd`` to the cent's hundredth, rounded up: an "at most" printed below its bound
+    read as the bound, and a budget of it refused the run's first batch (hunt al).
+
+    Examples
+    --------
+    >>> _at_most(0.033613), _at_most(0.5)
+    ('0.0337', '0.5000')
+    """
+    return f"{math.ceil(round(usd * 10_000, 6)) / 10_000:.4f}"
 
 
 def plan_cases_line(plan: CertificationPlan, *, samples: int = 1, programs: bool = False) -> str:
@@ -227,7 +244,7 @@ def format_estimate(
         f"{'OUTPUT TOK (MAX)':>16}  {'PROMPT CACHE':<12}  {'USD (AT MOST)':>13}"
     ]
     for e in estimates:
-        usd = "0 (unpaid)" if unpaid else "unknown" if e.usd is None else f"{e.usd:.4f}"
+        usd = "0 (unpaid)" if unpaid else "unknown" if e.usd is None else _at_most(e.usd)
         lines.append(
             f"{e.scaffold:<{width}}  {e.requests:>8}  {e.scaffold_tokens:>12,}  "
             f"{e.tokens.prompt:>10,}  {e.tokens.output:>16,}  "
@@ -235,7 +252,7 @@ def format_estimate(
         )
     total = sum((e.tokens for e in estimates), TokenCounts())
     known = [e.usd for e in estimates if e.usd is not None]
-    usd = f"${sum(known):.4f}" if len(known) == len(estimates) else "unknown (no price)"
+    usd = f"${_at_most(sum(known))}" if len(known) == len(estimates) else "unknown (no price)"
     paid = (
         f"nothing is paid: the {unpaid} provider asks no model (the tokens are what a model "
         "would be sent)"
@@ -269,7 +286,7 @@ def pair_total(priced: Sequence[float | None], model: str) -> str:
     """The line under a ``--baseline`` pair's two estimates: what both runs cost at most
     (``priced``: every scaffold's price in both arms, ``None`` where unknown)."""
     known = [usd for usd in priced if usd is not None]
-    usd = f"${sum(known):.4f}" if len(known) == len(priced) else "unknown (no price)"
+    usd = f"${_at_most(sum(known))}" if len(known) == len(priced) else "unknown (no price)"
     return f"the pair: two runs, at most {usd} for {model} in all"
 
 
