@@ -89,8 +89,10 @@ class RunResult:
     """Its whole journal, when the run has it in memory (the reports then need not read
     it back)."""
     calls_now: int | None = None
-    """On a resume, the live calls this invocation journalled (``None``: a new run, whose
-    calls are all the journal's): the cost the terminal gives is the whole run's."""
+    """On a resume, the paid answers (live calls and batch answers) this invocation
+    journalled (``None``: a new run, whose are all the journal's): the cost the terminal
+    gives is the whole run's (hunt ak: a resume whose answers all came from a batch said "0
+    of them by this resume")."""
 
     def __repr__(self) -> str:
         # Short on purpose: asyncio.run formats its main task, result included, when it
@@ -457,7 +459,7 @@ class VerificationRunner(LegacyRunnerAPI[TestResult, ScaffoldResults]):
             ),
             run_costs(manifest, records),
             records,
-            sum(r.source == "live" for r in journal.written) if resumed else None,
+            sum(r.source in ("live", "batch") for r in journal.written) if resumed else None,
         )
 
 

@@ -189,7 +189,7 @@ def test_without_the_synchronous_finish_a_resume_sends_only_what_failed(
 
 
 def test_a_killed_run_resumes_polling_its_batch_instead_of_sending_it_again(
-    server_env: FakeModelServer, tmp_path: Path
+    server_env: FakeModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     api = _answering_right(server_env, polls=None)
     settings = load_settings(
@@ -217,10 +217,14 @@ def test_a_killed_run_resumes_polling_its_batch_instead_of_sending_it_again(
     manifest = read_manifest_file(tmp_path / "runs" / run_id / "manifest.json")
     assert manifest.interrupted and not read_journal(tmp_path / "runs" / run_id / "results.jsonl")
     api.polls = 1  # the batch ends
+    capsys.readouterr()
     assert main(["verify", "--resume", run_id, "--output", str(tmp_path)]) == 0
     assert len(api.created) == 1  # polled again, never sent again
     records = read_journal(tmp_path / "runs" / run_id / "results.jsonl")
     assert len(records) == CASES and {r.source for r in records} == {"batch"}
+    # Each of them this resume's (hunt ak: "0 of them by this resume").
+    said = f"{CASES} batch answer(s) in the run's journal, {CASES} of them by this resume"
+    assert said in capsys.readouterr().out
 
 
 def test_answers_the_response_cache_holds_are_not_sent(

@@ -223,6 +223,13 @@ def test_a_resume_goes_on_with_the_budget_the_run_last_had(
     assert f"of ${raised:g} spent" in said and f"of ${first:g} spent" not in said
     basis = read_manifest_file(_newest(tmp_path) / "manifest.json").cost_basis
     assert basis is not None and basis.max_cost == raised
+    # A resume given less than the run has spent asks nothing, and says so of the budget,
+    # not of the answers' token counts (hunt ak).
+    assert main([*resume, "--max-cost", str(PER_ATTEMPT / 2)]) == 3
+    said = "".join(capsys.readouterr())
+    assert len(server.requests) == asked
+    assert "the run had spent that before this resume, more than the budget given" in said
+    assert "reported more tokens" not in said
 
 
 def _at_most(capsys: pytest.CaptureFixture[str], tmp_path: Path, *extra: str) -> float:

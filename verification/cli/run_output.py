@@ -457,12 +457,16 @@ def print_cost(outcome: RunResult, settings: RunConfig, prog: str, arm: str | No
             model=manifest.model_requested,
             max_cost=larger_budget(basis.max_cost, cost.usd),
         )
-        past = (
-            "; the answers reported more tokens than their worst cases allowed, so the spend "
-            "is already past the budget"
-            if cost.usd is not None and cost.usd > basis.max_cost
-            else ""
-        )
+        past = ""
+        if cost.usd is not None and cost.usd > basis.max_cost:
+            # A resume that asked nothing was given less than the run had spent before it:
+            # no answer reported too much (hunt ak: it was blamed on their token counts).
+            past = (
+                "; the run had spent that before this resume, more than the budget given"
+                if outcome.calls_now == 0
+                else "; the answers reported more tokens than their worst cases allowed, so "
+                "the spend is already past the budget"
+            )
         print(
             f"{lead}stopped at the --max-cost budget: {spent} of ${basis.max_cost:g} spent{past}, "
             "and a case is started only when its worst case (its prompt and its whole output "
