@@ -89,10 +89,8 @@ class RunResult:
     """Its whole journal, when the run has it in memory (the reports then need not read
     it back)."""
     calls_now: int | None = None
-    """On a resume, the paid answers (live calls and batch answers) this invocation
-    journalled (``None``: a new run, whose are all the journal's): the cost the terminal
-    gives is the whole run's (hunt ak: a resume whose answers all came from a batch said "0
-    of them by this resume")."""
+    """On a resume, the paid answers (live calls, batch answers) this invocation journalled
+    (``None``: a new run): the cost the terminal gives is the whole run's (hunt ak)."""
 
     def __repr__(self) -> str:
         # Short on purpose: asyncio.run formats its main task, result included, when it
