@@ -241,6 +241,8 @@ def print_summary(
 ) -> None:
     """Each scaffold's status line, then what the statuses alone do not say, then where the
     run's summary report is (``summary`` ``None``: it could not be written)."""
+    from verification.reports.base import shown_rate
+
     if label:
         print(f"{label}: no model was asked; this run certifies no model.")
     results = list(results)
@@ -260,9 +262,8 @@ def print_summary(
         swept = sum(t.outcome == "infra_error" for t in r.results) - r.infra_errors
         if r.size_points and swept > 0:
             errors += f"; {swept} more at the swept sizes"
-        rate = f"{100 * r.pass_rate:5.1f}%" if r.n else "     -"  # no rate of nothing
         print(
-            f"{r.scaffold:<24} {r.shown_status + mark:<24} {rate} "
+            f"{r.scaffold:<24} {r.shown_status + mark:<24} {shown_rate(r.pass_rate, r.n):>6} "
             f"(n={r.n}, 95% CI {100 * low:.1f}-{100 * high:.1f}%, {errors})"
         )
     print_infra_reasons(results)

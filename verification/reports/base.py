@@ -44,6 +44,7 @@ __all__ = [
     "StatusChangeRow",
     "infra_reasons",
     "manifest_field",
+    "shown_rate",
     "status_changes",
     "write_report",
 ]
@@ -63,6 +64,19 @@ DIRECTION_TEXT: dict[str, str] = {
     "change": "change",
 }
 """How each direction reads in a report."""
+
+
+def shown_rate(rate: float | None, n: int = 1) -> str:
+    """A pass rate as a percentage to a tenth, as every view shows one; "-" where there is
+    none (``None``) or nothing was counted (``n`` 0): "0.0%" of no answer read as every
+    answer wrong (hunts ag, ah and aj found it in a dozen views).
+
+    Examples
+    --------
+    >>> shown_rate(0.975, 40), shown_rate(0.0, 0), shown_rate(None)
+    ('97.5%', '-', '-')
+    """
+    return "-" if rate is None or not n else f"{100 * rate:.1f}%"
 
 
 ENVELOPE_SEARCH = "an envelope search"

@@ -33,7 +33,7 @@ from pathlib import Path
 from verification.cases import printable
 from verification.certify.results import ScaffoldResults, TestResult
 from verification.errors import ConfigurationError
-from verification.reports.base import ReportContext, Reporter, RunComparison
+from verification.reports.base import ReportContext, Reporter, RunComparison, shown_rate
 from verification.reports.generator import DEFAULT_REPORTERS, md_cell
 from verification.reports.xmltext import xml_text
 from verification.store.manifests import RunManifest
@@ -58,12 +58,6 @@ _SYSTEM_OUT_CHARS = 200_000
 _BODY_CHARS = 10_000
 """A failure's or error's body: the reason at more length than its message attribute, cut
 as that is (a validator's reason may quote a whole answer: megabytes)."""
-
-
-def _rate(results: ScaffoldResults) -> str:
-    """The pass rate as a percentage; "-" where nothing was counted (hunt ag: "0.0%" of no
-    answer read as every answer wrong)."""
-    return f"{100 * results.pass_rate:.1f}%" if results.n else "-"
 
 
 def _cut(text: str, limit: int) -> str:
@@ -170,8 +164,8 @@ def _scaffold_testcase(
             properties, "property", name=_cut(case_id, _MESSAGE_CHARS), value="not answered"
         )
     summary = (
-        f"{results.shown_status}: pass rate {_rate(results)} (n={results.n}, 95% "
-        f"interval {100 * low:.1f}% to {100 * high:.1f}%)"
+        f"{results.shown_status}: pass rate {shown_rate(results.pass_rate, results.n)} "
+        f"(n={results.n}, 95% interval {100 * low:.1f}% to {100 * high:.1f}%)"
     )
     lines = [
         # One line each: a reason quotes the model (a label with a line break and a bidi
@@ -356,7 +350,7 @@ class GithubStepSummaryReporter:
             mark = " (borderline)" if r.borderline else ""
             lines.append(
                 f"| {md_cell(r.scaffold)} | **{r.shown_status}**{mark} | "
-                f"{_rate(r)} | {r.n} | {100 * low:.1f}% to {100 * high:.1f}% |"
+                f"{shown_rate(r.pass_rate, r.n)} | {r.n} | {100 * low:.1f}% to {100 * high:.1f}% |"
             )
         comparison = context.comparison
         if comparison is None:
@@ -471,7 +465,7 @@ def github_annotations(
         entry = manifest.scaffolds.get(r.scaffold)
         if entry is None:
             continue
-        words = [f"{r.scaffold}: {r.shown_status}, pass rate {_rate(r)}"]
+        words = [f"{r.scaffold}: {r.shown_status}, pass rate {shown_rate(r.pass_rate, r.n)}"]
         words[0] += f" (n={r.n}) in run {manifest.run_id}"
         if r.scaffold in regressed:
             words.append(f"a significant drop against run {previous_run_id}")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from verification.cases import printable
 from verification.errors import JournalError
-from verification.reports.base import PairedRow, RunEntry
+from verification.reports.base import PairedRow, RunEntry, shown_rate
 from verification.reports.history import (
     comparability,
     entry_results,
@@ -160,9 +160,9 @@ def render_pairing(pairing: RunPairing, *, a: str | None = None, b: str | None =
         c = row.comparison
         low, high = c.interval
         difference = f"{_points(c.difference)} ({_points(low)} to {_points(high)})"
-        rate_a, rate_b = _pct(c.rate_a), _pct(c.rate_b)
-        if not c.shared:  # no case shared: no rate on them (hunt ah: "0.0%" of nothing)
-            rate_a = rate_b = difference = "-"
+        rate_a, rate_b = shown_rate(c.rate_a, c.shared), shown_rate(c.rate_b, c.shared)
+        if not c.shared:  # no case shared: no difference on them either (hunt ah)
+            difference = "-"
         lines.append(
             f"{row.scaffold:<{width}}  {c.shared:>6}  {c.only_a:>{wide_a}}  {c.only_b:>{wide_b}}  "
             f"{c.p_value:>7.4f}  {row.p_holm:>7.4f}  {rate_a:>9}  {rate_b:>9}  "
@@ -181,10 +181,6 @@ def render_pairing(pairing: RunPairing, *, a: str | None = None, b: str | None =
         lines.append("answers each run lost (the pairing above sees only the shared cases):")
         lines += [f"  {line}" for line in losses]
     return "\n".join(lines) + "\n"
-
-
-def _pct(rate: float) -> str:
-    return f"{100 * rate:.1f}%"
 
 
 def _points(difference: float) -> str:
@@ -232,6 +228,5 @@ def render_history(
         for name, (status, rate) in rates.items():
             # A summary's names are read back too: one line each, escaped.
             shown, said = printable(name, 100), printable(status, 40)
-            rated = "     -" if rate is None else f"{100 * rate:5.1f}%"
-            lines.append(f"    {shown:<24} {said:<11} {rated}")
+            lines.append(f"    {shown:<24} {said:<11} {shown_rate(rate):>6}")
     return "\n".join(lines) + "\n"

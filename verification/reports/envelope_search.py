@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from verification.certify.envelope_search import EnvelopeResult, envelope_result
 from verification.certify.results import ScaffoldResults
+from verification.reports.base import shown_rate
 from verification.store.manifests import RunManifest
 from verification.store.records import AttemptRecord
 from verification.store.summary_file import EnvelopeSearchSummary, EnvelopeTry, RunSummary
@@ -58,7 +59,7 @@ def search_markdown(outcome: EnvelopeResult | None) -> str:
         short = f", ended short at {tried.n}" if tried.ended_short else ""
         lines.append(
             f"| {order} | {tried.size} | {tried.status}{short}{limited} | {tried.n} | "
-            f"{f'{tried.pass_rate:.1%}' if tried.n else '-'} | {tried.input_tokens:,} | "
+            f"{shown_rate(tried.pass_rate, tried.n)} | {tried.input_tokens:,} | "
             f"{tried.output_tokens:,} | "
             f"{_usd(tried.usd)} |"
         )

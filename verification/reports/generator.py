@@ -40,6 +40,7 @@ from verification.reports.base import (
     RunComparison,
     RunEntry,
     infra_reasons,
+    shown_rate,
     write_report,
 )
 from verification.reports.charts import (
@@ -187,6 +188,7 @@ def _environment() -> jinja2.Environment:
     )
     env.globals.update(
         pct=_pct,
+        rate=shown_rate,
         signed=_signed,
         num=_num,
         deciding=_deciding,

@@ -145,21 +145,22 @@ def estimate_run(
             cache_write=system if cached else 0,
             cache_read=system * (requests - 1) if cached else 0,
         )
+        price = basis.price
+        if settings.provider in UNPAID_PROVIDERS:
+            price = None
         if settings.batch:
             # A batch sends its requests at once, with no warm-up: any may write the
-            # scaffold, and the budget holds each whole prompt as a write. Priced so, the
-            # "at most" is a bound, and a budget of it sends the batch (hunt ak: the batch
-            # cost more than its "at most", and a budget of it sent nothing).
+            # scaffold, and the budget holds each whole prompt at its dearest. Priced so, the
+            # "at most" is a bound, and a budget of it sends the batch (hunts ak and al: the
+            # batch cost more than its "at most", and a budget of it sent nothing).
             prompts_total = system * requests + user
             tokens = (
                 basis.price.dearest(prompts_total, output)
                 if basis.price is not None
                 else TokenCounts(output=output, cache_write=prompts_total)
             )
-        price = basis.price
-        if settings.provider in UNPAID_PROVIDERS:
-            price = None
-        if cached:
+            cached, why = False, "a batch has no warm-up: any request may write the scaffold"
+        elif cached:
             why = ""
         elif not caching:
             why = f"the {settings.provider} provider marks no prompt for caching"
@@ -170,8 +171,6 @@ def estimate_run(
             )
         else:
             why = "one request has nothing to read from the cache"
-        if settings.batch:  # priced above as written by every request (hunt al: "read")
-            cached, why = False, "a batch has no warm-up: any request may write the scaffold"
         estimates.append(
             ScaffoldEstimate(
                 scaffold=name,
